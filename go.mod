@@ -1,0 +1,5 @@
+module github.com/gcpnet/gcp
+
+go 1.22
+
+require github.com/google/go-cmp v0.7.0 // indirect
