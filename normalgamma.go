@@ -1,0 +1,219 @@
+package gcp
+
+import "math"
+
+// NormalGamma is the normal-gamma distribution over the mean μ and the
+// precision τ of a Gaussian target (paper: eqNormalGamma). A GCP network
+// outputs one per input x. Its predictive distribution for y is the
+// non-standardized Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
+// (paper: apprGeneral).
+//
+// The zero value is not a valid distribution: Nu, Alpha and Beta must be
+// positive. Methods of an invalid NormalGamma return NaN.
+type NormalGamma struct {
+	M     float64 // location of μ; the predicted mean
+	Nu    float64 // ν > 0: pseudo-count of the mean
+	Alpha float64 // α > 0: shape of τ; 2α is the predictive's degrees of freedom
+	Beta  float64 // β > 0: rate of τ
+}
+
+// sigma returns σ = β(ν+1)/ν (paper: eqSigmaBetaNu), written β(1+1/ν) so
+// that it stays finite as ν → 0 until 1/ν itself overflows.
+func (p NormalGamma) sigma() float64 { return p.Beta * (1 + 1/p.Nu) }
+
+// scale returns the predictive's scale s, s² = β(ν+1)/(να) = σ/α.
+func (p NormalGamma) scale() float64 { return math.Sqrt(p.sigma() / p.Alpha) }
+
+// valid reports whether ν, α and β are positive (which excludes NaN).
+func (p NormalGamma) valid() bool { return p.Nu > 0 && p.Alpha > 0 && p.Beta > 0 }
+
+// residual returns, for t = (y−m)/√(2σ) and u = t² = (y−m)²/(2σ), the
+// quantities w = 1/(1+u), v = u/(1+u), tw = t/(1+u) and ln(1+u). For
+// |t| > 1 they are computed as 1/(1+u), 1/(1+1/u), 1/(t+1/t) and, once u
+// overflows, 2·ln|t|, so each stays exact for any finite y−m. Working with
+// them keeps the gradients finite and accurate in the limit |y−m| → ∞, a
+// normal operating point for outliers (paper: subsecSensitivityOutliers).
+func (p NormalGamma) residual(y float64) (w, v, tw, log1pU float64) {
+	t := (y - p.M) / math.Sqrt(2*p.sigma())
+	u := t * t
+	if u <= 1 {
+		w = 1 / (1 + u)
+		return w, u * w, t * w, math.Log1p(u)
+	}
+	log1pU = math.Log1p(u)
+	if math.IsInf(u, 1) {
+		log1pU = 2 * math.Log(math.Abs(t))
+	}
+	return 1 / (1 + u), 1 / (1 + 1/u), 1 / (t + 1/t), log1pU
+}
+
+// LogPredictive returns ln t_{2α}(y | m, β(ν+1)/(να)), the log density of
+// the predictive distribution at y (paper: eqPpred, apprGeneral):
+//
+//	lnΓ(α+½) − lnΓ(α) − ½ln(2πσ) − (α+½)·ln(1 + (y−m)²/(2σ)).
+//
+// The gamma ratio is computed as one stable function, not as a difference
+// of two log-gammas, so the value keeps its accuracy for α up to 1e6 and
+// beyond. By Lemma lNablawKy, −LogPredictive is the loss whose gradient
+// is the GCP update.
+func (p NormalGamma) LogPredictive(y float64) float64 {
+	if !p.valid() {
+		return math.NaN()
+	}
+	_, _, _, log1pU := p.residual(y)
+	return lgammaHalfStep(p.Alpha) - 0.5*math.Log(2*math.Pi*p.sigma()) - (p.Alpha+0.5)*log1pU
+}
+
+// Grad returns the GCP gradient ∂K/∂(m, α, β, ν) of the KL divergence from
+// the posterior after observing y (held frozen) to the prior p (paper:
+// eqDKmPure, eqDKalphaPure, eqDKbetaPure, eqDKnuPure). By Lemma lNablawKy it
+// equals −∇ LogPredictive(y).
+//
+// With u = (m−y)²/(2σ), the β and ν components share the factor
+// g = (α+½)/(1+u) − α, which is evaluated as ½/(1+u) − α·u/(1+u) so that no
+// two large terms cancel when α is large, and Ψ(α) − Ψ(α+½) is evaluated
+// directly (digammaHalfStep), not as a difference of two digammas.
+func (p NormalGamma) Grad(y float64) (dm, dalpha, dbeta, dnu float64) {
+	if !p.valid() {
+		nan := math.NaN()
+		return nan, nan, nan, nan
+	}
+	w, v, tw, log1pU := p.residual(y)
+	a := p.Alpha
+	// (α+½)(m−y)/(σ(1+u)) = −(α+½)·√(2/σ)·t/(1+u): finite and accurate
+	// for every finite residual, vanishing like 1/|y−m|.
+	dm = -(a + 0.5) * math.Sqrt(2/p.sigma()) * tw
+	dalpha = log1pU - digammaHalfStep(a)
+	g := 0.5*w - a*v
+	dbeta = g / p.Beta
+	dnu = -g / (p.Nu * (p.Nu + 1))
+	return dm, dalpha, dbeta, dnu
+}
+
+// Posterior returns the conjugate-prior (CP) update of p after observing y
+// (paper: eqCPUpdade):
+//
+//	m' = (νm + y)/(ν+1), ν' = ν+1, α' = α+½, β' = β + ν/(ν+1)·(y−m)²/2.
+//
+// For an invalid p every field of the result is NaN.
+func (p NormalGamma) Posterior(y float64) NormalGamma {
+	if !p.valid() {
+		nan := math.NaN()
+		return NormalGamma{M: nan, Nu: nan, Alpha: nan, Beta: nan}
+	}
+	r := y - p.M
+	return NormalGamma{
+		M:     (p.Nu*p.M + y) / (p.Nu + 1),
+		Nu:    p.Nu + 1,
+		Alpha: p.Alpha + 0.5,
+		Beta:  p.Beta + p.Nu/(p.Nu+1)*r*r/2,
+	}
+}
+
+// KL returns the Kullback–Leibler divergence D_KL(p‖q) between two
+// normal-gamma distributions in closed form (paper: eqKLDivergence, with
+// p in the role of the primed posterior and q of the prior).
+func (p NormalGamma) KL(q NormalGamma) float64 {
+	if !p.valid() || !q.valid() {
+		return math.NaN()
+	}
+	d := q.M - p.M
+	mean := 0.5 * p.Alpha / p.Beta * d * d * q.Nu
+	nu := 0.5*q.Nu/p.Nu - 0.5*math.Log(q.Nu/p.Nu) - 0.5
+	lgq, _ := math.Lgamma(q.Alpha)
+	lgp, _ := math.Lgamma(p.Alpha)
+	gamma := -q.Alpha*math.Log(q.Beta/p.Beta) + (lgq - lgp) -
+		(q.Alpha-p.Alpha)*Digamma(p.Alpha) + (q.Beta-p.Beta)*p.Alpha/p.Beta
+	return mean + nu + gamma
+}
+
+// Mean returns the predicted mean m (paper: eqEstMeanVarNetwork').
+func (p NormalGamma) Mean() float64 {
+	if !p.valid() {
+		return math.NaN()
+	}
+	return p.M
+}
+
+// Var returns the Student-t variance V_est = β(ν+1)/((α−1)ν) of the
+// predictive distribution (paper: eqEstMeanVarNetwork'), and +Inf when
+// α ≤ 1, where that variance does not exist.
+func (p NormalGamma) Var() float64 {
+	if !p.valid() {
+		return math.NaN()
+	}
+	if p.Alpha <= 1 {
+		return math.Inf(1)
+	}
+	return p.sigma() / (p.Alpha - 1)
+}
+
+// VarCorrected returns the outlier-corrected variance
+// Ṽ_est = β(ν+1)/((α−A(α))ν) (paper: eqEstMeanVarNetwork, eqVarianceEst),
+// with A from Definition defA. It recovers the variance of the clean
+// Gaussian part of the data when outliers keep α finite (Corollary
+// corVestAlphaFixed). α−A(α) is evaluated directly (correctionGap), since
+// for small α it is ≈ (4/π)α² and a subtraction would cancel.
+func (p NormalGamma) VarCorrected() float64 {
+	if !p.valid() {
+		return math.NaN()
+	}
+	return p.sigma() / correctionGap(p.Alpha)
+}
+
+// CDF returns the predictive distribution function P(Y ≤ y) of
+// t_{2α}(y | m, β(ν+1)/(να)).
+func (p NormalGamma) CDF(y float64) float64 {
+	if !p.valid() {
+		return math.NaN()
+	}
+	return studentTCDF((y-p.M)/p.scale(), 2*p.Alpha)
+}
+
+// Quantile returns the y with CDF(y) = prob for prob in (0, 1); it returns
+// ∓Inf at prob = 0 and 1, and NaN outside [0, 1].
+func (p NormalGamma) Quantile(prob float64) float64 {
+	if !p.valid() {
+		return math.NaN()
+	}
+	return p.M + p.scale()*studentTQuantile(prob, 2*p.Alpha)
+}
+
+// Interval returns the central interval that holds the predictive
+// probability mass level, for level in (0, 1). It returns ErrLevel
+// otherwise.
+func (p NormalGamma) Interval(level float64) (lo, hi float64, err error) {
+	if !(level > 0 && level < 1) {
+		return 0, 0, ErrLevel
+	}
+	tail := (1 - level) / 2
+	return p.Quantile(tail), p.Quantile(1 - tail), nil
+}
+
+// GCPStep returns the prior after one parameter-level GCP update with
+// learning rate lr on the observation y (paper: eqGradientDescent):
+// every parameter moves by −lr·∂K/∂(·). To hold α fixed, as in Sec.
+// secDynamicsFixedAlpha (eqGradientDescentFixedAlpha), set Alpha of the
+// result back to p.Alpha.
+//
+// A step that would take ν, α or β to zero or below instead halves that
+// parameter, so the iterate stays a valid distribution; with a learning
+// rate small enough for the dynamics of Sec. secDynamics4 this never
+// happens.
+func (p NormalGamma) GCPStep(y, lr float64) NormalGamma {
+	dm, da, db, dn := p.Grad(y)
+	return NormalGamma{
+		M:     p.M - lr*dm,
+		Alpha: positiveStep(p.Alpha, lr*da),
+		Beta:  positiveStep(p.Beta, lr*db),
+		Nu:    positiveStep(p.Nu, lr*dn),
+	}
+}
+
+// positiveStep returns x − d, or x/2 when that would not be positive.
+func positiveStep(x, d float64) float64 {
+	if n := x - d; n > 0 {
+		return n
+	}
+	return x / 2
+}
