@@ -1,0 +1,217 @@
+// Package gcp implements gradient conjugate prior (GCP) networks: small
+// multi-layer perceptrons that map an input x to the four parameters
+// (m, α, β, ν) of a normal-gamma prior over the mean and precision of a
+// Gaussian target y (Gurevich & Stuke, "Gradient conjugate priors and
+// multi-layer neural networks"). Every prediction carries its own
+// uncertainty: a mean, a variance, an outlier-corrected variance, the trust
+// signal α, and the full Student-t predictive distribution.
+//
+// Training is the GCP update: a gradient step on the KL divergence from the
+// posterior after observing y, held frozen, to the prior. By the paper's
+// Lemma lNablawKy that is a step on −ln t_{2α}(y | m, β(ν+1)/(να)).
+//
+// Models hold their parameters in one contiguous []float32 or []float64
+// buffer. Prediction and training steps allocate nothing, and prediction
+// is safe for concurrent use with one Workspace per goroutine.
+package gcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Float is the element type of a model: float64 is the reference path,
+// float32 the fast one.
+type Float interface{ float32 | float64 }
+
+// Limits on a model's shape. They keep a mistaken or hostile Config from
+// asking for an absurd allocation.
+const (
+	maxWidth  = 1 << 16 // inputs or units per hidden layer
+	maxDepth  = 64      // hidden layers
+	maxParams = 1 << 28 // parameters in all
+)
+
+// Config is the shape of a model. The zero values of the optional fields
+// select the documented defaults.
+type Config struct {
+	// Inputs is the number of features D of an input row. Required.
+	Inputs int
+	// Hidden is the number of units of each hidden layer, per head.
+	// Default {50}, the paper's architecture (Sec. subsecRealWorld).
+	Hidden []int
+	// Activation of the hidden layers. Default ReLU.
+	Activation Activation
+	// Dropout is the rate of inverted dropout between the last hidden layer
+	// and the output during training, in [0, 1). Default 0.
+	Dropout float64
+	// FixedAlpha, when > 0, holds α at that value instead of learning it
+	// (Sec. secDynamicsFixedAlpha); the α head is then not built.
+	FixedAlpha float64
+	// Seed fixes the initial weights: the same Config gives a bit-identical
+	// model.
+	Seed uint64
+}
+
+// withDefaults returns c with the defaults filled in and Hidden copied.
+func (c Config) withDefaults() Config {
+	if len(c.Hidden) == 0 {
+		c.Hidden = []int{50}
+	} else {
+		c.Hidden = append([]int(nil), c.Hidden...)
+	}
+	return c
+}
+
+// validate reports the first invalid field as an error wrapping ErrConfig.
+func (c Config) validate() error {
+	if c.Inputs < 1 || c.Inputs > maxWidth {
+		return fmt.Errorf("%w: Inputs = %d, want 1..%d", ErrConfig, c.Inputs, maxWidth)
+	}
+	if len(c.Hidden) > maxDepth {
+		return fmt.Errorf("%w: len(Hidden) = %d, want at most %d", ErrConfig, len(c.Hidden), maxDepth)
+	}
+	for i, h := range c.Hidden {
+		if h < 1 || h > maxWidth {
+			return fmt.Errorf("%w: Hidden[%d] = %d, want 1..%d", ErrConfig, i, h, maxWidth)
+		}
+	}
+	if c.Activation != ReLU && c.Activation != Tanh {
+		return fmt.Errorf("%w: Activation = %d, want ReLU or Tanh", ErrConfig, int(c.Activation))
+	}
+	if !(c.Dropout >= 0 && c.Dropout < 1) {
+		return fmt.Errorf("%w: Dropout = %v, want [0, 1)", ErrConfig, c.Dropout)
+	}
+	if !(c.FixedAlpha >= 0 && c.FixedAlpha <= math.MaxFloat64) {
+		return fmt.Errorf("%w: FixedAlpha = %v, want 0 (learned) or a finite α > 0", ErrConfig, c.FixedAlpha)
+	}
+	return nil
+}
+
+// heads returns the number of raw outputs: m, β, ν, and α unless fixed.
+func (c Config) heads() int {
+	if c.FixedAlpha > 0 {
+		return 3
+	}
+	return 4
+}
+
+// Model is a GCP network over element type T: the heads for m, α, β and ν
+// (eqNetworksMAlphaBetaNu), in one contiguous parameter buffer, and the
+// standardization of inputs and target learned by Fit. A Model is safe for
+// concurrent prediction, one Workspace per goroutine; it must not be
+// trained while it predicts (see Clone).
+type Model[T Float] struct {
+	cfg    Config
+	lay    *layout
+	k      *kernelSet[T]
+	params []T
+	// Standardization: a feature x_j enters the network as
+	// (x_j − xMean[j])·xInvScale[j]; the target as (y − yMean)/yScale.
+	xMean, xInvScale []float64
+	yMean, yScale    float64
+	standardized     bool // set by Fit or SetStandardization
+}
+
+// New returns a model with the shape of cfg and weights drawn from
+// cfg.Seed. An invalid field gives an error that wraps ErrConfig and names
+// the field.
+func New[T Float](cfg Config) (*Model[T], error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	lay := newLayout(cfg.Inputs, cfg.heads(), cfg.Hidden)
+	if lay.size > maxParams {
+		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs %d parameters, want at most %d", ErrConfig, cfg.Hidden, cfg.Inputs, lay.size, maxParams)
+	}
+	m := &Model[T]{
+		cfg: cfg, lay: lay, k: kernelsFor[T](),
+		params: make([]T, lay.size),
+		xMean:  make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs),
+	}
+	m.resetStandardization()
+	initParams(lay, cfg.Activation, m.params, cfg.Seed)
+	return m, nil
+}
+
+func (m *Model[T]) resetStandardization() {
+	clear(m.xMean)
+	for j := range m.xInvScale {
+		m.xInvScale[j] = 1
+	}
+	m.yMean, m.yScale, m.standardized = 0, 1, false
+}
+
+// Config returns the model's configuration, defaults filled in.
+func (m *Model[T]) Config() Config { return m.cfg.withDefaults() }
+
+// NumParams returns the number of parameters.
+func (m *Model[T]) NumParams() int { return len(m.params) }
+
+// Clone returns a deep copy of the model. Train a clone in the background
+// and publish it (for example through an atomic.Pointer) to serve
+// predictions while training.
+func (m *Model[T]) Clone() *Model[T] {
+	c := *m
+	c.cfg = m.cfg.withDefaults()
+	c.params = append([]T(nil), m.params...)
+	c.xMean = append([]float64(nil), m.xMean...)
+	c.xInvScale = append([]float64(nil), m.xInvScale...)
+	return &c
+}
+
+// SetStandardization sets the affine maps applied to inputs and targets:
+// features enter as (x_j − xMean[j])/xScale[j], the target as
+// (y − yMean)/yScale, and predictions are mapped back. Fit sets them from
+// the training data unless they were set before. It returns ErrShape for
+// slices of the wrong length and ErrNonFinite for a non-finite value or a
+// scale that is not positive.
+func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
+	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
+		return ErrShape
+	}
+	if !positiveFinite(yScale) || !finite(yMean) {
+		return ErrNonFinite
+	}
+	for j := range xMean {
+		if !finite(xMean[j]) || !positiveFinite(xScale[j]) {
+			return ErrNonFinite
+		}
+	}
+	copy(m.xMean, xMean)
+	for j, s := range xScale {
+		m.xInvScale[j] = 1 / s
+	}
+	m.yMean, m.yScale, m.standardized = yMean, yScale, true
+	return nil
+}
+
+// Standardization returns the maps set by SetStandardization or Fit
+// (identity maps before either).
+func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale float64) {
+	xScale = make([]float64, len(m.xInvScale))
+	for j, s := range m.xInvScale {
+		xScale[j] = 1 / s
+	}
+	return append([]float64(nil), m.xMean...), xScale, m.yMean, m.yScale
+}
+
+func finite(v float64) bool         { return v-v == 0 }
+func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
+
+// standardizeRows writes rows of x, standardized, into dst. It returns
+// ErrNonFinite if x holds a NaN or ±Inf.
+func (m *Model[T]) standardizeRows(dst, x []T) error {
+	if !m.k.allFinite(x) {
+		return ErrNonFinite
+	}
+	d := m.cfg.Inputs
+	for r := 0; r+d <= len(x); r += d {
+		out := dst[r : r+d]
+		for j, v := range x[r : r+d] {
+			out[j] = T((float64(v) - m.xMean[j]) * m.xInvScale[j])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+// Package synth generates the synthetic data sets of the paper's
+// experiments, for the tests and the gcp command.
+package synth
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// SinMean and SinSD are the ground truth of the outlier experiment (paper:
+// subsecSynthetic): mean sin 3x and standard deviation 0.5·cos⁴x.
+func SinMean(x float64) float64 { return math.Sin(3 * x) }
+
+// SinSD is the ground-truth standard deviation 0.5·cos⁴x.
+func SinSD(x float64) float64 { return 0.5 * math.Pow(math.Cos(x), 4) }
+
+// SinOutliers draws the data set of the paper's Sec. subsecSynthetic: n
+// inputs x ~ U(−1, 1) and targets y ~ N(SinMean(x), SinSD(x)²), of which
+// each, where where(x) holds, is replaced with probability p by a draw from
+// U(−4, 16). It reports which targets are outliers. The paper's data set
+// is p = 0.05 with where always true.
+func SinOutliers(seed uint64, n int, p float64, where func(x float64) bool) (x, y []float32, outlier []bool) {
+	r := rand.New(rand.NewPCG(seed, 3))
+	x, y, outlier = make([]float32, n), make([]float32, n), make([]bool, n)
+	for i := range x {
+		xi := 2*r.Float64() - 1
+		x[i] = float32(xi)
+		if where(xi) && r.Float64() < p {
+			y[i], outlier[i] = float32(-4+20*r.Float64()), true
+		} else {
+			y[i] = float32(SinMean(xi) + SinSD(xi)*r.NormFloat64())
+		}
+	}
+	return x, y, outlier
+}
+
+// Everywhere is the where argument of SinOutliers for outliers at any x.
+func Everywhere(float64) bool { return true }

@@ -1,0 +1,226 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Activation is the nonlinearity of the hidden layers.
+type Activation int
+
+const (
+	// ReLU is max(x, 0), the paper's choice (Sec. subsecRealWorld).
+	ReLU Activation = iota
+	// Tanh is the hyperbolic tangent.
+	Tanh
+)
+
+// String returns the activation's name.
+func (a Activation) String() string {
+	switch a {
+	case ReLU:
+		return "relu"
+	case Tanh:
+		return "tanh"
+	}
+	return fmt.Sprintf("Activation(%d)", int(a))
+}
+
+// The heads of a GCP model, in the order of the raw outputs. α comes last
+// so that a model with a fixed α simply has one head fewer.
+const (
+	headM = iota
+	headBeta
+	headNu
+	headAlpha
+)
+
+// layer is one layer of all heads at once. The first layer stacks the
+// heads' weight matrices into one [heads·H × D] matrix, so one matrix
+// product serves all heads; later layers are block-diagonal, one block per
+// head, and only the blocks are stored.
+type layer struct {
+	blocks int // 1 for the stacked first layer, else the number of heads
+	rows   int // outputs per block
+	cols   int // inputs per block
+	w, b   int // offsets of the weights (blocks×rows×cols) and biases (blocks×rows)
+}
+
+// layout places the independent per-head networks of Sec. apprGeneral
+// (eqNetworksMAlphaBetaNu) in one contiguous parameter buffer.
+type layout struct {
+	inputs int
+	heads  int
+	hidden []int   // units per hidden layer, per head
+	layers []layer // the hidden layers, then the output layer (rows = 1)
+	size   int     // number of parameters
+}
+
+func newLayout(inputs, heads int, hidden []int) *layout {
+	l := &layout{inputs: inputs, heads: heads, hidden: append([]int(nil), hidden...)}
+	add := func(blocks, rows, cols int) {
+		w := l.size
+		l.size += blocks * rows * cols
+		l.layers = append(l.layers, layer{blocks: blocks, rows: rows, cols: cols, w: w, b: l.size})
+		l.size += blocks * rows
+	}
+	add(1, heads*hidden[0], inputs)
+	for i := 1; i < len(hidden); i++ {
+		add(heads, hidden[i], hidden[i-1])
+	}
+	add(heads, 1, hidden[len(hidden)-1])
+	return l
+}
+
+// width returns the width of hidden layer i's activations, all heads.
+func (l *layout) width(i int) int { return l.heads * l.hidden[i] }
+
+// last returns the index of the last hidden layer.
+func (l *layout) last() int { return len(l.hidden) - 1 }
+
+// blockW and blockB return the weights and biases of block h of layer ly
+// inside a parameter-shaped buffer (parameters or their gradient).
+func blockW[T Float](p []T, ly layer, h int) []T {
+	n := ly.rows * ly.cols
+	return p[ly.w+h*n : ly.w+(h+1)*n]
+}
+
+func blockB[T Float](p []T, ly layer, h int) []T {
+	return p[ly.b+h*ly.rows : ly.b+(h+1)*ly.rows]
+}
+
+// seedStream is the second PCG word of every generator the package seeds,
+// so that a Config.Seed alone fixes every random draw.
+const seedStream = 0x9e3779b97f4a7c15
+
+// initParams draws the weights from the seed: He-normal for ReLU layers and
+// Glorot-uniform for tanh layers, fan-in and fan-out counted per head. The
+// output layer starts small (standard deviation 0.1/√fan-in) and its
+// biases put every head at a neutral prior: m ≈ 0 and β ≈ ν ≈ 1, the
+// starting regime the paper analyses (eqInitialBetaNu), and α ≈ 2.
+func initParams[T Float](l *layout, act Activation, p []T, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, seedStream))
+	clear(p)
+	for i, ly := range l.layers {
+		fanIn, fanOut := float64(ly.cols), float64(ly.rows)
+		if i == 0 {
+			fanOut = float64(l.hidden[0])
+		}
+		w := p[ly.w:ly.b]
+		switch {
+		case i == len(l.hidden):
+			normalFill(r, w, 0.1/math.Sqrt(fanIn))
+		case act == ReLU:
+			normalFill(r, w, math.Sqrt(2/fanIn))
+		default:
+			limit := math.Sqrt(6 / (fanIn + fanOut))
+			for j := range w {
+				w[j] = T(limit * (2*r.Float64() - 1))
+			}
+		}
+	}
+	out := l.layers[len(l.hidden)]
+	one := T(softplusInv(1))
+	for h := headBeta; h < l.heads; h++ {
+		blockB(p, out, h)[0] = one
+	}
+}
+
+func normalFill[T Float](r *rand.Rand, w []T, std float64) {
+	for j := range w {
+		w[j] = T(std * r.NormFloat64())
+	}
+}
+
+// activations holds the buffers of a forward pass over up to rows rows. The
+// same shape serves for the gradients of a backward pass.
+type activations[T Float] struct {
+	rows int
+	x    []T   // rows × inputs, standardized
+	act  [][]T // hidden layer i: rows × width(i), all heads side by side
+	drop []T   // rows × width(last): the last hidden layer after dropout
+	out  []T   // heads × rows, head-major: the raw outputs of head h at h·rows
+}
+
+func newActivations[T Float](l *layout, rows int, dropout bool) *activations[T] {
+	a := &activations[T]{rows: rows, x: make([]T, rows*l.inputs), out: make([]T, l.heads*rows)}
+	for i := range l.hidden {
+		a.act = append(a.act, make([]T, rows*l.width(i)))
+	}
+	if dropout {
+		a.drop = make([]T, rows*l.width(l.last()))
+	}
+	return a
+}
+
+// head returns the n raw outputs of head h.
+func (a *activations[T]) head(h, n int) []T { return a.out[h*a.rows : h*a.rows+n] }
+
+// forward runs the network with parameters p on the first n rows of a.x and
+// leaves the raw head outputs in a.out. A non-nil mask (n × width(last))
+// applies inverted dropout between the last hidden layer and the output
+// (Sec. subsecRealWorld).
+func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int, mask []T) {
+	relu := act == ReLU
+	in, ldIn := a.x, l.inputs
+	for i, ly := range l.layers[:len(l.hidden)] {
+		out, ldOut := a.act[i], l.width(i)
+		for h := 0; h < ly.blocks; h++ {
+			k.linearForward(n, ly.rows, ly.cols, in[h*ly.cols:], ldIn, blockW(p, ly, h), blockB(p, ly, h), out[h*ly.rows:], ldOut, relu)
+		}
+		if !relu {
+			k.tanh(out[:n*ldOut])
+		}
+		in, ldIn = out, ldOut
+	}
+	if mask != nil {
+		k.mulTo(a.drop[:n*ldIn], in, mask)
+		in = a.drop
+	}
+	ly := l.layers[len(l.hidden)]
+	for h := 0; h < l.heads; h++ {
+		k.linearForward(n, 1, ly.cols, in[h*ly.cols:], ldIn, blockW(p, ly, h), blockB(p, ly, h), a.out[h*a.rows:], 1, false)
+	}
+}
+
+// backward accumulates into g the gradient of a loss with respect to the
+// parameters p, given its gradient with respect to the raw outputs in
+// d.out, after a forward pass over the same n rows of a with the same mask.
+// d.act receives the gradients with respect to the hidden activations.
+func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *activations[T], n int, mask []T, g []T) {
+	last := l.last()
+	src, ldLast := a.act[last], l.width(last)
+	if mask != nil {
+		src = a.drop
+	}
+	ly := l.layers[last+1]
+	for h := 0; h < l.heads; h++ {
+		dy := d.out[h*d.rows:]
+		k.linearBackwardWeights(n, 1, ly.cols, dy, 1, src[h*ly.cols:], ldLast, blockW(g, ly, h), blockB(g, ly, h))
+		k.linearBackwardInput(n, 1, ly.cols, dy, 1, blockW(p, ly, h), d.act[last][h*ly.cols:], ldLast)
+	}
+	if mask != nil {
+		k.mul(d.act[last][:n*ldLast], mask)
+	}
+	for i := last; i >= 0; i-- {
+		w := l.width(i)
+		dy := d.act[i][:n*w]
+		if act == ReLU {
+			k.reluBackward(dy, a.act[i])
+		} else {
+			k.tanhBackward(dy, a.act[i])
+		}
+		in, ldIn := a.x, l.inputs
+		if i > 0 {
+			in, ldIn = a.act[i-1], l.width(i-1)
+		}
+		ly := l.layers[i]
+		for h := 0; h < ly.blocks; h++ {
+			k.linearBackwardWeights(n, ly.rows, ly.cols, dy[h*ly.rows:], w, in[h*ly.cols:], ldIn, blockW(g, ly, h), blockB(g, ly, h))
+			if i > 0 {
+				k.linearBackwardInput(n, ly.rows, ly.cols, dy[h*ly.rows:], w, blockW(p, ly, h), d.act[i-1][h*ly.cols:], ldIn)
+			}
+		}
+	}
+}

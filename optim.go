@@ -1,0 +1,114 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Optimizer selects the update rule of a Trainer.
+type Optimizer int
+
+const (
+	// Adam is Kingma & Ba (2015), the paper's most used optimizer
+	// (appendixHyperparameters).
+	Adam Optimizer = iota
+	// RMSProp divides the gradient by a running root mean square.
+	RMSProp
+	// Nesterov is SGD with Nesterov momentum.
+	Nesterov
+	// SGD is plain gradient descent.
+	SGD
+)
+
+// String returns the optimizer's name.
+func (o Optimizer) String() string {
+	switch o {
+	case Adam:
+		return "adam"
+	case RMSProp:
+		return "rmsprop"
+	case Nesterov:
+		return "nesterov"
+	case SGD:
+		return "sgd"
+	}
+	return fmt.Sprintf("Optimizer(%d)", int(o))
+}
+
+// stateBuffers returns how many parameter-sized state buffers o keeps.
+func (o Optimizer) stateBuffers() int {
+	switch o {
+	case Adam:
+		return 2
+	case RMSProp, Nesterov:
+		return 1
+	}
+	return 0
+}
+
+// optimizer applies one update rule to a contiguous parameter buffer. It is
+// double-buffered: an update is written into spare buffers, checked, and
+// only then swapped in, so a rejected update leaves parameters and state
+// exactly as they were.
+type optimizer[T Float] struct {
+	cfg        TrainConfig
+	k          *kernelSet[T]
+	t          int    // updates applied, for Adam's bias correction
+	next       []T    // candidate parameters
+	state, alt [2][]T // current and candidate state (Adam: m, v; RMSProp: mean g²; Nesterov: velocity)
+}
+
+func newOptimizer[T Float](k *kernelSet[T], cfg TrainConfig, size int) *optimizer[T] {
+	o := &optimizer[T]{cfg: cfg, k: k, next: make([]T, size)}
+	for i := 0; i < cfg.Optimizer.stateBuffers(); i++ {
+		o.state[i], o.alt[i] = make([]T, size), make([]T, size)
+	}
+	return o
+}
+
+// update applies weight decay and gradient clipping to g, then computes the
+// updated parameters from p. It returns them, to be committed with commit,
+// or ErrDiverged (leaving p and the state untouched) if any updated
+// parameter or state value is not finite.
+func (o *optimizer[T]) update(p, g []T) ([]T, error) {
+	c, k := &o.cfg, o.k
+	if c.WeightDecay > 0 {
+		k.axpy(T(c.WeightDecay), p, g)
+	}
+	if c.ClipNorm > 0 {
+		if norm := math.Sqrt(k.sumSquares(g)); norm > c.ClipNorm {
+			k.scale(T(c.ClipNorm/norm), g)
+		}
+	}
+	lr := T(c.LearningRate)
+	switch c.Optimizer {
+	case Adam:
+		t := float64(o.t + 1)
+		corr2 := math.Sqrt(1 - math.Pow(c.Beta2, t))
+		lrT := c.LearningRate * corr2 / (1 - math.Pow(c.Beta1, t))
+		k.adam(o.next, o.alt[0], o.alt[1], p, o.state[0], o.state[1], g, T(lrT), T(c.Beta1), T(c.Beta2), T(c.Epsilon*corr2))
+	case RMSProp:
+		k.rmsprop(o.next, o.alt[0], p, o.state[0], g, lr, T(c.Rho), T(c.Epsilon))
+	case Nesterov:
+		k.nesterov(o.next, o.alt[0], p, o.state[0], g, lr, T(c.Momentum))
+	case SGD:
+		k.sgd(o.next, p, g, lr)
+	}
+	if !k.allFinite(o.next) {
+		return nil, ErrDiverged
+	}
+	for i := 0; i < c.Optimizer.stateBuffers(); i++ {
+		if !k.allFinite(o.alt[i]) {
+			return nil, ErrDiverged
+		}
+	}
+	return o.next, nil
+}
+
+// commit makes the last update current: the old parameter buffer old
+// becomes the spare for the next update.
+func (o *optimizer[T]) commit(old []T) {
+	o.next = old
+	o.state, o.alt = o.alt, o.state
+	o.t++
+}

@@ -1,0 +1,131 @@
+package gcp
+
+// Prediction is a model's answer for one input, in the target's original
+// units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
+// and the estimates derived from it (paper: apprGeneral).
+type Prediction struct {
+	Mean float64 // m, the predicted mean (eqEstMeanVarNetwork')
+	// Var is the Student-t variance V_est = β(ν+1)/((α−1)ν)
+	// (eqEstMeanVarNetwork'); +Inf when α ≤ 1.
+	Var float64
+	// VarCorrected is Ṽ_est = β(ν+1)/((α−A(α))ν) (eqEstMeanVarNetwork),
+	// the variance of the clean part of the data when the training targets
+	// held outliers.
+	VarCorrected float64
+	// Alpha is α, a trust signal: it grows without bound on clean data
+	// (Theorem thStrip) and stays small where the training set had
+	// outliers (Sec. subsecSynthetic).
+	Alpha float64
+	Beta  float64 // β, in squared target units
+	Nu    float64 // ν
+}
+
+// Prior returns the normal-gamma prior behind the prediction.
+func (p Prediction) Prior() NormalGamma {
+	return NormalGamma{M: p.Mean, Nu: p.Nu, Alpha: p.Alpha, Beta: p.Beta}
+}
+
+// LogPDF returns the log density of the predictive distribution at y.
+func (p Prediction) LogPDF(y float64) float64 { return p.Prior().LogPredictive(y) }
+
+// Interval returns the central predictive interval holding probability
+// level, for level in (0, 1); ErrLevel otherwise.
+func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	return p.Prior().Interval(level)
+}
+
+// CDF returns the predictive probability P(Y ≤ y).
+func (p Prediction) CDF(y float64) float64 { return p.Prior().CDF(y) }
+
+// Quantile returns the y with CDF(y) = prob, for prob in (0, 1);
+// ErrProbability otherwise.
+func (p Prediction) Quantile(prob float64) (float64, error) {
+	if !(prob > 0 && prob < 1) {
+		return 0, ErrProbability
+	}
+	return p.Prior().Quantile(prob), nil
+}
+
+// workspaceRows is how many rows a Workspace predicts at once; PredictBatch
+// walks larger batches in chunks of this size.
+const workspaceRows = 64
+
+// Workspace holds the buffers of one goroutine's predictions. Create one
+// per goroutine with NewWorkspace; a Workspace must not be shared by
+// goroutines at the same time.
+type Workspace[T Float] struct {
+	lay *layout
+	a   *activations[T]
+}
+
+// NewWorkspace returns buffers for predicting with m, or with any model of
+// the same shape.
+func (m *Model[T]) NewWorkspace() *Workspace[T] {
+	return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false)}
+}
+
+// fits reports whether ws has the buffers m needs.
+func (ws *Workspace[T]) fits(m *Model[T]) bool {
+	if ws == nil || ws.lay.inputs != m.lay.inputs || ws.lay.heads != m.lay.heads || len(ws.lay.hidden) != len(m.lay.hidden) {
+		return false
+	}
+	for i, h := range ws.lay.hidden {
+		if h != m.lay.hidden[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Predict returns the prediction for one input row x of length Inputs. It
+// returns ErrShape for a wrong length or a workspace of another shape, and
+// ErrNonFinite for a NaN or ±Inf in x. It allocates nothing.
+func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
+	var out [1]Prediction
+	err := m.PredictBatch(ws, x, out[:])
+	return out[0], err
+}
+
+// PredictBatch writes the prediction for each row of the row-major x
+// (len(out) rows of Inputs features) into out. It returns ErrShape for
+// mismatched lengths or a workspace of another shape and ErrNonFinite for
+// a NaN or ±Inf in x, leaving out untouched. It allocates nothing.
+func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error {
+	d := m.cfg.Inputs
+	if len(x) != len(out)*d || !ws.fits(m) {
+		return ErrShape
+	}
+	if !m.k.allFinite(x) {
+		return ErrNonFinite
+	}
+	a := ws.a
+	for start := 0; start < len(out); start += a.rows {
+		n := min(a.rows, len(out)-start)
+		m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d])
+		forward(m.k, m.lay, m.cfg.Activation, m.params, a, n, nil)
+		m.predictions(a, n, out[start:start+n])
+	}
+	return nil
+}
+
+// predictions maps the raw outputs of n rows to predictions in original
+// units: a target standardized as (y − yMean)/yScale has the prior
+// (yMean + yScale·m, ν, α, yScale²·β).
+func (m *Model[T]) predictions(a *activations[T], n int, out []Prediction) {
+	zm, zb, zn := a.head(headM, n), a.head(headBeta, n), a.head(headNu, n)
+	var za []T
+	if m.cfg.FixedAlpha == 0 {
+		za = a.head(headAlpha, n)
+	}
+	s2 := m.yScale * m.yScale
+	for i := range out {
+		var zai float64
+		if za != nil {
+			zai = float64(za[i])
+		}
+		p := gcpPrior(float64(zm[i]), zai, float64(zb[i]), float64(zn[i]), m.cfg.FixedAlpha)
+		p.M = m.yMean + m.yScale*p.M
+		p.Beta *= s2
+		out[i] = Prediction{Mean: p.M, Var: p.Var(), VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu}
+	}
+}

@@ -1,0 +1,286 @@
+package gcp
+
+import "math"
+
+// The pure-Go kernels. Every hot loop of the library is one of these small
+// functions, so that an assembly version can replace it one for one; they
+// are always compiled, because the tests use them as the oracle for the
+// assembly. Lengths are validated by the callers: the kernels trust them.
+//
+// Matrices are row-major with an explicit leading dimension (the distance
+// between rows), so a kernel can work on the column block of one head
+// inside a wider activation buffer.
+
+// linearForwardGeneric computes the layer y = x·wᵀ + b for m rows, with an
+// optional fused ReLU:
+//
+//	for i := range m { for j := range n {
+//		s := b[j]; for p := range k { s += x[i*ldx+p] * w[j*k+p] }
+//		if relu { s = max(s, 0) }; y[i*ldy+j] = s } }
+func linearForwardGeneric[T Float](m, n, k int, x []T, ldx int, w, b []T, y []T, ldy int, relu bool) {
+	for i := 0; i < m; i++ {
+		xi := x[i*ldx : i*ldx+k]
+		yi := y[i*ldy : i*ldy+n]
+		j := 0
+		// Four outputs per pass over xi: each x value is loaded once for
+		// four independent accumulators.
+		for ; j+4 <= n; j += 4 {
+			w0, w1, w2, w3 := w[j*k:][:k], w[(j+1)*k:][:k], w[(j+2)*k:][:k], w[(j+3)*k:][:k]
+			var s0, s1, s2, s3 T
+			for p, v := range xi {
+				s0 += v * w0[p]
+				s1 += v * w1[p]
+				s2 += v * w2[p]
+				s3 += v * w3[p]
+			}
+			yi[j], yi[j+1], yi[j+2], yi[j+3] = b[j]+s0, b[j+1]+s1, b[j+2]+s2, b[j+3]+s3
+		}
+		for ; j < n; j++ {
+			yi[j] = b[j] + dotGeneric(xi, w[j*k:j*k+k])
+		}
+		if relu {
+			for j, v := range yi {
+				yi[j] = max(v, 0) // NaN stays NaN
+			}
+		}
+	}
+}
+
+// linearBackwardWeightsGeneric accumulates the weight and bias gradients of
+// a layer, dw += dyᵀ·x and db += column sums of dy:
+//
+//	for i := range m { for j := range n {
+//		db[j] += dy[i*lddy+j]
+//		for p := range k { dw[j*k+p] += dy[i*lddy+j] * x[i*ldx+p] } } }
+func linearBackwardWeightsGeneric[T Float](m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T) {
+	for i := 0; i < m; i++ {
+		xi := x[i*ldx : i*ldx+k]
+		for j, d := range dy[i*lddy : i*lddy+n] {
+			db[j] += d
+			axpyGeneric(d, xi, dw[j*k:j*k+k])
+		}
+	}
+}
+
+// linearBackwardInputGeneric computes the gradient with respect to the
+// layer's input, dx = dy·w (overwriting dx):
+//
+//	for i := range m { for p := range k {
+//		s := 0; for j := range n { s += dy[i*lddy+j] * w[j*k+p] }
+//		dx[i*lddx+p] = s } }
+func linearBackwardInputGeneric[T Float](m, n, k int, dy []T, lddy int, w []T, dx []T, lddx int) {
+	for i := 0; i < m; i++ {
+		dxi := dx[i*lddx : i*lddx+k]
+		clear(dxi)
+		for j, d := range dy[i*lddy : i*lddy+n] {
+			axpyGeneric(d, w[j*k:j*k+k], dxi)
+		}
+	}
+}
+
+// dotGeneric returns the inner product of x and y[:len(x)]:
+//
+//	for i, v := range x { s += v * y[i] }
+func dotGeneric[T Float](x, y []T) T {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// axpyGeneric computes y += a·x over len(x) elements:
+//
+//	for i, v := range x { y[i] += a * v }
+func axpyGeneric[T Float](a T, x, y []T) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += a * v
+	}
+}
+
+// scaleGeneric computes x *= a:
+//
+//	for i := range x { x[i] *= a }
+func scaleGeneric[T Float](a T, x []T) {
+	for i := range x {
+		x[i] *= a
+	}
+}
+
+// mulGeneric computes the element-wise product x *= y over len(x)
+// elements; it applies a dropout mask:
+//
+//	for i := range x { x[i] *= y[i] }
+func mulGeneric[T Float](x, y []T) {
+	y = y[:len(x)]
+	for i := range x {
+		x[i] *= y[i]
+	}
+}
+
+// mulToGeneric writes the element-wise product dst = x·y over len(dst)
+// elements:
+//
+//	for i := range dst { dst[i] = x[i] * y[i] }
+func mulToGeneric[T Float](dst, x, y []T) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] * y[i]
+	}
+}
+
+// reluBackwardGeneric masks a gradient by the ReLU derivative, read off the
+// layer's output y:
+//
+//	for i := range d { if !(y[i] > 0) { d[i] = 0 } }
+func reluBackwardGeneric[T Float](d, y []T) {
+	y = y[:len(d)]
+	for i := range d {
+		if !(y[i] > 0) {
+			d[i] = 0
+		}
+	}
+}
+
+// tanhBackwardGeneric multiplies a gradient by the tanh derivative 1−y²,
+// read off the layer's output y:
+//
+//	for i := range d { d[i] *= 1 - y[i]*y[i] }
+func tanhBackwardGeneric[T Float](d, y []T) {
+	y = y[:len(d)]
+	for i := range d {
+		d[i] *= 1 - y[i]*y[i]
+	}
+}
+
+// sumSquaresGeneric returns Σ x[i]², accumulated in float64 so that the
+// gradient norm of a float32 model does not overflow:
+//
+//	for _, v := range x { s += float64(v) * float64(v) }
+func sumSquaresGeneric[T Float](x []T) float64 {
+	var s float64
+	for _, v := range x {
+		s += float64(v) * float64(v)
+	}
+	return s
+}
+
+// allFiniteGeneric reports whether no element of x is NaN or ±Inf: v−v is
+// 0 for a finite v and NaN otherwise, and a NaN survives any sum:
+//
+//	for _, v := range x { s += v - v }; return s == 0
+func allFiniteGeneric[T Float](x []T) bool {
+	var s0, s1, s2, s3 T
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] - x[i]
+		s1 += x[i+1] - x[i+1]
+		s2 += x[i+2] - x[i+2]
+		s3 += x[i+3] - x[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] - x[i]
+	}
+	return s0+s1+s2+s3 == 0
+}
+
+// sgdGeneric writes the plain gradient step p2 = p − lr·g:
+//
+//	for i := range p2 { p2[i] = p[i] - lr*g[i] }
+func sgdGeneric[T Float](p2, p, g []T, lr T) {
+	p, g = p[:len(p2)], g[:len(p2)]
+	for i := range p2 {
+		p2[i] = p[i] - lr*g[i]
+	}
+}
+
+// nesterovGeneric writes one Nesterov-momentum step with velocity v
+// (Sutskever et al. 2013, in the form of Lasagne's nesterov_momentum):
+//
+//	for i := range p2 {
+//		v2[i] = mu*v[i] - lr*g[i]
+//		p2[i] = p[i] + mu*v2[i] - lr*g[i] }
+func nesterovGeneric[T Float](p2, v2, p, v, g []T, lr, mu T) {
+	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
+	for i := range p2 {
+		vi := mu*v[i] - lr*g[i]
+		v2[i] = vi
+		p2[i] = p[i] + mu*vi - lr*g[i]
+	}
+}
+
+// rmspropGeneric writes one RMSProp step with the running mean a of g²
+// (Tieleman & Hinton 2012):
+//
+//	for i := range p2 {
+//		a2[i] = rho*a[i] + (1-rho)*g[i]*g[i]
+//		p2[i] = p[i] - lr*g[i]/(sqrt(a2[i])+eps) }
+func rmspropGeneric[T Float](p2, a2, p, a, g []T, lr, rho, eps T) {
+	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
+	for i := range p2 {
+		ai := rho*a[i] + (1-rho)*g[i]*g[i]
+		a2[i] = ai
+		p2[i] = p[i] - lr*g[i]/(T(math.Sqrt(float64(ai)))+eps)
+	}
+}
+
+// adamGeneric writes one Adam step (Kingma & Ba 2015, Algorithm 1 with
+// the bias corrections folded into lr and eps by the caller):
+//
+//	for i := range p2 {
+//		m2[i] = b1*m[i] + (1-b1)*g[i]
+//		v2[i] = b2*v[i] + (1-b2)*g[i]*g[i]
+//		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
+func adamGeneric[T Float](p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) {
+	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
+	for i := range p2 {
+		mi := b1*m[i] + (1-b1)*g[i]
+		vi := b2*v[i] + (1-b2)*g[i]*g[i]
+		m2[i], v2[i] = mi, vi
+		p2[i] = p[i] - lr*mi/(T(math.Sqrt(float64(vi)))+eps)
+	}
+}
+
+// gcpLossGeneric is the Student-t gradient loop of the GCP loss. For each
+// sample i it maps the raw head outputs (zm, za, zb, zn) through the links
+// to (m, α, β, ν), adds −ln t_{2α}(y_i | m, β(ν+1)/(να)) to the returned
+// sum, and writes scale times the gradient with respect to the raw outputs,
+// softplus chain included (gcpPoint). With a fixed α, za and ga are empty.
+//
+//	for i := range y {
+//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
+//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
+func gcpLossGeneric[T Float](zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64 {
+	var sum float64
+	for i := range y {
+		var a float64
+		if fixedAlpha == 0 {
+			a = float64(za[i])
+		}
+		l, dm, da, db, dn := gcpPoint(float64(zm[i]), a, float64(zb[i]), float64(zn[i]), float64(y[i]), fixedAlpha)
+		sum += l
+		gm[i], gb[i], gn[i] = T(scale*dm), T(scale*db), T(scale*dn)
+		if fixedAlpha == 0 {
+			ga[i] = T(scale * da)
+		}
+	}
+	return sum
+}
+
+// tanhGeneric applies tanh in place:
+//
+//	for i := range x { x[i] = tanh(x[i]) }
+func tanhGeneric[T Float](x []T) {
+	for i, v := range x {
+		x[i] = T(math.Tanh(float64(v)))
+	}
+}

@@ -1,0 +1,204 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// TrainConfig configures a Trainer. Zero values select the defaults.
+type TrainConfig struct {
+	Optimizer    Optimizer // default Adam
+	LearningRate float64   // default 1e-3
+	Beta1        float64   // Adam's first-moment decay, default 0.9
+	Beta2        float64   // Adam's second-moment decay, default 0.999
+	Epsilon      float64   // Adam and RMSProp denominator guard, default 1e-8
+	Rho          float64   // RMSProp's decay, default 0.9 (the paper used 0.5)
+	Momentum     float64   // Nesterov's momentum, default 0.9
+	WeightDecay  float64   // L2 coefficient added to the gradient, default 0
+	ClipNorm     float64   // > 0: rescale gradients to at most this L2 norm
+	BatchSize    int       // most rows per Step, and Fit's minibatch; default 32
+	Seed         uint64    // dropout masks and Fit's shuffling
+}
+
+func (c TrainConfig) withDefaults() TrainConfig {
+	def := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.LearningRate, 1e-3)
+	def(&c.Beta1, 0.9)
+	def(&c.Beta2, 0.999)
+	def(&c.Epsilon, 1e-8)
+	def(&c.Rho, 0.9)
+	def(&c.Momentum, 0.9)
+	if c.BatchSize == 0 {
+		c.BatchSize = 32
+	}
+	return c
+}
+
+func (c TrainConfig) validate() error {
+	if c.Optimizer < Adam || c.Optimizer > SGD {
+		return fmt.Errorf("%w: Optimizer = %d, want Adam, RMSProp, Nesterov or SGD", ErrConfig, int(c.Optimizer))
+	}
+	positive := func(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
+	nonNegative := func(v float64) bool { return v == 0 || positive(v) }
+	fraction := func(v float64) bool { return v >= 0 && v < 1 }
+	for _, f := range [...]struct {
+		name string
+		v    float64
+		ok   func(float64) bool
+		want string
+	}{
+		{"LearningRate", c.LearningRate, positive, "finite and > 0"},
+		{"Beta1", c.Beta1, fraction, "in [0, 1)"},
+		{"Beta2", c.Beta2, fraction, "in [0, 1)"},
+		{"Epsilon", c.Epsilon, positive, "finite and > 0"},
+		{"Rho", c.Rho, fraction, "in [0, 1)"},
+		{"Momentum", c.Momentum, fraction, "in [0, 1)"},
+		{"WeightDecay", c.WeightDecay, nonNegative, "finite and ≥ 0"},
+		{"ClipNorm", c.ClipNorm, nonNegative, "finite and ≥ 0"},
+	} {
+		if !f.ok(f.v) {
+			return fmt.Errorf("%w: %s = %v, want %s", ErrConfig, f.name, f.v, f.want)
+		}
+	}
+	if c.BatchSize < 1 || c.BatchSize > maxWidth {
+		return fmt.Errorf("%w: BatchSize = %d, want 1..%d", ErrConfig, c.BatchSize, maxWidth)
+	}
+	return nil
+}
+
+// Trainer trains a Model by the GCP update (paper: eqGradientDescentW) with
+// a minibatch optimizer. It owns every buffer a step needs, so Step
+// allocates nothing. A Trainer is not safe for concurrent use.
+type Trainer[T Float] struct {
+	m    *Model[T]
+	cfg  TrainConfig
+	opt  *optimizer[T]
+	a, d *activations[T] // forward buffers, and the gradients flowing back
+	y    []T             // standardized targets
+	mask []T             // dropout mask, BatchSize × width(last)
+	grad []T
+	rng  *rand.Rand
+	// keepMask makes Step reuse mask instead of drawing a new one; the
+	// finite-difference tests use it to fix the dropout noise.
+	keepMask bool
+}
+
+// NewTrainer returns a trainer for m. An invalid field of cfg gives an
+// error that wraps ErrConfig and names the field.
+func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	rows := cfg.BatchSize
+	dropout := m.cfg.Dropout > 0
+	t := &Trainer[T]{
+		m: m, cfg: cfg,
+		opt:  newOptimizer(m.k, cfg, len(m.params)),
+		a:    newActivations[T](m.lay, rows, dropout),
+		d:    newActivations[T](m.lay, rows, false),
+		y:    make([]T, rows),
+		grad: make([]T, len(m.params)),
+		rng:  rand.New(rand.NewPCG(cfg.Seed, seedStream)),
+	}
+	if dropout {
+		t.mask = make([]T, rows*m.lay.width(m.lay.last()))
+	}
+	return t, nil
+}
+
+// Model returns the model being trained.
+func (t *Trainer[T]) Model() *Model[T] { return t.m }
+
+// Step performs one GCP update on the minibatch of row-major inputs x
+// (len(y) rows of Inputs features) and targets y, in original units, and
+// returns the batch's mean negative log predictive density in original
+// units before the update. It returns ErrBatch for an empty batch or one
+// larger than BatchSize, ErrShape for mismatched lengths, ErrNonFinite for
+// a NaN or ±Inf in x or y, and ErrDiverged for an update that would make
+// the loss, a gradient or a parameter non-finite. On any error the model
+// and the optimizer state are unchanged. Step allocates nothing.
+func (t *Trainer[T]) Step(x, y []T) (float64, error) {
+	m, n := t.m, len(y)
+	if n < 1 || n > t.cfg.BatchSize {
+		return 0, ErrBatch
+	}
+	if len(x) != n*m.cfg.Inputs {
+		return 0, ErrShape
+	}
+	if !m.k.allFinite(y) {
+		return 0, ErrNonFinite
+	}
+	if err := m.standardizeRows(t.a.x[:len(x)], x); err != nil {
+		return 0, err
+	}
+	for i, v := range y {
+		t.y[i] = T((float64(v) - m.yMean) / m.yScale)
+	}
+	// A non-finite gradient needs no check of its own: every update rule
+	// turns it into a non-finite candidate parameter, which update rejects.
+	loss := t.gradient(n)
+	if !finite(loss) {
+		return 0, ErrDiverged
+	}
+	next, err := t.opt.update(m.params, t.grad)
+	if err != nil {
+		return 0, err
+	}
+	old := m.params
+	m.params = next
+	t.opt.commit(old)
+	return loss + math.Log(m.yScale), nil
+}
+
+// gradient runs the forward and backward passes over the first n rows of
+// t.a.x and t.y, leaves ∂loss/∂params in t.grad, and returns the mean loss
+// in standardized units.
+func (t *Trainer[T]) gradient(n int) float64 {
+	m := t.m
+	var mask []T
+	if t.mask != nil {
+		mask = t.mask[:n*m.lay.width(m.lay.last())]
+		if !t.keepMask {
+			t.drawMask(mask)
+		}
+	}
+	forward(m.k, m.lay, m.cfg.Activation, m.params, t.a, n, mask)
+	sum := t.loss(n)
+	clear(t.grad)
+	backward(m.k, m.lay, m.cfg.Activation, m.params, t.a, t.d, n, mask, t.grad)
+	return sum / float64(n)
+}
+
+// loss evaluates the GCP loss of n rows from the raw outputs in t.a.out,
+// writes its gradient with respect to them, divided by n, into t.d.out,
+// and returns the summed loss.
+func (t *Trainer[T]) loss(n int) float64 {
+	a, d, fixed := t.a, t.d, t.m.cfg.FixedAlpha
+	var za, ga []T
+	if fixed == 0 {
+		za, ga = a.head(headAlpha, n), d.head(headAlpha, n)
+	}
+	return t.m.k.gcpLoss(a.head(headM, n), za, a.head(headBeta, n), a.head(headNu, n), t.y[:n],
+		fixed, 1/float64(n), d.head(headM, n), ga, d.head(headBeta, n), d.head(headNu, n))
+}
+
+// drawMask fills mask for inverted dropout: each unit is kept with
+// probability 1−p and then scaled by 1/(1−p), so the expected activation
+// is unchanged and prediction needs no rescaling.
+func (t *Trainer[T]) drawMask(mask []T) {
+	p := t.m.cfg.Dropout
+	keep := T(1 / (1 - p))
+	for i := range mask {
+		if t.rng.Float64() < p {
+			mask[i] = 0
+		} else {
+			mask[i] = keep
+		}
+	}
+}
