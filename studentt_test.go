@@ -350,36 +350,3 @@ func FuzzStudentT(f *testing.F) {
 		}
 	})
 }
-
-// studentTSink keeps the benchmarked calls from being optimized away.
-var studentTSink float64
-
-// studentTBenchPs are the probabilities the benchmarks cycle through:
-// both tails, the body and the centre, so that every method is timed.
-var studentTBenchPs = [...]float64{1e-12, 1e-6, 0.01, 0.2, 0.45, 0.7, 0.99, 1 - 1e-9}
-
-func BenchmarkStudentTCDF(b *testing.B) {
-	for _, dof := range []float64{1, 10, 1e3, 1e6} {
-		var ts [len(studentTBenchPs)]float64
-		for i, p := range studentTBenchPs {
-			ts[i] = studentTQuantile(p, dof)
-		}
-		b.Run(fmt.Sprintf("dof=%g", dof), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				studentTSink = studentTCDF(ts[i%len(ts)], dof)
-			}
-		})
-	}
-}
-
-func BenchmarkStudentTQuantile(b *testing.B) {
-	for _, dof := range []float64{1, 10, 1e3, 1e6} {
-		b.Run(fmt.Sprintf("dof=%g", dof), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				studentTSink = studentTQuantile(studentTBenchPs[i%len(studentTBenchPs)], dof)
-			}
-		})
-	}
-}

@@ -1,0 +1,164 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// benchSizes are the model shapes of the benchmarks: the paper's UCI
+// networks (D = 13, as Boston, with 50 hidden units) and its MSD network
+// (D = 90 with 100 hidden units).
+var benchSizes = []struct{ inputs, hidden int }{{13, 50}, {90, 100}}
+
+func sizeName(inputs, hidden int) string { return fmt.Sprintf("D%dH%d", inputs, hidden) }
+
+// reportSamples reports throughput in samples per second.
+func reportSamples(b *testing.B, samplesPerOp int) {
+	b.ReportMetric(float64(samplesPerOp)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
+}
+
+func benchPredict[T Float](b *testing.B, inputs, hidden, rows int) {
+	m := mustModel[T](b, Config{Inputs: inputs, Hidden: []int{hidden}, Seed: 1})
+	ws := m.NewWorkspace()
+	x, _ := randomBatch[T](1, rows, inputs)
+	out := make([]Prediction, rows)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := m.PredictBatch(ws, x, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportSamples(b, rows)
+}
+
+// BenchmarkPredict measures single-sample latency, VarCorrected included.
+func BenchmarkPredict(b *testing.B) {
+	for _, s := range benchSizes {
+		b.Run(sizeName(s.inputs, s.hidden), func(b *testing.B) {
+			b.Run("float32", func(b *testing.B) { benchPredict[float32](b, s.inputs, s.hidden, 1) })
+			b.Run("float64", func(b *testing.B) { benchPredict[float64](b, s.inputs, s.hidden, 1) })
+		})
+	}
+}
+
+// BenchmarkPredictBatch measures throughput on batches of 256 rows.
+func BenchmarkPredictBatch(b *testing.B) {
+	for _, s := range benchSizes {
+		b.Run(sizeName(s.inputs, s.hidden), func(b *testing.B) {
+			b.Run("float32", func(b *testing.B) { benchPredict[float32](b, s.inputs, s.hidden, 256) })
+			b.Run("float64", func(b *testing.B) { benchPredict[float64](b, s.inputs, s.hidden, 256) })
+		})
+	}
+}
+
+func benchStep[T Float](b *testing.B, inputs, hidden, batch int) {
+	m := mustModel[T](b, Config{Inputs: inputs, Hidden: []int{hidden}, Dropout: 0.1, Seed: 1})
+	tr := mustTrainer(b, m, TrainConfig{BatchSize: batch, LearningRate: 1e-4})
+	x, y := randomBatch[T](1, batch, inputs)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tr.Step(x, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportSamples(b, batch)
+}
+
+// BenchmarkStep measures one Adam GCP update with dropout, at the paper's
+// minibatch of 5 and at 256.
+func BenchmarkStep(b *testing.B) {
+	for _, s := range benchSizes {
+		for _, batch := range []int{5, 256} {
+			b.Run(fmt.Sprintf("%s/batch%d", sizeName(s.inputs, s.hidden), batch), func(b *testing.B) {
+				b.Run("float32", func(b *testing.B) { benchStep[float32](b, s.inputs, s.hidden, batch) })
+				b.Run("float64", func(b *testing.B) { benchStep[float64](b, s.inputs, s.hidden, batch) })
+			})
+		}
+	}
+}
+
+// specialSink keeps benchmark results alive.
+var specialSink float64
+
+// specialBenchPoints returns n points spread evenly over [lo, hi], or
+// log-uniformly if log is set.
+func specialBenchPoints(n int, lo, hi float64, log bool) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		u := (float64(i) + 0.5) / float64(n)
+		if log {
+			xs[i] = lo * math.Pow(hi/lo, u)
+		} else {
+			xs[i] = lo + (hi-lo)*u
+		}
+	}
+	return xs
+}
+
+// benchSpecialFunc times f over the points xs (len(xs) a power of two), cycling
+// through them so that every branch is taken.
+func benchSpecialFunc(b *testing.B, f func(float64) float64, xs []float64) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	mask := len(xs) - 1
+	for i := 0; i < b.N; i++ {
+		specialSink = f(xs[i&mask])
+	}
+}
+
+func BenchmarkDigamma(b *testing.B) {
+	benchSpecialFunc(b, Digamma, specialBenchPoints(1024, 1e-2, 1e3, true))
+}
+
+func BenchmarkErfcx(b *testing.B) {
+	benchSpecialFunc(b, Erfcx, specialBenchPoints(1024, -5, 30, false))
+}
+
+// BenchmarkCorrectionA spreads α over [1e-7, 1e9], through every branch.
+func BenchmarkCorrectionA(b *testing.B) {
+	benchSpecialFunc(b, CorrectionA, specialBenchPoints(1024, 1e-7, 1e9, true))
+}
+
+func BenchmarkDigammaHalfStep(b *testing.B) {
+	benchSpecialFunc(b, digammaHalfStep, specialBenchPoints(1024, 1e-1, 1e3, true))
+}
+
+func BenchmarkLgammaHalfStep(b *testing.B) {
+	benchSpecialFunc(b, lgammaHalfStep, specialBenchPoints(1024, 1e-1, 1e3, true))
+}
+
+// studentTSink keeps the benchmarked calls from being optimized away.
+var studentTSink float64
+
+// studentTBenchPs are the probabilities the benchmarks cycle through:
+// both tails, the body and the centre, so that every method is timed.
+var studentTBenchPs = [...]float64{1e-12, 1e-6, 0.01, 0.2, 0.45, 0.7, 0.99, 1 - 1e-9}
+
+func BenchmarkStudentTCDF(b *testing.B) {
+	for _, dof := range []float64{1, 10, 1e3, 1e6} {
+		var ts [len(studentTBenchPs)]float64
+		for i, p := range studentTBenchPs {
+			ts[i] = studentTQuantile(p, dof)
+		}
+		b.Run(fmt.Sprintf("dof=%g", dof), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				studentTSink = studentTCDF(ts[i%len(ts)], dof)
+			}
+		})
+	}
+}
+
+func BenchmarkStudentTQuantile(b *testing.B) {
+	for _, dof := range []float64{1, 10, 1e3, 1e6} {
+		b.Run(fmt.Sprintf("dof=%g", dof), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				studentTSink = studentTQuantile(studentTBenchPs[i%len(studentTBenchPs)], dof)
+			}
+		})
+	}
+}

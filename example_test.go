@@ -1,0 +1,84 @@
+package gcp_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gcpnet/gcp"
+)
+
+// A GCP network learns a mean and a variance that both depend on x.
+func Example() {
+	// y = 2x + noise whose standard deviation grows with |x|.
+	r := rand.New(rand.NewPCG(1, 2))
+	x, y := make([]float32, 2000), make([]float32, 2000)
+	for i := range x {
+		xi := 4*r.Float64() - 2
+		x[i], y[i] = float32(xi), float32(2*xi+(0.1+0.5*math.Abs(xi))*r.NormFloat64())
+	}
+	model, err := gcp.New[float32](gcp.Config{Inputs: 1, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	trainer, err := gcp.NewTrainer(model, gcp.TrainConfig{LearningRate: 3e-3, BatchSize: 32})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := trainer.Fit(x, y, gcp.FitOptions[float32]{Epochs: 200}); err != nil {
+		panic(err)
+	}
+	ws := model.NewWorkspace() // one per goroutine
+	for _, xi := range []float32{-1.5, 1.5} {
+		p, err := model.Predict(ws, []float32{xi})
+		if err != nil {
+			panic(err)
+		}
+		mean, sd := 2*float64(xi), 0.1+0.5*math.Abs(float64(xi))
+		fmt.Printf("x=%+.1f: mean within 0.1 of %+.0f: %t; sd within 20%% of %.2f: %t\n", xi,
+			mean, math.Abs(p.Mean-mean) < 0.1, sd, math.Abs(math.Sqrt(p.VarCorrected)/sd-1) < 0.2)
+	}
+	// Output:
+	// x=-1.5: mean within 0.1 of -3: true; sd within 20% of 0.85: true
+	// x=+1.5: mean within 0.1 of +3: true; sd within 20% of 0.85: true
+}
+
+// The outlier-corrected variance divides by α − A(α) instead of α − 1.
+func ExampleNormalGamma_VarCorrected() {
+	p := gcp.NormalGamma{M: 0, Nu: 1, Alpha: 2, Beta: 1}
+	fmt.Printf("V_est = %.4f, corrected = %.4f\n", p.Var(), p.VarCorrected())
+	// Output: V_est = 2.0000, corrected = 1.4481
+}
+
+// The GCP gradient of one observation is the gradient of −ln of the
+// Student-t predictive (Lemma 2.1); GCPStep applies it.
+func ExampleNormalGamma_GCPStep() {
+	p := gcp.NormalGamma{M: 0, Nu: 1, Alpha: 2, Beta: 1}
+	for i := 0; i < 3; i++ {
+		p = p.GCPStep(1, 0.1) // observe y = 1 three times
+	}
+	fmt.Printf("m moved towards 1: %.3f\n", p.M)
+	// Output: m moved towards 1: 0.282
+}
+
+// Intervals come from the Student-t predictive distribution.
+func ExampleNormalGamma_Interval() {
+	p := gcp.NormalGamma{M: 10, Nu: 1, Alpha: 3, Beta: 2}
+	lo, hi, err := p.Interval(0.95)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("95%% of the predictive mass lies in [%.3f, %.3f]\n", lo, hi)
+	// Output: 95% of the predictive mass lies in [7.175, 12.825]
+}
+
+// A(α) of Definition 3.1 (Lemma 3.1: A(1) ≈ 0.46, A(2) ≈ 0.619).
+func ExampleCorrectionA() {
+	for _, a := range []float64{1, 2, 100} {
+		fmt.Printf("A(%g) = %.4f\n", a, gcp.CorrectionA(a))
+	}
+	// Output:
+	// A(1) = 0.4633
+	// A(2) = 0.6189
+	// A(100) = 0.9854
+}
