@@ -2,4 +2,4 @@ module github.com/gcpnet/gcp
 
 go 1.22
 
-require github.com/google/go-cmp v0.7.0 // indirect
+require github.com/google/go-cmp v0.7.0
