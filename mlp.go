@@ -37,14 +37,16 @@ const (
 )
 
 // layer is one layer of all heads at once. The first layer stacks the
-// heads' weight matrices into one [heads·H × D] matrix, so one matrix
-// product serves all heads; later layers are block-diagonal, one block per
-// head, and only the blocks are stored.
+// heads' weight matrices side by side into one matrix, stored input-major
+// as [D × heads·H], so one matrix product serves all heads; later layers
+// are block-diagonal, one [H_in × H_out] block per head, and only the
+// blocks are stored. (Input-major storage is the transpose of the usual
+// [out × in]; see simd_generic.go for why.)
 type layer struct {
 	blocks int // 1 for the stacked first layer, else the number of heads
 	rows   int // outputs per block
 	cols   int // inputs per block
-	w, b   int // offsets of the weights (blocks×rows×cols) and biases (blocks×rows)
+	w, b   int // offsets of the weights (blocks × cols × rows, input-major) and biases (blocks × rows)
 }
 
 // layout places the independent per-head networks of Sec. apprGeneral

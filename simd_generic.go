@@ -7,36 +7,29 @@ import "math"
 // are always compiled, because the tests use them as the oracle for the
 // assembly. Lengths are validated by the callers: the kernels trust them.
 //
-// Matrices are row-major with an explicit leading dimension (the distance
-// between rows), so a kernel can work on the column block of one head
-// inside a wider activation buffer.
+// Activations are row-major with an explicit leading dimension (the
+// distance between rows), so a kernel can work on the column block of one
+// head inside a wider activation buffer. A layer's weights w are stored
+// input-major, [k × n] for k inputs and n outputs, so that the forward
+// product runs along contiguous outputs (broadcast one input, multiply a
+// row of w, accumulate) and needs no horizontal sums. For a single output
+// (n = 1) the two layouts coincide and every kernel works along k instead.
 
-// linearForwardGeneric computes the layer y = x·wᵀ + b for m rows, with an
+// linearForwardGeneric computes the layer y = x·w + b for m rows, with an
 // optional fused ReLU:
 //
 //	for i := range m { for j := range n {
-//		s := b[j]; for p := range k { s += x[i*ldx+p] * w[j*k+p] }
+//		s := b[j]; for p := range k { s += x[i*ldx+p] * w[p*n+j] }
 //		if relu { s = max(s, 0) }; y[i*ldy+j] = s } }
 func linearForwardGeneric[T Float](m, n, k int, x []T, ldx int, w, b []T, y []T, ldy int, relu bool) {
 	for i := 0; i < m; i++ {
 		xi := x[i*ldx : i*ldx+k]
 		yi := y[i*ldy : i*ldy+n]
-		j := 0
-		// Four outputs per pass over xi: each x value is loaded once for
-		// four independent accumulators.
-		for ; j+4 <= n; j += 4 {
-			w0, w1, w2, w3 := w[j*k:][:k], w[(j+1)*k:][:k], w[(j+2)*k:][:k], w[(j+3)*k:][:k]
-			var s0, s1, s2, s3 T
-			for p, v := range xi {
-				s0 += v * w0[p]
-				s1 += v * w1[p]
-				s2 += v * w2[p]
-				s3 += v * w3[p]
-			}
-			yi[j], yi[j+1], yi[j+2], yi[j+3] = b[j]+s0, b[j+1]+s1, b[j+2]+s2, b[j+3]+s3
-		}
-		for ; j < n; j++ {
-			yi[j] = b[j] + dotGeneric(xi, w[j*k:j*k+k])
+		if n == 1 {
+			yi[0] = b[0] + dotGeneric(xi, w)
+		} else {
+			copy(yi, b[:n])
+			axpy4Generic(xi, w, n, yi)
 		}
 		if relu {
 			for j, v := range yi {
@@ -47,33 +40,53 @@ func linearForwardGeneric[T Float](m, n, k int, x []T, ldx int, w, b []T, y []T,
 }
 
 // linearBackwardWeightsGeneric accumulates the weight and bias gradients of
-// a layer, dw += dyᵀ·x and db += column sums of dy:
+// a layer, dw += xᵀ·dy and db += column sums of dy:
 //
 //	for i := range m { for j := range n {
 //		db[j] += dy[i*lddy+j]
-//		for p := range k { dw[j*k+p] += dy[i*lddy+j] * x[i*ldx+p] } } }
+//		for p := range k { dw[p*n+j] += x[i*ldx+p] * dy[i*lddy+j] } } }
 func linearBackwardWeightsGeneric[T Float](m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T) {
+	var col [4]T // four rows' values of one input
 	for i := 0; i < m; i++ {
-		xi := x[i*ldx : i*ldx+k]
-		for j, d := range dy[i*lddy : i*lddy+n] {
-			db[j] += d
-			axpyGeneric(d, xi, dw[j*k:j*k+k])
+		dyi := dy[i*lddy : i*lddy+n]
+		axpyGeneric(1, dyi, db)
+		if n == 1 {
+			axpyGeneric(dyi[0], x[i*ldx:i*ldx+k], dw)
+		}
+	}
+	if n == 1 {
+		return
+	}
+	// dw[p,:] += Σ_i x[i,p]·dy[i,:], four rows i per pass over dw.
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		for p := 0; p < k; p++ {
+			for r := range col {
+				col[r] = x[(i+r)*ldx+p]
+			}
+			axpy4Generic(col[:], dy[i*lddy:], lddy, dw[p*n:p*n+n])
+		}
+	}
+	for ; i < m; i++ {
+		dyi := dy[i*lddy : i*lddy+n]
+		for p, v := range x[i*ldx : i*ldx+k] {
+			axpyGeneric(v, dyi, dw[p*n:p*n+n])
 		}
 	}
 }
 
 // linearBackwardInputGeneric computes the gradient with respect to the
-// layer's input, dx = dy·w (overwriting dx):
+// layer's input, dx = dy·wᵀ (overwriting dx):
 //
 //	for i := range m { for p := range k {
-//		s := 0; for j := range n { s += dy[i*lddy+j] * w[j*k+p] }
+//		s := 0; for j := range n { s += dy[i*lddy+j] * w[p*n+j] }
 //		dx[i*lddx+p] = s } }
 func linearBackwardInputGeneric[T Float](m, n, k int, dy []T, lddy int, w []T, dx []T, lddx int) {
 	for i := 0; i < m; i++ {
 		dxi := dx[i*lddx : i*lddx+k]
-		clear(dxi)
-		for j, d := range dy[i*lddy : i*lddy+n] {
-			axpyGeneric(d, w[j*k:j*k+k], dxi)
+		dyi := dy[i*lddy : i*lddy+n]
+		for p := range dxi {
+			dxi[p] = dotGeneric(dyi, w[p*n:p*n+n])
 		}
 	}
 }
@@ -95,6 +108,25 @@ func dotGeneric[T Float](x, y []T) T {
 		s0 += x[i] * y[i]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// axpy4Generic computes y += Σ_p a[p]·w[p*ldw : p*ldw+len(y)], four terms
+// per pass over y so that y is loaded and stored a quarter as often:
+//
+//	for p, v := range a { for j := range y { y[j] += v * w[p*ldw+j] } }
+func axpy4Generic[T Float](a, w []T, ldw int, y []T) {
+	n := len(y)
+	p := 0
+	for ; p+4 <= len(a); p += 4 {
+		a0, a1, a2, a3 := a[p], a[p+1], a[p+2], a[p+3]
+		w0, w1, w2, w3 := w[p*ldw:][:n], w[(p+1)*ldw:][:n], w[(p+2)*ldw:][:n], w[(p+3)*ldw:][:n]
+		for j := range y {
+			y[j] += a0*w0[j] + a1*w1[j] + a2*w2[j] + a3*w3[j]
+		}
+	}
+	for ; p < len(a); p++ {
+		axpyGeneric(a[p], w[p*ldw:p*ldw+n], y)
+	}
 }
 
 // axpyGeneric computes y += a·x over len(x) elements:
