@@ -5,6 +5,7 @@ package gcp
 // the indirection costs nothing measurable, and one place decides which
 // implementation runs.
 type kernelSet[T Float] struct {
+	name                  string // the instruction set: "generic", or the assembly's
 	linearForward         func(m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool)
 	linearBackwardWeights func(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T)
 	linearBackwardInput   func(m, n, k int, dy []T, lddy int, w, dx []T, lddx int)
@@ -26,6 +27,7 @@ type kernelSet[T Float] struct {
 
 func genericKernels[T Float]() *kernelSet[T] {
 	return &kernelSet[T]{
+		name:                  "generic",
 		linearForward:         linearForwardGeneric[T],
 		linearBackwardWeights: linearBackwardWeightsGeneric[T],
 		linearBackwardInput:   linearBackwardInputGeneric[T],
@@ -46,16 +48,29 @@ func genericKernels[T Float]() *kernelSet[T] {
 	}
 }
 
+// The pure-Go tables, and the tables models use. The architecture files
+// (built with gc and without the purego tag) replace kernels32 and
+// kernels64 in their init with copies of the generic tables whose entries
+// they implement in assembly, when the CPU has the instructions; with the
+// purego tag, on other architectures, or on older CPUs, every entry stays
+// generic. The generic tables stay reachable, as the tests' oracle.
 var (
-	kernels32 = genericKernels[float32]()
-	kernels64 = genericKernels[float64]()
+	generic32 = genericKernels[float32]()
+	generic64 = genericKernels[float64]()
+	kernels32 = generic32
+	kernels64 = generic64
 )
 
-// kernelsFor returns the kernel table for T.
-func kernelsFor[T Float]() *kernelSet[T] {
+// kernelsFor returns the kernel table models of element type T use.
+func kernelsFor[T Float]() *kernelSet[T] { return pickKernels[T](kernels32, kernels64) }
+
+// genericKernelsFor returns the pure-Go kernel table for T.
+func genericKernelsFor[T Float]() *kernelSet[T] { return pickKernels[T](generic32, generic64) }
+
+func pickKernels[T Float](k32 *kernelSet[float32], k64 *kernelSet[float64]) *kernelSet[T] {
 	var zero T
 	if _, ok := any(zero).(float32); ok {
-		return any(kernels32).(*kernelSet[T])
+		return any(k32).(*kernelSet[T])
 	}
-	return any(kernels64).(*kernelSet[T])
+	return any(k64).(*kernelSet[T])
 }

@@ -7,6 +7,13 @@ import "math"
 // are always compiled, because the tests use them as the oracle for the
 // assembly. Lengths are validated by the callers: the kernels trust them.
 //
+// Element-wise kernels (the optimizer steps, masks, derivatives) round
+// every product on its own: the explicit T(x*y) conversions forbid the
+// compiler from fusing a multiply and an add (it does so on arm64), so the
+// result is the same on every architecture and an assembly version can
+// match it bit for bit. Products and sums along a dimension (dot, axpy
+// and the layer kernels) are free to use fused multiply-adds.
+//
 // Activations are row-major with an explicit leading dimension (the
 // distance between rows), so a kernel can work on the column block of one
 // head inside a wider activation buffer. A layer's weights w are stored
@@ -190,7 +197,7 @@ func reluBackwardGeneric[T Float](d, y []T) {
 func tanhBackwardGeneric[T Float](d, y []T) {
 	y = y[:len(d)]
 	for i := range d {
-		d[i] *= 1 - y[i]*y[i]
+		d[i] *= 1 - T(y[i]*y[i])
 	}
 }
 
@@ -231,7 +238,7 @@ func allFiniteGeneric[T Float](x []T) bool {
 func sgdGeneric[T Float](p2, p, g []T, lr T) {
 	p, g = p[:len(p2)], g[:len(p2)]
 	for i := range p2 {
-		p2[i] = p[i] - lr*g[i]
+		p2[i] = p[i] - T(lr*g[i])
 	}
 }
 
@@ -244,9 +251,9 @@ func sgdGeneric[T Float](p2, p, g []T, lr T) {
 func nesterovGeneric[T Float](p2, v2, p, v, g []T, lr, mu T) {
 	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
 	for i := range p2 {
-		vi := mu*v[i] - lr*g[i]
+		vi := T(mu*v[i]) - T(lr*g[i])
 		v2[i] = vi
-		p2[i] = p[i] + mu*vi - lr*g[i]
+		p2[i] = p[i] + T(mu*vi) - T(lr*g[i])
 	}
 }
 
@@ -258,10 +265,11 @@ func nesterovGeneric[T Float](p2, v2, p, v, g []T, lr, mu T) {
 //		p2[i] = p[i] - lr*g[i]/(sqrt(a2[i])+eps) }
 func rmspropGeneric[T Float](p2, a2, p, a, g []T, lr, rho, eps T) {
 	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
+	c := 1 - rho
 	for i := range p2 {
-		ai := rho*a[i] + (1-rho)*g[i]*g[i]
+		ai := T(rho*a[i]) + T(T(c*g[i])*g[i])
 		a2[i] = ai
-		p2[i] = p[i] - lr*g[i]/(T(math.Sqrt(float64(ai)))+eps)
+		p2[i] = p[i] - T(lr*g[i])/(T(math.Sqrt(float64(ai)))+eps)
 	}
 }
 
@@ -274,11 +282,12 @@ func rmspropGeneric[T Float](p2, a2, p, a, g []T, lr, rho, eps T) {
 //		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
 func adamGeneric[T Float](p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) {
 	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
+	c1, c2 := 1-b1, 1-b2
 	for i := range p2 {
-		mi := b1*m[i] + (1-b1)*g[i]
-		vi := b2*v[i] + (1-b2)*g[i]*g[i]
+		mi := T(b1*m[i]) + T(c1*g[i])
+		vi := T(b2*v[i]) + T(T(c2*g[i])*g[i])
 		m2[i], v2[i] = mi, vi
-		p2[i] = p[i] - lr*mi/(T(math.Sqrt(float64(vi)))+eps)
+		p2[i] = p[i] - T(lr*mi)/(T(math.Sqrt(float64(vi)))+eps)
 	}
 }
 
