@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // FitOptions configures Trainer.Fit.
@@ -30,9 +31,13 @@ type EpochStats struct {
 // Fit trains on the row-major inputs x (len(y) rows) and targets y for
 // opt.Epochs epochs of shuffled minibatches of the trainer's BatchSize. If
 // the model has no standardization yet, Fit first learns it from x and y
-// (zero mean and unit variance for every feature and the target, as in the
-// paper's appendixHyperparameters) and stores it in the model, so that
-// predictions come in original units. It returns the last epoch's
+// and stores it in the model, so that predictions come in original units:
+// every feature and the target are centred on their median and divided by
+// a robust estimate of their standard deviation (robustCenterScale). On
+// clean data that is the paper's zero mean and unit variance
+// (appendixHyperparameters) up to sampling noise; to reproduce the paper
+// exactly, call SetStandardization with means and standard deviations
+// before Fit. It returns the last epoch's
 // statistics. Errors are those of Step, plus ErrConfig for Epochs < 1; a
 // step that fails ends training with the model as it was before that step.
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
@@ -92,54 +97,83 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	return st, nil
 }
 
-// fitStandardization sets the standardization to the mean and standard
-// deviation of every feature and of the target.
+// fitStandardization sets the standardization of every feature and of the
+// target to its median and robust scale (robustCenterScale).
 func (m *Model[T]) fitStandardization(x, y []T) {
-	d := m.cfg.Inputs
+	d, n := m.cfg.Inputs, len(y)
+	buf := make([]float64, n)
 	for j := 0; j < d; j++ {
-		mean, scale := meanScale(x, j, d)
-		m.xMean[j], m.xInvScale[j] = mean, 1/scale
+		for i := range buf {
+			buf[i] = float64(x[i*d+j])
+		}
+		center, scale := robustCenterScale(buf)
+		m.xMean[j], m.xInvScale[j] = center, 1/scale
 	}
-	m.yMean, m.yScale = meanScale(y, 0, 1)
+	for i, v := range y {
+		buf[i] = float64(v)
+	}
+	m.yMean, m.yScale = robustCenterScale(buf)
 	m.standardized = true
 }
 
-// meanScale returns the mean and standard deviation of x[off], x[off+stride],
-// …, scaling by the largest magnitude first so that values near the
-// float64 range neither overflow nor underflow. A zero (constant column) or
-// non-finite deviation is returned as 1, which leaves that column
-// unscaled.
-func meanScale[T Float](x []T, off, stride int) (mean, scale float64) {
-	var big float64
-	for i := off; i < len(x); i += stride {
-		big = max(big, math.Abs(float64(x[i])))
+// iqrPerSD is the interquartile range of a normal distribution in units of
+// its standard deviation, 2·Φ⁻¹(¾).
+const iqrPerSD = 1.3489795003921634
+
+// robustCenterScale sorts v and returns its median and a robust scale: the
+// interquartile range divided by iqrPerSD, which equals the standard
+// deviation for normal data but, like the median, ignores the few gross
+// outliers that GCP is built to withstand (with mean and standard
+// deviation, one target of 1e300 would crush every other target into a
+// sliver of width 1e-299). When more than half the values tie, so that
+// the interquartile range is zero, the scale is the standard deviation;
+// for a constant column it is 1, which leaves the column unscaled.
+func robustCenterScale(v []float64) (center, scale float64) {
+	slices.Sort(v)
+	center = quantileSorted(v, 0.5)
+	scale = (quantileSorted(v, 0.75) - quantileSorted(v, 0.25)) / iqrPerSD
+	if !positiveFinite(scale) {
+		scale = stdDev(v)
 	}
-	if big == 0 {
-		return 0, 1
-	}
-	var sum, n float64
-	for i := off; i < len(x); i += stride {
-		sum += float64(x[i]) / big
-		n++
-	}
-	mean = sum / n * big
-	var spread float64
-	for i := off; i < len(x); i += stride {
-		spread = max(spread, math.Abs(float64(x[i])-mean))
-	}
-	if spread == 0 {
-		return mean, 1
-	}
-	var ss float64
-	for i := off; i < len(x); i += stride {
-		r := (float64(x[i]) - mean) / spread
-		ss += r * r
-	}
-	scale = math.Sqrt(ss/n) * spread
 	if !positiveFinite(scale) {
 		scale = 1
 	}
-	return mean, scale
+	return center, scale
+}
+
+// quantileSorted returns the q-quantile of the sorted v by linear
+// interpolation between order statistics.
+func quantileSorted(v []float64, q float64) float64 {
+	h := q * float64(len(v)-1)
+	lo := int(h)
+	if lo+1 >= len(v) {
+		return v[len(v)-1]
+	}
+	return v[lo] + (h-float64(lo))*(v[lo+1]-v[lo])
+}
+
+// stdDev returns the standard deviation of v, dividing by the largest
+// deviation first so that values near the float64 range do not overflow
+// when squared.
+func stdDev(v []float64) float64 {
+	var sum float64
+	for _, x := range v {
+		sum += x
+	}
+	mean := sum / float64(len(v))
+	var big float64
+	for _, x := range v {
+		big = max(big, math.Abs(x-mean))
+	}
+	if big == 0 || !finite(big) {
+		return 0
+	}
+	var ss float64
+	for _, x := range v {
+		r := (x - mean) / big
+		ss += r * r
+	}
+	return math.Sqrt(ss/float64(len(v))) * big
 }
 
 // meanNLL returns the mean negative log predictive density of the

@@ -34,7 +34,7 @@ func (p NormalGamma) valid() bool { return p.Nu > 0 && p.Alpha > 0 && p.Beta > 0
 // them keeps the gradients finite and accurate in the limit |y−m| → ∞, a
 // normal operating point for outliers (paper: subsecSensitivityOutliers).
 func (p NormalGamma) residual(y float64) (w, v, tw, log1pU float64) {
-	t := (y - p.M) / math.Sqrt(2*p.sigma())
+	t := p.standardize(y, math.Sqrt(2*p.sigma()))
 	u := t * t
 	if u <= 1 {
 		w = 1 / (1 + u)
@@ -45,6 +45,20 @@ func (p NormalGamma) residual(y float64) (w, v, tw, log1pU float64) {
 		log1pU = 2 * math.Log(math.Abs(t))
 	}
 	return 1 / (1 + u), 1 / (1 + 1/u), 1 / (t + 1/t), log1pU
+}
+
+// standardize returns (y−m)/s: 0 for y = m whatever the scale (even one
+// that has underflowed to 0), and, when y−m and s have both overflowed,
+// the finite limit y/s − m/s rather than ∞/∞.
+func (p NormalGamma) standardize(y, s float64) float64 {
+	r := y - p.M
+	if r == 0 {
+		return 0
+	}
+	if t := r / s; !math.IsNaN(t) {
+		return t
+	}
+	return y/s - p.M/s
 }
 
 // LogPredictive returns ln t_{2α}(y | m, β(ν+1)/(να)), the log density of
@@ -80,9 +94,10 @@ func (p NormalGamma) Grad(y float64) (dm, dalpha, dbeta, dnu float64) {
 	}
 	w, v, tw, log1pU := p.residual(y)
 	a := p.Alpha
-	// (α+½)(m−y)/(σ(1+u)) = −(α+½)·√(2/σ)·t/(1+u): finite and accurate
-	// for every finite residual, vanishing like 1/|y−m|.
-	dm = -(a + 0.5) * math.Sqrt(2/p.sigma()) * tw
+	// (α+½)(m−y)/(σ(1+u)) = −(α+½)·t/(1+u)·√2/√σ: finite and accurate
+	// for every finite residual, vanishing like 1/|y−m|, and √2/√σ does
+	// not overflow for a subnormal σ as √(2/σ) would.
+	dm = -(a + 0.5) * (tw * (math.Sqrt2 / math.Sqrt(p.sigma())))
 	dalpha = log1pU - digammaHalfStep(a)
 	g := 0.5*w - a*v
 	dbeta = g / p.Beta
@@ -117,13 +132,16 @@ func (p NormalGamma) KL(q NormalGamma) float64 {
 	if !p.valid() || !q.valid() {
 		return math.NaN()
 	}
-	d := q.M - p.M
-	mean := 0.5 * p.Alpha / p.Beta * d * d * q.Nu
+	// Dividing by β′ inside each product, and squaring (m−m′)·√ν rather
+	// than multiplying (m−m′)² by ν, keeps each term finite whenever its
+	// value is, and exactly 0 when its factor is (as for q = p).
+	d := (q.M - p.M) * math.Sqrt(q.Nu)
+	mean := 0.5 * p.Alpha * (d / p.Beta * d)
 	nu := 0.5*q.Nu/p.Nu - 0.5*math.Log(q.Nu/p.Nu) - 0.5
 	lgq, _ := math.Lgamma(q.Alpha)
 	lgp, _ := math.Lgamma(p.Alpha)
 	gamma := -q.Alpha*math.Log(q.Beta/p.Beta) + (lgq - lgp) -
-		(q.Alpha-p.Alpha)*Digamma(p.Alpha) + (q.Beta-p.Beta)*p.Alpha/p.Beta
+		(q.Alpha-p.Alpha)*Digamma(p.Alpha) + p.Alpha*((q.Beta-p.Beta)/p.Beta)
 	return mean + nu + gamma
 }
 
@@ -167,7 +185,7 @@ func (p NormalGamma) CDF(y float64) float64 {
 	if !p.valid() {
 		return math.NaN()
 	}
-	return studentTCDF((y-p.M)/p.scale(), 2*p.Alpha)
+	return studentTCDF(p.standardize(y, p.scale()), 2*p.Alpha)
 }
 
 // Quantile returns the y with CDF(y) = prob for prob in (0, 1); it returns
@@ -176,7 +194,11 @@ func (p NormalGamma) Quantile(prob float64) float64 {
 	if !p.valid() {
 		return math.NaN()
 	}
-	return p.M + p.scale()*studentTQuantile(prob, 2*p.Alpha)
+	q := studentTQuantile(prob, 2*p.Alpha)
+	if q == 0 {
+		return p.M // the median, also when the scale has overflowed
+	}
+	return p.M + p.scale()*q
 }
 
 // Interval returns the central interval that holds the predictive
@@ -199,21 +221,31 @@ func (p NormalGamma) Interval(level float64) (lo, hi float64, err error) {
 // A step that would take ν, α or β to zero or below instead halves that
 // parameter, so the iterate stays a valid distribution; with a learning
 // rate small enough for the dynamics of Sec. secDynamics4 this never
-// happens.
+// happens. A step that would make a parameter infinite, or is undefined
+// (an infinite gradient at extreme parameters times lr = 0), leaves it
+// where it is.
 func (p NormalGamma) GCPStep(y, lr float64) NormalGamma {
 	dm, da, db, dn := p.Grad(y)
+	m := p.M - lr*dm
+	if math.IsNaN(m) {
+		m = p.M
+	}
 	return NormalGamma{
-		M:     p.M - lr*dm,
+		M:     m,
 		Alpha: positiveStep(p.Alpha, lr*da),
 		Beta:  positiveStep(p.Beta, lr*db),
 		Nu:    positiveStep(p.Nu, lr*dn),
 	}
 }
 
-// positiveStep returns x − d, or x/2 when that would not be positive.
+// positiveStep returns x − d when that is positive and finite, x halved
+// (but not to zero) when it is not positive, and x otherwise.
 func positiveStep(x, d float64) float64 {
-	if n := x - d; n > 0 {
+	switch n := x - d; {
+	case n > 0 && n <= math.MaxFloat64:
 		return n
+	case n <= 0:
+		return max(x/2, math.SmallestNonzeroFloat64)
 	}
-	return x / 2
+	return x
 }
