@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gcpnet/gcp"
 )
@@ -81,4 +83,44 @@ func ExampleCorrectionA() {
 	// A(1) = 0.4633
 	// A(2) = 0.6189
 	// A(100) = 0.9854
+}
+
+// Training in the background while serving: predict from the model an
+// atomic.Pointer holds, train a clone, and publish it. Prediction takes no
+// lock, and no goroutine ever sees a model that is being trained.
+func ExampleModel_Clone() {
+	var live atomic.Pointer[gcp.Model[float64]]
+	first, err := gcp.New[float64](gcp.Config{Inputs: 1, Hidden: []int{8}, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	live.Store(first)
+
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ { // the serving goroutines
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := live.Load().NewWorkspace() // fits every model of this shape
+			for i := 0; i < 100; i++ {
+				if _, err := live.Load().Predict(ws, []float64{0.5}); err != nil {
+					panic(err)
+				}
+			}
+		}()
+	}
+
+	x, y := []float64{0, 0.5, 1}, []float64{0, 1, 2}
+	next := live.Load().Clone()
+	trainer, err := gcp.NewTrainer(next, gcp.TrainConfig{BatchSize: 3})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := trainer.Fit(x, y, gcp.FitOptions[float64]{Epochs: 10}); err != nil {
+		panic(err)
+	}
+	live.Store(next) // publish; readers pick it up on their next Load
+	wg.Wait()
+	fmt.Println("serving the retrained model:", live.Load() == next)
+	// Output: serving the retrained model: true
 }
