@@ -39,9 +39,14 @@ type EpochStats struct {
 // exactly, call SetStandardization with means and standard deviations
 // before Fit. It returns the last epoch's
 // statistics. Errors are those of Step, plus ErrConfig for Epochs < 1; a
-// step that fails ends training with the model as it was before that step.
+// step that fails ends training with the model as it was before that step
+// (and without the learned standardization if that was the first step).
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
-	m, d, n := t.m, t.m.cfg.Inputs, len(y)
+	m := t.m
+	if m == nil {
+		return EpochStats{}, fmt.Errorf("%w: a zero Trainer: use NewTrainer", ErrConfig)
+	}
+	d, n := m.cfg.Inputs, len(y)
 	if opt.Epochs < 1 {
 		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want at least 1", ErrConfig, opt.Epochs)
 	}
@@ -56,7 +61,8 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 			return EpochStats{}, ErrNonFinite
 		}
 	}
-	if !m.standardized {
+	learned := !m.standardized
+	if learned {
 		m.fitStandardization(x, y)
 	}
 	var ws *Workspace[T]
@@ -82,7 +88,10 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 			}
 			loss, err := t.Step(xb[:k*d], yb[:k])
 			if err != nil {
-				return st, fmt.Errorf("gcp: epoch %d: %w", e, err)
+				if learned && e == 1 && s == 0 {
+					m.resetStandardization() // nothing was trained: leave no trace
+				}
+				return st, fmt.Errorf("epoch %d: %w", e, err)
 			}
 			sum += loss * float64(k)
 		}
@@ -102,18 +111,18 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 func (m *Model[T]) fitStandardization(x, y []T) {
 	d, n := m.cfg.Inputs, len(y)
 	buf := make([]float64, n)
+	center, scale := make([]float64, d), make([]float64, d)
 	for j := 0; j < d; j++ {
 		for i := range buf {
 			buf[i] = float64(x[i*d+j])
 		}
-		center, scale := robustCenterScale(buf)
-		m.xMean[j], m.xInvScale[j] = center, 1/scale
+		center[j], scale[j] = robustCenterScale(buf)
 	}
 	for i, v := range y {
 		buf[i] = float64(v)
 	}
-	m.yMean, m.yScale = robustCenterScale(buf)
-	m.standardized = true
+	yCenter, yScale := robustCenterScale(buf)
+	m.setStandardization(center, scale, yCenter, yScale)
 }
 
 // iqrPerSD is the interquartile range of a normal distribution in units of

@@ -30,6 +30,7 @@ const (
 	maxWidth  = 1 << 16 // inputs or units per hidden layer
 	maxDepth  = 64      // hidden layers
 	maxParams = 1 << 28 // parameters in all
+	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
 )
 
 // Config is the shape of a model. The zero values of the optional fields
@@ -107,10 +108,11 @@ type Model[T Float] struct {
 	k      *kernelSet[T]
 	params []T
 	// Standardization: a feature x_j enters the network as
-	// (x_j − xMean[j])·xInvScale[j]; the target as (y − yMean)/yScale.
-	xMean, xInvScale []float64
-	yMean, yScale    float64
-	standardized     bool // set by Fit or SetStandardization
+	// (x_j − xMean[j])·xInvScale[j], xInvScale[j] = 1/xScale[j]; the target
+	// as (y − yMean)/yScale.
+	xMean, xScale, xInvScale []float64
+	yMean, yScale            float64
+	standardized             bool // set by Fit or SetStandardization
 }
 
 // New returns a model with the shape of cfg and weights drawn from
@@ -121,14 +123,14 @@ func New[T Float](cfg Config) (*Model[T], error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	lay := newLayout(cfg.Inputs, cfg.heads(), cfg.Hidden)
-	if lay.size > maxParams {
-		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs %d parameters, want at most %d", ErrConfig, cfg.Hidden, cfg.Inputs, lay.size, maxParams)
+	lay, ok := newLayout(cfg.Inputs, cfg.heads(), cfg.Hidden)
+	if !ok {
+		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs more than %d parameters", ErrConfig, cfg.Hidden, cfg.Inputs, maxParams)
 	}
 	m := &Model[T]{
 		cfg: cfg, lay: lay, k: kernelsFor[T](),
 		params: make([]T, lay.size),
-		xMean:  make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs),
+		xMean:  make([]float64, cfg.Inputs), xScale: make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs),
 	}
 	m.resetStandardization()
 	initParams(lay, cfg.Activation, m.params, cfg.Seed)
@@ -137,10 +139,20 @@ func New[T Float](cfg Config) (*Model[T], error) {
 
 func (m *Model[T]) resetStandardization() {
 	clear(m.xMean)
-	for j := range m.xInvScale {
-		m.xInvScale[j] = 1
+	for j := range m.xScale {
+		m.xScale[j], m.xInvScale[j] = 1, 1
 	}
 	m.yMean, m.yScale, m.standardized = 0, 1, false
+}
+
+// setStandardization stores validated maps.
+func (m *Model[T]) setStandardization(xMean, xScale []float64, yMean, yScale float64) {
+	copy(m.xMean, xMean)
+	copy(m.xScale, xScale)
+	for j, s := range xScale {
+		m.xInvScale[j] = 1 / s
+	}
+	m.yMean, m.yScale, m.standardized = yMean, yScale, true
 }
 
 // Config returns the model's configuration, defaults filled in.
@@ -157,6 +169,7 @@ func (m *Model[T]) Clone() *Model[T] {
 	c.cfg = m.cfg.withDefaults()
 	c.params = append([]T(nil), m.params...)
 	c.xMean = append([]float64(nil), m.xMean...)
+	c.xScale = append([]float64(nil), m.xScale...)
 	c.xInvScale = append([]float64(nil), m.xInvScale...)
 	return &c
 }
@@ -179,29 +192,22 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 			return ErrNonFinite
 		}
 	}
-	copy(m.xMean, xMean)
-	for j, s := range xScale {
-		m.xInvScale[j] = 1 / s
-	}
-	m.yMean, m.yScale, m.standardized = yMean, yScale, true
+	m.setStandardization(xMean, xScale, yMean, yScale)
 	return nil
 }
 
-// Standardization returns the maps set by SetStandardization or Fit
-// (identity maps before either).
+// Standardization returns copies of the maps set by SetStandardization or
+// Fit (identity maps before either), exactly as they were set.
 func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale float64) {
-	xScale = make([]float64, len(m.xInvScale))
-	for j, s := range m.xInvScale {
-		xScale[j] = 1 / s
-	}
-	return append([]float64(nil), m.xMean...), xScale, m.yMean, m.yScale
+	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }
 
 func finite(v float64) bool         { return v-v == 0 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
 
 // standardizeRows writes rows of x, standardized, into dst. It returns
-// ErrNonFinite if x holds a NaN or ±Inf.
+// ErrNonFinite if x holds a NaN or ±Inf, or a value that overflows T once
+// standardized (a float32 input far outside the training data's range).
 func (m *Model[T]) standardizeRows(dst, x []T) error {
 	if !m.k.allFinite(x) {
 		return ErrNonFinite
@@ -212,6 +218,9 @@ func (m *Model[T]) standardizeRows(dst, x []T) error {
 		for j, v := range x[r : r+d] {
 			out[j] = T((float64(v) - m.xMean[j]) * m.xInvScale[j])
 		}
+	}
+	if !m.k.allFinite(dst[:len(x)]) {
+		return ErrNonFinite
 	}
 	return nil
 }

@@ -59,20 +59,40 @@ type layout struct {
 	size   int     // number of parameters
 }
 
-func newLayout(inputs, heads int, hidden []int) *layout {
+// newLayout lays out the heads' parameters, or reports false if they
+// would number more than maxParams. Sizes are summed in uint64, so that no
+// product of widths can overflow an int first, even on 32-bit platforms.
+func newLayout(inputs, heads int, hidden []int) (*layout, bool) {
 	l := &layout{inputs: inputs, heads: heads, hidden: append([]int(nil), hidden...)}
-	add := func(blocks, rows, cols int) {
-		w := l.size
-		l.size += blocks * rows * cols
-		l.layers = append(l.layers, layer{blocks: blocks, rows: rows, cols: cols, w: w, b: l.size})
-		l.size += blocks * rows
+	var size uint64
+	add := func(blocks, rows, cols int) bool {
+		w := size
+		size += uint64(blocks) * uint64(rows) * uint64(cols)
+		b := size
+		size += uint64(blocks) * uint64(rows)
+		if size > maxParams {
+			return false
+		}
+		l.layers = append(l.layers, layer{blocks: blocks, rows: rows, cols: cols, w: int(w), b: int(b)})
+		return true
 	}
-	add(1, heads*hidden[0], inputs)
-	for i := 1; i < len(hidden); i++ {
-		add(heads, hidden[i], hidden[i-1])
+	ok := add(1, heads*hidden[0], inputs)
+	for i := 1; ok && i < len(hidden); i++ {
+		ok = add(heads, hidden[i], hidden[i-1])
 	}
-	add(heads, 1, hidden[len(hidden)-1])
-	return l
+	ok = ok && add(heads, 1, hidden[len(hidden)-1])
+	l.size = int(size)
+	return l, ok
+}
+
+// activationsPerRow returns how many buffer elements one row of a forward
+// pass needs: the input, every hidden layer and the outputs.
+func (l *layout) activationsPerRow() uint64 {
+	n := uint64(l.inputs + l.heads)
+	for i := range l.hidden {
+		n += uint64(l.width(i))
+	}
+	return n
 }
 
 // width returns the width of hidden layer i's activations, all heads.

@@ -21,6 +21,15 @@ type NormalGamma struct {
 // that it stays finite as ν → 0 until 1/ν itself overflows.
 func (p NormalGamma) sigma() float64 { return p.Beta * (1 + 1/p.Nu) }
 
+// logSigma returns ln σ = ln β + ln(1 + 1/ν), finite even where σ
+// overflows (ν subnormal, β near MaxFloat64).
+func (p NormalGamma) logSigma() float64 {
+	if p.Nu >= 1 {
+		return math.Log(p.Beta) + math.Log1p(1/p.Nu)
+	}
+	return math.Log(p.Beta) + math.Log1p(p.Nu) - math.Log(p.Nu)
+}
+
 // scale returns the predictive's scale s, s² = β(ν+1)/(να) = σ/α.
 func (p NormalGamma) scale() float64 { return math.Sqrt(p.sigma() / p.Alpha) }
 
@@ -75,7 +84,7 @@ func (p NormalGamma) LogPredictive(y float64) float64 {
 		return math.NaN()
 	}
 	_, _, _, log1pU := p.residual(y)
-	return lgammaHalfStep(p.Alpha) - 0.5*math.Log(2*math.Pi*p.sigma()) - (p.Alpha+0.5)*log1pU
+	return lgammaHalfStep(p.Alpha) - 0.5*(math.Log(2*math.Pi)+p.logSigma()) - (p.Alpha+0.5)*log1pU
 }
 
 // Grad returns the GCP gradient ∂K/∂(m, α, β, ν) of the KL divergence from
@@ -227,7 +236,7 @@ func (p NormalGamma) Interval(level float64) (lo, hi float64, err error) {
 func (p NormalGamma) GCPStep(y, lr float64) NormalGamma {
 	dm, da, db, dn := p.Grad(y)
 	m := p.M - lr*dm
-	if math.IsNaN(m) {
+	if !finite(m) {
 		m = p.M
 	}
 	return NormalGamma{

@@ -6,7 +6,9 @@ package gcp
 type Prediction struct {
 	Mean float64 // m, the predicted mean (eqEstMeanVarNetwork')
 	// Var is the Student-t variance V_est = β(ν+1)/((α−1)ν)
-	// (eqEstMeanVarNetwork'); +Inf when α ≤ 1.
+	// (eqEstMeanVarNetwork'); +Inf when α ≤ 1. With a learned α it is
+	// computed from α−1 as the network outputs it, so it stays finite (if
+	// huge) where α is within rounding of 1 and Prior().Var() is +Inf.
 	Var float64
 	// VarCorrected is Ṽ_est = β(ν+1)/((α−A(α))ν) (eqEstMeanVarNetwork),
 	// the variance of the clean part of the data when the training targets
@@ -59,14 +61,21 @@ type Workspace[T Float] struct {
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
-// the same shape.
+// the same shape. For a Model that New did not build (a zero Model) it
+// returns an empty Workspace, with which Predict returns ErrShape.
 func (m *Model[T]) NewWorkspace() *Workspace[T] {
+	if m.lay == nil {
+		return &Workspace[T]{}
+	}
 	return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false)}
 }
 
 // fits reports whether ws has the buffers m needs.
 func (ws *Workspace[T]) fits(m *Model[T]) bool {
-	if ws == nil || ws.lay.inputs != m.lay.inputs || ws.lay.heads != m.lay.heads || len(ws.lay.hidden) != len(m.lay.hidden) {
+	if ws == nil || ws.lay == nil || m.lay == nil {
+		return false
+	}
+	if ws.lay.inputs != m.lay.inputs || ws.lay.heads != m.lay.heads || len(ws.lay.hidden) != len(m.lay.hidden) {
 		return false
 	}
 	for i, h := range ws.lay.hidden {
@@ -78,8 +87,10 @@ func (ws *Workspace[T]) fits(m *Model[T]) bool {
 }
 
 // Predict returns the prediction for one input row x of length Inputs. It
-// returns ErrShape for a wrong length or a workspace of another shape, and
-// ErrNonFinite for a NaN or ±Inf in x. It allocates nothing.
+// returns ErrShape for a wrong length, a workspace of another shape or a
+// model New did not build, and ErrNonFinite for a NaN or ±Inf in x, or for
+// an input so far outside the training data that the network overflows T.
+// It allocates nothing.
 func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
 	var out [1]Prediction
 	err := m.PredictBatch(ws, x, out[:])
@@ -87,9 +98,9 @@ func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
 }
 
 // PredictBatch writes the prediction for each row of the row-major x
-// (len(out) rows of Inputs features) into out. It returns ErrShape for
-// mismatched lengths or a workspace of another shape and ErrNonFinite for
-// a NaN or ±Inf in x, leaving out untouched. It allocates nothing.
+// (len(out) rows of Inputs features) into out. Its errors are those of
+// Predict; after an error the contents of out are unspecified. It
+// allocates nothing.
 func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error {
 	d := m.cfg.Inputs
 	if len(x) != len(out)*d || !ws.fits(m) {
@@ -101,8 +112,15 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 	a := ws.a
 	for start := 0; start < len(out); start += a.rows {
 		n := min(a.rows, len(out)-start)
-		m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d])
+		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d]); err != nil {
+			return err
+		}
 		forward(m.k, m.lay, m.cfg.Activation, m.params, a, n, nil)
+		for h := 0; h < m.lay.heads; h++ {
+			if !m.k.allFinite(a.head(h, n)) {
+				return ErrNonFinite
+			}
+		}
 		m.predictions(a, n, out[start:start+n])
 	}
 	return nil
@@ -126,6 +144,13 @@ func (m *Model[T]) predictions(a *activations[T], n int, out []Prediction) {
 		p := gcpPrior(float64(zm[i]), zai, float64(zb[i]), float64(zn[i]), m.cfg.FixedAlpha)
 		p.M = m.yMean + m.yScale*p.M
 		p.Beta *= s2
-		out[i] = Prediction{Mean: p.M, Var: p.Var(), VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu}
+		v := p.Var()
+		if za != nil {
+			// α − 1 is softplus(za) exactly: α = 1 + softplus(za) rounds
+			// to 1 once softplus(za) < 1.1e-16, a normal state where the
+			// training data had outliers, and σ/(α−1) would be +Inf.
+			v = p.sigma() / softplus(zai)
+		}
+		out[i] = Prediction{Mean: p.M, Var: v, VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu}
 	}
 }

@@ -43,8 +43,8 @@ func (c TrainConfig) validate() error {
 	if c.Optimizer < Adam || c.Optimizer > SGD {
 		return fmt.Errorf("%w: Optimizer = %d, want Adam, RMSProp, Nesterov or SGD", ErrConfig, int(c.Optimizer))
 	}
-	positive := func(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
-	nonNegative := func(v float64) bool { return v == 0 || positive(v) }
+	positive := positiveFinite
+	nonNegative := func(v float64) bool { return v == 0 || positiveFinite(v) }
 	fraction := func(v float64) bool { return v >= 0 && v < 1 }
 	for _, f := range [...]struct {
 		name string
@@ -71,6 +71,31 @@ func (c TrainConfig) validate() error {
 	return nil
 }
 
+// validateFor checks that T represents the configuration: a float32
+// rounds a learning rate of 1e39 to +Inf, an Epsilon of 1e-50 to 0 and a
+// Beta2 of 0.99999999 to 1.
+func validateFor[T Float](c TrainConfig) error {
+	for _, f := range [...]struct {
+		name  string
+		v     float64
+		below float64 // T(v) must be below this
+	}{
+		{"LearningRate", c.LearningRate, math.Inf(1)},
+		{"Epsilon", c.Epsilon, math.Inf(1)},
+		{"WeightDecay", c.WeightDecay, math.Inf(1)},
+		{"Beta1", c.Beta1, 1},
+		{"Beta2", c.Beta2, 1},
+		{"Rho", c.Rho, 1},
+		{"Momentum", c.Momentum, 1},
+	} {
+		tv := float64(T(f.v))
+		if !(tv < f.below) || (f.v > 0 && tv == 0) {
+			return fmt.Errorf("%w: %s = %v is %v in %T", ErrConfig, f.name, f.v, tv, T(0))
+		}
+	}
+	return nil
+}
+
 // Trainer trains a Model by the GCP update (paper: eqGradientDescentW) with
 // a minibatch optimizer. It owns every buffer a step needs, so Step
 // allocates nothing. A Trainer is not safe for concurrent use.
@@ -82,6 +107,7 @@ type Trainer[T Float] struct {
 	y    []T             // standardized targets
 	mask []T             // dropout mask, BatchSize × width(last)
 	grad []T
+	src  *rand.PCG // rng's state, restored when a step is rejected
 	rng  *rand.Rand
 	// keepMask makes Step reuse mask instead of drawing a new one; the
 	// finite-difference tests use it to fix the dropout noise.
@@ -89,14 +115,26 @@ type Trainer[T Float] struct {
 }
 
 // NewTrainer returns a trainer for m. An invalid field of cfg gives an
-// error that wraps ErrConfig and names the field.
+// error that wraps ErrConfig and names the field; so does a value that T
+// cannot represent (a float32 Epsilon of 1e-50 is 0) and a BatchSize whose
+// buffers would be absurdly large for this model.
 func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
+	if m == nil || m.lay == nil {
+		return nil, fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)
+	}
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if err := validateFor[T](cfg); err != nil {
+		return nil, err
+	}
 	rows := cfg.BatchSize
+	if n := uint64(rows) * 2 * m.lay.activationsPerRow(); n > maxBuffer {
+		return nil, fmt.Errorf("%w: BatchSize = %d needs %d buffer elements with this model, want at most %d", ErrConfig, rows, n, maxBuffer)
+	}
 	dropout := m.cfg.Dropout > 0
+	src := rand.NewPCG(cfg.Seed, seedStream)
 	t := &Trainer[T]{
 		m: m, cfg: cfg,
 		opt:  newOptimizer(m.k, cfg, len(m.params)),
@@ -104,7 +142,8 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 		d:    newActivations[T](m.lay, rows, false),
 		y:    make([]T, rows),
 		grad: make([]T, len(m.params)),
-		rng:  rand.New(rand.NewPCG(cfg.Seed, seedStream)),
+		src:  src,
+		rng:  rand.New(src),
 	}
 	if dropout {
 		t.mask = make([]T, rows*m.lay.width(m.lay.last()))
@@ -125,6 +164,9 @@ func (t *Trainer[T]) Model() *Model[T] { return t.m }
 // and the optimizer state are unchanged. Step allocates nothing.
 func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	m, n := t.m, len(y)
+	if m == nil {
+		return 0, ErrConfig // a zero Trainer: use NewTrainer
+	}
 	if n < 1 || n > t.cfg.BatchSize {
 		return 0, ErrBatch
 	}
@@ -140,14 +182,21 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	for i, v := range y {
 		t.y[i] = T((float64(v) - m.yMean) / m.yScale)
 	}
+	if !m.k.allFinite(t.y[:n]) {
+		return 0, ErrNonFinite // a target that overflows T once standardized
+	}
 	// A non-finite gradient needs no check of its own: every update rule
 	// turns it into a non-finite candidate parameter, which update rejects.
+	// A rejected step also rewinds the dropout generator, so that it leaves
+	// no trace at all.
+	rng := *t.src
 	loss := t.gradient(n)
-	if !finite(loss) {
-		return 0, ErrDiverged
-	}
 	next, err := t.opt.update(m.params, t.grad)
+	if err == nil && !finite(loss) {
+		err = ErrDiverged
+	}
 	if err != nil {
+		*t.src = rng
 		return 0, err
 	}
 	old := m.params
