@@ -10,8 +10,10 @@ var (
 	ErrConfig = errors.New("gcp: invalid configuration")
 	// ErrShape reports a slice whose length does not match the model.
 	ErrShape = errors.New("gcp: length does not match the model's shape")
-	// ErrNonFinite reports a NaN or ±Inf in an input or target.
-	ErrNonFinite = errors.New("gcp: input or target is NaN or Inf")
+	// ErrNonFinite reports a NaN or ±Inf in an input, a target, a
+	// standardization or a stored model, or a value that overflows the
+	// model's element type.
+	ErrNonFinite = errors.New("gcp: value is NaN, Inf or overflows")
 	// ErrBatch reports an empty batch or one larger than the trainer's
 	// BatchSize.
 	ErrBatch = errors.New("gcp: batch size out of range")
@@ -23,4 +25,37 @@ var (
 	// a gradient or a parameter non-finite. The step is not applied: the
 	// model and the optimizer state are left exactly as they were.
 	ErrDiverged = errors.New("gcp: step rejected: it would make the model non-finite")
+)
+
+// Sentinel errors of loading a saved model (UnmarshalBinary, ReadFrom,
+// LoadFile). Each is one way stored bytes can fail to be a model, so a
+// caller can tell a file that was cut short from one that was damaged or
+// written by a newer release; the returned error wraps it and names the
+// field or offset. A non-finite stored value gives ErrNonFinite and an
+// invalid stored Config gives ErrConfig, as they do elsewhere.
+var (
+	// ErrMagic reports data that does not start with the saved-model
+	// magic: not a saved model at all, or one mangled by a text-mode
+	// transfer that rewrote line endings or stripped the eighth bit.
+	ErrMagic = errors.New("gcp: not a saved model (bad magic)")
+	// ErrVersion reports a format version this package cannot read, for
+	// example one written by a newer release.
+	ErrVersion = errors.New("gcp: unsupported saved-model format version")
+	// ErrTruncated reports data that ends before the model does, as after
+	// an interrupted copy.
+	ErrTruncated = errors.New("gcp: saved model is truncated")
+	// ErrChecksum reports a CRC-32C mismatch: the bytes changed after they
+	// were written.
+	ErrChecksum = errors.New("gcp: saved model fails its CRC-32C check")
+	// ErrFormat reports bytes that pass the checksum but break the format:
+	// a size beyond the package's limits, a parameter count that does not
+	// match the stored Config, an unknown element type or flag, a
+	// standardization marked unset that is not the identity, or bytes
+	// after the model's end. A file this package wrote gives it only if
+	// something was appended to it.
+	ErrFormat = errors.New("gcp: malformed saved model")
+	// ErrOverflow reports a float64 model value too large for float32,
+	// met while loading a float64 model as Model[float32]; load it as
+	// Model[float64] instead.
+	ErrOverflow = errors.New("gcp: saved float64 value overflows float32")
 )

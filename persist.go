@@ -1,0 +1,418 @@
+package gcp
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+)
+
+// The saved-model format, version 1; MarshalBinary documents it byte by
+// byte.
+const (
+	fileMagic   = "GCPM\x89\r\n\x1a"
+	fileVersion = 1
+	headerLen   = 24 // magic through the header CRC
+	scalarsLen  = 42 // Activation through yScale, after the hidden widths
+	crcLen      = 4
+)
+
+// The header stores D in one byte and I, Hidden[i] and P in four; these
+// constant declarations stop the build if a limit outgrows its field.
+const (
+	_ uint8  = maxDepth
+	_ uint32 = maxWidth
+	_ uint32 = maxParams
+)
+
+// float32Overflow is the smallest float64 that rounds to ±Inf in float32:
+// MaxFloat32 plus half its ulp, where the tie rounds to the even, infinite
+// neighbour. The narrowing check compares against it before converting,
+// since the Go spec makes an out-of-range conversion's result
+// implementation-dependent.
+const float32Overflow = 0x1.ffffffp127
+
+var (
+	le         = binary.LittleEndian
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// header is the size information of a saved model, all validated against
+// the package limits before any of it is used.
+type header struct {
+	esize  int // bytes per parameter: 4 or 8
+	depth  int // D, hidden layers
+	inputs int // I
+	params int // P
+}
+
+// size returns the length of the whole saved model, in int64 so that the
+// largest model the limits allow cannot overflow a 32-bit int.
+func (h header) size() int64 {
+	return headerLen + 4*int64(h.depth) + scalarsLen + 16*int64(h.inputs) + int64(h.esize)*int64(h.params) + crcLen
+}
+
+// elemSize returns the size in bytes of T.
+func elemSize[T Float]() int {
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		return 4
+	}
+	return 8
+}
+
+// MarshalBinary encodes the model: its Config, its standardization and its
+// parameters, bit for bit, so that UnmarshalBinary restores a model that
+// predicts and trains exactly as this one. It fails only for a zero Model,
+// with ErrConfig.
+//
+// The format is little-endian throughout, floats as their IEEE 754 bits.
+// With D = len(Hidden), I = Inputs, P = NumParams and E = 4 for float32,
+// 8 for float64, version 1 is, by byte offset:
+//
+//	offset      size field
+//	Header, validated before the rest is read or anything is allocated:
+//	0           8    magic "GCPM\x89\r\n\x1a": 0x89 catches a transfer that
+//	                 strips the eighth bit, \r\n one that rewrites line
+//	                 endings, \x1a (Ctrl-Z) ends a text-mode read on Windows
+//	8           2    format version, uint16 = 1
+//	10          1    E, the element type: 4 = float32, 8 = float64
+//	11          1    D, 1..64
+//	12          4    I, uint32, at most 65536
+//	16          4    P, uint32, at most 2^28
+//	20          4    CRC-32C (Castagnoli) of bytes 0..19
+//	Config:
+//	24          4·D  Hidden[0..D), uint32 each, at most 65536
+//	24+4D       1    Activation: 0 = ReLU, 1 = Tanh
+//	25+4D       1    standardized: 1 if set by Fit or SetStandardization,
+//	                 else 0 and the maps below are the identity
+//	26+4D       8    Dropout, float64
+//	34+4D       8    FixedAlpha, float64
+//	42+4D       8    Seed, uint64
+//	Standardization:
+//	50+4D       8    yMean, float64
+//	58+4D       8    yScale, float64
+//	66+4D       8·I  xMean[0..I), float64
+//	66+4D+8I    8·I  xScale[0..I), float64
+//	Parameters:
+//	66+4D+16I   E·P  the parameter buffer, in the order of the network's
+//	                 layout, each float32 or float64 as E says
+//	66+4D+16I+EP 4   CRC-32C of every byte before it
+//
+// The whole model is 70 + 4D + 16I + EP bytes. The header has a CRC of its
+// own so that a flipped bit in a size reads as ErrChecksum, not as a
+// truncation, and so that ReadFrom can trust the sizes before it reads the
+// rest.
+func (m *Model[T]) MarshalBinary() ([]byte, error) {
+	if err := m.cfg.validate(); err != nil {
+		return nil, err
+	}
+	return m.encode(), nil
+}
+
+// encode writes the model in the format of MarshalBinary without checking
+// it, so that tests can build malformed models.
+func (m *Model[T]) encode() []byte {
+	h := header{esize: elemSize[T](), depth: len(m.cfg.Hidden), inputs: m.cfg.Inputs, params: len(m.params)}
+	b := make([]byte, 0, h.size())
+	b = append(b, fileMagic...)
+	b = le.AppendUint16(b, fileVersion)
+	b = append(b, byte(h.esize), byte(h.depth))
+	b = le.AppendUint32(b, uint32(h.inputs))
+	b = le.AppendUint32(b, uint32(h.params))
+	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	for _, w := range m.cfg.Hidden {
+		b = le.AppendUint32(b, uint32(w))
+	}
+	var std byte
+	if m.standardized {
+		std = 1
+	}
+	b = append(b, byte(m.cfg.Activation), std)
+	b = le.AppendUint64(b, math.Float64bits(m.cfg.Dropout))
+	b = le.AppendUint64(b, math.Float64bits(m.cfg.FixedAlpha))
+	b = le.AppendUint64(b, m.cfg.Seed)
+	b = le.AppendUint64(b, math.Float64bits(m.yMean))
+	b = le.AppendUint64(b, math.Float64bits(m.yScale))
+	for _, s := range [][]float64{m.xMean, m.xScale} {
+		for _, v := range s {
+			b = le.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	for _, v := range m.params {
+		if h.esize == 4 {
+			b = le.AppendUint32(b, math.Float32bits(float32(v)))
+		} else {
+			b = le.AppendUint64(b, math.Float64bits(float64(v)))
+		}
+	}
+	return le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// UnmarshalBinary replaces m with the model encoded in data by
+// MarshalBinary; it works on a zero Model. data must hold exactly one
+// model. A float32 model loads into a Model[float64] exactly; a float64
+// model loads into a Model[float32] with every parameter rounded to the
+// nearest float32 (ties to even, tiny values to subnormals or zero), and a
+// parameter beyond the float32 range gives ErrOverflow rather than ±Inf.
+//
+// Every size is checked against the package limits before anything is
+// allocated, so hostile data cannot cause an allocation larger than itself
+// by more than a small factor. Errors, matched with errors.Is: ErrMagic,
+// ErrVersion, ErrTruncated, ErrChecksum, ErrFormat (sizes beyond the
+// limits, a parameter count that does not fit the Config, trailing bytes),
+// ErrConfig (a stored Config that New would reject), ErrNonFinite (a NaN or
+// ±Inf parameter, or a standardization that SetStandardization would
+// reject) and ErrOverflow. On error m is left unchanged.
+//
+// UnmarshalBinary must not run while m predicts or trains. A Trainer built
+// on m before should be replaced by a new one: its optimizer state belongs
+// to the old parameters, and if the shape changed its Step returns
+// ErrShape.
+func (m *Model[T]) UnmarshalBinary(data []byte) error {
+	d, err := decode[T](data)
+	if err != nil {
+		return err
+	}
+	*m = *d
+	return nil
+}
+
+// WriteTo writes the model to w in the format of MarshalBinary and returns
+// the number of bytes written.
+func (m *Model[T]) WriteTo(w io.Writer) (int64, error) {
+	b, err := m.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// ReadFrom replaces m with one model read from r, as UnmarshalBinary does,
+// and returns the number of bytes read. It reads exactly the model's
+// bytes and nothing after them, so models can be stored one after another
+// in a stream. It reads and validates the header first, and then the rest
+// in a buffer that grows with what r delivers (at most doubling) rather
+// than to the size the header claims: a stream that claims a huge model
+// and ends costs memory in proportion to what it sent. A stream that ends early gives ErrTruncated, and
+// one that ends before its first byte an error that matches both
+// ErrTruncated and io.EOF, so a loop over a stream of models can stop at
+// io.EOF; other read errors are returned wrapped. On error m is left
+// unchanged.
+func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
+	b := make([]byte, headerLen)
+	n, err := io.ReadFull(r, b)
+	switch {
+	case err == io.EOF:
+		return 0, fmt.Errorf("%w: no bytes before %w", ErrTruncated, io.EOF)
+	case err != nil && err != io.ErrUnexpectedEOF:
+		return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
+	}
+	h, err := parseHeader(b[:n])
+	if err != nil {
+		return int64(n), err
+	}
+	b, err = readBounded(r, b, h.size())
+	if err != nil {
+		return int64(len(b)), fmt.Errorf("gcp: reading a saved model: %w", err)
+	}
+	d, err := decode[T](b)
+	if err != nil {
+		return int64(len(b)), err
+	}
+	*m = *d
+	return int64(len(b)), nil
+}
+
+// readBounded reads from r and appends to b until b holds size bytes or r
+// ends; an early end is not an error here, decode reports it as a
+// truncation. The capacity at most doubles, plus 512 bytes, per growth and
+// never exceeds size, so b never grows much beyond what has arrived.
+func readBounded(r io.Reader, b []byte, size int64) ([]byte, error) {
+	for int64(len(b)) < size {
+		if len(b) == cap(b) {
+			nb := make([]byte, len(b), min(size, 2*int64(cap(b))+512))
+			copy(nb, b)
+			b = nb
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// parseHeader checks the magic, version, header CRC and sizes at the start
+// of data and returns the sizes. Checking the version before the CRC lets
+// a later version change everything after the version field.
+func parseHeader(data []byte) (header, error) {
+	n := min(len(data), len(fileMagic))
+	if string(data[:n]) != fileMagic[:n] {
+		return header{}, fmt.Errorf("%w: data starts with %q", ErrMagic, data[:n])
+	}
+	if len(data) < 10 {
+		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
+	}
+	if v := le.Uint16(data[8:]); v != fileVersion {
+		return header{}, fmt.Errorf("%w: version %d, this package reads version %d", ErrVersion, v, fileVersion)
+	}
+	if len(data) < headerLen {
+		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
+	}
+	if got, want := crc32.Checksum(data[:20], castagnoli), le.Uint32(data[20:]); got != want {
+		return header{}, fmt.Errorf("%w: header CRC is %#08x, stored %#08x", ErrChecksum, got, want)
+	}
+	esize, depth, inputs, params := data[10], data[11], le.Uint32(data[12:]), le.Uint32(data[16:])
+	switch {
+	case esize != 4 && esize != 8:
+		return header{}, fmt.Errorf("%w: offset 10: element size %d, want 4 or 8", ErrFormat, esize)
+	case depth < 1 || depth > maxDepth:
+		return header{}, fmt.Errorf("%w: offset 11: %d hidden layers, want 1..%d", ErrFormat, depth, maxDepth)
+	case inputs > maxWidth:
+		return header{}, fmt.Errorf("%w: offset 12: %d inputs, want at most %d", ErrFormat, inputs, maxWidth)
+	case params > maxParams:
+		return header{}, fmt.Errorf("%w: offset 16: %d parameters, want at most %d", ErrFormat, params, maxParams)
+	}
+	return header{esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params)}, nil
+}
+
+// decoder reads the fields of a saved model in order, after decode has
+// checked that data holds all of them.
+type decoder struct {
+	data []byte
+	off  int
+}
+
+func (d *decoder) u8() byte {
+	d.off++
+	return d.data[d.off-1]
+}
+
+func (d *decoder) u32() uint32 {
+	d.off += 4
+	return le.Uint32(d.data[d.off-4:])
+}
+
+func (d *decoder) u64() uint64 {
+	d.off += 8
+	return le.Uint64(d.data[d.off-8:])
+}
+
+func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
+
+// decode parses a whole saved model, validates it and returns it as a new
+// Model[T]; data is not retained.
+func decode[T Float](data []byte) (*Model[T], error) {
+	h, err := parseHeader(data)
+	if err != nil {
+		return nil, err
+	}
+	if n, size := int64(len(data)), h.size(); n < size {
+		return nil, fmt.Errorf("%w: %d bytes, the header says %d", ErrTruncated, n, size)
+	} else if n > size {
+		return nil, fmt.Errorf("%w: %d bytes after the model's end at %d", ErrFormat, n-size, size)
+	}
+	end := len(data) - crcLen
+	if got, want := crc32.Checksum(data[:end], castagnoli), le.Uint32(data[end:]); got != want {
+		return nil, fmt.Errorf("%w: CRC is %#08x, stored %#08x", ErrChecksum, got, want)
+	}
+	d := &decoder{data: data, off: headerLen}
+	hidden := make([]int, h.depth)
+	for i := range hidden {
+		w := d.u32()
+		if w > maxWidth {
+			return nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want at most %d", ErrFormat, d.off-4, i, w, maxWidth)
+		}
+		hidden[i] = int(w)
+	}
+	act, std := d.u8(), d.u8()
+	if std > 1 {
+		return nil, fmt.Errorf("%w: offset %d: standardized flag %d, want 0 or 1", ErrFormat, d.off-1, std)
+	}
+	cfg := Config{Inputs: h.inputs, Hidden: hidden, Activation: Activation(act)}
+	cfg.Dropout = d.f64()
+	cfg.FixedAlpha = d.f64()
+	cfg.Seed = d.u64()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	lay, ok := newLayout(cfg.Inputs, cfg.heads(), cfg.Hidden)
+	if !ok || lay.size != h.params {
+		return nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v and FixedAlpha = %v make a different number",
+			ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha)
+	}
+	m := &Model[T]{
+		cfg: cfg, lay: lay, k: kernelsFor[T](),
+		params: make([]T, h.params),
+		xMean:  make([]float64, h.inputs), xScale: make([]float64, h.inputs), xInvScale: make([]float64, h.inputs),
+	}
+	m.resetStandardization()
+	if err := decodeStandardization(d, m, std == 1); err != nil {
+		return nil, err
+	}
+	if err := decodeParams(d, m.params, h.esize); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// decodeStandardization reads the standardization into m, which holds the
+// identity maps. A set standardization goes through SetStandardization,
+// so a saved model holds exactly what the API accepts and derives; an
+// unset one must be the identity bit for bit, so that the model re-encodes
+// to the same bytes.
+func decodeStandardization[T Float](d *decoder, m *Model[T], set bool) error {
+	start := d.off
+	yMean, yScale := d.f64(), d.f64()
+	xMean, xScale := make([]float64, m.cfg.Inputs), make([]float64, m.cfg.Inputs)
+	for _, s := range [][]float64{xMean, xScale} {
+		for j := range s {
+			s[j] = d.f64()
+		}
+	}
+	if set {
+		if err := m.SetStandardization(xMean, xScale, yMean, yScale); err != nil {
+			return fmt.Errorf("offsets %d..%d: standardization: %w", start, d.off, err)
+		}
+		return nil
+	}
+	identity := math.Float64bits(yMean) == 0 && yScale == 1
+	for j, s := range xScale {
+		identity = identity && math.Float64bits(xMean[j]) == 0 && s == 1
+	}
+	if !identity {
+		return fmt.Errorf("%w: offsets %d..%d: standardization is not set but is not the identity", ErrFormat, start, d.off)
+	}
+	return nil
+}
+
+// decodeParams reads len(dst) parameters of esize bytes each, rejecting
+// non-finite values and, when it narrows float64 to float32, values that
+// would round to ±Inf.
+func decodeParams[T Float](d *decoder, dst []T, esize int) error {
+	narrow := esize > elemSize[T]()
+	for i := range dst {
+		off := d.off
+		var v float64
+		if esize == 4 {
+			v = float64(math.Float32frombits(d.u32()))
+		} else {
+			v = d.f64()
+		}
+		if !finite(v) {
+			return fmt.Errorf("%w: offset %d: parameter %d = %v", ErrNonFinite, off, i, v)
+		}
+		if narrow && math.Abs(v) >= float32Overflow {
+			return fmt.Errorf("%w: offset %d: parameter %d = %v", ErrOverflow, off, i, v)
+		}
+		dst[i] = T(v)
+	}
+	return nil
+}

@@ -1,0 +1,1415 @@
+// Tests of the saved-model format (persist.go) and the file helpers
+// (file.go).
+//
+// Golden files. testdata/model_v1_float32.gcpm and
+// testdata/model_v1_float64.gcpm are version-1 files, and
+// testdata/model_v1_golden.txt holds what they must decode to: the Config,
+// the standardization and every parameter as IEEE 754 bits, and the
+// predictions for a few fixed inputs. TestGoldenFiles fails if the decoder
+// or the encoder changes what a version-1 file means. Regenerate the three
+// files, only for a deliberate change, with
+//
+//	go test -run TestGoldenFiles -update-golden
+//
+// and read testdata/golden.md first: a change that alters what existing
+// files decode to needs a new format version, not new golden files.
+
+package gcp
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/model_v1_*.gcpm and testdata/model_v1_golden.txt (see testdata/golden.md)")
+
+// persistSentinels are the errors a load may fail with; each bad input
+// must match exactly one of them.
+var persistSentinels = []error{ErrMagic, ErrVersion, ErrTruncated, ErrChecksum, ErrFormat, ErrConfig, ErrNonFinite, ErrOverflow}
+
+// persistKind returns the one sentinel err matches, or an error saying why
+// there is not exactly one.
+func persistKind(err error) (error, error) {
+	var kinds []error
+	for _, s := range persistSentinels {
+		if errors.Is(err, s) {
+			kinds = append(kinds, s)
+		}
+	}
+	if len(kinds) != 1 {
+		return nil, fmt.Errorf("error %q matches %d sentinels %v, want exactly one", err, len(kinds), kinds)
+	}
+	return kinds[0], nil
+}
+
+// persistDiff compares two models field by field, floats bit for bit.
+func persistDiff[T Float](want, got *Model[T]) string {
+	return cmp.Diff(want, got,
+		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}),
+		cmp.Comparer(func(a, b *kernelSet[T]) bool { return a == b }),
+		cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
+		cmp.Comparer(func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }))
+}
+
+// persistBits returns the IEEE 754 bits of v in T's own width.
+func persistBits[T Float](v T) uint64 {
+	if elemSize[T]() == 4 {
+		return uint64(math.Float32bits(float32(v)))
+	}
+	return math.Float64bits(float64(v))
+}
+
+// persistData returns n rows of d features and targets whose mean and
+// spread depend on the row, so that a fitted model is far from its
+// initial weights and its standardization far from the identity.
+func persistData[T Float](seed uint64, n, d int) (x, y []T) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	x, y = make([]T, n*d), make([]T, n)
+	for i := range y {
+		s := 10.0
+		for j := 0; j < d; j++ {
+			v := float64(j+1)*r.NormFloat64() + float64(j)
+			x[i*d+j] = T(v)
+			s += v * float64(1-j%3)
+		}
+		y[i] = T(s + (0.5+math.Abs(s-10))*r.NormFloat64())
+	}
+	return x, y
+}
+
+// persistFitted returns a model of shape cfg trained by Fit for a few
+// epochs, so that it has non-initial weights and a standardization.
+func persistFitted[T Float](t testing.TB, cfg Config) *Model[T] {
+	t.Helper()
+	m, err := New[T](cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(m, TrainConfig{LearningRate: 1e-2, BatchSize: 16, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := persistData[T](cfg.Seed, 64, cfg.Inputs)
+	if _, err := tr.Fit(x, y, FitOptions[T]{Epochs: 3, Seed: 6}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// persistPredict returns m's predictions for the rows of x.
+func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
+	t.Helper()
+	out := make([]Prediction, len(x)/m.cfg.Inputs)
+	if err := m.PredictBatch(m.NewWorkspace(), x, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// persistFixCRCs returns a copy of b with the header CRC and the final CRC
+// recomputed wherever b is long enough to hold them, so that a patched
+// field reaches the checks behind the CRCs.
+func persistFixCRCs(b []byte) []byte {
+	b = slices.Clone(b)
+	if len(b) >= headerLen {
+		le.PutUint32(b[20:], crc32.Checksum(b[:20], castagnoli))
+	}
+	if len(b) >= headerLen+crcLen {
+		end := len(b) - crcLen
+		le.PutUint32(b[end:], crc32.Checksum(b[:end], castagnoli))
+	}
+	return b
+}
+
+// persistOffsets are the offsets of a saved model's fields for D hidden
+// layers and I inputs, written out from MarshalBinary's doc comment.
+type persistOffsets struct {
+	hidden, activation, standardized, dropout, fixedAlpha, seed int
+	yMean, yScale, xMean, xScale, params                        int
+}
+
+func persistOffsetsFor(d, i int) persistOffsets {
+	return persistOffsets{
+		hidden: 24, activation: 24 + 4*d, standardized: 25 + 4*d,
+		dropout: 26 + 4*d, fixedAlpha: 34 + 4*d, seed: 42 + 4*d,
+		yMean: 50 + 4*d, yScale: 58 + 4*d,
+		xMean: 66 + 4*d, xScale: 66 + 4*d + 8*i, params: 66 + 4*d + 16*i,
+	}
+}
+
+// persistConfigs cover the defaults, both activations, dropout, a fixed α
+// and several hidden layers.
+var persistConfigs = []Config{
+	{Inputs: 1, Seed: 1},
+	{Inputs: 3, Hidden: []int{5, 4}, Activation: Tanh, Dropout: 0.25, Seed: 2},
+	{Inputs: 2, Hidden: []int{3, 3, 3}, FixedAlpha: 1.5, Seed: 3},
+}
+
+func TestPersistRoundTrip(t *testing.T) {
+	for i, cfg := range persistConfigs {
+		t.Run(fmt.Sprintf("float32/%d", i), func(t *testing.T) { persistRoundTrip[float32](t, cfg) })
+		t.Run(fmt.Sprintf("float64/%d", i), func(t *testing.T) { persistRoundTrip[float64](t, cfg) })
+	}
+}
+
+// persistRoundTrip checks that a fresh model, a fitted one and one with a
+// standardization set by hand come back identical through MarshalBinary
+// and UnmarshalBinary, and through WriteTo and ReadFrom, and then predict
+// and train exactly as the original.
+func persistRoundTrip[T Float](t *testing.T, cfg Config) {
+	fresh, err := New[T](cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := fresh.Clone()
+	xMean, xScale := make([]float64, cfg.Inputs), make([]float64, cfg.Inputs)
+	for j := range xMean {
+		xMean[j], xScale[j] = -1.0/3+float64(j), 0.1*float64(j+1)
+	}
+	if err := set.SetStandardization(xMean, xScale, 1e-3, 7.25); err != nil {
+		t.Fatal(err)
+	}
+	x, y := persistData[T](99, 8, cfg.Inputs)
+	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set} {
+		t.Run(name, func(t *testing.T) { persistRoundTripOf(t, orig, x, y) })
+	}
+}
+
+// persistRoundTripOf checks the round trips of one model.
+func persistRoundTripOf[T Float](t *testing.T, orig *Model[T], x, y []T) {
+	b, err := orig.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Model[T] // a zero Model must load too
+	if err := got.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if d := persistDiff(orig, &got); d != "" {
+		t.Fatalf("UnmarshalBinary(MarshalBinary()) differs (-want +got):\n%s", d)
+	}
+	if b2, err := got.MarshalBinary(); err != nil || !bytes.Equal(b2, b) {
+		t.Fatalf("re-marshalled model differs from the original bytes (err %v)", err)
+	}
+	var buf bytes.Buffer
+	if n, err := orig.WriteTo(&buf); err != nil || n != int64(len(b)) || !bytes.Equal(buf.Bytes(), b) {
+		t.Fatalf("WriteTo = %d, %v; want %d bytes equal to MarshalBinary's", n, err, len(b))
+	}
+	var read Model[T]
+	if n, err := read.ReadFrom(&buf); err != nil || n != int64(len(b)) {
+		t.Fatalf("ReadFrom = %d, %v; want %d, nil", n, err, len(b))
+	}
+	if d := persistDiff(orig, &read); d != "" {
+		t.Fatalf("ReadFrom(WriteTo()) differs (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(persistPredict(t, orig, x), persistPredict(t, &got, x), persistBitwise); d != "" {
+		t.Fatalf("predictions differ (-original +loaded):\n%s", d)
+	}
+	persistTrainAlike(t, orig.Clone(), &got, x, y)
+}
+
+// persistBitwise makes cmp compare float64s bit for bit.
+var persistBitwise = cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
+
+// persistTrainAlike trains a and b with the same trainer settings and
+// batches and checks that losses and final models agree bit for bit.
+func persistTrainAlike[T Float](t *testing.T, a, b *Model[T], x, y []T) {
+	t.Helper()
+	var losses [2][]float64
+	for k, m := range []*Model[T]{a, b} {
+		tr, err := NewTrainer(m, TrainConfig{LearningRate: 1e-2, BatchSize: len(y), Seed: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < 3; step++ {
+			loss, err := tr.Step(x, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			losses[k] = append(losses[k], loss)
+		}
+	}
+	if d := cmp.Diff(losses[0], losses[1], persistBitwise); d != "" {
+		t.Fatalf("training losses differ (-original +loaded):\n%s", d)
+	}
+	if d := persistDiff(a, b); d != "" {
+		t.Fatalf("trained models differ (-original +loaded):\n%s", d)
+	}
+}
+
+// TestPersistLayout checks the offsets documented on MarshalBinary against
+// what it writes.
+func TestPersistLayout(t *testing.T) {
+	m := persistFitted[float32](t, Config{Inputs: 3, Hidden: []int{5, 4}, Activation: Tanh, Dropout: 0.25, FixedAlpha: 2, Seed: 0x0102030405060708})
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, in, p := len(m.cfg.Hidden), m.cfg.Inputs, len(m.params)
+	o := persistOffsetsFor(d, in)
+	f64 := func(off int) float64 { return math.Float64frombits(le.Uint64(b[off:])) }
+	got := []any{
+		string(b[:8]), le.Uint16(b[8:]), b[10], b[11], le.Uint32(b[12:]), le.Uint32(b[16:]),
+		le.Uint32(b[20:]) == crc32.Checksum(b[:20], castagnoli),
+		le.Uint32(b[o.hidden:]), le.Uint32(b[o.hidden+4:]), b[o.activation], b[o.standardized],
+		f64(o.dropout), f64(o.fixedAlpha), le.Uint64(b[o.seed:]), f64(o.yMean), f64(o.yScale),
+		f64(o.xMean + 16), f64(o.xScale + 16), math.Float32frombits(le.Uint32(b[o.params+4*(p-1):])),
+		len(b), le.Uint32(b[len(b)-4:]) == crc32.Checksum(b[:len(b)-4], castagnoli),
+	}
+	want := []any{
+		"GCPM\x89\r\n\x1a", uint16(1), byte(4), byte(2), uint32(3), uint32(p),
+		true,
+		uint32(5), uint32(4), byte(Tanh), byte(1),
+		0.25, 2.0, uint64(0x0102030405060708), m.yMean, m.yScale,
+		m.xMean[2], m.xScale[2], m.params[p-1],
+		70 + 4*d + 16*in + 4*p, true,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("fields at the documented offsets (-want +got):\n%s", d)
+	}
+}
+
+func TestPersistCrossType(t *testing.T) {
+	cfg := Config{Inputs: 3, Hidden: []int{5, 4}, Activation: Tanh, Seed: 4}
+	m32, m64 := persistFitted[float32](t, cfg), persistFitted[float64](t, cfg)
+	b32, err := m32.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64, err := m64.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// float32 → float64 is exact, and back again gives the same bytes.
+	var wide Model[float64]
+	if err := wide.UnmarshalBinary(b32); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range m32.params {
+		if wide.params[i] != float64(v) {
+			t.Fatalf("param %d: float32 %v loaded as float64 %v", i, v, wide.params[i])
+		}
+	}
+	bw, err := wide.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Model[float32]
+	if err := back.UnmarshalBinary(bw); err != nil {
+		t.Fatal(err)
+	}
+	if d := persistDiff(m32, &back); d != "" {
+		t.Fatalf("float32 → float64 → float32 differs (-want +got):\n%s", d)
+	}
+
+	// float64 → float32 rounds each parameter to nearest.
+	var narrow Model[float32]
+	if err := narrow.UnmarshalBinary(b64); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range m64.params {
+		if math.Float32bits(narrow.params[i]) != math.Float32bits(float32(v)) {
+			t.Fatalf("param %d: float64 %v loaded as float32 %v, want %v", i, v, narrow.params[i], float32(v))
+		}
+	}
+	if d := cmp.Diff(m64.Config(), narrow.Config()); d != "" {
+		t.Fatalf("Config changed in float64 → float32 (-want +got):\n%s", d)
+	}
+
+	// The edges of the float32 range: below the rounding threshold a value
+	// rounds to ±MaxFloat32, from it on it is an error, never ±Inf; tiny
+	// values round to subnormals or zero.
+	o := persistOffsetsFor(len(cfg.Hidden), cfg.Inputs)
+	for _, c := range []struct {
+		v    float64
+		want float32
+		err  error
+	}{
+		{math.Nextafter(float32Overflow, 0), math.MaxFloat32, nil},
+		{-math.Nextafter(float32Overflow, 0), -math.MaxFloat32, nil},
+		{float32Overflow, 0, ErrOverflow},
+		{-float32Overflow, 0, ErrOverflow},
+		{1e300, 0, ErrOverflow},
+		{math.MaxFloat64, 0, ErrOverflow},
+		{1e-45, math.SmallestNonzeroFloat32, nil},
+		{1e-46, 0, nil},
+		{-1e-300, float32(math.Copysign(0, -1)), nil},
+	} {
+		b := slices.Clone(b64)
+		le.PutUint64(b[o.params:], math.Float64bits(c.v))
+		b = persistFixCRCs(b)
+		var m Model[float32]
+		err := m.UnmarshalBinary(b)
+		if !errors.Is(err, c.err) || err == nil && math.Float32bits(m.params[0]) != math.Float32bits(c.want) {
+			t.Errorf("float64 parameter %g as float32: %v, %v; want %v, %v", c.v, m.params[:min(1, len(m.params))], err, c.want, c.err)
+		}
+		var m64 Model[float64]
+		if err := m64.UnmarshalBinary(b); err != nil || m64.params[0] != c.v {
+			t.Errorf("float64 parameter %g as float64: %v", c.v, err)
+		}
+	}
+}
+
+func TestMarshalZeroModel(t *testing.T) {
+	var zero Model[float32]
+	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrConfig) {
+		t.Errorf("zero Model: MarshalBinary error %v, want ErrConfig", err)
+	}
+	if _, err := zero.WriteTo(io.Discard); !errors.Is(err, ErrConfig) {
+		t.Errorf("zero Model: WriteTo error %v, want ErrConfig", err)
+	}
+}
+
+// TestPersistExtremeStandardization saves the extremes SetStandardization
+// accepts, a -0 mean, the largest scale and a tiny one (1e-308, whose
+// inverse 1e308 is still finite): whatever the API can build, a file can
+// hold.
+func TestPersistExtremeStandardization(t *testing.T) {
+	m, err := New[float64](Config{Inputs: 3, Hidden: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	negZero := math.Copysign(0, -1)
+	xMean, xScale := []float64{negZero, -math.MaxFloat64, 1e-310}, []float64{1e-308, math.MaxFloat64, 1}
+	if err := m.SetStandardization(xMean, xScale, negZero, math.MaxFloat64); err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Model[float64]
+	if err := got.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if d := persistDiff(m, &got); d != "" {
+		t.Fatalf("round trip differs (-want +got):\n%s", d)
+	}
+	if b2, err := got.MarshalBinary(); err != nil || !bytes.Equal(b2, b) {
+		t.Fatalf("re-marshalled model differs from the original bytes (err %v)", err)
+	}
+}
+
+// persistBadCase is a malformed input and the sentinel it must give.
+type persistBadCase struct {
+	name string
+	data []byte
+	want error
+	// readFromOK marks data that holds a valid model followed by more
+	// bytes: ReadFrom reads the model and stops, UnmarshalBinary and
+	// LoadFile reject the rest.
+	readFromOK bool
+}
+
+// persistBadCases returns malformed variants of a small standardized
+// float64 model, with both CRCs fixed wherever the point is a check behind
+// them.
+func persistBadCases(t *testing.T) []persistBadCase {
+	m, err := New[float64](Config{Inputs: 2, Hidden: []int{3, 2}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetStandardization([]float64{1, -2}, []float64{0.5, 4}, 3, 2); err != nil {
+		t.Fatal(err)
+	}
+	base, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := persistOffsetsFor(2, 2)
+	p := len(m.params)
+	patch := func(off int, v []byte) []byte {
+		b := slices.Clone(base)
+		copy(b[off:], v)
+		return persistFixCRCs(b)
+	}
+	u32 := func(v uint32) []byte { return le.AppendUint32(nil, v) }
+	f64 := func(v float64) []byte { return le.AppendUint64(nil, math.Float64bits(v)) }
+	flip := func(off int, bit uint) []byte {
+		b := slices.Clone(base)
+		b[off] ^= 1 << bit
+		return b
+	}
+	end := len(base) - crcLen
+	oneShort := persistFixCRCs(append(slices.Clone(base[:end-8]), base[end:]...))
+	copy(oneShort[16:], u32(uint32(p-1)))
+	oneExtra := append(slices.Clone(base[:end]), append(f64(0.5), base[end:]...)...)
+	copy(oneExtra[16:], u32(uint32(p+1)))
+	zeroLayout, _ := newLayout(0, 4, []int{2})
+	zeroInputs := &Model[float64]{cfg: Config{Inputs: 0, Hidden: []int{2}}, yScale: 1,
+		params: make([]float64, zeroLayout.size)}
+	nan := math.NaN()
+	inf := math.Inf(1)
+	return []persistBadCase{
+		{"empty", nil, ErrTruncated, false},
+		{"text", []byte("this is not a model at all"), ErrMagic, false},
+		{"magic prefix only", []byte("GCPM"), ErrTruncated, false},
+		{"eighth bit stripped", patch(4, []byte{0x09}), ErrMagic, false},
+		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
+		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
+		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
+		{"version 2", patch(8, []byte{2, 0}), ErrVersion, false},
+		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
+		{"header only", base[:headerLen], ErrTruncated, false},
+		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
+		{"bit flip in header", flip(12, 3), ErrChecksum, false},
+		{"bit flip in header CRC", flip(21, 0), ErrChecksum, false},
+		{"bit flip in a parameter", flip(o.params+13, 6), ErrChecksum, false},
+		{"bit flip in final CRC", flip(len(base)-1, 7), ErrChecksum, false},
+		{"trailing byte", append(slices.Clone(base), 0), ErrFormat, true},
+		{"second model after", append(slices.Clone(base), base...), ErrFormat, true},
+		{"element size 2", patch(10, []byte{2}), ErrFormat, false},
+		{"element size 0", patch(10, []byte{0}), ErrFormat, false},
+		{"depth 0", patch(11, []byte{0}), ErrFormat, false},
+		{"depth maxDepth+1", patch(11, []byte{maxDepth + 1}), ErrFormat, false},
+		{"depth 255", patch(11, []byte{255}), ErrFormat, false},
+		{"inputs maxWidth+1", patch(12, u32(maxWidth+1)), ErrFormat, false},
+		{"inputs 2^32-1", patch(12, u32(math.MaxUint32)), ErrFormat, false},
+		{"params maxParams+1", patch(16, u32(maxParams+1)), ErrFormat, false},
+		{"params 2^32-1", patch(16, u32(math.MaxUint32)), ErrFormat, false},
+		{"params one short of the layout", persistFixCRCs(oneShort), ErrFormat, false},
+		{"params one more than the layout", persistFixCRCs(oneExtra), ErrFormat, false},
+		{"width 2^32-1", patch(o.hidden, u32(math.MaxUint32)), ErrFormat, false},
+		{"width maxWidth+1", patch(o.hidden+4, u32(maxWidth+1)), ErrFormat, false},
+		{"width changed", patch(o.hidden, u32(4)), ErrFormat, false},
+		{"FixedAlpha drops the α head", patch(o.fixedAlpha, f64(2)), ErrFormat, false},
+		{"standardized flag 2", patch(o.standardized, []byte{2}), ErrFormat, false},
+		{"unstandardized, not identity", patch(o.standardized, []byte{0}), ErrFormat, false},
+		{"inputs 0", zeroInputs.encode(), ErrConfig, false},
+		{"width 0", patch(o.hidden, u32(0)), ErrConfig, false},
+		{"activation 2", patch(o.activation, []byte{2}), ErrConfig, false},
+		{"dropout 1", patch(o.dropout, f64(1)), ErrConfig, false},
+		{"dropout -0.5", patch(o.dropout, f64(-0.5)), ErrConfig, false},
+		{"dropout NaN", patch(o.dropout, f64(nan)), ErrConfig, false},
+		{"FixedAlpha -1", patch(o.fixedAlpha, f64(-1)), ErrConfig, false},
+		{"FixedAlpha +Inf", patch(o.fixedAlpha, f64(inf)), ErrConfig, false},
+		{"FixedAlpha NaN", patch(o.fixedAlpha, f64(nan)), ErrConfig, false},
+		{"yMean NaN", patch(o.yMean, f64(nan)), ErrNonFinite, false},
+		{"yMean +Inf", patch(o.yMean, f64(inf)), ErrNonFinite, false},
+		{"yScale 0", patch(o.yScale, f64(0)), ErrNonFinite, false},
+		{"yScale -1", patch(o.yScale, f64(-1)), ErrNonFinite, false},
+		{"yScale +Inf", patch(o.yScale, f64(inf)), ErrNonFinite, false},
+		{"xMean -Inf", patch(o.xMean+8, f64(-inf)), ErrNonFinite, false},
+		{"xScale 0", patch(o.xScale, f64(0)), ErrNonFinite, false},
+		{"xScale -2", patch(o.xScale, f64(-2)), ErrNonFinite, false},
+		{"xScale NaN", patch(o.xScale+8, f64(nan)), ErrNonFinite, false},
+		{"xScale +Inf", patch(o.xScale+8, f64(inf)), ErrNonFinite, false},
+		{"first parameter NaN", patch(o.params, f64(nan)), ErrNonFinite, false},
+		{"last parameter +Inf", patch(o.params+8*(p-1), f64(inf)), ErrNonFinite, false},
+		{"a parameter -Inf", patch(o.params+8*7, f64(-inf)), ErrNonFinite, false},
+	}
+}
+
+// TestUnmarshalRejects checks every malformed input through
+// UnmarshalBinary, ReadFrom and LoadFile: the one sentinel it must match,
+// and a receiver left as it was, zero or holding another model.
+func TestUnmarshalRejects(t *testing.T) {
+	dir := t.TempDir()
+	prev, err := New[float64](Config{Inputs: 1, Hidden: []int{2}, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range persistBadCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			check := func(how string, err, want error) {
+				t.Helper()
+				if want == nil && err == nil {
+					return
+				}
+				kind, kerr := persistKind(err)
+				if kerr != nil || kind != want {
+					t.Errorf("%s: error %v, want %v (%v)", how, err, want, kerr)
+				}
+			}
+			for _, recv := range [][2]*Model[float64]{{{}, {}}, {prev.Clone(), prev.Clone()}} {
+				recv, before := recv[0], recv[1]
+				check("UnmarshalBinary", recv.UnmarshalBinary(c.data), c.want)
+				if d := persistDiff(before, recv); d != "" {
+					t.Errorf("UnmarshalBinary changed the receiver (-before +after):\n%s", d)
+				}
+				n, err := recv.ReadFrom(bytes.NewReader(c.data))
+				if c.readFromOK {
+					if err != nil || n != int64(len(persistFirstModel(c.data))) {
+						t.Errorf("ReadFrom = %d, %v; want the first %d bytes, nil", n, err, len(persistFirstModel(c.data)))
+					}
+					continue
+				}
+				check("ReadFrom", err, c.want)
+				if d := persistDiff(before, recv); d != "" {
+					t.Errorf("ReadFrom changed the receiver (-before +after):\n%s", d)
+				}
+			}
+			path := filepath.Join(dir, fmt.Sprintf("case%d.gcpm", i))
+			if err := os.WriteFile(path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			m, err := LoadFile[float64](path)
+			check("LoadFile", err, c.want)
+			if m != nil {
+				t.Errorf("LoadFile returned a model with error %v", err)
+			}
+		})
+	}
+}
+
+// persistFirstModel returns the first model in data, which holds at least
+// one valid model; ReadFrom must read exactly that much.
+func persistFirstModel(data []byte) []byte {
+	h, err := parseHeader(data)
+	if err != nil {
+		panic(err)
+	}
+	return data[:h.size()]
+}
+
+// TestUnmarshalTruncated cuts a model at every length.
+func TestUnmarshalTruncated(t *testing.T) {
+	for _, b := range persistSmallModels(t) {
+		for n := 0; n < len(b); n++ {
+			var m Model[float64]
+			if err := m.UnmarshalBinary(b[:n]); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("first %d of %d bytes: UnmarshalBinary error %v, want ErrTruncated", n, len(b), err)
+			}
+			if _, err := m.ReadFrom(bytes.NewReader(b[:n])); !errors.Is(err, ErrTruncated) {
+				t.Fatalf("first %d of %d bytes: ReadFrom error %v, want ErrTruncated", n, len(b), err)
+			}
+		}
+	}
+}
+
+// TestUnmarshalBitFlips flips every bit of a model: the magic and the
+// version report themselves, every other bit the checksum.
+func TestUnmarshalBitFlips(t *testing.T) {
+	for _, b := range persistSmallModels(t) {
+		for i := 0; i < 8*len(b); i++ {
+			c := slices.Clone(b)
+			c[i/8] ^= 1 << (i % 8)
+			want := ErrChecksum
+			switch {
+			case i/8 < 8:
+				want = ErrMagic
+			case i/8 < 10:
+				want = ErrVersion
+			}
+			var m Model[float32]
+			err := m.UnmarshalBinary(c)
+			if kind, kerr := persistKind(err); kerr != nil || kind != want {
+				t.Fatalf("bit %d of %d flipped: UnmarshalBinary error %v, want %v", i, 8*len(b), err, want)
+			}
+			_, err = m.ReadFrom(bytes.NewReader(c))
+			if kind, kerr := persistKind(err); kerr != nil || kind != want {
+				t.Fatalf("bit %d of %d flipped: ReadFrom error %v, want %v", i, 8*len(b), err, want)
+			}
+		}
+	}
+}
+
+// persistSmallModels returns the bytes of a small float32 model and a
+// small float64 model.
+func persistSmallModels(t *testing.T) [][]byte {
+	cfg := Config{Inputs: 2, Hidden: []int{2}, Activation: Tanh, Seed: 3}
+	var out [][]byte
+	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg)} {
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// persistAllocated returns the bytes f allocates on the heap. The tests
+// that use it run alone (none of this package's tests is parallel), so
+// little else allocates meanwhile, and their bounds leave room for that.
+func persistAllocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestReadFromHugeClaim feeds ReadFrom a valid header that claims the
+// largest model the limits allow (over 2 GiB) and then 4 KiB before the
+// stream ends. The memory ReadFrom takes must follow what arrived, not the
+// claim.
+func TestReadFromHugeClaim(t *testing.T) {
+	hdr := slices.Clone(persistSmallModels(t)[1][:headerLen])
+	hdr[11] = 1
+	le.PutUint32(hdr[12:], maxWidth)
+	le.PutUint32(hdr[16:], maxParams)
+	hdr = persistFixCRCs(hdr)
+	h, err := parseHeader(hdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.size() < 2<<30 {
+		t.Fatalf("the header claims %d bytes, want over 2 GiB", h.size())
+	}
+	const sent = 4 << 10
+	var n int64
+	var m Model[float64]
+	alloc := persistAllocated(func() {
+		n, err = m.ReadFrom(io.MultiReader(bytes.NewReader(hdr), bytes.NewReader(make([]byte, sent))))
+	})
+	if !errors.Is(err, ErrTruncated) || n != headerLen+sent {
+		t.Errorf("ReadFrom = %d, %v; want %d, ErrTruncated", n, err, headerLen+sent)
+	}
+	// Geometric growth allocates under 4× what arrived (buffers of at most
+	// 2× it, plus the ones they replaced); 64 KiB also covers the error
+	// text, the test's own 4 KiB and background allocation, and is still
+	// 2^15 times below the claim.
+	if alloc > 64<<10 {
+		t.Errorf("ReadFrom allocated %d bytes for %d delivered, want at most 64 KiB", alloc, headerLen+sent)
+	}
+	t.Logf("ReadFrom: %d bytes claimed, %d delivered, %d allocated", h.size(), headerLen+sent, alloc)
+	// UnmarshalBinary sees the length at once and allocates nothing big.
+	data := append(hdr, make([]byte, sent)...)
+	alloc = persistAllocated(func() { err = m.UnmarshalBinary(data) })
+	if !errors.Is(err, ErrTruncated) || alloc > 4<<10 {
+		t.Errorf("UnmarshalBinary: %v after allocating %d bytes; want ErrTruncated and at most 4 KiB (the error text)", err, alloc)
+	}
+}
+
+// TestReadFromStream reads models stored one after another, from readers
+// that deliver a byte at a time or data with io.EOF, and passes read
+// errors through.
+func TestReadFromStream(t *testing.T) {
+	a := persistFitted[float32](t, persistConfigs[1])
+	b, err := New[float32](persistConfigs[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	for _, m := range []*Model[float32]{a, b} {
+		if _, err := m.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := int64(buf.Len())
+	for name, r := range map[string]io.Reader{
+		"bytes.Reader":  bytes.NewReader(buf.Bytes()),
+		"OneByteReader": iotest.OneByteReader(bytes.NewReader(buf.Bytes())),
+		"DataErrReader": iotest.DataErrReader(bytes.NewReader(buf.Bytes())),
+		"HalfReader":    iotest.HalfReader(bytes.NewReader(buf.Bytes())),
+	} {
+		var got [2]Model[float32]
+		var read int64
+		for i, want := range []*Model[float32]{a, b} {
+			n, err := got[i].ReadFrom(r)
+			if err != nil {
+				t.Fatalf("%s: model %d: %v", name, i, err)
+			}
+			if d := persistDiff(want, &got[i]); d != "" {
+				t.Fatalf("%s: model %d differs (-want +got):\n%s", name, i, d)
+			}
+			read += n
+		}
+		if read != total {
+			t.Errorf("%s: read %d bytes, want %d", name, read, total)
+		}
+		var end Model[float32]
+		if n, err := end.ReadFrom(r); n != 0 || !errors.Is(err, io.EOF) || !errors.Is(err, ErrTruncated) {
+			t.Errorf("%s: at the end of the stream ReadFrom = %d, %v; want 0 and an error matching io.EOF and ErrTruncated", name, n, err)
+		}
+	}
+
+	boom := errors.New("boom")
+	for _, cut := range []int{0, 5, headerLen, headerLen + 7} {
+		var m Model[float32]
+		r := io.MultiReader(bytes.NewReader(buf.Bytes()[:cut]), iotest.ErrReader(boom))
+		if n, err := m.ReadFrom(r); !errors.Is(err, boom) || n != int64(cut) {
+			t.Errorf("read error after %d bytes: ReadFrom = %d, %v; want %d, boom", cut, n, err, cut)
+		}
+	}
+}
+
+func TestSaveLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	m32 := persistFitted[float32](t, persistConfigs[1])
+	m64 := persistFitted[float64](t, persistConfigs[2])
+	p32, p64 := filepath.Join(dir, "a.gcpm"), filepath.Join(dir, "b.gcpm")
+	if err := SaveFile(p32, m32); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveFile(p64, m64); err != nil {
+		t.Fatal(err)
+	}
+	got32, err := LoadFile[float32](p32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := persistDiff(m32, got32); d != "" {
+		t.Fatalf("LoadFile(SaveFile()) differs (-want +got):\n%s", d)
+	}
+	got64, err := LoadFile[float64](p64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := persistDiff(m64, got64); d != "" {
+		t.Fatalf("LoadFile(SaveFile()) differs (-want +got):\n%s", d)
+	}
+	persistOnlyFiles(t, dir, "a.gcpm", "b.gcpm")
+	if fi, err := os.Stat(p32); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("new file: %v, %v; want mode 0644", fi.Mode(), err)
+	}
+
+	// Replacing keeps the old file's permissions.
+	if err := os.Chmod(p32, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveFile(p32, got32); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(p32); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("replaced file: %v, %v; want mode 0600 kept", fi.Mode(), err)
+	}
+	persistOnlyFiles(t, dir, "a.gcpm", "b.gcpm")
+}
+
+// persistOnlyFiles fails unless dir holds exactly the named files: no
+// temporary file may stay behind.
+func persistOnlyFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if d := cmp.Diff(names, got, cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("files in %s (-want +got):\n%s", dir, d)
+	}
+}
+
+// TestSaveFileFailures checks that a failed save leaves the old file
+// intact and nothing else behind.
+func TestSaveFileFailures(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.gcpm")
+	old, err := New[float32](persistConfigs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveFile(path, old); err != nil {
+		t.Fatal(err)
+	}
+	oldBytes, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// A write that fails halfway, through the seam under SaveFile.
+	boom := errors.New("disk full")
+	err = writeFileAtomic(path, func(w io.Writer) error {
+		if _, err := w.Write([]byte("GCPM half a model")); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("failing write: error %v, want %v", err, boom)
+	}
+	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, oldBytes) {
+		t.Errorf("failing write changed the old file (err %v)", err)
+	}
+	persistOnlyFiles(t, dir, "model.gcpm")
+
+	// A model that cannot be encoded touches nothing.
+	if err := SaveFile(path, &Model[float32]{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("zero Model: SaveFile error %v, want ErrConfig", err)
+	}
+	persistOnlyFiles(t, dir, "model.gcpm")
+
+	// The rename fails when the target is a non-empty directory.
+	sub := filepath.Join(dir, "sub")
+	if err := os.MkdirAll(filepath.Join(sub, "keep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveFile(sub, old); err == nil {
+		t.Error("SaveFile over a non-empty directory succeeded")
+	}
+	persistOnlyFiles(t, dir, "model.gcpm", "sub")
+	persistOnlyFiles(t, sub, "keep")
+
+	// A missing directory fails before anything is written.
+	if err := SaveFile(filepath.Join(dir, "missing", "model.gcpm"), old); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing directory: SaveFile error %v, want fs.ErrNotExist", err)
+	}
+	persistOnlyFiles(t, dir, "model.gcpm", "sub")
+}
+
+func TestLoadFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := LoadFile[float32](filepath.Join(dir, "missing.gcpm")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: error %v, want fs.ErrNotExist", err)
+	}
+	if _, err := LoadFile[float32](dir); err == nil {
+		t.Error("LoadFile of a directory succeeded")
+	}
+	empty := filepath.Join(dir, "empty.gcpm")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFile[float32](empty); !errors.Is(err, ErrTruncated) {
+		t.Errorf("empty file: error %v, want ErrTruncated", err)
+	}
+}
+
+// goldenFiles are the version-1 golden files and the models they are
+// generated from under -update-golden.
+var goldenFiles = []struct {
+	name   string
+	inputs [][]float64 // rows to predict
+	build  func(t *testing.T) interface{ MarshalBinary() ([]byte, error) }
+}{
+	{
+		name:   "model_v1_float32.gcpm",
+		inputs: [][]float64{{0.5, -1, 2}, {0, 0, 0}, {-3.25, 0.125, 1}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// Fitted, so standardized; ReLU, two layers, dropout. The
+			// activation and standardized bytes differ in each file, so
+			// swapping them cannot go unnoticed.
+			return persistFitted[float32](t, Config{Inputs: 3, Hidden: []int{5, 4}, Dropout: 0.1, Seed: 11})
+		},
+	},
+	{
+		name:   "model_v1_float64.gcpm",
+		inputs: [][]float64{{0.5, -1}, {0, 0}, {2.5, 3}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// Stepped without Fit, so unstandardized; tanh, fixed α.
+			m, err := New[float64](Config{Inputs: 2, Hidden: []int{6}, Activation: Tanh, FixedAlpha: 2.5, Seed: 12})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := NewTrainer(m, TrainConfig{LearningRate: 1e-2, BatchSize: 8, Seed: 13})
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, y := persistData[float64](14, 8, 2)
+			for i := 0; i < 10; i++ {
+				if _, err := tr.Step(x, y); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return m
+		},
+	},
+}
+
+const goldenExpectPath = "testdata/model_v1_golden.txt"
+
+// goldenExpect is what one golden file must decode to, as stored in
+// goldenExpectPath: every float as its IEEE 754 bits, except the
+// predictions, which depend on the kernels' arithmetic.
+type goldenExpect struct {
+	File                        string
+	Elem                        int // element size of Params
+	Inputs                      int
+	Hidden                      []int
+	Activation                  Activation
+	DropoutBits, FixedAlphaBits uint64
+	Seed                        uint64
+	Standardized                bool
+	YMeanBits, YScaleBits       uint64
+	XMeanBits, XScaleBits       []uint64
+	Params                      []uint64
+	Preds                       []goldenPrediction
+}
+
+type goldenPrediction struct {
+	X    []float64
+	Want [6]float64 // Mean, Var, VarCorrected, Alpha, Beta, Nu
+}
+
+func TestGoldenFiles(t *testing.T) {
+	if *updateGolden {
+		writeGolden(t)
+	}
+	text, err := os.ReadFile(goldenExpectPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expects, err := parseGolden(string(text))
+	if err != nil {
+		t.Fatalf("%s: %v", goldenExpectPath, err)
+	}
+	if len(expects) != len(goldenFiles) {
+		t.Fatalf("%s describes %d files, want %d", goldenExpectPath, len(expects), len(goldenFiles))
+	}
+	for i, g := range goldenFiles {
+		want := expects[i]
+		if want.File != g.name {
+			t.Fatalf("%s: section %d is for %s, want %s", goldenExpectPath, i, want.File, g.name)
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", g.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(g.name+"/float32", func(t *testing.T) { checkGolden[float32](t, data, want, g.inputs) })
+		t.Run(g.name+"/float64", func(t *testing.T) { checkGolden[float64](t, data, want, g.inputs) })
+	}
+}
+
+// checkGolden decodes a golden file as Model[T] and compares it with want:
+// Config and standardization exactly, every parameter bit for bit (rounded
+// to float32 first when the file holds float64 and T is float32), and the
+// predictions within a tolerance. In the file's own type the model must
+// also re-encode to the file's bytes.
+func checkGolden[T Float](t *testing.T, data []byte, want goldenExpect, inputs [][]float64) {
+	var m Model[T]
+	if err := m.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	got := goldenExpectOf(t, want.File, &m, inputs)
+	inT := want
+	inT.Elem = elemSize[T]()
+	inT.Params = make([]uint64, len(want.Params))
+	for i, bits := range want.Params {
+		v := math.Float64frombits(bits)
+		if want.Elem == 4 {
+			v = float64(math.Float32frombits(uint32(bits)))
+		}
+		inT.Params[i] = persistBits(T(v))
+	}
+	if d := cmp.Diff(inT, got, cmpopts.IgnoreFields(goldenExpect{}, "Preds")); d != "" {
+		t.Errorf("decoded model differs from %s (-want +got):\n%s", goldenExpectPath, d)
+	}
+	// The expected predictions were computed in the file's type on one
+	// machine. Another may fuse multiply-adds in the layer kernels (arm64,
+	// assembly), which moves the last bit of each dot product: through two
+	// layers of at most 6 terms with O(1) weights, well under 100 ulps, so
+	// 1e-12 relative for float64 (ulp 1.1e-16). In float32, or across
+	// types, where float32 rounding of each weight or operation (6e-8
+	// relative) adds up over a few dozen terms, 1e-4. A decoding fault (a
+	// wrong parameter, a swapped standardization) moves predictions by
+	// orders of magnitude more.
+	tol := 1e-12
+	if want.Elem == 4 || elemSize[T]() == 4 {
+		tol = 1e-4
+	}
+	for i, p := range got.Preds {
+		w := want.Preds[i]
+		for k, v := range p.Want {
+			if e := w.Want[k]; !(math.Abs(v-e) <= tol*(1+math.Abs(e))) {
+				t.Errorf("prediction for %v, field %d: %v, want %v within %g", w.X, k, v, e, tol)
+			}
+		}
+	}
+	if want.Elem == elemSize[T]() {
+		b, err := m.MarshalBinary()
+		if err != nil || !bytes.Equal(b, data) {
+			t.Errorf("re-encoding %s does not reproduce its bytes (err %v)", want.File, err)
+		}
+	}
+}
+
+// goldenExpectOf describes m as a goldenExpect, predictions included.
+func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]float64) goldenExpect {
+	t.Helper()
+	bits := func(v []float64) []uint64 {
+		out := make([]uint64, len(v))
+		for i, f := range v {
+			out[i] = math.Float64bits(f)
+		}
+		return out
+	}
+	e := goldenExpect{
+		File: name, Elem: elemSize[T](),
+		Inputs: m.cfg.Inputs, Hidden: m.cfg.Hidden, Activation: m.cfg.Activation,
+		DropoutBits: math.Float64bits(m.cfg.Dropout), FixedAlphaBits: math.Float64bits(m.cfg.FixedAlpha),
+		Seed: m.cfg.Seed, Standardized: m.standardized,
+		YMeanBits: math.Float64bits(m.yMean), YScaleBits: math.Float64bits(m.yScale),
+		XMeanBits: bits(m.xMean), XScaleBits: bits(m.xScale),
+	}
+	for _, v := range m.params {
+		e.Params = append(e.Params, persistBits(v))
+	}
+	ws := m.NewWorkspace()
+	for _, in := range inputs {
+		x := make([]T, len(in))
+		for j, v := range in {
+			x[j] = T(v)
+		}
+		p, err := m.Predict(ws, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Preds = append(e.Preds, goldenPrediction{X: in, Want: [6]float64{p.Mean, p.Var, p.VarCorrected, p.Alpha, p.Beta, p.Nu}})
+	}
+	return e
+}
+
+// writeGolden regenerates the golden files and goldenExpectPath from the
+// models in goldenFiles. The expectations come from the models in memory,
+// so the check that follows also tests the files just written.
+func writeGolden(t *testing.T) {
+	var text strings.Builder
+	text.WriteString(`# What testdata/model_v1_float32.gcpm and testdata/model_v1_float64.gcpm
+# must decode to: the Config, the standardization and every parameter as
+# IEEE 754 bits in hex (parameters in the file's element width), and the
+# predictions "inputs = Mean Var VarCorrected Alpha Beta Nu" for a few
+# inputs. Written by "go test -run TestGoldenFiles -update-golden"; see
+# golden.md before regenerating.
+`)
+	for _, g := range goldenFiles {
+		m := g.build(t)
+		data, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("testdata", g.name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		switch m := m.(type) {
+		case *Model[float32]:
+			formatGolden(&text, goldenExpectOf(t, g.name, m, g.inputs))
+		case *Model[float64]:
+			formatGolden(&text, goldenExpectOf(t, g.name, m, g.inputs))
+		}
+	}
+	if err := os.WriteFile(goldenExpectPath, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// formatGolden appends e to w in the format parseGolden reads: one
+// "key values…" line per field, one "param" line per parameter, one
+// "predict" line per input.
+func formatGolden(w *strings.Builder, e goldenExpect) {
+	list := func(v any) string { return strings.Trim(fmt.Sprintf("%#x", v), "[]") }
+	fmt.Fprintf(w, "\nfile %s\nelem %d\ninputs %d\nhidden %s\nactivation %d\n", e.File, e.Elem, e.Inputs, list(e.Hidden), e.Activation)
+	fmt.Fprintf(w, "dropout %#x\nfixedalpha %#x\nseed %#x\nstandardized %t\n", e.DropoutBits, e.FixedAlphaBits, e.Seed, e.Standardized)
+	fmt.Fprintf(w, "ymean %#x\nyscale %#x\nxmean %s\nxscale %s\n", e.YMeanBits, e.YScaleBits, list(e.XMeanBits), list(e.XScaleBits))
+	for _, p := range e.Params {
+		fmt.Fprintf(w, "param %#x\n", p)
+	}
+	for _, p := range e.Preds {
+		fmt.Fprintf(w, "predict %s =", strings.Trim(fmt.Sprint(p.X), "[]"))
+		for _, v := range p.Want {
+			w.WriteString(" " + strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		w.WriteString("\n")
+	}
+}
+
+// parseGolden reads the sections of goldenExpectPath.
+func parseGolden(text string) ([]goldenExpect, error) {
+	var out []goldenExpect
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for line := 1; sc.Scan(); line++ {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if len(f) < 2 {
+			return nil, fmt.Errorf("line %d: %q has no value", line, f[0])
+		}
+		if f[0] == "file" {
+			out = append(out, goldenExpect{File: f[1]})
+			continue
+		}
+		if len(out) == 0 {
+			return nil, fmt.Errorf("line %d: %q before the first file", line, f[0])
+		}
+		if err := parseGoldenLine(&out[len(out)-1], f[0], f[1:]); err != nil {
+			return nil, fmt.Errorf("line %d: %s: %v", line, f[0], err)
+		}
+	}
+	return out, sc.Err()
+}
+
+// parseGoldenLine stores the values of one line of key in e.
+func parseGoldenLine(e *goldenExpect, key string, f []string) error {
+	switch key {
+	case "standardized":
+		v, err := strconv.ParseBool(f[0])
+		e.Standardized = v
+		return err
+	case "predict":
+		var p goldenPrediction
+		i := slices.Index(f, "=")
+		if i < 0 || len(f)-i-1 != len(p.Want) {
+			return fmt.Errorf("want inputs, \"=\" and %d values", len(p.Want))
+		}
+		for k, s := range slices.Delete(slices.Clone(f), i, i+1) {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return err
+			}
+			if k < i {
+				p.X = append(p.X, v)
+			} else {
+				p.Want[k-i] = v
+			}
+		}
+		e.Preds = append(e.Preds, p)
+		return nil
+	}
+	nums := make([]uint64, len(f))
+	for i, s := range f {
+		n, err := strconv.ParseUint(s, 0, 64)
+		if err != nil {
+			return err
+		}
+		nums[i] = n
+	}
+	switch key {
+	case "elem":
+		e.Elem = int(nums[0])
+	case "inputs":
+		e.Inputs = int(nums[0])
+	case "hidden":
+		for _, n := range nums {
+			e.Hidden = append(e.Hidden, int(n))
+		}
+	case "activation":
+		e.Activation = Activation(nums[0])
+	case "dropout":
+		e.DropoutBits = nums[0]
+	case "fixedalpha":
+		e.FixedAlphaBits = nums[0]
+	case "seed":
+		e.Seed = nums[0]
+	case "ymean":
+		e.YMeanBits = nums[0]
+	case "yscale":
+		e.YScaleBits = nums[0]
+	case "xmean":
+		e.XMeanBits = nums
+	case "xscale":
+		e.XScaleBits = nums
+	case "param":
+		e.Params = append(e.Params, nums...)
+	default:
+		return errors.New("unknown key")
+	}
+	return nil
+}
+
+// FuzzUnmarshal decodes arbitrary bytes as Model[float32] and
+// Model[float64], through UnmarshalBinary and ReadFrom. With fixCRC set
+// the target first rewrites both CRCs, since random bytes almost never
+// pass them and the checks behind them would go unexplored. Properties: no
+// panic or hang; at most one sentinel per error and the receiver left
+// zero; allocation bounded by a small multiple of len(data); UnmarshalBinary
+// and ReadFrom agree; a model that loads re-encodes to the same bytes in
+// its own type, loads in float32 exactly when in float64 and without
+// float32 overflow, with the float64 parameters rounded; and it predicts
+// finite values for a finite input wherever its weights cannot overflow.
+func FuzzUnmarshal(f *testing.F) {
+	var seeds [][]byte
+	for _, g := range goldenFiles {
+		b, err := os.ReadFile(filepath.Join("testdata", g.name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, b)
+	}
+	for _, cfg := range persistConfigs[1:] {
+		m32, err := New[float32](cfg)
+		if err != nil {
+			f.Fatal(err)
+		}
+		m64, err := New[float64](cfg)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, m32.encode(), m64.encode())
+	}
+	fresh := seeds[len(seeds)-1]
+	for _, n := range []int{0, 7, 9, headerLen - 1, headerLen, headerLen + 5, len(fresh) / 2, len(fresh) - 1} {
+		seeds = append(seeds, fresh[:n])
+	}
+	for _, bit := range []int{3, 8*10 + 1, 8*11 + 6, 8*headerLen + 2, 8*len(fresh) - 9} {
+		b := slices.Clone(fresh)
+		b[bit/8] ^= 1 << (bit % 8)
+		seeds = append(seeds, b)
+	}
+	for _, b := range seeds {
+		f.Add(b, false)
+		f.Add(b, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, fixCRC bool) {
+		if fixCRC {
+			data = persistFixCRCs(data)
+		}
+		var d32 fuzzDecoded[float32]
+		var d64 fuzzDecoded[float64]
+		// A decode holds the parameters at most twice as wide as stored
+		// (float32 → float64) and the standardization as stored, and
+		// ReadFrom's buffer adds under 4× what it read (geometric growth):
+		// under 10× len(data) per type. The layouts, hidden widths and
+		// error texts add a few KiB per call (≤ 64 layers). One
+		// measurement covers all four calls, since runtime.ReadMemStats
+		// stops the world and would otherwise dominate an execution.
+		alloc := persistAllocated(func() {
+			d32.decode(data)
+			d64.decode(data)
+		})
+		if alloc > 20*uint64(len(data))+64<<10 {
+			t.Fatalf("decoding allocated %d bytes for %d bytes of data", alloc, len(data))
+		}
+		m32, err32 := d32.check(t, data)
+		m64, err64 := d64.check(t, data)
+		switch {
+		case err32 == nil && err64 == nil:
+			if !reflect.DeepEqual(m64.cfg, m32.cfg) {
+				t.Fatalf("Config depends on the element type: float64 %+v, float32 %+v", m64.cfg, m32.cfg)
+			}
+			bitsEqual := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+			if !slices.EqualFunc(m64.xMean, m32.xMean, bitsEqual) || !slices.EqualFunc(m64.xScale, m32.xScale, bitsEqual) ||
+				!slices.EqualFunc(m64.xInvScale, m32.xInvScale, bitsEqual) || !bitsEqual(m64.yMean, m32.yMean) ||
+				!bitsEqual(m64.yScale, m32.yScale) || m64.standardized != m32.standardized {
+				t.Fatal("standardization depends on the element type")
+			}
+			for i, v := range m64.params {
+				if math.Float32bits(m32.params[i]) != math.Float32bits(float32(v)) {
+					t.Fatalf("parameter %d: %v as float64, %v as float32, want %v", i, v, m32.params[i], float32(v))
+				}
+			}
+		case err64 == nil:
+			if !errors.Is(err32, ErrOverflow) || data[10] != 8 {
+				t.Fatalf("loads as float64 but not as float32: %v", err32)
+			}
+		case err32 == nil:
+			t.Fatalf("loads as float32 but not as float64: %v", err64)
+		case err32.Error() != err64.Error() && !(errors.Is(err32, ErrOverflow) && errors.Is(err64, ErrNonFinite)):
+			t.Fatalf("errors depend on the element type: float32 %v, float64 %v", err32, err64)
+		}
+	})
+}
+
+// fuzzDecoded holds the results of decoding one input as Model[T] through
+// UnmarshalBinary (m, err) and ReadFrom (r, n, rerr).
+type fuzzDecoded[T Float] struct {
+	m, r      Model[T]
+	err, rerr error
+	n         int64
+}
+
+func (f *fuzzDecoded[T]) decode(data []byte) {
+	f.err = f.m.UnmarshalBinary(data)
+	f.n, f.rerr = f.r.ReadFrom(bytes.NewReader(data))
+}
+
+// check checks the properties of FuzzUnmarshal that hold for one element
+// type and returns the model or the error of UnmarshalBinary.
+func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
+	for _, c := range []struct {
+		how string
+		err error
+		m   *Model[T]
+	}{{"UnmarshalBinary", f.err, &f.m}, {"ReadFrom", f.rerr, &f.r}} {
+		if c.err == nil {
+			continue
+		}
+		if _, kerr := persistKind(c.err); kerr != nil {
+			t.Fatalf("%s: %v", c.how, kerr)
+		}
+		if !reflect.ValueOf(c.m).Elem().IsZero() {
+			t.Fatalf("failed %s changed the receiver", c.how)
+		}
+	}
+	switch {
+	case f.err == nil && (f.rerr != nil || f.n != int64(len(data))):
+		t.Fatalf("UnmarshalBinary succeeds, ReadFrom = %d, %v", f.n, f.rerr)
+	case f.rerr == nil && f.err != nil:
+		var first Model[T]
+		if ferr := first.UnmarshalBinary(data[:f.n]); ferr != nil || !errors.Is(f.err, ErrFormat) {
+			t.Fatalf("ReadFrom reads a model from the first %d bytes; UnmarshalBinary of them: %v, of all: %v", f.n, ferr, f.err)
+		}
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	m := &f.m
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatalf("a loaded model does not marshal: %v", err)
+	}
+	if int(data[10]) == elemSize[T]() && !bytes.Equal(b, data) {
+		t.Fatal("a loaded model re-encodes to other bytes")
+	}
+	if rb, err := f.r.MarshalBinary(); err != nil || !bytes.Equal(rb, b) {
+		t.Fatalf("UnmarshalBinary and ReadFrom load different models (err %v)", err)
+	}
+	var again Model[T]
+	if err := again.UnmarshalBinary(b); err != nil {
+		t.Fatalf("a re-encoded model does not load: %v", err)
+	}
+
+	// Predict reports an overflowing network as ErrNonFinite. Where
+	// interval arithmetic bounds every raw output below 1e30 (at least 1e8
+	// below float32 overflow, far more than rounding can add, and small
+	// enough that the margins to 1e300 keep the mapping to original units
+	// finite) it must succeed, with Mean, Alpha, Beta and Nu finite; Var
+	// and VarCorrected may be +Inf by design (α ≤ 1, ν underflowing).
+	x := make([]T, m.cfg.Inputs)
+	p, err := m.Predict(m.NewWorkspace(), x)
+	if err != nil && !errors.Is(err, ErrNonFinite) {
+		t.Fatalf("Predict on a loaded model: %v", err)
+	}
+	bound := persistRawBound(m, x)
+	if bound < 1e30 && math.Abs(m.yMean)+m.yScale*bound < 1e300 && (bound+1)*m.yScale*m.yScale < 1e300 {
+		if err != nil {
+			t.Fatalf("Predict: %v, though every raw output is below %g", err, bound)
+		}
+		for _, v := range []float64{p.Mean, p.Alpha, p.Beta, p.Nu} {
+			if !finite(v) {
+				t.Fatalf("prediction %+v is not finite, though every raw output is below %g", p, bound)
+			}
+		}
+	}
+	return m, nil
+}
+
+// persistRawBound bounds |raw output| of m's network on input x by
+// interval arithmetic: each layer's outputs are at most its largest |bias|
+// plus fan-in × its largest |weight| × the bound on its inputs, and a tanh
+// layer's at most 1. It reads only each layer's weight and bias ranges, so
+// it does not depend on the order of weights within a layer.
+func persistRawBound[T Float](m *Model[T], x []T) float64 {
+	var in float64
+	for j, v := range x {
+		in = max(in, math.Abs((float64(v)-m.xMean[j])*m.xInvScale[j]))
+	}
+	maxAbs := func(s []T) float64 {
+		var a float64
+		for _, v := range s {
+			a = max(a, math.Abs(float64(v)))
+		}
+		return a
+	}
+	for i, ly := range m.lay.layers {
+		in = maxAbs(m.params[ly.b:ly.b+ly.blocks*ly.rows]) + float64(ly.cols)*maxAbs(m.params[ly.w:ly.b])*in
+		if i < len(m.lay.hidden) && m.cfg.Activation == Tanh {
+			in = min(in, 1)
+		}
+	}
+	return in
+}
