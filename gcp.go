@@ -188,7 +188,8 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 		return ErrNonFinite
 	}
 	for j := range xMean {
-		if !finite(xMean[j]) || !positiveFinite(xScale[j]) {
+		// 1/scale must be finite too: a subnormal scale's reciprocal is not.
+		if !finite(xMean[j]) || !positiveFinite(xScale[j]) || !positiveFinite(1/xScale[j]) {
 			return ErrNonFinite
 		}
 	}

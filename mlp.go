@@ -95,6 +95,21 @@ func (l *layout) activationsPerRow() uint64 {
 	return n
 }
 
+// sameShape reports whether buffers made for layout a serve layout b: the
+// same inputs, heads and hidden widths. Nil layouts (zero values) serve
+// nothing.
+func sameShape(a, b *layout) bool {
+	if a == nil || b == nil || a.inputs != b.inputs || a.heads != b.heads || len(a.hidden) != len(b.hidden) {
+		return false
+	}
+	for i, h := range a.hidden {
+		if h != b.hidden[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // width returns the width of hidden layer i's activations, all heads.
 func (l *layout) width(i int) int { return l.heads * l.hidden[i] }
 

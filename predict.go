@@ -71,20 +71,7 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 }
 
 // fits reports whether ws has the buffers m needs.
-func (ws *Workspace[T]) fits(m *Model[T]) bool {
-	if ws == nil || ws.lay == nil || m.lay == nil {
-		return false
-	}
-	if ws.lay.inputs != m.lay.inputs || ws.lay.heads != m.lay.heads || len(ws.lay.hidden) != len(m.lay.hidden) {
-		return false
-	}
-	for i, h := range ws.lay.hidden {
-		if h != m.lay.hidden[i] {
-			return false
-		}
-	}
-	return true
-}
+func (ws *Workspace[T]) fits(m *Model[T]) bool { return ws != nil && sameShape(ws.lay, m.lay) }
 
 // Predict returns the prediction for one input row x of length Inputs. It
 // returns ErrShape for a wrong length, a workspace of another shape or a

@@ -151,6 +151,7 @@ func TestFitRejectsBadInput(t *testing.T) {
 	}{
 		{"short", []float64{0}, []float64{1, 1}, 0, 1, ErrShape},
 		{"zero-scale", []float64{0, 0}, []float64{1, 0}, 0, 1, ErrNonFinite},
+		{"subnormal-scale", []float64{0, 0}, []float64{1, 5e-324}, 0, 1, ErrNonFinite}, // 1/5e-324 = +Inf
 		{"nan-mean", []float64{0, math.NaN()}, []float64{1, 1}, 0, 1, ErrNonFinite},
 		{"negative-y-scale", []float64{0, 0}, []float64{1, 1}, 0, -1, ErrNonFinite},
 		{"inf-y-mean", []float64{0, 0}, []float64{1, 1}, math.Inf(1), 1, ErrNonFinite},
@@ -161,6 +162,25 @@ func TestFitRejectsBadInput(t *testing.T) {
 	}
 	if m.standardized {
 		t.Error("a rejected SetStandardization changed the model")
+	}
+}
+
+// TestTrainerAfterReshape loads a model of another shape into a model a
+// trainer was built for: the trainer's buffers no longer fit, and Step
+// must say so instead of indexing out of range.
+func TestTrainerAfterReshape(t *testing.T) {
+	m := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 2})
+	other := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{9}, Seed: 2})
+	b, err := other.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Step([]float32{1, 2, 3, 4}, []float32{1, 2}); !errors.Is(err, ErrShape) {
+		t.Errorf("Step after a reshape = %v, want ErrShape", err)
 	}
 }
 

@@ -101,6 +101,7 @@ func validateFor[T Float](c TrainConfig) error {
 // allocates nothing. A Trainer is not safe for concurrent use.
 type Trainer[T Float] struct {
 	m    *Model[T]
+	lay  *layout // the shape the buffers were made for
 	cfg  TrainConfig
 	opt  *optimizer[T]
 	a, d *activations[T] // forward buffers, and the gradients flowing back
@@ -136,7 +137,7 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 	dropout := m.cfg.Dropout > 0
 	src := rand.NewPCG(cfg.Seed, seedStream)
 	t := &Trainer[T]{
-		m: m, cfg: cfg,
+		m: m, lay: m.lay, cfg: cfg,
 		opt:  newOptimizer(m.k, cfg, len(m.params)),
 		a:    newActivations[T](m.lay, rows, dropout),
 		d:    newActivations[T](m.lay, rows, false),
@@ -160,12 +161,17 @@ func (t *Trainer[T]) Model() *Model[T] { return t.m }
 // units before the update. It returns ErrBatch for an empty batch or one
 // larger than BatchSize, ErrShape for mismatched lengths, ErrNonFinite for
 // a NaN or ±Inf in x or y, and ErrDiverged for an update that would make
-// the loss, a gradient or a parameter non-finite. On any error the model
-// and the optimizer state are unchanged. Step allocates nothing.
+// the loss, a gradient or a parameter non-finite. It returns ErrShape if
+// the model no longer has the shape the trainer was built for (after
+// UnmarshalBinary or ReadFrom loaded another). On any error the model and
+// the optimizer state are unchanged. Step allocates nothing.
 func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	m, n := t.m, len(y)
 	if m == nil {
 		return 0, ErrConfig // a zero Trainer: use NewTrainer
+	}
+	if !sameShape(t.lay, m.lay) {
+		return 0, ErrShape // the model was reshaped by UnmarshalBinary or ReadFrom
 	}
 	if n < 1 || n > t.cfg.BatchSize {
 		return 0, ErrBatch
