@@ -636,7 +636,23 @@ func testAllocs[T Float](t *testing.T) {
 			t.Fatal(err) // an early error return would allocate nothing
 		}
 	}
+	bad := slices.Clone(x[:5])
+	bad[2] = T(math.NaN())
+	badY := slices.Clone(y)
+	badY[3] = T(math.Inf(1))
+	rejects := func(err, want error) {
+		if !errors.Is(err, want) {
+			t.Fatalf("got %v, want %v", err, want)
+		}
+	}
 	for name, f := range map[string]func(){
+		// Error paths return bare sentinels: no allocation either.
+		"Predict-NaN":   func() { _, err := m.Predict(ws, bad); rejects(err, ErrNonFinite) },
+		"Predict-short": func() { _, err := m.Predict(ws, x[:4]); rejects(err, ErrShape) },
+		"Step-empty":    func() { _, err := tr.Step(nil, nil); rejects(err, ErrBatch) },
+		"Step-mismatch": func() { _, err := tr.Step(x, bad[:1]); rejects(err, ErrShape) },
+		"Step-NaN":      func() { _, err := tr.Step(x, badY); rejects(err, ErrNonFinite) },
+		"Quantile-bad":  func() { _, err := sinkPrediction.Quantile(2); rejects(err, ErrProbability) },
 		"Step": func() {
 			var err error
 			sinkLoss, err = tr.Step(x, y)
