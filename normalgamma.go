@@ -25,9 +25,9 @@ func (p NormalGamma) sigma() float64 { return p.Beta * (1 + 1/p.Nu) }
 // overflows (ν subnormal, β near MaxFloat64).
 func (p NormalGamma) logSigma() float64 {
 	if p.Nu >= 1 {
-		return math.Log(p.Beta) + math.Log1p(1/p.Nu)
+		return logFull(p.Beta) + math.Log1p(1/p.Nu)
 	}
-	return math.Log(p.Beta) + math.Log1p(p.Nu) - math.Log(p.Nu)
+	return logFull(p.Beta) + math.Log1p(p.Nu) - logFull(p.Nu)
 }
 
 // scale returns the predictive's scale s, s² = β(ν+1)/(να) = σ/α.
@@ -146,10 +146,10 @@ func (p NormalGamma) KL(q NormalGamma) float64 {
 	// value is, and exactly 0 when its factor is (as for q = p).
 	d := (q.M - p.M) * math.Sqrt(q.Nu)
 	mean := 0.5 * p.Alpha * (d / p.Beta * d)
-	nu := 0.5*q.Nu/p.Nu - 0.5*math.Log(q.Nu/p.Nu) - 0.5
+	nu := 0.5*q.Nu/p.Nu - 0.5*logFull(q.Nu/p.Nu) - 0.5
 	lgq, _ := math.Lgamma(q.Alpha)
 	lgp, _ := math.Lgamma(p.Alpha)
-	gamma := -q.Alpha*math.Log(q.Beta/p.Beta) + (lgq - lgp) -
+	gamma := -q.Alpha*logFull(q.Beta/p.Beta) + (lgq - lgp) -
 		(q.Alpha-p.Alpha)*Digamma(p.Alpha) + p.Alpha*((q.Beta-p.Beta)/p.Beta)
 	return mean + nu + gamma
 }

@@ -373,7 +373,7 @@ func softplus(x float64) float64 {
 	if x > 0 {
 		return x + math.Log1p(math.Exp(-x))
 	}
-	return math.Log1p(math.Exp(x))
+	return math.Log1p(expFull(x))
 }
 
 // softplusInv returns ln(e^y − 1), the inverse of softplus for y > 0, used
@@ -390,7 +390,7 @@ func softplusInv(y float64) float64 {
 	if y > 1 {
 		return y + math.Log1p(-math.Exp(-y))
 	}
-	return math.Log(math.Expm1(y))
+	return logFull(math.Expm1(y))
 }
 
 // sigmoid returns 1/(1+e^−x), the derivative of softplus, which the
@@ -405,6 +405,30 @@ func sigmoid(x float64) float64 {
 	if x >= 0 {
 		return 1 / (1 + math.Exp(-x))
 	}
-	e := math.Exp(x)
+	e := expFull(x)
 	return e / (1 + e)
+}
+
+// logFull returns ln x like math.Log, but also for subnormal x, which it
+// scales into the normal range first: math.Log's amd64 assembly returns
+// about −709 for every subnormal input (Go 1.26) where the true value goes
+// down to −744.44.
+func logFull(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p54) - 54*math.Ln2
+	}
+	return math.Log(x)
+}
+
+// expFull returns eˣ like math.Exp, but also where the result is
+// subnormal (x < −708.4), which math.Exp flushes to zero on arm64 (Go
+// 1.26): there it squares e^(x/2), which is normal, so the result is
+// rounded once into the subnormal range (halving x is exact, where adding
+// a multiple of ln 2 would not be).
+func expFull(x float64) float64 {
+	if x < -708 {
+		e := math.Exp(0.5 * x)
+		return e * e
+	}
+	return math.Exp(x)
 }

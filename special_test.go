@@ -403,3 +403,36 @@ func FuzzSpecial(f *testing.F) {
 		}
 	})
 }
+
+// TestFullRangeExpLog checks logFull and expFull where the standard
+// library's assembly is wrong on some architecture: ln of subnormals
+// (amd64) and subnormal results of exp (arm64). The references are mpmath
+// values at 40 digits.
+func TestFullRangeExpLog(t *testing.T) {
+	for _, c := range []struct{ x, want float64 }{
+		{5e-324, -744.44007192138126232},
+		{1e-310, -713.80137882815416205},
+		{2e-308, -708.50306146160612537},
+		{0.5, -0.69314718055994530942},
+	} {
+		// A correctly rounded log has error ≤ 0.5 ulp; the rescaling adds
+		// one rounding of 54·ln 2, so allow 4 ulp.
+		if got := logFull(c.x); math.Abs(got-c.want) > 4*math.Abs(c.want)*0x1p-53 {
+			t.Errorf("logFull(%g) = %.17g, want %.17g", c.x, got, c.want)
+		}
+	}
+	for _, c := range []struct{ x, want float64 }{
+		{-745, 2.8223507304719370764e-324}, // rounds to the smallest subnormal
+		{-720, 2.0322308024242931529e-313},
+		{-709, 1.2167807506234230655e-308},
+		{-1, 0.36787944117144232160},
+	} {
+		// In the subnormal range the spacing is 2⁻¹⁰⁷⁴ ≈ 4.9e-324 and the
+		// result is rounded once from a square with ~2 ulp relative error:
+		// at most one spacing off there, and 4 ulp for normal results.
+		tol := max(0x1p-1074, 4*c.want*0x1p-53)
+		if got := expFull(c.x); math.Abs(got-c.want) > tol {
+			t.Errorf("expFull(%g) = %.17g, want %.17g", c.x, got, c.want)
+		}
+	}
+}
