@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gcpnet/gcp"
+)
+
+// gcpRun runs the command line args and returns what it wrote.
+func gcpRun(args ...string) (stdout, stderr string, err error) {
+	var out, errOut bytes.Buffer
+	err = run(args, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// noiseSD is the standard deviation of the synthetic target around its
+// mean a + 2b − c: it grows with |a|, so a model that learns the variance
+// ranks the rows with small |a| as the surest.
+func noiseSD(a float64) float64 { return 0.05 + 0.3*math.Abs(a) }
+
+// writeSynthetic writes n rows of the synthetic data set to dir/name,
+// with the target column y unless features is set.
+func writeSynthetic(t *testing.T, dir, name string, seed uint64, n int, features bool) string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	b.WriteString("a,b,c")
+	if !features {
+		b.WriteString(",y")
+	}
+	b.WriteString("\n")
+	for i := 0; i < n; i++ {
+		a, bb, c := 2*r.Float64()-1, 2*r.Float64()-1, 2*r.Float64()-1
+		y := a + 2*bb - c + noiseSD(a)*r.NormFloat64()
+		fmt.Fprintf(&b, "%g,%g,%g", a, bb, c)
+		if !features {
+			fmt.Fprintf(&b, ",%g", y)
+		}
+		b.WriteString("\n")
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// readCSV parses the CSV text s.
+func readCSV(t *testing.T, s string) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(s)).ReadAll()
+	if err != nil {
+		t.Fatalf("output is not CSV: %v\n%s", err, s)
+	}
+	return recs
+}
+
+// TestTrainPredictEval trains on a small synthetic file in each element
+// type, then checks predict's CSV and eval's measures.
+func TestTrainPredictEval(t *testing.T) {
+	dir := t.TempDir()
+	trainCSV := writeSynthetic(t, dir, "train.csv", 1, 400, false)
+	testCSV := writeSynthetic(t, dir, "test.csv", 2, 100, false)
+	// The same rows as test.csv without the target: the same seed draws
+	// the same numbers.
+	testX := writeSynthetic(t, dir, "test_x.csv", 2, 100, true)
+	for _, typ := range []string{"-float32", "-float64"} {
+		t.Run(typ, func(t *testing.T) {
+			model := filepath.Join(dir, "model"+typ+".gcpm")
+			stdout, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model,
+				"-epochs", "150", "-lr", "0.003", "-seed", "3", typ)
+			if err != nil || stdout != "" || stderr != "" {
+				t.Fatalf("train: %v; stdout %q, stderr %q (want both empty off a terminal)", err, stdout, stderr)
+			}
+
+			stdout, _, err = gcpRun("predict", "-model", model, "-data", testCSV)
+			if err != nil {
+				t.Fatalf("predict: %v", err)
+			}
+			recs := readCSV(t, stdout)
+			if got := strings.Join(recs[0], ","); got != "mean,sd,sd_corrected,alpha,lo95,hi95" {
+				t.Errorf("predict header %q", got)
+			}
+			if len(recs) != 101 {
+				t.Fatalf("predict wrote %d lines, want a header and 100 rows", len(recs))
+			}
+			means := make([]float64, 100)
+			for i, rec := range recs[1:] {
+				v := make([]float64, len(rec))
+				for j, f := range rec {
+					v[j], err = strconv.ParseFloat(f, 64)
+					if err != nil || math.IsNaN(v[j]) || math.IsInf(v[j], 0) {
+						t.Fatalf("row %d: field %d is %q, want a finite number", i+1, j+1, f)
+					}
+				}
+				mean, sd, sdc, alpha, lo, hi := v[0], v[1], v[2], v[3], v[4], v[5]
+				if !(sd > 0 && sdc > 0 && alpha > 0 && lo < mean && mean < hi) {
+					t.Errorf("row %d: %v, want positive sd, sd_corrected and alpha and lo95 < mean < hi95", i+1, v)
+				}
+				means[i] = mean
+			}
+
+			features, _, err := gcpRun("predict", "-model", model, "-data", testX)
+			if err != nil || features != stdout {
+				t.Errorf("predict on the file without its target: %v; output differs: %t", err, features != stdout)
+			}
+
+			stdout, _, err = gcpRun("eval", "-model", model, "-data", testCSV)
+			if err != nil {
+				t.Fatalf("eval: %v", err)
+			}
+			t.Logf("eval:\n%s", stdout)
+			got := map[string]float64{}
+			for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+				name, value, _ := strings.Cut(line, " ")
+				got[name], err = strconv.ParseFloat(strings.TrimSpace(value), 64)
+				if err != nil {
+					t.Fatalf("eval line %q: %v", line, err)
+				}
+			}
+			if len(got) != 6 || got["N"] != 100 {
+				t.Fatalf("eval printed %v, want N = 100 and 5 measures", got)
+			}
+			// The noise alone has an RMSE of √E[(0.05+0.3|a|)²] ≈ 0.21
+			// for a ~ U(−1, 1); 0.3 leaves room for the fit of 400 rows.
+			if r := got["RMSE"]; !(r < 0.3) {
+				t.Errorf("RMSE = %v, want < 0.3", r)
+			}
+			// Ranking by a learned variance that grows with |a| puts the
+			// small errors first, so the AUC is well below the RMSE.
+			if !(got["AUC"] < 0.9*got["RMSE"] && got["AUC_corr"] < 0.9*got["RMSE"]) {
+				t.Errorf("AUC = %v, AUC_corr = %v, want below 0.9·RMSE = %v", got["AUC"], got["AUC_corr"], 0.9*got["RMSE"])
+			}
+			// The intervals cover a little less than 95%: 0.85 to 0.93 on
+			// these 100 rows for -seed 1 to 5 after 150 or 300 epochs
+			// (0.86 to 0.92 on 2000 rows). The binomial sd of a share of
+			// 100 rows is about 0.035, and 0.75 is about 3 sd below the
+			// lowest.
+			if c := got["cover95"]; !(c >= 0.75 && c <= 1) {
+				t.Errorf("cover95 = %v, want in [0.75, 1]", c)
+			}
+			if nll := got["t-NLL"]; math.IsNaN(nll) || math.IsInf(nll, 0) {
+				t.Errorf("t-NLL = %v, want finite", nll)
+			}
+			// eval's RMSE is that of predict's means, up to the 6
+			// significant digits eval prints.
+			tab := readCSV(t, mustRead(t, testCSV))
+			var ss float64
+			for i, rec := range tab[1:] {
+				y, _ := strconv.ParseFloat(rec[3], 64)
+				ss += (means[i] - y) * (means[i] - y)
+			}
+			if r := math.Sqrt(ss / 100); math.Abs(r-got["RMSE"]) > 1e-5*r {
+				t.Errorf("eval RMSE %v, RMSE of predict's means %v", got["RMSE"], r)
+			}
+		})
+	}
+	// SaveFile renames its temporary file over the model: nothing else
+	// may be left in the directory.
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := "model-float32.gcpm model-float64.gcpm test.csv test_x.csv train.csv"; strings.Join(names, " ") != want {
+		t.Errorf("directory holds %v, want %s", names, want)
+	}
+}
+
+// mustRead returns the contents of the file at path.
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	bad := write("bad.csv", "a,b,y\n1,2,3\n4,oops,6\n")
+	ragged := write("ragged.csv", "a,b,y\n1,2,3\n4,5\n")
+	good := write("good.csv", "a,b,y\n1,2,3\n4,5,6\n2,1,0\n")
+	wide := write("wide.csv", "a,b,c,d,y\n1,2,3,4,5\n")
+	model := filepath.Join(dir, "m.gcpm")
+	if _, _, err := gcpRun("train", "-data", good, "-o", model, "-epochs", "1"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string // a part of the error message
+	}{
+		{"no command", nil, "no command"},
+		{"unknown command", []string{"fit"}, `unknown command "fit"`},
+		{"non-number", []string{"train", "-data", bad, "-o", model}, bad + `: line 3, column 2 (b): not a number: "oops"`},
+		{"ragged row", []string{"train", "-data", ragged, "-o", model}, ragged + ": line 3: wrong number of fields: 2, the header has 3"},
+		{"missing -data", []string{"train", "-o", model}, "train: -data is required"},
+		{"missing -o", []string{"train", "-data", good}, "train: -o is required"},
+		{"unknown flag", []string{"train", "-bogus"}, "train: flag provided but not defined: -bogus"},
+		{"stray argument", []string{"eval", "-model", model, "-data", good, "extra"}, `eval: unexpected argument "extra"`},
+		{"two element types", []string{"train", "-data", good, "-o", model, "-float32", "-float64"}, "exclude each other"},
+		{"bad -hidden", []string{"train", "-data", good, "-o", model, "-hidden", "50,x"}, `-hidden "50,x"`},
+		{"bad -optimizer", []string{"train", "-data", good, "-o", model, "-optimizer", "adagrad"}, `-optimizer "adagrad"`},
+		{"zero -epochs", []string{"train", "-data", good, "-o", model, "-epochs", "0"}, "each must be positive"},
+		{"missing target", []string{"train", "-data", good, "-o", model, "-target", "price"}, `line 1: no such column "price"`},
+		{"no output directory", []string{"train", "-data", good, "-o", filepath.Join(dir, "no", "m.gcpm")}, "no directory"},
+		{"missing -model", []string{"predict", "-data", good}, "predict: -model is required"},
+		{"wrong width for predict", []string{"predict", "-model", model, "-data", wide}, "5 columns, all features; the model takes 2 features"},
+		{"wrong width for predict with -target", []string{"predict", "-model", model, "-data", wide, "-target", "y"}, "4 feature columns besides the target y; the model takes 2"},
+		{"wrong width for eval", []string{"eval", "-model", model, "-data", wide}, "4 feature columns besides the target y; the model takes 2"},
+		{"eval without the target", []string{"eval", "-model", model, "-data", good, "-target", "z"}, `no such column "z"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := gcpRun(tt.args...)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+	// A file that is not a model gives the library's sentinel error.
+	if _, _, err := gcpRun("predict", "-model", good, "-data", good); !errors.Is(err, gcp.ErrMagic) {
+		t.Errorf("predict with a CSV as the model: %v, want gcp.ErrMagic", err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"train", "predict", "eval", "demo"} {
+		stdout, _, err := gcpRun(cmd, "-h")
+		if err != nil || !strings.HasPrefix(stdout, "usage: gcp "+cmd) {
+			t.Errorf("gcp %s -h: %v, stdout %q; want usage on stdout and no error", cmd, err, stdout)
+		}
+	}
+	stdout, _, err := gcpRun("help")
+	if err != nil || !strings.Contains(stdout, "train") || !strings.Contains(stdout, "eval") {
+		t.Errorf("gcp help: %v, %q", err, stdout)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	stdout, _, err := gcpRun("demo", "-epochs", "20")
+	if err != nil || !strings.Contains(stdout, "RMSE of the mean") {
+		t.Errorf("demo: %v\n%s", err, stdout)
+	}
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/dataset"
+)
+
+// train fits a model to a CSV file and saves it.
+func train(args []string, stdout, stderr io.Writer) error {
+	c := newCommand("train",
+		"train -data FILE.csv -o MODEL.gcpm [flags]",
+		`Fit a GCP network to FILE.csv and write it to MODEL.gcpm, atomically.
+The target is the last column unless -target names another; every other
+column is a feature. Features and target are standardized from the data.
+A progress bar is drawn on stderr when stderr is a terminal.`)
+	data := c.fs.String("data", "", "training data: CSV with a header line (required)")
+	out := c.fs.String("o", "", "file to write the model to (required)")
+	target := c.fs.String("target", "", "name of the target column (default: the last column)")
+	epochs := c.fs.Int("epochs", 500, "passes over the training data")
+	batch := c.fs.Int("batch", 32, "minibatch size")
+	lr := c.fs.Float64("lr", 1e-3, "learning rate")
+	optimizer := c.fs.String("optimizer", "adam", "adam, rmsprop, nesterov or sgd")
+	hidden := c.fs.String("hidden", "50", "hidden units per layer of each head, comma-separated: 50,50 is two layers")
+	dropout := c.fs.Float64("dropout", 0, "dropout rate before the output layer, in [0, 1)")
+	fixedAlpha := c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α")
+	seed := c.fs.Uint64("seed", 1, "seed of the initial weights, the dropout masks and the shuffling")
+	f32 := c.fs.Bool("float32", false, "train in float32: faster, less precise")
+	f64 := c.fs.Bool("float64", false, "train in float64 (the default)")
+	if err := c.parse(args, stdout, stderr); err != nil {
+		return err
+	}
+	if err := c.require(stderr, "data", "o"); err != nil {
+		return err
+	}
+	if *f32 && *f64 {
+		return errors.New("train: -float32 and -float64 exclude each other")
+	}
+	if *epochs < 1 || *batch < 1 || !(*lr > 0) {
+		return fmt.Errorf("train: -epochs %d, -batch %d, -lr %g: each must be positive", *epochs, *batch, *lr)
+	}
+	opt, err := parseOptimizer(*optimizer)
+	if err != nil {
+		return err
+	}
+	layers, err := parseHidden(*hidden)
+	if err != nil {
+		return err
+	}
+	// Fail before training, not after, if the model cannot be written.
+	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("train: -o %s: no directory %s", *out, filepath.Dir(*out))
+	}
+	tab, err := dataset.ReadFile(*data)
+	if err != nil {
+		return err
+	}
+	x, y, err := tab.Split(*target)
+	if err != nil {
+		return err
+	}
+	job := fitJob{
+		cfg: gcp.Config{Inputs: len(tab.Header) - 1, Hidden: layers, Dropout: *dropout,
+			FixedAlpha: *fixedAlpha, Seed: *seed},
+		tc:     gcp.TrainConfig{Optimizer: opt, LearningRate: *lr, BatchSize: *batch, Seed: *seed},
+		epochs: *epochs, seed: *seed, x: x, y: y, out: *out,
+	}
+	if isTerminal(stderr) {
+		job.bar = newProgressBar(stderr, *epochs)
+	}
+	if *f32 {
+		if err := fitsFloat32(tab); err != nil {
+			return err
+		}
+		return fitAndSave[float32](job)
+	}
+	return fitAndSave[float64](job)
+}
+
+// fitJob is what train passes to fitAndSave.
+type fitJob struct {
+	cfg    gcp.Config
+	tc     gcp.TrainConfig
+	epochs int
+	seed   uint64
+	x, y   []float64 // row-major features and targets
+	out    string    // the model file
+	bar    *progressBar
+}
+
+// fitAndSave builds a Model[T], fits it and saves it to job.out.
+func fitAndSave[T gcp.Float](job fitJob) error {
+	model, err := gcp.New[T](job.cfg)
+	if err != nil {
+		return err
+	}
+	tr, err := gcp.NewTrainer(model, job.tc)
+	if err != nil {
+		return err
+	}
+	opt := gcp.FitOptions[T]{Epochs: job.epochs, Seed: job.seed, Progress: job.bar.update}
+	_, err = tr.Fit(convert[T](job.x), convert[T](job.y), opt)
+	job.bar.finish()
+	if errors.Is(err, gcp.ErrDiverged) {
+		return fmt.Errorf("training: %w (try a smaller -lr)", err)
+	}
+	if err != nil {
+		return fmt.Errorf("training: %w", err)
+	}
+	if err := gcp.SaveFile(job.out, model); err != nil {
+		return fmt.Errorf("writing the model: %w", err)
+	}
+	return nil
+}
+
+// convert returns v converted to T.
+func convert[T gcp.Float](v []float64) []T {
+	out := make([]T, len(v))
+	for i, f := range v {
+		out[i] = T(f)
+	}
+	return out
+}
+
+// fitsFloat32 returns an error naming the first value of tab that
+// overflows float32.
+func fitsFloat32(tab *dataset.Table) error {
+	ncol := len(tab.Header)
+	for i, v := range tab.Values {
+		if math.Abs(v) > math.MaxFloat32 {
+			j := i % ncol
+			return fmt.Errorf("%s: line %d, column %d (%s): %g overflows float32; train with -float64",
+				tab.File, tab.Lines[i/ncol], j+1, tab.Header[j], v)
+		}
+	}
+	return nil
+}
+
+// parseOptimizer returns the optimizer called name.
+func parseOptimizer(name string) (gcp.Optimizer, error) {
+	for o := gcp.Adam; o <= gcp.SGD; o++ {
+		if strings.EqualFold(name, o.String()) {
+			return o, nil
+		}
+	}
+	return 0, fmt.Errorf("train: -optimizer %q: want adam, rmsprop, nesterov or sgd", name)
+}
+
+// parseHidden parses a comma-separated list of layer widths.
+func parseHidden(s string) ([]int, error) {
+	var layers []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("train: -hidden %q: want positive widths separated by commas, like 50 or 50,50", s)
+		}
+		layers = append(layers, n)
+	}
+	return layers, nil
+}

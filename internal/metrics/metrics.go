@@ -1,0 +1,171 @@
+// Package metrics scores a model's predictions on a test set by the
+// measures of the paper's Sec. subsecRealWorld (RMSE and the AUC of the
+// RMSE-versus-rejection curve) and by two measures of the predictive
+// distribution: the mean negative log predictive density and the coverage
+// of central intervals. MeanStd aggregates a measure over folds.
+package metrics
+
+import (
+	"errors"
+	"math"
+	"slices"
+
+	"github.com/gcpnet/gcp"
+)
+
+// Sentinel errors.
+var (
+	// ErrLength reports slices of different lengths.
+	ErrLength = errors.New("metrics: slices differ in length")
+	// ErrTooFew reports fewer points than the measure needs: one for
+	// RMSE, NLL, coverage and MeanStd, two for AUC.
+	ErrTooFew = errors.New("metrics: too few points")
+	// ErrNaN reports a NaN among the values to score.
+	ErrNaN = errors.New("metrics: NaN value")
+)
+
+// RMSE returns the root mean squared error √(Σ(pred_i − y_i)²/N).
+func RMSE(pred, y []float64) (float64, error) {
+	if err := check(len(y), 1, pred, y); err != nil {
+		return 0, err
+	}
+	var ss float64
+	for i, p := range pred {
+		d := p - y[i]
+		ss += d * d
+	}
+	return math.Sqrt(ss / float64(len(y))), nil
+}
+
+// AUC returns the paper's area under the RMSE-versus-rejection curve
+// (Sec. subsecRealWorld). The N test points are ordered by variance,
+// ascending; RMSE(n) is the RMSE of the N−n points with the lowest
+// variance, so that the n points with the highest variance are removed;
+// and
+//
+//	AUC = 1/(N−1) · Σ_{n=0}^{N−2} (RMSE(n) + RMSE(n+1))/2,
+//
+// the area under the piecewise linear curve through (n, RMSE(n)),
+// n = 0..N−1, divided by its width N−1. A low AUC means that the points
+// the model is surest about are the ones it predicts best. Points with
+// equal variance keep their order in the arguments. variance may hold
+// +Inf (a Student-t variance with α ≤ 1); N must be at least 2.
+func AUC(pred, y, variance []float64) (float64, error) {
+	n := len(y)
+	if err := check(n, 2, pred, y, variance); err != nil {
+		return 0, err
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(variance[a], variance[b]) })
+	// prefix[k] is the sum of the k smallest-variance squared errors, so
+	// RMSE(n) = √(prefix[N−n]/(N−n)).
+	prefix := make([]float64, n+1)
+	for k, i := range order {
+		d := pred[i] - y[i]
+		prefix[k+1] = prefix[k] + d*d
+	}
+	rmse := func(removed int) float64 {
+		kept := n - removed
+		return math.Sqrt(prefix[kept] / float64(kept))
+	}
+	var area float64
+	for r := 0; r <= n-2; r++ {
+		area += (rmse(r) + rmse(r+1)) / 2
+	}
+	return area / float64(n-1), nil
+}
+
+// cmpFloat orders two non-NaN floats.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// MeanNLL returns the mean negative log predictive density −(1/N)·Σ ln
+// p_i(y_i) of the targets under the predictions' Student-t distributions
+// (gcp.Prediction.LogPDF), in the units of the targets: rescaling the
+// targets by s adds ln s.
+func MeanNLL(pred []gcp.Prediction, y []float64) (float64, error) {
+	if err := check(len(y), 1, y); err != nil {
+		return 0, err
+	}
+	if len(pred) != len(y) {
+		return 0, ErrLength
+	}
+	var sum float64
+	for i, p := range pred {
+		sum -= p.LogPDF(y[i])
+	}
+	return sum / float64(len(y)), nil
+}
+
+// Coverage returns the fraction of targets that fall inside the central
+// predictive interval of probability level (gcp.Prediction.Interval),
+// ends included. For a calibrated model it is close to level. A level
+// outside (0, 1) gives gcp.ErrLevel.
+func Coverage(pred []gcp.Prediction, y []float64, level float64) (float64, error) {
+	if err := check(len(y), 1, y); err != nil {
+		return 0, err
+	}
+	if len(pred) != len(y) {
+		return 0, ErrLength
+	}
+	inside := 0
+	for i, p := range pred {
+		lo, hi, err := p.Interval(level)
+		if err != nil {
+			return 0, err
+		}
+		if lo <= y[i] && y[i] <= hi {
+			inside++
+		}
+	}
+	return float64(inside) / float64(len(y)), nil
+}
+
+// MeanStd returns the mean of a measure over folds and its sample
+// standard deviation √(Σ(x_i − mean)²/(K−1)), the "mean ± std" of the
+// paper's tables. For a single fold the standard deviation is NaN, since
+// one value says nothing about the spread.
+func MeanStd(x []float64) (mean, std float64, err error) {
+	if err := check(len(x), 1, x); err != nil {
+		return 0, 0, err
+	}
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	var ss float64
+	for _, v := range x {
+		d := v - mean
+		ss += d * d
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1)), nil
+}
+
+// check returns ErrLength unless every slice has length n, ErrTooFew if
+// n < least, and ErrNaN if a slice holds a NaN.
+func check(n, least int, s ...[]float64) error {
+	for _, v := range s {
+		if len(v) != n {
+			return ErrLength
+		}
+	}
+	if n < least {
+		return ErrTooFew
+	}
+	for _, v := range s {
+		if slices.ContainsFunc(v, math.IsNaN) {
+			return ErrNaN
+		}
+	}
+	return nil
+}
