@@ -128,15 +128,15 @@ func (m *Model[T]) predictions(a *activations[T], n int, out []Prediction) {
 		if za != nil {
 			zai = float64(za[i])
 		}
-		p := gcpPrior(float64(zm[i]), zai, float64(zb[i]), float64(zn[i]), m.cfg.FixedAlpha)
+		p, alphaMinusOne := gcpPrior(float64(zm[i]), zai, float64(zb[i]), float64(zn[i]), m.cfg.FixedAlpha)
 		p.M = m.yMean + m.yScale*p.M
 		p.Beta *= s2
 		v := p.Var()
 		if za != nil {
-			// α − 1 is softplus(za) exactly: α = 1 + softplus(za) rounds
-			// to 1 once softplus(za) < 1.1e-16, a normal state where the
-			// training data had outliers, and σ/(α−1) would be +Inf.
-			v = p.sigma() / softplus(zai)
+			// α = 1 + softplus(za) rounds to 1 once softplus(za) < 1.1e-16,
+			// a normal state where the training data had outliers, and
+			// σ/(α−1) would be +Inf: divide by the link's α − 1 instead.
+			v = p.sigma() / alphaMinusOne
 		}
 		out[i] = Prediction{Mean: p.M, Var: v, VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu}
 	}
