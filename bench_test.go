@@ -18,8 +18,40 @@ func reportSamples(b *testing.B, samplesPerOp int) {
 	b.ReportMetric(float64(samplesPerOp)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
 
-func benchPredict[T Float](b *testing.B, inputs, hidden, rows int) {
+// benchImpl is one kernel table to benchmark: the active assembly ("asm")
+// and the pure-Go one ("generic").
+type benchImpl[T Float] struct {
+	name string
+	k    *kernelSet[T]
+}
+
+// benchImpls returns the tables to compare: asm and generic when assembly
+// is active, else generic alone, so that every leg's names are stable.
+func benchImpls[T Float]() []benchImpl[T] {
+	gen := benchImpl[T]{"generic", genericKernelsFor[T]()}
+	if act := kernelsFor[T](); act.name != "generic" {
+		return []benchImpl[T]{{"asm", act}, gen}
+	}
+	return []benchImpl[T]{gen}
+}
+
+// benchTypes runs f for float32 and float64, each once per kernel table.
+func benchTypes(b *testing.B, f32 func(*testing.B, *kernelSet[float32]), f64 func(*testing.B, *kernelSet[float64])) {
+	b.Run("float32", func(b *testing.B) {
+		for _, im := range benchImpls[float32]() {
+			b.Run(im.name, func(b *testing.B) { f32(b, im.k) })
+		}
+	})
+	b.Run("float64", func(b *testing.B) {
+		for _, im := range benchImpls[float64]() {
+			b.Run(im.name, func(b *testing.B) { f64(b, im.k) })
+		}
+	})
+}
+
+func benchPredict[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, rows int) {
 	m := mustModel[T](b, Config{Inputs: inputs, Hidden: []int{hidden}, Seed: 1})
+	m.k = k
 	ws := m.NewWorkspace()
 	x, _ := randomBatch[T](1, rows, inputs)
 	out := make([]Prediction, rows)
@@ -37,8 +69,9 @@ func benchPredict[T Float](b *testing.B, inputs, hidden, rows int) {
 func BenchmarkPredict(b *testing.B) {
 	for _, s := range benchSizes {
 		b.Run(sizeName(s.inputs, s.hidden), func(b *testing.B) {
-			b.Run("float32", func(b *testing.B) { benchPredict[float32](b, s.inputs, s.hidden, 1) })
-			b.Run("float64", func(b *testing.B) { benchPredict[float64](b, s.inputs, s.hidden, 1) })
+			benchTypes(b,
+				func(b *testing.B, k *kernelSet[float32]) { benchPredict(b, k, s.inputs, s.hidden, 1) },
+				func(b *testing.B, k *kernelSet[float64]) { benchPredict(b, k, s.inputs, s.hidden, 1) })
 		})
 	}
 }
@@ -47,14 +80,16 @@ func BenchmarkPredict(b *testing.B) {
 func BenchmarkPredictBatch(b *testing.B) {
 	for _, s := range benchSizes {
 		b.Run(sizeName(s.inputs, s.hidden), func(b *testing.B) {
-			b.Run("float32", func(b *testing.B) { benchPredict[float32](b, s.inputs, s.hidden, 256) })
-			b.Run("float64", func(b *testing.B) { benchPredict[float64](b, s.inputs, s.hidden, 256) })
+			benchTypes(b,
+				func(b *testing.B, k *kernelSet[float32]) { benchPredict(b, k, s.inputs, s.hidden, 256) },
+				func(b *testing.B, k *kernelSet[float64]) { benchPredict(b, k, s.inputs, s.hidden, 256) })
 		})
 	}
 }
 
-func benchStep[T Float](b *testing.B, inputs, hidden, batch int) {
+func benchStep[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, batch int) {
 	m := mustModel[T](b, Config{Inputs: inputs, Hidden: []int{hidden}, Dropout: 0.1, Seed: 1})
+	m.k = k // before NewTrainer, whose optimizer takes the model's table
 	tr := mustTrainer(b, m, TrainConfig{BatchSize: batch, LearningRate: 1e-4})
 	x, y := randomBatch[T](1, batch, inputs)
 	b.ReportAllocs()
@@ -73,10 +108,43 @@ func BenchmarkStep(b *testing.B) {
 	for _, s := range benchSizes {
 		for _, batch := range []int{5, 256} {
 			b.Run(fmt.Sprintf("%s/batch%d", sizeName(s.inputs, s.hidden), batch), func(b *testing.B) {
-				b.Run("float32", func(b *testing.B) { benchStep[float32](b, s.inputs, s.hidden, batch) })
-				b.Run("float64", func(b *testing.B) { benchStep[float64](b, s.inputs, s.hidden, batch) })
+				benchTypes(b,
+					func(b *testing.B, k *kernelSet[float32]) { benchStep(b, k, s.inputs, s.hidden, batch) },
+					func(b *testing.B, k *kernelSet[float64]) { benchStep(b, k, s.inputs, s.hidden, batch) })
 			})
 		}
+	}
+}
+
+// linearBenchShapes are the first layers of the benchmark models, all four
+// heads stacked (n = 4·H): a 5000-row batch of the MSD network (D = 90,
+// H = 100) and of the UCI one (D = 13, H = 50), and the UCI one's single
+// row, the shape of Predict.
+var linearBenchShapes = []struct{ rows, inputs, outputs int }{{5000, 90, 400}, {5000, 13, 200}, {1, 13, 200}}
+
+func benchLinearForward[T Float](b *testing.B, k *kernelSet[T], rows, inputs, outputs int) {
+	x, _ := randomBatch[T](1, rows, inputs)
+	w, bias := randomBatch[T](2, inputs, outputs)
+	bias = append(bias, make([]T, outputs-len(bias))...)
+	y := make([]T, rows*outputs)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k.linearForward(rows, outputs, inputs, x, inputs, w, bias, y, outputs, true)
+	}
+	flops := 2 * float64(rows) * float64(inputs) * float64(outputs) * float64(b.N)
+	b.ReportMetric(flops/float64(b.Elapsed().Nanoseconds()), "GFLOP/s")
+}
+
+// BenchmarkLinearForward measures the first layer's forward kernel, ReLU
+// fused, in GFLOP/s (2·B·D·n flops per call).
+func BenchmarkLinearForward(b *testing.B) {
+	for _, s := range linearBenchShapes {
+		b.Run(fmt.Sprintf("B%dD%dn%d", s.rows, s.inputs, s.outputs), func(b *testing.B) {
+			benchTypes(b,
+				func(b *testing.B, k *kernelSet[float32]) { benchLinearForward(b, k, s.rows, s.inputs, s.outputs) },
+				func(b *testing.B, k *kernelSet[float64]) { benchLinearForward(b, k, s.rows, s.inputs, s.outputs) })
+		})
 	}
 }
 
@@ -161,4 +229,27 @@ func BenchmarkStudentTQuantile(b *testing.B) {
 			}
 		})
 	}
+}
+
+func benchGCPLoss[T Float](b *testing.B, k *kernelSet[T], n int) {
+	z, y := randomBatch[T](3, n, 4)
+	zm, za, zb, zn := make([]T, n), make([]T, n), make([]T, n), make([]T, n)
+	for i := range y {
+		zm[i], za[i], zb[i], zn[i] = z[4*i], z[4*i+1], z[4*i+2], z[4*i+3]
+	}
+	gm, ga, gb, gn := make([]T, n), make([]T, n), make([]T, n), make([]T, n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		specialSink = k.gcpLoss(zm, za, zb, zn, y, 0, 1/float64(n), gm, ga, gb, gn)
+	}
+	reportSamples(b, n)
+}
+
+// BenchmarkGCPLoss measures the loss and gradient of a 256-row batch with
+// a learned α, the Student-t part of Step.
+func BenchmarkGCPLoss(b *testing.B) {
+	benchTypes(b,
+		func(b *testing.B, k *kernelSet[float32]) { benchGCPLoss(b, k, 256) },
+		func(b *testing.B, k *kernelSet[float64]) { benchGCPLoss(b, k, 256) })
 }

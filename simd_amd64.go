@@ -1,0 +1,950 @@
+//go:build gc && !purego
+
+package gcp
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// useAVX2FMA reports whether the CPU (and the OS, through XGETBV) supports
+// AVX2 and FMA3, the instructions of simd_amd64.s. GODEBUG=cpu.avx2=off
+// turns it off, and with it every assembly kernel.
+var useAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+func init() {
+	if !useAVX2FMA {
+		return
+	}
+	k32 := *generic32
+	k32.name = "avx2fma"
+	k32.linearForward = linearForward32
+	k32.linearBackwardWeights = linearBackwardWeights32
+	k32.linearBackwardInput = linearBackwardInput32
+	k32.mul = mul32
+	k32.mulTo = mulTo32
+	k32.reluBackward = reluBackward32
+	k32.tanhBackward = tanhBackward32
+	k32.axpy = axpy32
+	k32.scale = scale32
+	k32.sumSquares = sumSquares32
+	k32.allFinite = allFinite32
+	k32.sgd = sgd32
+	k32.nesterov = nesterov32
+	k32.rmsprop = rmsprop32
+	k32.adam = adam32
+	k32.gcpLoss = gcpLoss32
+	kernels32 = &k32
+
+	k64 := *generic64
+	k64.name = "avx2fma"
+	k64.linearForward = linearForward64
+	k64.linearBackwardWeights = linearBackwardWeights64
+	k64.linearBackwardInput = linearBackwardInput64
+	k64.mul = mul64
+	k64.mulTo = mulTo64
+	k64.reluBackward = reluBackward64
+	k64.tanhBackward = tanhBackward64
+	k64.axpy = axpy64
+	k64.scale = scale64
+	k64.sumSquares = sumSquares64
+	k64.allFinite = allFinite64
+	k64.sgd = sgd64
+	k64.nesterov = nesterov64
+	k64.rmsprop = rmsprop64
+	k64.adam = adam64
+	k64.gcpLoss = gcpLoss64
+	kernels64 = &k64
+}
+
+// Flags of the matrix kernels.
+const (
+	gemmBias  = 1 << iota // start every row of C from the vector bias
+	gemmAccum             // start from C itself: C += A·B
+	gemmReLU              // C = max(C, 0) at the end, NaN kept
+)
+
+// one32 and one64 are the A operand of a column sum: a broadcast 1 times a
+// row of B is the row itself, exactly (FMA rounds 1·b + c once, like b + c).
+var (
+	one32 = float32(1)
+	one64 = float64(1)
+)
+
+// need panics unless a matrix of rows rows, row stride ld and width cols
+// fits in a slice of length n. The assembly reads and writes without bounds
+// checks, so every kernel validates its operands before calling it.
+func need(n, rows, ld, cols int) {
+	if rows > 0 && cols > 0 && (ld < cols && rows > 1 || (rows-1)*ld+cols > n) {
+		panic("gcp: kernel operand out of range")
+	}
+}
+
+// raceMat reports to the race detector, in race builds, the assembly's
+// reads (or writes) of rows rows of cols elements, ld apart, of s.
+func raceMat[T Float](s []T, rows, ld, cols int, write bool) {
+	if !raceEnabled || rows <= 0 || cols <= 0 {
+		return
+	}
+	size := int(unsafe.Sizeof(s[0]))
+	for i := 0; i < rows; i++ {
+		if p := unsafe.Pointer(&s[i*ld]); write {
+			raceWriteRange(p, cols*size)
+		} else {
+			raceReadRange(p, cols*size)
+		}
+	}
+}
+
+// raceRead and raceWrite report the assembly's accesses to whole vectors.
+func raceRead[T Float](s ...[]T) {
+	for _, v := range s {
+		raceMat(v, 1, 0, len(v), false)
+	}
+}
+
+func raceWrite[T Float](s ...[]T) {
+	for _, v := range s {
+		raceMat(v, 1, 0, len(v), true)
+	}
+}
+
+// ptr returns the address of s's first element without a bounds check; the
+// assembly reads through it only where need has checked.
+func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
+
+// gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
+// columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
+//
+//	for i := range m { for j := range n {
+//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
+//		for q := range k { s += A(i, q) * B(q, j) }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
+//
+// It broadcasts A(i, q) over a row of B: six rows of C by sixteen columns
+// per tile, with fused multiply-adds.
+//
+//go:noescape
+func gemmBcastF32(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+
+// gemmBcast1F32 is gemmBcastF32 for a single row of C (m = 1), with tiles
+// of 64 columns, since one row gives too few independent accumulators in a
+// six-row tile:
+//
+//	for j := range n {
+//		s := 0 (or bias[j], or c[j]); for q := range k { s += a[q*aqs] * b[q*ldb+j] }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[j] = s }
+//
+//go:noescape
+func gemmBcast1F32(n, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int)
+
+// gemmDotF32 computes C = A·Bᵀ (plus bias) for row-major A (m × k, row
+// stride lda), B (n × k, row stride ldb) and C (m × n, row stride ldc), as
+// dot products along the contiguous k:
+//
+//	for i := range m { for p := range n {
+//		s := 0; for j := range k { s += a[i*lda+j] * b[p*ldb+j] }
+//		if flags&gemmBias != 0 { s = bias[p] + s }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+p] = s } }
+//
+//go:noescape
+func gemmDotF32(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+
+// gemmBcastF64 is gemmBcastF32 for float64, with tiles of six rows by eight
+// columns.
+//
+//	for i := range m { for j := range n {
+//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
+//		for q := range k { s += A(i, q) * B(q, j) }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
+//
+//go:noescape
+func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+
+// gemmBcast1F64 is gemmBcast1F32 for float64, with tiles of 32 columns.
+//
+//	for j := range n {
+//		s := 0 (or bias[j], or c[j]); for q := range k { s += a[q*aqs] * b[q*ldb+j] }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[j] = s }
+//
+//go:noescape
+func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int)
+
+// gemmDotF64 is gemmDotF32 for float64.
+//
+//	for i := range m { for p := range n {
+//		s := 0; for j := range k { s += a[i*lda+j] * b[p*ldb+j] }
+//		if flags&gemmBias != 0 { s = bias[p] + s }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+p] = s } }
+//
+//go:noescape
+func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+
+// linearForward32 is linearForwardGeneric for float32 in assembly.
+func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	need(len(x), m, ldx, k)
+	need(len(w), k, n, n)
+	need(len(b), 1, n, n)
+	need(len(y), m, ldy, n)
+	if raceEnabled {
+		raceMat(x, m, ldx, k, false)
+		raceMat(w, 1, 0, k*n, false)
+		raceMat(b, 1, 0, n, false)
+		raceMat(y, m, ldy, n, true)
+	}
+	flags := gemmBias
+	if relu {
+		flags |= gemmReLU
+	}
+	switch {
+	case n == 1:
+		gemmDotF32(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
+	case m == 1:
+		gemmBcast1F32(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
+	default:
+		gemmBcastF32(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
+	}
+}
+
+// linearBackwardWeights32 is linearBackwardWeightsGeneric for float32 in
+// assembly.
+func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, ldx int, dw, db []float32) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	need(len(dy), m, lddy, n)
+	need(len(x), m, ldx, k)
+	need(len(dw), k, n, n)
+	need(len(db), 1, n, n)
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(x, m, ldx, k, false)
+		raceMat(dw, 1, 0, k*n, true)
+		raceMat(db, 1, 0, n, true)
+	}
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(x, m, ldx, k, false)
+		raceMat(dw, 1, 0, k*n, true)
+		raceMat(db, 1, 0, n, true)
+	}
+	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
+	gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	switch {
+	case k == 0:
+	case n == 1:
+		// dw[p] += Σ_i dy[i]·x[i,p]: one row of C.
+		gemmBcast1F32(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
+	default:
+		// dw[p,j] += Σ_i x[i,p]·dy[i,j]: A(p, i) = x[i*ldx+p].
+		gemmBcastF32(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
+	}
+}
+
+// linearBackwardInput32 is linearBackwardInputGeneric for float32 in
+// assembly.
+func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx []float32, lddx int) {
+	if m <= 0 || k <= 0 {
+		return
+	}
+	need(len(dy), m, lddy, n)
+	need(len(w), k, n, n)
+	need(len(dx), m, lddx, k)
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(w, 1, 0, k*n, false)
+		raceMat(dx, m, lddx, k, true)
+	}
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(w, 1, 0, k*n, false)
+		raceMat(dx, m, lddx, k, true)
+	}
+	switch {
+	case n == 1:
+		// dx[i,p] = dy[i]·w[p]: a product per element, rounded once, as
+		// in the generic dot of length 1.
+		gemmBcastF32(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
+	default:
+		gemmDotF32(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
+	}
+}
+
+// linearForward64 is linearForwardGeneric for float64 in assembly.
+func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy int, relu bool) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	need(len(x), m, ldx, k)
+	need(len(w), k, n, n)
+	need(len(b), 1, n, n)
+	need(len(y), m, ldy, n)
+	if raceEnabled {
+		raceMat(x, m, ldx, k, false)
+		raceMat(w, 1, 0, k*n, false)
+		raceMat(b, 1, 0, n, false)
+		raceMat(y, m, ldy, n, true)
+	}
+	flags := gemmBias
+	if relu {
+		flags |= gemmReLU
+	}
+	switch {
+	case n == 1:
+		gemmDotF64(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
+	case m == 1:
+		gemmBcast1F64(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
+	default:
+		gemmBcastF64(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
+	}
+}
+
+// linearBackwardWeights64 is linearBackwardWeightsGeneric for float64 in
+// assembly.
+func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, ldx int, dw, db []float64) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	need(len(dy), m, lddy, n)
+	need(len(x), m, ldx, k)
+	need(len(dw), k, n, n)
+	need(len(db), 1, n, n)
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(x, m, ldx, k, false)
+		raceMat(dw, 1, 0, k*n, true)
+		raceMat(db, 1, 0, n, true)
+	}
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(x, m, ldx, k, false)
+		raceMat(dw, 1, 0, k*n, true)
+		raceMat(db, 1, 0, n, true)
+	}
+	gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	switch {
+	case k == 0:
+	case n == 1:
+		gemmBcast1F64(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
+	default:
+		gemmBcastF64(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
+	}
+}
+
+// linearBackwardInput64 is linearBackwardInputGeneric for float64 in
+// assembly.
+func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx []float64, lddx int) {
+	if m <= 0 || k <= 0 {
+		return
+	}
+	need(len(dy), m, lddy, n)
+	need(len(w), k, n, n)
+	need(len(dx), m, lddx, k)
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(w, 1, 0, k*n, false)
+		raceMat(dx, m, lddx, k, true)
+	}
+	if raceEnabled {
+		raceMat(dy, m, lddy, n, false)
+		raceMat(w, 1, 0, k*n, false)
+		raceMat(dx, m, lddx, k, true)
+	}
+	switch {
+	case n == 1:
+		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
+	default:
+		gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
+	}
+}
+
+// mulF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n { x[i] *= y[i] }
+//
+//go:noescape
+func mulF32(n int, x, y *float32)
+
+// mulF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n { x[i] *= y[i] }
+//
+//go:noescape
+func mulF64(n int, x, y *float64)
+
+// mulToF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n { dst[i] = x[i] * y[i] }
+//
+//go:noescape
+func mulToF32(n int, dst, x, y *float32)
+
+// mulToF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n { dst[i] = x[i] * y[i] }
+//
+//go:noescape
+func mulToF64(n int, dst, x, y *float64)
+
+// reluBackwardF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n { if !(y[i] > 0) { d[i] = 0 } }
+//
+//go:noescape
+func reluBackwardF32(n int, d, y *float32)
+
+// reluBackwardF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n { if !(y[i] > 0) { d[i] = 0 } }
+//
+//go:noescape
+func reluBackwardF64(n int, d, y *float64)
+
+// tanhBackwardF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n { d[i] *= 1 - y[i]*y[i] }
+//
+//go:noescape
+func tanhBackwardF32(n int, d, y *float32)
+
+// tanhBackwardF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n { d[i] *= 1 - y[i]*y[i] }
+//
+//go:noescape
+func tanhBackwardF64(n int, d, y *float64)
+
+// axpyF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyF32(n int, x, y *float32, a float32)
+
+// axpyF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyF64(n int, x, y *float64, a float64)
+
+// scaleF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n { x[i] *= a }
+//
+//go:noescape
+func scaleF32(n int, x *float32, a float32)
+
+// scaleF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n { x[i] *= a }
+//
+//go:noescape
+func scaleF64(n int, x *float64, a float64)
+
+// sgdF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n { p2[i] = p[i] - lr*gr[i] }
+//
+//go:noescape
+func sgdF32(n int, p2, p, gr *float32, lr float32)
+
+// sgdF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n { p2[i] = p[i] - lr*gr[i] }
+//
+//go:noescape
+func sgdF64(n int, p2, p, gr *float64, lr float64)
+
+// nesterovF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n {
+//		v2[i] = mu*v[i] - lr*gr[i]
+//		p2[i] = p[i] + mu*v2[i] - lr*gr[i] }
+//
+//go:noescape
+func nesterovF32(n int, p2, v2, p, v, gr *float32, lr, mu float32)
+
+// nesterovF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n {
+//		v2[i] = mu*v[i] - lr*gr[i]
+//		p2[i] = p[i] + mu*v2[i] - lr*gr[i] }
+//
+//go:noescape
+func nesterovF64(n int, p2, v2, p, v, gr *float64, lr, mu float64)
+
+// rmspropF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n {
+//		a2[i] = rho*a[i] + c*gr[i]*gr[i]   // c = 1 − rho
+//		p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps) }
+//
+//go:noescape
+func rmspropF32(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32)
+
+// rmspropF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n {
+//		a2[i] = rho*a[i] + c*gr[i]*gr[i]   // c = 1 − rho
+//		p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps) }
+//
+//go:noescape
+func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64)
+
+// adamF32 computes, for n a multiple of the vector width,
+//
+//	for i := range n {
+//		m2[i] = b1*m[i] + c1*gr[i]        // c1 = 1 − b1
+//		v2[i] = b2*v[i] + c2*gr[i]*gr[i]   // c2 = 1 − b2
+//		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
+//
+//go:noescape
+func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32)
+
+// adamF64 computes, for n a multiple of the vector width,
+//
+//	for i := range n {
+//		m2[i] = b1*m[i] + c1*gr[i]        // c1 = 1 − b1
+//		v2[i] = b2*v[i] + c2*gr[i]*gr[i]   // c2 = 1 − b2
+//		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
+//
+//go:noescape
+func adamF64(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64)
+
+// sumSquaresF32 returns, for n a multiple of 8,
+//
+//	for _, v := range x[:n] { s += float64(v) * float64(v) }
+//
+//go:noescape
+func sumSquaresF32(n int, x *float32) float64
+
+// sumSquaresF64 returns, for n a multiple of 4,
+//
+//	for _, v := range x[:n] { s += v * v }
+//
+//go:noescape
+func sumSquaresF64(n int, x *float64) float64
+
+// allFiniteF32 reports, for n a multiple of 8,
+//
+//	for _, v := range x[:n] { s += v - v }; return s == 0
+//
+//go:noescape
+func allFiniteF32(n int, x *float32) bool
+
+// allFiniteF64 reports, for n a multiple of 4,
+//
+//	for _, v := range x[:n] { s += v - v }; return s == 0
+//
+//go:noescape
+func allFiniteF64(n int, x *float64) bool
+
+// The element-wise wrappers for float32: the assembly does the whole vectors,
+// the generic kernel the last len%8 elements. Each reslices its
+// operands as the generic kernel does, so a short operand panics before
+// anything is written.
+
+func mul32(x, y []float32) {
+	y = y[:len(x)]
+	n := len(x) &^ 7
+	if raceEnabled {
+		raceWrite(x[:n])
+		raceRead(y[:n])
+	}
+	if n > 0 {
+		mulF32(n, ptr(x), ptr(y))
+	}
+	mulGeneric(x[n:], y[n:])
+}
+
+func mulTo32(dst, x, y []float32) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	n := len(dst) &^ 7
+	if raceEnabled {
+		raceWrite(dst[:n])
+		raceRead(x[:n], y[:n])
+	}
+	if n > 0 {
+		mulToF32(n, ptr(dst), ptr(x), ptr(y))
+	}
+	mulToGeneric(dst[n:], x[n:], y[n:])
+}
+
+func reluBackward32(d, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	if raceEnabled {
+		raceWrite(d[:n])
+		raceRead(y[:n])
+	}
+	if n > 0 {
+		reluBackwardF32(n, ptr(d), ptr(y))
+	}
+	reluBackwardGeneric(d[n:], y[n:])
+}
+
+func tanhBackward32(d, y []float32) {
+	y = y[:len(d)]
+	n := len(d) &^ 7
+	if raceEnabled {
+		raceWrite(d[:n])
+		raceRead(y[:n])
+	}
+	if n > 0 {
+		tanhBackwardF32(n, ptr(d), ptr(y))
+	}
+	tanhBackwardGeneric(d[n:], y[n:])
+}
+
+func axpy32(a float32, x, y []float32) {
+	y = y[:len(x)]
+	n := len(x) &^ 7
+	if raceEnabled {
+		raceWrite(y[:n])
+		raceRead(x[:n])
+	}
+	if n > 0 {
+		axpyF32(n, ptr(x), ptr(y), a)
+	}
+	axpyGeneric(a, x[n:], y[n:])
+}
+
+func scale32(a float32, x []float32) {
+	n := len(x) &^ 7
+	if raceEnabled {
+		raceWrite(x[:n])
+	}
+	if n > 0 {
+		scaleF32(n, ptr(x), a)
+	}
+	scaleGeneric(a, x[n:])
+}
+
+func sumSquares32(x []float32) float64 {
+	n := len(x) &^ 7
+	s := 0.0
+	if raceEnabled {
+		raceRead(x[:n])
+	}
+	if n > 0 {
+		s = sumSquaresF32(n, ptr(x))
+	}
+	return s + sumSquaresGeneric(x[n:])
+}
+
+func allFinite32(x []float32) bool {
+	n := len(x) &^ 7
+	if raceEnabled {
+		raceRead(x[:n])
+	}
+	return (n == 0 || allFiniteF32(n, ptr(x))) && allFiniteGeneric(x[n:])
+}
+
+func sgd32(p2, p, g []float32, lr float32) {
+	p, g = p[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 7
+	if raceEnabled {
+		raceWrite(p2[:n])
+		raceRead(p[:n], g[:n])
+	}
+	if n > 0 {
+		sgdF32(n, ptr(p2), ptr(p), ptr(g), lr)
+	}
+	sgdGeneric(p2[n:], p[n:], g[n:], lr)
+}
+
+func nesterov32(p2, v2, p, v, g []float32, lr, mu float32) {
+	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 7
+	if raceEnabled {
+		raceWrite(p2[:n], v2[:n])
+		raceRead(p[:n], v[:n], g[:n])
+	}
+	if n > 0 {
+		nesterovF32(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
+	}
+	nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu)
+}
+
+func rmsprop32(p2, a2, p, a, g []float32, lr, rho, eps float32) {
+	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 7
+	if raceEnabled {
+		raceWrite(p2[:n], a2[:n])
+		raceRead(p[:n], a[:n], g[:n])
+	}
+	if n > 0 {
+		rmspropF32(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
+	}
+	rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps)
+}
+
+func adam32(p2, m2, v2, p, m, v, g []float32, lr, b1, b2, eps float32) {
+	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 7
+	if raceEnabled {
+		raceWrite(p2[:n], m2[:n], v2[:n])
+		raceRead(p[:n], m[:n], v[:n], g[:n])
+	}
+	if n > 0 {
+		adamF32(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
+	}
+	adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps)
+}
+
+// The element-wise wrappers for float64: the assembly does the whole vectors,
+// the generic kernel the last len%4 elements. Each reslices its
+// operands as the generic kernel does, so a short operand panics before
+// anything is written.
+
+func mul64(x, y []float64) {
+	y = y[:len(x)]
+	n := len(x) &^ 3
+	if raceEnabled {
+		raceWrite(x[:n])
+		raceRead(y[:n])
+	}
+	if n > 0 {
+		mulF64(n, ptr(x), ptr(y))
+	}
+	mulGeneric(x[n:], y[n:])
+}
+
+func mulTo64(dst, x, y []float64) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	n := len(dst) &^ 3
+	if raceEnabled {
+		raceWrite(dst[:n])
+		raceRead(x[:n], y[:n])
+	}
+	if n > 0 {
+		mulToF64(n, ptr(dst), ptr(x), ptr(y))
+	}
+	mulToGeneric(dst[n:], x[n:], y[n:])
+}
+
+func reluBackward64(d, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	if raceEnabled {
+		raceWrite(d[:n])
+		raceRead(y[:n])
+	}
+	if n > 0 {
+		reluBackwardF64(n, ptr(d), ptr(y))
+	}
+	reluBackwardGeneric(d[n:], y[n:])
+}
+
+func tanhBackward64(d, y []float64) {
+	y = y[:len(d)]
+	n := len(d) &^ 3
+	if raceEnabled {
+		raceWrite(d[:n])
+		raceRead(y[:n])
+	}
+	if n > 0 {
+		tanhBackwardF64(n, ptr(d), ptr(y))
+	}
+	tanhBackwardGeneric(d[n:], y[n:])
+}
+
+func axpy64(a float64, x, y []float64) {
+	y = y[:len(x)]
+	n := len(x) &^ 3
+	if raceEnabled {
+		raceWrite(y[:n])
+		raceRead(x[:n])
+	}
+	if n > 0 {
+		axpyF64(n, ptr(x), ptr(y), a)
+	}
+	axpyGeneric(a, x[n:], y[n:])
+}
+
+func scale64(a float64, x []float64) {
+	n := len(x) &^ 3
+	if raceEnabled {
+		raceWrite(x[:n])
+	}
+	if n > 0 {
+		scaleF64(n, ptr(x), a)
+	}
+	scaleGeneric(a, x[n:])
+}
+
+func sumSquares64(x []float64) float64 {
+	n := len(x) &^ 3
+	s := 0.0
+	if raceEnabled {
+		raceRead(x[:n])
+	}
+	if n > 0 {
+		s = sumSquaresF64(n, ptr(x))
+	}
+	return s + sumSquaresGeneric(x[n:])
+}
+
+func allFinite64(x []float64) bool {
+	n := len(x) &^ 3
+	if raceEnabled {
+		raceRead(x[:n])
+	}
+	return (n == 0 || allFiniteF64(n, ptr(x))) && allFiniteGeneric(x[n:])
+}
+
+func sgd64(p2, p, g []float64, lr float64) {
+	p, g = p[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 3
+	if raceEnabled {
+		raceWrite(p2[:n])
+		raceRead(p[:n], g[:n])
+	}
+	if n > 0 {
+		sgdF64(n, ptr(p2), ptr(p), ptr(g), lr)
+	}
+	sgdGeneric(p2[n:], p[n:], g[n:], lr)
+}
+
+func nesterov64(p2, v2, p, v, g []float64, lr, mu float64) {
+	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 3
+	if raceEnabled {
+		raceWrite(p2[:n], v2[:n])
+		raceRead(p[:n], v[:n], g[:n])
+	}
+	if n > 0 {
+		nesterovF64(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
+	}
+	nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu)
+}
+
+func rmsprop64(p2, a2, p, a, g []float64, lr, rho, eps float64) {
+	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 3
+	if raceEnabled {
+		raceWrite(p2[:n], a2[:n])
+		raceRead(p[:n], a[:n], g[:n])
+	}
+	if n > 0 {
+		rmspropF64(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
+	}
+	rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps)
+}
+
+func adam64(p2, m2, v2, p, m, v, g []float64, lr, b1, b2, eps float64) {
+	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
+	n := len(p2) &^ 3
+	if raceEnabled {
+		raceWrite(p2[:n], m2[:n], v2[:n])
+		raceRead(p[:n], m[:n], v[:n], g[:n])
+	}
+	if n > 0 {
+		adamF64(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
+	}
+	adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps)
+}
+
+// gcpTmpLen is the length of gcpLossF64's scratch buffer: 31 vectors of
+// four float64.
+const gcpTmpLen = 124
+
+// gcpLossF64 is gcpLossGeneric for float64 over n samples, n a multiple of
+// 4, with the loss sum accumulated per lane; tmp is scratch of gcpTmpLen
+// float64. With fixedAlpha ≠ 0 (it must not be −0), za and ga are not used.
+//
+//	for i := range n {
+//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
+//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
+//
+//go:noescape
+func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+
+// gcpChunk is how many float32 samples gcpLoss32 converts to float64 at a
+// time.
+const gcpChunk = 64
+
+// gcpLoss64 is gcpLossGeneric for float64: the assembly does groups of
+// four samples, the generic kernel the last len(y)%4.
+func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
+	n := len(y)
+	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
+	learned := fixedAlpha == 0
+	if learned {
+		za, ga = za[:n], ga[:n]
+		fixedAlpha = 0 // not −0: the assembly tests the bits
+	}
+	n4 := n &^ 3
+	sum := 0.0
+	if n4 > 0 {
+		if raceEnabled {
+			raceRead(zm[:n4], zb[:n4], zn[:n4], y[:n4])
+			raceWrite(gm[:n4], gb[:n4], gn[:n4])
+			if learned {
+				raceRead(za[:n4])
+				raceWrite(ga[:n4])
+			}
+		}
+		var tmp [gcpTmpLen]float64
+		sum = gcpLossF64(n4, ptr(zm), ptr(za), ptr(zb), ptr(zn), ptr(y), ptr(gm), ptr(ga), ptr(gb), ptr(gn), fixedAlpha, scale, &tmp[0])
+	}
+	if n4 == n {
+		return sum
+	}
+	var zat, gat []float64
+	if learned {
+		zat, gat = za[n4:], ga[n4:]
+	}
+	return sum + gcpLossGeneric(zm[n4:], zat, zb[n4:], zn[n4:], y[n4:], fixedAlpha, scale, gm[n4:], gat, gb[n4:], gn[n4:])
+}
+
+// gcpLoss32 is gcpLossGeneric for float32. The generic kernel computes in
+// float64 and rounds the gradients to float32; so does this one, through
+// gcpLossF64 on chunks converted to float64.
+func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, gb, gn []float32) float64 {
+	n := len(y)
+	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
+	learned := fixedAlpha == 0
+	if learned {
+		za, ga = za[:n], ga[:n]
+		fixedAlpha = 0
+	}
+	n4 := n &^ 3
+	sum := 0.0
+	var in [5][gcpChunk]float64
+	var out [4][gcpChunk]float64
+	var tmp [gcpTmpLen]float64
+	for s := 0; s < n4; s += gcpChunk {
+		c := min(gcpChunk, n4-s)
+		for i := 0; i < c; i++ {
+			in[0][i], in[2][i], in[3][i], in[4][i] = float64(zm[s+i]), float64(zb[s+i]), float64(zn[s+i]), float64(y[s+i])
+		}
+		if learned {
+			for i := 0; i < c; i++ {
+				in[1][i] = float64(za[s+i])
+			}
+		}
+		sum += gcpLossF64(c, &in[0][0], &in[1][0], &in[2][0], &in[3][0], &in[4][0], &out[0][0], &out[1][0], &out[2][0], &out[3][0], fixedAlpha, scale, &tmp[0])
+		for i := 0; i < c; i++ {
+			gm[s+i], gb[s+i], gn[s+i] = float32(out[0][i]), float32(out[2][i]), float32(out[3][i])
+		}
+		if learned {
+			for i := 0; i < c; i++ {
+				ga[s+i] = float32(out[1][i])
+			}
+		}
+	}
+	if n4 == n {
+		return sum
+	}
+	var zat, gat []float32
+	if learned {
+		zat, gat = za[n4:], ga[n4:]
+	}
+	return sum + gcpLossGeneric(zm[n4:], zat, zb[n4:], zn[n4:], y[n4:], fixedAlpha, scale, gm[n4:], gat, gb[n4:], gn[n4:])
+}

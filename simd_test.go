@@ -1,0 +1,1094 @@
+package gcp
+
+// Differential tests of the active kernel table (kernelsFor, assembly on
+// amd64 with AVX2+FMA and on arm64) against the pure-Go table
+// (genericKernelsFor), entry by entry, in float32 and float64.
+//
+// Every operand lives at an offset of 0–3 elements inside a buffer whose
+// other elements (the offset, the gaps of a leading dimension larger than
+// the width, and guards past the end) hold a marked NaN: after each call
+// the tests check that no marked element changed, that read-only operands
+// are bit-for-bit unmodified, and that the outputs agree with the generic
+// kernel:
+//
+//   - element-wise kernels bit for bit (any NaN matches any NaN, as Go does
+//     not specify NaN payloads), since both round every product on its own;
+//   - reductions and fused multiply-add chains within 2(k+2)·u·Σ|terms|,
+//     u the unit roundoff: either summation order, with or without fused
+//     products, is within (k+1)·u·Σ|terms| of the exact sum (Higham,
+//     Accuracy and Stability, §3.1), so two orders differ by at most twice
+//     that; a NaN or ±Inf must come out as the same NaN or ±Inf.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
+
+// ktWantName returns the name the active kernel table must have on this
+// machine, so that a CI leg that should run assembly (amd64 with AVX2+FMA,
+// or arm64) cannot pass on the generic fallback.
+func ktWantName() string {
+	if puregoTag || runtime.Compiler != "gc" {
+		return "generic"
+	}
+	switch runtime.GOARCH {
+	case "amd64":
+		if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+			return "avx2fma"
+		}
+	case "arm64":
+		return "neon"
+	}
+	return "generic"
+}
+
+func TestKernelPath(t *testing.T) {
+	want := ktWantName()
+	t.Logf("GOARCH=%s compiler=%s purego=%v AVX2=%v FMA=%v: kernels %q (float32), %q (float64)",
+		runtime.GOARCH, runtime.Compiler, puregoTag, cpu.X86.HasAVX2, cpu.X86.HasFMA,
+		kernelsFor[float32]().name, kernelsFor[float64]().name)
+	for _, got := range []string{kernelsFor[float32]().name, kernelsFor[float64]().name} {
+		if got != want {
+			t.Errorf("active kernels are %q, want %q", got, want)
+		}
+	}
+	if n := genericKernelsFor[float32]().name; n != "generic" {
+		t.Errorf("generic float32 table is named %q", n)
+	}
+	if n := genericKernelsFor[float64]().name; n != "generic" {
+		t.Errorf("generic float64 table is named %q", n)
+	}
+}
+
+// ktCovered lists the kernel table's entries and the test that compares
+// each one; TestKernelCoverage fails when an entry is added without a test.
+var ktCovered = map[string]string{
+	"linearForward":         "TestKernelLinear",
+	"linearBackwardWeights": "TestKernelLinear",
+	"linearBackwardInput":   "TestKernelLinear",
+	"tanh":                  "TestKernelElementwise",
+	"mul":                   "TestKernelElementwise",
+	"mulTo":                 "TestKernelElementwise",
+	"reluBackward":          "TestKernelElementwise",
+	"tanhBackward":          "TestKernelElementwise",
+	"axpy":                  "TestKernelElementwise",
+	"scale":                 "TestKernelElementwise",
+	"sumSquares":            "TestKernelElementwise",
+	"allFinite":             "TestKernelElementwise",
+	"sgd":                   "TestKernelElementwise",
+	"nesterov":              "TestKernelElementwise",
+	"rmsprop":               "TestKernelElementwise",
+	"adam":                  "TestKernelElementwise",
+	"gcpLoss":               "TestKernelGCPLoss",
+}
+
+func TestKernelCoverage(t *testing.T) {
+	typ := reflect.TypeOf(kernelSet[float32]{})
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		if f.Type.Kind() != reflect.Func {
+			continue
+		}
+		if _, ok := ktCovered[f.Name]; !ok {
+			t.Errorf("kernel %s has no differential test", f.Name)
+		}
+	}
+	for _, k := range []any{kernelsFor[float32](), kernelsFor[float64]()} {
+		v := reflect.ValueOf(k).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.Kind() == reflect.Func && f.IsNil() {
+				t.Errorf("%s: kernel %s is nil", v.Type(), v.Type().Field(i).Name)
+			}
+		}
+	}
+}
+
+// --- helpers -------------------------------------------------------------
+
+// ktUnit returns the unit roundoff of T.
+func ktUnit[T Float]() float64 {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return 0x1p-24
+	}
+	return 0x1p-53
+}
+
+func ktTypeName[T Float]() string {
+	var z T
+	return fmt.Sprintf("%T", z)
+}
+
+// ktGuard returns the marked NaN that fills every element a kernel must not
+// write; ktBits returns the bits of v for exact comparison.
+func ktGuard[T Float]() T {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return T(math.Float32frombits(0x7fc5a5a5))
+	}
+	return T(math.Float64frombits(0x7ff8a5a5a5a5a5a5))
+}
+
+func ktBits[T Float](v T) uint64 {
+	switch x := any(v).(type) {
+	case float32:
+		return uint64(math.Float32bits(x))
+	case float64:
+		return math.Float64bits(x)
+	}
+	panic("unreachable")
+}
+
+// ktSame reports whether a and b are the same value: both NaN (any
+// payload), or equal bits (so +0 and −0 differ).
+func ktSame[T Float](a, b T) bool {
+	if a != a || b != b {
+		return a != a && b != b
+	}
+	return ktBits(a) == ktBits(b)
+}
+
+// ktClose reports whether a is within tol of the reference g, where a NaN
+// or ±Inf reference must be matched exactly (class and sign).
+func ktClose[T Float](a, g T, tol float64) bool {
+	ga, gg := float64(a), float64(g)
+	switch {
+	case math.IsNaN(gg):
+		return math.IsNaN(ga)
+	case math.IsInf(gg, 0):
+		return ga == gg
+	case math.IsNaN(ga) || math.IsInf(ga, 0):
+		return false
+	}
+	return math.Abs(ga-gg) <= tol
+}
+
+// ktMat is a matrix operand of rows × cols with row stride ld at offset off
+// inside buf; every element of buf outside it is a guard.
+type ktMat[T Float] struct {
+	buf                 []T
+	off, rows, cols, ld int
+}
+
+const ktGuardLen = 9 // guard elements past the end of every operand
+
+func ktNewMat[T Float](r *rand.Rand, off, rows, cols, ld int) *ktMat[T] {
+	size := 0
+	if rows > 0 {
+		size = (rows-1)*ld + cols
+	}
+	m := &ktMat[T]{buf: make([]T, off+size+ktGuardLen), off: off, rows: rows, cols: cols, ld: ld}
+	g := ktGuard[T]()
+	for i := range m.buf {
+		m.buf[i] = g
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			m.buf[off+i*ld+j] = T(r.NormFloat64())
+		}
+	}
+	return m
+}
+
+// s returns the operand as the kernels see it: from its first element to
+// its last, with the capacity cut there so that a generic kernel cannot
+// reach the guards either.
+func (m *ktMat[T]) s() []T {
+	size := 0
+	if m.rows > 0 {
+		size = (m.rows-1)*m.ld + m.cols
+	}
+	return m.buf[m.off : m.off+size : m.off+size]
+}
+
+func (m *ktMat[T]) at(i, j int) T     { return m.buf[m.off+i*m.ld+j] }
+func (m *ktMat[T]) set(i, j int, v T) { m.buf[m.off+i*m.ld+j] = v }
+
+func (m *ktMat[T]) clone() *ktMat[T] {
+	c := *m
+	c.buf = slices.Clone(m.buf)
+	return &c
+}
+
+// inside reports whether buf index x is an element of the matrix.
+func (m *ktMat[T]) inside(x int) bool {
+	x -= m.off
+	if x < 0 || m.rows == 0 || m.cols == 0 {
+		return false
+	}
+	i, j := x/m.ld, x%m.ld
+	return i < m.rows && j < m.cols
+}
+
+// checkGuards fails tb if a guard element of m changed.
+func (m *ktMat[T]) checkGuards(tb testing.TB, what string) {
+	tb.Helper()
+	g := ktBits(ktGuard[T]())
+	for x, v := range m.buf {
+		if !m.inside(x) && ktBits(v) != g {
+			tb.Fatalf("%s: guard element %d (operand at offset %d, %d×%d, ld %d) overwritten with %v", what, x, m.off, m.rows, m.cols, m.ld, v)
+		}
+	}
+}
+
+// checkUnchanged fails tb unless m is bit for bit equal to before.
+func (m *ktMat[T]) checkUnchanged(tb testing.TB, before *ktMat[T], what string) {
+	tb.Helper()
+	for x := range m.buf {
+		if ktBits(m.buf[x]) != ktBits(before.buf[x]) {
+			tb.Fatalf("%s: read-only operand modified at element %d: %v, was %v", what, x, m.buf[x], before.buf[x])
+		}
+	}
+}
+
+// --- matrix kernels -------------------------------------------------------
+
+// ktShape is one call of the three layer kernels: m rows of inputs of width
+// k, n outputs; the leading dimensions exceed the widths by padX/padY.
+type ktShape struct {
+	m, n, k    int
+	off        int
+	padX, padY int
+	relu       bool
+}
+
+func (s ktShape) String() string {
+	return fmt.Sprintf("m=%d,n=%d,k=%d,off=%d,padX=%d,padY=%d,relu=%v", s.m, s.n, s.k, s.off, s.padX, s.padY, s.relu)
+}
+
+// ktShapes returns the shapes of TestKernelLinear: every n in 0..70 and
+// every k in 0..70 with small m (across the 16- and 64-wide column tiles,
+// the 4-wide dot tiles and the 8-wide reductions and their masked tails),
+// every m in 0..13 (across the 6- and 3-row tiles), a few large ones, each
+// at offsets 0–3 and with and without padded leading dimensions.
+func ktShapes() []ktShape {
+	var ss []ktShape
+	i := 0
+	add := func(m, n, k int) {
+		for off := 0; off < 4; off++ {
+			pads := [][2]int{{0, 0}, {3, 1}, {1, 5}}[i%3]
+			ss = append(ss, ktShape{m: m, n: n, k: k, off: off, padX: pads[0], padY: pads[1], relu: (i+off)%2 == 0})
+		}
+		i++
+	}
+	for n := 0; n <= 70; n++ {
+		for _, mk := range [][2]int{{1, 3}, {2, 1}, {7, 5}, {6, 13}} {
+			add(mk[0], n, mk[1])
+		}
+	}
+	for k := 0; k <= 70; k++ {
+		for _, mn := range [][2]int{{1, 1}, {4, 3}, {9, 17}, {3, 1}} {
+			add(mn[0], mn[1], k)
+		}
+	}
+	for m := 0; m <= 13; m++ {
+		for _, nk := range [][2]int{{1, 13}, {5, 8}, {16, 1}, {40, 0}, {65, 9}, {2, 31}} {
+			add(m, nk[0], nk[1])
+		}
+	}
+	for _, s := range [][3]int{{64, 400, 90}, {5, 200, 13}, {1, 200, 13}, {256, 100, 50}, {33, 129, 70}, {1, 400, 90}, {5, 1, 100}} {
+		add(s[0], s[1], s[2])
+	}
+	return ss
+}
+
+// ktCheckLinear runs the three layer kernels of act and gen on random
+// operands of shape s and compares them; a non-nil plant may overwrite
+// operand elements (x, w, b, dy) with NaN or ±Inf before the calls.
+func ktCheckLinear[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r *rand.Rand, plant func(x, w, b, dy *ktMat[T])) {
+	tb.Helper()
+	u := ktUnit[T]()
+	m, n, k := s.m, s.n, s.k
+	ldx, ldy := k+s.padX, n+s.padY
+	x := ktNewMat[T](r, s.off, m, k, ldx)
+	w := ktNewMat[T](r, (s.off+1)%4, k, n, n)
+	b := ktNewMat[T](r, (s.off+2)%4, 1, n, n)
+	dy := ktNewMat[T](r, (s.off+3)%4, m, n, ldy)
+	if plant != nil {
+		plant(x, w, b, dy)
+	}
+	inputs := []*ktMat[T]{x, w, b, dy}
+	var saved []*ktMat[T]
+	for _, v := range inputs {
+		saved = append(saved, v.clone())
+	}
+	checkInputs := func(what string) {
+		tb.Helper()
+		for i, v := range inputs {
+			v.checkUnchanged(tb, saved[i], what)
+		}
+	}
+
+	// Forward: y = x·w + b, ReLU or not.
+	y := ktNewMat[T](r, (s.off+2)%4, m, n, ldy)
+	yg := y.clone()
+	act.linearForward(m, n, k, x.s(), ldx, w.s(), b.s(), y.s(), ldy, s.relu)
+	gen.linearForward(m, n, k, x.s(), ldx, w.s(), b.s(), yg.s(), ldy, s.relu)
+	what := fmt.Sprintf("%s linearForward %v", ktTypeName[T](), s)
+	y.checkGuards(tb, what)
+	checkInputs(what)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			// k+1 terms: the bias and the k products.
+			terms := math.Abs(float64(b.at(0, j)))
+			for p := 0; p < k; p++ {
+				terms += math.Abs(float64(x.at(i, p)) * float64(w.at(p, j)))
+			}
+			if !ktClose(y.at(i, j), yg.at(i, j), 2*float64(k+2)*u*terms) {
+				tb.Fatalf("%s: y[%d,%d] = %v, generic %v (Σ|terms| %g)", what, i, j, y.at(i, j), yg.at(i, j), terms)
+			}
+		}
+	}
+
+	// Backward weights: dw += xᵀ·dy, db += column sums, onto random dw, db.
+	dw := ktNewMat[T](r, (s.off+3)%4, k, n, n)
+	db := ktNewMat[T](r, s.off, 1, n, n)
+	dwg, dbg := dw.clone(), db.clone()
+	dw0, db0 := dw.clone(), db.clone()
+	act.linearBackwardWeights(m, n, k, dy.s(), ldy, x.s(), ldx, dw.s(), db.s())
+	gen.linearBackwardWeights(m, n, k, dy.s(), ldy, x.s(), ldx, dwg.s(), dbg.s())
+	what = fmt.Sprintf("%s linearBackwardWeights %v", ktTypeName[T](), s)
+	dw.checkGuards(tb, what)
+	db.checkGuards(tb, what)
+	checkInputs(what)
+	for j := 0; j < n; j++ {
+		// m+1 terms: the old value and one per row.
+		terms := math.Abs(float64(db0.at(0, j)))
+		for i := 0; i < m; i++ {
+			terms += math.Abs(float64(dy.at(i, j)))
+		}
+		if !ktClose(db.at(0, j), dbg.at(0, j), 2*float64(m+2)*u*terms) {
+			tb.Fatalf("%s: db[%d] = %v, generic %v", what, j, db.at(0, j), dbg.at(0, j))
+		}
+		for p := 0; p < k; p++ {
+			terms := math.Abs(float64(dw0.at(p, j)))
+			for i := 0; i < m; i++ {
+				terms += math.Abs(float64(x.at(i, p)) * float64(dy.at(i, j)))
+			}
+			if !ktClose(dw.at(p, j), dwg.at(p, j), 2*float64(m+2)*u*terms) {
+				tb.Fatalf("%s: dw[%d,%d] = %v, generic %v", what, p, j, dw.at(p, j), dwg.at(p, j))
+			}
+		}
+	}
+
+	// Backward input: dx = dy·wᵀ, overwriting random dx.
+	dx := ktNewMat[T](r, (s.off+1)%4, m, k, ldx)
+	dxg := dx.clone()
+	act.linearBackwardInput(m, n, k, dy.s(), ldy, w.s(), dx.s(), ldx)
+	gen.linearBackwardInput(m, n, k, dy.s(), ldy, w.s(), dxg.s(), ldx)
+	what = fmt.Sprintf("%s linearBackwardInput %v", ktTypeName[T](), s)
+	dx.checkGuards(tb, what)
+	checkInputs(what)
+	for i := 0; i < m; i++ {
+		for p := 0; p < k; p++ {
+			terms := 0.0
+			for j := 0; j < n; j++ {
+				terms += math.Abs(float64(dy.at(i, j)) * float64(w.at(p, j)))
+			}
+			if !ktClose(dx.at(i, p), dxg.at(i, p), 2*float64(n+2)*u*terms) {
+				tb.Fatalf("%s: dx[%d,%d] = %v, generic %v", what, i, p, dx.at(i, p), dxg.at(i, p))
+			}
+		}
+	}
+}
+
+func ktTestLinear[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(1, 2))
+	for i, s := range ktShapes() {
+		if testing.Short() && (i%4 != s.off || s.m*s.n*s.k > 50000) { // one offset per shape, no large ones
+			continue
+		}
+		ktCheckLinear(t, act, gen, s, r, nil)
+	}
+}
+
+func TestKernelLinear(t *testing.T) {
+	t.Run("float32", ktTestLinear[float32])
+	t.Run("float64", ktTestLinear[float64])
+}
+
+// ktTestLinearSpecials plants NaN and ±Inf in the operands: a NaN must
+// reach exactly the outputs it reaches in the generic kernels, and an
+// infinity must give the same ±Inf, or NaN where two of them cancel or one
+// meets a zero.
+func ktTestLinearSpecials[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(3, 4))
+	nan, inf := T(math.NaN()), T(math.Inf(1))
+	pick := func(v *ktMat[T]) (int, int, bool) {
+		if v.rows == 0 || v.cols == 0 {
+			return 0, 0, false
+		}
+		return r.IntN(v.rows), r.IntN(v.cols), true
+	}
+	trials := 400
+	if testing.Short() {
+		trials = 50
+	}
+	for trial := 0; trial < trials; trial++ {
+		s := ktShape{m: 1 + r.IntN(9), n: 1 + r.IntN(40), k: 1 + r.IntN(40), off: r.IntN(4), padX: r.IntN(3), padY: r.IntN(3), relu: r.IntN(2) == 0}
+		if trial%5 == 0 {
+			s.n = 1
+		}
+		ktCheckLinear(t, act, gen, s, r, func(x, w, b, dy *ktMat[T]) {
+			ops := []*ktMat[T]{x, w, b, dy}
+			for c := 0; c < 1+r.IntN(3); c++ {
+				v := ops[r.IntN(len(ops))]
+				i, j, ok := pick(v)
+				if !ok {
+					continue
+				}
+				switch r.IntN(4) {
+				case 0:
+					v.set(i, j, nan)
+				case 1:
+					v.set(i, j, inf)
+				case 2:
+					v.set(i, j, -inf)
+				case 3:
+					v.set(i, j, 0) // meets an infinity: Inf·0 = NaN
+				}
+			}
+		})
+	}
+}
+
+func TestKernelLinearSpecials(t *testing.T) {
+	t.Run("float32", ktTestLinearSpecials[float32])
+	t.Run("float64", ktTestLinearSpecials[float64])
+}
+
+// --- element-wise kernels, reductions and optimizer steps ----------------
+
+// ktVecKernel describes one vector kernel for the harness: its operands by
+// role ('o' written, 'u' read and written, 'i' read-only), how many scalars
+// it takes, and a call that returns its scalar result (0 if none).
+type ktVecKernel[T Float] struct {
+	name    string
+	roles   string
+	scalars int
+	// tol, if not nil, returns the tolerance of output element j in units
+	// of u, given the operands before the call; nil means bit-exact.
+	tol  func(v [][]T, s []T, j int) float64
+	call func(k *kernelSet[T], v [][]T, s []T) float64
+	// result compares the scalar results: nil for none.
+	result func(tb testing.TB, got, want float64, v [][]T)
+}
+
+func ktVecKernels[T Float]() []ktVecKernel[T] {
+	return []ktVecKernel[T]{
+		{name: "mul", roles: "ui", call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.mul(v[0], v[1]); return 0 }},
+		{name: "mulTo", roles: "oii", call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.mulTo(v[0], v[1], v[2]); return 0 }},
+		{name: "reluBackward", roles: "ui", call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.reluBackward(v[0], v[1]); return 0 }},
+		{name: "tanhBackward", roles: "ui", call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.tanhBackward(v[0], v[1]); return 0 }},
+		{name: "tanh", roles: "u", call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.tanh(v[0]); return 0 }},
+		{name: "scale", roles: "u", scalars: 1, call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.scale(s[0], v[0]); return 0 }},
+		// y += a·x: Go may fuse the multiply-add of the generic loop (it
+		// does on arm64, and on amd64 with GOAMD64=v3), and an assembly
+		// version may fuse it or not, so the product's rounding, at most
+		// u·|a·x| ≤ u·(|y_new| + |y_old|), is allowed; element-wise it is
+		// otherwise exact.
+		{name: "axpy", roles: "iu", scalars: 1, tol: func(v [][]T, s []T, j int) float64 { return math.Abs(float64(s[0]) * float64(v[0][j])) }, call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.axpy(s[0], v[0], v[1]); return 0 }},
+		{name: "sgd", roles: "oii", scalars: 1, call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.sgd(v[0], v[1], v[2], s[0]); return 0 }},
+		{name: "nesterov", roles: "ooiii", scalars: 2, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			k.nesterov(v[0], v[1], v[2], v[3], v[4], s[0], s[1])
+			return 0
+		}},
+		{name: "rmsprop", roles: "ooiii", scalars: 3, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			k.rmsprop(v[0], v[1], v[2], v[3], v[4], s[0], s[1], s[2])
+			return 0
+		}},
+		{name: "adam", roles: "oooiiii", scalars: 4, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			k.adam(v[0], v[1], v[2], v[3], v[4], v[5], v[6], s[0], s[1], s[2], s[3])
+			return 0
+		}},
+		{name: "sumSquares", roles: "i",
+			call: func(k *kernelSet[T], v [][]T, s []T) float64 { return k.sumSquares(v[0]) },
+			result: func(tb testing.TB, got, want float64, v [][]T) {
+				// A sum of n non-negative float64 terms (exact squares
+				// for float32) in any order: within 2(n+1)·u₆₄·Σ.
+				tb.Helper()
+				tol := 2 * float64(len(v[0])+1) * 0x1p-53 * want
+				if !ktClose(got, want, tol) {
+					tb.Fatalf("sumSquares = %v, generic %v", got, want)
+				}
+			}},
+		{name: "allFinite", roles: "i",
+			call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+				if k.allFinite(v[0]) {
+					return 1
+				}
+				return 0
+			},
+			result: func(tb testing.TB, got, want float64, v [][]T) {
+				tb.Helper()
+				if got != want {
+					tb.Fatalf("allFinite = %v, generic %v", got == 1, want == 1)
+				}
+			}},
+	}
+}
+
+// ktFill fills v with test values for mode: 0 normal, 1 normal with a few
+// specials (NaN, ±Inf, ±0, subnormals, huge and tiny values, negatives
+// under a square root), 2 mostly specials, 3 positive (second moments), 4
+// all finite except possibly the last element (allFinite's tail).
+func ktFill[T Float](r *rand.Rand, v []T, mode int) {
+	specials := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1),
+		1e-40, -1e-40, 5e-324, 1e38, -1e38, 1e300, 1e-300, 1, -1, 0.5, 2}
+	for i := range v {
+		x := r.NormFloat64()
+		switch mode {
+		case 1:
+			if r.IntN(16) == 0 {
+				x = specials[r.IntN(len(specials))]
+			}
+		case 2:
+			if r.IntN(2) == 0 {
+				x = specials[r.IntN(len(specials))]
+			}
+		case 3:
+			x = x * x
+		}
+		v[i] = T(x)
+	}
+	if mode == 4 && len(v) > 0 && r.IntN(2) == 0 {
+		v[r.IntN(len(v))] = T(specials[r.IntN(3)])
+	}
+}
+
+// ktScalars returns scalars for a kernel: realistic optimizer settings, or
+// random ones.
+func ktScalars[T Float](r *rand.Rand, name string, n int) []T {
+	s := make([]T, n)
+	realistic := r.IntN(2) == 0
+	for i := range s {
+		s[i] = T(r.NormFloat64())
+	}
+	if realistic {
+		switch name {
+		case "sgd":
+			s[0] = 1e-3
+		case "nesterov":
+			s[0], s[1] = 1e-2, 0.9
+		case "rmsprop":
+			s[0], s[1], s[2] = 1e-3, 0.9, 1e-8
+		case "adam":
+			s[0], s[1], s[2], s[3] = T(1e-3*math.Sqrt(1-0.999)/(1-0.9)), 0.9, 0.999, T(1e-8*math.Sqrt(1-0.999))
+		}
+	}
+	return s
+}
+
+// ktCheckVec runs kernel kv of act and gen on operands of length n at
+// offset off, filled by mode, and compares them.
+func ktCheckVec[T Float](tb testing.TB, act, gen *kernelSet[T], kv ktVecKernel[T], n, off, mode int, r *rand.Rand, scal []T) {
+	tb.Helper()
+	what := fmt.Sprintf("%s %s n=%d off=%d mode=%d scalars=%v", ktTypeName[T](), kv.name, n, off, mode, scal)
+	var ops, opsG []*ktMat[T]
+	for i := range kv.roles {
+		m := ktNewMat[T](r, (off+i)%4, 1, n, n)
+		md := mode
+		if (kv.name == "rmsprop" || kv.name == "adam") && i == len(kv.roles)-2 && mode != 2 {
+			md = 3 // the second moment a or v, ≥ 0 (mode 2 keeps negatives and NaN)
+		}
+		ktFill(r, m.s(), md)
+		ops = append(ops, m)
+		opsG = append(opsG, m.clone())
+	}
+	slicesOf := func(ms []*ktMat[T]) [][]T {
+		var v [][]T
+		for _, m := range ms {
+			v = append(v, m.s())
+		}
+		return v
+	}
+	before := slicesOf(opsG)
+	for i := range before {
+		before[i] = slices.Clone(before[i])
+	}
+	got := kv.call(act, slicesOf(ops), scal)
+	want := kv.call(gen, slicesOf(opsG), scal)
+	for i, role := range kv.roles {
+		ops[i].checkGuards(tb, what)
+		if role == 'i' {
+			ops[i].checkUnchanged(tb, opsG[i], what)
+			continue
+		}
+		a, g := ops[i].s(), opsG[i].s()
+		for j := range a {
+			ok := ktSame(a[j], g[j])
+			if !ok && kv.tol != nil {
+				ok = ktClose(a[j], g[j], ktUnit[T]()*kv.tol(before, scal, j))
+			}
+			if !ok {
+				tb.Fatalf("%s: operand %d element %d = %v (%#x), generic %v (%#x)", what, i, j, a[j], ktBits(a[j]), g[j], ktBits(g[j]))
+			}
+		}
+	}
+	if kv.result != nil {
+		kv.result(tb, got, want, slicesOf(opsG))
+	}
+}
+
+// ktVecLengths are the lengths of TestKernelElementwise: all of
+// 0..(4·unroll+1) for the widest unrolling (four YMM of eight float32, or
+// two NEON Q of four per accumulator, so 4·32+1), and a few large ones.
+func ktVecLengths() []int {
+	var ls []int
+	for n := 0; n <= 4*32+1; n++ {
+		ls = append(ls, n)
+	}
+	return append(ls, 255, 256, 257, 1000, 4099)
+}
+
+func ktTestVec[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, kv := range ktVecKernels[T]() {
+		for i, n := range ktVecLengths() {
+			for off := 0; off < 4; off++ {
+				for mode := 0; mode < 5; mode++ {
+					if testing.Short() && (i+mode)%5 != 0 && (i+off)%4 != 0 {
+						continue
+					}
+					ktCheckVec(t, act, gen, kv, n, off, mode, r, ktScalars[T](r, kv.name, kv.scalars))
+				}
+			}
+		}
+	}
+}
+
+func TestKernelElementwise(t *testing.T) {
+	t.Run("float32", ktTestVec[float32])
+	t.Run("float64", ktTestVec[float64])
+}
+
+// --- the GCP loss ----------------------------------------------------------
+
+// ktLossValues fills the raw head outputs and targets of TestKernelGCPLoss
+// for mode: 0 typical values; 1 with the extreme regimes of the scalar code
+// sprinkled in (|y−m| → ∞, ν → 0 and β → 0 down to underflow, α → 1 and
+// α → ∞, huge β); 2 with NaN and ±Inf as well.
+func ktLossValues[T Float](r *rand.Rand, v []T, sd float64, mode int, extremes []float64) {
+	for i := range v {
+		x := sd * r.NormFloat64()
+		if mode >= 1 && r.IntN(6) == 0 {
+			x = extremes[r.IntN(len(extremes))]
+			if r.IntN(2) == 0 {
+				x *= 1 + 0.1*r.Float64()
+			}
+		}
+		if mode == 2 && r.IntN(12) == 0 {
+			x = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[r.IntN(3)]
+		}
+		v[i] = T(x)
+	}
+}
+
+// ktLossTerms returns, for one sample, the magnitudes of the terms whose
+// sum each output is (nll, dm, dα, dβ, dν before the link and the scale),
+// in float64, from the scalar code's own pieces. An output that cancels
+// (dα = ln(1+u) − [ψ(α+½)−ψ(α)] near its zero, g = ½w − αv near the
+// equilibrium, the log density near 0) can only be compared to within a few
+// roundoffs of these magnitudes, not of the result.
+func ktLossTerms(zm, za, zb, zn, y, fixedAlpha float64) (nll, dm, da, db, dn float64, ok bool) {
+	p, _ := gcpPrior(zm, za, zb, zn, fixedAlpha)
+	if !p.valid() {
+		return 0, 0, 0, 0, 0, false
+	}
+	w, v, tw, l1pu := p.residual(y)
+	a := p.Alpha
+	lnb, lnn := math.Abs(math.Log(p.Beta)), math.Abs(math.Log(p.Nu))
+	nll = math.Abs(lgammaHalfStep(a)) + 0.5*(math.Log(2*math.Pi)+lnb+lnn+math.Abs(math.Log1p(p.Nu))+math.Abs(math.Log1p(1/p.Nu))) + (a+0.5)*math.Abs(l1pu)
+	dm = (a + 0.5) * math.Abs(tw*math.Sqrt2/math.Sqrt(p.sigma()))
+	da = (math.Abs(l1pu) + math.Abs(digammaHalfStep(a))) * sigmoid(za)
+	g := 0.5*w + a*v
+	db = g / p.Beta * sigmoid(zb)
+	dn = g / (p.Nu * (p.Nu + 1)) * sigmoid(zn)
+	return nll, dm, da, db, dn, true
+}
+
+// ktLossTol returns the tolerances of gcpLoss against the float64 scalar
+// reference: relative 4e-6 for float32 and 1e-13 for float64 (the target
+// accuracy of a vectorized implementation), plus an absolute floor of
+// ktLossFloor units of roundoff of T times the magnitude of the terms.
+func ktLossTol[T Float]() (rel, floor float64) {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return 4e-6, ktLossFloor * 0x1p-24
+	}
+	return 1e-13, ktLossFloor * 0x1p-53
+}
+
+// ktLossFloor: the special functions are accurate to about one unit of
+// roundoff each (fdlibm's log and exp are below one ulp, the series and
+// recurrences are those of special.go), and each output adds at most a
+// dozen of them before a cancellation, so 64 roundoffs of the terms bound
+// what two correct implementations can disagree on there (the AVX2 kernel
+// measures at most 10).
+const ktLossFloor = 64
+
+var ktLossWorst = map[string]float64{}
+
+func ktCheckGCPLoss[T Float](tb testing.TB, act, gen *kernelSet[T], n, off, mode int, fixedAlpha, scale float64, r *rand.Rand, plant ...float64) {
+	tb.Helper()
+	what := fmt.Sprintf("%s gcpLoss n=%d off=%d mode=%d fixedAlpha=%v scale=%v", ktTypeName[T](), n, off, mode, fixedAlpha, scale)
+	learned := fixedAlpha == 0
+	in := make([]*ktMat[T], 5) // zm, za, zb, zn, y
+	for i := range in {
+		if i == 1 && !learned {
+			in[i] = ktNewMat[T](r, off, 1, 0, 0)
+			continue
+		}
+		in[i] = ktNewMat[T](r, (off+i)%4, 1, n, n)
+	}
+	big := 1e300
+	if _, ok := any(T(0)).(float32); ok {
+		big = 1e30
+	}
+	ktLossValues(r, in[0].s(), 1, mode, []float64{big, -big, 1e8, 0})
+	ktLossValues(r, in[1].s(), 2, mode, []float64{-40, -800, 40, 1e3, 1e6, big, -big})
+	ktLossValues(r, in[2].s(), 2, mode, []float64{-40, -700, -746, -800, 40, 700, big, -big})
+	ktLossValues(r, in[3].s(), 2, mode, []float64{-30, -100, -700, -745, -800, 40, big, -big})
+	ktLossValues(r, in[4].s(), 2, mode, []float64{big, -big, 1e15, -1e8, 1e-30})
+	for j, v := range plant { // zm, za, zb, zn, y of the samples 0 and n−1
+		if x := in[j].s(); len(x) > 0 {
+			x[0], x[len(x)-1] = T(v), T(v)
+		}
+	}
+	if mode >= 1 {
+		// y = m exactly, some of the time
+		for i := 0; i < n; i++ {
+			if r.IntN(10) == 0 {
+				in[4].s()[i] = in[0].s()[i]
+			}
+		}
+	}
+	saved := make([]*ktMat[T], 5)
+	for i := range in {
+		saved[i] = in[i].clone()
+	}
+	outs := make([]*ktMat[T], 4) // gm, ga, gb, gn
+	for i := range outs {
+		if i == 1 && !learned {
+			outs[i] = ktNewMat[T](r, off, 1, 0, 0)
+			continue
+		}
+		outs[i] = ktNewMat[T](r, (off+3*i)%4, 1, n, n)
+	}
+	outsG := make([]*ktMat[T], 4)
+	for i := range outs {
+		outsG[i] = outs[i].clone()
+	}
+	call := func(k *kernelSet[T], o []*ktMat[T]) float64 {
+		var za, ga []T
+		if learned {
+			za, ga = in[1].s(), o[1].s()
+		}
+		return k.gcpLoss(in[0].s(), za, in[2].s(), in[3].s(), in[4].s(), fixedAlpha, scale, o[0].s(), ga, o[2].s(), o[3].s())
+	}
+	sum := call(act, outs)
+	sumG := call(gen, outsG)
+	for i := range in {
+		in[i].checkGuards(tb, what)
+		in[i].checkUnchanged(tb, saved[i], what)
+	}
+	for _, o := range outs {
+		o.checkGuards(tb, what)
+	}
+	rel, floor := ktLossTol[T]()
+	sumTerms, sumFloor := 0.0, 0.0
+	names := []string{"gm", "ga", "gb", "gn"}
+	for i := 0; i < n; i++ {
+		var za float64
+		if learned {
+			za = float64(in[1].s()[i])
+		}
+		tn, tm, ta, tb2, tnu, ok := ktLossTerms(float64(in[0].s()[i]), za, float64(in[2].s()[i]), float64(in[3].s()[i]), float64(in[4].s()[i]), fixedAlpha)
+		terms := []float64{tm, ta, tb2, tnu}
+		for j, o := range outs {
+			if j == 1 && !learned {
+				continue
+			}
+			a, g := o.s()[i], outsG[j].s()[i]
+			tol := rel*math.Abs(float64(g)) + floor*math.Abs(scale)*terms[j]
+			if !ok {
+				tol = 0 // NaN expected
+			}
+			if !ktClose(a, g, tol) {
+				tb.Fatalf("%s: %s[%d] = %v, generic %v (tolerance %.3g; inputs zm=%v za=%v zb=%v zn=%v y=%v)", what, names[j], i, a, g, tol,
+					in[0].s()[i], za, in[2].s()[i], in[3].s()[i], in[4].s()[i])
+			}
+			if d := math.Abs(float64(a) - float64(g)); ok && d > 0 && !math.IsInf(float64(g), 0) {
+				key := ktTypeName[T]() + "/" + names[j]
+				ktLossWorst[key+"/rel"] = max(ktLossWorst[key+"/rel"], d/math.Abs(float64(g)))
+				if terms[j] > 0 {
+					ktLossWorst[key+"/floor"] = max(ktLossWorst[key+"/floor"], min(d/math.Abs(float64(g)), d/(math.Abs(scale)*terms[j]))/ktUnit[T]())
+				}
+			}
+		}
+		if ok {
+			sumTerms += tn
+			sumFloor += floor * tn
+		}
+	}
+	// The sum adds n losses in another order: n·u₆₄ more, relative to Σ|terms|.
+	if !ktClose(sum, sumG, rel*math.Abs(sumG)+sumFloor+float64(n)*0x1p-53*sumTerms) {
+		tb.Fatalf("%s: sum = %v, generic %v", what, sum, sumG)
+	}
+}
+
+func ktTestGCPLoss[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, fa := range []float64{0, 1.5, 3, 1e-8, 1e8} {
+		for n := 0; n <= 70; n++ {
+			for mode := 0; mode < 3; mode++ {
+				off := (n + mode) % 4
+				ktCheckGCPLoss(t, act, gen, n, off, mode, fa, 1/float64(max(n, 1)), r)
+			}
+		}
+		for _, n := range []int{256, 1000} {
+			ktCheckGCPLoss(t, act, gen, n, n%4, 1, fa, 1/float64(n), r)
+		}
+	}
+	t.Logf("worst: %v", ktLossWorst)
+}
+
+func TestKernelGCPLoss(t *testing.T) {
+	t.Run("float32", ktTestGCPLoss[float32])
+	t.Run("float64", ktTestGCPLoss[float64])
+}
+
+// --- the whole model -------------------------------------------------------
+
+// ktModelCase is a model and a training configuration for
+// TestModelKernelsAgree, chosen to call every kernel: ReLU and tanh,
+// dropout (mul, mulTo), a learned and a fixed α, each optimizer, weight
+// decay (axpy) and clipping (sumSquares, scale), and widths and batches
+// that are not multiples of any tile.
+type ktModelCase struct {
+	name string
+	cfg  Config
+	tc   TrainConfig
+}
+
+var ktModelCases = []ktModelCase{
+	{"relu-dropout-adam", Config{Inputs: 13, Hidden: []int{50}, Dropout: 0.1, Seed: 1}, TrainConfig{BatchSize: 16, LearningRate: 3e-3, Seed: 2}},
+	{"tanh-deep-rmsprop-decay", Config{Inputs: 7, Hidden: []int{19, 11}, Activation: Tanh, Seed: 3}, TrainConfig{Optimizer: RMSProp, BatchSize: 13, LearningRate: 1e-3, WeightDecay: 1e-3, Seed: 4}},
+	{"relu-fixed-alpha-nesterov-clip", Config{Inputs: 5, Hidden: []int{33, 9}, FixedAlpha: 3, Dropout: 0.2, Seed: 5}, TrainConfig{Optimizer: Nesterov, BatchSize: 7, LearningRate: 1e-3, ClipNorm: 0.5, Seed: 6}},
+	{"relu-sgd", Config{Inputs: 90, Hidden: []int{100}, Seed: 7}, TrainConfig{Optimizer: SGD, BatchSize: 32, LearningRate: 1e-3, Seed: 8}},
+}
+
+// ktTrain trains a model of case c with kernel table k for steps
+// minibatches and returns it with the losses Step reported.
+func ktTrain[T Float](tb testing.TB, c ktModelCase, k *kernelSet[T], steps int) (*Model[T], []float64) {
+	tb.Helper()
+	m := mustModel[T](tb, c.cfg)
+	m.k = k // NewTrainer's optimizer, and every pass, use the model's table
+	tr := mustTrainer(tb, m, c.tc)
+	x, y := randomBatch[T](11, 5*c.tc.BatchSize, c.cfg.Inputs)
+	var losses []float64
+	for s := 0; s < steps; s++ {
+		b := s % 5
+		n := c.tc.BatchSize - s%3 // batches of varying size
+		loss, err := tr.Step(x[b*c.tc.BatchSize*c.cfg.Inputs:][:n*c.cfg.Inputs], y[b*c.tc.BatchSize:][:n])
+		if err != nil {
+			tb.Fatalf("step %d: %v", s, err)
+		}
+		losses = append(losses, loss)
+	}
+	return m, losses
+}
+
+func ktTestModel[T Float](t *testing.T) {
+	steps := 40
+	if testing.Short() {
+		steps = 10
+	}
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	for _, c := range ktModelCases {
+		t.Run(c.name, func(t *testing.T) {
+			ma, la := ktTrain(t, c, act, steps)
+			mg, lg := ktTrain(t, c, gen, steps)
+			// Each path is bit-reproducible with itself.
+			for _, k := range []*kernelSet[T]{act, gen} {
+				m2, _ := ktTrain(t, c, k, steps)
+				ref := ma
+				if k == gen {
+					ref = mg
+				}
+				for i := range ref.params {
+					if ktBits(ref.params[i]) != ktBits(m2.params[i]) {
+						t.Fatalf("%s kernels: a second run differs at parameter %d: %v vs %v", k.name, i, m2.params[i], ref.params[i])
+					}
+				}
+			}
+			worstLoss := 0.0
+			for i := range la {
+				worstLoss = max(worstLoss, math.Abs(la[i]-lg[i])/max(math.Abs(lg[i]), 1))
+			}
+			x, _ := randomBatch[T](12, 40, c.cfg.Inputs)
+			pa, pg := make([]Prediction, 40), make([]Prediction, 40)
+			if err := ma.PredictBatch(ma.NewWorkspace(), x, pa); err != nil {
+				t.Fatal(err)
+			}
+			if err := mg.PredictBatch(mg.NewWorkspace(), x, pg); err != nil {
+				t.Fatal(err)
+			}
+			worst := 0.0
+			for i := range pa {
+				for _, pair := range [][2]float64{
+					{pa[i].Mean, pg[i].Mean}, {pa[i].Var, pg[i].Var}, {pa[i].VarCorrected, pg[i].VarCorrected},
+					{pa[i].Alpha, pg[i].Alpha}, {pa[i].Beta, pg[i].Beta}, {pa[i].Nu, pg[i].Nu},
+				} {
+					worst = max(worst, math.Abs(pair[0]-pair[1])/max(math.Abs(pair[1]), 1))
+				}
+			}
+			worstParam := 0.0
+			for i := range ma.params {
+				worstParam = max(worstParam, math.Abs(float64(ma.params[i])-float64(mg.params[i]))/max(math.Abs(float64(mg.params[i])), 1e-2))
+			}
+			t.Logf("%s vs generic after %d steps: predictions %.2g, parameters %.2g, losses %.2g (relative)", act.name, steps, worst, worstParam, worstLoss)
+			// The two tables differ only in rounding: the layer kernels
+			// reassociate and fuse their sums (each within (k+1)·u·Σ|terms|,
+			// k ≤ 100 here), everything else is bit-exact. Forty steps
+			// carry that through the network and the optimizer, whose
+			// scale-free Adam and RMSProp steps can magnify a rounding
+			// difference in a near-zero gradient. Measured on amd64: at most
+			// ~5u in predictions and losses and ~75u in parameters (relative,
+			// parameters floored at 1e-2), in float32 and float64 alike. The
+			// bounds 2¹⁰u and 2¹²u keep a margin of 50× or more, and are still
+			// orders of magnitude below what a wrong kernel does (a dropped
+			// term or a stale tail element moves outputs by ≥ 1e-3).
+			u := ktUnit[T]()
+			if worst > 0x1p10*u || worstLoss > 0x1p10*u {
+				t.Errorf("predictions differ by %.2g, losses by %.2g, > 2¹⁰u = %.2g", worst, worstLoss, 0x1p10*u)
+			}
+			if worstParam > 0x1p12*u {
+				t.Errorf("parameters differ by %.2g > 2¹²u = %.2g", worstParam, 0x1p12*u)
+			}
+		})
+	}
+}
+
+func TestModelKernelsAgree(t *testing.T) {
+	t.Run("float32", ktTestModel[float32])
+	t.Run("float64", ktTestModel[float64])
+}
+
+// --- fuzz targets, one per kernel family ---------------------------------
+
+// FuzzKernelsMatmul compares the three layer kernels on fuzzed shapes,
+// offsets, leading dimensions and data, with NaN and ±Inf planted when
+// specials is set.
+func FuzzKernelsMatmul(f *testing.F) {
+	for _, s := range [][3]uint8{{0, 0, 0}, {1, 1, 1}, {1, 64, 13}, {1, 63, 1}, {1, 65, 0}, {6, 16, 8}, {7, 17, 9},
+		{5, 15, 7}, {3, 4, 8}, {4, 5, 9}, {2, 8, 4}, {6, 1, 70}, {13, 33, 31}, {12, 32, 16}, {1, 200, 13}} {
+		f.Add(s[0], s[1], s[2], uint8(0), uint8(0), uint64(1), true, false)
+		f.Add(s[0], s[1], s[2], uint8(3), uint8(5), uint64(2), false, true)
+	}
+	f.Fuzz(func(t *testing.T, m, n, k, off, pad uint8, seed uint64, relu, specials bool) {
+		s := ktShape{m: int(m % 24), n: int(n) % 140, k: int(k) % 140, off: int(off % 4), padX: int(pad % 4), padY: int(pad / 4 % 8), relu: relu}
+		ktFuzzLinear[float32](t, s, seed, specials)
+		ktFuzzLinear[float64](t, s, seed, specials)
+	})
+}
+
+func ktFuzzLinear[T Float](t *testing.T, s ktShape, seed uint64, specials bool) {
+	r := rand.New(rand.NewPCG(seed, 9))
+	var plant func(x, w, b, dy *ktMat[T])
+	if specials {
+		plant = func(x, w, b, dy *ktMat[T]) {
+			for _, v := range []*ktMat[T]{x, w, b, dy} {
+				if v.rows > 0 && v.cols > 0 && r.IntN(2) == 0 {
+					v.set(r.IntN(v.rows), r.IntN(v.cols), []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), 0}[r.IntN(4)])
+				}
+			}
+		}
+	}
+	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plant)
+}
+
+// ktFuzzVec runs the vector kernels of one family on a fuzzed length,
+// offset, fill mode and data; scalars, if not nil, overrides the kernels'
+// scalars (in order).
+func ktFuzzVec[T Float](t *testing.T, names map[string]bool, n, off, mode int, seed uint64, scalars []float64) {
+	r := rand.New(rand.NewPCG(seed, 10))
+	for _, kv := range ktVecKernels[T]() {
+		if !names[kv.name] {
+			continue
+		}
+		s := ktScalars[T](r, kv.name, kv.scalars)
+		for i := range s {
+			if i < len(scalars) {
+				s[i] = T(scalars[i])
+			}
+		}
+		ktCheckVec(t, kernelsFor[T](), genericKernelsFor[T](), kv, n, off, mode, r, s)
+	}
+}
+
+var (
+	ktElementwiseNames = map[string]bool{"mul": true, "mulTo": true, "reluBackward": true, "tanhBackward": true,
+		"tanh": true, "scale": true, "axpy": true, "sumSquares": true, "allFinite": true}
+	ktOptimizerNames = map[string]bool{"sgd": true, "nesterov": true, "rmsprop": true, "adam": true}
+)
+
+// FuzzKernelsElementwise compares the element-wise kernels and the
+// reductions on fuzzed lengths, offsets and data.
+func FuzzKernelsElementwise(f *testing.F) {
+	for _, n := range []uint16{0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000} {
+		f.Add(n, uint8(n%4), uint8(n%5), uint64(n), 1.5)
+	}
+	f.Fuzz(func(t *testing.T, n uint16, off, mode uint8, seed uint64, a float64) {
+		ktFuzzVec[float32](t, ktElementwiseNames, int(n%4200), int(off%4), int(mode%5), seed, []float64{a})
+		ktFuzzVec[float64](t, ktElementwiseNames, int(n%4200), int(off%4), int(mode%5), seed, []float64{a})
+	})
+}
+
+// FuzzKernelsOptimizer compares the optimizer steps on fuzzed lengths,
+// data and hyperparameters (any values, not only valid ones: the steps must
+// agree bit for bit on every input).
+func FuzzKernelsOptimizer(f *testing.F) {
+	for _, n := range []uint16{0, 1, 4, 7, 8, 9, 15, 16, 17, 33, 64, 65, 129} {
+		f.Add(n, uint8(n%4), uint8(n%5), uint64(n), 1e-3, 0.9, 0.999, 1e-8)
+	}
+	f.Add(uint16(100), uint8(1), uint8(2), uint64(7), 0.0, 1.0, 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, n uint16, off, mode uint8, seed uint64, s0, s1, s2, s3 float64) {
+		sc := []float64{s0, s1, s2, s3}
+		ktFuzzVec[float32](t, ktOptimizerNames, int(n%4200), int(off%4), int(mode%5), seed, sc)
+		ktFuzzVec[float64](t, ktOptimizerNames, int(n%4200), int(off%4), int(mode%5), seed, sc)
+	})
+}
+
+// FuzzKernelsGCPLoss compares the GCP loss kernel on fuzzed lengths, fill
+// modes, α settings, scales, and raw values planted in the first and last
+// samples.
+func FuzzKernelsGCPLoss(f *testing.F) {
+	for _, n := range []uint16{0, 1, 3, 4, 5, 7, 8, 9, 63, 64, 65, 130} {
+		f.Add(n, uint8(n%4), uint8(n%3), uint64(n), 0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 1.0)
+	}
+	f.Add(uint16(8), uint8(1), uint8(1), uint64(1), 1.5, 1.0, 0.0, 40.0, -745.0, -745.0, 1e300)
+	f.Add(uint16(8), uint8(2), uint8(2), uint64(2), 0.0, 1.0, 1.0, 1e6, 700.0, -30.0, 1.0)
+	f.Add(uint16(9), uint8(3), uint8(0), uint64(3), 1e-8, 1e-3, -1.0, 0.0, -40.0, 40.0, -1.0)
+	f.Add(uint16(3), uint8(3), uint8(13), uint64(3), 0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 65.0) // a subnormal β in the generic tail
+	f.Fuzz(func(t *testing.T, n uint16, off, mode uint8, seed uint64, fixedAlpha, scale, zm, za, zb, zn, y float64) {
+		if fixedAlpha < 0 || math.IsNaN(fixedAlpha) || math.IsInf(fixedAlpha, 0) {
+			fixedAlpha = 0 // the model's Config allows 0 (learned) or a finite α > 0
+		}
+		r := rand.New(rand.NewPCG(seed, 11))
+		nn, o, md := int(n%300), int(off%4), int(mode%3)
+		ktCheckGCPLoss(t, kernelsFor[float32](), genericKernelsFor[float32](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
+		ktCheckGCPLoss(t, kernelsFor[float64](), genericKernelsFor[float64](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
+	})
+}
