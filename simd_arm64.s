@@ -1,0 +1,2786 @@
+//go:build gc && !purego
+
+// NEON kernels for arm64; see simd_arm64.go for the Go stubs and the
+// reference loop of each kernel, and simd_generic.go for the semantics.
+//
+// The Go assembler's only vector floating-point arithmetic is VFMLA/VFMLS
+// (VADD and friends are the integer instructions), so the other
+// floating-point vector instructions are written as WORDs with the
+// instruction in ARM syntax as the comment. TestNEONWords
+// (simd_arm64_words_test.go) disassembles the package and checks that
+// every WORD decodes to its comment. Encodings (ARM DDI 0487, C7.2), with
+// d, n, m the register numbers, Q = 1 for 128-bit vectors and sz = 0 for
+// .4S, 1 for .2D:
+//
+//	FADD  Vd, Vn, Vm          0x0E20D400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FSUB  Vd, Vn, Vm          0x0EA0D400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FMUL  Vd, Vn, Vm          0x2E20DC00 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FDIV  Vd, Vn, Vm          0x2E20FC00 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FMAX  Vd, Vn, Vm          0x0E20F400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FADDP Vd, Vn, Vm          0x2E20D400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FSQRT Vd, Vn              0x2EA1F800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FCMGT Vd, Vn, #0          0x0EA0C800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FADDP Sd, Vn.2S (scalar)  0x7E30D800 |         sz<<22 |         n<<5 | d
+//	FCVTL(2) Vd.2D, Vn.2S/4S  0x0E617800 | Q<<30 |                  n<<5 | d
+//
+// So, for example, FADD V0.4S, V1.4S, V2.4S is 0x4E22D420 and
+// FMUL V0.2D, V1.2D, V2.2D is 0x6E62DC20. Scalar instructions (FADDS,
+// FMULD, FSQRTD, FMADDS, FMAXD, ...) and the loads, stores, VDUP, VLD1R,
+// VEOR, VAND and VFMLA are the assembler's own.
+//
+// Element-wise kernels use the separate FMUL/FADD/FSUB/FDIV/FSQRT of the
+// generic code, in its order and with its operand order, so that they
+// match it bit for bit; only axpy and the matrix kernels fuse.
+
+#include "textflag.h"
+
+// Bits of the flags argument of the matrix kernels (gemmBias, gemmAccum,
+// gemmReLU in simd_arm64.go).
+#define BIAS_BIT 0
+#define ACCUM_BIT 1
+#define RELU_BIT 2
+
+// Matrix kernels: broadcast A, multiply rows of B.
+
+#define MROWS  R0   // rows of C left
+#define NCOLS  R1   // columns of C
+#define KDIM   R2   // inner dimension
+#define APTR   R3   // &A(i0, 0)
+#define ARS    R4   // A's row stride, in bytes
+#define AQS    R5   // A's inner stride, in bytes
+#define BPTR   R6   // &B(0, 0)
+#define LDB    R7   // B's row stride, in bytes
+#define CPTR   R8   // &C(i0, 0)
+#define LDC    R9   // C's row stride, in bytes
+#define BIAS   R10  // &bias[0]
+#define FLAGS R11
+#define JOFF   R12  // byte offset of the column tile in the rows of B, C and bias
+#define NJ     R13  // columns left
+#define QCNT   R14  // inner iterations left
+#define A0     R15  // &A(i0+r, q)
+#define A1 R19
+#define A2 R20
+#define A3 R21
+#define BP     R22  // &B(q, j)
+#define CP     R23  // &C(i0+r, j)
+
+// func gemmBcastF32(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+//
+// C (m × n) = A (m × k) · B (k × n), A(i, q) = a[i*ars + q*aqs], B row-major.
+// Tiles of 4 rows × 16 columns: 16 accumulators V16–V31, a row of B in
+// V0–V3 and four broadcast A(i, q) in V4–V7; then 4 rows × 4, 4 rows × 1,
+// and the same for the last m mod 4 rows one at a time.
+TEXT ·gemmBcastF32(SB), NOSPLIT|NOFRAME, $0-96
+	MOVD m+0(FP), MROWS
+	MOVD n+8(FP), NCOLS
+	MOVD k+16(FP), KDIM
+	MOVD a+24(FP), APTR
+	MOVD ars+32(FP), ARS
+	MOVD aqs+40(FP), AQS
+	MOVD b+48(FP), BPTR
+	MOVD ldb+56(FP), LDB
+	MOVD c+64(FP), CPTR
+	MOVD ldc+72(FP), LDC
+	MOVD bias+80(FP), BIAS
+	MOVD flags+88(FP), FLAGS
+	LSL $2, ARS
+	LSL $2, AQS
+	LSL $2, LDB
+	LSL $2, LDC
+	VEOR V8.B16, V8.B16, V8.B16 // zero, for ReLU
+
+gemmBcastF32_rows4:
+	CMP $4, MROWS
+	BLT gemmBcastF32_rows1
+	MOVD ZR, JOFF
+	MOVD NCOLS, NJ
+gemmBcastF32_r4cw:
+	CMP $16, NJ
+	BLT gemmBcastF32_r4cn
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF32_r4cw_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF32_r4cw_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	VEOR V24.B16, V24.B16, V24.B16
+	VEOR V25.B16, V25.B16, V25.B16
+	VEOR V26.B16, V26.B16, V26.B16
+	VEOR V27.B16, V27.B16, V27.B16
+	VEOR V28.B16, V28.B16, V28.B16
+	VEOR V29.B16, V29.B16, V29.B16
+	VEOR V30.B16, V30.B16, V30.B16
+	VEOR V31.B16, V31.B16, V31.B16
+	B gemmBcastF32_r4cw_k
+
+gemmBcastF32_r4cw_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VMOV V16.B16, V20.B16
+	VMOV V17.B16, V21.B16
+	VMOV V18.B16, V22.B16
+	VMOV V19.B16, V23.B16
+	VMOV V16.B16, V24.B16
+	VMOV V17.B16, V25.B16
+	VMOV V18.B16, V26.B16
+	VMOV V19.B16, V27.B16
+	VMOV V16.B16, V28.B16
+	VMOV V17.B16, V29.B16
+	VMOV V18.B16, V30.B16
+	VMOV V19.B16, V31.B16
+	B gemmBcastF32_r4cw_k
+
+gemmBcastF32_r4cw_accum:
+	ADD CPTR, JOFF, CP
+	VLD1.P (CP)(LDC), [V16.S4, V17.S4, V18.S4, V19.S4]
+	VLD1.P (CP)(LDC), [V20.S4, V21.S4, V22.S4, V23.S4]
+	VLD1.P (CP)(LDC), [V24.S4, V25.S4, V26.S4, V27.S4]
+	VLD1.P (CP)(LDC), [V28.S4, V29.S4, V30.S4, V31.S4]
+
+gemmBcastF32_r4cw_k:
+	MOVD APTR, A0
+	ADD ARS, A0, A1
+	ADD ARS, A1, A2
+	ADD ARS, A2, A3
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF32_r4cw_relu
+	PCALIGN $16
+
+gemmBcastF32_r4cw_loop:
+	VLD1.P (BP)(LDB), [V0.S4, V1.S4, V2.S4, V3.S4] // a row of B
+	VLD1R.P (A0)(AQS), [V4.S4] // A(i0+0, q), broadcast
+	VLD1R.P (A1)(AQS), [V5.S4] // A(i0+1, q), broadcast
+	VLD1R.P (A2)(AQS), [V6.S4] // A(i0+2, q), broadcast
+	VLD1R.P (A3)(AQS), [V7.S4] // A(i0+3, q), broadcast
+	VFMLA V0.S4, V4.S4, V16.S4
+	VFMLA V1.S4, V4.S4, V17.S4
+	VFMLA V2.S4, V4.S4, V18.S4
+	VFMLA V3.S4, V4.S4, V19.S4
+	VFMLA V0.S4, V5.S4, V20.S4
+	VFMLA V1.S4, V5.S4, V21.S4
+	VFMLA V2.S4, V5.S4, V22.S4
+	VFMLA V3.S4, V5.S4, V23.S4
+	VFMLA V0.S4, V6.S4, V24.S4
+	VFMLA V1.S4, V6.S4, V25.S4
+	VFMLA V2.S4, V6.S4, V26.S4
+	VFMLA V3.S4, V6.S4, V27.S4
+	VFMLA V0.S4, V7.S4, V28.S4
+	VFMLA V1.S4, V7.S4, V29.S4
+	VFMLA V2.S4, V7.S4, V30.S4
+	VFMLA V3.S4, V7.S4, V31.S4
+	SUBS $1, QCNT
+	BNE gemmBcastF32_r4cw_loop
+
+gemmBcastF32_r4cw_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF32_r4cw_store
+	WORD $0x4E28F610 // FMAX V16.4S, V16.4S, V8.4S
+	WORD $0x4E28F631 // FMAX V17.4S, V17.4S, V8.4S
+	WORD $0x4E28F652 // FMAX V18.4S, V18.4S, V8.4S
+	WORD $0x4E28F673 // FMAX V19.4S, V19.4S, V8.4S
+	WORD $0x4E28F694 // FMAX V20.4S, V20.4S, V8.4S
+	WORD $0x4E28F6B5 // FMAX V21.4S, V21.4S, V8.4S
+	WORD $0x4E28F6D6 // FMAX V22.4S, V22.4S, V8.4S
+	WORD $0x4E28F6F7 // FMAX V23.4S, V23.4S, V8.4S
+	WORD $0x4E28F718 // FMAX V24.4S, V24.4S, V8.4S
+	WORD $0x4E28F739 // FMAX V25.4S, V25.4S, V8.4S
+	WORD $0x4E28F75A // FMAX V26.4S, V26.4S, V8.4S
+	WORD $0x4E28F77B // FMAX V27.4S, V27.4S, V8.4S
+	WORD $0x4E28F79C // FMAX V28.4S, V28.4S, V8.4S
+	WORD $0x4E28F7BD // FMAX V29.4S, V29.4S, V8.4S
+	WORD $0x4E28F7DE // FMAX V30.4S, V30.4S, V8.4S
+	WORD $0x4E28F7FF // FMAX V31.4S, V31.4S, V8.4S
+
+gemmBcastF32_r4cw_store:
+	ADD CPTR, JOFF, CP
+	VST1.P [V16.S4, V17.S4, V18.S4, V19.S4], (CP)(LDC)
+	VST1.P [V20.S4, V21.S4, V22.S4, V23.S4], (CP)(LDC)
+	VST1.P [V24.S4, V25.S4, V26.S4, V27.S4], (CP)(LDC)
+	VST1.P [V28.S4, V29.S4, V30.S4, V31.S4], (CP)(LDC)
+	ADD $64, JOFF
+	SUB $16, NJ
+	B gemmBcastF32_r4cw
+
+gemmBcastF32_r4cn:
+	CMP $4, NJ
+	BLT gemmBcastF32_r4c1
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF32_r4cn_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF32_r4cn_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V24.B16, V24.B16, V24.B16
+	VEOR V28.B16, V28.B16, V28.B16
+	B gemmBcastF32_r4cn_k
+
+gemmBcastF32_r4cn_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.S4]
+	VMOV V16.B16, V20.B16
+	VMOV V16.B16, V24.B16
+	VMOV V16.B16, V28.B16
+	B gemmBcastF32_r4cn_k
+
+gemmBcastF32_r4cn_accum:
+	ADD CPTR, JOFF, CP
+	VLD1.P (CP)(LDC), [V16.S4]
+	VLD1.P (CP)(LDC), [V20.S4]
+	VLD1.P (CP)(LDC), [V24.S4]
+	VLD1.P (CP)(LDC), [V28.S4]
+
+gemmBcastF32_r4cn_k:
+	MOVD APTR, A0
+	ADD ARS, A0, A1
+	ADD ARS, A1, A2
+	ADD ARS, A2, A3
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF32_r4cn_relu
+	PCALIGN $16
+
+gemmBcastF32_r4cn_loop:
+	VLD1.P (BP)(LDB), [V0.S4] // a row of B
+	VLD1R.P (A0)(AQS), [V4.S4] // A(i0+0, q), broadcast
+	VLD1R.P (A1)(AQS), [V5.S4] // A(i0+1, q), broadcast
+	VLD1R.P (A2)(AQS), [V6.S4] // A(i0+2, q), broadcast
+	VLD1R.P (A3)(AQS), [V7.S4] // A(i0+3, q), broadcast
+	VFMLA V0.S4, V4.S4, V16.S4
+	VFMLA V0.S4, V5.S4, V20.S4
+	VFMLA V0.S4, V6.S4, V24.S4
+	VFMLA V0.S4, V7.S4, V28.S4
+	SUBS $1, QCNT
+	BNE gemmBcastF32_r4cn_loop
+
+gemmBcastF32_r4cn_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF32_r4cn_store
+	WORD $0x4E28F610 // FMAX V16.4S, V16.4S, V8.4S
+	WORD $0x4E28F694 // FMAX V20.4S, V20.4S, V8.4S
+	WORD $0x4E28F718 // FMAX V24.4S, V24.4S, V8.4S
+	WORD $0x4E28F79C // FMAX V28.4S, V28.4S, V8.4S
+
+gemmBcastF32_r4cn_store:
+	ADD CPTR, JOFF, CP
+	VST1.P [V16.S4], (CP)(LDC)
+	VST1.P [V20.S4], (CP)(LDC)
+	VST1.P [V24.S4], (CP)(LDC)
+	VST1.P [V28.S4], (CP)(LDC)
+	ADD $16, JOFF
+	SUB $4, NJ
+	B gemmBcastF32_r4cn
+
+gemmBcastF32_r4c1:
+	CMP $1, NJ
+	BLT gemmBcastF32_r4done
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF32_r4c1_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF32_r4c1_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V24.B16, V24.B16, V24.B16
+	VEOR V28.B16, V28.B16, V28.B16
+	B gemmBcastF32_r4c1_k
+
+gemmBcastF32_r4c1_bias:
+	FMOVS (BIAS)(JOFF), F16
+	FMOVS F16, F20
+	FMOVS F16, F24
+	FMOVS F16, F28
+	B gemmBcastF32_r4c1_k
+
+gemmBcastF32_r4c1_accum:
+	ADD CPTR, JOFF, CP
+	FMOVS (CP), F16
+	ADD LDC, CP
+	FMOVS (CP), F20
+	ADD LDC, CP
+	FMOVS (CP), F24
+	ADD LDC, CP
+	FMOVS (CP), F28
+	ADD LDC, CP
+
+gemmBcastF32_r4c1_k:
+	MOVD APTR, A0
+	ADD ARS, A0, A1
+	ADD ARS, A1, A2
+	ADD ARS, A2, A3
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF32_r4c1_relu
+	PCALIGN $16
+
+gemmBcastF32_r4c1_loop:
+	FMOVS (BP), F0
+	ADD LDB, BP
+	FMOVS (A0), F4
+	ADD AQS, A0
+	FMOVS (A1), F5
+	ADD AQS, A1
+	FMOVS (A2), F6
+	ADD AQS, A2
+	FMOVS (A3), F7
+	ADD AQS, A3
+	FMADDS F0, F16, F4, F16 // s += A(i0+0, q) * B(q, j)
+	FMADDS F0, F20, F5, F20 // s += A(i0+1, q) * B(q, j)
+	FMADDS F0, F24, F6, F24 // s += A(i0+2, q) * B(q, j)
+	FMADDS F0, F28, F7, F28 // s += A(i0+3, q) * B(q, j)
+	SUBS $1, QCNT
+	BNE gemmBcastF32_r4c1_loop
+
+gemmBcastF32_r4c1_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF32_r4c1_store
+	FMAXS F8, F16, F16
+	FMAXS F8, F20, F20
+	FMAXS F8, F24, F24
+	FMAXS F8, F28, F28
+
+gemmBcastF32_r4c1_store:
+	ADD CPTR, JOFF, CP
+	FMOVS F16, (CP)
+	ADD LDC, CP
+	FMOVS F20, (CP)
+	ADD LDC, CP
+	FMOVS F24, (CP)
+	ADD LDC, CP
+	FMOVS F28, (CP)
+	ADD LDC, CP
+	ADD $4, JOFF
+	SUB $1, NJ
+	B gemmBcastF32_r4c1
+
+gemmBcastF32_r4done:
+	ADD ARS<<2, APTR
+	ADD LDC<<2, CPTR
+	SUB $4, MROWS
+	B gemmBcastF32_rows4
+
+gemmBcastF32_rows1:
+	CBZ MROWS, gemmBcastF32_done
+	MOVD ZR, JOFF
+	MOVD NCOLS, NJ
+
+gemmBcastF32_r1cw:
+	CMP $16, NJ
+	BLT gemmBcastF32_r1cn
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF32_r1cw_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF32_r1cw_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	B gemmBcastF32_r1cw_k
+
+gemmBcastF32_r1cw_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.S4, V17.S4, V18.S4, V19.S4]
+	B gemmBcastF32_r1cw_k
+
+gemmBcastF32_r1cw_accum:
+	ADD CPTR, JOFF, CP
+	VLD1 (CP), [V16.S4, V17.S4, V18.S4, V19.S4]
+
+gemmBcastF32_r1cw_k:
+	MOVD APTR, A0
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF32_r1cw_relu
+	PCALIGN $16
+
+gemmBcastF32_r1cw_loop:
+	VLD1.P (BP)(LDB), [V0.S4, V1.S4, V2.S4, V3.S4] // a row of B
+	VLD1R.P (A0)(AQS), [V4.S4] // A(i, q), broadcast
+	VFMLA V0.S4, V4.S4, V16.S4
+	VFMLA V1.S4, V4.S4, V17.S4
+	VFMLA V2.S4, V4.S4, V18.S4
+	VFMLA V3.S4, V4.S4, V19.S4
+	SUBS $1, QCNT
+	BNE gemmBcastF32_r1cw_loop
+
+gemmBcastF32_r1cw_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF32_r1cw_store
+	WORD $0x4E28F610 // FMAX V16.4S, V16.4S, V8.4S
+	WORD $0x4E28F631 // FMAX V17.4S, V17.4S, V8.4S
+	WORD $0x4E28F652 // FMAX V18.4S, V18.4S, V8.4S
+	WORD $0x4E28F673 // FMAX V19.4S, V19.4S, V8.4S
+
+gemmBcastF32_r1cw_store:
+	ADD CPTR, JOFF, CP
+	VST1 [V16.S4, V17.S4, V18.S4, V19.S4], (CP)
+	ADD $64, JOFF
+	SUB $16, NJ
+	B gemmBcastF32_r1cw
+
+gemmBcastF32_r1cn:
+	CMP $4, NJ
+	BLT gemmBcastF32_r1c1
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF32_r1cn_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF32_r1cn_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	B gemmBcastF32_r1cn_k
+
+gemmBcastF32_r1cn_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.S4]
+	B gemmBcastF32_r1cn_k
+
+gemmBcastF32_r1cn_accum:
+	ADD CPTR, JOFF, CP
+	VLD1 (CP), [V16.S4]
+
+gemmBcastF32_r1cn_k:
+	MOVD APTR, A0
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF32_r1cn_relu
+	PCALIGN $16
+
+gemmBcastF32_r1cn_loop:
+	VLD1.P (BP)(LDB), [V0.S4] // a row of B
+	VLD1R.P (A0)(AQS), [V4.S4] // A(i, q), broadcast
+	VFMLA V0.S4, V4.S4, V16.S4
+	SUBS $1, QCNT
+	BNE gemmBcastF32_r1cn_loop
+
+gemmBcastF32_r1cn_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF32_r1cn_store
+	WORD $0x4E28F610 // FMAX V16.4S, V16.4S, V8.4S
+
+gemmBcastF32_r1cn_store:
+	ADD CPTR, JOFF, CP
+	VST1 [V16.S4], (CP)
+	ADD $16, JOFF
+	SUB $4, NJ
+	B gemmBcastF32_r1cn
+
+gemmBcastF32_r1c1:
+	CMP $1, NJ
+	BLT gemmBcastF32_r1done
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF32_r1c1_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF32_r1c1_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	B gemmBcastF32_r1c1_k
+
+gemmBcastF32_r1c1_bias:
+	FMOVS (BIAS)(JOFF), F16
+	B gemmBcastF32_r1c1_k
+
+gemmBcastF32_r1c1_accum:
+	FMOVS (CPTR)(JOFF), F16
+
+gemmBcastF32_r1c1_k:
+	MOVD APTR, A0
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF32_r1c1_relu
+	PCALIGN $16
+
+gemmBcastF32_r1c1_loop:
+	FMOVS (BP), F0
+	ADD LDB, BP
+	FMOVS (A0), F4
+	ADD AQS, A0
+	FMADDS F0, F16, F4, F16 // s += A(i, q) * B(q, j)
+	SUBS $1, QCNT
+	BNE gemmBcastF32_r1c1_loop
+
+gemmBcastF32_r1c1_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF32_r1c1_store
+	FMAXS F8, F16, F16
+
+gemmBcastF32_r1c1_store:
+	FMOVS F16, (CPTR)(JOFF)
+	ADD $4, JOFF
+	SUB $1, NJ
+	B gemmBcastF32_r1c1
+
+gemmBcastF32_r1done:
+	ADD ARS, APTR
+	ADD LDC, CPTR
+	SUB $1, MROWS
+	B gemmBcastF32_rows1
+
+gemmBcastF32_done:
+	RET
+
+// func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+//
+// C (m × n) = A (m × k) · B (k × n), A(i, q) = a[i*ars + q*aqs], B row-major.
+// Tiles of 4 rows × 8 columns: 16 accumulators V16–V31, a row of B in
+// V0–V3 and four broadcast A(i, q) in V4–V7; then 4 rows × 2, 4 rows × 1,
+// and the same for the last m mod 4 rows one at a time.
+TEXT ·gemmBcastF64(SB), NOSPLIT|NOFRAME, $0-96
+	MOVD m+0(FP), MROWS
+	MOVD n+8(FP), NCOLS
+	MOVD k+16(FP), KDIM
+	MOVD a+24(FP), APTR
+	MOVD ars+32(FP), ARS
+	MOVD aqs+40(FP), AQS
+	MOVD b+48(FP), BPTR
+	MOVD ldb+56(FP), LDB
+	MOVD c+64(FP), CPTR
+	MOVD ldc+72(FP), LDC
+	MOVD bias+80(FP), BIAS
+	MOVD flags+88(FP), FLAGS
+	LSL $3, ARS
+	LSL $3, AQS
+	LSL $3, LDB
+	LSL $3, LDC
+	VEOR V8.B16, V8.B16, V8.B16 // zero, for ReLU
+
+gemmBcastF64_rows4:
+	CMP $4, MROWS
+	BLT gemmBcastF64_rows1
+	MOVD ZR, JOFF
+	MOVD NCOLS, NJ
+gemmBcastF64_r4cw:
+	CMP $8, NJ
+	BLT gemmBcastF64_r4cn
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF64_r4cw_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF64_r4cw_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	VEOR V24.B16, V24.B16, V24.B16
+	VEOR V25.B16, V25.B16, V25.B16
+	VEOR V26.B16, V26.B16, V26.B16
+	VEOR V27.B16, V27.B16, V27.B16
+	VEOR V28.B16, V28.B16, V28.B16
+	VEOR V29.B16, V29.B16, V29.B16
+	VEOR V30.B16, V30.B16, V30.B16
+	VEOR V31.B16, V31.B16, V31.B16
+	B gemmBcastF64_r4cw_k
+
+gemmBcastF64_r4cw_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VMOV V16.B16, V20.B16
+	VMOV V17.B16, V21.B16
+	VMOV V18.B16, V22.B16
+	VMOV V19.B16, V23.B16
+	VMOV V16.B16, V24.B16
+	VMOV V17.B16, V25.B16
+	VMOV V18.B16, V26.B16
+	VMOV V19.B16, V27.B16
+	VMOV V16.B16, V28.B16
+	VMOV V17.B16, V29.B16
+	VMOV V18.B16, V30.B16
+	VMOV V19.B16, V31.B16
+	B gemmBcastF64_r4cw_k
+
+gemmBcastF64_r4cw_accum:
+	ADD CPTR, JOFF, CP
+	VLD1.P (CP)(LDC), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P (CP)(LDC), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VLD1.P (CP)(LDC), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VLD1.P (CP)(LDC), [V28.D2, V29.D2, V30.D2, V31.D2]
+
+gemmBcastF64_r4cw_k:
+	MOVD APTR, A0
+	ADD ARS, A0, A1
+	ADD ARS, A1, A2
+	ADD ARS, A2, A3
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF64_r4cw_relu
+	PCALIGN $16
+
+gemmBcastF64_r4cw_loop:
+	VLD1.P (BP)(LDB), [V0.D2, V1.D2, V2.D2, V3.D2] // a row of B
+	VLD1R.P (A0)(AQS), [V4.D2] // A(i0+0, q), broadcast
+	VLD1R.P (A1)(AQS), [V5.D2] // A(i0+1, q), broadcast
+	VLD1R.P (A2)(AQS), [V6.D2] // A(i0+2, q), broadcast
+	VLD1R.P (A3)(AQS), [V7.D2] // A(i0+3, q), broadcast
+	VFMLA V0.D2, V4.D2, V16.D2
+	VFMLA V1.D2, V4.D2, V17.D2
+	VFMLA V2.D2, V4.D2, V18.D2
+	VFMLA V3.D2, V4.D2, V19.D2
+	VFMLA V0.D2, V5.D2, V20.D2
+	VFMLA V1.D2, V5.D2, V21.D2
+	VFMLA V2.D2, V5.D2, V22.D2
+	VFMLA V3.D2, V5.D2, V23.D2
+	VFMLA V0.D2, V6.D2, V24.D2
+	VFMLA V1.D2, V6.D2, V25.D2
+	VFMLA V2.D2, V6.D2, V26.D2
+	VFMLA V3.D2, V6.D2, V27.D2
+	VFMLA V0.D2, V7.D2, V28.D2
+	VFMLA V1.D2, V7.D2, V29.D2
+	VFMLA V2.D2, V7.D2, V30.D2
+	VFMLA V3.D2, V7.D2, V31.D2
+	SUBS $1, QCNT
+	BNE gemmBcastF64_r4cw_loop
+
+gemmBcastF64_r4cw_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF64_r4cw_store
+	WORD $0x4E68F610 // FMAX V16.2D, V16.2D, V8.2D
+	WORD $0x4E68F631 // FMAX V17.2D, V17.2D, V8.2D
+	WORD $0x4E68F652 // FMAX V18.2D, V18.2D, V8.2D
+	WORD $0x4E68F673 // FMAX V19.2D, V19.2D, V8.2D
+	WORD $0x4E68F694 // FMAX V20.2D, V20.2D, V8.2D
+	WORD $0x4E68F6B5 // FMAX V21.2D, V21.2D, V8.2D
+	WORD $0x4E68F6D6 // FMAX V22.2D, V22.2D, V8.2D
+	WORD $0x4E68F6F7 // FMAX V23.2D, V23.2D, V8.2D
+	WORD $0x4E68F718 // FMAX V24.2D, V24.2D, V8.2D
+	WORD $0x4E68F739 // FMAX V25.2D, V25.2D, V8.2D
+	WORD $0x4E68F75A // FMAX V26.2D, V26.2D, V8.2D
+	WORD $0x4E68F77B // FMAX V27.2D, V27.2D, V8.2D
+	WORD $0x4E68F79C // FMAX V28.2D, V28.2D, V8.2D
+	WORD $0x4E68F7BD // FMAX V29.2D, V29.2D, V8.2D
+	WORD $0x4E68F7DE // FMAX V30.2D, V30.2D, V8.2D
+	WORD $0x4E68F7FF // FMAX V31.2D, V31.2D, V8.2D
+
+gemmBcastF64_r4cw_store:
+	ADD CPTR, JOFF, CP
+	VST1.P [V16.D2, V17.D2, V18.D2, V19.D2], (CP)(LDC)
+	VST1.P [V20.D2, V21.D2, V22.D2, V23.D2], (CP)(LDC)
+	VST1.P [V24.D2, V25.D2, V26.D2, V27.D2], (CP)(LDC)
+	VST1.P [V28.D2, V29.D2, V30.D2, V31.D2], (CP)(LDC)
+	ADD $64, JOFF
+	SUB $8, NJ
+	B gemmBcastF64_r4cw
+
+gemmBcastF64_r4cn:
+	CMP $2, NJ
+	BLT gemmBcastF64_r4c1
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF64_r4cn_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF64_r4cn_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V24.B16, V24.B16, V24.B16
+	VEOR V28.B16, V28.B16, V28.B16
+	B gemmBcastF64_r4cn_k
+
+gemmBcastF64_r4cn_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.D2]
+	VMOV V16.B16, V20.B16
+	VMOV V16.B16, V24.B16
+	VMOV V16.B16, V28.B16
+	B gemmBcastF64_r4cn_k
+
+gemmBcastF64_r4cn_accum:
+	ADD CPTR, JOFF, CP
+	VLD1.P (CP)(LDC), [V16.D2]
+	VLD1.P (CP)(LDC), [V20.D2]
+	VLD1.P (CP)(LDC), [V24.D2]
+	VLD1.P (CP)(LDC), [V28.D2]
+
+gemmBcastF64_r4cn_k:
+	MOVD APTR, A0
+	ADD ARS, A0, A1
+	ADD ARS, A1, A2
+	ADD ARS, A2, A3
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF64_r4cn_relu
+	PCALIGN $16
+
+gemmBcastF64_r4cn_loop:
+	VLD1.P (BP)(LDB), [V0.D2] // a row of B
+	VLD1R.P (A0)(AQS), [V4.D2] // A(i0+0, q), broadcast
+	VLD1R.P (A1)(AQS), [V5.D2] // A(i0+1, q), broadcast
+	VLD1R.P (A2)(AQS), [V6.D2] // A(i0+2, q), broadcast
+	VLD1R.P (A3)(AQS), [V7.D2] // A(i0+3, q), broadcast
+	VFMLA V0.D2, V4.D2, V16.D2
+	VFMLA V0.D2, V5.D2, V20.D2
+	VFMLA V0.D2, V6.D2, V24.D2
+	VFMLA V0.D2, V7.D2, V28.D2
+	SUBS $1, QCNT
+	BNE gemmBcastF64_r4cn_loop
+
+gemmBcastF64_r4cn_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF64_r4cn_store
+	WORD $0x4E68F610 // FMAX V16.2D, V16.2D, V8.2D
+	WORD $0x4E68F694 // FMAX V20.2D, V20.2D, V8.2D
+	WORD $0x4E68F718 // FMAX V24.2D, V24.2D, V8.2D
+	WORD $0x4E68F79C // FMAX V28.2D, V28.2D, V8.2D
+
+gemmBcastF64_r4cn_store:
+	ADD CPTR, JOFF, CP
+	VST1.P [V16.D2], (CP)(LDC)
+	VST1.P [V20.D2], (CP)(LDC)
+	VST1.P [V24.D2], (CP)(LDC)
+	VST1.P [V28.D2], (CP)(LDC)
+	ADD $16, JOFF
+	SUB $2, NJ
+	B gemmBcastF64_r4cn
+
+gemmBcastF64_r4c1:
+	CMP $1, NJ
+	BLT gemmBcastF64_r4done
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF64_r4c1_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF64_r4c1_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V24.B16, V24.B16, V24.B16
+	VEOR V28.B16, V28.B16, V28.B16
+	B gemmBcastF64_r4c1_k
+
+gemmBcastF64_r4c1_bias:
+	FMOVD (BIAS)(JOFF), F16
+	FMOVD F16, F20
+	FMOVD F16, F24
+	FMOVD F16, F28
+	B gemmBcastF64_r4c1_k
+
+gemmBcastF64_r4c1_accum:
+	ADD CPTR, JOFF, CP
+	FMOVD (CP), F16
+	ADD LDC, CP
+	FMOVD (CP), F20
+	ADD LDC, CP
+	FMOVD (CP), F24
+	ADD LDC, CP
+	FMOVD (CP), F28
+	ADD LDC, CP
+
+gemmBcastF64_r4c1_k:
+	MOVD APTR, A0
+	ADD ARS, A0, A1
+	ADD ARS, A1, A2
+	ADD ARS, A2, A3
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF64_r4c1_relu
+	PCALIGN $16
+
+gemmBcastF64_r4c1_loop:
+	FMOVD (BP), F0
+	ADD LDB, BP
+	FMOVD (A0), F4
+	ADD AQS, A0
+	FMOVD (A1), F5
+	ADD AQS, A1
+	FMOVD (A2), F6
+	ADD AQS, A2
+	FMOVD (A3), F7
+	ADD AQS, A3
+	FMADDD F0, F16, F4, F16 // s += A(i0+0, q) * B(q, j)
+	FMADDD F0, F20, F5, F20 // s += A(i0+1, q) * B(q, j)
+	FMADDD F0, F24, F6, F24 // s += A(i0+2, q) * B(q, j)
+	FMADDD F0, F28, F7, F28 // s += A(i0+3, q) * B(q, j)
+	SUBS $1, QCNT
+	BNE gemmBcastF64_r4c1_loop
+
+gemmBcastF64_r4c1_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF64_r4c1_store
+	FMAXD F8, F16, F16
+	FMAXD F8, F20, F20
+	FMAXD F8, F24, F24
+	FMAXD F8, F28, F28
+
+gemmBcastF64_r4c1_store:
+	ADD CPTR, JOFF, CP
+	FMOVD F16, (CP)
+	ADD LDC, CP
+	FMOVD F20, (CP)
+	ADD LDC, CP
+	FMOVD F24, (CP)
+	ADD LDC, CP
+	FMOVD F28, (CP)
+	ADD LDC, CP
+	ADD $8, JOFF
+	SUB $1, NJ
+	B gemmBcastF64_r4c1
+
+gemmBcastF64_r4done:
+	ADD ARS<<2, APTR
+	ADD LDC<<2, CPTR
+	SUB $4, MROWS
+	B gemmBcastF64_rows4
+
+gemmBcastF64_rows1:
+	CBZ MROWS, gemmBcastF64_done
+	MOVD ZR, JOFF
+	MOVD NCOLS, NJ
+
+gemmBcastF64_r1cw:
+	CMP $8, NJ
+	BLT gemmBcastF64_r1cn
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF64_r1cw_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF64_r1cw_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	B gemmBcastF64_r1cw_k
+
+gemmBcastF64_r1cw_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.D2, V17.D2, V18.D2, V19.D2]
+	B gemmBcastF64_r1cw_k
+
+gemmBcastF64_r1cw_accum:
+	ADD CPTR, JOFF, CP
+	VLD1 (CP), [V16.D2, V17.D2, V18.D2, V19.D2]
+
+gemmBcastF64_r1cw_k:
+	MOVD APTR, A0
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF64_r1cw_relu
+	PCALIGN $16
+
+gemmBcastF64_r1cw_loop:
+	VLD1.P (BP)(LDB), [V0.D2, V1.D2, V2.D2, V3.D2] // a row of B
+	VLD1R.P (A0)(AQS), [V4.D2] // A(i, q), broadcast
+	VFMLA V0.D2, V4.D2, V16.D2
+	VFMLA V1.D2, V4.D2, V17.D2
+	VFMLA V2.D2, V4.D2, V18.D2
+	VFMLA V3.D2, V4.D2, V19.D2
+	SUBS $1, QCNT
+	BNE gemmBcastF64_r1cw_loop
+
+gemmBcastF64_r1cw_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF64_r1cw_store
+	WORD $0x4E68F610 // FMAX V16.2D, V16.2D, V8.2D
+	WORD $0x4E68F631 // FMAX V17.2D, V17.2D, V8.2D
+	WORD $0x4E68F652 // FMAX V18.2D, V18.2D, V8.2D
+	WORD $0x4E68F673 // FMAX V19.2D, V19.2D, V8.2D
+
+gemmBcastF64_r1cw_store:
+	ADD CPTR, JOFF, CP
+	VST1 [V16.D2, V17.D2, V18.D2, V19.D2], (CP)
+	ADD $64, JOFF
+	SUB $8, NJ
+	B gemmBcastF64_r1cw
+
+gemmBcastF64_r1cn:
+	CMP $2, NJ
+	BLT gemmBcastF64_r1c1
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF64_r1cn_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF64_r1cn_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	B gemmBcastF64_r1cn_k
+
+gemmBcastF64_r1cn_bias:
+	ADD BIAS, JOFF, BP
+	VLD1 (BP), [V16.D2]
+	B gemmBcastF64_r1cn_k
+
+gemmBcastF64_r1cn_accum:
+	ADD CPTR, JOFF, CP
+	VLD1 (CP), [V16.D2]
+
+gemmBcastF64_r1cn_k:
+	MOVD APTR, A0
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF64_r1cn_relu
+	PCALIGN $16
+
+gemmBcastF64_r1cn_loop:
+	VLD1.P (BP)(LDB), [V0.D2] // a row of B
+	VLD1R.P (A0)(AQS), [V4.D2] // A(i, q), broadcast
+	VFMLA V0.D2, V4.D2, V16.D2
+	SUBS $1, QCNT
+	BNE gemmBcastF64_r1cn_loop
+
+gemmBcastF64_r1cn_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF64_r1cn_store
+	WORD $0x4E68F610 // FMAX V16.2D, V16.2D, V8.2D
+
+gemmBcastF64_r1cn_store:
+	ADD CPTR, JOFF, CP
+	VST1 [V16.D2], (CP)
+	ADD $16, JOFF
+	SUB $2, NJ
+	B gemmBcastF64_r1cn
+
+gemmBcastF64_r1c1:
+	CMP $1, NJ
+	BLT gemmBcastF64_r1done
+	TBNZ $ACCUM_BIT, FLAGS, gemmBcastF64_r1c1_accum
+	TBNZ $BIAS_BIT, FLAGS, gemmBcastF64_r1c1_bias
+	VEOR V16.B16, V16.B16, V16.B16
+	B gemmBcastF64_r1c1_k
+
+gemmBcastF64_r1c1_bias:
+	FMOVD (BIAS)(JOFF), F16
+	B gemmBcastF64_r1c1_k
+
+gemmBcastF64_r1c1_accum:
+	FMOVD (CPTR)(JOFF), F16
+
+gemmBcastF64_r1c1_k:
+	MOVD APTR, A0
+	ADD BPTR, JOFF, BP
+	MOVD KDIM, QCNT
+	CBZ QCNT, gemmBcastF64_r1c1_relu
+	PCALIGN $16
+
+gemmBcastF64_r1c1_loop:
+	FMOVD (BP), F0
+	ADD LDB, BP
+	FMOVD (A0), F4
+	ADD AQS, A0
+	FMADDD F0, F16, F4, F16 // s += A(i, q) * B(q, j)
+	SUBS $1, QCNT
+	BNE gemmBcastF64_r1c1_loop
+
+gemmBcastF64_r1c1_relu:
+	TBZ $RELU_BIT, FLAGS, gemmBcastF64_r1c1_store
+	FMAXD F8, F16, F16
+
+gemmBcastF64_r1c1_store:
+	FMOVD F16, (CPTR)(JOFF)
+	ADD $8, JOFF
+	SUB $1, NJ
+	B gemmBcastF64_r1c1
+
+gemmBcastF64_r1done:
+	ADD ARS, APTR
+	ADD LDC, CPTR
+	SUB $1, MROWS
+	B gemmBcastF64_rows1
+
+gemmBcastF64_done:
+	RET
+
+#undef MROWS
+#undef NCOLS
+#undef KDIM
+#undef APTR
+#undef ARS
+#undef AQS
+#undef BPTR
+#undef LDB
+#undef CPTR
+#undef LDC
+#undef BIAS
+#undef FLAGS
+#undef JOFF
+#undef NJ
+#undef QCNT
+#undef A0
+#undef A1
+#undef A2
+#undef A3
+#undef BP
+#undef CP
+
+// Matrix kernels: dot products along k.
+
+#define MROWS  R0   // rows of A left
+#define NCOLS  R1   // rows of B: columns of C
+#define KDIM   R2   // dot length
+#define APTR   R3   // &a[i*lda]
+#define LDA    R4   // in bytes
+#define BPTR R5
+#define LDB    R6   // in bytes
+#define CPTR   R7   // &c[i*ldc]
+#define LDC    R8   // in bytes
+#define BIAS R9
+#define FLAGS R10
+#define PCNT   R11  // rows of B left for this row of A
+#define BP0    R12  // &b[(p+r)*ldb + j]
+#define BP1 R13
+#define BP2 R14
+#define BP3 R15
+#define AP     R19  // &a[i*lda + j]
+#define JCNT   R20  // chunks left
+#define CP     R21  // &c[i*ldc + p]
+#define BIASP  R22  // &bias[p]
+#define BROW   R23  // &b[p*ldb]
+
+// func gemmDotF32(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+//
+// C (m × n) = A (m × k) · Bᵀ for row-major A and B (n × k): dot products
+// along the contiguous k. Four rows of B at a time against one row of A,
+// one accumulator each, reduced with FADDP into four consecutive
+// elements of C; then the last n mod 4 rows of B one at a time, with four
+// accumulators, 16 elements per step.
+TEXT ·gemmDotF32(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD m+0(FP), MROWS
+	MOVD n+8(FP), NCOLS
+	MOVD k+16(FP), KDIM
+	MOVD a+24(FP), APTR
+	MOVD lda+32(FP), LDA
+	MOVD b+40(FP), BPTR
+	MOVD ldb+48(FP), LDB
+	MOVD c+56(FP), CPTR
+	MOVD ldc+64(FP), LDC
+	MOVD bias+72(FP), BIAS
+	MOVD flags+80(FP), FLAGS
+	LSL $2, LDA
+	LSL $2, LDB
+	LSL $2, LDC
+	VEOR V8.B16, V8.B16, V8.B16 // zero, for ReLU
+
+gemmDotF32_row:
+	CBZ MROWS, gemmDotF32_done
+	MOVD BPTR, BROW
+	MOVD CPTR, CP
+	MOVD BIAS, BIASP
+	MOVD NCOLS, PCNT
+
+gemmDotF32_p4:
+	CMP $4, PCNT
+	BLT gemmDotF32_p1
+	MOVD BROW, BP0
+	ADD LDB, BP0, BP1
+	ADD LDB, BP1, BP2
+	ADD LDB, BP2, BP3
+	MOVD APTR, AP
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	LSR $2, KDIM, JCNT
+	CBZ JCNT, gemmDotF32_p4_reduce
+	PCALIGN $16
+
+gemmDotF32_p4_loop:
+	VLD1.P 16(AP), [V0.S4]
+	VLD1.P 16(BP0), [V1.S4]
+	VLD1.P 16(BP1), [V2.S4]
+	VLD1.P 16(BP2), [V3.S4]
+	VLD1.P 16(BP3), [V4.S4]
+	VFMLA V0.S4, V1.S4, V16.S4
+	VFMLA V0.S4, V2.S4, V17.S4
+	VFMLA V0.S4, V3.S4, V18.S4
+	VFMLA V0.S4, V4.S4, V19.S4
+	SUBS $1, JCNT
+	BNE gemmDotF32_p4_loop
+
+gemmDotF32_p4_reduce:
+	WORD $0x6E31D614 // FADDP V20.4S, V16.4S, V17.4S
+	WORD $0x6E33D655 // FADDP V21.4S, V18.4S, V19.4S
+	WORD $0x6E35D694 // FADDP V20.4S, V20.4S, V21.4S ; V20 = [s0, s1, s2, s3]
+	AND $3, KDIM, JCNT
+	CBZ JCNT, gemmDotF32_p4_bias
+
+gemmDotF32_p4_tail:
+	VLD1R.P 4(AP), [V0.S4]
+	VLD1.P 4(BP0), V1.S[0]
+	VLD1.P 4(BP1), V1.S[1]
+	VLD1.P 4(BP2), V1.S[2]
+	VLD1.P 4(BP3), V1.S[3]
+	VFMLA V0.S4, V1.S4, V20.S4
+	SUBS $1, JCNT
+	BNE gemmDotF32_p4_tail
+
+gemmDotF32_p4_bias:
+	TBZ $BIAS_BIT, FLAGS, gemmDotF32_p4_relu
+	VLD1 (BIASP), [V1.S4]
+	WORD $0x4E34D434 // FADD V20.4S, V1.4S, V20.4S ; bias + s
+
+gemmDotF32_p4_relu:
+	TBZ $RELU_BIT, FLAGS, gemmDotF32_p4_store
+	WORD $0x4E28F694 // FMAX V20.4S, V20.4S, V8.4S
+
+gemmDotF32_p4_store:
+	VST1.P [V20.S4], 16(CP)
+	ADD $16, BIASP
+	ADD LDB<<2, BROW
+	SUB $4, PCNT
+	B gemmDotF32_p4
+
+gemmDotF32_p1:
+	CBZ PCNT, gemmDotF32_next
+	MOVD BROW, BP0
+	MOVD APTR, AP
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	LSR $4, KDIM, JCNT
+	CBZ JCNT, gemmDotF32_p1_narrow
+	PCALIGN $16
+
+gemmDotF32_p1_loop:
+	VLD1.P 64(AP), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(BP0), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VFMLA V0.S4, V4.S4, V16.S4
+	VFMLA V1.S4, V5.S4, V17.S4
+	VFMLA V2.S4, V6.S4, V18.S4
+	VFMLA V3.S4, V7.S4, V19.S4
+	SUBS $1, JCNT
+	BNE gemmDotF32_p1_loop
+
+gemmDotF32_p1_narrow:
+	AND $15, KDIM, JCNT
+	LSR $2, JCNT
+	CBZ JCNT, gemmDotF32_p1_reduce
+
+gemmDotF32_p1_narrow_loop:
+	VLD1.P 16(AP), [V0.S4]
+	VLD1.P 16(BP0), [V4.S4]
+	VFMLA V0.S4, V4.S4, V16.S4
+	SUBS $1, JCNT
+	BNE gemmDotF32_p1_narrow_loop
+
+gemmDotF32_p1_reduce:
+	WORD $0x4E31D610 // FADD V16.4S, V16.4S, V17.4S
+	WORD $0x4E33D652 // FADD V18.4S, V18.4S, V19.4S
+	WORD $0x4E32D610 // FADD V16.4S, V16.4S, V18.4S
+	WORD $0x6E30D610 // FADDP V16.4S, V16.4S, V16.4S
+	WORD $0x7E30DA10 // FADDP S16, V16.2S
+	AND $3, KDIM, JCNT
+	CBZ JCNT, gemmDotF32_p1_bias
+
+gemmDotF32_p1_tail:
+	FMOVS.P 4(AP), F0
+	FMOVS.P 4(BP0), F4
+	FMADDS F0, F16, F4, F16
+	SUBS $1, JCNT
+	BNE gemmDotF32_p1_tail
+
+gemmDotF32_p1_bias:
+	TBZ $BIAS_BIT, FLAGS, gemmDotF32_p1_relu
+	FMOVS (BIASP), F1
+	FADDS F16, F1, F16 // bias + s
+
+gemmDotF32_p1_relu:
+	TBZ $RELU_BIT, FLAGS, gemmDotF32_p1_store
+	FMAXS F8, F16, F16
+
+gemmDotF32_p1_store:
+	FMOVS.P F16, 4(CP)
+	ADD $4, BIASP
+	ADD LDB, BROW
+	SUB $1, PCNT
+	B gemmDotF32_p1
+
+gemmDotF32_next:
+	ADD LDA, APTR
+	ADD LDC, CPTR
+	SUB $1, MROWS
+	B gemmDotF32_row
+
+gemmDotF32_done:
+	RET
+
+// func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+//
+// C (m × n) = A (m × k) · Bᵀ for row-major A and B (n × k): dot products
+// along the contiguous k. Four rows of B at a time against one row of A,
+// one accumulator each, reduced with FADDP into four consecutive
+// elements of C; then the last n mod 4 rows of B one at a time, with four
+// accumulators, 8 elements per step.
+TEXT ·gemmDotF64(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD m+0(FP), MROWS
+	MOVD n+8(FP), NCOLS
+	MOVD k+16(FP), KDIM
+	MOVD a+24(FP), APTR
+	MOVD lda+32(FP), LDA
+	MOVD b+40(FP), BPTR
+	MOVD ldb+48(FP), LDB
+	MOVD c+56(FP), CPTR
+	MOVD ldc+64(FP), LDC
+	MOVD bias+72(FP), BIAS
+	MOVD flags+80(FP), FLAGS
+	LSL $3, LDA
+	LSL $3, LDB
+	LSL $3, LDC
+	VEOR V8.B16, V8.B16, V8.B16 // zero, for ReLU
+
+gemmDotF64_row:
+	CBZ MROWS, gemmDotF64_done
+	MOVD BPTR, BROW
+	MOVD CPTR, CP
+	MOVD BIAS, BIASP
+	MOVD NCOLS, PCNT
+
+gemmDotF64_p4:
+	CMP $4, PCNT
+	BLT gemmDotF64_p1
+	MOVD BROW, BP0
+	ADD LDB, BP0, BP1
+	ADD LDB, BP1, BP2
+	ADD LDB, BP2, BP3
+	MOVD APTR, AP
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	LSR $1, KDIM, JCNT
+	CBZ JCNT, gemmDotF64_p4_reduce
+	PCALIGN $16
+
+gemmDotF64_p4_loop:
+	VLD1.P 16(AP), [V0.D2]
+	VLD1.P 16(BP0), [V1.D2]
+	VLD1.P 16(BP1), [V2.D2]
+	VLD1.P 16(BP2), [V3.D2]
+	VLD1.P 16(BP3), [V4.D2]
+	VFMLA V0.D2, V1.D2, V16.D2
+	VFMLA V0.D2, V2.D2, V17.D2
+	VFMLA V0.D2, V3.D2, V18.D2
+	VFMLA V0.D2, V4.D2, V19.D2
+	SUBS $1, JCNT
+	BNE gemmDotF64_p4_loop
+
+gemmDotF64_p4_reduce:
+	WORD $0x6E71D614 // FADDP V20.2D, V16.2D, V17.2D ; V20 = [s0, s1]
+	WORD $0x6E73D655 // FADDP V21.2D, V18.2D, V19.2D ; V21 = [s2, s3]
+	AND $1, KDIM, JCNT
+	CBZ JCNT, gemmDotF64_p4_bias
+
+gemmDotF64_p4_tail:
+	VLD1R.P 8(AP), [V0.D2]
+	VLD1.P 8(BP0), V1.D[0]
+	VLD1.P 8(BP1), V1.D[1]
+	VLD1.P 8(BP2), V2.D[0]
+	VLD1.P 8(BP3), V2.D[1]
+	VFMLA V0.D2, V1.D2, V20.D2
+	VFMLA V0.D2, V2.D2, V21.D2
+	SUBS $1, JCNT
+	BNE gemmDotF64_p4_tail
+
+gemmDotF64_p4_bias:
+	TBZ $BIAS_BIT, FLAGS, gemmDotF64_p4_relu
+	VLD1 (BIASP), [V1.D2, V2.D2]
+	WORD $0x4E74D434 // FADD V20.2D, V1.2D, V20.2D ; bias + s
+	WORD $0x4E75D455 // FADD V21.2D, V2.2D, V21.2D
+
+gemmDotF64_p4_relu:
+	TBZ $RELU_BIT, FLAGS, gemmDotF64_p4_store
+	WORD $0x4E68F694 // FMAX V20.2D, V20.2D, V8.2D
+	WORD $0x4E68F6B5 // FMAX V21.2D, V21.2D, V8.2D
+
+gemmDotF64_p4_store:
+	VST1.P [V20.D2, V21.D2], 32(CP)
+	ADD $32, BIASP
+	ADD LDB<<2, BROW
+	SUB $4, PCNT
+	B gemmDotF64_p4
+
+gemmDotF64_p1:
+	CBZ PCNT, gemmDotF64_next
+	MOVD BROW, BP0
+	MOVD APTR, AP
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	LSR $3, KDIM, JCNT
+	CBZ JCNT, gemmDotF64_p1_narrow
+	PCALIGN $16
+
+gemmDotF64_p1_loop:
+	VLD1.P 64(AP), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(BP0), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VFMLA V0.D2, V4.D2, V16.D2
+	VFMLA V1.D2, V5.D2, V17.D2
+	VFMLA V2.D2, V6.D2, V18.D2
+	VFMLA V3.D2, V7.D2, V19.D2
+	SUBS $1, JCNT
+	BNE gemmDotF64_p1_loop
+
+gemmDotF64_p1_narrow:
+	AND $7, KDIM, JCNT
+	LSR $1, JCNT
+	CBZ JCNT, gemmDotF64_p1_reduce
+
+gemmDotF64_p1_narrow_loop:
+	VLD1.P 16(AP), [V0.D2]
+	VLD1.P 16(BP0), [V4.D2]
+	VFMLA V0.D2, V4.D2, V16.D2
+	SUBS $1, JCNT
+	BNE gemmDotF64_p1_narrow_loop
+
+gemmDotF64_p1_reduce:
+	WORD $0x4E71D610 // FADD V16.2D, V16.2D, V17.2D
+	WORD $0x4E73D652 // FADD V18.2D, V18.2D, V19.2D
+	WORD $0x4E72D610 // FADD V16.2D, V16.2D, V18.2D
+	WORD $0x7E70DA10 // FADDP D16, V16.2D
+	AND $1, KDIM, JCNT
+	CBZ JCNT, gemmDotF64_p1_bias
+
+gemmDotF64_p1_tail:
+	FMOVD.P 8(AP), F0
+	FMOVD.P 8(BP0), F4
+	FMADDD F0, F16, F4, F16
+	SUBS $1, JCNT
+	BNE gemmDotF64_p1_tail
+
+gemmDotF64_p1_bias:
+	TBZ $BIAS_BIT, FLAGS, gemmDotF64_p1_relu
+	FMOVD (BIASP), F1
+	FADDD F16, F1, F16 // bias + s
+
+gemmDotF64_p1_relu:
+	TBZ $RELU_BIT, FLAGS, gemmDotF64_p1_store
+	FMAXD F8, F16, F16
+
+gemmDotF64_p1_store:
+	FMOVD.P F16, 8(CP)
+	ADD $8, BIASP
+	ADD LDB, BROW
+	SUB $1, PCNT
+	B gemmDotF64_p1
+
+gemmDotF64_next:
+	ADD LDA, APTR
+	ADD LDC, CPTR
+	SUB $1, MROWS
+	B gemmDotF64_row
+
+gemmDotF64_done:
+	RET
+
+#undef MROWS
+#undef NCOLS
+#undef KDIM
+#undef APTR
+#undef LDA
+#undef BPTR
+#undef LDB
+#undef CPTR
+#undef LDC
+#undef BIAS
+#undef FLAGS
+#undef PCNT
+#undef BP0
+#undef BP1
+#undef BP2
+#undef BP3
+#undef AP
+#undef JCNT
+#undef CP
+#undef BIASP
+#undef BROW
+
+// Element-wise kernels and reductions. Pointers in R0–R6, n in R7,
+// the block count in R8, scalar arguments broadcast in V24–V29 (and 1 in V31).
+
+// func mulF32(x, y *float32, n int)
+//
+// for i := range n {
+//	x[i] *= y[i]
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·mulF32(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD x+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, mulF32_tail
+	PCALIGN $16
+
+mulF32_loop:
+	VLD1 (R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x6E24DC00 // FMUL V0.4S, V0.4S, V4.4S
+	WORD $0x6E25DC21 // FMUL V1.4S, V1.4S, V5.4S
+	WORD $0x6E26DC42 // FMUL V2.4S, V2.4S, V6.4S
+	WORD $0x6E27DC63 // FMUL V3.4S, V3.4S, V7.4S
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	SUBS $1, R8
+	BNE mulF32_loop
+
+mulF32_tail:
+	AND $15, R7, R8
+	CBZ R8, mulF32_done
+
+mulF32_tail_loop:
+	FMOVS (R0), F0
+	FMOVS.P 4(R1), F4
+	FMULS F4, F0, F0
+	FMOVS.P F0, 4(R0)
+	SUBS $1, R8
+	BNE mulF32_tail_loop
+
+mulF32_done:
+	RET
+
+// func mulF64(x, y *float64, n int)
+//
+// for i := range n {
+//	x[i] *= y[i]
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·mulF64(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD x+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, mulF64_tail
+	PCALIGN $16
+
+mulF64_loop:
+	VLD1 (R0), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R1), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD $0x6E64DC00 // FMUL V0.2D, V0.2D, V4.2D
+	WORD $0x6E65DC21 // FMUL V1.2D, V1.2D, V5.2D
+	WORD $0x6E66DC42 // FMUL V2.2D, V2.2D, V6.2D
+	WORD $0x6E67DC63 // FMUL V3.2D, V3.2D, V7.2D
+	VST1.P [V0.D2, V1.D2, V2.D2, V3.D2], 64(R0)
+	SUBS $1, R8
+	BNE mulF64_loop
+
+mulF64_tail:
+	AND $7, R7, R8
+	CBZ R8, mulF64_done
+
+mulF64_tail_loop:
+	FMOVD (R0), F0
+	FMOVD.P 8(R1), F4
+	FMULD F4, F0, F0
+	FMOVD.P F0, 8(R0)
+	SUBS $1, R8
+	BNE mulF64_tail_loop
+
+mulF64_done:
+	RET
+
+// func mulToF32(dst, x, y *float32, n int)
+//
+// for i := range n {
+//	dst[i] = x[i] * y[i]
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·mulToF32(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD dst+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD y+16(FP), R2
+	MOVD n+24(FP), R7
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, mulToF32_tail
+	PCALIGN $16
+
+mulToF32_loop:
+	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R2), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x6E24DC00 // FMUL V0.4S, V0.4S, V4.4S
+	WORD $0x6E25DC21 // FMUL V1.4S, V1.4S, V5.4S
+	WORD $0x6E26DC42 // FMUL V2.4S, V2.4S, V6.4S
+	WORD $0x6E27DC63 // FMUL V3.4S, V3.4S, V7.4S
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	SUBS $1, R8
+	BNE mulToF32_loop
+
+mulToF32_tail:
+	AND $15, R7, R8
+	CBZ R8, mulToF32_done
+
+mulToF32_tail_loop:
+	FMOVS.P 4(R1), F0
+	FMOVS.P 4(R2), F4
+	FMULS F4, F0, F0
+	FMOVS.P F0, 4(R0)
+	SUBS $1, R8
+	BNE mulToF32_tail_loop
+
+mulToF32_done:
+	RET
+
+// func mulToF64(dst, x, y *float64, n int)
+//
+// for i := range n {
+//	dst[i] = x[i] * y[i]
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·mulToF64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD dst+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD y+16(FP), R2
+	MOVD n+24(FP), R7
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, mulToF64_tail
+	PCALIGN $16
+
+mulToF64_loop:
+	VLD1.P 64(R1), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R2), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD $0x6E64DC00 // FMUL V0.2D, V0.2D, V4.2D
+	WORD $0x6E65DC21 // FMUL V1.2D, V1.2D, V5.2D
+	WORD $0x6E66DC42 // FMUL V2.2D, V2.2D, V6.2D
+	WORD $0x6E67DC63 // FMUL V3.2D, V3.2D, V7.2D
+	VST1.P [V0.D2, V1.D2, V2.D2, V3.D2], 64(R0)
+	SUBS $1, R8
+	BNE mulToF64_loop
+
+mulToF64_tail:
+	AND $7, R7, R8
+	CBZ R8, mulToF64_done
+
+mulToF64_tail_loop:
+	FMOVD.P 8(R1), F0
+	FMOVD.P 8(R2), F4
+	FMULD F4, F0, F0
+	FMOVD.P F0, 8(R0)
+	SUBS $1, R8
+	BNE mulToF64_tail_loop
+
+mulToF64_done:
+	RET
+
+// func scaleF32(x *float32, n int, a float32)
+//
+// for i := range n {
+//	x[i] *= a
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·scaleF32(SB), NOSPLIT|NOFRAME, $0-20
+	MOVD x+0(FP), R0
+	MOVD n+8(FP), R7
+	FMOVS a+16(FP), F24
+	VDUP V24.S[0], V24.S4
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, scaleF32_tail
+	PCALIGN $16
+
+scaleF32_loop:
+	VLD1 (R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD $0x6E38DC00 // FMUL V0.4S, V0.4S, V24.4S
+	WORD $0x6E38DC21 // FMUL V1.4S, V1.4S, V24.4S
+	WORD $0x6E38DC42 // FMUL V2.4S, V2.4S, V24.4S
+	WORD $0x6E38DC63 // FMUL V3.4S, V3.4S, V24.4S
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	SUBS $1, R8
+	BNE scaleF32_loop
+
+scaleF32_tail:
+	AND $15, R7, R8
+	CBZ R8, scaleF32_done
+
+scaleF32_tail_loop:
+	FMOVS (R0), F0
+	FMULS F24, F0, F0
+	FMOVS.P F0, 4(R0)
+	SUBS $1, R8
+	BNE scaleF32_tail_loop
+
+scaleF32_done:
+	RET
+
+// func scaleF64(x *float64, n int, a float64)
+//
+// for i := range n {
+//	x[i] *= a
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·scaleF64(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD x+0(FP), R0
+	MOVD n+8(FP), R7
+	FMOVD a+16(FP), F24
+	VDUP V24.D[0], V24.D2
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, scaleF64_tail
+	PCALIGN $16
+
+scaleF64_loop:
+	VLD1 (R0), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD $0x6E78DC00 // FMUL V0.2D, V0.2D, V24.2D
+	WORD $0x6E78DC21 // FMUL V1.2D, V1.2D, V24.2D
+	WORD $0x6E78DC42 // FMUL V2.2D, V2.2D, V24.2D
+	WORD $0x6E78DC63 // FMUL V3.2D, V3.2D, V24.2D
+	VST1.P [V0.D2, V1.D2, V2.D2, V3.D2], 64(R0)
+	SUBS $1, R8
+	BNE scaleF64_loop
+
+scaleF64_tail:
+	AND $7, R7, R8
+	CBZ R8, scaleF64_done
+
+scaleF64_tail_loop:
+	FMOVD (R0), F0
+	FMULD F24, F0, F0
+	FMOVD.P F0, 8(R0)
+	SUBS $1, R8
+	BNE scaleF64_tail_loop
+
+scaleF64_done:
+	RET
+
+// func axpyF32(x, y *float32, n int, a float32)
+//
+// for i := range n {
+//	y[i] += a * x[i], fused (VFMLA, FMADD)
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·axpyF32(SB), NOSPLIT|NOFRAME, $0-28
+	MOVD x+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	FMOVS a+24(FP), F24
+	VDUP V24.S[0], V24.S4
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, axpyF32_tail
+	PCALIGN $16
+
+axpyF32_loop:
+	VLD1.P 64(R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1 (R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VFMLA V24.S4, V0.S4, V4.S4
+	VFMLA V24.S4, V1.S4, V5.S4
+	VFMLA V24.S4, V2.S4, V6.S4
+	VFMLA V24.S4, V3.S4, V7.S4
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
+	SUBS $1, R8
+	BNE axpyF32_loop
+
+axpyF32_tail:
+	AND $15, R7, R8
+	CBZ R8, axpyF32_done
+
+axpyF32_tail_loop:
+	FMOVS.P 4(R0), F0
+	FMOVS (R1), F4
+	FMADDS F24, F4, F0, F4
+	FMOVS.P F4, 4(R1)
+	SUBS $1, R8
+	BNE axpyF32_tail_loop
+
+axpyF32_done:
+	RET
+
+// func axpyF64(x, y *float64, n int, a float64)
+//
+// for i := range n {
+//	y[i] += a * x[i], fused (VFMLA, FMADD)
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·axpyF64(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD x+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	FMOVD a+24(FP), F24
+	VDUP V24.D[0], V24.D2
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, axpyF64_tail
+	PCALIGN $16
+
+axpyF64_loop:
+	VLD1.P 64(R0), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1 (R1), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VFMLA V24.D2, V0.D2, V4.D2
+	VFMLA V24.D2, V1.D2, V5.D2
+	VFMLA V24.D2, V2.D2, V6.D2
+	VFMLA V24.D2, V3.D2, V7.D2
+	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R1)
+	SUBS $1, R8
+	BNE axpyF64_loop
+
+axpyF64_tail:
+	AND $7, R7, R8
+	CBZ R8, axpyF64_done
+
+axpyF64_tail_loop:
+	FMOVD.P 8(R0), F0
+	FMOVD (R1), F4
+	FMADDD F24, F4, F0, F4
+	FMOVD.P F4, 8(R1)
+	SUBS $1, R8
+	BNE axpyF64_tail_loop
+
+axpyF64_done:
+	RET
+
+// func tanhBackwardF32(d, y *float32, n int)
+//
+// for i := range n {
+//	d[i] *= 1 - y[i]*y[i]
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·tanhBackwardF32(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD d+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	FMOVS $(1.0), F31
+	VDUP V31.S[0], V31.S4
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, tanhBackwardF32_tail
+	PCALIGN $16
+
+tanhBackwardF32_loop:
+	VLD1 (R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x6E24DC84 // FMUL V4.4S, V4.4S, V4.4S
+	WORD $0x6E25DCA5 // FMUL V5.4S, V5.4S, V5.4S
+	WORD $0x6E26DCC6 // FMUL V6.4S, V6.4S, V6.4S
+	WORD $0x6E27DCE7 // FMUL V7.4S, V7.4S, V7.4S
+	WORD $0x4EA4D7E4 // FSUB V4.4S, V31.4S, V4.4S
+	WORD $0x4EA5D7E5 // FSUB V5.4S, V31.4S, V5.4S
+	WORD $0x4EA6D7E6 // FSUB V6.4S, V31.4S, V6.4S
+	WORD $0x4EA7D7E7 // FSUB V7.4S, V31.4S, V7.4S
+	WORD $0x6E24DC00 // FMUL V0.4S, V0.4S, V4.4S
+	WORD $0x6E25DC21 // FMUL V1.4S, V1.4S, V5.4S
+	WORD $0x6E26DC42 // FMUL V2.4S, V2.4S, V6.4S
+	WORD $0x6E27DC63 // FMUL V3.4S, V3.4S, V7.4S
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	SUBS $1, R8
+	BNE tanhBackwardF32_loop
+
+tanhBackwardF32_tail:
+	AND $15, R7, R8
+	CBZ R8, tanhBackwardF32_done
+
+tanhBackwardF32_tail_loop:
+	FMOVS (R0), F0
+	FMOVS.P 4(R1), F4
+	FMULS F4, F4, F4
+	FSUBS F4, F31, F4
+	FMULS F4, F0, F0
+	FMOVS.P F0, 4(R0)
+	SUBS $1, R8
+	BNE tanhBackwardF32_tail_loop
+
+tanhBackwardF32_done:
+	RET
+
+// func tanhBackwardF64(d, y *float64, n int)
+//
+// for i := range n {
+//	d[i] *= 1 - y[i]*y[i]
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·tanhBackwardF64(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD d+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	FMOVD $(1.0), F31
+	VDUP V31.D[0], V31.D2
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, tanhBackwardF64_tail
+	PCALIGN $16
+
+tanhBackwardF64_loop:
+	VLD1 (R0), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R1), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD $0x6E64DC84 // FMUL V4.2D, V4.2D, V4.2D
+	WORD $0x6E65DCA5 // FMUL V5.2D, V5.2D, V5.2D
+	WORD $0x6E66DCC6 // FMUL V6.2D, V6.2D, V6.2D
+	WORD $0x6E67DCE7 // FMUL V7.2D, V7.2D, V7.2D
+	WORD $0x4EE4D7E4 // FSUB V4.2D, V31.2D, V4.2D
+	WORD $0x4EE5D7E5 // FSUB V5.2D, V31.2D, V5.2D
+	WORD $0x4EE6D7E6 // FSUB V6.2D, V31.2D, V6.2D
+	WORD $0x4EE7D7E7 // FSUB V7.2D, V31.2D, V7.2D
+	WORD $0x6E64DC00 // FMUL V0.2D, V0.2D, V4.2D
+	WORD $0x6E65DC21 // FMUL V1.2D, V1.2D, V5.2D
+	WORD $0x6E66DC42 // FMUL V2.2D, V2.2D, V6.2D
+	WORD $0x6E67DC63 // FMUL V3.2D, V3.2D, V7.2D
+	VST1.P [V0.D2, V1.D2, V2.D2, V3.D2], 64(R0)
+	SUBS $1, R8
+	BNE tanhBackwardF64_loop
+
+tanhBackwardF64_tail:
+	AND $7, R7, R8
+	CBZ R8, tanhBackwardF64_done
+
+tanhBackwardF64_tail_loop:
+	FMOVD (R0), F0
+	FMOVD.P 8(R1), F4
+	FMULD F4, F4, F4
+	FSUBD F4, F31, F4
+	FMULD F4, F0, F0
+	FMOVD.P F0, 8(R0)
+	SUBS $1, R8
+	BNE tanhBackwardF64_tail_loop
+
+tanhBackwardF64_done:
+	RET
+
+// func sgdF32(p2, p, grad *float32, n int, lr float32)
+//
+// for i := range n {
+//	p2[i] = p[i] - lr*grad[i]
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·sgdF32(SB), NOSPLIT|NOFRAME, $0-36
+	MOVD p2+0(FP), R0
+	MOVD p+8(FP), R1
+	MOVD grad+16(FP), R2
+	MOVD n+24(FP), R7
+	FMOVS lr+32(FP), F24
+	VDUP V24.S[0], V24.S4
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, sgdF32_tail
+	PCALIGN $16
+
+sgdF32_loop:
+	VLD1.P 64(R2), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x6E20DF00 // FMUL V0.4S, V24.4S, V0.4S
+	WORD $0x6E21DF01 // FMUL V1.4S, V24.4S, V1.4S
+	WORD $0x6E22DF02 // FMUL V2.4S, V24.4S, V2.4S
+	WORD $0x6E23DF03 // FMUL V3.4S, V24.4S, V3.4S
+	WORD $0x4EA0D484 // FSUB V4.4S, V4.4S, V0.4S
+	WORD $0x4EA1D4A5 // FSUB V5.4S, V5.4S, V1.4S
+	WORD $0x4EA2D4C6 // FSUB V6.4S, V6.4S, V2.4S
+	WORD $0x4EA3D4E7 // FSUB V7.4S, V7.4S, V3.4S
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R0)
+	SUBS $1, R8
+	BNE sgdF32_loop
+
+sgdF32_tail:
+	AND $15, R7, R8
+	CBZ R8, sgdF32_done
+
+sgdF32_tail_loop:
+	FMOVS.P 4(R2), F0
+	FMOVS.P 4(R1), F4
+	FMULS F0, F24, F0
+	FSUBS F0, F4, F4
+	FMOVS.P F4, 4(R0)
+	SUBS $1, R8
+	BNE sgdF32_tail_loop
+
+sgdF32_done:
+	RET
+
+// func sgdF64(p2, p, grad *float64, n int, lr float64)
+//
+// for i := range n {
+//	p2[i] = p[i] - lr*grad[i]
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·sgdF64(SB), NOSPLIT|NOFRAME, $0-40
+	MOVD p2+0(FP), R0
+	MOVD p+8(FP), R1
+	MOVD grad+16(FP), R2
+	MOVD n+24(FP), R7
+	FMOVD lr+32(FP), F24
+	VDUP V24.D[0], V24.D2
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, sgdF64_tail
+	PCALIGN $16
+
+sgdF64_loop:
+	VLD1.P 64(R2), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R1), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD $0x6E60DF00 // FMUL V0.2D, V24.2D, V0.2D
+	WORD $0x6E61DF01 // FMUL V1.2D, V24.2D, V1.2D
+	WORD $0x6E62DF02 // FMUL V2.2D, V24.2D, V2.2D
+	WORD $0x6E63DF03 // FMUL V3.2D, V24.2D, V3.2D
+	WORD $0x4EE0D484 // FSUB V4.2D, V4.2D, V0.2D
+	WORD $0x4EE1D4A5 // FSUB V5.2D, V5.2D, V1.2D
+	WORD $0x4EE2D4C6 // FSUB V6.2D, V6.2D, V2.2D
+	WORD $0x4EE3D4E7 // FSUB V7.2D, V7.2D, V3.2D
+	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R0)
+	SUBS $1, R8
+	BNE sgdF64_loop
+
+sgdF64_tail:
+	AND $7, R7, R8
+	CBZ R8, sgdF64_done
+
+sgdF64_tail_loop:
+	FMOVD.P 8(R2), F0
+	FMOVD.P 8(R1), F4
+	FMULD F0, F24, F0
+	FSUBD F0, F4, F4
+	FMOVD.P F4, 8(R0)
+	SUBS $1, R8
+	BNE sgdF64_tail_loop
+
+sgdF64_done:
+	RET
+
+// func nesterovF32(p2, v2, p, v, grad *float32, n int, lr, mu float32)
+//
+// for i := range n {
+//	t := lr*grad[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·nesterovF32(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD p2+0(FP), R0
+	MOVD v2+8(FP), R1
+	MOVD p+16(FP), R2
+	MOVD v+24(FP), R3
+	MOVD grad+32(FP), R4
+	MOVD n+40(FP), R7
+	FMOVS lr+48(FP), F24
+	VDUP V24.S[0], V24.S4
+	FMOVS mu+52(FP), F25
+	VDUP V25.S[0], V25.S4
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, nesterovF32_tail
+	PCALIGN $16
+
+nesterovF32_loop:
+	VLD1.P 64(R4), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R3), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P 64(R2), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD $0x6E20DF00 // FMUL V0.4S, V24.4S, V0.4S
+	WORD $0x6E21DF01 // FMUL V1.4S, V24.4S, V1.4S
+	WORD $0x6E22DF02 // FMUL V2.4S, V24.4S, V2.4S
+	WORD $0x6E23DF03 // FMUL V3.4S, V24.4S, V3.4S
+	WORD $0x6E24DF24 // FMUL V4.4S, V25.4S, V4.4S
+	WORD $0x6E25DF25 // FMUL V5.4S, V25.4S, V5.4S
+	WORD $0x6E26DF26 // FMUL V6.4S, V25.4S, V6.4S
+	WORD $0x6E27DF27 // FMUL V7.4S, V25.4S, V7.4S
+	WORD $0x4EA0D484 // FSUB V4.4S, V4.4S, V0.4S
+	WORD $0x4EA1D4A5 // FSUB V5.4S, V5.4S, V1.4S
+	WORD $0x4EA2D4C6 // FSUB V6.4S, V6.4S, V2.4S
+	WORD $0x4EA3D4E7 // FSUB V7.4S, V7.4S, V3.4S
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
+	WORD $0x6E24DF2C // FMUL V12.4S, V25.4S, V4.4S
+	WORD $0x6E25DF2D // FMUL V13.4S, V25.4S, V5.4S
+	WORD $0x6E26DF2E // FMUL V14.4S, V25.4S, V6.4S
+	WORD $0x6E27DF2F // FMUL V15.4S, V25.4S, V7.4S
+	WORD $0x4E2CD508 // FADD V8.4S, V8.4S, V12.4S
+	WORD $0x4E2DD529 // FADD V9.4S, V9.4S, V13.4S
+	WORD $0x4E2ED54A // FADD V10.4S, V10.4S, V14.4S
+	WORD $0x4E2FD56B // FADD V11.4S, V11.4S, V15.4S
+	WORD $0x4EA0D508 // FSUB V8.4S, V8.4S, V0.4S
+	WORD $0x4EA1D529 // FSUB V9.4S, V9.4S, V1.4S
+	WORD $0x4EA2D54A // FSUB V10.4S, V10.4S, V2.4S
+	WORD $0x4EA3D56B // FSUB V11.4S, V11.4S, V3.4S
+	VST1.P [V8.S4, V9.S4, V10.S4, V11.S4], 64(R0)
+	SUBS $1, R8
+	BNE nesterovF32_loop
+
+nesterovF32_tail:
+	AND $15, R7, R8
+	CBZ R8, nesterovF32_done
+
+nesterovF32_tail_loop:
+	FMOVS.P 4(R4), F0
+	FMOVS.P 4(R3), F4
+	FMOVS.P 4(R2), F8
+	FMULS F0, F24, F0
+	FMULS F4, F25, F4
+	FSUBS F0, F4, F4
+	FMOVS.P F4, 4(R1)
+	FMULS F4, F25, F12
+	FADDS F12, F8, F8
+	FSUBS F0, F8, F8
+	FMOVS.P F8, 4(R0)
+	SUBS $1, R8
+	BNE nesterovF32_tail_loop
+
+nesterovF32_done:
+	RET
+
+// func nesterovF64(p2, v2, p, v, grad *float64, n int, lr, mu float64)
+//
+// for i := range n {
+//	t := lr*grad[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·nesterovF64(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD p2+0(FP), R0
+	MOVD v2+8(FP), R1
+	MOVD p+16(FP), R2
+	MOVD v+24(FP), R3
+	MOVD grad+32(FP), R4
+	MOVD n+40(FP), R7
+	FMOVD lr+48(FP), F24
+	VDUP V24.D[0], V24.D2
+	FMOVD mu+56(FP), F25
+	VDUP V25.D[0], V25.D2
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, nesterovF64_tail
+	PCALIGN $16
+
+nesterovF64_loop:
+	VLD1.P 64(R4), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R3), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P 64(R2), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD $0x6E60DF00 // FMUL V0.2D, V24.2D, V0.2D
+	WORD $0x6E61DF01 // FMUL V1.2D, V24.2D, V1.2D
+	WORD $0x6E62DF02 // FMUL V2.2D, V24.2D, V2.2D
+	WORD $0x6E63DF03 // FMUL V3.2D, V24.2D, V3.2D
+	WORD $0x6E64DF24 // FMUL V4.2D, V25.2D, V4.2D
+	WORD $0x6E65DF25 // FMUL V5.2D, V25.2D, V5.2D
+	WORD $0x6E66DF26 // FMUL V6.2D, V25.2D, V6.2D
+	WORD $0x6E67DF27 // FMUL V7.2D, V25.2D, V7.2D
+	WORD $0x4EE0D484 // FSUB V4.2D, V4.2D, V0.2D
+	WORD $0x4EE1D4A5 // FSUB V5.2D, V5.2D, V1.2D
+	WORD $0x4EE2D4C6 // FSUB V6.2D, V6.2D, V2.2D
+	WORD $0x4EE3D4E7 // FSUB V7.2D, V7.2D, V3.2D
+	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R1)
+	WORD $0x6E64DF2C // FMUL V12.2D, V25.2D, V4.2D
+	WORD $0x6E65DF2D // FMUL V13.2D, V25.2D, V5.2D
+	WORD $0x6E66DF2E // FMUL V14.2D, V25.2D, V6.2D
+	WORD $0x6E67DF2F // FMUL V15.2D, V25.2D, V7.2D
+	WORD $0x4E6CD508 // FADD V8.2D, V8.2D, V12.2D
+	WORD $0x4E6DD529 // FADD V9.2D, V9.2D, V13.2D
+	WORD $0x4E6ED54A // FADD V10.2D, V10.2D, V14.2D
+	WORD $0x4E6FD56B // FADD V11.2D, V11.2D, V15.2D
+	WORD $0x4EE0D508 // FSUB V8.2D, V8.2D, V0.2D
+	WORD $0x4EE1D529 // FSUB V9.2D, V9.2D, V1.2D
+	WORD $0x4EE2D54A // FSUB V10.2D, V10.2D, V2.2D
+	WORD $0x4EE3D56B // FSUB V11.2D, V11.2D, V3.2D
+	VST1.P [V8.D2, V9.D2, V10.D2, V11.D2], 64(R0)
+	SUBS $1, R8
+	BNE nesterovF64_loop
+
+nesterovF64_tail:
+	AND $7, R7, R8
+	CBZ R8, nesterovF64_done
+
+nesterovF64_tail_loop:
+	FMOVD.P 8(R4), F0
+	FMOVD.P 8(R3), F4
+	FMOVD.P 8(R2), F8
+	FMULD F0, F24, F0
+	FMULD F4, F25, F4
+	FSUBD F0, F4, F4
+	FMOVD.P F4, 8(R1)
+	FMULD F4, F25, F12
+	FADDD F12, F8, F8
+	FSUBD F0, F8, F8
+	FMOVD.P F8, 8(R0)
+	SUBS $1, R8
+	BNE nesterovF64_tail_loop
+
+nesterovF64_done:
+	RET
+
+// func rmspropF32(p2, a2, p, a, grad *float32, n int, lr, rho, c, eps float32)
+//
+// for i := range n {
+//	a2[i] = rho*a[i] + (c*grad[i])*grad[i]; p2[i] = p[i] - lr*grad[i]/(sqrt(a2[i])+eps)
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·rmspropF32(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD p2+0(FP), R0
+	MOVD a2+8(FP), R1
+	MOVD p+16(FP), R2
+	MOVD a+24(FP), R3
+	MOVD grad+32(FP), R4
+	MOVD n+40(FP), R7
+	FMOVS lr+48(FP), F24
+	VDUP V24.S[0], V24.S4
+	FMOVS rho+52(FP), F25
+	VDUP V25.S[0], V25.S4
+	FMOVS c+56(FP), F26
+	VDUP V26.S[0], V26.S4
+	FMOVS eps+60(FP), F27
+	VDUP V27.S[0], V27.S4
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, rmspropF32_tail
+	PCALIGN $16
+
+rmspropF32_loop:
+	VLD1.P 64(R4), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R3), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P 64(R2), [V8.S4, V9.S4, V10.S4, V11.S4]
+	WORD $0x6E24DF24 // FMUL V4.4S, V25.4S, V4.4S
+	WORD $0x6E25DF25 // FMUL V5.4S, V25.4S, V5.4S
+	WORD $0x6E26DF26 // FMUL V6.4S, V25.4S, V6.4S
+	WORD $0x6E27DF27 // FMUL V7.4S, V25.4S, V7.4S
+	WORD $0x6E20DF4C // FMUL V12.4S, V26.4S, V0.4S
+	WORD $0x6E21DF4D // FMUL V13.4S, V26.4S, V1.4S
+	WORD $0x6E22DF4E // FMUL V14.4S, V26.4S, V2.4S
+	WORD $0x6E23DF4F // FMUL V15.4S, V26.4S, V3.4S
+	WORD $0x6E20DD8C // FMUL V12.4S, V12.4S, V0.4S
+	WORD $0x6E21DDAD // FMUL V13.4S, V13.4S, V1.4S
+	WORD $0x6E22DDCE // FMUL V14.4S, V14.4S, V2.4S
+	WORD $0x6E23DDEF // FMUL V15.4S, V15.4S, V3.4S
+	WORD $0x4E2CD484 // FADD V4.4S, V4.4S, V12.4S
+	WORD $0x4E2DD4A5 // FADD V5.4S, V5.4S, V13.4S
+	WORD $0x4E2ED4C6 // FADD V6.4S, V6.4S, V14.4S
+	WORD $0x4E2FD4E7 // FADD V7.4S, V7.4S, V15.4S
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
+	WORD $0x6EA1F884 // FSQRT V4.4S, V4.4S
+	WORD $0x6EA1F8A5 // FSQRT V5.4S, V5.4S
+	WORD $0x6EA1F8C6 // FSQRT V6.4S, V6.4S
+	WORD $0x6EA1F8E7 // FSQRT V7.4S, V7.4S
+	WORD $0x4E3BD484 // FADD V4.4S, V4.4S, V27.4S
+	WORD $0x4E3BD4A5 // FADD V5.4S, V5.4S, V27.4S
+	WORD $0x4E3BD4C6 // FADD V6.4S, V6.4S, V27.4S
+	WORD $0x4E3BD4E7 // FADD V7.4S, V7.4S, V27.4S
+	WORD $0x6E20DF00 // FMUL V0.4S, V24.4S, V0.4S
+	WORD $0x6E21DF01 // FMUL V1.4S, V24.4S, V1.4S
+	WORD $0x6E22DF02 // FMUL V2.4S, V24.4S, V2.4S
+	WORD $0x6E23DF03 // FMUL V3.4S, V24.4S, V3.4S
+	WORD $0x6E24FC00 // FDIV V0.4S, V0.4S, V4.4S
+	WORD $0x6E25FC21 // FDIV V1.4S, V1.4S, V5.4S
+	WORD $0x6E26FC42 // FDIV V2.4S, V2.4S, V6.4S
+	WORD $0x6E27FC63 // FDIV V3.4S, V3.4S, V7.4S
+	WORD $0x4EA0D508 // FSUB V8.4S, V8.4S, V0.4S
+	WORD $0x4EA1D529 // FSUB V9.4S, V9.4S, V1.4S
+	WORD $0x4EA2D54A // FSUB V10.4S, V10.4S, V2.4S
+	WORD $0x4EA3D56B // FSUB V11.4S, V11.4S, V3.4S
+	VST1.P [V8.S4, V9.S4, V10.S4, V11.S4], 64(R0)
+	SUBS $1, R8
+	BNE rmspropF32_loop
+
+rmspropF32_tail:
+	AND $15, R7, R8
+	CBZ R8, rmspropF32_done
+
+rmspropF32_tail_loop:
+	FMOVS.P 4(R4), F0
+	FMOVS.P 4(R3), F4
+	FMOVS.P 4(R2), F8
+	FMULS F4, F25, F4
+	FMULS F0, F26, F12
+	FMULS F0, F12, F12
+	FADDS F12, F4, F4
+	FMOVS.P F4, 4(R1)
+	FSQRTS F4, F4
+	FADDS F27, F4, F4
+	FMULS F0, F24, F0
+	FDIVS F4, F0, F0
+	FSUBS F0, F8, F8
+	FMOVS.P F8, 4(R0)
+	SUBS $1, R8
+	BNE rmspropF32_tail_loop
+
+rmspropF32_done:
+	RET
+
+// func rmspropF64(p2, a2, p, a, grad *float64, n int, lr, rho, c, eps float64)
+//
+// for i := range n {
+//	a2[i] = rho*a[i] + (c*grad[i])*grad[i]; p2[i] = p[i] - lr*grad[i]/(sqrt(a2[i])+eps)
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·rmspropF64(SB), NOSPLIT|NOFRAME, $0-80
+	MOVD p2+0(FP), R0
+	MOVD a2+8(FP), R1
+	MOVD p+16(FP), R2
+	MOVD a+24(FP), R3
+	MOVD grad+32(FP), R4
+	MOVD n+40(FP), R7
+	FMOVD lr+48(FP), F24
+	VDUP V24.D[0], V24.D2
+	FMOVD rho+56(FP), F25
+	VDUP V25.D[0], V25.D2
+	FMOVD c+64(FP), F26
+	VDUP V26.D[0], V26.D2
+	FMOVD eps+72(FP), F27
+	VDUP V27.D[0], V27.D2
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, rmspropF64_tail
+	PCALIGN $16
+
+rmspropF64_loop:
+	VLD1.P 64(R4), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R3), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P 64(R2), [V8.D2, V9.D2, V10.D2, V11.D2]
+	WORD $0x6E64DF24 // FMUL V4.2D, V25.2D, V4.2D
+	WORD $0x6E65DF25 // FMUL V5.2D, V25.2D, V5.2D
+	WORD $0x6E66DF26 // FMUL V6.2D, V25.2D, V6.2D
+	WORD $0x6E67DF27 // FMUL V7.2D, V25.2D, V7.2D
+	WORD $0x6E60DF4C // FMUL V12.2D, V26.2D, V0.2D
+	WORD $0x6E61DF4D // FMUL V13.2D, V26.2D, V1.2D
+	WORD $0x6E62DF4E // FMUL V14.2D, V26.2D, V2.2D
+	WORD $0x6E63DF4F // FMUL V15.2D, V26.2D, V3.2D
+	WORD $0x6E60DD8C // FMUL V12.2D, V12.2D, V0.2D
+	WORD $0x6E61DDAD // FMUL V13.2D, V13.2D, V1.2D
+	WORD $0x6E62DDCE // FMUL V14.2D, V14.2D, V2.2D
+	WORD $0x6E63DDEF // FMUL V15.2D, V15.2D, V3.2D
+	WORD $0x4E6CD484 // FADD V4.2D, V4.2D, V12.2D
+	WORD $0x4E6DD4A5 // FADD V5.2D, V5.2D, V13.2D
+	WORD $0x4E6ED4C6 // FADD V6.2D, V6.2D, V14.2D
+	WORD $0x4E6FD4E7 // FADD V7.2D, V7.2D, V15.2D
+	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R1)
+	WORD $0x6EE1F884 // FSQRT V4.2D, V4.2D
+	WORD $0x6EE1F8A5 // FSQRT V5.2D, V5.2D
+	WORD $0x6EE1F8C6 // FSQRT V6.2D, V6.2D
+	WORD $0x6EE1F8E7 // FSQRT V7.2D, V7.2D
+	WORD $0x4E7BD484 // FADD V4.2D, V4.2D, V27.2D
+	WORD $0x4E7BD4A5 // FADD V5.2D, V5.2D, V27.2D
+	WORD $0x4E7BD4C6 // FADD V6.2D, V6.2D, V27.2D
+	WORD $0x4E7BD4E7 // FADD V7.2D, V7.2D, V27.2D
+	WORD $0x6E60DF00 // FMUL V0.2D, V24.2D, V0.2D
+	WORD $0x6E61DF01 // FMUL V1.2D, V24.2D, V1.2D
+	WORD $0x6E62DF02 // FMUL V2.2D, V24.2D, V2.2D
+	WORD $0x6E63DF03 // FMUL V3.2D, V24.2D, V3.2D
+	WORD $0x6E64FC00 // FDIV V0.2D, V0.2D, V4.2D
+	WORD $0x6E65FC21 // FDIV V1.2D, V1.2D, V5.2D
+	WORD $0x6E66FC42 // FDIV V2.2D, V2.2D, V6.2D
+	WORD $0x6E67FC63 // FDIV V3.2D, V3.2D, V7.2D
+	WORD $0x4EE0D508 // FSUB V8.2D, V8.2D, V0.2D
+	WORD $0x4EE1D529 // FSUB V9.2D, V9.2D, V1.2D
+	WORD $0x4EE2D54A // FSUB V10.2D, V10.2D, V2.2D
+	WORD $0x4EE3D56B // FSUB V11.2D, V11.2D, V3.2D
+	VST1.P [V8.D2, V9.D2, V10.D2, V11.D2], 64(R0)
+	SUBS $1, R8
+	BNE rmspropF64_loop
+
+rmspropF64_tail:
+	AND $7, R7, R8
+	CBZ R8, rmspropF64_done
+
+rmspropF64_tail_loop:
+	FMOVD.P 8(R4), F0
+	FMOVD.P 8(R3), F4
+	FMOVD.P 8(R2), F8
+	FMULD F4, F25, F4
+	FMULD F0, F26, F12
+	FMULD F0, F12, F12
+	FADDD F12, F4, F4
+	FMOVD.P F4, 8(R1)
+	FSQRTD F4, F4
+	FADDD F27, F4, F4
+	FMULD F0, F24, F0
+	FDIVD F4, F0, F0
+	FSUBD F0, F8, F8
+	FMOVD.P F8, 8(R0)
+	SUBS $1, R8
+	BNE rmspropF64_tail_loop
+
+rmspropF64_done:
+	RET
+
+// func adamF32(p2, m2, v2, p, m, v, grad *float32, n int, lr, b1, b2, c1, c2, eps float32)
+//
+// for i := range n {
+//	m2[i] = b1*m[i] + c1*grad[i]; v2[i] = b2*v[i] + (c2*grad[i])*grad[i]
+//	p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps)
+// }
+//
+// Blocks of 16 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·adamF32(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD p2+0(FP), R0
+	MOVD m2+8(FP), R1
+	MOVD v2+16(FP), R2
+	MOVD p+24(FP), R3
+	MOVD m+32(FP), R4
+	MOVD v+40(FP), R5
+	MOVD grad+48(FP), R6
+	MOVD n+56(FP), R7
+	FMOVS lr+64(FP), F24
+	VDUP V24.S[0], V24.S4
+	FMOVS b1+68(FP), F25
+	VDUP V25.S[0], V25.S4
+	FMOVS b2+72(FP), F26
+	VDUP V26.S[0], V26.S4
+	FMOVS c1+76(FP), F27
+	VDUP V27.S[0], V27.S4
+	FMOVS c2+80(FP), F28
+	VDUP V28.S[0], V28.S4
+	FMOVS eps+84(FP), F29
+	VDUP V29.S[0], V29.S4
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, adamF32_tail
+	PCALIGN $16
+
+adamF32_loop:
+	VLD1.P 64(R6), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R4), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VLD1.P 64(R5), [V8.S4, V9.S4, V10.S4, V11.S4]
+	VLD1.P 64(R3), [V12.S4, V13.S4, V14.S4, V15.S4]
+	WORD $0x6E24DF24 // FMUL V4.4S, V25.4S, V4.4S
+	WORD $0x6E25DF25 // FMUL V5.4S, V25.4S, V5.4S
+	WORD $0x6E26DF26 // FMUL V6.4S, V25.4S, V6.4S
+	WORD $0x6E27DF27 // FMUL V7.4S, V25.4S, V7.4S
+	WORD $0x6E20DF70 // FMUL V16.4S, V27.4S, V0.4S
+	WORD $0x6E21DF71 // FMUL V17.4S, V27.4S, V1.4S
+	WORD $0x6E22DF72 // FMUL V18.4S, V27.4S, V2.4S
+	WORD $0x6E23DF73 // FMUL V19.4S, V27.4S, V3.4S
+	WORD $0x4E30D484 // FADD V4.4S, V4.4S, V16.4S
+	WORD $0x4E31D4A5 // FADD V5.4S, V5.4S, V17.4S
+	WORD $0x4E32D4C6 // FADD V6.4S, V6.4S, V18.4S
+	WORD $0x4E33D4E7 // FADD V7.4S, V7.4S, V19.4S
+	WORD $0x6E28DF48 // FMUL V8.4S, V26.4S, V8.4S
+	WORD $0x6E29DF49 // FMUL V9.4S, V26.4S, V9.4S
+	WORD $0x6E2ADF4A // FMUL V10.4S, V26.4S, V10.4S
+	WORD $0x6E2BDF4B // FMUL V11.4S, V26.4S, V11.4S
+	WORD $0x6E20DF90 // FMUL V16.4S, V28.4S, V0.4S
+	WORD $0x6E21DF91 // FMUL V17.4S, V28.4S, V1.4S
+	WORD $0x6E22DF92 // FMUL V18.4S, V28.4S, V2.4S
+	WORD $0x6E23DF93 // FMUL V19.4S, V28.4S, V3.4S
+	WORD $0x6E20DE10 // FMUL V16.4S, V16.4S, V0.4S
+	WORD $0x6E21DE31 // FMUL V17.4S, V17.4S, V1.4S
+	WORD $0x6E22DE52 // FMUL V18.4S, V18.4S, V2.4S
+	WORD $0x6E23DE73 // FMUL V19.4S, V19.4S, V3.4S
+	WORD $0x4E30D508 // FADD V8.4S, V8.4S, V16.4S
+	WORD $0x4E31D529 // FADD V9.4S, V9.4S, V17.4S
+	WORD $0x4E32D54A // FADD V10.4S, V10.4S, V18.4S
+	WORD $0x4E33D56B // FADD V11.4S, V11.4S, V19.4S
+	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
+	VST1.P [V8.S4, V9.S4, V10.S4, V11.S4], 64(R2)
+	WORD $0x6EA1F910 // FSQRT V16.4S, V8.4S
+	WORD $0x6EA1F931 // FSQRT V17.4S, V9.4S
+	WORD $0x6EA1F952 // FSQRT V18.4S, V10.4S
+	WORD $0x6EA1F973 // FSQRT V19.4S, V11.4S
+	WORD $0x4E3DD610 // FADD V16.4S, V16.4S, V29.4S
+	WORD $0x4E3DD631 // FADD V17.4S, V17.4S, V29.4S
+	WORD $0x4E3DD652 // FADD V18.4S, V18.4S, V29.4S
+	WORD $0x4E3DD673 // FADD V19.4S, V19.4S, V29.4S
+	WORD $0x6E24DF04 // FMUL V4.4S, V24.4S, V4.4S
+	WORD $0x6E25DF05 // FMUL V5.4S, V24.4S, V5.4S
+	WORD $0x6E26DF06 // FMUL V6.4S, V24.4S, V6.4S
+	WORD $0x6E27DF07 // FMUL V7.4S, V24.4S, V7.4S
+	WORD $0x6E30FC84 // FDIV V4.4S, V4.4S, V16.4S
+	WORD $0x6E31FCA5 // FDIV V5.4S, V5.4S, V17.4S
+	WORD $0x6E32FCC6 // FDIV V6.4S, V6.4S, V18.4S
+	WORD $0x6E33FCE7 // FDIV V7.4S, V7.4S, V19.4S
+	WORD $0x4EA4D58C // FSUB V12.4S, V12.4S, V4.4S
+	WORD $0x4EA5D5AD // FSUB V13.4S, V13.4S, V5.4S
+	WORD $0x4EA6D5CE // FSUB V14.4S, V14.4S, V6.4S
+	WORD $0x4EA7D5EF // FSUB V15.4S, V15.4S, V7.4S
+	VST1.P [V12.S4, V13.S4, V14.S4, V15.S4], 64(R0)
+	SUBS $1, R8
+	BNE adamF32_loop
+
+adamF32_tail:
+	AND $15, R7, R8
+	CBZ R8, adamF32_done
+
+adamF32_tail_loop:
+	FMOVS.P 4(R6), F0
+	FMOVS.P 4(R4), F4
+	FMOVS.P 4(R5), F8
+	FMOVS.P 4(R3), F12
+	FMULS F4, F25, F4
+	FMULS F0, F27, F16
+	FADDS F16, F4, F4
+	FMULS F8, F26, F8
+	FMULS F0, F28, F16
+	FMULS F0, F16, F16
+	FADDS F16, F8, F8
+	FMOVS.P F4, 4(R1)
+	FMOVS.P F8, 4(R2)
+	FSQRTS F8, F16
+	FADDS F29, F16, F16
+	FMULS F4, F24, F4
+	FDIVS F16, F4, F4
+	FSUBS F4, F12, F12
+	FMOVS.P F12, 4(R0)
+	SUBS $1, R8
+	BNE adamF32_tail_loop
+
+adamF32_done:
+	RET
+
+// func adamF64(p2, m2, v2, p, m, v, grad *float64, n int, lr, b1, b2, c1, c2, eps float64)
+//
+// for i := range n {
+//	m2[i] = b1*m[i] + c1*grad[i]; v2[i] = b2*v[i] + (c2*grad[i])*grad[i]
+//	p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps)
+// }
+//
+// Blocks of 8 (four vectors), then a scalar tail with the same
+// instructions in the same order.
+TEXT ·adamF64(SB), NOSPLIT|NOFRAME, $0-112
+	MOVD p2+0(FP), R0
+	MOVD m2+8(FP), R1
+	MOVD v2+16(FP), R2
+	MOVD p+24(FP), R3
+	MOVD m+32(FP), R4
+	MOVD v+40(FP), R5
+	MOVD grad+48(FP), R6
+	MOVD n+56(FP), R7
+	FMOVD lr+64(FP), F24
+	VDUP V24.D[0], V24.D2
+	FMOVD b1+72(FP), F25
+	VDUP V25.D[0], V25.D2
+	FMOVD b2+80(FP), F26
+	VDUP V26.D[0], V26.D2
+	FMOVD c1+88(FP), F27
+	VDUP V27.D[0], V27.D2
+	FMOVD c2+96(FP), F28
+	VDUP V28.D[0], V28.D2
+	FMOVD eps+104(FP), F29
+	VDUP V29.D[0], V29.D2
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, adamF64_tail
+	PCALIGN $16
+
+adamF64_loop:
+	VLD1.P 64(R6), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R4), [V4.D2, V5.D2, V6.D2, V7.D2]
+	VLD1.P 64(R5), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD1.P 64(R3), [V12.D2, V13.D2, V14.D2, V15.D2]
+	WORD $0x6E64DF24 // FMUL V4.2D, V25.2D, V4.2D
+	WORD $0x6E65DF25 // FMUL V5.2D, V25.2D, V5.2D
+	WORD $0x6E66DF26 // FMUL V6.2D, V25.2D, V6.2D
+	WORD $0x6E67DF27 // FMUL V7.2D, V25.2D, V7.2D
+	WORD $0x6E60DF70 // FMUL V16.2D, V27.2D, V0.2D
+	WORD $0x6E61DF71 // FMUL V17.2D, V27.2D, V1.2D
+	WORD $0x6E62DF72 // FMUL V18.2D, V27.2D, V2.2D
+	WORD $0x6E63DF73 // FMUL V19.2D, V27.2D, V3.2D
+	WORD $0x4E70D484 // FADD V4.2D, V4.2D, V16.2D
+	WORD $0x4E71D4A5 // FADD V5.2D, V5.2D, V17.2D
+	WORD $0x4E72D4C6 // FADD V6.2D, V6.2D, V18.2D
+	WORD $0x4E73D4E7 // FADD V7.2D, V7.2D, V19.2D
+	WORD $0x6E68DF48 // FMUL V8.2D, V26.2D, V8.2D
+	WORD $0x6E69DF49 // FMUL V9.2D, V26.2D, V9.2D
+	WORD $0x6E6ADF4A // FMUL V10.2D, V26.2D, V10.2D
+	WORD $0x6E6BDF4B // FMUL V11.2D, V26.2D, V11.2D
+	WORD $0x6E60DF90 // FMUL V16.2D, V28.2D, V0.2D
+	WORD $0x6E61DF91 // FMUL V17.2D, V28.2D, V1.2D
+	WORD $0x6E62DF92 // FMUL V18.2D, V28.2D, V2.2D
+	WORD $0x6E63DF93 // FMUL V19.2D, V28.2D, V3.2D
+	WORD $0x6E60DE10 // FMUL V16.2D, V16.2D, V0.2D
+	WORD $0x6E61DE31 // FMUL V17.2D, V17.2D, V1.2D
+	WORD $0x6E62DE52 // FMUL V18.2D, V18.2D, V2.2D
+	WORD $0x6E63DE73 // FMUL V19.2D, V19.2D, V3.2D
+	WORD $0x4E70D508 // FADD V8.2D, V8.2D, V16.2D
+	WORD $0x4E71D529 // FADD V9.2D, V9.2D, V17.2D
+	WORD $0x4E72D54A // FADD V10.2D, V10.2D, V18.2D
+	WORD $0x4E73D56B // FADD V11.2D, V11.2D, V19.2D
+	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R1)
+	VST1.P [V8.D2, V9.D2, V10.D2, V11.D2], 64(R2)
+	WORD $0x6EE1F910 // FSQRT V16.2D, V8.2D
+	WORD $0x6EE1F931 // FSQRT V17.2D, V9.2D
+	WORD $0x6EE1F952 // FSQRT V18.2D, V10.2D
+	WORD $0x6EE1F973 // FSQRT V19.2D, V11.2D
+	WORD $0x4E7DD610 // FADD V16.2D, V16.2D, V29.2D
+	WORD $0x4E7DD631 // FADD V17.2D, V17.2D, V29.2D
+	WORD $0x4E7DD652 // FADD V18.2D, V18.2D, V29.2D
+	WORD $0x4E7DD673 // FADD V19.2D, V19.2D, V29.2D
+	WORD $0x6E64DF04 // FMUL V4.2D, V24.2D, V4.2D
+	WORD $0x6E65DF05 // FMUL V5.2D, V24.2D, V5.2D
+	WORD $0x6E66DF06 // FMUL V6.2D, V24.2D, V6.2D
+	WORD $0x6E67DF07 // FMUL V7.2D, V24.2D, V7.2D
+	WORD $0x6E70FC84 // FDIV V4.2D, V4.2D, V16.2D
+	WORD $0x6E71FCA5 // FDIV V5.2D, V5.2D, V17.2D
+	WORD $0x6E72FCC6 // FDIV V6.2D, V6.2D, V18.2D
+	WORD $0x6E73FCE7 // FDIV V7.2D, V7.2D, V19.2D
+	WORD $0x4EE4D58C // FSUB V12.2D, V12.2D, V4.2D
+	WORD $0x4EE5D5AD // FSUB V13.2D, V13.2D, V5.2D
+	WORD $0x4EE6D5CE // FSUB V14.2D, V14.2D, V6.2D
+	WORD $0x4EE7D5EF // FSUB V15.2D, V15.2D, V7.2D
+	VST1.P [V12.D2, V13.D2, V14.D2, V15.D2], 64(R0)
+	SUBS $1, R8
+	BNE adamF64_loop
+
+adamF64_tail:
+	AND $7, R7, R8
+	CBZ R8, adamF64_done
+
+adamF64_tail_loop:
+	FMOVD.P 8(R6), F0
+	FMOVD.P 8(R4), F4
+	FMOVD.P 8(R5), F8
+	FMOVD.P 8(R3), F12
+	FMULD F4, F25, F4
+	FMULD F0, F27, F16
+	FADDD F16, F4, F4
+	FMULD F8, F26, F8
+	FMULD F0, F28, F16
+	FMULD F0, F16, F16
+	FADDD F16, F8, F8
+	FMOVD.P F4, 8(R1)
+	FMOVD.P F8, 8(R2)
+	FSQRTD F8, F16
+	FADDD F29, F16, F16
+	FMULD F4, F24, F4
+	FDIVD F16, F4, F4
+	FSUBD F4, F12, F12
+	FMOVD.P F12, 8(R0)
+	SUBS $1, R8
+	BNE adamF64_tail_loop
+
+adamF64_done:
+	RET
+
+// func reluBackwardF32(d, y *float32, n int)
+//
+// The mask y > 0 (FCMGT, all ones where true, so false for NaN) ANDed into d.
+TEXT ·reluBackwardF32(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD d+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, reluBackwardF32_tail
+	PCALIGN $16
+
+reluBackwardF32_loop:
+	VLD1 (R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	WORD $0x4EA0C884 // FCMGT V4.4S, V4.4S, #0 ; V4 = y > 0
+	WORD $0x4EA0C8A5 // FCMGT V5.4S, V5.4S, #0 ; V5 = y > 0
+	WORD $0x4EA0C8C6 // FCMGT V6.4S, V6.4S, #0 ; V6 = y > 0
+	WORD $0x4EA0C8E7 // FCMGT V7.4S, V7.4S, #0 ; V7 = y > 0
+	VAND V4.B16, V0.B16, V0.B16
+	VAND V5.B16, V1.B16, V1.B16
+	VAND V6.B16, V2.B16, V2.B16
+	VAND V7.B16, V3.B16, V3.B16
+	VST1.P [V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	SUBS $1, R8
+	BNE reluBackwardF32_loop
+
+reluBackwardF32_tail:
+	AND $15, R7, R8
+	CBZ R8, reluBackwardF32_done
+
+reluBackwardF32_tail_loop:
+	FMOVS.P 4(R1), F1
+	FCMPS $(0.0), F1
+	BGT reluBackwardF32_keep // y > 0; false when unordered
+	MOVW ZR, (R0)   // d = 0
+
+reluBackwardF32_keep:
+	ADD $4, R0
+	SUBS $1, R8
+	BNE reluBackwardF32_tail_loop
+
+reluBackwardF32_done:
+	RET
+
+// func reluBackwardF64(d, y *float64, n int)
+//
+// The mask y > 0 (FCMGT, all ones where true, so false for NaN) ANDed into d.
+TEXT ·reluBackwardF64(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD d+0(FP), R0
+	MOVD y+8(FP), R1
+	MOVD n+16(FP), R7
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, reluBackwardF64_tail
+	PCALIGN $16
+
+reluBackwardF64_loop:
+	VLD1 (R0), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VLD1.P 64(R1), [V4.D2, V5.D2, V6.D2, V7.D2]
+	WORD $0x4EE0C884 // FCMGT V4.2D, V4.2D, #0 ; V4 = y > 0
+	WORD $0x4EE0C8A5 // FCMGT V5.2D, V5.2D, #0 ; V5 = y > 0
+	WORD $0x4EE0C8C6 // FCMGT V6.2D, V6.2D, #0 ; V6 = y > 0
+	WORD $0x4EE0C8E7 // FCMGT V7.2D, V7.2D, #0 ; V7 = y > 0
+	VAND V4.B16, V0.B16, V0.B16
+	VAND V5.B16, V1.B16, V1.B16
+	VAND V6.B16, V2.B16, V2.B16
+	VAND V7.B16, V3.B16, V3.B16
+	VST1.P [V0.D2, V1.D2, V2.D2, V3.D2], 64(R0)
+	SUBS $1, R8
+	BNE reluBackwardF64_loop
+
+reluBackwardF64_tail:
+	AND $7, R7, R8
+	CBZ R8, reluBackwardF64_done
+
+reluBackwardF64_tail_loop:
+	FMOVD.P 8(R1), F1
+	FCMPD $(0.0), F1
+	BGT reluBackwardF64_keep // y > 0; false when unordered
+	MOVD ZR, (R0)   // d = 0
+
+reluBackwardF64_keep:
+	ADD $8, R0
+	SUBS $1, R8
+	BNE reluBackwardF64_tail_loop
+
+reluBackwardF64_done:
+	RET
+
+// func allFiniteF32(x *float32, n int) bool
+//
+// x − x is 0 for a finite x and NaN otherwise; four accumulators of such
+// differences stay 0 exactly when every element is finite.
+TEXT ·allFiniteF32(SB), NOSPLIT|NOFRAME, $0-17
+	MOVD x+0(FP), R0
+	MOVD n+8(FP), R7
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, allFiniteF32_reduce
+	PCALIGN $16
+
+allFiniteF32_loop:
+	VLD1.P 64(R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD $0x4EA0D400 // FSUB V0.4S, V0.4S, V0.4S
+	WORD $0x4EA1D421 // FSUB V1.4S, V1.4S, V1.4S
+	WORD $0x4EA2D442 // FSUB V2.4S, V2.4S, V2.4S
+	WORD $0x4EA3D463 // FSUB V3.4S, V3.4S, V3.4S
+	WORD $0x4E20D610 // FADD V16.4S, V16.4S, V0.4S
+	WORD $0x4E21D631 // FADD V17.4S, V17.4S, V1.4S
+	WORD $0x4E22D652 // FADD V18.4S, V18.4S, V2.4S
+	WORD $0x4E23D673 // FADD V19.4S, V19.4S, V3.4S
+	SUBS $1, R8
+	BNE allFiniteF32_loop
+
+allFiniteF32_reduce:
+	WORD $0x4E31D610 // FADD V16.4S, V16.4S, V17.4S
+	WORD $0x4E33D652 // FADD V18.4S, V18.4S, V19.4S
+	WORD $0x4E32D610 // FADD V16.4S, V16.4S, V18.4S
+	WORD $0x6E30D610 // FADDP V16.4S, V16.4S, V16.4S
+	WORD $0x7E30DA10 // FADDP S16, V16.2S
+	AND $15, R7, R8
+	CBZ R8, allFiniteF32_done
+
+allFiniteF32_tail:
+	FMOVS.P 4(R0), F0
+	FSUBS F0, F0, F0
+	FADDS F0, F16, F16
+	SUBS $1, R8
+	BNE allFiniteF32_tail
+
+allFiniteF32_done:
+	FCMPS $(0.0), F16
+	CSET EQ, R0
+	MOVB R0, ret+16(FP)
+	RET
+
+// func allFiniteF64(x *float64, n int) bool
+//
+// x − x is 0 for a finite x and NaN otherwise; four accumulators of such
+// differences stay 0 exactly when every element is finite.
+TEXT ·allFiniteF64(SB), NOSPLIT|NOFRAME, $0-17
+	MOVD x+0(FP), R0
+	MOVD n+8(FP), R7
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, allFiniteF64_reduce
+	PCALIGN $16
+
+allFiniteF64_loop:
+	VLD1.P 64(R0), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD $0x4EE0D400 // FSUB V0.2D, V0.2D, V0.2D
+	WORD $0x4EE1D421 // FSUB V1.2D, V1.2D, V1.2D
+	WORD $0x4EE2D442 // FSUB V2.2D, V2.2D, V2.2D
+	WORD $0x4EE3D463 // FSUB V3.2D, V3.2D, V3.2D
+	WORD $0x4E60D610 // FADD V16.2D, V16.2D, V0.2D
+	WORD $0x4E61D631 // FADD V17.2D, V17.2D, V1.2D
+	WORD $0x4E62D652 // FADD V18.2D, V18.2D, V2.2D
+	WORD $0x4E63D673 // FADD V19.2D, V19.2D, V3.2D
+	SUBS $1, R8
+	BNE allFiniteF64_loop
+
+allFiniteF64_reduce:
+	WORD $0x4E71D610 // FADD V16.2D, V16.2D, V17.2D
+	WORD $0x4E73D652 // FADD V18.2D, V18.2D, V19.2D
+	WORD $0x4E72D610 // FADD V16.2D, V16.2D, V18.2D
+	WORD $0x7E70DA10 // FADDP D16, V16.2D
+	AND $7, R7, R8
+	CBZ R8, allFiniteF64_done
+
+allFiniteF64_tail:
+	FMOVD.P 8(R0), F0
+	FSUBD F0, F0, F0
+	FADDD F0, F16, F16
+	SUBS $1, R8
+	BNE allFiniteF64_tail
+
+allFiniteF64_done:
+	FCMPD $(0.0), F16
+	CSET EQ, R0
+	MOVB R0, ret+16(FP)
+	RET
+
+// func sumSquaresF32(x *float32, n int) float64
+//
+// Each block of 16 is widened to float64 (FCVTL, FCVTL2; the squares are
+// then exact) and accumulated in eight float64×2 accumulators.
+TEXT ·sumSquaresF32(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD x+0(FP), R0
+	MOVD n+8(FP), R7
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	VEOR V20.B16, V20.B16, V20.B16
+	VEOR V21.B16, V21.B16, V21.B16
+	VEOR V22.B16, V22.B16, V22.B16
+	VEOR V23.B16, V23.B16, V23.B16
+	LSR $4, R7, R8 // blocks of 16
+	CBZ R8, sumSquaresF32_reduce
+	PCALIGN $16
+
+sumSquaresF32_loop:
+	VLD1.P 64(R0), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD $0x0E617804 // FCVTL V4.2D, V0.2S
+	WORD $0x4E617805 // FCVTL2 V5.2D, V0.4S
+	WORD $0x0E617826 // FCVTL V6.2D, V1.2S
+	WORD $0x4E617827 // FCVTL2 V7.2D, V1.4S
+	WORD $0x0E617848 // FCVTL V8.2D, V2.2S
+	WORD $0x4E617849 // FCVTL2 V9.2D, V2.4S
+	WORD $0x0E61786A // FCVTL V10.2D, V3.2S
+	WORD $0x4E61786B // FCVTL2 V11.2D, V3.4S
+	VFMLA V4.D2, V4.D2, V16.D2
+	VFMLA V5.D2, V5.D2, V17.D2
+	VFMLA V6.D2, V6.D2, V18.D2
+	VFMLA V7.D2, V7.D2, V19.D2
+	VFMLA V8.D2, V8.D2, V20.D2
+	VFMLA V9.D2, V9.D2, V21.D2
+	VFMLA V10.D2, V10.D2, V22.D2
+	VFMLA V11.D2, V11.D2, V23.D2
+	SUBS $1, R8
+	BNE sumSquaresF32_loop
+
+sumSquaresF32_reduce:
+	WORD $0x4E74D610 // FADD V16.2D, V16.2D, V20.2D
+	WORD $0x4E75D631 // FADD V17.2D, V17.2D, V21.2D
+	WORD $0x4E76D652 // FADD V18.2D, V18.2D, V22.2D
+	WORD $0x4E77D673 // FADD V19.2D, V19.2D, V23.2D
+	WORD $0x4E71D610 // FADD V16.2D, V16.2D, V17.2D
+	WORD $0x4E73D652 // FADD V18.2D, V18.2D, V19.2D
+	WORD $0x4E72D610 // FADD V16.2D, V16.2D, V18.2D
+	WORD $0x7E70DA10 // FADDP D16, V16.2D
+	AND $15, R7, R8
+	CBZ R8, sumSquaresF32_done
+
+sumSquaresF32_tail:
+	FMOVS.P 4(R0), F0
+	FCVTSD F0, F0
+	FMADDD F0, F16, F0, F16 // s += x*x
+	SUBS $1, R8
+	BNE sumSquaresF32_tail
+
+sumSquaresF32_done:
+	FMOVD F16, ret+16(FP)
+	RET
+
+// func sumSquaresF64(x *float64, n int) float64
+//
+// Four float64×2 accumulators, fused multiply-adds.
+TEXT ·sumSquaresF64(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD x+0(FP), R0
+	MOVD n+8(FP), R7
+	VEOR V16.B16, V16.B16, V16.B16
+	VEOR V17.B16, V17.B16, V17.B16
+	VEOR V18.B16, V18.B16, V18.B16
+	VEOR V19.B16, V19.B16, V19.B16
+	LSR $3, R7, R8 // blocks of 8
+	CBZ R8, sumSquaresF64_reduce
+	PCALIGN $16
+
+sumSquaresF64_loop:
+	VLD1.P 64(R0), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VFMLA V0.D2, V0.D2, V16.D2
+	VFMLA V1.D2, V1.D2, V17.D2
+	VFMLA V2.D2, V2.D2, V18.D2
+	VFMLA V3.D2, V3.D2, V19.D2
+	SUBS $1, R8
+	BNE sumSquaresF64_loop
+
+sumSquaresF64_reduce:
+	WORD $0x4E71D610 // FADD V16.2D, V16.2D, V17.2D
+	WORD $0x4E73D652 // FADD V18.2D, V18.2D, V19.2D
+	WORD $0x4E72D610 // FADD V16.2D, V16.2D, V18.2D
+	WORD $0x7E70DA10 // FADDP D16, V16.2D
+	AND $7, R7, R8
+	CBZ R8, sumSquaresF64_done
+
+sumSquaresF64_tail:
+	FMOVD.P 8(R0), F0
+	FMADDD F0, F16, F0, F16 // s += x*x
+	SUBS $1, R8
+	BNE sumSquaresF64_tail
+
+sumSquaresF64_done:
+	FMOVD F16, ret+16(FP)
+	RET

@@ -1,0 +1,133 @@
+package gcp
+
+// TestNEONWords checks the hand-encoded instructions of simd_arm64.s. The
+// Go assembler has no vector FADD, FMUL, FDIV, FSQRT, FMAX, FADDP, ...
+// (and VADD on .S4 is an integer add), so the file writes them as
+//
+//	WORD $0x4E22D420 // FADD V0.4S, V1.4S, V2.4S
+//
+// The test cross-compiles the package's test binary for arm64, runs
+// `go tool objdump -gnu` on it, and requires, for every WORD line of the
+// source, that the disassembler shows the same word at that line and that
+// its GNU (ARM) syntax equals the comment up to an optional "; note".
+// It also rejects integer vector arithmetic (add, sub, mul, mla, mls on
+// vector registers) anywhere in the file, the mistake the WORDs avoid.
+//
+// The test has no build constraint: it runs on the CI host (amd64) as part
+// of `go test ./...`, needing only the go command, since cross-compiling
+// and disassembling arm64 code needs neither an arm64 machine nor qemu.
+// Under qemu (GOARCH=arm64 go test -exec qemu-aarch64-static) it runs too,
+// invoking the host's go command.
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// goCommand returns the path of the go command that runs the tests.
+func goCommand(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	p := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("no go command in PATH or GOROOT (%s): TestNEONWords needs it to cross-compile and disassemble simd_arm64.s", p)
+	}
+	return p
+}
+
+// normAsm lower-cases an instruction and collapses its white space.
+func normAsm(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+func TestNEONWords(t *testing.T) {
+	const file = "simd_arm64.s"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type word struct {
+		enc  string // 8 lower-case hex digits
+		want string // the comment's instruction, normalized
+	}
+	words := map[int]word{}
+	wordRE := regexp.MustCompile(`^\s*WORD\s+\$0x([0-9A-Fa-f]{8})\s*//\s*([^;]+)`)
+	for i, line := range strings.Split(string(src), "\n") {
+		if !strings.Contains(line, "WORD") || strings.HasPrefix(strings.TrimSpace(line), "//") {
+			continue
+		}
+		m := wordRE.FindStringSubmatch(line)
+		if m == nil {
+			t.Errorf("%s:%d: WORD without the form `WORD $0x%%08X // INSTRUCTION`: %s", file, i+1, strings.TrimSpace(line))
+			continue
+		}
+		words[i+1] = word{enc: strings.ToLower(m[1]), want: normAsm(m[2])}
+	}
+	if len(words) == 0 {
+		t.Fatalf("%s has no WORD lines", file)
+	}
+
+	goCmd := goCommand(t)
+	bin := filepath.Join(t.TempDir(), "gcp_arm64.test")
+	build := exec.Command(goCmd, "test", "-c", "-tags=", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOARCH=arm64", "CGO_ENABLED=0", "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("GOARCH=arm64 go test -c: %v\n%s", err, out)
+	}
+	// Disassemble the functions the file defines (TEXT ·name(SB)).
+	var funcs []string
+	for _, m := range regexp.MustCompile(`(?m)^TEXT\s+·(\w+)\(SB\)`).FindAllStringSubmatch(string(src), -1) {
+		funcs = append(funcs, m[1])
+	}
+	dis := exec.Command(goCmd, "tool", "objdump", "-gnu", "-s", `\.(`+strings.Join(funcs, "|")+`)(\.abi0)?$`, bin)
+	out, err := dis.Output()
+	if err != nil {
+		t.Fatalf("go tool objdump: %v", err)
+	}
+
+	// "  simd_arm64.s:123  0x1234  4e22d420  FADD V2.S4, V1.S4, V0.S4  // fadd v0.4s, v1.4s, v2.4s"
+	lineRE := regexp.MustCompile(`^\s*` + regexp.QuoteMeta(file) + `:(\d+)\s+0x[0-9a-f]+\s+([0-9a-f]{8})\s+(.*?)\s+//\s+(.*?)\s*$`)
+	intVec := regexp.MustCompile(`^(add|sub|mul|mla|mls) v\d+\.`)
+	seen := map[int]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := lineRE.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		ln, _ := strconv.Atoi(m[1])
+		enc, gnu := m[2], normAsm(m[4])
+		if intVec.MatchString(gnu) {
+			t.Errorf("%s:%d: integer vector arithmetic %q (%s) in a floating-point kernel", file, ln, gnu, m[3])
+		}
+		w, ok := words[ln]
+		if !ok {
+			continue
+		}
+		seen[ln] = true
+		switch {
+		case enc != w.enc:
+			t.Errorf("%s:%d: disassembled word %s, source says %s", file, ln, enc, w.enc)
+		case gnu != w.want:
+			t.Errorf("%s:%d: WORD $0x%s decodes to %q, comment says %q", file, ln, enc, gnu, w.want)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for ln := range words {
+		if !seen[ln] {
+			t.Errorf("%s:%d: WORD not found in the arm64 binary (kernel not linked, or inside a macro?)", file, ln)
+		}
+	}
+	t.Logf("checked %d WORDs of %s against the disassembly", len(seen), file)
+}
