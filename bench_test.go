@@ -18,8 +18,9 @@ func reportSamples(b *testing.B, samplesPerOp int) {
 	b.ReportMetric(float64(samplesPerOp)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
 
-// benchImpl is one kernel table to benchmark: the active assembly ("asm")
-// and the pure-Go one ("generic").
+// benchImpl is one kernel table to benchmark: the active assembly
+// ("impl=asm") and the pure-Go one ("impl=generic"); the key=value form
+// lets benchstat -col /impl put them side by side.
 type benchImpl[T Float] struct {
 	name string
 	k    *kernelSet[T]
@@ -28,9 +29,9 @@ type benchImpl[T Float] struct {
 // benchImpls returns the tables to compare: asm and generic when assembly
 // is active, else generic alone, so that every leg's names are stable.
 func benchImpls[T Float]() []benchImpl[T] {
-	gen := benchImpl[T]{"generic", genericKernelsFor[T]()}
+	gen := benchImpl[T]{"impl=generic", genericKernelsFor[T]()}
 	if act := kernelsFor[T](); act.name != "generic" {
-		return []benchImpl[T]{{"asm", act}, gen}
+		return []benchImpl[T]{{"impl=asm", act}, gen}
 	}
 	return []benchImpl[T]{gen}
 }
@@ -103,10 +104,11 @@ func benchStep[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, batch int
 }
 
 // BenchmarkStep measures one Adam GCP update with dropout, at the paper's
-// minibatch of 5 and at 256.
+// minibatch of 5, at 256, and at 5000 (the PyTorch comparison's large
+// batch, bench/torch_compare.py).
 func BenchmarkStep(b *testing.B) {
 	for _, s := range benchSizes {
-		for _, batch := range []int{5, 256} {
+		for _, batch := range []int{5, 256, 5000} {
 			b.Run(fmt.Sprintf("%s/batch%d", sizeName(s.inputs, s.hidden), batch), func(b *testing.B) {
 				benchTypes(b,
 					func(b *testing.B, k *kernelSet[float32]) { benchStep(b, k, s.inputs, s.hidden, batch) },
