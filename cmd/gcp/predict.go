@@ -23,6 +23,18 @@ func modelFlags(c *command, targetHelp string) (model, data, target *string) {
 
 // load reads the model and the data file that predict and eval work on.
 // The model is read as float64 whatever type it was trained in: a float32
+// parseAndLoad parses the command's flags, requires -model and -data, and
+// loads both files.
+func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath, dataPath *string) (*gcp.Model[float64], *dataset.Table, error) {
+	if err := c.parse(args, stdout, stderr); err != nil {
+		return nil, nil, err
+	}
+	if err := c.require(stderr, "model", "data"); err != nil {
+		return nil, nil, err
+	}
+	return load(*modelPath, *dataPath)
+}
+
 // model loads exactly, and float64 arithmetic only removes rounding.
 func load(modelPath, dataPath string) (*gcp.Model[float64], *dataset.Table, error) {
 	m, err := gcp.LoadFile[float64](modelPath)
@@ -51,13 +63,7 @@ features, all columns are features; with one more, the last column, or
 the one -target names, is the target and is ignored.`)
 	modelPath, dataPath, target := modelFlags(c,
 		"name of the target column, ignored if present (default: the last column if FILE.csv has one column more than the model's features)")
-	if err := c.parse(args, stdout, stderr); err != nil {
-		return err
-	}
-	if err := c.require(stderr, "model", "data"); err != nil {
-		return err
-	}
-	m, tab, err := load(*modelPath, *dataPath)
+	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
 	if err != nil {
 		return err
 	}
@@ -86,13 +92,7 @@ func eval(args []string, stdout, stderr io.Writer) error {
   t-NLL     mean negative log density of the Student-t predictive
   cover95   share of targets inside their central 95% interval`)
 	modelPath, dataPath, target := modelFlags(c, "name of the target column (default: the last column)")
-	if err := c.parse(args, stdout, stderr); err != nil {
-		return err
-	}
-	if err := c.require(stderr, "model", "data"); err != nil {
-		return err
-	}
-	m, tab, err := load(*modelPath, *dataPath)
+	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
 	if err != nil {
 		return err
 	}
