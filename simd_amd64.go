@@ -22,18 +22,8 @@ func init() {
 	k32.linearForward = linearForward32
 	k32.linearBackwardWeights = linearBackwardWeights32
 	k32.linearBackwardInput = linearBackwardInput32
-	k32.mul = mul32
-	k32.mulTo = mulTo32
-	k32.reluBackward = reluBackward32
-	k32.tanhBackward = tanhBackward32
-	k32.axpy = axpy32
-	k32.scale = scale32
-	k32.sumSquares = sumSquares32
-	k32.allFinite = allFinite32
-	k32.sgd = sgd32
-	k32.nesterov = nesterov32
-	k32.rmsprop = rmsprop32
-	k32.adam = adam32
+	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
+		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, 8)
 	k32.gcpLoss = gcpLoss32
 	kernels32 = &k32
 
@@ -42,18 +32,8 @@ func init() {
 	k64.linearForward = linearForward64
 	k64.linearBackwardWeights = linearBackwardWeights64
 	k64.linearBackwardInput = linearBackwardInput64
-	k64.mul = mul64
-	k64.mulTo = mulTo64
-	k64.reluBackward = reluBackward64
-	k64.tanhBackward = tanhBackward64
-	k64.axpy = axpy64
-	k64.scale = scale64
-	k64.sumSquares = sumSquares64
-	k64.allFinite = allFinite64
-	k64.sgd = sgd64
-	k64.nesterov = nesterov64
-	k64.rmsprop = rmsprop64
-	k64.adam = adam64
+	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
+		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, 4)
 	k64.gcpLoss = gcpLoss64
 	kernels64 = &k64
 }
@@ -544,310 +524,165 @@ func allFiniteF32(n int, x *float32) bool
 //go:noescape
 func allFiniteF64(n int, x *float64) bool
 
-// The element-wise wrappers for float32: the assembly does the whole vectors,
-// the generic kernel the last len%8 elements. Each reslices its
-// operands as the generic kernel does, so a short operand panics before
-// anything is written.
-
-func mul32(x, y []float32) {
-	y = y[:len(x)]
-	n := len(x) &^ 7
-	if raceEnabled {
-		raceWrite(x[:n])
-		raceRead(y[:n])
-	}
-	if n > 0 {
-		mulF32(n, ptr(x), ptr(y))
-	}
-	mulGeneric(x[n:], y[n:])
+// elementwiseAsm holds one element type's element-wise assembly kernels.
+// install wraps them for the kernel table: the assembly does whole vectors
+// of lanes elements, the generic kernel the last len%lanes; each wrapper
+// reslices its operands as the generic kernel does, so a short operand
+// panics before anything is written, and reports the assembly's memory
+// accesses in race builds.
+type elementwiseAsm[T Float] struct {
+	mul          func(n int, x, y *T)
+	mulTo        func(n int, dst, x, y *T)
+	reluBackward func(n int, d, y *T)
+	tanhBackward func(n int, d, y *T)
+	axpy         func(n int, x, y *T, a T)
+	scale        func(n int, x *T, a T)
+	sumSquares   func(n int, x *T) float64
+	allFinite    func(n int, x *T) bool
+	sgd          func(n int, p2, p, g *T, lr T)
+	nesterov     func(n int, p2, v2, p, v, g *T, lr, mu T)
+	rmsprop      func(n int, p2, a2, p, a, g *T, lr, rho, c, eps T)
+	adam         func(n int, p2, m2, v2, p, m, v, g *T, lr, b1, c1, b2, c2, eps T)
 }
 
-func mulTo32(dst, x, y []float32) {
-	x, y = x[:len(dst)], y[:len(dst)]
-	n := len(dst) &^ 7
-	if raceEnabled {
-		raceWrite(dst[:n])
-		raceRead(x[:n], y[:n])
+func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
+	whole := func(n int) int { return n &^ (lanes - 1) }
+	k.mul = func(x, y []T) {
+		y = y[:len(x)]
+		n := whole(len(x))
+		if raceEnabled {
+			raceWrite(x[:n])
+			raceRead(y[:n])
+		}
+		if n > 0 {
+			e.mul(n, ptr(x), ptr(y))
+		}
+		mulGeneric(x[n:], y[n:])
 	}
-	if n > 0 {
-		mulToF32(n, ptr(dst), ptr(x), ptr(y))
+	k.mulTo = func(dst, x, y []T) {
+		x, y = x[:len(dst)], y[:len(dst)]
+		n := whole(len(dst))
+		if raceEnabled {
+			raceWrite(dst[:n])
+			raceRead(x[:n], y[:n])
+		}
+		if n > 0 {
+			e.mulTo(n, ptr(dst), ptr(x), ptr(y))
+		}
+		mulToGeneric(dst[n:], x[n:], y[n:])
 	}
-	mulToGeneric(dst[n:], x[n:], y[n:])
-}
-
-func reluBackward32(d, y []float32) {
-	y = y[:len(d)]
-	n := len(d) &^ 7
-	if raceEnabled {
-		raceWrite(d[:n])
-		raceRead(y[:n])
+	k.reluBackward = func(d, y []T) {
+		y = y[:len(d)]
+		n := whole(len(d))
+		if raceEnabled {
+			raceWrite(d[:n])
+			raceRead(y[:n])
+		}
+		if n > 0 {
+			e.reluBackward(n, ptr(d), ptr(y))
+		}
+		reluBackwardGeneric(d[n:], y[n:])
 	}
-	if n > 0 {
-		reluBackwardF32(n, ptr(d), ptr(y))
+	k.tanhBackward = func(d, y []T) {
+		y = y[:len(d)]
+		n := whole(len(d))
+		if raceEnabled {
+			raceWrite(d[:n])
+			raceRead(y[:n])
+		}
+		if n > 0 {
+			e.tanhBackward(n, ptr(d), ptr(y))
+		}
+		tanhBackwardGeneric(d[n:], y[n:])
 	}
-	reluBackwardGeneric(d[n:], y[n:])
-}
-
-func tanhBackward32(d, y []float32) {
-	y = y[:len(d)]
-	n := len(d) &^ 7
-	if raceEnabled {
-		raceWrite(d[:n])
-		raceRead(y[:n])
+	k.axpy = func(a T, x, y []T) {
+		y = y[:len(x)]
+		n := whole(len(x))
+		if raceEnabled {
+			raceWrite(y[:n])
+			raceRead(x[:n])
+		}
+		if n > 0 {
+			e.axpy(n, ptr(x), ptr(y), a)
+		}
+		axpyGeneric(a, x[n:], y[n:])
 	}
-	if n > 0 {
-		tanhBackwardF32(n, ptr(d), ptr(y))
+	k.scale = func(a T, x []T) {
+		n := whole(len(x))
+		if raceEnabled {
+			raceWrite(x[:n])
+		}
+		if n > 0 {
+			e.scale(n, ptr(x), a)
+		}
+		scaleGeneric(a, x[n:])
 	}
-	tanhBackwardGeneric(d[n:], y[n:])
-}
-
-func axpy32(a float32, x, y []float32) {
-	y = y[:len(x)]
-	n := len(x) &^ 7
-	if raceEnabled {
-		raceWrite(y[:n])
-		raceRead(x[:n])
+	k.sumSquares = func(x []T) float64 {
+		n := whole(len(x))
+		s := 0.0
+		if raceEnabled {
+			raceRead(x[:n])
+		}
+		if n > 0 {
+			s = e.sumSquares(n, ptr(x))
+		}
+		return s + sumSquaresGeneric(x[n:])
 	}
-	if n > 0 {
-		axpyF32(n, ptr(x), ptr(y), a)
+	k.allFinite = func(x []T) bool {
+		n := whole(len(x))
+		if raceEnabled {
+			raceRead(x[:n])
+		}
+		return (n == 0 || e.allFinite(n, ptr(x))) && allFiniteGeneric(x[n:])
 	}
-	axpyGeneric(a, x[n:], y[n:])
-}
-
-func scale32(a float32, x []float32) {
-	n := len(x) &^ 7
-	if raceEnabled {
-		raceWrite(x[:n])
+	k.sgd = func(p2, p, g []T, lr T) {
+		p, g = p[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n])
+			raceRead(p[:n], g[:n])
+		}
+		if n > 0 {
+			e.sgd(n, ptr(p2), ptr(p), ptr(g), lr)
+		}
+		sgdGeneric(p2[n:], p[n:], g[n:], lr)
 	}
-	if n > 0 {
-		scaleF32(n, ptr(x), a)
+	k.nesterov = func(p2, v2, p, v, g []T, lr, mu T) {
+		v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n], v2[:n])
+			raceRead(p[:n], v[:n], g[:n])
+		}
+		if n > 0 {
+			e.nesterov(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
+		}
+		nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu)
 	}
-	scaleGeneric(a, x[n:])
-}
-
-func sumSquares32(x []float32) float64 {
-	n := len(x) &^ 7
-	s := 0.0
-	if raceEnabled {
-		raceRead(x[:n])
+	k.rmsprop = func(p2, a2, p, a, g []T, lr, rho, eps T) {
+		a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n], a2[:n])
+			raceRead(p[:n], a[:n], g[:n])
+		}
+		if n > 0 {
+			e.rmsprop(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
+		}
+		rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps)
 	}
-	if n > 0 {
-		s = sumSquaresF32(n, ptr(x))
+	k.adam = func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) {
+		m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n], m2[:n], v2[:n])
+			raceRead(p[:n], m[:n], v[:n], g[:n])
+		}
+		if n > 0 {
+			e.adam(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
+		}
+		adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps)
 	}
-	return s + sumSquaresGeneric(x[n:])
-}
-
-func allFinite32(x []float32) bool {
-	n := len(x) &^ 7
-	if raceEnabled {
-		raceRead(x[:n])
-	}
-	return (n == 0 || allFiniteF32(n, ptr(x))) && allFiniteGeneric(x[n:])
-}
-
-func sgd32(p2, p, g []float32, lr float32) {
-	p, g = p[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 7
-	if raceEnabled {
-		raceWrite(p2[:n])
-		raceRead(p[:n], g[:n])
-	}
-	if n > 0 {
-		sgdF32(n, ptr(p2), ptr(p), ptr(g), lr)
-	}
-	sgdGeneric(p2[n:], p[n:], g[n:], lr)
-}
-
-func nesterov32(p2, v2, p, v, g []float32, lr, mu float32) {
-	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 7
-	if raceEnabled {
-		raceWrite(p2[:n], v2[:n])
-		raceRead(p[:n], v[:n], g[:n])
-	}
-	if n > 0 {
-		nesterovF32(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
-	}
-	nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu)
-}
-
-func rmsprop32(p2, a2, p, a, g []float32, lr, rho, eps float32) {
-	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 7
-	if raceEnabled {
-		raceWrite(p2[:n], a2[:n])
-		raceRead(p[:n], a[:n], g[:n])
-	}
-	if n > 0 {
-		rmspropF32(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
-	}
-	rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps)
-}
-
-func adam32(p2, m2, v2, p, m, v, g []float32, lr, b1, b2, eps float32) {
-	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 7
-	if raceEnabled {
-		raceWrite(p2[:n], m2[:n], v2[:n])
-		raceRead(p[:n], m[:n], v[:n], g[:n])
-	}
-	if n > 0 {
-		adamF32(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
-	}
-	adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps)
-}
-
-// The element-wise wrappers for float64: the assembly does the whole vectors,
-// the generic kernel the last len%4 elements. Each reslices its
-// operands as the generic kernel does, so a short operand panics before
-// anything is written.
-
-func mul64(x, y []float64) {
-	y = y[:len(x)]
-	n := len(x) &^ 3
-	if raceEnabled {
-		raceWrite(x[:n])
-		raceRead(y[:n])
-	}
-	if n > 0 {
-		mulF64(n, ptr(x), ptr(y))
-	}
-	mulGeneric(x[n:], y[n:])
-}
-
-func mulTo64(dst, x, y []float64) {
-	x, y = x[:len(dst)], y[:len(dst)]
-	n := len(dst) &^ 3
-	if raceEnabled {
-		raceWrite(dst[:n])
-		raceRead(x[:n], y[:n])
-	}
-	if n > 0 {
-		mulToF64(n, ptr(dst), ptr(x), ptr(y))
-	}
-	mulToGeneric(dst[n:], x[n:], y[n:])
-}
-
-func reluBackward64(d, y []float64) {
-	y = y[:len(d)]
-	n := len(d) &^ 3
-	if raceEnabled {
-		raceWrite(d[:n])
-		raceRead(y[:n])
-	}
-	if n > 0 {
-		reluBackwardF64(n, ptr(d), ptr(y))
-	}
-	reluBackwardGeneric(d[n:], y[n:])
-}
-
-func tanhBackward64(d, y []float64) {
-	y = y[:len(d)]
-	n := len(d) &^ 3
-	if raceEnabled {
-		raceWrite(d[:n])
-		raceRead(y[:n])
-	}
-	if n > 0 {
-		tanhBackwardF64(n, ptr(d), ptr(y))
-	}
-	tanhBackwardGeneric(d[n:], y[n:])
-}
-
-func axpy64(a float64, x, y []float64) {
-	y = y[:len(x)]
-	n := len(x) &^ 3
-	if raceEnabled {
-		raceWrite(y[:n])
-		raceRead(x[:n])
-	}
-	if n > 0 {
-		axpyF64(n, ptr(x), ptr(y), a)
-	}
-	axpyGeneric(a, x[n:], y[n:])
-}
-
-func scale64(a float64, x []float64) {
-	n := len(x) &^ 3
-	if raceEnabled {
-		raceWrite(x[:n])
-	}
-	if n > 0 {
-		scaleF64(n, ptr(x), a)
-	}
-	scaleGeneric(a, x[n:])
-}
-
-func sumSquares64(x []float64) float64 {
-	n := len(x) &^ 3
-	s := 0.0
-	if raceEnabled {
-		raceRead(x[:n])
-	}
-	if n > 0 {
-		s = sumSquaresF64(n, ptr(x))
-	}
-	return s + sumSquaresGeneric(x[n:])
-}
-
-func allFinite64(x []float64) bool {
-	n := len(x) &^ 3
-	if raceEnabled {
-		raceRead(x[:n])
-	}
-	return (n == 0 || allFiniteF64(n, ptr(x))) && allFiniteGeneric(x[n:])
-}
-
-func sgd64(p2, p, g []float64, lr float64) {
-	p, g = p[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 3
-	if raceEnabled {
-		raceWrite(p2[:n])
-		raceRead(p[:n], g[:n])
-	}
-	if n > 0 {
-		sgdF64(n, ptr(p2), ptr(p), ptr(g), lr)
-	}
-	sgdGeneric(p2[n:], p[n:], g[n:], lr)
-}
-
-func nesterov64(p2, v2, p, v, g []float64, lr, mu float64) {
-	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 3
-	if raceEnabled {
-		raceWrite(p2[:n], v2[:n])
-		raceRead(p[:n], v[:n], g[:n])
-	}
-	if n > 0 {
-		nesterovF64(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
-	}
-	nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu)
-}
-
-func rmsprop64(p2, a2, p, a, g []float64, lr, rho, eps float64) {
-	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 3
-	if raceEnabled {
-		raceWrite(p2[:n], a2[:n])
-		raceRead(p[:n], a[:n], g[:n])
-	}
-	if n > 0 {
-		rmspropF64(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
-	}
-	rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps)
-}
-
-func adam64(p2, m2, v2, p, m, v, g []float64, lr, b1, b2, eps float64) {
-	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
-	n := len(p2) &^ 3
-	if raceEnabled {
-		raceWrite(p2[:n], m2[:n], v2[:n])
-		raceRead(p[:n], m[:n], v[:n], g[:n])
-	}
-	if n > 0 {
-		adamF64(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
-	}
-	adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps)
 }
 
 // gcpTmpLen is the length of gcpLossF64's scratch buffer: 31 vectors of
