@@ -245,15 +245,24 @@ func (t *Trainer[T]) loss(n int) float64 {
 
 // drawMask fills mask for inverted dropout: each unit is kept with
 // probability 1−p and then scaled by 1/(1−p), so the expected activation
-// is unchanged and prediction needs no rescaling.
+// is unchanged and prediction needs no rescaling. Each 64-bit draw decides
+// two units by its 32-bit halves (a unit is dropped when its half is below
+// p·2³², so p is honoured to 2⁻³²): the generator was most of a large
+// batch's step when every unit took a draw of its own.
 func (t *Trainer[T]) drawMask(mask []T) {
 	p := t.m.cfg.Dropout
 	keep := T(1 / (1 - p))
+	cut := uint64(p * (1 << 32)) // p < 1, so cut < 2³²
+	var bits uint64
 	for i := range mask {
-		if t.rng.Float64() < p {
+		if i&1 == 0 {
+			bits = t.rng.Uint64()
+		}
+		if bits&(1<<32-1) < cut {
 			mask[i] = 0
 		} else {
 			mask[i] = keep
 		}
+		bits >>= 32
 	}
 }
