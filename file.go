@@ -15,7 +15,8 @@ import (
 // old file or the new one, never a mix. A failed write leaves the old file
 // intact and removes the temporary file; a crash leaves the old file intact
 // and at worst a stray ".<name>.tmp*" file. The file keeps the permission
-// bits of the file it replaces; a new file gets 0644.
+// bits of the file it replaces; a new file gets 0644. If path is a
+// symbolic link, the file it points to is replaced and the link kept.
 func SaveFile[T Float](path string, m *Model[T]) error {
 	b, err := m.MarshalBinary()
 	if err != nil {
@@ -57,6 +58,9 @@ func LoadFile[T Float](path string) (*Model[T], error) {
 // temporary file renamed over it; SaveFile documents the guarantees. Tests
 // pass a failing write to check that the old file survives.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target // replace the file a link points to, not the link
+	}
 	dir := filepath.Dir(path)
 	perm := fs.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {

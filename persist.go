@@ -105,6 +105,9 @@ func elemSize[T Float]() int {
 // truncation, and so that ReadFrom can trust the sizes before it reads the
 // rest.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
+	if m == nil {
+		return nil, fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	if err := m.cfg.validate(); err != nil {
 		return nil, err
 	}
@@ -231,6 +234,7 @@ func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
 // truncation. The capacity at most doubles, plus 512 bytes, per growth and
 // never exceeds size, so b never grows much beyond what has arrived.
 func readBounded(r io.Reader, b []byte, size int64) ([]byte, error) {
+	empty := 0
 	for int64(len(b)) < size {
 		if len(b) == cap(b) {
 			nb := make([]byte, len(b), min(size, 2*int64(cap(b))+512))
@@ -245,9 +249,18 @@ func readBounded(r io.Reader, b []byte, size int64) ([]byte, error) {
 		if err != nil {
 			return b, err
 		}
+		if n > 0 {
+			empty = 0
+		} else if empty++; empty == maxEmptyReads {
+			return b, io.ErrNoProgress // a reader that breaks the io.Reader contract
+		}
 	}
 	return b, nil
 }
+
+// maxEmptyReads is how many reads in a row may return no data and no error
+// before ReadFrom gives up with io.ErrNoProgress, as bufio does.
+const maxEmptyReads = 100
 
 // parseHeader checks the magic, version, header CRC and sizes at the start
 // of data and returns the sizes. Checking the version before the CRC lets

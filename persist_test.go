@@ -372,6 +372,13 @@ func TestPersistCrossType(t *testing.T) {
 }
 
 func TestMarshalZeroModel(t *testing.T) {
+	var null *Model[float64]
+	if _, err := null.MarshalBinary(); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil Model: MarshalBinary error %v, want ErrConfig", err)
+	}
+	if err := SaveFile(filepath.Join(t.TempDir(), "m.gcpm"), null); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil Model: SaveFile error %v, want ErrConfig", err)
+	}
 	var zero Model[float32]
 	if _, err := zero.MarshalBinary(); !errors.Is(err, ErrConfig) {
 		t.Errorf("zero Model: MarshalBinary error %v, want ErrConfig", err)
@@ -1412,4 +1419,60 @@ func persistRawBound[T Float](m *Model[T], x []T) float64 {
 		}
 	}
 	return in
+}
+
+// TestSaveFileThroughSymlink saves over a symbolic link: the file it points
+// to is replaced and the link stays a link.
+func TestSaveFileThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "real.gcpm"), filepath.Join(dir, "link.gcpm")
+	old, err := New[float32](Config{Inputs: 2, Hidden: []int{3}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveFile(target, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	m, err := New[float32](Config{Inputs: 2, Hidden: []int{3}, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveFile(link, m); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced by a regular file (%v)", err)
+	}
+	got, err := LoadFile[float32](target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.params, m.params) {
+		t.Error("the link's target does not hold the new model")
+	}
+}
+
+// stalledReader returns no data and no error forever, breaking the
+// io.Reader contract.
+type stalledReader struct{}
+
+func (stalledReader) Read([]byte) (int, error) { return 0, nil }
+
+func TestReadFromStalledReader(t *testing.T) {
+	m, err := New[float32](Config{Inputs: 2, Hidden: []int{3}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Model[float32]
+	r := io.MultiReader(bytes.NewReader(b[:30]), stalledReader{})
+	if _, err := got.ReadFrom(r); !errors.Is(err, io.ErrNoProgress) {
+		t.Errorf("ReadFrom on a stalled reader = %v, want io.ErrNoProgress", err)
+	}
 }

@@ -13,7 +13,9 @@
 // Data files are CSV: a header line of distinct column names, then one
 // row of numbers per sample. The target is the last column unless -target
 // names another; every other column is a feature. Errors in a file name
-// the file, the line (the header is line 1) and the column.
+// the file, the line (the header is line 1) and the column. A model file
+// stores no column names: give predict and eval the same -target as train,
+// and files with the same columns in the same order.
 //
 // train fits a GCP network to a data file (Fit learns the standardization
 // of features and target from it) and writes the model atomically: to a

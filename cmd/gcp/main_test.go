@@ -265,3 +265,32 @@ func TestDemo(t *testing.T) {
 		t.Errorf("demo: %v\n%s", err, stdout)
 	}
 }
+
+// TestTrainRejectsDirectoryOutput checks that -o naming a directory fails
+// before any training, not at the final rename.
+func TestTrainRejectsDirectoryOutput(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	if err := os.WriteFile(data, []byte("x,y\n1,2\n2,3\n3,5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"train", "-data", data, "-o", dir, "-epochs", "1"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("train -o DIR = %v, want an error saying it is a directory", err)
+	}
+}
+
+// TestRankedAUCAllInfinite checks that eval reports no AUC when every
+// variance is +Inf, where the ranking would be the file's row order.
+func TestRankedAUCAllInfinite(t *testing.T) {
+	inf := math.Inf(1)
+	got, err := rankedAUC([]float64{0, 1, 2}, []float64{1, 1, 1}, []float64{inf, inf, inf})
+	if err != nil || !math.IsNaN(got) {
+		t.Errorf("rankedAUC with all-infinite variances = %v, %v; want NaN", got, err)
+	}
+	got, err = rankedAUC([]float64{0, 1}, []float64{0, 3}, []float64{1, inf})
+	if err != nil || math.IsNaN(got) {
+		t.Errorf("rankedAUC with a finite variance = %v, %v; want a number", got, err)
+	}
+}

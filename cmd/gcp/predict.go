@@ -21,8 +21,6 @@ func modelFlags(c *command, targetHelp string) (model, data, target *string) {
 	return model, data, target
 }
 
-// load reads the model and the data file that predict and eval work on.
-// The model is read as float64 whatever type it was trained in: a float32
 // parseAndLoad parses the command's flags, requires -model and -data, and
 // loads both files.
 func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath, dataPath *string) (*gcp.Model[float64], *dataset.Table, error) {
@@ -35,6 +33,8 @@ func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath
 	return load(*modelPath, *dataPath)
 }
 
+// load reads the model and the data file that predict and eval work on.
+// The model is read as float64 whatever type it was trained in: a float32
 // model loads exactly, and float64 arithmetic only removes rounding.
 func load(modelPath, dataPath string) (*gcp.Model[float64], *dataset.Table, error) {
 	m, err := gcp.LoadFile[float64](modelPath)
@@ -132,10 +132,10 @@ func score(preds []gcp.Prediction, y []float64) (scores, error) {
 	if s.rmse, err = metrics.RMSE(mean, y); err != nil {
 		return s, err
 	}
-	if s.auc, err = metrics.AUC(mean, y, v); err != nil {
+	if s.auc, err = rankedAUC(mean, y, v); err != nil {
 		return s, err
 	}
-	if s.aucCorr, err = metrics.AUC(mean, y, vc); err != nil {
+	if s.aucCorr, err = rankedAUC(mean, y, vc); err != nil {
 		return s, err
 	}
 	if s.nll, err = metrics.MeanNLL(preds, y); err != nil {
@@ -143,6 +143,18 @@ func score(preds []gcp.Prediction, y []float64) (scores, error) {
 	}
 	s.cover95, err = metrics.Coverage(preds, y, 0.95)
 	return s, err
+}
+
+// rankedAUC is metrics.AUC, or NaN when no two variances can be told
+// apart because all are +Inf (a model with a fixed α ≤ 1 has no Student-t
+// variance): the ranking, and so the AUC, would be the file's row order.
+func rankedAUC(mean, y, variance []float64) (float64, error) {
+	for _, v := range variance {
+		if !math.IsInf(v, 1) {
+			return metrics.AUC(mean, y, variance)
+		}
+	}
+	return math.NaN(), nil
 }
 
 // features returns the feature columns of tab for a model of the given

@@ -59,6 +59,9 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
 		return fmt.Errorf("train: -o %s: no directory %s", *out, filepath.Dir(*out))
 	}
+	if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
+		return fmt.Errorf("train: -o %s is a directory; name the model file", *out)
+	}
 	tab, err := dataset.ReadFile(*data)
 	if err != nil {
 		return err

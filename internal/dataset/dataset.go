@@ -79,7 +79,7 @@ func (e *Error) Unwrap() error { return e.Err }
 type Table struct {
 	File       string    // the name used in error messages
 	Header     []string  // the column names, in file order
-	HeaderLine int       // the header's 1-based line: 1 unless blank lines precede it
+	HeaderLine int       // the header's 1-based line: 1 unless empty lines precede it
 	Values     []float64 // the rows, row-major: row i is Values[i*len(Header) : (i+1)*len(Header)]
 	Lines      []int     // the 1-based line on which each row starts
 }
@@ -107,7 +107,7 @@ var utf8BOM = []byte("\uFEFF")
 // header). Every following line is a row with one decimal number per
 // column, in any form strconv.ParseFloat accepts ("1.5", "-2e-3"),
 // surrounding spaces ignored; NaN and infinities are rejected. Fields may
-// be quoted as RFC 4180 says; blank lines are skipped, and a UTF-8
+// be quoted as RFC 4180 says; empty lines are skipped, and a UTF-8
 // byte-order mark before the header is ignored.
 func Read(r io.Reader, file string) (*Table, error) {
 	br := bufio.NewReader(r)
