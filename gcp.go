@@ -50,8 +50,17 @@ type Config struct {
 	// (Sec. secDynamicsFixedAlpha); the α head is then not built.
 	FixedAlpha float64
 	// Seed fixes the initial weights: the same Config gives a bit-identical
-	// model.
+	// model. With LossMLBayes it also fixes the MC-dropout masks.
 	Seed uint64
+	// Loss selects the training objective and the predictive: LossGCP (the
+	// default) or one of the paper's comparators.
+	Loss Loss
+	// DPDGamma is the density power divergence's γ > 0, for LossDPD only.
+	// Default 0.5 (see defaultDPDGamma).
+	DPDGamma float64
+	// MCSamples is the number of MC-dropout passes per prediction, for
+	// LossMLBayes only. Default 50, the paper's choice.
+	MCSamples int
 }
 
 // withDefaults returns c with the defaults filled in and Hidden copied.
@@ -60,6 +69,12 @@ func (c Config) withDefaults() Config {
 		c.Hidden = []int{50}
 	} else {
 		c.Hidden = append([]int(nil), c.Hidden...)
+	}
+	if c.Loss == LossDPD && c.DPDGamma == 0 {
+		c.DPDGamma = defaultDPDGamma
+	}
+	if c.Loss == LossMLBayes && c.MCSamples == 0 {
+		c.MCSamples = defaultMCSamples
 	}
 	return c
 }
@@ -86,11 +101,40 @@ func (c Config) validate() error {
 	if !(c.FixedAlpha >= 0 && c.FixedAlpha <= math.MaxFloat64) {
 		return fmt.Errorf("%w: FixedAlpha = %v, want 0 (learned) or a finite α > 0", ErrConfig, c.FixedAlpha)
 	}
+	if c.Loss < LossGCP || c.Loss > LossMLBayes {
+		return fmt.Errorf("%w: Loss = %d, want LossGCP, LossGaussianML, LossDPD or LossMLBayes", ErrConfig, int(c.Loss))
+	}
+	// A field that the loss ignores must stay zero: setting it is a mistake
+	// the caller should hear about.
+	if c.FixedAlpha != 0 && c.Loss != LossGCP {
+		return fmt.Errorf("%w: FixedAlpha = %v applies to LossGCP only, Loss = %v", ErrConfig, c.FixedAlpha, c.Loss)
+	}
+	if c.Loss == LossDPD {
+		if !(c.DPDGamma > 0 && c.DPDGamma <= maxDPDGamma) {
+			return fmt.Errorf("%w: DPDGamma = %v, want (0, %d]", ErrConfig, c.DPDGamma, maxDPDGamma)
+		}
+	} else if c.DPDGamma != 0 {
+		return fmt.Errorf("%w: DPDGamma = %v applies to LossDPD only, Loss = %v", ErrConfig, c.DPDGamma, c.Loss)
+	}
+	if c.Loss == LossMLBayes {
+		if c.MCSamples < 1 || c.MCSamples > maxMCSamples {
+			return fmt.Errorf("%w: MCSamples = %d, want 1..%d", ErrConfig, c.MCSamples, maxMCSamples)
+		}
+		if c.Dropout == 0 {
+			return fmt.Errorf("%w: Dropout = 0, LossMLBayes needs a dropout rate for its MC samples", ErrConfig)
+		}
+	} else if c.MCSamples != 0 {
+		return fmt.Errorf("%w: MCSamples = %d applies to LossMLBayes only, Loss = %v", ErrConfig, c.MCSamples, c.Loss)
+	}
 	return nil
 }
 
-// heads returns the number of raw outputs: m, β, ν, and α unless fixed.
+// heads returns the number of raw outputs: m and σ² for the Gaussian
+// losses; else m, β, ν, and α unless fixed.
 func (c Config) heads() int {
+	if c.Loss.gaussian() {
+		return 2
+	}
 	if c.FixedAlpha > 0 {
 		return 3
 	}
@@ -107,6 +151,9 @@ type Model[T Float] struct {
 	lay    *layout
 	k      *kernelSet[T]
 	params []T
+	// mcMask holds the MC-dropout masks of a LossMLBayes model
+	// (mcDropoutMasks); read-only once built, so clones share it.
+	mcMask []T
 	// Standardization: a feature x_j enters the network as
 	// (x_j − xMean[j])·xInvScale[j], xInvScale[j] = 1/xScale[j]; the target
 	// as (y − yMean)/yScale.
@@ -127,14 +174,24 @@ func New[T Float](cfg Config) (*Model[T], error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs more than %d parameters", ErrConfig, cfg.Hidden, cfg.Inputs, maxParams)
 	}
+	m := newModel[T](cfg, lay)
+	initParams(lay, cfg.Activation, m.params, cfg.Seed)
+	return m, nil
+}
+
+// newModel returns a model of the validated cfg and its layout, with
+// zero parameters and no standardization.
+func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 	m := &Model[T]{
 		cfg: cfg, lay: lay, k: kernelsFor[T](),
 		params: make([]T, lay.size),
 		xMean:  make([]float64, cfg.Inputs), xScale: make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs),
 	}
 	m.resetStandardization()
-	initParams(lay, cfg.Activation, m.params, cfg.Seed)
-	return m, nil
+	if cfg.Loss == LossMLBayes {
+		m.mcMask = mcDropoutMasks[T](cfg, lay)
+	}
+	return m
 }
 
 func (m *Model[T]) resetStandardization() {

@@ -57,6 +57,9 @@ func TestNetworkGradient(t *testing.T) {
 		{"dropout", Config{Inputs: 3, Hidden: []int{6}, Dropout: 0.3, Seed: 3}},
 		{"tanh-deep", Config{Inputs: 2, Hidden: []int{4, 3}, Activation: Tanh, Seed: 4}},
 		{"relu-deep-dropout", Config{Inputs: 2, Hidden: []int{5, 4}, Dropout: 0.5, FixedAlpha: 3, Seed: 5}},
+		{"gaussian-ml", Config{Inputs: 3, Hidden: []int{5}, Loss: LossGaussianML, Seed: 6}},
+		{"dpd", Config{Inputs: 3, Hidden: []int{5, 3}, Loss: LossDPD, DPDGamma: 0.3, Seed: 7}},
+		{"ml-bayes", Config{Inputs: 2, Hidden: []int{6}, Loss: LossMLBayes, Dropout: 0.4, Seed: 8}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 4
@@ -98,9 +101,9 @@ func TestNetworkGradient(t *testing.T) {
 			for i := range m.params {
 				orig := m.params[i]
 				m.params[i] = orig + h
-				lp := tr.gradient(n)
+				_, lp := tr.gradient(n)
 				m.params[i] = orig - h
-				lm := tr.gradient(n)
+				_, lm := tr.gradient(n)
 				m.params[i] = orig
 				fd := (lp - lm) / (2 * h)
 				rel := math.Abs(fd-grad[i]) / max(math.Abs(grad[i]), 1e-3*gmax)
@@ -561,7 +564,7 @@ func TestPredictionInOriginalUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Prediction{Mean: a + s*raw.Mean, Var: s * s * raw.Var, VarCorrected: s * s * raw.VarCorrected,
-		Alpha: raw.Alpha, Beta: s * s * raw.Beta, Nu: raw.Nu}
+		Alpha: raw.Alpha, Beta: s * s * raw.Beta, Nu: raw.Nu, VarAleatoric: s * s * raw.Var}
 	// A few roundings in the affine maps and the network input: 1e-13.
 	if diff := cmp.Diff(want, got, cmpRel(1e-13)); diff != "" {
 		t.Errorf("prediction after standardization (-want +got):\n%s", diff)

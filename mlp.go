@@ -28,12 +28,16 @@ func (a Activation) String() string {
 }
 
 // The heads of a GCP model, in the order of the raw outputs. α comes last
-// so that a model with a fixed α simply has one head fewer.
+// so that a model with a fixed α simply has one head fewer. The Gaussian
+// losses have two heads, m and the variance, which takes β's place and
+// starts, like β, at softplus(z) ≈ 1.
 const (
 	headM = iota
 	headBeta
 	headNu
 	headAlpha
+
+	headVar = headBeta
 )
 
 // layer is one layer of all heads at once. The first layer stacks the

@@ -8,14 +8,22 @@ import (
 	"math"
 )
 
-// The saved-model format, version 1; MarshalBinary documents it byte by
-// byte.
+// The saved-model format, versions 1 and 2; MarshalBinary documents them
+// byte by byte.
 const (
-	fileMagic   = "GCPM\x89\r\n\x1a"
-	fileVersion = 1
-	headerLen   = 24 // magic through the header CRC
-	scalarsLen  = 42 // Activation through yScale, after the hidden widths
-	crcLen      = 4
+	fileMagic  = "GCPM\x89\r\n\x1a"
+	headerLen  = 24 // magic through the header CRC
+	scalarsLen = 42 // Activation through yScale, after the hidden widths
+	lossLen    = 13 // version 2's Loss, DPDGamma and MCSamples
+	crcLen     = 4
+)
+
+// The format versions: 1 holds GCP models, 2 adds the loss and its
+// parameters for the comparators. A GCP model is written as version 1, so
+// that it stays readable by every version of this package.
+const (
+	fileVersionGCP  = 1
+	fileVersionLoss = 2
 )
 
 // The header stores D in one byte and I, Hidden[i] and P in four; these
@@ -41,16 +49,25 @@ var (
 // header is the size information of a saved model, all validated against
 // the package limits before any of it is used.
 type header struct {
-	esize  int // bytes per parameter: 4 or 8
-	depth  int // D, hidden layers
-	inputs int // I
-	params int // P
+	version int
+	esize   int // bytes per parameter: 4 or 8
+	depth   int // D, hidden layers
+	inputs  int // I
+	params  int // P
 }
 
 // size returns the length of the whole saved model, in int64 so that the
 // largest model the limits allow cannot overflow a 32-bit int.
 func (h header) size() int64 {
-	return headerLen + 4*int64(h.depth) + scalarsLen + 16*int64(h.inputs) + int64(h.esize)*int64(h.params) + crcLen
+	return headerLen + 4*int64(h.depth) + scalarsLen + h.lossLen() + 16*int64(h.inputs) + int64(h.esize)*int64(h.params) + crcLen
+}
+
+// lossLen returns the size of the loss fields, which version 1 lacks.
+func (h header) lossLen() int64 {
+	if h.version == fileVersionGCP {
+		return 0
+	}
+	return lossLen
 }
 
 // elemSize returns the size in bytes of T.
@@ -68,15 +85,17 @@ func elemSize[T Float]() int {
 // with ErrConfig.
 //
 // The format is little-endian throughout, floats as their IEEE 754 bits.
-// With D = len(Hidden), I = Inputs, P = NumParams and E = 4 for float32,
-// 8 for float64, version 1 is, by byte offset:
+// A LossGCP model is written as version 1 and any other as version 2,
+// which inserts the loss fields after Seed (L = 13 bytes below; L = 0 in
+// version 1). With D = len(Hidden), I = Inputs, P = NumParams and E = 4
+// for float32, 8 for float64, the format is, by byte offset:
 //
 //	offset      size field
 //	Header, validated before the rest is read or anything is allocated:
 //	0           8    magic "GCPM\x89\r\n\x1a": 0x89 catches a transfer that
 //	                 strips the eighth bit, \r\n one that rewrites line
 //	                 endings, \x1a (Ctrl-Z) ends a text-mode read on Windows
-//	8           2    format version, uint16 = 1
+//	8           2    format version, uint16: 1, or 2 (Loss is not LossGCP)
 //	10          1    E, the element type: 4 = float32, 8 = float64
 //	11          1    D, 1..64
 //	12          4    I, uint32, at most 65536
@@ -90,17 +109,21 @@ func elemSize[T Float]() int {
 //	26+4D       8    Dropout, float64
 //	34+4D       8    FixedAlpha, float64
 //	42+4D       8    Seed, uint64
+//	Version 2 only (L = 13):
+//	50+4D       1    Loss: 1 = LossGaussianML, 2 = LossDPD, 3 = LossMLBayes
+//	51+4D       8    DPDGamma, float64
+//	59+4D       4    MCSamples, uint32
 //	Standardization:
-//	50+4D       8    yMean, float64
-//	58+4D       8    yScale, float64
-//	66+4D       8·I  xMean[0..I), float64
-//	66+4D+8I    8·I  xScale[0..I), float64
+//	50+4D+L     8    yMean, float64
+//	58+4D+L     8    yScale, float64
+//	66+4D+L     8·I  xMean[0..I), float64
+//	66+4D+L+8I  8·I  xScale[0..I), float64
 //	Parameters:
-//	66+4D+16I   E·P  the parameter buffer, in the order of the network's
+//	66+4D+L+16I E·P  the parameter buffer, in the order of the network's
 //	                 layout, each float32 or float64 as E says
-//	66+4D+16I+EP 4   CRC-32C of every byte before it
+//	66+4D+L+16I+EP 4 CRC-32C of every byte before it
 //
-// The whole model is 70 + 4D + 16I + EP bytes. The header has a CRC of its
+// The whole model is 70 + 4D + L + 16I + EP bytes. The header has a CRC of its
 // own so that a flipped bit in a size reads as ErrChecksum, not as a
 // truncation, and so that ReadFrom can trust the sizes before it reads the
 // rest.
@@ -117,10 +140,13 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 // encode writes the model in the format of MarshalBinary without checking
 // it, so that tests can build malformed models.
 func (m *Model[T]) encode() []byte {
-	h := header{esize: elemSize[T](), depth: len(m.cfg.Hidden), inputs: m.cfg.Inputs, params: len(m.params)}
+	h := header{version: fileVersionGCP, esize: elemSize[T](), depth: len(m.cfg.Hidden), inputs: m.cfg.Inputs, params: len(m.params)}
+	if m.cfg.Loss != LossGCP {
+		h.version = fileVersionLoss
+	}
 	b := make([]byte, 0, h.size())
 	b = append(b, fileMagic...)
-	b = le.AppendUint16(b, fileVersion)
+	b = le.AppendUint16(b, uint16(h.version))
 	b = append(b, byte(h.esize), byte(h.depth))
 	b = le.AppendUint32(b, uint32(h.inputs))
 	b = le.AppendUint32(b, uint32(h.params))
@@ -136,6 +162,11 @@ func (m *Model[T]) encode() []byte {
 	b = le.AppendUint64(b, math.Float64bits(m.cfg.Dropout))
 	b = le.AppendUint64(b, math.Float64bits(m.cfg.FixedAlpha))
 	b = le.AppendUint64(b, m.cfg.Seed)
+	if h.version == fileVersionLoss {
+		b = append(b, byte(m.cfg.Loss))
+		b = le.AppendUint64(b, math.Float64bits(m.cfg.DPDGamma))
+		b = le.AppendUint32(b, uint32(m.cfg.MCSamples))
+	}
 	b = le.AppendUint64(b, math.Float64bits(m.yMean))
 	b = le.AppendUint64(b, math.Float64bits(m.yScale))
 	for _, s := range [][]float64{m.xMean, m.xScale} {
@@ -273,8 +304,9 @@ func parseHeader(data []byte) (header, error) {
 	if len(data) < 10 {
 		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
 	}
-	if v := le.Uint16(data[8:]); v != fileVersion {
-		return header{}, fmt.Errorf("%w: version %d, this package reads version %d", ErrVersion, v, fileVersion)
+	v := le.Uint16(data[8:])
+	if v != fileVersionGCP && v != fileVersionLoss {
+		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d and %d", ErrVersion, v, fileVersionGCP, fileVersionLoss)
 	}
 	if len(data) < headerLen {
 		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
@@ -293,7 +325,7 @@ func parseHeader(data []byte) (header, error) {
 	case params > maxParams:
 		return header{}, fmt.Errorf("%w: offset 16: %d parameters, want at most %d", ErrFormat, params, maxParams)
 	}
-	return header{esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params)}, nil
+	return header{version: int(v), esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params)}, nil
 }
 
 // decoder reads the fields of a saved model in order, after decode has
@@ -353,20 +385,24 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	cfg.Dropout = d.f64()
 	cfg.FixedAlpha = d.f64()
 	cfg.Seed = d.u64()
+	if h.version == fileVersionLoss {
+		off := d.off
+		cfg.Loss, cfg.DPDGamma, cfg.MCSamples = Loss(d.u8()), d.f64(), int(d.u32())
+		if cfg.Loss == LossGCP {
+			// The encoder writes GCP models as version 1; accepting them
+			// here too would give one model two encodings.
+			return nil, fmt.Errorf("%w: offset %d: version %d with Loss = LossGCP, which is version %d", ErrFormat, off, fileVersionLoss, fileVersionGCP)
+		}
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	lay, ok := newLayout(cfg.Inputs, cfg.heads(), cfg.Hidden)
 	if !ok || lay.size != h.params {
-		return nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v and FixedAlpha = %v make a different number",
-			ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha)
+		return nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v, FixedAlpha = %v and Loss = %v make a different number",
+			ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha, cfg.Loss)
 	}
-	m := &Model[T]{
-		cfg: cfg, lay: lay, k: kernelsFor[T](),
-		params: make([]T, h.params),
-		xMean:  make([]float64, h.inputs), xScale: make([]float64, h.inputs), xInvScale: make([]float64, h.inputs),
-	}
-	m.resetStandardization()
+	m := newModel[T](cfg, lay)
 	if err := decodeStandardization(d, m, std == 1); err != nil {
 		return nil, err
 	}

@@ -142,27 +142,33 @@ func persistFixCRCs(b []byte) []byte {
 }
 
 // persistOffsets are the offsets of a saved model's fields for D hidden
-// layers and I inputs, written out from MarshalBinary's doc comment.
+// layers, I inputs and L bytes of loss fields (0 in version 1, 13 in
+// version 2), written out from MarshalBinary's doc comment.
 type persistOffsets struct {
 	hidden, activation, standardized, dropout, fixedAlpha, seed int
+	loss, dpdGamma, mcSamples                                   int
 	yMean, yScale, xMean, xScale, params                        int
 }
 
-func persistOffsetsFor(d, i int) persistOffsets {
+func persistOffsetsFor(d, i, l int) persistOffsets {
 	return persistOffsets{
 		hidden: 24, activation: 24 + 4*d, standardized: 25 + 4*d,
 		dropout: 26 + 4*d, fixedAlpha: 34 + 4*d, seed: 42 + 4*d,
-		yMean: 50 + 4*d, yScale: 58 + 4*d,
-		xMean: 66 + 4*d, xScale: 66 + 4*d + 8*i, params: 66 + 4*d + 16*i,
+		loss: 50 + 4*d, dpdGamma: 51 + 4*d, mcSamples: 59 + 4*d,
+		yMean: 50 + 4*d + l, yScale: 58 + 4*d + l,
+		xMean: 66 + 4*d + l, xScale: 66 + 4*d + l + 8*i, params: 66 + 4*d + l + 16*i,
 	}
 }
 
-// persistConfigs cover the defaults, both activations, dropout, a fixed α
-// and several hidden layers.
+// persistConfigs cover the defaults, both activations, dropout, a fixed α,
+// several hidden layers and each comparator loss (format version 2).
 var persistConfigs = []Config{
 	{Inputs: 1, Seed: 1},
 	{Inputs: 3, Hidden: []int{5, 4}, Activation: Tanh, Dropout: 0.25, Seed: 2},
 	{Inputs: 2, Hidden: []int{3, 3, 3}, FixedAlpha: 1.5, Seed: 3},
+	{Inputs: 2, Hidden: []int{4}, Loss: LossGaussianML, Seed: 4},
+	{Inputs: 3, Hidden: []int{5, 3}, Loss: LossDPD, DPDGamma: 0.25, Dropout: 0.1, Seed: 5},
+	{Inputs: 2, Hidden: []int{6}, Loss: LossMLBayes, Dropout: 0.4, MCSamples: 9, Seed: 6},
 }
 
 func TestPersistRoundTrip(t *testing.T) {
@@ -266,7 +272,7 @@ func TestPersistLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, in, p := len(m.cfg.Hidden), m.cfg.Inputs, len(m.params)
-	o := persistOffsetsFor(d, in)
+	o := persistOffsetsFor(d, in, 0)
 	f64 := func(off int) float64 { return math.Float64frombits(le.Uint64(b[off:])) }
 	got := []any{
 		string(b[:8]), le.Uint16(b[8:]), b[10], b[11], le.Uint32(b[12:]), le.Uint32(b[16:]),
@@ -283,6 +289,32 @@ func TestPersistLayout(t *testing.T) {
 		0.25, 2.0, uint64(0x0102030405060708), m.yMean, m.yScale,
 		m.xMean[2], m.xScale[2], m.params[p-1],
 		70 + 4*d + 16*in + 4*p, true,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("fields at the documented offsets (-want +got):\n%s", d)
+	}
+}
+
+// TestPersistLayoutVersion2 checks the offsets of version 2, which inserts
+// the loss fields after Seed.
+func TestPersistLayoutVersion2(t *testing.T) {
+	m := persistFitted[float64](t, Config{Inputs: 2, Hidden: []int{3}, Loss: LossMLBayes, Dropout: 0.5, MCSamples: 0x0102, Seed: 9})
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, in, p := len(m.cfg.Hidden), m.cfg.Inputs, len(m.params)
+	o := persistOffsetsFor(d, in, lossLen)
+	f64 := func(off int) float64 { return math.Float64frombits(le.Uint64(b[off:])) }
+	got := []any{
+		le.Uint16(b[8:]), le.Uint64(b[o.seed:]), b[o.loss], f64(o.dpdGamma), le.Uint32(b[o.mcSamples:]),
+		f64(o.yMean), f64(o.yScale), f64(o.xMean + 8), f64(o.xScale + 8), f64(o.params + 8*(p-1)),
+		len(b), le.Uint32(b[len(b)-4:]) == crc32.Checksum(b[:len(b)-4], castagnoli),
+	}
+	want := []any{
+		uint16(2), uint64(9), byte(LossMLBayes), 0.0, uint32(0x0102),
+		m.yMean, m.yScale, m.xMean[1], m.xScale[1], m.params[p-1],
+		70 + 4*d + lossLen + 16*in + 8*p, true,
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("fields at the documented offsets (-want +got):\n%s", d)
@@ -340,7 +372,7 @@ func TestPersistCrossType(t *testing.T) {
 	// The edges of the float32 range: below the rounding threshold a value
 	// rounds to ±MaxFloat32, from it on it is an error, never ±Inf; tiny
 	// values round to subnormals or zero.
-	o := persistOffsetsFor(len(cfg.Hidden), cfg.Inputs)
+	o := persistOffsetsFor(len(cfg.Hidden), cfg.Inputs, 0)
 	for _, c := range []struct {
 		v    float64
 		want float32
@@ -444,13 +476,9 @@ func persistBadCases(t *testing.T) []persistBadCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := persistOffsetsFor(2, 2)
+	o := persistOffsetsFor(2, 2, 0)
 	p := len(m.params)
-	patch := func(off int, v []byte) []byte {
-		b := slices.Clone(base)
-		copy(b[off:], v)
-		return persistFixCRCs(b)
-	}
+	patch := func(off int, v []byte) []byte { return persistPatch(base, off, v) }
 	u32 := func(v uint32) []byte { return le.AppendUint32(nil, v) }
 	f64 := func(v float64) []byte { return le.AppendUint64(nil, math.Float64bits(v)) }
 	flip := func(off int, bit uint) []byte {
@@ -468,7 +496,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		params: make([]float64, zeroLayout.size)}
 	nan := math.NaN()
 	inf := math.Inf(1)
-	return []persistBadCase{
+	return append([]persistBadCase{
 		{"empty", nil, ErrTruncated, false},
 		{"text", []byte("this is not a model at all"), ErrMagic, false},
 		{"magic prefix only", []byte("GCPM"), ErrTruncated, false},
@@ -476,7 +504,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 2", patch(8, []byte{2, 0}), ErrVersion, false},
+		{"version 3", patch(8, []byte{3, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -525,7 +553,50 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"first parameter NaN", patch(o.params, f64(nan)), ErrNonFinite, false},
 		{"last parameter +Inf", patch(o.params+8*(p-1), f64(inf)), ErrNonFinite, false},
 		{"a parameter -Inf", patch(o.params+8*7, f64(-inf)), ErrNonFinite, false},
+	}, persistBadCasesVersion2(t)...)
+}
+
+// persistBadCasesVersion2 returns malformed variants of a version-2 model:
+// its loss fields out of range, and a GCP model written as version 2.
+func persistBadCasesVersion2(t *testing.T) []persistBadCase {
+	m, err := New[float64](Config{Inputs: 2, Hidden: []int{3}, Loss: LossDPD, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
 	}
+	base, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcpModel, err := New[float64](Config{Inputs: 2, Hidden: []int{3}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, err := gcpModel.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := persistOffsetsFor(1, 2, lossLen)
+	f64 := func(v float64) []byte { return le.AppendUint64(nil, math.Float64bits(v)) }
+	// Read as version 1, the two heads' parameters are too few for GCP.
+	stripped := append(slices.Clone(base[:o.loss]), base[o.loss+lossLen:]...)
+	return []persistBadCase{
+		{"v2: Loss GCP", persistPatch(base, o.loss, []byte{byte(LossGCP)}), ErrFormat, false},
+		{"v2: Loss 4", persistPatch(base, o.loss, []byte{4}), ErrConfig, false},
+		{"v2: DPDGamma 0", persistPatch(base, o.dpdGamma, f64(0)), ErrConfig, false},
+		{"v2: DPDGamma NaN", persistPatch(base, o.dpdGamma, f64(math.NaN())), ErrConfig, false},
+		{"v2: MCSamples without LossMLBayes", persistPatch(base, o.mcSamples, le.AppendUint32(nil, 5)), ErrConfig, false},
+		{"v2: LossMLBayes without dropout", persistPatch(base, o.loss, []byte{byte(LossMLBayes)}), ErrConfig, false},
+		{"v2 model without its loss fields, labelled version 1", persistPatch(stripped, 8, []byte{1, 0}), ErrFormat, false},
+		{"v1 model labelled version 2", persistPatch(v1, 8, []byte{2, 0}), ErrTruncated, false},
+	}
+}
+
+// persistPatch returns a copy of base with v written at off and both CRCs
+// fixed.
+func persistPatch(base []byte, off int, v []byte) []byte {
+	b := slices.Clone(base)
+	copy(b[off:], v)
+	return persistFixCRCs(b)
 }
 
 // TestUnmarshalRejects checks every malformed input through
@@ -632,12 +703,13 @@ func TestUnmarshalBitFlips(t *testing.T) {
 	}
 }
 
-// persistSmallModels returns the bytes of a small float32 model and a
-// small float64 model.
+// persistSmallModels returns the bytes of a small float32 model, a small
+// float64 model, and a small version-2 model.
 func persistSmallModels(t *testing.T) [][]byte {
 	cfg := Config{Inputs: 2, Hidden: []int{2}, Activation: Tanh, Seed: 3}
+	v2 := Config{Inputs: 2, Hidden: []int{2}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 3, Seed: 3}
 	var out [][]byte
-	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg)} {
+	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg), persistFitted[float32](t, v2)} {
 		b, err := m.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
@@ -1375,7 +1447,9 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 	// below float32 overflow, far more than rounding can add, and small
 	// enough that the margins to 1e300 keep the mapping to original units
 	// finite) it must succeed, with Mean, Alpha, Beta and Nu finite; Var
-	// and VarCorrected may be +Inf by design (α ≤ 1, ν underflowing).
+	// and VarCorrected may be +Inf by design (α ≤ 1, ν underflowing). For
+	// the Gaussian losses Alpha is +Inf by design and Mean and Var must be
+	// finite.
 	x := make([]T, m.cfg.Inputs)
 	p, err := m.Predict(m.NewWorkspace(), x)
 	if err != nil && !errors.Is(err, ErrNonFinite) {
@@ -1386,7 +1460,11 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 		if err != nil {
 			t.Fatalf("Predict: %v, though every raw output is below %g", err, bound)
 		}
-		for _, v := range []float64{p.Mean, p.Alpha, p.Beta, p.Nu} {
+		want := []float64{p.Mean, p.Alpha, p.Beta, p.Nu}
+		if m.cfg.Loss.gaussian() {
+			want = []float64{p.Mean, p.Var}
+		}
+		for _, v := range want {
 			if !finite(v) {
 				t.Fatalf("prediction %+v is not finite, though every raw output is below %g", p, bound)
 			}
@@ -1399,7 +1477,8 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 // interval arithmetic: each layer's outputs are at most its largest |bias|
 // plus fan-in × its largest |weight| × the bound on its inputs, and a tanh
 // layer's at most 1. It reads only each layer's weight and bias ranges, so
-// it does not depend on the order of weights within a layer.
+// it does not depend on the order of weights within a layer. MC dropout
+// scales the output layer's inputs by up to 1/(1 − Dropout).
 func persistRawBound[T Float](m *Model[T], x []T) float64 {
 	var in float64
 	for j, v := range x {
@@ -1413,6 +1492,9 @@ func persistRawBound[T Float](m *Model[T], x []T) float64 {
 		return a
 	}
 	for i, ly := range m.lay.layers {
+		if i == len(m.lay.hidden) && m.cfg.Loss == LossMLBayes {
+			in /= 1 - m.cfg.Dropout
+		}
 		in = maxAbs(m.params[ly.b:ly.b+ly.blocks*ly.rows]) + float64(ly.cols)*maxAbs(m.params[ly.w:ly.b])*in
 		if i < len(m.lay.hidden) && m.cfg.Activation == Tanh {
 			in = min(in, 1)

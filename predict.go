@@ -2,8 +2,12 @@ package gcp
 
 // Prediction is a model's answer for one input, in the target's original
 // units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
-// and the estimates derived from it (paper: apprGeneral).
+// and the estimates derived from it (paper: apprGeneral). For the
+// comparator losses (Loss other than LossGCP) the predictive is the
+// Gaussian N(Mean, Var), its α → ∞ limit: Alpha is +Inf, Beta and Nu are
+// 0, and VarCorrected equals Var.
 type Prediction struct {
+	Loss Loss    // the loss of the model that made the prediction
 	Mean float64 // m, the predicted mean (eqEstMeanVarNetwork')
 	// Var is the Student-t variance V_est = β(ν+1)/((α−1)ν)
 	// (eqEstMeanVarNetwork'); +Inf when α ≤ 1. With a learned α it is
@@ -20,30 +24,58 @@ type Prediction struct {
 	Alpha float64
 	Beta  float64 // β, in squared target units
 	Nu    float64 // ν
+	// VarAleatoric and VarEpistemic split Var by the law of total
+	// variance (Sec. subsecSyntheticAleatoricEpistemic) for LossMLBayes:
+	// the noise of the data, and the model's own uncertainty across its
+	// MC-dropout samples. The other losses estimate aleatoric variance
+	// only (the paper's Sec. secNN): VarAleatoric is Var and VarEpistemic
+	// is 0.
+	VarAleatoric, VarEpistemic float64
 }
 
-// Prior returns the normal-gamma prior behind the prediction.
+// Prior returns the normal-gamma prior behind a GCP prediction. For the
+// other losses there is none, and the result, with Alpha = +Inf and
+// Beta = Nu = 0, is not a valid NormalGamma.
 func (p Prediction) Prior() NormalGamma {
 	return NormalGamma{M: p.Mean, Nu: p.Nu, Alpha: p.Alpha, Beta: p.Beta}
 }
 
 // LogPDF returns the log density of the predictive distribution at y.
-func (p Prediction) LogPDF(y float64) float64 { return p.Prior().LogPredictive(y) }
+func (p Prediction) LogPDF(y float64) float64 {
+	if p.Loss.gaussian() {
+		return normal{p.Mean, p.Var}.logPDF(y)
+	}
+	return p.Prior().LogPredictive(y)
+}
 
 // Interval returns the central predictive interval holding probability
 // level, for level in (0, 1); ErrLevel otherwise.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
-	return p.Prior().Interval(level)
+	if !(level > 0 && level < 1) {
+		return 0, 0, ErrLevel
+	}
+	tail := (1 - level) / 2
+	lo, _ = p.Quantile(tail)
+	hi, _ = p.Quantile(1 - tail)
+	return lo, hi, nil
 }
 
 // CDF returns the predictive probability P(Y ≤ y).
-func (p Prediction) CDF(y float64) float64 { return p.Prior().CDF(y) }
+func (p Prediction) CDF(y float64) float64 {
+	if p.Loss.gaussian() {
+		return normal{p.Mean, p.Var}.cdf(y)
+	}
+	return p.Prior().CDF(y)
+}
 
 // Quantile returns the y with CDF(y) = prob, for prob in (0, 1);
 // ErrProbability otherwise.
 func (p Prediction) Quantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
+	}
+	if p.Loss.gaussian() {
+		return normal{p.Mean, p.Var}.quantile(prob), nil
 	}
 	return p.Prior().Quantile(prob), nil
 }
@@ -61,17 +93,24 @@ type Workspace[T Float] struct {
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
-// the same shape. For a Model that New did not build (a zero Model) it
-// returns an empty Workspace, with which Predict returns ErrShape.
+// the same shape (and, for LossMLBayes, at least as many MC samples). For
+// a Model that New did not build (a zero Model) it returns an empty
+// Workspace, with which Predict returns ErrShape.
 func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	if m.lay == nil {
 		return &Workspace[T]{}
 	}
-	return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false)}
+	mc := m.cfg.Loss == LossMLBayes
+	return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, max(workspaceRows, m.cfg.MCSamples), mc)}
 }
 
 // fits reports whether ws has the buffers m needs.
-func (ws *Workspace[T]) fits(m *Model[T]) bool { return ws != nil && sameShape(ws.lay, m.lay) }
+func (ws *Workspace[T]) fits(m *Model[T]) bool {
+	if ws == nil || !sameShape(ws.lay, m.lay) {
+		return false
+	}
+	return m.cfg.Loss != LossMLBayes || (ws.a.drop != nil && ws.a.rows >= m.cfg.MCSamples)
+}
 
 // Predict returns the prediction for one input row x of length Inputs. It
 // returns ErrShape for a wrong length, a workspace of another shape or a
@@ -96,19 +135,36 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 	if !m.k.allFinite(x) {
 		return ErrNonFinite
 	}
-	a := ws.a
-	for start := 0; start < len(out); start += a.rows {
-		n := min(a.rows, len(out)-start)
+	a, chunk := ws.a, ws.a.rows
+	if m.cfg.Loss == LossMLBayes {
+		chunk = 1 // one input at a time, run MCSamples times
+	}
+	for start := 0; start < len(out); start += chunk {
+		n := min(chunk, len(out)-start)
 		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d]); err != nil {
 			return err
 		}
-		forward(m.k, m.lay, m.cfg.Activation, m.params, a, n, nil)
+		passes, mask := n, []T(nil)
+		if m.cfg.Loss == LossMLBayes {
+			passes, mask = m.cfg.MCSamples, m.mcMask
+			for r := 1; r < passes; r++ {
+				copy(a.x[r*d:(r+1)*d], a.x[:d])
+			}
+		}
+		forward(m.k, m.lay, m.cfg.Activation, m.params, a, passes, mask)
 		for h := 0; h < m.lay.heads; h++ {
-			if !m.k.allFinite(a.head(h, n)) {
+			if !m.k.allFinite(a.head(h, passes)) {
 				return ErrNonFinite
 			}
 		}
-		m.predictions(a, n, out[start:start+n])
+		switch {
+		case m.cfg.Loss == LossMLBayes:
+			out[start] = m.mcPrediction(a)
+		case m.cfg.Loss.gaussian():
+			m.gaussianPredictions(a, n, out[start:start+n])
+		default:
+			m.predictions(a, n, out[start:start+n])
+		}
 	}
 	return nil
 }
@@ -138,6 +194,7 @@ func (m *Model[T]) predictions(a *activations[T], n int, out []Prediction) {
 			// σ/(α−1) would be +Inf: divide by the link's α − 1 instead.
 			v = p.sigma() / alphaMinusOne
 		}
-		out[i] = Prediction{Mean: p.M, Var: v, VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu}
+		out[i] = Prediction{Mean: p.M, Var: v, VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu,
+			VarAleatoric: v}
 	}
 }

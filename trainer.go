@@ -196,9 +196,9 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	// A rejected step also rewinds the dropout generator, so that it leaves
 	// no trace at all.
 	rng := *t.src
-	loss := t.gradient(n)
+	loss, objective := t.gradient(n)
 	next, err := t.opt.update(m.params, t.grad)
-	if err == nil && !finite(loss) {
+	if err == nil && !(finite(loss) && finite(objective)) {
 		err = ErrDiverged
 	}
 	if err != nil {
@@ -212,9 +212,11 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 }
 
 // gradient runs the forward and backward passes over the first n rows of
-// t.a.x and t.y, leaves ∂loss/∂params in t.grad, and returns the mean loss
-// in standardized units.
-func (t *Trainer[T]) gradient(n int) float64 {
+// t.a.x and t.y, leaves the gradient of the objective with respect to the
+// parameters in t.grad, and returns the mean negative log predictive
+// density and the mean objective, in standardized units. The two differ
+// only for LossDPD.
+func (t *Trainer[T]) gradient(n int) (nll, objective float64) {
 	m := t.m
 	var mask []T
 	if t.mask != nil {
@@ -224,23 +226,35 @@ func (t *Trainer[T]) gradient(n int) float64 {
 		}
 	}
 	forward(m.k, m.lay, m.cfg.Activation, m.params, t.a, n, mask)
-	sum := t.loss(n)
+	nll, objective = t.loss(n)
 	clear(t.grad)
 	backward(m.k, m.lay, m.cfg.Activation, m.params, t.a, t.d, n, mask, t.grad)
-	return sum / float64(n)
+	return nll / float64(n), objective / float64(n)
 }
 
-// loss evaluates the GCP loss of n rows from the raw outputs in t.a.out,
-// writes its gradient with respect to them, divided by n, into t.d.out,
-// and returns the summed loss.
-func (t *Trainer[T]) loss(n int) float64 {
-	a, d, fixed := t.a, t.d, t.m.cfg.FixedAlpha
+// loss evaluates the model's objective on n rows from the raw outputs in
+// t.a.out, writes its gradient with respect to them, divided by n, into
+// t.d.out, and returns the summed negative log predictive density and the
+// summed objective: the same for all but LossDPD, which minimizes the
+// density power divergence of the Gaussian it fits.
+func (t *Trainer[T]) loss(n int) (nll, objective float64) {
+	a, d, cfg := t.a, t.d, &t.m.cfg
+	if cfg.Loss.gaussian() {
+		point := gaussianPoint
+		if cfg.Loss == LossDPD {
+			point = dpdPoint
+		}
+		return gaussianLoss(point, cfg.DPDGamma, a.head(headM, n), a.head(headVar, n), t.y[:n],
+			1/float64(n), d.head(headM, n), d.head(headVar, n))
+	}
+	fixed := cfg.FixedAlpha
 	var za, ga []T
 	if fixed == 0 {
 		za, ga = a.head(headAlpha, n), d.head(headAlpha, n)
 	}
-	return t.m.k.gcpLoss(a.head(headM, n), za, a.head(headBeta, n), a.head(headNu, n), t.y[:n],
+	nll = t.m.k.gcpLoss(a.head(headM, n), za, a.head(headBeta, n), a.head(headNu, n), t.y[:n],
 		fixed, 1/float64(n), d.head(headM, n), ga, d.head(headBeta, n), d.head(headNu, n))
+	return nll, nll
 }
 
 // drawMask fills mask for inverted dropout: each unit is kept with
@@ -249,14 +263,17 @@ func (t *Trainer[T]) loss(n int) float64 {
 // two units by its 32-bit halves (a unit is dropped when its half is below
 // p·2³², so p is honoured to 2⁻³²): the generator was most of a large
 // batch's step when every unit took a draw of its own.
-func (t *Trainer[T]) drawMask(mask []T) {
-	p := t.m.cfg.Dropout
+func (t *Trainer[T]) drawMask(mask []T) { fillDropoutMask(t.rng, t.m.cfg.Dropout, mask) }
+
+// fillDropoutMask fills mask with inverted-dropout factors for rate p,
+// drawn from r as drawMask describes.
+func fillDropoutMask[T Float](r *rand.Rand, p float64, mask []T) {
 	keep := T(1 / (1 - p))
 	cut := uint64(p * (1 << 32)) // p < 1, so cut < 2³²
 	var bits uint64
 	for i := range mask {
 		if i&1 == 0 {
-			bits = t.rng.Uint64()
+			bits = r.Uint64()
 		}
 		if bits&(1<<32-1) < cut {
 			mask[i] = 0

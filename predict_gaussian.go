@@ -1,0 +1,85 @@
+package gcp
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// normal is the Gaussian N(mean, variance), the predictive of the
+// comparator losses: the limit α → ∞ of the Student t.
+type normal struct{ mean, variance float64 }
+
+// logPDF returns ln N(y | mean, variance).
+func (g normal) logPDF(y float64) float64 {
+	nll, _, _ := gaussianNLL(g.mean, g.variance, y)
+	return -nll
+}
+
+// cdf returns P(Y ≤ y) = erfc(−(y − mean)/√(2·variance))/2, accurate in
+// both tails.
+func (g normal) cdf(y float64) float64 {
+	return 0.5 * math.Erfc(-(y-g.mean)/math.Sqrt(2*g.variance))
+}
+
+// quantile returns the y with cdf(y) = prob: mean − √(2·variance)·
+// erfcinv(2·prob), accurate in both tails; ∓Inf at prob = 0 and 1.
+func (g normal) quantile(prob float64) float64 {
+	return g.mean - math.Sqrt(2*g.variance)*math.Erfcinv(2*prob)
+}
+
+// mcDropoutStream is the second PCG word of the MC-dropout masks'
+// generator (the fractional bits of √2), so that they are drawn from
+// Config.Seed independently of the initial weights, which use seedStream.
+const mcDropoutStream = 0x6a09e667f3bcc908
+
+// mcDropoutMasks returns the MCSamples inverted-dropout masks of a
+// LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
+// same masks serve every input, so a prediction is reproducible and does
+// not depend on the batch it is part of.
+func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
+	mask := make([]T, cfg.MCSamples*l.width(l.last()))
+	fillDropoutMask(rand.New(rand.NewPCG(cfg.Seed, mcDropoutStream)), cfg.Dropout, mask)
+	return mask
+}
+
+// gaussianPredictions maps the raw outputs of n rows of a Gaussian-loss
+// model to predictions in original units: N(yMean + yScale·m, yScale²·σ²).
+func (m *Model[T]) gaussianPredictions(a *activations[T], n int, out []Prediction) {
+	zm, zv := a.head(headM, n), a.head(headVar, n)
+	s2 := m.yScale * m.yScale
+	for i := range out {
+		v := s2 * gaussianVariance(float64(zv[i]))
+		out[i] = m.gaussianPrediction(m.yMean+m.yScale*float64(zm[i]), v, 0)
+	}
+}
+
+// mcPrediction combines the raw outputs of the MCSamples passes over one
+// input into its LossMLBayes prediction, by the law of total variance
+// (Sec. subsecSyntheticAleatoricEpistemic): the aleatoric variance is the
+// mean of the passes' σ², the epistemic one the variance of their means.
+// The variance of the means is summed as squared deviations from their
+// mean, which cannot go negative as E[m²] − E[m]² can.
+func (m *Model[T]) mcPrediction(a *activations[T]) Prediction {
+	s := m.cfg.MCSamples
+	zm, zv := a.head(headM, s), a.head(headVar, s)
+	var mean, aleatoric float64
+	for i := range zm {
+		mean += float64(zm[i])
+		aleatoric += gaussianVariance(float64(zv[i]))
+	}
+	mean /= float64(s)
+	var epistemic float64
+	for _, z := range zm {
+		d := float64(z) - mean
+		epistemic += d * d
+	}
+	s2 := m.yScale * m.yScale
+	return m.gaussianPrediction(m.yMean+m.yScale*mean, s2*aleatoric/float64(s), s2*epistemic/float64(s))
+}
+
+// gaussianPrediction is the prediction N(mean, aleatoric + epistemic).
+func (m *Model[T]) gaussianPrediction(mean, aleatoric, epistemic float64) Prediction {
+	v := aleatoric + epistemic
+	return Prediction{Loss: m.cfg.Loss, Mean: mean, Var: v, VarCorrected: v, Alpha: math.Inf(1),
+		VarAleatoric: aleatoric, VarEpistemic: epistemic}
+}
