@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gcpnet/gcp"
@@ -29,9 +30,11 @@ const (
 	progressRedraw = 100 * time.Millisecond
 )
 
-// progressBar draws the progress of Fit on one terminal line. A nil
-// *progressBar draws nothing.
+// progressBar draws the progress of training, counted in epochs, on one
+// terminal line. A nil *progressBar draws nothing. It is safe for
+// concurrent use: the folds of gcp repro share one bar.
 type progressBar struct {
+	mu    sync.Mutex
 	w     io.Writer
 	total int // epochs
 	start time.Time
@@ -43,30 +46,40 @@ func newProgressBar(w io.Writer, total int) *progressBar {
 	return &progressBar{w: w, total: total, start: time.Now()}
 }
 
-// update redraws the bar after an epoch, at most every progressRedraw and
-// always after the last epoch. It always returns true, to go on training:
-// it is Fit's Progress callback.
+// update redraws the bar after an epoch of one Fit, with the epoch's
+// -log p. It always returns true, to go on training: it is Fit's Progress
+// callback.
 func (p *progressBar) update(st gcp.EpochStats) bool {
-	if p == nil {
-		return true
+	if p != nil {
+		p.draw(st.Epoch, fmt.Sprintf("-log p %.4g", st.TrainNLL))
 	}
+	return true
+}
+
+// draw redraws the bar at done of the total epochs, with detail after the
+// count, at most every progressRedraw and always at the end.
+func (p *progressBar) draw(done int, detail string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	now := time.Now()
-	if st.Epoch < p.total && now.Sub(p.drawn) < progressRedraw {
-		return true
+	if done < p.total && now.Sub(p.drawn) < progressRedraw {
+		return
 	}
 	p.drawn = now
-	done := progressWidth * st.Epoch / p.total
+	bar := progressWidth * done / p.total
 	elapsed := now.Sub(p.start)
-	timing := fmt.Sprintf("%s left", time.Duration(float64(elapsed)*float64(p.total-st.Epoch)/float64(st.Epoch)).Round(time.Second))
-	if st.Epoch == p.total {
+	timing := fmt.Sprintf("%s left", time.Duration(float64(elapsed)*float64(p.total-done)/float64(done)).Round(time.Second))
+	if done == p.total {
 		timing = fmt.Sprintf("took %s", elapsed.Round(time.Millisecond))
 	}
 	// \r returns to the line's start; \x1b[K clears what a longer
 	// previous line left behind.
-	fmt.Fprintf(p.w, "\r[%s%s] epoch %d/%d  -log p %.4g  %s\x1b[K",
-		strings.Repeat("=", done), strings.Repeat(" ", progressWidth-done),
-		st.Epoch, p.total, st.TrainNLL, timing)
-	return true
+	fmt.Fprintf(p.w, "\r[%s%s] epoch %d/%d  %s  %s\x1b[K",
+		strings.Repeat("=", bar), strings.Repeat(" ", progressWidth-bar),
+		done, p.total, detail, timing)
 }
 
 // finish ends the bar's line, if one was drawn.

@@ -25,12 +25,12 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	data := c.fs.String("data", "", "training data: CSV with a header line (required)")
 	out := c.fs.String("o", "", "file to write the model to (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
-	epochs := c.fs.Int("epochs", 500, "passes over the training data")
-	batch := c.fs.Int("batch", 32, "minibatch size")
-	lr := c.fs.Float64("lr", 1e-3, "learning rate")
-	optimizer := c.fs.String("optimizer", "adam", "adam, rmsprop, nesterov or sgd")
-	hidden := c.fs.String("hidden", "50", "hidden units per layer of each head, comma-separated: 50,50 is two layers")
-	dropout := c.fs.Float64("dropout", 0, "dropout rate before the output layer, in [0, 1)")
+	epochs := c.fs.Int("epochs", genericHyper.epochs, "passes over the training data")
+	batch := c.fs.Int("batch", genericHyper.batch, "minibatch size")
+	lr := c.fs.Float64("lr", genericHyper.lr, "learning rate")
+	optimizer := c.fs.String("optimizer", genericHyper.optimizer.String(), "adam, rmsprop, nesterov or sgd")
+	hidden := c.fs.String("hidden", strconv.Itoa(paperHidden), "hidden units per layer of each head, comma-separated: 50,50 is two layers")
+	dropout := c.fs.Float64("dropout", genericHyper.dropout, "dropout rate before the output layer, in [0, 1)")
 	fixedAlpha := c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α")
 	seed := c.fs.Uint64("seed", 1, "seed of the initial weights, the dropout masks and the shuffling")
 	f32 := c.fs.Bool("float32", false, "train in float32: faster, less precise")
@@ -49,11 +49,11 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	}
 	opt, err := parseOptimizer(*optimizer)
 	if err != nil {
-		return err
+		return fmt.Errorf("train: %w", err)
 	}
 	layers, err := parseHidden(*hidden)
 	if err != nil {
-		return err
+		return fmt.Errorf("train: %w", err)
 	}
 	// Fail before training, not after, if the model cannot be written.
 	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
@@ -112,16 +112,22 @@ func fitAndSave[T gcp.Float](job fitJob) error {
 	opt := gcp.FitOptions[T]{Epochs: job.epochs, Seed: job.seed, Progress: job.bar.update}
 	_, err = tr.Fit(convert[T](job.x), convert[T](job.y), opt)
 	job.bar.finish()
-	if errors.Is(err, gcp.ErrDiverged) {
-		return fmt.Errorf("training: %w (try a smaller -lr)", err)
-	}
 	if err != nil {
-		return fmt.Errorf("training: %w", err)
+		return trainingError(err)
 	}
 	if err := gcp.SaveFile(job.out, model); err != nil {
 		return fmt.Errorf("writing the model: %w", err)
 	}
 	return nil
+}
+
+// trainingError wraps an error of Fit, with a hint for one that
+// diverged.
+func trainingError(err error) error {
+	if errors.Is(err, gcp.ErrDiverged) {
+		return fmt.Errorf("training: %w (try a smaller -lr)", err)
+	}
+	return fmt.Errorf("training: %w", err)
 }
 
 // convert returns v converted to T.
@@ -154,7 +160,7 @@ func parseOptimizer(name string) (gcp.Optimizer, error) {
 			return o, nil
 		}
 	}
-	return 0, fmt.Errorf("train: -optimizer %q: want adam, rmsprop, nesterov or sgd", name)
+	return 0, fmt.Errorf("-optimizer %q: want adam, rmsprop, nesterov or sgd", name)
 }
 
 // parseHidden parses a comma-separated list of layer widths.
@@ -163,7 +169,7 @@ func parseHidden(s string) ([]int, error) {
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("train: -hidden %q: want positive widths separated by commas, like 50 or 50,50", s)
+			return nil, fmt.Errorf("-hidden %q: want positive widths separated by commas, like 50 or 50,50", s)
 		}
 		layers = append(layers, n)
 	}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gcpnet/gcp"
+)
+
+// The protocol of the paper's Sec. subsecRealWorld and
+// subsecRealWorldOutliers, one fold at a time.
+
+// testShare is the share of rows in each test split: the paper's folds
+// train on 95%.
+const testShare = 0.05
+
+// outlierScale is how many training-target standard deviations wide the
+// outlier distribution is (subsecRealWorldOutliers).
+const outlierScale = 10
+
+// minTest is the smallest test split: the AUC needs two points.
+const minTest = 2
+
+// testSize returns the number of test rows of a 95/5 split of n rows,
+// round(n/20).
+func testSize(n int) int { return int(math.Round(testShare * float64(n))) }
+
+// table is a data set in memory: len(y) rows of d features, row-major in
+// x.
+type table struct {
+	x, y []float64
+	d    int
+}
+
+// fold is one train/test split of the protocol.
+type fold struct {
+	trainX, trainY []float64 // the training split; trainY with its outliers
+	testX, testY   []float64 // the test split, untouched
+	// outliers lists the training rows whose targets were replaced, in
+	// the order they were drawn.
+	outliers []int
+	seed     uint64 // of the model's weights, its dropout and Fit's shuffling
+}
+
+// foldRand returns the random stream of fold f of a run seeded with seed:
+// ChaCha8 keyed by both, so that every fold has a stream of its own and
+// its draws do not depend on which goroutine runs it or when.
+func foldRand(seed uint64, f int) *rand.Rand {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[0:], seed)
+	binary.LittleEndian.PutUint64(key[8:], uint64(f))
+	copy(key[16:], "gcp repro folds")
+	return rand.New(rand.NewChaCha8(key))
+}
+
+// newFold draws fold f from foldRand(seed, f), in this order: a random
+// permutation of the rows, whose first testSize(n) rows are the test split
+// and the rest, in permuted order, the training split; then, for
+// outliers p > 0, round(p·n_train) distinct training rows, whose targets
+// are replaced by draws from N(μ, (10σ)²), μ and σ the mean and standard
+// deviation of the clean training targets (subsecRealWorldOutliers); last,
+// the model's seed.
+func newFold(t table, seed uint64, f int, p float64) fold {
+	r := foldRand(seed, f)
+	n, d := len(t.y), t.d
+	perm := r.Perm(n)
+	nTest := testSize(n)
+	var fd fold
+	for i, row := range perm {
+		x, y := t.x[row*d:(row+1)*d], t.y[row]
+		if i < nTest {
+			fd.testX, fd.testY = append(fd.testX, x...), append(fd.testY, y)
+		} else {
+			fd.trainX, fd.trainY = append(fd.trainX, x...), append(fd.trainY, y)
+		}
+	}
+	if k := int(math.Round(p * float64(len(fd.trainY)))); k > 0 {
+		mean, sd := meanSD(fd.trainY, 0, 1)
+		fd.outliers = r.Perm(len(fd.trainY))[:k]
+		for _, i := range fd.outliers {
+			fd.trainY[i] = mean + outlierScale*sd*r.NormFloat64()
+		}
+	}
+	fd.seed = r.Uint64()
+	return fd
+}
+
+// meanSD returns the mean and the standard deviation (dividing by the
+// count, as NumPy's std does) of column j of the row-major v with stride
+// columns per row.
+func meanSD(v []float64, j, stride int) (mean, sd float64) {
+	n := float64(len(v) / stride)
+	for i := j; i < len(v); i += stride {
+		mean += v[i]
+	}
+	mean /= n
+	var ss float64
+	for i := j; i < len(v); i += stride {
+		ss += (v[i] - mean) * (v[i] - mean)
+	}
+	return mean, math.Sqrt(ss / n)
+}
+
+// standardization returns the paper's standardization of a training
+// split (appendixHyperparameters): every feature and the target to zero
+// mean and unit variance. A constant column, whose standard deviation is
+// 0, keeps the scale 1: it is only centred.
+func (fd fold) standardization(d int) (xMean, xScale []float64, yMean, yScale float64) {
+	scale := func(sd float64) float64 {
+		if sd > 0 {
+			return sd
+		}
+		return 1
+	}
+	xMean, xScale = make([]float64, d), make([]float64, d)
+	for j := range xMean {
+		m, sd := meanSD(fd.trainX, j, d)
+		xMean[j], xScale[j] = m, scale(sd)
+	}
+	yMean, sd := meanSD(fd.trainY, 0, 1)
+	return xMean, xScale, yMean, scale(sd)
+}
+
+// errStopped reports a fold that stopped because another one failed.
+var errStopped = errors.New("stopped")
+
+// train trains a float32 model of the given loss by h on the fold's
+// training split, standardized by fd.standardization. After every epoch
+// it calls epoch, which returns false to stop: train then returns
+// errStopped.
+func (fd fold) train(d int, loss gcp.Loss, h hyper, epoch func() bool) (*gcp.Model[float32], error) {
+	model, err := gcp.New[float32](gcp.Config{Inputs: d, Hidden: h.hidden, Dropout: h.dropout, Seed: fd.seed, Loss: loss})
+	if err != nil {
+		return nil, err
+	}
+	if err := model.SetStandardization(fd.standardization(d)); err != nil {
+		return nil, err
+	}
+	// ρ = 0.5 is the paper's RMSProp decay (appendixHyperparameters); the
+	// other optimizers ignore it.
+	tr, err := gcp.NewTrainer(model, gcp.TrainConfig{Optimizer: h.optimizer, LearningRate: h.lr, BatchSize: h.batch, Rho: 0.5, Seed: fd.seed})
+	if err != nil {
+		return nil, err
+	}
+	stopped := false
+	progress := func(gcp.EpochStats) bool {
+		stopped = !epoch()
+		return !stopped
+	}
+	if _, err := tr.Fit(convert[float32](fd.trainX), convert[float32](fd.trainY),
+		gcp.FitOptions[float32]{Epochs: h.epochs, Seed: fd.seed, Progress: progress}); err != nil {
+		return nil, trainingError(err)
+	}
+	if stopped {
+		return nil, errStopped
+	}
+	return model, nil
+}
+
+// evaluate scores model on the fold's test split, in original units.
+func (fd fold) evaluate(model *gcp.Model[float32]) (scores, error) {
+	preds := make([]gcp.Prediction, len(fd.testY))
+	if err := model.PredictBatch(model.NewWorkspace(), convert[float32](fd.testX), preds); err != nil {
+		return scores{}, fmt.Errorf("predicting the test split: %w", err)
+	}
+	return score(preds, fd.testY)
+}
+
+// parallel calls do(0), …, do(n−1) on up to workers goroutines and
+// returns the error of the lowest-numbered call that failed with an
+// error other than errStopped. After a failure, stop reports true, so
+// that calls under way can end early; calls not yet started are skipped.
+func parallel(n, workers int, do func(i int, stop func() bool) error) error {
+	var failed atomic.Bool
+	stop := failed.Load
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if failed.Load() {
+					continue // skip what was handed out before the failure
+				}
+				if err := do(i, stop); err != nil {
+					errs[i] = err
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	for i := 0; i < n && !failed.Load(); i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, errStopped) {
+			return err
+		}
+	}
+	return nil
+}
