@@ -1,6 +1,6 @@
 // Package metrics scores a model's predictions on a test set by the
-// measures of the paper's Sec. subsecRealWorld (RMSE and the AUC of the
-// RMSE-versus-rejection curve) and by two measures of the predictive
+// measures of the paper's Sec. subsecRealWorld (RMSE, and the curve of
+// RMSE versus rejection with its AUC) and by two measures of the predictive
 // distribution: the mean negative log predictive density and the coverage
 // of central intervals. MeanStd aggregates a measure over folds.
 package metrics
@@ -38,22 +38,40 @@ func RMSE(pred, y []float64) (float64, error) {
 }
 
 // AUC returns the paper's area under the RMSE-versus-rejection curve
-// (Sec. subsecRealWorld). The N test points are ordered by variance,
-// ascending; RMSE(n) is the RMSE of the N−n points with the lowest
-// variance, so that the n points with the highest variance are removed;
-// and
+// (Sec. subsecRealWorld), the curve RMSECurve returns:
 //
 //	AUC = 1/(N−1) · Σ_{n=0}^{N−2} (RMSE(n) + RMSE(n+1))/2,
 //
 // the area under the piecewise linear curve through (n, RMSE(n)),
 // n = 0..N−1, divided by its width N−1. A low AUC means that the points
-// the model is surest about are the ones it predicts best. Points with
-// equal variance keep their order in the arguments. variance may hold
-// +Inf (a Student-t variance with α ≤ 1); N must be at least 2.
+// the model is surest about are the ones it predicts best. N must be at
+// least 2.
 func AUC(pred, y, variance []float64) (float64, error) {
-	n := len(y)
-	if err := check(n, 2, pred, y, variance); err != nil {
+	if err := check(len(y), 2, pred, y, variance); err != nil {
 		return 0, err
+	}
+	curve, err := RMSECurve(pred, y, variance)
+	if err != nil {
+		return 0, err
+	}
+	var area float64
+	for n := 0; n+1 < len(curve); n++ {
+		area += (curve[n] + curve[n+1]) / 2
+	}
+	return area / float64(len(curve)-1), nil
+}
+
+// RMSECurve returns the paper's curve RMSE(n), n = 0..N−1, of the N test
+// points (Sec. subsecRealWorld, figSqErrorRemovedSampleCurves): the
+// points are ordered by variance, ascending, and RMSE(n) is the RMSE of
+// the N−n points with the lowest variance, those left when the n with
+// the highest variance are removed. Points with equal variance keep their
+// order in the arguments. variance may hold +Inf (a Student-t variance
+// with α ≤ 1).
+func RMSECurve(pred, y, variance []float64) ([]float64, error) {
+	n := len(y)
+	if err := check(n, 1, pred, y, variance); err != nil {
+		return nil, err
 	}
 	order := make([]int, n)
 	for i := range order {
@@ -67,15 +85,12 @@ func AUC(pred, y, variance []float64) (float64, error) {
 		d := pred[i] - y[i]
 		prefix[k+1] = prefix[k] + d*d
 	}
-	rmse := func(removed int) float64 {
+	curve := make([]float64, n)
+	for removed := range curve {
 		kept := n - removed
-		return math.Sqrt(prefix[kept] / float64(kept))
+		curve[removed] = math.Sqrt(prefix[kept] / float64(kept))
 	}
-	var area float64
-	for r := 0; r <= n-2; r++ {
-		area += (rmse(r) + rmse(r+1)) / 2
-	}
-	return area / float64(n-1), nil
+	return curve, nil
 }
 
 // cmpFloat orders two non-NaN floats.

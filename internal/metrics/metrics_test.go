@@ -85,6 +85,25 @@ func TestAUC(t *testing.T) {
 	}
 }
 
+func TestRMSECurve(t *testing.T) {
+	// Errors 1, 2, 3 ranked by variance 3, 1, 2: the error-2 point is
+	// kept longest, then the error-3 one.
+	got, err := RMSECurve([]float64{0, 0, 0}, []float64{1, 2, 3}, []float64{3, 1, 2})
+	want := []float64{math.Sqrt(14.0 / 3), math.Sqrt(13.0 / 2), 2}
+	if err != nil || len(got) != 3 {
+		t.Fatalf("RMSECurve = %v, %v; want %v", got, err, want)
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-15*want[i] {
+			t.Errorf("RMSE(%d) = %v, want %v", i, got[i], want[i])
+		}
+	}
+	// One point: the curve is its absolute error.
+	if got, err := RMSECurve([]float64{1}, []float64{4}, []float64{math.Inf(1)}); err != nil || len(got) != 1 || got[0] != 3 {
+		t.Errorf("RMSECurve of one point = %v, %v; want [3]", got, err)
+	}
+}
+
 // TestAUCAlignedIsBest checks that ranking by the squared errors
 // themselves gives the smallest AUC: each RMSE(n) is then the RMSE of the
 // N−n smallest errors, the least of any N−n points, so the AUC is at most
@@ -187,6 +206,8 @@ func TestErrors(t *testing.T) {
 		{"AUC one point", second(AUC([]float64{1}, []float64{1}, []float64{1})), ErrTooFew},
 		{"AUC lengths", second(AUC([]float64{1, 2}, []float64{1, 2}, []float64{1})), ErrLength},
 		{"AUC NaN variance", second(AUC([]float64{1, 2}, []float64{1, 2}, []float64{1, math.NaN()})), ErrNaN},
+		{"RMSECurve empty", second(RMSECurve(nil, nil, nil)), ErrTooFew},
+		{"RMSECurve lengths", second(RMSECurve([]float64{1}, []float64{1}, nil)), ErrLength},
 		{"MeanNLL lengths", second(MeanNLL(one, []float64{1, 2})), ErrLength},
 		{"MeanNLL empty", second(MeanNLL(nil, nil)), ErrTooFew},
 		{"Coverage lengths", second(Coverage(one, []float64{1, 2}, 0.95)), ErrLength},
@@ -201,7 +222,7 @@ func TestErrors(t *testing.T) {
 }
 
 // second returns the error of a (value, error) pair.
-func second(_ float64, err error) error { return err }
+func second[V any](_ V, err error) error { return err }
 
 // third returns the error of a (value, value, error) triple.
 func third(_, _ float64, err error) error { return err }
