@@ -36,3 +36,28 @@ func SinOutliers(seed uint64, n int, p float64, where func(x float64) bool) (x, 
 
 // Everywhere is the where argument of SinOutliers for outliers at any x.
 func Everywhere(float64) bool { return true }
+
+// CubicMean is the ground-truth mean x³ of the aleatoric-versus-epistemic
+// experiment (paper: subsecSyntheticAleatoricEpistemic).
+func CubicMean(x float64) float64 { return x * x * x }
+
+// CubicSD is the ground-truth standard deviation of that experiment.
+const CubicSD = 3
+
+// Cubic draws the data set of the paper's Sec.
+// subsecSyntheticAleatoricEpistemic: n inputs uniform on [−4, −2] ∪ [2, 4]
+// and targets y ~ N(CubicMean(x), CubicSD²). The gap and the outside of
+// [−4, 4] hold no data, so that a model's epistemic uncertainty shows
+// there. The paper's data set has n = 20.
+func Cubic(seed uint64, n int) (x, y []float32) {
+	r := rand.New(rand.NewPCG(seed, 5))
+	x, y = make([]float32, n), make([]float32, n)
+	for i := range x {
+		xi := 2 + 2*r.Float64()
+		if r.Float64() < 0.5 {
+			xi = -xi
+		}
+		x[i], y[i] = float32(xi), float32(CubicMean(xi)+CubicSD*r.NormFloat64())
+	}
+	return x, y
+}

@@ -1,0 +1,38 @@
+package synth
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestCubic(t *testing.T) {
+	x, y := Cubic(3, 4000)
+	if len(x) != 4000 || len(y) != 4000 {
+		t.Fatalf("lengths %d, %d", len(x), len(y))
+	}
+	var neg int
+	var ss float64
+	for i, xi := range x {
+		if a := math.Abs(float64(xi)); a < 2 || a > 4 {
+			t.Fatalf("x = %v outside [-4, -2] ∪ [2, 4]", xi)
+		}
+		if xi < 0 {
+			neg++
+		}
+		r := (float64(y[i]) - CubicMean(float64(xi))) / CubicSD
+		ss += r * r
+	}
+	// Both halves equally likely: 2000 ± 32 (1 sd); the residuals have
+	// unit variance, whose estimate from 4000 draws has sd 0.022.
+	if neg < 1870 || neg > 2130 {
+		t.Errorf("%d of 4000 inputs negative, want about half", neg)
+	}
+	if v := ss / 4000; math.Abs(v-1) > 0.09 {
+		t.Errorf("residual variance %v in units of CubicSD², want 1", v)
+	}
+	x2, y2 := Cubic(3, 4000)
+	if !slices.Equal(x, x2) || !slices.Equal(y, y2) {
+		t.Error("the same seed drew different data")
+	}
+}
