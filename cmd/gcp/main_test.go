@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -247,7 +249,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"train", "predict", "eval", "demo"} {
+	for _, cmd := range []string{"train", "predict", "eval", "repro", "demo"} {
 		stdout, _, err := gcpRun(cmd, "-h")
 		if err != nil || !strings.HasPrefix(stdout, "usage: gcp "+cmd) {
 			t.Errorf("gcp %s -h: %v, stdout %q; want usage on stdout and no error", cmd, err, stdout)
@@ -260,9 +262,46 @@ func TestHelp(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
-	stdout, _, err := gcpRun("demo", "-epochs", "20")
-	if err != nil || !strings.Contains(stdout, "RMSE of the mean") {
-		t.Errorf("demo: %v\n%s", err, stdout)
+	dir := filepath.Join(t.TempDir(), "figs") // demo creates it
+	stdout, _, err := gcpRun("demo", "-o", dir, "-epochs", "20")
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, stdout)
+	}
+	// Two tables: the rows of Sec. 6.2 and of Sec. 6.3.
+	for _, want := range []string{"Sec. 6.2", "Sec. 6.3", "\nGCP ", "\nML ", "\nML_Bayes ", "\nDPD ", "\nGCP_corr "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if n := strings.Count(stdout, "\nGCP "); n != 2 {
+		t.Errorf("%d GCP rows, want one per experiment", n)
+	}
+	for name, size := range map[string]image.Point{
+		"aleatoric-epistemic.png": {960, 720}, // 2×2 panels of 480×360
+		"outliers.png":            {1440, 360},
+		"rmse-curve.png":          {640, 420},
+	} {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("demo did not write %s: %v", name, err)
+			continue
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s is not a PNG: %v", name, err)
+		} else if img.Bounds().Size() != size {
+			t.Errorf("%s: size %v, want %v", name, img.Bounds().Size(), size)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-o", file}, {"-o", dir, "-epochs", "-1"}} {
+		if _, _, err := gcpRun(append([]string{"demo"}, args...)...); err == nil {
+			t.Errorf("demo %v succeeded", args)
+		}
 	}
 }
 

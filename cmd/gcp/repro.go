@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/metrics"
 )
 
@@ -91,11 +90,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	if err := overrideHyper(c.fs, &h); err != nil {
 		return fmt.Errorf("repro: %w", err)
 	}
-	tab, err := dataset.ReadFile(*data)
-	if err != nil {
-		return err
-	}
-	x, y, err := tab.Split(*target)
+	tab, x, y, err := readSplit(*data, *target)
 	if err != nil {
 		return err
 	}

@@ -62,11 +62,7 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
 		return fmt.Errorf("train: -o %s is a directory; name the model file", *out)
 	}
-	tab, err := dataset.ReadFile(*data)
-	if err != nil {
-		return err
-	}
-	x, y, err := tab.Split(*target)
+	tab, x, y, err := readSplit(*data, *target)
 	if err != nil {
 		return err
 	}
@@ -86,6 +82,17 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 		return fitAndSave[float32](job)
 	}
 	return fitAndSave[float64](job)
+}
+
+// readSplit reads the data file at path and splits it into features and
+// the target column that target names (the last if empty).
+func readSplit(path, target string) (tab *dataset.Table, x, y []float64, err error) {
+	tab, err = dataset.ReadFile(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	x, y, err = tab.Split(target)
+	return tab, x, y, err
 }
 
 // fitJob is what train passes to fitAndSave.
@@ -131,7 +138,7 @@ func trainingError(err error) error {
 }
 
 // convert returns v converted to T.
-func convert[T gcp.Float](v []float64) []T {
+func convert[T, S gcp.Float](v []S) []T {
 	out := make([]T, len(v))
 	for i, f := range v {
 		out[i] = T(f)
