@@ -44,7 +44,10 @@ type fold struct {
 	// outliers lists the training rows whose targets were replaced, in
 	// the order they were drawn.
 	outliers []int
-	seed     uint64 // of the model's weights, its dropout and Fit's shuffling
+	// The seeds of the model's weights, of the trainer's dropout masks and
+	// of Fit's shuffling: three, since the library seeds each generator
+	// the same way, and one seed would draw the same numbers for all.
+	modelSeed, trainSeed, fitSeed uint64
 }
 
 // foldRand returns the random stream of fold f of a run seeded with seed:
@@ -64,7 +67,7 @@ func foldRand(seed uint64, f int) *rand.Rand {
 // outliers p > 0, round(p·n_train) distinct training rows, whose targets
 // are replaced by draws from N(μ, (10σ)²), μ and σ the mean and standard
 // deviation of the clean training targets (subsecRealWorldOutliers); last,
-// the model's seed.
+// the seeds of training.
 func newFold(t table, seed uint64, f int, p float64) fold {
 	r := foldRand(seed, f)
 	n, d := len(t.y), t.d
@@ -86,7 +89,7 @@ func newFold(t table, seed uint64, f int, p float64) fold {
 			fd.trainY[i] = mean + outlierScale*sd*r.NormFloat64()
 		}
 	}
-	fd.seed = r.Uint64()
+	fd.modelSeed, fd.trainSeed, fd.fitSeed = r.Uint64(), r.Uint64(), r.Uint64()
 	return fd
 }
 
@@ -134,7 +137,7 @@ var errStopped = errors.New("stopped")
 // it calls epoch, which returns false to stop: train then returns
 // errStopped.
 func (fd fold) train(d int, loss gcp.Loss, h hyper, epoch func() bool) (*gcp.Model[float32], error) {
-	model, err := gcp.New[float32](gcp.Config{Inputs: d, Hidden: h.hidden, Dropout: h.dropout, Seed: fd.seed, Loss: loss})
+	model, err := gcp.New[float32](gcp.Config{Inputs: d, Hidden: h.hidden, Dropout: h.dropout, Seed: fd.modelSeed, Loss: loss})
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +146,7 @@ func (fd fold) train(d int, loss gcp.Loss, h hyper, epoch func() bool) (*gcp.Mod
 	}
 	// ρ = 0.5 is the paper's RMSProp decay (appendixHyperparameters); the
 	// other optimizers ignore it.
-	tr, err := gcp.NewTrainer(model, gcp.TrainConfig{Optimizer: h.optimizer, LearningRate: h.lr, BatchSize: h.batch, Rho: 0.5, Seed: fd.seed})
+	tr, err := gcp.NewTrainer(model, gcp.TrainConfig{Optimizer: h.optimizer, LearningRate: h.lr, BatchSize: h.batch, Rho: 0.5, Seed: fd.trainSeed})
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +156,7 @@ func (fd fold) train(d int, loss gcp.Loss, h hyper, epoch func() bool) (*gcp.Mod
 		return !stopped
 	}
 	if _, err := tr.Fit(convert[float32](fd.trainX), convert[float32](fd.trainY),
-		gcp.FitOptions[float32]{Epochs: h.epochs, Seed: fd.seed, Progress: progress}); err != nil {
+		gcp.FitOptions[float32]{Epochs: h.epochs, Seed: fd.fitSeed, Progress: progress}); err != nil {
 		return nil, trainingError(err)
 	}
 	if stopped {

@@ -194,7 +194,9 @@ func (r reproRun) results(workers int) ([]scores, error) {
 	total := r.folds * r.h.epochs
 	err := parallel(r.folds, workers, func(f int, stop func() bool) error {
 		epoch := func() bool {
-			r.bar.draw(int(epochs.Add(1)), fmt.Sprintf("%d/%d folds done", done.Load(), r.folds))
+			if r.bar != nil {
+				r.bar.draw(int(epochs.Add(1)), fmt.Sprintf("%d/%d folds done", done.Load(), r.folds))
+			}
 			return !stop()
 		}
 		s, err := r.fold(f, epoch)

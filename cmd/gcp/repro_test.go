@@ -71,7 +71,7 @@ func TestFoldDeterministic(t *testing.T) {
 		t.Errorf("the same seed and fold drew different folds:\n%s", diff)
 	}
 	for _, other := range []fold{newFold(tab, 5, 3, 0.05), newFold(tab, 6, 2, 0.05)} {
-		if slices.Equal(other.testY, a.testY) || other.seed == a.seed {
+		if slices.Equal(other.testY, a.testY) || other.modelSeed == a.modelSeed {
 			t.Errorf("another fold or seed drew the same test split %v or model seed", a.testY)
 		}
 	}
