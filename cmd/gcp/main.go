@@ -66,7 +66,7 @@
 // data, means and standard deviations of Sec. 6.3 against the truth, and
 // the RMSE(n) curves of its models on clean test data; and it prints each
 // method's RMSE of the mean and mean absolute error of the sd against the
-// truth, and the AUC. It takes about 1.5 s.
+// truth, and the AUC. It takes a second or two.
 package main
 
 import (

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gcpnet/gcp"
@@ -219,24 +221,59 @@ func synthTable(n int) table {
 	return t
 }
 
+// TestReproProgress checks that the folds share one bar, counting the
+// epochs of all of them, and that it ends at the total with every fold
+// done.
+func TestReproProgress(t *testing.T) {
+	var buf bytes.Buffer
+	run := reproRun{t: synthTable(60), loss: gcp.LossGCP, h: tinyHyper, folds: 3, seed: 1}
+	run.bar = newProgressBar(&buf, run.folds*run.h.epochs)
+	if _, err := run.results(2); err != nil {
+		t.Fatal(err)
+	}
+	run.bar.finish()
+	out := buf.String()
+	for _, want := range []string{"] epoch 1/9  0/3 folds done  ", "\r[==============================] epoch 9/9  3/3 folds done  took "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("progress %q lacks %q", out, want)
+		}
+	}
+	if !strings.HasSuffix(out, "\x1b[K\n") {
+		t.Errorf("progress %q does not end its line", out)
+	}
+}
+
 func TestParallelReportsLowestError(t *testing.T) {
 	for _, workers := range []int{1, 2, 8} {
+		var mu sync.Mutex
 		started := make([]bool, 10)
+		failed := []int{}
 		err := parallel(10, workers, func(i int, stop func() bool) error {
+			mu.Lock()
 			started[i] = true
+			mu.Unlock()
 			switch {
 			case i == 3 || i == 5:
+				mu.Lock()
+				failed = append(failed, i)
+				mu.Unlock()
 				return fmt.Errorf("fold %d failed", i)
-			case i == 4 && stop():
+			case stop():
 				return errStopped
 			}
 			return nil
 		})
-		if err == nil || err.Error() != "fold 3 failed" {
-			t.Errorf("%d workers: %v, want fold 3's error", workers, err)
+		// Folds handed out before a failure may be skipped, so fold 5 can
+		// fail while fold 3 never runs; the error is that of the lowest
+		// fold that failed, never errStopped.
+		if len(failed) == 0 {
+			t.Fatalf("%d workers: no fold failed", workers)
 		}
-		if workers == 1 && slices.Contains(started[4:], true) {
-			t.Errorf("1 worker started folds after the failure: %v", started)
+		if want := fmt.Sprintf("fold %d failed", slices.Min(failed)); err == nil || err.Error() != want {
+			t.Errorf("%d workers: %v, want %q", workers, err, want)
+		}
+		if workers == 1 && (slices.Contains(started[4:], true) || !slices.Equal(failed, []int{3})) {
+			t.Errorf("1 worker: started %v, failed %v; want folds 0 to 3 and nothing after the failure", started, failed)
 		}
 	}
 	if err := parallel(5, 2, func(int, func() bool) error { return nil }); err != nil {
