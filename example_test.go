@@ -124,3 +124,41 @@ func ExampleModel_Clone() {
 	fmt.Println("serving the retrained model:", live.Load() == next)
 	// Output: serving the retrained model: true
 }
+
+// The paper's comparators share the machinery: here ML_Bayes, a Gaussian
+// network trained with dropout that predicts by MC dropout and splits its
+// variance into the noise of the data and its own uncertainty, which grows
+// away from the data.
+func ExampleLoss() {
+	r := rand.New(rand.NewPCG(3, 4))
+	x, y := make([]float32, 500), make([]float32, 500)
+	for i := range x {
+		xi := 2*r.Float64() - 1 // data only on [−1, 1]
+		x[i], y[i] = float32(xi), float32(xi+0.3*r.NormFloat64())
+	}
+	model, err := gcp.New[float32](gcp.Config{Inputs: 1, Loss: gcp.LossMLBayes, Dropout: 0.3, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	trainer, err := gcp.NewTrainer(model, gcp.TrainConfig{LearningRate: 3e-3, BatchSize: 32})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := trainer.Fit(x, y, gcp.FitOptions[float32]{Epochs: 100}); err != nil {
+		panic(err)
+	}
+	ws := model.NewWorkspace()
+	in, err := model.Predict(ws, []float32{0.5})
+	if err != nil {
+		panic(err)
+	}
+	out, err := model.Predict(ws, []float32{5})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%v: noise sd within 20%% of 0.3: %t\n", in.Loss, math.Abs(math.Sqrt(in.VarAleatoric)/0.3-1) < 0.2)
+	fmt.Printf("epistemic variance grows away from the data: %t\n", out.VarEpistemic > 10*in.VarEpistemic)
+	// Output:
+	// ML_Bayes: noise sd within 20% of 0.3: true
+	// epistemic variance grows away from the data: true
+}

@@ -305,6 +305,17 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{Config{Inputs: 2, FixedAlpha: -1}, "FixedAlpha"},
 		{Config{Inputs: 2, FixedAlpha: math.Inf(1)}, "FixedAlpha"},
 		{Config{Inputs: 60000, Hidden: []int{60000, 60000}}, "parameters"},
+		{Config{Inputs: 2, Loss: 4}, "Loss"},
+		{Config{Inputs: 2, Loss: -1}, "Loss"},
+		{Config{Inputs: 2, Loss: LossGaussianML, FixedAlpha: 2}, "FixedAlpha"},
+		{Config{Inputs: 2, DPDGamma: 0.5}, "DPDGamma"},
+		{Config{Inputs: 2, Loss: LossDPD, DPDGamma: -1}, "DPDGamma"},
+		{Config{Inputs: 2, Loss: LossDPD, DPDGamma: math.NaN()}, "DPDGamma"},
+		{Config{Inputs: 2, Loss: LossDPD, DPDGamma: 1e9}, "DPDGamma"},
+		{Config{Inputs: 2, MCSamples: 50}, "MCSamples"},
+		{Config{Inputs: 2, Loss: LossMLBayes, Dropout: 0.2, MCSamples: -1}, "MCSamples"},
+		{Config{Inputs: 2, Loss: LossMLBayes, Dropout: 0.2, MCSamples: 1 << 20}, "MCSamples"},
+		{Config{Inputs: 2, Loss: LossMLBayes}, "Dropout"},
 	} {
 		_, err := New[float32](tc.cfg)
 		if !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.field) {
@@ -627,8 +638,8 @@ func TestConcurrentPredict(t *testing.T) {
 var sinkLoss float64
 var sinkPrediction Prediction
 
-func testAllocs[T Float](t *testing.T) {
-	m := mustModel[T](t, Config{Inputs: 5, Hidden: []int{16}, Dropout: 0.1, Seed: 1})
+func testAllocs[T Float](t *testing.T, loss Loss) {
+	m := mustModel[T](t, Config{Inputs: 5, Hidden: []int{16}, Dropout: 0.1, Loss: loss, Seed: 1})
 	tr := mustTrainer(t, m, TrainConfig{BatchSize: 8})
 	x, y := randomBatch[T](1, 8, 5)
 	ws := m.NewWorkspace()
@@ -680,6 +691,11 @@ func testAllocs[T Float](t *testing.T) {
 }
 
 func TestAllocs(t *testing.T) {
-	t.Run("float32", testAllocs[float32])
-	t.Run("float64", testAllocs[float64])
+	for _, loss := range allLosses {
+		t.Run(loss.String()+"/float32", func(t *testing.T) { testAllocs[float32](t, loss) })
+		t.Run(loss.String()+"/float64", func(t *testing.T) { testAllocs[float64](t, loss) })
+	}
 }
+
+// allLosses are the losses a Config can select.
+var allLosses = []Loss{LossGCP, LossGaussianML, LossDPD, LossMLBayes}

@@ -1,13 +1,13 @@
 // Tests of the saved-model format (persist.go) and the file helpers
 // (file.go).
 //
-// Golden files. testdata/model_v1_float32.gcpm and
-// testdata/model_v1_float64.gcpm are version-1 files, and
-// testdata/model_v1_golden.txt holds what they must decode to: the Config,
-// the standardization and every parameter as IEEE 754 bits, and the
-// predictions for a few fixed inputs. TestGoldenFiles fails if the decoder
-// or the encoder changes what a version-1 file means. Regenerate the three
-// files, only for a deliberate change, with
+// Golden files. testdata/model_v1_float{32,64}.gcpm are version-1 files
+// (GCP), testdata/model_v2_float{32,64}.gcpm version-2 files (ML_Bayes and
+// DPD), and testdata/model_golden.txt holds what they must decode to: the
+// Config, the standardization and every parameter as IEEE 754 bits, and
+// the predictions for a few fixed inputs. TestGoldenFiles fails if the
+// decoder or the encoder changes what a file of either version means.
+// Regenerate the files, only for a deliberate change, with
 //
 //	go test -run TestGoldenFiles -update-golden
 //
@@ -41,7 +41,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/model_v1_*.gcpm and testdata/model_v1_golden.txt (see testdata/golden.md)")
+var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/model_v*.gcpm and testdata/model_golden.txt (see testdata/golden.md)")
 
 // persistSentinels are the errors a load may fail with; each bad input
 // must match exactly one of them.
@@ -959,8 +959,8 @@ func TestLoadFileErrors(t *testing.T) {
 	}
 }
 
-// goldenFiles are the version-1 golden files and the models they are
-// generated from under -update-golden.
+// goldenFiles are the golden files of versions 1 and 2 and the models
+// they are generated from under -update-golden.
 var goldenFiles = []struct {
 	name   string
 	inputs [][]float64 // rows to predict
@@ -998,9 +998,25 @@ var goldenFiles = []struct {
 			return m
 		},
 	},
+	{
+		name:   "model_v2_float32.gcpm",
+		inputs: [][]float64{{0.5, -1, 2}, {0, 0, 0}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// ML_Bayes: the MC-dropout masks come from the seed, so the
+			// predictions also check that they are drawn as before.
+			return persistFitted[float32](t, Config{Inputs: 3, Hidden: []int{4}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 5, Seed: 15})
+		},
+	},
+	{
+		name:   "model_v2_float64.gcpm",
+		inputs: [][]float64{{0.5, -1}, {2.5, 3}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			return persistFitted[float64](t, Config{Inputs: 2, Hidden: []int{3, 2}, Activation: Tanh, Loss: LossDPD, DPDGamma: 0.75, Seed: 16})
+		},
+	},
 }
 
-const goldenExpectPath = "testdata/model_v1_golden.txt"
+const goldenExpectPath = "testdata/model_golden.txt"
 
 // goldenExpect is what one golden file must decode to, as stored in
 // goldenExpectPath: every float as its IEEE 754 bits, except the
@@ -1013,6 +1029,9 @@ type goldenExpect struct {
 	Activation                  Activation
 	DropoutBits, FixedAlphaBits uint64
 	Seed                        uint64
+	Loss                        Loss   // version 2 only, like the next two
+	DPDGammaBits                uint64 // version 2
+	MCSamples                   int    // version 2
 	Standardized                bool
 	YMeanBits, YScaleBits       uint64
 	XMeanBits, XScaleBits       []uint64
@@ -1094,7 +1113,7 @@ func checkGolden[T Float](t *testing.T, data []byte, want goldenExpect, inputs [
 	for i, p := range got.Preds {
 		w := want.Preds[i]
 		for k, v := range p.Want {
-			if e := w.Want[k]; !(math.Abs(v-e) <= tol*(1+math.Abs(e))) {
+			if e := w.Want[k]; !(math.Abs(v-e) <= tol*(1+math.Abs(e)) || v == e) { // v == e for Alpha = +Inf
 				t.Errorf("prediction for %v, field %d: %v, want %v within %g", w.X, k, v, e, tol)
 			}
 		}
@@ -1122,6 +1141,7 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 		Inputs: m.cfg.Inputs, Hidden: m.cfg.Hidden, Activation: m.cfg.Activation,
 		DropoutBits: math.Float64bits(m.cfg.Dropout), FixedAlphaBits: math.Float64bits(m.cfg.FixedAlpha),
 		Seed: m.cfg.Seed, Standardized: m.standardized,
+		Loss: m.cfg.Loss, DPDGammaBits: math.Float64bits(m.cfg.DPDGamma), MCSamples: m.cfg.MCSamples,
 		YMeanBits: math.Float64bits(m.yMean), YScaleBits: math.Float64bits(m.yScale),
 		XMeanBits: bits(m.xMean), XScaleBits: bits(m.xScale),
 	}
@@ -1143,12 +1163,24 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 	return e
 }
 
-// writeGolden regenerates the golden files and goldenExpectPath from the
-// models in goldenFiles. The expectations come from the models in memory,
-// so the check that follows also tests the files just written.
+// writeGolden writes the golden files of goldenFiles that are missing
+// from testdata, built from their recipes, and rewrites goldenExpectPath:
+// the expectations of the new files come from the models in memory (so the
+// check that follows tests the files just written), those of the files
+// already there are kept as they are. A file in the wild must keep loading
+// as it always did, so an existing file is never rebuilt: to regenerate
+// one deliberately, delete it first (see testdata/golden.md).
 func writeGolden(t *testing.T) {
+	old, err := os.ReadFile(goldenExpectPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	kept, err := parseGolden(string(old))
+	if err != nil {
+		t.Fatalf("%s: %v", goldenExpectPath, err)
+	}
 	var text strings.Builder
-	text.WriteString(`# What testdata/model_v1_float32.gcpm and testdata/model_v1_float64.gcpm
+	text.WriteString(`# What the golden files testdata/model_v*.gcpm
 # must decode to: the Config, the standardization and every parameter as
 # IEEE 754 bits in hex (parameters in the file's element width), and the
 # predictions "inputs = Mean Var VarCorrected Alpha Beta Nu" for a few
@@ -1156,12 +1188,21 @@ func writeGolden(t *testing.T) {
 # golden.md before regenerating.
 `)
 	for _, g := range goldenFiles {
+		path := filepath.Join("testdata", g.name)
+		if _, err := os.Stat(path); err == nil {
+			i := slices.IndexFunc(kept, func(e goldenExpect) bool { return e.File == g.name })
+			if i < 0 {
+				t.Fatalf("%s exists but %s has no section for it: delete it to rebuild it", path, goldenExpectPath)
+			}
+			formatGolden(&text, kept[i])
+			continue
+		}
 		m := g.build(t)
 		data, err := m.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join("testdata", g.name), data, 0o644); err != nil {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		switch m := m.(type) {
@@ -1183,6 +1224,9 @@ func formatGolden(w *strings.Builder, e goldenExpect) {
 	list := func(v any) string { return strings.Trim(fmt.Sprintf("%#x", v), "[]") }
 	fmt.Fprintf(w, "\nfile %s\nelem %d\ninputs %d\nhidden %s\nactivation %d\n", e.File, e.Elem, e.Inputs, list(e.Hidden), e.Activation)
 	fmt.Fprintf(w, "dropout %#x\nfixedalpha %#x\nseed %#x\nstandardized %t\n", e.DropoutBits, e.FixedAlphaBits, e.Seed, e.Standardized)
+	if e.Loss != LossGCP { // version 2's fields
+		fmt.Fprintf(w, "loss %d\ndpdgamma %#x\nmcsamples %d\n", e.Loss, e.DPDGammaBits, e.MCSamples)
+	}
 	fmt.Fprintf(w, "ymean %#x\nyscale %#x\nxmean %s\nxscale %s\n", e.YMeanBits, e.YScaleBits, list(e.XMeanBits), list(e.XScaleBits))
 	for _, p := range e.Params {
 		fmt.Fprintf(w, "param %#x\n", p)
@@ -1274,6 +1318,12 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		e.FixedAlphaBits = nums[0]
 	case "seed":
 		e.Seed = nums[0]
+	case "loss":
+		e.Loss = Loss(nums[0])
+	case "dpdgamma":
+		e.DPDGammaBits = nums[0]
+	case "mcsamples":
+		e.MCSamples = int(nums[0])
 	case "ymean":
 		e.YMeanBits = nums[0]
 	case "yscale":

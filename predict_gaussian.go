@@ -21,10 +21,33 @@ func (g normal) cdf(y float64) float64 {
 	return 0.5 * math.Erfc(-(y-g.mean)/math.Sqrt(2*g.variance))
 }
 
-// quantile returns the y with cdf(y) = prob: mean − √(2·variance)·
-// erfcinv(2·prob), accurate in both tails; ∓Inf at prob = 0 and 1.
+// quantile returns the y with cdf(y) = prob, for prob in (0, 1), as
+// mean + sd·z with z = standardNormalQuantile(prob).
 func (g normal) quantile(prob float64) float64 {
-	return g.mean - math.Sqrt(2*g.variance)*math.Erfcinv(2*prob)
+	return g.mean + math.Sqrt(g.variance)*standardNormalQuantile(prob)
+}
+
+// standardNormalQuantile returns Φ⁻¹(prob) for prob in (0, 1). It works in
+// the lower tail, q = min(prob, 1 − prob) (1 − prob is exact for
+// prob ≥ ½), where math.Erfcinv gives a start good to about 1e-9 relative
+// (it computes Erfinv(1 − 2q), which loses the digits of 2q), and two
+// Halley steps on Φ(z) = q, with Φ from math.Erfc, accurate relative to q
+// however small, make it accurate to a few ulps.
+func standardNormalQuantile(prob float64) float64 {
+	q := min(prob, 1-prob)
+	z := -math.Sqrt2 * math.Erfcinv(2*q)
+	for i := 0; i < 2 && finite(z); i++ {
+		pdf := math.Exp(-z*z/2) / math.Sqrt(2*math.Pi)
+		if pdf == 0 {
+			break
+		}
+		t := (0.5*math.Erfc(-z/math.Sqrt2) - q) / pdf
+		z -= t / (1 + z*t/2)
+	}
+	if prob > 0.5 {
+		return -z
+	}
+	return z
 }
 
 // mcDropoutStream is the second PCG word of the MC-dropout masks'

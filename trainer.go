@@ -96,8 +96,8 @@ func validateFor[T Float](c TrainConfig) error {
 	return nil
 }
 
-// Trainer trains a Model by the GCP update (paper: eqGradientDescentW) with
-// a minibatch optimizer. It owns every buffer a step needs, so Step
+// Trainer trains a Model by the GCP update (paper: eqGradientDescentW), or
+// by the model's comparator loss, with a minibatch optimizer. It owns every buffer a step needs, so Step
 // allocates nothing. A Trainer is not safe for concurrent use.
 type Trainer[T Float] struct {
 	m    *Model[T]
@@ -155,13 +155,16 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 // Model returns the model being trained.
 func (t *Trainer[T]) Model() *Model[T] { return t.m }
 
-// Step performs one GCP update on the minibatch of row-major inputs x
-// (len(y) rows of Inputs features) and targets y, in original units, and
-// returns the batch's mean negative log predictive density in original
-// units before the update. It returns ErrBatch for an empty batch or one
-// larger than BatchSize, ErrShape for mismatched lengths, ErrNonFinite for
-// a NaN or ±Inf in x or y, and ErrDiverged for an update that would make
-// the loss, a gradient or a parameter non-finite. It returns ErrShape if
+// Step performs one update of the model's loss (for LossGCP the GCP
+// update) on the minibatch of row-major inputs x (len(y) rows of Inputs
+// features) and targets y, in original units, and returns the batch's
+// mean negative log predictive density in original units before the
+// update. It returns ErrBatch for an empty batch or one larger than
+// BatchSize, ErrShape for mismatched lengths, ErrNonFinite for a NaN or
+// ±Inf in x or y, and ErrDiverged for an update that would make the
+// objective, a gradient or a parameter non-finite. (LossDPD's objective
+// stays finite for any finite target, so it may step where the density
+// of a far outlier underflows and report a mean NLL of +Inf.) It returns ErrShape if
 // the model no longer has the shape the trainer was built for (after
 // UnmarshalBinary or ReadFrom loaded another). On any error the model and
 // the optimizer state are unchanged. Step allocates nothing.
@@ -198,7 +201,7 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	rng := *t.src
 	loss, objective := t.gradient(n)
 	next, err := t.opt.update(m.params, t.grad)
-	if err == nil && !(finite(loss) && finite(objective)) {
+	if err == nil && !finite(objective) {
 		err = ErrDiverged
 	}
 	if err != nil {
