@@ -73,7 +73,7 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	for i := range idx {
 		idx[i] = i
 	}
-	r := rand.New(rand.NewPCG(opt.Seed, seedStream))
+	r := rand.New(rand.NewPCG(opt.Seed, shuffleStream))
 	bs := t.cfg.BatchSize
 	xb, yb := make([]T, bs*d), make([]T, bs)
 	var st EpochStats

@@ -131,9 +131,18 @@ func blockB[T Float](p []T, ly layer, h int) []T {
 	return p[ly.b+h*ly.rows : ly.b+(h+1)*ly.rows]
 }
 
-// seedStream is the second PCG word of every generator the package seeds,
-// so that a Config.Seed alone fixes every random draw.
-const seedStream = 0x9e3779b97f4a7c15
+// The second PCG words of the package's generators, one per purpose, so
+// that a seed alone fixes every random draw and the same seed given to
+// Config, TrainConfig and FitOptions (as one usually does) still gives
+// independent weights, dropout masks and shuffles: with one word for all,
+// the three would replay the same numbers. The words are the fractional
+// bits of the golden ratio, √2, √3 and √5.
+const (
+	initStream      = 0x9e3779b97f4a7c15 // initial weights
+	mcDropoutStream = 0x6a09e667f3bcc908 // ML_Bayes's MC-dropout masks
+	dropoutStream   = 0xbb67ae8584caa73b // a Trainer's dropout masks
+	shuffleStream   = 0x3c6ef372fe94f82b // Fit's order of the data
+)
 
 // initParams draws the weights from the seed: He-normal for ReLU layers and
 // Glorot-uniform for tanh layers, fan-in and fan-out counted per head. The
@@ -141,7 +150,7 @@ const seedStream = 0x9e3779b97f4a7c15
 // biases put every head at a neutral prior: m ≈ 0 and β ≈ ν ≈ 1, the
 // starting regime the paper analyses (eqInitialBetaNu), and α ≈ 2.
 func initParams[T Float](l *layout, act Activation, p []T, seed uint64) {
-	r := rand.New(rand.NewPCG(seed, seedStream))
+	r := rand.New(rand.NewPCG(seed, initStream))
 	clear(p)
 	for i, ly := range l.layers {
 		fanIn, fanOut := float64(ly.cols), float64(ly.rows)

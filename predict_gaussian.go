@@ -50,11 +50,6 @@ func standardNormalQuantile(prob float64) float64 {
 	return z
 }
 
-// mcDropoutStream is the second PCG word of the MC-dropout masks'
-// generator (the fractional bits of √2), so that they are drawn from
-// Config.Seed independently of the initial weights, which use seedStream.
-const mcDropoutStream = 0x6a09e667f3bcc908
-
 // mcDropoutMasks returns the MCSamples inverted-dropout masks of a
 // LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
 // same masks serve every input, so a prediction is reproducible and does

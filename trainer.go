@@ -135,7 +135,7 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 		return nil, fmt.Errorf("%w: BatchSize = %d needs %d buffer elements with this model, want at most %d", ErrConfig, rows, n, maxBuffer)
 	}
 	dropout := m.cfg.Dropout > 0
-	src := rand.NewPCG(cfg.Seed, seedStream)
+	src := rand.NewPCG(cfg.Seed, dropoutStream)
 	t := &Trainer[T]{
 		m: m, lay: m.lay, cfg: cfg,
 		opt:  newOptimizer(m.k, cfg, len(m.params)),
