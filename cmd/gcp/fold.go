@@ -45,8 +45,7 @@ type fold struct {
 	// the order they were drawn.
 	outliers []int
 	// The seeds of the model's weights, of the trainer's dropout masks and
-	// of Fit's shuffling: three, since the library seeds each generator
-	// the same way, and one seed would draw the same numbers for all.
+	// of Fit's shuffling, each drawn from the fold's stream.
 	modelSeed, trainSeed, fitSeed uint64
 }
 
