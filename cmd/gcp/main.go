@@ -5,7 +5,8 @@
 //
 //	gcp train -data FILE.csv -o MODEL.gcpm [-target NAME] [-epochs N] [-batch N]
 //	          [-lr X] [-optimizer adam|rmsprop|nesterov|sgd] [-hidden 50[,50]]
-//	          [-dropout P] [-fixed-alpha A] [-seed S] [-float32|-float64]
+//	          [-dropout P] [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd]
+//	          [-seed S] [-float32|-float64]
 //	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME]
 //	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME]
 //	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd] [-folds 50]
@@ -20,7 +21,8 @@
 // stores no column names: give predict and eval the same -target as train,
 // and files with the same columns in the same order.
 //
-// train fits a GCP network to a data file (Fit learns the standardization
+// train fits a GCP network, or with -method one of the paper's comparator
+// methods (ML, ML_Bayes, DPD), to a data file (Fit learns the standardization
 // of features and target from it) and writes the model atomically: to a
 // temporary file in the same directory, then renamed over MODEL.gcpm. It
 // draws a progress bar on stderr when stderr is a terminal and is silent
@@ -170,6 +172,13 @@ func (c *command) parse(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", c.fs.Name(), err)
 	}
 	return nil
+}
+
+// set reports whether the flag called name was given on the command line.
+func (c *command) set(name string) bool {
+	given := false
+	c.fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 // require returns an error naming the first of the flags that is empty.

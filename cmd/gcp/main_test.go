@@ -333,3 +333,39 @@ func TestRankedAUCAllInfinite(t *testing.T) {
 		t.Errorf("rankedAUC with a finite variance = %v, %v; want a number", got, err)
 	}
 }
+
+// TestTrainMethod trains each comparator: the saved model has the loss,
+// ml_bayes gets its default dropout of 0.4, and predict reports the
+// Gaussian predictive: alpha +Inf and sd_corrected equal to sd.
+func TestTrainMethod(t *testing.T) {
+	dir := t.TempDir()
+	trainCSV := writeSynthetic(t, dir, "train.csv", 1, 200, false)
+	for _, c := range []struct {
+		method  string
+		loss    gcp.Loss
+		dropout float64
+	}{{"ml", gcp.LossGaussianML, 0}, {"ML_Bayes", gcp.LossMLBayes, 0.4}, {"dpd", gcp.LossDPD, 0}} {
+		model := filepath.Join(dir, c.method+".gcpm")
+		if _, _, err := gcpRun("train", "-data", trainCSV, "-o", model, "-epochs", "5", "-method", c.method); err != nil {
+			t.Fatalf("train -method %s: %v", c.method, err)
+		}
+		m, err := gcp.LoadFile[float64](model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg := m.Config(); cfg.Loss != c.loss || cfg.Dropout != c.dropout {
+			t.Errorf("-method %s: Loss %v, Dropout %v; want %v, %v", c.method, cfg.Loss, cfg.Dropout, c.loss, c.dropout)
+		}
+		stdout, _, err := gcpRun("predict", "-model", model, "-data", trainCSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := readCSV(t, stdout)[1]
+		if row[1] != row[2] || row[3] != "+Inf" {
+			t.Errorf("-method %s: predict row %v, want sd = sd_corrected and alpha +Inf", c.method, row)
+		}
+	}
+	if _, _, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "x.gcpm"), "-method", "svgd"); err == nil {
+		t.Error("train -method svgd succeeded")
+	}
+}

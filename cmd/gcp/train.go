@@ -18,7 +18,8 @@ import (
 func train(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("train",
 		"train -data FILE.csv -o MODEL.gcpm [flags]",
-		`Fit a GCP network to FILE.csv and write it to MODEL.gcpm, atomically.
+		`Fit a GCP network (or, with -method, one of the paper's comparators) to
+FILE.csv and write it to MODEL.gcpm, atomically.
 The target is the last column unless -target names another; every other
 column is a feature. Features and target are standardized from the data.
 A progress bar is drawn on stderr when stderr is a terminal.`)
@@ -31,7 +32,8 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	optimizer := c.fs.String("optimizer", genericHyper.optimizer.String(), "adam, rmsprop, nesterov or sgd")
 	hidden := c.fs.String("hidden", strconv.Itoa(paperHidden), "hidden units per layer of each head, comma-separated: 50,50 is two layers")
 	dropout := c.fs.Float64("dropout", genericHyper.dropout, "dropout rate before the output layer, in [0, 1)")
-	fixedAlpha := c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α")
+	fixedAlpha := c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α (gcp only)")
+	method := c.fs.String("method", "gcp", "gcp, or a comparator: ml, ml_bayes (default -dropout 0.4) or dpd")
 	seed := c.fs.Uint64("seed", 1, "seed of the initial weights, the dropout masks and the shuffling")
 	f32 := c.fs.Bool("float32", false, "train in float32: faster, less precise")
 	f64 := c.fs.Bool("float64", false, "train in float64 (the default)")
@@ -51,6 +53,13 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
+	loss, err := parseMethod(*method)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	if loss == gcp.LossMLBayes && !c.set("dropout") {
+		*dropout = genericMLBayesDropout
+	}
 	layers, err := parseHidden(*hidden)
 	if err != nil {
 		return fmt.Errorf("train: %w", err)
@@ -68,7 +77,7 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	}
 	job := fitJob{
 		cfg: gcp.Config{Inputs: len(tab.Header) - 1, Hidden: layers, Dropout: *dropout,
-			FixedAlpha: *fixedAlpha, Seed: *seed},
+			FixedAlpha: *fixedAlpha, Seed: *seed, Loss: loss},
 		tc:     gcp.TrainConfig{Optimizer: opt, LearningRate: *lr, BatchSize: *batch, Seed: *seed},
 		epochs: *epochs, seed: *seed, x: x, y: y, out: *out,
 	}
