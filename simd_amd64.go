@@ -2,11 +2,7 @@
 
 package gcp
 
-import (
-	"unsafe"
-
-	"golang.org/x/sys/cpu"
-)
+import "golang.org/x/sys/cpu"
 
 // useAVX2FMA reports whether the CPU (and the OS, through XGETBV) supports
 // AVX2 and FMA3, the instructions of simd_amd64.s. GODEBUG=cpu.avx2=off
@@ -60,39 +56,6 @@ func need(n, rows, ld, cols int) {
 		panic("gcp: kernel operand out of range")
 	}
 }
-
-// raceMat reports to the race detector, in race builds, the assembly's
-// reads (or writes) of rows rows of cols elements, ld apart, of s.
-func raceMat[T Float](s []T, rows, ld, cols int, write bool) {
-	if !raceEnabled || rows <= 0 || cols <= 0 {
-		return
-	}
-	size := int(unsafe.Sizeof(s[0]))
-	for i := 0; i < rows; i++ {
-		if p := unsafe.Pointer(&s[i*ld]); write {
-			raceWriteRange(p, cols*size)
-		} else {
-			raceReadRange(p, cols*size)
-		}
-	}
-}
-
-// raceRead and raceWrite report the assembly's accesses to whole vectors.
-func raceRead[T Float](s ...[]T) {
-	for _, v := range s {
-		raceMat(v, 1, 0, len(v), false)
-	}
-}
-
-func raceWrite[T Float](s ...[]T) {
-	for _, v := range s {
-		raceMat(v, 1, 0, len(v), true)
-	}
-}
-
-// ptr returns the address of s's first element without a bounds check; the
-// assembly reads through it only where need has checked.
-func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
 
 // gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
 // columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:

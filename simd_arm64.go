@@ -2,8 +2,6 @@
 
 package gcp
 
-import "unsafe"
-
 // NEON is part of the arm64 baseline, so the assembly kernels of
 // simd_arm64.s need no feature detection: init installs them in every
 // build with gc and without the purego tag. tanh and gcpLoss stay generic.
@@ -74,10 +72,6 @@ func need(n, rows, ld, cols int) {
 		panic("gcp: kernel operand out of range")
 	}
 }
-
-// ptr returns the address of s's first element without a bounds check; the
-// assembly reads through it only where need (or a reslice) has checked.
-func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
 
 // gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
 // columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
