@@ -630,6 +630,10 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 	}
 }
 
+// gcpLanes is how many samples gcpLossLanes takes at a time: the four
+// float64 of a YMM.
+const gcpLanes = 4
+
 // gcpTmpLen is the length of gcpLossF64's scratch buffer: 31 vectors of
 // four float64.
 const gcpTmpLen = 124
@@ -645,86 +649,9 @@ const gcpTmpLen = 124
 //go:noescape
 func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
 
-// gcpChunk is how many float32 samples gcpLoss32 converts to float64 at a
-// time.
-const gcpChunk = 64
-
-// gcpLoss64 is gcpLossGeneric for float64: the assembly does groups of
-// four samples, the generic kernel the last len(y)%4.
-func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
-	n := len(y)
-	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
-	learned := fixedAlpha == 0
-	if learned {
-		za, ga = za[:n], ga[:n]
-		fixedAlpha = 0 // not −0: the assembly tests the bits
-	}
-	n4 := n &^ 3
-	sum := 0.0
-	if n4 > 0 {
-		if raceEnabled {
-			raceRead(zm[:n4], zb[:n4], zn[:n4], y[:n4])
-			raceWrite(gm[:n4], gb[:n4], gn[:n4])
-			if learned {
-				raceRead(za[:n4])
-				raceWrite(ga[:n4])
-			}
-		}
-		var tmp [gcpTmpLen]float64
-		sum = gcpLossF64(n4, ptr(zm), ptr(za), ptr(zb), ptr(zn), ptr(y), ptr(gm), ptr(ga), ptr(gb), ptr(gn), fixedAlpha, scale, &tmp[0])
-	}
-	if n4 == n {
-		return sum
-	}
-	var zat, gat []float64
-	if learned {
-		zat, gat = za[n4:], ga[n4:]
-	}
-	return sum + gcpLossGeneric(zm[n4:], zat, zb[n4:], zn[n4:], y[n4:], fixedAlpha, scale, gm[n4:], gat, gb[n4:], gn[n4:])
-}
-
-// gcpLoss32 is gcpLossGeneric for float32. The generic kernel computes in
-// float64 and rounds the gradients to float32; so does this one, through
-// gcpLossF64 on chunks converted to float64.
-func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, gb, gn []float32) float64 {
-	n := len(y)
-	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
-	learned := fixedAlpha == 0
-	if learned {
-		za, ga = za[:n], ga[:n]
-		fixedAlpha = 0
-	}
-	n4 := n &^ 3
-	sum := 0.0
-	var in [5][gcpChunk]float64
-	var out [4][gcpChunk]float64
+// gcpLossLanes is gcpLossF64 with its scratch buffer on the stack; the
+// wrappers of simd_asm.go call it for n a multiple of gcpLanes.
+func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
 	var tmp [gcpTmpLen]float64
-	for s := 0; s < n4; s += gcpChunk {
-		c := min(gcpChunk, n4-s)
-		for i := 0; i < c; i++ {
-			in[0][i], in[2][i], in[3][i], in[4][i] = float64(zm[s+i]), float64(zb[s+i]), float64(zn[s+i]), float64(y[s+i])
-		}
-		if learned {
-			for i := 0; i < c; i++ {
-				in[1][i] = float64(za[s+i])
-			}
-		}
-		sum += gcpLossF64(c, &in[0][0], &in[1][0], &in[2][0], &in[3][0], &in[4][0], &out[0][0], &out[1][0], &out[2][0], &out[3][0], fixedAlpha, scale, &tmp[0])
-		for i := 0; i < c; i++ {
-			gm[s+i], gb[s+i], gn[s+i] = float32(out[0][i]), float32(out[2][i]), float32(out[3][i])
-		}
-		if learned {
-			for i := 0; i < c; i++ {
-				ga[s+i] = float32(out[1][i])
-			}
-		}
-	}
-	if n4 == n {
-		return sum
-	}
-	var zat, gat []float32
-	if learned {
-		zat, gat = za[n4:], ga[n4:]
-	}
-	return sum + gcpLossGeneric(zm[n4:], zat, zb[n4:], zn[n4:], y[n4:], fixedAlpha, scale, gm[n4:], gat, gb[n4:], gn[n4:])
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
 }

@@ -4,7 +4,7 @@ package gcp
 
 // NEON is part of the arm64 baseline, so the assembly kernels of
 // simd_arm64.s need no feature detection: init installs them in every
-// build with gc and without the purego tag. tanh and gcpLoss stay generic.
+// build with gc and without the purego tag. tanh stays generic.
 func init() {
 	k32 := *generic32
 	k32.name = "neon"
@@ -23,6 +23,7 @@ func init() {
 	k32.nesterov = nesterov32
 	k32.rmsprop = rmsprop32
 	k32.adam = adam32
+	k32.gcpLoss = gcpLoss32
 	kernels32 = &k32
 
 	k64 := *generic64
@@ -42,6 +43,7 @@ func init() {
 	k64.nesterov = nesterov64
 	k64.rmsprop = rmsprop64
 	k64.adam = adam64
+	k64.gcpLoss = gcpLoss64
 	kernels64 = &k64
 }
 
@@ -492,4 +494,25 @@ func adam32(p2, m2, v2, p, m, v, g []float32, lr, b1, b2, eps float32) {
 func adam64(p2, m2, v2, p, m, v, g []float64, lr, b1, b2, eps float64) {
 	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
 	adamF64(ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), len(p2), lr, b1, b2, 1-b1, 1-b2, eps)
+}
+
+// gcpLanes is how many samples gcpLossF64 takes at a time: the two float64
+// of a vector.
+const gcpLanes = 2
+
+// gcpLossF64 is gcpLossGeneric for float64 over n samples, n even, with the
+// loss sum accumulated per lane. With fixedAlpha ≠ 0 (it must not be −0),
+// za and ga are not used.
+//
+//	for i := range n {
+//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
+//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
+//
+//go:noescape
+func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64
+
+// gcpLossLanes is gcpLossF64, which needs no scratch buffer: the wrappers
+// of simd_asm.go call it for n a multiple of gcpLanes.
+func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale)
 }

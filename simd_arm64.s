@@ -18,19 +18,36 @@
 //	FDIV  Vd, Vn, Vm          0x2E20FC00 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
 //	FMAX  Vd, Vn, Vm          0x0E20F400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
 //	FADDP Vd, Vn, Vm          0x2E20D400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FCMEQ Vd, Vn, Vm          0x0E20E400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FCMGE Vd, Vn, Vm          0x2E20E400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
+//	FCMGT Vd, Vn, Vm          0x2EA0E400 | Q<<30 | sz<<22 | m<<16 | n<<5 | d
 //	FSQRT Vd, Vn              0x2EA1F800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FABS  Vd, Vn              0x0EA0F800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FNEG  Vd, Vn              0x2EA0F800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FRINTN Vd, Vn (to even)   0x0E218800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FRINTM Vd, Vn (floor)     0x0E219800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FCMEQ Vd, Vn, #0          0x0EA0D800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FCMGE Vd, Vn, #0          0x2EA0C800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FCMGT Vd, Vn, #0          0x0EA0C800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FADDP Sd, Vn.2S (scalar)  0x7E30D800 |         sz<<22 |         n<<5 | d
 //	FCVTL(2) Vd.2D, Vn.2S/4S  0x0E617800 | Q<<30 |                  n<<5 | d
 //
 // So, for example, FADD V0.4S, V1.4S, V2.4S is 0x4E22D420 and
-// FMUL V0.2D, V1.2D, V2.2D is 0x6E62DC20. Scalar instructions (FADDS,
-// FMULD, FSQRTD, FMADDS, FMAXD, ...) and the loads, stores, VDUP, VLD1R,
-// VEOR, VAND and VFMLA are the assembler's own.
+// FMUL V0.2D, V1.2D, V2.2D is 0x6E62DC20. The comparisons set a lane to
+// all ones where they hold and to zero where they do not (NaN included),
+// for the assembler's VBIT, VBIF and VAND to blend with. Scalar
+// instructions (FADDS, FMULD, FSQRTD, FMADDS, FMAXD, ...) and the loads,
+// stores, FMOVQ, VMOV, VDUP, VLD1R, VEOR, VAND, VORR, VBIT, VBIF, VUSHR,
+// VSHL and VFMLA are the assembler's own. Inside a #define, where a //
+// comment would swallow the line continuation, a WORD's comment is
+// written /* ... */.
 //
 // Element-wise kernels use the separate FMUL/FADD/FSUB/FDIV/FSQRT of the
 // generic code, in its order and with its operand order, so that they
-// match it bit for bit; only axpy and the matrix kernels fuse.
+// match it bit for bit; only axpy and the matrix kernels fuse. gcpLossF64
+// fuses where the AVX2 kernel of simd_amd64.s does (the polynomials of
+// exp and ln), so the two write the same gradients, bit for bit (up to
+// NaN payloads); only their loss sums add the lanes in another order.
 
 #include "textflag.h"
 
@@ -2784,3 +2801,693 @@ sumSquaresF64_tail:
 sumSquaresF64_done:
 	FMOVD F16, ret+16(FP)
 	RET
+
+// ---------------------------------------------------------------------
+// gcpLossF64: the Student-t gradient loop of the GCP loss (gcpLossGeneric,
+// gcpPoint, NormalGamma.Grad and LogPredictive), two samples at a time in
+// the lanes of a float64×2 vector; the float32 wrapper converts in chunks.
+// It follows the AVX2 gcpLossF64 of simd_amd64.s operation for operation:
+// exp and ln as fdlibm's (GL_EXPNEG, GL_LOG, GL_LOG1P), ψ(α+½)−ψ(α) and
+// lnΓ(α+½)−lnΓ(α) by the upward recurrence, masked per lane, then the
+// asymptotic series of special.go. The branches of the scalar code
+// (softplus and sigmoid by the sign of z, the residual for u ≤ 1 or u > 1
+// and u = +Inf, ln σ for ν ≥ 1 or ν < 1, α ≥ 10) are evaluated on both
+// sides and blended with BIT and BIF, and an invalid prior (ν, α or β not
+// > 0) gives NaN everywhere, as in the scalar code.
+//
+// Each constant is stored twice, a whole vector, at offset GC_* of
+// gcpConst<>, whose address stays in KTAB; FMOVQ GC_X(KTAB), Fn loads
+// it into Vn. The macros work in V0–V9; the values that live through an
+// iteration stay in registers (no scratch memory):
+//
+//	V10 the loss sum per lane   V11 scale         V12 fixedAlpha
+//	V13 β     V14 σ(zb)         V15 ν             V16 σ(zn)
+//	V17 α     V18 σ(za)         V19 valid: ν, α, β > 0
+//	V20 σ = β(1+1/ν)            V21 w = 1/(1+u)   V22 v = u/(1+u)
+//	V23 tw = t/(1+u)            V24 ln(1+u)       V25 ln σ
+//	V26 lnΓ(α+½) − lnΓ(α)       V27 ψ(α+½) − ψ(α)
+//	V28–V31 temporaries: the argument and sigmoid of GL_SOFTPLUS, t and
+//	u, and the z, num and den of the recurrences
+
+#define ZM R0    // &zm[i]
+#define ZA R1    // &za[i], with α learned
+#define ZB R2    // &zb[i]
+#define ZN R3    // &zn[i]
+#define YP R4    // &y[i]
+#define GM R5    // &gm[i]
+#define GA R6    // &ga[i], with α learned
+#define GB R7    // &gb[i]
+#define GN R8    // &gn[i]
+#define KTAB R9  // &gcpConst<>
+#define PAIRS R10 // pairs of samples left
+#define FIXED R11 // the bits of fixedAlpha: 0 when α is learned
+#define CNT R12  // recurrence steps left
+#define ANY R13  // lane masks, ORed: a lane is set
+#define ANY1 R14
+
+// Offsets of the constants in gcpConst<>.
+#define GC_ONE 0 // 1
+#define GC_TWO 16 // 2
+#define GC_HALF 32 // ½
+#define GC_TEN 48 // 10, where the series start
+#define GC_SIGN 64 // the sign bit
+#define GC_INF 80 // +Inf
+#define GC_NEGINF 96 // −Inf
+#define GC_NAN 112 // NaN
+#define GC_TINY 128 // 2⁻¹⁰²², the smallest normal
+#define GC_TWO54 144 // 2⁵⁴, to scale subnormals
+#define GC_54 160 // 54
+#define GC_TWO52 176 // 2⁵², to turn exponent bits into a float
+#define GC_TWO52P1022 192 // 2⁵² + 1022
+#define GC_MANT 208 // the mantissa bits
+#define GC_SQRTHALF 224 // √½
+#define GC_LN2HI 240 // ln 2, high part
+#define GC_LN2LO 256 // ln 2, low part
+#define GC_L1 272 // fdlibm's log polynomial
+#define GC_L2 288
+#define GC_L3 304
+#define GC_L4 320
+#define GC_L5 336
+#define GC_L6 352
+#define GC_L7 368
+#define GC_EXPMIN 384 // −746: below, exp is 0
+#define GC_LOG2E 400 // 1/ln 2
+#define GC_P1 416 // fdlibm's exp polynomial
+#define GC_P2 432
+#define GC_P3 448
+#define GC_P4 464
+#define GC_P5 480
+#define GC_EXPBIAS 496 // 2⁵² + 1023: k + EXPBIAS holds 2^k in its low bits
+#define GC_LOG2PI 512 // ln 2π
+#define GC_SQRT2 528 // √2
+#define GC_LG0 544 // lgammaHalfSeries
+#define GC_LG1 560
+#define GC_LG2 576
+#define GC_LG3 592
+#define GC_LG4 608
+#define GC_LG5 624
+#define GC_LG6 640
+#define GC_LG7 656
+#define GC_DG0 672 // digammaHalfSeries
+#define GC_DG1 688
+#define GC_DG2 704
+#define GC_DG3 720
+#define GC_DG4 736
+#define GC_DG5 752
+#define GC_DG6 768
+#define GC_DG7 784
+#define GC_DG8 800
+#define GC_DG9 816
+
+DATA gcpConst<>+0(SB)/8, $0x3ff0000000000000
+DATA gcpConst<>+8(SB)/8, $0x3ff0000000000000
+DATA gcpConst<>+16(SB)/8, $0x4000000000000000
+DATA gcpConst<>+24(SB)/8, $0x4000000000000000
+DATA gcpConst<>+32(SB)/8, $0x3fe0000000000000
+DATA gcpConst<>+40(SB)/8, $0x3fe0000000000000
+DATA gcpConst<>+48(SB)/8, $0x4024000000000000
+DATA gcpConst<>+56(SB)/8, $0x4024000000000000
+DATA gcpConst<>+64(SB)/8, $0x8000000000000000
+DATA gcpConst<>+72(SB)/8, $0x8000000000000000
+DATA gcpConst<>+80(SB)/8, $0x7ff0000000000000
+DATA gcpConst<>+88(SB)/8, $0x7ff0000000000000
+DATA gcpConst<>+96(SB)/8, $0xfff0000000000000
+DATA gcpConst<>+104(SB)/8, $0xfff0000000000000
+DATA gcpConst<>+112(SB)/8, $0x7ff8000000000000
+DATA gcpConst<>+120(SB)/8, $0x7ff8000000000000
+DATA gcpConst<>+128(SB)/8, $0x0010000000000000
+DATA gcpConst<>+136(SB)/8, $0x0010000000000000
+DATA gcpConst<>+144(SB)/8, $0x4350000000000000
+DATA gcpConst<>+152(SB)/8, $0x4350000000000000
+DATA gcpConst<>+160(SB)/8, $0x404b000000000000
+DATA gcpConst<>+168(SB)/8, $0x404b000000000000
+DATA gcpConst<>+176(SB)/8, $0x4330000000000000
+DATA gcpConst<>+184(SB)/8, $0x4330000000000000
+DATA gcpConst<>+192(SB)/8, $0x43300000000003fe
+DATA gcpConst<>+200(SB)/8, $0x43300000000003fe
+DATA gcpConst<>+208(SB)/8, $0x000fffffffffffff
+DATA gcpConst<>+216(SB)/8, $0x000fffffffffffff
+DATA gcpConst<>+224(SB)/8, $0x3fe6a09e667f3bcd
+DATA gcpConst<>+232(SB)/8, $0x3fe6a09e667f3bcd
+DATA gcpConst<>+240(SB)/8, $0x3fe62e42fee00000
+DATA gcpConst<>+248(SB)/8, $0x3fe62e42fee00000
+DATA gcpConst<>+256(SB)/8, $0x3dea39ef35793c76
+DATA gcpConst<>+264(SB)/8, $0x3dea39ef35793c76
+DATA gcpConst<>+272(SB)/8, $0x3fe5555555555593
+DATA gcpConst<>+280(SB)/8, $0x3fe5555555555593
+DATA gcpConst<>+288(SB)/8, $0x3fd999999997fa04
+DATA gcpConst<>+296(SB)/8, $0x3fd999999997fa04
+DATA gcpConst<>+304(SB)/8, $0x3fd2492494229359
+DATA gcpConst<>+312(SB)/8, $0x3fd2492494229359
+DATA gcpConst<>+320(SB)/8, $0x3fcc71c51d8e78af
+DATA gcpConst<>+328(SB)/8, $0x3fcc71c51d8e78af
+DATA gcpConst<>+336(SB)/8, $0x3fc7466496cb03de
+DATA gcpConst<>+344(SB)/8, $0x3fc7466496cb03de
+DATA gcpConst<>+352(SB)/8, $0x3fc39a09d078c69f
+DATA gcpConst<>+360(SB)/8, $0x3fc39a09d078c69f
+DATA gcpConst<>+368(SB)/8, $0x3fc2f112df3e5244
+DATA gcpConst<>+376(SB)/8, $0x3fc2f112df3e5244
+DATA gcpConst<>+384(SB)/8, $0xc087500000000000
+DATA gcpConst<>+392(SB)/8, $0xc087500000000000
+DATA gcpConst<>+400(SB)/8, $0x3ff71547652b82fe
+DATA gcpConst<>+408(SB)/8, $0x3ff71547652b82fe
+DATA gcpConst<>+416(SB)/8, $0x3fc5555555555555
+DATA gcpConst<>+424(SB)/8, $0x3fc5555555555555
+DATA gcpConst<>+432(SB)/8, $0xbf66c16c16bebd93
+DATA gcpConst<>+440(SB)/8, $0xbf66c16c16bebd93
+DATA gcpConst<>+448(SB)/8, $0x3f11566aaf25de2c
+DATA gcpConst<>+456(SB)/8, $0x3f11566aaf25de2c
+DATA gcpConst<>+464(SB)/8, $0xbebbbd41c5d26bf1
+DATA gcpConst<>+472(SB)/8, $0xbebbbd41c5d26bf1
+DATA gcpConst<>+480(SB)/8, $0x3e66376972bea4d0
+DATA gcpConst<>+488(SB)/8, $0x3e66376972bea4d0
+DATA gcpConst<>+496(SB)/8, $0x43300000000003ff
+DATA gcpConst<>+504(SB)/8, $0x43300000000003ff
+DATA gcpConst<>+512(SB)/8, $0x3ffd67f1c864beb4
+DATA gcpConst<>+520(SB)/8, $0x3ffd67f1c864beb4
+DATA gcpConst<>+528(SB)/8, $0x3ff6a09e667f3bcd
+DATA gcpConst<>+536(SB)/8, $0x3ff6a09e667f3bcd
+DATA gcpConst<>+544(SB)/8, $0xbfc0000000000000
+DATA gcpConst<>+552(SB)/8, $0xbfc0000000000000
+DATA gcpConst<>+560(SB)/8, $0x3f75555555555555
+DATA gcpConst<>+568(SB)/8, $0x3f75555555555555
+DATA gcpConst<>+576(SB)/8, $0xbf5999999999999a
+DATA gcpConst<>+584(SB)/8, $0xbf5999999999999a
+DATA gcpConst<>+592(SB)/8, $0x3f536db6db6db6db
+DATA gcpConst<>+600(SB)/8, $0x3f536db6db6db6db
+DATA gcpConst<>+608(SB)/8, $0xbf5b8e38e38e38e4
+DATA gcpConst<>+616(SB)/8, $0xbf5b8e38e38e38e4
+DATA gcpConst<>+624(SB)/8, $0x3f6f68ba2e8ba2e9
+DATA gcpConst<>+632(SB)/8, $0x3f6f68ba2e8ba2e9
+DATA gcpConst<>+640(SB)/8, $0xbf8a413b13b13b14
+DATA gcpConst<>+648(SB)/8, $0xbf8a413b13b13b14
+DATA gcpConst<>+656(SB)/8, $0x3fae426888888889
+DATA gcpConst<>+664(SB)/8, $0x3fae426888888889
+DATA gcpConst<>+672(SB)/8, $0x3fc0000000000000
+DATA gcpConst<>+680(SB)/8, $0x3fc0000000000000
+DATA gcpConst<>+688(SB)/8, $0xbf90000000000000
+DATA gcpConst<>+696(SB)/8, $0xbf90000000000000
+DATA gcpConst<>+704(SB)/8, $0x3f80000000000000
+DATA gcpConst<>+712(SB)/8, $0x3f80000000000000
+DATA gcpConst<>+720(SB)/8, $0xbf81000000000000
+DATA gcpConst<>+728(SB)/8, $0xbf81000000000000
+DATA gcpConst<>+736(SB)/8, $0x3f8f000000000000
+DATA gcpConst<>+744(SB)/8, $0x3f8f000000000000
+DATA gcpConst<>+752(SB)/8, $0xbfa5980000000000
+DATA gcpConst<>+760(SB)/8, $0xbfa5980000000000
+DATA gcpConst<>+768(SB)/8, $0x3fc5550000000000
+DATA gcpConst<>+776(SB)/8, $0x3fc5550000000000
+DATA gcpConst<>+784(SB)/8, $0xbfec5e4200000000
+DATA gcpConst<>+792(SB)/8, $0xbfec5e4200000000
+DATA gcpConst<>+800(SB)/8, $0x40186e7980000000
+DATA gcpConst<>+808(SB)/8, $0x40186e7980000000
+DATA gcpConst<>+816(SB)/8, $0xc04a74c8aa000000
+DATA gcpConst<>+824(SB)/8, $0xc04a74c8aa000000
+GLOBL gcpConst<>(SB), RODATA|NOPTR, $832
+
+// GL_NONE(mask, label) branches to label when no lane of the vector
+// register mask is set.
+#define GL_NONE(mask, label) \
+	VMOV mask.D[0], ANY; \
+	VMOV mask.D[1], ANY1; \
+	ORR ANY1, ANY; \
+	CBZ ANY, label
+
+// GL_LOG sets V0 = ln(V0), as fdlibm's log (Go's math.log): x = f1·2^k with
+// f1 in [√½, √2), s = f/(2+f) for f = f1−1, and a minimax polynomial in s²;
+// subnormals are scaled by 2^54 first. ln(±0) = −Inf, ln(+Inf) = +Inf and
+// ln(x < 0) = ln(NaN) = NaN. Clobbers V1–V7.
+#define GL_LOG \
+	FMOVQ GC_TINY(KTAB), F1; \
+	WORD $0x6EE0E421 /* FCMGT V1.2D, V1.2D, V0.2D; x < 2⁻¹⁰²² */; \
+	FMOVQ GC_TWO54(KTAB), F2; \
+	WORD $0x6E62DC02 /* FMUL V2.2D, V0.2D, V2.2D */; \
+	VBIF V1.B16, V0.B16, V2.B16; \
+	FMOVQ GC_54(KTAB), F3; \
+	VAND V1.B16, V3.B16, V3.B16; \
+	VUSHR $52, V2.D2, V4.D2; \
+	FMOVQ GC_TWO52(KTAB), F5; \
+	VORR V5.B16, V4.B16, V4.B16; \
+	FMOVQ GC_TWO52P1022(KTAB), F5; \
+	WORD $0x4EE5D484 /* FSUB V4.2D, V4.2D, V5.2D; biased exponent − 1022 */; \
+	WORD $0x4EE3D484 /* FSUB V4.2D, V4.2D, V3.2D */; \
+	FMOVQ GC_MANT(KTAB), F5; \
+	VAND V5.B16, V2.B16, V5.B16; \
+	FMOVQ GC_HALF(KTAB), F6; \
+	VORR V6.B16, V5.B16, V5.B16; \
+	FMOVQ GC_SQRTHALF(KTAB), F6; \
+	WORD $0x6EE5E4C6 /* FCMGT V6.2D, V6.2D, V5.2D; f1 < √½ */; \
+	WORD $0x4E65D4A7 /* FADD V7.2D, V5.2D, V5.2D */; \
+	VBIT V6.B16, V7.B16, V5.B16; \
+	FMOVQ GC_ONE(KTAB), F7; \
+	VAND V6.B16, V7.B16, V3.B16; \
+	WORD $0x4EE3D484 /* FSUB V4.2D, V4.2D, V3.2D; k */; \
+	WORD $0x4EE7D4A5 /* FSUB V5.2D, V5.2D, V7.2D; f = f1 − 1 */; \
+	FMOVQ GC_TWO(KTAB), F6; \
+	WORD $0x4E66D4A6 /* FADD V6.2D, V5.2D, V6.2D */; \
+	WORD $0x6E66FCA6 /* FDIV V6.2D, V5.2D, V6.2D; s = f/(2+f) */; \
+	WORD $0x6E66DCC7 /* FMUL V7.2D, V6.2D, V6.2D; s² */; \
+	WORD $0x6E67DCE3 /* FMUL V3.2D, V7.2D, V7.2D; s⁴ */; \
+	FMOVQ GC_L7(KTAB), F1; \
+	FMOVQ GC_L5(KTAB), F2; \
+	VFMLA V1.D2, V3.D2, V2.D2; \
+	FMOVQ GC_L3(KTAB), F1; \
+	VFMLA V2.D2, V3.D2, V1.D2; \
+	FMOVQ GC_L1(KTAB), F2; \
+	VFMLA V1.D2, V3.D2, V2.D2; \
+	WORD $0x6E67DC41 /* FMUL V1.2D, V2.2D, V7.2D; t1 */; \
+	FMOVQ GC_L6(KTAB), F7; \
+	FMOVQ GC_L4(KTAB), F2; \
+	VFMLA V7.D2, V3.D2, V2.D2; \
+	FMOVQ GC_L2(KTAB), F7; \
+	VFMLA V2.D2, V3.D2, V7.D2; \
+	WORD $0x6E63DCE2 /* FMUL V2.2D, V7.2D, V3.2D; t2 */; \
+	WORD $0x4E62D421 /* FADD V1.2D, V1.2D, V2.2D; R = t1 + t2 */; \
+	WORD $0x6E65DCA2 /* FMUL V2.2D, V5.2D, V5.2D */; \
+	FMOVQ GC_HALF(KTAB), F3; \
+	WORD $0x6E63DC42 /* FMUL V2.2D, V2.2D, V3.2D; hfsq = ½f² */; \
+	WORD $0x4E62D421 /* FADD V1.2D, V1.2D, V2.2D */; \
+	WORD $0x6E66DC21 /* FMUL V1.2D, V1.2D, V6.2D */; \
+	FMOVQ GC_LN2LO(KTAB), F3; \
+	WORD $0x6E63DC83 /* FMUL V3.2D, V4.2D, V3.2D */; \
+	WORD $0x4E63D421 /* FADD V1.2D, V1.2D, V3.2D; s(hfsq+R) + k·ln2lo */; \
+	WORD $0x4EE1D442 /* FSUB V2.2D, V2.2D, V1.2D */; \
+	WORD $0x4EE5D442 /* FSUB V2.2D, V2.2D, V5.2D */; \
+	FMOVQ GC_LN2HI(KTAB), F3; \
+	WORD $0x6E63DC84 /* FMUL V4.2D, V4.2D, V3.2D */; \
+	WORD $0x4EE2D484 /* FSUB V4.2D, V4.2D, V2.2D; k·ln2hi − ((hfsq − …) − f) */; \
+	WORD $0x4EE0D801 /* FCMEQ V1.2D, V0.2D, #0 */; \
+	FMOVQ GC_NEGINF(KTAB), F2; \
+	VBIT V1.B16, V2.B16, V4.B16; \
+	FMOVQ GC_INF(KTAB), F2; \
+	WORD $0x4E62E401 /* FCMEQ V1.2D, V0.2D, V2.2D */; \
+	VBIT V1.B16, V2.B16, V4.B16; \
+	WORD $0x6EE0C801 /* FCMGE V1.2D, V0.2D, #0; false for NaN */; \
+	FMOVQ GC_NAN(KTAB), F2; \
+	VBIF V1.B16, V2.B16, V4.B16; \
+	VMOV V4.B16, V0.B16
+
+// GL_LOG1P sets V0 = ln(1+V0) for V0 ≥ 0 (or NaN): with w = 1+x rounded,
+// ln(1+x) = ln w + (x − (w−1))/w, where x − (w−1) is the exact rounding
+// error of w (Goldberg), so tiny x keep full relative accuracy. Not for
+// x = +Inf (NaN). Leaves x in V8 and w in V9; clobbers V1–V9.
+#define GL_LOG1P \
+	VMOV V0.B16, V8.B16; \
+	FMOVQ GC_ONE(KTAB), F1; \
+	WORD $0x4E61D409 /* FADD V9.2D, V0.2D, V1.2D; w = x + 1 */; \
+	VMOV V9.B16, V0.B16; \
+	GL_LOG; \
+	FMOVQ GC_ONE(KTAB), F1; \
+	WORD $0x4EE1D521 /* FSUB V1.2D, V9.2D, V1.2D */; \
+	WORD $0x4EE1D501 /* FSUB V1.2D, V8.2D, V1.2D; x − (w−1) */; \
+	WORD $0x6E69FC21 /* FDIV V1.2D, V1.2D, V9.2D */; \
+	WORD $0x4E61D400 /* FADD V0.2D, V0.2D, V1.2D */
+
+// GL_EXPNEG sets V0 = exp(V0) for V0 ≤ 0 (or NaN), as fdlibm's exp (Go's
+// math.expmulti): k = round(x/ln 2), r = x − k·ln 2 in two parts, a rational
+// approximation of exp(r), and the scaling by 2^k done as 2^⌊k/2⌋·2^(k−⌊k/2⌋)
+// so that subnormal results round once. x < −746 (−Inf included) gives 0.
+// Clobbers V1–V7.
+#define GL_EXPNEG \
+	FMOVQ GC_EXPMIN(KTAB), F1; \
+	WORD $0x4E61F400 /* FMAX V0.2D, V0.2D, V1.2D; NaN stays NaN */; \
+	FMOVQ GC_LOG2E(KTAB), F1; \
+	WORD $0x6E61DC01 /* FMUL V1.2D, V0.2D, V1.2D */; \
+	WORD $0x4E618821 /* FRINTN V1.2D, V1.2D; k */; \
+	FMOVQ GC_LN2HI(KTAB), F2; \
+	WORD $0x6E62DC22 /* FMUL V2.2D, V1.2D, V2.2D */; \
+	WORD $0x4EE2D402 /* FSUB V2.2D, V0.2D, V2.2D; hi = x − k·ln2hi */; \
+	FMOVQ GC_LN2LO(KTAB), F3; \
+	WORD $0x6E63DC23 /* FMUL V3.2D, V1.2D, V3.2D; lo = k·ln2lo */; \
+	WORD $0x4EE3D444 /* FSUB V4.2D, V2.2D, V3.2D; r = hi − lo */; \
+	WORD $0x6E64DC85 /* FMUL V5.2D, V4.2D, V4.2D; t = r² */; \
+	FMOVQ GC_P5(KTAB), F6; \
+	FMOVQ GC_P4(KTAB), F7; \
+	VFMLA V6.D2, V5.D2, V7.D2; \
+	FMOVQ GC_P3(KTAB), F6; \
+	VFMLA V7.D2, V5.D2, V6.D2; \
+	FMOVQ GC_P2(KTAB), F7; \
+	VFMLA V6.D2, V5.D2, V7.D2; \
+	FMOVQ GC_P1(KTAB), F6; \
+	VFMLA V7.D2, V5.D2, V6.D2; \
+	WORD $0x6E65DCC6 /* FMUL V6.2D, V6.2D, V5.2D */; \
+	WORD $0x4EE6D486 /* FSUB V6.2D, V4.2D, V6.2D; c = r − t·P(t) */; \
+	WORD $0x6E66DC87 /* FMUL V7.2D, V4.2D, V6.2D */; \
+	FMOVQ GC_TWO(KTAB), F5; \
+	WORD $0x4EE6D4A5 /* FSUB V5.2D, V5.2D, V6.2D */; \
+	WORD $0x6E65FCE7 /* FDIV V7.2D, V7.2D, V5.2D; r·c/(2−c) */; \
+	WORD $0x4EE7D463 /* FSUB V3.2D, V3.2D, V7.2D */; \
+	WORD $0x4EE2D463 /* FSUB V3.2D, V3.2D, V2.2D */; \
+	FMOVQ GC_ONE(KTAB), F5; \
+	WORD $0x4EE3D4A5 /* FSUB V5.2D, V5.2D, V3.2D; y = 1 − ((lo − r·c/(2−c)) − hi) */; \
+	FMOVQ GC_HALF(KTAB), F2; \
+	WORD $0x6E62DC22 /* FMUL V2.2D, V1.2D, V2.2D */; \
+	WORD $0x4E619842 /* FRINTM V2.2D, V2.2D; k1 = ⌊k/2⌋ */; \
+	WORD $0x4EE2D423 /* FSUB V3.2D, V1.2D, V2.2D; k2 = k − k1 */; \
+	FMOVQ GC_EXPBIAS(KTAB), F6; \
+	WORD $0x4E66D442 /* FADD V2.2D, V2.2D, V6.2D */; \
+	VSHL $52, V2.D2, V2.D2; \
+	WORD $0x4E66D463 /* FADD V3.2D, V3.2D, V6.2D */; \
+	VSHL $52, V3.D2, V3.D2; \
+	WORD $0x6E62DCA5 /* FMUL V5.2D, V5.2D, V2.2D */; \
+	WORD $0x6E63DCA0 /* FMUL V0.2D, V5.2D, V3.2D; y·2^k1·2^k2 */
+
+// GL_SOFTPLUS sets V0 = softplus(z) and V29 = sigmoid(z) for z in V28, as
+// softplus and sigmoid of special.go: with e = exp(−|z|), sigmoid is
+// 1/(1+e) for z ≥ 0 and e/(1+e) below, softplus z + ln(1+e) for z > 0 and
+// ln(1+e) otherwise. Clobbers V1–V9.
+#define GL_SOFTPLUS \
+	FMOVQ GC_SIGN(KTAB), F1; \
+	VORR V1.B16, V28.B16, V0.B16; \
+	GL_EXPNEG; \
+	FMOVQ GC_ONE(KTAB), F1; \
+	WORD $0x4E61D402 /* FADD V2.2D, V0.2D, V1.2D; 1 + e */; \
+	WORD $0x6E62FC03 /* FDIV V3.2D, V0.2D, V2.2D; e/(1+e) */; \
+	WORD $0x6E62FC3D /* FDIV V29.2D, V1.2D, V2.2D; 1/(1+e) */; \
+	WORD $0x6EE0CB84 /* FCMGE V4.2D, V28.2D, #0 */; \
+	VBIF V4.B16, V3.B16, V29.B16; \
+	GL_LOG1P; \
+	WORD $0x4E60D781 /* FADD V1.2D, V28.2D, V0.2D; z + ln(1+e) */; \
+	WORD $0x4EE0CB82 /* FCMGT V2.2D, V28.2D, #0 */; \
+	VBIT V2.B16, V1.B16, V0.B16
+
+// func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64
+TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-104
+	MOVD n+0(FP), PAIRS
+	LSR $1, PAIRS
+	MOVD zm+8(FP), ZM
+	MOVD za+16(FP), ZA
+	MOVD zb+24(FP), ZB
+	MOVD zn+32(FP), ZN
+	MOVD y+40(FP), YP
+	MOVD gm+48(FP), GM
+	MOVD ga+56(FP), GA
+	MOVD gb+64(FP), GB
+	MOVD gn+72(FP), GN
+	MOVD fixedAlpha+80(FP), FIXED // +0: α is learned (the Go wrapper maps −0 to +0)
+	FMOVD fixedAlpha+80(FP), F12
+	VDUP V12.D[0], V12.D2
+	FMOVD scale+88(FP), F11
+	VDUP V11.D[0], V11.D2
+	VEOR V10.B16, V10.B16, V10.B16 // sum = 0
+	MOVD $gcpConst<>(SB), KTAB
+	CBZ PAIRS, gcpLossF64_done
+	PCALIGN $16
+
+gcpLossF64_loop:
+	// β = softplus(zb), σ(zb)
+	VLD1.P 16(ZB), [V28.D2]
+	GL_SOFTPLUS
+	VMOV V0.B16, V13.B16
+	VMOV V29.B16, V14.B16
+	// ν = softplus(zn), σ(zn)
+	VLD1.P 16(ZN), [V28.D2]
+	GL_SOFTPLUS
+	VMOV V0.B16, V15.B16
+	VMOV V29.B16, V16.B16
+	VMOV V12.B16, V17.B16 // α = fixedAlpha
+	CBNZ FIXED, gcpLossF64_fixed
+	// α = 1 + softplus(za), σ(za)
+	VLD1.P 16(ZA), [V28.D2]
+	GL_SOFTPLUS
+	FMOVQ GC_ONE(KTAB), F1
+	WORD $0x4E61D411 // FADD V17.2D, V0.2D, V1.2D; α = softplus(za) + 1
+	VMOV V29.B16, V18.B16
+
+gcpLossF64_fixed:
+	// valid = ν > 0 && α > 0 && β > 0 (false for NaN)
+	WORD $0x4EE0C9F3 // FCMGT V19.2D, V15.2D, #0
+	WORD $0x4EE0CA21 // FCMGT V1.2D, V17.2D, #0
+	WORD $0x4EE0C9A2 // FCMGT V2.2D, V13.2D, #0
+	VAND V1.B16, V19.B16, V19.B16
+	VAND V2.B16, V19.B16, V19.B16
+	// σ = β(1 + 1/ν); s = √(2σ)
+	FMOVQ GC_ONE(KTAB), F1
+	WORD $0x6E6FFC22 // FDIV V2.2D, V1.2D, V15.2D
+	WORD $0x4E61D442 // FADD V2.2D, V2.2D, V1.2D
+	WORD $0x6E62DDB4 // FMUL V20.2D, V13.2D, V2.2D; σ
+	WORD $0x4E74D683 // FADD V3.2D, V20.2D, V20.2D
+	WORD $0x6EE1F863 // FSQRT V3.2D, V3.2D; s
+	// t = (y−m)/s, 0 when y = m, y/s − m/s when (y−m)/s is NaN
+	VLD1.P 16(YP), [V4.D2]
+	VLD1.P 16(ZM), [V5.D2]
+	WORD $0x4EE5D486 // FSUB V6.2D, V4.2D, V5.2D; r = y − m
+	WORD $0x6E63FCDC // FDIV V28.2D, V6.2D, V3.2D; r/s
+	WORD $0x6E63FC87 // FDIV V7.2D, V4.2D, V3.2D
+	WORD $0x6E63FCA8 // FDIV V8.2D, V5.2D, V3.2D
+	WORD $0x4EE8D4E7 // FSUB V7.2D, V7.2D, V8.2D; y/s − m/s
+	WORD $0x4E7CE788 // FCMEQ V8.2D, V28.2D, V28.2D; r/s is not NaN
+	VBIF V8.B16, V7.B16, V28.B16
+	WORD $0x4EE0D8C8 // FCMEQ V8.2D, V6.2D, #0; r = 0
+	VEOR V7.B16, V7.B16, V7.B16
+	VBIT V8.B16, V7.B16, V28.B16 // t
+	WORD $0x6E7CDF9D // FMUL V29.2D, V28.2D, V28.2D; u = t²
+	// w = 1/(1+u); u ≤ 1: v = u·w, tw = t·w; else v = 1/(1+1/u), tw = 1/(t+1/t)
+	WORD $0x4E61D7A2 // FADD V2.2D, V29.2D, V1.2D
+	WORD $0x6E62FC35 // FDIV V21.2D, V1.2D, V2.2D; w
+	WORD $0x6E75DFA3 // FMUL V3.2D, V29.2D, V21.2D; u·w
+	WORD $0x6E75DF84 // FMUL V4.2D, V28.2D, V21.2D; t·w
+	WORD $0x6E7DFC36 // FDIV V22.2D, V1.2D, V29.2D
+	WORD $0x4E61D6D6 // FADD V22.2D, V22.2D, V1.2D
+	WORD $0x6E76FC36 // FDIV V22.2D, V1.2D, V22.2D; 1/(1+1/u)
+	WORD $0x6E7CFC37 // FDIV V23.2D, V1.2D, V28.2D
+	WORD $0x4E7CD6F7 // FADD V23.2D, V23.2D, V28.2D
+	WORD $0x6E77FC37 // FDIV V23.2D, V1.2D, V23.2D; 1/(t+1/t)
+	WORD $0x6E7DE425 // FCMGE V5.2D, V1.2D, V29.2D; u ≤ 1
+	VBIT V5.B16, V3.B16, V22.B16 // v
+	VBIT V5.B16, V4.B16, V23.B16 // tw
+	// ln(1+u), or 2·ln|t| where u overflowed
+	VMOV V29.B16, V0.B16
+	GL_LOG1P
+	VMOV V0.B16, V24.B16
+	FMOVQ GC_INF(KTAB), F1
+	WORD $0x4E61E7A2 // FCMEQ V2.2D, V29.2D, V1.2D; u = +Inf
+	GL_NONE(V2, gcpLossF64_finiteu)
+	WORD $0x4EE0FB80 // FABS V0.2D, V28.2D
+	GL_LOG
+	WORD $0x4E60D400 // FADD V0.2D, V0.2D, V0.2D
+	FMOVQ GC_INF(KTAB), F1
+	WORD $0x4E61E7A2 // FCMEQ V2.2D, V29.2D, V1.2D
+	VBIT V2.B16, V0.B16, V24.B16
+
+gcpLossF64_finiteu:
+	// ln σ = ln β + ln(1 + 1/ν) for ν ≥ 1, ln β + ln(1+ν) − ln ν below
+	VMOV V13.B16, V0.B16
+	GL_LOG
+	VMOV V0.B16, V25.B16 // ln β
+	FMOVQ GC_ONE(KTAB), F1
+	WORD $0x6E6FFC22 // FDIV V2.2D, V1.2D, V15.2D; 1/ν
+	WORD $0x6E61E5FE // FCMGE V30.2D, V15.2D, V1.2D; ν ≥ 1
+	VMOV V15.B16, V0.B16
+	VBIT V30.B16, V2.B16, V0.B16
+	GL_LOG1P
+	WORD $0x4E60D739 // FADD V25.2D, V25.2D, V0.2D
+	VMOV V15.B16, V0.B16
+	GL_LOG
+	VEOR V1.B16, V1.B16, V1.B16
+	VBIT V30.B16, V1.B16, V0.B16 // ν ≥ 1: 0
+	WORD $0x4EE0D739 // FSUB V25.2D, V25.2D, V0.2D; ln σ
+	// lnΓ(α+½) − lnΓ(α): z = α ≥ 10 gives the series alone; below, z = α+1 is
+	// stepped up to 10 with num/den = Π (α+k+½)/(α+k), as in lgammaHalfStep:
+	// series(z) − ln(num/den) + ln α. At most nine steps for α > 0.
+	FMOVQ GC_ONE(KTAB), F1
+	FMOVQ GC_TEN(KTAB), F3
+	FMOVQ GC_HALF(KTAB), F5
+	WORD $0x4E61D63C // FADD V28.2D, V17.2D, V1.2D; α + 1
+	WORD $0x6E63E624 // FCMGE V4.2D, V17.2D, V3.2D; α ≥ 10
+	VBIT V4.B16, V17.B16, V28.B16 // z
+	WORD $0x4E65D63D // FADD V29.2D, V17.2D, V5.2D; num = α + ½
+	VMOV V1.B16, V30.B16 // den = 1
+	MOVD $9, CNT
+
+gcpLossF64_lgstep:
+	WORD $0x6EFCE466 // FCMGT V6.2D, V3.2D, V28.2D; z < 10
+	GL_NONE(V6, gcpLossF64_lgdone)
+	WORD $0x4E65D787 // FADD V7.2D, V28.2D, V5.2D
+	WORD $0x6E67DFA7 // FMUL V7.2D, V29.2D, V7.2D
+	VBIT V6.B16, V7.B16, V29.B16 // num *= z + ½
+	WORD $0x6E7CDFC7 // FMUL V7.2D, V30.2D, V28.2D
+	VBIT V6.B16, V7.B16, V30.B16 // den *= z
+	VAND V6.B16, V1.B16, V7.B16
+	WORD $0x4E67D79C // FADD V28.2D, V28.2D, V7.2D; z++
+	SUBS $1, CNT
+	BNE gcpLossF64_lgstep
+
+gcpLossF64_lgdone:
+	VMOV V28.B16, V0.B16
+	GL_LOG
+	FMOVQ GC_HALF(KTAB), F1
+	WORD $0x6E61DC1A // FMUL V26.2D, V0.2D, V1.2D; ½ ln z
+	FMOVQ GC_ONE(KTAB), F1
+	WORD $0x6E7CFC22 // FDIV V2.2D, V1.2D, V28.2D; r = 1/z
+	WORD $0x6E62DC43 // FMUL V3.2D, V2.2D, V2.2D; r²
+	FMOVQ GC_LG7(KTAB), F4
+	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
+	FMOVQ GC_LG6(KTAB), F5
+	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
+	FMOVQ GC_LG5(KTAB), F5
+	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
+	FMOVQ GC_LG4(KTAB), F5
+	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
+	FMOVQ GC_LG3(KTAB), F5
+	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
+	FMOVQ GC_LG2(KTAB), F5
+	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
+	FMOVQ GC_LG1(KTAB), F5
+	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
+	FMOVQ GC_LG0(KTAB), F5
+	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD $0x6E62DC84 // FMUL V4.2D, V4.2D, V2.2D
+	WORD $0x4E64D75A // FADD V26.2D, V26.2D, V4.2D; series(z)
+	WORD $0x6E7EFFA0 // FDIV V0.2D, V29.2D, V30.2D; num/den
+	GL_LOG
+	WORD $0x4EE0D75F // FSUB V31.2D, V26.2D, V0.2D; − ln(num/den)
+	VMOV V17.B16, V0.B16
+	GL_LOG
+	WORD $0x4E60D7FF // FADD V31.2D, V31.2D, V0.2D; + ln α
+	FMOVQ GC_TEN(KTAB), F1
+	WORD $0x6E61E622 // FCMGE V2.2D, V17.2D, V1.2D; α ≥ 10
+	VBIF V2.B16, V31.B16, V26.B16
+	// ψ(α+½) − ψ(α): z = α stepped up to 10 with num/den = Σ 1/(z(2z+1)),
+	// then 1/(2z) + u·P(u) + num/den, u = 1/z², as digammaHalfStep. At most
+	// ten steps for α > 0.
+	VMOV V17.B16, V28.B16 // z
+	VEOR V29.B16, V29.B16, V29.B16 // num = 0
+	FMOVQ GC_ONE(KTAB), F1
+	VMOV V1.B16, V30.B16 // den = 1
+	FMOVQ GC_TEN(KTAB), F3
+	MOVD $10, CNT
+
+gcpLossF64_psistep:
+	WORD $0x6EFCE466 // FCMGT V6.2D, V3.2D, V28.2D; z < 10
+	GL_NONE(V6, gcpLossF64_psidone)
+	WORD $0x4E7CD787 // FADD V7.2D, V28.2D, V28.2D
+	WORD $0x4E61D4E7 // FADD V7.2D, V7.2D, V1.2D
+	WORD $0x6E67DF87 // FMUL V7.2D, V28.2D, V7.2D; d = z(2z+1)
+	WORD $0x6E67DFA8 // FMUL V8.2D, V29.2D, V7.2D
+	WORD $0x4E7ED508 // FADD V8.2D, V8.2D, V30.2D
+	VBIT V6.B16, V8.B16, V29.B16 // num = num·d + den
+	WORD $0x6E67DFC8 // FMUL V8.2D, V30.2D, V7.2D
+	VBIT V6.B16, V8.B16, V30.B16 // den *= d
+	VAND V6.B16, V1.B16, V7.B16
+	WORD $0x4E67D79C // FADD V28.2D, V28.2D, V7.2D; z++
+	SUBS $1, CNT
+	BNE gcpLossF64_psistep
+
+gcpLossF64_psidone:
+	WORD $0x6E7CDF82 // FMUL V2.2D, V28.2D, V28.2D
+	WORD $0x6E62FC22 // FDIV V2.2D, V1.2D, V2.2D; u = 1/z²
+	FMOVQ GC_DG9(KTAB), F3
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG8(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG7(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG6(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG5(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG4(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG3(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG2(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG1(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
+	FMOVQ GC_DG0(KTAB), F4
+	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
+	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D; u·P(u)
+	FMOVQ GC_HALF(KTAB), F4
+	WORD $0x6E7CFC84 // FDIV V4.2D, V4.2D, V28.2D; ½/z
+	WORD $0x4E63D484 // FADD V4.2D, V4.2D, V3.2D
+	WORD $0x6E7EFFA5 // FDIV V5.2D, V29.2D, V30.2D; num/den
+	WORD $0x4E65D49B // FADD V27.2D, V4.2D, V5.2D
+	// nll = −[lnΓ ratio − ½(ln 2π + ln σ) − (α+½)·ln(1+u)]
+	FMOVQ GC_HALF(KTAB), F1
+	WORD $0x4E61D622 // FADD V2.2D, V17.2D, V1.2D; α + ½
+	FMOVQ GC_LOG2PI(KTAB), F3
+	WORD $0x4E63D723 // FADD V3.2D, V25.2D, V3.2D
+	WORD $0x6E61DC63 // FMUL V3.2D, V3.2D, V1.2D
+	WORD $0x4EE3D744 // FSUB V4.2D, V26.2D, V3.2D
+	WORD $0x6E78DC45 // FMUL V5.2D, V2.2D, V24.2D
+	WORD $0x4EE5D484 // FSUB V4.2D, V4.2D, V5.2D; ln p
+	WORD $0x6EE0F884 // FNEG V4.2D, V4.2D; nll = −ln p
+	// dα = ln(1+u) − [ψ(α+½) − ψ(α)]
+	WORD $0x4EFBD706 // FSUB V6.2D, V24.2D, V27.2D
+	// dm = −(α+½)·(tw·(√2/√σ))
+	WORD $0x6EE1FA87 // FSQRT V7.2D, V20.2D
+	FMOVQ GC_SQRT2(KTAB), F8
+	WORD $0x6E67FD08 // FDIV V8.2D, V8.2D, V7.2D
+	WORD $0x6E77DD08 // FMUL V8.2D, V8.2D, V23.2D
+	WORD $0x6EE0F849 // FNEG V9.2D, V2.2D
+	WORD $0x6E68DD29 // FMUL V9.2D, V9.2D, V8.2D; dm
+	// g = ½w − α·v; dβ = g/β; dν = −g/(ν(ν+1))
+	WORD $0x6E61DEA1 // FMUL V1.2D, V21.2D, V1.2D; ½w
+	WORD $0x6E76DE23 // FMUL V3.2D, V17.2D, V22.2D; α·v
+	WORD $0x4EE3D421 // FSUB V1.2D, V1.2D, V3.2D; g
+	WORD $0x6E6DFC23 // FDIV V3.2D, V1.2D, V13.2D; dβ
+	FMOVQ GC_ONE(KTAB), F5
+	WORD $0x4E65D5E5 // FADD V5.2D, V15.2D, V5.2D
+	WORD $0x6E65DDE5 // FMUL V5.2D, V15.2D, V5.2D; ν(ν+1)
+	WORD $0x6EE0F821 // FNEG V1.2D, V1.2D
+	WORD $0x6E65FC21 // FDIV V1.2D, V1.2D, V5.2D; dν
+	// chain through the links, scale, and NaN for an invalid prior
+	FMOVQ GC_NAN(KTAB), F7
+	WORD $0x6E70DC21 // FMUL V1.2D, V1.2D, V16.2D
+	WORD $0x6E61DD61 // FMUL V1.2D, V11.2D, V1.2D
+	VBIF V19.B16, V7.B16, V1.B16
+	VST1.P [V1.D2], 16(GN) // gn = scale·dν·σ(zn)
+	WORD $0x6E6EDC63 // FMUL V3.2D, V3.2D, V14.2D
+	WORD $0x6E63DD63 // FMUL V3.2D, V11.2D, V3.2D
+	VBIF V19.B16, V7.B16, V3.B16
+	VST1.P [V3.D2], 16(GB) // gb = scale·dβ·σ(zb)
+	WORD $0x6E69DD69 // FMUL V9.2D, V11.2D, V9.2D
+	VBIF V19.B16, V7.B16, V9.B16
+	VST1.P [V9.D2], 16(GM) // gm = scale·dm
+	VBIF V19.B16, V7.B16, V4.B16
+	WORD $0x4E6AD48A // FADD V10.2D, V4.2D, V10.2D; sum += nll
+	CBNZ FIXED, gcpLossF64_next
+	WORD $0x6E72DCC6 // FMUL V6.2D, V6.2D, V18.2D
+	WORD $0x6E66DD66 // FMUL V6.2D, V11.2D, V6.2D
+	VBIF V19.B16, V7.B16, V6.B16
+	VST1.P [V6.D2], 16(GA) // ga = scale·dα·σ(za)
+
+gcpLossF64_next:
+	SUBS $1, PAIRS
+	BNE gcpLossF64_loop
+
+gcpLossF64_done:
+	WORD $0x7E70D940 // FADDP D0, V10.2D
+	FMOVD F0, ret+96(FP)
+	RET
+
+#undef ZM
+#undef ZA
+#undef ZB
+#undef ZN
+#undef YP
+#undef GM
+#undef GA
+#undef GB
+#undef GN
+#undef KTAB
+#undef PAIRS
+#undef FIXED
+#undef CNT
+#undef ANY
+#undef ANY1

@@ -71,7 +71,7 @@ func TestNEONWords(t *testing.T) {
 	want := map[int][]word{}
 	macros := map[string][]word{} // the expansion of each multi-line macro
 	wordRE := regexp.MustCompile(`^\s*WORD\s+\$0x([0-9A-Fa-f]{8})\s*(?://\s*([^;]+).*|/\*\s*([^;*]+)[^*]*\*/\s*;?\s*\\?\s*)$`)
-	defineRE := regexp.MustCompile(`^#define\s+(\w+)\s*\\$`)
+	defineRE := regexp.MustCompile(`^#define\s+(\w+)(?:\([^)]*\))?\s*\\$`)
 	var macro string // the macro being defined, if any
 	var body []word
 	for i, line := range strings.Split(string(src), "\n") {
@@ -96,7 +96,8 @@ func TestNEONWords(t *testing.T) {
 			}
 		} else {
 			stmt, _, _ := strings.Cut(strings.TrimSuffix(trimmed, `\`), "//")
-			ws = macros[strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(stmt), ";"))]
+			name, _, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(stmt), ";"), "(") // NAME or NAME(args)
+			ws = macros[strings.TrimSpace(name)]
 		}
 		if macro == "" {
 			if len(ws) > 0 {

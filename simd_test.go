@@ -734,7 +734,8 @@ func ktLossTol[T Float]() (rel, floor float64) {
 // recurrences are those of special.go), and each output adds at most a
 // dozen of them before a cancellation, so 64 roundoffs of the terms bound
 // what two correct implementations can disagree on there (the AVX2 kernel
-// measures at most 10).
+// measures at most 10, and the NEON kernel, which writes the same bits,
+// under qemu too).
 const ktLossFloor = 64
 
 var ktLossWorst = map[string]float64{}
