@@ -1367,7 +1367,7 @@ gemmDotF64_done:
 // Element-wise kernels and reductions. Pointers in R0–R6, n in R7,
 // the block count in R8, scalar arguments broadcast in V24–V29 (and 1 in V31).
 
-// func mulF32(x, y *float32, n int)
+// func mulF32(n int, x, y *float32)
 //
 // for i := range n {
 //	x[i] *= y[i]
@@ -1376,9 +1376,9 @@ gemmDotF64_done:
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·mulF32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD x+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
+	MOVD y+16(FP), R1
 	LSR $4, R7, R8 // blocks of 16
 	CBZ R8, mulF32_tail
 	PCALIGN $16
@@ -1409,7 +1409,7 @@ mulF32_tail_loop:
 mulF32_done:
 	RET
 
-// func mulF64(x, y *float64, n int)
+// func mulF64(n int, x, y *float64)
 //
 // for i := range n {
 //	x[i] *= y[i]
@@ -1418,9 +1418,9 @@ mulF32_done:
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·mulF64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD x+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
+	MOVD y+16(FP), R1
 	LSR $3, R7, R8 // blocks of 8
 	CBZ R8, mulF64_tail
 	PCALIGN $16
@@ -1451,7 +1451,7 @@ mulF64_tail_loop:
 mulF64_done:
 	RET
 
-// func mulToF32(dst, x, y *float32, n int)
+// func mulToF32(n int, dst, x, y *float32)
 //
 // for i := range n {
 //	dst[i] = x[i] * y[i]
@@ -1460,10 +1460,10 @@ mulF64_done:
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·mulToF32(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD dst+0(FP), R0
-	MOVD x+8(FP), R1
-	MOVD y+16(FP), R2
-	MOVD n+24(FP), R7
+	MOVD n+0(FP), R7
+	MOVD dst+8(FP), R0
+	MOVD x+16(FP), R1
+	MOVD y+24(FP), R2
 	LSR $4, R7, R8 // blocks of 16
 	CBZ R8, mulToF32_tail
 	PCALIGN $16
@@ -1494,7 +1494,7 @@ mulToF32_tail_loop:
 mulToF32_done:
 	RET
 
-// func mulToF64(dst, x, y *float64, n int)
+// func mulToF64(n int, dst, x, y *float64)
 //
 // for i := range n {
 //	dst[i] = x[i] * y[i]
@@ -1503,10 +1503,10 @@ mulToF32_done:
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·mulToF64(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD dst+0(FP), R0
-	MOVD x+8(FP), R1
-	MOVD y+16(FP), R2
-	MOVD n+24(FP), R7
+	MOVD n+0(FP), R7
+	MOVD dst+8(FP), R0
+	MOVD x+16(FP), R1
+	MOVD y+24(FP), R2
 	LSR $3, R7, R8 // blocks of 8
 	CBZ R8, mulToF64_tail
 	PCALIGN $16
@@ -1537,7 +1537,7 @@ mulToF64_tail_loop:
 mulToF64_done:
 	RET
 
-// func scaleF32(x *float32, n int, a float32)
+// func scaleF32(n int, x *float32, a float32)
 //
 // for i := range n {
 //	x[i] *= a
@@ -1546,8 +1546,8 @@ mulToF64_done:
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·scaleF32(SB), NOSPLIT|NOFRAME, $0-20
-	MOVD x+0(FP), R0
-	MOVD n+8(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
 	FMOVS a+16(FP), F24
 	VDUP V24.S[0], V24.S4
 	LSR $4, R7, R8 // blocks of 16
@@ -1578,7 +1578,7 @@ scaleF32_tail_loop:
 scaleF32_done:
 	RET
 
-// func scaleF64(x *float64, n int, a float64)
+// func scaleF64(n int, x *float64, a float64)
 //
 // for i := range n {
 //	x[i] *= a
@@ -1587,8 +1587,8 @@ scaleF32_done:
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·scaleF64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD x+0(FP), R0
-	MOVD n+8(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
 	FMOVD a+16(FP), F24
 	VDUP V24.D[0], V24.D2
 	LSR $3, R7, R8 // blocks of 8
@@ -1619,7 +1619,7 @@ scaleF64_tail_loop:
 scaleF64_done:
 	RET
 
-// func axpyF32(x, y *float32, n int, a float32)
+// func axpyF32(n int, x, y *float32, a float32)
 //
 // for i := range n {
 //	y[i] += a * x[i], fused (VFMLA, FMADD)
@@ -1628,9 +1628,9 @@ scaleF64_done:
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·axpyF32(SB), NOSPLIT|NOFRAME, $0-28
-	MOVD x+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
+	MOVD y+16(FP), R1
 	FMOVS a+24(FP), F24
 	VDUP V24.S[0], V24.S4
 	LSR $4, R7, R8 // blocks of 16
@@ -1663,7 +1663,7 @@ axpyF32_tail_loop:
 axpyF32_done:
 	RET
 
-// func axpyF64(x, y *float64, n int, a float64)
+// func axpyF64(n int, x, y *float64, a float64)
 //
 // for i := range n {
 //	y[i] += a * x[i], fused (VFMLA, FMADD)
@@ -1672,9 +1672,9 @@ axpyF32_done:
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·axpyF64(SB), NOSPLIT|NOFRAME, $0-32
-	MOVD x+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
+	MOVD y+16(FP), R1
 	FMOVD a+24(FP), F24
 	VDUP V24.D[0], V24.D2
 	LSR $3, R7, R8 // blocks of 8
@@ -1707,7 +1707,7 @@ axpyF64_tail_loop:
 axpyF64_done:
 	RET
 
-// func tanhBackwardF32(d, y *float32, n int)
+// func tanhBackwardF32(n int, d, y *float32)
 //
 // for i := range n {
 //	d[i] *= 1 - y[i]*y[i]
@@ -1716,9 +1716,9 @@ axpyF64_done:
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·tanhBackwardF32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD d+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD d+8(FP), R0
+	MOVD y+16(FP), R1
 	FMOVS $(1.0), F31
 	VDUP V31.S[0], V31.S4
 	LSR $4, R7, R8 // blocks of 16
@@ -1761,7 +1761,7 @@ tanhBackwardF32_tail_loop:
 tanhBackwardF32_done:
 	RET
 
-// func tanhBackwardF64(d, y *float64, n int)
+// func tanhBackwardF64(n int, d, y *float64)
 //
 // for i := range n {
 //	d[i] *= 1 - y[i]*y[i]
@@ -1770,9 +1770,9 @@ tanhBackwardF32_done:
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·tanhBackwardF64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD d+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD d+8(FP), R0
+	MOVD y+16(FP), R1
 	FMOVD $(1.0), F31
 	VDUP V31.D[0], V31.D2
 	LSR $3, R7, R8 // blocks of 8
@@ -1815,19 +1815,19 @@ tanhBackwardF64_tail_loop:
 tanhBackwardF64_done:
 	RET
 
-// func sgdF32(p2, p, grad *float32, n int, lr float32)
+// func sgdF32(n int, p2, p, gr *float32, lr float32)
 //
 // for i := range n {
-//	p2[i] = p[i] - lr*grad[i]
+//	p2[i] = p[i] - lr*gr[i]
 // }
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·sgdF32(SB), NOSPLIT|NOFRAME, $0-36
-	MOVD p2+0(FP), R0
-	MOVD p+8(FP), R1
-	MOVD grad+16(FP), R2
-	MOVD n+24(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD p+16(FP), R1
+	MOVD gr+24(FP), R2
 	FMOVS lr+32(FP), F24
 	VDUP V24.S[0], V24.S4
 	LSR $4, R7, R8 // blocks of 16
@@ -1865,19 +1865,19 @@ sgdF32_tail_loop:
 sgdF32_done:
 	RET
 
-// func sgdF64(p2, p, grad *float64, n int, lr float64)
+// func sgdF64(n int, p2, p, gr *float64, lr float64)
 //
 // for i := range n {
-//	p2[i] = p[i] - lr*grad[i]
+//	p2[i] = p[i] - lr*gr[i]
 // }
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·sgdF64(SB), NOSPLIT|NOFRAME, $0-40
-	MOVD p2+0(FP), R0
-	MOVD p+8(FP), R1
-	MOVD grad+16(FP), R2
-	MOVD n+24(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD p+16(FP), R1
+	MOVD gr+24(FP), R2
 	FMOVD lr+32(FP), F24
 	VDUP V24.D[0], V24.D2
 	LSR $3, R7, R8 // blocks of 8
@@ -1915,21 +1915,21 @@ sgdF64_tail_loop:
 sgdF64_done:
 	RET
 
-// func nesterovF32(p2, v2, p, v, grad *float32, n int, lr, mu float32)
+// func nesterovF32(n int, p2, v2, p, v, gr *float32, lr, mu float32)
 //
 // for i := range n {
-//	t := lr*grad[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
+//	t := lr*gr[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
 // }
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·nesterovF32(SB), NOSPLIT|NOFRAME, $0-56
-	MOVD p2+0(FP), R0
-	MOVD v2+8(FP), R1
-	MOVD p+16(FP), R2
-	MOVD v+24(FP), R3
-	MOVD grad+32(FP), R4
-	MOVD n+40(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD v2+16(FP), R1
+	MOVD p+24(FP), R2
+	MOVD v+32(FP), R3
+	MOVD gr+40(FP), R4
 	FMOVS lr+48(FP), F24
 	VDUP V24.S[0], V24.S4
 	FMOVS mu+52(FP), F25
@@ -1993,21 +1993,21 @@ nesterovF32_tail_loop:
 nesterovF32_done:
 	RET
 
-// func nesterovF64(p2, v2, p, v, grad *float64, n int, lr, mu float64)
+// func nesterovF64(n int, p2, v2, p, v, gr *float64, lr, mu float64)
 //
 // for i := range n {
-//	t := lr*grad[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
+//	t := lr*gr[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
 // }
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·nesterovF64(SB), NOSPLIT|NOFRAME, $0-64
-	MOVD p2+0(FP), R0
-	MOVD v2+8(FP), R1
-	MOVD p+16(FP), R2
-	MOVD v+24(FP), R3
-	MOVD grad+32(FP), R4
-	MOVD n+40(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD v2+16(FP), R1
+	MOVD p+24(FP), R2
+	MOVD v+32(FP), R3
+	MOVD gr+40(FP), R4
 	FMOVD lr+48(FP), F24
 	VDUP V24.D[0], V24.D2
 	FMOVD mu+56(FP), F25
@@ -2071,21 +2071,21 @@ nesterovF64_tail_loop:
 nesterovF64_done:
 	RET
 
-// func rmspropF32(p2, a2, p, a, grad *float32, n int, lr, rho, c, eps float32)
+// func rmspropF32(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32)
 //
 // for i := range n {
-//	a2[i] = rho*a[i] + (c*grad[i])*grad[i]; p2[i] = p[i] - lr*grad[i]/(sqrt(a2[i])+eps)
+//	a2[i] = rho*a[i] + (c*gr[i])*gr[i]; p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps)
 // }
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·rmspropF32(SB), NOSPLIT|NOFRAME, $0-64
-	MOVD p2+0(FP), R0
-	MOVD a2+8(FP), R1
-	MOVD p+16(FP), R2
-	MOVD a+24(FP), R3
-	MOVD grad+32(FP), R4
-	MOVD n+40(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD a2+16(FP), R1
+	MOVD p+24(FP), R2
+	MOVD a+32(FP), R3
+	MOVD gr+40(FP), R4
 	FMOVS lr+48(FP), F24
 	VDUP V24.S[0], V24.S4
 	FMOVS rho+52(FP), F25
@@ -2168,21 +2168,21 @@ rmspropF32_tail_loop:
 rmspropF32_done:
 	RET
 
-// func rmspropF64(p2, a2, p, a, grad *float64, n int, lr, rho, c, eps float64)
+// func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64)
 //
 // for i := range n {
-//	a2[i] = rho*a[i] + (c*grad[i])*grad[i]; p2[i] = p[i] - lr*grad[i]/(sqrt(a2[i])+eps)
+//	a2[i] = rho*a[i] + (c*gr[i])*gr[i]; p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps)
 // }
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·rmspropF64(SB), NOSPLIT|NOFRAME, $0-80
-	MOVD p2+0(FP), R0
-	MOVD a2+8(FP), R1
-	MOVD p+16(FP), R2
-	MOVD a+24(FP), R3
-	MOVD grad+32(FP), R4
-	MOVD n+40(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD a2+16(FP), R1
+	MOVD p+24(FP), R2
+	MOVD a+32(FP), R3
+	MOVD gr+40(FP), R4
 	FMOVD lr+48(FP), F24
 	VDUP V24.D[0], V24.D2
 	FMOVD rho+56(FP), F25
@@ -2265,32 +2265,32 @@ rmspropF64_tail_loop:
 rmspropF64_done:
 	RET
 
-// func adamF32(p2, m2, v2, p, m, v, grad *float32, n int, lr, b1, b2, c1, c2, eps float32)
+// func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32)
 //
 // for i := range n {
-//	m2[i] = b1*m[i] + c1*grad[i]; v2[i] = b2*v[i] + (c2*grad[i])*grad[i]
+//	m2[i] = b1*m[i] + c1*gr[i]; v2[i] = b2*v[i] + (c2*gr[i])*gr[i]
 //	p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps)
 // }
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·adamF32(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD p2+0(FP), R0
-	MOVD m2+8(FP), R1
-	MOVD v2+16(FP), R2
-	MOVD p+24(FP), R3
-	MOVD m+32(FP), R4
-	MOVD v+40(FP), R5
-	MOVD grad+48(FP), R6
-	MOVD n+56(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD m2+16(FP), R1
+	MOVD v2+24(FP), R2
+	MOVD p+32(FP), R3
+	MOVD m+40(FP), R4
+	MOVD v+48(FP), R5
+	MOVD gr+56(FP), R6
 	FMOVS lr+64(FP), F24
 	VDUP V24.S[0], V24.S4
 	FMOVS b1+68(FP), F25
 	VDUP V25.S[0], V25.S4
-	FMOVS b2+72(FP), F26
-	VDUP V26.S[0], V26.S4
-	FMOVS c1+76(FP), F27
+	FMOVS c1+72(FP), F27
 	VDUP V27.S[0], V27.S4
+	FMOVS b2+76(FP), F26
+	VDUP V26.S[0], V26.S4
 	FMOVS c2+80(FP), F28
 	VDUP V28.S[0], V28.S4
 	FMOVS eps+84(FP), F29
@@ -2388,32 +2388,32 @@ adamF32_tail_loop:
 adamF32_done:
 	RET
 
-// func adamF64(p2, m2, v2, p, m, v, grad *float64, n int, lr, b1, b2, c1, c2, eps float64)
+// func adamF64(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64)
 //
 // for i := range n {
-//	m2[i] = b1*m[i] + c1*grad[i]; v2[i] = b2*v[i] + (c2*grad[i])*grad[i]
+//	m2[i] = b1*m[i] + c1*gr[i]; v2[i] = b2*v[i] + (c2*gr[i])*gr[i]
 //	p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps)
 // }
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
 TEXT ·adamF64(SB), NOSPLIT|NOFRAME, $0-112
-	MOVD p2+0(FP), R0
-	MOVD m2+8(FP), R1
-	MOVD v2+16(FP), R2
-	MOVD p+24(FP), R3
-	MOVD m+32(FP), R4
-	MOVD v+40(FP), R5
-	MOVD grad+48(FP), R6
-	MOVD n+56(FP), R7
+	MOVD n+0(FP), R7
+	MOVD p2+8(FP), R0
+	MOVD m2+16(FP), R1
+	MOVD v2+24(FP), R2
+	MOVD p+32(FP), R3
+	MOVD m+40(FP), R4
+	MOVD v+48(FP), R5
+	MOVD gr+56(FP), R6
 	FMOVD lr+64(FP), F24
 	VDUP V24.D[0], V24.D2
 	FMOVD b1+72(FP), F25
 	VDUP V25.D[0], V25.D2
-	FMOVD b2+80(FP), F26
-	VDUP V26.D[0], V26.D2
-	FMOVD c1+88(FP), F27
+	FMOVD c1+80(FP), F27
 	VDUP V27.D[0], V27.D2
+	FMOVD b2+88(FP), F26
+	VDUP V26.D[0], V26.D2
 	FMOVD c2+96(FP), F28
 	VDUP V28.D[0], V28.D2
 	FMOVD eps+104(FP), F29
@@ -2511,13 +2511,13 @@ adamF64_tail_loop:
 adamF64_done:
 	RET
 
-// func reluBackwardF32(d, y *float32, n int)
+// func reluBackwardF32(n int, d, y *float32)
 //
 // The mask y > 0 (FCMGT, all ones where true, so false for NaN) ANDed into d.
 TEXT ·reluBackwardF32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD d+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD d+8(FP), R0
+	MOVD y+16(FP), R1
 	LSR $4, R7, R8 // blocks of 16
 	CBZ R8, reluBackwardF32_tail
 	PCALIGN $16
@@ -2555,13 +2555,13 @@ reluBackwardF32_keep:
 reluBackwardF32_done:
 	RET
 
-// func reluBackwardF64(d, y *float64, n int)
+// func reluBackwardF64(n int, d, y *float64)
 //
 // The mask y > 0 (FCMGT, all ones where true, so false for NaN) ANDed into d.
 TEXT ·reluBackwardF64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD d+0(FP), R0
-	MOVD y+8(FP), R1
-	MOVD n+16(FP), R7
+	MOVD n+0(FP), R7
+	MOVD d+8(FP), R0
+	MOVD y+16(FP), R1
 	LSR $3, R7, R8 // blocks of 8
 	CBZ R8, reluBackwardF64_tail
 	PCALIGN $16
@@ -2599,13 +2599,13 @@ reluBackwardF64_keep:
 reluBackwardF64_done:
 	RET
 
-// func allFiniteF32(x *float32, n int) bool
+// func allFiniteF32(n int, x *float32) bool
 //
 // x − x is 0 for a finite x and NaN otherwise; four accumulators of such
 // differences stay 0 exactly when every element is finite.
 TEXT ·allFiniteF32(SB), NOSPLIT|NOFRAME, $0-17
-	MOVD x+0(FP), R0
-	MOVD n+8(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
 	VEOR V16.B16, V16.B16, V16.B16
 	VEOR V17.B16, V17.B16, V17.B16
 	VEOR V18.B16, V18.B16, V18.B16
@@ -2649,13 +2649,13 @@ allFiniteF32_done:
 	MOVB R0, ret+16(FP)
 	RET
 
-// func allFiniteF64(x *float64, n int) bool
+// func allFiniteF64(n int, x *float64) bool
 //
 // x − x is 0 for a finite x and NaN otherwise; four accumulators of such
 // differences stay 0 exactly when every element is finite.
 TEXT ·allFiniteF64(SB), NOSPLIT|NOFRAME, $0-17
-	MOVD x+0(FP), R0
-	MOVD n+8(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
 	VEOR V16.B16, V16.B16, V16.B16
 	VEOR V17.B16, V17.B16, V17.B16
 	VEOR V18.B16, V18.B16, V18.B16
@@ -2698,13 +2698,13 @@ allFiniteF64_done:
 	MOVB R0, ret+16(FP)
 	RET
 
-// func sumSquaresF32(x *float32, n int) float64
+// func sumSquaresF32(n int, x *float32) float64
 //
 // Each block of 16 is widened to float64 (FCVTL, FCVTL2; the squares are
 // then exact) and accumulated in eight float64×2 accumulators.
 TEXT ·sumSquaresF32(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD x+0(FP), R0
-	MOVD n+8(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
 	VEOR V16.B16, V16.B16, V16.B16
 	VEOR V17.B16, V17.B16, V17.B16
 	VEOR V18.B16, V18.B16, V18.B16
@@ -2761,12 +2761,12 @@ sumSquaresF32_done:
 	FMOVD F16, ret+16(FP)
 	RET
 
-// func sumSquaresF64(x *float64, n int) float64
+// func sumSquaresF64(n int, x *float64) float64
 //
 // Four float64×2 accumulators, fused multiply-adds.
 TEXT ·sumSquaresF64(SB), NOSPLIT|NOFRAME, $0-24
-	MOVD x+0(FP), R0
-	MOVD n+8(FP), R7
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
 	VEOR V16.B16, V16.B16, V16.B16
 	VEOR V17.B16, V17.B16, V17.B16
 	VEOR V18.B16, V18.B16, V18.B16
