@@ -4,9 +4,9 @@ package gcp
 
 // NEON is part of the arm64 baseline, so the assembly kernels of
 // simd_arm64.s need no feature detection: init installs them in every
-// build with gc and without the purego tag. tanh stays generic. The
-// element-wise kernels finish their own tails, so install gives the
-// generic kernels nothing (lanes = 1).
+// build with gc and without the purego tag. The element-wise kernels
+// finish their own tails, so install gives the generic kernels nothing
+// (lanes = 1).
 func init() {
 	k32 := *generic32
 	k32.name = "neon"
@@ -15,6 +15,7 @@ func init() {
 	k32.linearBackwardInput = linearBackwardInput32
 	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
 		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, 1)
+	k32.tanh = inPlaceNEON(tanhF32)
 	k32.gcpLoss = gcpLoss32
 	kernels32 = &k32
 
@@ -25,6 +26,7 @@ func init() {
 	k64.linearBackwardInput = linearBackwardInput64
 	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
 		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, 1)
+	k64.tanh = inPlaceNEON(tanhF64)
 	k64.gcpLoss = gcpLoss64
 	kernels64 = &k64
 }
@@ -237,6 +239,31 @@ func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx 
 		return
 	}
 	gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
+}
+
+// tanhF32 computes math.Tanh as the generic kernel does, bit for bit:
+//
+//	for i := range n { x[i] = float32(math.Tanh(float64(x[i]))) }
+//
+//go:noescape
+func tanhF32(n int, x *float32)
+
+// tanhF64 computes math.Tanh as the generic kernel does, bit for bit:
+//
+//	for i := range n { x[i] = math.Tanh(x[i]) }
+//
+//go:noescape
+func tanhF64(n int, x *float64)
+
+// inPlaceNEON wraps a kernel that rewrites x in place, and finishes its
+// own tail, for the kernel table, reporting its writes in race builds.
+func inPlaceNEON[T Float](f func(n int, x *T)) func(x []T) {
+	return func(x []T) {
+		if raceEnabled {
+			raceWrite(x)
+		}
+		f(len(x), ptr(x))
+	}
 }
 
 // gcpLanes is how many samples gcpLossF64 takes at a time: the two float64

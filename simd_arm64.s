@@ -1,6 +1,7 @@
 //go:build gc && !purego
 
-// NEON kernels for arm64; see simd_arm64.go for the Go stubs and the
+// NEON kernels for arm64; see simd_arm64.go and simd_asm.go (the
+// element-wise stubs, shared with amd64) for the Go stubs and the
 // reference loop of each kernel, and simd_generic.go for the semantics.
 //
 // The Go assembler's only vector floating-point arithmetic is VFMLA/VFMLS
@@ -26,11 +27,13 @@
 //	FNEG  Vd, Vn              0x2EA0F800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FRINTN Vd, Vn (to even)   0x0E218800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FRINTM Vd, Vn (floor)     0x0E219800 | Q<<30 | sz<<22 |         n<<5 | d
+//	FRINTZ Vd, Vn (truncate)  0x0EA19800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FCMEQ Vd, Vn, #0          0x0EA0D800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FCMGE Vd, Vn, #0          0x2EA0C800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FCMGT Vd, Vn, #0          0x0EA0C800 | Q<<30 | sz<<22 |         n<<5 | d
 //	FADDP Sd, Vn.2S (scalar)  0x7E30D800 |         sz<<22 |         n<<5 | d
 //	FCVTL(2) Vd.2D, Vn.2S/4S  0x0E617800 | Q<<30 |                  n<<5 | d
+//	FCVTN(2) Vd.2S/4S, Vn.2D  0x0E616800 | Q<<30 |                  n<<5 | d
 //
 // So, for example, FADD V0.4S, V1.4S, V2.4S is 0x4E22D420 and
 // FMUL V0.2D, V1.2D, V2.2D is 0x6E62DC20. The comparisons set a lane to
@@ -38,13 +41,14 @@
 // for the assembler's VBIT, VBIF and VAND to blend with. Scalar
 // instructions (FADDS, FMULD, FSQRTD, FMADDS, FMAXD, ...) and the loads,
 // stores, FMOVQ, VMOV, VDUP, VLD1R, VEOR, VAND, VORR, VBIT, VBIF, VUSHR,
-// VSHL and VFMLA are the assembler's own. Inside a #define, where a //
-// comment would swallow the line continuation, a WORD's comment is
-// written /* ... */.
+// VSHL, VFMLA and VFMLS are the assembler's own. Inside a #define a WORD's
+// comment is written /* ... */, since a // comment would swallow the line
+// continuation.
 //
 // Element-wise kernels use the separate FMUL/FADD/FSUB/FDIV/FSQRT of the
 // generic code, in its order and with its operand order, so that they
-// match it bit for bit; only axpy and the matrix kernels fuse. gcpLossF64
+// match it bit for bit; only axpy and the matrix kernels fuse, and tanh
+// exactly where math.Tanh, as compiled for arm64, does. gcpLossF64
 // fuses where the AVX2 kernel of simd_amd64.s does (the polynomials of
 // exp and ln), so the two write the same gradients, bit for bit (up to
 // NaN payloads); only their loss sums add the lanes in another order.
@@ -2803,6 +2807,197 @@ sumSquaresF64_done:
 	RET
 
 // ---------------------------------------------------------------------
+// The constants of the NEON special functions (gcpLossF64, tanhF32 and
+// tanhF64), each stored twice, a whole vector, at offset NC_* of
+// neonConst<>. With the table's address in KTAB, FMOVQ NC_X(KTAB), Fn
+// loads constant X into Vn.
+
+#define KTAB R9 // &neonConst<>
+
+#define NC_ONE 0 // 1
+#define NC_TWO 16 // 2
+#define NC_HALF 32 // ½
+#define NC_TEN 48 // 10, where the series start
+#define NC_SIGN 64 // the sign bit
+#define NC_INF 80 // +Inf
+#define NC_NEGINF 96 // −Inf
+#define NC_NAN 112 // NaN
+#define NC_TINY 128 // 2⁻¹⁰²², the smallest normal
+#define NC_TWO54 144 // 2⁵⁴, to scale subnormals
+#define NC_54 160 // 54
+#define NC_TWO52 176 // 2⁵², to turn exponent bits into a float
+#define NC_TWO52P1022 192 // 2⁵² + 1022
+#define NC_MANT 208 // the mantissa bits
+#define NC_SQRTHALF 224 // √½
+#define NC_LN2HI 240 // ln 2, high part
+#define NC_LN2LO 256 // ln 2, low part
+#define NC_L1 272 // fdlibm's log polynomial
+#define NC_L2 288
+#define NC_L3 304
+#define NC_L4 320
+#define NC_L5 336
+#define NC_L6 352
+#define NC_L7 368
+#define NC_EXPMIN 384 // −746: below, exp is 0
+#define NC_LOG2E 400 // 1/ln 2
+#define NC_P1 416 // fdlibm's exp polynomial
+#define NC_P2 432
+#define NC_P3 448
+#define NC_P4 464
+#define NC_P5 480
+#define NC_EXPBIAS 496 // 2⁵² + 1023: k + EXPBIAS holds 2^k in its low bits
+#define NC_LOG2PI 512 // ln 2π
+#define NC_SQRT2 528 // √2
+#define NC_LG0 544 // lgammaHalfSeries
+#define NC_LG1 560
+#define NC_LG2 576
+#define NC_LG3 592
+#define NC_LG4 608
+#define NC_LG5 624
+#define NC_LG6 640
+#define NC_LG7 656
+#define NC_DG0 672 // digammaHalfSeries
+#define NC_DG1 688
+#define NC_DG2 704
+#define NC_DG3 720
+#define NC_DG4 736
+#define NC_DG5 752
+#define NC_DG6 768
+#define NC_DG7 784
+#define NC_DG8 800
+#define NC_DG9 816
+#define NC_C0625 832 // 0.625: from here up, tanh goes through exp
+#define NC_TANHMAX 848 // ½·ln 2¹²⁷: tanh is ±1 above
+#define NC_TP0 864 // math.tanh's tanhP and tanhQ
+#define NC_TP1 880
+#define NC_TP2 896
+#define NC_TQ0 912
+#define NC_TQ1 928
+#define NC_TQ2 944
+
+DATA neonConst<>+0(SB)/8, $0x3ff0000000000000
+DATA neonConst<>+8(SB)/8, $0x3ff0000000000000
+DATA neonConst<>+16(SB)/8, $0x4000000000000000
+DATA neonConst<>+24(SB)/8, $0x4000000000000000
+DATA neonConst<>+32(SB)/8, $0x3fe0000000000000
+DATA neonConst<>+40(SB)/8, $0x3fe0000000000000
+DATA neonConst<>+48(SB)/8, $0x4024000000000000
+DATA neonConst<>+56(SB)/8, $0x4024000000000000
+DATA neonConst<>+64(SB)/8, $0x8000000000000000
+DATA neonConst<>+72(SB)/8, $0x8000000000000000
+DATA neonConst<>+80(SB)/8, $0x7ff0000000000000
+DATA neonConst<>+88(SB)/8, $0x7ff0000000000000
+DATA neonConst<>+96(SB)/8, $0xfff0000000000000
+DATA neonConst<>+104(SB)/8, $0xfff0000000000000
+DATA neonConst<>+112(SB)/8, $0x7ff8000000000000
+DATA neonConst<>+120(SB)/8, $0x7ff8000000000000
+DATA neonConst<>+128(SB)/8, $0x0010000000000000
+DATA neonConst<>+136(SB)/8, $0x0010000000000000
+DATA neonConst<>+144(SB)/8, $0x4350000000000000
+DATA neonConst<>+152(SB)/8, $0x4350000000000000
+DATA neonConst<>+160(SB)/8, $0x404b000000000000
+DATA neonConst<>+168(SB)/8, $0x404b000000000000
+DATA neonConst<>+176(SB)/8, $0x4330000000000000
+DATA neonConst<>+184(SB)/8, $0x4330000000000000
+DATA neonConst<>+192(SB)/8, $0x43300000000003fe
+DATA neonConst<>+200(SB)/8, $0x43300000000003fe
+DATA neonConst<>+208(SB)/8, $0x000fffffffffffff
+DATA neonConst<>+216(SB)/8, $0x000fffffffffffff
+DATA neonConst<>+224(SB)/8, $0x3fe6a09e667f3bcd
+DATA neonConst<>+232(SB)/8, $0x3fe6a09e667f3bcd
+DATA neonConst<>+240(SB)/8, $0x3fe62e42fee00000
+DATA neonConst<>+248(SB)/8, $0x3fe62e42fee00000
+DATA neonConst<>+256(SB)/8, $0x3dea39ef35793c76
+DATA neonConst<>+264(SB)/8, $0x3dea39ef35793c76
+DATA neonConst<>+272(SB)/8, $0x3fe5555555555593
+DATA neonConst<>+280(SB)/8, $0x3fe5555555555593
+DATA neonConst<>+288(SB)/8, $0x3fd999999997fa04
+DATA neonConst<>+296(SB)/8, $0x3fd999999997fa04
+DATA neonConst<>+304(SB)/8, $0x3fd2492494229359
+DATA neonConst<>+312(SB)/8, $0x3fd2492494229359
+DATA neonConst<>+320(SB)/8, $0x3fcc71c51d8e78af
+DATA neonConst<>+328(SB)/8, $0x3fcc71c51d8e78af
+DATA neonConst<>+336(SB)/8, $0x3fc7466496cb03de
+DATA neonConst<>+344(SB)/8, $0x3fc7466496cb03de
+DATA neonConst<>+352(SB)/8, $0x3fc39a09d078c69f
+DATA neonConst<>+360(SB)/8, $0x3fc39a09d078c69f
+DATA neonConst<>+368(SB)/8, $0x3fc2f112df3e5244
+DATA neonConst<>+376(SB)/8, $0x3fc2f112df3e5244
+DATA neonConst<>+384(SB)/8, $0xc087500000000000
+DATA neonConst<>+392(SB)/8, $0xc087500000000000
+DATA neonConst<>+400(SB)/8, $0x3ff71547652b82fe
+DATA neonConst<>+408(SB)/8, $0x3ff71547652b82fe
+DATA neonConst<>+416(SB)/8, $0x3fc5555555555555
+DATA neonConst<>+424(SB)/8, $0x3fc5555555555555
+DATA neonConst<>+432(SB)/8, $0xbf66c16c16bebd93
+DATA neonConst<>+440(SB)/8, $0xbf66c16c16bebd93
+DATA neonConst<>+448(SB)/8, $0x3f11566aaf25de2c
+DATA neonConst<>+456(SB)/8, $0x3f11566aaf25de2c
+DATA neonConst<>+464(SB)/8, $0xbebbbd41c5d26bf1
+DATA neonConst<>+472(SB)/8, $0xbebbbd41c5d26bf1
+DATA neonConst<>+480(SB)/8, $0x3e66376972bea4d0
+DATA neonConst<>+488(SB)/8, $0x3e66376972bea4d0
+DATA neonConst<>+496(SB)/8, $0x43300000000003ff
+DATA neonConst<>+504(SB)/8, $0x43300000000003ff
+DATA neonConst<>+512(SB)/8, $0x3ffd67f1c864beb4
+DATA neonConst<>+520(SB)/8, $0x3ffd67f1c864beb4
+DATA neonConst<>+528(SB)/8, $0x3ff6a09e667f3bcd
+DATA neonConst<>+536(SB)/8, $0x3ff6a09e667f3bcd
+DATA neonConst<>+544(SB)/8, $0xbfc0000000000000
+DATA neonConst<>+552(SB)/8, $0xbfc0000000000000
+DATA neonConst<>+560(SB)/8, $0x3f75555555555555
+DATA neonConst<>+568(SB)/8, $0x3f75555555555555
+DATA neonConst<>+576(SB)/8, $0xbf5999999999999a
+DATA neonConst<>+584(SB)/8, $0xbf5999999999999a
+DATA neonConst<>+592(SB)/8, $0x3f536db6db6db6db
+DATA neonConst<>+600(SB)/8, $0x3f536db6db6db6db
+DATA neonConst<>+608(SB)/8, $0xbf5b8e38e38e38e4
+DATA neonConst<>+616(SB)/8, $0xbf5b8e38e38e38e4
+DATA neonConst<>+624(SB)/8, $0x3f6f68ba2e8ba2e9
+DATA neonConst<>+632(SB)/8, $0x3f6f68ba2e8ba2e9
+DATA neonConst<>+640(SB)/8, $0xbf8a413b13b13b14
+DATA neonConst<>+648(SB)/8, $0xbf8a413b13b13b14
+DATA neonConst<>+656(SB)/8, $0x3fae426888888889
+DATA neonConst<>+664(SB)/8, $0x3fae426888888889
+DATA neonConst<>+672(SB)/8, $0x3fc0000000000000
+DATA neonConst<>+680(SB)/8, $0x3fc0000000000000
+DATA neonConst<>+688(SB)/8, $0xbf90000000000000
+DATA neonConst<>+696(SB)/8, $0xbf90000000000000
+DATA neonConst<>+704(SB)/8, $0x3f80000000000000
+DATA neonConst<>+712(SB)/8, $0x3f80000000000000
+DATA neonConst<>+720(SB)/8, $0xbf81000000000000
+DATA neonConst<>+728(SB)/8, $0xbf81000000000000
+DATA neonConst<>+736(SB)/8, $0x3f8f000000000000
+DATA neonConst<>+744(SB)/8, $0x3f8f000000000000
+DATA neonConst<>+752(SB)/8, $0xbfa5980000000000
+DATA neonConst<>+760(SB)/8, $0xbfa5980000000000
+DATA neonConst<>+768(SB)/8, $0x3fc5550000000000
+DATA neonConst<>+776(SB)/8, $0x3fc5550000000000
+DATA neonConst<>+784(SB)/8, $0xbfec5e4200000000
+DATA neonConst<>+792(SB)/8, $0xbfec5e4200000000
+DATA neonConst<>+800(SB)/8, $0x40186e7980000000
+DATA neonConst<>+808(SB)/8, $0x40186e7980000000
+DATA neonConst<>+816(SB)/8, $0xc04a74c8aa000000
+DATA neonConst<>+824(SB)/8, $0xc04a74c8aa000000
+DATA neonConst<>+832(SB)/8, $0x3fe4000000000000
+DATA neonConst<>+840(SB)/8, $0x3fe4000000000000
+DATA neonConst<>+848(SB)/8, $0x404601e678fc457b
+DATA neonConst<>+856(SB)/8, $0x404601e678fc457b
+DATA neonConst<>+864(SB)/8, $0xbfeedc5baafd6f4b
+DATA neonConst<>+872(SB)/8, $0xbfeedc5baafd6f4b
+DATA neonConst<>+880(SB)/8, $0xc058d26a0e26682d
+DATA neonConst<>+888(SB)/8, $0xc058d26a0e26682d
+DATA neonConst<>+896(SB)/8, $0xc0993ac030580563
+DATA neonConst<>+904(SB)/8, $0xc0993ac030580563
+DATA neonConst<>+912(SB)/8, $0x405c33f28a581b86
+DATA neonConst<>+920(SB)/8, $0x405c33f28a581b86
+DATA neonConst<>+928(SB)/8, $0x40a176fa0e5535fa
+DATA neonConst<>+936(SB)/8, $0x40a176fa0e5535fa
+DATA neonConst<>+944(SB)/8, $0x40b2ec102442040c
+DATA neonConst<>+952(SB)/8, $0x40b2ec102442040c
+GLOBL neonConst<>(SB), RODATA|NOPTR, $960
+
+// ---------------------------------------------------------------------
 // gcpLossF64: the Student-t gradient loop of the GCP loss (gcpLossGeneric,
 // gcpPoint, NormalGamma.Grad and LogPredictive), two samples at a time in
 // the lanes of a float64×2 vector; the float32 wrapper converts in chunks.
@@ -2815,10 +3010,9 @@ sumSquaresF64_done:
 // sides and blended with BIT and BIF, and an invalid prior (ν, α or β not
 // > 0) gives NaN everywhere, as in the scalar code.
 //
-// Each constant is stored twice, a whole vector, at offset GC_* of
-// gcpConst<>, whose address stays in KTAB; FMOVQ GC_X(KTAB), Fn loads
-// it into Vn. The macros work in V0–V9; the values that live through an
-// iteration stay in registers (no scratch memory):
+// The constants come from neonConst<> (above). The macros work in V0–V9;
+// the values that live through an iteration stay in registers (no scratch
+// memory):
 //
 //	V10 the loss sum per lane   V11 scale         V12 fixedAlpha
 //	V13 β     V14 σ(zb)         V15 ν             V16 σ(zn)
@@ -2838,172 +3032,12 @@ sumSquaresF64_done:
 #define GA R6    // &ga[i], with α learned
 #define GB R7    // &gb[i]
 #define GN R8    // &gn[i]
-#define KTAB R9  // &gcpConst<>
 #define PAIRS R10 // pairs of samples left
 #define FIXED R11 // the bits of fixedAlpha: 0 when α is learned
 #define CNT R12  // recurrence steps left
 #define ANY R13  // lane masks, ORed: a lane is set
 #define ANY1 R14
 
-// Offsets of the constants in gcpConst<>.
-#define GC_ONE 0 // 1
-#define GC_TWO 16 // 2
-#define GC_HALF 32 // ½
-#define GC_TEN 48 // 10, where the series start
-#define GC_SIGN 64 // the sign bit
-#define GC_INF 80 // +Inf
-#define GC_NEGINF 96 // −Inf
-#define GC_NAN 112 // NaN
-#define GC_TINY 128 // 2⁻¹⁰²², the smallest normal
-#define GC_TWO54 144 // 2⁵⁴, to scale subnormals
-#define GC_54 160 // 54
-#define GC_TWO52 176 // 2⁵², to turn exponent bits into a float
-#define GC_TWO52P1022 192 // 2⁵² + 1022
-#define GC_MANT 208 // the mantissa bits
-#define GC_SQRTHALF 224 // √½
-#define GC_LN2HI 240 // ln 2, high part
-#define GC_LN2LO 256 // ln 2, low part
-#define GC_L1 272 // fdlibm's log polynomial
-#define GC_L2 288
-#define GC_L3 304
-#define GC_L4 320
-#define GC_L5 336
-#define GC_L6 352
-#define GC_L7 368
-#define GC_EXPMIN 384 // −746: below, exp is 0
-#define GC_LOG2E 400 // 1/ln 2
-#define GC_P1 416 // fdlibm's exp polynomial
-#define GC_P2 432
-#define GC_P3 448
-#define GC_P4 464
-#define GC_P5 480
-#define GC_EXPBIAS 496 // 2⁵² + 1023: k + EXPBIAS holds 2^k in its low bits
-#define GC_LOG2PI 512 // ln 2π
-#define GC_SQRT2 528 // √2
-#define GC_LG0 544 // lgammaHalfSeries
-#define GC_LG1 560
-#define GC_LG2 576
-#define GC_LG3 592
-#define GC_LG4 608
-#define GC_LG5 624
-#define GC_LG6 640
-#define GC_LG7 656
-#define GC_DG0 672 // digammaHalfSeries
-#define GC_DG1 688
-#define GC_DG2 704
-#define GC_DG3 720
-#define GC_DG4 736
-#define GC_DG5 752
-#define GC_DG6 768
-#define GC_DG7 784
-#define GC_DG8 800
-#define GC_DG9 816
-
-DATA gcpConst<>+0(SB)/8, $0x3ff0000000000000
-DATA gcpConst<>+8(SB)/8, $0x3ff0000000000000
-DATA gcpConst<>+16(SB)/8, $0x4000000000000000
-DATA gcpConst<>+24(SB)/8, $0x4000000000000000
-DATA gcpConst<>+32(SB)/8, $0x3fe0000000000000
-DATA gcpConst<>+40(SB)/8, $0x3fe0000000000000
-DATA gcpConst<>+48(SB)/8, $0x4024000000000000
-DATA gcpConst<>+56(SB)/8, $0x4024000000000000
-DATA gcpConst<>+64(SB)/8, $0x8000000000000000
-DATA gcpConst<>+72(SB)/8, $0x8000000000000000
-DATA gcpConst<>+80(SB)/8, $0x7ff0000000000000
-DATA gcpConst<>+88(SB)/8, $0x7ff0000000000000
-DATA gcpConst<>+96(SB)/8, $0xfff0000000000000
-DATA gcpConst<>+104(SB)/8, $0xfff0000000000000
-DATA gcpConst<>+112(SB)/8, $0x7ff8000000000000
-DATA gcpConst<>+120(SB)/8, $0x7ff8000000000000
-DATA gcpConst<>+128(SB)/8, $0x0010000000000000
-DATA gcpConst<>+136(SB)/8, $0x0010000000000000
-DATA gcpConst<>+144(SB)/8, $0x4350000000000000
-DATA gcpConst<>+152(SB)/8, $0x4350000000000000
-DATA gcpConst<>+160(SB)/8, $0x404b000000000000
-DATA gcpConst<>+168(SB)/8, $0x404b000000000000
-DATA gcpConst<>+176(SB)/8, $0x4330000000000000
-DATA gcpConst<>+184(SB)/8, $0x4330000000000000
-DATA gcpConst<>+192(SB)/8, $0x43300000000003fe
-DATA gcpConst<>+200(SB)/8, $0x43300000000003fe
-DATA gcpConst<>+208(SB)/8, $0x000fffffffffffff
-DATA gcpConst<>+216(SB)/8, $0x000fffffffffffff
-DATA gcpConst<>+224(SB)/8, $0x3fe6a09e667f3bcd
-DATA gcpConst<>+232(SB)/8, $0x3fe6a09e667f3bcd
-DATA gcpConst<>+240(SB)/8, $0x3fe62e42fee00000
-DATA gcpConst<>+248(SB)/8, $0x3fe62e42fee00000
-DATA gcpConst<>+256(SB)/8, $0x3dea39ef35793c76
-DATA gcpConst<>+264(SB)/8, $0x3dea39ef35793c76
-DATA gcpConst<>+272(SB)/8, $0x3fe5555555555593
-DATA gcpConst<>+280(SB)/8, $0x3fe5555555555593
-DATA gcpConst<>+288(SB)/8, $0x3fd999999997fa04
-DATA gcpConst<>+296(SB)/8, $0x3fd999999997fa04
-DATA gcpConst<>+304(SB)/8, $0x3fd2492494229359
-DATA gcpConst<>+312(SB)/8, $0x3fd2492494229359
-DATA gcpConst<>+320(SB)/8, $0x3fcc71c51d8e78af
-DATA gcpConst<>+328(SB)/8, $0x3fcc71c51d8e78af
-DATA gcpConst<>+336(SB)/8, $0x3fc7466496cb03de
-DATA gcpConst<>+344(SB)/8, $0x3fc7466496cb03de
-DATA gcpConst<>+352(SB)/8, $0x3fc39a09d078c69f
-DATA gcpConst<>+360(SB)/8, $0x3fc39a09d078c69f
-DATA gcpConst<>+368(SB)/8, $0x3fc2f112df3e5244
-DATA gcpConst<>+376(SB)/8, $0x3fc2f112df3e5244
-DATA gcpConst<>+384(SB)/8, $0xc087500000000000
-DATA gcpConst<>+392(SB)/8, $0xc087500000000000
-DATA gcpConst<>+400(SB)/8, $0x3ff71547652b82fe
-DATA gcpConst<>+408(SB)/8, $0x3ff71547652b82fe
-DATA gcpConst<>+416(SB)/8, $0x3fc5555555555555
-DATA gcpConst<>+424(SB)/8, $0x3fc5555555555555
-DATA gcpConst<>+432(SB)/8, $0xbf66c16c16bebd93
-DATA gcpConst<>+440(SB)/8, $0xbf66c16c16bebd93
-DATA gcpConst<>+448(SB)/8, $0x3f11566aaf25de2c
-DATA gcpConst<>+456(SB)/8, $0x3f11566aaf25de2c
-DATA gcpConst<>+464(SB)/8, $0xbebbbd41c5d26bf1
-DATA gcpConst<>+472(SB)/8, $0xbebbbd41c5d26bf1
-DATA gcpConst<>+480(SB)/8, $0x3e66376972bea4d0
-DATA gcpConst<>+488(SB)/8, $0x3e66376972bea4d0
-DATA gcpConst<>+496(SB)/8, $0x43300000000003ff
-DATA gcpConst<>+504(SB)/8, $0x43300000000003ff
-DATA gcpConst<>+512(SB)/8, $0x3ffd67f1c864beb4
-DATA gcpConst<>+520(SB)/8, $0x3ffd67f1c864beb4
-DATA gcpConst<>+528(SB)/8, $0x3ff6a09e667f3bcd
-DATA gcpConst<>+536(SB)/8, $0x3ff6a09e667f3bcd
-DATA gcpConst<>+544(SB)/8, $0xbfc0000000000000
-DATA gcpConst<>+552(SB)/8, $0xbfc0000000000000
-DATA gcpConst<>+560(SB)/8, $0x3f75555555555555
-DATA gcpConst<>+568(SB)/8, $0x3f75555555555555
-DATA gcpConst<>+576(SB)/8, $0xbf5999999999999a
-DATA gcpConst<>+584(SB)/8, $0xbf5999999999999a
-DATA gcpConst<>+592(SB)/8, $0x3f536db6db6db6db
-DATA gcpConst<>+600(SB)/8, $0x3f536db6db6db6db
-DATA gcpConst<>+608(SB)/8, $0xbf5b8e38e38e38e4
-DATA gcpConst<>+616(SB)/8, $0xbf5b8e38e38e38e4
-DATA gcpConst<>+624(SB)/8, $0x3f6f68ba2e8ba2e9
-DATA gcpConst<>+632(SB)/8, $0x3f6f68ba2e8ba2e9
-DATA gcpConst<>+640(SB)/8, $0xbf8a413b13b13b14
-DATA gcpConst<>+648(SB)/8, $0xbf8a413b13b13b14
-DATA gcpConst<>+656(SB)/8, $0x3fae426888888889
-DATA gcpConst<>+664(SB)/8, $0x3fae426888888889
-DATA gcpConst<>+672(SB)/8, $0x3fc0000000000000
-DATA gcpConst<>+680(SB)/8, $0x3fc0000000000000
-DATA gcpConst<>+688(SB)/8, $0xbf90000000000000
-DATA gcpConst<>+696(SB)/8, $0xbf90000000000000
-DATA gcpConst<>+704(SB)/8, $0x3f80000000000000
-DATA gcpConst<>+712(SB)/8, $0x3f80000000000000
-DATA gcpConst<>+720(SB)/8, $0xbf81000000000000
-DATA gcpConst<>+728(SB)/8, $0xbf81000000000000
-DATA gcpConst<>+736(SB)/8, $0x3f8f000000000000
-DATA gcpConst<>+744(SB)/8, $0x3f8f000000000000
-DATA gcpConst<>+752(SB)/8, $0xbfa5980000000000
-DATA gcpConst<>+760(SB)/8, $0xbfa5980000000000
-DATA gcpConst<>+768(SB)/8, $0x3fc5550000000000
-DATA gcpConst<>+776(SB)/8, $0x3fc5550000000000
-DATA gcpConst<>+784(SB)/8, $0xbfec5e4200000000
-DATA gcpConst<>+792(SB)/8, $0xbfec5e4200000000
-DATA gcpConst<>+800(SB)/8, $0x40186e7980000000
-DATA gcpConst<>+808(SB)/8, $0x40186e7980000000
-DATA gcpConst<>+816(SB)/8, $0xc04a74c8aa000000
-DATA gcpConst<>+824(SB)/8, $0xc04a74c8aa000000
-GLOBL gcpConst<>(SB), RODATA|NOPTR, $832
 
 // GL_NONE(mask, label) branches to label when no lane of the vector
 // register mask is set.
@@ -3018,72 +3052,72 @@ GLOBL gcpConst<>(SB), RODATA|NOPTR, $832
 // subnormals are scaled by 2^54 first. ln(±0) = −Inf, ln(+Inf) = +Inf and
 // ln(x < 0) = ln(NaN) = NaN. Clobbers V1–V7.
 #define GL_LOG \
-	FMOVQ GC_TINY(KTAB), F1; \
+	FMOVQ NC_TINY(KTAB), F1; \
 	WORD $0x6EE0E421 /* FCMGT V1.2D, V1.2D, V0.2D; x < 2⁻¹⁰²² */; \
-	FMOVQ GC_TWO54(KTAB), F2; \
+	FMOVQ NC_TWO54(KTAB), F2; \
 	WORD $0x6E62DC02 /* FMUL V2.2D, V0.2D, V2.2D */; \
 	VBIF V1.B16, V0.B16, V2.B16; \
-	FMOVQ GC_54(KTAB), F3; \
+	FMOVQ NC_54(KTAB), F3; \
 	VAND V1.B16, V3.B16, V3.B16; \
 	VUSHR $52, V2.D2, V4.D2; \
-	FMOVQ GC_TWO52(KTAB), F5; \
+	FMOVQ NC_TWO52(KTAB), F5; \
 	VORR V5.B16, V4.B16, V4.B16; \
-	FMOVQ GC_TWO52P1022(KTAB), F5; \
+	FMOVQ NC_TWO52P1022(KTAB), F5; \
 	WORD $0x4EE5D484 /* FSUB V4.2D, V4.2D, V5.2D; biased exponent − 1022 */; \
 	WORD $0x4EE3D484 /* FSUB V4.2D, V4.2D, V3.2D */; \
-	FMOVQ GC_MANT(KTAB), F5; \
+	FMOVQ NC_MANT(KTAB), F5; \
 	VAND V5.B16, V2.B16, V5.B16; \
-	FMOVQ GC_HALF(KTAB), F6; \
+	FMOVQ NC_HALF(KTAB), F6; \
 	VORR V6.B16, V5.B16, V5.B16; \
-	FMOVQ GC_SQRTHALF(KTAB), F6; \
+	FMOVQ NC_SQRTHALF(KTAB), F6; \
 	WORD $0x6EE5E4C6 /* FCMGT V6.2D, V6.2D, V5.2D; f1 < √½ */; \
 	WORD $0x4E65D4A7 /* FADD V7.2D, V5.2D, V5.2D */; \
 	VBIT V6.B16, V7.B16, V5.B16; \
-	FMOVQ GC_ONE(KTAB), F7; \
+	FMOVQ NC_ONE(KTAB), F7; \
 	VAND V6.B16, V7.B16, V3.B16; \
 	WORD $0x4EE3D484 /* FSUB V4.2D, V4.2D, V3.2D; k */; \
 	WORD $0x4EE7D4A5 /* FSUB V5.2D, V5.2D, V7.2D; f = f1 − 1 */; \
-	FMOVQ GC_TWO(KTAB), F6; \
+	FMOVQ NC_TWO(KTAB), F6; \
 	WORD $0x4E66D4A6 /* FADD V6.2D, V5.2D, V6.2D */; \
 	WORD $0x6E66FCA6 /* FDIV V6.2D, V5.2D, V6.2D; s = f/(2+f) */; \
 	WORD $0x6E66DCC7 /* FMUL V7.2D, V6.2D, V6.2D; s² */; \
 	WORD $0x6E67DCE3 /* FMUL V3.2D, V7.2D, V7.2D; s⁴ */; \
-	FMOVQ GC_L7(KTAB), F1; \
-	FMOVQ GC_L5(KTAB), F2; \
+	FMOVQ NC_L7(KTAB), F1; \
+	FMOVQ NC_L5(KTAB), F2; \
 	VFMLA V1.D2, V3.D2, V2.D2; \
-	FMOVQ GC_L3(KTAB), F1; \
+	FMOVQ NC_L3(KTAB), F1; \
 	VFMLA V2.D2, V3.D2, V1.D2; \
-	FMOVQ GC_L1(KTAB), F2; \
+	FMOVQ NC_L1(KTAB), F2; \
 	VFMLA V1.D2, V3.D2, V2.D2; \
 	WORD $0x6E67DC41 /* FMUL V1.2D, V2.2D, V7.2D; t1 */; \
-	FMOVQ GC_L6(KTAB), F7; \
-	FMOVQ GC_L4(KTAB), F2; \
+	FMOVQ NC_L6(KTAB), F7; \
+	FMOVQ NC_L4(KTAB), F2; \
 	VFMLA V7.D2, V3.D2, V2.D2; \
-	FMOVQ GC_L2(KTAB), F7; \
+	FMOVQ NC_L2(KTAB), F7; \
 	VFMLA V2.D2, V3.D2, V7.D2; \
 	WORD $0x6E63DCE2 /* FMUL V2.2D, V7.2D, V3.2D; t2 */; \
 	WORD $0x4E62D421 /* FADD V1.2D, V1.2D, V2.2D; R = t1 + t2 */; \
 	WORD $0x6E65DCA2 /* FMUL V2.2D, V5.2D, V5.2D */; \
-	FMOVQ GC_HALF(KTAB), F3; \
+	FMOVQ NC_HALF(KTAB), F3; \
 	WORD $0x6E63DC42 /* FMUL V2.2D, V2.2D, V3.2D; hfsq = ½f² */; \
 	WORD $0x4E62D421 /* FADD V1.2D, V1.2D, V2.2D */; \
 	WORD $0x6E66DC21 /* FMUL V1.2D, V1.2D, V6.2D */; \
-	FMOVQ GC_LN2LO(KTAB), F3; \
+	FMOVQ NC_LN2LO(KTAB), F3; \
 	WORD $0x6E63DC83 /* FMUL V3.2D, V4.2D, V3.2D */; \
 	WORD $0x4E63D421 /* FADD V1.2D, V1.2D, V3.2D; s(hfsq+R) + k·ln2lo */; \
 	WORD $0x4EE1D442 /* FSUB V2.2D, V2.2D, V1.2D */; \
 	WORD $0x4EE5D442 /* FSUB V2.2D, V2.2D, V5.2D */; \
-	FMOVQ GC_LN2HI(KTAB), F3; \
+	FMOVQ NC_LN2HI(KTAB), F3; \
 	WORD $0x6E63DC84 /* FMUL V4.2D, V4.2D, V3.2D */; \
 	WORD $0x4EE2D484 /* FSUB V4.2D, V4.2D, V2.2D; k·ln2hi − ((hfsq − …) − f) */; \
 	WORD $0x4EE0D801 /* FCMEQ V1.2D, V0.2D, #0 */; \
-	FMOVQ GC_NEGINF(KTAB), F2; \
+	FMOVQ NC_NEGINF(KTAB), F2; \
 	VBIT V1.B16, V2.B16, V4.B16; \
-	FMOVQ GC_INF(KTAB), F2; \
+	FMOVQ NC_INF(KTAB), F2; \
 	WORD $0x4E62E401 /* FCMEQ V1.2D, V0.2D, V2.2D */; \
 	VBIT V1.B16, V2.B16, V4.B16; \
 	WORD $0x6EE0C801 /* FCMGE V1.2D, V0.2D, #0; false for NaN */; \
-	FMOVQ GC_NAN(KTAB), F2; \
+	FMOVQ NC_NAN(KTAB), F2; \
 	VBIF V1.B16, V2.B16, V4.B16; \
 	VMOV V4.B16, V0.B16
 
@@ -3093,15 +3127,42 @@ GLOBL gcpConst<>(SB), RODATA|NOPTR, $832
 // x = +Inf (NaN). Leaves x in V8 and w in V9; clobbers V1–V9.
 #define GL_LOG1P \
 	VMOV V0.B16, V8.B16; \
-	FMOVQ GC_ONE(KTAB), F1; \
+	FMOVQ NC_ONE(KTAB), F1; \
 	WORD $0x4E61D409 /* FADD V9.2D, V0.2D, V1.2D; w = x + 1 */; \
 	VMOV V9.B16, V0.B16; \
 	GL_LOG; \
-	FMOVQ GC_ONE(KTAB), F1; \
+	FMOVQ NC_ONE(KTAB), F1; \
 	WORD $0x4EE1D521 /* FSUB V1.2D, V9.2D, V1.2D */; \
 	WORD $0x4EE1D501 /* FSUB V1.2D, V8.2D, V1.2D; x − (w−1) */; \
 	WORD $0x6E69FC21 /* FDIV V1.2D, V1.2D, V9.2D */; \
 	WORD $0x4E61D400 /* FADD V0.2D, V0.2D, V1.2D */
+
+// GL_EXPPOLY sets V6 = P1 + t·(P2 + t·(P3 + t·(P4 + t·P5))) for t in V5,
+// fdlibm's exp polynomial (Go's math.expmulti), with fused multiply-adds
+// as math.Exp's arm64 assembly and the AVX2 kernel evaluate it. Clobbers
+// V7.
+#define GL_EXPPOLY \
+	FMOVQ NC_P5(KTAB), F6; \
+	FMOVQ NC_P4(KTAB), F7; \
+	VFMLA V6.D2, V5.D2, V7.D2; \
+	FMOVQ NC_P3(KTAB), F6; \
+	VFMLA V7.D2, V5.D2, V6.D2; \
+	FMOVQ NC_P2(KTAB), F7; \
+	VFMLA V6.D2, V5.D2, V7.D2; \
+	FMOVQ NC_P1(KTAB), F6; \
+	VFMLA V7.D2, V5.D2, V6.D2
+
+// GL_EXPY sets V5 = 1 − ((lo − r·c/(2−c)) − hi), fdlibm's exp(r) for hi
+// in V2, lo in V3, r = hi − lo in V4 and c in V6. Clobbers V3 and V7.
+#define GL_EXPY \
+	WORD $0x6E66DC87 /* FMUL V7.2D, V4.2D, V6.2D */; \
+	FMOVQ NC_TWO(KTAB), F5; \
+	WORD $0x4EE6D4A5 /* FSUB V5.2D, V5.2D, V6.2D */; \
+	WORD $0x6E65FCE7 /* FDIV V7.2D, V7.2D, V5.2D; r·c/(2−c) */; \
+	WORD $0x4EE7D463 /* FSUB V3.2D, V3.2D, V7.2D */; \
+	WORD $0x4EE2D463 /* FSUB V3.2D, V3.2D, V2.2D */; \
+	FMOVQ NC_ONE(KTAB), F5; \
+	WORD $0x4EE3D4A5 /* FSUB V5.2D, V5.2D, V3.2D; y = 1 − ((lo − r·c/(2−c)) − hi) */
 
 // GL_EXPNEG sets V0 = exp(V0) for V0 ≤ 0 (or NaN), as fdlibm's exp (Go's
 // math.expmulti): k = round(x/ln 2), r = x − k·ln 2 in two parts, a rational
@@ -3109,42 +3170,27 @@ GLOBL gcpConst<>(SB), RODATA|NOPTR, $832
 // so that subnormal results round once. x < −746 (−Inf included) gives 0.
 // Clobbers V1–V7.
 #define GL_EXPNEG \
-	FMOVQ GC_EXPMIN(KTAB), F1; \
+	FMOVQ NC_EXPMIN(KTAB), F1; \
 	WORD $0x4E61F400 /* FMAX V0.2D, V0.2D, V1.2D; NaN stays NaN */; \
-	FMOVQ GC_LOG2E(KTAB), F1; \
+	FMOVQ NC_LOG2E(KTAB), F1; \
 	WORD $0x6E61DC01 /* FMUL V1.2D, V0.2D, V1.2D */; \
 	WORD $0x4E618821 /* FRINTN V1.2D, V1.2D; k */; \
-	FMOVQ GC_LN2HI(KTAB), F2; \
+	FMOVQ NC_LN2HI(KTAB), F2; \
 	WORD $0x6E62DC22 /* FMUL V2.2D, V1.2D, V2.2D */; \
 	WORD $0x4EE2D402 /* FSUB V2.2D, V0.2D, V2.2D; hi = x − k·ln2hi */; \
-	FMOVQ GC_LN2LO(KTAB), F3; \
+	FMOVQ NC_LN2LO(KTAB), F3; \
 	WORD $0x6E63DC23 /* FMUL V3.2D, V1.2D, V3.2D; lo = k·ln2lo */; \
 	WORD $0x4EE3D444 /* FSUB V4.2D, V2.2D, V3.2D; r = hi − lo */; \
 	WORD $0x6E64DC85 /* FMUL V5.2D, V4.2D, V4.2D; t = r² */; \
-	FMOVQ GC_P5(KTAB), F6; \
-	FMOVQ GC_P4(KTAB), F7; \
-	VFMLA V6.D2, V5.D2, V7.D2; \
-	FMOVQ GC_P3(KTAB), F6; \
-	VFMLA V7.D2, V5.D2, V6.D2; \
-	FMOVQ GC_P2(KTAB), F7; \
-	VFMLA V6.D2, V5.D2, V7.D2; \
-	FMOVQ GC_P1(KTAB), F6; \
-	VFMLA V7.D2, V5.D2, V6.D2; \
+	GL_EXPPOLY; \
 	WORD $0x6E65DCC6 /* FMUL V6.2D, V6.2D, V5.2D */; \
 	WORD $0x4EE6D486 /* FSUB V6.2D, V4.2D, V6.2D; c = r − t·P(t) */; \
-	WORD $0x6E66DC87 /* FMUL V7.2D, V4.2D, V6.2D */; \
-	FMOVQ GC_TWO(KTAB), F5; \
-	WORD $0x4EE6D4A5 /* FSUB V5.2D, V5.2D, V6.2D */; \
-	WORD $0x6E65FCE7 /* FDIV V7.2D, V7.2D, V5.2D; r·c/(2−c) */; \
-	WORD $0x4EE7D463 /* FSUB V3.2D, V3.2D, V7.2D */; \
-	WORD $0x4EE2D463 /* FSUB V3.2D, V3.2D, V2.2D */; \
-	FMOVQ GC_ONE(KTAB), F5; \
-	WORD $0x4EE3D4A5 /* FSUB V5.2D, V5.2D, V3.2D; y = 1 − ((lo − r·c/(2−c)) − hi) */; \
-	FMOVQ GC_HALF(KTAB), F2; \
+	GL_EXPY; \
+	FMOVQ NC_HALF(KTAB), F2; \
 	WORD $0x6E62DC22 /* FMUL V2.2D, V1.2D, V2.2D */; \
 	WORD $0x4E619842 /* FRINTM V2.2D, V2.2D; k1 = ⌊k/2⌋ */; \
 	WORD $0x4EE2D423 /* FSUB V3.2D, V1.2D, V2.2D; k2 = k − k1 */; \
-	FMOVQ GC_EXPBIAS(KTAB), F6; \
+	FMOVQ NC_EXPBIAS(KTAB), F6; \
 	WORD $0x4E66D442 /* FADD V2.2D, V2.2D, V6.2D */; \
 	VSHL $52, V2.D2, V2.D2; \
 	WORD $0x4E66D463 /* FADD V3.2D, V3.2D, V6.2D */; \
@@ -3157,10 +3203,10 @@ GLOBL gcpConst<>(SB), RODATA|NOPTR, $832
 // 1/(1+e) for z ≥ 0 and e/(1+e) below, softplus z + ln(1+e) for z > 0 and
 // ln(1+e) otherwise. Clobbers V1–V9.
 #define GL_SOFTPLUS \
-	FMOVQ GC_SIGN(KTAB), F1; \
+	FMOVQ NC_SIGN(KTAB), F1; \
 	VORR V1.B16, V28.B16, V0.B16; \
 	GL_EXPNEG; \
-	FMOVQ GC_ONE(KTAB), F1; \
+	FMOVQ NC_ONE(KTAB), F1; \
 	WORD $0x4E61D402 /* FADD V2.2D, V0.2D, V1.2D; 1 + e */; \
 	WORD $0x6E62FC03 /* FDIV V3.2D, V0.2D, V2.2D; e/(1+e) */; \
 	WORD $0x6E62FC3D /* FDIV V29.2D, V1.2D, V2.2D; 1/(1+e) */; \
@@ -3190,7 +3236,7 @@ TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-104
 	FMOVD scale+88(FP), F11
 	VDUP V11.D[0], V11.D2
 	VEOR V10.B16, V10.B16, V10.B16 // sum = 0
-	MOVD $gcpConst<>(SB), KTAB
+	MOVD $neonConst<>(SB), KTAB
 	CBZ PAIRS, gcpLossF64_done
 	PCALIGN $16
 
@@ -3210,7 +3256,7 @@ gcpLossF64_loop:
 	// α = 1 + softplus(za), σ(za)
 	VLD1.P 16(ZA), [V28.D2]
 	GL_SOFTPLUS
-	FMOVQ GC_ONE(KTAB), F1
+	FMOVQ NC_ONE(KTAB), F1
 	WORD $0x4E61D411 // FADD V17.2D, V0.2D, V1.2D; α = softplus(za) + 1
 	VMOV V29.B16, V18.B16
 
@@ -3222,7 +3268,7 @@ gcpLossF64_fixed:
 	VAND V1.B16, V19.B16, V19.B16
 	VAND V2.B16, V19.B16, V19.B16
 	// σ = β(1 + 1/ν); s = √(2σ)
-	FMOVQ GC_ONE(KTAB), F1
+	FMOVQ NC_ONE(KTAB), F1
 	WORD $0x6E6FFC22 // FDIV V2.2D, V1.2D, V15.2D
 	WORD $0x4E61D442 // FADD V2.2D, V2.2D, V1.2D
 	WORD $0x6E62DDB4 // FMUL V20.2D, V13.2D, V2.2D; σ
@@ -3260,13 +3306,13 @@ gcpLossF64_fixed:
 	VMOV V29.B16, V0.B16
 	GL_LOG1P
 	VMOV V0.B16, V24.B16
-	FMOVQ GC_INF(KTAB), F1
+	FMOVQ NC_INF(KTAB), F1
 	WORD $0x4E61E7A2 // FCMEQ V2.2D, V29.2D, V1.2D; u = +Inf
 	GL_NONE(V2, gcpLossF64_finiteu)
 	WORD $0x4EE0FB80 // FABS V0.2D, V28.2D
 	GL_LOG
 	WORD $0x4E60D400 // FADD V0.2D, V0.2D, V0.2D
-	FMOVQ GC_INF(KTAB), F1
+	FMOVQ NC_INF(KTAB), F1
 	WORD $0x4E61E7A2 // FCMEQ V2.2D, V29.2D, V1.2D
 	VBIT V2.B16, V0.B16, V24.B16
 
@@ -3275,7 +3321,7 @@ gcpLossF64_finiteu:
 	VMOV V13.B16, V0.B16
 	GL_LOG
 	VMOV V0.B16, V25.B16 // ln β
-	FMOVQ GC_ONE(KTAB), F1
+	FMOVQ NC_ONE(KTAB), F1
 	WORD $0x6E6FFC22 // FDIV V2.2D, V1.2D, V15.2D; 1/ν
 	WORD $0x6E61E5FE // FCMGE V30.2D, V15.2D, V1.2D; ν ≥ 1
 	VMOV V15.B16, V0.B16
@@ -3290,9 +3336,9 @@ gcpLossF64_finiteu:
 	// lnΓ(α+½) − lnΓ(α): z = α ≥ 10 gives the series alone; below, z = α+1 is
 	// stepped up to 10 with num/den = Π (α+k+½)/(α+k), as in lgammaHalfStep:
 	// series(z) − ln(num/den) + ln α. At most nine steps for α > 0.
-	FMOVQ GC_ONE(KTAB), F1
-	FMOVQ GC_TEN(KTAB), F3
-	FMOVQ GC_HALF(KTAB), F5
+	FMOVQ NC_ONE(KTAB), F1
+	FMOVQ NC_TEN(KTAB), F3
+	FMOVQ NC_HALF(KTAB), F5
 	WORD $0x4E61D63C // FADD V28.2D, V17.2D, V1.2D; α + 1
 	WORD $0x6E63E624 // FCMGE V4.2D, V17.2D, V3.2D; α ≥ 10
 	VBIT V4.B16, V17.B16, V28.B16 // z
@@ -3316,32 +3362,32 @@ gcpLossF64_lgstep:
 gcpLossF64_lgdone:
 	VMOV V28.B16, V0.B16
 	GL_LOG
-	FMOVQ GC_HALF(KTAB), F1
+	FMOVQ NC_HALF(KTAB), F1
 	WORD $0x6E61DC1A // FMUL V26.2D, V0.2D, V1.2D; ½ ln z
-	FMOVQ GC_ONE(KTAB), F1
+	FMOVQ NC_ONE(KTAB), F1
 	WORD $0x6E7CFC22 // FDIV V2.2D, V1.2D, V28.2D; r = 1/z
 	WORD $0x6E62DC43 // FMUL V3.2D, V2.2D, V2.2D; r²
-	FMOVQ GC_LG7(KTAB), F4
+	FMOVQ NC_LG7(KTAB), F4
 	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
-	FMOVQ GC_LG6(KTAB), F5
+	FMOVQ NC_LG6(KTAB), F5
 	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
 	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
-	FMOVQ GC_LG5(KTAB), F5
+	FMOVQ NC_LG5(KTAB), F5
 	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
 	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
-	FMOVQ GC_LG4(KTAB), F5
+	FMOVQ NC_LG4(KTAB), F5
 	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
 	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
-	FMOVQ GC_LG3(KTAB), F5
+	FMOVQ NC_LG3(KTAB), F5
 	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
 	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
-	FMOVQ GC_LG2(KTAB), F5
+	FMOVQ NC_LG2(KTAB), F5
 	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
 	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
-	FMOVQ GC_LG1(KTAB), F5
+	FMOVQ NC_LG1(KTAB), F5
 	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
 	WORD $0x6E63DC84 // FMUL V4.2D, V4.2D, V3.2D
-	FMOVQ GC_LG0(KTAB), F5
+	FMOVQ NC_LG0(KTAB), F5
 	WORD $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
 	WORD $0x6E62DC84 // FMUL V4.2D, V4.2D, V2.2D
 	WORD $0x4E64D75A // FADD V26.2D, V26.2D, V4.2D; series(z)
@@ -3351,7 +3397,7 @@ gcpLossF64_lgdone:
 	VMOV V17.B16, V0.B16
 	GL_LOG
 	WORD $0x4E60D7FF // FADD V31.2D, V31.2D, V0.2D; + ln α
-	FMOVQ GC_TEN(KTAB), F1
+	FMOVQ NC_TEN(KTAB), F1
 	WORD $0x6E61E622 // FCMGE V2.2D, V17.2D, V1.2D; α ≥ 10
 	VBIF V2.B16, V31.B16, V26.B16
 	// ψ(α+½) − ψ(α): z = α stepped up to 10 with num/den = Σ 1/(z(2z+1)),
@@ -3359,9 +3405,9 @@ gcpLossF64_lgdone:
 	// ten steps for α > 0.
 	VMOV V17.B16, V28.B16 // z
 	VEOR V29.B16, V29.B16, V29.B16 // num = 0
-	FMOVQ GC_ONE(KTAB), F1
+	FMOVQ NC_ONE(KTAB), F1
 	VMOV V1.B16, V30.B16 // den = 1
-	FMOVQ GC_TEN(KTAB), F3
+	FMOVQ NC_TEN(KTAB), F3
 	MOVD $10, CNT
 
 gcpLossF64_psistep:
@@ -3383,44 +3429,44 @@ gcpLossF64_psistep:
 gcpLossF64_psidone:
 	WORD $0x6E7CDF82 // FMUL V2.2D, V28.2D, V28.2D
 	WORD $0x6E62FC22 // FDIV V2.2D, V1.2D, V2.2D; u = 1/z²
-	FMOVQ GC_DG9(KTAB), F3
+	FMOVQ NC_DG9(KTAB), F3
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG8(KTAB), F4
+	FMOVQ NC_DG8(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG7(KTAB), F4
+	FMOVQ NC_DG7(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG6(KTAB), F4
+	FMOVQ NC_DG6(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG5(KTAB), F4
+	FMOVQ NC_DG5(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG4(KTAB), F4
+	FMOVQ NC_DG4(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG3(KTAB), F4
+	FMOVQ NC_DG3(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG2(KTAB), F4
+	FMOVQ NC_DG2(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG1(KTAB), F4
+	FMOVQ NC_DG1(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D
-	FMOVQ GC_DG0(KTAB), F4
+	FMOVQ NC_DG0(KTAB), F4
 	WORD $0x4E64D463 // FADD V3.2D, V3.2D, V4.2D
 	WORD $0x6E62DC63 // FMUL V3.2D, V3.2D, V2.2D; u·P(u)
-	FMOVQ GC_HALF(KTAB), F4
+	FMOVQ NC_HALF(KTAB), F4
 	WORD $0x6E7CFC84 // FDIV V4.2D, V4.2D, V28.2D; ½/z
 	WORD $0x4E63D484 // FADD V4.2D, V4.2D, V3.2D
 	WORD $0x6E7EFFA5 // FDIV V5.2D, V29.2D, V30.2D; num/den
 	WORD $0x4E65D49B // FADD V27.2D, V4.2D, V5.2D
 	// nll = −[lnΓ ratio − ½(ln 2π + ln σ) − (α+½)·ln(1+u)]
-	FMOVQ GC_HALF(KTAB), F1
+	FMOVQ NC_HALF(KTAB), F1
 	WORD $0x4E61D622 // FADD V2.2D, V17.2D, V1.2D; α + ½
-	FMOVQ GC_LOG2PI(KTAB), F3
+	FMOVQ NC_LOG2PI(KTAB), F3
 	WORD $0x4E63D723 // FADD V3.2D, V25.2D, V3.2D
 	WORD $0x6E61DC63 // FMUL V3.2D, V3.2D, V1.2D
 	WORD $0x4EE3D744 // FSUB V4.2D, V26.2D, V3.2D
@@ -3431,7 +3477,7 @@ gcpLossF64_psidone:
 	WORD $0x4EFBD706 // FSUB V6.2D, V24.2D, V27.2D
 	// dm = −(α+½)·(tw·(√2/√σ))
 	WORD $0x6EE1FA87 // FSQRT V7.2D, V20.2D
-	FMOVQ GC_SQRT2(KTAB), F8
+	FMOVQ NC_SQRT2(KTAB), F8
 	WORD $0x6E67FD08 // FDIV V8.2D, V8.2D, V7.2D
 	WORD $0x6E77DD08 // FMUL V8.2D, V8.2D, V23.2D
 	WORD $0x6EE0F849 // FNEG V9.2D, V2.2D
@@ -3441,13 +3487,13 @@ gcpLossF64_psidone:
 	WORD $0x6E76DE23 // FMUL V3.2D, V17.2D, V22.2D; α·v
 	WORD $0x4EE3D421 // FSUB V1.2D, V1.2D, V3.2D; g
 	WORD $0x6E6DFC23 // FDIV V3.2D, V1.2D, V13.2D; dβ
-	FMOVQ GC_ONE(KTAB), F5
+	FMOVQ NC_ONE(KTAB), F5
 	WORD $0x4E65D5E5 // FADD V5.2D, V15.2D, V5.2D
 	WORD $0x6E65DDE5 // FMUL V5.2D, V15.2D, V5.2D; ν(ν+1)
 	WORD $0x6EE0F821 // FNEG V1.2D, V1.2D
 	WORD $0x6E65FC21 // FDIV V1.2D, V1.2D, V5.2D; dν
 	// chain through the links, scale, and NaN for an invalid prior
-	FMOVQ GC_NAN(KTAB), F7
+	FMOVQ NC_NAN(KTAB), F7
 	WORD $0x6E70DC21 // FMUL V1.2D, V1.2D, V16.2D
 	WORD $0x6E61DD61 // FMUL V1.2D, V11.2D, V1.2D
 	VBIF V19.B16, V7.B16, V1.B16
@@ -3485,9 +3531,158 @@ gcpLossF64_done:
 #undef GA
 #undef GB
 #undef GN
-#undef KTAB
 #undef PAIRS
 #undef FIXED
 #undef CNT
 #undef ANY
 #undef ANY1
+
+// ---------------------------------------------------------------------
+// tanhF32 and tanhF64: math.Tanh as Go compiles it for arm64, bit for bit,
+// in the two float64 lanes of a vector (float32 widened exactly and the
+// result rounded once, as the generic float32(math.Tanh(float64(v)))).
+// math.tanh branches on z = |x|: ±1 above ½·ln 2¹²⁷ ≈ 44.01; from 0.625
+// up, 1 − 2/(e^(2z)+1) with the sign of x, where e^(2z) is math.Exp's
+// arm64 assembly (archExp: k = trunc(2z·log2e + ½), r = hi − lo, the
+// polynomial fused as there, and an exact scaling by 2^k, as 2z ≤ 88 keeps
+// the result normal); below, x + x·s·P(s)/Q(s) with s = x², fused as the
+// compiler fuses it (Q's innermost term is fma(x, x, Q0), not s + Q0), and
+// x itself for ±0. GT_TANH evaluates all three and blends them; the
+// generic kernel's results are the oracle (TestKernelElementwise), so a Go
+// release that compiled math.tanh or archExp otherwise would show there.
+
+// GT_TANH sets V0 = tanh(V0), lane by lane; KTAB holds &neonConst<>.
+// Clobbers V1–V9 and V12–V14.
+#define GT_TANH \
+	WORD $0x4EE0F808 /* FABS V8.2D, V0.2D; z = |x| */; \
+	WORD $0x4E68D509 /* FADD V9.2D, V8.2D, V8.2D; w = 2z */; \
+	FMOVQ NC_HALF(KTAB), F1; \
+	FMOVQ NC_LOG2E(KTAB), F2; \
+	VFMLA V2.D2, V9.D2, V1.D2; \
+	WORD $0x4EE19821 /* FRINTZ V1.2D, V1.2D; k = trunc(w·log2e + ½) */; \
+	FMOVQ NC_LN2HI(KTAB), F3; \
+	VMOV V9.B16, V2.B16; \
+	VFMLS V3.D2, V1.D2, V2.D2; \
+	FMOVQ NC_LN2LO(KTAB), F3; \
+	WORD $0x6E63DC23 /* FMUL V3.2D, V1.2D, V3.2D; lo = k·ln2lo */; \
+	WORD $0x4EE3D444 /* FSUB V4.2D, V2.2D, V3.2D; r = hi − lo */; \
+	WORD $0x6E64DC85 /* FMUL V5.2D, V4.2D, V4.2D; t = r² */; \
+	GL_EXPPOLY; \
+	VMOV V4.B16, V7.B16; \
+	VFMLS V6.D2, V5.D2, V7.D2; \
+	VMOV V7.B16, V6.B16; \
+	GL_EXPY; \
+	FMOVQ NC_EXPBIAS(KTAB), F2; \
+	WORD $0x4E62D421 /* FADD V1.2D, V1.2D, V2.2D */; \
+	VSHL $52, V1.D2, V1.D2; \
+	WORD $0x6E61DCA5 /* FMUL V5.2D, V5.2D, V1.2D; e^w = y·2^k */; \
+	FMOVQ NC_ONE(KTAB), F14; \
+	WORD $0x4E6ED4AD /* FADD V13.2D, V5.2D, V14.2D */; \
+	FMOVQ NC_TWO(KTAB), F12; \
+	WORD $0x6E6DFD8D /* FDIV V13.2D, V12.2D, V13.2D */; \
+	WORD $0x4EEDD5CD /* FSUB V13.2D, V14.2D, V13.2D; 1 − 2/(e^w+1) */; \
+	FMOVQ NC_SIGN(KTAB), F12; \
+	VAND V12.B16, V0.B16, V12.B16; \
+	VORR V12.B16, V13.B16, V13.B16; \
+	VORR V12.B16, V14.B16, V14.B16; \
+	WORD $0x6E60DC02 /* FMUL V2.2D, V0.2D, V0.2D; s = x² */; \
+	WORD $0x6E62DC03 /* FMUL V3.2D, V0.2D, V2.2D; x·s */; \
+	FMOVQ NC_TP0(KTAB), F4; \
+	FMOVQ NC_TP1(KTAB), F5; \
+	VFMLA V4.D2, V2.D2, V5.D2; \
+	FMOVQ NC_TP2(KTAB), F4; \
+	VFMLA V5.D2, V2.D2, V4.D2; \
+	WORD $0x6E64DC63 /* FMUL V3.2D, V3.2D, V4.2D; x·s·P(s) */; \
+	FMOVQ NC_TQ0(KTAB), F5; \
+	VFMLA V0.D2, V0.D2, V5.D2; \
+	FMOVQ NC_TQ1(KTAB), F4; \
+	VFMLA V5.D2, V2.D2, V4.D2; \
+	FMOVQ NC_TQ2(KTAB), F5; \
+	VFMLA V4.D2, V2.D2, V5.D2; \
+	WORD $0x6E65FC63 /* FDIV V3.2D, V3.2D, V5.2D */; \
+	WORD $0x4E63D403 /* FADD V3.2D, V0.2D, V3.2D; x + x·s·P(s)/Q(s) */; \
+	WORD $0x4EE0D804 /* FCMEQ V4.2D, V0.2D, #0 */; \
+	VBIT V4.B16, V0.B16, V3.B16; \
+	FMOVQ NC_C0625(KTAB), F5; \
+	WORD $0x6E65E504 /* FCMGE V4.2D, V8.2D, V5.2D; z ≥ 0.625 */; \
+	VBIT V4.B16, V13.B16, V3.B16; \
+	FMOVQ NC_TANHMAX(KTAB), F5; \
+	WORD $0x6EE5E504 /* FCMGT V4.2D, V8.2D, V5.2D; z > ½·ln 2¹²⁷ */; \
+	VBIT V4.B16, V14.B16, V3.B16; \
+	VMOV V3.B16, V0.B16
+
+// func tanhF32(n int, x *float32)
+//
+// for i := range n {
+//	x[i] = float32(math.Tanh(float64(x[i])))
+// }
+//
+// Blocks of 4, widened to two float64×2 vectors, then one at a time in
+// lane 0 (lane 1 computes tanh(0)).
+TEXT ·tanhF32(SB), NOSPLIT|NOFRAME, $0-16
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
+	MOVD $neonConst<>(SB), KTAB
+	LSR $2, R7, R8 // blocks of 4
+	CBZ R8, tanhF32_tail
+	PCALIGN $16
+
+tanhF32_loop:
+	VLD1 (R0), [V16.S4]
+	WORD $0x0E617A00 // FCVTL V0.2D, V16.2S
+	GT_TANH
+	VMOV V0.B16, V17.B16
+	WORD $0x4E617A00 // FCVTL2 V0.2D, V16.4S
+	GT_TANH
+	WORD $0x0E616A30 // FCVTN V16.2S, V17.2D
+	WORD $0x4E616810 // FCVTN2 V16.4S, V0.2D
+	VST1.P [V16.S4], 16(R0)
+	SUBS $1, R8
+	BNE tanhF32_loop
+
+tanhF32_tail:
+	AND $3, R7, R8
+	CBZ R8, tanhF32_done
+
+tanhF32_tail_loop:
+	FMOVS (R0), F16
+	FCVTSD F16, F0 // clears lane 1
+	GT_TANH
+	FCVTDS F0, F0
+	FMOVS.P F0, 4(R0)
+	SUBS $1, R8
+	BNE tanhF32_tail_loop
+
+tanhF32_done:
+	RET
+
+// func tanhF64(n int, x *float64)
+//
+// for i := range n {
+//	x[i] = math.Tanh(x[i])
+// }
+//
+// Pairs, then the last element in lane 0 (lane 1 computes tanh(0)).
+TEXT ·tanhF64(SB), NOSPLIT|NOFRAME, $0-16
+	MOVD n+0(FP), R7
+	MOVD x+8(FP), R0
+	MOVD $neonConst<>(SB), KTAB
+	LSR $1, R7, R8 // pairs
+	CBZ R8, tanhF64_tail
+	PCALIGN $16
+
+tanhF64_loop:
+	VLD1 (R0), [V0.D2]
+	GT_TANH
+	VST1.P [V0.D2], 16(R0)
+	SUBS $1, R8
+	BNE tanhF64_loop
+
+tanhF64_tail:
+	TBZ $0, R7, tanhF64_done
+	FMOVD (R0), F0 // clears lane 1
+	GT_TANH
+	FMOVD F0, (R0)
+
+tanhF64_done:
+	RET

@@ -73,7 +73,7 @@ var ktCovered = map[string]string{
 	"linearForward":         "TestKernelLinear",
 	"linearBackwardWeights": "TestKernelLinear",
 	"linearBackwardInput":   "TestKernelLinear",
-	"tanh":                  "TestKernelElementwise",
+	"tanh":                  "TestKernelElementwise, TestKernelTanhSweep",
 	"mul":                   "TestKernelElementwise",
 	"mulTo":                 "TestKernelElementwise",
 	"reluBackward":          "TestKernelElementwise",
@@ -670,6 +670,56 @@ func ktTestVec[T Float](t *testing.T) {
 func TestKernelElementwise(t *testing.T) {
 	t.Run("float32", ktTestVec[float32])
 	t.Run("float64", ktTestVec[float64])
+}
+
+// ktTanhValues returns arguments for TestKernelTanhSweep: a geometric grid
+// over every magnitude tanh treats differently (subnormals, the rational
+// function below 0.625, the exponential up to ½·ln 2¹²⁷ ≈ 44.01, ±1
+// above), the neighbours of those two thresholds, ±0, ±Inf and NaN, with
+// both signs.
+func ktTanhValues() []float64 {
+	v := []float64{0, math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64}
+	for x := 1e-310; x < 1e3; x *= 1.001 {
+		v = append(v, x)
+	}
+	for _, c := range []float64{0.625, 0.5 * 8.8029691931113054295988e+01} {
+		for x, i := c, 0; i < 64; i++ {
+			x = math.Nextafter(x, 0)
+			v = append(v, x)
+		}
+		for x, i := c, 0; i < 64; i++ {
+			v = append(v, x)
+			x = math.Nextafter(x, math.Inf(1))
+		}
+	}
+	for i := range v {
+		v = append(v, -v[i])
+	}
+	return v
+}
+
+// TestKernelTanhSweep compares tanh bit for bit with the generic kernel on
+// ktTanhValues, which reach the branches and thresholds of math.Tanh that
+// TestKernelElementwise's normal samples seldom do.
+func TestKernelTanhSweep(t *testing.T) {
+	t.Run("float32", ktTanhSweep[float32])
+	t.Run("float64", ktTanhSweep[float64])
+}
+
+func ktTanhSweep[T Float](t *testing.T) {
+	vals := ktTanhValues()
+	x := make([]T, len(vals))
+	for i, v := range vals {
+		x[i] = T(v)
+	}
+	want := slices.Clone(x)
+	kernelsFor[T]().tanh(x)
+	genericKernelsFor[T]().tanh(want)
+	for i := range x {
+		if !ktSame(x[i], want[i]) {
+			t.Fatalf("%s tanh(%v) = %v, generic %v", ktTypeName[T](), T(vals[i]), x[i], want[i])
+		}
+	}
 }
 
 // --- the GCP loss ----------------------------------------------------------
