@@ -2,29 +2,21 @@
 
 package gcp
 
-import "unsafe"
-
 // NEON is part of the arm64 baseline, so the assembly kernels of
 // simd_arm64.s need no feature detection: init installs them in every
-// build with gc and without the purego tag. tanh and gcpLoss stay generic.
+// build with gc and without the purego tag. The element-wise kernels
+// finish their own tails, so install gives the generic kernels nothing
+// (lanes = 1).
 func init() {
 	k32 := *generic32
 	k32.name = "neon"
 	k32.linearForward = linearForward32
 	k32.linearBackwardWeights = linearBackwardWeights32
 	k32.linearBackwardInput = linearBackwardInput32
-	k32.mul = mul32
-	k32.mulTo = mulTo32
-	k32.reluBackward = reluBackward32
-	k32.tanhBackward = tanhBackward32
-	k32.axpy = axpy32
-	k32.scale = scale32
-	k32.sumSquares = sumSquares32
-	k32.allFinite = allFinite32
-	k32.sgd = sgd32
-	k32.nesterov = nesterov32
-	k32.rmsprop = rmsprop32
-	k32.adam = adam32
+	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
+		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, 1)
+	k32.tanh = inPlaceNEON(tanhF32)
+	k32.gcpLoss = gcpLoss32
 	kernels32 = &k32
 
 	k64 := *generic64
@@ -32,18 +24,10 @@ func init() {
 	k64.linearForward = linearForward64
 	k64.linearBackwardWeights = linearBackwardWeights64
 	k64.linearBackwardInput = linearBackwardInput64
-	k64.mul = mul64
-	k64.mulTo = mulTo64
-	k64.reluBackward = reluBackward64
-	k64.tanhBackward = tanhBackward64
-	k64.axpy = axpy64
-	k64.scale = scale64
-	k64.sumSquares = sumSquares64
-	k64.allFinite = allFinite64
-	k64.sgd = sgd64
-	k64.nesterov = nesterov64
-	k64.rmsprop = rmsprop64
-	k64.adam = adam64
+	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
+		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, 1)
+	k64.tanh = inPlaceNEON(tanhF64)
+	k64.gcpLoss = gcpLoss64
 	kernels64 = &k64
 }
 
@@ -74,10 +58,6 @@ func need(n, rows, ld, cols int) {
 		panic("gcp: kernel operand out of range")
 	}
 }
-
-// ptr returns the address of s's first element without a bounds check; the
-// assembly reads through it only where need (or a reslice) has checked.
-func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
 
 // gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
 // columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
@@ -135,6 +115,9 @@ func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy i
 	need(len(w), k, n, n)
 	need(len(b), 1, n, n)
 	need(len(y), m, ldy, n)
+	if raceEnabled {
+		raceLinearForward(m, n, k, x, ldx, w, b, y, ldy)
+	}
 	flags := gemmBias
 	if relu {
 		flags |= gemmReLU
@@ -156,6 +139,9 @@ func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, l
 	need(len(x), m, ldx, k)
 	need(len(dw), k, n, n)
 	need(len(db), 1, n, n)
+	if raceEnabled {
+		raceLinearBackwardWeights(m, n, k, dy, lddy, x, ldx, dw, db)
+	}
 	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
 	gemmBcastF32(1, n, m, &one32, 0, 0, ptr(dy), lddy, ptr(db), 0, nil, gemmAccum)
 	switch {
@@ -178,6 +164,9 @@ func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx 
 	need(len(dy), m, lddy, n)
 	need(len(w), k, n, n)
 	need(len(dx), m, lddx, k)
+	if raceEnabled {
+		raceLinearBackwardInput(m, n, k, dy, lddy, w, dx, lddx)
+	}
 	if n == 1 {
 		// dx[i,p] = dy[i]·w[p]: one product per element, added to +0 like
 		// the generic dot of length 1.
@@ -196,6 +185,9 @@ func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy i
 	need(len(w), k, n, n)
 	need(len(b), 1, n, n)
 	need(len(y), m, ldy, n)
+	if raceEnabled {
+		raceLinearForward(m, n, k, x, ldx, w, b, y, ldy)
+	}
 	flags := gemmBias
 	if relu {
 		flags |= gemmReLU
@@ -217,6 +209,9 @@ func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, l
 	need(len(x), m, ldx, k)
 	need(len(dw), k, n, n)
 	need(len(db), 1, n, n)
+	if raceEnabled {
+		raceLinearBackwardWeights(m, n, k, dy, lddy, x, ldx, dw, db)
+	}
 	gemmBcastF64(1, n, m, &one64, 0, 0, ptr(dy), lddy, ptr(db), 0, nil, gemmAccum)
 	switch {
 	case k == 0:
@@ -236,6 +231,9 @@ func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx 
 	need(len(dy), m, lddy, n)
 	need(len(w), k, n, n)
 	need(len(dx), m, lddx, k)
+	if raceEnabled {
+		raceLinearBackwardInput(m, n, k, dy, lddy, w, dx, lddx)
+	}
 	if n == 1 {
 		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
 		return
@@ -243,259 +241,48 @@ func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx 
 	gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
 }
 
-// The element-wise kernels. Each wrapper reslices its operands to the
-// length of the first, as the generic kernel does, so a short operand
-// panics before the assembly runs.
-
-// mulF32 computes
+// tanhF32 computes math.Tanh as the generic kernel does, bit for bit:
 //
-//	for i := range n { x[i] *= y[i] }
+//	for i := range n { x[i] = float32(math.Tanh(float64(x[i]))) }
 //
 //go:noescape
-func mulF32(x, y *float32, n int)
+func tanhF32(n int, x *float32)
 
-// mulF64 computes
+// tanhF64 computes math.Tanh as the generic kernel does, bit for bit:
 //
-//	for i := range n { x[i] *= y[i] }
+//	for i := range n { x[i] = math.Tanh(x[i]) }
 //
 //go:noescape
-func mulF64(x, y *float64, n int)
+func tanhF64(n int, x *float64)
 
-func mul32(x, y []float32) { y = y[:len(x)]; mulF32(ptr(x), ptr(y), len(x)) }
-func mul64(x, y []float64) { y = y[:len(x)]; mulF64(ptr(x), ptr(y), len(x)) }
-
-// mulToF32 computes
-//
-//	for i := range n { dst[i] = x[i] * y[i] }
-//
-//go:noescape
-func mulToF32(dst, x, y *float32, n int)
-
-// mulToF64 computes
-//
-//	for i := range n { dst[i] = x[i] * y[i] }
-//
-//go:noescape
-func mulToF64(dst, x, y *float64, n int)
-
-func mulTo32(dst, x, y []float32) {
-	x, y = x[:len(dst)], y[:len(dst)]
-	mulToF32(ptr(dst), ptr(x), ptr(y), len(dst))
+// inPlaceNEON wraps a kernel that rewrites x in place, and finishes its
+// own tail, for the kernel table, reporting its writes in race builds.
+func inPlaceNEON[T Float](f func(n int, x *T)) func(x []T) {
+	return func(x []T) {
+		if raceEnabled {
+			raceWrite(x)
+		}
+		f(len(x), ptr(x))
+	}
 }
 
-func mulTo64(dst, x, y []float64) {
-	x, y = x[:len(dst)], y[:len(dst)]
-	mulToF64(ptr(dst), ptr(x), ptr(y), len(dst))
-}
+// gcpLanes is how many samples gcpLossF64 takes at a time: the two float64
+// of a vector.
+const gcpLanes = 2
 
-// reluBackwardF32 computes
-//
-//	for i := range n { if !(y[i] > 0) { d[i] = 0 } }
-//
-//go:noescape
-func reluBackwardF32(d, y *float32, n int)
-
-// reluBackwardF64 computes
-//
-//	for i := range n { if !(y[i] > 0) { d[i] = 0 } }
-//
-//go:noescape
-func reluBackwardF64(d, y *float64, n int)
-
-func reluBackward32(d, y []float32) { y = y[:len(d)]; reluBackwardF32(ptr(d), ptr(y), len(d)) }
-func reluBackward64(d, y []float64) { y = y[:len(d)]; reluBackwardF64(ptr(d), ptr(y), len(d)) }
-
-// tanhBackwardF32 computes
-//
-//	for i := range n { d[i] *= 1 - y[i]*y[i] }
-//
-//go:noescape
-func tanhBackwardF32(d, y *float32, n int)
-
-// tanhBackwardF64 computes
-//
-//	for i := range n { d[i] *= 1 - y[i]*y[i] }
-//
-//go:noescape
-func tanhBackwardF64(d, y *float64, n int)
-
-func tanhBackward32(d, y []float32) { y = y[:len(d)]; tanhBackwardF32(ptr(d), ptr(y), len(d)) }
-func tanhBackward64(d, y []float64) { y = y[:len(d)]; tanhBackwardF64(ptr(d), ptr(y), len(d)) }
-
-// axpyF32 computes, with fused multiply-adds,
-//
-//	for i := range n { y[i] += a * x[i] }
-//
-//go:noescape
-func axpyF32(x, y *float32, n int, a float32)
-
-// axpyF64 computes, with fused multiply-adds,
-//
-//	for i := range n { y[i] += a * x[i] }
-//
-//go:noescape
-func axpyF64(x, y *float64, n int, a float64)
-
-func axpy32(a float32, x, y []float32) { y = y[:len(x)]; axpyF32(ptr(x), ptr(y), len(x), a) }
-func axpy64(a float64, x, y []float64) { y = y[:len(x)]; axpyF64(ptr(x), ptr(y), len(x), a) }
-
-// scaleF32 computes
-//
-//	for i := range n { x[i] *= a }
-//
-//go:noescape
-func scaleF32(x *float32, n int, a float32)
-
-// scaleF64 computes
-//
-//	for i := range n { x[i] *= a }
-//
-//go:noescape
-func scaleF64(x *float64, n int, a float64)
-
-func scale32(a float32, x []float32) { scaleF32(ptr(x), len(x), a) }
-func scale64(a float64, x []float64) { scaleF64(ptr(x), len(x), a) }
-
-// sumSquaresF32 computes, in float64 and in some order,
-//
-//	for i := range n { s += float64(x[i]) * float64(x[i]) }; return s
-//
-//go:noescape
-func sumSquaresF32(x *float32, n int) float64
-
-// sumSquaresF64 computes, in some order,
-//
-//	for i := range n { s += x[i] * x[i] }; return s
-//
-//go:noescape
-func sumSquaresF64(x *float64, n int) float64
-
-func sumSquares32(x []float32) float64 { return sumSquaresF32(ptr(x), len(x)) }
-func sumSquares64(x []float64) float64 { return sumSquaresF64(ptr(x), len(x)) }
-
-// allFiniteF32 computes
-//
-//	for i := range n { s += x[i] - x[i] }; return s == 0
-//
-//go:noescape
-func allFiniteF32(x *float32, n int) bool
-
-// allFiniteF64 computes
-//
-//	for i := range n { s += x[i] - x[i] }; return s == 0
-//
-//go:noescape
-func allFiniteF64(x *float64, n int) bool
-
-func allFinite32(x []float32) bool { return allFiniteF32(ptr(x), len(x)) }
-func allFinite64(x []float64) bool { return allFiniteF64(ptr(x), len(x)) }
-
-// sgdF32 computes
-//
-//	for i := range n { p2[i] = p[i] - lr*grad[i] }
-//
-//go:noescape
-func sgdF32(p2, p, grad *float32, n int, lr float32)
-
-// sgdF64 computes
-//
-//	for i := range n { p2[i] = p[i] - lr*grad[i] }
-//
-//go:noescape
-func sgdF64(p2, p, grad *float64, n int, lr float64)
-
-func sgd32(p2, p, g []float32, lr float32) {
-	p, g = p[:len(p2)], g[:len(p2)]
-	sgdF32(ptr(p2), ptr(p), ptr(g), len(p2), lr)
-}
-
-func sgd64(p2, p, g []float64, lr float64) {
-	p, g = p[:len(p2)], g[:len(p2)]
-	sgdF64(ptr(p2), ptr(p), ptr(g), len(p2), lr)
-}
-
-// nesterovF32 computes
+// gcpLossF64 is gcpLossGeneric for float64 over n samples, n even, with the
+// loss sum accumulated per lane. With fixedAlpha ≠ 0 (it must not be −0),
+// za and ga are not used.
 //
 //	for i := range n {
-//		v2[i] = mu*v[i] - lr*grad[i]
-//		p2[i] = p[i] + mu*v2[i] - lr*grad[i] }
+//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
+//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
 //
 //go:noescape
-func nesterovF32(p2, v2, p, v, grad *float32, n int, lr, mu float32)
+func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64
 
-// nesterovF64 computes
-//
-//	for i := range n {
-//		v2[i] = mu*v[i] - lr*grad[i]
-//		p2[i] = p[i] + mu*v2[i] - lr*grad[i] }
-//
-//go:noescape
-func nesterovF64(p2, v2, p, v, grad *float64, n int, lr, mu float64)
-
-func nesterov32(p2, v2, p, v, g []float32, lr, mu float32) {
-	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
-	nesterovF32(ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), len(p2), lr, mu)
-}
-
-func nesterov64(p2, v2, p, v, g []float64, lr, mu float64) {
-	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
-	nesterovF64(ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), len(p2), lr, mu)
-}
-
-// rmspropF32 computes, with c = 1 - rho,
-//
-//	for i := range n {
-//		a2[i] = rho*a[i] + (c*grad[i])*grad[i]
-//		p2[i] = p[i] - lr*grad[i]/(sqrt(a2[i])+eps) }
-//
-//go:noescape
-func rmspropF32(p2, a2, p, a, grad *float32, n int, lr, rho, c, eps float32)
-
-// rmspropF64 computes, with c = 1 - rho,
-//
-//	for i := range n {
-//		a2[i] = rho*a[i] + (c*grad[i])*grad[i]
-//		p2[i] = p[i] - lr*grad[i]/(sqrt(a2[i])+eps) }
-//
-//go:noescape
-func rmspropF64(p2, a2, p, a, grad *float64, n int, lr, rho, c, eps float64)
-
-func rmsprop32(p2, a2, p, a, g []float32, lr, rho, eps float32) {
-	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
-	rmspropF32(ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), len(p2), lr, rho, 1-rho, eps)
-}
-
-func rmsprop64(p2, a2, p, a, g []float64, lr, rho, eps float64) {
-	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
-	rmspropF64(ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), len(p2), lr, rho, 1-rho, eps)
-}
-
-// adamF32 computes, with c1 = 1 - b1 and c2 = 1 - b2,
-//
-//	for i := range n {
-//		m2[i] = b1*m[i] + c1*grad[i]
-//		v2[i] = b2*v[i] + (c2*grad[i])*grad[i]
-//		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
-//
-//go:noescape
-func adamF32(p2, m2, v2, p, m, v, grad *float32, n int, lr, b1, b2, c1, c2, eps float32)
-
-// adamF64 computes, with c1 = 1 - b1 and c2 = 1 - b2,
-//
-//	for i := range n {
-//		m2[i] = b1*m[i] + c1*grad[i]
-//		v2[i] = b2*v[i] + (c2*grad[i])*grad[i]
-//		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
-//
-//go:noescape
-func adamF64(p2, m2, v2, p, m, v, grad *float64, n int, lr, b1, b2, c1, c2, eps float64)
-
-func adam32(p2, m2, v2, p, m, v, g []float32, lr, b1, b2, eps float32) {
-	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
-	adamF32(ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), len(p2), lr, b1, b2, 1-b1, 1-b2, eps)
-}
-
-func adam64(p2, m2, v2, p, m, v, g []float64, lr, b1, b2, eps float64) {
-	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
-	adamF64(ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), len(p2), lr, b1, b2, 1-b1, 1-b2, eps)
+// gcpLossLanes is gcpLossF64, which needs no scratch buffer: the wrappers
+// of simd_asm.go call it for n a multiple of gcpLanes.
+func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale)
 }

@@ -3,6 +3,7 @@
 package gcp
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -99,6 +100,24 @@ func neonTestOperandChecks[T Float](t *testing.T) {
 	neonCall(t, "nesterov", bufs, func() { k.nesterov(v(0), v(1), v(2), v(3), s(4), 0.1, 0.9) })
 	neonCall(t, "rmsprop", bufs, func() { k.rmsprop(v(0), s(1), v(2), v(3), v(4), 0.1, 0.9, 1e-8) })
 	neonCall(t, "adam", bufs, func() { k.adam(v(0), v(1), v(2), v(3), v(4), v(5), s(6), 0.1, 0.9, 0.999, 1e-8) })
+	// gcpLoss takes zm, za, zb, zn, y, gm, ga, gb, gn, n = len(y): every
+	// other operand one element short in turn, with α learned.
+	gbufs := neonBufs[T](9, size)
+	for short := 0; short < 9; short++ {
+		if short == 4 {
+			continue
+		}
+		op := make([][]T, 9)
+		for i := range op {
+			op[i] = gbufs[i][:size]
+			if i == short {
+				op[i] = gbufs[i][: size-1 : size-1]
+			}
+		}
+		neonCall(t, fmt.Sprintf("gcpLoss, operand %d short", short), gbufs, func() {
+			k.gcpLoss(op[0], op[1], op[2], op[3], op[4], 0, 1, op[5], op[6], op[7], op[8])
+		})
+	}
 }
 
 func TestNEONOperandChecks(t *testing.T) {

@@ -6,12 +6,20 @@ package gcp
 //
 //	WORD $0x4E22D420 // FADD V0.4S, V1.4S, V2.4S
 //
+// or, inside a #define (where a // comment would swallow the line
+// continuation), as
+//
+//	WORD $0x4E22D420 /* FADD V0.4S, V1.4S, V2.4S */; \
+//
 // The test cross-compiles the package's test binary for arm64, runs
 // `go tool objdump -gnu` on it, and requires, for every WORD line of the
 // source, that the disassembler shows the same word at that line and that
-// its GNU (ARM) syntax equals the comment up to an optional "; note".
-// It also rejects integer vector arithmetic (add, sub, mul, mla, mls on
-// vector registers) anywhere in the file, the mistake the WORDs avoid.
+// its GNU (ARM) syntax equals the comment up to an optional "; note". The
+// assembler attributes a macro's instructions to the line that invokes
+// it, so there the test requires the WORDs of the macro's expansion
+// (nested macros included), in order. It also rejects integer vector
+// arithmetic (add, sub, mul, mla, mls on vector registers) anywhere in the
+// file, the mistake the WORDs avoid.
 //
 // The test has no build constraint: it runs on the CI host (amd64) as part
 // of `go test ./...`, needing only the go command, since cross-compiling
@@ -58,20 +66,51 @@ func TestNEONWords(t *testing.T) {
 		enc  string // 8 lower-case hex digits
 		want string // the comment's instruction, normalized
 	}
-	words := map[int]word{}
-	wordRE := regexp.MustCompile(`^\s*WORD\s+\$0x([0-9A-Fa-f]{8})\s*//\s*([^;]+)`)
+	// want holds, for each source line outside a #define, the WORDs the
+	// assembler must emit there: the line's own, or its macro's expansion.
+	want := map[int][]word{}
+	macros := map[string][]word{} // the expansion of each multi-line macro
+	wordRE := regexp.MustCompile(`^\s*WORD\s+\$0x([0-9A-Fa-f]{8})\s*(?://\s*([^;]+).*|/\*\s*([^;*]+)[^*]*\*/\s*;?\s*\\?\s*)$`)
+	defineRE := regexp.MustCompile(`^#define\s+(\w+)(?:\([^)]*\))?\s*\\$`)
+	var macro string // the macro being defined, if any
+	var body []word
 	for i, line := range strings.Split(string(src), "\n") {
-		if !strings.Contains(line, "WORD") || strings.HasPrefix(strings.TrimSpace(line), "//") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "//") {
 			continue
 		}
-		m := wordRE.FindStringSubmatch(line)
-		if m == nil {
-			t.Errorf("%s:%d: WORD without the form `WORD $0x%%08X // INSTRUCTION`: %s", file, i+1, strings.TrimSpace(line))
+		if m := defineRE.FindStringSubmatch(trimmed); m != nil && macro == "" {
+			macro, body = m[1], nil
 			continue
 		}
-		words[i+1] = word{enc: strings.ToLower(m[1]), want: normAsm(m[2])}
+		var ws []word
+		if strings.Contains(line, "WORD") {
+			m := wordRE.FindStringSubmatch(line)
+			switch {
+			case m == nil:
+				t.Errorf("%s:%d: WORD without the form `WORD $0x%%08X // INSTRUCTION` (or /* INSTRUCTION */ in a macro): %s", file, i+1, trimmed)
+			case macro != "" && m[2] != "":
+				t.Errorf("%s:%d: WORD with a // comment in a macro, which swallows the line continuation: %s", file, i+1, trimmed)
+			default:
+				ws = []word{{enc: strings.ToLower(m[1]), want: normAsm(m[2] + m[3])}}
+			}
+		} else {
+			stmt, _, _ := strings.Cut(strings.TrimSuffix(trimmed, `\`), "//")
+			name, _, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(stmt), ";"), "(") // NAME or NAME(args)
+			ws = macros[strings.TrimSpace(name)]
+		}
+		if macro == "" {
+			if len(ws) > 0 {
+				want[i+1] = ws
+			}
+			continue
+		}
+		body = append(body, ws...)
+		if !strings.HasSuffix(trimmed, `\`) {
+			macros[macro], macro = body, ""
+		}
 	}
-	if len(words) == 0 {
+	if len(want) == 0 {
 		t.Fatalf("%s has no WORD lines", file)
 	}
 
@@ -96,7 +135,8 @@ func TestNEONWords(t *testing.T) {
 	// "  simd_arm64.s:123  0x1234  4e22d420  FADD V2.S4, V1.S4, V0.S4  // fadd v0.4s, v1.4s, v2.4s"
 	lineRE := regexp.MustCompile(`^\s*` + regexp.QuoteMeta(file) + `:(\d+)\s+0x[0-9a-f]+\s+([0-9a-f]{8})\s+(.*?)\s+//\s+(.*?)\s*$`)
 	intVec := regexp.MustCompile(`^(add|sub|mul|mla|mls) v\d+\.`)
-	seen := map[int]bool{}
+	next := map[int]int{} // per line, how many of its WORDs were found
+	checked := 0
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -109,25 +149,24 @@ func TestNEONWords(t *testing.T) {
 		if intVec.MatchString(gnu) {
 			t.Errorf("%s:%d: integer vector arithmetic %q (%s) in a floating-point kernel", file, ln, gnu, m[3])
 		}
-		w, ok := words[ln]
-		if !ok {
-			continue
+		ws := want[ln]
+		k := next[ln]
+		if k == len(ws) || enc != ws[k].enc {
+			continue // an instruction of the assembler's own
 		}
-		seen[ln] = true
-		switch {
-		case enc != w.enc:
-			t.Errorf("%s:%d: disassembled word %s, source says %s", file, ln, enc, w.enc)
-		case gnu != w.want:
-			t.Errorf("%s:%d: WORD $0x%s decodes to %q, comment says %q", file, ln, enc, gnu, w.want)
+		next[ln]++
+		checked++
+		if gnu != ws[k].want {
+			t.Errorf("%s:%d: WORD $0x%s decodes to %q, comment says %q", file, ln, enc, gnu, ws[k].want)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	for ln := range words {
-		if !seen[ln] {
-			t.Errorf("%s:%d: WORD not found in the arm64 binary (kernel not linked, or inside a macro?)", file, ln)
+	for ln, ws := range want {
+		if k := next[ln]; k < len(ws) {
+			t.Errorf("%s:%d: WORD $0x%s (%s) not found at this line of the arm64 binary (%d of %d found; kernel not linked?)", file, ln, ws[k].enc, ws[k].want, k, len(ws))
 		}
 	}
-	t.Logf("checked %d WORDs of %s against the disassembly", len(seen), file)
+	t.Logf("checked %d WORDs of %s against the disassembly", checked, file)
 }

@@ -73,7 +73,7 @@ var ktCovered = map[string]string{
 	"linearForward":         "TestKernelLinear",
 	"linearBackwardWeights": "TestKernelLinear",
 	"linearBackwardInput":   "TestKernelLinear",
-	"tanh":                  "TestKernelElementwise",
+	"tanh":                  "TestKernelElementwise, TestKernelTanhSweep",
 	"mul":                   "TestKernelElementwise",
 	"mulTo":                 "TestKernelElementwise",
 	"reluBackward":          "TestKernelElementwise",
@@ -672,6 +672,56 @@ func TestKernelElementwise(t *testing.T) {
 	t.Run("float64", ktTestVec[float64])
 }
 
+// ktTanhValues returns arguments for TestKernelTanhSweep: a geometric grid
+// over every magnitude tanh treats differently (subnormals, the rational
+// function below 0.625, the exponential up to ½·ln 2¹²⁷ ≈ 44.01, ±1
+// above), the neighbours of those two thresholds, ±0, ±Inf and NaN, with
+// both signs.
+func ktTanhValues() []float64 {
+	v := []float64{0, math.Inf(1), math.NaN(), math.SmallestNonzeroFloat64, math.MaxFloat64}
+	for x := 1e-310; x < 1e3; x *= 1.001 {
+		v = append(v, x)
+	}
+	for _, c := range []float64{0.625, 0.5 * 8.8029691931113054295988e+01} {
+		for x, i := c, 0; i < 64; i++ {
+			x = math.Nextafter(x, 0)
+			v = append(v, x)
+		}
+		for x, i := c, 0; i < 64; i++ {
+			v = append(v, x)
+			x = math.Nextafter(x, math.Inf(1))
+		}
+	}
+	for i := range v {
+		v = append(v, -v[i])
+	}
+	return v
+}
+
+// TestKernelTanhSweep compares tanh bit for bit with the generic kernel on
+// ktTanhValues, which reach the branches and thresholds of math.Tanh that
+// TestKernelElementwise's normal samples seldom do.
+func TestKernelTanhSweep(t *testing.T) {
+	t.Run("float32", ktTanhSweep[float32])
+	t.Run("float64", ktTanhSweep[float64])
+}
+
+func ktTanhSweep[T Float](t *testing.T) {
+	vals := ktTanhValues()
+	x := make([]T, len(vals))
+	for i, v := range vals {
+		x[i] = T(v)
+	}
+	want := slices.Clone(x)
+	kernelsFor[T]().tanh(x)
+	genericKernelsFor[T]().tanh(want)
+	for i := range x {
+		if !ktSame(x[i], want[i]) {
+			t.Fatalf("%s tanh(%v) = %v, generic %v", ktTypeName[T](), T(vals[i]), x[i], want[i])
+		}
+	}
+}
+
 // --- the GCP loss ----------------------------------------------------------
 
 // ktLossValues fills the raw head outputs and targets of TestKernelGCPLoss
@@ -734,7 +784,8 @@ func ktLossTol[T Float]() (rel, floor float64) {
 // recurrences are those of special.go), and each output adds at most a
 // dozen of them before a cancellation, so 64 roundoffs of the terms bound
 // what two correct implementations can disagree on there (the AVX2 kernel
-// measures at most 10).
+// measures at most 10, and the NEON kernel, which writes the same bits,
+// under qemu too).
 const ktLossFloor = 64
 
 var ktLossWorst = map[string]float64{}

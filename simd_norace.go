@@ -1,10 +1,10 @@
-//go:build gc && !purego && !race
+//go:build (amd64 || arm64) && gc && !purego && !race
 
 package gcp
 
 import "unsafe"
 
-// raceEnabled reports a race-detector build; see simd_race_amd64.go.
+// raceEnabled reports a race-detector build; see simd_race.go.
 const raceEnabled = false
 
 func raceReadRange(p unsafe.Pointer, n int)  {}

@@ -1,0 +1,495 @@
+//go:build (amd64 || arm64) && gc && !purego
+
+package gcp
+
+import "unsafe"
+
+// This file holds what the assembly wrappers of simd_amd64.go and
+// simd_arm64.go share.
+
+// ptr returns the address of s's first element without a bounds check; the
+// assembly reads through it only where need (or a reslice) has checked.
+func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
+
+// raceMat reports to the race detector, in race builds, the assembly's
+// reads (or writes) of rows rows of cols elements, ld apart, of s.
+func raceMat[T Float](s []T, rows, ld, cols int, write bool) {
+	if !raceEnabled || rows <= 0 || cols <= 0 {
+		return
+	}
+	size := int(unsafe.Sizeof(s[0]))
+	for i := 0; i < rows; i++ {
+		if p := unsafe.Pointer(&s[i*ld]); write {
+			raceWriteRange(p, cols*size)
+		} else {
+			raceReadRange(p, cols*size)
+		}
+	}
+}
+
+// raceRead and raceWrite report the assembly's accesses to whole vectors.
+func raceRead[T Float](s ...[]T) {
+	for _, v := range s {
+		raceMat(v, 1, 0, len(v), false)
+	}
+}
+
+func raceWrite[T Float](s ...[]T) {
+	for _, v := range s {
+		raceMat(v, 1, 0, len(v), true)
+	}
+}
+
+// raceLinearForward, raceLinearBackwardWeights and raceLinearBackwardInput
+// report to the race detector the memory the assembly of each layer kernel
+// reads and writes: the operands as linearForwardGeneric and the others
+// index them.
+func raceLinearForward[T Float](m, n, k int, x []T, ldx int, w, b, y []T, ldy int) {
+	raceMat(x, m, ldx, k, false)
+	raceMat(w, 1, 0, k*n, false)
+	raceMat(b, 1, 0, n, false)
+	raceMat(y, m, ldy, n, true)
+}
+
+func raceLinearBackwardWeights[T Float](m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T) {
+	raceMat(dy, m, lddy, n, false)
+	raceMat(x, m, ldx, k, false)
+	raceMat(dw, 1, 0, k*n, true)
+	raceMat(db, 1, 0, n, true)
+}
+
+func raceLinearBackwardInput[T Float](m, n, k int, dy []T, lddy int, w, dx []T, lddx int) {
+	raceMat(dy, m, lddy, n, false)
+	raceMat(w, 1, 0, k*n, false)
+	raceMat(dx, m, lddx, k, true)
+}
+
+// The element-wise kernels and reductions of simd_amd64.s and
+// simd_arm64.s. The AVX2 kernels take n a multiple of the vector width (8
+// float32 or 4 float64) and leave the rest to the generic kernels; the
+// NEON kernels finish their own tails and take any n.
+
+// mulF32 computes
+//
+//	for i := range n { x[i] *= y[i] }
+//
+//go:noescape
+func mulF32(n int, x, y *float32)
+
+// mulF64 computes
+//
+//	for i := range n { x[i] *= y[i] }
+//
+//go:noescape
+func mulF64(n int, x, y *float64)
+
+// mulToF32 computes
+//
+//	for i := range n { dst[i] = x[i] * y[i] }
+//
+//go:noescape
+func mulToF32(n int, dst, x, y *float32)
+
+// mulToF64 computes
+//
+//	for i := range n { dst[i] = x[i] * y[i] }
+//
+//go:noescape
+func mulToF64(n int, dst, x, y *float64)
+
+// reluBackwardF32 computes
+//
+//	for i := range n { if !(y[i] > 0) { d[i] = 0 } }
+//
+//go:noescape
+func reluBackwardF32(n int, d, y *float32)
+
+// reluBackwardF64 computes
+//
+//	for i := range n { if !(y[i] > 0) { d[i] = 0 } }
+//
+//go:noescape
+func reluBackwardF64(n int, d, y *float64)
+
+// tanhBackwardF32 computes
+//
+//	for i := range n { d[i] *= 1 - y[i]*y[i] }
+//
+//go:noescape
+func tanhBackwardF32(n int, d, y *float32)
+
+// tanhBackwardF64 computes
+//
+//	for i := range n { d[i] *= 1 - y[i]*y[i] }
+//
+//go:noescape
+func tanhBackwardF64(n int, d, y *float64)
+
+// axpyF32 computes
+//
+//	for i := range n { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyF32(n int, x, y *float32, a float32)
+
+// axpyF64 computes
+//
+//	for i := range n { y[i] += a * x[i] }
+//
+//go:noescape
+func axpyF64(n int, x, y *float64, a float64)
+
+// scaleF32 computes
+//
+//	for i := range n { x[i] *= a }
+//
+//go:noescape
+func scaleF32(n int, x *float32, a float32)
+
+// scaleF64 computes
+//
+//	for i := range n { x[i] *= a }
+//
+//go:noescape
+func scaleF64(n int, x *float64, a float64)
+
+// sgdF32 computes
+//
+//	for i := range n { p2[i] = p[i] - lr*gr[i] }
+//
+//go:noescape
+func sgdF32(n int, p2, p, gr *float32, lr float32)
+
+// sgdF64 computes
+//
+//	for i := range n { p2[i] = p[i] - lr*gr[i] }
+//
+//go:noescape
+func sgdF64(n int, p2, p, gr *float64, lr float64)
+
+// nesterovF32 computes
+//
+//	for i := range n {
+//		v2[i] = mu*v[i] - lr*gr[i]
+//		p2[i] = p[i] + mu*v2[i] - lr*gr[i] }
+//
+//go:noescape
+func nesterovF32(n int, p2, v2, p, v, gr *float32, lr, mu float32)
+
+// nesterovF64 computes
+//
+//	for i := range n {
+//		v2[i] = mu*v[i] - lr*gr[i]
+//		p2[i] = p[i] + mu*v2[i] - lr*gr[i] }
+//
+//go:noescape
+func nesterovF64(n int, p2, v2, p, v, gr *float64, lr, mu float64)
+
+// rmspropF32 computes
+//
+//	for i := range n {
+//		a2[i] = rho*a[i] + c*gr[i]*gr[i]   // c = 1 − rho
+//		p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps) }
+//
+//go:noescape
+func rmspropF32(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32)
+
+// rmspropF64 computes
+//
+//	for i := range n {
+//		a2[i] = rho*a[i] + c*gr[i]*gr[i]   // c = 1 − rho
+//		p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps) }
+//
+//go:noescape
+func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64)
+
+// adamF32 computes
+//
+//	for i := range n {
+//		m2[i] = b1*m[i] + c1*gr[i]        // c1 = 1 − b1
+//		v2[i] = b2*v[i] + c2*gr[i]*gr[i]   // c2 = 1 − b2
+//		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
+//
+//go:noescape
+func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32)
+
+// adamF64 computes
+//
+//	for i := range n {
+//		m2[i] = b1*m[i] + c1*gr[i]        // c1 = 1 − b1
+//		v2[i] = b2*v[i] + c2*gr[i]*gr[i]   // c2 = 1 − b2
+//		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
+//
+//go:noescape
+func adamF64(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64)
+
+// sumSquaresF32 returns
+//
+//	for _, v := range x[:n] { s += float64(v) * float64(v) }
+//
+//go:noescape
+func sumSquaresF32(n int, x *float32) float64
+
+// sumSquaresF64 returns
+//
+//	for _, v := range x[:n] { s += v * v }
+//
+//go:noescape
+func sumSquaresF64(n int, x *float64) float64
+
+// allFiniteF32 reports
+//
+//	for _, v := range x[:n] { s += v - v }; return s == 0
+//
+//go:noescape
+func allFiniteF32(n int, x *float32) bool
+
+// allFiniteF64 reports
+//
+//	for _, v := range x[:n] { s += v - v }; return s == 0
+//
+//go:noescape
+func allFiniteF64(n int, x *float64) bool
+
+// elementwiseAsm holds one element type's element-wise assembly kernels.
+// install wraps them for the kernel table: the assembly does whole vectors
+// of lanes elements, the generic kernel the last len%lanes (none with
+// lanes = 1, for kernels that finish their own tails); each wrapper
+// reslices its operands as the generic kernel does, so a short operand
+// panics before anything is written, and reports the assembly's memory
+// accesses in race builds.
+type elementwiseAsm[T Float] struct {
+	mul          func(n int, x, y *T)
+	mulTo        func(n int, dst, x, y *T)
+	reluBackward func(n int, d, y *T)
+	tanhBackward func(n int, d, y *T)
+	axpy         func(n int, x, y *T, a T)
+	scale        func(n int, x *T, a T)
+	sumSquares   func(n int, x *T) float64
+	allFinite    func(n int, x *T) bool
+	sgd          func(n int, p2, p, g *T, lr T)
+	nesterov     func(n int, p2, v2, p, v, g *T, lr, mu T)
+	rmsprop      func(n int, p2, a2, p, a, g *T, lr, rho, c, eps T)
+	adam         func(n int, p2, m2, v2, p, m, v, g *T, lr, b1, c1, b2, c2, eps T)
+}
+
+func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
+	whole := func(n int) int { return n &^ (lanes - 1) }
+	k.mul = func(x, y []T) {
+		y = y[:len(x)]
+		n := whole(len(x))
+		if raceEnabled {
+			raceWrite(x[:n])
+			raceRead(y[:n])
+		}
+		if n > 0 {
+			e.mul(n, ptr(x), ptr(y))
+		}
+		mulGeneric(x[n:], y[n:])
+	}
+	k.mulTo = func(dst, x, y []T) {
+		x, y = x[:len(dst)], y[:len(dst)]
+		n := whole(len(dst))
+		if raceEnabled {
+			raceWrite(dst[:n])
+			raceRead(x[:n], y[:n])
+		}
+		if n > 0 {
+			e.mulTo(n, ptr(dst), ptr(x), ptr(y))
+		}
+		mulToGeneric(dst[n:], x[n:], y[n:])
+	}
+	k.reluBackward = func(d, y []T) {
+		y = y[:len(d)]
+		n := whole(len(d))
+		if raceEnabled {
+			raceWrite(d[:n])
+			raceRead(y[:n])
+		}
+		if n > 0 {
+			e.reluBackward(n, ptr(d), ptr(y))
+		}
+		reluBackwardGeneric(d[n:], y[n:])
+	}
+	k.tanhBackward = func(d, y []T) {
+		y = y[:len(d)]
+		n := whole(len(d))
+		if raceEnabled {
+			raceWrite(d[:n])
+			raceRead(y[:n])
+		}
+		if n > 0 {
+			e.tanhBackward(n, ptr(d), ptr(y))
+		}
+		tanhBackwardGeneric(d[n:], y[n:])
+	}
+	k.axpy = func(a T, x, y []T) {
+		y = y[:len(x)]
+		n := whole(len(x))
+		if raceEnabled {
+			raceWrite(y[:n])
+			raceRead(x[:n])
+		}
+		if n > 0 {
+			e.axpy(n, ptr(x), ptr(y), a)
+		}
+		axpyGeneric(a, x[n:], y[n:])
+	}
+	k.scale = func(a T, x []T) {
+		n := whole(len(x))
+		if raceEnabled {
+			raceWrite(x[:n])
+		}
+		if n > 0 {
+			e.scale(n, ptr(x), a)
+		}
+		scaleGeneric(a, x[n:])
+	}
+	k.sumSquares = func(x []T) float64 {
+		n := whole(len(x))
+		s := 0.0
+		if raceEnabled {
+			raceRead(x[:n])
+		}
+		if n > 0 {
+			s = e.sumSquares(n, ptr(x))
+		}
+		return s + sumSquaresGeneric(x[n:])
+	}
+	k.allFinite = func(x []T) bool {
+		n := whole(len(x))
+		if raceEnabled {
+			raceRead(x[:n])
+		}
+		return (n == 0 || e.allFinite(n, ptr(x))) && allFiniteGeneric(x[n:])
+	}
+	k.sgd = func(p2, p, g []T, lr T) {
+		p, g = p[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n])
+			raceRead(p[:n], g[:n])
+		}
+		if n > 0 {
+			e.sgd(n, ptr(p2), ptr(p), ptr(g), lr)
+		}
+		sgdGeneric(p2[n:], p[n:], g[n:], lr)
+	}
+	k.nesterov = func(p2, v2, p, v, g []T, lr, mu T) {
+		v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n], v2[:n])
+			raceRead(p[:n], v[:n], g[:n])
+		}
+		if n > 0 {
+			e.nesterov(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
+		}
+		nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu)
+	}
+	k.rmsprop = func(p2, a2, p, a, g []T, lr, rho, eps T) {
+		a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n], a2[:n])
+			raceRead(p[:n], a[:n], g[:n])
+		}
+		if n > 0 {
+			e.rmsprop(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
+		}
+		rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps)
+	}
+	k.adam = func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) {
+		m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
+		n := whole(len(p2))
+		if raceEnabled {
+			raceWrite(p2[:n], m2[:n], v2[:n])
+			raceRead(p[:n], m[:n], v[:n], g[:n])
+		}
+		if n > 0 {
+			e.adam(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
+		}
+		adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps)
+	}
+}
+
+// gcpChunk is how many float32 samples gcpLoss32 converts to float64 at a
+// time, a multiple of gcpLanes.
+const gcpChunk = 64
+
+// gcpLoss64 is gcpLossGeneric for float64: the assembly (each
+// architecture's gcpLossLanes) does whole groups of gcpLanes samples, the
+// generic kernel the last len(y)%gcpLanes.
+func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
+	n := len(y)
+	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
+	learned := fixedAlpha == 0
+	if learned {
+		za, ga = za[:n], ga[:n]
+		fixedAlpha = 0 // not −0: the assembly tests the bits
+	}
+	nv := n &^ (gcpLanes - 1)
+	sum := 0.0
+	if nv > 0 {
+		if raceEnabled {
+			raceRead(zm[:nv], zb[:nv], zn[:nv], y[:nv])
+			raceWrite(gm[:nv], gb[:nv], gn[:nv])
+			if learned {
+				raceRead(za[:nv])
+				raceWrite(ga[:nv])
+			}
+		}
+		sum = gcpLossLanes(nv, ptr(zm), ptr(za), ptr(zb), ptr(zn), ptr(y), ptr(gm), ptr(ga), ptr(gb), ptr(gn), fixedAlpha, scale)
+	}
+	return sum + gcpLossTail(nv, zm, za, zb, zn, y, fixedAlpha, scale, gm, ga, gb, gn)
+}
+
+// gcpLoss32 is gcpLossGeneric for float32. The generic kernel computes in
+// float64 and rounds the gradients to float32; so does this one, through
+// gcpLossLanes on chunks converted to float64.
+func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, gb, gn []float32) float64 {
+	n := len(y)
+	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
+	learned := fixedAlpha == 0
+	if learned {
+		za, ga = za[:n], ga[:n]
+		fixedAlpha = 0
+	}
+	nv := n &^ (gcpLanes - 1)
+	sum := 0.0
+	var in [5][gcpChunk]float64
+	var out [4][gcpChunk]float64
+	for s := 0; s < nv; s += gcpChunk {
+		c := min(gcpChunk, nv-s)
+		for i := 0; i < c; i++ {
+			in[0][i], in[2][i], in[3][i], in[4][i] = float64(zm[s+i]), float64(zb[s+i]), float64(zn[s+i]), float64(y[s+i])
+		}
+		if learned {
+			for i := 0; i < c; i++ {
+				in[1][i] = float64(za[s+i])
+			}
+		}
+		sum += gcpLossLanes(c, &in[0][0], &in[1][0], &in[2][0], &in[3][0], &in[4][0], &out[0][0], &out[1][0], &out[2][0], &out[3][0], fixedAlpha, scale)
+		for i := 0; i < c; i++ {
+			gm[s+i], gb[s+i], gn[s+i] = float32(out[0][i]), float32(out[2][i]), float32(out[3][i])
+		}
+		if learned {
+			for i := 0; i < c; i++ {
+				ga[s+i] = float32(out[1][i])
+			}
+		}
+	}
+	return sum + gcpLossTail(nv, zm, za, zb, zn, y, fixedAlpha, scale, gm, ga, gb, gn)
+}
+
+// gcpLossTail returns gcpLossGeneric over the samples from nv on, which the
+// assembly leaves, and 0 when there are none.
+func gcpLossTail[T Float](nv int, zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64 {
+	if nv == len(y) {
+		return 0
+	}
+	if fixedAlpha == 0 {
+		za, ga = za[nv:], ga[nv:]
+	}
+	return gcpLossGeneric(zm[nv:], za, zb[nv:], zn[nv:], y[nv:], fixedAlpha, scale, gm[nv:], ga, gb[nv:], gn[nv:])
+}
