@@ -9,6 +9,7 @@ type kernelSet[T Float] struct {
 	linearForward         func(m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool)
 	linearBackwardWeights func(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T)
 	linearBackwardInput   func(m, n, k int, dy []T, lddy int, w, dx []T, lddx int)
+	outputForward         func(m, heads, k int, x []T, ldx int, w, b, y []T)
 	tanh                  func(x []T)
 	mul                   func(x, y []T)
 	mulTo                 func(dst, x, y []T)
@@ -31,6 +32,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		linearForward:         linearForwardGeneric[T],
 		linearBackwardWeights: linearBackwardWeightsGeneric[T],
 		linearBackwardInput:   linearBackwardInputGeneric[T],
+		outputForward:         outputForwardGeneric[T],
 		tanh:                  tanhGeneric[T],
 		mul:                   mulGeneric[T],
 		mulTo:                 mulToGeneric[T],

@@ -1514,6 +1514,202 @@ gemmDotF64_nextrows:
 	RET
 
 // ---------------------------------------------------------------------
+// outputForwardF32: the output layer, one dot product of length k per row
+// and head, along the contiguous k: 32 elements per step in Y0–Y3, then
+// steps of 8 into Y0, and the last k mod 8 elements as a masked step into
+// Y1 (the mask, made once, waits in Y15). Rows go one at a time, the heads
+// of a row one after another; their dot products are independent, so the
+// out-of-order core overlaps them.
+
+#define OF_J AX    // element j of the dot product
+#define OF_Y BX    // &y[h*m+i]
+#define OF_MB CX   // m·size: the distance between two heads' outputs
+#define OF_KV DX   // k rounded down to a whole vector
+#define OF_ROW SI  // &x[i*ldx]
+#define OF_X DI    // &x[i*ldx+h*k]
+#define OF_W R8    // &w[h*k]
+#define OF_B R9    // &b[h]
+#define OF_YI R10  // &y[i]
+#define OF_KWIDE R11 // OF_KV − 32 (float64: − 16): the last j of a wide step
+#define OF_ROWS R12 // rows left
+#define OF_HEADS R13 // heads left in this row
+#define OF_KB R14  // k·size: the distance between two heads' inputs and weights
+
+// func outputForwardF32(m, heads, k int, x *float32, ldx int, w, b, y *float32)
+TEXT ·outputForwardF32(SB), NOSPLIT, $0-64
+	MOVQ         k+16(FP), OF_KV
+	MOVQ         OF_KV, OF_KB
+	SHLQ         $2, OF_KB
+	MOVQ         OF_KV, CX
+	ANDQ         $7, CX
+	SUBQ         CX, OF_KV
+	VMOVQ        CX, X15
+	VPBROADCASTD X15, Y15
+	VPCMPGTD     lanes32<>(SB), Y15, Y15 // the mask of the last k mod 8
+	LEAQ         -32(OF_KV), OF_KWIDE
+	MOVQ         m+0(FP), OF_ROWS
+	MOVQ         OF_ROWS, OF_MB
+	SHLQ         $2, OF_MB
+	MOVQ         x+24(FP), OF_ROW
+	MOVQ         y+56(FP), OF_YI
+
+outputForwardF32_row:
+	MOVQ OF_ROW, OF_X
+	MOVQ w+40(FP), OF_W
+	MOVQ b+48(FP), OF_B
+	MOVQ OF_YI, OF_Y
+	MOVQ heads+8(FP), OF_HEADS
+
+outputForwardF32_head:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   OF_J, OF_J
+
+outputForwardF32_dot32:
+	CMPQ        OF_J, OF_KWIDE
+	JGT         outputForwardF32_dot8
+	VMOVUPS     (OF_X)(OF_J*4), Y4
+	VMOVUPS     32(OF_X)(OF_J*4), Y5
+	VMOVUPS     64(OF_X)(OF_J*4), Y6
+	VMOVUPS     96(OF_X)(OF_J*4), Y7
+	VFMADD231PS (OF_W)(OF_J*4), Y4, Y0 // s += x[j:j+32] · w[j:j+32]
+	VFMADD231PS 32(OF_W)(OF_J*4), Y5, Y1
+	VFMADD231PS 64(OF_W)(OF_J*4), Y6, Y2
+	VFMADD231PS 96(OF_W)(OF_J*4), Y7, Y3
+	ADDQ        $32, OF_J
+	JMP         outputForwardF32_dot32
+
+outputForwardF32_dot8:
+	CMPQ        OF_J, OF_KV
+	JGE         outputForwardF32_tail
+	VMOVUPS     (OF_X)(OF_J*4), Y4
+	VFMADD231PS (OF_W)(OF_J*4), Y4, Y0 // s += x[j:j+8] · w[j:j+8]
+	ADDQ        $8, OF_J
+	JMP         outputForwardF32_dot8
+
+outputForwardF32_tail:
+	CMPQ        OF_KV, k+16(FP)
+	JEQ         outputForwardF32_sum
+	VMASKMOVPS  (OF_X)(OF_J*4), Y15, Y4
+	VMASKMOVPS  (OF_W)(OF_J*4), Y15, Y5
+	VFMADD231PS Y5, Y4, Y1 // s += x[j:k] · w[j:k]
+
+outputForwardF32_sum:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VHADDPS      X0, X0, X0
+	VHADDPS      X0, X0, X0
+	VADDSS       (OF_B), X0, X0 // y[h*m+i] = b[h] + s
+	VMOVSS       X0, (OF_Y)
+	ADDQ         OF_KB, OF_X
+	ADDQ         OF_KB, OF_W
+	ADDQ         $4, OF_B
+	ADDQ         OF_MB, OF_Y
+	DECQ         OF_HEADS
+	JNZ          outputForwardF32_head
+	MOVQ         ldx+32(FP), OF_J
+	LEAQ         (OF_ROW)(OF_J*4), OF_ROW
+	ADDQ         $4, OF_YI
+	DECQ         OF_ROWS
+	JNZ          outputForwardF32_row
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// outputForwardF64: as outputForwardF32 with four float64 per YMM: 16
+// elements per step in Y0–Y3, steps of 4 into Y0, the last k mod 4 masked
+// into Y1.
+
+// func outputForwardF64(m, heads, k int, x *float64, ldx int, w, b, y *float64)
+TEXT ·outputForwardF64(SB), NOSPLIT, $0-64
+	MOVQ         k+16(FP), OF_KV
+	MOVQ         OF_KV, OF_KB
+	SHLQ         $3, OF_KB
+	MOVQ         OF_KV, CX
+	ANDQ         $3, CX
+	SUBQ         CX, OF_KV
+	VMOVQ        CX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPGTQ     lanes64<>(SB), Y15, Y15 // the mask of the last k mod 4
+	LEAQ         -16(OF_KV), OF_KWIDE
+	MOVQ         m+0(FP), OF_ROWS
+	MOVQ         OF_ROWS, OF_MB
+	SHLQ         $3, OF_MB
+	MOVQ         x+24(FP), OF_ROW
+	MOVQ         y+56(FP), OF_YI
+
+outputForwardF64_row:
+	MOVQ OF_ROW, OF_X
+	MOVQ w+40(FP), OF_W
+	MOVQ b+48(FP), OF_B
+	MOVQ OF_YI, OF_Y
+	MOVQ heads+8(FP), OF_HEADS
+
+outputForwardF64_head:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   OF_J, OF_J
+
+outputForwardF64_dot16:
+	CMPQ        OF_J, OF_KWIDE
+	JGT         outputForwardF64_dot4
+	VMOVUPD     (OF_X)(OF_J*8), Y4
+	VMOVUPD     32(OF_X)(OF_J*8), Y5
+	VMOVUPD     64(OF_X)(OF_J*8), Y6
+	VMOVUPD     96(OF_X)(OF_J*8), Y7
+	VFMADD231PD (OF_W)(OF_J*8), Y4, Y0 // s += x[j:j+16] · w[j:j+16]
+	VFMADD231PD 32(OF_W)(OF_J*8), Y5, Y1
+	VFMADD231PD 64(OF_W)(OF_J*8), Y6, Y2
+	VFMADD231PD 96(OF_W)(OF_J*8), Y7, Y3
+	ADDQ        $16, OF_J
+	JMP         outputForwardF64_dot16
+
+outputForwardF64_dot4:
+	CMPQ        OF_J, OF_KV
+	JGE         outputForwardF64_tail
+	VMOVUPD     (OF_X)(OF_J*8), Y4
+	VFMADD231PD (OF_W)(OF_J*8), Y4, Y0 // s += x[j:j+4] · w[j:j+4]
+	ADDQ        $4, OF_J
+	JMP         outputForwardF64_dot4
+
+outputForwardF64_tail:
+	CMPQ        OF_KV, k+16(FP)
+	JEQ         outputForwardF64_sum
+	VMASKMOVPD  (OF_X)(OF_J*8), Y15, Y4
+	VMASKMOVPD  (OF_W)(OF_J*8), Y15, Y5
+	VFMADD231PD Y5, Y4, Y1 // s += x[j:k] · w[j:k]
+
+outputForwardF64_sum:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VHADDPD      X0, X0, X0
+	VADDSD       (OF_B), X0, X0 // y[h*m+i] = b[h] + s
+	VMOVSD       X0, (OF_Y)
+	ADDQ         OF_KB, OF_X
+	ADDQ         OF_KB, OF_W
+	ADDQ         $8, OF_B
+	ADDQ         OF_MB, OF_Y
+	DECQ         OF_HEADS
+	JNZ          outputForwardF64_head
+	MOVQ         ldx+32(FP), OF_J
+	LEAQ         (OF_ROW)(OF_J*8), OF_ROW
+	ADDQ         $8, OF_YI
+	DECQ         OF_ROWS
+	JNZ          outputForwardF64_row
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
 // Element-wise kernels, reductions and optimizer steps. Each takes n, a
 // multiple of the vector width (the Go wrapper finishes the tail with the
 // generic kernel), works in bytes with one offset register EW_I for all

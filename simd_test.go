@@ -73,6 +73,7 @@ var ktCovered = map[string]string{
 	"linearForward":         "TestKernelLinear",
 	"linearBackwardWeights": "TestKernelLinear",
 	"linearBackwardInput":   "TestKernelLinear",
+	"outputForward":         "TestKernelLinear",
 	"tanh":                  "TestKernelElementwise",
 	"mul":                   "TestKernelElementwise",
 	"mulTo":                 "TestKernelElementwise",
@@ -399,6 +400,49 @@ func ktCheckLinear[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r 
 	}
 }
 
+// ktCheckOutput runs outputForward of act and gen on random operands of
+// shape s, read as s.m rows, s.n heads and s.k inputs per head (x's
+// leading dimension exceeds its width n·k by padX), and compares them; a
+// non-nil plant may overwrite elements of x, w and b first.
+func ktCheckOutput[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r *rand.Rand, plant func(x, w, b *ktMat[T])) {
+	tb.Helper()
+	u := ktUnit[T]()
+	m, heads, k := s.m, s.n, s.k
+	ldx := heads*k + s.padX
+	x := ktNewMat[T](r, s.off, m, heads*k, ldx)
+	w := ktNewMat[T](r, (s.off+1)%4, 1, heads*k, heads*k)
+	b := ktNewMat[T](r, (s.off+2)%4, 1, heads, heads)
+	if plant != nil {
+		plant(x, w, b)
+	}
+	inputs := []*ktMat[T]{x, w, b}
+	var saved []*ktMat[T]
+	for _, v := range inputs {
+		saved = append(saved, v.clone())
+	}
+	y := ktNewMat[T](r, (s.off+3)%4, 1, heads*m, heads*m)
+	yg := y.clone()
+	act.outputForward(m, heads, k, x.s(), ldx, w.s(), b.s(), y.s())
+	gen.outputForward(m, heads, k, x.s(), ldx, w.s(), b.s(), yg.s())
+	what := fmt.Sprintf("%s outputForward %v", ktTypeName[T](), s)
+	y.checkGuards(tb, what)
+	for i, v := range inputs {
+		v.checkUnchanged(tb, saved[i], what)
+	}
+	for h := 0; h < heads; h++ {
+		for i := 0; i < m; i++ {
+			// k+1 terms: the bias and the k products.
+			terms := math.Abs(float64(b.at(0, h)))
+			for p := 0; p < k; p++ {
+				terms += math.Abs(float64(x.at(i, h*k+p)) * float64(w.at(0, h*k+p)))
+			}
+			if a, g := y.at(0, h*m+i), yg.at(0, h*m+i); !ktClose(a, g, 2*float64(k+2)*u*terms) {
+				tb.Fatalf("%s: head %d row %d = %v, generic %v (Σ|terms| %g)", what, h, i, a, g, terms)
+			}
+		}
+	}
+}
+
 func ktTestLinear[T Float](t *testing.T) {
 	act, gen := kernelsFor[T](), genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(1, 2))
@@ -407,6 +451,7 @@ func ktTestLinear[T Float](t *testing.T) {
 			continue
 		}
 		ktCheckLinear(t, act, gen, s, r, nil)
+		ktCheckOutput(t, act, gen, s, r, nil)
 	}
 }
 
@@ -438,8 +483,7 @@ func ktTestLinearSpecials[T Float](t *testing.T) {
 		if trial%5 == 0 {
 			s.n = 1
 		}
-		ktCheckLinear(t, act, gen, s, r, func(x, w, b, dy *ktMat[T]) {
-			ops := []*ktMat[T]{x, w, b, dy}
+		plant := func(ops ...*ktMat[T]) {
 			for c := 0; c < 1+r.IntN(3); c++ {
 				v := ops[r.IntN(len(ops))]
 				i, j, ok := pick(v)
@@ -457,7 +501,9 @@ func ktTestLinearSpecials[T Float](t *testing.T) {
 					v.set(i, j, 0) // meets an infinity: Inf·0 = NaN
 				}
 			}
-		})
+		}
+		ktCheckLinear(t, act, gen, s, r, func(x, w, b, dy *ktMat[T]) { plant(x, w, b, dy) })
+		ktCheckOutput(t, act, gen, s, r, func(x, w, b *ktMat[T]) { plant(x, w, b) })
 	}
 }
 
@@ -988,9 +1034,9 @@ func TestModelKernelsAgree(t *testing.T) {
 
 // --- fuzz targets, one per kernel family ---------------------------------
 
-// FuzzKernelsMatmul compares the three layer kernels on fuzzed shapes,
-// offsets, leading dimensions and data, with NaN and ±Inf planted when
-// specials is set.
+// FuzzKernelsMatmul compares the three layer kernels and the output layer
+// (n read as the number of heads) on fuzzed shapes, offsets, leading
+// dimensions and data, with NaN and ±Inf planted when specials is set.
 func FuzzKernelsMatmul(f *testing.F) {
 	for _, s := range [][3]uint8{{0, 0, 0}, {1, 1, 1}, {1, 64, 13}, {1, 63, 1}, {1, 65, 0}, {6, 16, 8}, {7, 17, 9},
 		{5, 15, 7}, {3, 4, 8}, {4, 5, 9}, {2, 8, 4}, {6, 1, 70}, {13, 33, 31}, {12, 32, 16}, {1, 200, 13}} {
@@ -1006,17 +1052,24 @@ func FuzzKernelsMatmul(f *testing.F) {
 
 func ktFuzzLinear[T Float](t *testing.T, s ktShape, seed uint64, specials bool) {
 	r := rand.New(rand.NewPCG(seed, 9))
-	var plant func(x, w, b, dy *ktMat[T])
+	var plant func(ops ...*ktMat[T])
 	if specials {
-		plant = func(x, w, b, dy *ktMat[T]) {
-			for _, v := range []*ktMat[T]{x, w, b, dy} {
+		plant = func(ops ...*ktMat[T]) {
+			for _, v := range ops {
 				if v.rows > 0 && v.cols > 0 && r.IntN(2) == 0 {
 					v.set(r.IntN(v.rows), r.IntN(v.cols), []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), 0}[r.IntN(4)])
 				}
 			}
 		}
 	}
-	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plant)
+	var plantLinear func(x, w, b, dy *ktMat[T])
+	var plantOutput func(x, w, b *ktMat[T])
+	if plant != nil {
+		plantLinear = func(x, w, b, dy *ktMat[T]) { plant(x, w, b, dy) }
+		plantOutput = func(x, w, b *ktMat[T]) { plant(x, w, b) }
+	}
+	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantLinear)
+	ktCheckOutput(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantOutput)
 }
 
 // ktFuzzVec runs the vector kernels of one family on a fuzzed length,
