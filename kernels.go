@@ -24,6 +24,7 @@ type kernelSet[T Float] struct {
 	rmsprop               func(p2, a2, p, a, g []T, lr, rho, eps T)
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T)
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
+	softplus              func(dst []float64, x []T)
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -47,6 +48,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		rmsprop:               rmspropGeneric[T],
 		adam:                  adamGeneric[T],
 		gcpLoss:               gcpLossGeneric[T],
+		softplus:              softplusGeneric[T],
 	}
 }
 

@@ -3394,6 +3394,24 @@ GLOBL gcDG9<>(SB), RODATA|NOPTR, $32
 	VMULPD Y2, Y5, Y5; \
 	VMULPD Y3, Y5, Y0
 
+// GL_SOFTPLUS_EXP and GL_SOFTPLUS_LOG set Y0 = softplus(Y10) = ln(1+e^z)
+// as special.go's softplus: z + ln(1+e^−z) for z > 0, ln(1+e^z) otherwise,
+// both written ln(1+e) + (z > 0 ? z : 0) with e = e^−|z| ≤ 1, which
+// cannot overflow. GL_SOFTPLUS_EXP leaves e in Y0 (gcpLossF64 builds the
+// sigmoid from it) and clobbers Y1–Y7; GL_SOFTPLUS_LOG takes e in Y0 and
+// clobbers Y1–Y9 and Y15. Y10 is kept. softplus(+Inf) = +Inf,
+// softplus(−Inf) = 0 and softplus(NaN) = NaN.
+#define GL_SOFTPLUS_EXP \
+	VORPD gcSign<>(SB), Y10, Y0; \
+	GL_EXPNEG
+
+#define GL_SOFTPLUS_LOG \
+	GL_LOG1P; \
+	VADDPD Y10, Y0, Y1; \
+	VXORPD Y15, Y15, Y15; \
+	VCMPPD $0x1e, Y15, Y10, Y15; \
+	VBLENDVPD Y15, Y1, Y0, Y0
+
 // gcpLossF64: four samples per iteration in the lanes of a YMM; every
 // intermediate vector lives in a slot of the caller's scratch buffer tmp
 // (GC_* offsets from BX), as the special functions need all sixteen
@@ -3463,8 +3481,7 @@ gcpLossF64_loop:
 	// β = softplus(zb), σ(zb)
 	VMOVUPD (R8)(AX*1), Y10
 	VMOVUPD Y10, 64(BX)
-	VORPD gcSign<>(SB), Y10, Y0 // −|z|
-	GL_EXPNEG
+	GL_SOFTPLUS_EXP
 	VMOVAPD Y0, Y11 // e
 	VADDPD gcOne<>(SB), Y0, Y12 // 1 + e
 	VDIVPD Y12, Y11, Y13 // e/(1+e)
@@ -3474,17 +3491,12 @@ gcpLossF64_loop:
 	VCMPPD $0x1d, Y15, Y10, Y15 // z ≥ 0 (GE_OQ)
 	VBLENDVPD Y15, Y14, Y13, Y13
 	VMOVUPD Y13, 192(BX)
-	GL_LOG1P // ln(1+e)
-	VADDPD Y10, Y0, Y1 // z + ln(1+e)
-	VXORPD Y15, Y15, Y15
-	VCMPPD $0x1e, Y15, Y10, Y15 // z > 0 (GT_OQ)
-	VBLENDVPD Y15, Y1, Y0, Y0
+	GL_SOFTPLUS_LOG
 	VMOVUPD Y0, 288(BX)
 	// ν = softplus(zn), σ(zn)
 	VMOVUPD (R9)(AX*1), Y10
 	VMOVUPD Y10, 96(BX)
-	VORPD gcSign<>(SB), Y10, Y0 // −|z|
-	GL_EXPNEG
+	GL_SOFTPLUS_EXP
 	VMOVAPD Y0, Y11 // e
 	VADDPD gcOne<>(SB), Y0, Y12 // 1 + e
 	VDIVPD Y12, Y11, Y13 // e/(1+e)
@@ -3494,11 +3506,7 @@ gcpLossF64_loop:
 	VCMPPD $0x1d, Y15, Y10, Y15 // z ≥ 0 (GE_OQ)
 	VBLENDVPD Y15, Y14, Y13, Y13
 	VMOVUPD Y13, 224(BX)
-	GL_LOG1P // ln(1+e)
-	VADDPD Y10, Y0, Y1 // z + ln(1+e)
-	VXORPD Y15, Y15, Y15
-	VCMPPD $0x1e, Y15, Y10, Y15 // z > 0 (GT_OQ)
-	VBLENDVPD Y15, Y1, Y0, Y0
+	GL_SOFTPLUS_LOG
 	VMOVUPD Y0, 320(BX)
 	VMOVUPD GC_FA, Y0
 	VMOVUPD Y0, GC_ALPHA
@@ -3510,8 +3518,7 @@ gcpLossF64_loop:
 	// α = 1 + softplus(za), σ(za)
 	VMOVUPD (DI)(AX*1), Y10
 	VMOVUPD Y10, 32(BX)
-	VORPD gcSign<>(SB), Y10, Y0 // −|z|
-	GL_EXPNEG
+	GL_SOFTPLUS_EXP
 	VMOVAPD Y0, Y11 // e
 	VADDPD gcOne<>(SB), Y0, Y12 // 1 + e
 	VDIVPD Y12, Y11, Y13 // e/(1+e)
@@ -3521,11 +3528,7 @@ gcpLossF64_loop:
 	VCMPPD $0x1d, Y15, Y10, Y15 // z ≥ 0 (GE_OQ)
 	VBLENDVPD Y15, Y14, Y13, Y13
 	VMOVUPD Y13, 160(BX)
-	GL_LOG1P // ln(1+e)
-	VADDPD Y10, Y0, Y1 // z + ln(1+e)
-	VXORPD Y15, Y15, Y15
-	VCMPPD $0x1e, Y15, Y10, Y15 // z > 0 (GT_OQ)
-	VBLENDVPD Y15, Y1, Y0, Y0
+	GL_SOFTPLUS_LOG
 	VADDPD gcOne<>(SB), Y0, Y0 // α = 1 + softplus
 	VMOVUPD Y0, 256(BX)
 
@@ -3817,5 +3820,32 @@ gcpLossF64_done:
 	VADDPD X1, X0, X0
 	VHADDPD X0, X0, X0
 	VMOVSD X0, ret+104(FP)
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// softplusF64: the softplus link, four float64 per iteration, with the
+// vector exp and log of gcpLossF64 (GL_SOFTPLUS_EXP, GL_SOFTPLUS_LOG).
+// dst may be x itself.
+
+// func softplusF64(n int, dst, x *float64)
+TEXT ·softplusF64(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), CX
+	SHLQ $3, CX // bytes
+	MOVQ dst+8(FP), SI
+	MOVQ x+16(FP), DI
+	XORQ AX, AX
+
+softplusF64_loop:
+	CMPQ    AX, CX
+	JGE     softplusF64_done
+	VMOVUPD (DI)(AX*1), Y10
+	GL_SOFTPLUS_EXP
+	GL_SOFTPLUS_LOG
+	VMOVUPD Y0, (SI)(AX*1) // dst[i:i+4] = softplus(x[i:i+4])
+	ADDQ    $32, AX
+	JMP     softplusF64_loop
+
+softplusF64_done:
 	VZEROUPPER
 	RET

@@ -335,6 +335,18 @@ func gcpLossGeneric[T Float](zm, za, zb, zn, y []T, fixedAlpha, scale float64, g
 	return sum
 }
 
+// softplusGeneric writes the softplus link of x to dst in float64, for
+// float32 models too, since predictions are float64: the map of the β, ν
+// and α−1 heads' raw outputs to positive values (paper: eqBetaSoftplus):
+//
+//	for i := range dst { dst[i] = softplus(float64(x[i])) }
+func softplusGeneric[T Float](dst []float64, x []T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] = softplus(float64(v))
+	}
+}
+
 // tanhGeneric applies tanh in place:
 //
 //	for i := range x { x[i] = tanh(x[i]) }

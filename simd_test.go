@@ -88,6 +88,7 @@ var ktCovered = map[string]string{
 	"rmsprop":               "TestKernelElementwise",
 	"adam":                  "TestKernelElementwise",
 	"gcpLoss":               "TestKernelGCPLoss",
+	"softplus":              "TestKernelSoftplus",
 }
 
 func TestKernelCoverage(t *testing.T) {
@@ -915,6 +916,85 @@ func TestKernelGCPLoss(t *testing.T) {
 	t.Run("float64", ktTestGCPLoss[float64])
 }
 
+// --- the softplus link -----------------------------------------------------
+
+// ktSoftplusRel is the relative tolerance of the softplus link, for
+// float32 and float64 models alike since both compute it in float64: the
+// 1e-13 that gcpLoss's float64 outputs are held to (ktLossTol). Two correct
+// implementations are much closer: exp and ln (fdlibm's in the AVX2
+// kernel) are below 1 ulp each, ln(1+e) through Goldberg's correction adds
+// about 1 ulp and z + ln(1+e) one rounding, a few times 2⁻⁵³ ≈ 1.1e-16
+// together; the test logs the worst it measures (AVX2: 4.3e-16 on a scan
+// of [−800, 800]). A subnormal result (z < −708.4, where softplus(z) = eᶻ)
+// is allowed one unit of its fixed spacing 2⁻¹⁰⁷⁴ instead, ktSoftplusAbs:
+// each kernel rounds its own approximation of eᶻ once, and the two can
+// straddle a rounding boundary.
+const (
+	ktSoftplusRel = 1e-13
+	ktSoftplusAbs = 0x1p-1074
+)
+
+var ktSoftplusWorst float64
+
+// ktCheckSoftplus runs the softplus link of act and gen on n raw outputs
+// at offset off, filled by mode as ktLossValues does (with plant, if any,
+// in the first and the last element), and compares them.
+func ktCheckSoftplus[T Float](tb testing.TB, act, gen *kernelSet[T], n, off, mode int, r *rand.Rand, plant ...float64) {
+	tb.Helper()
+	what := fmt.Sprintf("%s softplus n=%d off=%d mode=%d", ktTypeName[T](), n, off, mode)
+	big := 1e300
+	if _, ok := any(T(0)).(float32); ok {
+		big = 3e38
+	}
+	x := ktNewMat[T](r, off, 1, n, n)
+	ktLossValues(r, x.s(), 3, mode, []float64{-1e-300, 1e-20, -37, 37, -40, -700, -708.5, -740, -745.2, -746, -800, 40, 700, 1e6, big, -big})
+	for _, v := range plant {
+		if xs := x.s(); len(xs) > 0 {
+			xs[0], xs[len(xs)-1] = T(v), T(v)
+		}
+	}
+	saved := x.clone()
+	dst := ktNewMat[float64](r, (off+1)%4, 1, n, n)
+	dstG := dst.clone()
+	act.softplus(dst.s(), x.s())
+	gen.softplus(dstG.s(), x.s())
+	x.checkGuards(tb, what)
+	x.checkUnchanged(tb, saved, what)
+	dst.checkGuards(tb, what)
+	for i, g := range dstG.s() {
+		a := dst.s()[i]
+		if !ktClose(a, g, max(ktSoftplusRel*math.Abs(g), ktSoftplusAbs)) {
+			tb.Fatalf("%s: softplus(%v) = %v, generic %v", what, x.s()[i], a, g)
+		}
+		if g >= 0x1p-1022 && g <= math.MaxFloat64 {
+			ktSoftplusWorst = max(ktSoftplusWorst, math.Abs(a-g)/g)
+		}
+	}
+}
+
+func ktTestSoftplus[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(13, 14))
+	for n := 0; n <= 70; n++ {
+		for off := 0; off < 4; off++ {
+			for mode := 0; mode < 3; mode++ {
+				ktCheckSoftplus(t, act, gen, n, off, mode, r)
+			}
+		}
+	}
+	for _, n := range []int{256, 1000, 4099} {
+		for mode := 0; mode < 3; mode++ {
+			ktCheckSoftplus(t, act, gen, n, n%4, mode, r)
+		}
+	}
+	t.Logf("worst relative difference of normal results: %.3g", ktSoftplusWorst)
+}
+
+func TestKernelSoftplus(t *testing.T) {
+	t.Run("float32", ktTestSoftplus[float32])
+	t.Run("float64", ktTestSoftplus[float64])
+}
+
 // --- the whole model -------------------------------------------------------
 
 // ktModelCase is a model and a training configuration for
@@ -1126,7 +1206,8 @@ func FuzzKernelsOptimizer(f *testing.F) {
 
 // FuzzKernelsGCPLoss compares the GCP loss kernel on fuzzed lengths, fill
 // modes, α settings, scales, and raw values planted in the first and last
-// samples.
+// samples, and the softplus link on the same lengths with each planted
+// raw output of a softplus head.
 func FuzzKernelsGCPLoss(f *testing.F) {
 	for _, n := range []uint16{0, 1, 3, 4, 5, 7, 8, 9, 63, 64, 65, 130} {
 		f.Add(n, uint8(n%4), uint8(n%3), uint64(n), 0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 1.0)
@@ -1143,5 +1224,9 @@ func FuzzKernelsGCPLoss(f *testing.F) {
 		nn, o, md := int(n%300), int(off%4), int(mode%3)
 		ktCheckGCPLoss(t, kernelsFor[float32](), genericKernelsFor[float32](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
 		ktCheckGCPLoss(t, kernelsFor[float64](), genericKernelsFor[float64](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
+		for _, z := range []float64{za, zb, zn} {
+			ktCheckSoftplus(t, kernelsFor[float32](), genericKernelsFor[float32](), nn, o, md, r, z)
+			ktCheckSoftplus(t, kernelsFor[float64](), genericKernelsFor[float64](), nn, o, md, r, z)
+		}
 	})
 }
