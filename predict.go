@@ -95,9 +95,6 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 	if len(x) != len(out)*d || !ws.fits(m) {
 		return ErrShape
 	}
-	if !m.k.allFinite(x) {
-		return ErrNonFinite
-	}
 	a := ws.a
 	for start := 0; start < len(out); start += a.rows {
 		n := min(a.rows, len(out)-start)
@@ -105,10 +102,8 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 			return err
 		}
 		forward(m.k, m.lay, m.cfg.Activation, m.params, a, n, nil)
-		for h := 0; h < m.lay.heads; h++ {
-			if !m.k.allFinite(a.head(h, n)) {
-				return ErrNonFinite
-			}
+		if !m.k.allFinite(a.out[:m.lay.heads*n]) {
+			return ErrNonFinite
 		}
 		m.predictions(ws, n, out[start:start+n])
 	}
