@@ -404,9 +404,12 @@ gemmBcastF32_nextrows:
 
 // ---------------------------------------------------------------------
 // gemmBcast1F32: one row of C, 64 columns per tile in Y0–Y7, the broadcast
-// A(q) in Y15 and B read straight from memory by the FMAs. The last
-// columns (fewer than 64) go in masked tiles of 32: accumulators Y0–Y3,
-// masks Y8–Y11, B in Y12/Y13.
+// A(q) in Y15 and B read straight from memory by the FMAs. The columns
+// past the last whole tile (n mod 64) go first, one vector of eight at a
+// time in Y0, the last partial vector masked (mask Y8, B in Y12): a single
+// vector is one dependent chain of k FMAs, which then overlaps the tiles'
+// work instead of ending the kernel. Every column is the same chain of
+// FMAs in q order, whichever way it goes.
 
 #define G1_A SI   // &A(q)
 #define G1_B BX   // &B(q, j)
@@ -415,6 +418,7 @@ gemmBcastF32_nextrows:
 #define G1_CNT CX // q iterations left
 #define G1_J AX   // column j
 #define G1_C DI   // &C(j)
+#define G1_NT R9  // n rounded down to whole tiles: where they end
 
 // func gemmBcast1F32(n, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int)
 TEXT ·gemmBcast1F32(SB), NOSPLIT, $0-72
@@ -423,13 +427,122 @@ TEXT ·gemmBcast1F32(SB), NOSPLIT, $0-72
 	MOVQ ldb+40(FP), G1_LDB
 	SHLQ $2, G1_LDB
 	MOVQ c+48(FP), G1_C
+	MOVQ n+0(FP), G1_NT
+	ANDQ $-64, G1_NT
+	MOVQ G1_NT, G1_J
+
+gemmBcast1F32_vec:
+	// CX = n − j columns left past the tiles: a vector of eight.
+	MOVQ n+0(FP), CX
+	SUBQ G1_J, CX
+	CMPQ CX, $8
+	JLT  gemmBcast1F32_last
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F32_vbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F32_vaccum
+	VXORPS Y0, Y0, Y0
+	JMP    gemmBcast1F32_vinit
+
+gemmBcast1F32_vbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F32_vload
+
+gemmBcast1F32_vaccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F32_vload:
+	VMOVUPS (CX)(G1_J*4), Y0
+
+gemmBcast1F32_vinit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*4), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F32_vstore
+
+gemmBcast1F32_vloop:
+	VBROADCASTSS (G1_A), Y15
+	VFMADD231PS  (G1_B), Y15, Y0 // C(j:j+8) += A(q) * B(q, j:j+8)
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F32_vloop
+
+gemmBcast1F32_vstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F32_vwrite
+	VXORPS Y12, Y12, Y12
+	VMAXPS Y0, Y12, Y0
+	VADDPS Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F32_vwrite:
+	VMOVUPS Y0, (G1_C)(G1_J*4)
+	ADDQ    $8, G1_J
+	JMP     gemmBcast1F32_vec
+
+gemmBcast1F32_last:
+	// CX < 8 columns left: a masked vector.
+	TESTQ CX, CX
+	JZ    gemmBcast1F32_tiles
+	VMOVQ        CX, X8
+	VPBROADCASTD X8, Y8
+	VPCMPGTD     lanes32<>(SB), Y8, Y8
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F32_lbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F32_laccum
+	VXORPS Y0, Y0, Y0
+	JMP    gemmBcast1F32_linit
+
+gemmBcast1F32_lbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F32_lload
+
+gemmBcast1F32_laccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F32_lload:
+	VMASKMOVPS (CX)(G1_J*4), Y8, Y0
+
+gemmBcast1F32_linit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*4), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F32_lstore
+
+gemmBcast1F32_lloop:
+	VBROADCASTSS (G1_A), Y15
+	VMASKMOVPS   (G1_B), Y8, Y12
+	VFMADD231PS  Y12, Y15, Y0
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F32_lloop
+
+gemmBcast1F32_lstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F32_lwrite
+	VXORPS Y12, Y12, Y12
+	VMAXPS Y0, Y12, Y0
+	VADDPS Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F32_lwrite:
+	VMASKMOVPS Y0, Y8, (G1_C)(G1_J*4)
+
+gemmBcast1F32_tiles:
 	XORQ G1_J, G1_J
 
 gemmBcast1F32_cols:
-	MOVQ n+0(FP), CX
-	SUBQ G1_J, CX
-	CMPQ CX, $64
-	JLT  gemmBcast1F32_tail
+	CMPQ G1_J, G1_NT
+	JGE  gemmBcast1F32_done
 	MOVQ  flags+64(FP), CX
 	TESTQ $1, CX
 	JNZ   gemmBcast1F32_bias
@@ -519,85 +632,6 @@ gemmBcast1F32_write:
 	VMOVUPS Y7, 224(G1_C)(G1_J*4)
 	ADDQ    $64, G1_J
 	JMP     gemmBcast1F32_cols
-
-gemmBcast1F32_tail:
-	// CX = n − j < 64 columns left: a masked tile of 32.
-	CMPQ CX, $0
-	JLE  gemmBcast1F32_done
-	VMOVQ        CX, X11
-	VPBROADCASTD X11, Y11
-	VPCMPGTD     lanes32<>(SB), Y11, Y8
-	VPCMPGTD     lanes32<>+32(SB), Y11, Y9
-	VPCMPGTD     lanes32<>+64(SB), Y11, Y10
-	VPCMPGTD     lanes32<>+96(SB), Y11, Y11
-	MOVQ  flags+64(FP), CX
-	TESTQ $1, CX
-	JNZ   gemmBcast1F32_tbias
-	TESTQ $2, CX
-	JNZ   gemmBcast1F32_taccum
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	JMP    gemmBcast1F32_tinit
-
-gemmBcast1F32_tbias:
-	MOVQ bias+56(FP), CX
-	JMP  gemmBcast1F32_tload
-
-gemmBcast1F32_taccum:
-	MOVQ G1_C, CX
-
-gemmBcast1F32_tload:
-	VMASKMOVPS (CX)(G1_J*4), Y8, Y0
-	VMASKMOVPS 32(CX)(G1_J*4), Y9, Y1
-	VMASKMOVPS 64(CX)(G1_J*4), Y10, Y2
-	VMASKMOVPS 96(CX)(G1_J*4), Y11, Y3
-
-gemmBcast1F32_tinit:
-	MOVQ  a+16(FP), G1_A
-	MOVQ  b+32(FP), G1_B
-	LEAQ  (G1_B)(G1_J*4), G1_B
-	MOVQ  k+8(FP), G1_CNT
-	TESTQ G1_CNT, G1_CNT
-	JZ    gemmBcast1F32_tstore
-
-gemmBcast1F32_tloop:
-	VBROADCASTSS (G1_A), Y15
-	VMASKMOVPS   (G1_B), Y8, Y12
-	VMASKMOVPS   32(G1_B), Y9, Y13
-	VFMADD231PS  Y12, Y15, Y0
-	VFMADD231PS  Y13, Y15, Y1
-	VMASKMOVPS   64(G1_B), Y10, Y12
-	VMASKMOVPS   96(G1_B), Y11, Y13
-	VFMADD231PS  Y12, Y15, Y2
-	VFMADD231PS  Y13, Y15, Y3
-	ADDQ         G1_AQ, G1_A
-	ADDQ         G1_LDB, G1_B
-	DECQ         G1_CNT
-	JNZ          gemmBcast1F32_tloop
-
-gemmBcast1F32_tstore:
-	MOVQ  flags+64(FP), CX
-	TESTQ $4, CX
-	JZ    gemmBcast1F32_twrite
-	VXORPS Y12, Y12, Y12
-	VMAXPS Y0, Y12, Y0
-	VMAXPS Y1, Y12, Y1
-	VMAXPS Y2, Y12, Y2
-	VMAXPS Y3, Y12, Y3
-	VADDPS Y12, Y0, Y0   // −0 + 0 = +0
-	VADDPS Y12, Y1, Y1
-	VADDPS Y12, Y2, Y2
-	VADDPS Y12, Y3, Y3
-
-gemmBcast1F32_twrite:
-	VMASKMOVPS Y0, Y8, (G1_C)(G1_J*4)
-	VMASKMOVPS Y1, Y9, 32(G1_C)(G1_J*4)
-	VMASKMOVPS Y2, Y10, 64(G1_C)(G1_J*4)
-	VMASKMOVPS Y3, Y11, 96(G1_C)(G1_J*4)
-	ADDQ       $32, G1_J
-	JMP        gemmBcast1F32_cols
 
 gemmBcast1F32_done:
 	VZEROUPPER
@@ -1129,7 +1163,9 @@ gemmBcastF64_nextrows:
 	RET
 
 // ---------------------------------------------------------------------
-// gemmBcast1F64: as gemmBcast1F32, 32 columns per tile, masked tiles of 16.
+// gemmBcast1F64: as gemmBcast1F32, 32 columns per tile; the columns past
+// the last whole tile go first, one vector of four at a time, the last
+// partial vector masked.
 
 // func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int)
 TEXT ·gemmBcast1F64(SB), NOSPLIT, $0-72
@@ -1138,13 +1174,122 @@ TEXT ·gemmBcast1F64(SB), NOSPLIT, $0-72
 	MOVQ ldb+40(FP), G1_LDB
 	SHLQ $3, G1_LDB
 	MOVQ c+48(FP), G1_C
+	MOVQ n+0(FP), G1_NT
+	ANDQ $-32, G1_NT
+	MOVQ G1_NT, G1_J
+
+gemmBcast1F64_vec:
+	// CX = n − j columns left past the tiles: a vector of four.
+	MOVQ n+0(FP), CX
+	SUBQ G1_J, CX
+	CMPQ CX, $4
+	JLT  gemmBcast1F64_last
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F64_vbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F64_vaccum
+	VXORPD Y0, Y0, Y0
+	JMP    gemmBcast1F64_vinit
+
+gemmBcast1F64_vbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F64_vload
+
+gemmBcast1F64_vaccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F64_vload:
+	VMOVUPD (CX)(G1_J*8), Y0
+
+gemmBcast1F64_vinit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*8), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F64_vstore
+
+gemmBcast1F64_vloop:
+	VBROADCASTSD (G1_A), Y15
+	VFMADD231PD  (G1_B), Y15, Y0 // C(j:j+4) += A(q) * B(q, j:j+4)
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F64_vloop
+
+gemmBcast1F64_vstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F64_vwrite
+	VXORPD Y12, Y12, Y12
+	VMAXPD Y0, Y12, Y0
+	VADDPD Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F64_vwrite:
+	VMOVUPD Y0, (G1_C)(G1_J*8)
+	ADDQ    $4, G1_J
+	JMP     gemmBcast1F64_vec
+
+gemmBcast1F64_last:
+	// CX < 4 columns left: a masked vector.
+	TESTQ CX, CX
+	JZ    gemmBcast1F64_tiles
+	VMOVQ        CX, X8
+	VPBROADCASTQ X8, Y8
+	VPCMPGTQ     lanes64<>(SB), Y8, Y8
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F64_lbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F64_laccum
+	VXORPD Y0, Y0, Y0
+	JMP    gemmBcast1F64_linit
+
+gemmBcast1F64_lbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F64_lload
+
+gemmBcast1F64_laccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F64_lload:
+	VMASKMOVPD (CX)(G1_J*8), Y8, Y0
+
+gemmBcast1F64_linit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*8), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F64_lstore
+
+gemmBcast1F64_lloop:
+	VBROADCASTSD (G1_A), Y15
+	VMASKMOVPD   (G1_B), Y8, Y12
+	VFMADD231PD  Y12, Y15, Y0
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F64_lloop
+
+gemmBcast1F64_lstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F64_lwrite
+	VXORPD Y12, Y12, Y12
+	VMAXPD Y0, Y12, Y0
+	VADDPD Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F64_lwrite:
+	VMASKMOVPD Y0, Y8, (G1_C)(G1_J*8)
+
+gemmBcast1F64_tiles:
 	XORQ G1_J, G1_J
 
 gemmBcast1F64_cols:
-	MOVQ n+0(FP), CX
-	SUBQ G1_J, CX
-	CMPQ CX, $32
-	JLT  gemmBcast1F64_tail
+	CMPQ G1_J, G1_NT
+	JGE  gemmBcast1F64_done
 	MOVQ  flags+64(FP), CX
 	TESTQ $1, CX
 	JNZ   gemmBcast1F64_bias
@@ -1234,85 +1379,6 @@ gemmBcast1F64_write:
 	VMOVUPD Y7, 224(G1_C)(G1_J*8)
 	ADDQ    $32, G1_J
 	JMP     gemmBcast1F64_cols
-
-gemmBcast1F64_tail:
-	// CX = n − j < 32 columns left: a masked tile of 16.
-	CMPQ CX, $0
-	JLE  gemmBcast1F64_done
-	VMOVQ        CX, X11
-	VPBROADCASTQ X11, Y11
-	VPCMPGTQ     lanes64<>(SB), Y11, Y8
-	VPCMPGTQ     lanes64<>+32(SB), Y11, Y9
-	VPCMPGTQ     lanes64<>+64(SB), Y11, Y10
-	VPCMPGTQ     lanes64<>+96(SB), Y11, Y11
-	MOVQ  flags+64(FP), CX
-	TESTQ $1, CX
-	JNZ   gemmBcast1F64_tbias
-	TESTQ $2, CX
-	JNZ   gemmBcast1F64_taccum
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	JMP    gemmBcast1F64_tinit
-
-gemmBcast1F64_tbias:
-	MOVQ bias+56(FP), CX
-	JMP  gemmBcast1F64_tload
-
-gemmBcast1F64_taccum:
-	MOVQ G1_C, CX
-
-gemmBcast1F64_tload:
-	VMASKMOVPD (CX)(G1_J*8), Y8, Y0
-	VMASKMOVPD 32(CX)(G1_J*8), Y9, Y1
-	VMASKMOVPD 64(CX)(G1_J*8), Y10, Y2
-	VMASKMOVPD 96(CX)(G1_J*8), Y11, Y3
-
-gemmBcast1F64_tinit:
-	MOVQ  a+16(FP), G1_A
-	MOVQ  b+32(FP), G1_B
-	LEAQ  (G1_B)(G1_J*8), G1_B
-	MOVQ  k+8(FP), G1_CNT
-	TESTQ G1_CNT, G1_CNT
-	JZ    gemmBcast1F64_tstore
-
-gemmBcast1F64_tloop:
-	VBROADCASTSD (G1_A), Y15
-	VMASKMOVPD   (G1_B), Y8, Y12
-	VMASKMOVPD   32(G1_B), Y9, Y13
-	VFMADD231PD  Y12, Y15, Y0
-	VFMADD231PD  Y13, Y15, Y1
-	VMASKMOVPD   64(G1_B), Y10, Y12
-	VMASKMOVPD   96(G1_B), Y11, Y13
-	VFMADD231PD  Y12, Y15, Y2
-	VFMADD231PD  Y13, Y15, Y3
-	ADDQ         G1_AQ, G1_A
-	ADDQ         G1_LDB, G1_B
-	DECQ         G1_CNT
-	JNZ          gemmBcast1F64_tloop
-
-gemmBcast1F64_tstore:
-	MOVQ  flags+64(FP), CX
-	TESTQ $4, CX
-	JZ    gemmBcast1F64_twrite
-	VXORPD Y12, Y12, Y12
-	VMAXPD Y0, Y12, Y0
-	VMAXPD Y1, Y12, Y1
-	VMAXPD Y2, Y12, Y2
-	VMAXPD Y3, Y12, Y3
-	VADDPD Y12, Y0, Y0   // −0 + 0 = +0
-	VADDPD Y12, Y1, Y1
-	VADDPD Y12, Y2, Y2
-	VADDPD Y12, Y3, Y3
-
-gemmBcast1F64_twrite:
-	VMASKMOVPD Y0, Y8, (G1_C)(G1_J*8)
-	VMASKMOVPD Y1, Y9, 32(G1_C)(G1_J*8)
-	VMASKMOVPD Y2, Y10, 64(G1_C)(G1_J*8)
-	VMASKMOVPD Y3, Y11, 96(G1_C)(G1_J*8)
-	ADDQ       $16, G1_J
-	JMP        gemmBcast1F64_cols
 
 gemmBcast1F64_done:
 	VZEROUPPER
