@@ -26,7 +26,7 @@ func init() {
 	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
 		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, 8)
 	k32.gcpLoss = gcpLoss32
-	k32.softplus = softplusAsm[float32]
+	k32.softplus = softplus32
 	kernels32 = &k32
 
 	k64 := *generic64
@@ -38,7 +38,7 @@ func init() {
 	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
 		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, 4)
 	k64.gcpLoss = gcpLoss64
-	k64.softplus = softplusAsm[float64]
+	k64.softplus = softplus64
 	kernels64 = &k64
 }
 
@@ -822,33 +822,39 @@ func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, g
 	return sum + gcpLossGeneric(zm[n4:], zat, zb[n4:], zn[n4:], y[n4:], fixedAlpha, scale, gm[n4:], gat, gb[n4:], gn[n4:])
 }
 
-// softplusF64 computes, for n a multiple of 4, with dst = x allowed,
+// softplusF32 computes
+//
+//	for i := range n { dst[i] = softplus(float64(x[i])) }
+//
+//go:noescape
+func softplusF32(n int, dst *float64, x *float32)
+
+// softplusF64 computes
 //
 //	for i := range n { dst[i] = softplus(x[i]) }
 //
 //go:noescape
 func softplusF64(n int, dst, x *float64)
 
-// softplusAsm is softplusGeneric with the assembly. It converts x into dst
-// and applies the link there in place, the last len%4 elements too,
-// through a vector padded with zeros, so that the three links of a single
-// row run in one vector instead of three scalar calls.
-func softplusAsm[T Float](dst []float64, x []T) {
+// softplusOperands returns x cut to the length of dst, so that a short x
+// panics before the assembly runs, and reports the assembly's accesses in
+// race builds.
+func softplusOperands[T Float](dst []float64, x []T) []T {
 	x = x[:len(dst)]
-	for i, v := range x {
-		dst[i] = float64(v)
+	if raceEnabled {
+		raceRead(x)
+		raceWrite(dst)
 	}
-	n := len(dst) &^ 3
-	if n > 0 {
-		if raceEnabled {
-			raceWrite(dst[:n])
-		}
-		softplusF64(n, ptr(dst), ptr(dst))
-	}
-	if n < len(dst) {
-		var tail [4]float64
-		copy(tail[:], dst[n:])
-		softplusF64(4, &tail[0], &tail[0])
-		copy(dst[n:], tail[:])
-	}
+	return x
+}
+
+// softplus32 and softplus64 are softplusGeneric in assembly.
+func softplus32(dst []float64, x []float32) {
+	x = softplusOperands(dst, x)
+	softplusF32(len(dst), ptr(dst), ptr(x))
+}
+
+func softplus64(dst []float64, x []float64) {
+	x = softplusOperands(dst, x)
+	softplusF64(len(dst), ptr(dst), ptr(x))
 }

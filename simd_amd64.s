@@ -3890,27 +3890,107 @@ gcpLossF64_done:
 	RET
 
 // ---------------------------------------------------------------------
-// softplusF64: the softplus link, four float64 per iteration, with the
-// vector exp and log of gcpLossF64 (GL_SOFTPLUS_EXP, GL_SOFTPLUS_LOG).
-// dst may be x itself.
+// softplusF32 and softplusF64: the softplus link in float64, four elements
+// per iteration, with gcpLossF64's vector exp and log (GL_SOFTPLUS_EXP,
+// GL_SOFTPLUS_LOG); softplusF32 converts its float32 inputs as it loads
+// them. The last n mod 4 elements are gathered into a vector and stored
+// from it one at a time: a single row's three links are read right after
+// the output layer has stored them one by one, and a load spanning several
+// stores cannot take their values from the store queue (store-to-load
+// forwarding) but waits until they retire, which keeps predictions from
+// overlapping.
+
+#define SP_N CX   // n rounded down to whole vectors
+#define SP_R DX   // n mod 4: the elements past them
+#define SP_I AX   // element i
+#define SP_DST SI
+#define SP_X DI
+
+// SP_TAIL_STORE stores the SP_R (1–3) lanes of Y0 to dst[i:], one at a time.
+#define SP_TAIL_STORE(done) \
+	VMOVSD       X0, (SP_DST)(SP_I*8); \
+	CMPQ         SP_R, $2; \
+	JLT          done; \
+	VMOVHPD      X0, 8(SP_DST)(SP_I*8); \
+	JEQ          done; \
+	VEXTRACTF128 $1, Y0, X1; \
+	VMOVSD       X1, 16(SP_DST)(SP_I*8)
+
+// func softplusF32(n int, dst *float64, x *float32)
+TEXT ·softplusF32(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), SP_N
+	MOVQ dst+8(FP), SP_DST
+	MOVQ x+16(FP), SP_X
+	MOVQ SP_N, SP_R
+	ANDQ $3, SP_R
+	SUBQ SP_R, SP_N
+	XORQ SP_I, SP_I
+
+softplusF32_loop:
+	CMPQ      SP_I, SP_N
+	JGE       softplusF32_tail
+	VCVTPS2PD (SP_X)(SP_I*4), Y10
+	GL_SOFTPLUS_EXP
+	GL_SOFTPLUS_LOG
+	VMOVUPD   Y0, (SP_DST)(SP_I*8) // dst[i:i+4] = softplus(x[i:i+4])
+	ADDQ      $4, SP_I
+	JMP       softplusF32_loop
+
+softplusF32_tail:
+	TESTQ     SP_R, SP_R
+	JZ        softplusF32_done
+	VMOVSS    (SP_X)(SP_I*4), X10 // x[i], zeros above
+	CMPQ      SP_R, $2
+	JLT       softplusF32_last
+	VINSERTPS $0x10, 4(SP_X)(SP_I*4), X10, X10
+	JEQ       softplusF32_last
+	VINSERTPS $0x20, 8(SP_X)(SP_I*4), X10, X10
+
+softplusF32_last:
+	VCVTPS2PD X10, Y10
+	GL_SOFTPLUS_EXP
+	GL_SOFTPLUS_LOG
+	SP_TAIL_STORE(softplusF32_done)
+
+softplusF32_done:
+	VZEROUPPER
+	RET
 
 // func softplusF64(n int, dst, x *float64)
 TEXT ·softplusF64(SB), NOSPLIT, $0-24
-	MOVQ n+0(FP), CX
-	SHLQ $3, CX // bytes
-	MOVQ dst+8(FP), SI
-	MOVQ x+16(FP), DI
-	XORQ AX, AX
+	MOVQ n+0(FP), SP_N
+	MOVQ dst+8(FP), SP_DST
+	MOVQ x+16(FP), SP_X
+	MOVQ SP_N, SP_R
+	ANDQ $3, SP_R
+	SUBQ SP_R, SP_N
+	XORQ SP_I, SP_I
 
 softplusF64_loop:
-	CMPQ    AX, CX
-	JGE     softplusF64_done
-	VMOVUPD (DI)(AX*1), Y10
+	CMPQ    SP_I, SP_N
+	JGE     softplusF64_tail
+	VMOVUPD (SP_X)(SP_I*8), Y10
 	GL_SOFTPLUS_EXP
 	GL_SOFTPLUS_LOG
-	VMOVUPD Y0, (SI)(AX*1) // dst[i:i+4] = softplus(x[i:i+4])
-	ADDQ    $32, AX
+	VMOVUPD Y0, (SP_DST)(SP_I*8) // dst[i:i+4] = softplus(x[i:i+4])
+	ADDQ    $4, SP_I
 	JMP     softplusF64_loop
+
+softplusF64_tail:
+	TESTQ       SP_R, SP_R
+	JZ          softplusF64_done
+	VMOVSD      (SP_X)(SP_I*8), X10 // x[i], zeros above
+	CMPQ        SP_R, $2
+	JLT         softplusF64_last
+	VMOVHPD     8(SP_X)(SP_I*8), X10, X10
+	JEQ         softplusF64_last
+	VMOVSD      16(SP_X)(SP_I*8), X11
+	VINSERTF128 $1, X11, Y10, Y10
+
+softplusF64_last:
+	GL_SOFTPLUS_EXP
+	GL_SOFTPLUS_LOG
+	SP_TAIL_STORE(softplusF64_done)
 
 softplusF64_done:
 	VZEROUPPER
