@@ -128,15 +128,22 @@ func ktTypeName[T Float]() string {
 	return fmt.Sprintf("%T", z)
 }
 
-// ktGuard returns the marked NaN that fills every element a kernel must not
-// write; ktBits returns the bits of v for exact comparison.
-func ktGuard[T Float]() T {
+// ktGuard returns the marked NaN, with the payload id, that fills every
+// element of an operand's buffer a kernel must not write; ktBits returns
+// the bits of v for exact comparison. Each operand gets its own id
+// (ktGuardSeq), so that a kernel that copies another operand's guards into
+// this one's, say bias elements read past the end stored past the end of
+// the output, changes their bits.
+func ktGuard[T Float](id uint16) T {
 	var z T
 	if _, ok := any(z).(float32); ok {
-		return T(math.Float32frombits(0x7fc5a5a5))
+		return T(math.Float32frombits(0x7fc50000 | uint32(id)))
 	}
-	return T(math.Float64frombits(0x7ff8a5a5a5a5a5a5))
+	return T(math.Float64frombits(0x7ff8a5a5a5a50000 | uint64(id)))
 }
+
+// ktGuardSeq numbers the operands the tests make, for their guards.
+var ktGuardSeq uint16
 
 func ktBits[T Float](v T) uint64 {
 	switch x := any(v).(type) {
@@ -177,6 +184,7 @@ func ktClose[T Float](a, g T, tol float64) bool {
 type ktMat[T Float] struct {
 	buf                 []T
 	off, rows, cols, ld int
+	guard               T // the value of the guards
 }
 
 const ktGuardLen = 9 // guard elements past the end of every operand
@@ -186,10 +194,10 @@ func ktNewMat[T Float](r *rand.Rand, off, rows, cols, ld int) *ktMat[T] {
 	if rows > 0 {
 		size = (rows-1)*ld + cols
 	}
-	m := &ktMat[T]{buf: make([]T, off+size+ktGuardLen), off: off, rows: rows, cols: cols, ld: ld}
-	g := ktGuard[T]()
+	ktGuardSeq++
+	m := &ktMat[T]{buf: make([]T, off+size+ktGuardLen), off: off, rows: rows, cols: cols, ld: ld, guard: ktGuard[T](ktGuardSeq)}
 	for i := range m.buf {
-		m.buf[i] = g
+		m.buf[i] = m.guard
 	}
 	for i := 0; i < rows; i++ {
 		for j := 0; j < cols; j++ {
@@ -232,7 +240,7 @@ func (m *ktMat[T]) inside(x int) bool {
 // checkGuards fails tb if a guard element of m changed.
 func (m *ktMat[T]) checkGuards(tb testing.TB, what string) {
 	tb.Helper()
-	g := ktBits(ktGuard[T]())
+	g := ktBits(m.guard)
 	for x, v := range m.buf {
 		if !m.inside(x) && ktBits(v) != g {
 			tb.Fatalf("%s: guard element %d (operand at offset %d, %d×%d, ld %d) overwritten with %v", what, x, m.off, m.rows, m.cols, m.ld, v)
