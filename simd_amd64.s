@@ -403,13 +403,22 @@ gemmBcastF32_nextrows:
 	RET
 
 // ---------------------------------------------------------------------
-// gemmBcast1F32: one row of C, 64 columns per tile in Y0–Y7, the broadcast
-// A(q) in Y15 and B read straight from memory by the FMAs. The columns
-// past the last whole tile (n mod 64) go first, one vector of eight at a
-// time in Y0, the last partial vector masked (mask Y8, B in Y12): a single
-// vector is one dependent chain of k FMAs, which then overlaps the tiles'
-// work instead of ending the kernel. Every column is the same chain of
-// FMAs in q order, whichever way it goes.
+// gemmBcast1F32: one row of C, the broadcast A(q) in Y15 and B read
+// straight from memory by the FMAs. Every column is the same chain of k
+// FMAs in q order, whichever of the paths below computes it.
+//
+// Without gemmAccum (a layer's forward pass) and for n ≥ 104: tiles of 104
+// columns in Y0–Y12, the last one moved back to end at n, so that it
+// recomputes (and stores again, unchanged) some columns of the one before
+// instead of masking. Thirteen independent chains keep both FMA ports busy
+// where eight chains of one tile, with the next tile's work too far ahead
+// for the reorder buffer, leave them waiting on the FMA latency.
+//
+// Otherwise: 64 columns per tile in Y0–Y7. The columns past the last whole
+// tile (n mod 64) go first, one vector of eight at a time in Y0, the last
+// partial vector masked (mask Y8, B in Y12): a single vector is one
+// dependent chain of k FMAs, which then overlaps the tiles' work instead of
+// ending the kernel.
 
 #define G1_A SI   // &A(q)
 #define G1_B BX   // &B(q, j)
@@ -427,6 +436,134 @@ TEXT ·gemmBcast1F32(SB), NOSPLIT, $0-72
 	MOVQ ldb+40(FP), G1_LDB
 	SHLQ $2, G1_LDB
 	MOVQ c+48(FP), G1_C
+	// Without gemmAccum and for n ≥ 104: tiles of 104 columns.
+	MOVQ    flags+64(FP), CX
+	TESTQ   $2, CX
+	JNZ     gemmBcast1F32_narrow
+	CMPQ    n+0(FP), $104
+	JLT     gemmBcast1F32_narrow
+	XORQ    G1_J, G1_J
+
+gemmBcast1F32_wide:
+	// j = min(j, n − 104): the last tile ends at n.
+	MOVQ    n+0(FP), CX
+	SUBQ    $104, CX
+	CMPQ    G1_J, CX
+	CMOVQGT CX, G1_J
+	MOVQ    flags+64(FP), CX
+	TESTQ   $1, CX
+	JNZ     gemmBcast1F32_wbias
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	JMP    gemmBcast1F32_winit
+
+gemmBcast1F32_wbias:
+	MOVQ bias+56(FP), CX
+	VMOVUPS (CX)(G1_J*4), Y0
+	VMOVUPS 32(CX)(G1_J*4), Y1
+	VMOVUPS 64(CX)(G1_J*4), Y2
+	VMOVUPS 96(CX)(G1_J*4), Y3
+	VMOVUPS 128(CX)(G1_J*4), Y4
+	VMOVUPS 160(CX)(G1_J*4), Y5
+	VMOVUPS 192(CX)(G1_J*4), Y6
+	VMOVUPS 224(CX)(G1_J*4), Y7
+	VMOVUPS 256(CX)(G1_J*4), Y8
+	VMOVUPS 288(CX)(G1_J*4), Y9
+	VMOVUPS 320(CX)(G1_J*4), Y10
+	VMOVUPS 352(CX)(G1_J*4), Y11
+	VMOVUPS 384(CX)(G1_J*4), Y12
+
+gemmBcast1F32_winit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*4), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F32_wstore
+
+gemmBcast1F32_wloop:
+	VBROADCASTSS (G1_A), Y15
+	VFMADD231PS  (G1_B), Y15, Y0 // C(j:j+104) += A(q) * B(q, j:j+104)
+	VFMADD231PS  32(G1_B), Y15, Y1
+	VFMADD231PS  64(G1_B), Y15, Y2
+	VFMADD231PS  96(G1_B), Y15, Y3
+	VFMADD231PS  128(G1_B), Y15, Y4
+	VFMADD231PS  160(G1_B), Y15, Y5
+	VFMADD231PS  192(G1_B), Y15, Y6
+	VFMADD231PS  224(G1_B), Y15, Y7
+	VFMADD231PS  256(G1_B), Y15, Y8
+	VFMADD231PS  288(G1_B), Y15, Y9
+	VFMADD231PS  320(G1_B), Y15, Y10
+	VFMADD231PS  352(G1_B), Y15, Y11
+	VFMADD231PS  384(G1_B), Y15, Y12
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F32_wloop
+
+gemmBcast1F32_wstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F32_wwrite
+	VXORPS Y15, Y15, Y15
+	VMAXPS Y0, Y15, Y0
+	VMAXPS Y1, Y15, Y1
+	VMAXPS Y2, Y15, Y2
+	VMAXPS Y3, Y15, Y3
+	VMAXPS Y4, Y15, Y4
+	VMAXPS Y5, Y15, Y5
+	VMAXPS Y6, Y15, Y6
+	VMAXPS Y7, Y15, Y7
+	VMAXPS Y8, Y15, Y8
+	VMAXPS Y9, Y15, Y9
+	VMAXPS Y10, Y15, Y10
+	VMAXPS Y11, Y15, Y11
+	VMAXPS Y12, Y15, Y12
+	VADDPS Y15, Y0, Y0   // −0 + 0 = +0
+	VADDPS Y15, Y1, Y1
+	VADDPS Y15, Y2, Y2
+	VADDPS Y15, Y3, Y3
+	VADDPS Y15, Y4, Y4
+	VADDPS Y15, Y5, Y5
+	VADDPS Y15, Y6, Y6
+	VADDPS Y15, Y7, Y7
+	VADDPS Y15, Y8, Y8
+	VADDPS Y15, Y9, Y9
+	VADDPS Y15, Y10, Y10
+	VADDPS Y15, Y11, Y11
+	VADDPS Y15, Y12, Y12
+
+gemmBcast1F32_wwrite:
+	VMOVUPS Y0, (G1_C)(G1_J*4)
+	VMOVUPS Y1, 32(G1_C)(G1_J*4)
+	VMOVUPS Y2, 64(G1_C)(G1_J*4)
+	VMOVUPS Y3, 96(G1_C)(G1_J*4)
+	VMOVUPS Y4, 128(G1_C)(G1_J*4)
+	VMOVUPS Y5, 160(G1_C)(G1_J*4)
+	VMOVUPS Y6, 192(G1_C)(G1_J*4)
+	VMOVUPS Y7, 224(G1_C)(G1_J*4)
+	VMOVUPS Y8, 256(G1_C)(G1_J*4)
+	VMOVUPS Y9, 288(G1_C)(G1_J*4)
+	VMOVUPS Y10, 320(G1_C)(G1_J*4)
+	VMOVUPS Y11, 352(G1_C)(G1_J*4)
+	VMOVUPS Y12, 384(G1_C)(G1_J*4)
+	ADDQ    $104, G1_J
+	CMPQ    G1_J, n+0(FP)
+	JLT     gemmBcast1F32_wide
+	JMP     gemmBcast1F32_done
+
+gemmBcast1F32_narrow:
 	MOVQ n+0(FP), G1_NT
 	ANDQ $-64, G1_NT
 	MOVQ G1_NT, G1_J
@@ -1163,9 +1300,10 @@ gemmBcastF64_nextrows:
 	RET
 
 // ---------------------------------------------------------------------
-// gemmBcast1F64: as gemmBcast1F32, 32 columns per tile; the columns past
-// the last whole tile go first, one vector of four at a time, the last
-// partial vector masked.
+// gemmBcast1F64: as gemmBcast1F32 with four float64 per YMM: wide tiles of
+// 52 columns without gemmAccum and for n ≥ 52; otherwise 32 columns per
+// tile, the columns past the last whole tile first, one vector of four at
+// a time, the last partial vector masked.
 
 // func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int)
 TEXT ·gemmBcast1F64(SB), NOSPLIT, $0-72
@@ -1174,6 +1312,134 @@ TEXT ·gemmBcast1F64(SB), NOSPLIT, $0-72
 	MOVQ ldb+40(FP), G1_LDB
 	SHLQ $3, G1_LDB
 	MOVQ c+48(FP), G1_C
+	// Without gemmAccum and for n ≥ 52: tiles of 52 columns.
+	MOVQ    flags+64(FP), CX
+	TESTQ   $2, CX
+	JNZ     gemmBcast1F64_narrow
+	CMPQ    n+0(FP), $52
+	JLT     gemmBcast1F64_narrow
+	XORQ    G1_J, G1_J
+
+gemmBcast1F64_wide:
+	// j = min(j, n − 52): the last tile ends at n.
+	MOVQ    n+0(FP), CX
+	SUBQ    $52, CX
+	CMPQ    G1_J, CX
+	CMOVQGT CX, G1_J
+	MOVQ    flags+64(FP), CX
+	TESTQ   $1, CX
+	JNZ     gemmBcast1F64_wbias
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	JMP    gemmBcast1F64_winit
+
+gemmBcast1F64_wbias:
+	MOVQ bias+56(FP), CX
+	VMOVUPD (CX)(G1_J*8), Y0
+	VMOVUPD 32(CX)(G1_J*8), Y1
+	VMOVUPD 64(CX)(G1_J*8), Y2
+	VMOVUPD 96(CX)(G1_J*8), Y3
+	VMOVUPD 128(CX)(G1_J*8), Y4
+	VMOVUPD 160(CX)(G1_J*8), Y5
+	VMOVUPD 192(CX)(G1_J*8), Y6
+	VMOVUPD 224(CX)(G1_J*8), Y7
+	VMOVUPD 256(CX)(G1_J*8), Y8
+	VMOVUPD 288(CX)(G1_J*8), Y9
+	VMOVUPD 320(CX)(G1_J*8), Y10
+	VMOVUPD 352(CX)(G1_J*8), Y11
+	VMOVUPD 384(CX)(G1_J*8), Y12
+
+gemmBcast1F64_winit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*8), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F64_wstore
+
+gemmBcast1F64_wloop:
+	VBROADCASTSD (G1_A), Y15
+	VFMADD231PD  (G1_B), Y15, Y0 // C(j:j+52) += A(q) * B(q, j:j+52)
+	VFMADD231PD  32(G1_B), Y15, Y1
+	VFMADD231PD  64(G1_B), Y15, Y2
+	VFMADD231PD  96(G1_B), Y15, Y3
+	VFMADD231PD  128(G1_B), Y15, Y4
+	VFMADD231PD  160(G1_B), Y15, Y5
+	VFMADD231PD  192(G1_B), Y15, Y6
+	VFMADD231PD  224(G1_B), Y15, Y7
+	VFMADD231PD  256(G1_B), Y15, Y8
+	VFMADD231PD  288(G1_B), Y15, Y9
+	VFMADD231PD  320(G1_B), Y15, Y10
+	VFMADD231PD  352(G1_B), Y15, Y11
+	VFMADD231PD  384(G1_B), Y15, Y12
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F64_wloop
+
+gemmBcast1F64_wstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F64_wwrite
+	VXORPD Y15, Y15, Y15
+	VMAXPD Y0, Y15, Y0
+	VMAXPD Y1, Y15, Y1
+	VMAXPD Y2, Y15, Y2
+	VMAXPD Y3, Y15, Y3
+	VMAXPD Y4, Y15, Y4
+	VMAXPD Y5, Y15, Y5
+	VMAXPD Y6, Y15, Y6
+	VMAXPD Y7, Y15, Y7
+	VMAXPD Y8, Y15, Y8
+	VMAXPD Y9, Y15, Y9
+	VMAXPD Y10, Y15, Y10
+	VMAXPD Y11, Y15, Y11
+	VMAXPD Y12, Y15, Y12
+	VADDPD Y15, Y0, Y0   // −0 + 0 = +0
+	VADDPD Y15, Y1, Y1
+	VADDPD Y15, Y2, Y2
+	VADDPD Y15, Y3, Y3
+	VADDPD Y15, Y4, Y4
+	VADDPD Y15, Y5, Y5
+	VADDPD Y15, Y6, Y6
+	VADDPD Y15, Y7, Y7
+	VADDPD Y15, Y8, Y8
+	VADDPD Y15, Y9, Y9
+	VADDPD Y15, Y10, Y10
+	VADDPD Y15, Y11, Y11
+	VADDPD Y15, Y12, Y12
+
+gemmBcast1F64_wwrite:
+	VMOVUPD Y0, (G1_C)(G1_J*8)
+	VMOVUPD Y1, 32(G1_C)(G1_J*8)
+	VMOVUPD Y2, 64(G1_C)(G1_J*8)
+	VMOVUPD Y3, 96(G1_C)(G1_J*8)
+	VMOVUPD Y4, 128(G1_C)(G1_J*8)
+	VMOVUPD Y5, 160(G1_C)(G1_J*8)
+	VMOVUPD Y6, 192(G1_C)(G1_J*8)
+	VMOVUPD Y7, 224(G1_C)(G1_J*8)
+	VMOVUPD Y8, 256(G1_C)(G1_J*8)
+	VMOVUPD Y9, 288(G1_C)(G1_J*8)
+	VMOVUPD Y10, 320(G1_C)(G1_J*8)
+	VMOVUPD Y11, 352(G1_C)(G1_J*8)
+	VMOVUPD Y12, 384(G1_C)(G1_J*8)
+	ADDQ    $52, G1_J
+	CMPQ    G1_J, n+0(FP)
+	JLT     gemmBcast1F64_wide
+	JMP     gemmBcast1F64_done
+
+gemmBcast1F64_narrow:
 	MOVQ n+0(FP), G1_NT
 	ANDQ $-32, G1_NT
 	MOVQ G1_NT, G1_J

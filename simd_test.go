@@ -276,8 +276,10 @@ func (s ktShape) String() string {
 // ktShapes returns the shapes of TestKernelLinear: every n in 0..70 and
 // every k in 0..70 with small m (across the 16- and 64-wide column tiles,
 // the 4-wide dot tiles and the 8-wide reductions and their masked tails),
-// every m in 0..13 (across the 6- and 3-row tiles), a few large ones, each
-// at offsets 0–3 and with and without padded leading dimensions.
+// every m in 0..13 (across the 6- and 3-row tiles), single rows from 104
+// columns on (the wide tiles of gemmBcast1F32, whose last one overlaps the
+// one before by any amount), a few large ones, each at offsets 0–3 and
+// with and without padded leading dimensions.
 func ktShapes() []ktShape {
 	var ss []ktShape
 	i := 0
@@ -301,6 +303,11 @@ func ktShapes() []ktShape {
 	for m := 0; m <= 13; m++ {
 		for _, nk := range [][2]int{{1, 13}, {5, 8}, {16, 1}, {40, 0}, {65, 9}, {2, 31}} {
 			add(m, nk[0], nk[1])
+		}
+	}
+	for _, n := range []int{103, 104, 105, 111, 112, 150, 207, 208, 209, 311} {
+		for _, k := range []int{0, 1, 13} {
+			add(1, n, k)
 		}
 	}
 	for _, s := range [][3]int{{64, 400, 90}, {5, 200, 13}, {1, 200, 13}, {256, 100, 50}, {33, 129, 70}, {1, 400, 90}, {5, 1, 100}} {
