@@ -213,11 +213,12 @@ func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
 // (v − xMean)·xInvScale is NaN or ±Inf for every NaN or ±Inf v.
 func (m *Model[T]) standardizeRows(dst, x []T) error {
 	d := m.cfg.Inputs
+	mean, inv := m.xMean[:d], m.xInvScale[:d]
 	var s T // Σ (u − u) over the results: 0 unless one is NaN or ±Inf, as in allFinite
 	for r := 0; r+d <= len(x); r += d {
 		out := dst[r : r+d]
 		for j, v := range x[r : r+d] {
-			u := T((float64(v) - m.xMean[j]) * m.xInvScale[j])
+			u := T((float64(v) - mean[j]) * inv[j])
 			out[j] = u
 			s += u - u
 		}
