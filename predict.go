@@ -137,6 +137,10 @@ func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 		} else {
 			v = p.Var()
 		}
-		out[i] = Prediction{Mean: p.M, Var: v, VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu}
+		// Field by field, and A(α) last, so that little is live across
+		// the call and no temporary Prediction is copied.
+		o := &out[i]
+		o.Mean, o.Var, o.Alpha, o.Beta, o.Nu = p.M, v, p.Alpha, p.Beta, p.Nu
+		o.VarCorrected = p.VarCorrected()
 	}
 }
