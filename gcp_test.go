@@ -585,7 +585,7 @@ func TestPredictionInOriginalUnits(t *testing.T) {
 // the α head's output fixed at −60, α−1 = softplus(−60) ≈ 8.8e-27 is far
 // below half the spacing of float64 at 1, so α = 1 exactly, and Var =
 // σ/(α−1) must still be finite, divided by the link's α−1 (to within the
-// link kernels' 1e-13, simd_test.go's ktSoftplusRel), on every kernel
+// link kernels' tolerance, simd_test.go's ktSoftplusTol), on every kernel
 // table.
 func TestPredictAlphaAtOne(t *testing.T) {
 	t.Run("float32", testPredictAlphaAtOne[float32])
@@ -604,7 +604,7 @@ func testPredictAlphaAtOne[T Float](t *testing.T) {
 			t.Fatal(err)
 		}
 		want := p.Prior().sigma() / softplus(-60)
-		if p.Alpha != 1 || !(math.Abs(p.Var-want) <= 1e-13*want) || !finite(p.VarCorrected) {
+		if p.Alpha != 1 || !(math.Abs(p.Var-want) <= ktSoftplusTol[T]()*want) || !finite(p.VarCorrected) {
 			t.Errorf("%s kernels: Alpha %v, Var %v (want %v), VarCorrected %v", k.name, p.Alpha, p.Var, want, p.VarCorrected)
 		}
 	}

@@ -822,7 +822,8 @@ func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, g
 	return sum + gcpLossGeneric(zm[n4:], zat, zb[n4:], zn[n4:], y[n4:], fixedAlpha, scale, gm[n4:], gat, gb[n4:], gn[n4:])
 }
 
-// softplusF32 computes
+// softplusF32 computes, in float32 arithmetic to within 4e-6 relative
+// (measured 1.8e-7; see SP32_LINK in simd_amd64.s),
 //
 //	for i := range n { dst[i] = softplus(float64(x[i])) }
 //

@@ -4156,15 +4156,232 @@ gcpLossF64_done:
 	RET
 
 // ---------------------------------------------------------------------
-// softplusF32 and softplusF64: the softplus link in float64, four elements
-// per iteration, with gcpLossF64's vector exp and log (GL_SOFTPLUS_EXP,
-// GL_SOFTPLUS_LOG); softplusF32 converts its float32 inputs as it loads
-// them. The last n mod 4 elements are gathered into a vector and stored
-// from it one at a time: a single row's three links are read right after
-// the output layer has stored them one by one, and a load spanning several
-// stores cannot take their values from the store queue (store-to-load
-// forwarding) but waits until they retire, which keeps predictions from
-// overlapping.
+// softplusF32 and softplusF64: the softplus link, four elements per
+// iteration, written as float64. softplusF64 computes in float64 with the
+// vector exp and log of gcpLossF64 (GL_SOFTPLUS_EXP, GL_SOFTPLUS_LOG).
+// softplusF32 computes a float32 model's link in float32 (SP32_LINK),
+// whose chain of dependent operations is about half as long, since one
+// row's prediction waits for it. The last n mod 4 elements are gathered
+// into a vector and stored from it one at a time: a single row's three
+// links are read right after the output layer has stored them one by one,
+// and a load spanning several stores cannot take their values from the
+// store queue (store-to-load forwarding) but waits until they retire,
+// which keeps predictions from overlapping.
+
+// Constants of SP32_LINK, four float32 each (Bias is the int32 127): the
+// Cephes expf polynomial and reduction (P0–P5, C1 + C2 = ln 2), fdlibm's
+// logf polynomial and ln 2 in two parts (Lg1–Lg4, Ln2Hi, Ln2Lo).
+DATA sp32Sign<>+0(SB)/4, $0x80000000
+DATA sp32Sign<>+4(SB)/4, $0x80000000
+DATA sp32Sign<>+8(SB)/4, $0x80000000
+DATA sp32Sign<>+12(SB)/4, $0x80000000
+GLOBL sp32Sign<>(SB), RODATA|NOPTR, $16
+DATA sp32Min<>+0(SB)/4, $0xc43e0000
+DATA sp32Min<>+4(SB)/4, $0xc43e0000
+DATA sp32Min<>+8(SB)/4, $0xc43e0000
+DATA sp32Min<>+12(SB)/4, $0xc43e0000
+GLOBL sp32Min<>(SB), RODATA|NOPTR, $16
+DATA sp32Log2e<>+0(SB)/4, $0x3fb8aa3b
+DATA sp32Log2e<>+4(SB)/4, $0x3fb8aa3b
+DATA sp32Log2e<>+8(SB)/4, $0x3fb8aa3b
+DATA sp32Log2e<>+12(SB)/4, $0x3fb8aa3b
+GLOBL sp32Log2e<>(SB), RODATA|NOPTR, $16
+DATA sp32C1<>+0(SB)/4, $0x3f318000
+DATA sp32C1<>+4(SB)/4, $0x3f318000
+DATA sp32C1<>+8(SB)/4, $0x3f318000
+DATA sp32C1<>+12(SB)/4, $0x3f318000
+GLOBL sp32C1<>(SB), RODATA|NOPTR, $16
+DATA sp32C2<>+0(SB)/4, $0xb95e8083
+DATA sp32C2<>+4(SB)/4, $0xb95e8083
+DATA sp32C2<>+8(SB)/4, $0xb95e8083
+DATA sp32C2<>+12(SB)/4, $0xb95e8083
+GLOBL sp32C2<>(SB), RODATA|NOPTR, $16
+DATA sp32P0<>+0(SB)/4, $0x39506967
+DATA sp32P0<>+4(SB)/4, $0x39506967
+DATA sp32P0<>+8(SB)/4, $0x39506967
+DATA sp32P0<>+12(SB)/4, $0x39506967
+GLOBL sp32P0<>(SB), RODATA|NOPTR, $16
+DATA sp32P1<>+0(SB)/4, $0x3ab743ce
+DATA sp32P1<>+4(SB)/4, $0x3ab743ce
+DATA sp32P1<>+8(SB)/4, $0x3ab743ce
+DATA sp32P1<>+12(SB)/4, $0x3ab743ce
+GLOBL sp32P1<>(SB), RODATA|NOPTR, $16
+DATA sp32P2<>+0(SB)/4, $0x3c088908
+DATA sp32P2<>+4(SB)/4, $0x3c088908
+DATA sp32P2<>+8(SB)/4, $0x3c088908
+DATA sp32P2<>+12(SB)/4, $0x3c088908
+GLOBL sp32P2<>(SB), RODATA|NOPTR, $16
+DATA sp32P3<>+0(SB)/4, $0x3d2aa9c1
+DATA sp32P3<>+4(SB)/4, $0x3d2aa9c1
+DATA sp32P3<>+8(SB)/4, $0x3d2aa9c1
+DATA sp32P3<>+12(SB)/4, $0x3d2aa9c1
+GLOBL sp32P3<>(SB), RODATA|NOPTR, $16
+DATA sp32P4<>+0(SB)/4, $0x3e2aaaaa
+DATA sp32P4<>+4(SB)/4, $0x3e2aaaaa
+DATA sp32P4<>+8(SB)/4, $0x3e2aaaaa
+DATA sp32P4<>+12(SB)/4, $0x3e2aaaaa
+GLOBL sp32P4<>(SB), RODATA|NOPTR, $16
+DATA sp32P5<>+0(SB)/4, $0x3f000000
+DATA sp32P5<>+4(SB)/4, $0x3f000000
+DATA sp32P5<>+8(SB)/4, $0x3f000000
+DATA sp32P5<>+12(SB)/4, $0x3f000000
+GLOBL sp32P5<>(SB), RODATA|NOPTR, $16
+DATA sp32One<>+0(SB)/4, $0x3f800000
+DATA sp32One<>+4(SB)/4, $0x3f800000
+DATA sp32One<>+8(SB)/4, $0x3f800000
+DATA sp32One<>+12(SB)/4, $0x3f800000
+GLOBL sp32One<>(SB), RODATA|NOPTR, $16
+DATA sp32Half<>+0(SB)/4, $0x3f000000
+DATA sp32Half<>+4(SB)/4, $0x3f000000
+DATA sp32Half<>+8(SB)/4, $0x3f000000
+DATA sp32Half<>+12(SB)/4, $0x3f000000
+GLOBL sp32Half<>(SB), RODATA|NOPTR, $16
+DATA sp32Two<>+0(SB)/4, $0x40000000
+DATA sp32Two<>+4(SB)/4, $0x40000000
+DATA sp32Two<>+8(SB)/4, $0x40000000
+DATA sp32Two<>+12(SB)/4, $0x40000000
+GLOBL sp32Two<>(SB), RODATA|NOPTR, $16
+DATA sp32Sqrt2<>+0(SB)/4, $0x3fb504f3
+DATA sp32Sqrt2<>+4(SB)/4, $0x3fb504f3
+DATA sp32Sqrt2<>+8(SB)/4, $0x3fb504f3
+DATA sp32Sqrt2<>+12(SB)/4, $0x3fb504f3
+GLOBL sp32Sqrt2<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg1<>+0(SB)/4, $0x3f2aaaaa
+DATA sp32Lg1<>+4(SB)/4, $0x3f2aaaaa
+DATA sp32Lg1<>+8(SB)/4, $0x3f2aaaaa
+DATA sp32Lg1<>+12(SB)/4, $0x3f2aaaaa
+GLOBL sp32Lg1<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg2<>+0(SB)/4, $0x3eccce13
+DATA sp32Lg2<>+4(SB)/4, $0x3eccce13
+DATA sp32Lg2<>+8(SB)/4, $0x3eccce13
+DATA sp32Lg2<>+12(SB)/4, $0x3eccce13
+GLOBL sp32Lg2<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg3<>+0(SB)/4, $0x3e91e9ee
+DATA sp32Lg3<>+4(SB)/4, $0x3e91e9ee
+DATA sp32Lg3<>+8(SB)/4, $0x3e91e9ee
+DATA sp32Lg3<>+12(SB)/4, $0x3e91e9ee
+GLOBL sp32Lg3<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg4<>+0(SB)/4, $0x3e789e26
+DATA sp32Lg4<>+4(SB)/4, $0x3e789e26
+DATA sp32Lg4<>+8(SB)/4, $0x3e789e26
+DATA sp32Lg4<>+12(SB)/4, $0x3e789e26
+GLOBL sp32Lg4<>(SB), RODATA|NOPTR, $16
+DATA sp32Ln2Hi<>+0(SB)/4, $0x3f317180
+DATA sp32Ln2Hi<>+4(SB)/4, $0x3f317180
+DATA sp32Ln2Hi<>+8(SB)/4, $0x3f317180
+DATA sp32Ln2Hi<>+12(SB)/4, $0x3f317180
+GLOBL sp32Ln2Hi<>(SB), RODATA|NOPTR, $16
+DATA sp32Ln2Lo<>+0(SB)/4, $0x3717f7d1
+DATA sp32Ln2Lo<>+4(SB)/4, $0x3717f7d1
+DATA sp32Ln2Lo<>+8(SB)/4, $0x3717f7d1
+DATA sp32Ln2Lo<>+12(SB)/4, $0x3717f7d1
+GLOBL sp32Ln2Lo<>(SB), RODATA|NOPTR, $16
+DATA sp32KMin<>+0(SB)/4, $0xc2fc0000
+DATA sp32KMin<>+4(SB)/4, $0xc2fc0000
+DATA sp32KMin<>+8(SB)/4, $0xc2fc0000
+DATA sp32KMin<>+12(SB)/4, $0xc2fc0000
+GLOBL sp32KMin<>(SB), RODATA|NOPTR, $16
+DATA sp32Bias<>+0(SB)/4, $0x0000007f
+DATA sp32Bias<>+4(SB)/4, $0x0000007f
+DATA sp32Bias<>+8(SB)/4, $0x0000007f
+DATA sp32Bias<>+12(SB)/4, $0x0000007f
+GLOBL sp32Bias<>(SB), RODATA|NOPTR, $16
+DATA sp32Small<>+0(SB)/4, $0xc1800000
+DATA sp32Small<>+4(SB)/4, $0xc1800000
+DATA sp32Small<>+8(SB)/4, $0xc1800000
+DATA sp32Small<>+12(SB)/4, $0xc1800000
+GLOBL sp32Small<>(SB), RODATA|NOPTR, $16
+
+// SP32_LINK sets Y0 to the float64 softplus of the four float32 in X10,
+// each within a few float32 roundoffs (2⁻²⁴ ≈ 6e-8) of the float64 value:
+//
+//   - e = e^t for t = −|z|, clamped at −760 where e^t underflows float64
+//     too: k = round(t/ln 2), r = t − k·ln 2 in two parts, e^r by Cephes'
+//     polynomial, then e = e^r·2^k with k ≥ −126 (float32 exponents; a
+//     smaller k only occurs for |z| > 87, where the other branches need no
+//     such e);
+//   - ln(1+e) by fdlibm's logf of w = 1+e ∈ [1, 2] (w or w/2 in [√½, √2),
+//     s = f/(2+f), a polynomial in s²) plus (e − (w−1))/w, the rounding
+//     error of w (Goldberg), so that tiny e keep their relative accuracy;
+//   - in float64: z + ln(1+e) for z > 0, ln(1+e) for z ≤ 0, and e^r·2^k
+//     with 2^k applied in float64 for z ≤ −16, where softplus(z) = e^z to
+//     within e^z/2 < 6e-8 relative and e^z leaves the float32 range for
+//     z < −87.
+//
+// softplus(+Inf) = +Inf, softplus(−Inf) = 0, softplus(NaN) = NaN.
+// Clobbers X1–X9, X11–X14 (and their YMM).
+#define SP32_LINK \
+	VMOVUPS      sp32Min<>(SB), X1; \
+	VORPS        sp32Sign<>(SB), X10, X0; \
+	VMAXPS       X0, X1, X0; \
+	VMULPS       sp32Log2e<>(SB), X0, X1; \
+	VROUNDPS     $0, X1, X1; \
+	VFNMADD231PS sp32C1<>(SB), X1, X0; \
+	VFNMADD231PS sp32C2<>(SB), X1, X0; \
+	VMULPS       X0, X0, X2; \
+	VMOVUPS      sp32P0<>(SB), X3; \
+	VFMADD213PS  sp32P1<>(SB), X0, X3; \
+	VFMADD213PS  sp32P2<>(SB), X0, X3; \
+	VFMADD213PS  sp32P3<>(SB), X0, X3; \
+	VFMADD213PS  sp32P4<>(SB), X0, X3; \
+	VFMADD213PS  sp32P5<>(SB), X0, X3; \
+	VFMADD213PS  X0, X2, X3; \
+	VADDPS       sp32One<>(SB), X3, X3; \
+	VMAXPS       sp32KMin<>(SB), X1, X4; \
+	VCVTPS2DQ    X4, X4; \
+	VPADDD       sp32Bias<>(SB), X4, X4; \
+	VPSLLD       $23, X4, X4; \
+	VMULPS       X4, X3, X4; \
+	VADDPS       sp32One<>(SB), X4, X5; \
+	VSUBPS       sp32One<>(SB), X5, X6; \
+	VSUBPS       X6, X4, X6; \
+	VDIVPS       X5, X6, X6; \
+	VCMPPS       $0x1d, sp32Sqrt2<>(SB), X5, X7; \
+	VMULPS       sp32Half<>(SB), X5, X8; \
+	VBLENDVPS    X7, X8, X5, X8; \
+	VSUBPS       sp32One<>(SB), X8, X8; \
+	VANDPS       sp32One<>(SB), X7, X7; \
+	VADDPS       sp32Two<>(SB), X8, X9; \
+	VDIVPS       X9, X8, X9; \
+	VMULPS       X9, X9, X11; \
+	VMULPS       X11, X11, X12; \
+	VMOVUPS      sp32Lg4<>(SB), X13; \
+	VFMADD213PS  sp32Lg2<>(SB), X12, X13; \
+	VMULPS       X12, X13, X13; \
+	VMOVUPS      sp32Lg3<>(SB), X14; \
+	VFMADD213PS  sp32Lg1<>(SB), X12, X14; \
+	VMULPS       X11, X14, X14; \
+	VADDPS       X13, X14, X14; \
+	VMULPS       X8, X8, X13; \
+	VMULPS       sp32Half<>(SB), X13, X13; \
+	VADDPS       X13, X14, X14; \
+	VMULPS       sp32Ln2Lo<>(SB), X7, X12; \
+	VFMADD231PS  X14, X9, X12; \
+	VSUBPS       X12, X13, X13; \
+	VSUBPS       X8, X13, X13; \
+	VMULPS       sp32Ln2Hi<>(SB), X7, X12; \
+	VSUBPS       X13, X12, X12; \
+	VADDPS       X6, X12, X12; \
+	VCVTPS2PD    X12, Y12; \
+	VCVTPS2PD    X10, Y13; \
+	VXORPD       Y14, Y14, Y14; \
+	VCMPPD       $0x1e, Y14, Y13, Y14; \
+	VANDPD       Y13, Y14, Y14; \
+	VADDPD       Y14, Y12, Y12; \
+	VCVTPS2PD    X3, Y3; \
+	VCVTPS2PD    X1, Y1; \
+	VMULPD       gcHalf<>(SB), Y1, Y2; \
+	VROUNDPD     $1, Y2, Y2; \
+	VSUBPD       Y2, Y1, Y1; \
+	VADDPD       gcExpBias<>(SB), Y2, Y2; \
+	VPSLLQ       $52, Y2, Y2; \
+	VADDPD       gcExpBias<>(SB), Y1, Y1; \
+	VPSLLQ       $52, Y1, Y1; \
+	VMULPD       Y2, Y3, Y3; \
+	VMULPD       Y1, Y3, Y3; \
+	VCMPPS       $0x12, sp32Small<>(SB), X10, X2; \
+	VPMOVSXDQ    X2, Y2; \
+	VBLENDVPD    Y2, Y3, Y12, Y0
 
 #define SP_N CX   // n rounded down to whole vectors
 #define SP_R DX   // n mod 4: the elements past them
@@ -4193,14 +4410,13 @@ TEXT ·softplusF32(SB), NOSPLIT, $0-24
 	XORQ SP_I, SP_I
 
 softplusF32_loop:
-	CMPQ      SP_I, SP_N
-	JGE       softplusF32_tail
-	VCVTPS2PD (SP_X)(SP_I*4), Y10
-	GL_SOFTPLUS_EXP
-	GL_SOFTPLUS_LOG
-	VMOVUPD   Y0, (SP_DST)(SP_I*8) // dst[i:i+4] = softplus(x[i:i+4])
-	ADDQ      $4, SP_I
-	JMP       softplusF32_loop
+	CMPQ    SP_I, SP_N
+	JGE     softplusF32_tail
+	VMOVUPS (SP_X)(SP_I*4), X10
+	SP32_LINK
+	VMOVUPD Y0, (SP_DST)(SP_I*8) // dst[i:i+4] = softplus(x[i:i+4])
+	ADDQ    $4, SP_I
+	JMP     softplusF32_loop
 
 softplusF32_tail:
 	TESTQ     SP_R, SP_R
@@ -4213,9 +4429,7 @@ softplusF32_tail:
 	VINSERTPS $0x20, 8(SP_X)(SP_I*4), X10, X10
 
 softplusF32_last:
-	VCVTPS2PD X10, Y10
-	GL_SOFTPLUS_EXP
-	GL_SOFTPLUS_LOG
+	SP32_LINK
 	SP_TAIL_STORE(softplusF32_done)
 
 softplusF32_done:
