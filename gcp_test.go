@@ -595,6 +595,35 @@ func TestPredictionInOriginalUnits(t *testing.T) {
 	}
 }
 
+// TestPredictAlphaAtOne checks Var where the learned α rounds to 1: with
+// the α head's output fixed at −60, α−1 = softplus(−60) ≈ 8.8e-27 is far
+// below half the spacing of float64 at 1, so α = 1 exactly, and Var =
+// σ/(α−1) must still be finite, divided by the link's α−1 (to within the
+// link kernels' tolerance, simd_test.go's ktSoftplusTol), on every kernel
+// table.
+func TestPredictAlphaAtOne(t *testing.T) {
+	t.Run("float32", testPredictAlphaAtOne[float32])
+	t.Run("float64", testPredictAlphaAtOne[float64])
+}
+
+func testPredictAlphaAtOne[T Float](t *testing.T) {
+	for _, k := range []*kernelSet[T]{kernelsFor[T](), genericKernelsFor[T]()} {
+		m := mustModel[T](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 1})
+		m.k = k
+		out := m.lay.layers[len(m.lay.hidden)]
+		clear(blockW(m.params, out, headAlpha))
+		blockB(m.params, out, headAlpha)[0] = -60
+		p, err := m.Predict(m.NewWorkspace(), []T{0.5, -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.Prior().sigma() / softplus(-60)
+		if p.Alpha != 1 || !(math.Abs(p.Var-want) <= ktSoftplusTol[T]()*want) || !finite(p.VarCorrected) {
+			t.Errorf("%s kernels: Alpha %v, Var %v (want %v), VarCorrected %v", k.name, p.Alpha, p.Var, want, p.VarCorrected)
+		}
+	}
+}
+
 // cmpRel compares float64s to a relative tolerance.
 func cmpRel(tol float64) cmp.Option {
 	return cmp.Comparer(func(a, b float64) bool {

@@ -9,6 +9,7 @@ type kernelSet[T Float] struct {
 	linearForward         func(m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool)
 	linearBackwardWeights func(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T)
 	linearBackwardInput   func(m, n, k int, dy []T, lddy int, w, dx []T, lddx int)
+	outputForward         func(m, heads, k int, x []T, ldx int, w, b, y []T)
 	tanh                  func(x []T)
 	mul                   func(x, y []T)
 	mulTo                 func(dst, x, y []T)
@@ -23,6 +24,7 @@ type kernelSet[T Float] struct {
 	rmsprop               func(p2, a2, p, a, g []T, lr, rho, eps T)
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T)
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
+	softplus              func(dst []float64, x []T)
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -31,6 +33,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		linearForward:         linearForwardGeneric[T],
 		linearBackwardWeights: linearBackwardWeightsGeneric[T],
 		linearBackwardInput:   linearBackwardInputGeneric[T],
+		outputForward:         outputForwardGeneric[T],
 		tanh:                  tanhGeneric[T],
 		mul:                   mulGeneric[T],
 		mulTo:                 mulToGeneric[T],
@@ -45,6 +48,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		rmsprop:               rmspropGeneric[T],
 		adam:                  adamGeneric[T],
 		gcpLoss:               gcpLossGeneric[T],
+		softplus:              softplusGeneric[T],
 	}
 }
 

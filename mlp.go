@@ -190,7 +190,7 @@ type activations[T Float] struct {
 	x    []T   // rows × inputs, standardized
 	act  [][]T // hidden layer i: rows × width(i), all heads side by side
 	drop []T   // rows × width(last): the last hidden layer after dropout
-	out  []T   // heads × rows, head-major: the raw outputs of head h at h·rows
+	out  []T   // the raw outputs of a pass over n rows, head-major: head h's at h·n
 }
 
 func newActivations[T Float](l *layout, rows int, dropout bool) *activations[T] {
@@ -204,13 +204,13 @@ func newActivations[T Float](l *layout, rows int, dropout bool) *activations[T] 
 	return a
 }
 
-// head returns the n raw outputs of head h.
-func (a *activations[T]) head(h, n int) []T { return a.out[h*a.rows : h*a.rows+n] }
+// head returns the raw outputs of head h of a pass over n rows.
+func (a *activations[T]) head(h, n int) []T { return a.out[h*n : h*n+n] }
 
 // forward runs the network with parameters p on the first n rows of a.x and
-// leaves the raw head outputs in a.out. A non-nil mask (n × width(last))
-// applies inverted dropout between the last hidden layer and the output
-// (Sec. subsecRealWorld).
+// leaves the raw head outputs in a.out, head h's in a.head(h, n). A non-nil
+// mask (n × width(last)) applies inverted dropout between the last hidden
+// layer and the output (Sec. subsecRealWorld).
 func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int, mask []T) {
 	relu := act == ReLU
 	in, ldIn := a.x, l.inputs
@@ -229,9 +229,7 @@ func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *acti
 		in = a.drop
 	}
 	ly := l.layers[len(l.hidden)]
-	for h := 0; h < l.heads; h++ {
-		k.linearForward(n, 1, ly.cols, in[h*ly.cols:], ldIn, blockW(p, ly, h), blockB(p, ly, h), a.out[h*a.rows:], 1, false)
-	}
+	k.outputForward(n, l.heads, ly.cols, in, ldIn, p[ly.w:ly.b], p[ly.b:ly.b+l.heads], a.out[:l.heads*n])
 }
 
 // backward accumulates into g the gradient of a loss with respect to the
@@ -246,7 +244,7 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 	}
 	ly := l.layers[last+1]
 	for h := 0; h < l.heads; h++ {
-		dy := d.out[h*d.rows:]
+		dy := d.head(h, n)
 		k.linearBackwardWeights(n, 1, ly.cols, dy, 1, src[h*ly.cols:], ldLast, blockW(g, ly, h), blockB(g, ly, h))
 		k.linearBackwardInput(n, 1, ly.cols, dy, 1, blockW(p, ly, h), d.act[last][h*ly.cols:], ldLast)
 	}

@@ -88,8 +88,9 @@ const workspaceRows = 64
 // per goroutine with NewWorkspace; a Workspace must not be shared by
 // goroutines at the same time.
 type Workspace[T Float] struct {
-	lay *layout
-	a   *activations[T]
+	lay  *layout
+	a    *activations[T]
+	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -100,8 +101,9 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	if m.lay == nil {
 		return &Workspace[T]{}
 	}
-	mc := m.cfg.Loss == LossMLBayes
-	return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, max(workspaceRows, m.cfg.MCSamples), mc)}
+	rows := max(workspaceRows, m.cfg.MCSamples)
+	return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, rows, m.cfg.Loss == LossMLBayes),
+		link: make([]float64, (m.lay.heads-headBeta)*rows)}
 }
 
 // fits reports whether ws has the buffers m needs.
@@ -132,9 +134,6 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 	if len(x) != len(out)*d || !ws.fits(m) {
 		return ErrShape
 	}
-	if !m.k.allFinite(x) {
-		return ErrNonFinite
-	}
 	a, chunk := ws.a, ws.a.rows
 	if m.cfg.Loss == LossMLBayes {
 		chunk = 1 // one input at a time, run MCSamples times
@@ -152,10 +151,8 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 			}
 		}
 		forward(m.k, m.lay, m.cfg.Activation, m.params, a, passes, mask)
-		for h := 0; h < m.lay.heads; h++ {
-			if !m.k.allFinite(a.head(h, passes)) {
-				return ErrNonFinite
-			}
+		if !m.k.allFinite(a.out[:m.lay.heads*passes]) {
+			return ErrNonFinite
 		}
 		switch {
 		case m.cfg.Loss == LossMLBayes:
@@ -163,38 +160,44 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 		case m.cfg.Loss.gaussian():
 			m.gaussianPredictions(a, n, out[start:start+n])
 		default:
-			m.predictions(a, n, out[start:start+n])
+			m.predictions(ws, n, out[start:start+n])
 		}
 	}
 	return nil
 }
 
-// predictions maps the raw outputs of n rows to predictions in original
-// units: a target standardized as (y − yMean)/yScale has the prior
-// (yMean + yScale·m, ν, α, yScale²·β).
-func (m *Model[T]) predictions(a *activations[T], n int, out []Prediction) {
-	zm, zb, zn := a.head(headM, n), a.head(headBeta, n), a.head(headNu, n)
-	var za []T
+// predictions maps the raw outputs of n rows in ws to predictions in
+// original units. The links are those of gcpPrior, with the softplus of
+// every β, ν and α head computed by one kernel call; a target standardized
+// as (y − yMean)/yScale has the prior (yMean + yScale·m, ν, α, yScale²·β).
+func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
+	heads := m.lay.heads
+	zm := ws.a.head(headM, n)
+	link := ws.link[:(heads-headBeta)*n]
+	m.k.softplus(link, ws.a.out[headBeta*n:heads*n]) // the heads after m, in order
+	beta, nu := link[:n], link[n:2*n]
+	var alphaMinusOne []float64
 	if m.cfg.FixedAlpha == 0 {
-		za = a.head(headAlpha, n)
+		alphaMinusOne = link[2*n : 3*n]
 	}
 	s2 := m.yScale * m.yScale
 	for i := range out {
-		var zai float64
-		if za != nil {
-			zai = float64(za[i])
-		}
-		p, alphaMinusOne := gcpPrior(float64(zm[i]), zai, float64(zb[i]), float64(zn[i]), m.cfg.FixedAlpha)
-		p.M = m.yMean + m.yScale*p.M
-		p.Beta *= s2
-		v := p.Var()
-		if za != nil {
+		p := NormalGamma{M: m.yMean + m.yScale*float64(zm[i]), Nu: nu[i], Alpha: m.cfg.FixedAlpha, Beta: beta[i] * s2}
+		var v float64
+		if alphaMinusOne != nil {
 			// α = 1 + softplus(za) rounds to 1 once softplus(za) < 1.1e-16,
 			// a normal state where the training data had outliers, and
 			// σ/(α−1) would be +Inf: divide by the link's α − 1 instead.
-			v = p.sigma() / alphaMinusOne
+			p.Alpha = 1 + alphaMinusOne[i]
+			v = p.sigma() / alphaMinusOne[i]
+		} else {
+			v = p.Var()
 		}
-		out[i] = Prediction{Mean: p.M, Var: v, VarCorrected: p.VarCorrected(), Alpha: p.Alpha, Beta: p.Beta, Nu: p.Nu,
-			VarAleatoric: v}
+		// Field by field, and A(α) last, so that little is live across
+		// the call and no temporary Prediction is copied.
+		o := &out[i]
+		o.Loss, o.Mean, o.Var, o.Alpha, o.Beta, o.Nu = LossGCP, p.M, v, p.Alpha, p.Beta, p.Nu
+		o.VarAleatoric, o.VarEpistemic = v, 0
+		o.VarCorrected = p.VarCorrected()
 	}
 }

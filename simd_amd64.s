@@ -403,10 +403,22 @@ gemmBcastF32_nextrows:
 	RET
 
 // ---------------------------------------------------------------------
-// gemmBcast1F32: one row of C, 64 columns per tile in Y0–Y7, the broadcast
-// A(q) in Y15 and B read straight from memory by the FMAs. The last
-// columns (fewer than 64) go in masked tiles of 32: accumulators Y0–Y3,
-// masks Y8–Y11, B in Y12/Y13.
+// gemmBcast1F32: one row of C, the broadcast A(q) in Y15 and B read
+// straight from memory by the FMAs. Every column is the same chain of k
+// FMAs in q order, whichever of the paths below computes it.
+//
+// Without gemmAccum (a layer's forward pass) and for n ≥ 104: tiles of 104
+// columns in Y0–Y12, the last one moved back to end at n, so that it
+// recomputes (and stores again, unchanged) some columns of the one before
+// instead of masking. Thirteen independent chains keep both FMA ports busy
+// where eight chains of one tile, with the next tile's work too far ahead
+// for the reorder buffer, leave them waiting on the FMA latency.
+//
+// Otherwise: 64 columns per tile in Y0–Y7. The columns past the last whole
+// tile (n mod 64) go first, one vector of eight at a time in Y0, the last
+// partial vector masked (mask Y8, B in Y12): a single vector is one
+// dependent chain of k FMAs, which then overlaps the tiles' work instead of
+// ending the kernel.
 
 #define G1_A SI   // &A(q)
 #define G1_B BX   // &B(q, j)
@@ -415,6 +427,7 @@ gemmBcastF32_nextrows:
 #define G1_CNT CX // q iterations left
 #define G1_J AX   // column j
 #define G1_C DI   // &C(j)
+#define G1_NT R9  // n rounded down to whole tiles: where they end
 
 // func gemmBcast1F32(n, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int)
 TEXT ·gemmBcast1F32(SB), NOSPLIT, $0-72
@@ -423,13 +436,250 @@ TEXT ·gemmBcast1F32(SB), NOSPLIT, $0-72
 	MOVQ ldb+40(FP), G1_LDB
 	SHLQ $2, G1_LDB
 	MOVQ c+48(FP), G1_C
+	// Without gemmAccum and for n ≥ 104: tiles of 104 columns.
+	MOVQ    flags+64(FP), CX
+	TESTQ   $2, CX
+	JNZ     gemmBcast1F32_narrow
+	CMPQ    n+0(FP), $104
+	JLT     gemmBcast1F32_narrow
+	XORQ    G1_J, G1_J
+
+gemmBcast1F32_wide:
+	// j = min(j, n − 104): the last tile ends at n.
+	MOVQ    n+0(FP), CX
+	SUBQ    $104, CX
+	CMPQ    G1_J, CX
+	CMOVQGT CX, G1_J
+	MOVQ    flags+64(FP), CX
+	TESTQ   $1, CX
+	JNZ     gemmBcast1F32_wbias
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	JMP    gemmBcast1F32_winit
+
+gemmBcast1F32_wbias:
+	MOVQ bias+56(FP), CX
+	VMOVUPS (CX)(G1_J*4), Y0
+	VMOVUPS 32(CX)(G1_J*4), Y1
+	VMOVUPS 64(CX)(G1_J*4), Y2
+	VMOVUPS 96(CX)(G1_J*4), Y3
+	VMOVUPS 128(CX)(G1_J*4), Y4
+	VMOVUPS 160(CX)(G1_J*4), Y5
+	VMOVUPS 192(CX)(G1_J*4), Y6
+	VMOVUPS 224(CX)(G1_J*4), Y7
+	VMOVUPS 256(CX)(G1_J*4), Y8
+	VMOVUPS 288(CX)(G1_J*4), Y9
+	VMOVUPS 320(CX)(G1_J*4), Y10
+	VMOVUPS 352(CX)(G1_J*4), Y11
+	VMOVUPS 384(CX)(G1_J*4), Y12
+
+gemmBcast1F32_winit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*4), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F32_wstore
+
+gemmBcast1F32_wloop:
+	VBROADCASTSS (G1_A), Y15
+	VFMADD231PS  (G1_B), Y15, Y0 // C(j:j+104) += A(q) * B(q, j:j+104)
+	VFMADD231PS  32(G1_B), Y15, Y1
+	VFMADD231PS  64(G1_B), Y15, Y2
+	VFMADD231PS  96(G1_B), Y15, Y3
+	VFMADD231PS  128(G1_B), Y15, Y4
+	VFMADD231PS  160(G1_B), Y15, Y5
+	VFMADD231PS  192(G1_B), Y15, Y6
+	VFMADD231PS  224(G1_B), Y15, Y7
+	VFMADD231PS  256(G1_B), Y15, Y8
+	VFMADD231PS  288(G1_B), Y15, Y9
+	VFMADD231PS  320(G1_B), Y15, Y10
+	VFMADD231PS  352(G1_B), Y15, Y11
+	VFMADD231PS  384(G1_B), Y15, Y12
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F32_wloop
+
+gemmBcast1F32_wstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F32_wwrite
+	VXORPS Y15, Y15, Y15
+	VMAXPS Y0, Y15, Y0
+	VMAXPS Y1, Y15, Y1
+	VMAXPS Y2, Y15, Y2
+	VMAXPS Y3, Y15, Y3
+	VMAXPS Y4, Y15, Y4
+	VMAXPS Y5, Y15, Y5
+	VMAXPS Y6, Y15, Y6
+	VMAXPS Y7, Y15, Y7
+	VMAXPS Y8, Y15, Y8
+	VMAXPS Y9, Y15, Y9
+	VMAXPS Y10, Y15, Y10
+	VMAXPS Y11, Y15, Y11
+	VMAXPS Y12, Y15, Y12
+	VADDPS Y15, Y0, Y0   // −0 + 0 = +0
+	VADDPS Y15, Y1, Y1
+	VADDPS Y15, Y2, Y2
+	VADDPS Y15, Y3, Y3
+	VADDPS Y15, Y4, Y4
+	VADDPS Y15, Y5, Y5
+	VADDPS Y15, Y6, Y6
+	VADDPS Y15, Y7, Y7
+	VADDPS Y15, Y8, Y8
+	VADDPS Y15, Y9, Y9
+	VADDPS Y15, Y10, Y10
+	VADDPS Y15, Y11, Y11
+	VADDPS Y15, Y12, Y12
+
+gemmBcast1F32_wwrite:
+	VMOVUPS Y0, (G1_C)(G1_J*4)
+	VMOVUPS Y1, 32(G1_C)(G1_J*4)
+	VMOVUPS Y2, 64(G1_C)(G1_J*4)
+	VMOVUPS Y3, 96(G1_C)(G1_J*4)
+	VMOVUPS Y4, 128(G1_C)(G1_J*4)
+	VMOVUPS Y5, 160(G1_C)(G1_J*4)
+	VMOVUPS Y6, 192(G1_C)(G1_J*4)
+	VMOVUPS Y7, 224(G1_C)(G1_J*4)
+	VMOVUPS Y8, 256(G1_C)(G1_J*4)
+	VMOVUPS Y9, 288(G1_C)(G1_J*4)
+	VMOVUPS Y10, 320(G1_C)(G1_J*4)
+	VMOVUPS Y11, 352(G1_C)(G1_J*4)
+	VMOVUPS Y12, 384(G1_C)(G1_J*4)
+	ADDQ    $104, G1_J
+	CMPQ    G1_J, n+0(FP)
+	JLT     gemmBcast1F32_wide
+	JMP     gemmBcast1F32_done
+
+gemmBcast1F32_narrow:
+	MOVQ n+0(FP), G1_NT
+	ANDQ $-64, G1_NT
+	MOVQ G1_NT, G1_J
+
+gemmBcast1F32_vec:
+	// CX = n − j columns left past the tiles: a vector of eight.
+	MOVQ n+0(FP), CX
+	SUBQ G1_J, CX
+	CMPQ CX, $8
+	JLT  gemmBcast1F32_last
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F32_vbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F32_vaccum
+	VXORPS Y0, Y0, Y0
+	JMP    gemmBcast1F32_vinit
+
+gemmBcast1F32_vbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F32_vload
+
+gemmBcast1F32_vaccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F32_vload:
+	VMOVUPS (CX)(G1_J*4), Y0
+
+gemmBcast1F32_vinit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*4), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F32_vstore
+
+gemmBcast1F32_vloop:
+	VBROADCASTSS (G1_A), Y15
+	VFMADD231PS  (G1_B), Y15, Y0 // C(j:j+8) += A(q) * B(q, j:j+8)
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F32_vloop
+
+gemmBcast1F32_vstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F32_vwrite
+	VXORPS Y12, Y12, Y12
+	VMAXPS Y0, Y12, Y0
+	VADDPS Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F32_vwrite:
+	VMOVUPS Y0, (G1_C)(G1_J*4)
+	ADDQ    $8, G1_J
+	JMP     gemmBcast1F32_vec
+
+gemmBcast1F32_last:
+	// CX < 8 columns left: a masked vector.
+	TESTQ CX, CX
+	JZ    gemmBcast1F32_tiles
+	VMOVQ        CX, X8
+	VPBROADCASTD X8, Y8
+	VPCMPGTD     lanes32<>(SB), Y8, Y8
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F32_lbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F32_laccum
+	VXORPS Y0, Y0, Y0
+	JMP    gemmBcast1F32_linit
+
+gemmBcast1F32_lbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F32_lload
+
+gemmBcast1F32_laccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F32_lload:
+	VMASKMOVPS (CX)(G1_J*4), Y8, Y0
+
+gemmBcast1F32_linit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*4), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F32_lstore
+
+gemmBcast1F32_lloop:
+	VBROADCASTSS (G1_A), Y15
+	VMASKMOVPS   (G1_B), Y8, Y12
+	VFMADD231PS  Y12, Y15, Y0
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F32_lloop
+
+gemmBcast1F32_lstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F32_lwrite
+	VXORPS Y12, Y12, Y12
+	VMAXPS Y0, Y12, Y0
+	VADDPS Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F32_lwrite:
+	VMASKMOVPS Y0, Y8, (G1_C)(G1_J*4)
+
+gemmBcast1F32_tiles:
 	XORQ G1_J, G1_J
 
 gemmBcast1F32_cols:
-	MOVQ n+0(FP), CX
-	SUBQ G1_J, CX
-	CMPQ CX, $64
-	JLT  gemmBcast1F32_tail
+	CMPQ G1_J, G1_NT
+	JGE  gemmBcast1F32_done
 	MOVQ  flags+64(FP), CX
 	TESTQ $1, CX
 	JNZ   gemmBcast1F32_bias
@@ -519,85 +769,6 @@ gemmBcast1F32_write:
 	VMOVUPS Y7, 224(G1_C)(G1_J*4)
 	ADDQ    $64, G1_J
 	JMP     gemmBcast1F32_cols
-
-gemmBcast1F32_tail:
-	// CX = n − j < 64 columns left: a masked tile of 32.
-	CMPQ CX, $0
-	JLE  gemmBcast1F32_done
-	VMOVQ        CX, X11
-	VPBROADCASTD X11, Y11
-	VPCMPGTD     lanes32<>(SB), Y11, Y8
-	VPCMPGTD     lanes32<>+32(SB), Y11, Y9
-	VPCMPGTD     lanes32<>+64(SB), Y11, Y10
-	VPCMPGTD     lanes32<>+96(SB), Y11, Y11
-	MOVQ  flags+64(FP), CX
-	TESTQ $1, CX
-	JNZ   gemmBcast1F32_tbias
-	TESTQ $2, CX
-	JNZ   gemmBcast1F32_taccum
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	JMP    gemmBcast1F32_tinit
-
-gemmBcast1F32_tbias:
-	MOVQ bias+56(FP), CX
-	JMP  gemmBcast1F32_tload
-
-gemmBcast1F32_taccum:
-	MOVQ G1_C, CX
-
-gemmBcast1F32_tload:
-	VMASKMOVPS (CX)(G1_J*4), Y8, Y0
-	VMASKMOVPS 32(CX)(G1_J*4), Y9, Y1
-	VMASKMOVPS 64(CX)(G1_J*4), Y10, Y2
-	VMASKMOVPS 96(CX)(G1_J*4), Y11, Y3
-
-gemmBcast1F32_tinit:
-	MOVQ  a+16(FP), G1_A
-	MOVQ  b+32(FP), G1_B
-	LEAQ  (G1_B)(G1_J*4), G1_B
-	MOVQ  k+8(FP), G1_CNT
-	TESTQ G1_CNT, G1_CNT
-	JZ    gemmBcast1F32_tstore
-
-gemmBcast1F32_tloop:
-	VBROADCASTSS (G1_A), Y15
-	VMASKMOVPS   (G1_B), Y8, Y12
-	VMASKMOVPS   32(G1_B), Y9, Y13
-	VFMADD231PS  Y12, Y15, Y0
-	VFMADD231PS  Y13, Y15, Y1
-	VMASKMOVPS   64(G1_B), Y10, Y12
-	VMASKMOVPS   96(G1_B), Y11, Y13
-	VFMADD231PS  Y12, Y15, Y2
-	VFMADD231PS  Y13, Y15, Y3
-	ADDQ         G1_AQ, G1_A
-	ADDQ         G1_LDB, G1_B
-	DECQ         G1_CNT
-	JNZ          gemmBcast1F32_tloop
-
-gemmBcast1F32_tstore:
-	MOVQ  flags+64(FP), CX
-	TESTQ $4, CX
-	JZ    gemmBcast1F32_twrite
-	VXORPS Y12, Y12, Y12
-	VMAXPS Y0, Y12, Y0
-	VMAXPS Y1, Y12, Y1
-	VMAXPS Y2, Y12, Y2
-	VMAXPS Y3, Y12, Y3
-	VADDPS Y12, Y0, Y0   // −0 + 0 = +0
-	VADDPS Y12, Y1, Y1
-	VADDPS Y12, Y2, Y2
-	VADDPS Y12, Y3, Y3
-
-gemmBcast1F32_twrite:
-	VMASKMOVPS Y0, Y8, (G1_C)(G1_J*4)
-	VMASKMOVPS Y1, Y9, 32(G1_C)(G1_J*4)
-	VMASKMOVPS Y2, Y10, 64(G1_C)(G1_J*4)
-	VMASKMOVPS Y3, Y11, 96(G1_C)(G1_J*4)
-	ADDQ       $32, G1_J
-	JMP        gemmBcast1F32_cols
 
 gemmBcast1F32_done:
 	VZEROUPPER
@@ -1129,7 +1300,10 @@ gemmBcastF64_nextrows:
 	RET
 
 // ---------------------------------------------------------------------
-// gemmBcast1F64: as gemmBcast1F32, 32 columns per tile, masked tiles of 16.
+// gemmBcast1F64: as gemmBcast1F32 with four float64 per YMM: wide tiles of
+// 52 columns without gemmAccum and for n ≥ 52; otherwise 32 columns per
+// tile, the columns past the last whole tile first, one vector of four at
+// a time, the last partial vector masked.
 
 // func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int)
 TEXT ·gemmBcast1F64(SB), NOSPLIT, $0-72
@@ -1138,13 +1312,250 @@ TEXT ·gemmBcast1F64(SB), NOSPLIT, $0-72
 	MOVQ ldb+40(FP), G1_LDB
 	SHLQ $3, G1_LDB
 	MOVQ c+48(FP), G1_C
+	// Without gemmAccum and for n ≥ 52: tiles of 52 columns.
+	MOVQ    flags+64(FP), CX
+	TESTQ   $2, CX
+	JNZ     gemmBcast1F64_narrow
+	CMPQ    n+0(FP), $52
+	JLT     gemmBcast1F64_narrow
+	XORQ    G1_J, G1_J
+
+gemmBcast1F64_wide:
+	// j = min(j, n − 52): the last tile ends at n.
+	MOVQ    n+0(FP), CX
+	SUBQ    $52, CX
+	CMPQ    G1_J, CX
+	CMOVQGT CX, G1_J
+	MOVQ    flags+64(FP), CX
+	TESTQ   $1, CX
+	JNZ     gemmBcast1F64_wbias
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	VXORPD Y12, Y12, Y12
+	JMP    gemmBcast1F64_winit
+
+gemmBcast1F64_wbias:
+	MOVQ bias+56(FP), CX
+	VMOVUPD (CX)(G1_J*8), Y0
+	VMOVUPD 32(CX)(G1_J*8), Y1
+	VMOVUPD 64(CX)(G1_J*8), Y2
+	VMOVUPD 96(CX)(G1_J*8), Y3
+	VMOVUPD 128(CX)(G1_J*8), Y4
+	VMOVUPD 160(CX)(G1_J*8), Y5
+	VMOVUPD 192(CX)(G1_J*8), Y6
+	VMOVUPD 224(CX)(G1_J*8), Y7
+	VMOVUPD 256(CX)(G1_J*8), Y8
+	VMOVUPD 288(CX)(G1_J*8), Y9
+	VMOVUPD 320(CX)(G1_J*8), Y10
+	VMOVUPD 352(CX)(G1_J*8), Y11
+	VMOVUPD 384(CX)(G1_J*8), Y12
+
+gemmBcast1F64_winit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*8), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F64_wstore
+
+gemmBcast1F64_wloop:
+	VBROADCASTSD (G1_A), Y15
+	VFMADD231PD  (G1_B), Y15, Y0 // C(j:j+52) += A(q) * B(q, j:j+52)
+	VFMADD231PD  32(G1_B), Y15, Y1
+	VFMADD231PD  64(G1_B), Y15, Y2
+	VFMADD231PD  96(G1_B), Y15, Y3
+	VFMADD231PD  128(G1_B), Y15, Y4
+	VFMADD231PD  160(G1_B), Y15, Y5
+	VFMADD231PD  192(G1_B), Y15, Y6
+	VFMADD231PD  224(G1_B), Y15, Y7
+	VFMADD231PD  256(G1_B), Y15, Y8
+	VFMADD231PD  288(G1_B), Y15, Y9
+	VFMADD231PD  320(G1_B), Y15, Y10
+	VFMADD231PD  352(G1_B), Y15, Y11
+	VFMADD231PD  384(G1_B), Y15, Y12
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F64_wloop
+
+gemmBcast1F64_wstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F64_wwrite
+	VXORPD Y15, Y15, Y15
+	VMAXPD Y0, Y15, Y0
+	VMAXPD Y1, Y15, Y1
+	VMAXPD Y2, Y15, Y2
+	VMAXPD Y3, Y15, Y3
+	VMAXPD Y4, Y15, Y4
+	VMAXPD Y5, Y15, Y5
+	VMAXPD Y6, Y15, Y6
+	VMAXPD Y7, Y15, Y7
+	VMAXPD Y8, Y15, Y8
+	VMAXPD Y9, Y15, Y9
+	VMAXPD Y10, Y15, Y10
+	VMAXPD Y11, Y15, Y11
+	VMAXPD Y12, Y15, Y12
+	VADDPD Y15, Y0, Y0   // −0 + 0 = +0
+	VADDPD Y15, Y1, Y1
+	VADDPD Y15, Y2, Y2
+	VADDPD Y15, Y3, Y3
+	VADDPD Y15, Y4, Y4
+	VADDPD Y15, Y5, Y5
+	VADDPD Y15, Y6, Y6
+	VADDPD Y15, Y7, Y7
+	VADDPD Y15, Y8, Y8
+	VADDPD Y15, Y9, Y9
+	VADDPD Y15, Y10, Y10
+	VADDPD Y15, Y11, Y11
+	VADDPD Y15, Y12, Y12
+
+gemmBcast1F64_wwrite:
+	VMOVUPD Y0, (G1_C)(G1_J*8)
+	VMOVUPD Y1, 32(G1_C)(G1_J*8)
+	VMOVUPD Y2, 64(G1_C)(G1_J*8)
+	VMOVUPD Y3, 96(G1_C)(G1_J*8)
+	VMOVUPD Y4, 128(G1_C)(G1_J*8)
+	VMOVUPD Y5, 160(G1_C)(G1_J*8)
+	VMOVUPD Y6, 192(G1_C)(G1_J*8)
+	VMOVUPD Y7, 224(G1_C)(G1_J*8)
+	VMOVUPD Y8, 256(G1_C)(G1_J*8)
+	VMOVUPD Y9, 288(G1_C)(G1_J*8)
+	VMOVUPD Y10, 320(G1_C)(G1_J*8)
+	VMOVUPD Y11, 352(G1_C)(G1_J*8)
+	VMOVUPD Y12, 384(G1_C)(G1_J*8)
+	ADDQ    $52, G1_J
+	CMPQ    G1_J, n+0(FP)
+	JLT     gemmBcast1F64_wide
+	JMP     gemmBcast1F64_done
+
+gemmBcast1F64_narrow:
+	MOVQ n+0(FP), G1_NT
+	ANDQ $-32, G1_NT
+	MOVQ G1_NT, G1_J
+
+gemmBcast1F64_vec:
+	// CX = n − j columns left past the tiles: a vector of four.
+	MOVQ n+0(FP), CX
+	SUBQ G1_J, CX
+	CMPQ CX, $4
+	JLT  gemmBcast1F64_last
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F64_vbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F64_vaccum
+	VXORPD Y0, Y0, Y0
+	JMP    gemmBcast1F64_vinit
+
+gemmBcast1F64_vbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F64_vload
+
+gemmBcast1F64_vaccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F64_vload:
+	VMOVUPD (CX)(G1_J*8), Y0
+
+gemmBcast1F64_vinit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*8), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F64_vstore
+
+gemmBcast1F64_vloop:
+	VBROADCASTSD (G1_A), Y15
+	VFMADD231PD  (G1_B), Y15, Y0 // C(j:j+4) += A(q) * B(q, j:j+4)
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F64_vloop
+
+gemmBcast1F64_vstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F64_vwrite
+	VXORPD Y12, Y12, Y12
+	VMAXPD Y0, Y12, Y0
+	VADDPD Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F64_vwrite:
+	VMOVUPD Y0, (G1_C)(G1_J*8)
+	ADDQ    $4, G1_J
+	JMP     gemmBcast1F64_vec
+
+gemmBcast1F64_last:
+	// CX < 4 columns left: a masked vector.
+	TESTQ CX, CX
+	JZ    gemmBcast1F64_tiles
+	VMOVQ        CX, X8
+	VPBROADCASTQ X8, Y8
+	VPCMPGTQ     lanes64<>(SB), Y8, Y8
+	MOVQ  flags+64(FP), CX
+	TESTQ $1, CX
+	JNZ   gemmBcast1F64_lbias
+	TESTQ $2, CX
+	JNZ   gemmBcast1F64_laccum
+	VXORPD Y0, Y0, Y0
+	JMP    gemmBcast1F64_linit
+
+gemmBcast1F64_lbias:
+	MOVQ bias+56(FP), CX
+	JMP  gemmBcast1F64_lload
+
+gemmBcast1F64_laccum:
+	MOVQ G1_C, CX
+
+gemmBcast1F64_lload:
+	VMASKMOVPD (CX)(G1_J*8), Y8, Y0
+
+gemmBcast1F64_linit:
+	MOVQ  a+16(FP), G1_A
+	MOVQ  b+32(FP), G1_B
+	LEAQ  (G1_B)(G1_J*8), G1_B
+	MOVQ  k+8(FP), G1_CNT
+	TESTQ G1_CNT, G1_CNT
+	JZ    gemmBcast1F64_lstore
+
+gemmBcast1F64_lloop:
+	VBROADCASTSD (G1_A), Y15
+	VMASKMOVPD   (G1_B), Y8, Y12
+	VFMADD231PD  Y12, Y15, Y0
+	ADDQ         G1_AQ, G1_A
+	ADDQ         G1_LDB, G1_B
+	DECQ         G1_CNT
+	JNZ          gemmBcast1F64_lloop
+
+gemmBcast1F64_lstore:
+	MOVQ  flags+64(FP), CX
+	TESTQ $4, CX
+	JZ    gemmBcast1F64_lwrite
+	VXORPD Y12, Y12, Y12
+	VMAXPD Y0, Y12, Y0
+	VADDPD Y12, Y0, Y0   // −0 + 0 = +0
+
+gemmBcast1F64_lwrite:
+	VMASKMOVPD Y0, Y8, (G1_C)(G1_J*8)
+
+gemmBcast1F64_tiles:
 	XORQ G1_J, G1_J
 
 gemmBcast1F64_cols:
-	MOVQ n+0(FP), CX
-	SUBQ G1_J, CX
-	CMPQ CX, $32
-	JLT  gemmBcast1F64_tail
+	CMPQ G1_J, G1_NT
+	JGE  gemmBcast1F64_done
 	MOVQ  flags+64(FP), CX
 	TESTQ $1, CX
 	JNZ   gemmBcast1F64_bias
@@ -1234,85 +1645,6 @@ gemmBcast1F64_write:
 	VMOVUPD Y7, 224(G1_C)(G1_J*8)
 	ADDQ    $32, G1_J
 	JMP     gemmBcast1F64_cols
-
-gemmBcast1F64_tail:
-	// CX = n − j < 32 columns left: a masked tile of 16.
-	CMPQ CX, $0
-	JLE  gemmBcast1F64_done
-	VMOVQ        CX, X11
-	VPBROADCASTQ X11, Y11
-	VPCMPGTQ     lanes64<>(SB), Y11, Y8
-	VPCMPGTQ     lanes64<>+32(SB), Y11, Y9
-	VPCMPGTQ     lanes64<>+64(SB), Y11, Y10
-	VPCMPGTQ     lanes64<>+96(SB), Y11, Y11
-	MOVQ  flags+64(FP), CX
-	TESTQ $1, CX
-	JNZ   gemmBcast1F64_tbias
-	TESTQ $2, CX
-	JNZ   gemmBcast1F64_taccum
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	JMP    gemmBcast1F64_tinit
-
-gemmBcast1F64_tbias:
-	MOVQ bias+56(FP), CX
-	JMP  gemmBcast1F64_tload
-
-gemmBcast1F64_taccum:
-	MOVQ G1_C, CX
-
-gemmBcast1F64_tload:
-	VMASKMOVPD (CX)(G1_J*8), Y8, Y0
-	VMASKMOVPD 32(CX)(G1_J*8), Y9, Y1
-	VMASKMOVPD 64(CX)(G1_J*8), Y10, Y2
-	VMASKMOVPD 96(CX)(G1_J*8), Y11, Y3
-
-gemmBcast1F64_tinit:
-	MOVQ  a+16(FP), G1_A
-	MOVQ  b+32(FP), G1_B
-	LEAQ  (G1_B)(G1_J*8), G1_B
-	MOVQ  k+8(FP), G1_CNT
-	TESTQ G1_CNT, G1_CNT
-	JZ    gemmBcast1F64_tstore
-
-gemmBcast1F64_tloop:
-	VBROADCASTSD (G1_A), Y15
-	VMASKMOVPD   (G1_B), Y8, Y12
-	VMASKMOVPD   32(G1_B), Y9, Y13
-	VFMADD231PD  Y12, Y15, Y0
-	VFMADD231PD  Y13, Y15, Y1
-	VMASKMOVPD   64(G1_B), Y10, Y12
-	VMASKMOVPD   96(G1_B), Y11, Y13
-	VFMADD231PD  Y12, Y15, Y2
-	VFMADD231PD  Y13, Y15, Y3
-	ADDQ         G1_AQ, G1_A
-	ADDQ         G1_LDB, G1_B
-	DECQ         G1_CNT
-	JNZ          gemmBcast1F64_tloop
-
-gemmBcast1F64_tstore:
-	MOVQ  flags+64(FP), CX
-	TESTQ $4, CX
-	JZ    gemmBcast1F64_twrite
-	VXORPD Y12, Y12, Y12
-	VMAXPD Y0, Y12, Y0
-	VMAXPD Y1, Y12, Y1
-	VMAXPD Y2, Y12, Y2
-	VMAXPD Y3, Y12, Y3
-	VADDPD Y12, Y0, Y0   // −0 + 0 = +0
-	VADDPD Y12, Y1, Y1
-	VADDPD Y12, Y2, Y2
-	VADDPD Y12, Y3, Y3
-
-gemmBcast1F64_twrite:
-	VMASKMOVPD Y0, Y8, (G1_C)(G1_J*8)
-	VMASKMOVPD Y1, Y9, 32(G1_C)(G1_J*8)
-	VMASKMOVPD Y2, Y10, 64(G1_C)(G1_J*8)
-	VMASKMOVPD Y3, Y11, 96(G1_C)(G1_J*8)
-	ADDQ       $16, G1_J
-	JMP        gemmBcast1F64_cols
 
 gemmBcast1F64_done:
 	VZEROUPPER
@@ -1510,6 +1842,202 @@ gemmDotF64_nextrows:
 	MOVQ BX, 32(SP)
 	CMPQ BX, m+0(FP)
 	JLT  gemmDotF64_rows
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// outputForwardF32: the output layer, one dot product of length k per row
+// and head, along the contiguous k: 32 elements per step in Y0–Y3, then
+// steps of 8 into Y0, and the last k mod 8 elements as a masked step into
+// Y1 (the mask, made once, waits in Y15). Rows go one at a time, the heads
+// of a row one after another; their dot products are independent, so the
+// out-of-order core overlaps them.
+
+#define OF_J AX    // element j of the dot product
+#define OF_Y BX    // &y[h*m+i]
+#define OF_MB CX   // m·size: the distance between two heads' outputs
+#define OF_KV DX   // k rounded down to a whole vector
+#define OF_ROW SI  // &x[i*ldx]
+#define OF_X DI    // &x[i*ldx+h*k]
+#define OF_W R8    // &w[h*k]
+#define OF_B R9    // &b[h]
+#define OF_YI R10  // &y[i]
+#define OF_KWIDE R11 // OF_KV − 32 (float64: − 16): the last j of a wide step
+#define OF_ROWS R12 // rows left
+#define OF_HEADS R13 // heads left in this row
+#define OF_KB R14  // k·size: the distance between two heads' inputs and weights
+
+// func outputForwardF32(m, heads, k int, x *float32, ldx int, w, b, y *float32)
+TEXT ·outputForwardF32(SB), NOSPLIT, $0-64
+	MOVQ         k+16(FP), OF_KV
+	MOVQ         OF_KV, OF_KB
+	SHLQ         $2, OF_KB
+	MOVQ         OF_KV, CX
+	ANDQ         $7, CX
+	SUBQ         CX, OF_KV
+	VMOVQ        CX, X15
+	VPBROADCASTD X15, Y15
+	VPCMPGTD     lanes32<>(SB), Y15, Y15 // the mask of the last k mod 8
+	LEAQ         -32(OF_KV), OF_KWIDE
+	MOVQ         m+0(FP), OF_ROWS
+	MOVQ         OF_ROWS, OF_MB
+	SHLQ         $2, OF_MB
+	MOVQ         x+24(FP), OF_ROW
+	MOVQ         y+56(FP), OF_YI
+
+outputForwardF32_row:
+	MOVQ OF_ROW, OF_X
+	MOVQ w+40(FP), OF_W
+	MOVQ b+48(FP), OF_B
+	MOVQ OF_YI, OF_Y
+	MOVQ heads+8(FP), OF_HEADS
+
+outputForwardF32_head:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   OF_J, OF_J
+
+outputForwardF32_dot32:
+	CMPQ        OF_J, OF_KWIDE
+	JGT         outputForwardF32_dot8
+	VMOVUPS     (OF_X)(OF_J*4), Y4
+	VMOVUPS     32(OF_X)(OF_J*4), Y5
+	VMOVUPS     64(OF_X)(OF_J*4), Y6
+	VMOVUPS     96(OF_X)(OF_J*4), Y7
+	VFMADD231PS (OF_W)(OF_J*4), Y4, Y0 // s += x[j:j+32] · w[j:j+32]
+	VFMADD231PS 32(OF_W)(OF_J*4), Y5, Y1
+	VFMADD231PS 64(OF_W)(OF_J*4), Y6, Y2
+	VFMADD231PS 96(OF_W)(OF_J*4), Y7, Y3
+	ADDQ        $32, OF_J
+	JMP         outputForwardF32_dot32
+
+outputForwardF32_dot8:
+	CMPQ        OF_J, OF_KV
+	JGE         outputForwardF32_tail
+	VMOVUPS     (OF_X)(OF_J*4), Y4
+	VFMADD231PS (OF_W)(OF_J*4), Y4, Y0 // s += x[j:j+8] · w[j:j+8]
+	ADDQ        $8, OF_J
+	JMP         outputForwardF32_dot8
+
+outputForwardF32_tail:
+	CMPQ        OF_KV, k+16(FP)
+	JEQ         outputForwardF32_sum
+	VMASKMOVPS  (OF_X)(OF_J*4), Y15, Y4
+	VMASKMOVPS  (OF_W)(OF_J*4), Y15, Y5
+	VFMADD231PS Y5, Y4, Y1 // s += x[j:k] · w[j:k]
+
+outputForwardF32_sum:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VHADDPS      X0, X0, X0
+	VHADDPS      X0, X0, X0
+	VADDSS       (OF_B), X0, X0 // y[h*m+i] = b[h] + s
+	VMOVSS       X0, (OF_Y)
+	ADDQ         OF_KB, OF_X
+	ADDQ         OF_KB, OF_W
+	ADDQ         $4, OF_B
+	ADDQ         OF_MB, OF_Y
+	DECQ         OF_HEADS
+	JNZ          outputForwardF32_head
+	MOVQ         ldx+32(FP), OF_J
+	LEAQ         (OF_ROW)(OF_J*4), OF_ROW
+	ADDQ         $4, OF_YI
+	DECQ         OF_ROWS
+	JNZ          outputForwardF32_row
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// outputForwardF64: as outputForwardF32 with four float64 per YMM: 16
+// elements per step in Y0–Y3, steps of 4 into Y0, the last k mod 4 masked
+// into Y1.
+
+// func outputForwardF64(m, heads, k int, x *float64, ldx int, w, b, y *float64)
+TEXT ·outputForwardF64(SB), NOSPLIT, $0-64
+	MOVQ         k+16(FP), OF_KV
+	MOVQ         OF_KV, OF_KB
+	SHLQ         $3, OF_KB
+	MOVQ         OF_KV, CX
+	ANDQ         $3, CX
+	SUBQ         CX, OF_KV
+	VMOVQ        CX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPGTQ     lanes64<>(SB), Y15, Y15 // the mask of the last k mod 4
+	LEAQ         -16(OF_KV), OF_KWIDE
+	MOVQ         m+0(FP), OF_ROWS
+	MOVQ         OF_ROWS, OF_MB
+	SHLQ         $3, OF_MB
+	MOVQ         x+24(FP), OF_ROW
+	MOVQ         y+56(FP), OF_YI
+
+outputForwardF64_row:
+	MOVQ OF_ROW, OF_X
+	MOVQ w+40(FP), OF_W
+	MOVQ b+48(FP), OF_B
+	MOVQ OF_YI, OF_Y
+	MOVQ heads+8(FP), OF_HEADS
+
+outputForwardF64_head:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   OF_J, OF_J
+
+outputForwardF64_dot16:
+	CMPQ        OF_J, OF_KWIDE
+	JGT         outputForwardF64_dot4
+	VMOVUPD     (OF_X)(OF_J*8), Y4
+	VMOVUPD     32(OF_X)(OF_J*8), Y5
+	VMOVUPD     64(OF_X)(OF_J*8), Y6
+	VMOVUPD     96(OF_X)(OF_J*8), Y7
+	VFMADD231PD (OF_W)(OF_J*8), Y4, Y0 // s += x[j:j+16] · w[j:j+16]
+	VFMADD231PD 32(OF_W)(OF_J*8), Y5, Y1
+	VFMADD231PD 64(OF_W)(OF_J*8), Y6, Y2
+	VFMADD231PD 96(OF_W)(OF_J*8), Y7, Y3
+	ADDQ        $16, OF_J
+	JMP         outputForwardF64_dot16
+
+outputForwardF64_dot4:
+	CMPQ        OF_J, OF_KV
+	JGE         outputForwardF64_tail
+	VMOVUPD     (OF_X)(OF_J*8), Y4
+	VFMADD231PD (OF_W)(OF_J*8), Y4, Y0 // s += x[j:j+4] · w[j:j+4]
+	ADDQ        $4, OF_J
+	JMP         outputForwardF64_dot4
+
+outputForwardF64_tail:
+	CMPQ        OF_KV, k+16(FP)
+	JEQ         outputForwardF64_sum
+	VMASKMOVPD  (OF_X)(OF_J*8), Y15, Y4
+	VMASKMOVPD  (OF_W)(OF_J*8), Y15, Y5
+	VFMADD231PD Y5, Y4, Y1 // s += x[j:k] · w[j:k]
+
+outputForwardF64_sum:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VHADDPD      X0, X0, X0
+	VADDSD       (OF_B), X0, X0 // y[h*m+i] = b[h] + s
+	VMOVSD       X0, (OF_Y)
+	ADDQ         OF_KB, OF_X
+	ADDQ         OF_KB, OF_W
+	ADDQ         $8, OF_B
+	ADDQ         OF_MB, OF_Y
+	DECQ         OF_HEADS
+	JNZ          outputForwardF64_head
+	MOVQ         ldx+32(FP), OF_J
+	LEAQ         (OF_ROW)(OF_J*8), OF_ROW
+	ADDQ         $8, OF_YI
+	DECQ         OF_ROWS
+	JNZ          outputForwardF64_row
 	VZEROUPPER
 	RET
 
@@ -3198,6 +3726,24 @@ GLOBL gcDG9<>(SB), RODATA|NOPTR, $32
 	VMULPD Y2, Y5, Y5; \
 	VMULPD Y3, Y5, Y0
 
+// GL_SOFTPLUS_EXP and GL_SOFTPLUS_LOG set Y0 = softplus(Y10) = ln(1+e^z)
+// as special.go's softplus: z + ln(1+e^−z) for z > 0, ln(1+e^z) otherwise,
+// both written ln(1+e) + (z > 0 ? z : 0) with e = e^−|z| ≤ 1, which
+// cannot overflow. GL_SOFTPLUS_EXP leaves e in Y0 (gcpLossF64 builds the
+// sigmoid from it) and clobbers Y1–Y7; GL_SOFTPLUS_LOG takes e in Y0 and
+// clobbers Y1–Y9 and Y15. Y10 is kept. softplus(+Inf) = +Inf,
+// softplus(−Inf) = 0 and softplus(NaN) = NaN.
+#define GL_SOFTPLUS_EXP \
+	VORPD gcSign<>(SB), Y10, Y0; \
+	GL_EXPNEG
+
+#define GL_SOFTPLUS_LOG \
+	GL_LOG1P; \
+	VADDPD Y10, Y0, Y1; \
+	VXORPD Y15, Y15, Y15; \
+	VCMPPD $0x1e, Y15, Y10, Y15; \
+	VBLENDVPD Y15, Y1, Y0, Y0
+
 // gcpLossF64: four samples per iteration in the lanes of a YMM; every
 // intermediate vector lives in a slot of the caller's scratch buffer tmp
 // (GC_* offsets from BX), as the special functions need all sixteen
@@ -3267,8 +3813,7 @@ gcpLossF64_loop:
 	// β = softplus(zb), σ(zb)
 	VMOVUPD (R8)(AX*1), Y10
 	VMOVUPD Y10, 64(BX)
-	VORPD gcSign<>(SB), Y10, Y0 // −|z|
-	GL_EXPNEG
+	GL_SOFTPLUS_EXP
 	VMOVAPD Y0, Y11 // e
 	VADDPD gcOne<>(SB), Y0, Y12 // 1 + e
 	VDIVPD Y12, Y11, Y13 // e/(1+e)
@@ -3278,17 +3823,12 @@ gcpLossF64_loop:
 	VCMPPD $0x1d, Y15, Y10, Y15 // z ≥ 0 (GE_OQ)
 	VBLENDVPD Y15, Y14, Y13, Y13
 	VMOVUPD Y13, 192(BX)
-	GL_LOG1P // ln(1+e)
-	VADDPD Y10, Y0, Y1 // z + ln(1+e)
-	VXORPD Y15, Y15, Y15
-	VCMPPD $0x1e, Y15, Y10, Y15 // z > 0 (GT_OQ)
-	VBLENDVPD Y15, Y1, Y0, Y0
+	GL_SOFTPLUS_LOG
 	VMOVUPD Y0, 288(BX)
 	// ν = softplus(zn), σ(zn)
 	VMOVUPD (R9)(AX*1), Y10
 	VMOVUPD Y10, 96(BX)
-	VORPD gcSign<>(SB), Y10, Y0 // −|z|
-	GL_EXPNEG
+	GL_SOFTPLUS_EXP
 	VMOVAPD Y0, Y11 // e
 	VADDPD gcOne<>(SB), Y0, Y12 // 1 + e
 	VDIVPD Y12, Y11, Y13 // e/(1+e)
@@ -3298,11 +3838,7 @@ gcpLossF64_loop:
 	VCMPPD $0x1d, Y15, Y10, Y15 // z ≥ 0 (GE_OQ)
 	VBLENDVPD Y15, Y14, Y13, Y13
 	VMOVUPD Y13, 224(BX)
-	GL_LOG1P // ln(1+e)
-	VADDPD Y10, Y0, Y1 // z + ln(1+e)
-	VXORPD Y15, Y15, Y15
-	VCMPPD $0x1e, Y15, Y10, Y15 // z > 0 (GT_OQ)
-	VBLENDVPD Y15, Y1, Y0, Y0
+	GL_SOFTPLUS_LOG
 	VMOVUPD Y0, 320(BX)
 	VMOVUPD GC_FA, Y0
 	VMOVUPD Y0, GC_ALPHA
@@ -3314,8 +3850,7 @@ gcpLossF64_loop:
 	// α = 1 + softplus(za), σ(za)
 	VMOVUPD (DI)(AX*1), Y10
 	VMOVUPD Y10, 32(BX)
-	VORPD gcSign<>(SB), Y10, Y0 // −|z|
-	GL_EXPNEG
+	GL_SOFTPLUS_EXP
 	VMOVAPD Y0, Y11 // e
 	VADDPD gcOne<>(SB), Y0, Y12 // 1 + e
 	VDIVPD Y12, Y11, Y13 // e/(1+e)
@@ -3325,11 +3860,7 @@ gcpLossF64_loop:
 	VCMPPD $0x1d, Y15, Y10, Y15 // z ≥ 0 (GE_OQ)
 	VBLENDVPD Y15, Y14, Y13, Y13
 	VMOVUPD Y13, 160(BX)
-	GL_LOG1P // ln(1+e)
-	VADDPD Y10, Y0, Y1 // z + ln(1+e)
-	VXORPD Y15, Y15, Y15
-	VCMPPD $0x1e, Y15, Y10, Y15 // z > 0 (GT_OQ)
-	VBLENDVPD Y15, Y1, Y0, Y0
+	GL_SOFTPLUS_LOG
 	VADDPD gcOne<>(SB), Y0, Y0 // α = 1 + softplus
 	VMOVUPD Y0, 256(BX)
 
@@ -3621,5 +4152,326 @@ gcpLossF64_done:
 	VADDPD X1, X0, X0
 	VHADDPD X0, X0, X0
 	VMOVSD X0, ret+104(FP)
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------
+// softplusF32 and softplusF64: the softplus link, four elements per
+// iteration, written as float64. softplusF64 computes in float64 with the
+// vector exp and log of gcpLossF64 (GL_SOFTPLUS_EXP, GL_SOFTPLUS_LOG).
+// softplusF32 computes a float32 model's link in float32 (SP32_LINK),
+// whose chain of dependent operations is about half as long, since one
+// row's prediction waits for it. The last n mod 4 elements are gathered
+// into a vector and stored from it one at a time: a single row's three
+// links are read right after the output layer has stored them one by one,
+// and a load spanning several stores cannot take their values from the
+// store queue (store-to-load forwarding) but waits until they retire,
+// which keeps predictions from overlapping.
+
+// Constants of SP32_LINK, four float32 each (Bias is the int32 127): the
+// Cephes expf polynomial and reduction (P0–P5, C1 + C2 = ln 2), fdlibm's
+// logf polynomial and ln 2 in two parts (Lg1–Lg4, Ln2Hi, Ln2Lo).
+DATA sp32Sign<>+0(SB)/4, $0x80000000
+DATA sp32Sign<>+4(SB)/4, $0x80000000
+DATA sp32Sign<>+8(SB)/4, $0x80000000
+DATA sp32Sign<>+12(SB)/4, $0x80000000
+GLOBL sp32Sign<>(SB), RODATA|NOPTR, $16
+DATA sp32Min<>+0(SB)/4, $0xc43e0000
+DATA sp32Min<>+4(SB)/4, $0xc43e0000
+DATA sp32Min<>+8(SB)/4, $0xc43e0000
+DATA sp32Min<>+12(SB)/4, $0xc43e0000
+GLOBL sp32Min<>(SB), RODATA|NOPTR, $16
+DATA sp32Log2e<>+0(SB)/4, $0x3fb8aa3b
+DATA sp32Log2e<>+4(SB)/4, $0x3fb8aa3b
+DATA sp32Log2e<>+8(SB)/4, $0x3fb8aa3b
+DATA sp32Log2e<>+12(SB)/4, $0x3fb8aa3b
+GLOBL sp32Log2e<>(SB), RODATA|NOPTR, $16
+DATA sp32C1<>+0(SB)/4, $0x3f318000
+DATA sp32C1<>+4(SB)/4, $0x3f318000
+DATA sp32C1<>+8(SB)/4, $0x3f318000
+DATA sp32C1<>+12(SB)/4, $0x3f318000
+GLOBL sp32C1<>(SB), RODATA|NOPTR, $16
+DATA sp32C2<>+0(SB)/4, $0xb95e8083
+DATA sp32C2<>+4(SB)/4, $0xb95e8083
+DATA sp32C2<>+8(SB)/4, $0xb95e8083
+DATA sp32C2<>+12(SB)/4, $0xb95e8083
+GLOBL sp32C2<>(SB), RODATA|NOPTR, $16
+DATA sp32P0<>+0(SB)/4, $0x39506967
+DATA sp32P0<>+4(SB)/4, $0x39506967
+DATA sp32P0<>+8(SB)/4, $0x39506967
+DATA sp32P0<>+12(SB)/4, $0x39506967
+GLOBL sp32P0<>(SB), RODATA|NOPTR, $16
+DATA sp32P1<>+0(SB)/4, $0x3ab743ce
+DATA sp32P1<>+4(SB)/4, $0x3ab743ce
+DATA sp32P1<>+8(SB)/4, $0x3ab743ce
+DATA sp32P1<>+12(SB)/4, $0x3ab743ce
+GLOBL sp32P1<>(SB), RODATA|NOPTR, $16
+DATA sp32P2<>+0(SB)/4, $0x3c088908
+DATA sp32P2<>+4(SB)/4, $0x3c088908
+DATA sp32P2<>+8(SB)/4, $0x3c088908
+DATA sp32P2<>+12(SB)/4, $0x3c088908
+GLOBL sp32P2<>(SB), RODATA|NOPTR, $16
+DATA sp32P3<>+0(SB)/4, $0x3d2aa9c1
+DATA sp32P3<>+4(SB)/4, $0x3d2aa9c1
+DATA sp32P3<>+8(SB)/4, $0x3d2aa9c1
+DATA sp32P3<>+12(SB)/4, $0x3d2aa9c1
+GLOBL sp32P3<>(SB), RODATA|NOPTR, $16
+DATA sp32P4<>+0(SB)/4, $0x3e2aaaaa
+DATA sp32P4<>+4(SB)/4, $0x3e2aaaaa
+DATA sp32P4<>+8(SB)/4, $0x3e2aaaaa
+DATA sp32P4<>+12(SB)/4, $0x3e2aaaaa
+GLOBL sp32P4<>(SB), RODATA|NOPTR, $16
+DATA sp32P5<>+0(SB)/4, $0x3f000000
+DATA sp32P5<>+4(SB)/4, $0x3f000000
+DATA sp32P5<>+8(SB)/4, $0x3f000000
+DATA sp32P5<>+12(SB)/4, $0x3f000000
+GLOBL sp32P5<>(SB), RODATA|NOPTR, $16
+DATA sp32One<>+0(SB)/4, $0x3f800000
+DATA sp32One<>+4(SB)/4, $0x3f800000
+DATA sp32One<>+8(SB)/4, $0x3f800000
+DATA sp32One<>+12(SB)/4, $0x3f800000
+GLOBL sp32One<>(SB), RODATA|NOPTR, $16
+DATA sp32Half<>+0(SB)/4, $0x3f000000
+DATA sp32Half<>+4(SB)/4, $0x3f000000
+DATA sp32Half<>+8(SB)/4, $0x3f000000
+DATA sp32Half<>+12(SB)/4, $0x3f000000
+GLOBL sp32Half<>(SB), RODATA|NOPTR, $16
+DATA sp32Two<>+0(SB)/4, $0x40000000
+DATA sp32Two<>+4(SB)/4, $0x40000000
+DATA sp32Two<>+8(SB)/4, $0x40000000
+DATA sp32Two<>+12(SB)/4, $0x40000000
+GLOBL sp32Two<>(SB), RODATA|NOPTR, $16
+DATA sp32Sqrt2<>+0(SB)/4, $0x3fb504f3
+DATA sp32Sqrt2<>+4(SB)/4, $0x3fb504f3
+DATA sp32Sqrt2<>+8(SB)/4, $0x3fb504f3
+DATA sp32Sqrt2<>+12(SB)/4, $0x3fb504f3
+GLOBL sp32Sqrt2<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg1<>+0(SB)/4, $0x3f2aaaaa
+DATA sp32Lg1<>+4(SB)/4, $0x3f2aaaaa
+DATA sp32Lg1<>+8(SB)/4, $0x3f2aaaaa
+DATA sp32Lg1<>+12(SB)/4, $0x3f2aaaaa
+GLOBL sp32Lg1<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg2<>+0(SB)/4, $0x3eccce13
+DATA sp32Lg2<>+4(SB)/4, $0x3eccce13
+DATA sp32Lg2<>+8(SB)/4, $0x3eccce13
+DATA sp32Lg2<>+12(SB)/4, $0x3eccce13
+GLOBL sp32Lg2<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg3<>+0(SB)/4, $0x3e91e9ee
+DATA sp32Lg3<>+4(SB)/4, $0x3e91e9ee
+DATA sp32Lg3<>+8(SB)/4, $0x3e91e9ee
+DATA sp32Lg3<>+12(SB)/4, $0x3e91e9ee
+GLOBL sp32Lg3<>(SB), RODATA|NOPTR, $16
+DATA sp32Lg4<>+0(SB)/4, $0x3e789e26
+DATA sp32Lg4<>+4(SB)/4, $0x3e789e26
+DATA sp32Lg4<>+8(SB)/4, $0x3e789e26
+DATA sp32Lg4<>+12(SB)/4, $0x3e789e26
+GLOBL sp32Lg4<>(SB), RODATA|NOPTR, $16
+DATA sp32Ln2Hi<>+0(SB)/4, $0x3f317180
+DATA sp32Ln2Hi<>+4(SB)/4, $0x3f317180
+DATA sp32Ln2Hi<>+8(SB)/4, $0x3f317180
+DATA sp32Ln2Hi<>+12(SB)/4, $0x3f317180
+GLOBL sp32Ln2Hi<>(SB), RODATA|NOPTR, $16
+DATA sp32Ln2Lo<>+0(SB)/4, $0x3717f7d1
+DATA sp32Ln2Lo<>+4(SB)/4, $0x3717f7d1
+DATA sp32Ln2Lo<>+8(SB)/4, $0x3717f7d1
+DATA sp32Ln2Lo<>+12(SB)/4, $0x3717f7d1
+GLOBL sp32Ln2Lo<>(SB), RODATA|NOPTR, $16
+DATA sp32KMin<>+0(SB)/4, $0xc2fc0000
+DATA sp32KMin<>+4(SB)/4, $0xc2fc0000
+DATA sp32KMin<>+8(SB)/4, $0xc2fc0000
+DATA sp32KMin<>+12(SB)/4, $0xc2fc0000
+GLOBL sp32KMin<>(SB), RODATA|NOPTR, $16
+DATA sp32Bias<>+0(SB)/4, $0x0000007f
+DATA sp32Bias<>+4(SB)/4, $0x0000007f
+DATA sp32Bias<>+8(SB)/4, $0x0000007f
+DATA sp32Bias<>+12(SB)/4, $0x0000007f
+GLOBL sp32Bias<>(SB), RODATA|NOPTR, $16
+DATA sp32Small<>+0(SB)/4, $0xc1800000
+DATA sp32Small<>+4(SB)/4, $0xc1800000
+DATA sp32Small<>+8(SB)/4, $0xc1800000
+DATA sp32Small<>+12(SB)/4, $0xc1800000
+GLOBL sp32Small<>(SB), RODATA|NOPTR, $16
+
+// SP32_LINK sets Y0 to the float64 softplus of the four float32 in X10,
+// each within a few float32 roundoffs (2⁻²⁴ ≈ 6e-8) of the float64 value:
+//
+//   - e = e^t for t = −|z|, clamped at −760 where e^t underflows float64
+//     too: k = round(t/ln 2), r = t − k·ln 2 in two parts, e^r by Cephes'
+//     polynomial, then e = e^r·2^k with k ≥ −126 (float32 exponents; a
+//     smaller k only occurs for |z| > 87, where the other branches need no
+//     such e);
+//   - ln(1+e) by fdlibm's logf of w = 1+e ∈ [1, 2] (w or w/2 in [√½, √2),
+//     s = f/(2+f), a polynomial in s²) plus (e − (w−1))/w, the rounding
+//     error of w (Goldberg), so that tiny e keep their relative accuracy;
+//   - in float64: z + ln(1+e) for z > 0, ln(1+e) for z ≤ 0, and e^r·2^k
+//     with 2^k applied in float64 for z ≤ −16, where softplus(z) = e^z to
+//     within e^z/2 < 6e-8 relative and e^z leaves the float32 range for
+//     z < −87.
+//
+// softplus(+Inf) = +Inf, softplus(−Inf) = 0, softplus(NaN) = NaN.
+// Clobbers X1–X9, X11–X14 (and their YMM).
+#define SP32_LINK \
+	VMOVUPS      sp32Min<>(SB), X1; \
+	VORPS        sp32Sign<>(SB), X10, X0; \
+	VMAXPS       X0, X1, X0; \
+	VMULPS       sp32Log2e<>(SB), X0, X1; \
+	VROUNDPS     $0, X1, X1; \
+	VFNMADD231PS sp32C1<>(SB), X1, X0; \
+	VFNMADD231PS sp32C2<>(SB), X1, X0; \
+	VMULPS       X0, X0, X2; \
+	VMOVUPS      sp32P0<>(SB), X3; \
+	VFMADD213PS  sp32P1<>(SB), X0, X3; \
+	VFMADD213PS  sp32P2<>(SB), X0, X3; \
+	VFMADD213PS  sp32P3<>(SB), X0, X3; \
+	VFMADD213PS  sp32P4<>(SB), X0, X3; \
+	VFMADD213PS  sp32P5<>(SB), X0, X3; \
+	VFMADD213PS  X0, X2, X3; \
+	VADDPS       sp32One<>(SB), X3, X3; \
+	VMAXPS       sp32KMin<>(SB), X1, X4; \
+	VCVTPS2DQ    X4, X4; \
+	VPADDD       sp32Bias<>(SB), X4, X4; \
+	VPSLLD       $23, X4, X4; \
+	VMULPS       X4, X3, X4; \
+	VADDPS       sp32One<>(SB), X4, X5; \
+	VSUBPS       sp32One<>(SB), X5, X6; \
+	VSUBPS       X6, X4, X6; \
+	VDIVPS       X5, X6, X6; \
+	VCMPPS       $0x1d, sp32Sqrt2<>(SB), X5, X7; \
+	VMULPS       sp32Half<>(SB), X5, X8; \
+	VBLENDVPS    X7, X8, X5, X8; \
+	VSUBPS       sp32One<>(SB), X8, X8; \
+	VANDPS       sp32One<>(SB), X7, X7; \
+	VADDPS       sp32Two<>(SB), X8, X9; \
+	VDIVPS       X9, X8, X9; \
+	VMULPS       X9, X9, X11; \
+	VMULPS       X11, X11, X12; \
+	VMOVUPS      sp32Lg4<>(SB), X13; \
+	VFMADD213PS  sp32Lg2<>(SB), X12, X13; \
+	VMULPS       X12, X13, X13; \
+	VMOVUPS      sp32Lg3<>(SB), X14; \
+	VFMADD213PS  sp32Lg1<>(SB), X12, X14; \
+	VMULPS       X11, X14, X14; \
+	VADDPS       X13, X14, X14; \
+	VMULPS       X8, X8, X13; \
+	VMULPS       sp32Half<>(SB), X13, X13; \
+	VADDPS       X13, X14, X14; \
+	VMULPS       sp32Ln2Lo<>(SB), X7, X12; \
+	VFMADD231PS  X14, X9, X12; \
+	VSUBPS       X12, X13, X13; \
+	VSUBPS       X8, X13, X13; \
+	VMULPS       sp32Ln2Hi<>(SB), X7, X12; \
+	VSUBPS       X13, X12, X12; \
+	VADDPS       X6, X12, X12; \
+	VCVTPS2PD    X12, Y12; \
+	VCVTPS2PD    X10, Y13; \
+	VXORPD       Y14, Y14, Y14; \
+	VCMPPD       $0x1e, Y14, Y13, Y14; \
+	VANDPD       Y13, Y14, Y14; \
+	VADDPD       Y14, Y12, Y12; \
+	VCVTPS2PD    X3, Y3; \
+	VCVTPS2PD    X1, Y1; \
+	VMULPD       gcHalf<>(SB), Y1, Y2; \
+	VROUNDPD     $1, Y2, Y2; \
+	VSUBPD       Y2, Y1, Y1; \
+	VADDPD       gcExpBias<>(SB), Y2, Y2; \
+	VPSLLQ       $52, Y2, Y2; \
+	VADDPD       gcExpBias<>(SB), Y1, Y1; \
+	VPSLLQ       $52, Y1, Y1; \
+	VMULPD       Y2, Y3, Y3; \
+	VMULPD       Y1, Y3, Y3; \
+	VCMPPS       $0x12, sp32Small<>(SB), X10, X2; \
+	VPMOVSXDQ    X2, Y2; \
+	VBLENDVPD    Y2, Y3, Y12, Y0
+
+#define SP_N CX   // n rounded down to whole vectors
+#define SP_R DX   // n mod 4: the elements past them
+#define SP_I AX   // element i
+#define SP_DST SI
+#define SP_X DI
+
+// SP_TAIL_STORE stores the SP_R (1–3) lanes of Y0 to dst[i:], one at a time.
+#define SP_TAIL_STORE(done) \
+	VMOVSD       X0, (SP_DST)(SP_I*8); \
+	CMPQ         SP_R, $2; \
+	JLT          done; \
+	VMOVHPD      X0, 8(SP_DST)(SP_I*8); \
+	JEQ          done; \
+	VEXTRACTF128 $1, Y0, X1; \
+	VMOVSD       X1, 16(SP_DST)(SP_I*8)
+
+// func softplusF32(n int, dst *float64, x *float32)
+TEXT ·softplusF32(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), SP_N
+	MOVQ dst+8(FP), SP_DST
+	MOVQ x+16(FP), SP_X
+	MOVQ SP_N, SP_R
+	ANDQ $3, SP_R
+	SUBQ SP_R, SP_N
+	XORQ SP_I, SP_I
+
+softplusF32_loop:
+	CMPQ    SP_I, SP_N
+	JGE     softplusF32_tail
+	VMOVUPS (SP_X)(SP_I*4), X10
+	SP32_LINK
+	VMOVUPD Y0, (SP_DST)(SP_I*8) // dst[i:i+4] = softplus(x[i:i+4])
+	ADDQ    $4, SP_I
+	JMP     softplusF32_loop
+
+softplusF32_tail:
+	TESTQ     SP_R, SP_R
+	JZ        softplusF32_done
+	VMOVSS    (SP_X)(SP_I*4), X10 // x[i], zeros above
+	CMPQ      SP_R, $2
+	JLT       softplusF32_last
+	VINSERTPS $0x10, 4(SP_X)(SP_I*4), X10, X10
+	JEQ       softplusF32_last
+	VINSERTPS $0x20, 8(SP_X)(SP_I*4), X10, X10
+
+softplusF32_last:
+	SP32_LINK
+	SP_TAIL_STORE(softplusF32_done)
+
+softplusF32_done:
+	VZEROUPPER
+	RET
+
+// func softplusF64(n int, dst, x *float64)
+TEXT ·softplusF64(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), SP_N
+	MOVQ dst+8(FP), SP_DST
+	MOVQ x+16(FP), SP_X
+	MOVQ SP_N, SP_R
+	ANDQ $3, SP_R
+	SUBQ SP_R, SP_N
+	XORQ SP_I, SP_I
+
+softplusF64_loop:
+	CMPQ    SP_I, SP_N
+	JGE     softplusF64_tail
+	VMOVUPD (SP_X)(SP_I*8), Y10
+	GL_SOFTPLUS_EXP
+	GL_SOFTPLUS_LOG
+	VMOVUPD Y0, (SP_DST)(SP_I*8) // dst[i:i+4] = softplus(x[i:i+4])
+	ADDQ    $4, SP_I
+	JMP     softplusF64_loop
+
+softplusF64_tail:
+	TESTQ       SP_R, SP_R
+	JZ          softplusF64_done
+	VMOVSD      (SP_X)(SP_I*8), X10 // x[i], zeros above
+	CMPQ        SP_R, $2
+	JLT         softplusF64_last
+	VMOVHPD     8(SP_X)(SP_I*8), X10, X10
+	JEQ         softplusF64_last
+	VMOVSD      16(SP_X)(SP_I*8), X11
+	VINSERTF128 $1, X11, Y10, Y10
+
+softplusF64_last:
+	GL_SOFTPLUS_EXP
+	GL_SOFTPLUS_LOG
+	SP_TAIL_STORE(softplusF64_done)
+
+softplusF64_done:
 	VZEROUPPER
 	RET

@@ -98,6 +98,24 @@ func linearBackwardInputGeneric[T Float](m, n, k int, dy []T, lddy int, w []T, d
 	}
 }
 
+// outputForwardGeneric computes the output layer of all heads at once: it
+// is block-diagonal with one unit per head, so head h's k weights
+// w[h*k : h*k+k] and bias b[h] act on its own k inputs, columns h*k… of
+// each row of x, and its m outputs go head-major to y[h*m : h*m+m]:
+//
+//	for h := range heads { for i := range m {
+//		s := b[h]; for p := range k { s += x[i*ldx+h*k+p] * w[h*k+p] }
+//		y[h*m+i] = s } }
+func outputForwardGeneric[T Float](m, heads, k int, x []T, ldx int, w, b, y []T) {
+	for h := 0; h < heads; h++ {
+		wh := w[h*k : h*k+k]
+		for i := 0; i < m; i++ {
+			xi := x[i*ldx+h*k : i*ldx+h*k+k]
+			y[h*m+i] = b[h] + dotGeneric(xi, wh)
+		}
+	}
+}
+
 // dotGeneric returns the inner product of x and y[:len(x)]:
 //
 //	for i, v := range x { s += v * y[i] }
@@ -315,6 +333,18 @@ func gcpLossGeneric[T Float](zm, za, zb, zn, y []T, fixedAlpha, scale float64, g
 		}
 	}
 	return sum
+}
+
+// softplusGeneric writes the softplus link of x to dst in float64, for
+// float32 models too, since predictions are float64: the map of the β, ν
+// and α−1 heads' raw outputs to positive values (paper: eqBetaSoftplus):
+//
+//	for i := range dst { dst[i] = softplus(float64(x[i])) }
+func softplusGeneric[T Float](dst []float64, x []T) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] = softplus(float64(v))
+	}
 }
 
 // tanhGeneric applies tanh in place:

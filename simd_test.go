@@ -73,6 +73,7 @@ var ktCovered = map[string]string{
 	"linearForward":         "TestKernelLinear",
 	"linearBackwardWeights": "TestKernelLinear",
 	"linearBackwardInput":   "TestKernelLinear",
+	"outputForward":         "TestKernelLinear",
 	"tanh":                  "TestKernelElementwise, TestKernelTanhSweep",
 	"mul":                   "TestKernelElementwise",
 	"mulTo":                 "TestKernelElementwise",
@@ -87,6 +88,7 @@ var ktCovered = map[string]string{
 	"rmsprop":               "TestKernelElementwise",
 	"adam":                  "TestKernelElementwise",
 	"gcpLoss":               "TestKernelGCPLoss",
+	"softplus":              "TestKernelSoftplus",
 }
 
 func TestKernelCoverage(t *testing.T) {
@@ -126,15 +128,22 @@ func ktTypeName[T Float]() string {
 	return fmt.Sprintf("%T", z)
 }
 
-// ktGuard returns the marked NaN that fills every element a kernel must not
-// write; ktBits returns the bits of v for exact comparison.
-func ktGuard[T Float]() T {
+// ktGuard returns the marked NaN, with the payload id, that fills every
+// element of an operand's buffer a kernel must not write; ktBits returns
+// the bits of v for exact comparison. Each operand gets its own id
+// (ktGuardSeq), so that a kernel that copies another operand's guards into
+// this one's, say bias elements read past the end stored past the end of
+// the output, changes their bits.
+func ktGuard[T Float](id uint16) T {
 	var z T
 	if _, ok := any(z).(float32); ok {
-		return T(math.Float32frombits(0x7fc5a5a5))
+		return T(math.Float32frombits(0x7fc50000 | uint32(id)))
 	}
-	return T(math.Float64frombits(0x7ff8a5a5a5a5a5a5))
+	return T(math.Float64frombits(0x7ff8a5a5a5a50000 | uint64(id)))
 }
+
+// ktGuardSeq numbers the operands the tests make, for their guards.
+var ktGuardSeq uint16
 
 func ktBits[T Float](v T) uint64 {
 	switch x := any(v).(type) {
@@ -175,6 +184,7 @@ func ktClose[T Float](a, g T, tol float64) bool {
 type ktMat[T Float] struct {
 	buf                 []T
 	off, rows, cols, ld int
+	guard               T // the value of the guards
 }
 
 const ktGuardLen = 9 // guard elements past the end of every operand
@@ -184,10 +194,10 @@ func ktNewMat[T Float](r *rand.Rand, off, rows, cols, ld int) *ktMat[T] {
 	if rows > 0 {
 		size = (rows-1)*ld + cols
 	}
-	m := &ktMat[T]{buf: make([]T, off+size+ktGuardLen), off: off, rows: rows, cols: cols, ld: ld}
-	g := ktGuard[T]()
+	ktGuardSeq++
+	m := &ktMat[T]{buf: make([]T, off+size+ktGuardLen), off: off, rows: rows, cols: cols, ld: ld, guard: ktGuard[T](ktGuardSeq)}
 	for i := range m.buf {
-		m.buf[i] = g
+		m.buf[i] = m.guard
 	}
 	for i := 0; i < rows; i++ {
 		for j := 0; j < cols; j++ {
@@ -230,7 +240,7 @@ func (m *ktMat[T]) inside(x int) bool {
 // checkGuards fails tb if a guard element of m changed.
 func (m *ktMat[T]) checkGuards(tb testing.TB, what string) {
 	tb.Helper()
-	g := ktBits(ktGuard[T]())
+	g := ktBits(m.guard)
 	for x, v := range m.buf {
 		if !m.inside(x) && ktBits(v) != g {
 			tb.Fatalf("%s: guard element %d (operand at offset %d, %d×%d, ld %d) overwritten with %v", what, x, m.off, m.rows, m.cols, m.ld, v)
@@ -266,8 +276,10 @@ func (s ktShape) String() string {
 // ktShapes returns the shapes of TestKernelLinear: every n in 0..70 and
 // every k in 0..70 with small m (across the 16- and 64-wide column tiles,
 // the 4-wide dot tiles and the 8-wide reductions and their masked tails),
-// every m in 0..13 (across the 6- and 3-row tiles), a few large ones, each
-// at offsets 0–3 and with and without padded leading dimensions.
+// every m in 0..13 (across the 6- and 3-row tiles), single rows from 104
+// columns on (the wide tiles of gemmBcast1F32, whose last one overlaps the
+// one before by any amount), a few large ones, each at offsets 0–3 and
+// with and without padded leading dimensions.
 func ktShapes() []ktShape {
 	var ss []ktShape
 	i := 0
@@ -291,6 +303,11 @@ func ktShapes() []ktShape {
 	for m := 0; m <= 13; m++ {
 		for _, nk := range [][2]int{{1, 13}, {5, 8}, {16, 1}, {40, 0}, {65, 9}, {2, 31}} {
 			add(m, nk[0], nk[1])
+		}
+	}
+	for _, n := range []int{103, 104, 105, 111, 112, 150, 207, 208, 209, 311} {
+		for _, k := range []int{0, 1, 13} {
+			add(1, n, k)
 		}
 	}
 	for _, s := range [][3]int{{64, 400, 90}, {5, 200, 13}, {1, 200, 13}, {256, 100, 50}, {33, 129, 70}, {1, 400, 90}, {5, 1, 100}} {
@@ -399,6 +416,49 @@ func ktCheckLinear[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r 
 	}
 }
 
+// ktCheckOutput runs outputForward of act and gen on random operands of
+// shape s, read as s.m rows, s.n heads and s.k inputs per head (x's
+// leading dimension exceeds its width n·k by padX), and compares them; a
+// non-nil plant may overwrite elements of x, w and b first.
+func ktCheckOutput[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r *rand.Rand, plant func(x, w, b *ktMat[T])) {
+	tb.Helper()
+	u := ktUnit[T]()
+	m, heads, k := s.m, s.n, s.k
+	ldx := heads*k + s.padX
+	x := ktNewMat[T](r, s.off, m, heads*k, ldx)
+	w := ktNewMat[T](r, (s.off+1)%4, 1, heads*k, heads*k)
+	b := ktNewMat[T](r, (s.off+2)%4, 1, heads, heads)
+	if plant != nil {
+		plant(x, w, b)
+	}
+	inputs := []*ktMat[T]{x, w, b}
+	var saved []*ktMat[T]
+	for _, v := range inputs {
+		saved = append(saved, v.clone())
+	}
+	y := ktNewMat[T](r, (s.off+3)%4, 1, heads*m, heads*m)
+	yg := y.clone()
+	act.outputForward(m, heads, k, x.s(), ldx, w.s(), b.s(), y.s())
+	gen.outputForward(m, heads, k, x.s(), ldx, w.s(), b.s(), yg.s())
+	what := fmt.Sprintf("%s outputForward %v", ktTypeName[T](), s)
+	y.checkGuards(tb, what)
+	for i, v := range inputs {
+		v.checkUnchanged(tb, saved[i], what)
+	}
+	for h := 0; h < heads; h++ {
+		for i := 0; i < m; i++ {
+			// k+1 terms: the bias and the k products.
+			terms := math.Abs(float64(b.at(0, h)))
+			for p := 0; p < k; p++ {
+				terms += math.Abs(float64(x.at(i, h*k+p)) * float64(w.at(0, h*k+p)))
+			}
+			if a, g := y.at(0, h*m+i), yg.at(0, h*m+i); !ktClose(a, g, 2*float64(k+2)*u*terms) {
+				tb.Fatalf("%s: head %d row %d = %v, generic %v (Σ|terms| %g)", what, h, i, a, g, terms)
+			}
+		}
+	}
+}
+
 func ktTestLinear[T Float](t *testing.T) {
 	act, gen := kernelsFor[T](), genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(1, 2))
@@ -407,6 +467,7 @@ func ktTestLinear[T Float](t *testing.T) {
 			continue
 		}
 		ktCheckLinear(t, act, gen, s, r, nil)
+		ktCheckOutput(t, act, gen, s, r, nil)
 	}
 }
 
@@ -438,8 +499,7 @@ func ktTestLinearSpecials[T Float](t *testing.T) {
 		if trial%5 == 0 {
 			s.n = 1
 		}
-		ktCheckLinear(t, act, gen, s, r, func(x, w, b, dy *ktMat[T]) {
-			ops := []*ktMat[T]{x, w, b, dy}
+		plant := func(ops ...*ktMat[T]) {
 			for c := 0; c < 1+r.IntN(3); c++ {
 				v := ops[r.IntN(len(ops))]
 				i, j, ok := pick(v)
@@ -457,7 +517,9 @@ func ktTestLinearSpecials[T Float](t *testing.T) {
 					v.set(i, j, 0) // meets an infinity: Inf·0 = NaN
 				}
 			}
-		})
+		}
+		ktCheckLinear(t, act, gen, s, r, func(x, w, b, dy *ktMat[T]) { plant(x, w, b, dy) })
+		ktCheckOutput(t, act, gen, s, r, func(x, w, b *ktMat[T]) { plant(x, w, b) })
 	}
 }
 
@@ -920,6 +982,96 @@ func TestKernelGCPLoss(t *testing.T) {
 	t.Run("float64", ktTestGCPLoss[float64])
 }
 
+// --- the softplus link -----------------------------------------------------
+
+// ktSoftplusTol returns the relative tolerance of the softplus link
+// against the generic kernel, special.go's softplus in float64:
+//
+//   - float64 models: 1e-13, what gcpLoss's float64 outputs are held to
+//     (ktLossTol). Two correct float64 implementations are much closer:
+//     exp and ln (fdlibm's in the AVX2 kernel) are below 1 ulp each,
+//     ln(1+e) through Goldberg's correction adds about 1 ulp and
+//     z + ln(1+e) one rounding, a few times 2⁻⁵³ ≈ 1.1e-16 together (AVX2:
+//     4.4e-16 measured).
+//   - float32 models: 4e-6, what gcpLoss's float32 outputs are held to. The
+//     AVX2 kernel computes their link in float32 (SP32_LINK in
+//     simd_amd64.s), each step within a few float32 roundoffs, 2⁻²⁴ ≈ 6e-8
+//     (a scan of 28M float32 inputs in [−800, 800]: 1.8e-7).
+//
+// The test logs the worst it measures. A subnormal result (z < −708.4,
+// where softplus(z) = eᶻ) is allowed one unit of its fixed spacing 2⁻¹⁰⁷⁴
+// instead, ktSoftplusAbs: each kernel rounds its own approximation of eᶻ
+// once, and the two can straddle a rounding boundary.
+func ktSoftplusTol[T Float]() float64 {
+	if _, ok := any(T(0)).(float32); ok {
+		return 4e-6
+	}
+	return 1e-13
+}
+
+const ktSoftplusAbs = 0x1p-1074
+
+var ktSoftplusWorst = map[string]float64{}
+
+// ktCheckSoftplus runs the softplus link of act and gen on n raw outputs
+// at offset off, filled by mode as ktLossValues does (with plant, if any,
+// in the first and the last element), and compares them.
+func ktCheckSoftplus[T Float](tb testing.TB, act, gen *kernelSet[T], n, off, mode int, r *rand.Rand, plant ...float64) {
+	tb.Helper()
+	what := fmt.Sprintf("%s softplus n=%d off=%d mode=%d", ktTypeName[T](), n, off, mode)
+	big := 1e300
+	if _, ok := any(T(0)).(float32); ok {
+		big = 3e38
+	}
+	x := ktNewMat[T](r, off, 1, n, n)
+	ktLossValues(r, x.s(), 3, mode, []float64{-1e-300, 1e-20, -37, 37, -40, -700, -708.5, -740, -745.2, -746, -800, 40, 700, 1e6, big, -big})
+	for _, v := range plant {
+		if xs := x.s(); len(xs) > 0 {
+			xs[0], xs[len(xs)-1] = T(v), T(v)
+		}
+	}
+	saved := x.clone()
+	dst := ktNewMat[float64](r, (off+1)%4, 1, n, n)
+	dstG := dst.clone()
+	act.softplus(dst.s(), x.s())
+	gen.softplus(dstG.s(), x.s())
+	x.checkGuards(tb, what)
+	x.checkUnchanged(tb, saved, what)
+	dst.checkGuards(tb, what)
+	for i, g := range dstG.s() {
+		a := dst.s()[i]
+		if !ktClose(a, g, max(ktSoftplusTol[T]()*math.Abs(g), ktSoftplusAbs)) {
+			tb.Fatalf("%s: softplus(%v) = %v, generic %v", what, x.s()[i], a, g)
+		}
+		if g >= 0x1p-1022 && g <= math.MaxFloat64 {
+			ktSoftplusWorst[ktTypeName[T]()] = max(ktSoftplusWorst[ktTypeName[T]()], math.Abs(a-g)/g)
+		}
+	}
+}
+
+func ktTestSoftplus[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(13, 14))
+	for n := 0; n <= 70; n++ {
+		for off := 0; off < 4; off++ {
+			for mode := 0; mode < 3; mode++ {
+				ktCheckSoftplus(t, act, gen, n, off, mode, r)
+			}
+		}
+	}
+	for _, n := range []int{256, 1000, 4099} {
+		for mode := 0; mode < 3; mode++ {
+			ktCheckSoftplus(t, act, gen, n, n%4, mode, r)
+		}
+	}
+	t.Logf("worst relative difference of normal results: %.3g", ktSoftplusWorst[ktTypeName[T]()])
+}
+
+func TestKernelSoftplus(t *testing.T) {
+	t.Run("float32", ktTestSoftplus[float32])
+	t.Run("float64", ktTestSoftplus[float64])
+}
+
 // --- the whole model -------------------------------------------------------
 
 // ktModelCase is a model and a training configuration for
@@ -1039,9 +1191,9 @@ func TestModelKernelsAgree(t *testing.T) {
 
 // --- fuzz targets, one per kernel family ---------------------------------
 
-// FuzzKernelsMatmul compares the three layer kernels on fuzzed shapes,
-// offsets, leading dimensions and data, with NaN and ±Inf planted when
-// specials is set.
+// FuzzKernelsMatmul compares the three layer kernels and the output layer
+// (n read as the number of heads) on fuzzed shapes, offsets, leading
+// dimensions and data, with NaN and ±Inf planted when specials is set.
 func FuzzKernelsMatmul(f *testing.F) {
 	for _, s := range [][3]uint8{{0, 0, 0}, {1, 1, 1}, {1, 64, 13}, {1, 63, 1}, {1, 65, 0}, {6, 16, 8}, {7, 17, 9},
 		{5, 15, 7}, {3, 4, 8}, {4, 5, 9}, {2, 8, 4}, {6, 1, 70}, {13, 33, 31}, {12, 32, 16}, {1, 200, 13}} {
@@ -1057,17 +1209,24 @@ func FuzzKernelsMatmul(f *testing.F) {
 
 func ktFuzzLinear[T Float](t *testing.T, s ktShape, seed uint64, specials bool) {
 	r := rand.New(rand.NewPCG(seed, 9))
-	var plant func(x, w, b, dy *ktMat[T])
+	var plant func(ops ...*ktMat[T])
 	if specials {
-		plant = func(x, w, b, dy *ktMat[T]) {
-			for _, v := range []*ktMat[T]{x, w, b, dy} {
+		plant = func(ops ...*ktMat[T]) {
+			for _, v := range ops {
 				if v.rows > 0 && v.cols > 0 && r.IntN(2) == 0 {
 					v.set(r.IntN(v.rows), r.IntN(v.cols), []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), 0}[r.IntN(4)])
 				}
 			}
 		}
 	}
-	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plant)
+	var plantLinear func(x, w, b, dy *ktMat[T])
+	var plantOutput func(x, w, b *ktMat[T])
+	if plant != nil {
+		plantLinear = func(x, w, b, dy *ktMat[T]) { plant(x, w, b, dy) }
+		plantOutput = func(x, w, b *ktMat[T]) { plant(x, w, b) }
+	}
+	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantLinear)
+	ktCheckOutput(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantOutput)
 }
 
 // ktFuzzVec runs the vector kernels of one family on a fuzzed length,
@@ -1124,7 +1283,8 @@ func FuzzKernelsOptimizer(f *testing.F) {
 
 // FuzzKernelsGCPLoss compares the GCP loss kernel on fuzzed lengths, fill
 // modes, α settings, scales, and raw values planted in the first and last
-// samples.
+// samples, and the softplus link on the same lengths with each planted
+// raw output of a softplus head.
 func FuzzKernelsGCPLoss(f *testing.F) {
 	for _, n := range []uint16{0, 1, 3, 4, 5, 7, 8, 9, 63, 64, 65, 130} {
 		f.Add(n, uint8(n%4), uint8(n%3), uint64(n), 0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 1.0)
@@ -1141,5 +1301,9 @@ func FuzzKernelsGCPLoss(f *testing.F) {
 		nn, o, md := int(n%300), int(off%4), int(mode%3)
 		ktCheckGCPLoss(t, kernelsFor[float32](), genericKernelsFor[float32](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
 		ktCheckGCPLoss(t, kernelsFor[float64](), genericKernelsFor[float64](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
+		for _, z := range []float64{za, zb, zn} {
+			ktCheckSoftplus(t, kernelsFor[float32](), genericKernelsFor[float32](), nn, o, md, r, z)
+			ktCheckSoftplus(t, kernelsFor[float64](), genericKernelsFor[float64](), nn, o, md, r, z)
+		}
 	})
 }
