@@ -38,29 +38,6 @@ func init() {
 	kernels64 = &k64
 }
 
-// Flags of the matrix kernels.
-const (
-	gemmBias  = 1 << iota // start every row of C from the vector bias
-	gemmAccum             // start from C itself: C += A·B
-	gemmReLU              // C = max(C, 0) at the end, NaN kept
-)
-
-// one32 and one64 are the A operand of a column sum: a broadcast 1 times a
-// row of B is the row itself, exactly (FMA rounds 1·b + c once, like b + c).
-var (
-	one32 = float32(1)
-	one64 = float64(1)
-)
-
-// need panics unless a matrix of rows rows, row stride ld and width cols
-// fits in a slice of length n. The assembly reads and writes without bounds
-// checks, so every kernel validates its operands before calling it.
-func need(n, rows, ld, cols int) {
-	if rows > 0 && cols > 0 && (ld < cols && rows > 1 || (rows-1)*ld+cols > n) {
-		panic("gcp: kernel operand out of range")
-	}
-}
-
 // gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
 // columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
 //
@@ -147,25 +124,11 @@ func outputForwardF32(m, heads, k int, x *float32, ldx int, w, b, y *float32)
 //go:noescape
 func outputForwardF64(m, heads, k int, x *float64, ldx int, w, b, y *float64)
 
-// The layer wrappers are written out for float32 and float64, unlike the
-// element-wise ones: a generic version (closures over the assembly
-// functions) cost 12% on a single-row Predict, which makes five such calls.
-
 // linearForward32 is linearForwardGeneric for float32 in assembly.
 func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
-	if m <= 0 || n <= 0 {
+	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
+	if !ok {
 		return
-	}
-	need(len(x), m, ldx, k)
-	need(len(w), k, n, n)
-	need(len(b), 1, n, n)
-	need(len(y), m, ldy, n)
-	if raceEnabled {
-		raceLinearForward(m, n, k, x, ldx, w, b, y, ldy)
-	}
-	flags := gemmBias
-	if relu {
-		flags |= gemmReLU
 	}
 	switch {
 	case n == 1:
@@ -180,15 +143,8 @@ func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy i
 // linearBackwardWeights32 is linearBackwardWeightsGeneric for float32 in
 // assembly.
 func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, ldx int, dw, db []float32) {
-	if m <= 0 || n <= 0 {
+	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(x), m, ldx, k)
-	need(len(dw), k, n, n)
-	need(len(db), 1, n, n)
-	if raceEnabled {
-		raceLinearBackwardWeights(m, n, k, dy, lddy, x, ldx, dw, db)
 	}
 	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
 	gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
@@ -206,14 +162,8 @@ func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, l
 // linearBackwardInput32 is linearBackwardInputGeneric for float32 in
 // assembly.
 func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx []float32, lddx int) {
-	if m <= 0 || k <= 0 {
+	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(w), k, n, n)
-	need(len(dx), m, lddx, k)
-	if raceEnabled {
-		raceLinearBackwardInput(m, n, k, dy, lddy, w, dx, lddx)
 	}
 	switch {
 	case n == 1:
@@ -227,19 +177,9 @@ func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx 
 
 // linearForward64 is linearForwardGeneric for float64 in assembly.
 func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy int, relu bool) {
-	if m <= 0 || n <= 0 {
+	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
+	if !ok {
 		return
-	}
-	need(len(x), m, ldx, k)
-	need(len(w), k, n, n)
-	need(len(b), 1, n, n)
-	need(len(y), m, ldy, n)
-	if raceEnabled {
-		raceLinearForward(m, n, k, x, ldx, w, b, y, ldy)
-	}
-	flags := gemmBias
-	if relu {
-		flags |= gemmReLU
 	}
 	switch {
 	case n == 1:
@@ -254,15 +194,8 @@ func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy i
 // linearBackwardWeights64 is linearBackwardWeightsGeneric for float64 in
 // assembly.
 func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, ldx int, dw, db []float64) {
-	if m <= 0 || n <= 0 {
+	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(x), m, ldx, k)
-	need(len(dw), k, n, n)
-	need(len(db), 1, n, n)
-	if raceEnabled {
-		raceLinearBackwardWeights(m, n, k, dy, lddy, x, ldx, dw, db)
 	}
 	gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
 	switch {
@@ -277,14 +210,8 @@ func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, l
 // linearBackwardInput64 is linearBackwardInputGeneric for float64 in
 // assembly.
 func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx []float64, lddx int) {
-	if m <= 0 || k <= 0 {
+	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(w), k, n, n)
-	need(len(dx), m, lddx, k)
-	if raceEnabled {
-		raceLinearBackwardInput(m, n, k, dy, lddy, w, dx, lddx)
 	}
 	switch {
 	case n == 1:

@@ -31,34 +31,6 @@ func init() {
 	kernels64 = &k64
 }
 
-// Flags of the matrix kernels; simd_arm64.s tests them by bit number
-// (BIAS_BIT, ACCUM_BIT, RELU_BIT).
-const (
-	gemmBias  = 1 << iota // start every row of C from the vector bias
-	gemmAccum             // start from C itself: C += A·B
-	gemmReLU              // C = max(C, 0) at the end, NaN kept
-)
-
-// one32 and one64 are the A operand of a column sum: 1·b + c rounds once,
-// like b + c, so db accumulates exactly as the generic kernel does.
-var (
-	one32 = float32(1)
-	one64 = float64(1)
-)
-
-// need panics unless a matrix of rows rows, row stride ld and width cols
-// fits in a slice of length n. The assembly reads and writes without bounds
-// checks, so every kernel validates its operands before calling it.
-func need(n, rows, ld, cols int) {
-	if rows <= 0 || cols <= 0 {
-		return
-	}
-	// (rows-1)*ld + cols <= n, without overflow.
-	if cols > n || rows > 1 && (ld < cols || ld > (n-cols)/(rows-1)) {
-		panic("gcp: kernel operand out of range")
-	}
-}
-
 // gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
 // columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
 //
@@ -108,19 +80,9 @@ func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float6
 
 // linearForward32 is linearForwardGeneric for float32 in assembly.
 func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
-	if m <= 0 || n <= 0 {
+	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
+	if !ok {
 		return
-	}
-	need(len(x), m, ldx, k)
-	need(len(w), k, n, n)
-	need(len(b), 1, n, n)
-	need(len(y), m, ldy, n)
-	if raceEnabled {
-		raceLinearForward(m, n, k, x, ldx, w, b, y, ldy)
-	}
-	flags := gemmBias
-	if relu {
-		flags |= gemmReLU
 	}
 	if n == 1 {
 		gemmDotF32(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
@@ -132,15 +94,8 @@ func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy i
 // linearBackwardWeights32 is linearBackwardWeightsGeneric for float32 in
 // assembly.
 func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, ldx int, dw, db []float32) {
-	if m <= 0 || n <= 0 {
+	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(x), m, ldx, k)
-	need(len(dw), k, n, n)
-	need(len(db), 1, n, n)
-	if raceEnabled {
-		raceLinearBackwardWeights(m, n, k, dy, lddy, x, ldx, dw, db)
 	}
 	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
 	gemmBcastF32(1, n, m, &one32, 0, 0, ptr(dy), lddy, ptr(db), 0, nil, gemmAccum)
@@ -158,14 +113,8 @@ func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, l
 // linearBackwardInput32 is linearBackwardInputGeneric for float32 in
 // assembly.
 func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx []float32, lddx int) {
-	if m <= 0 || k <= 0 {
+	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(w), k, n, n)
-	need(len(dx), m, lddx, k)
-	if raceEnabled {
-		raceLinearBackwardInput(m, n, k, dy, lddy, w, dx, lddx)
 	}
 	if n == 1 {
 		// dx[i,p] = dy[i]·w[p]: one product per element, added to +0 like
@@ -178,19 +127,9 @@ func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx 
 
 // linearForward64 is linearForwardGeneric for float64 in assembly.
 func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy int, relu bool) {
-	if m <= 0 || n <= 0 {
+	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
+	if !ok {
 		return
-	}
-	need(len(x), m, ldx, k)
-	need(len(w), k, n, n)
-	need(len(b), 1, n, n)
-	need(len(y), m, ldy, n)
-	if raceEnabled {
-		raceLinearForward(m, n, k, x, ldx, w, b, y, ldy)
-	}
-	flags := gemmBias
-	if relu {
-		flags |= gemmReLU
 	}
 	if n == 1 {
 		gemmDotF64(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
@@ -202,15 +141,8 @@ func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy i
 // linearBackwardWeights64 is linearBackwardWeightsGeneric for float64 in
 // assembly.
 func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, ldx int, dw, db []float64) {
-	if m <= 0 || n <= 0 {
+	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(x), m, ldx, k)
-	need(len(dw), k, n, n)
-	need(len(db), 1, n, n)
-	if raceEnabled {
-		raceLinearBackwardWeights(m, n, k, dy, lddy, x, ldx, dw, db)
 	}
 	gemmBcastF64(1, n, m, &one64, 0, 0, ptr(dy), lddy, ptr(db), 0, nil, gemmAccum)
 	switch {
@@ -225,14 +157,8 @@ func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, l
 // linearBackwardInput64 is linearBackwardInputGeneric for float64 in
 // assembly.
 func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx []float64, lddx int) {
-	if m <= 0 || k <= 0 {
+	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
 		return
-	}
-	need(len(dy), m, lddy, n)
-	need(len(w), k, n, n)
-	need(len(dx), m, lddx, k)
-	if raceEnabled {
-		raceLinearBackwardInput(m, n, k, dy, lddy, w, dx, lddx)
 	}
 	if n == 1 {
 		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
