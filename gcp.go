@@ -175,7 +175,7 @@ func New[T Float](cfg Config) (*Model[T], error) {
 		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs more than %d parameters", ErrConfig, cfg.Hidden, cfg.Inputs, maxParams)
 	}
 	m := newModel[T](cfg, lay)
-	initParams(lay, cfg.Activation, m.params, cfg.Seed)
+	initParams(lay, m.params, cfg.Seed)
 	return m, nil
 }
 

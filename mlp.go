@@ -144,12 +144,17 @@ const (
 	shuffleStream   = 0x3c6ef372fe94f82b // Fit's order of the data
 )
 
-// initParams draws the weights from the seed: He-normal for ReLU layers and
-// Glorot-uniform for tanh layers, fan-in and fan-out counted per head. The
-// output layer starts small (standard deviation 0.1/√fan-in) and its
-// biases put every head at a neutral prior: m ≈ 0 and β ≈ ν ≈ 1, the
-// starting regime the paper analyses (eqInitialBetaNu), and α ≈ 2.
-func initParams[T Float](l *layout, act Activation, p []T, seed uint64) {
+// initParams draws the weights from the seed, Glorot-uniform in every
+// layer (fan-in and fan-out counted per head), and zeroes the biases: the
+// defaults of the Keras and Lasagne dense layers the paper's experiments
+// were most likely run with. Zero output biases start every head at the
+// neutral prior the paper analyses (eqInitialBetaNu, eqBetaSoftplus):
+// m = 0, β = ν = ln 2 ≈ 1 and α = 1 + ln 2. Against He-normal hidden
+// weights and an output layer 14× smaller, this init moved every method
+// towards the paper's Tables 6.1 and 6.2 (Concrete GCP RMSE 5.73 → 5.62,
+// Yacht ML RMSE 1.76 → 1.04, 50 folds; README, "Reproducing the
+// paper").
+func initParams[T Float](l *layout, p []T, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, initStream))
 	clear(p)
 	for i, ly := range l.layers {
@@ -157,29 +162,11 @@ func initParams[T Float](l *layout, act Activation, p []T, seed uint64) {
 		if i == 0 {
 			fanOut = float64(l.hidden[0])
 		}
+		limit := math.Sqrt(6 / (fanIn + fanOut))
 		w := p[ly.w:ly.b]
-		switch {
-		case i == len(l.hidden):
-			normalFill(r, w, 0.1/math.Sqrt(fanIn))
-		case act == ReLU:
-			normalFill(r, w, math.Sqrt(2/fanIn))
-		default:
-			limit := math.Sqrt(6 / (fanIn + fanOut))
-			for j := range w {
-				w[j] = T(limit * (2*r.Float64() - 1))
-			}
+		for j := range w {
+			w[j] = T(limit * (2*r.Float64() - 1))
 		}
-	}
-	out := l.layers[len(l.hidden)]
-	one := T(softplusInv(1))
-	for h := headBeta; h < l.heads; h++ {
-		blockB(p, out, h)[0] = one
-	}
-}
-
-func normalFill[T Float](r *rand.Rand, w []T, std float64) {
-	for j := range w {
-		w[j] = T(std * r.NormFloat64())
 	}
 }
 

@@ -389,23 +389,6 @@ func softplus(x float64) float64 {
 	return math.Log1p(expFull(x))
 }
 
-// softplusInv returns ln(e^y − 1), the inverse of softplus for y > 0, used
-// to place initial weights so that the softplus outputs start at a given
-// value. It is log(expm1(y)) for y ≤ 1, accurate down to y = 1e-300, and
-// y + log1p(−e^−y) for y > 1, which neither overflows (softplusInv(1e300)
-// = 1e300) nor cancels (the log term is > −0.46). Error below
-// 1e-15·max(1, |value|): near y = ln 2 the value crosses 0 and only its
-// absolute error is small (measured by special_test.go).
-//
-// Special cases: softplusInv(0) = −Inf, softplusInv(+Inf) = +Inf and
-// softplusInv(y) = NaN for y < 0 or NaN, where ln(e^y − 1) is not real.
-func softplusInv(y float64) float64 {
-	if y > 1 {
-		return y + math.Log1p(-math.Exp(-y))
-	}
-	return logFull(math.Expm1(y))
-}
-
 // sigmoid returns 1/(1+e^−x), the derivative of softplus, which the
 // gradients of the softplus links need. It is 1/(1+e^−x) for x ≥ 0 and
 // eˣ/(1+eˣ) otherwise, so e^±x never overflows and small results keep
