@@ -13,7 +13,7 @@ type TrainConfig struct {
 	Beta1        float64   // Adam's first-moment decay, default 0.9
 	Beta2        float64   // Adam's second-moment decay, default 0.999
 	Epsilon      float64   // Adam and RMSProp denominator guard, default 1e-8
-	Rho          float64   // RMSProp's decay, default 0.9 (the paper used 0.5)
+	Rho          float64   // RMSProp's decay, default 0.9
 	Momentum     float64   // Nesterov's momentum, default 0.9
 	WeightDecay  float64   // L2 coefficient added to the gradient, default 0
 	ClipNorm     float64   // > 0: rescale gradients to at most this L2 norm

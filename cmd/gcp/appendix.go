@@ -27,6 +27,7 @@ func methodName(l gcp.Loss) string { return strings.ToLower(l.String()) }
 // hyperparameter tables, the minibatch size and the hidden layers.
 type hyper struct {
 	optimizer gcp.Optimizer
+	rho       float64 // RMSProp's decay; 0 is the library's default, 0.9
 	lr        float64
 	dropout   float64
 	epochs    int
@@ -40,8 +41,12 @@ func (h hyper) String() string {
 	for i, w := range h.hidden {
 		widths[i] = strconv.Itoa(w)
 	}
+	opt := h.optimizer.String()
+	if h.optimizer == gcp.RMSProp && h.rho != 0 {
+		opt += fmt.Sprintf(" (rho %g)", h.rho)
+	}
 	return fmt.Sprintf("%s, lr %g, dropout %g, %d epochs, batch %d, hidden %s",
-		h.optimizer, h.lr, h.dropout, h.epochs, h.batch, strings.Join(widths, ","))
+		opt, h.lr, h.dropout, h.epochs, h.batch, strings.Join(widths, ","))
 }
 
 // paperHidden is the width of the paper's single hidden layer on the
@@ -67,6 +72,15 @@ const genericMLBayesDropout = 0.4
 // hyperparameters with dropout 0.4, but the tables give ML_Bayes rows of
 // their own, with other dropout rates (0.1 on Concrete) and epochs (4000
 // on Yacht): the rows are used, as the more specific.
+//
+// One value departs from the appendix: its text gives RMSProp ρ = 0.5,
+// and the one RMSProp row, Yacht's GCP, runs with ρ = 0.9 instead, the
+// default of Keras, TensorFlow and Lasagne. With ρ = 0.5 our Yacht GCP
+// AUC is 0.28–0.34 over seeds 1–5 (mean 0.31; 50 folds each), against
+// the paper's 0.23 ± 0.09, and its AUC_corr with outliers 0.34–0.39 over
+// seeds 1–3, against 0.29; with ρ = 0.9 they are 0.235–0.262 (mean 0.247)
+// and 0.26–0.32, the paper's values within noise. gcp repro -rho 0.5 runs the
+// appendix's value as written.
 var appendixHyper = map[string]map[gcp.Loss]hyper{
 	"boston": {
 		gcp.LossGaussianML: {optimizer: gcp.Adam, lr: 0.0001, dropout: 0.4, epochs: 700, batch: 5},
@@ -90,7 +104,7 @@ var appendixHyper = map[string]map[gcp.Loss]hyper{
 		gcp.LossGaussianML: {optimizer: gcp.Adam, lr: 0.0001, dropout: 0.1, epochs: 2000, batch: 5},
 		gcp.LossMLBayes:    {optimizer: gcp.Adam, lr: 0.0001, dropout: 0.1, epochs: 4000, batch: 5},
 		gcp.LossDPD:        {optimizer: gcp.Adam, lr: 0.0002, dropout: 0.1, epochs: 2500, batch: 5},
-		gcp.LossGCP:        {optimizer: gcp.RMSProp, lr: 0.001, dropout: 0.1, epochs: 1000, batch: 5},
+		gcp.LossGCP:        {optimizer: gcp.RMSProp, rho: 0.9, lr: 0.001, dropout: 0.1, epochs: 1000, batch: 5},
 	},
 	"kin8nm": {
 		gcp.LossGaussianML: {optimizer: gcp.Adam, lr: 0.0002, dropout: 0, epochs: 200, batch: 10},

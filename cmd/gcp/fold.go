@@ -143,9 +143,7 @@ func (fd fold) train(d int, loss gcp.Loss, h hyper, epoch func() bool) (*gcp.Mod
 	if err := model.SetStandardization(fd.standardization(d)); err != nil {
 		return nil, err
 	}
-	// ρ = 0.5 is the paper's RMSProp decay (appendixHyperparameters); the
-	// other optimizers ignore it.
-	tr, err := gcp.NewTrainer(model, gcp.TrainConfig{Optimizer: h.optimizer, LearningRate: h.lr, BatchSize: h.batch, Rho: 0.5, Seed: fd.trainSeed})
+	tr, err := gcp.NewTrainer(model, gcp.TrainConfig{Optimizer: h.optimizer, Rho: h.rho, LearningRate: h.lr, BatchSize: h.batch, Seed: fd.trainSeed})
 	if err != nil {
 		return nil, err
 	}

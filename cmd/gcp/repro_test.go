@@ -291,7 +291,7 @@ func TestDefaultHyper(t *testing.T) {
 		{"boston", gcp.LossGCP, hyper{optimizer: gcp.Adam, lr: 1e-4, dropout: 0.3, epochs: 700, batch: 5, hidden: []int{50}}, true},
 		{"Concrete", gcp.LossDPD, hyper{optimizer: gcp.Nesterov, lr: 1e-5, dropout: 0.1, epochs: 5000, batch: 5, hidden: []int{50}}, true},
 		{"power", gcp.LossMLBayes, hyper{optimizer: gcp.Adam, lr: 5e-5, dropout: 0.2, epochs: 150, batch: 10, hidden: []int{50}}, true},
-		{"yacht", gcp.LossGCP, hyper{optimizer: gcp.RMSProp, lr: 1e-3, dropout: 0.1, epochs: 1000, batch: 5, hidden: []int{50}}, true},
+		{"yacht", gcp.LossGCP, hyper{optimizer: gcp.RMSProp, rho: 0.9, lr: 1e-3, dropout: 0.1, epochs: 1000, batch: 5, hidden: []int{50}}, true},
 		{"kin8nm", gcp.LossGCP, hyper{optimizer: gcp.Nesterov, lr: 7e-4, dropout: 0, epochs: 250, batch: 10, hidden: []int{50}}, true},
 		{"kin8nm", gcp.LossGaussianML, hyper{optimizer: gcp.Adam, lr: 2e-4, dropout: 0, epochs: 200, batch: 10, hidden: []int{50}}, true},
 		{"mine", gcp.LossGCP, hyper{optimizer: gcp.Adam, lr: 1e-3, dropout: 0, epochs: 500, batch: 32, hidden: []int{50}}, false},
@@ -321,15 +321,16 @@ func TestOverrideHyper(t *testing.T) {
 	fs.Float64("lr", 0, "")
 	fs.Float64("dropout", 0, "")
 	fs.String("optimizer", "", "")
+	fs.Float64("rho", 0, "")
 	fs.String("hidden", "", "")
-	if err := fs.Parse([]string{"-epochs", "3", "-dropout", "0", "-hidden", "8,4"}); err != nil {
+	if err := fs.Parse([]string{"-epochs", "3", "-dropout", "0", "-hidden", "8,4", "-optimizer", "rmsprop", "-rho", "0.5"}); err != nil {
 		t.Fatal(err)
 	}
 	h, _ := defaultHyper("boston", gcp.LossGCP)
 	if err := overrideHyper(fs, &h); err != nil {
 		t.Fatal(err)
 	}
-	want := hyper{optimizer: gcp.Adam, lr: 1e-4, dropout: 0, epochs: 3, batch: 5, hidden: []int{8, 4}}
+	want := hyper{optimizer: gcp.RMSProp, rho: 0.5, lr: 1e-4, dropout: 0, epochs: 3, batch: 5, hidden: []int{8, 4}}
 	if diff := cmp.Diff(want, h, cmp.AllowUnexported(hyper{})); diff != "" {
 		t.Errorf("the given flags override, the others keep the appendix's:\n%s", diff)
 	}
@@ -431,7 +432,7 @@ func TestReproTable(t *testing.T) {
 	}
 	for _, want := range []string{
 		"2 folds of 57 training and 3 test rows, 10% outliers (6 per training split), seed 1",
-		"gcp: rmsprop, lr 0.001, dropout 0.1, 2 epochs, batch 5, hidden 50 (defaults: the paper's appendix's for yacht)",
+		"gcp: rmsprop (rho 0.9), lr 0.001, dropout 0.1, 2 epochs, batch 5, hidden 50 (defaults: the paper's appendix's for yacht)",
 		"\nRMSE ", "\nAUC ", "\nAUC_corr ", "\nNLL ", "\ncover95 ", "2 folds in ",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -464,6 +465,8 @@ func TestReproErrors(t *testing.T) {
 		{[]string{"-data", good, "-batch", "-3"}, "-batch -3: want a positive integer"},
 		{[]string{"-data", good, "-lr", "0"}, "-lr 0: want a positive number"},
 		{[]string{"-data", good, "-dropout", "1"}, "-dropout 1: want a rate in [0, 1)"},
+		{[]string{"-data", good, "-rho", "1"}, "-rho 1: want a decay in (0, 1)"},
+		{[]string{"-data", good, "-rho", "NaN"}, "-rho NaN: want a decay in (0, 1)"},
 		{[]string{"-data", good, "-optimizer", "adagrad"}, `-optimizer "adagrad"`},
 		{[]string{"-data", good, "-hidden", "0"}, `-hidden "0"`},
 		{[]string{"-data", good, "-target", "q"}, `no such column "q"`},
