@@ -50,11 +50,11 @@ func benchTypes(b *testing.B, f32 func(*testing.B, *kernelSet[float32]), f64 fun
 	})
 }
 
-func benchPredict[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, rows int) {
-	m := mustModel[T](b, Config{Inputs: inputs, Hidden: []int{hidden}, Seed: 1})
+func benchPredict[T Float](b *testing.B, k *kernelSet[T], cfg Config, rows int) {
+	m := mustModel[T](b, cfg)
 	m.k = k
 	ws := m.NewWorkspace()
-	x, _ := randomBatch[T](1, rows, inputs)
+	x, _ := randomBatch[T](1, rows, cfg.Inputs)
 	out := make([]Prediction, rows)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -69,10 +69,11 @@ func benchPredict[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, rows i
 // BenchmarkPredict measures single-sample latency, VarCorrected included.
 func BenchmarkPredict(b *testing.B) {
 	for _, s := range benchSizes {
+		cfg := Config{Inputs: s.inputs, Hidden: []int{s.hidden}, Seed: 1}
 		b.Run(sizeName(s.inputs, s.hidden), func(b *testing.B) {
 			benchTypes(b,
-				func(b *testing.B, k *kernelSet[float32]) { benchPredict(b, k, s.inputs, s.hidden, 1) },
-				func(b *testing.B, k *kernelSet[float64]) { benchPredict(b, k, s.inputs, s.hidden, 1) })
+				func(b *testing.B, k *kernelSet[float32]) { benchPredict(b, k, cfg, 1) },
+				func(b *testing.B, k *kernelSet[float64]) { benchPredict(b, k, cfg, 1) })
 		})
 	}
 }
@@ -80,10 +81,25 @@ func BenchmarkPredict(b *testing.B) {
 // BenchmarkPredictBatch measures throughput on batches of 256 rows.
 func BenchmarkPredictBatch(b *testing.B) {
 	for _, s := range benchSizes {
+		cfg := Config{Inputs: s.inputs, Hidden: []int{s.hidden}, Seed: 1}
 		b.Run(sizeName(s.inputs, s.hidden), func(b *testing.B) {
 			benchTypes(b,
-				func(b *testing.B, k *kernelSet[float32]) { benchPredict(b, k, s.inputs, s.hidden, 256) },
-				func(b *testing.B, k *kernelSet[float64]) { benchPredict(b, k, s.inputs, s.hidden, 256) })
+				func(b *testing.B, k *kernelSet[float32]) { benchPredict(b, k, cfg, 256) },
+				func(b *testing.B, k *kernelSet[float64]) { benchPredict(b, k, cfg, 256) })
+		})
+	}
+}
+
+// BenchmarkPredictMLBayes measures the latency of one ML_Bayes
+// prediction: 50 MC-dropout passes (the paper's count, after Kendall &
+// Gal) and the law of total variance.
+func BenchmarkPredictMLBayes(b *testing.B) {
+	for _, s := range benchSizes {
+		cfg := Config{Inputs: s.inputs, Hidden: []int{s.hidden}, Loss: LossMLBayes, Dropout: 0.4, Seed: 1}
+		b.Run(sizeName(s.inputs, s.hidden), func(b *testing.B) {
+			benchTypes(b,
+				func(b *testing.B, k *kernelSet[float32]) { benchPredict(b, k, cfg, 1) },
+				func(b *testing.B, k *kernelSet[float64]) { benchPredict(b, k, cfg, 1) })
 		})
 	}
 }

@@ -199,6 +199,32 @@ func (a *activations[T]) head(h, n int) []T { return a.out[h*n : h*n+n] }
 // mask (n × width(last)) applies inverted dropout between the last hidden
 // layer and the output (Sec. subsecRealWorld).
 func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int, mask []T) {
+	in := forwardHidden(k, l, act, p, a, n)
+	if mask != nil {
+		k.mulTo(a.drop[:len(in)], in, mask)
+		in = a.drop
+	}
+	forwardOutput(k, l, p, a, n, in)
+}
+
+// forwardMC runs the network on the one row in a.x under each of the s
+// dropout masks (s × width(last)) and leaves the raw outputs of pass r in
+// row r of a.out's heads, as forward on s copies of the row would. The
+// masks sit between the last hidden layer and the output, so the hidden
+// layers run once, and pass r's output, b + Σ (mask_r·h)·w, is computed as
+// b + Σ mask_r·(h·w): one product of the hidden units h with the output
+// weights w, then one output layer with the masks as its inputs.
+func forwardMC[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], s int, masks []T) {
+	h := forwardHidden(k, l, act, p, a, 1)
+	ly := l.layers[len(l.hidden)]
+	hw := a.drop[:len(h)]
+	k.mulTo(hw, h, p[ly.w:ly.b])
+	k.outputForward(s, l.heads, ly.cols, masks, len(h), hw, p[ly.b:ly.b+l.heads], a.out[:l.heads*s])
+}
+
+// forwardHidden runs the hidden layers on the first n rows of a.x and
+// returns the last one's activations, n × width(last).
+func forwardHidden[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int) []T {
 	relu := act == ReLU
 	in, ldIn := a.x, l.inputs
 	for i, ly := range l.layers[:len(l.hidden)] {
@@ -211,12 +237,14 @@ func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *acti
 		}
 		in, ldIn = out, ldOut
 	}
-	if mask != nil {
-		k.mulTo(a.drop[:n*ldIn], in, mask)
-		in = a.drop
-	}
+	return in[:n*ldIn]
+}
+
+// forwardOutput runs the output layer of every head on the n rows of in
+// (n × width(last)) into a.out.
+func forwardOutput[T Float](k *kernelSet[T], l *layout, p []T, a *activations[T], n int, in []T) {
 	ly := l.layers[len(l.hidden)]
-	k.outputForward(n, l.heads, ly.cols, in, ldIn, p[ly.w:ly.b], p[ly.b:ly.b+l.heads], a.out[:l.heads*n])
+	k.outputForward(n, l.heads, ly.cols, in, l.width(l.last()), p[ly.w:ly.b], p[ly.b:ly.b+l.heads], a.out[:l.heads*n])
 }
 
 // backward accumulates into g the gradient of a loss with respect to the

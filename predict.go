@@ -90,7 +90,7 @@ const workspaceRows = 64
 type Workspace[T Float] struct {
 	lay  *layout
 	a    *activations[T]
-	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1
+	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²)
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -136,29 +136,28 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 	}
 	a, chunk := ws.a, ws.a.rows
 	if m.cfg.Loss == LossMLBayes {
-		chunk = 1 // one input at a time, run MCSamples times
+		chunk = 1 // one input at a time, its output layer run MCSamples times
 	}
 	for start := 0; start < len(out); start += chunk {
 		n := min(chunk, len(out)-start)
 		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d]); err != nil {
 			return err
 		}
-		passes, mask := n, []T(nil)
+		passes := n
 		if m.cfg.Loss == LossMLBayes {
-			passes, mask = m.cfg.MCSamples, m.mcMask
-			for r := 1; r < passes; r++ {
-				copy(a.x[r*d:(r+1)*d], a.x[:d])
-			}
+			passes = m.cfg.MCSamples
+			forwardMC(m.k, m.lay, m.cfg.Activation, m.params, a, passes, m.mcMask)
+		} else {
+			forward(m.k, m.lay, m.cfg.Activation, m.params, a, n, nil)
 		}
-		forward(m.k, m.lay, m.cfg.Activation, m.params, a, passes, mask)
 		if !m.k.allFinite(a.out[:m.lay.heads*passes]) {
 			return ErrNonFinite
 		}
 		switch {
 		case m.cfg.Loss == LossMLBayes:
-			out[start] = m.mcPrediction(a)
+			out[start] = m.mcPrediction(ws)
 		case m.cfg.Loss.gaussian():
-			m.gaussianPredictions(a, n, out[start:start+n])
+			m.gaussianPredictions(ws, n, out[start:start+n])
 		default:
 			m.predictions(ws, n, out[start:start+n])
 		}
