@@ -1009,13 +1009,105 @@ gemmBcastF64_done:
 #define BIASP  R22  // &bias[p]
 #define BROW   R23  // &b[p*ldb]
 
+// DOT1F32(loop, narrow, narrowloop, reduce, tail, done) sets F16 (lane 0
+// of V16) to the dot product of the KDIM float32 at AP and at BP0, and
+// advances both past them: four accumulators, 16 elements per step, then
+// 4 per step, added pairwise, then the last KDIM mod 4 fused one at a
+// time into the sum; it branches to done, which must follow it, when
+// there are none. The arguments name its labels. gemmDotF32 uses it for
+// one row of B. Clobbers V0–V7, V17–V19 and JCNT.
+#define DOT1F32(loop, narrow, narrowloop, reduce, tail, done) \
+	VEOR V16.B16, V16.B16, V16.B16; \
+	VEOR V17.B16, V17.B16, V17.B16; \
+	VEOR V18.B16, V18.B16, V18.B16; \
+	VEOR V19.B16, V19.B16, V19.B16; \
+	LSR $4, KDIM, JCNT; \
+	CBZ JCNT, narrow; \
+	PCALIGN $16; \
+loop: \
+	VLD1.P 64(AP), [V0.S4, V1.S4, V2.S4, V3.S4]; \
+	VLD1.P 64(BP0), [V4.S4, V5.S4, V6.S4, V7.S4]; \
+	VFMLA V0.S4, V4.S4, V16.S4; \
+	VFMLA V1.S4, V5.S4, V17.S4; \
+	VFMLA V2.S4, V6.S4, V18.S4; \
+	VFMLA V3.S4, V7.S4, V19.S4; \
+	SUBS $1, JCNT; \
+	BNE loop; \
+narrow: \
+	AND $15, KDIM, JCNT; \
+	LSR $2, JCNT; \
+	CBZ JCNT, reduce; \
+narrowloop: \
+	VLD1.P 16(AP), [V0.S4]; \
+	VLD1.P 16(BP0), [V4.S4]; \
+	VFMLA V0.S4, V4.S4, V16.S4; \
+	SUBS $1, JCNT; \
+	BNE narrowloop; \
+reduce: \
+	WORD $0x4E31D610 /* FADD V16.4S, V16.4S, V17.4S */; \
+	WORD $0x4E33D652 /* FADD V18.4S, V18.4S, V19.4S */; \
+	WORD $0x4E32D610 /* FADD V16.4S, V16.4S, V18.4S */; \
+	WORD $0x6E30D610 /* FADDP V16.4S, V16.4S, V16.4S */; \
+	WORD $0x7E30DA10 /* FADDP S16, V16.2S */; \
+	AND $3, KDIM, JCNT; \
+	CBZ JCNT, done; \
+tail: \
+	FMOVS.P 4(AP), F0; \
+	FMOVS.P 4(BP0), F4; \
+	FMADDS F0, F16, F4, F16; \
+	SUBS $1, JCNT; \
+	BNE tail
+
+// DOT1F64 is DOT1F32 for float64: 8 elements per step, then 2, then the
+// last KDIM mod 2. F16 is V16's lane 0.
+#define DOT1F64(loop, narrow, narrowloop, reduce, tail, done) \
+	VEOR V16.B16, V16.B16, V16.B16; \
+	VEOR V17.B16, V17.B16, V17.B16; \
+	VEOR V18.B16, V18.B16, V18.B16; \
+	VEOR V19.B16, V19.B16, V19.B16; \
+	LSR $3, KDIM, JCNT; \
+	CBZ JCNT, narrow; \
+	PCALIGN $16; \
+loop: \
+	VLD1.P 64(AP), [V0.D2, V1.D2, V2.D2, V3.D2]; \
+	VLD1.P 64(BP0), [V4.D2, V5.D2, V6.D2, V7.D2]; \
+	VFMLA V0.D2, V4.D2, V16.D2; \
+	VFMLA V1.D2, V5.D2, V17.D2; \
+	VFMLA V2.D2, V6.D2, V18.D2; \
+	VFMLA V3.D2, V7.D2, V19.D2; \
+	SUBS $1, JCNT; \
+	BNE loop; \
+narrow: \
+	AND $7, KDIM, JCNT; \
+	LSR $1, JCNT; \
+	CBZ JCNT, reduce; \
+narrowloop: \
+	VLD1.P 16(AP), [V0.D2]; \
+	VLD1.P 16(BP0), [V4.D2]; \
+	VFMLA V0.D2, V4.D2, V16.D2; \
+	SUBS $1, JCNT; \
+	BNE narrowloop; \
+reduce: \
+	WORD $0x4E71D610 /* FADD V16.2D, V16.2D, V17.2D */; \
+	WORD $0x4E73D652 /* FADD V18.2D, V18.2D, V19.2D */; \
+	WORD $0x4E72D610 /* FADD V16.2D, V16.2D, V18.2D */; \
+	WORD $0x7E70DA10 /* FADDP D16, V16.2D */; \
+	AND $1, KDIM, JCNT; \
+	CBZ JCNT, done; \
+tail: \
+	FMOVD.P 8(AP), F0; \
+	FMOVD.P 8(BP0), F4; \
+	FMADDD F0, F16, F4, F16; \
+	SUBS $1, JCNT; \
+	BNE tail
+
 // func gemmDotF32(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
 //
 // C (m × n) = A (m × k) · Bᵀ for row-major A and B (n × k): dot products
 // along the contiguous k. Four rows of B at a time against one row of A,
 // one accumulator each, reduced with FADDP into four consecutive
 // elements of C; then the last n mod 4 rows of B one at a time, with four
-// accumulators, 16 elements per step.
+// accumulators, 16 elements per step (DOT1F32).
 TEXT ·gemmDotF32(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD m+0(FP), MROWS
 	MOVD n+8(FP), NCOLS
@@ -1106,51 +1198,7 @@ gemmDotF32_p1:
 	CBZ PCNT, gemmDotF32_next
 	MOVD BROW, BP0
 	MOVD APTR, AP
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
-	LSR $4, KDIM, JCNT
-	CBZ JCNT, gemmDotF32_p1_narrow
-	PCALIGN $16
-
-gemmDotF32_p1_loop:
-	VLD1.P 64(AP), [V0.S4, V1.S4, V2.S4, V3.S4]
-	VLD1.P 64(BP0), [V4.S4, V5.S4, V6.S4, V7.S4]
-	VFMLA V0.S4, V4.S4, V16.S4
-	VFMLA V1.S4, V5.S4, V17.S4
-	VFMLA V2.S4, V6.S4, V18.S4
-	VFMLA V3.S4, V7.S4, V19.S4
-	SUBS $1, JCNT
-	BNE gemmDotF32_p1_loop
-
-gemmDotF32_p1_narrow:
-	AND $15, KDIM, JCNT
-	LSR $2, JCNT
-	CBZ JCNT, gemmDotF32_p1_reduce
-
-gemmDotF32_p1_narrow_loop:
-	VLD1.P 16(AP), [V0.S4]
-	VLD1.P 16(BP0), [V4.S4]
-	VFMLA V0.S4, V4.S4, V16.S4
-	SUBS $1, JCNT
-	BNE gemmDotF32_p1_narrow_loop
-
-gemmDotF32_p1_reduce:
-	WORD $0x4E31D610 // FADD V16.4S, V16.4S, V17.4S
-	WORD $0x4E33D652 // FADD V18.4S, V18.4S, V19.4S
-	WORD $0x4E32D610 // FADD V16.4S, V16.4S, V18.4S
-	WORD $0x6E30D610 // FADDP V16.4S, V16.4S, V16.4S
-	WORD $0x7E30DA10 // FADDP S16, V16.2S
-	AND $3, KDIM, JCNT
-	CBZ JCNT, gemmDotF32_p1_bias
-
-gemmDotF32_p1_tail:
-	FMOVS.P 4(AP), F0
-	FMOVS.P 4(BP0), F4
-	FMADDS F0, F16, F4, F16
-	SUBS $1, JCNT
-	BNE gemmDotF32_p1_tail
+	DOT1F32(gemmDotF32_p1_loop, gemmDotF32_p1_narrow, gemmDotF32_p1_narrow_loop, gemmDotF32_p1_reduce, gemmDotF32_p1_tail, gemmDotF32_p1_bias)
 
 gemmDotF32_p1_bias:
 	TBZ $BIAS_BIT, FLAGS, gemmDotF32_p1_relu
@@ -1183,7 +1231,7 @@ gemmDotF32_done:
 // along the contiguous k. Four rows of B at a time against one row of A,
 // one accumulator each, reduced with FADDP into four consecutive
 // elements of C; then the last n mod 4 rows of B one at a time, with four
-// accumulators, 8 elements per step.
+// accumulators, 8 elements per step (DOT1F64).
 TEXT ·gemmDotF64(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD m+0(FP), MROWS
 	MOVD n+8(FP), NCOLS
@@ -1276,50 +1324,7 @@ gemmDotF64_p1:
 	CBZ PCNT, gemmDotF64_next
 	MOVD BROW, BP0
 	MOVD APTR, AP
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
-	LSR $3, KDIM, JCNT
-	CBZ JCNT, gemmDotF64_p1_narrow
-	PCALIGN $16
-
-gemmDotF64_p1_loop:
-	VLD1.P 64(AP), [V0.D2, V1.D2, V2.D2, V3.D2]
-	VLD1.P 64(BP0), [V4.D2, V5.D2, V6.D2, V7.D2]
-	VFMLA V0.D2, V4.D2, V16.D2
-	VFMLA V1.D2, V5.D2, V17.D2
-	VFMLA V2.D2, V6.D2, V18.D2
-	VFMLA V3.D2, V7.D2, V19.D2
-	SUBS $1, JCNT
-	BNE gemmDotF64_p1_loop
-
-gemmDotF64_p1_narrow:
-	AND $7, KDIM, JCNT
-	LSR $1, JCNT
-	CBZ JCNT, gemmDotF64_p1_reduce
-
-gemmDotF64_p1_narrow_loop:
-	VLD1.P 16(AP), [V0.D2]
-	VLD1.P 16(BP0), [V4.D2]
-	VFMLA V0.D2, V4.D2, V16.D2
-	SUBS $1, JCNT
-	BNE gemmDotF64_p1_narrow_loop
-
-gemmDotF64_p1_reduce:
-	WORD $0x4E71D610 // FADD V16.2D, V16.2D, V17.2D
-	WORD $0x4E73D652 // FADD V18.2D, V18.2D, V19.2D
-	WORD $0x4E72D610 // FADD V16.2D, V16.2D, V18.2D
-	WORD $0x7E70DA10 // FADDP D16, V16.2D
-	AND $1, KDIM, JCNT
-	CBZ JCNT, gemmDotF64_p1_bias
-
-gemmDotF64_p1_tail:
-	FMOVD.P 8(AP), F0
-	FMOVD.P 8(BP0), F4
-	FMADDD F0, F16, F4, F16
-	SUBS $1, JCNT
-	BNE gemmDotF64_p1_tail
+	DOT1F64(gemmDotF64_p1_loop, gemmDotF64_p1_narrow, gemmDotF64_p1_narrow_loop, gemmDotF64_p1_reduce, gemmDotF64_p1_tail, gemmDotF64_p1_bias)
 
 gemmDotF64_p1_bias:
 	TBZ $BIAS_BIT, FLAGS, gemmDotF64_p1_relu
@@ -3198,24 +3203,35 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 	WORD $0x6E62DCA5 /* FMUL V5.2D, V5.2D, V2.2D */; \
 	WORD $0x6E63DCA0 /* FMUL V0.2D, V5.2D, V3.2D; y·2^k1·2^k2 */
 
-// GL_SOFTPLUS sets V0 = softplus(z) and V29 = sigmoid(z) for z in V28, as
-// softplus and sigmoid of special.go: with e = exp(−|z|), sigmoid is
-// 1/(1+e) for z ≥ 0 and e/(1+e) below, softplus z + ln(1+e) for z > 0 and
-// ln(1+e) otherwise. Clobbers V1–V9.
-#define GL_SOFTPLUS \
+// GL_SOFTPLUS_EXP and GL_SOFTPLUS_LOG set V0 = softplus(z) for z in V28,
+// as special.go's softplus: z + ln(1+e) for z > 0 and ln(1+e) otherwise,
+// with e = exp(−|z|) ≤ 1, which cannot overflow. GL_SOFTPLUS_EXP leaves e
+// in V0 (GL_SOFTPLUS builds the sigmoid from it), GL_SOFTPLUS_LOG takes it
+// there; each clobbers V1–V9 and keeps V28. softplus(+Inf) = +Inf,
+// softplus(−Inf) = 0 and softplus(NaN) = NaN.
+#define GL_SOFTPLUS_EXP \
 	FMOVQ NC_SIGN(KTAB), F1; \
 	VORR V1.B16, V28.B16, V0.B16; \
-	GL_EXPNEG; \
+	GL_EXPNEG
+
+#define GL_SOFTPLUS_LOG \
+	GL_LOG1P; \
+	WORD $0x4E60D781 /* FADD V1.2D, V28.2D, V0.2D; z + ln(1+e) */; \
+	WORD $0x4EE0CB82 /* FCMGT V2.2D, V28.2D, #0 */; \
+	VBIT V2.B16, V1.B16, V0.B16
+
+// GL_SOFTPLUS sets V0 = softplus(z) and V29 = sigmoid(z) for z in V28, as
+// softplus and sigmoid of special.go: sigmoid is 1/(1+e) for z ≥ 0 and
+// e/(1+e) below, with e = exp(−|z|). Clobbers V1–V9.
+#define GL_SOFTPLUS \
+	GL_SOFTPLUS_EXP; \
 	FMOVQ NC_ONE(KTAB), F1; \
 	WORD $0x4E61D402 /* FADD V2.2D, V0.2D, V1.2D; 1 + e */; \
 	WORD $0x6E62FC03 /* FDIV V3.2D, V0.2D, V2.2D; e/(1+e) */; \
 	WORD $0x6E62FC3D /* FDIV V29.2D, V1.2D, V2.2D; 1/(1+e) */; \
 	WORD $0x6EE0CB84 /* FCMGE V4.2D, V28.2D, #0 */; \
 	VBIF V4.B16, V3.B16, V29.B16; \
-	GL_LOG1P; \
-	WORD $0x4E60D781 /* FADD V1.2D, V28.2D, V0.2D; z + ln(1+e) */; \
-	WORD $0x4EE0CB82 /* FCMGT V2.2D, V28.2D, #0 */; \
-	VBIT V2.B16, V1.B16, V0.B16
+	GL_SOFTPLUS_LOG
 
 // func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64
 TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-104
