@@ -105,25 +105,6 @@ func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float6
 //go:noescape
 func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
 
-// outputForwardF32 computes, for m ≥ 1 rows and heads ≥ 1 heads, the
-// block-diagonal output layer with one unit per head:
-//
-//	for i := range m { for h := range heads {
-//		s := 0; for p := range k { s += x[i*ldx+h*k+p] * w[h*k+p] }
-//		y[h*m+i] = b[h] + s } }
-//
-//go:noescape
-func outputForwardF32(m, heads, k int, x *float32, ldx int, w, b, y *float32)
-
-// outputForwardF64 is outputForwardF32 for float64.
-//
-//	for i := range m { for h := range heads {
-//		s := 0; for p := range k { s += x[i*ldx+h*k+p] * w[h*k+p] }
-//		y[h*m+i] = b[h] + s } }
-//
-//go:noescape
-func outputForwardF64(m, heads, k int, x *float64, ldx int, w, b, y *float64)
-
 // linearForward32 is linearForwardGeneric for float32 in assembly.
 func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
 	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
@@ -218,39 +199,6 @@ func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx 
 		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
 	default:
 		gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
-	}
-}
-
-// outputOperands validates the operands of outputForwardGeneric's call
-// for the assembly, reports its accesses in race builds, and returns
-// whether there is anything to compute.
-func outputOperands[T Float](m, heads, k int, x []T, ldx int, w, b, y []T) bool {
-	if m <= 0 || heads <= 0 {
-		return false
-	}
-	need(len(x), m, ldx, heads*k)
-	need(len(w), 1, 0, heads*k)
-	need(len(b), 1, 0, heads)
-	need(len(y), 1, 0, heads*m)
-	if raceEnabled {
-		raceMat(x, m, ldx, heads*k, false)
-		raceRead(w[:heads*k], b[:heads])
-		raceWrite(y[:heads*m])
-	}
-	return true
-}
-
-// outputForward32 and outputForward64 are outputForwardGeneric in
-// assembly.
-func outputForward32(m, heads, k int, x []float32, ldx int, w, b, y []float32) {
-	if outputOperands(m, heads, k, x, ldx, w, b, y) {
-		outputForwardF32(m, heads, k, ptr(x), ldx, ptr(w), ptr(b), ptr(y))
-	}
-}
-
-func outputForward64(m, heads, k int, x []float64, ldx int, w, b, y []float64) {
-	if outputOperands(m, heads, k, x, ldx, w, b, y) {
-		outputForwardF64(m, heads, k, ptr(x), ldx, ptr(w), ptr(b), ptr(y))
 	}
 }
 

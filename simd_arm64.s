@@ -1014,8 +1014,8 @@ gemmBcastF64_done:
 // advances both past them: four accumulators, 16 elements per step, then
 // 4 per step, added pairwise, then the last KDIM mod 4 fused one at a
 // time into the sum; it branches to done, which must follow it, when
-// there are none. The arguments name its labels. gemmDotF32 uses it for
-// one row of B. Clobbers V0–V7, V17–V19 and JCNT.
+// there are none. The arguments name its labels. gemmDotF32 (one row of
+// B) and outputForwardF32 use it. Clobbers V0–V7, V17–V19 and JCNT.
 #define DOT1F32(loop, narrow, narrowloop, reduce, tail, done) \
 	VEOR V16.B16, V16.B16, V16.B16; \
 	VEOR V17.B16, V17.B16, V17.B16; \
@@ -1349,6 +1349,80 @@ gemmDotF64_next:
 	B gemmDotF64_row
 
 gemmDotF64_done:
+	RET
+
+// func outputForwardF32(m, heads, k int, x *float32, ldx int, w, b, y *float32)
+//
+// The output layer, one unit per head: for each row of x, the heads one
+// after another, each a dot product of length k (DOT1F32) of its inputs,
+// x[i*ldx+h*k:][:k], and its weights, w[h*k:][:k], plus b[h], stored to
+// y[h*m+i]. Head h+1's inputs and weights start where head h's end, so
+// AP and BP0 run on from one head to the next. m, heads ≥ 1.
+TEXT ·outputForwardF32(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD m+0(FP), MROWS
+	MOVD k+16(FP), KDIM
+	MOVD x+24(FP), APTR
+	MOVD ldx+32(FP), LDA
+	MOVD y+56(FP), CPTR
+	LSL $2, LDA
+	LSL $2, MROWS, LDC // m·4: from one head's outputs to the next's
+
+outputForwardF32_row:
+	MOVD APTR, AP
+	MOVD w+40(FP), BP0
+	MOVD b+48(FP), BIASP
+	MOVD CPTR, CP
+	MOVD heads+8(FP), PCNT
+
+outputForwardF32_head:
+	DOT1F32(outputForwardF32_loop, outputForwardF32_narrow, outputForwardF32_narrow_loop, outputForwardF32_reduce, outputForwardF32_tail, outputForwardF32_bias)
+
+outputForwardF32_bias:
+	FMOVS.P 4(BIASP), F1
+	FADDS F16, F1, F16 // y[h*m+i] = b[h] + s
+	FMOVS F16, (CP)
+	ADD LDC, CP
+	SUBS $1, PCNT
+	BNE outputForwardF32_head
+	ADD LDA, APTR
+	ADD $4, CPTR
+	SUBS $1, MROWS
+	BNE outputForwardF32_row
+	RET
+
+// func outputForwardF64(m, heads, k int, x *float64, ldx int, w, b, y *float64)
+//
+// outputForwardF32 for float64, with DOT1F64.
+TEXT ·outputForwardF64(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD m+0(FP), MROWS
+	MOVD k+16(FP), KDIM
+	MOVD x+24(FP), APTR
+	MOVD ldx+32(FP), LDA
+	MOVD y+56(FP), CPTR
+	LSL $3, LDA
+	LSL $3, MROWS, LDC // m·8: from one head's outputs to the next's
+
+outputForwardF64_row:
+	MOVD APTR, AP
+	MOVD w+40(FP), BP0
+	MOVD b+48(FP), BIASP
+	MOVD CPTR, CP
+	MOVD heads+8(FP), PCNT
+
+outputForwardF64_head:
+	DOT1F64(outputForwardF64_loop, outputForwardF64_narrow, outputForwardF64_narrow_loop, outputForwardF64_reduce, outputForwardF64_tail, outputForwardF64_bias)
+
+outputForwardF64_bias:
+	FMOVD.P 8(BIASP), F1
+	FADDD F16, F1, F16 // y[h*m+i] = b[h] + s
+	FMOVD F16, (CP)
+	ADD LDC, CP
+	SUBS $1, PCNT
+	BNE outputForwardF64_head
+	ADD LDA, APTR
+	ADD $8, CPTR
+	SUBS $1, MROWS
+	BNE outputForwardF64_row
 	RET
 
 #undef MROWS
