@@ -18,6 +18,7 @@ func init() {
 		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, 1)
 	k32.tanh = inPlaceNEON(tanhF32)
 	k32.gcpLoss = gcpLoss32
+	k32.softplus = softplus32
 	kernels32 = &k32
 
 	k64 := *generic64
@@ -30,6 +31,7 @@ func init() {
 		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, 1)
 	k64.tanh = inPlaceNEON(tanhF64)
 	k64.gcpLoss = gcpLoss64
+	k64.softplus = softplus64
 	kernels64 = &k64
 }
 

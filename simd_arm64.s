@@ -3776,3 +3776,91 @@ tanhF64_tail:
 
 tanhF64_done:
 	RET
+
+// ---------------------------------------------------------------------
+// softplusF32 and softplusF64: the softplus link, written as float64, in
+// the two float64 lanes of a vector, with gcpLossF64's exp and ln
+// (GL_SOFTPLUS_EXP, GL_SOFTPLUS_LOG); float32 inputs are widened exactly,
+// so both compute softplus(float64(x[i])) to within a few float64 ulps.
+
+// SP_LINK sets V0 = softplus(V28), lane by lane; KTAB holds &neonConst<>.
+// Clobbers V1–V9.
+#define SP_LINK \
+	GL_SOFTPLUS_EXP; \
+	GL_SOFTPLUS_LOG
+
+// func softplusF32(n int, dst *float64, x *float32)
+//
+// for i := range n {
+//	dst[i] = softplus(float64(x[i]))
+// }
+//
+// Blocks of 4, widened to two float64×2 vectors, then one at a time in
+// lane 0 (lane 1 computes softplus(0)).
+TEXT ·softplusF32(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD n+0(FP), R7
+	MOVD dst+8(FP), R0
+	MOVD x+16(FP), R1
+	MOVD $neonConst<>(SB), KTAB
+	LSR $2, R7, R8 // blocks of 4
+	CBZ R8, softplusF32_tail
+	PCALIGN $16
+
+softplusF32_loop:
+	VLD1.P 16(R1), [V16.S4]
+	WORD $0x0E617A1C // FCVTL V28.2D, V16.2S
+	SP_LINK
+	VMOV V0.B16, V17.B16
+	WORD $0x4E617A1C // FCVTL2 V28.2D, V16.4S
+	SP_LINK
+	VMOV V0.B16, V18.B16
+	VST1.P [V17.D2, V18.D2], 32(R0) // dst[i:i+4] = softplus(x[i:i+4])
+	SUBS $1, R8
+	BNE softplusF32_loop
+
+softplusF32_tail:
+	AND $3, R7, R8
+	CBZ R8, softplusF32_done
+
+softplusF32_tail_loop:
+	FMOVS.P 4(R1), F16
+	FCVTSD F16, F28 // clears lane 1
+	SP_LINK
+	FMOVD.P F0, 8(R0)
+	SUBS $1, R8
+	BNE softplusF32_tail_loop
+
+softplusF32_done:
+	RET
+
+// func softplusF64(n int, dst, x *float64)
+//
+// for i := range n {
+//	dst[i] = softplus(x[i])
+// }
+//
+// Pairs, then the last element in lane 0 (lane 1 computes softplus(0)).
+TEXT ·softplusF64(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD n+0(FP), R7
+	MOVD dst+8(FP), R0
+	MOVD x+16(FP), R1
+	MOVD $neonConst<>(SB), KTAB
+	LSR $1, R7, R8 // pairs
+	CBZ R8, softplusF64_tail
+	PCALIGN $16
+
+softplusF64_loop:
+	VLD1.P 16(R1), [V28.D2]
+	SP_LINK
+	VST1.P [V0.D2], 16(R0) // dst[i:i+2] = softplus(x[i:i+2])
+	SUBS $1, R8
+	BNE softplusF64_loop
+
+softplusF64_tail:
+	TBZ $0, R7, softplusF64_done
+	FMOVD (R1), F28 // clears lane 1
+	SP_LINK
+	FMOVD F0, (R0)
+
+softplusF64_done:
+	RET

@@ -118,6 +118,18 @@ func neonTestOperandChecks[T Float](t *testing.T) {
 			k.outputForward(m, heads, kk, op[0], heads*kk, op[1], op[2], op[3])
 		})
 	}
+	// softplus: x short; dst (float64) must stay as it was too.
+	dst := make([]float64, size+8)
+	for j := range dst {
+		dst[j] = float64(-1 - j)
+	}
+	neonCall(t, "softplus", bufs, func() { k.softplus(dst[:size], s(0)) })
+	for j, d := range dst {
+		if d != float64(-1-j) {
+			t.Errorf("softplus: dst element %d changed before the panic", j)
+			break
+		}
+	}
 	// gcpLoss takes zm, za, zb, zn, y, gm, ga, gb, gn, n = len(y): every
 	// other operand one element short in turn, with α learned.
 	gbufs := neonBufs[T](9, size)
