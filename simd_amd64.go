@@ -105,25 +105,6 @@ func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float6
 //go:noescape
 func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
 
-// outputForwardF32 computes, for m ≥ 1 rows and heads ≥ 1 heads, the
-// block-diagonal output layer with one unit per head:
-//
-//	for i := range m { for h := range heads {
-//		s := 0; for p := range k { s += x[i*ldx+h*k+p] * w[h*k+p] }
-//		y[h*m+i] = b[h] + s } }
-//
-//go:noescape
-func outputForwardF32(m, heads, k int, x *float32, ldx int, w, b, y *float32)
-
-// outputForwardF64 is outputForwardF32 for float64.
-//
-//	for i := range m { for h := range heads {
-//		s := 0; for p := range k { s += x[i*ldx+h*k+p] * w[h*k+p] }
-//		y[h*m+i] = b[h] + s } }
-//
-//go:noescape
-func outputForwardF64(m, heads, k int, x *float64, ldx int, w, b, y *float64)
-
 // linearForward32 is linearForwardGeneric for float32 in assembly.
 func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
 	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
@@ -221,39 +202,6 @@ func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx 
 	}
 }
 
-// outputOperands validates the operands of outputForwardGeneric's call
-// for the assembly, reports its accesses in race builds, and returns
-// whether there is anything to compute.
-func outputOperands[T Float](m, heads, k int, x []T, ldx int, w, b, y []T) bool {
-	if m <= 0 || heads <= 0 {
-		return false
-	}
-	need(len(x), m, ldx, heads*k)
-	need(len(w), 1, 0, heads*k)
-	need(len(b), 1, 0, heads)
-	need(len(y), 1, 0, heads*m)
-	if raceEnabled {
-		raceMat(x, m, ldx, heads*k, false)
-		raceRead(w[:heads*k], b[:heads])
-		raceWrite(y[:heads*m])
-	}
-	return true
-}
-
-// outputForward32 and outputForward64 are outputForwardGeneric in
-// assembly.
-func outputForward32(m, heads, k int, x []float32, ldx int, w, b, y []float32) {
-	if outputOperands(m, heads, k, x, ldx, w, b, y) {
-		outputForwardF32(m, heads, k, ptr(x), ldx, ptr(w), ptr(b), ptr(y))
-	}
-}
-
-func outputForward64(m, heads, k int, x []float64, ldx int, w, b, y []float64) {
-	if outputOperands(m, heads, k, x, ldx, w, b, y) {
-		outputForwardF64(m, heads, k, ptr(x), ldx, ptr(w), ptr(b), ptr(y))
-	}
-}
-
 // gcpLanes is how many samples gcpLossLanes takes at a time: the four
 // float64 of a YMM.
 const gcpLanes = 4
@@ -278,42 +226,4 @@ func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, s
 func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
 	var tmp [gcpTmpLen]float64
 	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
-}
-
-// softplusF32 computes, in float32 arithmetic to within 4e-6 relative
-// (measured 1.8e-7; see SP32_LINK in simd_amd64.s),
-//
-//	for i := range n { dst[i] = softplus(float64(x[i])) }
-//
-//go:noescape
-func softplusF32(n int, dst *float64, x *float32)
-
-// softplusF64 computes
-//
-//	for i := range n { dst[i] = softplus(x[i]) }
-//
-//go:noescape
-func softplusF64(n int, dst, x *float64)
-
-// softplusOperands returns x cut to the length of dst, so that a short x
-// panics before the assembly runs, and reports the assembly's accesses in
-// race builds.
-func softplusOperands[T Float](dst []float64, x []T) []T {
-	x = x[:len(dst)]
-	if raceEnabled {
-		raceRead(x)
-		raceWrite(dst)
-	}
-	return x
-}
-
-// softplus32 and softplus64 are softplusGeneric in assembly.
-func softplus32(dst []float64, x []float32) {
-	x = softplusOperands(dst, x)
-	softplusF32(len(dst), ptr(dst), ptr(x))
-}
-
-func softplus64(dst []float64, x []float64) {
-	x = softplusOperands(dst, x)
-	softplusF64(len(dst), ptr(dst), ptr(x))
 }

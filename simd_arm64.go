@@ -13,10 +13,12 @@ func init() {
 	k32.linearForward = linearForward32
 	k32.linearBackwardWeights = linearBackwardWeights32
 	k32.linearBackwardInput = linearBackwardInput32
+	k32.outputForward = outputForward32
 	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
 		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, 1)
 	k32.tanh = inPlaceNEON(tanhF32)
 	k32.gcpLoss = gcpLoss32
+	k32.softplus = softplus32
 	kernels32 = &k32
 
 	k64 := *generic64
@@ -24,10 +26,12 @@ func init() {
 	k64.linearForward = linearForward64
 	k64.linearBackwardWeights = linearBackwardWeights64
 	k64.linearBackwardInput = linearBackwardInput64
+	k64.outputForward = outputForward64
 	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
 		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, 1)
 	k64.tanh = inPlaceNEON(tanhF64)
 	k64.gcpLoss = gcpLoss64
+	k64.softplus = softplus64
 	kernels64 = &k64
 }
 

@@ -1009,13 +1009,105 @@ gemmBcastF64_done:
 #define BIASP  R22  // &bias[p]
 #define BROW   R23  // &b[p*ldb]
 
+// DOT1F32(loop, narrow, narrowloop, reduce, tail, done) sets F16 (lane 0
+// of V16) to the dot product of the KDIM float32 at AP and at BP0, and
+// advances both past them: four accumulators, 16 elements per step, then
+// 4 per step, added pairwise, then the last KDIM mod 4 fused one at a
+// time into the sum; it branches to done, which must follow it, when
+// there are none. The arguments name its labels. gemmDotF32 (one row of
+// B) and outputForwardF32 use it. Clobbers V0–V7, V17–V19 and JCNT.
+#define DOT1F32(loop, narrow, narrowloop, reduce, tail, done) \
+	VEOR V16.B16, V16.B16, V16.B16; \
+	VEOR V17.B16, V17.B16, V17.B16; \
+	VEOR V18.B16, V18.B16, V18.B16; \
+	VEOR V19.B16, V19.B16, V19.B16; \
+	LSR $4, KDIM, JCNT; \
+	CBZ JCNT, narrow; \
+	PCALIGN $16; \
+loop: \
+	VLD1.P 64(AP), [V0.S4, V1.S4, V2.S4, V3.S4]; \
+	VLD1.P 64(BP0), [V4.S4, V5.S4, V6.S4, V7.S4]; \
+	VFMLA V0.S4, V4.S4, V16.S4; \
+	VFMLA V1.S4, V5.S4, V17.S4; \
+	VFMLA V2.S4, V6.S4, V18.S4; \
+	VFMLA V3.S4, V7.S4, V19.S4; \
+	SUBS $1, JCNT; \
+	BNE loop; \
+narrow: \
+	AND $15, KDIM, JCNT; \
+	LSR $2, JCNT; \
+	CBZ JCNT, reduce; \
+narrowloop: \
+	VLD1.P 16(AP), [V0.S4]; \
+	VLD1.P 16(BP0), [V4.S4]; \
+	VFMLA V0.S4, V4.S4, V16.S4; \
+	SUBS $1, JCNT; \
+	BNE narrowloop; \
+reduce: \
+	WORD $0x4E31D610 /* FADD V16.4S, V16.4S, V17.4S */; \
+	WORD $0x4E33D652 /* FADD V18.4S, V18.4S, V19.4S */; \
+	WORD $0x4E32D610 /* FADD V16.4S, V16.4S, V18.4S */; \
+	WORD $0x6E30D610 /* FADDP V16.4S, V16.4S, V16.4S */; \
+	WORD $0x7E30DA10 /* FADDP S16, V16.2S */; \
+	AND $3, KDIM, JCNT; \
+	CBZ JCNT, done; \
+tail: \
+	FMOVS.P 4(AP), F0; \
+	FMOVS.P 4(BP0), F4; \
+	FMADDS F0, F16, F4, F16; \
+	SUBS $1, JCNT; \
+	BNE tail
+
+// DOT1F64 is DOT1F32 for float64: 8 elements per step, then 2, then the
+// last KDIM mod 2. F16 is V16's lane 0.
+#define DOT1F64(loop, narrow, narrowloop, reduce, tail, done) \
+	VEOR V16.B16, V16.B16, V16.B16; \
+	VEOR V17.B16, V17.B16, V17.B16; \
+	VEOR V18.B16, V18.B16, V18.B16; \
+	VEOR V19.B16, V19.B16, V19.B16; \
+	LSR $3, KDIM, JCNT; \
+	CBZ JCNT, narrow; \
+	PCALIGN $16; \
+loop: \
+	VLD1.P 64(AP), [V0.D2, V1.D2, V2.D2, V3.D2]; \
+	VLD1.P 64(BP0), [V4.D2, V5.D2, V6.D2, V7.D2]; \
+	VFMLA V0.D2, V4.D2, V16.D2; \
+	VFMLA V1.D2, V5.D2, V17.D2; \
+	VFMLA V2.D2, V6.D2, V18.D2; \
+	VFMLA V3.D2, V7.D2, V19.D2; \
+	SUBS $1, JCNT; \
+	BNE loop; \
+narrow: \
+	AND $7, KDIM, JCNT; \
+	LSR $1, JCNT; \
+	CBZ JCNT, reduce; \
+narrowloop: \
+	VLD1.P 16(AP), [V0.D2]; \
+	VLD1.P 16(BP0), [V4.D2]; \
+	VFMLA V0.D2, V4.D2, V16.D2; \
+	SUBS $1, JCNT; \
+	BNE narrowloop; \
+reduce: \
+	WORD $0x4E71D610 /* FADD V16.2D, V16.2D, V17.2D */; \
+	WORD $0x4E73D652 /* FADD V18.2D, V18.2D, V19.2D */; \
+	WORD $0x4E72D610 /* FADD V16.2D, V16.2D, V18.2D */; \
+	WORD $0x7E70DA10 /* FADDP D16, V16.2D */; \
+	AND $1, KDIM, JCNT; \
+	CBZ JCNT, done; \
+tail: \
+	FMOVD.P 8(AP), F0; \
+	FMOVD.P 8(BP0), F4; \
+	FMADDD F0, F16, F4, F16; \
+	SUBS $1, JCNT; \
+	BNE tail
+
 // func gemmDotF32(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
 //
 // C (m × n) = A (m × k) · Bᵀ for row-major A and B (n × k): dot products
 // along the contiguous k. Four rows of B at a time against one row of A,
 // one accumulator each, reduced with FADDP into four consecutive
 // elements of C; then the last n mod 4 rows of B one at a time, with four
-// accumulators, 16 elements per step.
+// accumulators, 16 elements per step (DOT1F32).
 TEXT ·gemmDotF32(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD m+0(FP), MROWS
 	MOVD n+8(FP), NCOLS
@@ -1106,51 +1198,7 @@ gemmDotF32_p1:
 	CBZ PCNT, gemmDotF32_next
 	MOVD BROW, BP0
 	MOVD APTR, AP
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
-	LSR $4, KDIM, JCNT
-	CBZ JCNT, gemmDotF32_p1_narrow
-	PCALIGN $16
-
-gemmDotF32_p1_loop:
-	VLD1.P 64(AP), [V0.S4, V1.S4, V2.S4, V3.S4]
-	VLD1.P 64(BP0), [V4.S4, V5.S4, V6.S4, V7.S4]
-	VFMLA V0.S4, V4.S4, V16.S4
-	VFMLA V1.S4, V5.S4, V17.S4
-	VFMLA V2.S4, V6.S4, V18.S4
-	VFMLA V3.S4, V7.S4, V19.S4
-	SUBS $1, JCNT
-	BNE gemmDotF32_p1_loop
-
-gemmDotF32_p1_narrow:
-	AND $15, KDIM, JCNT
-	LSR $2, JCNT
-	CBZ JCNT, gemmDotF32_p1_reduce
-
-gemmDotF32_p1_narrow_loop:
-	VLD1.P 16(AP), [V0.S4]
-	VLD1.P 16(BP0), [V4.S4]
-	VFMLA V0.S4, V4.S4, V16.S4
-	SUBS $1, JCNT
-	BNE gemmDotF32_p1_narrow_loop
-
-gemmDotF32_p1_reduce:
-	WORD $0x4E31D610 // FADD V16.4S, V16.4S, V17.4S
-	WORD $0x4E33D652 // FADD V18.4S, V18.4S, V19.4S
-	WORD $0x4E32D610 // FADD V16.4S, V16.4S, V18.4S
-	WORD $0x6E30D610 // FADDP V16.4S, V16.4S, V16.4S
-	WORD $0x7E30DA10 // FADDP S16, V16.2S
-	AND $3, KDIM, JCNT
-	CBZ JCNT, gemmDotF32_p1_bias
-
-gemmDotF32_p1_tail:
-	FMOVS.P 4(AP), F0
-	FMOVS.P 4(BP0), F4
-	FMADDS F0, F16, F4, F16
-	SUBS $1, JCNT
-	BNE gemmDotF32_p1_tail
+	DOT1F32(gemmDotF32_p1_loop, gemmDotF32_p1_narrow, gemmDotF32_p1_narrow_loop, gemmDotF32_p1_reduce, gemmDotF32_p1_tail, gemmDotF32_p1_bias)
 
 gemmDotF32_p1_bias:
 	TBZ $BIAS_BIT, FLAGS, gemmDotF32_p1_relu
@@ -1183,7 +1231,7 @@ gemmDotF32_done:
 // along the contiguous k. Four rows of B at a time against one row of A,
 // one accumulator each, reduced with FADDP into four consecutive
 // elements of C; then the last n mod 4 rows of B one at a time, with four
-// accumulators, 8 elements per step.
+// accumulators, 8 elements per step (DOT1F64).
 TEXT ·gemmDotF64(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD m+0(FP), MROWS
 	MOVD n+8(FP), NCOLS
@@ -1276,50 +1324,7 @@ gemmDotF64_p1:
 	CBZ PCNT, gemmDotF64_next
 	MOVD BROW, BP0
 	MOVD APTR, AP
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
-	LSR $3, KDIM, JCNT
-	CBZ JCNT, gemmDotF64_p1_narrow
-	PCALIGN $16
-
-gemmDotF64_p1_loop:
-	VLD1.P 64(AP), [V0.D2, V1.D2, V2.D2, V3.D2]
-	VLD1.P 64(BP0), [V4.D2, V5.D2, V6.D2, V7.D2]
-	VFMLA V0.D2, V4.D2, V16.D2
-	VFMLA V1.D2, V5.D2, V17.D2
-	VFMLA V2.D2, V6.D2, V18.D2
-	VFMLA V3.D2, V7.D2, V19.D2
-	SUBS $1, JCNT
-	BNE gemmDotF64_p1_loop
-
-gemmDotF64_p1_narrow:
-	AND $7, KDIM, JCNT
-	LSR $1, JCNT
-	CBZ JCNT, gemmDotF64_p1_reduce
-
-gemmDotF64_p1_narrow_loop:
-	VLD1.P 16(AP), [V0.D2]
-	VLD1.P 16(BP0), [V4.D2]
-	VFMLA V0.D2, V4.D2, V16.D2
-	SUBS $1, JCNT
-	BNE gemmDotF64_p1_narrow_loop
-
-gemmDotF64_p1_reduce:
-	WORD $0x4E71D610 // FADD V16.2D, V16.2D, V17.2D
-	WORD $0x4E73D652 // FADD V18.2D, V18.2D, V19.2D
-	WORD $0x4E72D610 // FADD V16.2D, V16.2D, V18.2D
-	WORD $0x7E70DA10 // FADDP D16, V16.2D
-	AND $1, KDIM, JCNT
-	CBZ JCNT, gemmDotF64_p1_bias
-
-gemmDotF64_p1_tail:
-	FMOVD.P 8(AP), F0
-	FMOVD.P 8(BP0), F4
-	FMADDD F0, F16, F4, F16
-	SUBS $1, JCNT
-	BNE gemmDotF64_p1_tail
+	DOT1F64(gemmDotF64_p1_loop, gemmDotF64_p1_narrow, gemmDotF64_p1_narrow_loop, gemmDotF64_p1_reduce, gemmDotF64_p1_tail, gemmDotF64_p1_bias)
 
 gemmDotF64_p1_bias:
 	TBZ $BIAS_BIT, FLAGS, gemmDotF64_p1_relu
@@ -1344,6 +1349,80 @@ gemmDotF64_next:
 	B gemmDotF64_row
 
 gemmDotF64_done:
+	RET
+
+// func outputForwardF32(m, heads, k int, x *float32, ldx int, w, b, y *float32)
+//
+// The output layer, one unit per head: for each row of x, the heads one
+// after another, each a dot product of length k (DOT1F32) of its inputs,
+// x[i*ldx+h*k:][:k], and its weights, w[h*k:][:k], plus b[h], stored to
+// y[h*m+i]. Head h+1's inputs and weights start where head h's end, so
+// AP and BP0 run on from one head to the next. m, heads ≥ 1.
+TEXT ·outputForwardF32(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD m+0(FP), MROWS
+	MOVD k+16(FP), KDIM
+	MOVD x+24(FP), APTR
+	MOVD ldx+32(FP), LDA
+	MOVD y+56(FP), CPTR
+	LSL $2, LDA
+	LSL $2, MROWS, LDC // m·4: from one head's outputs to the next's
+
+outputForwardF32_row:
+	MOVD APTR, AP
+	MOVD w+40(FP), BP0
+	MOVD b+48(FP), BIASP
+	MOVD CPTR, CP
+	MOVD heads+8(FP), PCNT
+
+outputForwardF32_head:
+	DOT1F32(outputForwardF32_loop, outputForwardF32_narrow, outputForwardF32_narrow_loop, outputForwardF32_reduce, outputForwardF32_tail, outputForwardF32_bias)
+
+outputForwardF32_bias:
+	FMOVS.P 4(BIASP), F1
+	FADDS F16, F1, F16 // y[h*m+i] = b[h] + s
+	FMOVS F16, (CP)
+	ADD LDC, CP
+	SUBS $1, PCNT
+	BNE outputForwardF32_head
+	ADD LDA, APTR
+	ADD $4, CPTR
+	SUBS $1, MROWS
+	BNE outputForwardF32_row
+	RET
+
+// func outputForwardF64(m, heads, k int, x *float64, ldx int, w, b, y *float64)
+//
+// outputForwardF32 for float64, with DOT1F64.
+TEXT ·outputForwardF64(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD m+0(FP), MROWS
+	MOVD k+16(FP), KDIM
+	MOVD x+24(FP), APTR
+	MOVD ldx+32(FP), LDA
+	MOVD y+56(FP), CPTR
+	LSL $3, LDA
+	LSL $3, MROWS, LDC // m·8: from one head's outputs to the next's
+
+outputForwardF64_row:
+	MOVD APTR, AP
+	MOVD w+40(FP), BP0
+	MOVD b+48(FP), BIASP
+	MOVD CPTR, CP
+	MOVD heads+8(FP), PCNT
+
+outputForwardF64_head:
+	DOT1F64(outputForwardF64_loop, outputForwardF64_narrow, outputForwardF64_narrow_loop, outputForwardF64_reduce, outputForwardF64_tail, outputForwardF64_bias)
+
+outputForwardF64_bias:
+	FMOVD.P 8(BIASP), F1
+	FADDD F16, F1, F16 // y[h*m+i] = b[h] + s
+	FMOVD F16, (CP)
+	ADD LDC, CP
+	SUBS $1, PCNT
+	BNE outputForwardF64_head
+	ADD LDA, APTR
+	ADD $8, CPTR
+	SUBS $1, MROWS
+	BNE outputForwardF64_row
 	RET
 
 #undef MROWS
@@ -3198,24 +3277,35 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 	WORD $0x6E62DCA5 /* FMUL V5.2D, V5.2D, V2.2D */; \
 	WORD $0x6E63DCA0 /* FMUL V0.2D, V5.2D, V3.2D; y·2^k1·2^k2 */
 
-// GL_SOFTPLUS sets V0 = softplus(z) and V29 = sigmoid(z) for z in V28, as
-// softplus and sigmoid of special.go: with e = exp(−|z|), sigmoid is
-// 1/(1+e) for z ≥ 0 and e/(1+e) below, softplus z + ln(1+e) for z > 0 and
-// ln(1+e) otherwise. Clobbers V1–V9.
-#define GL_SOFTPLUS \
+// GL_SOFTPLUS_EXP and GL_SOFTPLUS_LOG set V0 = softplus(z) for z in V28,
+// as special.go's softplus: z + ln(1+e) for z > 0 and ln(1+e) otherwise,
+// with e = exp(−|z|) ≤ 1, which cannot overflow. GL_SOFTPLUS_EXP leaves e
+// in V0 (GL_SOFTPLUS builds the sigmoid from it), GL_SOFTPLUS_LOG takes it
+// there; each clobbers V1–V9 and keeps V28. softplus(+Inf) = +Inf,
+// softplus(−Inf) = 0 and softplus(NaN) = NaN.
+#define GL_SOFTPLUS_EXP \
 	FMOVQ NC_SIGN(KTAB), F1; \
 	VORR V1.B16, V28.B16, V0.B16; \
-	GL_EXPNEG; \
+	GL_EXPNEG
+
+#define GL_SOFTPLUS_LOG \
+	GL_LOG1P; \
+	WORD $0x4E60D781 /* FADD V1.2D, V28.2D, V0.2D; z + ln(1+e) */; \
+	WORD $0x4EE0CB82 /* FCMGT V2.2D, V28.2D, #0 */; \
+	VBIT V2.B16, V1.B16, V0.B16
+
+// GL_SOFTPLUS sets V0 = softplus(z) and V29 = sigmoid(z) for z in V28, as
+// softplus and sigmoid of special.go: sigmoid is 1/(1+e) for z ≥ 0 and
+// e/(1+e) below, with e = exp(−|z|). Clobbers V1–V9.
+#define GL_SOFTPLUS \
+	GL_SOFTPLUS_EXP; \
 	FMOVQ NC_ONE(KTAB), F1; \
 	WORD $0x4E61D402 /* FADD V2.2D, V0.2D, V1.2D; 1 + e */; \
 	WORD $0x6E62FC03 /* FDIV V3.2D, V0.2D, V2.2D; e/(1+e) */; \
 	WORD $0x6E62FC3D /* FDIV V29.2D, V1.2D, V2.2D; 1/(1+e) */; \
 	WORD $0x6EE0CB84 /* FCMGE V4.2D, V28.2D, #0 */; \
 	VBIF V4.B16, V3.B16, V29.B16; \
-	GL_LOG1P; \
-	WORD $0x4E60D781 /* FADD V1.2D, V28.2D, V0.2D; z + ln(1+e) */; \
-	WORD $0x4EE0CB82 /* FCMGT V2.2D, V28.2D, #0 */; \
-	VBIT V2.B16, V1.B16, V0.B16
+	GL_SOFTPLUS_LOG
 
 // func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64
 TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-104
@@ -3685,4 +3775,92 @@ tanhF64_tail:
 	FMOVD F0, (R0)
 
 tanhF64_done:
+	RET
+
+// ---------------------------------------------------------------------
+// softplusF32 and softplusF64: the softplus link, written as float64, in
+// the two float64 lanes of a vector, with gcpLossF64's exp and ln
+// (GL_SOFTPLUS_EXP, GL_SOFTPLUS_LOG); float32 inputs are widened exactly,
+// so both compute softplus(float64(x[i])) to within a few float64 ulps.
+
+// SP_LINK sets V0 = softplus(V28), lane by lane; KTAB holds &neonConst<>.
+// Clobbers V1–V9.
+#define SP_LINK \
+	GL_SOFTPLUS_EXP; \
+	GL_SOFTPLUS_LOG
+
+// func softplusF32(n int, dst *float64, x *float32)
+//
+// for i := range n {
+//	dst[i] = softplus(float64(x[i]))
+// }
+//
+// Blocks of 4, widened to two float64×2 vectors, then one at a time in
+// lane 0 (lane 1 computes softplus(0)).
+TEXT ·softplusF32(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD n+0(FP), R7
+	MOVD dst+8(FP), R0
+	MOVD x+16(FP), R1
+	MOVD $neonConst<>(SB), KTAB
+	LSR $2, R7, R8 // blocks of 4
+	CBZ R8, softplusF32_tail
+	PCALIGN $16
+
+softplusF32_loop:
+	VLD1.P 16(R1), [V16.S4]
+	WORD $0x0E617A1C // FCVTL V28.2D, V16.2S
+	SP_LINK
+	VMOV V0.B16, V17.B16
+	WORD $0x4E617A1C // FCVTL2 V28.2D, V16.4S
+	SP_LINK
+	VMOV V0.B16, V18.B16
+	VST1.P [V17.D2, V18.D2], 32(R0) // dst[i:i+4] = softplus(x[i:i+4])
+	SUBS $1, R8
+	BNE softplusF32_loop
+
+softplusF32_tail:
+	AND $3, R7, R8
+	CBZ R8, softplusF32_done
+
+softplusF32_tail_loop:
+	FMOVS.P 4(R1), F16
+	FCVTSD F16, F28 // clears lane 1
+	SP_LINK
+	FMOVD.P F0, 8(R0)
+	SUBS $1, R8
+	BNE softplusF32_tail_loop
+
+softplusF32_done:
+	RET
+
+// func softplusF64(n int, dst, x *float64)
+//
+// for i := range n {
+//	dst[i] = softplus(x[i])
+// }
+//
+// Pairs, then the last element in lane 0 (lane 1 computes softplus(0)).
+TEXT ·softplusF64(SB), NOSPLIT|NOFRAME, $0-24
+	MOVD n+0(FP), R7
+	MOVD dst+8(FP), R0
+	MOVD x+16(FP), R1
+	MOVD $neonConst<>(SB), KTAB
+	LSR $1, R7, R8 // pairs
+	CBZ R8, softplusF64_tail
+	PCALIGN $16
+
+softplusF64_loop:
+	VLD1.P 16(R1), [V28.D2]
+	SP_LINK
+	VST1.P [V0.D2], 16(R0) // dst[i:i+2] = softplus(x[i:i+2])
+	SUBS $1, R8
+	BNE softplusF64_loop
+
+softplusF64_tail:
+	TBZ $0, R7, softplusF64_done
+	FMOVD (R1), F28 // clears lane 1
+	SP_LINK
+	FMOVD F0, (R0)
+
+softplusF64_done:
 	RET

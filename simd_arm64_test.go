@@ -100,6 +100,36 @@ func neonTestOperandChecks[T Float](t *testing.T) {
 	neonCall(t, "nesterov", bufs, func() { k.nesterov(v(0), v(1), v(2), v(3), s(4), 0.1, 0.9) })
 	neonCall(t, "rmsprop", bufs, func() { k.rmsprop(v(0), s(1), v(2), v(3), v(4), 0.1, 0.9, 1e-8) })
 	neonCall(t, "adam", bufs, func() { k.adam(v(0), v(1), v(2), v(3), v(4), v(5), s(6), 0.1, 0.9, 0.999, 1e-8) })
+	// outputForward: x m×(heads·kk), w heads·kk, b heads, y heads·m, each
+	// one element short in turn.
+	const heads = 3
+	olens := [4]int{m * heads * kk, heads * kk, heads, heads * m}
+	for short := 0; short < 4; short++ {
+		obufs := neonBufs[T](4, m*heads*kk)
+		op := make([][]T, 4)
+		for i := range op {
+			n := olens[i]
+			if i == short {
+				n--
+			}
+			op[i] = obufs[i][:n:n]
+		}
+		neonCall(t, fmt.Sprintf("outputForward, operand %d short", short), obufs, func() {
+			k.outputForward(m, heads, kk, op[0], heads*kk, op[1], op[2], op[3])
+		})
+	}
+	// softplus: x short; dst (float64) must stay as it was too.
+	dst := make([]float64, size+8)
+	for j := range dst {
+		dst[j] = float64(-1 - j)
+	}
+	neonCall(t, "softplus", bufs, func() { k.softplus(dst[:size], s(0)) })
+	for j, d := range dst {
+		if d != float64(-1-j) {
+			t.Errorf("softplus: dst element %d changed before the panic", j)
+			break
+		}
+	}
 	// gcpLoss takes zm, za, zb, zn, y, gm, ga, gb, gn, n = len(y): every
 	// other operand one element short in turn, with α learned.
 	gbufs := neonBufs[T](9, size)

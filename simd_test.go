@@ -992,11 +992,13 @@ func TestKernelGCPLoss(t *testing.T) {
 //     exp and ln (fdlibm's in the AVX2 kernel) are below 1 ulp each,
 //     ln(1+e) through Goldberg's correction adds about 1 ulp and
 //     z + ln(1+e) one rounding, a few times 2⁻⁵³ ≈ 1.1e-16 together (AVX2:
-//     4.4e-16 measured).
+//     4.4e-16 measured; NEON, the same algorithm: 3.9e-16).
 //   - float32 models: 4e-6, what gcpLoss's float32 outputs are held to. The
 //     AVX2 kernel computes their link in float32 (SP32_LINK in
 //     simd_amd64.s), each step within a few float32 roundoffs, 2⁻²⁴ ≈ 6e-8
-//     (a scan of 28M float32 inputs in [−800, 800]: 1.8e-7).
+//     (a scan of 28M float32 inputs in [−800, 800]: 1.8e-7). The NEON
+//     kernel computes it in float64 (a scan of 24M float32 inputs in
+//     (−800, 800): 3.9e-16).
 //
 // The test logs the worst it measures. A subnormal result (z < −708.4,
 // where softplus(z) = eᶻ) is allowed one unit of its fixed spacing 2⁻¹⁰⁷⁴
@@ -1024,7 +1026,9 @@ func ktCheckSoftplus[T Float](tb testing.TB, act, gen *kernelSet[T], n, off, mod
 		big = 3e38
 	}
 	x := ktNewMat[T](r, off, 1, n, n)
-	ktLossValues(r, x.s(), 3, mode, []float64{-1e-300, 1e-20, -37, 37, -40, -700, -708.5, -740, -745.2, -746, -800, 40, 700, 1e6, big, -big})
+	// Subnormal inputs too: 5e-324 and −1e-310 for float64, 1e-40 and
+	// −1e-45 (rounded to −2⁻¹⁴⁹) for float32.
+	ktLossValues(r, x.s(), 3, mode, []float64{-1e-300, 1e-20, 5e-324, -1e-310, 1e-40, -1e-45, -37, 37, -40, -700, -708.5, -740, -745.2, -746, -800, 40, 700, 1e6, big, -big})
 	for _, v := range plant {
 		if xs := x.s(); len(xs) > 0 {
 			xs[0], xs[len(xs)-1] = T(v), T(v)
