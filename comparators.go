@@ -26,8 +26,9 @@ const (
 	// unlikely and so resists outliers. The paper's DPD.
 	LossDPD
 	// LossMLBayes trains as LossGaussianML, with dropout, and predicts by
-	// MC dropout (Kendall & Gal 2017): the network runs Config.MCSamples
-	// times with dropout masks drawn from Config.Seed, and the predictive
+	// MC dropout (Kendall & Gal 2017): the network's output layer runs
+	// Config.MCSamples times, under dropout masks drawn from Config.Seed,
+	// on hidden layers computed once, and the predictive
 	// is the Gaussian with the mixture's mean and variance, split by the
 	// law of total variance into Prediction.VarAleatoric (the mean of
 	// the σ²) and Prediction.VarEpistemic (the variance of the means).

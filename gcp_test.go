@@ -388,8 +388,8 @@ func TestStepRejectsDivergence(t *testing.T) {
 // testStepRejectsDivergence uses a weight decay near T's largest value:
 // the decayed gradient g + decay·p overflows for every weight with
 // |p| > 1.2, and each update rule then yields an infinite or NaN
-// parameter. Glorot-uniform draws stay within ±1 here, so the test sets
-// one weight to 4.
+// parameter. Glorot-uniform draws stay within ±1.1 here (the output
+// layer's limit √(6/5)), so the test sets one weight to 4.
 func testStepRejectsDivergence[T Float](t *testing.T, decay float64) {
 	for _, opt := range []Optimizer{SGD, Nesterov, RMSProp, Adam} {
 		m := mustModel[T](t, Config{Inputs: 2, Hidden: []int{4}, Dropout: 0.5, Seed: 1})

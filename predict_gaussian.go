@@ -62,8 +62,8 @@ func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
 
 // gaussianVariances returns σ² of the first n raw outputs of the variance
 // head in ws, gaussianVariance's link with the softplus of all n computed
-// by one kernel call (in a float32 model, in float32: within 4e-6
-// relative), in ws.link.
+// by one kernel call (the AVX2 kernel computes a float32 model's in
+// float32, within 4e-6 relative), in ws.link.
 func (m *Model[T]) gaussianVariances(ws *Workspace[T], n int) []float64 {
 	v := ws.link[:n]
 	m.k.softplus(v, ws.a.head(headVar, n))

@@ -42,8 +42,9 @@ func pathologicalCases() []pathologicalCase {
 	dupX, dupY := repeat(x[:10*d], 20), repeat(y[:10], 20)
 	return []pathologicalCase{
 		// Adam's steps are about lr = 1e-2 long whatever the gradient, so
-		// the last iterate wanders around 7 by about lr: 0.0100 measured
-		// (float64), 2·lr allowed.
+		// once the variance has collapsed the last iterate wanders around
+		// 7 by up to about lr: 0.0100 (float64) and 0.0077 (float32)
+		// measured, 2·lr allowed.
 		{"constant-targets", x, constant,
 			func(p Prediction) bool { return math.Abs(p.Mean-7) < 2e-2 && p.VarCorrected < 1e-3 },
 			"mean within 0.02 of 7 and a variance below 1e-3"},

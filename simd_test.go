@@ -1094,6 +1094,9 @@ var ktModelCases = []ktModelCase{
 	{"tanh-deep-rmsprop-decay", Config{Inputs: 7, Hidden: []int{19, 11}, Activation: Tanh, Seed: 3}, TrainConfig{Optimizer: RMSProp, BatchSize: 13, LearningRate: 1e-3, WeightDecay: 1e-3, Seed: 4}},
 	{"relu-fixed-alpha-nesterov-clip", Config{Inputs: 5, Hidden: []int{33, 9}, FixedAlpha: 3, Dropout: 0.2, Seed: 5}, TrainConfig{Optimizer: Nesterov, BatchSize: 7, LearningRate: 1e-3, ClipNorm: 0.5, Seed: 6}},
 	{"relu-sgd", Config{Inputs: 90, Hidden: []int{100}, Seed: 7}, TrainConfig{Optimizer: SGD, BatchSize: 32, LearningRate: 1e-3, Seed: 8}},
+	// More MC samples than a Workspace's 64 rows, through two tanh layers.
+	{"mlbayes-tanh-deep", Config{Inputs: 6, Hidden: []int{17, 9}, Activation: Tanh, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 70, Seed: 9}, TrainConfig{BatchSize: 11, LearningRate: 1e-3, Seed: 10}},
+	{"dpd-relu-nesterov", Config{Inputs: 4, Hidden: []int{21}, Loss: LossDPD, Seed: 11}, TrainConfig{Optimizer: Nesterov, BatchSize: 9, LearningRate: 1e-3, Seed: 12}},
 }
 
 // ktTrain trains a model of case c with kernel table k for steps
@@ -1157,8 +1160,19 @@ func ktTestModel[T Float](t *testing.T) {
 				for _, pair := range [][2]float64{
 					{pa[i].Mean, pg[i].Mean}, {pa[i].Var, pg[i].Var}, {pa[i].VarCorrected, pg[i].VarCorrected},
 					{pa[i].Alpha, pg[i].Alpha}, {pa[i].Beta, pg[i].Beta}, {pa[i].Nu, pg[i].Nu},
+					{pa[i].VarAleatoric, pg[i].VarAleatoric}, {pa[i].VarEpistemic, pg[i].VarEpistemic},
 				} {
-					worst = max(worst, math.Abs(pair[0]-pair[1])/max(math.Abs(pair[1]), 1))
+					if pair[0] != pair[1] { // equal covers the comparators' α = +Inf
+						// A NaN (or an Inf against a finite value) makes
+						// the difference NaN, which max would carry and
+						// the bound below would not catch: count it as
+						// infinitely wrong.
+						d := math.Abs(pair[0]-pair[1]) / max(math.Abs(pair[1]), 1)
+						if math.IsNaN(d) {
+							d = math.Inf(1)
+						}
+						worst = max(worst, d)
+					}
 				}
 			}
 			worstParam := 0.0

@@ -63,7 +63,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	c.fs.Float64("lr", 0, "learning rate (default: see above)")
 	c.fs.Float64("dropout", 0, "dropout rate before the output layer, in [0, 1) (default: see above)")
 	c.fs.String("optimizer", "", "adam, rmsprop, nesterov or sgd (default: see above)")
-	c.fs.Float64("rho", 0, "RMSProp's decay, in (0, 1) (default: see above; 0.9 off the appendix)")
+	c.fs.Float64("rho", 0, "RMSProp's decay, in (0, 1), with -optimizer rmsprop or yacht's gcp row (default 0.9; the appendix's text says 0.5)")
 	c.fs.String("hidden", "", "hidden units per layer of each head, comma-separated (default: 50)")
 	if err := c.parse(args, stdout, stderr); err != nil {
 		return err
@@ -129,9 +129,11 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	return sum.writeTable(stdout)
 }
 
-// overrideHyper sets the fields of h whose flags were given.
+// overrideHyper sets the fields of h whose flags were given. It refuses
+// -rho for an optimizer other than RMSProp, which would ignore it.
 func overrideHyper(fs *flag.FlagSet, h *hyper) error {
 	var err error
+	rhoGiven := false
 	fs.Visit(func(f *flag.Flag) {
 		if err != nil {
 			return
@@ -155,6 +157,7 @@ func overrideHyper(fs *flag.FlagSet, h *hyper) error {
 		case "optimizer":
 			h.optimizer, err = parseOptimizer(v)
 		case "rho":
+			rhoGiven = true
 			h.rho, _ = strconv.ParseFloat(v, 64)
 			if !(h.rho > 0 && h.rho < 1) {
 				err = fmt.Errorf("-rho %s: want a decay in (0, 1)", v)
@@ -163,6 +166,9 @@ func overrideHyper(fs *flag.FlagSet, h *hyper) error {
 			h.hidden, err = parseHidden(v)
 		}
 	})
+	if err == nil && rhoGiven && h.optimizer != gcp.RMSProp {
+		err = fmt.Errorf("-rho: the optimizer is %s; -rho applies to rmsprop only", h.optimizer)
+	}
 	return err
 }
 

@@ -467,6 +467,7 @@ func TestReproErrors(t *testing.T) {
 		{[]string{"-data", good, "-dropout", "1"}, "-dropout 1: want a rate in [0, 1)"},
 		{[]string{"-data", good, "-rho", "1"}, "-rho 1: want a decay in (0, 1)"},
 		{[]string{"-data", good, "-rho", "NaN"}, "-rho NaN: want a decay in (0, 1)"},
+		{[]string{"-data", good, "-rho", "0.5"}, "-rho: the optimizer is adam; -rho applies to rmsprop only"},
 		{[]string{"-data", good, "-optimizer", "adagrad"}, `-optimizer "adagrad"`},
 		{[]string{"-data", good, "-hidden", "0"}, `-hidden "0"`},
 		{[]string{"-data", good, "-target", "q"}, `no such column "q"`},
