@@ -88,9 +88,10 @@ const workspaceRows = 64
 // per goroutine with NewWorkspace; a Workspace must not be shared by
 // goroutines at the same time.
 type Workspace[T Float] struct {
-	lay  *layout
-	a    *activations[T]
-	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²)
+	lay    *layout
+	a      *activations[T]
+	link   []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²)
+	passes int       // for LossMLBayes: how many MC passes a.out holds
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -101,9 +102,17 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	if m.lay == nil {
 		return &Workspace[T]{}
 	}
-	rows := max(workspaceRows, m.cfg.MCSamples)
-	return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, rows, m.cfg.Loss == LossMLBayes),
-		link: make([]float64, (m.lay.heads-headBeta)*rows)}
+	if m.cfg.Loss != LossMLBayes {
+		return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false),
+			link: make([]float64, (m.lay.heads-headBeta)*workspaceRows)}
+	}
+	// An ML_Bayes prediction runs the hidden layers on one row and the
+	// output layer on MCSamples (forwardMC): one row of activations, and
+	// outputs and links for every pass.
+	s := m.cfg.MCSamples
+	a := newActivations[T](m.lay, 1, true)
+	a.out = make([]T, m.lay.heads*s)
+	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-headBeta)*s), passes: s}
 }
 
 // fits reports whether ws has the buffers m needs.
@@ -111,7 +120,7 @@ func (ws *Workspace[T]) fits(m *Model[T]) bool {
 	if ws == nil || !sameShape(ws.lay, m.lay) {
 		return false
 	}
-	return m.cfg.Loss != LossMLBayes || (ws.a.drop != nil && ws.a.rows >= m.cfg.MCSamples)
+	return m.cfg.Loss != LossMLBayes || ws.passes >= m.cfg.MCSamples
 }
 
 // Predict returns the prediction for one input row x of length Inputs. It
