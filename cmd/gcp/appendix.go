@@ -79,8 +79,8 @@ const genericMLBayesDropout = 0.4
 // AUC is 0.28–0.34 over seeds 1–5 (mean 0.31; 50 folds each), against
 // the paper's 0.23 ± 0.09, and its AUC_corr with outliers 0.34–0.39 over
 // seeds 1–3, against 0.29; with ρ = 0.9 they are 0.235–0.262 (mean 0.247)
-// and 0.26–0.32, the paper's values within noise. gcp repro -rho 0.5 runs the
-// appendix's value as written.
+// and 0.26–0.32, the paper's values within noise (bench/seed_spread.py).
+// gcp repro -rho 0.5 runs the appendix's value as written.
 var appendixHyper = map[string]map[gcp.Loss]hyper{
 	"boston": {
 		gcp.LossGaussianML: {optimizer: gcp.Adam, lr: 0.0001, dropout: 0.4, epochs: 700, batch: 5},
