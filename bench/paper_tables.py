@@ -58,7 +58,9 @@ def key(r):
     return (r["dataset"], r["method"], float(r["outliers"]), int(r["folds"]), int(r["seed"]))
 
 
-def load(path):
+def load(path, key=key):
+    """Returns the JSON objects of the JSON-lines file at path (none if it
+    does not exist yet), by key(object)."""
     out = {}
     if os.path.exists(path):
         with open(path) as f:

@@ -23,6 +23,8 @@ import os
 import subprocess
 import sys
 
+from paper_tables import load  # the same JSON-lines store
+
 # (data set, outliers, seeds, extra flags): every combination is one run.
 RUNS = [
     ("yacht", 0.0, [1, 2, 3, 4, 5], []),
@@ -36,17 +38,6 @@ RUNS = [
 def args_of(ds, outliers, seed, extra):
     return ["repro", "-data", f"data/uci/{ds}.csv", "-method", "gcp", "-folds", "50",
             "-outliers", str(outliers), "-seed", str(seed), "-json"] + extra
-
-
-def load(path):
-    out = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if line.strip():
-                    r = json.loads(line)
-                    out[tuple(r["args"])] = r
-    return out
 
 
 def run_all(path, results):
@@ -84,7 +75,7 @@ def main():
     ap.add_argument("--results", default="bench/seeds.jsonl")
     ap.add_argument("--render-only", action="store_true")
     args = ap.parse_args()
-    results = load(args.results)
+    results = load(args.results, key=lambda r: tuple(r["args"]))
     if not args.render_only:
         run_all(args.results, results)
     render(results)
