@@ -88,10 +88,9 @@ const workspaceRows = 64
 // per goroutine with NewWorkspace; a Workspace must not be shared by
 // goroutines at the same time.
 type Workspace[T Float] struct {
-	lay    *layout
-	a      *activations[T]
-	link   []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²)
-	passes int       // for LossMLBayes: how many MC passes a.out holds
+	lay  *layout
+	a    *activations[T]
+	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²)
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -112,7 +111,7 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	s := m.cfg.MCSamples
 	a := newActivations[T](m.lay, 1, true)
 	a.out = make([]T, m.lay.heads*s)
-	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-headBeta)*s), passes: s}
+	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-headBeta)*s)}
 }
 
 // fits reports whether ws has the buffers m needs.
@@ -120,7 +119,9 @@ func (ws *Workspace[T]) fits(m *Model[T]) bool {
 	if ws == nil || !sameShape(ws.lay, m.lay) {
 		return false
 	}
-	return m.cfg.Loss != LossMLBayes || ws.passes >= m.cfg.MCSamples
+	// An ML_Bayes Workspace has dropout buffers and outputs for its
+	// model's MCSamples passes.
+	return m.cfg.Loss != LossMLBayes || (ws.a.drop != nil && len(ws.a.out) >= m.lay.heads*m.cfg.MCSamples)
 }
 
 // Predict returns the prediction for one input row x of length Inputs. It

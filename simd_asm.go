@@ -392,18 +392,24 @@ type elementwiseAsm[T Float] struct {
 
 func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 	whole := func(n int) int { return n &^ (lanes - 1) }
-	k.mul = func(x, y []T) {
-		y = y[:len(x)]
-		n := whole(len(x))
-		if raceEnabled {
-			raceWrite(x[:n])
-			raceRead(y[:n])
+	// inPlace wraps a kernel that updates d from y element by element.
+	inPlace := func(asm func(n int, d, y *T), gen func(d, y []T)) func(d, y []T) {
+		return func(d, y []T) {
+			y = y[:len(d)]
+			n := whole(len(d))
+			if raceEnabled {
+				raceWrite(d[:n])
+				raceRead(y[:n])
+			}
+			if n > 0 {
+				asm(n, ptr(d), ptr(y))
+			}
+			gen(d[n:], y[n:])
 		}
-		if n > 0 {
-			e.mul(n, ptr(x), ptr(y))
-		}
-		mulGeneric(x[n:], y[n:])
 	}
+	k.mul = inPlace(e.mul, mulGeneric[T])
+	k.reluBackward = inPlace(e.reluBackward, reluBackwardGeneric[T])
+	k.tanhBackward = inPlace(e.tanhBackward, tanhBackwardGeneric[T])
 	k.mulTo = func(dst, x, y []T) {
 		x, y = x[:len(dst)], y[:len(dst)]
 		n := whole(len(dst))
@@ -415,30 +421,6 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 			e.mulTo(n, ptr(dst), ptr(x), ptr(y))
 		}
 		mulToGeneric(dst[n:], x[n:], y[n:])
-	}
-	k.reluBackward = func(d, y []T) {
-		y = y[:len(d)]
-		n := whole(len(d))
-		if raceEnabled {
-			raceWrite(d[:n])
-			raceRead(y[:n])
-		}
-		if n > 0 {
-			e.reluBackward(n, ptr(d), ptr(y))
-		}
-		reluBackwardGeneric(d[n:], y[n:])
-	}
-	k.tanhBackward = func(d, y []T) {
-		y = y[:len(d)]
-		n := whole(len(d))
-		if raceEnabled {
-			raceWrite(d[:n])
-			raceRead(y[:n])
-		}
-		if n > 0 {
-			e.tanhBackward(n, ptr(d), ptr(y))
-		}
-		tanhBackwardGeneric(d[n:], y[n:])
 	}
 	k.axpy = func(a T, x, y []T) {
 		y = y[:len(x)]
