@@ -1493,10 +1493,11 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 	}
 
 	// Predict reports an overflowing network as ErrNonFinite. Where
-	// interval arithmetic bounds every raw output below 1e30 (at least 1e8
-	// below float32 overflow, far more than rounding can add, and small
-	// enough that the margins to 1e300 keep the mapping to original units
-	// finite) it must succeed, with Mean, Alpha, Beta and Nu finite; Var
+	// interval arithmetic bounds every value of the network (the
+	// standardized input, every layer's sums, the raw outputs) below 1e30
+	// (at least 1e8 below float32 overflow, far more than rounding can
+	// add, and small enough that the margins to 1e300 keep the mapping to
+	// original units finite) it must succeed, with Mean, Alpha, Beta and Nu finite; Var
 	// and VarCorrected may be +Inf by design (α ≤ 1, ν underflowing). For
 	// the Gaussian losses Alpha is +Inf by design and Mean and Var must be
 	// finite.
@@ -1508,7 +1509,7 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 	bound := persistRawBound(m, x)
 	if bound < 1e30 && math.Abs(m.yMean)+m.yScale*bound < 1e300 && (bound+1)*m.yScale*m.yScale < 1e300 {
 		if err != nil {
-			t.Fatalf("Predict: %v, though every raw output is below %g", err, bound)
+			t.Fatalf("Predict: %v, though every value of the network is below %g", err, bound)
 		}
 		want := []float64{p.Mean, p.Alpha, p.Beta, p.Nu}
 		if m.cfg.Loss.gaussian() {
@@ -1523,12 +1524,15 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 	return m, nil
 }
 
-// persistRawBound bounds |raw output| of m's network on input x by
-// interval arithmetic: each layer's outputs are at most its largest |bias|
-// plus fan-in × its largest |weight| × the bound on its inputs, and a tanh
-// layer's at most 1. It reads only each layer's weight and bias ranges, so
-// it does not depend on the order of weights within a layer. MC dropout
-// scales the output layer's inputs by up to 1/(1 − Dropout).
+// persistRawBound bounds every value of m's network on input x by
+// interval arithmetic: the standardized input, each layer's sums (at most
+// its largest |bias| plus fan-in × its largest |weight| × the bound on its
+// inputs) and so the raw outputs; a tanh layer's outputs are at most 1,
+// but the sums before it count, since a sum that overflows T makes the
+// prediction fail however tanh would saturate. It reads only each layer's
+// weight and bias ranges, so it does not depend on the order of weights
+// within a layer. MC dropout scales the output layer's inputs by up to
+// 1/(1 − Dropout).
 func persistRawBound[T Float](m *Model[T], x []T) float64 {
 	var in float64
 	for j, v := range x {
@@ -1541,16 +1545,18 @@ func persistRawBound[T Float](m *Model[T], x []T) float64 {
 		}
 		return a
 	}
+	peak := in
 	for i, ly := range m.lay.layers {
 		if i == len(m.lay.hidden) && m.cfg.Loss == LossMLBayes {
 			in /= 1 - m.cfg.Dropout
 		}
 		in = maxAbs(m.params[ly.b:ly.b+ly.blocks*ly.rows]) + float64(ly.cols)*maxAbs(m.params[ly.w:ly.b])*in
+		peak = max(peak, in)
 		if i < len(m.lay.hidden) && m.cfg.Activation == Tanh {
 			in = min(in, 1)
 		}
 	}
-	return in
+	return peak
 }
 
 // TestSaveFileThroughSymlink saves over a symbolic link: the file it points
