@@ -236,8 +236,13 @@ func TestMCDropoutPrediction(t *testing.T) {
 			epistemic += (v - mean) * (v - mean)
 		}
 		epistemic /= float64(len(means))
+		// The standardization above maps x_j to (x_j − xm_j)/xs_j.
+		var z float64
+		for j := range 3 {
+			z = max(z, math.Abs((x[i*3+j]-xm[j])/xs[j]))
+		}
 		want := Prediction{Loss: LossMLBayes, Mean: mean, Var: aleatoric + epistemic, VarCorrected: aleatoric + epistemic,
-			Alpha: math.Inf(1), VarAleatoric: aleatoric, VarEpistemic: epistemic}
+			Alpha: math.Inf(1), VarAleatoric: aleatoric, VarEpistemic: epistemic, InputZ: z}
 		// The two routes round differently (the library multiplies each
 		// mask into the products of hidden units and weights, this test
 		// into the weights; means in standardized or original units):

@@ -9,13 +9,26 @@ import (
 
 // FitOptions configures Trainer.Fit.
 type FitOptions[T Float] struct {
-	// Epochs is the number of passes over the training data; at least 1.
+	// Epochs is the most passes over the training data; at least 1.
 	Epochs int
-	// Seed fixes the order in which each epoch visits the data.
+	// Seed fixes the order in which each epoch visits the data, and which
+	// rows ValidationShare holds out.
 	Seed uint64
 	// ValX and ValY are an optional validation set (row-major, original
 	// units), scored after every epoch.
 	ValX, ValY []T
+	// ValidationShare, in (0, 1), holds out that share of the rows of x
+	// and y, drawn with Seed, as the validation set when ValX and ValY are
+	// empty. The held-out rows are never trained on, and the
+	// standardization Fit learns does not see them. 0 holds out nothing.
+	ValidationShare float64
+	// Patience, when > 0, turns on early stopping: training ends once the
+	// validation NLL has not improved for Patience epochs in a row, and
+	// Fit then restores the parameters of the epoch with the lowest
+	// validation NLL, bit for bit (the trainer's optimizer state stays the
+	// last epoch's). It needs a validation set. 0 trains all Epochs and
+	// keeps the last epoch's parameters.
+	Patience int
 	// Progress, if set, is called after every epoch; returning false stops
 	// training.
 	Progress func(EpochStats) bool
@@ -26,21 +39,32 @@ type EpochStats struct {
 	Epoch    int     // 1-based
 	TrainNLL float64 // mean negative log predictive density of the epoch's steps, original units
 	ValNLL   float64 // the same on the validation set after the epoch; NaN without one
+	// BestEpoch is the epoch with the lowest ValNLL so far, BestValNLL
+	// that NLL; 0 and NaN without a validation set.
+	BestEpoch  int
+	BestValNLL float64
 }
 
-// Fit trains on the row-major inputs x (len(y) rows) and targets y for
-// opt.Epochs epochs of shuffled minibatches of the trainer's BatchSize. If
+// Fit trains on the row-major inputs x (len(y) rows) and targets y for up
+// to opt.Epochs epochs of shuffled minibatches of the trainer's
+// BatchSize, stopping early when opt.Patience says so. If
 // the model has no standardization yet, Fit first learns it from x and y
+// (less any rows ValidationShare holds out)
 // and stores it in the model, so that predictions come in original units:
 // every feature and the target are centred on their median and divided by
 // a robust estimate of their standard deviation (robustCenterScale). On
 // clean data that is the paper's zero mean and unit variance
 // (appendixHyperparameters) up to sampling noise; to reproduce the paper
 // exactly, call SetStandardization with means and standard deviations
-// before Fit. It returns the last epoch's
-// statistics. Errors are those of Step, plus ErrConfig for Epochs < 1; a
+// before Fit. It returns the last epoch's statistics, whose BestEpoch
+// names the epoch whose parameters the model holds when early stopping
+// is on. Errors are those of Step, plus ErrConfig for Epochs < 1, a
+// Patience or ValidationShare out of range, or Patience without a
+// validation set, and ErrBatch for a ValidationShare that leaves no row
+// on either side; a
 // step that fails ends training with the model as it was before that step
 // (and without the learned standardization if that was the first step).
+// Fit allocates its buffers once; its steps allocate nothing.
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	m := t.m
 	if m == nil {
@@ -49,6 +73,12 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	d, n := m.cfg.Inputs, len(y)
 	if opt.Epochs < 1 {
 		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want at least 1", ErrConfig, opt.Epochs)
+	}
+	if opt.Patience < 0 {
+		return EpochStats{}, fmt.Errorf("%w: Patience = %d, want 0 (off) or more", ErrConfig, opt.Patience)
+	}
+	if !(opt.ValidationShare >= 0 && opt.ValidationShare < 1) {
+		return EpochStats{}, fmt.Errorf("%w: ValidationShare = %v, want [0, 1)", ErrConfig, opt.ValidationShare)
 	}
 	if n < 1 {
 		return EpochStats{}, ErrBatch
@@ -61,57 +91,70 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 			return EpochStats{}, ErrNonFinite
 		}
 	}
-	learned := !m.standardized
-	if learned {
-		m.fitStandardization(x, y)
-	}
-	var ws *Workspace[T]
-	if len(opt.ValY) > 0 {
-		ws = m.NewWorkspace()
-	}
-	idx := make([]int, n)
-	for i := range idx {
-		idx[i] = i
-	}
-	r := rand.New(rand.NewPCG(opt.Seed, shuffleStream))
-	bs := t.cfg.BatchSize
-	xb, yb := make([]T, bs*d), make([]T, bs)
-	var st EpochStats
-	for e := 1; e <= opt.Epochs; e++ {
-		r.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
-		var sum float64
-		for s := 0; s < n; s += bs {
-			k := min(bs, n-s)
-			for i, row := range idx[s : s+k] {
-				copy(xb[i*d:(i+1)*d], x[row*d:(row+1)*d])
-				yb[i] = y[row]
-			}
-			loss, err := t.Step(xb[:k*d], yb[:k])
-			if err != nil {
-				if learned && e == 1 && s == 0 {
-					m.resetStandardization() // nothing was trained: leave no trace
-				}
-				return st, fmt.Errorf("epoch %d: %w", e, err)
-			}
-			sum += loss * float64(k)
+	valX, valY, allX := opt.ValX, opt.ValY, x
+	if len(valY) == 0 && opt.ValidationShare > 0 {
+		var err error
+		if x, y, valX, valY, err = holdOut(x, y, d, opt.ValidationShare, opt.Seed); err != nil {
+			return EpochStats{}, err
 		}
-		st = EpochStats{Epoch: e, TrainNLL: sum / float64(n), ValNLL: math.NaN()}
-		if ws != nil {
-			st.ValNLL = m.meanNLL(ws, opt.ValX, opt.ValY)
+	}
+	if opt.Patience > 0 && len(valY) == 0 {
+		return EpochStats{}, fmt.Errorf("%w: Patience = %d needs a validation set: ValX and ValY, or ValidationShare", ErrConfig, opt.Patience)
+	}
+	r := newFitRun(t, x, y, valX, valY, opt.Seed, opt.Patience > 0)
+	for r.stats.Epoch < opt.Epochs {
+		if err := r.epoch(); err != nil {
+			return r.stats, err
 		}
-		if opt.Progress != nil && !opt.Progress(st) {
+		if r.stats.Epoch == 1 {
+			m.extendRanges(allX)
+		}
+		if opt.Progress != nil && !opt.Progress(r.stats) {
+			break
+		}
+		if opt.Patience > 0 && r.stats.Epoch-r.stats.BestEpoch >= opt.Patience {
 			break
 		}
 	}
-	return st, nil
+	r.restoreBest()
+	return r.stats, nil
+}
+
+// holdOut splits the n rows of x and y in two, drawn with seed: the
+// training rows and round(share·n) validation rows, at least one of each.
+func holdOut[T Float](x, y []T, d int, share float64, seed uint64) (trainX, trainY, valX, valY []T, err error) {
+	n := len(y)
+	k := int(math.Round(share * float64(n)))
+	k = max(k, 1)
+	if k >= n {
+		return nil, nil, nil, nil, fmt.Errorf("%w: ValidationShare = %v of %d rows leaves no training row", ErrBatch, share, n)
+	}
+	perm := rand.New(rand.NewPCG(seed, holdOutStream)).Perm(n)
+	trainX, trainY = make([]T, 0, (n-k)*d), make([]T, 0, n-k)
+	valX, valY = make([]T, 0, k*d), make([]T, 0, k)
+	for i, row := range perm {
+		if i < k {
+			valX, valY = append(valX, x[row*d:(row+1)*d]...), append(valY, y[row])
+		} else {
+			trainX, trainY = append(trainX, x[row*d:(row+1)*d]...), append(trainY, y[row])
+		}
+	}
+	return trainX, trainY, valX, valY, nil
 }
 
 // fitStandardization sets the standardization of every feature and of the
 // target to its median and robust scale (robustCenterScale).
 func (m *Model[T]) fitStandardization(x, y []T) {
-	d, n := m.cfg.Inputs, len(y)
+	m.setStandardization(learnStandardization(x, y, m.cfg.Inputs))
+}
+
+// learnStandardization returns the median and robust scale
+// (robustCenterScale) of every feature of the row-major x, with d
+// features per row, and of the targets y.
+func learnStandardization[T Float](x, y []T, d int) (center, scale []float64, yCenter, yScale float64) {
+	n := len(y)
 	buf := make([]float64, n)
-	center, scale := make([]float64, d), make([]float64, d)
+	center, scale = make([]float64, d), make([]float64, d)
 	for j := 0; j < d; j++ {
 		for i := range buf {
 			buf[i] = float64(x[i*d+j])
@@ -121,8 +164,8 @@ func (m *Model[T]) fitStandardization(x, y []T) {
 	for i, v := range y {
 		buf[i] = float64(v)
 	}
-	yCenter, yScale := robustCenterScale(buf)
-	m.setStandardization(center, scale, yCenter, yScale)
+	yCenter, yScale = robustCenterScale(buf)
+	return center, scale, yCenter, yScale
 }
 
 // iqrPerSD is the interquartile range of a normal distribution in units of

@@ -160,6 +160,16 @@ type Model[T Float] struct {
 	xMean, xScale, xInvScale []float64
 	yMean, yScale            float64
 	standardized             bool // set by Fit or SetStandardization
+	// varScale multiplies the predictive variance and corrScale, on top
+	// of it, the corrected variance (VarScale, CorrectedScale): 1 unless
+	// calibrated.
+	varScale, corrScale float64
+	// What the model remembers of its training data (features.go): the
+	// names, nil and "" unless set, and each feature's range over the
+	// rows Fit and AutoFit saw, nil if none did.
+	featureNames []string
+	targetName   string
+	xMin, xMax   []float64
 }
 
 // New returns a model with the shape of cfg and weights drawn from
@@ -186,6 +196,7 @@ func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 		cfg: cfg, lay: lay, k: kernelsFor[T](),
 		params: make([]T, lay.size),
 		xMean:  make([]float64, cfg.Inputs), xScale: make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs),
+		varScale: 1, corrScale: 1,
 	}
 	m.resetStandardization()
 	if cfg.Loss == LossMLBayes {
@@ -228,6 +239,11 @@ func (m *Model[T]) Clone() *Model[T] {
 	c.xMean = append([]float64(nil), m.xMean...)
 	c.xScale = append([]float64(nil), m.xScale...)
 	c.xInvScale = append([]float64(nil), m.xInvScale...)
+	c.featureNames = append([]string(nil), m.featureNames...)
+	c.xMin, c.xMax = append([]float64(nil), m.xMin...), append([]float64(nil), m.xMax...)
+	if m.xMin == nil {
+		c.xMin, c.xMax = nil, nil
+	}
 	return &c
 }
 

@@ -8,23 +8,32 @@ import (
 	"math"
 )
 
-// The saved-model format, versions 1 and 2; MarshalBinary documents them
+// The saved-model format, versions 1 to 3; MarshalBinary documents them
 // byte by byte.
 const (
-	fileMagic  = "GCPM\x89\r\n\x1a"
-	headerLen  = 24 // magic through the header CRC
-	scalarsLen = 42 // Activation through yScale, after the hidden widths
-	lossLen    = 13 // version 2's Loss, DPDGamma and MCSamples
-	crcLen     = 4
+	fileMagic   = "GCPM\x89\r\n\x1a"
+	headerLen   = 24 // magic through the header CRC, versions 1 and 2
+	headerLenV3 = 28 // version 3 adds the names' length before the CRC
+	scalarsLen  = 42 // Activation through yScale, after the hidden widths
+	lossLen     = 13 // version 2's Loss, DPDGamma and MCSamples
+	crcLen      = 4
 )
 
 // The format versions: 1 holds GCP models, 2 adds the loss and its
-// parameters for the comparators. A GCP model is written as version 1, so
-// that it stays readable by every version of this package.
+// parameters for the comparators, 3 what the model remembers of its
+// training data and its calibration. A model is written in the lowest
+// version that holds it, so that a file stays readable by as many
+// versions of this package as it can: a GCP model without names, ranges
+// or calibration as version 1, a comparator as version 2.
 const (
 	fileVersionGCP  = 1
 	fileVersionLoss = 2
+	fileVersionData = 3
 )
+
+// maxNamesLen bounds a version-3 file's names section: a length and
+// maxNameLen bytes for the target and every input.
+func maxNamesLen(inputs int) int64 { return int64(inputs+1) * (2 + maxNameLen) }
 
 // The header stores D in one byte and I, Hidden[i] and P in four; these
 // constant declarations stop the build if a limit outgrows its field.
@@ -54,12 +63,21 @@ type header struct {
 	depth   int // D, hidden layers
 	inputs  int // I
 	params  int // P
+	names   int // N, version 3's names section in bytes
 }
 
 // size returns the length of the whole saved model, in int64 so that the
 // largest model the limits allow cannot overflow a 32-bit int.
 func (h header) size() int64 {
-	return headerLen + 4*int64(h.depth) + scalarsLen + h.lossLen() + 16*int64(h.inputs) + int64(h.esize)*int64(h.params) + crcLen
+	return h.headerLen() + 4*int64(h.depth) + scalarsLen + h.lossLen() + 16*int64(h.inputs) + h.dataLen() + int64(h.esize)*int64(h.params) + crcLen
+}
+
+// headerLen returns the header's size in h's version.
+func (h header) headerLen() int64 {
+	if h.version == fileVersionData {
+		return headerLenV3
+	}
+	return headerLen
 }
 
 // lossLen returns the size of the loss fields, which version 1 lacks.
@@ -68,6 +86,14 @@ func (h header) lossLen() int64 {
 		return 0
 	}
 	return lossLen
+}
+
+// dataLen returns the size of version 3's calibration, ranges and names.
+func (h header) dataLen() int64 {
+	if h.version != fileVersionData {
+		return 0
+	}
+	return 8 + 8 + 1 + 16*int64(h.inputs) + int64(h.names)
 }
 
 // elemSize returns the size in bytes of T.
@@ -87,8 +113,11 @@ func elemSize[T Float]() int {
 // The format is little-endian throughout, floats as their IEEE 754 bits.
 // A LossGCP model is written as version 1 and any other as version 2,
 // which inserts the loss fields after Seed (L = 13 bytes below; L = 0 in
-// version 1). With D = len(Hidden), I = Inputs, P = NumParams and E = 4
-// for float32, 8 for float64, the format is, by byte offset:
+// version 1), unless it has feature names, recorded feature ranges or a
+// calibration other than 1: then it is written as version 3, described
+// after the table of versions 1 and 2. With D = len(Hidden), I = Inputs,
+// P = NumParams and E = 4 for float32, 8 for float64, the format of
+// versions 1 and 2 is, by byte offset:
 //
 //	offset      size field
 //	Header, validated before the rest is read or anything is allocated:
@@ -127,6 +156,23 @@ func elemSize[T Float]() int {
 // own so that a flipped bit in a size reads as ErrChecksum, not as a
 // truncation, and so that ReadFrom can trust the sizes before it reads the
 // rest.
+//
+// Version 3 holds every model. It inserts N, the size in bytes of the
+// names section below (uint32, at most (I+1)·1026), at offset 20 and
+// moves the header CRC to 24..28, which shifts everything after the
+// header by 4; it always has the loss fields (L = 13, Loss 0 for
+// LossGCP); and between the standardization and the parameters, at
+// offset S = 70 + 4D + L + 16I, it inserts:
+//
+//	S           8    VarScale, float64, positive
+//	S+8         8    CorrectedScale, float64, positive
+//	S+16        1    ranges recorded: 1, or 0 and the next 16I bytes zero
+//	S+17        8·I  the features' smallest training values, float64
+//	S+17+8I     8·I  their largest, float64
+//	S+17+16I    N    the names, if N > 0: the target's, then each
+//	                 feature's, each a uint16 byte count and UTF-8 bytes
+//
+// A version-3 model is 104 + 4D + 32I + N + EP bytes.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil Model", ErrConfig)
@@ -144,12 +190,25 @@ func (m *Model[T]) encode() []byte {
 	if m.cfg.Loss != LossGCP {
 		h.version = fileVersionLoss
 	}
+	var names []byte
+	if m.featureNames != nil {
+		for _, name := range append([]string{m.targetName}, m.featureNames...) {
+			names = le.AppendUint16(names, uint16(len(name)))
+			names = append(names, name...)
+		}
+	}
+	if names != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 {
+		h.version, h.names = fileVersionData, len(names)
+	}
 	b := make([]byte, 0, h.size())
 	b = append(b, fileMagic...)
 	b = le.AppendUint16(b, uint16(h.version))
 	b = append(b, byte(h.esize), byte(h.depth))
 	b = le.AppendUint32(b, uint32(h.inputs))
 	b = le.AppendUint32(b, uint32(h.params))
+	if h.version == fileVersionData {
+		b = le.AppendUint32(b, uint32(h.names))
+	}
 	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
 	for _, w := range m.cfg.Hidden {
 		b = le.AppendUint32(b, uint32(w))
@@ -162,17 +221,25 @@ func (m *Model[T]) encode() []byte {
 	b = le.AppendUint64(b, math.Float64bits(m.cfg.Dropout))
 	b = le.AppendUint64(b, math.Float64bits(m.cfg.FixedAlpha))
 	b = le.AppendUint64(b, m.cfg.Seed)
-	if h.version == fileVersionLoss {
+	if h.version != fileVersionGCP {
 		b = append(b, byte(m.cfg.Loss))
 		b = le.AppendUint64(b, math.Float64bits(m.cfg.DPDGamma))
 		b = le.AppendUint32(b, uint32(m.cfg.MCSamples))
 	}
 	b = le.AppendUint64(b, math.Float64bits(m.yMean))
 	b = le.AppendUint64(b, math.Float64bits(m.yScale))
-	for _, s := range [][]float64{m.xMean, m.xScale} {
-		for _, v := range s {
-			b = le.AppendUint64(b, math.Float64bits(v))
+	b = appendFloats(b, m.xMean, m.xScale)
+	if h.version == fileVersionData {
+		b = le.AppendUint64(b, math.Float64bits(m.varScale))
+		b = le.AppendUint64(b, math.Float64bits(m.corrScale))
+		if m.xMin != nil {
+			b = append(b, 1)
+			b = appendFloats(b, m.xMin, m.xMax)
+		} else {
+			b = append(b, 0)
+			b = append(b, make([]byte, 16*h.inputs)...)
 		}
+		b = append(b, names...)
 	}
 	for _, v := range m.params {
 		if h.esize == 4 {
@@ -182,6 +249,16 @@ func (m *Model[T]) encode() []byte {
 		}
 	}
 	return le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// appendFloats appends the IEEE 754 bits of every value of each slice.
+func appendFloats(b []byte, slices ...[]float64) []byte {
+	for _, s := range slices {
+		for _, v := range s {
+			b = le.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b
 }
 
 // UnmarshalBinary replaces m with the model encoded in data by
@@ -244,6 +321,14 @@ func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
 	case err != nil && err != io.ErrUnexpectedEOF:
 		return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
 	}
+	if n == headerLen && le.Uint16(b[8:]) == fileVersionData && string(b[:len(fileMagic)]) == fileMagic {
+		b = append(b, make([]byte, headerLenV3-headerLen)...)
+		k, err := io.ReadFull(r, b[headerLen:])
+		if n += k; err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
+		}
+		b = b[:n]
+	}
 	h, err := parseHeader(b[:n])
 	if err != nil {
 		return int64(n), err
@@ -305,14 +390,19 @@ func parseHeader(data []byte) (header, error) {
 		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
 	}
 	v := le.Uint16(data[8:])
-	if v != fileVersionGCP && v != fileVersionLoss {
-		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d and %d", ErrVersion, v, fileVersionGCP, fileVersionLoss)
+	if v < fileVersionGCP || v > fileVersionData {
+		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d to %d", ErrVersion, v, fileVersionGCP, fileVersionData)
 	}
-	if len(data) < headerLen {
-		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
+	hl := int(header{version: int(v)}.headerLen())
+	if len(data) < hl {
+		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), hl)
 	}
-	if got, want := crc32.Checksum(data[:20], castagnoli), le.Uint32(data[20:]); got != want {
+	if got, want := crc32.Checksum(data[:hl-crcLen], castagnoli), le.Uint32(data[hl-crcLen:]); got != want {
 		return header{}, fmt.Errorf("%w: header CRC is %#08x, stored %#08x", ErrChecksum, got, want)
+	}
+	var names uint32
+	if v == fileVersionData {
+		names = le.Uint32(data[20:])
 	}
 	esize, depth, inputs, params := data[10], data[11], le.Uint32(data[12:]), le.Uint32(data[16:])
 	switch {
@@ -324,8 +414,10 @@ func parseHeader(data []byte) (header, error) {
 		return header{}, fmt.Errorf("%w: offset 12: %d inputs, want at most %d", ErrFormat, inputs, maxWidth)
 	case params > maxParams:
 		return header{}, fmt.Errorf("%w: offset 16: %d parameters, want at most %d", ErrFormat, params, maxParams)
+	case int64(names) > maxNamesLen(int(inputs)):
+		return header{}, fmt.Errorf("%w: offset 20: names of %d bytes, want at most %d", ErrFormat, names, maxNamesLen(int(inputs)))
 	}
-	return header{version: int(v), esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params)}, nil
+	return header{version: int(v), esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params), names: int(names)}, nil
 }
 
 // decoder reads the fields of a saved model in order, after decode has
@@ -368,7 +460,7 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	if got, want := crc32.Checksum(data[:end], castagnoli), le.Uint32(data[end:]); got != want {
 		return nil, fmt.Errorf("%w: CRC is %#08x, stored %#08x", ErrChecksum, got, want)
 	}
-	d := &decoder{data: data, off: headerLen}
+	d := &decoder{data: data, off: int(h.headerLen())}
 	hidden := make([]int, h.depth)
 	for i := range hidden {
 		w := d.u32()
@@ -385,10 +477,10 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	cfg.Dropout = d.f64()
 	cfg.FixedAlpha = d.f64()
 	cfg.Seed = d.u64()
-	if h.version == fileVersionLoss {
+	if h.version != fileVersionGCP {
 		off := d.off
 		cfg.Loss, cfg.DPDGamma, cfg.MCSamples = Loss(d.u8()), d.f64(), int(d.u32())
-		if cfg.Loss == LossGCP {
+		if h.version == fileVersionLoss && cfg.Loss == LossGCP {
 			// The encoder writes GCP models as version 1; accepting them
 			// here too would give one model two encodings.
 			return nil, fmt.Errorf("%w: offset %d: version %d with Loss = LossGCP, which is version %d", ErrFormat, off, fileVersionLoss, fileVersionGCP)
@@ -405,6 +497,11 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	m := newModel[T](cfg, lay)
 	if err := decodeStandardization(d, m, std == 1); err != nil {
 		return nil, err
+	}
+	if h.version == fileVersionData {
+		if err := decodeData(d, m, h.names); err != nil {
+			return nil, err
+		}
 	}
 	if err := decodeParams(d, m.params, h.esize); err != nil {
 		return nil, err
@@ -439,6 +536,68 @@ func decodeStandardization[T Float](d *decoder, m *Model[T], set bool) error {
 	if !identity {
 		return fmt.Errorf("%w: offsets %d..%d: standardization is not set but is not the identity", ErrFormat, start, d.off)
 	}
+	return nil
+}
+
+// decodeData reads version 3's calibration, ranges and names of size
+// names into m. Each must be what the API can set: positive finite
+// scales, finite ranges with lo ≤ hi (or, unrecorded, zero bytes), and
+// names SetFeatureNames accepts.
+func decodeData[T Float](d *decoder, m *Model[T], names int) error {
+	off := d.off
+	if m.varScale, m.corrScale = d.f64(), d.f64(); !positiveFinite(m.varScale) || !positiveFinite(m.corrScale) {
+		return fmt.Errorf("%w: offset %d: calibration scales %v and %v, want positive and finite", ErrNonFinite, off, m.varScale, m.corrScale)
+	}
+	off = d.off
+	recorded := d.u8()
+	lo, hi := make([]float64, m.cfg.Inputs), make([]float64, m.cfg.Inputs)
+	for _, s := range [][]float64{lo, hi} {
+		for j := range s {
+			s[j] = d.f64()
+		}
+	}
+	switch recorded {
+	case 0:
+		for j := range lo {
+			if math.Float64bits(lo[j])|math.Float64bits(hi[j]) != 0 {
+				return fmt.Errorf("%w: offset %d: ranges not recorded but not zero", ErrFormat, off)
+			}
+		}
+	case 1:
+		for j := range lo {
+			if !finite(lo[j]) || !finite(hi[j]) || lo[j] > hi[j] {
+				return fmt.Errorf("%w: offset %d: range of feature %d is [%v, %v]", ErrFormat, off, j, lo[j], hi[j])
+			}
+		}
+		m.xMin, m.xMax = lo, hi
+	default:
+		return fmt.Errorf("%w: offset %d: ranges flag %d, want 0 or 1", ErrFormat, off, recorded)
+	}
+	if names == 0 {
+		return nil
+	}
+	off = d.off
+	end := d.off + names
+	all := make([]string, 0, m.cfg.Inputs+1)
+	for len(all) < m.cfg.Inputs+1 {
+		if end-d.off < 2 {
+			return fmt.Errorf("%w: offset %d: the names end after %d of %d", ErrFormat, off, len(all), m.cfg.Inputs+1)
+		}
+		k := int(le.Uint16(d.data[d.off:]))
+		d.off += 2
+		if end-d.off < k {
+			return fmt.Errorf("%w: offset %d: name %d runs past the names", ErrFormat, d.off-2, len(all))
+		}
+		all = append(all, string(d.data[d.off:d.off+k]))
+		d.off += k
+	}
+	if d.off != end {
+		return fmt.Errorf("%w: offset %d: %d bytes after the names", ErrFormat, d.off, end-d.off)
+	}
+	if err := checkNames(all[1:], all[0]); err != nil {
+		return fmt.Errorf("%w: offset %d: %v", ErrFormat, off, err)
+	}
+	m.targetName, m.featureNames = all[0], all[1:]
 	return nil
 }
 

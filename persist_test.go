@@ -113,6 +113,33 @@ func persistFitted[T Float](t testing.TB, cfg Config) *Model[T] {
 	if _, err := tr.Fit(x, y, FitOptions[T]{Epochs: 3, Seed: 6}); err != nil {
 		t.Fatal(err)
 	}
+	// Forget the ranges Fit recorded, so that the model is written in
+	// version 1 or 2, whose layout these tests check; persistFittedV3
+	// keeps them.
+	m.xMin, m.xMax = nil, nil
+	return m
+}
+
+// persistFittedV3 returns persistFitted's model with everything version 3
+// adds: feature names, recorded ranges and calibration scales.
+func persistFittedV3[T Float](t testing.TB, cfg Config) *Model[T] {
+	t.Helper()
+	m := persistFitted[T](t, cfg)
+	x, _ := persistData[T](cfg.Seed, 64, cfg.Inputs)
+	m.extendRanges(x)
+	names := make([]string, cfg.Inputs)
+	for j := range names {
+		names[j] = fmt.Sprintf("feature %d, ünïcode", j)
+	}
+	if err := m.SetFeatureNames(names, "the target"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetVarScale(1.25); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetCorrectedScale(0.75); err != nil {
+		t.Fatal(err)
+	}
 	return m
 }
 
@@ -131,10 +158,14 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 // field reaches the checks behind the CRCs.
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
-	if len(b) >= headerLen {
-		le.PutUint32(b[20:], crc32.Checksum(b[:20], castagnoli))
+	hl := headerLen
+	if len(b) >= 10 && le.Uint16(b[8:]) == fileVersionData {
+		hl = headerLenV3
 	}
-	if len(b) >= headerLen+crcLen {
+	if len(b) >= hl {
+		le.PutUint32(b[hl-crcLen:], crc32.Checksum(b[:hl-crcLen], castagnoli))
+	}
+	if len(b) >= hl+crcLen {
 		end := len(b) - crcLen
 		le.PutUint32(b[end:], crc32.Checksum(b[:end], castagnoli))
 	}
@@ -196,7 +227,7 @@ func persistRoundTrip[T Float](t *testing.T, cfg Config) {
 		t.Fatal(err)
 	}
 	x, y := persistData[T](99, 8, cfg.Inputs)
-	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set} {
+	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set, "version3": persistFittedV3[T](t, cfg)} {
 		t.Run(name, func(t *testing.T) { persistRoundTripOf(t, orig, x, y) })
 	}
 }
@@ -292,6 +323,99 @@ func TestPersistLayout(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("fields at the documented offsets (-want +got):\n%s", d)
+	}
+}
+
+// TestPersistLayoutVersion3 checks the offsets documented on
+// MarshalBinary for version 3: the names' length in the header, the loss
+// fields of a GCP model, and the calibration, ranges and names between the
+// standardization and the parameters.
+func TestPersistLayoutVersion3(t *testing.T) {
+	m := persistFittedV3[float64](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 21})
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, in, p := len(m.cfg.Hidden), m.cfg.Inputs, len(m.params)
+	names := 0
+	for _, name := range append([]string{m.targetName}, m.featureNames...) {
+		names += 2 + len(name)
+	}
+	const shift = 4 // the names' length in the header
+	o := persistOffsetsFor(d, in, lossLen)
+	at := func(off int) int { return off + shift }
+	f64 := func(off int) float64 { return math.Float64frombits(le.Uint64(b[off:])) }
+	data := at(o.params) // S, where version 3's fields start
+	nameAt := data + 17 + 16*in
+	got := []any{
+		le.Uint16(b[8:]), le.Uint32(b[20:]), le.Uint32(b[24:]) == crc32.Checksum(b[:24], castagnoli),
+		le.Uint32(b[at(o.hidden):]), b[at(o.loss)], f64(at(o.yScale)), f64(at(o.xScale) + 8),
+		f64(data), f64(data + 8), b[data+16], f64(data + 17 + 8), f64(data + 17 + 8*in + 8),
+		le.Uint16(b[nameAt:]), string(b[nameAt+2 : nameAt+2+len(m.targetName)]),
+		f64(nameAt + names + 8*(p-1)), len(b),
+	}
+	want := []any{
+		uint16(3), uint32(names), true,
+		uint32(3), byte(LossGCP), m.yScale, m.xScale[1],
+		1.25, 0.75, byte(1), m.xMin[1], m.xMax[1],
+		uint16(len(m.targetName)), m.targetName,
+		m.params[p-1], 104 + 4*d + 32*in + names + 8*p,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("fields at the documented offsets (-want +got):\n%s", d)
+	}
+}
+
+// TestUnmarshalRejectsVersion3 checks that version 3's fields hold only
+// what the API can set: each malformed file gets its sentinel, with both
+// CRCs fixed so that the check itself, not the checksum, must catch it.
+func TestUnmarshalRejectsVersion3(t *testing.T) {
+	m := persistFittedV3[float64](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 22})
+	base, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := m.cfg.Inputs
+	data := persistOffsetsFor(1, in, lossLen).params + 4
+	names := data + 17 + 16*in
+	put := func(off int, v float64) func([]byte) {
+		return func(b []byte) { le.PutUint64(b[off:], math.Float64bits(v)) }
+	}
+	for _, tc := range []struct {
+		name string
+		edit func([]byte)
+		want error
+	}{
+		{"VarScale 0", put(data, 0), ErrNonFinite},
+		{"CorrectedScale NaN", put(data+8, math.NaN()), ErrNonFinite},
+		{"CorrectedScale −1", put(data+8, -1), ErrNonFinite},
+		{"ranges flag 2", func(b []byte) { b[data+16] = 2 }, ErrFormat},
+		{"unrecorded ranges not zero", func(b []byte) { b[data+16] = 0 }, ErrFormat},
+		{"range lo > hi", put(data+17, 1e300), ErrFormat},
+		{"range Inf", put(data+17+8*in, math.Inf(1)), ErrFormat},
+		{"name past the section", func(b []byte) { le.PutUint16(b[names:], 60000) }, ErrFormat},
+		{"invalid UTF-8", func(b []byte) { b[names+2] = 0xff }, ErrFormat},
+		{"duplicate feature names", func(b []byte) {
+			// The two feature names differ only in their digit.
+			i := bytes.Index(b[names:], []byte("feature 1"))
+			b[names+i+8] = '0'
+		}, ErrFormat},
+		{"names length too large", func(b []byte) { le.PutUint32(b[20:], uint32(maxNamesLen(in)+1)) }, ErrFormat},
+		{"names length off by one", func(b []byte) { le.PutUint32(b[20:], le.Uint32(b[20:])-1) }, ErrFormat},
+	} {
+		b := slices.Clone(base)
+		tc.edit(b)
+		b = persistFixCRCs(b)
+		var got Model[float64]
+		err := got.UnmarshalBinary(b)
+		if kind, kerr := persistKind(err); kerr != nil || kind != tc.want {
+			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
+		}
+		// ReadFrom reads as many bytes as the header claims: one less
+		// names byte leaves the stored CRC unread, a checksum failure.
+		if n, err := got.ReadFrom(bytes.NewReader(b)); !errors.Is(err, tc.want) && !errors.Is(err, ErrChecksum) {
+			t.Errorf("%s: ReadFrom = %d, %v; want %v", tc.name, n, err, tc.want)
+		}
 	}
 }
 
@@ -504,7 +628,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 3", patch(8, []byte{3, 0}), ErrVersion, false},
+		{"version 4", patch(8, []byte{4, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -688,7 +812,11 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 8:
 				want = ErrMagic
 			case i/8 < 10:
-				want = ErrVersion
+				// Another version this package reads fails the header
+				// CRC, which covers the version.
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionData {
+					want = ErrVersion
+				}
 			}
 			var m Model[float32]
 			err := m.UnmarshalBinary(c)
@@ -709,7 +837,7 @@ func persistSmallModels(t *testing.T) [][]byte {
 	cfg := Config{Inputs: 2, Hidden: []int{2}, Activation: Tanh, Seed: 3}
 	v2 := Config{Inputs: 2, Hidden: []int{2}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 3, Seed: 3}
 	var out [][]byte
-	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg), persistFitted[float32](t, v2)} {
+	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg), persistFitted[float32](t, v2), persistFittedV3[float64](t, cfg)} {
 		b, err := m.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
@@ -1014,6 +1142,40 @@ var goldenFiles = []struct {
 			return persistFitted[float64](t, Config{Inputs: 2, Hidden: []int{3, 2}, Activation: Tanh, Loss: LossDPD, DPDGamma: 0.75, Seed: 16})
 		},
 	},
+	{
+		name:   "model_v3_float32.gcpm",
+		inputs: [][]float64{{0.5, -1}, {40, 3}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// GCP with names (one not ASCII), recorded ranges and both
+			// calibration scales.
+			m := persistFitted[float32](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 17})
+			x, _ := persistData[float32](17, 64, 2)
+			m.extendRanges(x)
+			goldenMust(t, m.SetFeatureNames([]string{"größe", "temp"}, "y"))
+			goldenMust(t, m.SetVarScale(1.25))
+			goldenMust(t, m.SetCorrectedScale(0.75))
+			return m
+		},
+	},
+	{
+		name:   "model_v3_float64.gcpm",
+		inputs: [][]float64{{0.5, -1, 2}, {0, 0, 0}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A comparator with names and a variance scale but no
+			// recorded ranges.
+			m := persistFitted[float64](t, Config{Inputs: 3, Hidden: []int{3}, Loss: LossGaussianML, Seed: 18})
+			goldenMust(t, m.SetFeatureNames([]string{"a", "b", "c"}, ""))
+			goldenMust(t, m.SetVarScale(2))
+			return m
+		},
+	},
+}
+
+func goldenMust(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 const goldenExpectPath = "testdata/model_golden.txt"
@@ -1035,6 +1197,11 @@ type goldenExpect struct {
 	Standardized                bool
 	YMeanBits, YScaleBits       uint64
 	XMeanBits, XScaleBits       []uint64
+	// Version 3 only: the calibration, the names and the ranges.
+	VarScaleBits, CorrScaleBits uint64
+	Target                      string
+	Features                    []string
+	XMinBits, XMaxBits          []uint64
 	Params                      []uint64
 	Preds                       []goldenPrediction
 }
@@ -1145,6 +1312,14 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 		YMeanBits: math.Float64bits(m.yMean), YScaleBits: math.Float64bits(m.yScale),
 		XMeanBits: bits(m.xMean), XScaleBits: bits(m.xScale),
 	}
+	if m.featureNames != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 { // version 3
+		e.VarScaleBits, e.CorrScaleBits = math.Float64bits(m.varScale), math.Float64bits(m.corrScale)
+		e.Target, e.Features = m.targetName, m.featureNames
+		e.XMinBits, e.XMaxBits = bits(m.xMin), bits(m.xMax)
+		if m.xMin == nil {
+			e.XMinBits, e.XMaxBits = nil, nil
+		}
+	}
 	for _, v := range m.params {
 		e.Params = append(e.Params, persistBits(v))
 	}
@@ -1228,6 +1403,19 @@ func formatGolden(w *strings.Builder, e goldenExpect) {
 		fmt.Fprintf(w, "loss %d\ndpdgamma %#x\nmcsamples %d\n", e.Loss, e.DPDGammaBits, e.MCSamples)
 	}
 	fmt.Fprintf(w, "ymean %#x\nyscale %#x\nxmean %s\nxscale %s\n", e.YMeanBits, e.YScaleBits, list(e.XMeanBits), list(e.XScaleBits))
+	if e.VarScaleBits != 0 { // version 3's fields; names are quoted and have no spaces
+		fmt.Fprintf(w, "varscale %#x\ncorrscale %#x\ntarget %s\n", e.VarScaleBits, e.CorrScaleBits, strconv.QuoteToASCII(e.Target))
+		if e.Features != nil {
+			w.WriteString("features")
+			for _, f := range e.Features {
+				w.WriteString(" " + strconv.QuoteToASCII(f))
+			}
+			w.WriteString("\n")
+		}
+		if e.XMinBits != nil {
+			fmt.Fprintf(w, "xmin %s\nxmax %s\n", list(e.XMinBits), list(e.XMaxBits))
+		}
+	}
 	for _, p := range e.Params {
 		fmt.Fprintf(w, "param %#x\n", p)
 	}
@@ -1273,6 +1461,21 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		v, err := strconv.ParseBool(f[0])
 		e.Standardized = v
 		return err
+	case "target", "features":
+		var names []string
+		for _, q := range f {
+			name, err := strconv.Unquote(q)
+			if err != nil {
+				return err
+			}
+			names = append(names, name)
+		}
+		if key == "target" {
+			e.Target = names[0]
+		} else {
+			e.Features = names
+		}
+		return nil
 	case "predict":
 		var p goldenPrediction
 		i := slices.Index(f, "=")
@@ -1302,6 +1505,14 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		nums[i] = n
 	}
 	switch key {
+	case "varscale":
+		e.VarScaleBits = nums[0]
+	case "corrscale":
+		e.CorrScaleBits = nums[0]
+	case "xmin":
+		e.XMinBits = nums
+	case "xmax":
+		e.XMaxBits = nums
 	case "elem":
 		e.Elem = int(nums[0])
 	case "inputs":

@@ -24,6 +24,15 @@ type Prediction struct {
 	Alpha float64
 	Beta  float64 // β, in squared target units
 	Nu    float64 // ν
+	// InputZ is the largest robust z-score |x_j − center_j|/scale_j of
+	// the input's features, with the standardization learned by Fit (the
+	// median and a robust standard deviation of each feature). Most
+	// training inputs have InputZ below 3 or 4; an input far beyond that
+	// (or outside Model.FeatureRanges) is an extrapolation, where the
+	// network's variances describe nothing it has seen: the model then
+	// does not know how wrong it may be, and its uncertainty should not
+	// be trusted.
+	InputZ float64
 	// VarAleatoric and VarEpistemic split Var by the law of total
 	// variance (Sec. subsecSyntheticAleatoricEpistemic) for LossMLBayes:
 	// the noise of the data, and the model's own uncertainty across its
@@ -171,6 +180,9 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 		default:
 			m.predictions(ws, n, out[start:start+n])
 		}
+		for i := range n {
+			out[start+i].InputZ = inputZ(a.x[i*d : (i+1)*d])
+		}
 	}
 	return nil
 }
@@ -189,7 +201,7 @@ func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 	if m.cfg.FixedAlpha == 0 {
 		alphaMinusOne = link[2*n : 3*n]
 	}
-	s2 := m.yScale * m.yScale
+	s2 := m.varianceUnit()
 	for i := range out {
 		p := NormalGamma{M: m.yMean + m.yScale*float64(zm[i]), Nu: nu[i], Alpha: m.cfg.FixedAlpha, Beta: beta[i] * s2}
 		var v float64
@@ -207,6 +219,6 @@ func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 		o := &out[i]
 		o.Loss, o.Mean, o.Var, o.Alpha, o.Beta, o.Nu = LossGCP, p.M, v, p.Alpha, p.Beta, p.Nu
 		o.VarAleatoric, o.VarEpistemic = v, 0
-		o.VarCorrected = p.VarCorrected()
+		o.VarCorrected = p.VarCorrected() * m.corrScale
 	}
 }

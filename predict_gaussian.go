@@ -78,7 +78,7 @@ func (m *Model[T]) gaussianVariances(ws *Workspace[T], n int) []float64 {
 // N(yMean + yScale·m, yScale²·σ²).
 func (m *Model[T]) gaussianPredictions(ws *Workspace[T], n int, out []Prediction) {
 	zm, v := ws.a.head(headM, n), m.gaussianVariances(ws, n)
-	s2 := m.yScale * m.yScale
+	s2 := m.varianceUnit()
 	for i := range out {
 		out[i] = m.gaussianPrediction(m.yMean+m.yScale*float64(zm[i]), s2*v[i], 0)
 	}
@@ -104,13 +104,17 @@ func (m *Model[T]) mcPrediction(ws *Workspace[T]) Prediction {
 		d := float64(z) - mean
 		epistemic += d * d
 	}
-	s2 := m.yScale * m.yScale
+	s2 := m.varianceUnit()
 	return m.gaussianPrediction(m.yMean+m.yScale*mean, s2*aleatoric/float64(s), s2*epistemic/float64(s))
 }
 
 // gaussianPrediction is the prediction N(mean, aleatoric + epistemic).
 func (m *Model[T]) gaussianPrediction(mean, aleatoric, epistemic float64) Prediction {
 	v := aleatoric + epistemic
-	return Prediction{Loss: m.cfg.Loss, Mean: mean, Var: v, VarCorrected: v, Alpha: math.Inf(1),
+	return Prediction{Loss: m.cfg.Loss, Mean: mean, Var: v, VarCorrected: v * m.corrScale, Alpha: math.Inf(1),
 		VarAleatoric: aleatoric, VarEpistemic: epistemic}
 }
+
+// varianceUnit is what a variance in standardized units is multiplied by
+// to give it in original units: yScale², times the calibration VarScale.
+func (m *Model[T]) varianceUnit() float64 { return m.yScale * m.yScale * m.varScale }

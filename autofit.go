@@ -1,0 +1,411 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// AutoOptions configures AutoFit. The zero value selects the defaults,
+// which are meant for data nobody has tuned for.
+type AutoOptions struct {
+	// LearningRates and Dropouts span the grid of candidates, every
+	// learning rate with every dropout rate. Defaults: defaultLearningRates
+	// and defaultDropouts, which cover the paper's grid
+	// (appendixHyperparameters) at a coarser step. A single value fixes
+	// that hyperparameter. For LossMLBayes a dropout of 0 is left out: its
+	// MC samples need dropout.
+	LearningRates, Dropouts []float64
+	// MaxEpochs is the most epochs any candidate trains. Default: enough
+	// for about stepBudget minibatch steps, within [minAutoEpochs,
+	// maxAutoEpochs] (autoEpochs).
+	MaxEpochs int
+	// Patience is the early-stopping patience of every candidate, in
+	// epochs. Default MaxEpochs/10, at least minPatience.
+	Patience int
+	// ValidationShare is the share of the training rows held out, drawn
+	// with Seed, to stop, select and calibrate on. Default 0.1, at least
+	// minValidationRows rows.
+	ValidationShare float64
+	// Seed fixes which rows are held out and each candidate's shuffles.
+	// The candidates' initial weights come from Config.Seed, their dropout
+	// masks from TrainConfig.Seed: all candidates start from the same
+	// weights, so that the search compares hyperparameters, not draws.
+	Seed uint64
+	// Workers is how many candidates train at once. Default GOMAXPROCS.
+	// The result does not depend on it.
+	Workers int
+	// Progress, if set, is called after each round of the search, from
+	// the goroutine that called AutoFit.
+	Progress func(AutoRound)
+}
+
+// The defaults of AutoOptions.
+var (
+	defaultLearningRates = []float64{1e-4, 3e-4, 1e-3, 3e-3}
+	defaultDropouts      = []float64{0, 0.1, 0.2, 0.4}
+)
+
+const (
+	// stepBudget is about how many minibatch steps a candidate may take
+	// when MaxEpochs is not set: small data sets get many epochs, large
+	// ones few, and every candidate as many updates as the paper's
+	// smallest settings give (appendixHyperparameters: 700 epochs of
+	// minibatch 5 on Boston's 455 rows are 64,000 steps).
+	stepBudget    = 65536
+	minAutoEpochs = 100
+	maxAutoEpochs = 2000
+	// minPatience keeps early stopping from ending on the noise of a few
+	// epochs.
+	minPatience = 20
+	// minValidationRows is the smallest validation set: below about 30
+	// rows a validation NLL is too noisy to select or calibrate on.
+	minValidationRows = 30
+	// MinAutoFitRows is the fewest rows AutoFit trains on: enough to hold
+	// out minValidationRows and train on as many.
+	MinAutoFitRows = 2 * minValidationRows
+	// searchEta is successive halving's ratio: each round keeps the best
+	// third of the candidates and trains them three times as long.
+	searchEta = 3
+)
+
+// AutoRound reports one round of AutoFit's search.
+type AutoRound struct {
+	Round      int // 1-based
+	Epochs     int // the epoch budget of this round
+	Candidates int // candidates trained in this round
+	BestValNLL float64
+}
+
+// AutoResult describes the model AutoFit returns.
+type AutoResult struct {
+	LearningRate, Dropout float64
+	// Epoch is the epoch whose parameters the model holds, chosen by
+	// early stopping; EpochsRun the epochs its run trained in all.
+	Epoch, EpochsRun int
+	// ValNLL is the held-out rows' mean negative log predictive density
+	// after calibration, in original units; ValCoverage95 the share of
+	// them inside their central 95% calibrated interval.
+	ValNLL, ValCoverage95 float64
+	// VarScale and CorrectedScale are the calibration factors fitted on
+	// the held-out rows (Model.Calibrate).
+	VarScale, CorrectedScale float64
+	// TrainRows and ValRows are how many rows trained and how many were
+	// held out; Candidates how many hyperparameter pairs were tried.
+	TrainRows, ValRows, Candidates int
+}
+
+// AutoFit trains a model of shape cfg on the row-major inputs x and
+// targets y without hand-tuned hyperparameters, the recipe gcp train uses
+// by default:
+//
+//  1. It holds out a share of the rows (AutoOptions.ValidationShare) and
+//     learns the standardization from the rest.
+//  2. Every pair of learning rate and dropout rate in the grid trains
+//     with early stopping on the held-out rows' NLL. Successive halving
+//     prunes the grid: all candidates train for a ninth of the epoch
+//     budget, the best third go on to a third of it, and the best third
+//     of those to all of it, each keeping the parameters of its best
+//     epoch. Candidates run in parallel on Workers goroutines.
+//  3. The candidate with the lowest held-out NLL is kept as it is, not
+//     refit on all rows: its early-stopping epoch and the calibration
+//     below were measured on rows it never trained on, which a refit
+//     would not have.
+//  4. One factor on the predictive variance is fitted to the held-out
+//     rows by maximum likelihood (Model.VarScale), which corrects the
+//     over- or under-confidence that remains.
+//
+// Only the data passed in is used: hold the test data back from it. cfg's
+// Dropout is replaced by the grid's, and tc's LearningRate by the grid's;
+// the rest of cfg and tc (Loss, Hidden, Optimizer, BatchSize, the seeds)
+// apply to every candidate. The result is bit-identical for a given
+// input and seeds, whatever Workers is. Errors are those of New,
+// NewTrainer and Fit; ErrConfig for invalid options, ErrBatch for data too
+// small to hold out a validation set, and the first error of a candidate
+// (by grid order) if every candidate failed.
+func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
+	s, err := newSearch(cfg, tc, x, y, opt)
+	if err != nil {
+		return nil, AutoResult{}, err
+	}
+	return s.run()
+}
+
+// candidate is one point of the grid and its training run.
+type candidate[T Float] struct {
+	lr, dropout float64
+	run         *fitRun[T]
+	err         error // why it stopped for good, if it failed
+	done        bool  // early stopping ended it
+}
+
+// score is the candidate's best held-out NLL; +Inf when it failed or
+// never scored.
+func (c *candidate[T]) score() float64 {
+	if c.err != nil || c.run == nil || c.run.stats.BestEpoch == 0 {
+		return math.Inf(1)
+	}
+	return c.run.stats.BestValNLL
+}
+
+// search is the state of one AutoFit.
+type search[T Float] struct {
+	cfg                 Config
+	tc                  TrainConfig
+	opt                 AutoOptions
+	trainX, trainY      []T
+	valX, valY          []T
+	xMean, xScale       []float64
+	yMean, yScale       float64
+	cands               []*candidate[T]
+	maxEpochs, patience int
+}
+
+// newSearch validates the options, fills in their defaults, holds out
+// the validation rows and learns the standardization.
+func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*search[T], error) {
+	n := len(y)
+	if opt.LearningRates == nil {
+		opt.LearningRates = defaultLearningRates
+	}
+	if opt.Dropouts == nil {
+		opt.Dropouts = defaultDropouts
+	}
+	if opt.ValidationShare == 0 {
+		opt.ValidationShare = 0.1
+	}
+	if opt.Workers == 0 {
+		opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	switch {
+	case len(opt.LearningRates) == 0 || len(opt.Dropouts) == 0:
+		return nil, fmt.Errorf("%w: AutoOptions: an empty grid", ErrConfig)
+	case !(opt.ValidationShare > 0 && opt.ValidationShare < 1):
+		return nil, fmt.Errorf("%w: AutoOptions.ValidationShare = %v, want (0, 1)", ErrConfig, opt.ValidationShare)
+	case opt.MaxEpochs < 0 || opt.Patience < 0 || opt.Workers < 0:
+		return nil, fmt.Errorf("%w: AutoOptions: MaxEpochs = %d, Patience = %d, Workers = %d, want ≥ 0", ErrConfig, opt.MaxEpochs, opt.Patience, opt.Workers)
+	}
+	s := &search[T]{cfg: cfg.withDefaults(), tc: tc, opt: opt}
+	for _, lr := range opt.LearningRates {
+		for _, p := range opt.Dropouts {
+			if s.cfg.Loss == LossMLBayes && p == 0 {
+				continue
+			}
+			s.cands = append(s.cands, &candidate[T]{lr: lr, dropout: p})
+		}
+	}
+	if len(s.cands) == 0 {
+		return nil, fmt.Errorf("%w: AutoOptions: LossMLBayes needs a dropout rate above 0 in Dropouts", ErrConfig)
+	}
+	// Every candidate's Config and TrainConfig must be valid.
+	for _, c := range s.cands {
+		cfg, tc := s.cfg, s.tc
+		cfg.Dropout, tc.LearningRate = c.dropout, c.lr
+		if err := cfg.validate(); err != nil {
+			return nil, err
+		}
+		if err := tc.withDefaults().validate(); err != nil {
+			return nil, err
+		}
+		if err := validateFor[T](tc.withDefaults()); err != nil {
+			return nil, err
+		}
+	}
+	if len(x) != n*s.cfg.Inputs {
+		return nil, ErrShape
+	}
+	if k := kernelsFor[T](); !k.allFinite(x) || !k.allFinite(y) {
+		return nil, ErrNonFinite
+	}
+	share := max(opt.ValidationShare, float64(minValidationRows)/float64(n))
+	if n < MinAutoFitRows {
+		return nil, fmt.Errorf("%w: %d rows; AutoFit holds out at least %d to validate on and needs as many to train", ErrBatch, n, minValidationRows)
+	}
+	var err error
+	if s.trainX, s.trainY, s.valX, s.valY, err = holdOut(x, y, s.cfg.Inputs, share, opt.Seed); err != nil {
+		return nil, err
+	}
+	s.maxEpochs = opt.MaxEpochs
+	if s.maxEpochs == 0 {
+		s.maxEpochs = autoEpochs(len(s.trainY), s.tc.withDefaults().BatchSize)
+	}
+	s.patience = opt.Patience
+	if s.patience == 0 {
+		s.patience = max(minPatience, s.maxEpochs/10)
+	}
+	// One standardization for all candidates, learned from the training
+	// rows as Fit would, so that their held-out NLLs are comparable.
+	s.xMean, s.xScale, s.yMean, s.yScale = learnStandardization(s.trainX, s.trainY, s.cfg.Inputs)
+	return s, nil
+}
+
+// autoEpochs returns the default epoch budget for n training rows in
+// minibatches of size batch: about stepBudget steps, clamped to
+// [minAutoEpochs, maxAutoEpochs].
+func autoEpochs(n, batch int) int {
+	steps := (n + batch - 1) / batch
+	return min(max((stepBudget+steps-1)/steps, minAutoEpochs), maxAutoEpochs)
+}
+
+// run performs the successive-halving rounds, picks the best candidate
+// and calibrates it.
+func (s *search[T]) run() (*Model[T], AutoResult, error) {
+	alive := slices.Clone(s.cands)
+	budgets := []int{max(1, s.maxEpochs/(searchEta*searchEta)), max(1, s.maxEpochs/searchEta), s.maxEpochs}
+	for round, budget := range budgets {
+		s.train(alive, budget)
+		best := math.Inf(1)
+		for _, c := range alive {
+			best = min(best, c.score())
+		}
+		if s.opt.Progress != nil {
+			s.opt.Progress(AutoRound{Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
+		}
+		if round < len(budgets)-1 {
+			alive = s.prune(alive)
+		}
+	}
+	win := alive[0]
+	for _, c := range alive[1:] {
+		if c.score() < win.score() {
+			win = c
+		}
+	}
+	if math.IsInf(win.score(), 1) {
+		for _, c := range s.cands {
+			if c.err != nil {
+				return nil, AutoResult{}, fmt.Errorf("learning rate %g, dropout %g: %w", c.lr, c.dropout, c.err)
+			}
+		}
+		return nil, AutoResult{}, fmt.Errorf("%w: no candidate could score the held-out rows", ErrNonFinite)
+	}
+	win.run.restoreBest()
+	m := win.run.t.m
+	m.extendRanges(s.trainX)
+	m.extendRanges(s.valX)
+	res := AutoResult{
+		LearningRate: win.lr, Dropout: win.dropout,
+		Epoch: win.run.stats.BestEpoch, EpochsRun: win.run.stats.Epoch,
+		TrainRows: len(s.trainY), ValRows: len(s.valY), Candidates: len(s.cands),
+	}
+	var err error
+	if res.VarScale, res.CorrectedScale, err = m.Calibrate(s.valX, s.valY); err != nil {
+		return nil, AutoResult{}, err
+	}
+	preds, err := m.predictAll(s.valX)
+	if err != nil {
+		return nil, AutoResult{}, err
+	}
+	res.ValNLL, res.ValCoverage95 = heldOutScores(preds, s.valY)
+	return m, res, nil
+}
+
+// train advances every candidate of cands that is still running to epoch
+// budget, on up to Workers goroutines. Each candidate's run depends only
+// on its own state, so the order in which workers take them changes
+// nothing.
+func (s *search[T]) train(cands []*candidate[T], budget int) {
+	work := make(chan *candidate[T])
+	var wg sync.WaitGroup
+	for range min(s.opt.Workers, len(cands)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range work {
+				s.advance(c, budget)
+			}
+		}()
+	}
+	for _, c := range cands {
+		work <- c
+	}
+	close(work)
+	wg.Wait()
+}
+
+// advance trains c until epoch budget, early stopping or an error.
+func (s *search[T]) advance(c *candidate[T], budget int) {
+	if c.err != nil || c.done {
+		return
+	}
+	if c.run == nil {
+		if c.err = s.start(c); c.err != nil {
+			return
+		}
+	}
+	r := c.run
+	for r.stats.Epoch < budget {
+		if c.err = r.epoch(); c.err != nil {
+			return
+		}
+		if r.stats.Epoch-r.stats.BestEpoch >= s.patience {
+			c.done = true
+			return
+		}
+	}
+}
+
+// start builds c's model and trainer, with the shared standardization.
+func (s *search[T]) start(c *candidate[T]) error {
+	cfg, tc := s.cfg, s.tc
+	cfg.Dropout, tc.LearningRate = c.dropout, c.lr
+	m, err := New[T](cfg)
+	if err != nil {
+		return err
+	}
+	if err := m.SetStandardization(s.xMean, s.xScale, s.yMean, s.yScale); err != nil {
+		return err
+	}
+	t, err := NewTrainer(m, tc)
+	if err != nil {
+		return err
+	}
+	c.run = newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
+	return nil
+}
+
+// prune returns the best ⌈len/searchEta⌉ of cands by held-out NLL, in
+// grid order; ties go to the earlier candidate.
+func (s *search[T]) prune(cands []*candidate[T]) []*candidate[T] {
+	keep := (len(cands) + searchEta - 1) / searchEta
+	ranked := slices.Clone(cands)
+	slices.SortStableFunc(ranked, func(a, b *candidate[T]) int {
+		sa, sb := a.score(), b.score()
+		switch {
+		case sa < sb:
+			return -1
+		case sa > sb:
+			return 1
+		}
+		return 0
+	})
+	ranked = ranked[:keep]
+	return slices.DeleteFunc(slices.Clone(cands), func(c *candidate[T]) bool { return !slices.Contains(ranked, c) })
+}
+
+// predictAll returns the predictions of the row-major rows x.
+func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
+	preds := make([]Prediction, len(x)/m.cfg.Inputs)
+	if err := m.PredictBatch(m.NewWorkspace(), x, preds); err != nil {
+		return nil, err
+	}
+	return preds, nil
+}
+
+// heldOutScores returns the mean negative log predictive density of the
+// targets y under preds and the share inside the central 95% calibrated
+// interval.
+func heldOutScores[T Float](preds []Prediction, y []T) (nll, cover95 float64) {
+	var in int
+	for i, p := range preds {
+		v := float64(y[i])
+		nll -= p.LogPDF(v)
+		lo, hi, _ := p.CalibratedInterval(0.95)
+		if lo <= v && v <= hi {
+			in++
+		}
+	}
+	return nll / float64(len(y)), float64(in) / float64(len(y))
+}

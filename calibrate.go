@@ -1,0 +1,244 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// The calibrated predictive of a Prediction is the Gaussian
+// N(Mean, VarCorrected): the outlier-corrected variance Ṽ_est of the
+// paper's Definition 3.1 (eqEstMeanVarNetwork, with A(α) of
+// defAlphaCorrection), which estimates the noise of the clean part of the
+// data. Where the training targets held outliers, α stays small and the
+// Student-t predictive t_{2α} has heavy tails and a variance inflated by
+// them, so its central intervals are too wide for clean points; the
+// corrected variance removes that inflation (Sec. subsecSynthetic). On
+// clean data α grows, A(α) → 1, and the two predictives agree.
+
+// CalibratedLogPDF returns the log density of the calibrated predictive
+// N(Mean, VarCorrected) at y.
+func (p Prediction) CalibratedLogPDF(y float64) float64 {
+	return normal{p.Mean, p.VarCorrected}.logPDF(y)
+}
+
+// CalibratedCDF returns P(Y ≤ y) under the calibrated predictive
+// N(Mean, VarCorrected).
+func (p Prediction) CalibratedCDF(y float64) float64 {
+	return normal{p.Mean, p.VarCorrected}.cdf(y)
+}
+
+// CalibratedQuantile returns the y with CalibratedCDF(y) = prob, for prob
+// in (0, 1); ErrProbability otherwise.
+func (p Prediction) CalibratedQuantile(prob float64) (float64, error) {
+	if !(prob > 0 && prob < 1) {
+		return 0, ErrProbability
+	}
+	return normal{p.Mean, p.VarCorrected}.quantile(prob), nil
+}
+
+// CalibratedInterval returns the central interval of the calibrated
+// predictive N(Mean, VarCorrected) that holds probability level, for
+// level in (0, 1); ErrLevel otherwise. Use it, rather than Interval, for
+// intervals meant to cover clean targets at their nominal rate when the
+// training data may have held outliers.
+func (p Prediction) CalibratedInterval(level float64) (lo, hi float64, err error) {
+	if !(level > 0 && level < 1) {
+		return 0, 0, ErrLevel
+	}
+	tail := (1 - level) / 2
+	lo, _ = p.CalibratedQuantile(tail)
+	hi, _ = p.CalibratedQuantile(1 - tail)
+	return lo, hi, nil
+}
+
+// scaleVariance returns p with its predictive variance multiplied by c:
+// β, and with it Var and VarCorrected, for a GCP prediction; Var and its
+// parts for a Gaussian one.
+func (p Prediction) scaleVariance(c float64) Prediction {
+	p.Beta *= c
+	p.Var *= c
+	p.VarCorrected *= c
+	p.VarAleatoric *= c
+	p.VarEpistemic *= c
+	return p
+}
+
+// VarScale returns the factor by which the model multiplies its
+// predictive variance: 1 unless Calibrate, SetVarScale or AutoFit set it.
+// For a GCP model it scales β, so the Student-t scale, Var, VarCorrected
+// and both predictives' intervals widen by its square root alike.
+func (m *Model[T]) VarScale() float64 { return m.varScale }
+
+// SetVarScale sets the factor by which the model multiplies its predictive
+// variance. It returns ErrNonFinite unless c is positive and finite.
+func (m *Model[T]) SetVarScale(c float64) error {
+	if !positiveFinite(c) {
+		return ErrNonFinite
+	}
+	m.varScale = c
+	return nil
+}
+
+// CorrectedScale returns the factor by which the model multiplies its
+// corrected variance, on top of VarScale: 1 unless Calibrate,
+// SetCorrectedScale or AutoFit set it. It scales VarCorrected, and so the
+// calibrated predictive, alone.
+func (m *Model[T]) CorrectedScale() float64 { return m.corrScale }
+
+// SetCorrectedScale sets the factor by which the model multiplies its
+// corrected variance. It returns ErrNonFinite unless c is positive and
+// finite.
+func (m *Model[T]) SetCorrectedScale(c float64) error {
+	if !positiveFinite(c) {
+		return ErrNonFinite
+	}
+	m.corrScale = c
+	return nil
+}
+
+// Calibrate fits the model's two calibration factors to the held-out
+// row-major inputs x and targets y (rows the model was not trained on),
+// sets them and returns them. First VarScale, by maximum likelihood of
+// the Student-t predictive (Gaussian for the comparator losses), which
+// corrects a model that is over- or under-confident everywhere alike, as
+// early stopping on a small validation set may leave it. Then
+// CorrectedScale, by the Gaussian likelihood of the calibrated predictive
+// N(Mean, VarCorrected) on the points within five of its standard
+// deviations (calibrateCorrected), so that gross outliers among the
+// held-out targets cannot widen the intervals meant for clean ones. A
+// comparator (Loss other than LossGCP) has no corrected variance and
+// keeps CorrectedScale.
+// Errors are those of PredictBatch, ErrShape for no rows, and
+// ErrNonFinite for a NaN or ±Inf target; on error the model is unchanged.
+func (m *Model[T]) Calibrate(x, y []T) (varScale, corrScale float64, err error) {
+	if m == nil || m.lay == nil {
+		return 0, 0, fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)
+	}
+	if len(y) == 0 || len(x) != len(y)*m.cfg.Inputs {
+		return 0, 0, ErrShape
+	}
+	if !m.k.allFinite(y) {
+		return 0, 0, ErrNonFinite
+	}
+	preds, err := m.predictAll(x)
+	if err != nil {
+		return 0, 0, err
+	}
+	oldVar, oldCorr := m.varScale, m.corrScale
+	vs := oldVar * calibrateVarScale(preds, y)
+	if !positiveFinite(vs) {
+		return 0, 0, ErrNonFinite
+	}
+	m.varScale = vs
+	if preds, err = m.predictAll(x); err != nil {
+		m.varScale = oldVar
+		return 0, 0, err
+	}
+	cs := oldCorr
+	if !m.cfg.Loss.gaussian() { // a comparator's VarCorrected is its Var
+		cs *= calibrateCorrected(preds, y)
+	}
+	if !positiveFinite(cs) {
+		m.varScale = oldVar
+		return 0, 0, ErrNonFinite
+	}
+	m.corrScale = cs
+	return vs, cs, nil
+}
+
+// calibrateVarScale returns the factor c on the predictive variance of
+// preds that maximizes the likelihood of the targets y, found by golden-
+// section search on ln c over [−calibrationRange, calibrationRange]. The
+// negative log likelihood is convex in ln c for a Gaussian predictive and
+// unimodal in practice for the Student-t; the bracket caps the correction
+// at a factor of e^±calibrationRange, so one wild validation point cannot
+// send it to 0 or ∞.
+func calibrateVarScale[T Float](preds []Prediction, y []T) float64 {
+	nll := func(u float64) float64 {
+		c := math.Exp(u)
+		var s float64
+		for i, p := range preds {
+			s -= p.scaleVariance(c).LogPDF(float64(y[i]))
+		}
+		return s
+	}
+	lo, hi := -calibrationRange, calibrationRange
+	const invPhi = 0.6180339887498949 // (√5 − 1)/2
+	a, b := hi-invPhi*(hi-lo), lo+invPhi*(hi-lo)
+	fa, fb := nll(a), nll(b)
+	for hi-lo > 1e-6 {
+		if fa <= fb || math.IsNaN(fb) {
+			hi, b, fb = b, a, fa
+			a = hi - invPhi*(hi-lo)
+			fa = nll(a)
+		} else {
+			lo, a, fa = a, b, fb
+			b = lo + invPhi*(hi-lo)
+			fb = nll(b)
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// calibrateCorrected returns the factor c on the corrected variances of
+// preds that makes the calibrated predictive N(Mean, c·VarCorrected) fit
+// the clean part of the targets y: the Gaussian maximum-likelihood
+// c = mean z² of the standardized squared residuals z² =
+// (y−Mean)²/VarCorrected, taken over the points within
+// outlierSigma standard deviations (sigma clipping). It starts from the
+// median of z² over its value for a standard normal, which a minority of
+// gross outliers cannot move far, and alternates clipping and refitting
+// until the kept set stops changing. Residuals of a few standard
+// deviations, as heavy-tailed clean data has, stay in the fit, so its
+// intervals keep their coverage there; gross outliers, which the
+// calibrated predictive leaves out by design, do not inflate it.
+func calibrateCorrected[T Float](preds []Prediction, y []T) float64 {
+	z2 := make([]float64, 0, len(preds))
+	for i, p := range preds {
+		r := float64(y[i]) - p.Mean
+		if v := r * r / p.VarCorrected; finite(v) {
+			z2 = append(z2, v)
+		}
+	}
+	if len(z2) == 0 {
+		return 1
+	}
+	sorted := slices.Clone(z2)
+	slices.Sort(sorted)
+	c := quantileSorted(sorted, 0.5) / chiSquare1Median
+	for range 50 {
+		var sum float64
+		var kept int
+		for _, v := range z2 {
+			if v <= outlierSigma*outlierSigma*c {
+				sum, kept = sum+v, kept+1
+			}
+		}
+		next := sum / float64(kept)
+		if kept == 0 || !positiveFinite(next) {
+			break
+		}
+		if next == c {
+			break
+		}
+		c = next
+	}
+	if !positiveFinite(c) {
+		return 1
+	}
+	return c
+}
+
+// chiSquare1Median is the median of a χ² variable with one degree of
+// freedom, (Φ⁻¹(¾))²: the median of z² for standard normal z.
+const chiSquare1Median = 0.45493642311957283
+
+// outlierSigma is the cut of calibrateCorrected's sigma clipping: a clean
+// Gaussian point lies beyond 5 standard deviations with probability
+// 5.7e-7, so the clip removes gross outliers and nothing else.
+const outlierSigma = 5
+
+// calibrationRange bounds |ln c| of the variance scale: a factor of
+// e^4.6 ≈ 100 either way, far beyond what a trained model needs.
+const calibrationRange = 4.6

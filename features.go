@@ -1,0 +1,123 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+	"unicode/utf8"
+)
+
+// What a model remembers of the data it was trained on, so that data of
+// another shape or meaning can be refused and inputs far outside the
+// training data can be flagged: the names of its features and target, and
+// each feature's range over the training rows.
+
+// maxNameLen is the longest feature or target name, in bytes; it bounds
+// what a saved model's names may ask to allocate.
+const maxNameLen = 1024
+
+// SetFeatureNames stores the names of the model's input features, in
+// order, and of its target, so that a program can check that its data has
+// the columns the model was trained on (the gcp command does, by name).
+// Names must be valid UTF-8 of at most 1024 bytes, and the feature names
+// distinct and non-empty; target may be empty. It returns an error
+// wrapping ErrShape for the wrong number of names and ErrConfig for a bad
+// name; the model is then unchanged. The names are saved with the model.
+func (m *Model[T]) SetFeatureNames(features []string, target string) error {
+	if m == nil || m.lay == nil {
+		return fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)
+	}
+	if len(features) != m.cfg.Inputs {
+		return fmt.Errorf("%w: %d feature names for %d inputs", ErrShape, len(features), m.cfg.Inputs)
+	}
+	if err := checkNames(features, target); err != nil {
+		return err
+	}
+	m.featureNames, m.targetName = append([]string(nil), features...), target
+	return nil
+}
+
+// checkNames reports the first bad name as an error wrapping ErrConfig.
+func checkNames(features []string, target string) error {
+	seen := make(map[string]int, len(features))
+	for j, name := range features {
+		if name == "" {
+			return fmt.Errorf("%w: feature %d has an empty name", ErrConfig, j)
+		}
+		if i, dup := seen[name]; dup {
+			return fmt.Errorf("%w: features %d and %d are both named %q", ErrConfig, i, j, name)
+		}
+		seen[name] = j
+	}
+	for _, name := range append([]string{target}, features...) {
+		if len(name) > maxNameLen || !utf8.ValidString(name) {
+			return fmt.Errorf("%w: name %.40q…: want valid UTF-8 of at most %d bytes", ErrConfig, name, maxNameLen)
+		}
+	}
+	return nil
+}
+
+// FeatureNames returns copies of the names set by SetFeatureNames, or nil
+// and "" if none were.
+func (m *Model[T]) FeatureNames() (features []string, target string) {
+	return append([]string(nil), m.featureNames...), m.targetName
+}
+
+// FeatureRanges returns the smallest and largest value of each feature
+// over every row passed to Fit or AutoFit (held-out rows included); ok is
+// false if the model has no record (it was only stepped, or loaded from
+// a file of format version 1 or 2).
+func (m *Model[T]) FeatureRanges() (lo, hi []float64, ok bool) {
+	if m.xMin == nil {
+		return nil, nil, false
+	}
+	return append([]float64(nil), m.xMin...), append([]float64(nil), m.xMax...), true
+}
+
+// OutsideRange returns how many features of the input row x lie outside
+// the range they had in the training rows (FeatureRanges), and the first
+// such feature's index, or −1. Without a record of the ranges it returns
+// 0 and −1. A prediction for such an input is an extrapolation; see
+// Prediction.InputZ for how far it reaches.
+func (m *Model[T]) OutsideRange(x []T) (count, first int) {
+	first = -1
+	if m.xMin == nil || len(x) != m.cfg.Inputs {
+		return 0, first
+	}
+	for j, v := range x {
+		if f := float64(v); f < m.xMin[j] || f > m.xMax[j] {
+			if count == 0 {
+				first = j
+			}
+			count++
+		}
+	}
+	return count, first
+}
+
+// extendRanges widens the recorded feature ranges to cover the row-major
+// rows x.
+func (m *Model[T]) extendRanges(x []T) {
+	d := m.cfg.Inputs
+	if m.xMin == nil {
+		m.xMin, m.xMax = make([]float64, d), make([]float64, d)
+		for j := range m.xMin {
+			m.xMin[j], m.xMax[j] = math.Inf(1), math.Inf(-1)
+		}
+	}
+	for r := 0; r+d <= len(x); r += d {
+		for j, v := range x[r : r+d] {
+			m.xMin[j] = min(m.xMin[j], float64(v))
+			m.xMax[j] = max(m.xMax[j], float64(v))
+		}
+	}
+}
+
+// inputZ returns the largest absolute value among the standardized
+// features u of one row: the input's largest robust z-score.
+func inputZ[T Float](u []T) float64 {
+	var z T
+	for _, v := range u {
+		z = max(z, v, -v)
+	}
+	return float64(z)
+}
