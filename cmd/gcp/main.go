@@ -95,6 +95,7 @@ commands:
   predict  write the predictive distribution of every row of a CSV file
   eval     score a saved model on a CSV file: RMSE, AUC, t-NLL, coverage
   repro    run the paper's cross-validation protocol on a CSV file
+  splits   run the standard UCI benchmark splits: RMSE, NLL, coverage
   demo     run the paper's synthetic experiments and plot them as PNG files
 
 Run "gcp <command> -h" for the flags of a command.
@@ -113,6 +114,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		"eval":    eval,
 		"demo":    demo,
 		"repro":   repro,
+		"splits":  splits,
 	}
 	if cmd, ok := commands[args[0]]; ok {
 		err := cmd(args[1:], stdout, stderr)

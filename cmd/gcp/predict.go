@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/dataset"
@@ -14,11 +15,12 @@ import (
 
 // modelFlags adds the flags that predict and eval share; targetHelp
 // describes -target.
-func modelFlags(c *command, targetHelp string) (model, data, target *string) {
+func modelFlags(c *command, targetHelp string) (model, data, target *string, reorder *bool) {
 	model = c.fs.String("model", "", "model file written by gcp train (required)")
 	data = c.fs.String("data", "", "data file: CSV with a header line (required)")
 	target = c.fs.String("target", "", targetHelp)
-	return model, data, target
+	reorder = c.fs.Bool("reorder", false, "pick the model's features by name wherever they stand, ignoring other columns")
+	return model, data, target, reorder
 }
 
 // parseAndLoad parses the command's flags, requires -model and -data, and
@@ -48,26 +50,43 @@ func load(modelPath, dataPath string) (*gcp.Model[float64], *dataset.Table, erro
 	return m, tab, nil
 }
 
+// columnsAbout is the help text on how predict and eval find the model's
+// columns.
+const columnsAbout = `A model written by gcp train knows its features' names: the columns of
+FILE.csv other than the target must be those features, in the same order,
+or the command stops and names the difference (-reorder picks them by name
+instead). A model saved without names (by an older release) takes the
+columns by position.`
+
 // predict writes the predictive distribution of every row to stdout.
 func predict(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("predict",
-		"predict -model MODEL.gcpm -data FILE.csv [-target NAME]",
+		"predict -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]",
 		`Write one CSV line per row of FILE.csv to stdout, in order, with the
-columns mean, sd, sd_corrected, alpha, lo95, hi95: the predicted mean, the
-Student-t standard deviation, the outlier-corrected one, the trust signal
-α, and the central 95% predictive interval. sd is +Inf for a model
-trained with -fixed-alpha 1 or less, whose Student-t has no variance.
+columns
+  mean            the predicted mean
+  sd              the Student-t standard deviation (+Inf for a model
+                  trained with -fixed-alpha 1 or less)
+  sd_corrected    the outlier-corrected standard deviation
+  alpha           the trust signal α
+  lo95, hi95      the central 95% interval of the Student-t predictive
+  lo95_cal, hi95_cal  the central 95% calibrated interval, of
+                  N(mean, sd_corrected²): the one to use for coverage
+  input_z         the largest robust z-score of the row's features
+  outside         how many features lie outside their training range
+Rows far outside the training data (large input_z, outside > 0) are
+extrapolations: do not trust their uncertainty. A count of them is
+written to stderr.
 
-FILE.csv may leave out the target: with as many columns as the model has
-features, all columns are features; with one more, the last column, or
-the one -target names, is the target and is ignored.`)
-	modelPath, dataPath, target := modelFlags(c,
-		"name of the target column, ignored if present (default: the last column if FILE.csv has one column more than the model's features)")
+FILE.csv may leave out the target column: it is the column -target names,
+or the model's target if FILE.csv has it, and is ignored.
+`+columnsAbout)
+	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
 	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
 	if err != nil {
 		return err
 	}
-	x, err := features(tab, m.Config().Inputs, *target)
+	x, _, err := columns(m, tab, *target, *reorder, false)
 	if err != nil {
 		return err
 	}
@@ -75,50 +94,114 @@ the one -target names, is the target and is ignored.`)
 	if err != nil {
 		return err
 	}
-	return writePredictions(stdout, preds)
+	warnOutside(stderr, m, tab, x)
+	return writePredictions(stdout, m, x, preds)
 }
 
 // eval scores the model on a data file with a target column.
 func eval(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("eval",
-		"eval -model MODEL.gcpm -data FILE.csv [-target NAME]",
-		`Score a model on FILE.csv, whose target is the last column unless
--target names another, and print one "name value" line per measure:
-  N         the number of rows
-  RMSE      root mean squared error of the mean
-  AUC       the paper's area under the RMSE curve, rows ranked by the
-            Student-t variance (Sec. 6.4; lower is better)
-  AUC_corr  the same with rows ranked by the outlier-corrected variance
-  t-NLL     mean negative log density of the Student-t predictive
-  cover95   share of targets inside their central 95% interval`)
-	modelPath, dataPath, target := modelFlags(c, "name of the target column (default: the last column)")
+		"eval -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]",
+		`Score a model on FILE.csv, whose target is the column -target names, else
+the model's target, else the last column, and print:
+  N               the number of rows
+  RMSE            root mean squared error of the mean
+  RMSE_curve_area the mean RMSE of the rows left as the rows of highest
+                  Student-t variance are removed one by one: the area under
+                  the paper's RMSE-versus-rejection curve, which it calls
+                  AUC (Sec. 6.4); lower means the variance ranks the errors
+                  well
+  RMSE_curve_area_corr  the same, ranked by the outlier-corrected variance
+then a calibration table: for the Student-t predictive and the calibrated
+one, N(mean, corrected variance), the mean negative log predictive density
+(NLL, lower is better) and, at 50, 80, 90, 95 and 99%, the share of targets
+inside their central interval (coverage; near the level for a calibrated
+model) and the intervals' mean width.
+`+columnsAbout)
+	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
 	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
 	if err != nil {
 		return err
 	}
-	x, y, err := tab.Split(*target)
+	x, y, err := columns(m, tab, *target, *reorder, true)
 	if err != nil {
-		return err
-	}
-	if err := checkInputs(tab, *target, m.Config().Inputs); err != nil {
 		return err
 	}
 	preds, err := predictRows(m, tab, x)
 	if err != nil {
 		return err
 	}
+	warnOutside(stderr, m, tab, x)
 	s, err := score(preds, y)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
-	_, err = fmt.Fprintf(stdout, "N         %d\nRMSE      %.6g\nAUC       %.6g\nAUC_corr  %.6g\nt-NLL     %.6g\ncover95   %.6g\n",
-		len(y), s.rmse, s.auc, s.aucCorr, s.nll, s.cover95)
+	fmt.Fprintf(stdout, "N                     %d\nRMSE                  %.6g\nRMSE_curve_area       %.6g\nRMSE_curve_area_corr  %.6g\n\n",
+		len(y), s.rmse, s.auc, s.aucCorr)
+	return writeCalibration(stdout, preds, y)
+}
+
+// calibrationLevels are the interval levels eval reports.
+var calibrationLevels = []float64{0.5, 0.8, 0.9, 0.95, 0.99}
+
+// writeCalibration writes eval's calibration table.
+func writeCalibration(w io.Writer, preds []gcp.Prediction, y []float64) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-12s %10s %8s %10s %10s\n", "predictive", "NLL", "level", "coverage", "width")
+	for _, k := range []metrics.Predictive{metrics.StudentT, metrics.Calibrated} {
+		nll, err := metrics.MeanNLL(preds, y, k)
+		if err != nil {
+			return err
+		}
+		for i, level := range calibrationLevels {
+			cover, width, err := metrics.Coverage(preds, y, level, k)
+			if err != nil {
+				return err
+			}
+			name, nllText := "", ""
+			if i == 0 {
+				name, nllText = k.String(), strconv.FormatFloat(nll, 'g', 6, 64)
+			}
+			fmt.Fprintf(&b, "%-12s %10s %7g%% %10.4f %10.4g\n", name, nllText, 100*level, cover, width)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// warnOutside writes to w how many rows of x have a feature outside the
+// model's training range, and the first such row, if any.
+func warnOutside(w io.Writer, m *gcp.Model[float64], tab *dataset.Table, x []float64) {
+	d := m.Config().Inputs
+	names, _ := m.FeatureNames()
+	rows, firstRow, firstFeature := 0, 0, 0
+	for i := 0; i < tab.Rows(); i++ {
+		if n, j := m.OutsideRange(x[i*d : (i+1)*d]); n > 0 {
+			if rows == 0 {
+				firstRow, firstFeature = i, j
+			}
+			rows++
+		}
+	}
+	if rows == 0 {
+		return
+	}
+	feature := fmt.Sprintf("feature %d", firstFeature+1)
+	if names != nil {
+		feature = names[firstFeature]
+	}
+	lo, hi, _ := m.FeatureRanges()
+	fmt.Fprintf(w, "warning: %d of %d rows lie outside the training data's range (first: %s line %d, %s = %g, trained on [%g, %g]); their uncertainty is an extrapolation\n",
+		rows, tab.Rows(), tab.File, tab.Lines[firstRow], feature, x[firstRow*d+firstFeature], lo[firstFeature], hi[firstFeature])
 }
 
 // scores are the measures eval prints.
 type scores struct {
-	rmse, auc, aucCorr, nll, cover95 float64
+	rmse, auc, aucCorr float64
+	// nll and cover95 are the Student-t predictive's mean negative log
+	// density and 95% coverage, nllCal and cover95Cal the calibrated
+	// predictive's.
+	nll, cover95, nllCal, cover95Cal float64
 }
 
 // score computes the measures of preds against the targets y.
@@ -138,10 +221,16 @@ func score(preds []gcp.Prediction, y []float64) (scores, error) {
 	if s.aucCorr, err = rankedAUC(mean, y, vc); err != nil {
 		return s, err
 	}
-	if s.nll, err = metrics.MeanNLL(preds, y); err != nil {
+	if s.nll, err = metrics.MeanNLL(preds, y, metrics.StudentT); err != nil {
 		return s, err
 	}
-	s.cover95, err = metrics.Coverage(preds, y, 0.95)
+	if s.nllCal, err = metrics.MeanNLL(preds, y, metrics.Calibrated); err != nil {
+		return s, err
+	}
+	if s.cover95, _, err = metrics.Coverage(preds, y, 0.95, metrics.StudentT); err != nil {
+		return s, err
+	}
+	s.cover95Cal, _, err = metrics.Coverage(preds, y, 0.95, metrics.Calibrated)
 	return s, err
 }
 
@@ -210,18 +299,25 @@ func predictRows(m *gcp.Model[float64], tab *dataset.Table, x []float64) ([]gcp.
 	return preds, nil
 }
 
-// writePredictions writes the CSV of predict to w.
-func writePredictions(w io.Writer, preds []gcp.Prediction) error {
+// writePredictions writes the CSV of predict to w, for the row-major
+// inputs x.
+func writePredictions(w io.Writer, m *gcp.Model[float64], x []float64, preds []gcp.Prediction) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString("mean,sd,sd_corrected,alpha,lo95,hi95\n")
+	bw.WriteString("mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside\n")
 	var buf []byte
-	for _, p := range preds {
+	d := m.Config().Inputs
+	for i, p := range preds {
 		lo, hi, err := p.Interval(0.95)
 		if err != nil {
 			return err
 		}
+		loCal, hiCal, err := p.CalibratedInterval(0.95)
+		if err != nil {
+			return err
+		}
+		outside, _ := m.OutsideRange(x[i*d : (i+1)*d])
 		buf = buf[:0]
-		for j, v := range [...]float64{p.Mean, math.Sqrt(p.Var), math.Sqrt(p.VarCorrected), p.Alpha, lo, hi} {
+		for j, v := range [...]float64{p.Mean, math.Sqrt(p.Var), math.Sqrt(p.VarCorrected), p.Alpha, lo, hi, loCal, hiCal, p.InputZ, float64(outside)} {
 			if j > 0 {
 				buf = append(buf, ',')
 			}

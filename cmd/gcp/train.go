@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/dataset"
@@ -22,46 +23,29 @@ func train(args []string, stdout, stderr io.Writer) error {
 FILE.csv and write it to MODEL.gcpm, atomically.
 The target is the last column unless -target names another; every other
 column is a feature. Features and target are standardized from the data.
-A progress bar is drawn on stderr when stderr is a terminal.`)
+
+By default the hyperparameters are chosen for you (gcp.AutoFit): a share
+of the rows (-validation) is held out; every learning rate in
+1e-4, 3e-4, 1e-3, 3e-3 with every dropout rate in 0, 0.1, 0.2, 0.4 trains
+with early stopping on the held-out rows; successive halving drops the
+worst two thirds twice; the best model is kept and its variance calibrated
+on the held-out rows. -lr, -dropout or -epochs fix that value instead of
+searching it. -validation 0 trains on every row, without early stopping
+or calibration, for -epochs (default 500) at -lr (default 0.001).
+
+A summary of the fit is printed on stderr; a progress bar is drawn there
+too when stderr is a terminal.`)
 	data := c.fs.String("data", "", "training data: CSV with a header line (required)")
 	out := c.fs.String("o", "", "file to write the model to (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
-	epochs := c.fs.Int("epochs", genericHyper.epochs, "passes over the training data")
-	batch := c.fs.Int("batch", genericHyper.batch, "minibatch size")
-	lr := c.fs.Float64("lr", genericHyper.lr, "learning rate")
-	optimizer := c.fs.String("optimizer", genericHyper.optimizer.String(), "adam, rmsprop, nesterov or sgd")
-	hidden := c.fs.String("hidden", strconv.Itoa(paperHidden), "hidden units per layer of each head, comma-separated: 50,50 is two layers")
-	dropout := c.fs.Float64("dropout", genericHyper.dropout, "dropout rate before the output layer, in [0, 1)")
-	fixedAlpha := c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α (gcp only)")
-	method := c.fs.String("method", "gcp", "gcp, or a comparator: ml, ml_bayes (default -dropout 0.4) or dpd")
-	seed := c.fs.Uint64("seed", 1, "seed of the initial weights, the dropout masks and the shuffling")
-	f32 := c.fs.Bool("float32", false, "train in float32: faster, less precise")
-	f64 := c.fs.Bool("float64", false, "train in float64 (the default)")
+	rf := addRecipeFlags(c)
 	if err := c.parse(args, stdout, stderr); err != nil {
 		return err
 	}
 	if err := c.require(stderr, "data", "o"); err != nil {
 		return err
 	}
-	if *f32 && *f64 {
-		return errors.New("train: -float32 and -float64 exclude each other")
-	}
-	if *epochs < 1 || *batch < 1 || !(*lr > 0) {
-		return fmt.Errorf("train: -epochs %d, -batch %d, -lr %g: each must be positive", *epochs, *batch, *lr)
-	}
-	opt, err := parseOptimizer(*optimizer)
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	loss, err := parseMethod(*method)
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	if loss == gcp.LossMLBayes && !c.set("dropout") {
-		*dropout = genericMLBayesDropout
-	}
-	layers, err := parseHidden(*hidden)
-	if err != nil {
+	if err := rf.check(c); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	// Fail before training, not after, if the model cannot be written.
@@ -75,22 +59,39 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	if err != nil {
 		return err
 	}
-	job := fitJob{
-		cfg: gcp.Config{Inputs: len(tab.Header) - 1, Hidden: layers, Dropout: *dropout,
-			FixedAlpha: *fixedAlpha, Seed: *seed, Loss: loss},
-		tc:     gcp.TrainConfig{Optimizer: opt, LearningRate: *lr, BatchSize: *batch, Seed: *seed},
-		epochs: *epochs, seed: *seed, x: x, y: y, out: *out,
-	}
+	names, targetName := columnNames(tab, *target)
+	job := rf.job(c, names, targetName, x, y)
 	if isTerminal(stderr) {
-		job.bar = newProgressBar(stderr, *epochs)
+		job.bar = newProgressBar(stderr, 3)
 	}
-	if *f32 {
+	start := time.Now()
+	var res fitResult
+	if *rf.f32 {
 		if err := fitsFloat32(tab); err != nil {
 			return err
 		}
-		return fitAndSave[float32](job)
+		res, err = fitAndSave[float32](job, *out)
+	} else {
+		res, err = fitAndSave[float64](job, *out)
 	}
-	return fitAndSave[float64](job)
+	if err != nil {
+		return err
+	}
+	res.summarize(stderr, methodName(job.cfg.Loss), *out, time.Since(start))
+	return nil
+}
+
+// columnNames returns the names of tab's feature columns, in order, and
+// of the target column that target names (the last if empty; Split has
+// checked that it exists).
+func columnNames(tab *dataset.Table, target string) (features []string, name string) {
+	k, _ := tab.Column(target)
+	for j, h := range tab.Header {
+		if j != k {
+			features = append(features, h)
+		}
+	}
+	return features, tab.Header[k]
 }
 
 // readSplit reads the data file at path and splits it into features and
@@ -102,39 +103,6 @@ func readSplit(path, target string) (tab *dataset.Table, x, y []float64, err err
 	}
 	x, y, err = tab.Split(target)
 	return tab, x, y, err
-}
-
-// fitJob is what train passes to fitAndSave.
-type fitJob struct {
-	cfg    gcp.Config
-	tc     gcp.TrainConfig
-	epochs int
-	seed   uint64
-	x, y   []float64 // row-major features and targets
-	out    string    // the model file
-	bar    *progressBar
-}
-
-// fitAndSave builds a Model[T], fits it and saves it to job.out.
-func fitAndSave[T gcp.Float](job fitJob) error {
-	model, err := gcp.New[T](job.cfg)
-	if err != nil {
-		return err
-	}
-	tr, err := gcp.NewTrainer(model, job.tc)
-	if err != nil {
-		return err
-	}
-	opt := gcp.FitOptions[T]{Epochs: job.epochs, Seed: job.seed, Progress: job.bar.update}
-	_, err = tr.Fit(convert[T](job.x), convert[T](job.y), opt)
-	job.bar.finish()
-	if err != nil {
-		return trainingError(err)
-	}
-	if err := gcp.SaveFile(job.out, model); err != nil {
-		return fmt.Errorf("writing the model: %w", err)
-	}
-	return nil
 }
 
 // trainingError wraps an error of Fit, with a hint for one that

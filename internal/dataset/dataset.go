@@ -17,6 +17,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -245,4 +246,30 @@ func (t *Table) Split(target string) (x, y []float64, err error) {
 		y[i] = row[k]
 	}
 	return x, y, nil
+}
+
+// Select returns the columns called names, in that order, row-major. A
+// name not in the header gives ErrNoColumn, naming every missing column.
+func (t *Table) Select(names []string) ([]float64, error) {
+	idx := make([]int, len(names))
+	var missing []string
+	for i, name := range names {
+		idx[i] = slices.Index(t.Header, name)
+		if idx[i] < 0 {
+			missing = append(missing, strconv.Quote(name))
+		}
+	}
+	if missing != nil {
+		return nil, &Error{File: t.File, Line: t.HeaderLine,
+			Err: fmt.Errorf("%w %s; the columns are %s", ErrNoColumn, strings.Join(missing, ", "), strings.Join(t.Header, ", "))}
+	}
+	ncol := len(t.Header)
+	out := make([]float64, 0, t.Rows()*len(names))
+	for r := 0; r < t.Rows(); r++ {
+		row := t.Values[r*ncol : (r+1)*ncol]
+		for _, j := range idx {
+			out = append(out, row[j])
+		}
+	}
+	return out, nil
 }

@@ -104,11 +104,46 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
+// Predictive names which predictive distribution of a gcp.Prediction a
+// measure reads.
+type Predictive int
+
+const (
+	// StudentT is the model's own predictive: the Student-t of a GCP
+	// model, the Gaussian of a comparator (Prediction.LogPDF, Interval).
+	StudentT Predictive = iota
+	// Calibrated is N(Mean, VarCorrected), the predictive of the
+	// outlier-corrected variance (Prediction.CalibratedLogPDF,
+	// CalibratedInterval).
+	Calibrated
+)
+
+// String returns the predictive's short name.
+func (k Predictive) String() string {
+	if k == Calibrated {
+		return "calibrated"
+	}
+	return "student-t"
+}
+
+func (k Predictive) logPDF(p gcp.Prediction, y float64) float64 {
+	if k == Calibrated {
+		return p.CalibratedLogPDF(y)
+	}
+	return p.LogPDF(y)
+}
+
+func (k Predictive) interval(p gcp.Prediction, level float64) (lo, hi float64, err error) {
+	if k == Calibrated {
+		return p.CalibratedInterval(level)
+	}
+	return p.Interval(level)
+}
+
 // MeanNLL returns the mean negative log predictive density −(1/N)·Σ ln
-// p_i(y_i) of the targets under the predictions' Student-t distributions
-// (gcp.Prediction.LogPDF), in the units of the targets: rescaling the
-// targets by s adds ln s.
-func MeanNLL(pred []gcp.Prediction, y []float64) (float64, error) {
+// p_i(y_i) of the targets under the predictions' predictive k, in the
+// units of the targets: rescaling the targets by s adds ln s.
+func MeanNLL(pred []gcp.Prediction, y []float64, k Predictive) (float64, error) {
 	if err := check(len(y), 1, y); err != nil {
 		return 0, err
 	}
@@ -117,33 +152,35 @@ func MeanNLL(pred []gcp.Prediction, y []float64) (float64, error) {
 	}
 	var sum float64
 	for i, p := range pred {
-		sum -= p.LogPDF(y[i])
+		sum -= k.logPDF(p, y[i])
 	}
 	return sum / float64(len(y)), nil
 }
 
 // Coverage returns the fraction of targets that fall inside the central
-// predictive interval of probability level (gcp.Prediction.Interval),
-// ends included. For a calibrated model it is close to level. A level
-// outside (0, 1) gives gcp.ErrLevel.
-func Coverage(pred []gcp.Prediction, y []float64, level float64) (float64, error) {
+// interval of probability level of the predictive k, ends included, and
+// the intervals' mean width. For a calibrated model the fraction is close
+// to level. A level outside (0, 1) gives gcp.ErrLevel.
+func Coverage(pred []gcp.Prediction, y []float64, level float64, k Predictive) (cover, width float64, err error) {
 	if err := check(len(y), 1, y); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if len(pred) != len(y) {
-		return 0, ErrLength
+		return 0, 0, ErrLength
 	}
 	inside := 0
 	for i, p := range pred {
-		lo, hi, err := p.Interval(level)
+		lo, hi, err := k.interval(p, level)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if lo <= y[i] && y[i] <= hi {
 			inside++
 		}
+		width += hi - lo
 	}
-	return float64(inside) / float64(len(y)), nil
+	n := float64(len(y))
+	return float64(inside) / n, width / n, nil
 }
 
 // MeanStd returns the mean of a measure over folds and its sample

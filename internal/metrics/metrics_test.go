@@ -145,7 +145,7 @@ var cauchy = gcp.Prediction{Mean: 10, Alpha: 0.5, Beta: 0.25, Nu: 1}
 
 func TestMeanNLL(t *testing.T) {
 	// −ln p(10) = ln π, −ln p(11) = ln 2π: the mean is ln π + ½ ln 2.
-	got, err := MeanNLL([]gcp.Prediction{cauchy, cauchy}, []float64{10, 11})
+	got, err := MeanNLL([]gcp.Prediction{cauchy, cauchy}, []float64{10, 11}, StudentT)
 	want := math.Log(math.Pi) + math.Ln2/2
 	// The library's log density is accurate to a few eps of its terms
 	// (≈ ln π), and the mean adds two roundings; 1e-14 leaves room.
@@ -169,12 +169,12 @@ func TestCoverage(t *testing.T) {
 		{0.95, []float64{10, 22, -2.7, 23, -2.8}, 3.0 / 5},
 	}
 	for _, tt := range tests {
-		got, err := Coverage(ps, tt.y, tt.level)
+		got, _, err := Coverage(ps, tt.y, tt.level, StudentT)
 		if err != nil || got != tt.want {
 			t.Errorf("Coverage(level %v) = %v, %v; want %v", tt.level, got, err, tt.want)
 		}
 	}
-	if _, err := Coverage(ps[:1], []float64{10}, 1); !errors.Is(err, gcp.ErrLevel) {
+	if _, _, err := Coverage(ps[:1], []float64{10}, 1, StudentT); !errors.Is(err, gcp.ErrLevel) {
 		t.Errorf("Coverage(level 1) error %v, want gcp.ErrLevel", err)
 	}
 }
@@ -208,10 +208,10 @@ func TestErrors(t *testing.T) {
 		{"AUC NaN variance", second(AUC([]float64{1, 2}, []float64{1, 2}, []float64{1, math.NaN()})), ErrNaN},
 		{"RMSECurve empty", second(RMSECurve(nil, nil, nil)), ErrTooFew},
 		{"RMSECurve lengths", second(RMSECurve([]float64{1}, []float64{1}, nil)), ErrLength},
-		{"MeanNLL lengths", second(MeanNLL(one, []float64{1, 2})), ErrLength},
-		{"MeanNLL empty", second(MeanNLL(nil, nil)), ErrTooFew},
-		{"Coverage lengths", second(Coverage(one, []float64{1, 2}, 0.95)), ErrLength},
-		{"Coverage NaN", second(Coverage(one, []float64{math.NaN()}, 0.95)), ErrNaN},
+		{"MeanNLL lengths", second(MeanNLL(one, []float64{1, 2}, StudentT)), ErrLength},
+		{"MeanNLL empty", second(MeanNLL(nil, nil, StudentT)), ErrTooFew},
+		{"Coverage lengths", third(Coverage(one, []float64{1, 2}, 0.95, StudentT)), ErrLength},
+		{"Coverage NaN", third(Coverage(one, []float64{math.NaN()}, 0.95, StudentT)), ErrNaN},
 		{"MeanStd empty", third(MeanStd(nil)), ErrTooFew},
 	}
 	for _, tt := range tests {

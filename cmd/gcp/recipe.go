@@ -1,0 +1,201 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/gcpnet/gcp"
+)
+
+// fitJob is a training run of gcp train, and of each split of gcp
+// splits: the model's shape, the trainer's settings and either the
+// automatic recipe's options (gcp.AutoFit) or, with plain, one Fit on all
+// rows.
+type fitJob struct {
+	cfg    gcp.Config
+	tc     gcp.TrainConfig
+	search gcp.AutoOptions // LearningRates, Dropouts and MaxEpochs fixed by flags
+	plain  bool            // -validation 0: Fit on every row, no search
+	x, y   []float64       // row-major features and targets
+	// names and target are the columns' names, which the model keeps.
+	names  []string
+	target string
+	bar    *progressBar // counts the search's rounds, or plain Fit's epochs
+}
+
+// recipeFlags are the flags of the training recipe, which train and
+// splits share.
+type recipeFlags struct {
+	epochs, batch, patience   *int
+	lr, dropout, fixedAlpha   *float64
+	validation                *float64
+	optimizer, hidden, method *string
+	seed                      *uint64
+	f32, f64                  *bool
+	// Parsed by check.
+	opt    gcp.Optimizer
+	loss   gcp.Loss
+	layers []int
+}
+
+// addRecipeFlags defines the recipe's flags on c.
+func addRecipeFlags(c *command) *recipeFlags {
+	return &recipeFlags{
+		epochs:     c.fs.Int("epochs", 0, "most passes over the training data (default: chosen from the data's size; 500 with -validation 0)"),
+		batch:      c.fs.Int("batch", genericHyper.batch, "minibatch size"),
+		lr:         c.fs.Float64("lr", 0, "learning rate (default: searched; 0.001 with -validation 0)"),
+		optimizer:  c.fs.String("optimizer", genericHyper.optimizer.String(), "adam, rmsprop, nesterov or sgd"),
+		hidden:     c.fs.String("hidden", strconv.Itoa(paperHidden), "hidden units per layer of each head, comma-separated: 50,50 is two layers"),
+		dropout:    c.fs.Float64("dropout", 0, "dropout rate before the output layer, in [0, 1) (default: searched; 0 with -validation 0, 0.4 for ml_bayes)"),
+		fixedAlpha: c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α (gcp only)"),
+		method:     c.fs.String("method", "gcp", "gcp, or a comparator: ml, ml_bayes or dpd"),
+		validation: c.fs.Float64("validation", 0.1, "share of the rows held out to stop early, choose hyperparameters and calibrate on; 0 trains on all rows as given"),
+		patience:   c.fs.Int("patience", 0, "epochs without a better held-out NLL before a candidate stops (default: a tenth of -epochs, at least 20)"),
+		seed:       c.fs.Uint64("seed", 1, "seed of the initial weights, the held-out rows, the dropout masks and the shuffling"),
+		f32:        c.fs.Bool("float32", false, "train in float32: faster, less precise"),
+		f64:        c.fs.Bool("float64", false, "train in float64 (the default)"),
+	}
+}
+
+// check validates and parses the recipe's flags after c parsed them.
+func (f *recipeFlags) check(c *command) error {
+	if *f.f32 && *f.f64 {
+		return errors.New("-float32 and -float64 exclude each other")
+	}
+	if *f.epochs < 0 || *f.batch < 1 || *f.lr < 0 || *f.patience < 0 || !(*f.validation >= 0 && *f.validation < 1) {
+		return fmt.Errorf("-epochs %d, -batch %d, -lr %g, -patience %d, -validation %g: want a positive batch, a validation share in [0, 1) and no negative value",
+			*f.epochs, *f.batch, *f.lr, *f.patience, *f.validation)
+	}
+	if c.set("lr") && *f.lr == 0 {
+		return errors.New("-lr 0: want a positive learning rate")
+	}
+	var err error
+	if f.opt, err = parseOptimizer(*f.optimizer); err != nil {
+		return err
+	}
+	if f.loss, err = parseMethod(*f.method); err != nil {
+		return err
+	}
+	f.layers, err = parseHidden(*f.hidden)
+	return err
+}
+
+// job returns the fitJob of the checked flags for the features and target
+// called names and target.
+func (f *recipeFlags) job(c *command, names []string, target string, x, y []float64) fitJob {
+	job := fitJob{
+		names: names, target: target,
+		cfg:    gcp.Config{Inputs: len(names), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.loss},
+		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed},
+		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed},
+		plain:  *f.validation == 0,
+		x:      x, y: y,
+	}
+	if c.set("lr") {
+		job.search.LearningRates = []float64{*f.lr}
+	}
+	if c.set("dropout") {
+		job.search.Dropouts = []float64{*f.dropout}
+	}
+	return job
+}
+
+// fitResult is what a fitJob did, for the summary.
+type fitResult struct {
+	auto  gcp.AutoResult // the search's result; for plain, its lr, dropout and epochs
+	plain bool
+	small bool // plain because the data was too small to hold rows out
+	rows  int
+}
+
+// The settings of a plain Fit that no flag fixed: train's defaults before
+// the automatic recipe.
+const (
+	plainEpochs = 500
+	plainLR     = 1e-3
+)
+
+// fitModel trains a Model[T] as job says.
+func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
+	res := fitResult{plain: job.plain, rows: len(job.y)}
+	if !job.plain && len(job.y) < gcp.MinAutoFitRows {
+		res.plain, res.small = true, true
+	}
+	if !res.plain {
+		job.search.Progress = func(r gcp.AutoRound) {
+			job.bar.draw(r.Round, fmt.Sprintf("round of %d candidates, %d epochs, best held-out NLL %.4g", r.Candidates, r.Epochs, r.BestValNLL))
+		}
+		m, auto, err := gcp.AutoFit[T](job.cfg, job.tc, convert[T](job.x), convert[T](job.y), job.search)
+		job.bar.finish()
+		if err != nil {
+			return nil, res, trainingError(err)
+		}
+		res.auto = auto
+		return m, res, m.SetFeatureNames(job.names, job.target)
+	}
+	cfg, tc, epochs := job.cfg, job.tc, job.search.MaxEpochs
+	tc.LearningRate, cfg.Dropout = plainLR, 0
+	if cfg.Loss == gcp.LossMLBayes {
+		cfg.Dropout = genericMLBayesDropout
+	}
+	if lrs := job.search.LearningRates; lrs != nil {
+		tc.LearningRate = lrs[0]
+	}
+	if ps := job.search.Dropouts; ps != nil {
+		cfg.Dropout = ps[0]
+	}
+	if epochs == 0 {
+		epochs = plainEpochs
+	}
+	model, err := gcp.New[T](cfg)
+	if err != nil {
+		return nil, res, err
+	}
+	tr, err := gcp.NewTrainer(model, tc)
+	if err != nil {
+		return nil, res, err
+	}
+	if job.bar != nil {
+		job.bar.total = epochs // plain Fit counts epochs, not rounds
+	}
+	st, err := tr.Fit(convert[T](job.x), convert[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: job.bar.update})
+	job.bar.finish()
+	if err != nil {
+		return nil, res, trainingError(err)
+	}
+	res.auto = gcp.AutoResult{LearningRate: tc.LearningRate, Dropout: cfg.Dropout, Epoch: st.Epoch, EpochsRun: st.Epoch, TrainRows: len(job.y), Candidates: 1, VarScale: 1, CorrectedScale: 1}
+	return model, res, model.SetFeatureNames(job.names, job.target)
+}
+
+// fitAndSave trains a Model[T] as job says and saves it to path.
+func fitAndSave[T gcp.Float](job fitJob, path string) (fitResult, error) {
+	model, res, err := fitModel[T](job)
+	if err != nil {
+		return res, err
+	}
+	if err := gcp.SaveFile(path, model); err != nil {
+		return res, fmt.Errorf("writing the model: %w", err)
+	}
+	return res, nil
+}
+
+// summarize writes what the fit did to w, in a few lines.
+func (r fitResult) summarize(w io.Writer, method, path string, took time.Duration) {
+	a := r.auto
+	if r.plain {
+		if r.small {
+			fmt.Fprintf(w, "only %d rows, fewer than the %d the automatic recipe needs to hold rows out: ", r.rows, gcp.MinAutoFitRows)
+		}
+		fmt.Fprintf(w, "trained %s on all %d rows: lr %g, dropout %g, %d epochs (no held-out rows: no early stopping, no calibration)\n",
+			method, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
+	} else {
+		fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose lr %g, dropout %g; best epoch %d of %d\n",
+			method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
+		fmt.Fprintf(w, "held-out rows: NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
+			a.ValNLL, a.ValCoverage95, a.VarScale, a.CorrectedScale)
+	}
+	fmt.Fprintf(w, "wrote %s in %s\n", path, took.Round(time.Millisecond))
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/metrics"
+)
+
+// splitsAbout is the help text of gcp splits.
+const splitsAbout = `Run the standard UCI benchmark protocol (Hernández-Lobato & Adams 2015;
+Gal & Ghahramani 2016) on FILE.csv: for each line of the split file, whose
+comma-separated 0-based row numbers are a test split, train on the other
+rows exactly as gcp train would with the same flags (by default the
+automatic recipe, with no flag at all), then score the test rows in
+original units: RMSE, the mean negative log predictive density (NLL) and
+the coverage of the central 95% interval, for the Student-t predictive
+and for the calibrated one, N(mean, corrected variance). It prints each
+measure's mean and standard error over the splits.
+
+-splits defaults to splits/NAME_test_idx.txt beside FILE.csv, the layout of
+data/uci. With -inner the test rows are never read: each training split
+holds out a tenth of its rows, drawn from -seed, as a stand-in test set
+and trains on the rest, so that a recipe can be compared without looking
+at test data.`
+
+// splitScores are the measures of one split.
+type splitScores struct {
+	RMSE       float64 `json:"rmse"`
+	NLL        float64 `json:"nll"`
+	NLLCal     float64 `json:"nll_calibrated"`
+	Cover95    float64 `json:"coverage95"`
+	Cover95Cal float64 `json:"coverage95_calibrated"`
+	LR         float64 `json:"lr"`
+	Dropout    float64 `json:"dropout"`
+	Epoch      int     `json:"epoch"`
+	VarScale   float64 `json:"var_scale"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// splits runs the standard benchmark's fixed splits of a data file.
+func splits(args []string, stdout, stderr io.Writer) error {
+	c := newCommand("splits",
+		"splits -data FILE.csv [-splits FILE.txt] [-n N] [-inner] [-json] [training flags]",
+		splitsAbout)
+	data := c.fs.String("data", "", "data: CSV with a header line (required)")
+	splitFile := c.fs.String("splits", "", "test splits, one line of 0-based row numbers each (default: splits/NAME_test_idx.txt beside -data)")
+	target := c.fs.String("target", "", "name of the target column (default: the last column)")
+	count := c.fs.Int("n", 0, "run only the first N splits (default: all)")
+	inner := c.fs.Bool("inner", false, "never read the test rows: score on a tenth of each training split held out from training")
+	asJSON := c.fs.Bool("json", false, "print one JSON object per split and one for the summary instead of a table")
+	rf := addRecipeFlags(c)
+	if err := c.parse(args, stdout, stderr); err != nil {
+		return err
+	}
+	if err := c.require(stderr, "data"); err != nil {
+		return err
+	}
+	if err := rf.check(c); err != nil {
+		return fmt.Errorf("splits: %w", err)
+	}
+	name := strings.TrimSuffix(filepath.Base(*data), filepath.Ext(*data))
+	if *splitFile == "" {
+		*splitFile = filepath.Join(filepath.Dir(*data), "splits", name+"_test_idx.txt")
+	}
+	tab, x, y, err := readSplit(*data, *target)
+	if err != nil {
+		return err
+	}
+	tests, err := readTestSplits(*splitFile, len(y))
+	if err != nil {
+		return err
+	}
+	if *count > 0 && *count < len(tests) {
+		tests = tests[:*count]
+	}
+	names, targetName := columnNames(tab, *target)
+	all := table{x: x, y: y, d: len(names)}
+	var res []splitScores
+	start := time.Now()
+	for i, test := range tests {
+		train, eval := all.split(test)
+		if *inner {
+			train, eval = train.split(innerHoldOut(len(train.y), *rf.seed, i))
+		}
+		job := rf.job(c, names, targetName, train.x, train.y)
+		t0 := time.Now()
+		s, err := runSplit(job, *rf.f32, eval)
+		if err != nil {
+			return fmt.Errorf("splits: split %d: %w", i, err)
+		}
+		s.Seconds = math.Round(time.Since(t0).Seconds()*1000) / 1000
+		res = append(res, s)
+		if *asJSON {
+			b, _ := json.Marshal(struct {
+				Split int `json:"split"`
+				splitScores
+			}{i, s})
+			fmt.Fprintf(stdout, "%s\n", b)
+		} else {
+			fmt.Fprintf(stderr, "split %d: RMSE %.4g, NLL %.4g, cover95 %.3f (lr %g, dropout %g, epoch %d, %.1f s)\n",
+				i, s.RMSE, s.NLL, s.Cover95Cal, s.LR, s.Dropout, s.Epoch, s.Seconds)
+		}
+	}
+	return writeSplitsSummary(stdout, name, *inner, *asJSON, res, time.Since(start))
+}
+
+// readTestSplits reads a split file: one test split a line, its 0-based
+// row numbers separated by commas, each below rows.
+func readTestSplits(path string, rows int) ([][]int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]int
+	for ln, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var test []int
+		seen := make(map[int]bool)
+		for _, f := range strings.Split(line, ",") {
+			i, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || i < 0 || i >= rows || seen[i] {
+				return nil, fmt.Errorf("%s: line %d: %q is not a new row number in 0..%d", path, ln+1, f, rows-1)
+			}
+			seen[i] = true
+			test = append(test, i)
+		}
+		if len(test) >= rows {
+			return nil, fmt.Errorf("%s: line %d: the test split leaves no training row", path, ln+1)
+		}
+		out = append(out, test)
+	}
+	return out, nil
+}
+
+// split returns the rows of t not in test, in order, and the rows in
+// test, in test's order.
+func (t table) split(test []int) (rest, sel table) {
+	in := make([]bool, len(t.y))
+	for _, i := range test {
+		in[i] = true
+	}
+	rest.d, sel.d = t.d, t.d
+	for i := range t.y {
+		if !in[i] {
+			rest.x, rest.y = append(rest.x, t.x[i*t.d:(i+1)*t.d]...), append(rest.y, t.y[i])
+		}
+	}
+	for _, i := range test {
+		sel.x, sel.y = append(sel.x, t.x[i*t.d:(i+1)*t.d]...), append(sel.y, t.y[i])
+	}
+	return rest, sel
+}
+
+// innerHoldOut returns a tenth of n rows, drawn from seed and the split's
+// number, for -inner.
+func innerHoldOut(n int, seed uint64, split int) []int {
+	r := rand.New(rand.NewPCG(seed, uint64(split)^0x9b05688c2b3e6c1f))
+	return r.Perm(n)[:max(1, n/10)]
+}
+
+// runSplit trains by job and scores the rows of eval.
+func runSplit(job fitJob, f32 bool, eval table) (splitScores, error) {
+	if f32 {
+		return trainAndScore[float32](job, eval)
+	}
+	return trainAndScore[float64](job, eval)
+}
+
+func trainAndScore[T gcp.Float](job fitJob, eval table) (splitScores, error) {
+	m, fr, err := fitModel[T](job)
+	if err != nil {
+		return splitScores{}, err
+	}
+	preds := make([]gcp.Prediction, len(eval.y))
+	if err := m.PredictBatch(m.NewWorkspace(), convert[T](eval.x), preds); err != nil {
+		return splitScores{}, err
+	}
+	sc, err := score(preds, eval.y)
+	if err != nil {
+		return splitScores{}, err
+	}
+	a := fr.auto
+	return splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
+		LR: a.LearningRate, Dropout: a.Dropout, Epoch: a.Epoch, VarScale: a.VarScale}, nil
+}
+
+// meanSE returns the mean of v and its standard error, sd/√n.
+func meanSE(v []float64) (mean, se float64) {
+	m, sd, err := metrics.MeanStd(v)
+	if err != nil {
+		return math.NaN(), math.NaN()
+	}
+	return m, sd / math.Sqrt(float64(len(v)))
+}
+
+// writeSplitsSummary prints the mean ± standard error of each measure.
+func writeSplitsSummary(w io.Writer, name string, inner, asJSON bool, res []splitScores, took time.Duration) error {
+	measures := []struct {
+		name string
+		get  func(splitScores) float64
+	}{
+		{"RMSE", func(s splitScores) float64 { return s.RMSE }},
+		{"NLL", func(s splitScores) float64 { return s.NLL }},
+		{"NLL_calibrated", func(s splitScores) float64 { return s.NLLCal }},
+		{"cover95", func(s splitScores) float64 { return s.Cover95 }},
+		{"cover95_calibrated", func(s splitScores) float64 { return s.Cover95Cal }},
+	}
+	type ms struct {
+		Mean jsonFloat `json:"mean"`
+		SE   jsonFloat `json:"se"`
+	}
+	sum := map[string]any{"dataset": name, "splits": len(res), "inner": inner, "seconds": math.Round(took.Seconds()*10) / 10}
+	var b strings.Builder
+	what := "test splits"
+	if inner {
+		what = "inner hold-outs (no test row read)"
+	}
+	fmt.Fprintf(&b, "%s: %d %s in %.1f s\n%-20s %10s %10s\n", name, len(res), what, took.Seconds(), "measure", "mean", "se")
+	for _, m := range measures {
+		v := make([]float64, len(res))
+		for i, s := range res {
+			v[i] = m.get(s)
+		}
+		mean, se := meanSE(v)
+		sum[strings.ToLower(m.name)] = ms{jsonFloat(mean), jsonFloat(se)}
+		fmt.Fprintf(&b, "%-20s %10.4g %10.3g\n", m.name, mean, se)
+	}
+	if asJSON {
+		out, err := json.Marshal(sum)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", out)
+		return err
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
