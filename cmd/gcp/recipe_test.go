@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gcpnet/gcp"
+)
+
+// TestReorderColumns checks the column check on real predictions: a file
+// with the model's features in another order is refused, and with -reorder
+// predicts exactly what the file in the model's order does.
+func TestReorderColumns(t *testing.T) {
+	dir := t.TempDir()
+	trainCSV := writeSynthetic(t, dir, "train.csv", 1, 200, false)
+	model := filepath.Join(dir, "m.gcpm")
+	if _, _, err := gcpRun("train", "-data", trainCSV, "-o", model, "-epochs", "9", "-lr", "0.003", "-dropout", "0"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := gcp.LoadFile[float64](model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names, target := m.FeatureNames(); strings.Join(names, ",") != "a,b,c" || target != "y" {
+		t.Fatalf("the model keeps names %q and target %q, want a,b,c and y", names, target)
+	}
+	// The same rows with columns c,y,a,b.
+	rows := readCSV(t, mustRead(t, trainCSV))
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(strings.Join([]string{r[2], r[3], r[0], r[1]}, ",") + "\n")
+	}
+	shuffled := filepath.Join(dir, "shuffled.csv")
+	if err := os.WriteFile(shuffled, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gcpRun("predict", "-model", model, "-data", shuffled); err == nil ||
+		!strings.Contains(err.Error(), "the same columns in another order") {
+		t.Fatalf("predict on reordered columns: %v, want the order named", err)
+	}
+	want, _, err := gcpRun("predict", "-model", model, "-data", trainCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := gcpRun("predict", "-model", model, "-data", shuffled, "-reorder")
+	if err != nil || got != want {
+		t.Fatalf("predict -reorder: %v; output equal to the ordered file's: %t", err, got == want)
+	}
+}
+
+// TestTrainSmallData checks that zero flags on a file too small to hold
+// rows out still train, on every row, and say so.
+func TestTrainSmallData(t *testing.T) {
+	dir := t.TempDir()
+	trainCSV := writeSynthetic(t, dir, "train.csv", 1, gcp.MinAutoFitRows-1, false)
+	_, stderr, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3")
+	if err != nil || !strings.Contains(stderr, "only 59 rows, fewer than the 60 the automatic recipe needs") ||
+		!strings.Contains(stderr, "trained gcp on all 59 rows: lr 0.001, dropout 0, 3 epochs") {
+		t.Fatalf("train: %v; stderr %q", err, stderr)
+	}
+}
+
+// TestSplits runs the standard-split protocol on a small file with two
+// test splits, once on the test rows and once with -inner, and checks the
+// summary and the split file's validation.
+func TestSplits(t *testing.T) {
+	dir := t.TempDir()
+	data := writeSynthetic(t, dir, "toy.csv", 1, 100, false)
+	if err := os.Mkdir(filepath.Join(dir, "splits"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) string {
+		path := filepath.Join(dir, "splits", name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	write("toy_test_idx.txt", "0,1,2,3,4,5,6,7,8,9\n90,91,92,93,94,95,96,97,98,99\n")
+	for _, inner := range []string{"-inner=false", "-inner"} {
+		stdout, stderr, err := gcpRun("splits", "-data", data, "-epochs", "9", inner)
+		if err != nil {
+			t.Fatalf("splits %s: %v\n%s", inner, err, stderr)
+		}
+		if !strings.HasPrefix(stdout, "toy: 2 ") || !strings.Contains(stdout, "cover95_calibrated") || strings.Count(stderr, "split ") != 2 {
+			t.Errorf("splits %s printed\n%s\n%s", inner, stdout, stderr)
+		}
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"0,1,x\n", `"x" is not a new row number`},
+		{"0,1,1\n", `"1" is not a new row number`},
+		{"0,100\n", `"100" is not a new row number in 0..99`},
+	} {
+		bad := write("bad.txt", tc.text)
+		if _, _, err := gcpRun("splits", "-data", data, "-splits", bad); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("split file %q: %v, want %q", tc.text, err, tc.want)
+		}
+	}
+}
