@@ -85,12 +85,17 @@ type AutoResult struct {
 	// Epoch is the epoch whose parameters the model holds, chosen by
 	// early stopping; EpochsRun the epochs its run trained in all.
 	Epoch, EpochsRun int
-	// ValNLL is the held-out rows' mean negative log predictive density
-	// after calibration, in original units; ValCoverage95 the share of
-	// them inside their central 95% calibrated interval.
-	ValNLL, ValCoverage95 float64
-	// VarScale and CorrectedScale are the calibration factors fitted on
-	// the held-out rows (Model.Calibrate).
+	// CVNLL is the cross-fitted estimate of the mean negative log
+	// predictive density on new data, in original units, and
+	// CVCoverage95 of the share of new targets inside their central 95%
+	// calibrated interval: each of the CVRows rows is scored by a model
+	// of the chosen hyperparameters that did not train on it, calibrated
+	// as the returned model is. NaN if no fold model could be trained.
+	CVNLL, CVCoverage95 float64
+	CVRows              int
+	// VarScale and CorrectedScale are the calibration factors fitted to
+	// the cross-fitted predictions (Model.VarScale, Model.CorrectedScale);
+	// 1 if no fold model could be trained.
 	VarScale, CorrectedScale float64
 	// TrainRows and ValRows are how many rows trained and how many were
 	// held out; Candidates how many hyperparameter pairs were tried.
@@ -110,12 +115,15 @@ type AutoResult struct {
 //     of those to all of it, each keeping the parameters of its best
 //     epoch. Candidates run in parallel on Workers goroutines.
 //  3. The candidate with the lowest held-out NLL is kept as it is, not
-//     refit on all rows: its early-stopping epoch and the calibration
-//     below were measured on rows it never trained on, which a refit
-//     would not have.
-//  4. One factor on the predictive variance is fitted to the held-out
-//     rows by maximum likelihood (Model.VarScale), which corrects the
-//     over- or under-confidence that remains.
+//     refit on all rows: its early-stopping epoch was measured on rows
+//     it never trained on, which a refit would lose.
+//  4. Its variance is calibrated (Model.Calibrate's two factors) on
+//     cross-fitted predictions: five models of the chosen learning rate,
+//     dropout and epoch count each train on four fifths of all the rows
+//     and predict the fifth. The held-out rows alone would give an
+//     optimistic calibration, since they chose the winner. The same
+//     predictions give AutoResult's CVNLL and CVCoverage95, honest
+//     estimates of what new data will see.
 //
 // Only the data passed in is used: hold the test data back from it. cfg's
 // Dropout is replaced by the grid's, and tc's LearningRate by the grid's;
@@ -289,17 +297,35 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		LearningRate: win.lr, Dropout: win.dropout,
 		Epoch: win.run.stats.BestEpoch, EpochsRun: win.run.stats.Epoch,
 		TrainRows: len(s.trainY), ValRows: len(s.valY), Candidates: len(s.cands),
+		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(),
 	}
-	var err error
-	if res.VarScale, res.CorrectedScale, err = m.Calibrate(s.valX, s.valY); err != nil {
-		return nil, AutoResult{}, err
+	preds, y := s.crossFit(win)
+	if len(y) > 0 {
+		m.varScale, m.corrScale = fitScales(preds, y, m.cfg.Loss.gaussian())
+		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
+		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
 	}
-	preds, err := m.predictAll(s.valX)
-	if err != nil {
-		return nil, AutoResult{}, err
-	}
-	res.ValNLL, res.ValCoverage95 = heldOutScores(preds, s.valY)
 	return m, res, nil
+}
+
+// parallel calls do(0), …, do(n−1) on up to workers goroutines.
+func parallel(n, workers int, do func(i int)) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				do(i)
+			}
+		}()
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 }
 
 // train advances every candidate of cands that is still running to epoch
@@ -307,22 +333,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 // on its own state, so the order in which workers take them changes
 // nothing.
 func (s *search[T]) train(cands []*candidate[T], budget int) {
-	work := make(chan *candidate[T])
-	var wg sync.WaitGroup
-	for range min(s.opt.Workers, len(cands)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range work {
-				s.advance(c, budget)
-			}
-		}()
-	}
-	for _, c := range cands {
-		work <- c
-	}
-	close(work)
-	wg.Wait()
+	parallel(len(cands), s.opt.Workers, func(i int) { s.advance(cands[i], budget) })
 }
 
 // advance trains c until epoch budget, early stopping or an error.
@@ -349,21 +360,27 @@ func (s *search[T]) advance(c *candidate[T], budget int) {
 
 // start builds c's model and trainer, with the shared standardization.
 func (s *search[T]) start(c *candidate[T]) error {
-	cfg, tc := s.cfg, s.tc
-	cfg.Dropout, tc.LearningRate = c.dropout, c.lr
-	m, err := New[T](cfg)
-	if err != nil {
-		return err
-	}
-	if err := m.SetStandardization(s.xMean, s.xScale, s.yMean, s.yScale); err != nil {
-		return err
-	}
-	t, err := NewTrainer(m, tc)
+	t, err := s.trainer(c)
 	if err != nil {
 		return err
 	}
 	c.run = newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
 	return nil
+}
+
+// trainer returns a new model of c's hyperparameters, with the shared
+// standardization, and its trainer.
+func (s *search[T]) trainer(c *candidate[T]) (*Trainer[T], error) {
+	cfg, tc := s.cfg, s.tc
+	cfg.Dropout, tc.LearningRate = c.dropout, c.lr
+	m, err := New[T](cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.SetStandardization(s.xMean, s.xScale, s.yMean, s.yScale); err != nil {
+		return nil, err
+	}
+	return NewTrainer(m, tc)
 }
 
 // prune returns the best ⌈len/searchEta⌉ of cands by held-out NLL, in
@@ -397,7 +414,7 @@ func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
 // heldOutScores returns the mean negative log predictive density of the
 // targets y under preds and the share inside the central 95% calibrated
 // interval.
-func heldOutScores[T Float](preds []Prediction, y []T) (nll, cover95 float64) {
+func heldOutScores[T Float](preds []Prediction, y []T) (nll, cover95 float64, rows int) {
 	var in int
 	for i, p := range preds {
 		v := float64(y[i])
@@ -407,5 +424,5 @@ func heldOutScores[T Float](preds []Prediction, y []T) (nll, cover95 float64) {
 			in++
 		}
 	}
-	return nll / float64(len(y)), float64(in) / float64(len(y))
+	return nll / float64(len(y)), float64(in) / float64(len(y)), len(y)
 }

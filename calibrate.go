@@ -125,26 +125,33 @@ func (m *Model[T]) Calibrate(x, y []T) (varScale, corrScale float64, err error) 
 	if err != nil {
 		return 0, 0, err
 	}
-	oldVar, oldCorr := m.varScale, m.corrScale
-	vs := oldVar * calibrateVarScale(preds, y)
-	if !positiveFinite(vs) {
+	vs, cs := fitScales(preds, y, m.cfg.Loss.gaussian())
+	vs, cs = m.varScale*vs, m.corrScale*cs
+	if !positiveFinite(vs) || !positiveFinite(cs) {
 		return 0, 0, ErrNonFinite
 	}
-	m.varScale = vs
-	if preds, err = m.predictAll(x); err != nil {
-		m.varScale = oldVar
-		return 0, 0, err
-	}
-	cs := oldCorr
-	if !m.cfg.Loss.gaussian() { // a comparator's VarCorrected is its Var
-		cs *= calibrateCorrected(preds, y)
-	}
-	if !positiveFinite(cs) {
-		m.varScale = oldVar
-		return 0, 0, ErrNonFinite
-	}
-	m.corrScale = cs
+	m.varScale, m.corrScale = vs, cs
 	return vs, cs, nil
+}
+
+// fitScales fits the two calibration factors to the predictions preds of
+// the targets y, as Calibrate describes, and calibrates preds with them:
+// first the variance scale, by the likelihood of the predictive (Student
+// t, or Gaussian for a comparator), then, for a GCP model, the corrected
+// variance's scale, by the sigma-clipped Gaussian likelihood of the
+// calibrated predictive. A comparator's corrected scale is 1.
+func fitScales[T Float](preds []Prediction, y []T, gaussian bool) (varScale, corrScale float64) {
+	varScale, corrScale = calibrateVarScale(preds, y), 1
+	for i := range preds {
+		preds[i] = preds[i].scaleVariance(varScale)
+	}
+	if !gaussian {
+		corrScale = calibrateCorrected(preds, y)
+		for i := range preds {
+			preds[i].VarCorrected *= corrScale
+		}
+	}
+	return varScale, corrScale
 }
 
 // calibrateVarScale returns the factor c on the predictive variance of

@@ -136,7 +136,7 @@ func blockB[T Float](p []T, ly layer, h int) []T {
 // Config, TrainConfig and FitOptions (as one usually does) still gives
 // independent weights, dropout masks and shuffles: with one word for all,
 // the three would replay the same numbers. The words are the fractional
-// bits of the golden ratio, √2, √3, √5, √7 and √11.
+// bits of the golden ratio, √2, √3, √5, √7, √11 and √17.
 const (
 	initStream      = 0x9e3779b97f4a7c15 // initial weights
 	mcDropoutStream = 0x6a09e667f3bcc908 // ML_Bayes's MC-dropout masks
@@ -144,6 +144,7 @@ const (
 	shuffleStream   = 0x3c6ef372fe94f82b // Fit's order of the data
 	holdOutStream   = 0xa54ff53a5f1d36f1 // the rows Fit's ValidationShare holds out
 	searchStream    = 0x510e527fade682d1 // AutoFit's seeds of each candidate
+	crossFitStream  = 0x1f83d9abfb41bd6b // AutoFit's calibration folds
 )
 
 // initParams draws the weights from the seed, Glorot-uniform in every
@@ -155,8 +156,8 @@ const (
 // the output weights. Against He-normal hidden weights and an output
 // layer 14× smaller, this init lowered the error of most cells of the
 // paper's Tables 6.1 and 6.2 and shrank our misses (Concrete GCP RMSE
-// 5.73 → 5.62, Yacht ML RMSE 1.76 → 1.04, 50 folds; README,
-// "Reproducing the paper").
+// 5.73 → 5.62, Yacht ML RMSE 1.76 → 1.04, 50 folds; docs/reproduction.md,
+// "Table 6.1").
 func initParams[T Float](l *layout, p []T, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, initStream))
 	clear(p)

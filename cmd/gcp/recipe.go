@@ -194,8 +194,8 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 	} else {
 		fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose lr %g, dropout %g; best epoch %d of %d\n",
 			method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
-		fmt.Fprintf(w, "held-out rows: NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
-			a.ValNLL, a.ValCoverage95, a.VarScale, a.CorrectedScale)
+		fmt.Fprintf(w, "expected on new data (%d-fold cross-fit, %d rows): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
+			5, a.CVRows, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
 	}
 	fmt.Fprintf(w, "wrote %s in %s\n", path, took.Round(time.Millisecond))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -40,11 +41,16 @@ type splitScores struct {
 	NLLCal     float64 `json:"nll_calibrated"`
 	Cover95    float64 `json:"coverage95"`
 	Cover95Cal float64 `json:"coverage95_calibrated"`
-	LR         float64 `json:"lr"`
-	Dropout    float64 `json:"dropout"`
-	Epoch      int     `json:"epoch"`
-	VarScale   float64 `json:"var_scale"`
-	Seconds    float64 `json:"seconds"`
+	// The same measures of the model before calibration (VarScale and
+	// CorrectedScale 1): what calibration changed.
+	NLLRaw        float64 `json:"nll_uncalibrated"`
+	Cover95Raw    float64 `json:"coverage95_uncalibrated"`
+	Cover95CalRaw float64 `json:"coverage95_calibrated_uncalibrated"`
+	LR            float64 `json:"lr"`
+	Dropout       float64 `json:"dropout"`
+	Epoch         int     `json:"epoch"`
+	VarScale      float64 `json:"var_scale"`
+	Seconds       float64 `json:"seconds"`
 }
 
 // splits runs the standard benchmark's fixed splits of a data file.
@@ -180,17 +186,31 @@ func trainAndScore[T gcp.Float](job fitJob, eval table) (splitScores, error) {
 	if err != nil {
 		return splitScores{}, err
 	}
-	preds := make([]gcp.Prediction, len(eval.y))
-	if err := m.PredictBatch(m.NewWorkspace(), convert[T](eval.x), preds); err != nil {
+	sc, err := scoreModel(m, eval)
+	if err != nil {
 		return splitScores{}, err
 	}
-	sc, err := score(preds, eval.y)
+	raw := m.Clone()
+	if err := errors.Join(raw.SetVarScale(1), raw.SetCorrectedScale(1)); err != nil {
+		return splitScores{}, err
+	}
+	rs, err := scoreModel(raw, eval)
 	if err != nil {
 		return splitScores{}, err
 	}
 	a := fr.auto
 	return splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
+		NLLRaw: rs.nll, Cover95Raw: rs.cover95, Cover95CalRaw: rs.cover95Cal,
 		LR: a.LearningRate, Dropout: a.Dropout, Epoch: a.Epoch, VarScale: a.VarScale}, nil
+}
+
+// scoreModel scores m on the rows of eval.
+func scoreModel[T gcp.Float](m *gcp.Model[T], eval table) (scores, error) {
+	preds := make([]gcp.Prediction, len(eval.y))
+	if err := m.PredictBatch(m.NewWorkspace(), convert[T](eval.x), preds); err != nil {
+		return scores{}, err
+	}
+	return score(preds, eval.y)
 }
 
 // meanSE returns the mean of v and its standard error, sd/√n.
