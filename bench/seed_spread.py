@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """How much the paper-matching targets ride on the seed, and on RMSProp's rho.
 
-Runs `gcp repro -json` (50 folds) for the few configurations the README's
-"How much rides on the seed" and "RMSProp's decay" paragraphs quote:
+Runs `gcp repro -json` (50 folds) for the few configurations that
+docs/reproduction.md's "How much rides on the seed" and "RMSProp's decay"
+paragraphs quote:
 
 - Yacht GCP, clean and with 5% outliers, at several seeds, with the
   default rho (0.9 for this row; see cmd/gcp/appendix.go) and with the
