@@ -1,0 +1,333 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The element-wise kernels, reductions and optimizer steps. Each takes n,
+// a multiple of the vector width (the Go wrapper finishes the tail with
+// the generic kernel), and works in bytes with one offset register (AX)
+// for all operands: unroll vectors per iteration while a block is left,
+// then one at a time. They round every product and sum on its own, in the
+// order of the generic loop, with no fused multiply-add, so the results
+// are the generic ones bit for bit; VSQRTPS/VSQRTPD are correctly rounded,
+// like Go's math.Sqrt (a float32 rounded from the float64 root is the
+// correctly rounded float32 root).
+
+var (
+	ewN   = RCX // bytes to do
+	ewI   = RAX // byte offset into every operand
+	ewEnd = RDX // ewI + one block
+)
+
+// ewPtrs are the registers of the pointer operands, in argument order.
+var ewPtrs = []GPPhysical{RSI, RDI, R8, R9, R10, R11, R12}
+
+// ewKernel describes one element-wise kernel.
+type ewKernel struct {
+	base    string   // the kernel's name without its type suffix
+	ptrs    []string // pointer parameters, loaded into ewPtrs
+	scalars []string // scalar parameters, broadcast into the last YMMs (…, Y14, Y15)
+	unroll  int      // vectors per block
+	setup   func(t elem)
+	// body emits one vector of the kernel, copy u of the block, at byte
+	// offset off; m(name) is the operand of pointer parameter name there.
+	body func(t elem, u int, m func(name string) Mem)
+}
+
+var one = map[int]Mem{}
+
+// constOne returns the address of the scalar 1 of t's type.
+func constOne(t elem) Mem {
+	if m, ok := one[t.size]; ok {
+		return m
+	}
+	m := GLOBL(pick(t, "one32", "one64"), RODATA|NOPTR)
+	DATA(0, pick[Constant](t, F32(1), F64(1)))
+	one[t.size] = m
+	return m
+}
+
+var ewKernels = []ewKernel{
+	{base: "mul", ptrs: []string{"x", "y"}, unroll: 4,
+		body: func(t elem, u int, m func(string) Mem) {
+			t.MOVU(m("x"), y(u))
+			t.MUL(m("y"), y(u), y(u))
+			t.MOVU(y(u), m("x"))
+		}},
+	{base: "mulTo", ptrs: []string{"dst", "x", "y"}, unroll: 4,
+		body: func(t elem, u int, m func(string) Mem) {
+			t.MOVU(m("x"), y(u))
+			t.MUL(m("y"), y(u), y(u))
+			t.MOVU(y(u), m("dst"))
+		}},
+	{base: "reluBackward", ptrs: []string{"d", "y"}, unroll: 4,
+		setup: func(t elem) { t.XOR(Y15, Y15, Y15) },
+		body: func(t elem, u int, m func(string) Mem) {
+			t.CMP(U8(0x11), m("y"), Y15, y(u)) // 0 < y (false for NaN)
+			t.AND(m("d"), y(u), y(u))
+			t.MOVU(y(u), m("d"))
+		}},
+	{base: "tanhBackward", ptrs: []string{"d", "y"}, unroll: 4,
+		setup: func(t elem) { t.BROADCAST(constOne(t), Y15) },
+		body: func(t elem, u int, m func(string) Mem) {
+			t.MOVU(m("y"), y(u))
+			t.MUL(y(u), y(u), y(u)) // y·y
+			t.SUB(y(u), Y15, y(u))  // 1 − y·y
+			t.MUL(m("d"), y(u), y(u))
+			t.MOVU(y(u), m("d"))
+		}},
+	{base: "axpy", ptrs: []string{"x", "y"}, scalars: []string{"a"}, unroll: 4,
+		body: func(t elem, u int, m func(string) Mem) {
+			t.MUL(m("x"), Y15, y(u)) // a·x
+			t.ADD(m("y"), y(u), y(u))
+			t.MOVU(y(u), m("y"))
+		}},
+	{base: "scale", ptrs: []string{"x"}, scalars: []string{"a"}, unroll: 4,
+		body: func(t elem, u int, m func(string) Mem) {
+			t.MUL(m("x"), Y15, y(u))
+			t.MOVU(y(u), m("x"))
+		}},
+	{base: "sgd", ptrs: []string{"p2", "p", "gr"}, scalars: []string{"lr"}, unroll: 4,
+		body: func(t elem, u int, m func(string) Mem) {
+			g, p := y(u), y(4+u)
+			t.MUL(m("gr"), Y15, g) // lr·g
+			t.MOVU(m("p"), p)
+			t.SUB(g, p, p) // p − lr·g
+			t.MOVU(p, m("p2"))
+		}},
+	// The optimizer steps below do two vectors per block: their constants
+	// take the registers from Y10 up.
+	{base: "nesterov", ptrs: []string{"p2", "v2", "p", "v", "gr"}, scalars: []string{"lr", "mu"}, unroll: 2,
+		body: func(t elem, u int, m func(string) Mem) {
+			g, v, mv, p := y(4*u), y(4*u+1), y(4*u+2), y(4*u+3)
+			t.MUL(m("gr"), Y14, g) // lr·g
+			t.MUL(m("v"), Y15, v)  // mu·v
+			t.SUB(g, v, v)         // v2 = mu·v − lr·g
+			t.MOVU(v, m("v2"))
+			t.MUL(v, Y15, mv) // mu·v2
+			t.MOVU(m("p"), p)
+			t.ADD(mv, p, p) // p + mu·v2
+			t.SUB(g, p, p)  // − lr·g
+			t.MOVU(p, m("p2"))
+		}},
+	{base: "rmsprop", ptrs: []string{"p2", "a2", "p", "a", "gr"}, scalars: []string{"lr", "rho", "c", "eps"}, unroll: 2,
+		body: func(t elem, u int, m func(string) Mem) {
+			g, a, s, p := y(4*u), y(4*u+1), y(4*u+2), y(4*u+3)
+			t.MOVU(m("gr"), g)    // g
+			t.MUL(m("a"), Y13, a) // rho·a
+			t.MUL(g, Y14, s)      // c·g
+			t.MUL(g, s, s)        // c·g·g
+			t.ADD(s, a, a)        // a2
+			t.MOVU(a, m("a2"))
+			t.SQRT(a, s)
+			t.ADD(Y15, s, s) // sqrt(a2) + eps
+			t.MUL(g, Y12, g) // lr·g
+			t.DIV(s, g, g)
+			t.MOVU(m("p"), p)
+			t.SUB(g, p, p)
+			t.MOVU(p, m("p2"))
+		}},
+	{base: "adam", ptrs: []string{"p2", "m2", "v2", "p", "m", "v", "gr"}, scalars: []string{"lr", "b1", "c1", "b2", "c2", "eps"}, unroll: 2,
+		body: func(t elem, u int, m func(string) Mem) {
+			g, mm, s, v := y(4*u), y(4*u+1), y(4*u+2), y(4*u+3)
+			t.MOVU(m("gr"), g)     // g
+			t.MUL(m("m"), Y11, mm) // b1·m
+			t.MUL(g, Y12, s)       // c1·g
+			t.ADD(s, mm, mm)       // m2
+			t.MOVU(mm, m("m2"))
+			t.MUL(g, Y14, s)      // c2·g
+			t.MUL(g, s, s)        // c2·g·g
+			t.MUL(m("v"), Y13, v) // b2·v
+			t.ADD(s, v, v)        // v2
+			t.MOVU(v, m("v2"))
+			t.SQRT(v, v)
+			t.ADD(Y15, v, v)   // sqrt(v2) + eps
+			t.MUL(mm, Y10, mm) // lr·m2
+			t.DIV(v, mm, mm)
+			t.MOVU(m("p"), g) // p
+			t.SUB(mm, g, g)
+			t.MOVU(g, m("p2"))
+		}},
+}
+
+// elementwise emits every element-wise kernel and the reductions, for
+// both element types.
+func elementwise() {
+	for _, k := range ewKernels {
+		for _, t := range elems {
+			k.emit(t)
+		}
+	}
+	for _, t := range elems {
+		sumSquares(t)
+	}
+	for _, t := range elems {
+		allFinite(t)
+	}
+}
+
+// ewHead loads n, in bytes, and the pointers of an element-wise kernel.
+func ewHead(t elem, ptrs []string) map[string]GPPhysical {
+	Load(Param("n"), ewN)
+	SHLQ(U8(t.shift()), ewN) // bytes
+	regs := map[string]GPPhysical{}
+	for i, p := range ptrs {
+		regs[p] = ewPtrs[i]
+		Load(Param(p), ewPtrs[i])
+	}
+	return regs
+}
+
+// ewLoop emits the block loop, then the loop of one vector at a time, of
+// an element-wise kernel whose vector u (of unroll per block) at byte
+// offset off is body(u, off), and ends at the label done.
+func ewLoop(l labels, unroll int, body func(u, off int)) {
+	XORQ(ewI, ewI)
+	l.Set("block")
+	LEAQ(at(ewI, 32*unroll, nil, 0), ewEnd)
+	CMPQ(ewEnd, ewN)
+	JGT(l.L("one"))
+	for u := 0; u < unroll; u++ {
+		body(u, 32*u)
+	}
+	MOVQ(ewEnd, ewI)
+	JMP(l.L("block"))
+
+	l.Set("one")
+	CMPQ(ewI, ewN)
+	JGE(l.L("done"))
+	body(0, 0)
+	ADDQ(U8(32), ewI)
+	JMP(l.L("one"))
+
+	l.Set("done")
+}
+
+func (k ewKernel) emit(t elem) {
+	l := kernel(t.name(k.base))
+	regs := ewHead(t, k.ptrs)
+	for i, s := range k.scalars {
+		t.BROADCAST(arg(s), y(16-len(k.scalars)+i))
+	}
+	if k.setup != nil {
+		k.setup(t)
+	}
+	ewLoop(l, k.unroll, func(u, off int) {
+		k.body(t, u, func(p string) Mem { return at(regs[p], off, ewI, 1) })
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// sumSquares emits
+//
+//	for _, v := range x[:n] { s += float64(v) * float64(v) }
+//
+// in float64, four accumulators: float64(x)² is exact, so the fused
+// multiply-add rounds once, as the generic s += float64(v)*float64(v)
+// does.
+func sumSquares(t elem) {
+	l := kernel(t.name("sumSquares"))
+	regs := ewHead(t, []string{"x"})
+	for i := 0; i < 4; i++ {
+		VXORPD(y(i), y(i), y(i))
+	}
+	// load widens the 4 float64 of the vector at byte offset off of x; a
+	// float32 vector takes two.
+	step := 4 * t.size // bytes of x per float64 vector
+	load := func(off int, dst VecPhysical) {
+		m := at(regs["x"], off, ewI, 1)
+		if t.size == 4 {
+			VCVTPS2PD(m, dst)
+		} else {
+			VMOVUPD(m, dst)
+		}
+	}
+	XORQ(ewI, ewI)
+	l.Set("block")
+	LEAQ(at(ewI, 128, nil, 0), ewEnd)
+	CMPQ(ewEnd, ewN)
+	JGT(l.L("one"))
+	for g := 0; g < 128; g += 4 * step {
+		for i := 0; i < 4; i++ {
+			load(g+i*step, y(4+i))
+		}
+		for i := 0; i < 4; i++ {
+			VFMADD231PD(y(4+i), y(4+i), y(i))
+		}
+	}
+	MOVQ(ewEnd, ewI)
+	JMP(l.L("block"))
+
+	l.Set("one")
+	CMPQ(ewI, ewN)
+	JGE(l.L("done"))
+	for i := 0; i < 32/step; i++ {
+		load(i*step, y(4+i))
+	}
+	for i := 0; i < 32/step; i++ {
+		VFMADD231PD(y(4+i), y(4+i), y(i))
+	}
+	ADDQ(U8(32), ewI)
+	JMP(l.L("one"))
+
+	l.Set("done")
+	VADDPD(Y1, Y0, Y0)
+	VADDPD(Y3, Y2, Y2)
+	VADDPD(Y2, Y0, Y0)
+	VEXTRACTF128(U8(1), Y0, X1)
+	VADDPD(X1, X0, X0)
+	VHADDPD(X0, X0, X0)
+	VMOVSD(X0, ret())
+	VZEROUPPER()
+	RET()
+}
+
+func allFinite(t elem) {
+	l := kernel(t.name("allFinite"))
+	regs := ewHead(t, []string{"x"})
+	for i := 0; i < 4; i++ {
+		t.XOR(y(i), y(i), y(i))
+	}
+	XORQ(ewI, ewI)
+	// s += x − x: 0 for a finite x, NaN for NaN or ±Inf, and a NaN stays.
+	l.Set("block")
+	LEAQ(at(ewI, 128, nil, 0), ewEnd)
+	CMPQ(ewEnd, ewN)
+	JGT(l.L("one"))
+	for i := 0; i < 4; i++ {
+		t.MOVU(at(regs["x"], 32*i, ewI, 1), y(4+i))
+	}
+	for i := 0; i < 4; i++ {
+		t.SUB(y(4+i), y(4+i), y(4+i))
+	}
+	for i := 0; i < 4; i++ {
+		t.ADD(y(4+i), y(i), y(i))
+	}
+	MOVQ(ewEnd, ewI)
+	JMP(l.L("block"))
+
+	l.Set("one")
+	CMPQ(ewI, ewN)
+	JGE(l.L("done"))
+	t.MOVU(at(regs["x"], 0, ewI, 1), Y4)
+	t.SUB(Y4, Y4, Y4)
+	t.ADD(Y4, Y0, Y0)
+	ADDQ(U8(32), ewI)
+	JMP(l.L("one"))
+
+	l.Set("done")
+	t.ADD(Y1, Y0, Y0)
+	t.ADD(Y3, Y2, Y2)
+	t.ADD(Y2, Y0, Y0)
+	t.XOR(Y1, Y1, Y1)
+	t.CMP(U8(0), Y1, Y0, Y0) // s == 0, lane by lane (false for NaN)
+	t.MOVMSK(Y0, EAX)
+	CMPL(EAX, U8(1<<t.lanes()-1))
+	SETEQ(ret())
+	VZEROUPPER()
+	RET()
+}
