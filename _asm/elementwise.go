@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -44,8 +46,7 @@ func constOne(t elem) Mem {
 	if m, ok := one[t.size]; ok {
 		return m
 	}
-	m := GLOBL(pick(t, "one32", "one64"), RODATA|NOPTR)
-	DATA(0, pick[Constant](t, F32(1), F64(1)))
+	m := splat(pick(t, "one32", "one64"), t.size, 1, pick(t, uint64(math.Float32bits(1)), math.Float64bits(1)))
 	one[t.size] = m
 	return m
 }

@@ -436,7 +436,7 @@ func gemmBcast1(t elem) {
 func gemmDot(t elem) {
 	const rows, cols = 3, 4
 	var (
-		aRow = []GPPhysical{RSI, RDI, R8}       // &A(i+r, 0)
+		aRow = []GPPhysical{RSI, RDI, R8}      // &A(i+r, 0)
 		bRow = []GPPhysical{R9, R10, R11, R12} // &B(p+t, 0)
 		j    = RAX                             // element j along k
 		k8   = RDX                             // k − lanes

@@ -11,10 +11,14 @@
 package main
 
 import (
+	"os"
+
 	. "github.com/mmcloughlin/avo/build"
 )
 
 func main() {
+	// avo reads the stubs of the amd64 build, whatever the host.
+	os.Setenv("GOARCH", "amd64")
 	Package("github.com/gcpnet/gcp")
 	ConstraintExpr("gc,!purego")
 	for _, t := range elems {
@@ -24,6 +28,11 @@ func main() {
 		outputForward(t)
 	}
 	elementwise()
+	declareConsts()
+	gcpLoss()
+	for _, t := range elems {
+		softplus(t)
+	}
 	Generate()
 }
 

@@ -42,6 +42,32 @@ for v in old new; do
 		}'
 done
 status=0
+# The constants: every DATA of both files as bytes, symbol by symbol.
+python3 - "$tmp/old.s" "$tmp/new.s" <<'PY' || status=1
+import re, struct, sys
+def data(path):
+    syms = {}
+    for line in open(path):
+        m = re.match(r'\s*DATA\s+(\w+)<>\+(\d+)\(SB\)/(\d),\s*\$\(?([^)\s]+)\)?', line)
+        if not m:
+            continue
+        name, off, size, v = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        if '.' in v or 'e' in v.lower() and not v.lower().startswith('0x'):
+            b = struct.pack('<f' if size == 4 else '<d', float(v))
+        else:
+            b = (int(v, 0) & (1 << 8 * size) - 1).to_bytes(size, 'little')
+        buf = syms.setdefault(name, bytearray())
+        buf[len(buf):off + size] = bytes(max(0, off + size - len(buf)))
+        buf[off:off + size] = b
+    return syms
+old, new = data(sys.argv[1]), data(sys.argv[2])
+bad = 0
+for name in sorted(set(old) | set(new)):
+    if old.get(name) != new.get(name):
+        print(f"DATA {name}: DIFFERENT"); bad = 1
+print(f"DATA: {len(old)} symbols in OLD, {len(new)} in NEW, {'all identical' if not bad else 'some differ'}")
+sys.exit(bad)
+PY
 for f in "$tmp"/old.*; do
 	name=${f#"$tmp"/old.}
 	[ "$name" = o ] || [ "$name" = s ] && continue
