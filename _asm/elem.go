@@ -15,35 +15,42 @@ type elem struct {
 	size   int    // bytes per element
 	suffix string // of the kernel's name: "F32" or "F64"
 
-	MOVU, MOVA, MUL, ADD, SUB, DIV, SQRT, MAX, MIN, AND, ANDN, OR, XOR, CMP func(...Op)
-	BROADCAST, FMADD231, FNMADD231, PCMPGT, PBROADCAST, UNPCKL, UNPCKH      func(...Op)
-	MASKMOV, BLENDV                                                         func(a, b, c Op, d ...Op)
-	MOVMSK                                                                  func(a, b Op)
+	MOVU, MOVA, MUL, ADD, SUB, DIV, SQRT, MAX, AND, XOR, CMP func(...Op)
+	BROADCAST, FMADD231, PCMPGT, PBROADCAST                  func(...Op)
+	MASKMOV                                                  func(m, mask, dst Op)
+	MOVMSK                                                   func(x, r Op)
+}
+
+// newElem returns the element type of size bytes, taking each instruction
+// from the float32 (PS, SS, D) or float64 (PD, SD, Q) column.
+func newElem(size int) elem {
+	v := func(ps, pd func(...Op)) func(...Op) { return pickSize(size, ps, pd) }
+	return elem{
+		size: size, suffix: pickSize(size, "F32", "F64"),
+		MOVU: v(VMOVUPS, VMOVUPD), MOVA: v(VMOVAPS, VMOVAPD),
+		MUL: v(VMULPS, VMULPD), ADD: v(VADDPS, VADDPD), SUB: v(VSUBPS, VSUBPD), DIV: v(VDIVPS, VDIVPD),
+		SQRT: v(VSQRTPS, VSQRTPD), MAX: v(VMAXPS, VMAXPD),
+		AND: v(VANDPS, VANDPD), XOR: v(VXORPS, VXORPD), CMP: v(VCMPPS, VCMPPD),
+		BROADCAST: v(VBROADCASTSS, VBROADCASTSD), FMADD231: v(VFMADD231PS, VFMADD231PD),
+		PCMPGT: v(VPCMPGTD, VPCMPGTQ), PBROADCAST: v(VPBROADCASTD, VPBROADCASTQ),
+		MASKMOV: pickSize(size, VMASKMOVPS, VMASKMOVPD),
+		MOVMSK:  pickSize(size, VMOVMSKPS, VMOVMSKPD),
+	}
 }
 
 var (
-	f32 = elem{
-		size: 4, suffix: "F32",
-		MOVU: VMOVUPS, MOVA: VMOVAPS, MUL: VMULPS, ADD: VADDPS, SUB: VSUBPS, DIV: VDIVPS, SQRT: VSQRTPS,
-		MAX: VMAXPS, MIN: VMINPS, AND: VANDPS, ANDN: VANDNPS, OR: VORPS, XOR: VXORPS, CMP: VCMPPS,
-		BROADCAST: VBROADCASTSS, FMADD231: VFMADD231PS, FNMADD231: VFNMADD231PS,
-		PCMPGT: VPCMPGTD, PBROADCAST: VPBROADCASTD, UNPCKL: VUNPCKLPS, UNPCKH: VUNPCKHPS,
-		MASKMOV: func(a, b, c Op, _ ...Op) { VMASKMOVPS(a, b, c) },
-		BLENDV:  func(a, b, c Op, d ...Op) { VBLENDVPS(a, b, c, d[0]) },
-		MOVMSK:  VMOVMSKPS,
-	}
-	f64 = elem{
-		size: 8, suffix: "F64",
-		MOVU: VMOVUPD, MOVA: VMOVAPD, MUL: VMULPD, ADD: VADDPD, SUB: VSUBPD, DIV: VDIVPD, SQRT: VSQRTPD,
-		MAX: VMAXPD, MIN: VMINPD, AND: VANDPD, ANDN: VANDNPD, OR: VORPD, XOR: VXORPD, CMP: VCMPPD,
-		BROADCAST: VBROADCASTSD, FMADD231: VFMADD231PD, FNMADD231: VFNMADD231PD,
-		PCMPGT: VPCMPGTQ, PBROADCAST: VPBROADCASTQ, UNPCKL: VUNPCKLPD, UNPCKH: VUNPCKHPD,
-		MASKMOV: func(a, b, c Op, _ ...Op) { VMASKMOVPD(a, b, c) },
-		BLENDV:  func(a, b, c Op, d ...Op) { VBLENDVPD(a, b, c, d[0]) },
-		MOVMSK:  VMOVMSKPD,
-	}
+	f32   = newElem(4)
+	f64   = newElem(8)
 	elems = []elem{f32, f64}
 )
+
+// pickSize returns a for 4-byte elements, b for 8-byte ones.
+func pickSize[V any](size int, a, b V) V {
+	if size == 4 {
+		return a
+	}
+	return b
+}
 
 // lanes is the number of elements in a YMM register.
 func (t elem) lanes() int { return 32 / t.size }
@@ -63,12 +70,7 @@ func (t elem) bits() int { return 8 * t.size }
 func (t elem) name(base string) string { return base + t.suffix }
 
 // pick returns a or b for float32 or float64.
-func pick[V any](t elem, a, b V) V {
-	if t.size == 4 {
-		return a
-	}
-	return b
-}
+func pick[V any](t elem, a, b V) V { return pickSize(t.size, a, b) }
 
 // arg is the frame address of the current function's parameter.
 func arg(name string) Mem {

@@ -123,13 +123,7 @@ var ewKernels = []ewKernel{
 			t.MUL(g, s, s)        // c·g·g
 			t.ADD(s, a, a)        // a2
 			t.MOVU(a, m("a2"))
-			t.SQRT(a, s)
-			t.ADD(Y15, s, s) // sqrt(a2) + eps
-			t.MUL(g, Y12, g) // lr·g
-			t.DIV(s, g, g)
-			t.MOVU(m("p"), p)
-			t.SUB(g, p, p)
-			t.MOVU(p, m("p2"))
+			descend(t, g, a, s, p, Y12, m)
 		}},
 	{base: "adam", ptrs: []string{"p2", "m2", "v2", "p", "m", "v", "gr"}, scalars: []string{"lr", "b1", "c1", "b2", "c2", "eps"}, unroll: 2,
 		body: func(t elem, u int, m func(string) Mem) {
@@ -144,14 +138,23 @@ var ewKernels = []ewKernel{
 			t.MUL(m("v"), Y13, v) // b2·v
 			t.ADD(s, v, v)        // v2
 			t.MOVU(v, m("v2"))
-			t.SQRT(v, v)
-			t.ADD(Y15, v, v)   // sqrt(v2) + eps
-			t.MUL(mm, Y10, mm) // lr·m2
-			t.DIV(v, mm, mm)
-			t.MOVU(m("p"), g) // p
-			t.SUB(mm, g, g)
-			t.MOVU(g, m("p2"))
+			descend(t, mm, v, v, g, Y10, m)
 		}},
+}
+
+// descend emits the step of rmsprop and adam,
+//
+//	p2 = p − lr·num/(sqrt(sq) + eps)
+//
+// with eps in Y15, the root in root and p in pv (both scratch).
+func descend(t elem, num, sq, root, pv, lr VecPhysical, m func(string) Mem) {
+	t.SQRT(sq, root)
+	t.ADD(Y15, root, root) // sqrt + eps
+	t.MUL(num, lr, num)    // lr·num
+	t.DIV(root, num, num)
+	t.MOVU(m("p"), pv)
+	t.SUB(num, pv, pv)
+	t.MOVU(pv, m("p2"))
 }
 
 // elementwise emits every element-wise kernel and the reductions, for
@@ -182,25 +185,23 @@ func ewHead(t elem, ptrs []string) map[string]GPPhysical {
 	return regs
 }
 
-// ewLoop emits the block loop, then the loop of one vector at a time, of
-// an element-wise kernel whose vector u (of unroll per block) at byte
-// offset off is body(u, off), and ends at the label done.
-func ewLoop(l labels, unroll int, body func(u, off int)) {
+// ewLoop emits the loop of blocks of blockBytes while a whole block is
+// left, then the loop of one vector (32 bytes) at a time, of a kernel that
+// works at byte offset AX of every operand, and ends at the label done.
+func ewLoop(l labels, blockBytes int, block, one func()) {
 	XORQ(ewI, ewI)
 	l.Set("block")
-	LEAQ(at(ewI, 32*unroll, nil, 0), ewEnd)
+	LEAQ(at(ewI, blockBytes, nil, 0), ewEnd)
 	CMPQ(ewEnd, ewN)
 	JGT(l.L("one"))
-	for u := 0; u < unroll; u++ {
-		body(u, 32*u)
-	}
+	block()
 	MOVQ(ewEnd, ewI)
 	JMP(l.L("block"))
 
 	l.Set("one")
 	CMPQ(ewI, ewN)
 	JGE(l.L("done"))
-	body(0, 0)
+	one()
 	ADDQ(U8(32), ewI)
 	JMP(l.L("one"))
 
@@ -216,11 +217,52 @@ func (k ewKernel) emit(t elem) {
 	if k.setup != nil {
 		k.setup(t)
 	}
-	ewLoop(l, k.unroll, func(u, off int) {
+	vec := func(u, off int) {
 		k.body(t, u, func(p string) Mem { return at(regs[p], off, ewI, 1) })
-	})
+	}
+	ewLoop(l, 32*k.unroll, func() {
+		for u := 0; u < k.unroll; u++ {
+			vec(u, 32*u)
+		}
+	}, func() { vec(0, 0) })
 	VZEROUPPER()
 	RET()
+}
+
+// reduction emits the loops of a reduction of x into the accumulators
+// Y0–Y3: x is read in units of unit bytes, four per group, each into a
+// register from Y4 on, and every phase runs over the units of a group
+// before the next, as phase(operand, register, accumulator); a block is
+// 128 bytes, the last vectors 32.
+func reduction(l labels, x GPPhysical, unit int, phases ...func(m Mem, v, acc VecPhysical)) {
+	group := func(off, units int) {
+		for _, phase := range phases {
+			for i := 0; i < units; i++ {
+				phase(at(x, off+i*unit, ewI, 1), y(4+i), y(i))
+			}
+		}
+	}
+	ewLoop(l, 128, func() {
+		for g := 0; g < 128; g += 4 * unit {
+			group(g, 4)
+		}
+	}, func() { group(0, 32/unit) })
+}
+
+// sum4 adds the accumulators Y1–Y3 into Y0.
+func sum4(t elem) {
+	t.ADD(Y1, Y0, Y0)
+	t.ADD(Y3, Y2, Y2)
+	t.ADD(Y2, Y0, Y0)
+}
+
+// hsum adds the lanes of Y0 into X0's first; clobbers X1.
+func hsum(t elem) {
+	VEXTRACTF128(U8(1), Y0, X1)
+	t.ADD(X1, X0, X0)
+	for n := t.lanes() / 2; n > 1; n /= 2 {
+		pick(t, VHADDPS, VHADDPD)(X0, X0, X0)
+	}
 }
 
 // sumSquares emits
@@ -229,101 +271,40 @@ func (k ewKernel) emit(t elem) {
 //
 // in float64, four accumulators: float64(x)² is exact, so the fused
 // multiply-add rounds once, as the generic s += float64(v)*float64(v)
-// does.
+// does. A float32 vector widens into two float64 ones.
 func sumSquares(t elem) {
 	l := kernel(t.name("sumSquares"))
 	regs := ewHead(t, []string{"x"})
 	for i := 0; i < 4; i++ {
 		VXORPD(y(i), y(i), y(i))
 	}
-	// load widens the 4 float64 of the vector at byte offset off of x; a
-	// float32 vector takes two.
-	step := 4 * t.size // bytes of x per float64 vector
-	load := func(off int, dst VecPhysical) {
-		m := at(regs["x"], off, ewI, 1)
-		if t.size == 4 {
-			VCVTPS2PD(m, dst)
-		} else {
-			VMOVUPD(m, dst)
-		}
-	}
-	XORQ(ewI, ewI)
-	l.Set("block")
-	LEAQ(at(ewI, 128, nil, 0), ewEnd)
-	CMPQ(ewEnd, ewN)
-	JGT(l.L("one"))
-	for g := 0; g < 128; g += 4 * step {
-		for i := 0; i < 4; i++ {
-			load(g+i*step, y(4+i))
-		}
-		for i := 0; i < 4; i++ {
-			VFMADD231PD(y(4+i), y(4+i), y(i))
-		}
-	}
-	MOVQ(ewEnd, ewI)
-	JMP(l.L("block"))
-
-	l.Set("one")
-	CMPQ(ewI, ewN)
-	JGE(l.L("done"))
-	for i := 0; i < 32/step; i++ {
-		load(i*step, y(4+i))
-	}
-	for i := 0; i < 32/step; i++ {
-		VFMADD231PD(y(4+i), y(4+i), y(i))
-	}
-	ADDQ(U8(32), ewI)
-	JMP(l.L("one"))
-
-	l.Set("done")
-	VADDPD(Y1, Y0, Y0)
-	VADDPD(Y3, Y2, Y2)
-	VADDPD(Y2, Y0, Y0)
-	VEXTRACTF128(U8(1), Y0, X1)
-	VADDPD(X1, X0, X0)
-	VHADDPD(X0, X0, X0)
+	widen := pick(t, VCVTPS2PD, VMOVUPD)
+	reduction(l, regs["x"], 4*t.size,
+		func(m Mem, v, _ VecPhysical) { widen(m, v) },
+		func(_ Mem, v, acc VecPhysical) { VFMADD231PD(v, v, acc) })
+	sum4(f64)
+	hsum(f64)
 	VMOVSD(X0, ret())
 	VZEROUPPER()
 	RET()
 }
 
+// allFinite emits
+//
+//	for _, v := range x[:n] { s += v - v }; return s == 0
+//
+// x − x is 0 for a finite x, NaN for NaN or ±Inf, and a NaN stays.
 func allFinite(t elem) {
 	l := kernel(t.name("allFinite"))
 	regs := ewHead(t, []string{"x"})
 	for i := 0; i < 4; i++ {
 		t.XOR(y(i), y(i), y(i))
 	}
-	XORQ(ewI, ewI)
-	// s += x − x: 0 for a finite x, NaN for NaN or ±Inf, and a NaN stays.
-	l.Set("block")
-	LEAQ(at(ewI, 128, nil, 0), ewEnd)
-	CMPQ(ewEnd, ewN)
-	JGT(l.L("one"))
-	for i := 0; i < 4; i++ {
-		t.MOVU(at(regs["x"], 32*i, ewI, 1), y(4+i))
-	}
-	for i := 0; i < 4; i++ {
-		t.SUB(y(4+i), y(4+i), y(4+i))
-	}
-	for i := 0; i < 4; i++ {
-		t.ADD(y(4+i), y(i), y(i))
-	}
-	MOVQ(ewEnd, ewI)
-	JMP(l.L("block"))
-
-	l.Set("one")
-	CMPQ(ewI, ewN)
-	JGE(l.L("done"))
-	t.MOVU(at(regs["x"], 0, ewI, 1), Y4)
-	t.SUB(Y4, Y4, Y4)
-	t.ADD(Y4, Y0, Y0)
-	ADDQ(U8(32), ewI)
-	JMP(l.L("one"))
-
-	l.Set("done")
-	t.ADD(Y1, Y0, Y0)
-	t.ADD(Y3, Y2, Y2)
-	t.ADD(Y2, Y0, Y0)
+	reduction(l, regs["x"], 32,
+		func(m Mem, v, _ VecPhysical) { t.MOVU(m, v) },
+		func(_ Mem, v, _ VecPhysical) { t.SUB(v, v, v) },
+		func(_ Mem, v, acc VecPhysical) { t.ADD(v, acc, acc) })
+	sum4(t)
 	t.XOR(Y1, Y1, Y1)
 	t.CMP(U8(0), Y1, Y0, Y0) // s == 0, lane by lane (false for NaN)
 	t.MOVMSK(Y0, EAX)

@@ -111,15 +111,22 @@ func glExpNeg() {
 	VSUBPD(Y2, Y3, Y3)
 	VMOVUPD(gc.One, Y5)
 	VSUBPD(Y3, Y5, Y5)
-	VMULPD(gc.Half, Y1, Y2)
-	VROUNDPD(U8(1), Y2, Y2)
-	VSUBPD(Y2, Y1, Y3)
-	VADDPD(gc.ExpBias, Y2, Y2)
-	VPSLLQ(U8(52), Y2, Y2)
-	VADDPD(gc.ExpBias, Y3, Y3)
-	VPSLLQ(U8(52), Y3, Y3)
-	VMULPD(Y2, Y5, Y5)
-	VMULPD(Y3, Y5, Y0)
+	ldexp2(Y1, Y5, Y2, Y3, Y0)
+}
+
+// ldexp2 sets dst = m·2^k for the integers k (in float64): as
+// 2^⌊k/2⌋·2^(k−⌊k/2⌋), so that a subnormal result rounds once and 2^1023·2
+// does not overflow early. h and rest are scratch (rest may be k).
+func ldexp2(k, m, h, rest, dst VecPhysical) {
+	VMULPD(gc.Half, k, h)
+	VROUNDPD(U8(1), h, h) // ⌊k/2⌋
+	VSUBPD(h, k, rest)
+	VADDPD(gc.ExpBias, h, h)
+	VPSLLQ(U8(52), h, h) // 2^⌊k/2⌋
+	VADDPD(gc.ExpBias, rest, rest)
+	VPSLLQ(U8(52), rest, rest)
+	VMULPD(h, m, m)
+	VMULPD(rest, m, dst)
 }
 
 // softplusExp and softplusLog set Y0 = softplus(Y10) = ln(1+e^z) as
@@ -520,9 +527,7 @@ func gcpLoss() {
 
 	l.Set("done")
 	VMOVUPD(tmp(slSum), Y0)
-	VEXTRACTF128(U8(1), Y0, X1)
-	VADDPD(X1, X0, X0)
-	VHADDPD(X0, X0, X0)
+	hsum(f64)
 	VMOVSD(X0, ret())
 	VZEROUPPER()
 	RET()

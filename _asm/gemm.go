@@ -68,6 +68,64 @@ func yRange(from, to int) []VecPhysical {
 	return r
 }
 
+// rowPtr sets dst = &row r of a tile: src + stride, unless r is past the
+// rows left (in CX), when dst = src; scratch is clobbered.
+func rowPtr(src, dst, stride, scratch GPPhysical, r int) {
+	if src != dst {
+		MOVQ(src, dst)
+	}
+	LEAQ(at(src, 0, stride, 1), scratch)
+	CMPQ(RCX, U8(r))
+	CMOVQGT(scratch, dst)
+}
+
+// rowAddr sets dst = &base[i·ld] for the slice parameter base, its
+// leading dimension ld and the row i at iMem, leaving ld in bytes in
+// stride; scratch is clobbered.
+func rowAddr(t elem, base, ld string, iMem Mem, stride, scratch, dst GPPhysical) {
+	MOVQ(arg(ld), stride)
+	SHLQ(U8(t.shift()), stride)
+	MOVQ(iMem, scratch)
+	IMULQ(stride, scratch)
+	MOVQ(arg(base), dst)
+	ADDQ(scratch, dst)
+}
+
+// nextRows advances the row i at iMem by rows, in scratch, and loops to
+// the label rows while i < m.
+func nextRows(l labels, iMem Mem, rows int, scratch GPPhysical) {
+	l.Set("nextrows")
+	MOVQ(iMem, scratch)
+	ADDQ(U8(rows), scratch)
+	MOVQ(scratch, iMem)
+	CMPQ(scratch, arg("m"))
+	JLT(l.L("rows"))
+}
+
+// bcastLoop emits the loop over q of a broadcast kernel's tile, whose
+// labels are prefixed by p: init sets up the pointers, then step runs k
+// times (none for k = 0), each followed by b += ldb, counted down in cnt;
+// then, at p+"store", the test of gemmReLU, which jumps to p+"write"
+// without it.
+func bcastLoop(l labels, p string, init, step func(), b, ldb, cnt GPPhysical) {
+	l.Set(p + "init")
+	init()
+	Load(Param("k"), cnt)
+	TESTQ(cnt, cnt)
+	JZ(l.L(p + "store"))
+
+	l.Set(p + "loop")
+	step()
+	ADDQ(ldb, b)
+	DECQ(cnt)
+	JNZ(l.L(p + "loop"))
+
+	l.Set(p + "store")
+	MOVQ(arg("flags"), RCX)
+	TESTQ(U32(gemmReLU), RCX)
+	JZ(l.L(p + "write"))
+}
+
 // gemmBcast emits gemmBcastF32 or gemmBcastF64: six rows of C by two
 // vectors of columns per tile, Y0–Y11 the accumulators (row r in Y(2r),
 // Y(2r+1)), B(q, j:j+2·lanes) in Y12/Y13 and the broadcast A(i+r, q) in
@@ -98,35 +156,15 @@ func gemmBcast(t elem) {
 
 	l.Set("rows")
 	MOVQ(arg("m"), RCX)
-	SUBQ(iRow, RCX) // rows left, ≥ 1
-	// rowPtr sets dst = &row r of the tile: src + stride, unless r is past
-	// the rows left (in CX), when dst = src.
-	rowPtr := func(src, dst GPPhysical, stride GPPhysical, r int) {
-		if src != dst {
-			MOVQ(src, dst)
-		}
-		LEAQ(at(src, 0, stride, 1), RAX)
-		CMPQ(RCX, U8(r))
-		CMOVQGT(RAX, dst)
-	}
-	MOVQ(arg("ars"), R12)
-	SHLQ(U8(t.shift()), R12)
-	MOVQ(iRow, RAX)
-	IMULQ(R12, RAX)
-	MOVQ(arg("a"), aRow[0])
-	ADDQ(RAX, aRow[0]) // A0 = &A(i, 0)
+	SUBQ(iRow, RCX)                                 // rows left, ≥ 1
+	rowAddr(t, "a", "ars", iRow, R12, RAX, aRow[0]) // A0 = &A(i, 0)
 	for r := 1; r < rows; r++ {
-		rowPtr(aRow[r-1], aRow[r], R12, r)
+		rowPtr(aRow[r-1], aRow[r], R12, RAX, r)
 	}
-	MOVQ(arg("ldc"), R12)
-	SHLQ(U8(t.shift()), R12)
-	MOVQ(iRow, RAX)
-	IMULQ(R12, RAX)
-	MOVQ(arg("c"), R13)
-	ADDQ(RAX, R13) // &C(i, 0)
+	rowAddr(t, "c", "ldc", iRow, R12, RAX, R13) // &C(i, 0)
 	MOVQ(R13, cRow(0))
 	for r := 1; r < rows; r++ {
-		rowPtr(R13, R13, R12, r)
+		rowPtr(R13, R13, R12, RAX, r)
 		MOVQ(R13, cRow(r))
 	}
 	MOVQ(arg("aqs"), aq)
@@ -182,37 +220,26 @@ func gemmBcast(t elem) {
 			}
 		}
 
-		l.Set(p + "init")
-		Load(Param("b"), b)
-		LEAQ(at(b, 0, j, scale), b)
-		XORQ(q, q)
-		Load(Param("k"), cnt)
-		TESTQ(cnt, cnt)
-		JZ(l.L(p + "store"))
-
-		// for r := range 6 { C(i+r, j:) += A(i+r, q) * B(q, j:) }
-		l.Set(p + "loop")
-		for v := 0; v < vecs; v++ {
-			load(at(b, 0, nil, 0), y(12+v), v)
-		}
-		for r := 0; r < rows; r += 2 {
-			t.BROADCAST(at(aRow[r], 0, q, 1), Y14)
-			t.BROADCAST(at(aRow[r+1], 0, q, 1), Y15)
-			for h := 0; h < 2; h++ {
-				for v := 0; v < vecs; v++ {
-					t.FMADD231(y(12+v), y(14+h), acc(r+h, v))
+		bcastLoop(l, p, func() {
+			Load(Param("b"), b)
+			LEAQ(at(b, 0, j, scale), b)
+			XORQ(q, q)
+		}, func() {
+			// for r := range 6 { C(i+r, j:) += A(i+r, q) * B(q, j:) }
+			for v := 0; v < vecs; v++ {
+				load(at(b, 0, nil, 0), y(12+v), v)
+			}
+			for r := 0; r < rows; r += 2 {
+				t.BROADCAST(at(aRow[r], 0, q, 1), Y14)
+				t.BROADCAST(at(aRow[r+1], 0, q, 1), Y15)
+				for h := 0; h < 2; h++ {
+					for v := 0; v < vecs; v++ {
+						t.FMADD231(y(12+v), y(14+h), acc(r+h, v))
+					}
 				}
 			}
-		}
-		ADDQ(aq, q)
-		ADDQ(ldb, b)
-		DECQ(cnt)
-		JNZ(l.L(p + "loop"))
-
-		l.Set(p + "store")
-		MOVQ(arg("flags"), RCX)
-		TESTQ(U32(gemmReLU), RCX)
-		JZ(l.L(p + "write"))
+			ADDQ(aq, q)
+		}, b, ldb, cnt)
 		relu(t, Y12, all)
 
 		l.Set(p + "write")
@@ -241,12 +268,7 @@ func gemmBcast(t elem) {
 	mask(t, RCX, Y13, X13)
 	tile("t", 1)
 
-	l.Set("nextrows")
-	MOVQ(iRow, RAX)
-	ADDQ(U8(rows), RAX)
-	MOVQ(RAX, iRow)
-	CMPQ(RAX, arg("m"))
-	JLT(l.L("rows"))
+	nextRows(l, iRow, rows, RAX)
 	VZEROUPPER()
 	RET()
 }
@@ -318,34 +340,23 @@ func gemmBcast1(t elem) {
 			load(RCX, v, y(v))
 		}
 
-		l.Set(p + "init")
-		Load(Param("a"), a)
-		Load(Param("b"), b)
-		LEAQ(at(b, 0, j, scale), b)
-		Load(Param("k"), cnt)
-		TESTQ(cnt, cnt)
-		JZ(l.L(p + "store"))
-
-		// C(j:) += A(q) * B(q, j:)
-		l.Set(p + "loop")
-		t.BROADCAST(at(a, 0, nil, 0), Y15)
-		if masked {
-			t.MASKMOV(at(b, 0, nil, 0), Y8, Y12)
-			t.FMADD231(Y12, Y15, Y0)
-		} else {
-			for v := 0; v < vecs; v++ {
-				t.FMADD231(at(b, 32*v, nil, 0), Y15, y(v))
+		bcastLoop(l, p, func() {
+			Load(Param("a"), a)
+			Load(Param("b"), b)
+			LEAQ(at(b, 0, j, scale), b)
+		}, func() {
+			// C(j:) += A(q) * B(q, j:)
+			t.BROADCAST(at(a, 0, nil, 0), Y15)
+			if masked {
+				t.MASKMOV(at(b, 0, nil, 0), Y8, Y12)
+				t.FMADD231(Y12, Y15, Y0)
+			} else {
+				for v := 0; v < vecs; v++ {
+					t.FMADD231(at(b, 32*v, nil, 0), Y15, y(v))
+				}
 			}
-		}
-		ADDQ(aq, a)
-		ADDQ(ldb, b)
-		DECQ(cnt)
-		JNZ(l.L(p + "loop"))
-
-		l.Set(p + "store")
-		MOVQ(arg("flags"), RCX)
-		TESTQ(U32(gemmReLU), RCX)
-		JZ(l.L(p + "write"))
+			ADDQ(aq, a)
+		}, b, ldb, cnt)
 		zero := Y12
 		if wide {
 			zero = Y15 // Y12 is an accumulator; A(q) is no longer needed
@@ -451,16 +462,6 @@ func gemmDot(t elem) {
 	// The four sums of a row: in an XMM for float32, a YMM for float64.
 	sum := func(i int) VecPhysical { return pick(t, x(i), y(i)) }
 	acc := func(r, c int) VecPhysical { return y(4*r + c) }
-	// rowPtr sets dst = src + stride unless row r is past the rows left
-	// (in CX), when dst = src. BX is scratch.
-	rowPtr := func(src, dst, stride GPPhysical, r int) {
-		if src != dst {
-			MOVQ(src, dst)
-		}
-		LEAQ(at(src, 0, stride, 1), RBX)
-		CMPQ(RCX, U8(r))
-		CMOVQGT(RBX, dst)
-	}
 
 	MOVQ(arg("k"), RCX)
 	ANDQ(U8(lanes-1), RCX)
@@ -473,24 +474,14 @@ func gemmDot(t elem) {
 	l.Set("rows")
 	MOVQ(arg("m"), RCX)
 	SUBQ(iRow, RCX) // rows left
-	MOVQ(arg("lda"), R13)
-	SHLQ(U8(t.shift()), R13)
-	MOVQ(iRow, RBX)
-	IMULQ(R13, RBX)
-	MOVQ(arg("a"), aRow[0])
-	ADDQ(RBX, aRow[0])
+	rowAddr(t, "a", "lda", iRow, R13, RBX, aRow[0])
 	for r := 1; r < rows; r++ {
-		rowPtr(aRow[r-1], aRow[r], R13, r)
+		rowPtr(aRow[r-1], aRow[r], R13, RBX, r)
 	}
-	MOVQ(arg("ldc"), R13)
-	SHLQ(U8(t.shift()), R13)
-	MOVQ(iRow, RBX)
-	IMULQ(R13, RBX)
-	MOVQ(arg("c"), bRow[0])
-	ADDQ(RBX, bRow[0])
+	rowAddr(t, "c", "ldc", iRow, R13, RBX, bRow[0])
 	MOVQ(bRow[0], cRow(0))
 	for r := 1; r < rows; r++ {
-		rowPtr(bRow[0], bRow[0], R13, r)
+		rowPtr(bRow[0], bRow[0], R13, RBX, r)
 		MOVQ(bRow[0], cRow(r))
 	}
 	MOVQ(U32(0), pCol)
@@ -500,14 +491,9 @@ func gemmDot(t elem) {
 	SUBQ(pCol, RCX) // columns left
 	CMPQ(RCX, U8(0))
 	JLE(l.L("nextrows"))
-	MOVQ(arg("ldb"), R13)
-	SHLQ(U8(t.shift()), R13)
-	MOVQ(pCol, RBX)
-	IMULQ(R13, RBX)
-	MOVQ(arg("b"), bRow[0])
-	ADDQ(RBX, bRow[0])
+	rowAddr(t, "b", "ldb", pCol, R13, RBX, bRow[0])
 	for c := 1; c < cols; c++ {
-		rowPtr(bRow[c-1], bRow[c], R13, c)
+		rowPtr(bRow[c-1], bRow[c], R13, RBX, c)
 	}
 	for i := 0; i < rows*cols; i++ {
 		t.XOR(y(i), y(i), y(i))
@@ -608,12 +594,7 @@ func gemmDot(t elem) {
 		t.MASKMOV(sum(4*r), sum(15), at(R13, 0, RBX, scale))
 	}
 
-	l.Set("nextrows")
-	MOVQ(iRow, RBX)
-	ADDQ(U8(rows), RBX)
-	MOVQ(RBX, iRow)
-	CMPQ(RBX, arg("m"))
-	JLT(l.L("rows"))
+	nextRows(l, iRow, rows, RBX)
 	VZEROUPPER()
 	RET()
 }

@@ -91,14 +91,8 @@ func outputForward(t elem) {
 	t.FMADD231(Y5, Y4, Y1)
 
 	l.Set("sum")
-	t.ADD(Y1, Y0, Y0)
-	t.ADD(Y3, Y2, Y2)
-	t.ADD(Y2, Y0, Y0)
-	VEXTRACTF128(U8(1), Y0, X1)
-	t.ADD(X1, X0, X0)
-	for n := lanes / 2; n > 1; n /= 2 {
-		pick(t, VHADDPS, VHADDPD)(X0, X0, X0)
-	}
+	sum4(t)
+	hsum(t)
 	pick(t, VADDSS, VADDSD)(at(bp, 0, nil, 0), X0, X0) // y[h*m+i] = b[h] + s
 	pick(t, VMOVSS, VMOVSD)(X0, at(yp, 0, nil, 0))
 	ADDQ(kb, xp)
