@@ -79,3 +79,22 @@ var Log32 = [...]float32{
 	0x91e9eep-25,
 	0xf89e26p-26,
 }
+
+// The tanh of the NEON assembly is Go's math.Tanh (math/tanh.go, after
+// Cephes): x + x³·P(x²)/Q(x²) for |x| < 0.625, 1 − 2/(e^2x + 1) up to
+// TanhMax, ±1 above.
+const TanhMax = 0.5 * 8.8029691931113054295988e+01 // ½·ln 2¹²⁷
+
+// TanhP and TanhQ are math.Tanh's P and Q, highest degree first.
+var (
+	TanhP = [...]float64{
+		-9.64399179425052238628e-1,
+		-9.92877231001918586564e1,
+		-1.61468768441708447952e3,
+	}
+	TanhQ = [...]float64{
+		1.12811678491632931402e2,
+		2.23548839060100448583e3,
+		4.84406305325125486048e3,
+	}
+)
