@@ -4,11 +4,9 @@ package gcp
 
 // NEON is part of the arm64 baseline, so the assembly kernels of
 // simd_arm64.s need no feature detection: init installs them in every
-// build with gc and without the purego tag. The element-wise kernels
-// finish their own tails, so install gives the generic kernels nothing
-// (lanes = 1).
+// build with gc and without the purego tag.
 func init() {
-	k32, k64 := asmKernels("neon", 1, 1)
+	k32, k64 := asmKernels("neon")
 	k32.tanh = inPlaceNEON(tanhF32)
 	k64.tanh = inPlaceNEON(tanhF64)
 	kernels32, kernels64 = k32, k64
@@ -50,23 +48,10 @@ func inPlaceNEON[T Float](f func(n int, x *T)) func(x []T) {
 	}
 }
 
-// gcpLanes is how many samples gcpLossF64 takes at a time: the two float64
-// of a vector.
+// gcpLanes is how many samples gcpLossF64 takes at a time: the two
+// float64 of a vector.
 const gcpLanes = 2
 
-// gcpLossF64 is gcpLossGeneric for float64 over n samples, n even, with the
-// loss sum accumulated per lane. With fixedAlpha ≠ 0 (it must not be −0),
-// za and ga are not used.
-//
-//	for i := range n {
-//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
-//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
-//
-//go:noescape
-func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64
-
-// gcpLossLanes is gcpLossF64, which needs no scratch buffer: the wrappers
-// of simd_asm.go call it for n a multiple of gcpLanes.
-func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
-	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale)
-}
+// gcpTmpLen is the length of the scratch buffer gcpLossF64 takes: NEON
+// keeps every value in its 32 registers and does not use it.
+const gcpTmpLen = 1

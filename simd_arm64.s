@@ -3283,8 +3283,8 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 	VBIF V4.B16, V3.B16, V29.B16; \
 	GL_SOFTPLUS_LOG
 
-// func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64
-TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-104
+// func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-112
 	MOVD n+0(FP), PAIRS
 	LSR $1, PAIRS
 	MOVD zm+8(FP), ZM
@@ -3585,7 +3585,7 @@ gcpLossF64_next:
 
 gcpLossF64_done:
 	WORD $0x7E70D940 // FADDP D0, V10.2D
-	FMOVD F0, ret+96(FP)
+	FMOVD F0, ret+104(FP)
 	RET
 
 #undef ZM

@@ -86,9 +86,8 @@ func need(n, rows, ld, cols int) {
 
 // asmKernels returns copies of the generic tables with every kernel that
 // both simd_amd64.s and simd_arm64.s implement installed, under the name
-// of the instruction set; lanes32 and lanes64 are the multiples of which
-// the element-wise kernels take n (see elementwiseAsm.install).
-func asmKernels(name string, lanes32, lanes64 int) (*kernelSet[float32], *kernelSet[float64]) {
+// of the instruction set.
+func asmKernels(name string) (*kernelSet[float32], *kernelSet[float64]) {
 	k32 := *generic32
 	k32.name = name
 	k32.linearForward = linearForward32
@@ -96,7 +95,7 @@ func asmKernels(name string, lanes32, lanes64 int) (*kernelSet[float32], *kernel
 	k32.linearBackwardInput = linearBackwardInput32
 	k32.outputForward = outputForward32
 	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
-		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, lanes32)
+		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, asmLanes32)
 	k32.gcpLoss = gcpLoss32
 	k32.softplus = softplus32
 
@@ -107,7 +106,7 @@ func asmKernels(name string, lanes32, lanes64 int) (*kernelSet[float32], *kernel
 	k64.linearBackwardInput = linearBackwardInput64
 	k64.outputForward = outputForward64
 	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
-		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, lanes64)
+		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, asmLanes64)
 	k64.gcpLoss = gcpLoss64
 	k64.softplus = softplus64
 	return &k32, &k64
@@ -370,9 +369,15 @@ func outputForward64(m, heads, k int, x []float64, ldx int, w, b, y []float64) {
 }
 
 // The element-wise kernels and reductions of simd_amd64.s and
-// simd_arm64.s. The AVX2 kernels take n a multiple of the vector width (8
-// float32 or 4 float64) and leave the rest to the generic kernels; the
-// NEON kernels finish their own tails and take any n.
+// simd_arm64.s. On both, they take n a multiple of asmLanes32 or
+// asmLanes64, 32 bytes of elements (an AVX2 vector, two NEON ones), and
+// the wrappers of elementwiseAsm.install finish the rest with the generic
+// kernels. (The NEON kernels would take any n: their scalar tails then do
+// at most the last vector.)
+const (
+	asmLanes32 = 8
+	asmLanes64 = 4
+)
 
 // mulF32 computes
 //
@@ -700,12 +705,31 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 	}
 }
 
+// gcpLossF64 is gcpLossGeneric for float64 over n samples, n a multiple
+// of gcpLanes, with the loss sum accumulated per lane; tmp is scratch of
+// gcpTmpLen float64 (which NEON does not use). With fixedAlpha ≠ 0 (it
+// must not be −0), za and ga are not used.
+//
+//	for i := range n {
+//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
+//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
+//
+//go:noescape
+func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+
+// gcpLossLanes is gcpLossF64 with its scratch buffer on the stack; the
+// wrappers below call it for n a multiple of gcpLanes.
+func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
+	var tmp [gcpTmpLen]float64
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}
+
 // gcpChunk is how many float32 samples gcpLoss32 converts to float64 at a
 // time, a multiple of gcpLanes.
 const gcpChunk = 64
 
-// gcpLoss64 is gcpLossGeneric for float64: the assembly (each
-// architecture's gcpLossLanes) does whole groups of gcpLanes samples, the
+// gcpLoss64 is gcpLossGeneric for float64: the assembly (gcpLossLanes)
+// does whole groups of gcpLanes samples, the
 // generic kernel the last len(y)%gcpLanes.
 func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
 	n := len(y)

@@ -1838,8 +1838,8 @@ func misc3(t *typ) {
 }
 
 func k_gcpLossF64(t *typ) {
-	p(t, "// func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64")
-	p(t, "TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-104")
+	p(t, "// func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64")
+	p(t, "TEXT ·gcpLossF64(SB), NOSPLIT|NOFRAME, $0-112") // tmp (+96) is not used: no scratch memory
 	p(t, "\tMOVD n+0(FP), PAIRS")
 	p(t, "\tLSR $1, PAIRS")
 	p(t, "\tMOVD zm+8(FP), ZM")
@@ -2140,7 +2140,7 @@ func k_gcpLossF64(t *typ) {
 	p(t, "")
 	p(t, "gcpLossF64_done:")
 	word(t, "FADDP D0, V10.2D", "", false, false)
-	p(t, "\tFMOVD F0, ret+96(FP)")
+	p(t, "\tFMOVD F0, ret+104(FP)")
 	p(t, "\tRET")
 }
 
