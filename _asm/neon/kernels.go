@@ -849,611 +849,437 @@ func misc2(t *typ) {
 }
 
 func k_mul(t *typ) {
-	p(t, "// func mul⟨F⟩(n int, x, y *⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\tx[i] *= y[i]")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·mul⟨F⟩(SB), NOSPLIT|NOFRAME, $0-24")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD x+8(FP), R0")
-	p(t, "\tMOVD y+16(FP), R1")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, mul⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "mul⟨F⟩_loop:")
-	p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
-	}
-	p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE mul⟨F⟩_loop")
-	p(t, "")
-	p(t, "mul⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, mul⟨F⟩_done")
-	p(t, "")
-	p(t, "mul⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩ (R0), F0")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F4")
-	p(t, "\tFMUL⟨S⟩ F4, F0, F0")
-	p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE mul⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "mul⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "mul", sig: "n int, x, y *⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\tx[i] *= y[i]",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs: []string{"x", "y"},
+		loop: func() {
+			p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
+			}
+			p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩ (R0), F0")
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F4")
+			p(t, "\tFMUL⟨S⟩ F4, F0, F0")
+			p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_mulTo(t *typ) {
-	p(t, "// func mulTo⟨F⟩(n int, dst, x, y *⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\tdst[i] = x[i] * y[i]")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·mulTo⟨F⟩(SB), NOSPLIT|NOFRAME, $0-32")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD dst+8(FP), R0")
-	p(t, "\tMOVD x+16(FP), R1")
-	p(t, "\tMOVD y+24(FP), R2")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, mulTo⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "mulTo⟨F⟩_loop:")
-	p(t, "\tVLD1.P 64(R1), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R2), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
-	}
-	p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE mulTo⟨F⟩_loop")
-	p(t, "")
-	p(t, "mulTo⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, mulTo⟨F⟩_done")
-	p(t, "")
-	p(t, "mulTo⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F0")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R2), F4")
-	p(t, "\tFMUL⟨S⟩ F4, F0, F0")
-	p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE mulTo⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "mulTo⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "mulTo", sig: "n int, dst, x, y *⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\tdst[i] = x[i] * y[i]",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs: []string{"dst", "x", "y"},
+		loop: func() {
+			p(t, "\tVLD1.P 64(R1), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R2), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
+			}
+			p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F0")
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R2), F4")
+			p(t, "\tFMUL⟨S⟩ F4, F0, F0")
+			p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_scale(t *typ) {
-	p(t, "// func scale⟨F⟩(n int, x *⟨T⟩, a ⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\tx[i] *= a")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·scale⟨F⟩(SB), NOSPLIT|NOFRAME, $0-⟨20|24⟩")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD x+8(FP), R0")
-	p(t, "\tFMOV⟨S⟩ a+16(FP), F24")
-	p(t, "\tVDUP V24.⟨S⟩[0], V24.⟨A⟩")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, scale⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "scale⟨F⟩_loop:")
-	p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V24.⟨AA⟩", i, i), "", false, false)
-	}
-	p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE scale⟨F⟩_loop")
-	p(t, "")
-	p(t, "scale⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, scale⟨F⟩_done")
-	p(t, "")
-	p(t, "scale⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩ (R0), F0")
-	p(t, "\tFMUL⟨S⟩ F24, F0, F0")
-	p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE scale⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "scale⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "scale", sig: "n int, x *⟨T⟩, a ⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\tx[i] *= a",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs:    []string{"x"},
+		scalars: []neonScalar{{"a", 24}},
+		loop: func() {
+			p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V24.⟨AA⟩", i, i), "", false, false)
+			}
+			p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩ (R0), F0")
+			p(t, "\tFMUL⟨S⟩ F24, F0, F0")
+			p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_axpy(t *typ) {
-	p(t, "// func axpy⟨F⟩(n int, x, y *⟨T⟩, a ⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\ty[i] += a * x[i], fused (VFMLA, FMADD)")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·axpy⟨F⟩(SB), NOSPLIT|NOFRAME, $0-⟨28|32⟩")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD x+8(FP), R0")
-	p(t, "\tMOVD y+16(FP), R1")
-	p(t, "\tFMOV⟨S⟩ a+24(FP), F24")
-	p(t, "\tVDUP V24.⟨S⟩[0], V24.⟨A⟩")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, axpy⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "axpy⟨F⟩_loop:")
-	p(t, "\tVLD1.P 64(R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	p(t, "\tVLD1 (R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		p(t, f("\tVFMLA V24.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩", i, 4+i))
-	}
-	p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE axpy⟨F⟩_loop")
-	p(t, "")
-	p(t, "axpy⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, axpy⟨F⟩_done")
-	p(t, "")
-	p(t, "axpy⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R0), F0")
-	p(t, "\tFMOV⟨S⟩ (R1), F4")
-	p(t, "\tFMADD⟨S⟩ F24, F4, F0, F4")
-	p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE axpy⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "axpy⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "axpy", sig: "n int, x, y *⟨T⟩, a ⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\ty[i] += a * x[i], fused (VFMLA, FMADD)",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs:    []string{"x", "y"},
+		scalars: []neonScalar{{"a", 24}},
+		loop: func() {
+			p(t, "\tVLD1.P 64(R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			p(t, "\tVLD1 (R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				p(t, f("\tVFMLA V24.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩", i, 4+i))
+			}
+			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R0), F0")
+			p(t, "\tFMOV⟨S⟩ (R1), F4")
+			p(t, "\tFMADD⟨S⟩ F24, F4, F0, F4")
+			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
+		},
+	})
 }
 
 func k_tanhBackward(t *typ) {
-	p(t, "// func tanhBackward⟨F⟩(n int, d, y *⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\td[i] *= 1 - y[i]*y[i]")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·tanhBackward⟨F⟩(SB), NOSPLIT|NOFRAME, $0-24")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD d+8(FP), R0")
-	p(t, "\tMOVD y+16(FP), R1")
-	p(t, "\tFMOV⟨S⟩ $(1.0), F31")
-	p(t, "\tVDUP V31.⟨S⟩[0], V31.⟨A⟩")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, tanhBackward⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "tanhBackward⟨F⟩_loop:")
-	p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FSUB V%d.⟨AA⟩, V31.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
-	}
-	p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE tanhBackward⟨F⟩_loop")
-	p(t, "")
-	p(t, "tanhBackward⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, tanhBackward⟨F⟩_done")
-	p(t, "")
-	p(t, "tanhBackward⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩ (R0), F0")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F4")
-	p(t, "\tFMUL⟨S⟩ F4, F4, F4")
-	p(t, "\tFSUB⟨S⟩ F4, F31, F4")
-	p(t, "\tFMUL⟨S⟩ F4, F0, F0")
-	p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE tanhBackward⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "tanhBackward⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "tanhBackward", sig: "n int, d, y *⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\td[i] *= 1 - y[i]*y[i]",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs: []string{"d", "y"},
+		setup: func() {
+			p(t, "\tFMOV⟨S⟩ $(1.0), F31")
+			p(t, "\tVDUP V31.⟨S⟩[0], V31.⟨A⟩")
+		},
+		loop: func() {
+			p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FSUB V%d.⟨AA⟩, V31.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
+			}
+			p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩ (R0), F0")
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F4")
+			p(t, "\tFMUL⟨S⟩ F4, F4, F4")
+			p(t, "\tFSUB⟨S⟩ F4, F31, F4")
+			p(t, "\tFMUL⟨S⟩ F4, F0, F0")
+			p(t, "\tFMOV⟨S⟩.P F0, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_sgd(t *typ) {
-	p(t, "// func sgd⟨F⟩(n int, p2, p, gr *⟨T⟩, lr ⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\tp2[i] = p[i] - lr*gr[i]")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·sgd⟨F⟩(SB), NOSPLIT|NOFRAME, $0-⟨36|40⟩")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD p2+8(FP), R0")
-	p(t, "\tMOVD p+16(FP), R1")
-	p(t, "\tMOVD gr+24(FP), R2")
-	p(t, "\tFMOV⟨S⟩ lr+32(FP), F24")
-	p(t, "\tVDUP V24.⟨S⟩[0], V24.⟨A⟩")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, sgd⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "sgd⟨F⟩_loop:")
-	p(t, "\tVLD1.P 64(R2), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, i), "", false, false)
-	}
-	p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE sgd⟨F⟩_loop")
-	p(t, "")
-	p(t, "sgd⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, sgd⟨F⟩_done")
-	p(t, "")
-	p(t, "sgd⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R2), F0")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F4")
-	p(t, "\tFMUL⟨S⟩ F0, F24, F0")
-	p(t, "\tFSUB⟨S⟩ F0, F4, F4")
-	p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE sgd⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "sgd⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "sgd", sig: "n int, p2, p, gr *⟨T⟩, lr ⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\tp2[i] = p[i] - lr*gr[i]",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs:    []string{"p2", "p", "gr"},
+		scalars: []neonScalar{{"lr", 24}},
+		loop: func() {
+			p(t, "\tVLD1.P 64(R2), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, i), "", false, false)
+			}
+			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R2), F0")
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F4")
+			p(t, "\tFMUL⟨S⟩ F0, F24, F0")
+			p(t, "\tFSUB⟨S⟩ F0, F4, F4")
+			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_nesterov(t *typ) {
-	p(t, "// func nesterov⟨F⟩(n int, p2, v2, p, v, gr *⟨T⟩, lr, mu ⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\tt := lr*gr[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·nesterov⟨F⟩(SB), NOSPLIT|NOFRAME, $0-⟨56|64⟩")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD p2+8(FP), R0")
-	p(t, "\tMOVD v2+16(FP), R1")
-	p(t, "\tMOVD p+24(FP), R2")
-	p(t, "\tMOVD v+32(FP), R3")
-	p(t, "\tMOVD gr+40(FP), R4")
-	p(t, "\tFMOV⟨S⟩ lr+48(FP), F24")
-	p(t, "\tVDUP V24.⟨S⟩[0], V24.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ mu+⟨52|56⟩(FP), F25")
-	p(t, "\tVDUP V25.⟨S⟩[0], V25.⟨A⟩")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, nesterov⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "nesterov⟨F⟩_loop:")
-	for i := 0; i < 3; i++ {
-		p(t, f("\tVLD1.P 64(R%d), [V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩]", 4+-1*i, 4*i, 1+4*i, 2+4*i, 3+4*i))
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, i), "", false, false)
-	}
-	p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 12+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, 12+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, i), "", false, false)
-	}
-	p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE nesterov⟨F⟩_loop")
-	p(t, "")
-	p(t, "nesterov⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, nesterov⟨F⟩_done")
-	p(t, "")
-	p(t, "nesterov⟨F⟩_tail_loop:")
-	for i := 0; i < 3; i++ {
-		p(t, f("\tFMOV⟨S⟩.P ⟨4|8⟩(R%d), F%d", 4+-1*i, 4*i))
-	}
-	p(t, "\tFMUL⟨S⟩ F0, F24, F0")
-	p(t, "\tFMUL⟨S⟩ F4, F25, F4")
-	p(t, "\tFSUB⟨S⟩ F0, F4, F4")
-	p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
-	p(t, "\tFMUL⟨S⟩ F4, F25, F12")
-	p(t, "\tFADD⟨S⟩ F12, F8, F8")
-	p(t, "\tFSUB⟨S⟩ F0, F8, F8")
-	p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE nesterov⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "nesterov⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "nesterov", sig: "n int, p2, v2, p, v, gr *⟨T⟩, lr, mu ⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\tt := lr*gr[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs:    []string{"p2", "v2", "p", "v", "gr"},
+		scalars: []neonScalar{{"lr", 24}, {"mu", 25}},
+		loop: func() {
+			for i := 0; i < 3; i++ {
+				p(t, f("\tVLD1.P 64(R%d), [V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩]", 4+-1*i, 4*i, 1+4*i, 2+4*i, 3+4*i))
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, i), "", false, false)
+			}
+			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 12+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, 12+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, i), "", false, false)
+			}
+			p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			for i := 0; i < 3; i++ {
+				p(t, f("\tFMOV⟨S⟩.P ⟨4|8⟩(R%d), F%d", 4+-1*i, 4*i))
+			}
+			p(t, "\tFMUL⟨S⟩ F0, F24, F0")
+			p(t, "\tFMUL⟨S⟩ F4, F25, F4")
+			p(t, "\tFSUB⟨S⟩ F0, F4, F4")
+			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
+			p(t, "\tFMUL⟨S⟩ F4, F25, F12")
+			p(t, "\tFADD⟨S⟩ F12, F8, F8")
+			p(t, "\tFSUB⟨S⟩ F0, F8, F8")
+			p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_rmsprop(t *typ) {
-	p(t, "// func rmsprop⟨F⟩(n int, p2, a2, p, a, gr *⟨T⟩, lr, rho, c, eps ⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\ta2[i] = rho*a[i] + (c*gr[i])*gr[i]; p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps)")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·rmsprop⟨F⟩(SB), NOSPLIT|NOFRAME, $0-⟨64|80⟩")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD p2+8(FP), R0")
-	p(t, "\tMOVD a2+16(FP), R1")
-	p(t, "\tMOVD p+24(FP), R2")
-	p(t, "\tMOVD a+32(FP), R3")
-	p(t, "\tMOVD gr+40(FP), R4")
-	p(t, "\tFMOV⟨S⟩ lr+48(FP), F24")
-	p(t, "\tVDUP V24.⟨S⟩[0], V24.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ rho+⟨52|56⟩(FP), F25")
-	p(t, "\tVDUP V25.⟨S⟩[0], V25.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ c+⟨56|64⟩(FP), F26")
-	p(t, "\tVDUP V26.⟨S⟩[0], V26.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ eps+⟨60|72⟩(FP), F27")
-	p(t, "\tVDUP V27.⟨S⟩[0], V27.⟨A⟩")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, rmsprop⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "rmsprop⟨F⟩_loop:")
-	for i := 0; i < 3; i++ {
-		p(t, f("\tVLD1.P 64(R%d), [V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩]", 4+-1*i, 4*i, 1+4*i, 2+4*i, 3+4*i))
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V26.⟨AA⟩, V%d.⟨AA⟩", 12+i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 12+i, 12+i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 12+i), "", false, false)
-	}
-	p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
-	for i := 0; i < 4; i++ {
-		word(t, f("FSQRT V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V27.⟨AA⟩", 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FDIV V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, i), "", false, false)
-	}
-	p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE rmsprop⟨F⟩_loop")
-	p(t, "")
-	p(t, "rmsprop⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, rmsprop⟨F⟩_done")
-	p(t, "")
-	p(t, "rmsprop⟨F⟩_tail_loop:")
-	for i := 0; i < 3; i++ {
-		p(t, f("\tFMOV⟨S⟩.P ⟨4|8⟩(R%d), F%d", 4+-1*i, 4*i))
-	}
-	p(t, "\tFMUL⟨S⟩ F4, F25, F4")
-	p(t, "\tFMUL⟨S⟩ F0, F26, F12")
-	p(t, "\tFMUL⟨S⟩ F0, F12, F12")
-	p(t, "\tFADD⟨S⟩ F12, F4, F4")
-	p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
-	p(t, "\tFSQRT⟨S⟩ F4, F4")
-	p(t, "\tFADD⟨S⟩ F27, F4, F4")
-	p(t, "\tFMUL⟨S⟩ F0, F24, F0")
-	p(t, "\tFDIV⟨S⟩ F4, F0, F0")
-	p(t, "\tFSUB⟨S⟩ F0, F8, F8")
-	p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE rmsprop⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "rmsprop⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "rmsprop", sig: "n int, p2, a2, p, a, gr *⟨T⟩, lr, rho, c, eps ⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\ta2[i] = rho*a[i] + (c*gr[i])*gr[i]; p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps)",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs:    []string{"p2", "a2", "p", "a", "gr"},
+		scalars: []neonScalar{{"lr", 24}, {"rho", 25}, {"c", 26}, {"eps", 27}},
+		loop: func() {
+			for i := 0; i < 3; i++ {
+				p(t, f("\tVLD1.P 64(R%d), [V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩]", 4+-1*i, 4*i, 1+4*i, 2+4*i, 3+4*i))
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V26.⟨AA⟩, V%d.⟨AA⟩", 12+i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 12+i, 12+i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 12+i), "", false, false)
+			}
+			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
+			for i := 0; i < 4; i++ {
+				word(t, f("FSQRT V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V27.⟨AA⟩", 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FDIV V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, i), "", false, false)
+			}
+			p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			for i := 0; i < 3; i++ {
+				p(t, f("\tFMOV⟨S⟩.P ⟨4|8⟩(R%d), F%d", 4+-1*i, 4*i))
+			}
+			p(t, "\tFMUL⟨S⟩ F4, F25, F4")
+			p(t, "\tFMUL⟨S⟩ F0, F26, F12")
+			p(t, "\tFMUL⟨S⟩ F0, F12, F12")
+			p(t, "\tFADD⟨S⟩ F12, F4, F4")
+			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
+			p(t, "\tFSQRT⟨S⟩ F4, F4")
+			p(t, "\tFADD⟨S⟩ F27, F4, F4")
+			p(t, "\tFMUL⟨S⟩ F0, F24, F0")
+			p(t, "\tFDIV⟨S⟩ F4, F0, F0")
+			p(t, "\tFSUB⟨S⟩ F0, F8, F8")
+			p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_adam(t *typ) {
-	p(t, "// func adam⟨F⟩(n int, p2, m2, v2, p, m, v, gr *⟨T⟩, lr, b1, c1, b2, c2, eps ⟨T⟩)")
-	p(t, "//")
-	p(t, "// for i := range n {")
-	p(t, "//\tm2[i] = b1*m[i] + c1*gr[i]; v2[i] = b2*v[i] + (c2*gr[i])*gr[i]")
-	p(t, "//\tp2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps)")
-	p(t, "// }")
-	p(t, "//")
-	p(t, "// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same")
-	p(t, "// instructions in the same order.")
-	p(t, "TEXT ·adam⟨F⟩(SB), NOSPLIT|NOFRAME, $0-⟨88|112⟩")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD p2+8(FP), R0")
-	p(t, "\tMOVD m2+16(FP), R1")
-	p(t, "\tMOVD v2+24(FP), R2")
-	p(t, "\tMOVD p+32(FP), R3")
-	p(t, "\tMOVD m+40(FP), R4")
-	p(t, "\tMOVD v+48(FP), R5")
-	p(t, "\tMOVD gr+56(FP), R6")
-	p(t, "\tFMOV⟨S⟩ lr+64(FP), F24")
-	p(t, "\tVDUP V24.⟨S⟩[0], V24.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ b1+⟨68|72⟩(FP), F25")
-	p(t, "\tVDUP V25.⟨S⟩[0], V25.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ c1+⟨72|80⟩(FP), F27")
-	p(t, "\tVDUP V27.⟨S⟩[0], V27.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ b2+⟨76|88⟩(FP), F26")
-	p(t, "\tVDUP V26.⟨S⟩[0], V26.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ c2+⟨80|96⟩(FP), F28")
-	p(t, "\tVDUP V28.⟨S⟩[0], V28.⟨A⟩")
-	p(t, "\tFMOV⟨S⟩ eps+⟨84|104⟩(FP), F29")
-	p(t, "\tVDUP V29.⟨S⟩[0], V29.⟨A⟩")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, adam⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "adam⟨F⟩_loop:")
-	p(t, "\tVLD1.P 64(R6), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R4), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R5), [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R3), [V12.⟨A⟩, V13.⟨A⟩, V14.⟨A⟩, V15.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V27.⟨AA⟩, V%d.⟨AA⟩", 16+i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 16+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V26.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V28.⟨AA⟩, V%d.⟨AA⟩", 16+i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 16+i, 16+i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, 16+i), "", false, false)
-	}
-	p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
-	p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R2)")
-	for i := 0; i < 4; i++ {
-		word(t, f("FSQRT V%d.⟨AA⟩, V%d.⟨AA⟩", 16+i, 8+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V29.⟨AA⟩", 16+i, 16+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FDIV V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 16+i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 12+i, 12+i, 4+i), "", false, false)
-	}
-	p(t, "\tVST1.P [V12.⟨A⟩, V13.⟨A⟩, V14.⟨A⟩, V15.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE adam⟨F⟩_loop")
-	p(t, "")
-	p(t, "adam⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, adam⟨F⟩_done")
-	p(t, "")
-	p(t, "adam⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R6), F0")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R4), F4")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R5), F8")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R3), F12")
-	p(t, "\tFMUL⟨S⟩ F4, F25, F4")
-	p(t, "\tFMUL⟨S⟩ F0, F27, F16")
-	p(t, "\tFADD⟨S⟩ F16, F4, F4")
-	p(t, "\tFMUL⟨S⟩ F8, F26, F8")
-	p(t, "\tFMUL⟨S⟩ F0, F28, F16")
-	p(t, "\tFMUL⟨S⟩ F0, F16, F16")
-	p(t, "\tFADD⟨S⟩ F16, F8, F8")
-	p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
-	p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R2)")
-	p(t, "\tFSQRT⟨S⟩ F8, F16")
-	p(t, "\tFADD⟨S⟩ F29, F16, F16")
-	p(t, "\tFMUL⟨S⟩ F4, F24, F4")
-	p(t, "\tFDIV⟨S⟩ F16, F4, F4")
-	p(t, "\tFSUB⟨S⟩ F4, F12, F12")
-	p(t, "\tFMOV⟨S⟩.P F12, ⟨4|8⟩(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE adam⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "adam⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "adam", sig: "n int, p2, m2, v2, p, m, v, gr *⟨T⟩, lr, b1, c1, b2, c2, eps ⟨T⟩",
+		doc: []string{
+			"//",
+			"// for i := range n {",
+			"//\tm2[i] = b1*m[i] + c1*gr[i]; v2[i] = b2*v[i] + (c2*gr[i])*gr[i]",
+			"//\tp2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps)",
+			"// }",
+			"//",
+			"// Blocks of ⟨16|8⟩ (four vectors), then a scalar tail with the same",
+			"// instructions in the same order.",
+		},
+		ptrs:    []string{"p2", "m2", "v2", "p", "m", "v", "gr"},
+		scalars: []neonScalar{{"lr", 24}, {"b1", 25}, {"c1", 27}, {"b2", 26}, {"c2", 28}, {"eps", 29}},
+		loop: func() {
+			p(t, "\tVLD1.P 64(R6), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R4), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R5), [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R3), [V12.⟨A⟩, V13.⟨A⟩, V14.⟨A⟩, V15.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V27.⟨AA⟩, V%d.⟨AA⟩", 16+i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 16+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V26.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V28.⟨AA⟩, V%d.⟨AA⟩", 16+i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 16+i, 16+i, i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, 16+i), "", false, false)
+			}
+			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
+			p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R2)")
+			for i := 0; i < 4; i++ {
+				word(t, f("FSQRT V%d.⟨AA⟩, V%d.⟨AA⟩", 16+i, 8+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V29.⟨AA⟩", 16+i, 16+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FMUL V%d.⟨AA⟩, V24.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FDIV V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 16+i), "", false, false)
+			}
+			for i := 0; i < 4; i++ {
+				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 12+i, 12+i, 4+i), "", false, false)
+			}
+			p(t, "\tVST1.P [V12.⟨A⟩, V13.⟨A⟩, V14.⟨A⟩, V15.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R6), F0")
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R4), F4")
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R5), F8")
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R3), F12")
+			p(t, "\tFMUL⟨S⟩ F4, F25, F4")
+			p(t, "\tFMUL⟨S⟩ F0, F27, F16")
+			p(t, "\tFADD⟨S⟩ F16, F4, F4")
+			p(t, "\tFMUL⟨S⟩ F8, F26, F8")
+			p(t, "\tFMUL⟨S⟩ F0, F28, F16")
+			p(t, "\tFMUL⟨S⟩ F0, F16, F16")
+			p(t, "\tFADD⟨S⟩ F16, F8, F8")
+			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
+			p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R2)")
+			p(t, "\tFSQRT⟨S⟩ F8, F16")
+			p(t, "\tFADD⟨S⟩ F29, F16, F16")
+			p(t, "\tFMUL⟨S⟩ F4, F24, F4")
+			p(t, "\tFDIV⟨S⟩ F16, F4, F4")
+			p(t, "\tFSUB⟨S⟩ F4, F12, F12")
+			p(t, "\tFMOV⟨S⟩.P F12, ⟨4|8⟩(R0)")
+		},
+	})
 }
 
 func k_reluBackward(t *typ) {
-	p(t, "// func reluBackward⟨F⟩(n int, d, y *⟨T⟩)")
-	p(t, "//")
-	p(t, "// The mask y > 0 (FCMGT, all ones where true, so false for NaN) ANDed into d.")
-	p(t, "TEXT ·reluBackward⟨F⟩(SB), NOSPLIT|NOFRAME, $0-24")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD d+8(FP), R0")
-	p(t, "\tMOVD y+16(FP), R1")
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, reluBackward⟨F⟩_tail")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "reluBackward⟨F⟩_loop:")
-	p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FCMGT V%d.⟨AA⟩, V%d.⟨AA⟩, #0", 4+i, 4+i), f(" ; V%d = y > 0", 4+i), false, false)
-	}
-	for i := 0; i < 4; i++ {
-		p(t, f("\tVAND V%d.B16, V%d.B16, V%d.B16", 4+i, i, i))
-	}
-	p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE reluBackward⟨F⟩_loop")
-	p(t, "")
-	p(t, "reluBackward⟨F⟩_tail:")
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, reluBackward⟨F⟩_done")
-	p(t, "")
-	p(t, "reluBackward⟨F⟩_tail_loop:")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F1")
-	p(t, "\tFCMP⟨S⟩ $(0.0), F1")
-	p(t, "\tBGT reluBackward⟨F⟩_keep // y > 0; false when unordered")
-	p(t, "\t⟨MOVW|MOVD⟩ ZR, (R0)   // d = 0")
-	p(t, "")
-	p(t, "reluBackward⟨F⟩_keep:")
-	p(t, "\tADD $⟨4|8⟩, R0")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE reluBackward⟨F⟩_tail_loop")
-	p(t, "")
-	p(t, "reluBackward⟨F⟩_done:")
-	p(t, "\tRET")
-	p(t, "")
+	neonElementwise(t, neonEW{
+		name: "reluBackward", sig: "n int, d, y *⟨T⟩",
+		doc: []string{
+			"//",
+			"// The mask y > 0 (FCMGT, all ones where true, so false for NaN) ANDed into d.",
+		},
+		ptrs: []string{"d", "y"},
+		loop: func() {
+			p(t, "\tVLD1 (R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
+			p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
+			for i := 0; i < 4; i++ {
+				word(t, f("FCMGT V%d.⟨AA⟩, V%d.⟨AA⟩, #0", 4+i, 4+i), f(" ; V%d = y > 0", 4+i), false, false)
+			}
+			for i := 0; i < 4; i++ {
+				p(t, f("\tVAND V%d.B16, V%d.B16, V%d.B16", 4+i, i, i))
+			}
+			p(t, "\tVST1.P [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩], 64(R0)")
+		},
+		tail: func() {
+			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R1), F1")
+			p(t, "\tFCMP⟨S⟩ $(0.0), F1")
+			p(t, "\tBGT reluBackward⟨F⟩_keep // y > 0; false when unordered")
+			p(t, "\t⟨MOVW|MOVD⟩ ZR, (R0)   // d = 0")
+			p(t, "")
+			p(t, "reluBackward⟨F⟩_keep:")
+			p(t, "\tADD $⟨4|8⟩, R0")
+		},
+	})
 }
 
 func k_allFinite(t *typ) {
