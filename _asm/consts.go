@@ -91,7 +91,7 @@ func declareConsts() {
 		gc.P[i] = f("P"+itoa(i+1), v)
 	}
 	gc.ExpBias = b("ExpBias", math.Float64bits(0x1p52)+1023) // k + ExpBias has the bits of 2^k in its low 12 bits
-	gc.Log2Pi = f("Log2Pi", math.Log(2*math.Pi))
+	gc.Log2Pi = f("Log2Pi", coef.Log2Pi)
 	gc.Sqrt2 = f("Sqrt2", math.Sqrt2)
 	for i, v := range coef.LgammaHalf {
 		gc.LG[i] = f("LG"+itoa(i), v)

@@ -48,7 +48,7 @@ func neonConsts() []neonConst {
 	}
 	c = append(c,
 		neonConst{"EXPBIAS", "2⁵² + 1023: k + EXPBIAS holds 2^k in its low bits", f(0x1p52 + 1023)},
-		neonConst{"LOG2PI", "ln 2π", f(math.Log(2 * math.Pi))},
+		neonConst{"LOG2PI", "ln 2π", f(coef.Log2Pi)},
 		neonConst{"SQRT2", "√2", f(math.Sqrt2)})
 	for i, v := range coef.LgammaHalf {
 		c = append(c, neonConst{fmt.Sprintf("LG%d", i), note(i, "lgammaHalfSeries"), f(v)})

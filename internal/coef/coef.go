@@ -4,6 +4,8 @@
 // and log that the assembly uses in place of package math's scalar ones.
 package coef
 
+import "math"
+
 // LgammaHalf holds d_k = (2^(1−2k) − 2)·B_2k/(2k(2k−1)), k = 1…8, of the
 // asymptotic series lnΓ(z+½) − lnΓ(z) ~ ½ln z + Σ d_k·z^(1−2k). It is the
 // difference of lnΓ(z+a) ~ (z+a−½)ln z − z + ½ln 2π +
@@ -22,6 +24,10 @@ var DigammaHalf = [...]float64{
 	1.0 / 8, -1.0 / 64, 1.0 / 128, -17.0 / 2048, 31.0 / 2048, -691.0 / 16384, 5461.0 / 32768,
 	-929569.0 / 1048576, 3202291.0 / 524288, -221930581.0 / 4194304,
 }
+
+// Log2Pi is ln 2π, of the Student-t log density (NormalGamma.LogPredictive
+// and gcpLossF64).
+var Log2Pi = math.Log(2 * math.Pi)
 
 // The float64 exp and log of the assembly are fdlibm's, as Go's math.Exp
 // and math.Log (math/exp.go, math/log.go), with the same coefficients.
