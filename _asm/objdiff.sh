@@ -3,7 +3,8 @@
 # machine code of every TEXT symbol, byte for byte (with go tool objdump on
 # the unlinked objects, so that RIP-relative references show as relocations
 # to a named symbol instead of layout-dependent displacements). It prints
-# one line per function, "same" or "DIFFERENT", and exits 1 if any differs.
+# one line per function, "same" or "DIFFERENT", then compares every DATA
+# symbol as bytes, and exits 1 if anything differs.
 #
 # avo drops register self-moves (MOVQ R13, R13), which the hand-written
 # file of be77f7d has through its row-pointer macros (GB_ROWPTR(R13, R13,
@@ -11,6 +12,7 @@
 # out, and the script says how many it took out.
 #
 #	bash _asm/objdiff.sh <(git show be77f7d:simd_amd64.s) simd_amd64.s
+#	bash _asm/objdiff.sh <(git show be77f7d:simd_arm64.s) simd_arm64.s arm64
 set -euo pipefail
 old=$1 new=$2 arch=${3:-amd64}
 tmp=$(mktemp -d)
