@@ -1,6 +1,10 @@
 package gcp
 
-import "math"
+import (
+	"math"
+
+	"github.com/gcpnet/gcp/internal/coef"
+)
 
 // NormalGamma is the normal-gamma distribution over the mean μ and the
 // precision τ of a Gaussian target (paper: eqNormalGamma). A GCP network
@@ -84,7 +88,7 @@ func (p NormalGamma) LogPredictive(y float64) float64 {
 		return math.NaN()
 	}
 	_, _, _, log1pU := p.residual(y)
-	return lgammaHalfStep(p.Alpha) - 0.5*(math.Log(2*math.Pi)+p.logSigma()) - (p.Alpha+0.5)*log1pU
+	return lgammaHalfStep(p.Alpha) - 0.5*(coef.Log2Pi+p.logSigma()) - (p.Alpha+0.5)*log1pU
 }
 
 // Grad returns the GCP gradient ∂K/∂(m, α, β, ν) of the KL divergence from

@@ -10,47 +10,10 @@ import "golang.org/x/sys/cpu"
 var useAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 func init() {
-	if !useAVX2FMA {
-		return
+	if useAVX2FMA {
+		kernels32, kernels64 = asmKernels("avx2fma")
 	}
-	k32 := *generic32
-	k32.name = "avx2fma"
-	k32.linearForward = linearForward32
-	k32.linearBackwardWeights = linearBackwardWeights32
-	k32.linearBackwardInput = linearBackwardInput32
-	k32.outputForward = outputForward32
-	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
-		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, 8)
-	k32.gcpLoss = gcpLoss32
-	k32.softplus = softplus32
-	kernels32 = &k32
-
-	k64 := *generic64
-	k64.name = "avx2fma"
-	k64.linearForward = linearForward64
-	k64.linearBackwardWeights = linearBackwardWeights64
-	k64.linearBackwardInput = linearBackwardInput64
-	k64.outputForward = outputForward64
-	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
-		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, 4)
-	k64.gcpLoss = gcpLoss64
-	k64.softplus = softplus64
-	kernels64 = &k64
 }
-
-// gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
-// columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
-//
-//	for i := range m { for j := range n {
-//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
-//		for q := range k { s += A(i, q) * B(q, j) }
-//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
-//
-// It broadcasts A(i, q) over a row of B: six rows of C by sixteen columns
-// per tile, with fused multiply-adds.
-//
-//go:noescape
-func gemmBcastF32(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
 
 // gemmBcast1F32 is gemmBcastF32 for a single row of C (m = 1), with tiles
 // of 64 columns, since one row gives too few independent accumulators in a
@@ -63,29 +26,6 @@ func gemmBcastF32(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c 
 //go:noescape
 func gemmBcast1F32(n, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int)
 
-// gemmDotF32 computes C = A·Bᵀ (plus bias) for row-major A (m × k, row
-// stride lda), B (n × k, row stride ldb) and C (m × n, row stride ldc), as
-// dot products along the contiguous k:
-//
-//	for i := range m { for p := range n {
-//		s := 0; for j := range k { s += a[i*lda+j] * b[p*ldb+j] }
-//		if flags&gemmBias != 0 { s = bias[p] + s }
-//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+p] = s } }
-//
-//go:noescape
-func gemmDotF32(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
-
-// gemmBcastF64 is gemmBcastF32 for float64, with tiles of six rows by eight
-// columns.
-//
-//	for i := range m { for j := range n {
-//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
-//		for q := range k { s += A(i, q) * B(q, j) }
-//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
-//
-//go:noescape
-func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
-
 // gemmBcast1F64 is gemmBcast1F32 for float64, with tiles of 32 columns.
 //
 //	for j := range n {
@@ -95,135 +35,10 @@ func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c 
 //go:noescape
 func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int)
 
-// gemmDotF64 is gemmDotF32 for float64.
-//
-//	for i := range m { for p := range n {
-//		s := 0; for j := range k { s += a[i*lda+j] * b[p*ldb+j] }
-//		if flags&gemmBias != 0 { s = bias[p] + s }
-//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+p] = s } }
-//
-//go:noescape
-func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
-
-// linearForward32 is linearForwardGeneric for float32 in assembly.
-func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
-	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
-	if !ok {
-		return
-	}
-	switch {
-	case n == 1:
-		gemmDotF32(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
-	case m == 1:
-		gemmBcast1F32(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
-	default:
-		gemmBcastF32(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
-	}
-}
-
-// linearBackwardWeights32 is linearBackwardWeightsGeneric for float32 in
-// assembly.
-func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, ldx int, dw, db []float32) {
-	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
-		return
-	}
-	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
-	gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
-	switch {
-	case k == 0:
-	case n == 1:
-		// dw[p] += Σ_i dy[i]·x[i,p]: one row of C.
-		gemmBcast1F32(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
-	default:
-		// dw[p,j] += Σ_i x[i,p]·dy[i,j]: A(p, i) = x[i*ldx+p].
-		gemmBcastF32(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
-	}
-}
-
-// linearBackwardInput32 is linearBackwardInputGeneric for float32 in
-// assembly.
-func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx []float32, lddx int) {
-	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
-		return
-	}
-	switch {
-	case n == 1:
-		// dx[i,p] = dy[i]·w[p]: a product per element, rounded once, as
-		// in the generic dot of length 1.
-		gemmBcastF32(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
-	default:
-		gemmDotF32(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
-	}
-}
-
-// linearForward64 is linearForwardGeneric for float64 in assembly.
-func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy int, relu bool) {
-	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
-	if !ok {
-		return
-	}
-	switch {
-	case n == 1:
-		gemmDotF64(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
-	case m == 1:
-		gemmBcast1F64(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
-	default:
-		gemmBcastF64(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
-	}
-}
-
-// linearBackwardWeights64 is linearBackwardWeightsGeneric for float64 in
-// assembly.
-func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, ldx int, dw, db []float64) {
-	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
-		return
-	}
-	gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
-	switch {
-	case k == 0:
-	case n == 1:
-		gemmBcast1F64(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
-	default:
-		gemmBcastF64(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
-	}
-}
-
-// linearBackwardInput64 is linearBackwardInputGeneric for float64 in
-// assembly.
-func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx []float64, lddx int) {
-	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
-		return
-	}
-	switch {
-	case n == 1:
-		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
-	default:
-		gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
-	}
-}
-
-// gcpLanes is how many samples gcpLossLanes takes at a time: the four
+// gcpLanes is how many samples gcpLossF64 takes at a time: the four
 // float64 of a YMM.
 const gcpLanes = 4
 
 // gcpTmpLen is the length of gcpLossF64's scratch buffer: 31 vectors of
-// four float64.
+// four float64, as the special functions need all sixteen registers.
 const gcpTmpLen = 124
-
-// gcpLossF64 is gcpLossGeneric for float64 over n samples, n a multiple of
-// 4, with the loss sum accumulated per lane; tmp is scratch of gcpTmpLen
-// float64. With fixedAlpha ≠ 0 (it must not be −0), za and ga are not used.
-//
-//	for i := range n {
-//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
-//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
-//
-//go:noescape
-func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
-
-// gcpLossLanes is gcpLossF64 with its scratch buffer on the stack; the
-// wrappers of simd_asm.go call it for n a multiple of gcpLanes.
-func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
-	var tmp [gcpTmpLen]float64
-	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
-}

@@ -4,8 +4,23 @@ package gcp
 
 import "unsafe"
 
-// This file holds what the assembly wrappers of simd_amd64.go and
-// simd_arm64.go share.
+// This file holds what the assembly of both architectures shares: the
+// stubs that simd_amd64.s and simd_arm64.s both implement, their Go
+// wrappers, and the kernel table they fill; simd_amd64.go and
+// simd_arm64.go keep only what one architecture has alone.
+//
+// Naming, once for all kernels:
+//   - xxxF32 and xxxF64 are assembly stubs (a TEXT in simd_amd64.s and
+//     simd_arm64.s, or, for a kernel one architecture lacks, a Go function
+//     on the other, like gemmBcast1F64 on arm64). They take pointers and
+//     lengths, check nothing, and each has the reference Go loop in its
+//     doc comment;
+//   - xxx32 and xxx64 are the typed wrappers the kernel table holds: they
+//     validate the operands (a short slice panics before the assembly
+//     runs), report the assembly's memory accesses in race builds, and
+//     call the stub;
+//   - xxxGeneric (simd_generic.go) is the pure-Go kernel: the fallback on
+//     every other platform and with the purego tag, and the tests' oracle.
 
 // ptr returns the address of s's first element without a bounds check; the
 // assembly reads through it only where need (or a reslice) has checked.
@@ -66,6 +81,178 @@ func need(n, rows, ld, cols int) {
 	}
 	if cols > n || rows > 1 && (ld < cols || ld > (n-cols)/(rows-1)) {
 		panic("gcp: kernel operand out of range")
+	}
+}
+
+// asmKernels returns copies of the generic tables with every kernel that
+// both simd_amd64.s and simd_arm64.s implement installed, under the name
+// of the instruction set.
+func asmKernels(name string) (*kernelSet[float32], *kernelSet[float64]) {
+	k32 := *generic32
+	k32.name = name
+	k32.linearForward = linearForward32
+	k32.linearBackwardWeights = linearBackwardWeights32
+	k32.linearBackwardInput = linearBackwardInput32
+	k32.outputForward = outputForward32
+	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
+		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, asmLanes32)
+	k32.gcpLoss = gcpLoss32
+	k32.softplus = softplus32
+
+	k64 := *generic64
+	k64.name = name
+	k64.linearForward = linearForward64
+	k64.linearBackwardWeights = linearBackwardWeights64
+	k64.linearBackwardInput = linearBackwardInput64
+	k64.outputForward = outputForward64
+	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
+		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, asmLanes64)
+	k64.gcpLoss = gcpLoss64
+	k64.softplus = softplus64
+	return &k32, &k64
+}
+
+// gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
+// columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
+//
+//	for i := range m { for j := range n {
+//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
+//		for q := range k { s += A(i, q) * B(q, j) }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
+//
+// It broadcasts A(i, q) over a row of B, with fused multiply-adds, in
+// tiles of several rows of C by sixteen columns (six rows with AVX2, four
+// with NEON).
+//
+//go:noescape
+func gemmBcastF32(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+
+// gemmBcastF64 is gemmBcastF32 for float64, with tiles eight columns wide.
+//
+//	for i := range m { for j := range n {
+//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
+//		for q := range k { s += A(i, q) * B(q, j) }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
+//
+//go:noescape
+func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+
+// gemmDotF32 computes C = A·Bᵀ (plus bias) for row-major A (m × k, row
+// stride lda), B (n × k, row stride ldb) and C (m × n, row stride ldc), as
+// dot products along the contiguous k:
+//
+//	for i := range m { for p := range n {
+//		s := 0; for j := range k { s += a[i*lda+j] * b[p*ldb+j] }
+//		if flags&gemmBias != 0 { s = bias[p] + s }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+p] = s } }
+//
+//go:noescape
+func gemmDotF32(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+
+// gemmDotF64 is gemmDotF32 for float64.
+//
+//	for i := range m { for p := range n {
+//		s := 0; for j := range k { s += a[i*lda+j] * b[p*ldb+j] }
+//		if flags&gemmBias != 0 { s = bias[p] + s }
+//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+p] = s } }
+//
+//go:noescape
+func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+
+// linearForward32 is linearForwardGeneric for float32 in assembly.
+func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
+	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
+	if !ok {
+		return
+	}
+	switch {
+	case n == 1:
+		gemmDotF32(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
+	case m == 1:
+		gemmBcast1F32(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
+	default:
+		gemmBcastF32(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
+	}
+}
+
+// linearBackwardWeights32 is linearBackwardWeightsGeneric for float32 in
+// assembly.
+func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, ldx int, dw, db []float32) {
+	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
+		return
+	}
+	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
+	gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	switch {
+	case k == 0:
+	case n == 1:
+		// dw[p] += Σ_i dy[i]·x[i,p]: one row of C.
+		gemmBcast1F32(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
+	default:
+		// dw[p,j] += Σ_i x[i,p]·dy[i,j]: A(p, i) = x[i*ldx+p].
+		gemmBcastF32(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
+	}
+}
+
+// linearBackwardInput32 is linearBackwardInputGeneric for float32 in
+// assembly.
+func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx []float32, lddx int) {
+	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
+		return
+	}
+	switch {
+	case n == 1:
+		// dx[i,p] = dy[i]·w[p]: a product per element, rounded once, as
+		// in the generic dot of length 1.
+		gemmBcastF32(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
+	default:
+		gemmDotF32(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
+	}
+}
+
+// linearForward64 is linearForwardGeneric for float64 in assembly.
+func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy int, relu bool) {
+	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
+	if !ok {
+		return
+	}
+	switch {
+	case n == 1:
+		gemmDotF64(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
+	case m == 1:
+		gemmBcast1F64(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
+	default:
+		gemmBcastF64(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
+	}
+}
+
+// linearBackwardWeights64 is linearBackwardWeightsGeneric for float64 in
+// assembly.
+func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, ldx int, dw, db []float64) {
+	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
+		return
+	}
+	gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	switch {
+	case k == 0:
+	case n == 1:
+		gemmBcast1F64(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
+	default:
+		gemmBcastF64(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
+	}
+}
+
+// linearBackwardInput64 is linearBackwardInputGeneric for float64 in
+// assembly.
+func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx []float64, lddx int) {
+	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
+		return
+	}
+	switch {
+	case n == 1:
+		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
+	default:
+		gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
 	}
 }
 
@@ -182,9 +369,15 @@ func outputForward64(m, heads, k int, x []float64, ldx int, w, b, y []float64) {
 }
 
 // The element-wise kernels and reductions of simd_amd64.s and
-// simd_arm64.s. The AVX2 kernels take n a multiple of the vector width (8
-// float32 or 4 float64) and leave the rest to the generic kernels; the
-// NEON kernels finish their own tails and take any n.
+// simd_arm64.s. On both, they take n a multiple of asmLanes32 or
+// asmLanes64, 32 bytes of elements (an AVX2 vector, two NEON ones), and
+// the wrappers of elementwiseAsm.install finish the rest with the generic
+// kernels. (The NEON kernels would take any n: their scalar tails then do
+// at most the last vector.)
+const (
+	asmLanes32 = 8
+	asmLanes64 = 4
+)
 
 // mulF32 computes
 //
@@ -512,12 +705,31 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 	}
 }
 
+// gcpLossF64 is gcpLossGeneric for float64 over n samples, n a multiple
+// of gcpLanes, with the loss sum accumulated per lane; tmp is scratch of
+// gcpTmpLen float64 (which NEON does not use). With fixedAlpha ≠ 0 (it
+// must not be −0), za and ga are not used.
+//
+//	for i := range n {
+//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
+//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
+//
+//go:noescape
+func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+
+// gcpLossLanes is gcpLossF64 with its scratch buffer on the stack; the
+// wrappers below call it for n a multiple of gcpLanes.
+func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
+	var tmp [gcpTmpLen]float64
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}
+
 // gcpChunk is how many float32 samples gcpLoss32 converts to float64 at a
 // time, a multiple of gcpLanes.
 const gcpChunk = 64
 
-// gcpLoss64 is gcpLossGeneric for float64: the assembly (each
-// architecture's gcpLossLanes) does whole groups of gcpLanes samples, the
+// gcpLoss64 is gcpLossGeneric for float64: the assembly (gcpLossLanes)
+// does whole groups of gcpLanes samples, the
 // generic kernel the last len(y)%gcpLanes.
 func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
 	n := len(y)

@@ -1,6 +1,10 @@
 package gcp
 
-import "math"
+import (
+	"math"
+
+	"github.com/gcpnet/gcp/internal/coef"
+)
 
 // This file holds the float64 special functions of the normal-gamma model:
 // ψ and ψ' (paper: eqKLDivergence, eqDKalphaPure, eqAsympPsi'infty), the
@@ -38,25 +42,6 @@ var digammaSeries = [...]float64{
 // ψ'(z) ~ 1/z + 1/(2z²) + Σ B_2k/z^(2k+1) (Abramowitz & Stegun 6.4.12).
 var trigammaSeries = [...]float64{
 	1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6, -3617.0 / 510, 43867.0 / 798,
-}
-
-// lgammaHalfSeries holds d_k = (2^(1−2k) − 2)·B_2k/(2k(2k−1)), k = 1…8, of
-// the asymptotic series lnΓ(z+½) − lnΓ(z) ~ ½ln z + Σ d_k·z^(1−2k). It is
-// the difference of lnΓ(z+a) ~ (z+a−½)ln z − z + ½ln 2π +
-// Σ_{n≥2} (−1)ⁿ·B_n(a)/(n(n−1)·z^(n−1)) (DLMF 5.11.8) at a = ½ and a = 0,
-// with B_n(½) = (2^(1−n) − 1)·B_n; the odd-n terms cancel, so there is no
-// 1/z² term and no log term beyond ½ln z.
-var lgammaHalfSeries = [...]float64{
-	-1.0 / 8, 1.0 / 192, -1.0 / 640, 17.0 / 14336, -31.0 / 18432, 691.0 / 180224, -5461.0 / 425984,
-	929569.0 / 15728640,
-}
-
-// digammaHalfSeries holds h_k = −(2k−1)·d_k, k = 1…10 (d_k as in
-// lgammaHalfSeries), the coefficients of the derivative
-// ψ(z+½) − ψ(z) ~ 1/(2z) + Σ h_k·z^(−2k) = 1/(2z) + 1/(8z²) − 1/(64z⁴) + ….
-var digammaHalfSeries = [...]float64{
-	1.0 / 8, -1.0 / 64, 1.0 / 128, -17.0 / 2048, 31.0 / 2048, -691.0 / 16384, 5461.0 / 32768,
-	-929569.0 / 1048576, 3202291.0 / 524288, -221930581.0 / 4194304,
 }
 
 // erfcxSeries holds (−1)^k·(2k−1)!!/2^k, k = 0…11, of the asymptotic series
@@ -311,7 +296,7 @@ func correctionPiece(alpha float64) float64 {
 //
 // It is not a difference of two Digamma calls, which would cancel for large
 // x (the result is ≈ 1/(2x)). For x ≥ 10 it is the asymptotic series
-// digammaHalfSeries, which has no log term; below, the recurrence
+// coef.DigammaHalf, which has no log term; below, the recurrence
 // ψ(x+½) − ψ(x) = [ψ(z+½) − ψ(z)] + Σ_{k<n} 1/((x+k)(2(x+k)+1)), z = x+n,
 // adds only positive terms, accumulated as one fraction. The relative error
 // is below 1e-14 for x ∈ [1e-8, 1e300]; special_test.go measures it.
@@ -332,7 +317,7 @@ func digammaHalfStep(x float64) float64 {
 		den *= d
 	}
 	u := 1 / (x * x)
-	return 0.5/x + u*evalPoly(digammaHalfSeries[:], u) + num/den
+	return 0.5/x + u*evalPoly(coef.DigammaHalf[:], u) + num/den
 }
 
 // lgammaHalfStep returns lnΓ(x+½) − lnΓ(x) for x ≥ 0, the log of the
@@ -342,7 +327,7 @@ func digammaHalfStep(x float64) float64 {
 // The difference of two math.Lgamma calls cancels: at x = 1e6 both terms
 // are ≈ 1.3e7 and only about 10 digits of the result ≈ 6.9 survive. For
 // x ≥ 10 it is the asymptotic series ½ln x + Σ d_k·x^(1−2k)
-// (lgammaHalfSeries). Below, the recurrence
+// (coef.LgammaHalf). Below, the recurrence
 // lnΓ(x+½) − lnΓ(x) = [lnΓ(z+½) − lnΓ(z)] − ln Π_{k<n} (x+k+½)/(x+k),
 // z = x+n ≥ 10, is used with the product taken as one ratio and the factor
 // 1/x split off as + ln x, so that tiny x cannot overflow it. The error is
@@ -368,10 +353,10 @@ func lgammaHalfStep(x float64) float64 {
 }
 
 // lgammaHalfStepSeries returns lnΓ(z+½) − lnΓ(z) for z ≥ 10 (including
-// +Inf) from the asymptotic series lgammaHalfSeries.
+// +Inf) from the asymptotic series coef.LgammaHalf.
 func lgammaHalfStepSeries(z float64) float64 {
 	r := 1 / z
-	return 0.5*math.Log(z) + r*evalPoly(lgammaHalfSeries[:], r*r)
+	return 0.5*math.Log(z) + r*evalPoly(coef.LgammaHalf[:], r*r)
 }
 
 // softplus returns ln(1+eˣ), the link that keeps β and ν positive (paper:

@@ -110,9 +110,6 @@ type Trainer[T Float] struct {
 	grad []T
 	src  *rand.PCG // rng's state, restored when a step is rejected
 	rng  *rand.Rand
-	// keepMask makes Step reuse mask instead of drawing a new one; the
-	// finite-difference tests use it to fix the dropout noise.
-	keepMask bool
 }
 
 // NewTrainer returns a trainer for m. An invalid field of cfg gives an
@@ -220,14 +217,18 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 // density and the mean objective, in standardized units. The two differ
 // only for LossDPD.
 func (t *Trainer[T]) gradient(n int) (nll, objective float64) {
-	m := t.m
 	var mask []T
 	if t.mask != nil {
-		mask = t.mask[:n*m.lay.width(m.lay.last())]
-		if !t.keepMask {
-			t.drawMask(mask)
-		}
+		mask = t.mask[:n*t.m.lay.width(t.m.lay.last())]
+		t.drawMask(mask)
 	}
+	return t.gradientMasked(n, mask)
+}
+
+// gradientMasked is gradient under the dropout mask given (nil without
+// dropout); the finite-difference tests call it to fix the dropout noise.
+func (t *Trainer[T]) gradientMasked(n int, mask []T) (nll, objective float64) {
+	m := t.m
 	forward(m.k, m.lay, m.cfg.Activation, m.params, t.a, n, mask)
 	nll, objective = t.loss(n)
 	clear(t.grad)
