@@ -38,8 +38,9 @@ type EpochStats struct {
 // (appendixHyperparameters) up to sampling noise; to reproduce the paper
 // exactly, call SetStandardization with means and standard deviations
 // before Fit. It returns the last epoch's
-// statistics. Errors are those of Step, plus ErrConfig for Epochs < 1; a
-// step that fails ends training with the model as it was before that step
+// statistics. Errors are those of Step, plus ErrConfig for Epochs < 1 and
+// ErrNonFinite, naming the column, for a column that cannot be
+// standardized in T (fitStandardization); a step that fails ends training with the model as it was before that step
 // (and without the learned standardization if that was the first step).
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	m := t.m
@@ -63,7 +64,9 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	}
 	learned := !m.standardized
 	if learned {
-		m.fitStandardization(x, y)
+		if err := m.fitStandardization(x, y); err != nil {
+			return EpochStats{}, err
+		}
 	}
 	var ws *Workspace[T]
 	if len(opt.ValY) > 0 {
@@ -107,8 +110,13 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 }
 
 // fitStandardization sets the standardization of every feature and of the
-// target to its median and robust scale (robustCenterScale).
-func (m *Model[T]) fitStandardization(x, y []T) {
+// target to its median and robust scale (robustCenterScale). A column
+// whose extreme values overflow T once standardized, one that spans more
+// than float64's range about its median, or a float32 column whose
+// outliers lie beyond float32's range in units of its scale, gives an
+// error that wraps ErrNonFinite and names the column; m is then left as it
+// was.
+func (m *Model[T]) fitStandardization(x, y []T) error {
 	d, n := m.cfg.Inputs, len(y)
 	buf := make([]float64, n)
 	center, scale := make([]float64, d), make([]float64, d)
@@ -117,12 +125,32 @@ func (m *Model[T]) fitStandardization(x, y []T) {
 			buf[i] = float64(x[i*d+j])
 		}
 		center[j], scale[j] = robustCenterScale(buf)
+		if err := standardizable[T](buf, center[j], scale[j]); err != nil {
+			return fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
+		}
 	}
 	for i, v := range y {
 		buf[i] = float64(v)
 	}
 	yCenter, yScale := robustCenterScale(buf)
+	if err := standardizable[T](buf, yCenter, yScale); err != nil {
+		return fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
+	}
 	m.setStandardization(center, scale, yCenter, yScale)
+	return nil
+}
+
+// standardizable returns an error unless the smallest and largest of the
+// sorted v, standardized by center and scale as standardizeRows and Step
+// do it, are finite in T: then every value of v is.
+func standardizable[T Float](v []float64, center, scale float64) error {
+	inv := 1 / scale
+	for _, e := range [...]float64{v[0], v[len(v)-1]} {
+		if z := T((e - center) * inv); !finite(float64(z)) {
+			return fmt.Errorf("%g is %v in %T once standardized by its median %g and scale %g", e, z, z, center, scale)
+		}
+	}
+	return nil
 }
 
 // iqrPerSD is the interquartile range of a normal distribution in units of
@@ -141,15 +169,24 @@ const iqrPerSD = 1.3489795003921634
 func robustCenterScale(v []float64) (center, scale float64) {
 	slices.Sort(v)
 	center = quantileSorted(v, 0.5)
-	scale = (quantileSorted(v, 0.75) - quantileSorted(v, 0.25)) / iqrPerSD
+	// Halving the quartiles keeps their difference finite near
+	// ±MaxFloat64 and, both scalings being exact, changes no bit
+	// elsewhere; a scale beyond MaxFloat64 is clamped to it.
+	scale = min((quantileSorted(v, 0.75)/2-quantileSorted(v, 0.25)/2)/(iqrPerSD/2), math.MaxFloat64)
 	if constantSpread(scale, center, len(v)) {
 		scale = stdDev(v)
 	}
 	if constantSpread(scale, center, len(v)) {
-		scale = 1
+		return center, 1
 	}
-	return center, scale
+	// A subnormal scale has no finite reciprocal (SetStandardization
+	// rejects it): the smallest normal float64 has one, 2¹⁰²², and the
+	// column's standardized spread then shrinks below 1 but not to 0.
+	return center, max(scale, minNormal)
 }
+
+// minNormal is the smallest positive normal float64, 2⁻¹⁰²².
+const minNormal = 0x1p-1022
 
 // constantSpread reports whether spread, the computed scale of n values
 // centred on center, says that they are all equal: it is 0, not finite,
@@ -170,38 +207,43 @@ func constantSpread(spread, center float64, n int) bool {
 const epsilon = 0x1p-52
 
 // quantileSorted returns the q-quantile of the sorted v by linear
-// interpolation between order statistics.
+// interpolation between order statistics. The gap between neighbours is
+// taken as the difference of their halves, doubled after the product:
+// exact scalings that change no bit of a finite result but keep the gap
+// of −1e308 and 1e308 from overflowing.
 func quantileSorted(v []float64, q float64) float64 {
 	h := q * float64(len(v)-1)
 	lo := int(h)
 	if lo+1 >= len(v) {
 		return v[len(v)-1]
 	}
-	return v[lo] + (h-float64(lo))*(v[lo+1]-v[lo])
+	return v[lo] + (h-float64(lo))*(v[lo+1]/2-v[lo]/2)*2
 }
 
-// stdDev returns the standard deviation of v, dividing by the largest
-// deviation first so that values near the float64 range do not overflow
-// when squared.
+// stdDev returns the standard deviation of v. Summing v[i]/n for the mean,
+// and taking deviations as differences of halves divided by the largest
+// one before squaring, keeps every step finite for values near the float64
+// range; a result beyond MaxFloat64 is clamped to it. For n equal values
+// the mean is still within n·u of them (constantSpread).
 func stdDev(v []float64) float64 {
-	var sum float64
+	n := float64(len(v))
+	var mean float64
 	for _, x := range v {
-		sum += x
+		mean += x / n
 	}
-	mean := sum / float64(len(v))
 	var big float64
 	for _, x := range v {
-		big = max(big, math.Abs(x-mean))
+		big = max(big, math.Abs(x/2-mean/2))
 	}
-	if big == 0 || !finite(big) {
+	if big == 0 {
 		return 0
 	}
 	var ss float64
 	for _, x := range v {
-		r := (x - mean) / big
+		r := (x/2 - mean/2) / big
 		ss += r * r
 	}
-	return math.Sqrt(ss/float64(len(v))) * big
+	return min(math.Sqrt(ss/n)*big*2, math.MaxFloat64)
 }
 
 // meanNLL returns the mean negative log predictive density of the

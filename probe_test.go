@@ -4,7 +4,9 @@ package gcp
 // "No silent garbage"): each keeps the probe's minimal reproduction.
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -72,4 +74,54 @@ func testFitConstantColumn[T Float](t *testing.T, x, y []float64) {
 	if !(p.Mean > -1 && p.Mean < 2) {
 		t.Errorf("mean %v at x1 = 0.5, want about 0.5", p.Mean)
 	}
+}
+
+// TestFitExtremeColumns is defect 10: Fit reported ErrNonFinite on finite
+// data. A feature with a subnormal spread got a subnormal scale, whose
+// reciprocal is +Inf; a feature of ±1e308 overflowed the median's
+// interpolation, −1e308 + ½·(1e308 − (−1e308)). Both must train. A
+// feature spanning more than float64's range about its median cannot be
+// standardized at all, and the error must say which feature and why.
+func TestFitExtremeColumns(t *testing.T) {
+	const n = 40
+	for _, c := range []struct {
+		name string
+		x0   func(i int) float64
+	}{
+		{"subnormal-spread", func(i int) float64 { return float64(i) * 1e-310 }},
+		{"plus-minus-1e308", func(i int) float64 { return float64(1-2*(i%2)) * 1e308 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var x, y []float64
+			for i := 0; i < n; i++ {
+				v := float64(i) / n
+				x = append(x, c.x0(i), v)
+				y = append(y, v)
+			}
+			m := probeFit[float64](t, Config{Inputs: 2, Hidden: []int{8}, Seed: 1}, x, y, 20)
+			xm, xs, _, _ := m.Standardization()
+			if !finite(xm[0]) || !positiveFinite(xs[0]) || !positiveFinite(1/xs[0]) {
+				t.Errorf("feature 0: centre %v, scale %v: want finite, with a finite reciprocal", xm[0], xs[0])
+			}
+			p, err := m.Predict(m.NewWorkspace(), []float64{x[2], x[3]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSane(t, p)
+		})
+	}
+	t.Run("wider-than-float64", func(t *testing.T) {
+		var x, y []float64
+		for i := 0; i < n; i++ {
+			x = append(x, math.MaxFloat64)
+			y = append(y, float64(i))
+		}
+		x[0] = -math.MaxFloat64 // 2·MaxFloat64 below the median
+		m := mustModel[float64](t, Config{Inputs: 1, Hidden: []int{4}})
+		tr := mustTrainer(t, m, TrainConfig{})
+		_, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1})
+		if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "feature 0") || m.standardized {
+			t.Fatalf("Fit = %v, standardized %v: want ErrNonFinite naming feature 0, and no standardization", err, m.standardized)
+		}
+	})
 }
