@@ -11,8 +11,9 @@ var (
 	// ErrShape reports a slice whose length does not match the model.
 	ErrShape = errors.New("gcp: length does not match the model's shape")
 	// ErrNonFinite reports a NaN or ±Inf in an input, a target, a
-	// standardization or a stored model, or a value that overflows the
-	// model's element type.
+	// standardization or a stored model, a value that overflows the
+	// model's element type, a target scale whose square over- or
+	// underflows, or a prediction whose variance overflows float64.
 	ErrNonFinite = errors.New("gcp: value is NaN, Inf or overflows")
 	// ErrBatch reports an empty batch or one larger than the trainer's
 	// BatchSize.

@@ -110,7 +110,8 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 }
 
 // fitStandardization sets the standardization of every feature and of the
-// target to its median and robust scale (robustCenterScale). A column
+// target to its median and robust scale (robustCenterScale). A target
+// scale that predictions cannot map back (targetScaleOK), or a column
 // whose extreme values overflow T once standardized, one that spans more
 // than float64's range about its median, or a float32 column whose
 // outliers lie beyond float32's range in units of its scale, gives an
@@ -133,6 +134,9 @@ func (m *Model[T]) fitStandardization(x, y []T) error {
 		buf[i] = float64(v)
 	}
 	yCenter, yScale := robustCenterScale(buf)
+	if !targetScaleOK(yScale) {
+		return fmt.Errorf("%w: the target's scale %g lies outside [2⁻²⁵⁶, 2²⁵⁶], so its variances would over- or underflow float64: rescale the targets", ErrNonFinite, yScale)
+	}
 	if err := standardizable[T](buf, yCenter, yScale); err != nil {
 		return fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
 	}

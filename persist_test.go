@@ -421,9 +421,9 @@ func TestMarshalZeroModel(t *testing.T) {
 }
 
 // TestPersistExtremeStandardization saves the extremes SetStandardization
-// accepts, a -0 mean, the largest scale and a tiny one (1e-308, whose
-// inverse 1e308 is still finite): whatever the API can build, a file can
-// hold.
+// accepts, a -0 mean, the largest feature scale and a tiny one (1e-308,
+// whose inverse 1e308 is still finite), and the largest target scale,
+// 2²⁵⁶ (targetScaleOK): whatever the API can build, a file can hold.
 func TestPersistExtremeStandardization(t *testing.T) {
 	m, err := New[float64](Config{Inputs: 3, Hidden: []int{2}})
 	if err != nil {
@@ -431,7 +431,7 @@ func TestPersistExtremeStandardization(t *testing.T) {
 	}
 	negZero := math.Copysign(0, -1)
 	xMean, xScale := []float64{negZero, -math.MaxFloat64, 1e-310}, []float64{1e-308, math.MaxFloat64, 1}
-	if err := m.SetStandardization(xMean, xScale, negZero, math.MaxFloat64); err != nil {
+	if err := m.SetStandardization(xMean, xScale, negZero, 0x1p256); err != nil {
 		t.Fatal(err)
 	}
 	b, err := m.MarshalBinary()

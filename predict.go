@@ -1,5 +1,7 @@
 package gcp
 
+import "math"
+
 // Prediction is a model's answer for one input, in the target's original
 // units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
 // and the estimates derived from it (paper: apprGeneral). For the
@@ -24,6 +26,19 @@ type Prediction struct {
 	Alpha float64
 	Beta  float64 // β, in squared target units
 	Nu    float64 // ν
+	//
+	// A prediction returned with a nil error has a finite Mean, finite
+	// and positive Var and VarCorrected (Var is +Inf only for a
+	// FixedAlpha ≤ 1, where the variance does not exist), and a finite
+	// scale, so that its central intervals are finite (for a FixedAlpha
+	// below 1, whose tails are heavier than Cauchy's, up to levels whose
+	// quantiles fit in float64). Far outside the training data the
+	// softplus of the β, ν or α head can underflow to 0; each is then
+	// floored at linkFloor in standardized units, which keeps the
+	// prediction finite, though no more trustworthy than the
+	// extrapolation it comes from. Where a variance overflows float64
+	// instead, Predict returns ErrNonFinite.
+	//
 	// VarAleatoric and VarEpistemic split Var by the law of total
 	// variance (Sec. subsecSyntheticAleatoricEpistemic) for LossMLBayes:
 	// the noise of the data, and the model's own uncertainty across its
@@ -171,19 +186,53 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 		default:
 			m.predictions(ws, n, out[start:start+n])
 		}
+		for i := range out[start : start+n] {
+			if !m.sane(&out[start+i]) {
+				return ErrNonFinite
+			}
+		}
 	}
 	return nil
 }
 
+// sane reports whether p keeps the promise of Prediction: a finite mean,
+// finite positive variances (Var may be +Inf for a FixedAlpha ≤ 1) and,
+// for a Student-t predictive, a finite σ, so that the scale √(σ/α) is at
+// most √MaxFloat64 for α ≥ 1 and its intervals are finite.
+func (m *Model[T]) sane(p *Prediction) bool {
+	v := p.Var
+	if m.cfg.FixedAlpha > 0 && m.cfg.FixedAlpha <= 1 && math.IsInf(v, 1) {
+		v = 1 // no variance exists, as documented
+	}
+	ok := finite(p.Mean) && positiveFinite(v) && positiveFinite(p.VarCorrected)
+	if m.cfg.Loss.gaussian() {
+		return ok
+	}
+	return ok && positiveFinite(p.Prior().sigma())
+}
+
+// linkFloor is the least value, in standardized units, of a GCP
+// prediction's β, ν and α−1, each the softplus of a raw output that
+// underflows to 0 far outside the training data. At 2⁻²⁵⁶ it is far below
+// any value a fit to standardized data produces, and it keeps every
+// quantity derived from it normal: β·yScale² ≥ 2⁻⁷⁶⁸ for the target
+// scales targetScaleOK allows, 1/ν ≤ 2²⁵⁶, and σ/(α−1) finite unless σ
+// itself is beyond 2⁷⁶⁸.
+const linkFloor = 0x1p-256
+
 // predictions maps the raw outputs of n rows in ws to predictions in
 // original units. The links are those of gcpPrior, with the softplus of
-// every β, ν and α head computed by one kernel call; a target standardized
+// every β, ν and α head computed by one kernel call and floored at
+// linkFloor; a target standardized
 // as (y − yMean)/yScale has the prior (yMean + yScale·m, ν, α, yScale²·β).
 func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 	heads := m.lay.heads
 	zm := ws.a.head(headM, n)
 	link := ws.link[:(heads-headBeta)*n]
 	m.k.softplus(link, ws.a.out[headBeta*n:heads*n]) // the heads after m, in order
+	for i, v := range link {
+		link[i] = max(v, linkFloor)
+	}
 	beta, nu := link[:n], link[n:2*n]
 	var alphaMinusOne []float64
 	if m.cfg.FixedAlpha == 0 {

@@ -37,8 +37,10 @@ func convertTo[T Float](v []float64) []T {
 func checkSane(t *testing.T, p Prediction) {
 	t.Helper()
 	lo, hi, err := p.Interval(0.95)
+	// lo = Mean = hi is allowed: a variance of 1e-80 has a 95% half-width
+	// far below half an ulp of the mean.
 	if err != nil || !finite(p.Mean) || !positiveFinite(p.Var) || !positiveFinite(p.VarCorrected) ||
-		!finite(lo) || !finite(hi) || !(lo < p.Mean && p.Mean < hi) {
+		!finite(lo) || !finite(hi) || !(lo <= p.Mean && p.Mean <= hi) {
 		t.Fatalf("prediction %+v with 95%% interval [%v, %v] (%v): want a finite mean, variances and interval", p, lo, hi, err)
 	}
 }
@@ -124,4 +126,139 @@ func TestFitExtremeColumns(t *testing.T) {
 			t.Fatalf("Fit = %v, standardized %v: want ErrNonFinite naming feature 0, and no standardization", err, m.standardized)
 		}
 	})
+}
+
+// TestPredictExtrapolation is defect 2: a model trained on x in [0, 1]
+// and asked about x = 1000 gave Var = 0, VarCorrected = NaN and a NaN
+// interval with a nil error, because the softplus of the β head
+// underflowed to 0. Far out, every prediction must be sane or an error.
+func TestPredictExtrapolation(t *testing.T) {
+	var x, y []float64
+	for i := 0; i < 40; i++ {
+		v := float64(i) / 39
+		x = append(x, v)
+		y = append(y, 2*v+0.1*math.Sin(7*v))
+	}
+	t.Run("float64", func(t *testing.T) { testPredictExtrapolation[float64](t, x, y) })
+	t.Run("float32", func(t *testing.T) { testPredictExtrapolation[float32](t, x, y) })
+}
+
+func testPredictExtrapolation[T Float](t *testing.T, x, y []float64) {
+	m := probeFit[T](t, Config{Inputs: 1, Seed: 1}, x, y, 100)
+	ws := m.NewWorkspace()
+	p, err := m.Predict(ws, []T{1000}) // the probe's reproduction
+	if err != nil {
+		t.Fatalf("x = 1000: %v", err)
+	}
+	checkSane(t, p)
+	for _, v := range []float64{-1e30, -1e6, -1e3, 30, 1e4, 1e6, 1e30} {
+		p, err := m.Predict(ws, []T{T(v)})
+		if err != nil {
+			if !errors.Is(err, ErrNonFinite) {
+				t.Fatalf("x = %g: %v, want a prediction or ErrNonFinite", v, err)
+			}
+			continue
+		}
+		checkSane(t, p)
+	}
+}
+
+// TestPredictUnderflowingLinks drives each softplus head of a model to a
+// raw output of ±1e4 through its output bias, as far extrapolation does:
+// softplus(−1e4) underflows to 0 and softplus(1e4) = 1e4. A β, ν or α−1
+// of 0 must not reach the prediction (defect 2); a variance that
+// overflows float64 in original units must be ErrNonFinite.
+func TestPredictUnderflowingLinks(t *testing.T) {
+	for _, loss := range []Loss{LossGCP, LossGaussianML, LossMLBayes} {
+		cfg := Config{Inputs: 1, Hidden: []int{4}, Seed: 1, Loss: loss}
+		if loss == LossMLBayes {
+			cfg.Dropout, cfg.MCSamples = 0.5, 4
+		}
+		heads := cfg.heads()
+		overflows := 0
+		// Every combination of −1e4 and +1e4 on the heads after m.
+		for mask := 0; mask < 1<<(heads-1); mask++ {
+			m := mustModel[float64](t, cfg)
+			ly := m.lay.layers[len(m.lay.hidden)]
+			for h := headBeta; h < heads; h++ {
+				z := -1e4
+				if mask>>(h-1)&1 == 1 {
+					z = 1e4
+				}
+				clear(blockW(m.params, ly, h))
+				blockB(m.params, ly, h)[0] = z
+			}
+			for _, yScale := range []float64{1, 0x1p-256, 0x1p256} {
+				if err := m.SetStandardization([]float64{0}, []float64{1}, 0, yScale); err != nil {
+					t.Fatal(err)
+				}
+				p, err := m.Predict(m.NewWorkspace(), []float64{0.5})
+				if err != nil {
+					if !errors.Is(err, ErrNonFinite) {
+						t.Fatalf("%v, heads %b, yScale %g: %v", loss, mask, yScale, err)
+					}
+					overflows++
+					continue
+				}
+				checkSane(t, p)
+			}
+		}
+		// β = 1e4 with ν floored gives σ = 1e4·2²⁵⁶ in standardized
+		// units, 1e4·2⁷⁶⁸ beyond float64 at yScale = 2²⁵⁶: the check of
+		// the variances must have caught it.
+		if loss == LossGCP && overflows == 0 {
+			t.Errorf("%v: no combination overflowed, want ErrNonFinite for β = 1e4, ν = linkFloor, yScale = 2²⁵⁶", loss)
+		}
+	}
+}
+
+// TestTargetScaleRange is defect 7: a prediction's variance is β·yScale²
+// in original units, which overflowed for targets of scale 1e200 and
+// underflowed for 1e-200, giving NaN or Inf uncertainty with a nil error.
+// A target scale outside [2⁻²⁵⁶, 2²⁵⁶] is refused by SetStandardization
+// and by Fit; at the ends of that range predictions stay sane.
+func TestTargetScaleRange(t *testing.T) {
+	var x, y []float64
+	for i := 0; i < 40; i++ {
+		v := float64(i) / 40
+		x = append(x, v)
+		y = append(y, v+0.1*math.Sin(float64(i)))
+	}
+	// The targets' own robust scale is about 0.3, so 2^±260 puts theirs
+	// outside the range for Fit as 2^±257 does for SetStandardization.
+	for _, s := range []float64{1e-200, 1e200, 0x1p-260, 0x1p260} {
+		m := mustModel[float64](t, Config{Inputs: 1, Hidden: []int{4}})
+		for _, ys := range []float64{s, s / 8, s * 8} {
+			if err := m.SetStandardization([]float64{0}, []float64{1}, 0, ys); !errors.Is(err, ErrNonFinite) {
+				t.Errorf("SetStandardization with yScale %g = %v, want ErrNonFinite", ys, err)
+			}
+		}
+		ys := make([]float64, len(y))
+		for i, v := range y {
+			ys[i] = v * s
+		}
+		tr := mustTrainer(t, m, TrainConfig{})
+		if _, err := tr.Fit(x, ys, FitOptions[float64]{Epochs: 1}); !errors.Is(err, ErrNonFinite) || m.standardized {
+			t.Errorf("Fit on targets of scale %g = %v, standardized %v: want ErrNonFinite and no standardization", s, err, m.standardized)
+		}
+	}
+	for _, s := range []float64{0x1p-256, 0x1p256} {
+		ys := make([]float64, len(y))
+		for i, v := range y {
+			ys[i] = v * s
+		}
+		m := mustModel[float64](t, Config{Inputs: 1, Hidden: []int{8}, Seed: 1})
+		if err := m.SetStandardization([]float64{0.5}, []float64{0.3}, 0.5*s, s); err != nil {
+			t.Fatal(err)
+		}
+		tr := mustTrainer(t, m, TrainConfig{BatchSize: 8, LearningRate: 1e-2})
+		if _, err := tr.Fit(x, ys, FitOptions[float64]{Epochs: 30}); err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(m.NewWorkspace(), []float64{0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSane(t, p)
+	}
 }
