@@ -64,15 +64,14 @@ func (p Prediction) LogPDF(y float64) float64 {
 }
 
 // Interval returns the central predictive interval holding probability
-// level, for level in (0, 1); ErrLevel otherwise.
+// level, for level in (0, 1); ErrLevel otherwise. The upper bound is the
+// lower one mirrored about the mean, as in NormalGamma.Interval.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
 	if !(level > 0 && level < 1) {
 		return 0, 0, ErrLevel
 	}
-	tail := (1 - level) / 2
-	lo, _ = p.Quantile(tail)
-	hi, _ = p.Quantile(1 - tail)
-	return lo, hi, nil
+	lo, _ = p.Quantile((1 - level) / 2)
+	return lo, p.Mean + (p.Mean - lo), nil
 }
 
 // CDF returns the predictive probability P(Y ≤ y).

@@ -262,3 +262,31 @@ func TestTargetScaleRange(t *testing.T) {
 		checkSane(t, p)
 	}
 }
+
+// TestIntervalNearOne is defect 8: at level = 1 − 2⁻⁵³, the largest
+// float64 below 1, the upper tail's probability 1 − (1 − level)/2 rounds
+// to 1, so the upper bound came out as Quantile(1): +Inf for a
+// NormalGamma and 0 (the ignored ErrProbability) for a Prediction, such
+// as [93.1, 0] from an ML model. The bounds must be the two tails'
+// quantiles, here at 2⁻⁵⁴ and 1 − 2⁻⁵⁴. The references are mpmath's: for
+// 2α = 2 degrees of freedom the Student-t quantile is
+// (2p−1)/√(2p(1−p)) in closed form, times the scale √(σ/α) = √2; for the
+// Gaussian √2·erfinv(2p−1). The tolerances are 1e-13 relative, about 500
+// ulps, the accuracy the quantile tests accept far in the tails.
+func TestIntervalNearOne(t *testing.T) {
+	level := math.Nextafter(1, 0)
+	check := func(name string, lo, hi float64, err error, want float64) {
+		t.Helper()
+		if err != nil || math.Abs(lo+want) > 1e-13*want || math.Abs(hi-want) > 1e-13*want {
+			t.Errorf("%s: Interval(1 − 2⁻⁵³) = [%v, %v] (%v), want ±%v", name, lo, hi, err, want)
+		}
+	}
+	const studentT, gauss = 134217727.9999999888241291046142575540061, 8.29236107581359553823415231377928942719
+	ng := NormalGamma{M: 0, Nu: 1, Alpha: 1, Beta: 1}
+	lo, hi, err := ng.Interval(level)
+	check("NormalGamma", lo, hi, err, studentT)
+	lo, hi, err = Prediction{Loss: LossGCP, Nu: 1, Alpha: 1, Beta: 1}.Interval(level)
+	check("GCP Prediction", lo, hi, err, studentT)
+	lo, hi, err = Prediction{Loss: LossGaussianML, Var: 1, VarCorrected: 1, Alpha: math.Inf(1)}.Interval(level)
+	check("ML Prediction", lo, hi, err, gauss)
+}
