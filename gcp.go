@@ -31,6 +31,13 @@ const (
 	maxDepth  = 64      // hidden layers
 	maxParams = 1 << 28 // parameters in all
 	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
+	// maxMCMask bounds the MC-dropout masks of a LossMLBayes model,
+	// MCSamples × heads × the last hidden width elements, which a model
+	// holds beside its parameters (mcDropoutMasks): 2 MiB as float64, so
+	// that a small saved model cannot make the loader allocate thousands
+	// of times its size. It allows the paper's 50 samples with up to 2621
+	// units in the last hidden layer, and 4096 samples with up to 32.
+	maxMCMask = 1 << 18
 )
 
 // Config is the shape of a model. The zero values of the optional fields
@@ -122,6 +129,12 @@ func (c Config) validate() error {
 		}
 		if c.Dropout == 0 {
 			return fmt.Errorf("%w: Dropout = 0, LossMLBayes needs a dropout rate for its MC samples", ErrConfig)
+		}
+		if last := len(c.Hidden) - 1; last >= 0 {
+			if n := uint64(c.MCSamples) * uint64(c.heads()) * uint64(c.Hidden[last]); n > maxMCMask {
+				return fmt.Errorf("%w: MCSamples = %d with Hidden[%d] = %d needs %d MC-dropout mask elements, want at most %d",
+					ErrConfig, c.MCSamples, last, c.Hidden[last], n, maxMCMask)
+			}
 		}
 	} else if c.MCSamples != 0 {
 		return fmt.Errorf("%w: MCSamples = %d applies to LossMLBayes only, Loss = %v", ErrConfig, c.MCSamples, c.Loss)

@@ -193,7 +193,8 @@ func (m *Model[T]) encode() []byte {
 //
 // Every size is checked against the package limits before anything is
 // allocated, so hostile data cannot cause an allocation larger than itself
-// by more than a small factor. Errors, matched with errors.Is: ErrMagic,
+// by more than a small factor, plus, for a LossMLBayes model, its
+// MC-dropout masks, which Config bounds at 2¹⁸ elements (maxMCMask). Errors, matched with errors.Is: ErrMagic,
 // ErrVersion, ErrTruncated, ErrChecksum, ErrFormat (sizes beyond the
 // limits, a parameter count that does not fit the Config, trailing bytes),
 // ErrConfig (a stored Config that New would reject), ErrNonFinite (a NaN or

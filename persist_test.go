@@ -1393,14 +1393,16 @@ func FuzzUnmarshal(f *testing.F) {
 		// (float32 → float64) and the standardization as stored, and
 		// ReadFrom's buffer adds under 4× what it read (geometric growth):
 		// under 10× len(data) per type. The layouts, hidden widths and
-		// error texts add a few KiB per call (≤ 64 layers). One
+		// error texts add a few KiB per call (≤ 64 layers). An ML_Bayes
+		// model adds its MC-dropout masks, at most maxMCMask elements, in
+		// each of the four calls: 4 + 4 + 8 + 8 bytes per element. One
 		// measurement covers all four calls, since runtime.ReadMemStats
 		// stops the world and would otherwise dominate an execution.
 		alloc := persistAllocated(func() {
 			d32.decode(data)
 			d64.decode(data)
 		})
-		if alloc > 20*uint64(len(data))+64<<10 {
+		if alloc > 20*uint64(len(data))+64<<10+24*fuzzMCMask(data) {
 			t.Fatalf("decoding allocated %d bytes for %d bytes of data", alloc, len(data))
 		}
 		m32, err32 := d32.check(t, data)
@@ -1435,6 +1437,25 @@ func FuzzUnmarshal(f *testing.F) {
 
 // fuzzDecoded holds the results of decoding one input as Model[T] through
 // UnmarshalBinary (m, err) and ReadFrom (r, n, rerr).
+// fuzzMCMask returns how many MC-dropout mask elements a decode of data
+// allocates if its header and Config claim a LossMLBayes model that
+// Config.validate accepts: MCSamples × 2 heads × the last hidden width,
+// read at the offsets MarshalBinary documents. Otherwise it returns 0.
+func fuzzMCMask(data []byte) uint64 {
+	if len(data) < headerLen || le.Uint16(data[8:]) != fileVersionLoss {
+		return 0
+	}
+	off := headerLen + 4*int(data[11]) // the end of Hidden
+	if data[11] == 0 || len(data) < off+scalarsLen+lossLen || Loss(data[off+26]) != LossMLBayes {
+		return 0
+	}
+	n := uint64(le.Uint32(data[off+35:])) * 2 * uint64(le.Uint32(data[off-4:]))
+	if n > maxMCMask {
+		return 0
+	}
+	return n
+}
+
 type fuzzDecoded[T Float] struct {
 	m, r      Model[T]
 	err, rerr error

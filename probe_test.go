@@ -6,6 +6,9 @@ package gcp
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -289,4 +292,51 @@ func TestIntervalNearOne(t *testing.T) {
 	check("GCP Prediction", lo, hi, err, studentT)
 	lo, hi, err = Prediction{Loss: LossGaussianML, Var: 1, VarCorrected: 1, Alpha: math.Inf(1)}.Interval(level)
 	check("ML Prediction", lo, hi, err, gauss)
+}
+
+// TestMCMaskBound is defect 3: an ML_Bayes model holds MCSamples dropout
+// masks of the last hidden layer's width, which no limit covered, so a
+// 24.7 KB file (Hidden {1024}, MCSamples 4096; kept in FuzzUnmarshal's
+// corpus) made the loader allocate 200 MB. Config bounds the masks at
+// maxMCMask elements, and loading that file must be cheap and fail with
+// ErrConfig.
+func TestMCMaskBound(t *testing.T) {
+	cfg := Config{Inputs: 1, Hidden: []int{1024}, Loss: LossMLBayes, Dropout: 0.5, MCSamples: 4096}
+	if _, err := New[float32](cfg); !errors.Is(err, ErrConfig) {
+		t.Errorf("New with %d mask elements = %v, want ErrConfig", 4096*2*1024, err)
+	}
+	ok := cfg
+	ok.Hidden, ok.MCSamples = []int{maxMCMask / 2 / 64}, 64 // exactly maxMCMask
+	if _, err := New[float32](ok); err != nil {
+		t.Errorf("New with maxMCMask mask elements: %v", err)
+	}
+	data := fuzzCorpusBytes(t, "mcmask-24k")
+	var m Model[float64]
+	var err error
+	// The bound of FuzzUnmarshal for a model without masks.
+	if alloc := persistAllocated(func() { err = m.UnmarshalBinary(data) }); alloc > 20*uint64(len(data))+64<<10 {
+		t.Errorf("loading %d bytes allocated %d", len(data), alloc)
+	}
+	if !errors.Is(err, ErrConfig) {
+		t.Errorf("UnmarshalBinary = %v, want ErrConfig", err)
+	}
+}
+
+// fuzzCorpusBytes returns the []byte argument of the FuzzUnmarshal corpus
+// entry called name.
+func fuzzCorpusBytes(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzUnmarshal", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[1], "[]byte(") {
+		t.Fatalf("%s: not a FuzzUnmarshal corpus entry", name)
+	}
+	s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte(s)
 }
