@@ -43,10 +43,10 @@ type EpochStats struct {
 // standardized in T (fitStandardization); a step that fails ends training with the model as it was before that step
 // (and without the learned standardization if that was the first step).
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
-	m := t.m
-	if m == nil {
-		return EpochStats{}, fmt.Errorf("%w: a zero Trainer: use NewTrainer", ErrConfig)
+	if t == nil || t.m == nil {
+		return EpochStats{}, fmt.Errorf("%w: a nil or zero Trainer: use NewTrainer", ErrConfig)
 	}
+	m := t.m
 	d, n := m.cfg.Inputs, len(y)
 	if opt.Epochs < 1 {
 		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want at least 1", ErrConfig, opt.Epochs)

@@ -159,6 +159,11 @@ func (c Config) heads() int {
 // standardization of inputs and target learned by Fit. A Model is safe for
 // concurrent prediction, one Workspace per goroutine; it must not be
 // trained while it predicts (see Clone).
+//
+// No method panics on a nil *Model: those that return an error return
+// ErrConfig, NumParams returns 0, Config the zero Config, Clone nil,
+// NewWorkspace an empty Workspace and Standardization nil maps with the
+// identity target map (0, 1).
 type Model[T Float] struct {
 	cfg    Config
 	lay    *layout
@@ -226,15 +231,28 @@ func (m *Model[T]) setStandardization(xMean, xScale []float64, yMean, yScale flo
 }
 
 // Config returns the model's configuration, defaults filled in.
-func (m *Model[T]) Config() Config { return m.cfg.withDefaults() }
+func (m *Model[T]) Config() Config {
+	if m == nil {
+		return Config{}
+	}
+	return m.cfg.withDefaults()
+}
 
 // NumParams returns the number of parameters.
-func (m *Model[T]) NumParams() int { return len(m.params) }
+func (m *Model[T]) NumParams() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.params)
+}
 
 // Clone returns a deep copy of the model. Train a clone in the background
 // and publish it (for example through an atomic.Pointer) to serve
 // predictions while training.
 func (m *Model[T]) Clone() *Model[T] {
+	if m == nil {
+		return nil
+	}
 	c := *m
 	c.cfg = m.cfg.withDefaults()
 	c.params = append([]T(nil), m.params...)
@@ -252,6 +270,9 @@ func (m *Model[T]) Clone() *Model[T] {
 // scale that is not positive or has no finite reciprocal, or a yScale
 // outside [2⁻²⁵⁶, 2²⁵⁶] (targetScaleOK).
 func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
 		return ErrShape
 	}
@@ -271,6 +292,9 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 // Standardization returns copies of the maps set by SetStandardization or
 // Fit (identity maps before either), exactly as they were set.
 func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale float64) {
+	if m == nil {
+		return nil, nil, 0, 1
+	}
 	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }
 

@@ -206,6 +206,9 @@ func (m *Model[T]) encode() []byte {
 // to the old parameters, and if the shape changed its Step returns
 // ErrShape.
 func (m *Model[T]) UnmarshalBinary(data []byte) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	d, err := decode[T](data)
 	if err != nil {
 		return err
@@ -237,6 +240,9 @@ func (m *Model[T]) WriteTo(w io.Writer) (int64, error) {
 // io.EOF; other read errors are returned wrapped. On error m is left
 // unchanged.
 func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
+	if m == nil {
+		return 0, fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	b := make([]byte, headerLen)
 	n, err := io.ReadFull(r, b)
 	switch {

@@ -112,7 +112,7 @@ type Workspace[T Float] struct {
 // a Model that New did not build (a zero Model) it returns an empty
 // Workspace, with which Predict returns ErrShape.
 func (m *Model[T]) NewWorkspace() *Workspace[T] {
-	if m.lay == nil {
+	if m == nil || m.lay == nil {
 		return &Workspace[T]{}
 	}
 	if m.cfg.Loss != LossMLBayes {
@@ -140,8 +140,9 @@ func (ws *Workspace[T]) fits(m *Model[T]) bool {
 
 // Predict returns the prediction for one input row x of length Inputs. It
 // returns ErrShape for a wrong length, a workspace of another shape or a
-// model New did not build, and ErrNonFinite for a NaN or ±Inf in x, or for
-// an input so far outside the training data that the network overflows T.
+// model New did not build, ErrConfig for a nil model, and ErrNonFinite for
+// a NaN or ±Inf in x, or for an input so far outside the training data
+// that the network or a variance overflows.
 // It allocates nothing.
 func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
 	var out [1]Prediction
@@ -154,6 +155,9 @@ func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
 // Predict; after an error the contents of out are unspecified. It
 // allocates nothing.
 func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error {
+	if m == nil {
+		return ErrConfig
+	}
 	d := m.cfg.Inputs
 	if len(x) != len(out)*d || !ws.fits(m) {
 		return ErrShape

@@ -5,9 +5,11 @@ package gcp
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -339,4 +341,44 @@ func fuzzCorpusBytes(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return []byte(s)
+}
+
+// TestNilReceivers is defect 11: Predict, NewWorkspace, Clone, NumParams,
+// Config, UnmarshalBinary and Step panicked on a nil *Model or *Trainer,
+// while MarshalBinary and NewTrainer returned ErrConfig. Every exported
+// method, found by reflection so that a new one is covered too, is called
+// on a nil receiver with zero arguments: none may panic, and every error
+// it returns must match ErrConfig.
+func TestNilReceivers(t *testing.T) {
+	for _, recv := range []any{(*Model[float64])(nil), (*Model[float32])(nil), (*Trainer[float64])(nil), (*Trainer[float32])(nil)} {
+		v := reflect.ValueOf(recv)
+		for i := 0; i < v.NumMethod(); i++ {
+			name := fmt.Sprintf("(%T).%s", recv, v.Type().Method(i).Name)
+			method := v.Method(i)
+			args := make([]reflect.Value, method.Type().NumIn())
+			for j := range args {
+				args[j] = reflect.Zero(method.Type().In(j))
+			}
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s panics: %v", name, r)
+					}
+				}()
+				out := method.Call(args)
+				if n := len(out); n > 0 && out[n-1].Type() == reflect.TypeFor[error]() {
+					if err, _ := out[n-1].Interface().(error); !errors.Is(err, ErrConfig) {
+						t.Errorf("%s = %v, want ErrConfig", name, err)
+					}
+				}
+			}()
+		}
+	}
+	var m *Model[float64]
+	if _, err := m.Predict(m.NewWorkspace(), []float64{1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil Model: Predict with its own Workspace = %v, want ErrConfig", err)
+	}
+	if c := m.Clone(); c != nil || m.NumParams() != 0 {
+		t.Errorf("nil Model: Clone %v, NumParams %d, want nil and 0", c, m.NumParams())
+	}
 }
