@@ -22,6 +22,10 @@ var (
 	ErrLevel = errors.New("gcp: interval level outside (0, 1)")
 	// ErrProbability reports a probability outside (0, 1).
 	ErrProbability = errors.New("gcp: probability outside (0, 1)")
+	// ErrNotRegular reports a path to save a model to that exists and is
+	// not a regular file, such as a directory, a device or a FIFO:
+	// SaveFile would replace it with one.
+	ErrNotRegular = errors.New("gcp: path exists and is not a regular file")
 	// ErrDiverged reports a training step that would have made the loss,
 	// a gradient or a parameter non-finite. The step is not applied: the
 	// model and the optimizer state are left exactly as they were.

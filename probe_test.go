@@ -4,8 +4,11 @@ package gcp
 // "No silent garbage"): each keeps the probe's minimal reproduction.
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -381,4 +384,115 @@ func TestNilReceivers(t *testing.T) {
 	if c := m.Clone(); c != nil || m.NumParams() != 0 {
 		t.Errorf("nil Model: Clone %v, NumParams %d, want nil and 0", c, m.NumParams())
 	}
+}
+
+// TestSaveFileNotRegular is defect 4 for a directory: SaveFile must refuse
+// an existing path that is not a regular file before writing anything.
+func TestSaveFileNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel[float32](t, Config{Inputs: 1, Hidden: []int{2}})
+	if err := CheckSaveFile(sub); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("CheckSaveFile(directory) = %v, want ErrNotRegular", err)
+	}
+	if err := SaveFile(sub, m); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("SaveFile(directory) = %v, want ErrNotRegular", err)
+	}
+	if err := CheckSaveFile(filepath.Join(dir, "missing", "m.gcpm")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("CheckSaveFile in a missing directory = %v, want fs.ErrNotExist", err)
+	}
+	if err := CheckSaveFile(filepath.Join(dir, "m.gcpm")); err != nil {
+		t.Errorf("CheckSaveFile of a new file: %v", err)
+	}
+	persistOnlyFiles(t, dir, "sub")
+	persistOnlyFiles(t, sub)
+}
+
+// TestSaveFileDanglingSymlink is defect 12: when path was a symbolic link
+// to a file that did not exist yet, SaveFile replaced the link with a
+// regular file, though its doc says the link is kept. The model must land
+// in the link's target, relative to the link's directory, through a chain
+// of two links.
+func TestSaveFileDanglingSymlink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "models"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link, mid := filepath.Join(dir, "link.gcpm"), filepath.Join(dir, "mid.gcpm")
+	if err := os.Symlink("mid.gcpm", link); err != nil {
+		t.Skipf("no symbolic links on this system: %v", err)
+	}
+	if err := os.Symlink(filepath.Join("models", "real.gcpm"), mid); err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel[float32](t, Config{Inputs: 1, Hidden: []int{2}, Seed: 3})
+	if err := SaveFile(link, m); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{link, mid} {
+		if fi, err := os.Lstat(l); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Fatalf("%s is no longer a link (%v)", l, err)
+		}
+	}
+	got, err := LoadFile[float32](filepath.Join(dir, "models", "real.gcpm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := persistDiff(m, got); d != "" {
+		t.Errorf("the link's target differs (-want +got):\n%s", d)
+	}
+	persistOnlyFiles(t, dir, "link.gcpm", "mid.gcpm", "models")
+}
+
+// TestSaveFileContext is defect 9's library half: five Ctrl-Cs during
+// saves left 550 MB of ".NAME.tmp*" files. A save whose context is done,
+// before it starts or between two chunks, must leave the old file as it
+// was and no temporary file.
+func TestSaveFileContext(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.gcpm")
+	old := mustModel[float32](t, Config{Inputs: 1, Hidden: []int{2}, Seed: 1})
+	if err := SaveFile(path, old); err != nil {
+		t.Fatal(err)
+	}
+	oldBytes, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A model of two chunks and more (8 MiB as float32), cancelled after
+	// its first chunk:
+	// the second check of the context stops it.
+	big := mustModel[float32](t, Config{Inputs: 1, Hidden: []int{1024, 512}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+	}{{"cancelled before", ctx}, {"cancelled during", &cancelAfter{Context: context.Background(), checks: 1}}} {
+		if err := SaveFileContext(c.ctx, path, big); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: SaveFileContext = %v, want context.Canceled", c.name, err)
+		}
+		if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, oldBytes) {
+			t.Errorf("%s: the old file changed (%v)", c.name, err)
+		}
+		persistOnlyFiles(t, dir, "m.gcpm")
+	}
+}
+
+// cancelAfter is a context whose Err turns to context.Canceled after it
+// was asked checks times.
+type cancelAfter struct {
+	context.Context
+	checks int
+}
+
+func (c *cancelAfter) Err() error {
+	if c.checks == 0 {
+		return context.Canceled
+	}
+	c.checks--
+	return nil
 }
