@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -37,6 +35,7 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 	seed := c.fs.Uint64("seed", 1, "seed of the initial weights, the dropout masks and the shuffling")
 	f32 := c.fs.Bool("float32", false, "train in float32: faster, less precise")
 	f64 := c.fs.Bool("float64", false, "train in float64 (the default)")
+	force := c.fs.Bool("force", false, "overwrite -o even if it is not a saved model")
 	if err := c.parse(args, stdout, stderr); err != nil {
 		return err
 	}
@@ -65,11 +64,8 @@ A progress bar is drawn on stderr when stderr is a terminal.`)
 		return fmt.Errorf("train: %w", err)
 	}
 	// Fail before training, not after, if the model cannot be written.
-	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
-		return fmt.Errorf("train: -o %s: no directory %s", *out, filepath.Dir(*out))
-	}
-	if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
-		return fmt.Errorf("train: -o %s is a directory; name the model file", *out)
+	if err := checkOutput(*out, *data, *force); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	tab, x, y, err := readSplit(*data, *target)
 	if err != nil {
@@ -131,7 +127,7 @@ func fitAndSave[T gcp.Float](job fitJob) error {
 	if err != nil {
 		return trainingError(err)
 	}
-	if err := gcp.SaveFile(job.out, model); err != nil {
+	if err := saveModel(job.out, model); err != nil {
 		return fmt.Errorf("writing the model: %w", err)
 	}
 	return nil

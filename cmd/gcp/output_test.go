@@ -1,0 +1,89 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gcpnet/gcp"
+)
+
+// TestTrainOutputSafety keeps the probe's reproductions of defects 5 and
+// 12 of issue 11. "gcp train -data v.csv -o v.csv" overwrote the training
+// data with the model; so did any -o naming an existing file that is not
+// a model. A dangling -o link was replaced by a regular file. Each must be
+// refused before training (or, for the link, followed), leaving the files
+// as they were.
+func TestTrainOutputSafety(t *testing.T) {
+	dir := t.TempDir()
+	data := writeSynthetic(t, dir, "v.csv", 1, 20, false)
+	dataText := mustRead(t, data)
+	train := func(out string, extra ...string) error {
+		_, _, err := gcpRun(append([]string{"train", "-data", data, "-o", out, "-epochs", "1"}, extra...)...)
+		return err
+	}
+	unchanged := func(path, text string) {
+		t.Helper()
+		if got := mustRead(t, path); got != text {
+			t.Errorf("%s changed", path)
+		}
+	}
+
+	// The training data, by its name, through a link, and with -force.
+	dataLink := filepath.Join(dir, "data-link.gcpm")
+	if err := os.Symlink(data, dataLink); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{data}, {dataLink}, {data, "-force"}} {
+		if err := train(args[0], args[1:]...); err == nil || !strings.Contains(err.Error(), "is the training data") {
+			t.Errorf("train -o %v = %v, want an error saying it is the training data", args, err)
+		}
+		unchanged(data, dataText)
+	}
+
+	// A file that is not a model needs -force.
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("not a model\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := train(notes); err == nil || !strings.Contains(err.Error(), "-force") {
+		t.Errorf("train -o notes.txt = %v, want an error asking for -force", err)
+	}
+	unchanged(notes, "not a model\n")
+	if err := train(notes, "-force"); err != nil {
+		t.Fatalf("train -o notes.txt -force: %v", err)
+	}
+	if _, err := gcp.LoadFile[float64](notes); err != nil {
+		t.Errorf("-force wrote no model: %v", err)
+	}
+	// A model, and an empty file, are replaced without -force.
+	empty := filepath.Join(dir, "empty.gcpm")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{notes, empty} {
+		if err := train(out); err != nil {
+			t.Errorf("train -o %s: %v", out, err)
+		}
+	}
+
+	// A dangling link: the model goes where it points, and the link stays.
+	if err := os.Mkdir(filepath.Join(dir, "models"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.gcpm")
+	if err := os.Symlink(filepath.Join("models", "m.gcpm"), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := train(link); err != nil {
+		t.Fatalf("train -o dangling link: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("-o link is no longer a link (%v)", err)
+	}
+	if _, err := gcp.LoadFile[float64](filepath.Join(dir, "models", "m.gcpm")); err != nil {
+		t.Errorf("the link's target holds no model: %v", err)
+	}
+}
