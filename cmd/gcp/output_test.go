@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,5 +86,51 @@ func TestTrainOutputSafety(t *testing.T) {
 	}
 	if _, err := gcp.LoadFile[float64](filepath.Join(dir, "models", "m.gcpm")); err != nil {
 		t.Errorf("the link's target holds no model: %v", err)
+	}
+}
+
+// TestTrainFloat32Underflow is defect 6 of issue 11: -float32 silently
+// flushed small values to 0. A feature of about 1e-300 vanished (RMSE
+// 0.998 against 0.004 in float64), and targets of about 1e-200 all became
+// 0. A column whose largest magnitude is below float32's smallest normal
+// number must be refused, naming the column, as overflow is; a column
+// whose tiny values sit beside ordinary ones loses nothing to the flush
+// once standardized and must train.
+func TestTrainFloat32Underflow(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, row func(i int) string) string {
+		var b strings.Builder
+		b.WriteString("a,b,y\n")
+		for i := 1; i <= 20; i++ {
+			b.WriteString(row(i) + "\n")
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	tinyX := write("tiny-x.csv", func(i int) string { return fmt.Sprintf("%de-300,%d,%d", i, i%3, i) })
+	// Targets of 1e-60, not the probe's 1e-200, whose scale float64 models
+	// refuse too (TestTargetScaleRange in the library).
+	tinyY := write("tiny-y.csv", func(i int) string { return fmt.Sprintf("%d,%d,%de-60", i, i%3, i) })
+	mixed := write("mixed.csv", func(i int) string {
+		if i%2 == 0 {
+			return fmt.Sprintf("%d,%d,%d", i, i%3, i)
+		}
+		return fmt.Sprintf("%de-300,%d,%d", i, i%3, i)
+	})
+	model := filepath.Join(dir, "m.gcpm")
+	for _, c := range []struct{ data, column string }{{tinyX, "column 1 (a)"}, {tinyY, "column 3 (y)"}} {
+		_, _, err := gcpRun("train", "-data", c.data, "-o", model, "-epochs", "1", "-float32")
+		if err == nil || !strings.Contains(err.Error(), c.column) || !strings.Contains(err.Error(), "-float64") {
+			t.Errorf("train -float32 on %s = %v, want an error naming %s and suggesting -float64", filepath.Base(c.data), err, c.column)
+		}
+		if _, _, err := gcpRun("train", "-data", c.data, "-o", model, "-epochs", "1"); err != nil {
+			t.Errorf("train -float64 on %s: %v", filepath.Base(c.data), err)
+		}
+	}
+	if _, _, err := gcpRun("train", "-data", mixed, "-o", model, "-epochs", "1", "-float32"); err != nil {
+		t.Errorf("train -float32 with 1e-300 beside 2..20: %v", err)
 	}
 }

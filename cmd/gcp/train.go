@@ -152,14 +152,27 @@ func convert[T, S gcp.Float](v []S) []T {
 }
 
 // fitsFloat32 returns an error naming the first value of tab that
-// overflows float32.
+// overflows float32, or else the first column whose largest magnitude is
+// below float32's smallest normal number, 2⁻¹²⁶ ≈ 1.2e-38: float32 would
+// flush its values to 0 or keep only a few of their digits, where it
+// keeps 24 bits of every other column's largest value. (Tiny values
+// beside larger ones in their column are flushed too, but by less than
+// float32 rounds the larger ones, so standardization loses nothing.)
 func fitsFloat32(tab *dataset.Table) error {
 	ncol := len(tab.Header)
+	largest := make([]float64, ncol)
 	for i, v := range tab.Values {
+		j := i % ncol
 		if math.Abs(v) > math.MaxFloat32 {
-			j := i % ncol
 			return fmt.Errorf("%s: line %d, column %d (%s): %g overflows float32; train with -float64",
 				tab.File, tab.Lines[i/ncol], j+1, tab.Header[j], v)
+		}
+		largest[j] = max(largest[j], math.Abs(v))
+	}
+	for j, v := range largest {
+		if v > 0 && v < 0x1p-126 {
+			return fmt.Errorf("%s: column %d (%s): its largest magnitude %g is below float32's smallest normal number, 2⁻¹²⁶ ≈ 1.2e-38, so float32 would flush its values to 0; train with -float64",
+				tab.File, j+1, tab.Header[j], v)
 		}
 	}
 	return nil
