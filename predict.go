@@ -8,6 +8,17 @@ import "math"
 // comparator losses (Loss other than LossGCP) the predictive is the
 // Gaussian N(Mean, Var), its α → ∞ limit: Alpha is +Inf, Beta and Nu are
 // 0, and VarCorrected equals Var.
+//
+// A prediction returned with a nil error has a finite Mean, finite and
+// positive Var and VarCorrected (Var is +Inf only for a FixedAlpha ≤ 1,
+// where the variance does not exist), and a finite scale, so that its
+// central intervals are finite (for a FixedAlpha below 1, whose tails are
+// very heavy, up to the levels whose quantiles fit in float64).
+// Far outside the training data the softplus of the β, ν or α head can
+// underflow to 0; each is then floored at 2⁻²⁵⁶ in standardized units
+// (linkFloor), which keeps the prediction finite, though no more
+// trustworthy than the extrapolation it comes from. Where a variance
+// overflows float64 instead, Predict returns ErrNonFinite.
 type Prediction struct {
 	Loss Loss    // the loss of the model that made the prediction
 	Mean float64 // m, the predicted mean (eqEstMeanVarNetwork')
@@ -26,19 +37,6 @@ type Prediction struct {
 	Alpha float64
 	Beta  float64 // β, in squared target units
 	Nu    float64 // ν
-	//
-	// A prediction returned with a nil error has a finite Mean, finite
-	// and positive Var and VarCorrected (Var is +Inf only for a
-	// FixedAlpha ≤ 1, where the variance does not exist), and a finite
-	// scale, so that its central intervals are finite (for a FixedAlpha
-	// below 1, whose tails are heavier than Cauchy's, up to levels whose
-	// quantiles fit in float64). Far outside the training data the
-	// softplus of the β, ν or α head can underflow to 0; each is then
-	// floored at linkFloor in standardized units, which keeps the
-	// prediction finite, though no more trustworthy than the
-	// extrapolation it comes from. Where a variance overflows float64
-	// instead, Predict returns ErrNonFinite.
-	//
 	// VarAleatoric and VarEpistemic split Var by the law of total
 	// variance (Sec. subsecSyntheticAleatoricEpistemic) for LossMLBayes:
 	// the noise of the data, and the model's own uncertainty across its
@@ -226,8 +224,8 @@ const linkFloor = 0x1p-256
 // predictions maps the raw outputs of n rows in ws to predictions in
 // original units. The links are those of gcpPrior, with the softplus of
 // every β, ν and α head computed by one kernel call and floored at
-// linkFloor; a target standardized
-// as (y − yMean)/yScale has the prior (yMean + yScale·m, ν, α, yScale²·β).
+// linkFloor; a target standardized as (y − yMean)/yScale has the prior
+// (yMean + yScale·m, ν, α, yScale²·β).
 func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 	heads := m.lay.heads
 	zm := ws.a.head(headM, n)
