@@ -174,8 +174,9 @@ func robustCenterScale(v []float64) (center, scale float64) {
 	slices.Sort(v)
 	center = quantileSorted(v, 0.5)
 	// Halving the quartiles keeps their difference finite near
-	// ±MaxFloat64 and, both scalings being exact, changes no bit
-	// elsewhere; a scale beyond MaxFloat64 is clamped to it.
+	// ±MaxFloat64 and, both scalings being exact for normal quartiles,
+	// changes no bit elsewhere; a scale beyond MaxFloat64 is clamped to
+	// it.
 	scale = min((quantileSorted(v, 0.75)/2-quantileSorted(v, 0.25)/2)/(iqrPerSD/2), math.MaxFloat64)
 	if constantSpread(scale, center, len(v)) {
 		scale = stdDev(v)
@@ -213,8 +214,8 @@ const epsilon = 0x1p-52
 // quantileSorted returns the q-quantile of the sorted v by linear
 // interpolation between order statistics. The gap between neighbours is
 // taken as the difference of their halves, doubled after the product:
-// exact scalings that change no bit of a finite result but keep the gap
-// of −1e308 and 1e308 from overflowing.
+// scalings that are exact for normal values, so that they change no bit
+// of the result, but keep the gap of −1e308 and 1e308 from overflowing.
 func quantileSorted(v []float64, q float64) float64 {
 	h := q * float64(len(v)-1)
 	lo := int(h)
