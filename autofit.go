@@ -245,7 +245,9 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 	}
 	// One standardization for all candidates, learned from the training
 	// rows as Fit would, so that their held-out NLLs are comparable.
-	s.xMean, s.xScale, s.yMean, s.yScale = learnStandardization(s.trainX, s.trainY, s.cfg.Inputs)
+	if s.xMean, s.xScale, s.yMean, s.yScale, err = learnStandardization(s.trainX, s.trainY, s.cfg.Inputs); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -364,8 +366,10 @@ func (s *search[T]) start(c *candidate[T]) error {
 	if err != nil {
 		return err
 	}
-	c.run = newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
-	return nil
+	// The model's standardization is set: newFitRun learns none and
+	// cannot fail.
+	c.run, err = newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
+	return err
 }
 
 // trainer returns a new model of c's hyperparameters, with the shared

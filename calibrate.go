@@ -41,15 +41,10 @@ func (p Prediction) CalibratedQuantile(prob float64) (float64, error) {
 // predictive N(Mean, VarCorrected) that holds probability level, for
 // level in (0, 1); ErrLevel otherwise. Use it, rather than Interval, for
 // intervals meant to cover clean targets at their nominal rate when the
-// training data may have held outliers.
+// training data may have held outliers. The upper bound mirrors the
+// lower one about the mean, as Interval's does.
 func (p Prediction) CalibratedInterval(level float64) (lo, hi float64, err error) {
-	if !(level > 0 && level < 1) {
-		return 0, 0, ErrLevel
-	}
-	tail := (1 - level) / 2
-	lo, _ = p.CalibratedQuantile(tail)
-	hi, _ = p.CalibratedQuantile(1 - tail)
-	return lo, hi, nil
+	return centralInterval(level, p.Mean, p.CalibratedQuantile)
 }
 
 // scaleVariance returns p with its predictive variance multiplied by c:
@@ -67,12 +62,22 @@ func (p Prediction) scaleVariance(c float64) Prediction {
 // VarScale returns the factor by which the model multiplies its
 // predictive variance: 1 unless Calibrate, SetVarScale or AutoFit set it.
 // For a GCP model it scales β, so the Student-t scale, Var, VarCorrected
-// and both predictives' intervals widen by its square root alike.
-func (m *Model[T]) VarScale() float64 { return m.varScale }
+// and both predictives' intervals widen by its square root alike. A nil
+// model's is 1.
+func (m *Model[T]) VarScale() float64 {
+	if m == nil {
+		return 1
+	}
+	return m.varScale
+}
 
 // SetVarScale sets the factor by which the model multiplies its predictive
-// variance. It returns ErrNonFinite unless c is positive and finite.
+// variance. It returns ErrNonFinite unless c is positive and finite, and
+// ErrConfig for a nil model.
 func (m *Model[T]) SetVarScale(c float64) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	if !positiveFinite(c) {
 		return ErrNonFinite
 	}
@@ -83,13 +88,21 @@ func (m *Model[T]) SetVarScale(c float64) error {
 // CorrectedScale returns the factor by which the model multiplies its
 // corrected variance, on top of VarScale: 1 unless Calibrate,
 // SetCorrectedScale or AutoFit set it. It scales VarCorrected, and so the
-// calibrated predictive, alone.
-func (m *Model[T]) CorrectedScale() float64 { return m.corrScale }
+// calibrated predictive, alone. A nil model's is 1.
+func (m *Model[T]) CorrectedScale() float64 {
+	if m == nil {
+		return 1
+	}
+	return m.corrScale
+}
 
 // SetCorrectedScale sets the factor by which the model multiplies its
 // corrected variance. It returns ErrNonFinite unless c is positive and
-// finite.
+// finite, and ErrConfig for a nil model.
 func (m *Model[T]) SetCorrectedScale(c float64) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	if !positiveFinite(c) {
 		return ErrNonFinite
 	}

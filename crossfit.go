@@ -47,7 +47,10 @@ func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
 		if err != nil {
 			return
 		}
-		r := newFitRun(t, trainX, trainY, nil, nil, s.opt.Seed^searchStream, false)
+		r, err := newFitRun(t, trainX, trainY, nil, nil, s.opt.Seed^searchStream, false)
+		if err != nil {
+			return
+		}
 		for r.stats.Epoch < epochs {
 			if r.epoch() != nil {
 				return

@@ -11,8 +11,9 @@ var (
 	// ErrShape reports a slice whose length does not match the model.
 	ErrShape = errors.New("gcp: length does not match the model's shape")
 	// ErrNonFinite reports a NaN or ±Inf in an input, a target, a
-	// standardization or a stored model, or a value that overflows the
-	// model's element type.
+	// standardization or a stored model, a value that overflows the
+	// model's element type, a target scale whose square over- or
+	// underflows, or a prediction whose variance overflows float64.
 	ErrNonFinite = errors.New("gcp: value is NaN, Inf or overflows")
 	// ErrBatch reports an empty batch or one larger than the trainer's
 	// BatchSize.
@@ -21,6 +22,10 @@ var (
 	ErrLevel = errors.New("gcp: interval level outside (0, 1)")
 	// ErrProbability reports a probability outside (0, 1).
 	ErrProbability = errors.New("gcp: probability outside (0, 1)")
+	// ErrNotRegular reports a path to save a model to that exists and is
+	// not a regular file, such as a directory, a device or a FIFO:
+	// SaveFile would replace it with one.
+	ErrNotRegular = errors.New("gcp: path exists and is not a regular file")
 	// ErrDiverged reports a training step that would have made the loss,
 	// a gradient or a parameter non-finite. The step is not applied: the
 	// model and the optimizer state are left exactly as they were.

@@ -57,8 +57,11 @@ func checkNames(features []string, target string) error {
 }
 
 // FeatureNames returns copies of the names set by SetFeatureNames, or nil
-// and "" if none were.
+// and "" if none were (or m is nil).
 func (m *Model[T]) FeatureNames() (features []string, target string) {
+	if m == nil {
+		return nil, ""
+	}
 	return append([]string(nil), m.featureNames...), m.targetName
 }
 
@@ -67,7 +70,7 @@ func (m *Model[T]) FeatureNames() (features []string, target string) {
 // false if the model has no record (it was only stepped, or loaded from
 // a file of format version 1 or 2).
 func (m *Model[T]) FeatureRanges() (lo, hi []float64, ok bool) {
-	if m.xMin == nil {
+	if m == nil || m.xMin == nil {
 		return nil, nil, false
 	}
 	return append([]float64(nil), m.xMin...), append([]float64(nil), m.xMax...), true
@@ -76,11 +79,11 @@ func (m *Model[T]) FeatureRanges() (lo, hi []float64, ok bool) {
 // OutsideRange returns how many features of the input row x lie outside
 // the range they had in the training rows (FeatureRanges), and the first
 // such feature's index, or −1. Without a record of the ranges it returns
-// 0 and −1. A prediction for such an input is an extrapolation; see
+// 0 and −1, as it does for a nil model. A prediction for such an input is an extrapolation; see
 // Prediction.InputZ for how far it reaches.
 func (m *Model[T]) OutsideRange(x []T) (count, first int) {
 	first = -1
-	if m.xMin == nil || len(x) != m.cfg.Inputs {
+	if m == nil || m.xMin == nil || len(x) != m.cfg.Inputs {
 		return 0, first
 	}
 	for j, v := range x {

@@ -60,16 +60,17 @@ type EpochStats struct {
 // names the epoch whose parameters the model holds when early stopping
 // is on. Errors are those of Step, plus ErrConfig for Epochs < 1, a
 // Patience or ValidationShare out of range, or Patience without a
-// validation set, and ErrBatch for a ValidationShare that leaves no row
-// on either side; a
+// validation set, ErrBatch for a ValidationShare that leaves no row on
+// either side, and ErrNonFinite, naming the column, for a column that
+// cannot be standardized in T (learnStandardization); a
 // step that fails ends training with the model as it was before that step
 // (and without the learned standardization if that was the first step).
 // Fit allocates its buffers once; its steps allocate nothing.
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
-	m := t.m
-	if m == nil {
-		return EpochStats{}, fmt.Errorf("%w: a zero Trainer: use NewTrainer", ErrConfig)
+	if t == nil || t.m == nil {
+		return EpochStats{}, fmt.Errorf("%w: a nil or zero Trainer: use NewTrainer", ErrConfig)
 	}
+	m := t.m
 	d, n := m.cfg.Inputs, len(y)
 	if opt.Epochs < 1 {
 		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want at least 1", ErrConfig, opt.Epochs)
@@ -101,7 +102,10 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	if opt.Patience > 0 && len(valY) == 0 {
 		return EpochStats{}, fmt.Errorf("%w: Patience = %d needs a validation set: ValX and ValY, or ValidationShare", ErrConfig, opt.Patience)
 	}
-	r := newFitRun(t, x, y, valX, valY, opt.Seed, opt.Patience > 0)
+	r, err := newFitRun(t, x, y, valX, valY, opt.Seed, opt.Patience > 0)
+	if err != nil {
+		return EpochStats{}, err
+	}
 	for r.stats.Epoch < opt.Epochs {
 		if err := r.epoch(); err != nil {
 			return r.stats, err
@@ -143,15 +147,26 @@ func holdOut[T Float](x, y []T, d int, share float64, seed uint64) (trainX, trai
 }
 
 // fitStandardization sets the standardization of every feature and of the
-// target to its median and robust scale (robustCenterScale).
-func (m *Model[T]) fitStandardization(x, y []T) {
-	m.setStandardization(learnStandardization(x, y, m.cfg.Inputs))
+// target to its median and robust scale (learnStandardization), or
+// returns learnStandardization's error and leaves m as it was.
+func (m *Model[T]) fitStandardization(x, y []T) error {
+	center, scale, yCenter, yScale, err := learnStandardization(x, y, m.cfg.Inputs)
+	if err != nil {
+		return err
+	}
+	m.setStandardization(center, scale, yCenter, yScale)
+	return nil
 }
 
 // learnStandardization returns the median and robust scale
 // (robustCenterScale) of every feature of the row-major x, with d
-// features per row, and of the targets y.
-func learnStandardization[T Float](x, y []T, d int) (center, scale []float64, yCenter, yScale float64) {
+// features per row, and of the targets y. A target scale that predictions
+// cannot map back (targetScaleOK), or a column whose extreme values
+// overflow T once standardized, one that spans more than float64's range
+// about its median, or a float32 column whose outliers lie beyond
+// float32's range in units of its scale, gives an error that wraps
+// ErrNonFinite and names the column.
+func learnStandardization[T Float](x, y []T, d int) (center, scale []float64, yCenter, yScale float64, err error) {
 	n := len(y)
 	buf := make([]float64, n)
 	center, scale = make([]float64, d), make([]float64, d)
@@ -160,12 +175,34 @@ func learnStandardization[T Float](x, y []T, d int) (center, scale []float64, yC
 			buf[i] = float64(x[i*d+j])
 		}
 		center[j], scale[j] = robustCenterScale(buf)
+		if err := standardizable[T](buf, center[j], scale[j]); err != nil {
+			return nil, nil, 0, 0, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
+		}
 	}
 	for i, v := range y {
 		buf[i] = float64(v)
 	}
 	yCenter, yScale = robustCenterScale(buf)
-	return center, scale, yCenter, yScale
+	if !targetScaleOK(yScale) {
+		return nil, nil, 0, 0, fmt.Errorf("%w: the target's scale %g lies outside [2⁻²⁵⁶, 2²⁵⁶], so its variances would over- or underflow float64: rescale the targets", ErrNonFinite, yScale)
+	}
+	if err := standardizable[T](buf, yCenter, yScale); err != nil {
+		return nil, nil, 0, 0, fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
+	}
+	return center, scale, yCenter, yScale, nil
+}
+
+// standardizable returns an error unless the smallest and largest of the
+// sorted v, standardized by center and scale as standardizeRows and Step
+// do it, are finite in T: then every value of v is.
+func standardizable[T Float](v []float64, center, scale float64) error {
+	inv := 1 / scale
+	for _, e := range [...]float64{v[0], v[len(v)-1]} {
+		if z := T((e - center) * inv); !finite(float64(z)) {
+			return fmt.Errorf("%g is %v in %T once standardized by its median %g and scale %g", e, z, z, center, scale)
+		}
+	}
+	return nil
 }
 
 // iqrPerSD is the interquartile range of a normal distribution in units of
@@ -179,53 +216,87 @@ const iqrPerSD = 1.3489795003921634
 // deviation, one target of 1e300 would crush every other target into a
 // sliver of width 1e-299). When more than half the values tie, so that
 // the interquartile range is zero, the scale is the standard deviation;
-// for a constant column it is 1, which leaves the column unscaled.
+// for a constant column (constantSpread) it is 1, which leaves the column
+// unscaled.
 func robustCenterScale(v []float64) (center, scale float64) {
 	slices.Sort(v)
 	center = quantileSorted(v, 0.5)
-	scale = (quantileSorted(v, 0.75) - quantileSorted(v, 0.25)) / iqrPerSD
-	if !positiveFinite(scale) {
+	// Halving the quartiles keeps their difference finite near
+	// ±MaxFloat64 and, both scalings being exact for normal quartiles,
+	// changes no bit elsewhere; a scale beyond MaxFloat64 is clamped to
+	// it.
+	scale = min((quantileSorted(v, 0.75)/2-quantileSorted(v, 0.25)/2)/(iqrPerSD/2), math.MaxFloat64)
+	if constantSpread(scale, center, len(v)) {
 		scale = stdDev(v)
 	}
-	if !positiveFinite(scale) {
-		scale = 1
+	if constantSpread(scale, center, len(v)) {
+		return center, 1
 	}
-	return center, scale
+	// A subnormal scale has no finite reciprocal (SetStandardization
+	// rejects it): the smallest normal float64 has one, 2¹⁰²², and the
+	// column's standardized spread then shrinks below 1 but not to 0.
+	return center, max(scale, minNormal)
 }
 
+// minNormal is the smallest positive normal float64, 2⁻¹⁰²².
+const minNormal = 0x1p-1022
+
+// constantSpread reports whether spread, the computed scale of n values
+// centred on center, says that they are all equal: it is 0, not finite,
+// or at most n·ε·|center| (ε = 2⁻⁵², the float64 machine epsilon). That
+// bound is the rounding error of a mean of n equal values c by recursive
+// summation, at most (n−1)·u·|c| with u = ε/2 (Higham, "Accuracy and
+// Stability of Numerical Algorithms", 2nd ed., eq. 4.4), plus u·|c| for
+// the division by n: a standard deviation about that mean below it cannot
+// be told from the rounding. Forty copies of 0.1 have a standard deviation
+// of 4e-17 about their computed mean, and 1/4e-17 would turn the next
+// input of 0.10001 into a standardized feature of 2.5e11.
+func constantSpread(spread, center float64, n int) bool {
+	return !positiveFinite(spread) || spread <= float64(n)*epsilon*math.Abs(center)
+}
+
+// epsilon is the float64 machine epsilon, the gap between 1 and the next
+// float64.
+const epsilon = 0x1p-52
+
 // quantileSorted returns the q-quantile of the sorted v by linear
-// interpolation between order statistics.
+// interpolation between order statistics. The gap between neighbours is
+// taken as the difference of their halves, doubled after the product:
+// scalings that are exact for normal values, so that they change no bit
+// of the result, but keep the gap of −1e308 and 1e308 from overflowing.
 func quantileSorted(v []float64, q float64) float64 {
 	h := q * float64(len(v)-1)
 	lo := int(h)
 	if lo+1 >= len(v) {
 		return v[len(v)-1]
 	}
-	return v[lo] + (h-float64(lo))*(v[lo+1]-v[lo])
+	return v[lo] + (h-float64(lo))*(v[lo+1]/2-v[lo]/2)*2
 }
 
-// stdDev returns the standard deviation of v, dividing by the largest
-// deviation first so that values near the float64 range do not overflow
-// when squared.
+// stdDev returns the standard deviation of v. Summing v[i]/n for the mean,
+// and taking deviations as differences of halves divided by the largest
+// one before squaring, keeps every step finite for values near the float64
+// range; a result beyond MaxFloat64 is clamped to it. For n equal values
+// the mean is still within n·u of them (constantSpread).
 func stdDev(v []float64) float64 {
-	var sum float64
+	n := float64(len(v))
+	var mean float64
 	for _, x := range v {
-		sum += x
+		mean += x / n
 	}
-	mean := sum / float64(len(v))
 	var big float64
 	for _, x := range v {
-		big = max(big, math.Abs(x-mean))
+		big = max(big, math.Abs(x/2-mean/2))
 	}
-	if big == 0 || !finite(big) {
+	if big == 0 {
 		return 0
 	}
 	var ss float64
 	for _, x := range v {
-		r := (x - mean) / big
+		r := (x/2 - mean/2) / big
 		ss += r * r
 	}
-	return math.Sqrt(ss/float64(len(v))) * big
+	return min(math.Sqrt(ss/n)*big*2, math.MaxFloat64)
 }
 
 // meanNLL returns the mean negative log predictive density of the

@@ -25,9 +25,11 @@ type fitRun[T Float] struct {
 }
 
 // newFitRun prepares a run of t on the validated rows x and y, learning
-// the standardization first if the model has none. With track, it keeps
-// a copy of the parameters of the epoch with the lowest validation NLL.
-func newFitRun[T Float](t *Trainer[T], x, y, valX, valY []T, seed uint64, track bool) *fitRun[T] {
+// the standardization first if the model has none (and returning
+// fitStandardization's error, the model unchanged, if it cannot be
+// learned). With track, it keeps a copy of the parameters of the epoch
+// with the lowest validation NLL.
+func newFitRun[T Float](t *Trainer[T], x, y, valX, valY []T, seed uint64, track bool) (*fitRun[T], error) {
 	m, d, n := t.m, t.m.cfg.Inputs, len(y)
 	r := &fitRun[T]{
 		t: t, x: x, y: y, valX: valX, valY: valY,
@@ -41,7 +43,9 @@ func newFitRun[T Float](t *Trainer[T], x, y, valX, valY []T, seed uint64, track 
 		r.idx[i] = i
 	}
 	if r.learned {
-		m.fitStandardization(x, y)
+		if err := m.fitStandardization(x, y); err != nil {
+			return nil, err
+		}
 	}
 	if len(valY) > 0 {
 		r.ws = m.NewWorkspace()
@@ -49,7 +53,7 @@ func newFitRun[T Float](t *Trainer[T], x, y, valX, valY []T, seed uint64, track 
 	if track {
 		r.best = make([]T, len(m.params))
 	}
-	return r
+	return r, nil
 }
 
 // epoch runs one shuffled pass over the training rows, then scores the

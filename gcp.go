@@ -31,6 +31,13 @@ const (
 	maxDepth  = 64      // hidden layers
 	maxParams = 1 << 28 // parameters in all
 	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
+	// maxMCMask bounds the MC-dropout masks of a LossMLBayes model,
+	// MCSamples × heads × the last hidden width elements, which a model
+	// holds beside its parameters (mcDropoutMasks): 2 MiB as float64, so
+	// that a small saved model cannot make the loader allocate thousands
+	// of times its size. It allows the paper's 50 samples with up to 2621
+	// units in the last hidden layer, and 4096 samples with up to 32.
+	maxMCMask = 1 << 18
 )
 
 // Config is the shape of a model. The zero values of the optional fields
@@ -123,6 +130,12 @@ func (c Config) validate() error {
 		if c.Dropout == 0 {
 			return fmt.Errorf("%w: Dropout = 0, LossMLBayes needs a dropout rate for its MC samples", ErrConfig)
 		}
+		if last := len(c.Hidden) - 1; last >= 0 {
+			if n := uint64(c.MCSamples) * uint64(c.heads()) * uint64(c.Hidden[last]); n > maxMCMask {
+				return fmt.Errorf("%w: MCSamples = %d with Hidden[%d] = %d needs %d MC-dropout mask elements, want at most %d",
+					ErrConfig, c.MCSamples, last, c.Hidden[last], n, maxMCMask)
+			}
+		}
 	} else if c.MCSamples != 0 {
 		return fmt.Errorf("%w: MCSamples = %d applies to LossMLBayes only, Loss = %v", ErrConfig, c.MCSamples, c.Loss)
 	}
@@ -146,6 +159,11 @@ func (c Config) heads() int {
 // standardization of inputs and target learned by Fit. A Model is safe for
 // concurrent prediction, one Workspace per goroutine; it must not be
 // trained while it predicts (see Clone).
+//
+// No method panics on a nil *Model: those that return an error return
+// ErrConfig, NumParams returns 0, Config the zero Config, Clone nil,
+// NewWorkspace an empty Workspace and Standardization nil maps with the
+// identity target map (0, 1).
 type Model[T Float] struct {
 	cfg    Config
 	lay    *layout
@@ -224,15 +242,28 @@ func (m *Model[T]) setStandardization(xMean, xScale []float64, yMean, yScale flo
 }
 
 // Config returns the model's configuration, defaults filled in.
-func (m *Model[T]) Config() Config { return m.cfg.withDefaults() }
+func (m *Model[T]) Config() Config {
+	if m == nil {
+		return Config{}
+	}
+	return m.cfg.withDefaults()
+}
 
 // NumParams returns the number of parameters.
-func (m *Model[T]) NumParams() int { return len(m.params) }
+func (m *Model[T]) NumParams() int {
+	if m == nil {
+		return 0
+	}
+	return len(m.params)
+}
 
 // Clone returns a deep copy of the model. Train a clone in the background
 // and publish it (for example through an atomic.Pointer) to serve
 // predictions while training.
 func (m *Model[T]) Clone() *Model[T] {
+	if m == nil {
+		return nil
+	}
 	c := *m
 	c.cfg = m.cfg.withDefaults()
 	c.params = append([]T(nil), m.params...)
@@ -251,13 +282,17 @@ func (m *Model[T]) Clone() *Model[T] {
 // features enter as (x_j − xMean[j])/xScale[j], the target as
 // (y − yMean)/yScale, and predictions are mapped back. Fit sets them from
 // the training data unless they were set before. It returns ErrShape for
-// slices of the wrong length and ErrNonFinite for a non-finite value or a
-// scale that is not positive.
+// slices of the wrong length and ErrNonFinite for a non-finite value, a
+// scale that is not positive or has no finite reciprocal, or a yScale
+// outside [2⁻²⁵⁶, 2²⁵⁶] (targetScaleOK).
 func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
 		return ErrShape
 	}
-	if !positiveFinite(yScale) || !finite(yMean) {
+	if !targetScaleOK(yScale) || !finite(yMean) {
 		return ErrNonFinite
 	}
 	for j := range xMean {
@@ -273,8 +308,19 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 // Standardization returns copies of the maps set by SetStandardization or
 // Fit (identity maps before either), exactly as they were set.
 func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale float64) {
+	if m == nil {
+		return nil, nil, 0, 1
+	}
 	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }
+
+// targetScaleOK reports whether s lies in [2⁻²⁵⁶, 2²⁵⁶], the target
+// scales that a prediction can map back: its variances are in units of
+// s², so s = 1e200 would overflow every one of them and s = 1e-200
+// underflow them to 0. Within the range s² lies in [2⁻⁵¹², 2⁵¹²], which
+// leaves 2⁵¹⁰ of float64's normal range on either side for the variances
+// in standardized units, and linkFloor·s² is still normal.
+func targetScaleOK(s float64) bool { return s >= 0x1p-256 && s <= 0x1p256 }
 
 func finite(v float64) bool         { return v-v == 0 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }

@@ -204,25 +204,34 @@ func (p NormalGamma) CDF(y float64) float64 {
 // Quantile returns the y with CDF(y) = prob for prob in (0, 1); it returns
 // ∓Inf at prob = 0 and 1, and NaN outside [0, 1].
 func (p NormalGamma) Quantile(prob float64) float64 {
+	return p.M + p.deviation(prob)
+}
+
+// deviation returns Quantile(prob) − M: the scale times the standard
+// Student-t quantile, 0 at the median also when the scale has overflowed,
+// and NaN for an invalid p.
+func (p NormalGamma) deviation(prob float64) float64 {
 	if !p.valid() {
 		return math.NaN()
 	}
 	q := studentTQuantile(prob, 2*p.Alpha)
 	if q == 0 {
-		return p.M // the median, also when the scale has overflowed
+		return 0
 	}
-	return p.M + p.scale()*q
+	return p.scale() * q
 }
 
 // Interval returns the central interval that holds the predictive
 // probability mass level, for level in (0, 1). It returns ErrLevel
-// otherwise.
+// otherwise. The upper bound is the lower one mirrored about M, as the
+// predictive is symmetric: as Quantile(1 − tail) it would lose the tail to
+// rounding, and at level = 1 − 2⁻⁵³ become Quantile(1) = +Inf.
 func (p NormalGamma) Interval(level float64) (lo, hi float64, err error) {
 	if !(level > 0 && level < 1) {
 		return 0, 0, ErrLevel
 	}
-	tail := (1 - level) / 2
-	return p.Quantile(tail), p.Quantile(1 - tail), nil
+	d := p.deviation((1 - level) / 2)
+	return p.M + d, p.M - d, nil
 }
 
 // GCPStep returns the prior after one parameter-level GCP update with

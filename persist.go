@@ -270,7 +270,8 @@ func appendFloats(b []byte, slices ...[]float64) []byte {
 //
 // Every size is checked against the package limits before anything is
 // allocated, so hostile data cannot cause an allocation larger than itself
-// by more than a small factor. Errors, matched with errors.Is: ErrMagic,
+// by more than a small factor, plus, for a LossMLBayes model, its
+// MC-dropout masks, which Config bounds at 2¹⁸ elements (maxMCMask). Errors, matched with errors.Is: ErrMagic,
 // ErrVersion, ErrTruncated, ErrChecksum, ErrFormat (sizes beyond the
 // limits, a parameter count that does not fit the Config, trailing bytes),
 // ErrConfig (a stored Config that New would reject), ErrNonFinite (a NaN or
@@ -282,6 +283,9 @@ func appendFloats(b []byte, slices ...[]float64) []byte {
 // to the old parameters, and if the shape changed its Step returns
 // ErrShape.
 func (m *Model[T]) UnmarshalBinary(data []byte) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	d, err := decode[T](data)
 	if err != nil {
 		return err
@@ -313,6 +317,9 @@ func (m *Model[T]) WriteTo(w io.Writer) (int64, error) {
 // io.EOF; other read errors are returned wrapped. On error m is left
 // unchanged.
 func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
+	if m == nil {
+		return 0, fmt.Errorf("%w: nil Model", ErrConfig)
+	}
 	b := make([]byte, headerLen)
 	n, err := io.ReadFull(r, b)
 	switch {

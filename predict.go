@@ -1,11 +1,24 @@
 package gcp
 
+import "math"
+
 // Prediction is a model's answer for one input, in the target's original
 // units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
 // and the estimates derived from it (paper: apprGeneral). For the
 // comparator losses (Loss other than LossGCP) the predictive is the
 // Gaussian N(Mean, Var), its α → ∞ limit: Alpha is +Inf, Beta and Nu are
 // 0, and VarCorrected equals Var.
+//
+// A prediction returned with a nil error has a finite Mean, finite and
+// positive Var and VarCorrected (Var is +Inf only for a FixedAlpha ≤ 1,
+// where the variance does not exist), and a finite scale, so that its
+// central intervals are finite (for a FixedAlpha below 1, whose tails are
+// very heavy, up to the levels whose quantiles fit in float64).
+// Far outside the training data the softplus of the β, ν or α head can
+// underflow to 0; each is then floored at 2⁻²⁵⁶ in standardized units
+// (linkFloor), which keeps the prediction finite, though no more
+// trustworthy than the extrapolation it comes from. Where a variance
+// overflows float64 instead, Predict returns ErrNonFinite.
 type Prediction struct {
 	Loss Loss    // the loss of the model that made the prediction
 	Mean float64 // m, the predicted mean (eqEstMeanVarNetwork')
@@ -58,15 +71,23 @@ func (p Prediction) LogPDF(y float64) float64 {
 }
 
 // Interval returns the central predictive interval holding probability
-// level, for level in (0, 1); ErrLevel otherwise.
+// level, for level in (0, 1); ErrLevel otherwise. The upper bound is the
+// lower one mirrored about the mean, as in NormalGamma.Interval.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	return centralInterval(level, p.Mean, p.Quantile)
+}
+
+// centralInterval returns the central interval holding probability level
+// of a distribution symmetric about mean with the quantile function q:
+// q((1−level)/2) and its mirror image about mean, which stays exact where
+// 1 − (1−level)/2 would round to 1 (level = math.Nextafter(1, 0)). It
+// returns ErrLevel for a level outside (0, 1).
+func centralInterval(level, mean float64, q func(float64) (float64, error)) (lo, hi float64, err error) {
 	if !(level > 0 && level < 1) {
 		return 0, 0, ErrLevel
 	}
-	tail := (1 - level) / 2
-	lo, _ = p.Quantile(tail)
-	hi, _ = p.Quantile(1 - tail)
-	return lo, hi, nil
+	lo, _ = q((1 - level) / 2)
+	return lo, mean + (mean - lo), nil
 }
 
 // CDF returns the predictive probability P(Y ≤ y).
@@ -107,7 +128,7 @@ type Workspace[T Float] struct {
 // a Model that New did not build (a zero Model) it returns an empty
 // Workspace, with which Predict returns ErrShape.
 func (m *Model[T]) NewWorkspace() *Workspace[T] {
-	if m.lay == nil {
+	if m == nil || m.lay == nil {
 		return &Workspace[T]{}
 	}
 	if m.cfg.Loss != LossMLBayes {
@@ -135,8 +156,9 @@ func (ws *Workspace[T]) fits(m *Model[T]) bool {
 
 // Predict returns the prediction for one input row x of length Inputs. It
 // returns ErrShape for a wrong length, a workspace of another shape or a
-// model New did not build, and ErrNonFinite for a NaN or ±Inf in x, or for
-// an input so far outside the training data that the network overflows T.
+// model New did not build, ErrConfig for a nil model, and ErrNonFinite for
+// a NaN or ±Inf in x, or for an input so far outside the training data
+// that the network or a variance overflows.
 // It allocates nothing.
 func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
 	var out [1]Prediction
@@ -149,6 +171,9 @@ func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
 // Predict; after an error the contents of out are unspecified. It
 // allocates nothing.
 func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error {
+	if m == nil {
+		return ErrConfig
+	}
 	d := m.cfg.Inputs
 	if len(x) != len(out)*d || !ws.fits(m) {
 		return ErrShape
@@ -182,20 +207,52 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 		}
 		for i := range n {
 			out[start+i].InputZ = inputZ(a.x[i*d : (i+1)*d])
+			if !m.sane(&out[start+i]) {
+				return ErrNonFinite
+			}
 		}
 	}
 	return nil
 }
 
+// sane reports whether p keeps the promise of Prediction: a finite mean,
+// finite positive variances (Var may be +Inf for a FixedAlpha ≤ 1) and,
+// for a Student-t predictive, a finite σ, so that the scale √(σ/α) is at
+// most √MaxFloat64 for α ≥ 1 and its intervals are finite.
+func (m *Model[T]) sane(p *Prediction) bool {
+	v := p.Var
+	if m.cfg.FixedAlpha > 0 && m.cfg.FixedAlpha <= 1 && math.IsInf(v, 1) {
+		v = 1 // no variance exists, as documented
+	}
+	ok := finite(p.Mean) && positiveFinite(v) && positiveFinite(p.VarCorrected)
+	if m.cfg.Loss.gaussian() {
+		return ok
+	}
+	return ok && positiveFinite(p.Prior().sigma())
+}
+
+// linkFloor is the least value, in standardized units, of a GCP
+// prediction's β, ν and α−1, each the softplus of a raw output that
+// underflows to 0 far outside the training data. At 2⁻²⁵⁶ it is far below
+// any value a fit to standardized data produces, and it keeps every
+// quantity derived from it normal: β·yScale² ≥ 2⁻⁷⁶⁸ for the target
+// scales targetScaleOK allows, 1/ν ≤ 2²⁵⁶, and σ/(α−1) finite unless σ
+// itself is beyond 2⁷⁶⁸.
+const linkFloor = 0x1p-256
+
 // predictions maps the raw outputs of n rows in ws to predictions in
 // original units. The links are those of gcpPrior, with the softplus of
-// every β, ν and α head computed by one kernel call; a target standardized
-// as (y − yMean)/yScale has the prior (yMean + yScale·m, ν, α, yScale²·β).
+// every β, ν and α head computed by one kernel call and floored at
+// linkFloor; a target standardized as (y − yMean)/yScale has the prior
+// (yMean + yScale·m, ν, α, yScale²·β).
 func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 	heads := m.lay.heads
 	zm := ws.a.head(headM, n)
 	link := ws.link[:(heads-headBeta)*n]
 	m.k.softplus(link, ws.a.out[headBeta*n:heads*n]) // the heads after m, in order
+	for i, v := range link {
+		link[i] = max(v, linkFloor)
+	}
 	beta, nu := link[:n], link[n:2*n]
 	var alphaMinusOne []float64
 	if m.cfg.FixedAlpha == 0 {

@@ -98,7 +98,8 @@ func validateFor[T Float](c TrainConfig) error {
 
 // Trainer trains a Model by the GCP update (paper: eqGradientDescentW), or
 // by the model's comparator loss, with a minibatch optimizer. It owns every buffer a step needs, so Step
-// allocates nothing. A Trainer is not safe for concurrent use.
+// allocates nothing. A Trainer is not safe for concurrent use. On a nil
+// *Trainer, Step and Fit return ErrConfig and Model returns nil.
 type Trainer[T Float] struct {
 	m    *Model[T]
 	lay  *layout // the shape the buffers were made for
@@ -150,7 +151,12 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 }
 
 // Model returns the model being trained.
-func (t *Trainer[T]) Model() *Model[T] { return t.m }
+func (t *Trainer[T]) Model() *Model[T] {
+	if t == nil {
+		return nil
+	}
+	return t.m
+}
 
 // Step performs one update of the model's loss (for LossGCP the GCP
 // update) on the minibatch of row-major inputs x (len(y) rows of Inputs
@@ -166,10 +172,10 @@ func (t *Trainer[T]) Model() *Model[T] { return t.m }
 // UnmarshalBinary or ReadFrom loaded another). On any error the model and
 // the optimizer state are unchanged. Step allocates nothing.
 func (t *Trainer[T]) Step(x, y []T) (float64, error) {
-	m, n := t.m, len(y)
-	if m == nil {
-		return 0, ErrConfig // a zero Trainer: use NewTrainer
+	if t == nil || t.m == nil {
+		return 0, ErrConfig // a nil or zero Trainer: use NewTrainer
 	}
+	m, n := t.m, len(y)
 	if !sameShape(t.lay, m.lay) {
 		return 0, ErrShape // the model was reshaped by UnmarshalBinary or ReadFrom
 	}

@@ -94,7 +94,13 @@ func newFold(t table, seed uint64, f int, p float64) fold {
 
 // meanSD returns the mean and the standard deviation (dividing by the
 // count, as NumPy's std does) of column j of the row-major v with stride
-// columns per row.
+// columns per row. A standard deviation of at most n·ε·|mean| (n values,
+// ε = 2⁻⁵²) is returned as 0: it is below the rounding error of the mean
+// of n equal values by recursive summation, (n−1)·u·|c| with u = ε/2
+// (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
+// eq. 4.4), plus u·|c| for the division, so the column is constant. Forty
+// copies of 0.1 would otherwise have a standard deviation of 4e-17 about
+// their computed mean, and a scale of 4e-17 makes every fold diverge.
 func meanSD(v []float64, j, stride int) (mean, sd float64) {
 	n := float64(len(v) / stride)
 	for i := j; i < len(v); i += stride {
@@ -105,7 +111,11 @@ func meanSD(v []float64, j, stride int) (mean, sd float64) {
 	for i := j; i < len(v); i += stride {
 		ss += (v[i] - mean) * (v[i] - mean)
 	}
-	return mean, math.Sqrt(ss / n)
+	sd = math.Sqrt(ss / n)
+	if sd <= n*0x1p-52*math.Abs(mean) {
+		sd = 0
+	}
+	return mean, sd
 }
 
 // standardization returns the paper's standardization of a training

@@ -6,7 +6,7 @@
 //	gcp train -data FILE.csv -o MODEL.gcpm [-target NAME] [-epochs N] [-batch N]
 //	          [-lr X] [-optimizer adam|rmsprop|nesterov|sgd] [-hidden 50[,50]]
 //	          [-dropout P] [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd]
-//	          [-seed S] [-float32|-float64]
+//	          [-seed S] [-float32|-float64] [-force]
 //	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME]
 //	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME]
 //	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd] [-folds 50]
@@ -25,8 +25,11 @@
 // methods (ML, ML_Bayes, DPD), to a data file (Fit learns the standardization
 // of features and target from it) and writes the model atomically: to a
 // temporary file in the same directory, then renamed over MODEL.gcpm. It
-// draws a progress bar on stderr when stderr is a terminal and is silent
-// otherwise.
+// refuses, before training, a MODEL.gcpm that is the data file, that is
+// not a regular file (a device such as /dev/null) or that exists and is
+// not a model (unless -force), and Ctrl-C during the save removes the
+// temporary file. It draws a progress bar on stderr when stderr is a
+// terminal and is silent otherwise.
 //
 // predict writes, for every row of a data file, in order, one CSV line of
 // the predictive distribution to stdout: mean, sd (the Student-t standard

@@ -176,7 +176,7 @@ func fitAndSave[T gcp.Float](job fitJob, path string) (fitResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if err := gcp.SaveFile(path, model); err != nil {
+	if err := saveModel(path, model); err != nil {
 		return res, fmt.Errorf("writing the model: %w", err)
 	}
 	return res, nil

@@ -486,3 +486,26 @@ func TestReproErrors(t *testing.T) {
 		t.Errorf("repro with -lr 1e30: %v, want gcp.ErrDiverged naming the fold", err)
 	}
 }
+
+// TestReproConstantColumn is defect 1 of issue 11 in repro: a column of
+// 40 copies of 0.1 has a mean, sum/40, that is not exactly 0.1, and meanSD
+// gave it a standard deviation of 4e-17 instead of 0, so that the fold
+// scaled it by 1/4e-17 and diverged. The first 30 rows of yacht.csv, where
+// the first feature is constant, made every fold fail so.
+func TestReproConstantColumn(t *testing.T) {
+	v := make([]float64, 40)
+	for i := range v {
+		v[i] = 0.1
+	}
+	if _, sd := meanSD(v, 0, 1); sd != 0 {
+		t.Errorf("meanSD(40 × 0.1) gives the standard deviation %v, want 0 for a constant column", sd)
+	}
+	lines := strings.SplitAfterN(mustRead(t, filepath.Join("..", "..", "data", "uci", "yacht.csv")), "\n", 32)
+	data := filepath.Join(t.TempDir(), "yacht.csv")
+	if err := os.WriteFile(data, []byte(strings.Join(lines[:31], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gcpRun("repro", "-data", data, "-folds", "2", "-epochs", "2"); err != nil {
+		t.Fatalf("repro on the first 30 rows of yacht.csv: %v", err)
+	}
+}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -39,6 +37,7 @@ too when stderr is a terminal.`)
 	out := c.fs.String("o", "", "file to write the model to (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
 	rf := addRecipeFlags(c)
+	force := c.fs.Bool("force", false, "overwrite -o even if it is not a saved model")
 	if err := c.parse(args, stdout, stderr); err != nil {
 		return err
 	}
@@ -49,11 +48,8 @@ too when stderr is a terminal.`)
 		return fmt.Errorf("train: %w", err)
 	}
 	// Fail before training, not after, if the model cannot be written.
-	if fi, err := os.Stat(filepath.Dir(*out)); err != nil || !fi.IsDir() {
-		return fmt.Errorf("train: -o %s: no directory %s", *out, filepath.Dir(*out))
-	}
-	if fi, err := os.Stat(*out); err == nil && fi.IsDir() {
-		return fmt.Errorf("train: -o %s is a directory; name the model file", *out)
+	if err := checkOutput(*out, *data, *force); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	tab, x, y, err := readSplit(*data, *target)
 	if err != nil {
@@ -124,14 +120,27 @@ func convert[T, S gcp.Float](v []S) []T {
 }
 
 // fitsFloat32 returns an error naming the first value of tab that
-// overflows float32.
+// overflows float32, or else the first column whose largest magnitude is
+// below float32's smallest normal number, 2⁻¹²⁶ ≈ 1.2e-38: float32 would
+// flush its values to 0 or keep only a few of their digits, where it
+// keeps 24 bits of every other column's largest value. (Tiny values
+// beside larger ones in their column are flushed too, but by less than
+// float32 rounds the larger ones, so standardization loses nothing.)
 func fitsFloat32(tab *dataset.Table) error {
 	ncol := len(tab.Header)
+	largest := make([]float64, ncol)
 	for i, v := range tab.Values {
+		j := i % ncol
 		if math.Abs(v) > math.MaxFloat32 {
-			j := i % ncol
 			return fmt.Errorf("%s: line %d, column %d (%s): %g overflows float32; train with -float64",
 				tab.File, tab.Lines[i/ncol], j+1, tab.Header[j], v)
+		}
+		largest[j] = max(largest[j], math.Abs(v))
+	}
+	for j, v := range largest {
+		if v > 0 && v < 0x1p-126 {
+			return fmt.Errorf("%s: column %d (%s): its largest magnitude %g is below float32's smallest normal number, 2⁻¹²⁶ ≈ 1.2e-38, so float32 would flush its values to 0; train with -float64",
+				tab.File, j+1, tab.Header[j], v)
 		}
 	}
 	return nil

@@ -1,0 +1,129 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gcpnet/gcp"
+)
+
+// TestTrainOutputFIFO is defect 4 of issue 11 in the command: as root,
+// "gcp train -o /dev/null" replaced the machine's /dev/null with a model,
+// and as another user it failed only after training. A FIFO stands in for
+// the device, so that the test cannot harm the machine it runs on; it
+// must be refused before training and stay a FIFO.
+func TestTrainOutputFIFO(t *testing.T) {
+	dir := t.TempDir()
+	data := writeSynthetic(t, dir, "d.csv", 1, 20, false)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFO on this system: %v", err)
+	}
+	// 10⁶ epochs would take minutes: the refusal must come first.
+	_, _, err := gcpRun("train", "-data", data, "-o", fifo, "-epochs", "1000000", "-force")
+	if !errors.Is(err, gcp.ErrNotRegular) {
+		t.Errorf("train -o FIFO = %v, want gcp.ErrNotRegular", err)
+	}
+	if fi, err := os.Stat(fifo); err != nil || fi.Mode().Type() != fs.ModeNamedPipe {
+		t.Errorf("the FIFO is now %v (%v)", fi.Mode(), err)
+	}
+}
+
+// TestSaveModelInterrupted is defect 9 of issue 11: Ctrl-C during a save
+// left a hidden ".NAME.tmp*" file as large as the model (five interrupts,
+// 550 MB). saveModel catches SIGINT while it saves: the test sends one as
+// soon as the temporary file appears, and the save must stop with no
+// temporary file left and the old model in place. The test subscribes to
+// SIGINT itself, so that a signal that arrives after the save cannot end
+// the test binary; a save that finished before the signal is tried again.
+func TestSaveModelInterrupted(t *testing.T) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.gcpm")
+	small, err := gcp.New[float32](gcp.Config{Inputs: 1, Hidden: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gcp.SaveFile(path, small); err != nil {
+		t.Fatal(err)
+	}
+	old := mustRead(t, path)
+	// 4·2048² parameters: a 67 MB file, many 4 MiB chunks.
+	big, err := gcp.New[float32](gcp.Config{Inputs: 1, Hidden: []int{2048, 2048}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for attempt := 1; ; attempt++ {
+		done := make(chan error, 1)
+		go func() { done <- saveModel(path, big) }()
+		err := interruptWhenTemp(t, dir, done)
+		persistOnlyModel(t, dir)
+		if err != nil {
+			if !strings.Contains(err.Error(), "interrupted") {
+				t.Fatalf("saveModel = %v, want an interruption", err)
+			}
+			if mustRead(t, path) != old {
+				t.Fatal("the interrupted save changed the old model")
+			}
+			return
+		}
+		if attempt == 3 {
+			t.Fatal("three saves finished before SIGINT arrived")
+		}
+		if err := gcp.SaveFile(path, small); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// interruptWhenTemp sends SIGINT to the process as soon as dir holds a
+// temporary file of a save, and returns the save's result from done.
+func interruptWhenTemp(t *testing.T, dir string, done chan error) error {
+	for {
+		select {
+		case err := <-done:
+			return err
+		default:
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".tmp") {
+				if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+					t.Fatal(err)
+				}
+				return <-done
+			}
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// persistOnlyModel fails unless dir holds m.gcpm and nothing else.
+func persistOnlyModel(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "m.gcpm" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("%s holds %v, want only m.gcpm", dir, names)
+	}
+}

@@ -1,0 +1,41 @@
+//go:build linux || darwin
+
+package gcp
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestSaveFileOverFIFO is defect 4: SaveFile renamed a regular file over
+// a FIFO or a device; as root, "gcp train -o /dev/null" replaced the
+// machine's /dev/null with a model. A FIFO stands in for the device here,
+// so that the test cannot harm the machine it runs on. It must be refused
+// with ErrNotRegular and left a FIFO, directly and through a link.
+func TestSaveFileOverFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo, link := filepath.Join(dir, "fifo"), filepath.Join(dir, "link")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFO on this system: %v", err)
+	}
+	if err := os.Symlink(fifo, link); err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel[float32](t, Config{Inputs: 1, Hidden: []int{2}})
+	for _, p := range []string{fifo, link} {
+		if err := CheckSaveFile(p); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("CheckSaveFile(%s) = %v, want ErrNotRegular", p, err)
+		}
+		if err := SaveFile(p, m); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("SaveFile(%s) = %v, want ErrNotRegular", p, err)
+		}
+		if fi, err := os.Stat(fifo); err != nil || fi.Mode().Type() != fs.ModeNamedPipe {
+			t.Fatalf("the FIFO is now %v (%v)", fi.Mode(), err)
+		}
+	}
+	persistOnlyFiles(t, dir, "fifo", "link")
+}
