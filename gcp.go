@@ -162,8 +162,10 @@ func (c Config) heads() int {
 //
 // No method panics on a nil *Model: those that return an error return
 // ErrConfig, NumParams returns 0, Config the zero Config, Clone nil,
-// NewWorkspace an empty Workspace and Standardization nil maps with the
-// identity target map (0, 1).
+// NewWorkspace an empty Workspace, Standardization nil maps with the
+// identity target map (0, 1), VarScale and CorrectedScale 1,
+// FeatureNames and FeatureRanges no names and no ranges, and
+// OutsideRange 0 and −1.
 type Model[T Float] struct {
 	cfg    Config
 	lay    *layout

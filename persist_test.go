@@ -1661,12 +1661,21 @@ func FuzzUnmarshal(f *testing.F) {
 // fuzzMCMask returns how many MC-dropout mask elements a decode of data
 // allocates if its header and Config claim a LossMLBayes model that
 // Config.validate accepts: MCSamples × 2 heads × the last hidden width,
-// read at the offsets MarshalBinary documents. Otherwise it returns 0.
+// read at the offsets MarshalBinary documents (version 3's shifted by
+// its longer header). Otherwise it returns 0.
 func fuzzMCMask(data []byte) uint64 {
-	if len(data) < headerLen || le.Uint16(data[8:]) != fileVersionLoss {
+	if len(data) < headerLenV3 {
 		return 0
 	}
-	off := headerLen + 4*int(data[11]) // the end of Hidden
+	hlen := headerLen
+	switch le.Uint16(data[8:]) {
+	case fileVersionLoss:
+	case fileVersionData:
+		hlen = headerLenV3
+	default:
+		return 0
+	}
+	off := hlen + 4*int(data[11]) // the end of Hidden
 	if data[11] == 0 || len(data) < off+scalarsLen+lossLen || Loss(data[off+26]) != LossMLBayes {
 		return 0
 	}
