@@ -53,9 +53,9 @@ func (h hyper) String() string {
 // real-world data sets (subsecRealWorld).
 const paperHidden = 50
 
-// genericHyper is the training recipe of gcp train's defaults, and of gcp
-// repro on a data set the appendix does not cover, with one hidden layer
-// of paperHidden units.
+// genericHyper is the fixed training recipe of gcp train -validation 0
+// (a plain Fit, without the search) and of gcp repro on a data set the
+// appendix does not cover, with one hidden layer of paperHidden units.
 var genericHyper = hyper{optimizer: gcp.Adam, lr: 1e-3, dropout: 0, epochs: 500, batch: 32}
 
 // genericMLBayesDropout is the dropout of ml_bayes on a data set the

@@ -3,12 +3,15 @@
 //
 // Usage:
 //
-//	gcp train -data FILE.csv -o MODEL.gcpm [-target NAME] [-epochs N] [-batch N]
-//	          [-lr X] [-optimizer adam|rmsprop|nesterov|sgd] [-hidden 50[,50]]
-//	          [-dropout P] [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd]
+//	gcp train -data FILE.csv -o MODEL.gcpm [-target NAME] [-validation 0.1]
+//	          [-epochs N] [-lr X] [-dropout P] [-patience N] [-batch N]
+//	          [-optimizer adam|rmsprop|nesterov|sgd] [-hidden 50[,50]]
+//	          [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd]
 //	          [-seed S] [-float32|-float64] [-force]
-//	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME]
-//	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME]
+//	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
+//	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
+//	gcp splits -data FILE.csv [-splits FILE.txt] [-n N] [-inner] [-json]
+//	           [training flags]
 //	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd] [-folds 50]
 //	          [-outliers P] [-seed S] [-json] [-target NAME] [-epochs N]
 //	          [-batch N] [-lr X] [-optimizer O] [-hidden 50] [-dropout P]
@@ -17,33 +20,55 @@
 // Data files are CSV: a header line of distinct column names, then one
 // row of numbers per sample. The target is the last column unless -target
 // names another; every other column is a feature. Errors in a file name
-// the file, the line (the header is line 1) and the column. A model file
-// stores no column names: give predict and eval the same -target as train,
-// and files with the same columns in the same order.
+// the file, the line (the header is line 1) and the column. A model
+// written by train keeps the names of its features and target: predict
+// and eval refuse a file whose feature columns are missing, extra or in
+// another order, and name them (-reorder picks the features by name
+// instead). A model saved without names, by an older release, takes the
+// columns by position.
 //
 // train fits a GCP network, or with -method one of the paper's comparator
-// methods (ML, ML_Bayes, DPD), to a data file (Fit learns the standardization
-// of features and target from it) and writes the model atomically: to a
-// temporary file in the same directory, then renamed over MODEL.gcpm. It
-// refuses, before training, a MODEL.gcpm that is the data file, that is
-// not a regular file (a device such as /dev/null) or that exists and is
-// not a model (unless -force), and Ctrl-C during the save removes the
-// temporary file. It draws a progress bar on stderr when stderr is a
-// terminal and is silent otherwise.
+// methods (ML, ML_Bayes, DPD), to a data file and writes the model
+// atomically: to a temporary file in the same directory, then renamed
+// over MODEL.gcpm. By default it runs the automatic recipe, gcp.AutoFit:
+// it holds out a tenth of the rows, searches the learning rate and the
+// dropout rate with early stopping on the held-out rows, keeps the best
+// candidate and calibrates its variance on cross-fitted predictions.
+// -lr, -dropout and -epochs fix that value instead of searching it;
+// -validation 0 trains on every row for -epochs (default 500) at -lr
+// (default 0.001), without early stopping or calibration, as does a file
+// of fewer than 60 rows. It refuses, before training, a MODEL.gcpm that
+// is the data file, that is not a regular file (a device such as
+// /dev/null) or that exists and is not a model (unless -force), and
+// Ctrl-C during the save removes the temporary file. It always prints a
+// summary on stderr (what it chose, the best epoch, the NLL and coverage
+// to expect on new data, the time) and draws a progress bar there when
+// stderr is a terminal.
 //
 // predict writes, for every row of a data file, in order, one CSV line of
 // the predictive distribution to stdout: mean, sd (the Student-t standard
-// deviation), sd_corrected (the outlier-corrected one), alpha, and lo95
-// and hi95, the central 95% predictive interval. The target column may be
-// left out: a file with as many columns as the model has features is all
-// features; a file with one more holds the target too, which is the last
-// column or the one -target names, and is ignored.
+// deviation), sd_corrected (the outlier-corrected one), alpha, lo95 and
+// hi95 (the Student-t's central 95% interval), lo95_cal and hi95_cal (the
+// calibrated one, of N(mean, sd_corrected²)), input_z (the row's largest
+// robust z-score) and outside (how many features lie outside their
+// training range); it warns on stderr about rows outside the range. The
+// target column may be left out: it is the one -target names, or the
+// model's target if the file has it.
 //
 // eval scores a model on a data file with a target column: the RMSE, the
-// paper's AUC (Sec. 6.4, subsecRealWorld) with points ranked by the
-// Student-t variance and, as AUC_corr, by the corrected variance, the mean
-// negative log predictive density t-NLL, and the share of targets inside
-// their 95% interval, cover95.
+// area under the paper's RMSE-versus-rejection curve (the paper's AUC,
+// Sec. 6.4, subsecRealWorld) with points ranked by the Student-t variance
+// (RMSE_curve_area) and by the corrected variance (RMSE_curve_area_corr),
+// and a calibration table: for the Student-t and the calibrated
+// predictive, the mean negative log predictive density and the coverage
+// and mean width of the central 50, 80, 90, 95 and 99% intervals.
+//
+// splits runs the standard UCI benchmark protocol on a data file: for each
+// line of a split file (default: splits/NAME_test_idx.txt beside the data,
+// as in data/uci), train on the other rows as train would, with the same
+// flags, and score the test rows; it prints the mean and standard error of
+// RMSE, NLL and 95% coverage over the splits. With -inner it never reads
+// the test rows and scores a held-out tenth of each training split.
 //
 // repro runs the paper's real-world protocol (Sec. 6.4–6.5,
 // subsecRealWorld and subsecRealWorldOutliers) with one of its methods:
@@ -56,7 +81,8 @@
 // mean NLL and 95% coverage, as a table or, with -json, as one JSON
 // object. The training hyperparameters default to the paper's
 // (appendixHyperparameters) for the five data sets of data/uci, named by
-// the file's base name, and to train's defaults otherwise. Folds train
+// the file's base name, and otherwise to train's plain settings (-validation 0:
+// adam, lr 0.001, dropout 0, 500 epochs, batch 32). Folds train
 // float32 models, the fast path, in parallel on GOMAXPROCS goroutines. It
 // draws a progress bar on stderr when stderr is a terminal.
 //
@@ -96,7 +122,7 @@ const usage = `usage: gcp <command> [flags]
 commands:
   train    fit a GCP network to a CSV file and save the model
   predict  write the predictive distribution of every row of a CSV file
-  eval     score a saved model on a CSV file: RMSE, AUC, t-NLL, coverage
+  eval     score a saved model on a CSV file: RMSE, NLL, interval coverage
   repro    run the paper's cross-validation protocol on a CSV file
   splits   run the standard UCI benchmark splits: RMSE, NLL, coverage
   demo     run the paper's synthetic experiments and plot them as PNG files

@@ -111,13 +111,6 @@ type fitResult struct {
 	rows  int
 }
 
-// The settings of a plain Fit that no flag fixed: train's defaults before
-// the automatic recipe.
-const (
-	plainEpochs = 500
-	plainLR     = 1e-3
-)
-
 // fitModel trains a Model[T] as job says.
 func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 	res := fitResult{plain: job.plain, rows: len(job.y)}
@@ -137,7 +130,7 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 		return m, res, m.SetFeatureNames(job.names, job.target)
 	}
 	cfg, tc, epochs := job.cfg, job.tc, job.search.MaxEpochs
-	tc.LearningRate, cfg.Dropout = plainLR, 0
+	tc.LearningRate, cfg.Dropout = genericHyper.lr, genericHyper.dropout
 	if cfg.Loss == gcp.LossMLBayes {
 		cfg.Dropout = genericMLBayesDropout
 	}
@@ -148,7 +141,7 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 		cfg.Dropout = ps[0]
 	}
 	if epochs == 0 {
-		epochs = plainEpochs
+		epochs = genericHyper.epochs
 	}
 	model, err := gcp.New[T](cfg)
 	if err != nil {
