@@ -83,7 +83,8 @@ type AutoRound struct {
 type AutoResult struct {
 	LearningRate, Dropout float64
 	// Epoch is the epoch whose parameters the model holds, chosen by
-	// early stopping; EpochsRun the epochs its run trained in all.
+	// early stopping; EpochsRun the epochs its run trained in all (for an
+	// ensemble, the ensemble's run after the search).
 	Epoch, EpochsRun int
 	// CVNLL is the cross-fitted estimate of the mean negative log
 	// predictive density on new data, in original units, and
@@ -116,11 +117,16 @@ type AutoResult struct {
 //     epoch. Candidates run in parallel on Workers goroutines.
 //  3. The candidate with the lowest held-out NLL is kept as it is, not
 //     refit on all rows: its early-stopping epoch was measured on rows
-//     it never trained on, which a refit would lose.
+//     it never trained on, which a refit would lose. For an ensemble
+//     (cfg.Members > 1) the search still runs single networks, and the
+//     winner's learning rate and dropout then train the ensemble, with
+//     early stopping on the held-out rows' NLL of its mixture: as Deep
+//     Ensembles do, the members share the hyperparameters of a good
+//     single network, and the search costs no more than for one.
 //  4. Its variance is calibrated (Model.Calibrate's two factors) on
 //     cross-fitted predictions: five models of the chosen learning rate,
-//     dropout and epoch count each train on four fifths of all the rows
-//     and predict the fifth. The held-out rows alone would give an
+//     dropout, epoch count and members each train on four fifths of all
+//     the rows and predict the fifth. The held-out rows alone would give an
 //     optimistic calibration, since they chose the winner. The same
 //     predictions give AutoResult's CVNLL and CVCoverage95, honest
 //     estimates of what new data will see.
@@ -292,22 +298,54 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		return nil, AutoResult{}, fmt.Errorf("%w: no candidate could score the held-out rows", ErrNonFinite)
 	}
 	win.run.restoreBest()
-	m := win.run.t.m
+	final := win.run
+	if s.cfg.Members > 1 {
+		var err error
+		if final, err = s.ensemble(win); err != nil {
+			return nil, AutoResult{}, fmt.Errorf("the ensemble of learning rate %g, dropout %g: %w", win.lr, win.dropout, err)
+		}
+	}
+	m := final.t.m
 	m.extendRanges(s.trainX)
 	m.extendRanges(s.valX)
 	res := AutoResult{
 		LearningRate: win.lr, Dropout: win.dropout,
-		Epoch: win.run.stats.BestEpoch, EpochsRun: win.run.stats.Epoch,
+		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch,
 		TrainRows: len(s.trainY), ValRows: len(s.valY), Candidates: len(s.cands),
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(),
 	}
-	preds, y := s.crossFit(win)
+	preds, y := s.crossFit(win, final.stats.BestEpoch)
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, y, m.cfg.Loss.gaussian())
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
 	}
 	return m, res, nil
+}
+
+// ensemble trains the ensemble of Config.Members networks with the
+// winner's hyperparameters on the training rows, with early stopping on
+// the held-out rows as in the search, and returns its run, the best
+// epoch's parameters restored.
+func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], error) {
+	t, err := s.trainer(win, s.cfg.Members)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
+	if err != nil {
+		return nil, err
+	}
+	for r.stats.Epoch < s.maxEpochs && (r.stats.Epoch == 0 || r.stats.Epoch-r.stats.BestEpoch < s.patience) {
+		if err := r.epoch(); err != nil {
+			return nil, err
+		}
+	}
+	if r.stats.BestEpoch == 0 {
+		return nil, fmt.Errorf("%w: the ensemble could not score the held-out rows", ErrNonFinite)
+	}
+	r.restoreBest()
+	return r, nil
 }
 
 // parallel calls do(0), …, do(n−1) on up to workers goroutines.
@@ -362,7 +400,7 @@ func (s *search[T]) advance(c *candidate[T], budget int) {
 
 // start builds c's model and trainer, with the shared standardization.
 func (s *search[T]) start(c *candidate[T]) error {
-	t, err := s.trainer(c)
+	t, err := s.trainer(c, 1)
 	if err != nil {
 		return err
 	}
@@ -372,11 +410,11 @@ func (s *search[T]) start(c *candidate[T]) error {
 	return err
 }
 
-// trainer returns a new model of c's hyperparameters, with the shared
-// standardization, and its trainer.
-func (s *search[T]) trainer(c *candidate[T]) (*Trainer[T], error) {
+// trainer returns a new model of c's hyperparameters and members
+// networks, with the shared standardization, and its trainer.
+func (s *search[T]) trainer(c *candidate[T], members int) (*Trainer[T], error) {
 	cfg, tc := s.cfg, s.tc
-	cfg.Dropout, tc.LearningRate = c.dropout, c.lr
+	cfg.Dropout, tc.LearningRate, cfg.Members = c.dropout, c.lr, members
 	m, err := New[T](cfg)
 	if err != nil {
 		return nil, err

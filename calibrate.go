@@ -49,13 +49,21 @@ func (p Prediction) CalibratedInterval(level float64) (lo, hi float64, err error
 
 // scaleVariance returns p with its predictive variance multiplied by c:
 // β, and with it Var and VarCorrected, for a GCP prediction; Var and its
-// parts for a Gaussian one.
+// parts for a Gaussian one; for an ensemble the whole mixture, scaled
+// about its mean by √c, as Prediction.mix applies the model's VarScale.
 func (p Prediction) scaleVariance(c float64) Prediction {
 	p.Beta *= c
 	p.Var *= c
 	p.VarCorrected *= c
 	p.VarAleatoric *= c
 	p.VarEpistemic *= c
+	if comps := p.mixture(); comps != nil {
+		r := math.Sqrt(c)
+		for i := range comps {
+			comps[i].Mean = p.Mean + r*(comps[i].Mean-p.Mean)
+			comps[i].Scale *= r
+		}
+	}
 	return p
 }
 

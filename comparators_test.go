@@ -242,7 +242,8 @@ func TestMCDropoutPrediction(t *testing.T) {
 			z = max(z, math.Abs((x[i*3+j]-xm[j])/xs[j]))
 		}
 		want := Prediction{Loss: LossMLBayes, Mean: mean, Var: aleatoric + epistemic, VarCorrected: aleatoric + epistemic,
-			Alpha: math.Inf(1), VarAleatoric: aleatoric, VarEpistemic: epistemic, InputZ: z}
+			Alpha: math.Inf(1), VarAleatoric: aleatoric, VarEpistemic: epistemic, InputZ: z,
+			Disagreement: math.Sqrt(epistemic / aleatoric), Members: 1}
 		// The two routes round differently (the library multiplies each
 		// mask into the products of hidden units and weights, this test
 		// into the weights; means in standardized or original units):

@@ -13,8 +13,8 @@ const calibrationFolds = 5
 // prediction by a model that did not train on it, and the rows' targets.
 // The rows are dealt into calibrationFolds folds at random (drawn from
 // the search's seed); for each fold a model of the winner's
-// hyperparameters trains on the other folds for the winner's best epoch
-// count, and predicts the fold. The rows of a fold whose model failed are
+// hyperparameters and Config.Members networks trains on the other folds
+// for epochs epochs, the returned model's best, and predicts the fold. The rows of a fold whose model failed are
 // left out.
 //
 // The predictions calibrate the returned model. The held-out rows alone
@@ -23,7 +23,7 @@ const calibrationFolds = 5
 // new data then overruns (on 30 held-out rows, by a factor of about 2).
 // Cross-fitted predictions carry no such selection, and there are as
 // many of them as rows.
-func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
+func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction, y []T) {
 	d := s.cfg.Inputs
 	x := slices.Concat(s.trainX, s.valX)
 	all := slices.Concat(s.trainY, s.valY)
@@ -32,7 +32,7 @@ func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
 	for i, row := range rand.New(rand.NewPCG(s.opt.Seed, crossFitStream)).Perm(n) {
 		fold[row] = i % calibrationFolds
 	}
-	epochs := max(1, win.run.stats.BestEpoch)
+	epochs = max(1, epochs)
 	out := make([][]Prediction, calibrationFolds)
 	parallel(calibrationFolds, s.opt.Workers, func(f int) {
 		var trainX, trainY, testX []T
@@ -43,7 +43,7 @@ func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
 				trainX, trainY = append(trainX, x[i*d:(i+1)*d]...), append(trainY, all[i])
 			}
 		}
-		t, err := s.trainer(win)
+		t, err := s.trainer(win, s.cfg.Members)
 		if err != nil {
 			return
 		}

@@ -68,6 +68,17 @@ type Config struct {
 	// MCSamples is the number of MC-dropout passes per prediction, for
 	// LossMLBayes only. Default 50, the paper's choice.
 	MCSamples int
+	// Members is the number K of networks in the model, 1..16: an
+	// ensemble of K independently initialized networks of this shape
+	// (the conclusion's "ensembles of GCPs capturing both aleatoric and
+	// epistemic uncertainty"), stored in one buffer with their heads
+	// stacked, so that one matrix product per layer serves all members.
+	// Every member trains on every minibatch (Deep Ensembles' recipe,
+	// Lakshminarayanan et al. 2017), each under its own dropout mask, and
+	// the model predicts the uniform mixture of the members' predictives
+	// (Prediction). Default 1, a single network. With LossGaussianML and
+	// K = 5 the model is a Deep Ensemble without adversarial training.
+	Members int
 }
 
 // withDefaults returns c with the defaults filled in and Hidden copied.
@@ -82,6 +93,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Loss == LossMLBayes && c.MCSamples == 0 {
 		c.MCSamples = defaultMCSamples
+	}
+	if c.Members == 0 {
+		c.Members = 1
 	}
 	return c
 }
@@ -98,6 +112,9 @@ func (c Config) validate() error {
 		if h < 1 || h > maxWidth {
 			return fmt.Errorf("%w: Hidden[%d] = %d, want 1..%d", ErrConfig, i, h, maxWidth)
 		}
+	}
+	if c.Members < 1 || c.Members > MaxMembers {
+		return fmt.Errorf("%w: Members = %d, want 1..%d", ErrConfig, c.Members, MaxMembers)
 	}
 	if c.Activation != ReLU && c.Activation != Tanh {
 		return fmt.Errorf("%w: Activation = %d, want ReLU or Tanh", ErrConfig, int(c.Activation))
@@ -142,9 +159,12 @@ func (c Config) validate() error {
 	return nil
 }
 
-// heads returns the number of raw outputs: m and σ² for the Gaussian
-// losses; else m, β, ν, and α unless fixed.
-func (c Config) heads() int {
+// heads returns the number of raw outputs of all members.
+func (c Config) heads() int { return c.Members * c.memberHeads() }
+
+// memberHeads returns the number of raw outputs of one member: m and σ²
+// for the Gaussian losses; else m, β, ν, and α unless fixed.
+func (c Config) memberHeads() int {
 	if c.Loss.gaussian() {
 		return 2
 	}
@@ -200,7 +220,7 @@ func New[T Float](cfg Config) (*Model[T], error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	lay, ok := newLayout(cfg.Inputs, cfg.heads(), cfg.Hidden)
+	lay, ok := newLayout(cfg.Inputs, cfg.Members, cfg.memberHeads(), cfg.Hidden)
 	if !ok {
 		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs more than %d parameters", ErrConfig, cfg.Hidden, cfg.Inputs, maxParams)
 	}

@@ -579,7 +579,7 @@ func TestPredictionInOriginalUnits(t *testing.T) {
 	}
 	want := Prediction{Mean: a + s*raw.Mean, Var: s * s * raw.Var, VarCorrected: s * s * raw.VarCorrected,
 		Alpha: raw.Alpha, Beta: s * s * raw.Beta, Nu: raw.Nu, VarAleatoric: s * s * raw.Var,
-		InputZ: 1.2} // |−1.2| before, |(−1.2·3+5−5)/3| after
+		InputZ: 1.2, Members: 1} // |−1.2| before, |(−1.2·3+5−5)/3| after
 	// A few roundings in the affine maps and the network input: 1e-13.
 	if diff := cmp.Diff(want, got, cmpRel(1e-13)); diff != "" {
 		t.Errorf("prediction after standardization (-want +got):\n%s", diff)

@@ -30,7 +30,10 @@ func (a Activation) String() string {
 // The heads of a GCP model, in the order of the raw outputs. α comes last
 // so that a model with a fixed α simply has one head fewer. The Gaussian
 // losses have two heads, m and the variance, which takes β's place and
-// starts, like β, at softplus(z) ≈ 1.
+// starts, like β, at softplus(z) ≈ 1. An ensemble of K members orders its
+// raw outputs head-major: the K members' m heads, then their β heads, and
+// so on (layout.head), so that all the softplus heads follow the m heads
+// in one run, as they do for a single network.
 const (
 	headM = iota
 	headBeta
@@ -56,18 +59,21 @@ type layer struct {
 // layout places the independent per-head networks of Sec. apprGeneral
 // (eqNetworksMAlphaBetaNu) in one contiguous parameter buffer.
 type layout struct {
-	inputs int
-	heads  int
-	hidden []int   // units per hidden layer, per head
-	layers []layer // the hidden layers, then the output layer (rows = 1)
-	size   int     // number of parameters
+	inputs  int
+	heads   int     // raw outputs of all members
+	members int     // Config.Members
+	hidden  []int   // units per hidden layer, per head
+	layers  []layer // the hidden layers, then the output layer (rows = 1)
+	size    int     // number of parameters
 }
 
-// newLayout lays out the heads' parameters, or reports false if they
-// would number more than maxParams. Sizes are summed in uint64, so that no
-// product of widths can overflow an int first, even on 32-bit platforms.
-func newLayout(inputs, heads int, hidden []int) (*layout, bool) {
-	l := &layout{inputs: inputs, heads: heads, hidden: append([]int(nil), hidden...)}
+// newLayout lays out the parameters of members networks of memberHeads
+// heads each, or reports false if they would number more than maxParams.
+// Sizes are summed in uint64, so that no product of widths can overflow
+// an int first, even on 32-bit platforms.
+func newLayout(inputs, members, memberHeads int, hidden []int) (*layout, bool) {
+	heads := members * memberHeads
+	l := &layout{inputs: inputs, heads: heads, members: members, hidden: append([]int(nil), hidden...)}
 	var size uint64
 	add := func(blocks, rows, cols int) bool {
 		w := size
@@ -100,10 +106,10 @@ func (l *layout) activationsPerRow() uint64 {
 }
 
 // sameShape reports whether buffers made for layout a serve layout b: the
-// same inputs, heads and hidden widths. Nil layouts (zero values) serve
-// nothing.
+// same inputs, heads, members and hidden widths. Nil layouts (zero
+// values) serve nothing.
 func sameShape(a, b *layout) bool {
-	if a == nil || b == nil || a.inputs != b.inputs || a.heads != b.heads || len(a.hidden) != len(b.hidden) {
+	if a == nil || b == nil || a.inputs != b.inputs || a.heads != b.heads || a.members != b.members || len(a.hidden) != len(b.hidden) {
 		return false
 	}
 	for i, h := range a.hidden {
@@ -113,6 +119,10 @@ func sameShape(a, b *layout) bool {
 	}
 	return true
 }
+
+// head returns the index among the raw outputs of head h (headM, …) of
+// member k.
+func (l *layout) head(h, k int) int { return h*l.members + k }
 
 // width returns the width of hidden layer i's activations, all heads.
 func (l *layout) width(i int) int { return l.heads * l.hidden[i] }

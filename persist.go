@@ -8,7 +8,7 @@ import (
 	"math"
 )
 
-// The saved-model format, versions 1 to 3; MarshalBinary documents them
+// The saved-model format, versions 1 to 4; MarshalBinary documents them
 // byte by byte.
 const (
 	fileMagic   = "GCPM\x89\r\n\x1a"
@@ -16,19 +16,22 @@ const (
 	headerLenV3 = 28 // version 3 adds the names' length before the CRC
 	scalarsLen  = 42 // Activation through yScale, after the hidden widths
 	lossLen     = 13 // version 2's Loss, DPDGamma and MCSamples
+	membersLen  = 4  // version 4's Members, after the loss fields
 	crcLen      = 4
 )
 
 // The format versions: 1 holds GCP models, 2 adds the loss and its
 // parameters for the comparators, 3 what the model remembers of its
-// training data and its calibration. A model is written in the lowest
-// version that holds it, so that a file stays readable by as many
-// versions of this package as it can: a GCP model without names, ranges
-// or calibration as version 1, a comparator as version 2.
+// training data and its calibration, 4 the number of members of an
+// ensemble. A model is written in the lowest version that holds it, so
+// that a file stays readable by as many versions of this package as it
+// can: a single GCP network without names, ranges or calibration as
+// version 1, a comparator as version 2, only an ensemble as version 4.
 const (
-	fileVersionGCP  = 1
-	fileVersionLoss = 2
-	fileVersionData = 3
+	fileVersionGCP     = 1
+	fileVersionLoss    = 2
+	fileVersionData    = 3
+	fileVersionMembers = 4
 )
 
 // maxNamesLen bounds a version-3 file's names section: a length and
@@ -74,23 +77,28 @@ func (h header) size() int64 {
 
 // headerLen returns the header's size in h's version.
 func (h header) headerLen() int64 {
-	if h.version == fileVersionData {
+	if h.version >= fileVersionData {
 		return headerLenV3
 	}
 	return headerLen
 }
 
-// lossLen returns the size of the loss fields, which version 1 lacks.
+// lossLen returns the size of the loss fields, which version 1 lacks and
+// version 4 ends with Members.
 func (h header) lossLen() int64 {
-	if h.version == fileVersionGCP {
+	switch h.version {
+	case fileVersionGCP:
 		return 0
+	case fileVersionMembers:
+		return lossLen + membersLen
 	}
 	return lossLen
 }
 
-// dataLen returns the size of version 3's calibration, ranges and names.
+// dataLen returns the size of the calibration, ranges and names of
+// versions 3 and 4.
 func (h header) dataLen() int64 {
-	if h.version != fileVersionData {
+	if h.version < fileVersionData {
 		return 0
 	}
 	return 8 + 8 + 1 + 16*int64(h.inputs) + int64(h.names)
@@ -173,6 +181,13 @@ func elemSize[T Float]() int {
 //	                 feature's, each a uint16 byte count and UTF-8 bytes
 //
 // A version-3 model is 104 + 4D + 32I + N + EP bytes.
+//
+// Version 4 holds ensembles (Config.Members > 1) and only them. It is
+// version 3 with Members, a uint32 in 2..16, after MCSamples (L = 17),
+// which shifts everything after it by 4: 108 + 4D + 32I + N + EP bytes.
+// The parameters are those of all members, in the order of the layout,
+// whose heads are stacked head-major (the members' m heads, then their β
+// heads, and so on).
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil Model", ErrConfig)
@@ -200,13 +215,16 @@ func (m *Model[T]) encode() []byte {
 	if names != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 {
 		h.version, h.names = fileVersionData, len(names)
 	}
+	if m.cfg.Members > 1 {
+		h.version, h.names = fileVersionMembers, len(names)
+	}
 	b := make([]byte, 0, h.size())
 	b = append(b, fileMagic...)
 	b = le.AppendUint16(b, uint16(h.version))
 	b = append(b, byte(h.esize), byte(h.depth))
 	b = le.AppendUint32(b, uint32(h.inputs))
 	b = le.AppendUint32(b, uint32(h.params))
-	if h.version == fileVersionData {
+	if h.version >= fileVersionData {
 		b = le.AppendUint32(b, uint32(h.names))
 	}
 	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
@@ -226,10 +244,13 @@ func (m *Model[T]) encode() []byte {
 		b = le.AppendUint64(b, math.Float64bits(m.cfg.DPDGamma))
 		b = le.AppendUint32(b, uint32(m.cfg.MCSamples))
 	}
+	if h.version == fileVersionMembers {
+		b = le.AppendUint32(b, uint32(m.cfg.Members))
+	}
 	b = le.AppendUint64(b, math.Float64bits(m.yMean))
 	b = le.AppendUint64(b, math.Float64bits(m.yScale))
 	b = appendFloats(b, m.xMean, m.xScale)
-	if h.version == fileVersionData {
+	if h.version >= fileVersionData {
 		b = le.AppendUint64(b, math.Float64bits(m.varScale))
 		b = le.AppendUint64(b, math.Float64bits(m.corrScale))
 		if m.xMin != nil {
@@ -328,7 +349,7 @@ func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
 	case err != nil && err != io.ErrUnexpectedEOF:
 		return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
 	}
-	if n == headerLen && le.Uint16(b[8:]) == fileVersionData && string(b[:len(fileMagic)]) == fileMagic {
+	if n == headerLen && le.Uint16(b[8:]) >= fileVersionData && string(b[:len(fileMagic)]) == fileMagic {
 		b = append(b, make([]byte, headerLenV3-headerLen)...)
 		k, err := io.ReadFull(r, b[headerLen:])
 		if n += k; err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
@@ -397,8 +418,8 @@ func parseHeader(data []byte) (header, error) {
 		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
 	}
 	v := le.Uint16(data[8:])
-	if v < fileVersionGCP || v > fileVersionData {
-		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d to %d", ErrVersion, v, fileVersionGCP, fileVersionData)
+	if v < fileVersionGCP || v > fileVersionMembers {
+		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d to %d", ErrVersion, v, fileVersionGCP, fileVersionMembers)
 	}
 	hl := int(header{version: int(v)}.headerLen())
 	if len(data) < hl {
@@ -408,7 +429,7 @@ func parseHeader(data []byte) (header, error) {
 		return header{}, fmt.Errorf("%w: header CRC is %#08x, stored %#08x", ErrChecksum, got, want)
 	}
 	var names uint32
-	if v == fileVersionData {
+	if v >= fileVersionData {
 		names = le.Uint32(data[20:])
 	}
 	esize, depth, inputs, params := data[10], data[11], le.Uint32(data[12:]), le.Uint32(data[16:])
@@ -480,7 +501,7 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	if std > 1 {
 		return nil, fmt.Errorf("%w: offset %d: standardized flag %d, want 0 or 1", ErrFormat, d.off-1, std)
 	}
-	cfg := Config{Inputs: h.inputs, Hidden: hidden, Activation: Activation(act)}
+	cfg := Config{Inputs: h.inputs, Hidden: hidden, Activation: Activation(act), Members: 1}
 	cfg.Dropout = d.f64()
 	cfg.FixedAlpha = d.f64()
 	cfg.Seed = d.u64()
@@ -493,10 +514,17 @@ func decode[T Float](data []byte) (*Model[T], error) {
 			return nil, fmt.Errorf("%w: offset %d: version %d with Loss = LossGCP, which is version %d", ErrFormat, off, fileVersionLoss, fileVersionGCP)
 		}
 	}
+	if h.version == fileVersionMembers {
+		off := d.off
+		if cfg.Members = int(d.u32()); cfg.Members == 1 {
+			// A single network is version 1, 2 or 3: one model, one encoding.
+			return nil, fmt.Errorf("%w: offset %d: version %d with Members = 1, which is version %d at most", ErrFormat, off, fileVersionMembers, fileVersionData)
+		}
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	lay, ok := newLayout(cfg.Inputs, cfg.heads(), cfg.Hidden)
+	lay, ok := newLayout(cfg.Inputs, cfg.Members, cfg.memberHeads(), cfg.Hidden)
 	if !ok || lay.size != h.params {
 		return nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v, FixedAlpha = %v and Loss = %v make a different number",
 			ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha, cfg.Loss)
@@ -505,7 +533,7 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	if err := decodeStandardization(d, m, std == 1); err != nil {
 		return nil, err
 	}
-	if h.version == fileVersionData {
+	if h.version >= fileVersionData {
 		if err := decodeData(d, m, h.names); err != nil {
 			return nil, err
 		}

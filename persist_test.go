@@ -159,7 +159,7 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
 	hl := headerLen
-	if len(b) >= 10 && le.Uint16(b[8:]) == fileVersionData {
+	if len(b) >= 10 && le.Uint16(b[8:]) >= fileVersionData {
 		hl = headerLenV3
 	}
 	if len(b) >= hl {
@@ -615,7 +615,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 	copy(oneShort[16:], u32(uint32(p-1)))
 	oneExtra := append(slices.Clone(base[:end]), append(f64(0.5), base[end:]...)...)
 	copy(oneExtra[16:], u32(uint32(p+1)))
-	zeroLayout, _ := newLayout(0, 4, []int{2})
+	zeroLayout, _ := newLayout(0, 1, 4, []int{2})
 	zeroInputs := &Model[float64]{cfg: Config{Inputs: 0, Hidden: []int{2}}, yScale: 1,
 		params: make([]float64, zeroLayout.size)}
 	nan := math.NaN()
@@ -628,7 +628,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 4", patch(8, []byte{4, 0}), ErrVersion, false},
+		{"version 5", patch(8, []byte{5, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -814,7 +814,7 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 10:
 				// Another version this package reads fails the header
 				// CRC, which covers the version.
-				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionData {
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionMembers {
 					want = ErrVersion
 				}
 			}
@@ -1660,26 +1660,31 @@ func FuzzUnmarshal(f *testing.F) {
 // UnmarshalBinary (m, err) and ReadFrom (r, n, rerr).
 // fuzzMCMask returns how many MC-dropout mask elements a decode of data
 // allocates if its header and Config claim a LossMLBayes model that
-// Config.validate accepts: MCSamples × 2 heads × the last hidden width,
-// read at the offsets MarshalBinary documents (version 3's shifted by
-// its longer header). Otherwise it returns 0.
+// Config.validate accepts: MCSamples × 2 heads × Members × the last
+// hidden width, read at the offsets MarshalBinary documents (versions 3
+// and 4 shifted by their longer header). Otherwise it returns 0.
 func fuzzMCMask(data []byte) uint64 {
 	if len(data) < headerLenV3 {
 		return 0
 	}
 	hlen := headerLen
-	switch le.Uint16(data[8:]) {
+	v := le.Uint16(data[8:])
+	switch v {
 	case fileVersionLoss:
-	case fileVersionData:
+	case fileVersionData, fileVersionMembers:
 		hlen = headerLenV3
 	default:
 		return 0
 	}
 	off := hlen + 4*int(data[11]) // the end of Hidden
-	if data[11] == 0 || len(data) < off+scalarsLen+lossLen || Loss(data[off+26]) != LossMLBayes {
+	if data[11] == 0 || len(data) < off+scalarsLen+lossLen+membersLen || Loss(data[off+26]) != LossMLBayes {
 		return 0
 	}
-	n := uint64(le.Uint32(data[off+35:])) * 2 * uint64(le.Uint32(data[off-4:]))
+	members := uint64(1)
+	if v == fileVersionMembers {
+		members = uint64(le.Uint32(data[off+scalarsLen+lossLen:]))
+	}
+	n := uint64(le.Uint32(data[off+35:])) * 2 * members * uint64(le.Uint32(data[off-4:]))
 	if n > maxMCMask {
 		return 0
 	}

@@ -51,19 +51,55 @@ type Prediction struct {
 	// the noise of the data, and the model's own uncertainty across its
 	// MC-dropout samples. The other losses estimate aleatoric variance
 	// only (the paper's Sec. secNN): VarAleatoric is Var and VarEpistemic
-	// is 0.
+	// is 0. For an ensemble (Members > 1) VarAleatoric is the mean of the
+	// members' aleatoric variances and VarEpistemic adds the variance of
+	// their means to the mean of their epistemic ones.
 	VarAleatoric, VarEpistemic float64
+	// Disagreement is √(VarEpistemic/VarAleatoric), the model's own
+	// uncertainty in units of the noise it predicts: 0 for a single GCP
+	// network, which estimates aleatoric uncertainty only. It is an
+	// ensemble's out-of-distribution signal. Where the training data were
+	// dense, the members agree to well within the noise (Disagreement
+	// well below 1); far from them they extrapolate each its own way, and
+	// a Disagreement near or above 1 says: don't trust this prediction.
+	Disagreement float64
+	// Members is the number of networks whose predictives the prediction
+	// mixes, Config.Members: 1 for a single network.
+	Members int
+	// Components holds, for an ensemble (Members > 1), the first Members
+	// entries, the members' predictives in original units, each scaled
+	// about Mean by the model's VarScale as the whole mixture is; it is
+	// zero for a single network. The ensemble's predictive is their
+	// uniform mixture: Mean is the mean of their means, Var and
+	// VarCorrected the mean of the members' variances plus the variance of
+	// their means (the law of total variance), Alpha, Beta and Nu the
+	// members' mean values, and LogPDF, CDF, Quantile and Interval those
+	// of the mixture.
+	Components [MaxMembers]Component
 }
 
 // Prior returns the normal-gamma prior behind a GCP prediction. For the
 // other losses there is none, and the result, with Alpha = +Inf and
-// Beta = Nu = 0, is not a valid NormalGamma.
+// Beta = Nu = 0, is not a valid NormalGamma. For an ensemble it is built
+// from the members' mean α, β and ν, and is not its predictive.
 func (p Prediction) Prior() NormalGamma {
 	return NormalGamma{M: p.Mean, Nu: p.Nu, Alpha: p.Alpha, Beta: p.Beta}
 }
 
+// mixture returns the members' predictives of an ensemble's prediction,
+// and nil for a single network's.
+func (p *Prediction) mixture() []Component {
+	if p.Members <= 1 || p.Members > MaxMembers {
+		return nil
+	}
+	return p.Components[:p.Members]
+}
+
 // LogPDF returns the log density of the predictive distribution at y.
 func (p Prediction) LogPDF(y float64) float64 {
+	if c := p.mixture(); c != nil {
+		return mixtureLogPDF(c, y)
+	}
 	if p.Loss.gaussian() {
 		return normal{p.Mean, p.Var}.logPDF(y)
 	}
@@ -71,9 +107,18 @@ func (p Prediction) LogPDF(y float64) float64 {
 }
 
 // Interval returns the central predictive interval holding probability
-// level, for level in (0, 1); ErrLevel otherwise. The upper bound is the
-// lower one mirrored about the mean, as in NormalGamma.Interval.
+// level, for level in (0, 1); ErrLevel otherwise. For a single network
+// the upper bound is the lower one mirrored about the mean, as in
+// NormalGamma.Interval; an ensemble's mixture is not symmetric, and its
+// bounds are its two quantiles.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	if c := p.mixture(); c != nil {
+		if !(level > 0 && level < 1) {
+			return 0, 0, ErrLevel
+		}
+		lo, hi = mixtureInterval(c, level)
+		return lo, hi, nil
+	}
 	return centralInterval(level, p.Mean, p.Quantile)
 }
 
@@ -92,6 +137,9 @@ func centralInterval(level, mean float64, q func(float64) (float64, error)) (lo,
 
 // CDF returns the predictive probability P(Y ≤ y).
 func (p Prediction) CDF(y float64) float64 {
+	if c := p.mixture(); c != nil {
+		return mixtureCDF(c, y)
+	}
 	if p.Loss.gaussian() {
 		return normal{p.Mean, p.Var}.cdf(y)
 	}
@@ -103,6 +151,9 @@ func (p Prediction) CDF(y float64) float64 {
 func (p Prediction) Quantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
+	}
+	if c := p.mixture(); c != nil {
+		return mixtureQuantile(c, prob), nil
 	}
 	if p.Loss.gaussian() {
 		return normal{p.Mean, p.Var}.quantile(prob), nil
@@ -120,7 +171,7 @@ const workspaceRows = 64
 type Workspace[T Float] struct {
 	lay  *layout
 	a    *activations[T]
-	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²)
+	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -133,7 +184,7 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	}
 	if m.cfg.Loss != LossMLBayes {
 		return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false),
-			link: make([]float64, (m.lay.heads-headBeta)*workspaceRows)}
+			link: make([]float64, (m.lay.heads-m.lay.members)*workspaceRows)}
 	}
 	// An ML_Bayes prediction runs the hidden layers on one row and the
 	// output layer on MCSamples (forwardMC): one row of activations, and
@@ -141,7 +192,7 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	s := m.cfg.MCSamples
 	a := newActivations[T](m.lay, 1, true)
 	a.out = make([]T, m.lay.heads*s)
-	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-headBeta)*s)}
+	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-m.lay.members)*s)}
 }
 
 // fits reports whether ws has the buffers m needs.
@@ -199,7 +250,7 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 		}
 		switch {
 		case m.cfg.Loss == LossMLBayes:
-			out[start] = m.mcPrediction(ws)
+			m.mcPrediction(ws, &out[start])
 		case m.cfg.Loss.gaussian():
 			m.gaussianPredictions(ws, n, out[start:start+n])
 		default:
@@ -218,13 +269,20 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 // sane reports whether p keeps the promise of Prediction: a finite mean,
 // finite positive variances (Var may be +Inf for a FixedAlpha ≤ 1) and,
 // for a Student-t predictive, a finite σ, so that the scale √(σ/α) is at
-// most √MaxFloat64 for α ≥ 1 and its intervals are finite.
+// most √MaxFloat64 for α ≥ 1 and its intervals are finite; for an
+// ensemble, finite means and positive finite scales of its members.
 func (m *Model[T]) sane(p *Prediction) bool {
 	v := p.Var
 	if m.cfg.FixedAlpha > 0 && m.cfg.FixedAlpha <= 1 && math.IsInf(v, 1) {
 		v = 1 // no variance exists, as documented
 	}
 	ok := finite(p.Mean) && positiveFinite(v) && positiveFinite(p.VarCorrected)
+	if c := p.mixture(); c != nil {
+		for _, c := range c {
+			ok = ok && finite(c.Mean) && positiveFinite(c.Scale)
+		}
+		return ok
+	}
 	if m.cfg.Loss.gaussian() {
 		return ok
 	}
@@ -242,40 +300,102 @@ const linkFloor = 0x1p-256
 
 // predictions maps the raw outputs of n rows in ws to predictions in
 // original units. The links are those of gcpPrior, with the softplus of
-// every β, ν and α head computed by one kernel call and floored at
-// linkFloor; a target standardized as (y − yMean)/yScale has the prior
-// (yMean + yScale·m, ν, α, yScale²·β).
+// every β, ν and α head of every member computed by one kernel call and
+// floored at linkFloor; a target standardized as (y − yMean)/yScale has
+// the prior (yMean + yScale·m, ν, α, yScale²·β). An ensemble's members
+// are summed into its mixture (mix).
 func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
-	heads := m.lay.heads
-	zm := ws.a.head(headM, n)
-	link := ws.link[:(heads-headBeta)*n]
-	m.k.softplus(link, ws.a.out[headBeta*n:heads*n]) // the heads after m, in order
+	l := m.lay
+	K := l.members
+	link := ws.link[:(l.heads-K)*n]
+	m.k.softplus(link, ws.a.out[K*n:l.heads*n]) // the heads after the m heads, in order
 	for i, v := range link {
 		link[i] = max(v, linkFloor)
 	}
-	beta, nu := link[:n], link[n:2*n]
-	var alphaMinusOne []float64
-	if m.cfg.FixedAlpha == 0 {
-		alphaMinusOne = link[2*n : 3*n]
-	}
+	// at returns the link of head h (after headM) of member k for row i.
+	at := func(h, k, i int) float64 { return link[(l.head(h, k)-K)*n+i] }
 	s2 := m.varianceUnit()
 	for i := range out {
-		p := NormalGamma{M: m.yMean + m.yScale*float64(zm[i]), Nu: nu[i], Alpha: m.cfg.FixedAlpha, Beta: beta[i] * s2}
-		var v float64
-		if alphaMinusOne != nil {
-			// α = 1 + softplus(za) rounds to 1 once softplus(za) < 1.1e-16,
-			// a normal state where the training data had outliers, and
-			// σ/(α−1) would be +Inf: divide by the link's α − 1 instead.
-			p.Alpha = 1 + alphaMinusOne[i]
-			v = p.sigma() / alphaMinusOne[i]
-		} else {
-			v = p.Var()
-		}
-		// Field by field, and A(α) last, so that little is live across
-		// the call and no temporary Prediction is copied.
 		o := &out[i]
-		o.Loss, o.Mean, o.Var, o.Alpha, o.Beta, o.Nu = LossGCP, p.M, v, p.Alpha, p.Beta, p.Nu
-		o.VarAleatoric, o.VarEpistemic = v, 0
-		o.VarCorrected = p.VarCorrected() * m.corrScale
+		o.reset(LossGCP, K)
+		for k := range K {
+			zm := ws.a.out[l.head(headM, k)*n+i]
+			p := NormalGamma{M: m.yMean + m.yScale*float64(zm), Nu: at(headNu, k, i), Alpha: m.cfg.FixedAlpha, Beta: at(headBeta, k, i) * s2}
+			var v float64
+			if m.cfg.FixedAlpha == 0 {
+				// α = 1 + softplus(za) rounds to 1 once softplus(za) <
+				// 1.1e-16, a normal state where the training data had
+				// outliers, and σ/(α−1) would be +Inf: divide by the
+				// link's α − 1 instead.
+				alphaMinusOne := at(headAlpha, k, i)
+				p.Alpha = 1 + alphaMinusOne
+				v = p.sigma() / alphaMinusOne
+			} else {
+				v = p.Var()
+			}
+			o.Mean += p.M
+			o.Var += v
+			o.VarAleatoric += v
+			o.VarCorrected += p.VarCorrected()
+			o.Alpha += p.Alpha
+			o.Beta += p.Beta
+			o.Nu += p.Nu
+			if K > 1 {
+				o.Components[k] = Component{Mean: p.M, Scale: p.scale(), DoF: 2 * p.Alpha}
+			}
+		}
+		o.mix(m.varScale, m.corrScale)
 	}
+}
+
+// reset prepares p to sum the predictives of members networks: the
+// fields that mix averages are zeroed, and so are the Components of a
+// single network.
+func (p *Prediction) reset(loss Loss, members int) {
+	p.Loss, p.Members = loss, members
+	p.Mean, p.Var, p.VarCorrected, p.VarAleatoric, p.VarEpistemic = 0, 0, 0, 0, 0
+	p.Alpha, p.Beta, p.Nu = 0, 0, 0
+	if members == 1 {
+		p.Components = [MaxMembers]Component{}
+	}
+}
+
+// mix turns the sums over the members accumulated in p's fields (with
+// each member's mean also in Components for an ensemble) into the
+// mixture's moments: the means of the members' values, plus, in every
+// variance but the aleatoric one, the variance of their means, the
+// between-member term of the law of total variance; corrScale then
+// multiplies VarCorrected. The members' variances already include
+// varScale, and so that VarScale scales the whole predictive about its
+// mean, as it does a single network's, the spread of the members' means
+// is scaled by it too: the variance of the means by varScale, each
+// member's mean's offset from the mixture mean by its square root. For a
+// single network each division is by 1 and the added term 0, which
+// changes no bit.
+func (p *Prediction) mix(varScale, corrScale float64) {
+	k := float64(p.Members)
+	p.Mean /= k
+	p.Var /= k
+	p.VarCorrected /= k
+	p.VarAleatoric /= k
+	p.VarEpistemic /= k
+	p.Alpha /= k
+	p.Beta /= k
+	p.Nu /= k
+	var between float64
+	if c := p.mixture(); c != nil {
+		for _, c := range c {
+			d := c.Mean - p.Mean
+			between += d * d
+		}
+		between = between / k * varScale
+		r := math.Sqrt(varScale)
+		for i := range c {
+			c[i].Mean = p.Mean + r*(c[i].Mean-p.Mean)
+		}
+	}
+	p.Var += between
+	p.VarEpistemic += between
+	p.VarCorrected = (p.VarCorrected + between) * corrScale
+	p.Disagreement = math.Sqrt(p.VarEpistemic / p.VarAleatoric)
 }

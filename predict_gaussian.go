@@ -60,13 +60,15 @@ func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
 	return mask
 }
 
-// gaussianVariances returns σ² of the first n raw outputs of the variance
-// head in ws, gaussianVariance's link with the softplus of all n computed
-// by one kernel call (the AVX2 kernel computes a float32 model's in
-// float32, within 4e-6 relative), in ws.link.
+// gaussianVariances returns σ² of the first n raw outputs of every
+// member's variance head in ws, gaussianVariance's link with the softplus
+// of all of them computed by one kernel call (the AVX2 kernel computes a
+// float32 model's in float32, within 4e-6 relative), in ws.link: member
+// k's at k·n.
 func (m *Model[T]) gaussianVariances(ws *Workspace[T], n int) []float64 {
-	v := ws.link[:n]
-	m.k.softplus(v, ws.a.head(headVar, n))
+	l := m.lay
+	v := ws.link[:l.members*n]
+	m.k.softplus(v, ws.a.out[l.head(headVar, 0)*n:l.heads*n])
 	for i := range v {
 		v[i] += minVariance
 	}
@@ -74,45 +76,66 @@ func (m *Model[T]) gaussianVariances(ws *Workspace[T], n int) []float64 {
 }
 
 // gaussianPredictions maps the raw outputs of n rows in ws of a
-// Gaussian-loss model to predictions in original units:
-// N(yMean + yScale·m, yScale²·σ²).
+// Gaussian-loss model to predictions in original units: each member's
+// N(yMean + yScale·m, yScale²·σ²), mixed (Prediction.mix).
 func (m *Model[T]) gaussianPredictions(ws *Workspace[T], n int, out []Prediction) {
-	zm, v := ws.a.head(headM, n), m.gaussianVariances(ws, n)
+	l := m.lay
+	v := m.gaussianVariances(ws, n)
 	s2 := m.varianceUnit()
 	for i := range out {
-		out[i] = m.gaussianPrediction(m.yMean+m.yScale*float64(zm[i]), s2*v[i], 0)
+		o := &out[i]
+		o.reset(m.cfg.Loss, l.members)
+		for k := range l.members {
+			zm := ws.a.out[l.head(headM, k)*n+i]
+			o.addGaussian(k, m.yMean+m.yScale*float64(zm), s2*v[k*n+i], 0)
+		}
+		o.mix(m.varScale, m.corrScale)
 	}
 }
 
 // mcPrediction combines the raw outputs in ws of the MCSamples passes over
 // one input into its LossMLBayes prediction, by the law of total variance
 // (Sec. subsecSyntheticAleatoricEpistemic): the aleatoric variance is the
-// mean of the passes' σ², the epistemic one the variance of their means.
-// The variance of the means is summed as squared deviations from their
-// mean, which cannot go negative as E[m²] − E[m]² can.
-func (m *Model[T]) mcPrediction(ws *Workspace[T]) Prediction {
-	s := m.cfg.MCSamples
-	zm, v := ws.a.head(headM, s), m.gaussianVariances(ws, s)
-	var mean, aleatoric float64
-	for i := range zm {
-		mean += float64(zm[i])
-		aleatoric += v[i]
-	}
-	mean /= float64(s)
-	var epistemic float64
-	for _, z := range zm {
-		d := float64(z) - mean
-		epistemic += d * d
-	}
+// mean of the passes' σ², the epistemic one the variance of their means;
+// an ensemble mixes its members' (mix). The variance of the means is
+// summed as squared deviations from their mean, which cannot go negative
+// as E[m²] − E[m]² can.
+func (m *Model[T]) mcPrediction(ws *Workspace[T], out *Prediction) {
+	l, s := m.lay, m.cfg.MCSamples
+	v := m.gaussianVariances(ws, s)
 	s2 := m.varianceUnit()
-	return m.gaussianPrediction(m.yMean+m.yScale*mean, s2*aleatoric/float64(s), s2*epistemic/float64(s))
+	out.reset(m.cfg.Loss, l.members)
+	for k := range l.members {
+		zm, vk := ws.a.head(l.head(headM, k), s), v[k*s:(k+1)*s]
+		var mean, aleatoric float64
+		for i := range zm {
+			mean += float64(zm[i])
+			aleatoric += vk[i]
+		}
+		mean /= float64(s)
+		var epistemic float64
+		for _, z := range zm {
+			d := float64(z) - mean
+			epistemic += d * d
+		}
+		out.addGaussian(k, m.yMean+m.yScale*mean, s2*aleatoric/float64(s), s2*epistemic/float64(s))
+	}
+	out.mix(m.varScale, m.corrScale)
 }
 
-// gaussianPrediction is the prediction N(mean, aleatoric + epistemic).
-func (m *Model[T]) gaussianPrediction(mean, aleatoric, epistemic float64) Prediction {
+// addGaussian adds member k's Gaussian predictive N(mean, aleatoric +
+// epistemic) to the sums of p (reset, then mix).
+func (p *Prediction) addGaussian(k int, mean, aleatoric, epistemic float64) {
 	v := aleatoric + epistemic
-	return Prediction{Loss: m.cfg.Loss, Mean: mean, Var: v, VarCorrected: v * m.corrScale, Alpha: math.Inf(1),
-		VarAleatoric: aleatoric, VarEpistemic: epistemic}
+	p.Mean += mean
+	p.Var += v
+	p.VarCorrected += v
+	p.VarAleatoric += aleatoric
+	p.VarEpistemic += epistemic
+	p.Alpha = math.Inf(1)
+	if p.Members > 1 {
+		p.Components[k] = Component{Mean: mean, Scale: math.Sqrt(v), DoF: math.Inf(1)}
+	}
 }
 
 // varianceUnit is what a variance in standardized units is multiplied by

@@ -182,7 +182,7 @@ func TestPredictUnderflowingLinks(t *testing.T) {
 		if loss == LossMLBayes {
 			cfg.Dropout, cfg.MCSamples = 0.5, 4
 		}
-		heads := cfg.heads()
+		heads := cfg.memberHeads()
 		overflows := 0
 		// Every combination of −1e4 and +1e4 on the heads after m.
 		for mask := 0; mask < 1<<(heads-1); mask++ {

@@ -246,24 +246,38 @@ func (t *Trainer[T]) gradientMasked(n int, mask []T) (nll, objective float64) {
 // t.a.out, writes its gradient with respect to them, divided by n, into
 // t.d.out, and returns the summed negative log predictive density and the
 // summed objective: the same for all but LossDPD, which minimizes the
-// density power divergence of the Gaussian it fits.
+// density power divergence of the Gaussian it fits. An ensemble's
+// objective is the sum of its members' objectives, so that each member
+// gets the gradient it would get alone, and its negative log density the
+// members' mean (of each member's own predictive, not the mixture's).
 func (t *Trainer[T]) loss(n int) (nll, objective float64) {
-	a, d, cfg := t.a, t.d, &t.m.cfg
+	l := t.m.lay
+	for k := 0; k < l.members; k++ {
+		nk, ok := t.memberLoss(n, k)
+		nll, objective = nll+nk, objective+ok
+	}
+	return nll / float64(l.members), objective
+}
+
+// memberLoss is loss for the raw outputs of member k alone.
+func (t *Trainer[T]) memberLoss(n, k int) (nll, objective float64) {
+	a, d, cfg, l := t.a, t.d, &t.m.cfg, t.m.lay
+	head := func(h int) int { return l.head(h, k) }
 	if cfg.Loss.gaussian() {
 		point := gaussianPoint
 		if cfg.Loss == LossDPD {
 			point = dpdPoint
 		}
-		return gaussianLoss(point, cfg.DPDGamma, a.head(headM, n), a.head(headVar, n), t.y[:n],
-			1/float64(n), d.head(headM, n), d.head(headVar, n))
+		return gaussianLoss(point, cfg.DPDGamma, a.head(head(headM), n), a.head(head(headVar), n), t.y[:n],
+			1/float64(n), d.head(head(headM), n), d.head(head(headVar), n))
 	}
 	fixed := cfg.FixedAlpha
 	var za, ga []T
 	if fixed == 0 {
-		za, ga = a.head(headAlpha, n), d.head(headAlpha, n)
+		za, ga = a.head(head(headAlpha), n), d.head(head(headAlpha), n)
 	}
-	nll = t.m.k.gcpLoss(a.head(headM, n), za, a.head(headBeta, n), a.head(headNu, n), t.y[:n],
-		fixed, 1/float64(n), d.head(headM, n), ga, d.head(headBeta, n), d.head(headNu, n))
+	nll = t.m.k.gcpLoss(a.head(head(headM), n), za, a.head(head(headBeta), n), a.head(head(headNu), n), t.y[:n],
+		fixed, 1/float64(n), d.head(head(headM), n), ga, d.head(head(headBeta), n), d.head(head(headNu), n))
 	return nll, nll
 }
 

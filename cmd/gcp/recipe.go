@@ -30,6 +30,7 @@ type fitJob struct {
 // splits share.
 type recipeFlags struct {
 	epochs, batch, patience   *int
+	members                   *int
 	lr, dropout, fixedAlpha   *float64
 	validation                *float64
 	optimizer, hidden, method *string
@@ -51,6 +52,7 @@ func addRecipeFlags(c *command) *recipeFlags {
 		hidden:     c.fs.String("hidden", strconv.Itoa(paperHidden), "hidden units per layer of each head, comma-separated: 50,50 is two layers"),
 		dropout:    c.fs.Float64("dropout", 0, "dropout rate before the output layer, in [0, 1) (default: searched; 0 with -validation 0, 0.4 for ml_bayes)"),
 		fixedAlpha: c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α (gcp only)"),
+		members:    c.fs.Int("members", 1, fmt.Sprintf("networks in the model, 1..%d: more than 1 trains an ensemble, whose spread says where the model has not seen data (5 is Deep Ensembles' choice)", gcp.MaxMembers)),
 		method:     c.fs.String("method", "gcp", "gcp, or a comparator: ml, ml_bayes or dpd"),
 		validation: c.fs.Float64("validation", 0.1, "share of the rows held out to stop early, choose hyperparameters and calibrate on; 0 trains on all rows as given"),
 		patience:   c.fs.Int("patience", 0, "epochs without a better held-out NLL before a candidate stops (default: a tenth of -epochs, at least 20)"),
@@ -64,6 +66,9 @@ func addRecipeFlags(c *command) *recipeFlags {
 func (f *recipeFlags) check(c *command) error {
 	if *f.f32 && *f.f64 {
 		return errors.New("-float32 and -float64 exclude each other")
+	}
+	if *f.members < 1 || *f.members > gcp.MaxMembers {
+		return fmt.Errorf("-members %d: want 1..%d", *f.members, gcp.MaxMembers)
 	}
 	if *f.epochs < 0 || *f.batch < 1 || *f.lr < 0 || *f.patience < 0 || !(*f.validation >= 0 && *f.validation < 1) {
 		return fmt.Errorf("-epochs %d, -batch %d, -lr %g, -patience %d, -validation %g: want a positive batch, a validation share in [0, 1) and no negative value",
@@ -88,7 +93,7 @@ func (f *recipeFlags) check(c *command) error {
 func (f *recipeFlags) job(c *command, names []string, target string, x, y []float64) fitJob {
 	job := fitJob{
 		names: names, target: target,
-		cfg:    gcp.Config{Inputs: len(names), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.loss},
+		cfg:    gcp.Config{Inputs: len(names), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.loss, Members: *f.members},
 		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed},
 		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed},
 		plain:  *f.validation == 0,
@@ -109,11 +114,13 @@ type fitResult struct {
 	plain bool
 	small bool // plain because the data was too small to hold rows out
 	rows  int
+	// members is the number of networks trained, Config.Members.
+	members int
 }
 
 // fitModel trains a Model[T] as job says.
 func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
-	res := fitResult{plain: job.plain, rows: len(job.y)}
+	res := fitResult{plain: job.plain, rows: len(job.y), members: max(1, job.cfg.Members)}
 	if !job.plain && len(job.y) < gcp.MinAutoFitRows {
 		res.plain, res.small = true, true
 	}
@@ -187,6 +194,9 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 	} else {
 		fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose lr %g, dropout %g; best epoch %d of %d\n",
 			method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
+		if r.members > 1 {
+			fmt.Fprintf(w, "trained an ensemble of %d networks with those settings; its best epoch above\n", r.members)
+		}
 		fmt.Fprintf(w, "expected on new data (%d-fold cross-fit, %d rows): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 			5, a.CVRows, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
 	}
