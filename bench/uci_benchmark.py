@@ -78,6 +78,7 @@ RMSE_FACTOR = 1.03
 YACHT_RMSE = 1.2
 COVER = (0.92, 0.98)
 DE_WINS = 3  # at or below Deep Ensembles' NLL on at least this many sets
+SINGLE_WINS = 4  # an ensemble: NLL below the single network's on at least this many sets
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -109,12 +110,14 @@ def save(path, records):
     os.replace(tmp, path)
 
 
-def run_one(exe, ds, n):
+def run_one(exe, ds, n, members):
     """Runs gcp splits on one data set, echoing progress to stderr, and
     returns its record."""
     args = ["splits", "-data", f"data/uci/{ds}.csv", "-json"]
     if n:
         args += ["-n", str(n)]
+    if members > 1:
+        args += ["-members", str(members)]
     print("gcp " + " ".join(args), file=sys.stderr, flush=True)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t0 = time.monotonic()
@@ -156,7 +159,7 @@ def run_all(args, records):
         print(f"go build -o {exe} ./cmd/gcp", file=sys.stderr, flush=True)
         subprocess.run(["go", "build", "-o", exe, "./cmd/gcp"], cwd=ROOT, check=True)
         for ds in args.datasets:
-            records[ds] = run_one(exe, ds, args.n)
+            records[ds] = run_one(exe, ds, args.n, args.members)
             save(args.out, records)
     total = time.monotonic() - t0
     print(f"This run: {len(args.datasets)} data sets, {total:.0f} s wall time "
@@ -180,11 +183,24 @@ def printed(v):
     return f"{v:.2f}" if v is not None else "—"
 
 
-def targets(ds, s, pub):
+def targets(ds, s, pub, single=None):
     """The per-row checks: (name, ok, text) for each target judged on this
-    data set; ok is None where no published figure is there to judge by."""
+    data set; ok is None where no published figure is there to judge by.
+    With single (the summary of the one-network run of the same data set,
+    for an ensemble's run) the ensemble's targets replace the NLL and RMSE
+    ones: NLL at or below Deep Ensembles' on this data set; whether it is
+    below the single network's is counted across data sets by render."""
     out = []
     nll = s["nll"]["mean"]
+    if single is not None:
+        dev = pub["deep_ensembles"]["values"].get(ds, {}).get("nll", {}).get("mean")
+        out.append(("NLL ≤ Deep Ensembles", nll <= dev,
+                    f"NLL {nll:.3f} {'≤' if nll <= dev else '>'} Deep Ensembles {dev:.2f}"))
+        cov = s["cover95_calibrated"]["mean"]
+        ok = COVER[0] <= cov <= COVER[1]
+        out.append(("coverage", ok, f"calibrated 95% coverage {cov:.3f} "
+                    f"{'in' if ok else 'outside'} [{COVER[0]:.2f}, {COVER[1]:.2f}]"))
+        return out
     grid = pub["mc_dropout_grid"]["values"].get(ds, {}).get("nll", {}).get("mean")
     if grid is None:
         out.append(("NLL ≤ grid MC dropout", None, "no published grid-search NLL"))
@@ -230,7 +246,10 @@ def render(args, records, pub):
             v = pub[key]["values"].get(ds)
             cells.append(f"{printed(v['rmse']['mean'])} / {printed(v['nll']['mean'])}" if v else "—")
         if s:
-            checks = targets(ds, s, pub)
+            single = None
+            if args.members > 1:
+                single = args.single.get(ds, {}).get("summary") or {"nll": {"mean": float("nan")}}
+            checks = targets(ds, s, pub, single)
             bad = [c for c in checks if c[1] is False]
             fails = fails or bool(bad)
             verdict = "PASS" if not bad else "FAIL: " + ", ".join(c[0] for c in bad)
@@ -253,6 +272,16 @@ def render(args, records, pub):
             print(f"- {NAMES[ds]}{part} misses: " + "; ".join(c[2] for c in bad) + ".")
         else:
             print(f"- {NAMES[ds]}{part}: every target met (" + "; ".join(c[2] for c in checks) + ").")
+    if args.members > 1:
+        better = [ds for ds in shown if ds in records and ds in args.single and
+                  records[ds]["summary"]["nll"]["mean"] < args.single[ds]["summary"]["nll"]["mean"]]
+        detail = ", ".join(f"{NAMES[ds]} {records[ds]['summary']['nll']['mean']:.3f} vs "
+                           f"{args.single[ds]['summary']['nll']['mean']:.3f}"
+                           for ds in shown if ds in records and ds in args.single)
+        ok = len(better) >= SINGLE_WINS
+        fails = fails or not ok
+        print(f"- NLL below the single network's ({os.path.relpath(args.single_path, ROOT)}) on ≥ {SINGLE_WINS} "
+              f"of 5 sets: {'PASS' if ok else 'FAIL'}: {len(better)} ({detail}).")
     wins = [ds for ds, (o, p, _) in de.items() if o <= p]
     unjudged = [ds for ds in DATASETS if ds not in de]
     detail = ", ".join(f"{NAMES[ds]}{' (partial)' if part else ''} {o:.3f} {'≤' if o <= p else '>'} {p:.2f}"
@@ -303,7 +332,11 @@ def main():
     ap.add_argument("--datasets", default=",".join(DATASETS),
                     help="comma-separated subset of " + ",".join(DATASETS))
     ap.add_argument("--n", type=int, default=0, help="run only the first N splits (passes -n N)")
-    ap.add_argument("--out", default="bench/uci_results.jsonl", help="results file (JSON lines)")
+    ap.add_argument("--out", default="", help="results file (JSON lines); default bench/uci_results.jsonl, "
+                    "or bench/uci_results_membersK.jsonl with --members K > 1")
+    ap.add_argument("--members", type=int, default=1,
+                    help="networks per model (passes -members K); K > 1 judges the ensemble targets "
+                         "against the single-network results in bench/uci_results.jsonl")
     ap.add_argument("--render-only", action="store_true", help="re-render from the results file")
     args = ap.parse_args()
     args.datasets = [d for d in args.datasets.split(",") if d]
@@ -312,6 +345,12 @@ def main():
             ap.error(f"unknown data set {d!r}: choose from {','.join(DATASETS)}")
     if args.n < 0:
         ap.error("--n must be positive")
+    if args.members < 1:
+        ap.error("--members must be positive")
+    if not args.out:
+        args.out = "bench/uci_results.jsonl" if args.members == 1 else f"bench/uci_results_members{args.members}.jsonl"
+    args.single_path = os.path.join(ROOT, "bench", "uci_results.jsonl")
+    args.single = load(args.single_path) if args.members > 1 else {}
     if not os.path.isabs(args.out):
         args.out = os.path.join(ROOT, args.out)
     with open(os.path.join(ROOT, "bench", "uci_published.json")) as f:
