@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -60,6 +61,10 @@ func TestNetworkGradient(t *testing.T) {
 		{"gaussian-ml", Config{Inputs: 3, Hidden: []int{5}, Loss: LossGaussianML, Seed: 6}},
 		{"dpd", Config{Inputs: 3, Hidden: []int{5, 3}, Loss: LossDPD, DPDGamma: 0.3, Seed: 7}},
 		{"ml-bayes", Config{Inputs: 2, Hidden: []int{6}, Loss: LossMLBayes, Dropout: 0.4, Seed: 8}},
+		{"ensemble-3", Config{Inputs: 3, Hidden: []int{5}, Members: 3, Seed: 10}},
+		{"ensemble-3-deep-dropout", Config{Inputs: 2, Hidden: []int{4, 3}, Dropout: 0.3, Members: 3, Seed: 11}},
+		{"ensemble-3-gaussian-ml", Config{Inputs: 3, Hidden: []int{5}, Loss: LossGaussianML, Members: 3, Seed: 12}},
+		{"ensemble-2-ml-bayes", Config{Inputs: 2, Hidden: []int{6}, Loss: LossMLBayes, Dropout: 0.4, Members: 2, Seed: 13}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 4
@@ -639,7 +644,13 @@ func cmpRel(tol float64) cmp.Option {
 // with its own Workspace, and compares with serial results; under -race it
 // also checks that prediction does not write shared state.
 func TestConcurrentPredict(t *testing.T) {
-	m := trainFew[float32](t, Config{Inputs: 3, Hidden: []int{8}, Seed: 2}, TrainConfig{BatchSize: 4}, 5)
+	for _, members := range []int{1, 5} {
+		t.Run(fmt.Sprintf("members=%d", members), func(t *testing.T) { testConcurrentPredict(t, members) })
+	}
+}
+
+func testConcurrentPredict(t *testing.T, members int) {
+	m := trainFew[float32](t, Config{Inputs: 3, Hidden: []int{8}, Seed: 2, Members: members}, TrainConfig{BatchSize: 4}, 5)
 	x, _ := randomBatch[float32](3, 100, 3)
 	want := make([]Prediction, 100)
 	if err := m.PredictBatch(m.NewWorkspace(), x, want); err != nil {
@@ -671,8 +682,8 @@ func TestConcurrentPredict(t *testing.T) {
 var sinkLoss float64
 var sinkPrediction Prediction
 
-func testAllocs[T Float](t *testing.T, loss Loss) {
-	m := mustModel[T](t, Config{Inputs: 5, Hidden: []int{16}, Dropout: 0.1, Loss: loss, Seed: 1})
+func testAllocs[T Float](t *testing.T, loss Loss, members int) {
+	m := mustModel[T](t, Config{Inputs: 5, Hidden: []int{16}, Dropout: 0.1, Loss: loss, Seed: 1, Members: members})
 	tr := mustTrainer(t, m, TrainConfig{BatchSize: 8})
 	x, y := randomBatch[T](1, 8, 5)
 	ws := m.NewWorkspace()
@@ -716,6 +727,12 @@ func testAllocs[T Float](t *testing.T, loss Loss) {
 			sinkLoss, _, err = sinkPrediction.Interval(0.95)
 			must(err)
 		},
+		"Quantile": func() {
+			var err error
+			sinkLoss, err = sinkPrediction.Quantile(0.9)
+			must(err)
+		},
+		"LogPDF-CDF": func() { sinkLoss = sinkPrediction.LogPDF(0.5) + sinkPrediction.CDF(0.5) },
 	} {
 		if a := testing.AllocsPerRun(50, f); a != 0 {
 			t.Errorf("%s allocates %v times per call", name, a)
@@ -725,8 +742,11 @@ func testAllocs[T Float](t *testing.T, loss Loss) {
 
 func TestAllocs(t *testing.T) {
 	for _, loss := range allLosses {
-		t.Run(loss.String()+"/float32", func(t *testing.T) { testAllocs[float32](t, loss) })
-		t.Run(loss.String()+"/float64", func(t *testing.T) { testAllocs[float64](t, loss) })
+		for _, k := range []int{1, 3} {
+			name := fmt.Sprintf("%v/members=%d", loss, k)
+			t.Run(name+"/float32", func(t *testing.T) { testAllocs[float32](t, loss, k) })
+			t.Run(name+"/float64", func(t *testing.T) { testAllocs[float64](t, loss, k) })
+		}
 	}
 }
 

@@ -55,13 +55,17 @@ type Prediction struct {
 	// members' aleatoric variances and VarEpistemic adds the variance of
 	// their means to the mean of their epistemic ones.
 	VarAleatoric, VarEpistemic float64
-	// Disagreement is √(VarEpistemic/VarAleatoric), the model's own
-	// uncertainty in units of the noise it predicts: 0 for a single GCP
-	// network, which estimates aleatoric uncertainty only. It is an
-	// ensemble's out-of-distribution signal. Where the training data were
-	// dense, the members agree to well within the noise (Disagreement
-	// well below 1); far from them they extrapolate each its own way, and
-	// a Disagreement near or above 1 says: don't trust this prediction.
+	// Disagreement is the model's own uncertainty in units of the noise:
+	// √(VarEpistemic / min(VarAleatoric, s²)), with s the targets' robust
+	// standard deviation learned by Fit (times √VarScale). It is 0 for a
+	// single GCP network, which estimates aleatoric uncertainty only, and
+	// an ensemble's out-of-distribution signal. Where the training data
+	// were dense the members agree to well within the noise (Disagreement
+	// well below 1); in gaps and beyond the data each extrapolates its own
+	// way, and a Disagreement near or above 1 says: don't trust this
+	// prediction. Far outside the data the members' variance heads
+	// extrapolate too and VarAleatoric may explode; the targets' spread s
+	// then takes its place as the unit, so that the signal keeps growing.
 	Disagreement float64
 	// Members is the number of networks whose predictives the prediction
 	// mixes, Config.Members: 1 for a single network.
@@ -344,7 +348,7 @@ func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 				o.Components[k] = Component{Mean: p.M, Scale: p.scale(), DoF: 2 * p.Alpha}
 			}
 		}
-		o.mix(m.varScale, m.corrScale)
+		o.mix(m.varScale, m.corrScale, s2)
 	}
 }
 
@@ -371,8 +375,9 @@ func (p *Prediction) reset(loss Loss, members int) {
 // is scaled by it too: the variance of the means by varScale, each
 // member's mean's offset from the mixture mean by its square root. For a
 // single network each division is by 1 and the added term 0, which
-// changes no bit.
-func (p *Prediction) mix(varScale, corrScale float64) {
+// changes no bit. unit is the variance of the targets' spread in original
+// units, the model's varianceUnit, for Disagreement.
+func (p *Prediction) mix(varScale, corrScale, unit float64) {
 	k := float64(p.Members)
 	p.Mean /= k
 	p.Var /= k
@@ -397,5 +402,5 @@ func (p *Prediction) mix(varScale, corrScale float64) {
 	p.Var += between
 	p.VarEpistemic += between
 	p.VarCorrected = (p.VarCorrected + between) * corrScale
-	p.Disagreement = math.Sqrt(p.VarEpistemic / p.VarAleatoric)
+	p.Disagreement = math.Sqrt(p.VarEpistemic / min(p.VarAleatoric, unit))
 }

@@ -89,7 +89,7 @@ func (m *Model[T]) gaussianPredictions(ws *Workspace[T], n int, out []Prediction
 			zm := ws.a.out[l.head(headM, k)*n+i]
 			o.addGaussian(k, m.yMean+m.yScale*float64(zm), s2*v[k*n+i], 0)
 		}
-		o.mix(m.varScale, m.corrScale)
+		o.mix(m.varScale, m.corrScale, s2)
 	}
 }
 
@@ -120,7 +120,7 @@ func (m *Model[T]) mcPrediction(ws *Workspace[T], out *Prediction) {
 		}
 		out.addGaussian(k, m.yMean+m.yScale*mean, s2*aleatoric/float64(s), s2*epistemic/float64(s))
 	}
-	out.mix(m.varScale, m.corrScale)
+	out.mix(m.varScale, m.corrScale, s2)
 }
 
 // addGaussian adds member k's Gaussian predictive N(mean, aleatoric +

@@ -92,7 +92,7 @@ func TestTrainPredictEval(t *testing.T) {
 				t.Fatalf("predict: %v", err)
 			}
 			recs := readCSV(t, stdout)
-			if got := strings.Join(recs[0], ","); got != "mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside" {
+			if got := strings.Join(recs[0], ","); got != "mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside,sd_epistemic,disagreement" {
 				t.Errorf("predict header %q", got)
 			}
 			if len(recs) != 101 {

@@ -74,9 +74,13 @@ columns
                   N(mean, sd_corrected²): the one to use for coverage
   input_z         the largest robust z-score of the row's features
   outside         how many features lie outside their training range
+  sd_epistemic    the spread of an ensemble's members (train -members K):
+                  the model's own uncertainty; 0 for a single GCP network
+  disagreement    sd_epistemic over the aleatoric sd, the noise
 Rows far outside the training data (large input_z, outside > 0) are
 extrapolations: do not trust their uncertainty. A count of them is
-written to stderr.
+written to stderr. An ensemble also says so itself: a disagreement near
+or above 1, or an sd far beyond the targets' spread.
 
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
@@ -303,7 +307,7 @@ func predictRows(m *gcp.Model[float64], tab *dataset.Table, x []float64) ([]gcp.
 // inputs x.
 func writePredictions(w io.Writer, m *gcp.Model[float64], x []float64, preds []gcp.Prediction) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString("mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside\n")
+	bw.WriteString("mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside,sd_epistemic,disagreement\n")
 	var buf []byte
 	d := m.Config().Inputs
 	for i, p := range preds {
@@ -317,7 +321,8 @@ func writePredictions(w io.Writer, m *gcp.Model[float64], x []float64, preds []g
 		}
 		outside, _ := m.OutsideRange(x[i*d : (i+1)*d])
 		buf = buf[:0]
-		for j, v := range [...]float64{p.Mean, math.Sqrt(p.Var), math.Sqrt(p.VarCorrected), p.Alpha, lo, hi, loCal, hiCal, p.InputZ, float64(outside)} {
+		for j, v := range [...]float64{p.Mean, math.Sqrt(p.Var), math.Sqrt(p.VarCorrected), p.Alpha, lo, hi, loCal, hiCal, p.InputZ, float64(outside),
+			math.Sqrt(p.VarEpistemic), p.Disagreement} {
 			if j > 0 {
 				buf = append(buf, ',')
 			}
