@@ -192,7 +192,8 @@ func persistOffsetsFor(d, i, l int) persistOffsets {
 }
 
 // persistConfigs cover the defaults, both activations, dropout, a fixed α,
-// several hidden layers and each comparator loss (format version 2).
+// several hidden layers, each comparator loss (format version 2) and
+// ensembles (version 4).
 var persistConfigs = []Config{
 	{Inputs: 1, Seed: 1},
 	{Inputs: 3, Hidden: []int{5, 4}, Activation: Tanh, Dropout: 0.25, Seed: 2},
@@ -200,6 +201,8 @@ var persistConfigs = []Config{
 	{Inputs: 2, Hidden: []int{4}, Loss: LossGaussianML, Seed: 4},
 	{Inputs: 3, Hidden: []int{5, 3}, Loss: LossDPD, DPDGamma: 0.25, Dropout: 0.1, Seed: 5},
 	{Inputs: 2, Hidden: []int{6}, Loss: LossMLBayes, Dropout: 0.4, MCSamples: 9, Seed: 6},
+	{Inputs: 2, Hidden: []int{4, 3}, Members: 3, Seed: 7},
+	{Inputs: 2, Hidden: []int{5}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 4, Members: 2, Seed: 8},
 }
 
 func TestPersistRoundTrip(t *testing.T) {
@@ -330,6 +333,39 @@ func TestPersistLayout(t *testing.T) {
 // MarshalBinary for version 3: the names' length in the header, the loss
 // fields of a GCP model, and the calibration, ranges and names between the
 // standardization and the parameters.
+// TestPersistLayoutVersion4 checks an ensemble's file against the layout
+// MarshalBinary documents: version 4, Members after MCSamples, everything
+// after it shifted by 4, 108 + 4D + 32I + N + EP bytes; and that a file
+// claiming one member (a version-1 to -3 model), more than MaxMembers,
+// or another count than its parameters hold is rejected.
+func TestPersistLayoutVersion4(t *testing.T) {
+	m := persistFitted[float64](t, Config{Inputs: 2, Hidden: []int{3}, Members: 3, Seed: 22})
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, in, p := len(m.cfg.Hidden), m.cfg.Inputs, len(m.params)
+	o := persistOffsetsFor(d, in, lossLen+membersLen)
+	const shift = 4 // the names' length in the header
+	members := 4 + o.mcSamples + shift
+	got := []any{le.Uint16(b[8:]), le.Uint32(b[members:]), math.Float64frombits(le.Uint64(b[o.yScale+shift:])), len(b)}
+	want := []any{uint16(4), uint32(3), m.yScale, 108 + 4*d + 32*in + 8*p}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("version-4 layout (-want +got):\n%s", d)
+	}
+	for _, tc := range []struct {
+		members uint32
+		want    error
+	}{{1, ErrFormat}, {0, ErrConfig}, {MaxMembers + 1, ErrConfig}, {2, ErrFormat}} {
+		c := slices.Clone(b)
+		le.PutUint32(c[members:], tc.members)
+		var got Model[float64]
+		if err := got.UnmarshalBinary(persistFixCRCs(c)); !errors.Is(err, tc.want) {
+			t.Errorf("Members = %d: got %v, want %v", tc.members, err, tc.want)
+		}
+	}
+}
+
 func TestPersistLayoutVersion3(t *testing.T) {
 	m := persistFittedV3[float64](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 21})
 	b, err := m.MarshalBinary()
@@ -1097,8 +1133,8 @@ func TestLoadFileErrors(t *testing.T) {
 	}
 }
 
-// goldenFiles are the golden files of versions 1 and 2 and the models
-// they are generated from under -update-golden.
+// goldenFiles are the golden files of every format version and the
+// models they are generated from under -update-golden.
 var goldenFiles = []struct {
 	name   string
 	inputs [][]float64 // rows to predict
@@ -1179,6 +1215,31 @@ var goldenFiles = []struct {
 			return m
 		},
 	},
+	{
+		name:   "model_v4_float32.gcpm",
+		inputs: [][]float64{{0.5, -1}, {40, 3}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A GCP ensemble of three with names, ranges and both scales:
+			// the predictions check the mixture and its VarScale.
+			m := persistFitted[float32](t, Config{Inputs: 2, Hidden: []int{4}, Members: 3, Seed: 19})
+			x, _ := persistData[float32](19, 64, 2)
+			m.extendRanges(x)
+			goldenMust(t, m.SetFeatureNames([]string{"x1", "x2"}, "target"))
+			goldenMust(t, m.SetVarScale(1.5))
+			goldenMust(t, m.SetCorrectedScale(0.8))
+			return m
+		},
+	},
+	{
+		name:   "model_v4_float64.gcpm",
+		inputs: [][]float64{{0.5, -1, 2}, {0, 0, 0}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// An ML_Bayes ensemble of two, two layers, nothing else set:
+			// version 4 even without names, ranges or calibration, and
+			// the MC-dropout masks of both members drawn as before.
+			return persistFitted[float64](t, Config{Inputs: 3, Hidden: []int{4, 3}, Loss: LossMLBayes, Dropout: 0.25, MCSamples: 4, Members: 2, Seed: 20})
+		},
+	},
 }
 
 func goldenMust(t *testing.T, err error) {
@@ -1204,6 +1265,7 @@ type goldenExpect struct {
 	Loss                        Loss   // version 2 only, like the next two
 	DPDGammaBits                uint64 // version 2
 	MCSamples                   int    // version 2
+	Members                     int    // version 4 only; 0 for one network
 	Standardized                bool
 	YMeanBits, YScaleBits       uint64
 	XMeanBits, XScaleBits       []uint64
@@ -1322,6 +1384,9 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 		YMeanBits: math.Float64bits(m.yMean), YScaleBits: math.Float64bits(m.yScale),
 		XMeanBits: bits(m.xMean), XScaleBits: bits(m.xScale),
 	}
+	if m.cfg.Members > 1 {
+		e.Members = m.cfg.Members
+	}
 	if m.featureNames != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 { // version 3
 		e.VarScaleBits, e.CorrScaleBits = math.Float64bits(m.varScale), math.Float64bits(m.corrScale)
 		e.Target, e.Features = m.targetName, m.featureNames
@@ -1411,6 +1476,9 @@ func formatGolden(w *strings.Builder, e goldenExpect) {
 	fmt.Fprintf(w, "dropout %#x\nfixedalpha %#x\nseed %#x\nstandardized %t\n", e.DropoutBits, e.FixedAlphaBits, e.Seed, e.Standardized)
 	if e.Loss != LossGCP { // version 2's fields
 		fmt.Fprintf(w, "loss %d\ndpdgamma %#x\nmcsamples %d\n", e.Loss, e.DPDGammaBits, e.MCSamples)
+	}
+	if e.Members > 1 { // version 4's field
+		fmt.Fprintf(w, "members %d\n", e.Members)
 	}
 	fmt.Fprintf(w, "ymean %#x\nyscale %#x\nxmean %s\nxscale %s\n", e.YMeanBits, e.YScaleBits, list(e.XMeanBits), list(e.XScaleBits))
 	if e.VarScaleBits != 0 { // version 3's fields; names are quoted and have no spaces
@@ -1545,6 +1613,8 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		e.DPDGammaBits = nums[0]
 	case "mcsamples":
 		e.MCSamples = int(nums[0])
+	case "members":
+		e.Members = int(nums[0])
 	case "ymean":
 		e.YMeanBits = nums[0]
 	case "yscale":
