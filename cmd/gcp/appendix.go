@@ -33,6 +33,7 @@ type hyper struct {
 	epochs    int
 	batch     int
 	hidden    []int
+	members   int // networks per model, Config.Members; 0 is one
 }
 
 // String describes h on one line, with -hidden's syntax for the layers.
@@ -45,8 +46,12 @@ func (h hyper) String() string {
 	if h.optimizer == gcp.RMSProp && h.rho != 0 {
 		opt += fmt.Sprintf(" (rho %g)", h.rho)
 	}
-	return fmt.Sprintf("%s, lr %g, dropout %g, %d epochs, batch %d, hidden %s",
-		opt, h.lr, h.dropout, h.epochs, h.batch, strings.Join(widths, ","))
+	members := ""
+	if h.members > 1 {
+		members = fmt.Sprintf(", %d members", h.members)
+	}
+	return fmt.Sprintf("%s, lr %g, dropout %g, %d epochs, batch %d, hidden %s%s",
+		opt, h.lr, h.dropout, h.epochs, h.batch, strings.Join(widths, ","), members)
 }
 
 // paperHidden is the width of the paper's single hidden layer on the

@@ -23,26 +23,37 @@ the paper; write the figures as PNG files into the directory -o, and print
 how close each method came to the ground truth.
 
 Sec. 6.2: 20 points uniform on [-4,-2] and [2,4], y ~ N(x³, 3²); GCP, ML,
-ML_Bayes and DPD. aleatoric-epistemic.png shows each method's mean and
-±3 sd band; for ML_Bayes the darker band is the aleatoric sd and the
-lighter one the total, which adds the epistemic uncertainty away from
-the data.
+ML_Bayes, DPD and an ensemble of five GCP networks (GCP x5, the paper's
+"ensembles of GCPs" of its conclusion). aleatoric-epistemic.png shows
+each method's mean and ±3 sd band; for ML_Bayes and the ensemble the
+darker band is the aleatoric sd and the lighter one the total, which adds
+the epistemic uncertainty away from the data.
 
 Sec. 6.3: 400 points, x ~ U(-1, 1), y ~ N(sin 3x, (0.5·cos⁴x)²), 5% of
 them replaced by outliers from U(-4, 16); GCP, GCP_corr (the corrected
-variance), ML and DPD. outliers.png shows the data, the means and the
+variance), ML, DPD and the ensemble's corrected sd (GCP_corr x5). outliers.png shows the data, the means and the
 standard deviations against the truth; rmse-curve.png shows RMSE(n) of
 Sec. 6.4, the RMSE left after removing the n points of highest predicted
 variance, on 400 clean test points.`
 
-// demoMethod is a curve of the demo: a model's loss, how its standard
-// deviation is read off a prediction, and its colour.
+// demoMethod is a curve of the demo: a model's loss and number of
+// members, how its standard deviation is read off a prediction, and its
+// colour.
 type demoMethod struct {
 	name  string
-	loss  gcp.Loss
+	model demoModel
 	sd    func(gcp.Prediction) float64
 	color color.NRGBA
 }
+
+// demoModel is what a demo model is trained as: its loss and members.
+type demoModel struct {
+	loss    gcp.Loss
+	members int
+}
+
+// epistemic reports whether the model has epistemic uncertainty to show.
+func (d demoModel) epistemic() bool { return d.loss == gcp.LossMLBayes || d.members > 1 }
 
 // aleatoricSD is the standard deviation of the noise: for ML_Bayes its
 // part of the predictive variance, for the other losses all of it (for
@@ -57,16 +68,23 @@ func totalSD(p gcp.Prediction) float64 { return math.Sqrt(p.Var) }
 func correctedSD(p gcp.Prediction) float64 { return math.Sqrt(p.VarCorrected) }
 
 var (
-	gcpMethod       = demoMethod{"GCP", gcp.LossGCP, aleatoricSD, plot.Blue}
-	gcpCorrMethod   = demoMethod{"GCP_corr", gcp.LossGCP, correctedSD, plot.Green}
-	mlMethod        = demoMethod{"ML", gcp.LossGaussianML, aleatoricSD, plot.Orange}
-	mlBayesMethod   = demoMethod{"ML_Bayes", gcp.LossMLBayes, aleatoricSD, plot.Purple}
-	dpdMethod       = demoMethod{"DPD", gcp.LossDPD, aleatoricSD, plot.Red}
-	cubicMethods    = []demoMethod{gcpMethod, mlMethod, mlBayesMethod, dpdMethod}
-	sineMethods     = []demoMethod{gcpMethod, gcpCorrMethod, mlMethod, dpdMethod}
-	demoHidden      = []int{100} // Sec. subsecSyntheticAleatoricEpistemic
-	demoMLBayesRate = 0.2        // ML_Bayes's dropout rate, for its MC samples
+	gcpModel         = demoModel{gcp.LossGCP, 1}
+	gcpEnsembleModel = demoModel{gcp.LossGCP, demoMembers}
+	gcpMethod        = demoMethod{"GCP", gcpModel, aleatoricSD, plot.Blue}
+	gcpCorrMethod    = demoMethod{"GCP_corr", gcpModel, correctedSD, plot.Green}
+	mlMethod         = demoMethod{"ML", demoModel{gcp.LossGaussianML, 1}, aleatoricSD, plot.Orange}
+	mlBayesMethod    = demoMethod{"ML_Bayes", demoModel{gcp.LossMLBayes, 1}, aleatoricSD, plot.Purple}
+	dpdMethod        = demoMethod{"DPD", demoModel{gcp.LossDPD, 1}, aleatoricSD, plot.Red}
+	gcpEnsMethod     = demoMethod{"GCP x5", gcpEnsembleModel, aleatoricSD, plot.Teal}
+	gcpEnsCorrMethod = demoMethod{"GCP_corr x5", gcpEnsembleModel, correctedSD, plot.Brown}
+	cubicMethods     = []demoMethod{gcpMethod, mlMethod, mlBayesMethod, dpdMethod, gcpEnsMethod}
+	sineMethods      = []demoMethod{gcpMethod, gcpCorrMethod, mlMethod, dpdMethod, gcpEnsCorrMethod}
+	demoHidden       = []int{100} // Sec. subsecSyntheticAleatoricEpistemic
+	demoMLBayesRate  = 0.2        // ML_Bayes's dropout rate, for its MC samples
 )
+
+// demoMembers is the ensemble's size, Deep Ensembles' choice.
+const demoMembers = 5
 
 // demoSet is one experiment's training data and recipe. The paper gives
 // no hyperparameters for its synthetic sets; these fit in seconds.
@@ -77,10 +95,10 @@ type demoSet struct {
 	lr     float64
 }
 
-// demoFit is one model of the demo, trained on a set with a loss.
+// demoFit is one model of the demo, trained on a set.
 type demoFit struct {
 	set   *demoSet
-	loss  gcp.Loss
+	kind  demoModel
 	model *gcp.Model[float32]
 }
 
@@ -106,13 +124,13 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	if *epochs > 0 {
 		cubic.epochs, sine.epochs = *epochs, *epochs
 	}
-	cubicFits, sineFits := map[gcp.Loss]*demoFit{}, map[gcp.Loss]*demoFit{}
+	cubicFits, sineFits := map[demoModel]*demoFit{}, map[demoModel]*demoFit{}
 	var jobs []*demoFit
-	plan := func(fits map[gcp.Loss]*demoFit, set *demoSet, methods []demoMethod) {
+	plan := func(fits map[demoModel]*demoFit, set *demoSet, methods []demoMethod) {
 		for _, m := range methods {
-			if fits[m.loss] == nil { // GCP_corr reads GCP's model
-				fits[m.loss] = &demoFit{set: set, loss: m.loss}
-				jobs = append(jobs, fits[m.loss])
+			if fits[m.model] == nil { // GCP_corr reads GCP's model
+				fits[m.model] = &demoFit{set: set, kind: m.model}
+				jobs = append(jobs, fits[m.model])
 			}
 		}
 	}
@@ -137,11 +155,11 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// train fits the model of f: one hidden layer of 100 units, and for
-// ML_Bayes dropout for its MC samples.
+// train fits the model of f: one hidden layer of 100 units per member,
+// and for ML_Bayes dropout for its MC samples.
 func (f *demoFit) train(seed uint64) error {
-	cfg := gcp.Config{Inputs: 1, Hidden: demoHidden, Seed: seed, Loss: f.loss}
-	if f.loss == gcp.LossMLBayes {
+	cfg := gcp.Config{Inputs: 1, Hidden: demoHidden, Seed: seed, Loss: f.kind.loss, Members: f.kind.members}
+	if f.kind.loss == gcp.LossMLBayes {
 		cfg.Dropout = demoMLBayesRate
 	}
 	m, err := gcp.New[float32](cfg)
@@ -153,7 +171,7 @@ func (f *demoFit) train(seed uint64) error {
 		return err
 	}
 	if _, err := tr.Fit(f.set.x, f.set.y, gcp.FitOptions[float32]{Epochs: f.set.epochs, Seed: seed}); err != nil {
-		return fmt.Errorf("%v: %w", f.loss, trainingError(err))
+		return fmt.Errorf("%v, %d members: %w", f.kind.loss, f.kind.members, trainingError(err))
 	}
 	f.model = m
 	return nil
@@ -228,7 +246,7 @@ func errorsAgainst(xs []float64, c curves, truthMean, truthSD func(float64) floa
 
 // cubicFigure draws Fig. 6.1 (figSyntheticDataAleatoricEpistemic), one
 // panel per method, and prints each method's errors on the data's range.
-func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[gcp.Loss]*demoFit) error {
+func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[demoModel]*demoFit) error {
 	xs := linspace(-6, 6, 241)
 	truth := make([]float64, len(xs))
 	for i, x := range xs {
@@ -236,18 +254,26 @@ func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[gcp.Loss]*demoF
 	}
 	inData := func(x float64) bool { return math.Abs(x) >= 2 && math.Abs(x) <= 4 }
 	cubicSD := func(float64) float64 { return synth.CubicSD }
-	fmt.Fprintf(w, "%-9s %10s %10s   (against the truth on [-4,-2] and [2,4]; sd: the aleatoric one)\n", "method", "RMSE mean", "MAE sd")
+	fmt.Fprintf(w, "%-11s %10s %10s %14s   (against the truth on [-4,-2] and [2,4]; sd: the aleatoric one;\n", "method", "RMSE mean", "MAE sd", "epistemic sd")
+	fmt.Fprintf(w, "%-11s %10s %10s %14s    epistemic sd at x = -6, 0 and 6 over its mean at the training inputs)\n", "", "", "", "-6 / 0 / 6")
 	var panels []*plot.Plot
 	for _, m := range cubicMethods {
-		preds, err := predictAt(fits[m.loss].model, xs)
+		model := fits[m.model].model
+		preds, err := predictAt(model, xs)
 		if err != nil {
 			return err
 		}
 		c := curvesOf(preds, m.sd)
 		rmse, mae := errorsAgainst(xs, c, synth.CubicMean, cubicSD, inData)
-		fmt.Fprintf(w, "%-9s %10.3g %10.3g\n", m.name, rmse, mae)
+		ratios := "—"
+		if m.model.epistemic() {
+			if ratios, err = epistemicRatios(model, set.x); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(w, "%-11s %10.3g %10.3g %14s\n", m.name, rmse, mae, ratios)
 		p := &plot.Plot{Title: m.name, XLabel: "x", YLabel: "y", X: plot.Range{Min: -6, Max: 6}, Y: plot.Range{Min: -300, Max: 300}}
-		if m.loss == gcp.LossMLBayes {
+		if m.model.epistemic() {
 			total := curvesOf(preds, totalSD)
 			lo, hi := band(total.mean, total.sd, 3)
 			p.Band("±3 sd total", xs, lo, hi, plot.Fade(m.color, 60))
@@ -265,10 +291,33 @@ func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[gcp.Loss]*demoF
 	return plot.WritePNG(filepath.Join(dir, "aleatoric-epistemic.png"), plot.Grid(2, 480, 360, panels...))
 }
 
+// epistemicRatios returns the model's epistemic sd at x = −6, 0 and 6,
+// each over its mean at the training inputs x, formatted: the issue's
+// check that the epistemic band widens in the gap and beyond the data.
+func epistemicRatios(m *gcp.Model[float32], x []float32) (string, error) {
+	train, err := predictAt(m, convert[float64](x))
+	if err != nil {
+		return "", err
+	}
+	var mean float64
+	for _, p := range train {
+		mean += math.Sqrt(p.VarEpistemic) / float64(len(train))
+	}
+	at, err := predictAt(m, []float64{-6, 0, 6})
+	if err != nil {
+		return "", err
+	}
+	r := make([]string, len(at))
+	for i, p := range at {
+		r[i] = fmt.Sprintf("%.3g", math.Sqrt(p.VarEpistemic)/mean)
+	}
+	return strings.Join(r, " / "), nil
+}
+
 // sineFigures draws Fig. 6.2 (figSyntheticDataWithOutliers: the data, the
 // means and the standard deviations against the truth) and the RMSE(n)
 // curves on clean test data, and prints each method's errors and AUC.
-func sineFigures(w io.Writer, dir string, seed uint64, set *demoSet, outlier []bool, fits map[gcp.Loss]*demoFit) error {
+func sineFigures(w io.Writer, dir string, seed uint64, set *demoSet, outlier []bool, fits map[demoModel]*demoFit) error {
 	xs := linspace(-1, 1, 201)
 	truthMean, truthSD := make([]float64, len(xs)), make([]float64, len(xs))
 	for i, x := range xs {
@@ -295,9 +344,9 @@ func sineFigures(w io.Writer, dir string, seed uint64, set *demoSet, outlier []b
 	sds.Line("truth 0.5cos^4 x", xs, truthSD, plot.Style{Color: plot.Black, Width: 2})
 	curve := &plot.Plot{Title: "RMSE(n) on 400 clean test points", XLabel: "n, the points of highest variance removed", YLabel: "RMSE(n)", Legend: plot.TopRight}
 
-	fmt.Fprintf(w, "%-9s %10s %10s %10s   (mean and sd against the truth on [-1,1]; AUC on the test points)\n", "method", "RMSE mean", "MAE sd", "AUC")
+	fmt.Fprintf(w, "%-11s %10s %10s %10s   (mean and sd against the truth on [-1,1]; AUC on the test points)\n", "method", "RMSE mean", "MAE sd", "AUC")
 	for _, m := range sineMethods {
-		model := fits[m.loss].model
+		model := fits[m.model].model
 		preds, err := predictAt(model, xs)
 		if err != nil {
 			return err
@@ -321,7 +370,7 @@ func sineFigures(w io.Writer, dir string, seed uint64, set *demoSet, outlier []b
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "%-9s %10.3g %10.3g %10.3g\n", m.name, rmse, mae, auc)
+		fmt.Fprintf(w, "%-11s %10.3g %10.3g %10.3g\n", m.name, rmse, mae, auc)
 		if m.name != gcpCorrMethod.name { // GCP_corr has GCP's mean
 			means.Line(m.name, xs, c.mean, plot.Style{Color: m.color, Width: 2})
 		}

@@ -146,7 +146,7 @@ var errStopped = errors.New("stopped")
 // it calls epoch, which returns false to stop: train then returns
 // errStopped.
 func (fd fold) train(d int, loss gcp.Loss, h hyper, epoch func() bool) (*gcp.Model[float32], error) {
-	model, err := gcp.New[float32](gcp.Config{Inputs: d, Hidden: h.hidden, Dropout: h.dropout, Seed: fd.modelSeed, Loss: loss})
+	model, err := gcp.New[float32](gcp.Config{Inputs: d, Hidden: h.hidden, Dropout: h.dropout, Seed: fd.modelSeed, Loss: loss, Members: h.members})
 	if err != nil {
 		return nil, err
 	}

@@ -276,16 +276,16 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("demo: %v\n%s", err, stdout)
 	}
 	// Two tables: the rows of Sec. 6.2 and of Sec. 6.3.
-	for _, want := range []string{"Sec. 6.2", "Sec. 6.3", "\nGCP ", "\nML ", "\nML_Bayes ", "\nDPD ", "\nGCP_corr "} {
+	for _, want := range []string{"Sec. 6.2", "Sec. 6.3", "\nGCP ", "\nML ", "\nML_Bayes ", "\nDPD ", "\nGCP_corr ", "\nGCP x5 ", "\nGCP_corr x5 "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}
 	}
-	if n := strings.Count(stdout, "\nGCP "); n != 2 {
+	if n := strings.Count(stdout, "\nGCP   "); n != 2 {
 		t.Errorf("%d GCP rows, want one per experiment", n)
 	}
 	for name, size := range map[string]image.Point{
-		"aleatoric-epistemic.png": {960, 720}, // 2×2 panels of 480×360
+		"aleatoric-epistemic.png": {960, 1080}, // 2×3 panels of 480×360
 		"outliers.png":            {1440, 360},
 		"rmse-curve.png":          {640, 420},
 	} {

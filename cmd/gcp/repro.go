@@ -49,7 +49,7 @@ override the defaults.`
 // repro runs the paper's cross-validation protocol on a data file.
 func repro(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("repro",
-		"repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd] [-folds 50] [-outliers P] [-seed S] [-json] [training flags]",
+		"repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd] [-members K] [-folds 50] [-outliers P] [-seed S] [-json] [training flags]",
 		reproAbout)
 	data := c.fs.String("data", "", "data: CSV with a header line (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
@@ -65,6 +65,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	c.fs.String("optimizer", "", "adam, rmsprop, nesterov or sgd (default: see above)")
 	c.fs.Float64("rho", 0, "RMSProp's decay, in (0, 1), with -optimizer rmsprop or yacht's gcp row (default 0.9; the appendix's text says 0.5)")
 	c.fs.String("hidden", "", "hidden units per layer of each head, comma-separated (default: 50)")
+	c.fs.Int("members", 1, fmt.Sprintf("networks per model, 1..%d: an ensemble with the same settings for every member", gcp.MaxMembers))
 	if err := c.parse(args, stdout, stderr); err != nil {
 		return err
 	}
@@ -164,6 +165,10 @@ func overrideHyper(fs *flag.FlagSet, h *hyper) error {
 			}
 		case "hidden":
 			h.hidden, err = parseHidden(v)
+		case "members":
+			if h.members, err = positiveInt(f.Name, v); err == nil && h.members > gcp.MaxMembers {
+				err = fmt.Errorf("-members %s: want 1..%d", v, gcp.MaxMembers)
+			}
 		}
 	})
 	if err == nil && rhoGiven && h.optimizer != gcp.RMSProp {
