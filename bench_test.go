@@ -105,7 +105,14 @@ func BenchmarkPredictMLBayes(b *testing.B) {
 }
 
 func benchStep[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, batch int) {
-	m := mustModel[T](b, Config{Inputs: inputs, Hidden: []int{hidden}, Dropout: 0.1, Seed: 1})
+	benchStepConfig(b, k, Config{Inputs: inputs, Hidden: []int{hidden}, Dropout: 0.1, Seed: 1}, batch)
+}
+
+// benchStepConfig measures one Adam step of a model of cfg at minibatch
+// batch.
+func benchStepConfig[T Float](b *testing.B, k *kernelSet[T], cfg Config, batch int) {
+	inputs := cfg.Inputs
+	m := mustModel[T](b, cfg)
 	m.k = k // before NewTrainer, whose optimizer takes the model's table
 	tr := mustTrainer(b, m, TrainConfig{BatchSize: batch, LearningRate: 1e-4})
 	x, y := randomBatch[T](1, batch, inputs)
@@ -270,4 +277,51 @@ func BenchmarkGCPLoss(b *testing.B) {
 	benchTypes(b,
 		func(b *testing.B, k *kernelSet[float32]) { benchGCPLoss(b, k, 256) },
 		func(b *testing.B, k *kernelSet[float64]) { benchGCPLoss(b, k, 256) })
+}
+
+// ensembleSizes are the members of the ensemble benchmarks: a single
+// network and Deep Ensembles' five.
+var ensembleSizes = []int{1, 5}
+
+// BenchmarkEnsemble measures a GCP ensemble on the paper's UCI network (D
+// = 13, H = 50 per head) against a single network: one prediction, a
+// batch of 256 (samples/s, so that per-member throughput is samples/s ×
+// members), an Adam step at minibatch 32, and the central 95% interval of
+// a prediction.
+func BenchmarkEnsemble(b *testing.B) {
+	const inputs, hidden = 13, 50
+	for _, k := range ensembleSizes {
+		cfg := Config{Inputs: inputs, Hidden: []int{hidden}, Seed: 1, Members: k}
+		name := fmt.Sprintf("members=%d", k)
+		b.Run("Predict/"+name, func(b *testing.B) {
+			benchTypes(b,
+				func(b *testing.B, ks *kernelSet[float32]) { benchPredict(b, ks, cfg, 1) },
+				func(b *testing.B, ks *kernelSet[float64]) { benchPredict(b, ks, cfg, 1) })
+		})
+		b.Run("PredictBatch/"+name, func(b *testing.B) {
+			benchTypes(b,
+				func(b *testing.B, ks *kernelSet[float32]) { benchPredict(b, ks, cfg, 256) },
+				func(b *testing.B, ks *kernelSet[float64]) { benchPredict(b, ks, cfg, 256) })
+		})
+		b.Run("Step/batch32/"+name, func(b *testing.B) {
+			benchTypes(b,
+				func(b *testing.B, ks *kernelSet[float32]) { benchStepConfig(b, ks, cfg, 32) },
+				func(b *testing.B, ks *kernelSet[float64]) { benchStepConfig(b, ks, cfg, 32) })
+		})
+		b.Run("Interval/"+name, func(b *testing.B) {
+			m := trainFew[float32](b, cfg, TrainConfig{BatchSize: 32, LearningRate: 1e-3}, 50)
+			x, _ := randomBatch[float32](3, 1, inputs)
+			p, err := m.Predict(m.NewWorkspace(), x)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if sinkLoss, _, err = p.Interval(0.95); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -241,3 +241,45 @@ func ExamplePrediction_InputZ() {
 	// x = 0.5: InputZ above 4: false, features outside the training range: 0
 	// x = 1e+06: InputZ above 4: true, features outside the training range: 1
 }
+
+// An ensemble (Config.Members) knows where it has not seen data: its
+// members agree where the training inputs were dense and drift apart in a
+// gap and beyond the data, which Prediction.Disagreement measures in units
+// of the noise.
+func ExampleConfig_members() {
+	// y = x³ + noise on [−4, −2] ∪ [2, 4], as in the paper's Sec. 6.2.
+	r := rand.New(rand.NewPCG(1, 2))
+	var x, y []float32
+	for range 200 {
+		xi := 2 + 2*r.Float64()
+		if r.IntN(2) == 0 {
+			xi = -xi
+		}
+		x, y = append(x, float32(xi)), append(y, float32(xi*xi*xi+3*r.NormFloat64()))
+	}
+	model, err := gcp.New[float32](gcp.Config{Inputs: 1, Members: 5, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	trainer, err := gcp.NewTrainer(model, gcp.TrainConfig{LearningRate: 3e-3, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := trainer.Fit(x, y, gcp.FitOptions[float32]{Epochs: 300, Seed: 1}); err != nil {
+		panic(err)
+	}
+	ws := model.NewWorkspace()
+	disagreement := func(at float32) float64 {
+		p, err := model.Predict(ws, []float32{at})
+		if err != nil {
+			panic(err)
+		}
+		return p.Disagreement
+	}
+	data, gap, far := disagreement(3), disagreement(0), disagreement(1e6)
+	fmt.Printf("in the gap the members disagree more than on the data: %t\n", gap > data)
+	fmt.Printf("on the data: trust it: %t; at a million: trust it: %t\n", data < 1, far < 1)
+	// Output:
+	// in the gap the members disagree more than on the data: true
+	// on the data: trust it: true; at a million: trust it: false
+}
