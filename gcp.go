@@ -10,6 +10,10 @@
 // posterior after observing y, held frozen, to the prior. By the paper's
 // Lemma lNablawKy that is a step on −ln t_{2α}(y | m, β(ν+1)/(να)).
 //
+// Config.Members makes a model an ensemble of GCP networks, whose
+// prediction is the mixture of its members' and adds the model's own
+// (epistemic) uncertainty to the noise (Prediction.Disagreement).
+//
 // Models hold their parameters in one contiguous []float32 or []float64
 // buffer. Prediction and training steps allocate nothing, and prediction
 // is safe for concurrent use with one Workspace per goroutine.

@@ -192,10 +192,12 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		fmt.Fprintf(w, "trained %s on all %d rows: lr %g, dropout %g, %d epochs (no held-out rows: no early stopping, no calibration)\n",
 			method, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
 	} else {
-		fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose lr %g, dropout %g; best epoch %d of %d\n",
-			method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
 		if r.members > 1 {
-			fmt.Fprintf(w, "trained an ensemble of %d networks with those settings; its best epoch above\n", r.members)
+			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose lr %g, dropout %g; the ensemble's best epoch %d of %d\n",
+				r.members, method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
+		} else {
+			fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose lr %g, dropout %g; best epoch %d of %d\n",
+				method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
 		}
 		fmt.Fprintf(w, "expected on new data (%d-fold cross-fit, %d rows): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 			5, a.CVRows, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
