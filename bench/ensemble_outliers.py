@@ -27,20 +27,11 @@ import sys
 import tempfile
 import time
 
+from paper_tables import load  # the same JSON-lines results and keys
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATASETS = ["boston", "concrete", "power", "yacht", "kin8nm"]
 OUTLIERS, FOLDS, SEED = 0.05, 50, 1
-
-
-def load(path):
-    out = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if line.strip():
-                    r = json.loads(line)
-                    out[(r["dataset"], r["method"], float(r["outliers"]), int(r["folds"]), int(r["seed"]))] = r
-    return out
 
 
 def main():
