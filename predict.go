@@ -353,14 +353,16 @@ func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 }
 
 // reset prepares p to sum the predictives of members networks: the
-// fields that mix averages are zeroed, and so are the Components of a
-// single network.
+// fields that mix averages are zeroed, and so are the Components no
+// member fills (all of them for a single network).
 func (p *Prediction) reset(loss Loss, members int) {
 	p.Loss, p.Members = loss, members
 	p.Mean, p.Var, p.VarCorrected, p.VarAleatoric, p.VarEpistemic = 0, 0, 0, 0, 0
 	p.Alpha, p.Beta, p.Nu = 0, 0, 0
 	if members == 1 {
 		p.Components = [MaxMembers]Component{}
+	} else {
+		clear(p.Components[members:])
 	}
 }
 
