@@ -82,7 +82,7 @@ func TestTrainPredictEval(t *testing.T) {
 			stdout, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model,
 				"-epochs", "150", "-lr", "0.003", "-seed", "3", typ)
 			// Off a terminal: no progress bar, and the summary on stderr.
-			if err != nil || stdout != "" || !strings.HasPrefix(stderr, "trained gcp on 360 rows, 40 held out: searched 4 candidates") ||
+			if err != nil || stdout != "" || !strings.HasPrefix(stderr, "trained an ensemble of 5 gcp networks on 360 rows, 40 held out: searched 4 single-network candidates") ||
 				strings.Contains(stderr, "\r") || !strings.Contains(stderr, "wrote "+model) {
 				t.Fatalf("train: %v; stdout %q, stderr %q (want only the summary)", err, stdout, stderr)
 			}

@@ -17,19 +17,24 @@ import (
 func train(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("train",
 		"train -data FILE.csv -o MODEL.gcpm [flags]",
-		`Fit a GCP network (or, with -method, one of the paper's comparators) to
-FILE.csv and write it to MODEL.gcpm, atomically.
-The target is the last column unless -target names another; every other
-column is a feature. Features and target are standardized from the data.
+		`Fit an ensemble of five GCP networks (-members; or, with -method, of one
+of the paper's comparators) to FILE.csv and write it to MODEL.gcpm,
+atomically. The target is the last column unless -target names another;
+every other column is a feature. Features and target are standardized
+from the data.
 
 By default the hyperparameters are chosen for you (gcp.AutoFit): a share
 of the rows (-validation) is held out; every learning rate in
 1e-4, 3e-4, 1e-3, 3e-3 with every dropout rate in 0, 0.1, 0.2, 0.4 trains
-with early stopping on the held-out rows; successive halving drops the
-worst two thirds twice; the best model is kept and its variance calibrated
-on the held-out rows. -lr, -dropout or -epochs fix that value instead of
-searching it. -validation 0 trains on every row, without early stopping
-or calibration, for -epochs (default 500) at -lr (default 0.001).
+a single network with early stopping on the held-out rows; successive
+halving drops the worst two thirds twice; the best settings then train
+the ensemble, early-stopped on the held-out rows, and its variance is
+calibrated on cross-fitted predictions (five ensembles, each predicting
+the fifth of the rows it did not train on). -members 1 keeps the best
+single network instead. -lr, -dropout or -epochs fix that value instead
+of searching it. -validation 0 trains on every row, without early
+stopping or calibration, for -epochs (default 500) at -lr (default
+0.001).
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
 too when stderr is a terminal.`)
