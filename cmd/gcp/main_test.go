@@ -76,13 +76,19 @@ func TestTrainPredictEval(t *testing.T) {
 	// The same rows as test.csv without the target: the same seed draws
 	// the same numbers.
 	testX := writeSynthetic(t, dir, "test_x.csv", 2, 100, true)
-	for _, typ := range []string{"-float32", "-float64"} {
+	// float32 trains the default ensemble, float64 one network
+	// (-members 1): both summaries.
+	for _, tc := range []struct{ typ, members, summary string }{
+		{"-float32", "5", "trained an ensemble of 5 gcp networks on 360 rows, 40 held out: searched 4 single-network candidates"},
+		{"-float64", "1", "trained gcp on 360 rows, 40 held out: searched 4 candidates"},
+	} {
+		typ := tc.typ
 		t.Run(typ, func(t *testing.T) {
 			model := filepath.Join(dir, "model"+typ+".gcpm")
 			stdout, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model,
-				"-epochs", "150", "-lr", "0.003", "-seed", "3", typ)
+				"-epochs", "150", "-lr", "0.003", "-seed", "3", "-members", tc.members, typ)
 			// Off a terminal: no progress bar, and the summary on stderr.
-			if err != nil || stdout != "" || !strings.HasPrefix(stderr, "trained an ensemble of 5 gcp networks on 360 rows, 40 held out: searched 4 single-network candidates") ||
+			if err != nil || stdout != "" || !strings.HasPrefix(stderr, tc.summary) ||
 				strings.Contains(stderr, "\r") || !strings.Contains(stderr, "wrote "+model) {
 				t.Fatalf("train: %v; stdout %q, stderr %q (want only the summary)", err, stdout, stderr)
 			}
