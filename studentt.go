@@ -242,12 +242,18 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 }
 
 // studentTLnGammaHalfRatio returns ln K(a), K(a) = Γ(a+½)/(Γ(a)·√a), for
-// a > 0; K → 1 as a → ∞, and 1/B(a, ½) = √a·K(a)/√π. It takes the gamma
-// ratio from lgammaHalfStep, which needs no difference of two large
-// log-gammas; subtracting ½·ln a then costs at most an ulp of ½·ln a
-// (1e-15 at a = 1e6) in absolute terms, which is all the accuracy the
-// exponentials it enters need.
+// a > 0; K → 1 as a → ∞, and 1/B(a, ½) = √a·K(a)/√π. For a ≥ 10 it is the
+// asymptotic series of lgammaHalfStep without its ½·ln a term
+// (lgammaHalfStepRest), so nothing cancels and no logarithm is taken (every
+// studentTCDF and studentTQuantile call computes it). Below, it
+// takes the gamma ratio from lgammaHalfStep, which needs no difference of
+// two large log-gammas; subtracting ½·ln a there costs at most an ulp of
+// ½·ln 10 in absolute terms, which is all the accuracy the exponentials it
+// enters need.
 func studentTLnGammaHalfRatio(a float64) float64 {
+	if a >= gammaAsymMin {
+		return lgammaHalfStepRest(a)
+	}
 	return lgammaHalfStep(a) - 0.5*math.Log(a)
 }
 
