@@ -141,7 +141,8 @@ func studentTQuantile(p, dof float64) float64 {
 
 // studentTDist is Student's t with dof degrees of freedom together with the
 // constants that its tail probabilities and density need at every point,
-// computed once, as the quantile evaluates them at several points.
+// computed once: the quantile evaluates them at several points, and a
+// mixture (mixture.go) at several points for each of its members.
 type studentTDist struct {
 	dof     float64 // ν ≥ studentTMinDoF
 	a       float64 // ν/2
@@ -444,14 +445,25 @@ func (d *studentTDist) upperQuantile(q float64) float64 {
 }
 
 // density returns ln f(s) at a finite s ≥ 0 and the beta arguments of s,
-// which probsAt takes to give the tail without computing them again; for
-// the normal they are r = s, x = 1 (the limit of ν/(ν+s²)) and y = lx = 0.
+// which tail takes to give P(T > s) without computing them again; for the
+// normal they are r = s, x = 1 (the limit of ν/(ν+s²)) and y = lx = 0. A
+// mixture needs both at each member.
 func (d *studentTDist) density(s float64) (lnf float64, b studentTBeta) {
 	if d.normal {
 		return d.lnNorm - 0.5*s*s, studentTBeta{r: s, x: 1}
 	}
 	b = d.betaArgs(s)
 	return d.lnNorm + (d.a+0.5)*b.lx, b
+}
+
+// tail returns P(T > s) given b = density's beta arguments of s, as probs
+// would.
+func (d *studentTDist) tail(b studentTBeta) float64 {
+	if d.normal {
+		return 0.5 * math.Erfc(b.r/math.Sqrt2)
+	}
+	t, _ := d.probsAt(b)
+	return t
 }
 
 // upperQuantileStart returns the starting point u ≈ ln s of upperQuantile
