@@ -325,3 +325,52 @@ func BenchmarkEnsemble(b *testing.B) {
 		})
 	}
 }
+
+// mixtureBenchSizes are the ensemble sizes K of the mixture benchmarks:
+// one member, the typical five and the largest ensemble.
+var mixtureBenchSizes = []int{1, 5, MaxMembers}
+
+// mixtureBenchMembers returns k typical GCP members: dof log-spread over
+// [20, 2000], scales within a factor 2 of each other and means spread over
+// 0.3 scale, the fractions taken from the golden-ratio sequence so that
+// every k covers the ranges evenly.
+func mixtureBenchMembers(k int) []Component {
+	c := make([]Component, k)
+	for i := range c {
+		u := math.Mod(0.5+float64(i)*0.6180339887498949, 1)
+		v := math.Mod(0.3+float64(i)*0.7548776662466927, 1)
+		w := math.Mod(0.1+float64(i)*0.5698402909980532, 1)
+		c[i] = Component{Mean: 0.3 * (u - 0.5), Scale: 1 + v, DoF: 20 * math.Pow(100, w)}
+	}
+	return c
+}
+
+// BenchmarkMixtureInterval times the central intervals of the levels an
+// ensemble's prediction reports, 0.5 to 0.99, in turn.
+func BenchmarkMixtureInterval(b *testing.B) {
+	levels := [...]float64{0.5, 0.8, 0.9, 0.95, 0.99}
+	for _, k := range mixtureBenchSizes {
+		c := mixtureBenchMembers(k)
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				lo, hi := mixtureInterval(c, levels[i%len(levels)])
+				mixtureSink = lo + hi
+			}
+		})
+	}
+}
+
+// BenchmarkMixtureQuantile times quantiles from 0.005 to 0.995 in turn.
+func BenchmarkMixtureQuantile(b *testing.B) {
+	probs := [...]float64{0.005, 0.025, 0.1, 0.5, 0.9, 0.975, 0.995}
+	for _, k := range mixtureBenchSizes {
+		c := mixtureBenchMembers(k)
+		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				mixtureSink = mixtureQuantile(c, probs[i%len(probs)])
+			}
+		})
+	}
+}

@@ -356,8 +356,14 @@ func lgammaHalfStep(x float64) float64 {
 // lgammaHalfStepSeries returns lnΓ(z+½) − lnΓ(z) for z ≥ 10 (including
 // +Inf) from the asymptotic series coef.LgammaHalf.
 func lgammaHalfStepSeries(z float64) float64 {
+	return 0.5*math.Log(z) + lgammaHalfStepRest(z)
+}
+
+// lgammaHalfStepRest returns lnΓ(z+½) − lnΓ(z) − ½·ln z for z ≥ 10
+// (including +Inf), the series coef.LgammaHalf without its logarithm.
+func lgammaHalfStepRest(z float64) float64 {
 	r := 1 / z
-	return 0.5*math.Log(z) + r*evalPoly(coef.LgammaHalf[:], r*r)
+	return r * evalPoly(coef.LgammaHalf[:], r*r)
 }
 
 // softplus returns ln(1+eˣ), the link that keeps β and ν positive (paper:

@@ -97,7 +97,8 @@ func studentTCDF(t, dof float64) float64 {
 	case math.IsInf(t, 1):
 		return 1
 	}
-	tail, _ := studentTProbs(math.Abs(t), math.Max(dof, studentTMinDoF))
+	d := newStudentTDist(math.Max(dof, studentTMinDoF))
+	tail, _ := d.probs(math.Abs(t))
 	if t < 0 {
 		return tail
 	}
@@ -131,16 +132,41 @@ func studentTQuantile(p, dof float64) float64 {
 	case p == 0.5:
 		return 0
 	}
-	dof = math.Max(dof, studentTMinDoF)
+	d := newStudentTDist(math.Max(dof, studentTMinDoF))
 	if p < 0.5 {
-		return -studentTUpperQuantile(p, dof)
+		return -d.upperQuantile(p)
 	}
-	return studentTUpperQuantile(1-p, dof)
+	return d.upperQuantile(1 - p)
 }
 
-// studentTProbs returns the upper tail P(T > s) and the central probability
-// P(|T| < s) of Student's t with dof degrees of freedom, for finite s ≥ 0 and
-// dof ≥ studentTMinDoF.
+// studentTDist is Student's t with dof degrees of freedom together with the
+// constants that its tail probabilities and density need at every point,
+// computed once: the quantile evaluates them at several points, and a
+// mixture (mixture.go) at several points for each of its members.
+type studentTDist struct {
+	dof     float64 // ν ≥ studentTMinDoF
+	a       float64 // ν/2
+	sqrtDof float64 // √ν
+	lnK     float64 // ln K(a) (studentTLnGammaHalfRatio); 0 for the normal
+	lnNorm  float64 // ln f(0) = ln K(a) − ln √(2π)
+	expand  float64 // Γ(a+½)/(Γ(a)·√(a−¼)), incBetaLargeAHalf's prefactor; 0 until probsAt first needs it
+	normal  bool    // ν > studentTNormalDoF: the standard normal is used
+}
+
+// newStudentTDist returns the distribution for dof ≥ studentTMinDoF
+// (including +Inf).
+func newStudentTDist(dof float64) studentTDist {
+	d := studentTDist{dof: dof, a: 0.5 * dof, sqrtDof: math.Sqrt(dof), lnNorm: -studentTLnSqrt2Pi, normal: dof > studentTNormalDoF}
+	if d.normal {
+		return d
+	}
+	d.lnK = studentTLnGammaHalfRatio(d.a)
+	d.lnNorm += d.lnK
+	return d
+}
+
+// probs returns the upper tail P(T > s) and the central probability
+// P(|T| < s) for finite s ≥ 0.
 //
 // With a = dof/2, the tail ½·I_x(a, ½) is evaluated directly where
 // y·(a+5/2) > studentTCentralY and the central probability I_y(½, a)
@@ -158,57 +184,77 @@ func studentTQuantile(p, dof float64) float64 {
 // probability as (2/√π)·r·√a·exp((a+½)·ln x + ln K), r = s/√dof; the only
 // large term left is a·ln x, whose rounding is the unavoidable conditioning
 // of a tail e^(a·ln x).
-func studentTProbs(s, dof float64) (tail, central float64) {
-	if dof > studentTNormalDoF {
+func (d *studentTDist) probs(s float64) (tail, central float64) {
+	if d.normal {
 		z := s / math.Sqrt2
 		return 0.5 * math.Erfc(z), math.Erf(z)
 	}
-	a := 0.5 * dof
-	r, x, y, lx := studentTBetaArgs(s, dof)
+	return d.probsAt(d.betaArgs(s))
+}
+
+// probsAt is probs for a finite dof, given the beta arguments of s (which
+// density also returns).
+func (d *studentTDist) probsAt(b studentTBeta) (tail, central float64) {
+	a, r, x, y, lx := d.a, b.r, b.x, b.y, b.lx
 	if y*(a+2.5) > studentTCentralY {
 		var i float64
 		if a >= studentTExpansionMinA && -lx <= studentTExpansionMaxTau {
-			i = incBetaLargeAHalf(a, -lx)
+			if d.expand == 0 {
+				// Computed on first use only: a single CDF often
+				// takes another path, and then it would be wasted.
+				d.expand = math.Exp(d.lnK - 0.5*math.Log1p(-0.25/a)) // ln(Γ(a+½)/(Γ(a)·√(a−¼)))
+			}
+			i = d.expand * incBetaLargeAHalf(a, -lx)
 		} else {
 			// x^a·y^½/(a·B(a, ½)) with 1/B(a, ½) = √a·K/√π.
-			i = math.Exp(a*lx+studentTLnGammaHalfRatio(a)) * math.Sqrt(y) / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
+			i = math.Exp(a*lx+d.lnK) * math.Sqrt(y) / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
 		}
 		return 0.5 * i, 1 - i
 	}
 	// 2·y^½·x^a/B(a, ½) with y^½ = r·x^½.
-	c := 2 / math.SqrtPi * r * math.Sqrt(a) * math.Exp((a+0.5)*lx+studentTLnGammaHalfRatio(a)) / incBetaCF(0.5, a, y)
+	c := 2 / math.SqrtPi * r * math.Sqrt(a) * math.Exp((a+0.5)*lx+d.lnK) / incBetaCF(0.5, a, y)
 	return 0.5 * (1 - c), c
 }
 
-// studentTBetaArgs returns r = s/√ν, x = ν/(ν+s²) = 1/(1+r²),
-// y = s²/(ν+s²) = r²/(1+r²) and lx = ln x for s ≥ 0 and ν = dof > 0, each
-// to a few ulps. It never forms ν+s² or 1−x: lx comes from log1p (of r² or
-// of 1/r²), so it keeps its accuracy when x is within rounding of 1 and stays
+// studentTBeta holds the arguments of the incomplete beta function that
+// the tail and the density take at a point s ≥ 0: r = s/√ν,
+// x = ν/(ν+s²) = 1/(1+r²), y = s²/(ν+s²) = r²/(1+r²) and lx = ln x.
+type studentTBeta struct{ r, x, y, lx float64 }
+
+// betaArgs returns the beta arguments of s ≥ 0 for a finite ν, each to a
+// few ulps. It never forms ν+s² or 1−x: lx comes from log1p (of r² or of
+// 1/r²), so it keeps its accuracy when x is within rounding of 1 and stays
 // finite when x underflows (x and y are then only used as small multipliers
 // in the continued fraction), and nothing overflows for any finite s.
-func studentTBetaArgs(s, dof float64) (r, x, y, lx float64) {
-	r = s / math.Sqrt(dof)
+func (d *studentTDist) betaArgs(s float64) studentTBeta {
+	r := s / d.sqrtDof
 	if r <= 1 {
 		r2 := r * r
-		x = 1 / (1 + r2)
-		return r, x, r2 * x, -math.Log1p(r2)
+		x := 1 / (1 + r2)
+		return studentTBeta{r, x, r2 * x, -math.Log1p(r2)}
 	}
 	q2 := 1 / r / r // 1/r², underflows harmlessly
 	lr := math.Log(r)
 	if math.IsInf(r, 1) {
-		lr = math.Log(s) - 0.5*math.Log(dof)
+		lr = math.Log(s) - 0.5*math.Log(d.dof)
 	}
-	y = 1 / (1 + q2)
-	return r, q2 * y, y, -math.Log1p(q2) - 2*lr
+	y := 1 / (1 + q2)
+	return studentTBeta{r, q2 * y, y, -math.Log1p(q2) - 2*lr}
 }
 
 // studentTLnGammaHalfRatio returns ln K(a), K(a) = Γ(a+½)/(Γ(a)·√a), for
-// a > 0; K → 1 as a → ∞, and 1/B(a, ½) = √a·K(a)/√π. It takes the gamma
-// ratio from lgammaHalfStep, which needs no difference of two large
-// log-gammas; subtracting ½·ln a then costs at most an ulp of ½·ln a
-// (1e-15 at a = 1e6) in absolute terms, which is all the accuracy the
-// exponentials it enters need.
+// a > 0; K → 1 as a → ∞, and 1/B(a, ½) = √a·K(a)/√π. For a ≥ 10 it is the
+// asymptotic series of lgammaHalfStep without its ½·ln a term
+// (lgammaHalfStepRest), so nothing cancels and no logarithm is taken (every
+// studentTCDF and studentTQuantile call computes it). Below, it
+// takes the gamma ratio from lgammaHalfStep, which needs no difference of
+// two large log-gammas; subtracting ½·ln a there costs at most an ulp of
+// ½·ln 10 in absolute terms, which is all the accuracy the exponentials it
+// enters need.
 func studentTLnGammaHalfRatio(a float64) float64 {
+	if a >= gammaAsymMin {
+		return lgammaHalfStepRest(a)
+	}
 	return lgammaHalfStep(a) - 0.5*math.Log(a)
 }
 
@@ -258,8 +304,10 @@ func incBetaCF(a, b, x float64) float64 {
 	return f
 }
 
-// incBetaLargeAHalf returns I_x(a, ½) for a ≥ 15 given τ = −ln x in
-// [0, 2], by the asymptotic expansion in 1/w² with w = a − ¼ (the
+// incBetaLargeAHalf returns I_x(a, ½)·Γ(a)·√w/Γ(a+½), w = a − ¼, for
+// a ≥ 15 given τ = −ln x in [0, 2]: the sum below, which the caller
+// multiplies by the prefactor studentTDist.expand, a constant of the
+// distribution. It is the asymptotic expansion in 1/w² with w = a − ¼ (the
 // DiDonato–Morris 1992 expansion for large a and small b, specialized to
 // b = ½). Substituting x = e^(−τ) in the beta integral and writing
 // 1 − e^(−τ) = τ·e^(−τ/2)·φ(τ)^(−2), φ(τ) = (sinh(τ/2)/(τ/2))^(−½) =
@@ -291,8 +339,7 @@ func incBetaLargeAHalf(a, tau float64) float64 {
 			break
 		}
 	}
-	lnK := studentTLnGammaHalfRatio(a) - 0.5*math.Log1p(-0.25/a) // ln(Γ(a+½)/(Γ(a)·√w))
-	return math.Exp(lnK) * sum
+	return sum
 }
 
 // studentTSinhcCoef holds the Taylor coefficients dₙ of
@@ -316,17 +363,15 @@ var studentTSinhcCoef = func() [studentTExpansionTerms]float64 {
 	return d
 }()
 
-// studentTUpperQuantile returns s > 0 with P(T > s) = q for q in (0, ½) and
-// dof > 0 (+Inf if s would exceed the largest float64).
+// upperQuantile returns s > 0 with P(T > s) = q for q in (0, ½) (+Inf if
+// s would exceed the largest float64).
 //
 // The equation is taken in logarithms, G(u) = ±(ln P − ln target) with
 // u = ln s, which turns the power-law tails of small dof into near-straight
 // lines and makes every tolerance relative. For q < ¼ it is
 // ln P(T > s) = ln q; for q ≥ ¼ it is ln P(|T| < s) = ln(1−2q) instead (1−2q
 // is exact there), which keeps full relative accuracy of s as q → ½ and
-// s → 0. The start is Hill's approximation (studentTHillGuess) for dof ≥ 1,
-// the normal quantile for dof > 1e25, and for dof < 1 the power-law tail
-// bound (tail mode) or the central bound below (central mode). Each step is
+// s → 0. The start is upperQuantileStart's. Each step is
 // Halley's method in u on the exact CDF, using the density f: with
 // h = s·f/P (times 2 for the central probability) and κ = −s·f′/f =
 // (ν+1)·y, G′ = −h and G″ = h·(κ − 1 ∓ h). The step is applied as
@@ -339,38 +384,17 @@ var studentTSinhcCoef = func() [studentTExpansionTerms]float64 {
 // Iteration stops after a Halley step shorter than studentTStepTol, leaving
 // the rounding error of the CDF (a few 1e-16, amplified by the conditioning
 // 1/h, e.g. 10 for dof = 0.1 in the tails) as the only error.
-func studentTUpperQuantile(q, dof float64) float64 {
-	normal := dof > studentTNormalDoF
-	lnNorm := -studentTLnSqrt2Pi // ln f(0) = ln K(ν/2) − ln √(2π)
-	if !normal {
-		lnNorm += studentTLnGammaHalfRatio(0.5 * dof)
-	}
+func (d *studentTDist) upperQuantile(q float64) float64 {
 	central := q >= 0.25
 	target, sgn := q, 1.0
 	if central {
 		target, sgn = 1-2*q, -1
 	}
-	uLow := math.Log((1-2*q)/2) - lnNorm // P(|T| < s) ≤ 2·f(0)·s
-	var u float64
-	switch {
-	case normal:
-		u = math.Log(studentTNormalTailGuess(q))
-	case dof >= 1:
-		u = math.Log(studentTHillGuess(q, dof))
-	case central:
-		u = uLow
-	default:
-		// P(T > s) < f(0)·ν^((ν+1)/2)·s^(−ν)/ν, the tail of the bounding
-		// power law, so this is an upper bound on ln s.
-		u = (lnNorm + 0.5*(dof-1)*math.Log(dof) - math.Log(q)) / dof
-	}
-	if !(u >= uLow) { // also replaces a NaN guess
-		u = uLow
-	}
+	u, uLow := d.upperQuantileStart(q)
 	s := math.Min(math.Exp(u), math.MaxFloat64)
 	lo, hi := math.Exp(uLow-1), math.Inf(1)
 	for range studentTMaxSteps {
-		tail, cen := studentTProbs(s, dof)
+		tail, cen := d.probs(s)
 		prob := tail
 		if central {
 			prob = cen
@@ -391,7 +415,7 @@ func studentTUpperQuantile(q, dof float64) float64 {
 		default:
 			hi = s
 		}
-		lnf, kappa := studentTLogDensity(s, dof, lnNorm)
+		lnf, kappa := d.logDensity(s)
 		h := math.Exp(math.Log(s) + lnf - math.Log(prob))
 		if central {
 			h *= 2
@@ -420,16 +444,64 @@ func studentTUpperQuantile(q, dof float64) float64 {
 	return s
 }
 
-// studentTLogDensity returns ln f(s) for the Student-t density f with dof
-// degrees of freedom (the standard normal above 1e25) and κ = −s·f′(s)/f(s)
-// = (ν+1)s²/(ν+s²) (s² for the normal), given lnNorm = ln f(0). Only the
-// quantile's Halley steps use it, so a relative error of 1e-14 suffices.
-func studentTLogDensity(s, dof, lnNorm float64) (lnf, kappa float64) {
-	if dof > studentTNormalDoF {
-		return lnNorm - 0.5*s*s, s * s
+// density returns ln f(s) at a finite s ≥ 0 and the beta arguments of s,
+// which tail takes to give P(T > s) without computing them again; for the
+// normal they are r = s, x = 1 (the limit of ν/(ν+s²)) and y = lx = 0. A
+// mixture needs both at each member.
+func (d *studentTDist) density(s float64) (lnf float64, b studentTBeta) {
+	if d.normal {
+		return d.lnNorm - 0.5*s*s, studentTBeta{r: s, x: 1}
 	}
-	_, _, y, lx := studentTBetaArgs(s, dof)
-	return lnNorm + (0.5*dof+0.5)*lx, (dof + 1) * y
+	b = d.betaArgs(s)
+	return d.lnNorm + (d.a+0.5)*b.lx, b
+}
+
+// tail returns P(T > s) given b = density's beta arguments of s, as probs
+// would.
+func (d *studentTDist) tail(b studentTBeta) float64 {
+	if d.normal {
+		return 0.5 * math.Erfc(b.r/math.Sqrt2)
+	}
+	t, _ := d.probsAt(b)
+	return t
+}
+
+// upperQuantileStart returns the starting point u ≈ ln s of upperQuantile
+// for P(T > s) = q, q in (0, ½), and the lower bound uLow on ln s that
+// follows from P(|T| < s) ≤ 2·f(0)·s (the density peaks at 0). The start is
+// Hill's approximation (studentTHillGuess) for dof ≥ 1, the normal quantile
+// for dof > 1e25, and for dof < 1 the power-law tail bound (q < ¼) or uLow
+// (q ≥ ¼); it is never below uLow (nor NaN).
+func (d *studentTDist) upperQuantileStart(q float64) (u, uLow float64) {
+	uLow = math.Log((1-2*q)/2) - d.lnNorm
+	switch {
+	case d.normal:
+		u = math.Log(studentTNormalTailGuess(q))
+	case d.dof >= 1:
+		u = math.Log(studentTHillGuess(q, d.dof))
+	case q >= 0.25:
+		u = uLow
+	default:
+		// P(T > s) < f(0)·ν^((ν+1)/2)·s^(−ν)/ν, the tail of the bounding
+		// power law, so this is an upper bound on ln s.
+		u = (d.lnNorm + 0.5*(d.dof-1)*math.Log(d.dof) - math.Log(q)) / d.dof
+	}
+	if !(u >= uLow) { // also replaces a NaN guess
+		u = uLow
+	}
+	return u, uLow
+}
+
+// logDensity returns ln f(s) for the density f at s ≥ 0 and
+// κ = −s·f′(s)/f(s) = (ν+1)s²/(ν+s²) (s² for the normal), for the
+// quantile's Halley steps. The error of ln f is a few ulps of ln f(0) and
+// of (ν+1)/2·ln(1+s²/ν).
+func (d *studentTDist) logDensity(s float64) (lnf, kappa float64) {
+	lnf, b := d.density(s)
+	if d.normal {
+		return lnf, s * s
+	}
+	return lnf, (d.dof + 1) * b.y
 }
 
 // studentTHillGuess returns G. W. Hill's approximation (1970, CACM

@@ -307,11 +307,8 @@ func TestStudentTMethodSwitches(t *testing.T) {
 // degrees of freedom (normal above 1e25), through the helper the quantile
 // uses.
 func studentTTestLogDensity(s, dof float64) float64 {
-	lnNorm := -studentTLnSqrt2Pi
-	if dof <= studentTNormalDoF {
-		lnNorm += studentTLnGammaHalfRatio(0.5 * dof)
-	}
-	lnf, _ := studentTLogDensity(s, dof, lnNorm)
+	d := newStudentTDist(dof)
+	lnf, _ := d.logDensity(s)
 	return lnf
 }
 
