@@ -1,11 +1,9 @@
 package gcp
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -67,17 +65,7 @@ type mixtureRef struct {
 
 func mixtureLoadRef(t *testing.T) []*mixtureRef {
 	t.Helper()
-	f, err := os.Open("testdata/mixture_ref.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comment = '#'
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readRefCSV(t, "testdata/mixture_ref.csv")
 	parse := func(s string) float64 {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
@@ -86,7 +74,7 @@ func mixtureLoadRef(t *testing.T) []*mixtureRef {
 		return v
 	}
 	var out []*mixtureRef
-	for _, rec := range recs[1:] {
+	for _, rec := range recs {
 		id, err := strconv.Atoi(rec[1])
 		if err != nil || id > len(out) {
 			t.Fatalf("mixture_ref.csv: bad id in %v", rec)

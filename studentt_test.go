@@ -21,6 +21,21 @@ type studentTRef struct {
 // each parsed as float64 except for the first nText fields.
 func studentTReadCSV(t *testing.T, path string, nText int) [][]string {
 	t.Helper()
+	recs := readRefCSV(t, path)
+	for _, rec := range recs {
+		for _, field := range rec[nText:] {
+			if _, err := strconv.ParseFloat(field, 64); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+	}
+	return recs
+}
+
+// readRefCSV returns the records of a reference table in testdata after
+// its header line, skipping '#' comments; it fails t if there are none.
+func readRefCSV(t *testing.T, path string) [][]string {
+	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -34,13 +49,6 @@ func studentTReadCSV(t *testing.T, path string, nText int) [][]string {
 	}
 	if len(recs) < 2 {
 		t.Fatalf("%s: no data rows", path)
-	}
-	for _, rec := range recs[1:] {
-		for _, field := range rec[nText:] {
-			if _, err := strconv.ParseFloat(field, 64); err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-		}
 	}
 	return recs[1:]
 }
