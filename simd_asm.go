@@ -171,9 +171,7 @@ func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy i
 	case m == 1:
 		gemmBcast1F32(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
 	default:
-		forColumnBlocks(n, k, 4, func(j, c int) {
-			gemmBcastF32(m, c, k, ptr(x), ldx, 1, ptr(w[j:]), n, ptr(y[j:]), ldy, ptr(b[j:]), flags)
-		})
+		gemmBcastF32(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
 	}
 }
 
@@ -192,9 +190,7 @@ func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, l
 		gemmBcast1F32(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
 	default:
 		// dw[p,j] += Σ_i x[i,p]·dy[i,j]: A(p, i) = x[i*ldx+p].
-		forColumnBlocks(n, m, 4, func(j, c int) {
-			gemmBcastF32(k, c, m, ptr(x), 1, ldx, ptr(dy[j:]), lddy, ptr(dw[j:]), n, nil, gemmAccum)
-		})
+		gemmBcastF32(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
 	}
 }
 
@@ -226,9 +222,7 @@ func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy i
 	case m == 1:
 		gemmBcast1F64(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
 	default:
-		forColumnBlocks(n, k, 8, func(j, c int) {
-			gemmBcastF64(m, c, k, ptr(x), ldx, 1, ptr(w[j:]), n, ptr(y[j:]), ldy, ptr(b[j:]), flags)
-		})
+		gemmBcastF64(m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
 	}
 }
 
@@ -244,9 +238,7 @@ func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, l
 	case n == 1:
 		gemmBcast1F64(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
 	default:
-		forColumnBlocks(n, m, 8, func(j, c int) {
-			gemmBcastF64(k, c, m, ptr(x), 1, ldx, ptr(dy[j:]), lddy, ptr(dw[j:]), n, nil, gemmAccum)
-		})
+		gemmBcastF64(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
 	}
 }
 
@@ -261,33 +253,6 @@ func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx 
 		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
 	default:
 		gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
-	}
-}
-
-// gemmBlockBytes is how much of B a column block of gemmBcast may hold:
-// half a 32 KiB L1 data cache, so that the block stays there while every
-// row tile of C sweeps it. Unblocked, each tile of six rows streamed all
-// of B from L2 again, which made an ensemble's wide layers (a 13 × 1000
-// first layer for five members) slower per member than one network's.
-const gemmBlockBytes = 16 << 10
-
-// gemmBlockQuantum is the width of gemmBcast's column tiles: blocks are
-// whole tiles.
-const gemmBlockQuantum = 16
-
-// forColumnBlocks calls do for each column block of a product with n
-// columns whose B has k rows of esize-byte elements: the block's first
-// column and width, as many whole tiles as fit gemmBlockBytes (at least
-// one). Every output's sum runs over k in the same order whatever the
-// blocking, so it changes no bit of the result.
-func forColumnBlocks(n, k, esize int, do func(j, c int)) {
-	if k == 0 {
-		do(0, n) // an empty B: nothing to block, and no column to point at
-		return
-	}
-	nb := max(gemmBlockQuantum, gemmBlockBytes/(k*esize)/gemmBlockQuantum*gemmBlockQuantum)
-	for j := 0; j < n; j += nb {
-		do(j, min(nb, n-j))
 	}
 }
 
