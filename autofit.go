@@ -336,10 +336,9 @@ func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	for r.stats.Epoch < s.maxEpochs && (r.stats.Epoch == 0 || r.stats.Epoch-r.stats.BestEpoch < s.patience) {
-		if err := r.epoch(); err != nil {
-			return nil, err
-		}
+	c := &candidate[T]{lr: win.lr, dropout: win.dropout, run: r}
+	if s.advance(c, s.maxEpochs); c.err != nil {
+		return nil, c.err
 	}
 	if r.stats.BestEpoch == 0 {
 		return nil, fmt.Errorf("%w: the ensemble could not score the held-out rows", ErrNonFinite)
