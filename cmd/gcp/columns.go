@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/dataset"
 )
 
@@ -20,8 +19,8 @@ import (
 // it, else (with wantTarget) the last column. A model without names
 // (versions 1 and 2) takes the columns by position, as features and
 // checkInputs describe.
-func columns(m *gcp.Model[float64], tab *dataset.Table, target string, reorder, wantTarget bool) (x, y []float64, err error) {
-	inputs := m.Config().Inputs
+func columns(m model, tab *dataset.Table, target string, reorder, wantTarget bool) (x, y []float64, err error) {
+	inputs := m.inputs()
 	names, modelTarget := m.FeatureNames()
 	if names == nil {
 		if !wantTarget {

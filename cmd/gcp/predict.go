@@ -25,7 +25,7 @@ func modelFlags(c *command, targetHelp string) (model, data, target *string, reo
 
 // parseAndLoad parses the command's flags, requires -model and -data, and
 // loads both files.
-func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath, dataPath *string) (*gcp.Model[float64], *dataset.Table, error) {
+func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath, dataPath *string) (model, *dataset.Table, error) {
 	if err := c.parse(args, stdout, stderr); err != nil {
 		return nil, nil, err
 	}
@@ -36,9 +36,7 @@ func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath
 }
 
 // load reads the model and the data file that predict and eval work on.
-// The model is read as float64 whatever type it was trained in: a float32
-// model loads exactly, and float64 arithmetic only removes rounding.
-func load(modelPath, dataPath string) (*gcp.Model[float64], *dataset.Table, error) {
+func load(modelPath, dataPath string) (model, *dataset.Table, error) {
 	m, err := gcp.LoadFile[float64](modelPath)
 	if err != nil {
 		return nil, nil, err
@@ -47,7 +45,7 @@ func load(modelPath, dataPath string) (*gcp.Model[float64], *dataset.Table, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	return m, tab, nil
+	return network{m}, tab, nil
 }
 
 // columnsAbout is the help text on how predict and eval find the model's
@@ -175,8 +173,8 @@ func writeCalibration(w io.Writer, preds []gcp.Prediction, y []float64) error {
 
 // warnOutside writes to w how many rows of x have a feature outside the
 // model's training range, and the first such row, if any.
-func warnOutside(w io.Writer, m *gcp.Model[float64], tab *dataset.Table, x []float64) {
-	d := m.Config().Inputs
+func warnOutside(w io.Writer, m model, tab *dataset.Table, x []float64) {
+	d := m.inputs()
 	names, _ := m.FeatureNames()
 	rows, firstRow, firstFeature := 0, 0, 0
 	for i := 0; i < tab.Rows(); i++ {
@@ -289,12 +287,12 @@ func checkInputs(tab *dataset.Table, target string, inputs int) error {
 
 // predictRows returns the prediction of every row of the row-major x; an
 // error names the row's line.
-func predictRows(m *gcp.Model[float64], tab *dataset.Table, x []float64) ([]gcp.Prediction, error) {
-	d := m.Config().Inputs
-	ws := m.NewWorkspace()
+func predictRows(m model, tab *dataset.Table, x []float64) ([]gcp.Prediction, error) {
+	d := m.inputs()
+	predict := m.predictor()
 	preds := make([]gcp.Prediction, tab.Rows())
 	for i := range preds {
-		p, err := m.Predict(ws, x[i*d:(i+1)*d])
+		p, err := predict(x[i*d : (i+1)*d])
 		if err != nil {
 			return nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Lines[i], err)
 		}
@@ -305,11 +303,11 @@ func predictRows(m *gcp.Model[float64], tab *dataset.Table, x []float64) ([]gcp.
 
 // writePredictions writes the CSV of predict to w, for the row-major
 // inputs x.
-func writePredictions(w io.Writer, m *gcp.Model[float64], x []float64, preds []gcp.Prediction) error {
+func writePredictions(w io.Writer, m model, x []float64, preds []gcp.Prediction) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside,sd_epistemic,disagreement\n")
 	var buf []byte
-	d := m.Config().Inputs
+	d := m.inputs()
 	for i, p := range preds {
 		lo, hi, err := p.Interval(0.95)
 		if err != nil {

@@ -1,0 +1,29 @@
+package main
+
+import "github.com/gcpnet/gcp"
+
+// model is a saved model of any method, as predict and eval use it: the
+// root package's networks (gcp.Model) or a Bayesian comparator of
+// package bayes. The names are those of gcp.Model's methods.
+type model interface {
+	// inputs is the number of features of a row.
+	inputs() int
+	// predictor returns a function that predicts one row, for use by one
+	// goroutine.
+	predictor() func(x []float64) (gcp.Prediction, error)
+	FeatureNames() (features []string, target string)
+	FeatureRanges() (lo, hi []float64, ok bool)
+	OutsideRange(x []float64) (count, first int)
+}
+
+// network is a model of the root package, read as float64 whatever type
+// it was trained in: a float32 model loads exactly, and float64
+// arithmetic only removes rounding.
+type network struct{ *gcp.Model[float64] }
+
+func (n network) inputs() int { return n.Config().Inputs }
+
+func (n network) predictor() func(x []float64) (gcp.Prediction, error) {
+	ws := n.NewWorkspace()
+	return func(x []float64) (gcp.Prediction, error) { return n.Predict(ws, x) }
+}
