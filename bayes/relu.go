@@ -36,24 +36,25 @@ func reluMoments(mu, s2 float64) (mean, variance, cdf, dens float64) {
 	sigma := math.Sqrt(s2)
 	alpha := mu / sigma
 	pdf := invSqrt2Pi * math.Exp(-0.5*alpha*alpha)
-	cdf = 0.5 * math.Erfc(-alpha/math.Sqrt2)
-	h := alpha*cdf + pdf
 	var g float64
 	if alpha >= 0 {
-		q := 0.5 * math.Erfc(alpha/math.Sqrt2)
+		q := 0.5 * math.Erfc(alpha/math.Sqrt2) // Φ(−α) ≤ ½, so cdf = 1 − q loses nothing
 		r := pdf - alpha*q
+		cdf = 1 - q
 		g = 1 - q + alpha*alpha*q - alpha*pdf - r*r
 	} else {
+		cdf = 0.5 * math.Erfc(-alpha/math.Sqrt2)
+		h := alpha*cdf + pdf
 		g = max((alpha*alpha+1)*cdf+alpha*pdf-h*h, 0)
 	}
-	return sigma * h, s2 * g, cdf, pdf / sigma
+	return sigma * (alpha*cdf + pdf), s2 * g, cdf, pdf / sigma
 }
 
 // reluGrad maps the gradient (gm, gv) of a function with respect to a
 // ReLU unit's output mean and variance to its gradient with respect to the
 // unit's pre-activation mean and variance, by the chain rule through
 // reluMoments. Gaussian integration by parts (∂E[f(a)]/∂mu = E[f'(a)],
-// ∂E[f(a)]/∂s2 = E[f”(a)]/2) gives the four partial derivatives
+// ∂E[f(a)]/∂s2 = E[f″(a)]/2) gives the four partial derivatives
 //
 //	∂E[z]/∂mu = Φ(α)                 ∂E[z]/∂s2 = φ(α)/(2σ)
 //	∂Var z/∂mu = 2E[z](1 − Φ(α))     ∂Var z/∂s2 = Φ(α) − E[z]·φ(α)/σ
