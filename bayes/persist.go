@@ -142,15 +142,21 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // it, and then exactly the rest of the model, so that models can be
 // stored one after another in a stream; its buffer grows with what r
 // delivers, not to the size the header claims. A stream that ends early
-// gives gcp.ErrTruncated; other read errors are returned wrapped, the
-// format's errors as UnmarshalBinary's. On error m is left unchanged.
+// gives gcp.ErrTruncated, and one that ends before its first byte an
+// error that matches both gcp.ErrTruncated and io.EOF, so that a loop over
+// a stream of models can stop at io.EOF; other read errors are returned
+// wrapped, the format's errors as UnmarshalBinary's. On error m is left
+// unchanged.
 func (m *Model) ReadFrom(r io.Reader) (int64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("%w: nil Model", gcp.ErrConfig)
 	}
 	head := make([]byte, headerLen)
 	n, err := io.ReadFull(r, head)
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+	if err == io.EOF {
+		return 0, fmt.Errorf("%w: no bytes before %w", gcp.ErrTruncated, io.EOF)
+	}
+	if err != nil && err != io.ErrUnexpectedEOF {
 		return int64(n), fmt.Errorf("bayes: reading a saved model: %w", err)
 	}
 	h, err := parseHeader(head[:n])
