@@ -228,7 +228,9 @@ func TestFormatErrors(t *testing.T) {
 	data := readGolden(t)
 	const body = headerLen + 4*2 // the golden model has two hidden layers
 	scalars := body + 20
-	f64 := func(off int, v float64) func([]byte) { return func(b []byte) { le.PutUint64(b[off:], math.Float64bits(v)) } }
+	f64 := func(off int, v float64) func([]byte) {
+		return func(b []byte) { le.PutUint64(b[off:], math.Float64bits(v)) }
+	}
 	for _, c := range []struct {
 		name string
 		edit func([]byte) []byte
