@@ -18,7 +18,8 @@ type trainer struct {
 	gradM, gradV []float64
 	// gMu, gS2 hold ∂log Z/∂(mean, variance) of the current layer's
 	// pre-activations; gZm, gZv the gradient with respect to the moments
-	// of the layer below's outputs. backward swaps the pairs per layer.
+	// of the layer below's outputs. backward swaps the pairs from layer to
+	// layer.
 	gMu, gS2, gZm, gZv []float64
 }
 
@@ -28,13 +29,8 @@ func newTrainer(m *Model) *trainer {
 	for _, u := range m.lay.widths {
 		w = max(w, u+1)
 	}
-	buf := make([]float64, 2*p+4*w)
-	return &trainer{
-		m: m, ws: m.NewWorkspace(),
-		gradM: buf[:p:p], gradV: buf[p : 2*p : 2*p],
-		gMu: buf[2*p : 2*p+w : 2*p+w], gS2: buf[2*p+w : 2*p+2*w : 2*p+2*w],
-		gZm: buf[2*p+2*w : 2*p+3*w : 2*p+3*w], gZv: buf[2*p+3*w:],
-	}
+	_, v := carve(p, p, w, w, w, w)
+	return &trainer{m: m, ws: m.NewWorkspace(), gradM: v[0], gradV: v[1], gMu: v[2], gS2: v[3], gZm: v[4], gZv: v[5]}
 }
 
 // gaussianLogZGrad returns the derivatives of log Z = log N(y | mu, s2)

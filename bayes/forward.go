@@ -20,8 +20,8 @@ type Workspace struct {
 // m or with any model of the same shape.
 func (m *Model) NewWorkspace() *Workspace {
 	n := m.lay.moments()
-	buf := make([]float64, 4*n)
-	return &Workspace{mz: buf[:n:n], vz: buf[n : 2*n : 2*n], cdf: buf[2*n : 3*n : 3*n], dens: buf[3*n:]}
+	_, v := carve(n, n, n, n)
+	return &Workspace{mz: v[0], vz: v[1], cdf: v[2], dens: v[3]}
 }
 
 // fits reports whether ws holds the moments of m's network.

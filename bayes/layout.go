@@ -48,3 +48,20 @@ func (l *layout) weights(k int) (lo, hi int) { return l.wOff[k-1], l.wOff[k] }
 // units returns the bounds of layer k's moments in a Workspace, the bias
 // slot included.
 func (l *layout) units(k int) (lo, hi int) { return l.zOff[k], l.zOff[k+1] }
+
+// carve allocates one buffer and cuts it into consecutive slices of the
+// given lengths, each with its capacity clipped so that no append can
+// run into the next; it returns the whole buffer and the slices.
+func carve(sizes ...int) (buf []float64, views [][]float64) {
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	buf = make([]float64, total)
+	views = make([][]float64, len(sizes))
+	rest := buf
+	for i, n := range sizes {
+		views[i], rest = rest[:n:n], rest[n:]
+	}
+	return buf, views
+}

@@ -55,14 +55,10 @@ type Model struct {
 // with its buffers allocated and everything else zero.
 func newModel(cfg Config) *Model {
 	m := &Model{cfg: cfg, lay: newLayout(cfg.Inputs, cfg.Hidden)}
-	p := m.lay.params()
-	m.buf = make([]float64, 6*p+2*cfg.Inputs)
-	views := make([][]float64, 6)
-	for i := range views {
-		views[i] = m.buf[i*p : (i+1)*p : (i+1)*p]
-	}
-	m.mean, m.variance, m.mHat, m.vHat, m.aHat, m.bHat = views[0], views[1], views[2], views[3], views[4], views[5]
-	m.xMean, m.xScale = m.buf[6*p:6*p+cfg.Inputs:6*p+cfg.Inputs], m.buf[6*p+cfg.Inputs:]
+	p, d := m.lay.params(), cfg.Inputs
+	var v [][]float64
+	m.buf, v = carve(p, p, p, p, p, p, d, d)
+	m.mean, m.variance, m.mHat, m.vHat, m.aHat, m.bHat, m.xMean, m.xScale = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
 	return m
 }
 
