@@ -29,7 +29,7 @@ func TestUCIBenchmark(t *testing.T) {
 		t.Skip("set GCP_PBP_UCI=1 to run the UCI benchmark")
 	}
 	pub := readPublished(t)
-	t.Logf("%-9s %-20s %-20s %-20s %-20s %8s", "data", "RMSE", "published", "NLL", "published", "seconds")
+	t.Logf("%-9s %-24s %-11s %-24s %-11s %8s", "data", "RMSE", "published", "NLL", "published", "seconds")
 	for _, name := range []string{"boston", "concrete", "kin8nm", "power", "yacht"} {
 		x, y, d := readUCI(t, name)
 		splits := readSplits(t, name)
@@ -43,13 +43,24 @@ func TestUCIBenchmark(t *testing.T) {
 		rm, rs := meanSE(rmse)
 		nm, ns := meanSE(nll)
 		p := pub[name]
-		t.Logf("%-9s %-20s %-20s %-20s %-20s %8.1f", name,
-			fmt.Sprintf("%.3f±%.3f (%+.1f)", rm, rs, (rm-p.RMSE.Mean)/math.Hypot(rs, p.RMSE.PM)),
-			fmt.Sprintf("%.2f±%.2f", p.RMSE.Mean, p.RMSE.PM),
-			fmt.Sprintf("%.3f±%.3f (%+.1f)", nm, ns, (nm-p.NLL.Mean)/math.Hypot(ns, p.NLL.PM)),
-			fmt.Sprintf("%.2f±%.2f", p.NLL.Mean, p.NLL.PM), secs)
+		t.Logf("%-9s %-24s %-11s %-24s %-11s %8.1f", name,
+			agreement(rm, rs, p.RMSE.Mean, p.RMSE.PM), fmt.Sprintf("%.2f±%.2f", p.RMSE.Mean, p.RMSE.PM),
+			agreement(nm, ns, p.NLL.Mean, p.NLL.PM), fmt.Sprintf("%.2f±%.2f", p.NLL.Mean, p.NLL.PM), secs)
 	}
-	t.Log("(z) = (ours − published)/√(SE_ours² + SE_published²), the difference in its own standard errors")
+	t.Log("(z) = (ours − published)/√(SE_ours² + SE_published²), the difference in its own standard errors;")
+	t.Log("* marks agreement: |z| ≤ 2, or ours rounds to the published two decimals (whose ± may round to 0.00)")
+}
+
+// agreement formats our mean ± standard error, its difference from the
+// published figure in standard errors of the difference, and a * where
+// the two agree (see the legend TestUCIBenchmark prints).
+func agreement(mean, se, pub, pubSE float64) string {
+	z := (mean - pub) / math.Hypot(se, pubSE)
+	mark := " "
+	if math.Abs(z) <= 2 || math.Round(mean*100) == math.Round(pub*100) {
+		mark = "*"
+	}
+	return fmt.Sprintf("%.3f±%.3f (%+.1f)%s", mean, se, z, mark)
 }
 
 // runUCISplit trains on the rows not in test and returns the test RMSE
