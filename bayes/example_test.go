@@ -1,0 +1,47 @@
+package bayes_test
+
+import (
+	"fmt"
+	"log"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gcpnet/gcp/bayes"
+)
+
+// Example fits a PBP network to a noisy sine on [−3, 3] and predicts
+// inside the data and far outside it. The predictions are gcp.Predictions,
+// so their intervals come from package gcp.
+func Example() {
+	r := rand.New(rand.NewPCG(1, 2))
+	x, y := make([]float64, 500), make([]float64, 500)
+	for i := range x {
+		x[i] = 6*r.Float64() - 3
+		y[i] = math.Sin(x[i]) + 0.2*r.NormFloat64()
+	}
+	model, err := bayes.Fit(bayes.Config{Inputs: 1}, x, y) // one hidden layer of 50 units, 40 epochs
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	ws := model.NewWorkspace() // one per goroutine
+	near, err := model.Predict(ws, []float64{1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	lo, hi, err := near.Interval(0.95)
+	if err != nil {
+		log.Fatal(err)
+	}
+	far, err := model.Predict(ws, []float64{30})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("at x = 1: mean %.1f, noise sd %.1f\n", near.Mean, math.Sqrt(near.VarAleatoric))
+	fmt.Println("sin(1) is inside the 95% interval:", lo < math.Sin(1) && math.Sin(1) < hi)
+	fmt.Println("far from the data, the model's own uncertainty dominates:", far.VarEpistemic > 5*far.VarAleatoric)
+	// Output:
+	// at x = 1: mean 0.8, noise sd 0.2
+	// sin(1) is inside the 95% interval: true
+	// far from the data, the model's own uncertainty dominates: true
+}

@@ -1,0 +1,231 @@
+package bayes
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gcpnet/gcp"
+)
+
+// The Gamma(a, b) priors of the noise precision γ and of the weights'
+// prior precision λ, both Gamma(6, 6), as in the authors' code (prior.py:
+// 2·n_samples with n_samples = 3 pseudo-observations of unit variance;
+// network.c, init_network): a prior mean of 1 on the precision of
+// standardized targets and of the weights.
+const (
+	priorShape = 6
+	priorRate  = 6
+)
+
+// The PCG streams of a model's random numbers, each seeded with
+// Config.Seed: one for the initial weight means and one per epoch for its
+// order of the training rows, so that training n epochs and then m more
+// gives the same model as n+m at once.
+const (
+	initStream    = 0
+	shuffleStream = 1 << 32 // + the number of epochs trained before
+)
+
+// Model is a Bayesian neural network trained by PBP: a factorized
+// Gaussian posterior over its weights and Gamma posteriors over the noise
+// and prior precisions, with the standardization of its training data.
+// Create one with Fit or UnmarshalBinary. Predict may be called from many
+// goroutines at once; Train and UnmarshalBinary must not run concurrently
+// with anything else on the same Model.
+type Model struct {
+	cfg Config
+	lay layout
+	// mean and variance are the posterior N(mean, variance) of every
+	// weight, in the order of layout; mHat, vHat, aHat and bHat the
+	// natural parameters of each weight's approximate prior factor
+	// (refinePrior). All six are views into buf, one contiguous buffer.
+	mean, variance, mHat, vHat, aHat, bHat []float64
+	buf                                    []float64
+	noiseA, noiseB                         float64 // Gamma posterior of the noise precision γ
+	priorA, priorB                         float64 // Gamma posterior of the weights' prior precision λ
+	epochs                                 int     // epochs trained, which picks the next one's shuffle stream
+	// The standardization of inputs and targets learned from Fit's data:
+	// the network sees (x − xMean)/xScale and predicts (y − yMean)/yScale.
+	xMean, xScale []float64
+	yMean, yScale float64
+}
+
+// newModel returns an untrained model of shape cfg, already validated,
+// with its buffers allocated and everything else zero.
+func newModel(cfg Config) *Model {
+	m := &Model{cfg: cfg, lay: newLayout(cfg.Inputs, cfg.Hidden)}
+	p, d := m.lay.params(), cfg.Inputs
+	var v [][]float64
+	m.buf, v = carve(p, p, p, p, p, p, d, d)
+	m.mean, m.variance, m.mHat, m.vHat, m.aHat, m.bHat, m.xMean, m.xScale = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	return m
+}
+
+// Fit trains a PBP model of shape cfg on the row-major inputs x
+// (len(y) rows of cfg.Inputs features) and the targets y: it learns the
+// standardization of both from the data, draws the initial weights from
+// cfg.Seed and makes cfg.Epochs passes over the rows.
+//
+// Errors wrap gcp.ErrConfig for an invalid cfg, gcp.ErrBatch for no
+// rows, gcp.ErrShape for len(x) ≠ cfg.Inputs·len(y) and gcp.ErrNonFinite
+// for a NaN or an infinity in x or y.
+func Fit(cfg Config, x, y []float64) (*Model, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if err := checkData(cfg.Inputs, x, y); err != nil {
+		return nil, err
+	}
+	m := newModel(cfg)
+	m.standardize(x, y)
+	m.initialize()
+	m.train(x, y, cfg.Epochs)
+	return m, nil
+}
+
+// Train makes epochs more passes over the rows x, y, which are
+// standardized as the model's training data were: Fit followed by Train
+// with n epochs gives the same model as Fit with Config.Epochs increased
+// by n. It returns the errors of Fit, gcp.ErrConfig for epochs outside
+// 1..2²⁰, and leaves the model unchanged on error.
+func (m *Model) Train(x, y []float64, epochs int) error {
+	if epochs < 1 || epochs > maxEpochs {
+		return fmt.Errorf("%w: epochs = %d, want 1..%d", gcp.ErrConfig, epochs, maxEpochs)
+	}
+	if err := checkData(m.cfg.Inputs, x, y); err != nil {
+		return err
+	}
+	m.train(x, y, epochs)
+	return nil
+}
+
+// Config returns the model's shape, with the defaults filled in.
+func (m *Model) Config() Config {
+	c := m.cfg
+	c.Hidden = append([]int{}, c.Hidden...)
+	return c
+}
+
+// checkData validates a training set of rows with the given number of
+// features.
+func checkData(inputs int, x, y []float64) error {
+	if len(y) == 0 {
+		return fmt.Errorf("%w: no training rows", gcp.ErrBatch)
+	}
+	if len(x) != inputs*len(y) {
+		return fmt.Errorf("%w: %d input values for %d rows of %d features", gcp.ErrShape, len(x), len(y), inputs)
+	}
+	for i, v := range x {
+		if !finite(v) {
+			return fmt.Errorf("%w: input row %d, feature %d is %g", gcp.ErrNonFinite, i/inputs, i%inputs, v)
+		}
+	}
+	for i, v := range y {
+		if !finite(v) {
+			return fmt.Errorf("%w: target %d is %g", gcp.ErrNonFinite, i, v)
+		}
+	}
+	return nil
+}
+
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return v-v == 0 }
+
+// standardize learns the mean and the population standard deviation
+// (divided by n) of every feature and of the targets, as the authors'
+// code does (PBP_net.py: np.mean, np.std, with normalize=True as in
+// their experiments); a constant column gets scale 1, as there. A
+// spread whose square overflows is computed from the values scaled by
+// their largest magnitude, so that finite data always give a finite,
+// positive scale.
+func (m *Model) standardize(x, y []float64) {
+	d := m.cfg.Inputs
+	for j := range d {
+		m.xMean[j], m.xScale[j] = meanScale(x[j:], d)
+	}
+	m.yMean, m.yScale = meanScale(y, 1)
+}
+
+// meanScale returns the mean and population standard deviation of
+// v[0], v[stride], v[2·stride], …, with scale 1 for a constant column.
+func meanScale(v []float64, stride int) (mean, scale float64) {
+	var peak float64
+	n := 0
+	for i := 0; i < len(v); i += stride {
+		peak = max(peak, math.Abs(v[i]))
+		n++
+	}
+	if peak == 0 {
+		return 0, 1
+	}
+	var sum float64
+	for i := 0; i < len(v); i += stride {
+		sum += v[i] / peak
+	}
+	mean = sum / float64(n)
+	var ss float64
+	for i := 0; i < len(v); i += stride {
+		d := v[i]/peak - mean
+		ss += d * d
+	}
+	scale = math.Sqrt(ss/float64(n)) * peak
+	if !(scale > 0) || !finite(scale) {
+		scale = 1
+	}
+	return mean * peak, scale
+}
+
+// initialize sets the posterior and the prior factors to their starting
+// values, as in the authors' code (prior.py, get_initial_params; network.c,
+// init_network): every weight mean drawn from N(0, 1/fan-in), the fan-in
+// counting the bias, every variance the prior's expected variance
+// priorRate/(priorShape−1), every prior factor a Gaussian of that
+// precision with mean 0 and no Gamma part, and both precisions' Gammas at
+// the prior Gamma(6, 6).
+func (m *Model) initialize() {
+	r := rand.New(rand.NewPCG(m.cfg.Seed, initStream))
+	l := &m.lay
+	for k := 1; k <= l.layers(); k++ {
+		lo, hi := l.weights(k)
+		s := 1 / math.Sqrt(float64(l.fanIn(k)))
+		for i := lo; i < hi; i++ {
+			m.mean[i] = s * r.NormFloat64()
+		}
+	}
+	for i := range m.variance {
+		m.variance[i] = priorRate / (priorShape - 1.0)
+		m.vHat[i] = (priorShape - 1.0) / priorRate
+	}
+	clear(m.mHat)
+	clear(m.aHat)
+	clear(m.bHat)
+	m.noiseA, m.noiseB = priorShape, priorRate
+	m.priorA, m.priorB = priorShape, priorRate
+}
+
+// train makes epochs passes over the rows x, y after standardizing them
+// with the model's maps. Each pass visits the rows in a fresh random
+// order, drawn from the epoch's own stream, with one ADF step per row, and
+// ends with refinePrior, as in the authors' code (network.c,
+// one_learning_epoch; pbp.py, do_pbp).
+func (m *Model) train(x, y []float64, epochs int) {
+	d, n := m.cfg.Inputs, len(y)
+	xs, ys := make([]float64, len(x)), make([]float64, n)
+	for i := range n {
+		for j := range d {
+			xs[i*d+j] = (x[i*d+j] - m.xMean[j]) / m.xScale[j]
+		}
+		ys[i] = (y[i] - m.yMean) / m.yScale
+	}
+	t := newTrainer(m)
+	for range epochs {
+		r := rand.New(rand.NewPCG(m.cfg.Seed, shuffleStream+uint64(m.epochs)))
+		for _, i := range r.Perm(n) {
+			t.step(xs[i*d:(i+1)*d], ys[i])
+		}
+		m.refinePrior()
+		m.epochs++
+	}
+}

@@ -1,0 +1,292 @@
+package bayes
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+
+	"github.com/gcpnet/gcp"
+)
+
+// The saved-model format of a PBP model; MarshalBinary documents it byte
+// by byte.
+const (
+	fileMagic   = "GCPPBP\x89\r\n\x1a"
+	fileVersion = 1
+	headerLen   = 25 // magic through the header CRC
+	scalarsLen  = 68 // Seed through yScale
+	crcLen      = 4
+)
+
+// maxTrainedEpochs bounds the stored count of epochs trained, so that it
+// fits an int on every platform and the next epoch's stream cannot wrap.
+const maxTrainedEpochs = 1 << 31
+
+var (
+	le         = binary.LittleEndian
+	castagnoli = crc32.MakeTable(crc32.Castagnoli)
+)
+
+// header is the size information at the start of a saved model.
+type header struct{ depth, inputs, params int }
+
+// size returns the length of the whole saved model.
+func (h header) size() int {
+	return headerLen + 4*h.depth + scalarsLen + 8*(6*h.params+2*h.inputs) + crcLen
+}
+
+// MarshalBinary encodes the model, bit for bit, so that UnmarshalBinary
+// restores a model that predicts and trains exactly as this one.
+//
+// The format is little-endian throughout, floats as their IEEE 754 bits.
+// With D = len(Hidden), I = Inputs and P the number of weights:
+//
+//	offset      size field
+//	Header, validated before the rest is read or anything is allocated:
+//	0           10   magic "GCPPBP\x89\r\n\x1a": 0x89 catches a transfer
+//	                 that strips the eighth bit, \r\n one that rewrites line
+//	                 endings, \x1a (Ctrl-Z) ends a text-mode read on Windows
+//	10          2    format version, uint16: 1
+//	12          1    D, 0..64
+//	13          4    I, uint32, 1..65536
+//	17          4    P, uint32, at most 2^22, the count Hidden implies
+//	21          4    CRC-32C (Castagnoli) of bytes 0..20
+//	Body:
+//	25          4·D  Hidden[0..D), uint32 each, 1..65536
+//	25+4D       8    Seed, uint64
+//	33+4D       4    Epochs, uint32, 1..2^20
+//	37+4D       8    epochs trained so far, uint64, below 2^31
+//	45+4D       8    a of the noise precision's Gamma posterior, > 1
+//	53+4D       8    its b, > 0
+//	61+4D       8    a of the prior precision's Gamma posterior, > 1
+//	69+4D       8    its b, > 0
+//	77+4D       8    mean of the training targets
+//	85+4D       8    their standard deviation, > 0
+//	93+4D       8·P  the weights' posterior means, in the layout's order
+//	                 (layer by layer, one row per unit, the bias last)
+//	93+4D+8P    8·P  their posterior variances, > 0
+//	93+4D+16P   32·P the natural parameters of the prior factors: the
+//	                 mean·precision, precision, shape and rate parts, P each
+//	93+4D+48P   8·I  the features' training means
+//	93+4D+48P+8I 8·I their standard deviations, > 0
+//	93+4D+48P+16I 4  CRC-32C of every byte before it
+//
+// The whole model is 97 + 4D + 48P + 16I bytes. The header has a CRC of its
+// own so that a flipped bit in a size reads as gcp.ErrChecksum rather than
+// as a truncation, and so that ReadFrom can trust the sizes before it
+// reads the rest. MarshalBinary fails only for a nil Model, with
+// gcp.ErrConfig.
+func (m *Model) MarshalBinary() ([]byte, error) {
+	if m == nil || m.buf == nil {
+		return nil, fmt.Errorf("%w: nil or zero Model", gcp.ErrConfig)
+	}
+	h := header{depth: len(m.cfg.Hidden), inputs: m.cfg.Inputs, params: m.lay.params()}
+	b := make([]byte, 0, h.size())
+	b = append(b, fileMagic...)
+	b = le.AppendUint16(b, fileVersion)
+	b = append(b, byte(h.depth))
+	b = le.AppendUint32(b, uint32(h.inputs))
+	b = le.AppendUint32(b, uint32(h.params))
+	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	for _, w := range m.cfg.Hidden {
+		b = le.AppendUint32(b, uint32(w))
+	}
+	b = le.AppendUint64(b, m.cfg.Seed)
+	b = le.AppendUint32(b, uint32(m.cfg.Epochs))
+	b = le.AppendUint64(b, uint64(m.epochs))
+	for _, v := range [...]float64{m.noiseA, m.noiseB, m.priorA, m.priorB, m.yMean, m.yScale} {
+		b = le.AppendUint64(b, math.Float64bits(v))
+	}
+	for _, v := range m.buf {
+		b = le.AppendUint64(b, math.Float64bits(v))
+	}
+	return le.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// UnmarshalBinary decodes a model written by MarshalBinary into m,
+// replacing its contents; data is not retained. Errors, matched with
+// errors.Is: gcp.ErrMagic (not a saved PBP model), gcp.ErrVersion,
+// gcp.ErrTruncated, gcp.ErrChecksum, gcp.ErrFormat (sizes beyond the
+// limits, a weight count that does not match Hidden, an invalid Gamma,
+// variance or scale, bytes after the end), gcp.ErrConfig (an invalid
+// stored Epochs) and gcp.ErrNonFinite (a NaN or infinite stored value).
+// On error m is left unchanged.
+func (m *Model) UnmarshalBinary(data []byte) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", gcp.ErrConfig)
+	}
+	d, err := decode(data)
+	if err != nil {
+		return err
+	}
+	*m = *d
+	return nil
+}
+
+// WriteTo writes the model in the format of MarshalBinary to w and
+// returns the number of bytes written.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	b, err := m.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// ReadFrom reads one model in the format of MarshalBinary from r into m
+// and returns the number of bytes read. It reads the header, validates
+// it, and then exactly the rest of the model, so that models can be
+// stored one after another in a stream; its buffer grows with what r
+// delivers, not to the size the header claims. A stream that ends early
+// gives gcp.ErrTruncated, and one that ends before its first byte an
+// error that matches both gcp.ErrTruncated and io.EOF, so that a loop over
+// a stream of models can stop at io.EOF; other read errors are returned
+// wrapped, the format's errors as UnmarshalBinary's. On error m is left
+// unchanged.
+func (m *Model) ReadFrom(r io.Reader) (int64, error) {
+	if m == nil {
+		return 0, fmt.Errorf("%w: nil Model", gcp.ErrConfig)
+	}
+	head := make([]byte, headerLen)
+	n, err := io.ReadFull(r, head)
+	if err == io.EOF {
+		return 0, fmt.Errorf("%w: no bytes before %w", gcp.ErrTruncated, io.EOF)
+	}
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return int64(n), fmt.Errorf("bayes: reading a saved model: %w", err)
+	}
+	h, err := parseHeader(head[:n])
+	if err != nil {
+		return int64(n), err
+	}
+	var buf bytes.Buffer
+	buf.Write(head)
+	k, err := buf.ReadFrom(io.LimitReader(r, int64(h.size()-headerLen)))
+	if err != nil {
+		return int64(n) + k, fmt.Errorf("bayes: reading a saved model: %w", err)
+	}
+	d, err := decode(buf.Bytes())
+	if err != nil {
+		return int64(n) + k, err
+	}
+	*m = *d
+	return int64(n) + k, nil
+}
+
+// parseHeader checks the magic, version, header CRC and sizes at the
+// start of data and returns the sizes. The version is checked before the
+// CRC, so that a later version may change everything after it.
+func parseHeader(data []byte) (header, error) {
+	n := min(len(data), len(fileMagic))
+	if string(data[:n]) != fileMagic[:n] {
+		return header{}, fmt.Errorf("%w: data starts with %q, want %q", gcp.ErrMagic, data[:n], fileMagic)
+	}
+	if len(data) < len(fileMagic)+2 {
+		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), headerLen)
+	}
+	if v := le.Uint16(data[len(fileMagic):]); v != fileVersion {
+		return header{}, fmt.Errorf("%w: version %d, this package reads version %d", gcp.ErrVersion, v, fileVersion)
+	}
+	if len(data) < headerLen {
+		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), headerLen)
+	}
+	if got, want := crc32.Checksum(data[:headerLen-crcLen], castagnoli), le.Uint32(data[headerLen-crcLen:]); got != want {
+		return header{}, fmt.Errorf("%w: header CRC is %#08x, stored %#08x", gcp.ErrChecksum, got, want)
+	}
+	depth, inputs, params := int(data[12]), le.Uint32(data[13:]), le.Uint32(data[17:])
+	switch {
+	case depth > maxDepth:
+		return header{}, fmt.Errorf("%w: offset 12: %d hidden layers, at most %d", gcp.ErrFormat, depth, maxDepth)
+	case inputs < 1 || inputs > maxInputs:
+		return header{}, fmt.Errorf("%w: offset 13: %d inputs, want 1..%d", gcp.ErrFormat, inputs, maxInputs)
+	case params > maxParams:
+		return header{}, fmt.Errorf("%w: offset 17: %d weights, at most %d", gcp.ErrFormat, params, maxParams)
+	}
+	return header{depth: depth, inputs: int(inputs), params: int(params)}, nil
+}
+
+// decode parses and validates a whole saved model and returns it as a new
+// Model.
+func decode(data []byte) (*Model, error) {
+	h, err := parseHeader(data)
+	if err != nil {
+		return nil, err
+	}
+	if size := h.size(); len(data) < size {
+		return nil, fmt.Errorf("%w: %d bytes, the header says %d", gcp.ErrTruncated, len(data), size)
+	} else if len(data) > size {
+		return nil, fmt.Errorf("%w: %d bytes after the model's end at %d", gcp.ErrFormat, len(data)-size, size)
+	}
+	end := len(data) - crcLen
+	if got, want := crc32.Checksum(data[:end], castagnoli), le.Uint32(data[end:]); got != want {
+		return nil, fmt.Errorf("%w: CRC is %#08x, stored %#08x", gcp.ErrChecksum, got, want)
+	}
+	off := headerLen
+	u32 := func() uint32 { off += 4; return le.Uint32(data[off-4:]) }
+	u64 := func() uint64 { off += 8; return le.Uint64(data[off-8:]) }
+	f64 := func() float64 { return math.Float64frombits(u64()) }
+
+	cfg := Config{Inputs: h.inputs, Hidden: make([]int, h.depth)}
+	for i := range cfg.Hidden {
+		w := u32()
+		if w < 1 || w > maxWidth {
+			return nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want 1..%d", gcp.ErrFormat, off-4, i, w, maxWidth)
+		}
+		cfg.Hidden[i] = int(w)
+	}
+	if p := paramCount(cfg.Inputs, cfg.Hidden); p != int64(h.params) {
+		return nil, fmt.Errorf("%w: Hidden makes %d weights, the header says %d", gcp.ErrFormat, p, h.params)
+	}
+	cfg.Seed = u64()
+	cfg.Epochs = int(u32())
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	m := newModel(cfg)
+	epochs := u64()
+	if epochs >= maxTrainedEpochs {
+		return nil, fmt.Errorf("%w: offset %d: %d epochs trained, want fewer than %d", gcp.ErrFormat, off-8, epochs, maxTrainedEpochs)
+	}
+	m.epochs = int(epochs)
+	scalars := [...]*float64{&m.noiseA, &m.noiseB, &m.priorA, &m.priorB, &m.yMean, &m.yScale}
+	for _, p := range scalars {
+		*p = f64()
+	}
+	for i := range m.buf {
+		m.buf[i] = f64()
+	}
+	return m, m.check()
+}
+
+// check validates the values of a decoded model: all finite, the Gammas'
+// shapes above 1 and rates positive, the variances and scales positive.
+func (m *Model) check() error {
+	for i, v := range append([]float64{m.noiseA, m.noiseB, m.priorA, m.priorB, m.yMean, m.yScale}, m.buf...) {
+		if !finite(v) {
+			return fmt.Errorf("%w: stored value %d is %g", gcp.ErrNonFinite, i, v)
+		}
+	}
+	switch {
+	case !(m.noiseA > 1 && m.noiseB > 0):
+		return fmt.Errorf("%w: noise precision Gamma(%g, %g), want shape > 1 and rate > 0", gcp.ErrFormat, m.noiseA, m.noiseB)
+	case !(m.priorA > 1 && m.priorB > 0):
+		return fmt.Errorf("%w: prior precision Gamma(%g, %g), want shape > 1 and rate > 0", gcp.ErrFormat, m.priorA, m.priorB)
+	case !(m.yScale > 0):
+		return fmt.Errorf("%w: target scale %g, want > 0", gcp.ErrFormat, m.yScale)
+	}
+	for i, v := range m.variance {
+		if !(v > 0) {
+			return fmt.Errorf("%w: weight %d has variance %g, want > 0", gcp.ErrFormat, i, v)
+		}
+	}
+	for j, s := range m.xScale {
+		if !(s > 0) {
+			return fmt.Errorf("%w: feature %d has scale %g, want > 0", gcp.ErrFormat, j, s)
+		}
+	}
+	return nil
+}
