@@ -11,8 +11,8 @@ const minVariance = 1e-100
 
 // trainer holds the buffers of ADF updates on one model.
 type trainer struct {
-	m  *Model
-	ws *Workspace
+	m  *PBP
+	ws *PBPWorkspace
 	// gradM and gradV hold ∂log Z/∂m and ∂log Z/∂v of every weight, in
 	// the order of the model's weight buffers.
 	gradM, gradV []float64
@@ -24,7 +24,7 @@ type trainer struct {
 }
 
 // newTrainer returns the buffers for ADF updates of m.
-func newTrainer(m *Model) *trainer {
+func newTrainer(m *PBP) *trainer {
 	p, w := m.lay.params(), 0
 	for _, u := range m.lay.widths {
 		w = max(w, u+1)
@@ -103,7 +103,7 @@ func (t *trainer) adfStep(x []float64, y, a, b float64) (mu, s2 float64) {
 
 // applyADF updates every weight by momentUpdate from the gradients of
 // log Z, skipping the weights whose update is invalid (minVariance).
-func (m *Model) applyADF(gradM, gradV []float64) {
+func (m *PBP) applyADF(gradM, gradV []float64) {
 	gradM, gradV = gradM[:len(m.mean)], gradV[:len(m.mean)]
 	for i, w := range m.mean {
 		mNew, vNew := momentUpdate(w, m.variance[i], gradM[i], gradV[i])

@@ -9,7 +9,7 @@ import (
 // randomModel returns an untrained model of shape cfg whose weight means
 // and variances are drawn from seed, far from their initial values, so
 // that every term of the moment equations matters.
-func randomModel(t *testing.T, cfg Config, seed uint64) *Model {
+func randomModel(t *testing.T, cfg PBPConfig, seed uint64) *PBP {
 	t.Helper()
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
@@ -44,7 +44,7 @@ func randomModel(t *testing.T, cfg Config, seed uint64) *Model {
 func TestADFLinearIsKalman(t *testing.T) {
 	const d = 3
 	for seed := range uint64(5) {
-		m := randomModel(t, Config{Inputs: d, Hidden: []int{}}, seed)
+		m := randomModel(t, PBPConfig{Inputs: d, Hidden: []int{}}, seed)
 		r := rand.New(rand.NewPCG(seed, 1))
 		x := []float64{r.NormFloat64(), r.NormFloat64(), r.NormFloat64()}
 		y := r.NormFloat64()
@@ -91,7 +91,7 @@ func close(got, want, tol float64) bool {
 // absolute plus 1e-6 relative is loose for a correct gradient and far
 // below what a wrong term would give.
 func TestLogZGradientFiniteDifferences(t *testing.T) {
-	m := randomModel(t, Config{Inputs: 3, Hidden: []int{4, 3}}, 11)
+	m := randomModel(t, PBPConfig{Inputs: 3, Hidden: []int{4, 3}}, 11)
 	x, y, noise := []float64{0.3, -1.2, 0.8}, 0.6, 0.25
 	tr := newTrainer(m)
 	logZ := func() float64 {

@@ -28,7 +28,7 @@ func benchRows(n, d int) (x, y []float64) {
 // per row.
 func BenchmarkTrainEpoch(b *testing.B) {
 	x, y := benchRows(1000, 8)
-	m, err := Fit(Config{Inputs: 8, Epochs: 1}, x, y)
+	m, err := FitPBP(PBPConfig{Inputs: 8, Epochs: 1}, x, y)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func BenchmarkTrainEpoch(b *testing.B) {
 // BenchmarkPredict measures one prediction of the same model.
 func BenchmarkPredict(b *testing.B) {
 	x, y := benchRows(1000, 8)
-	m, err := Fit(Config{Inputs: 8, Epochs: 1}, x, y)
+	m, err := FitPBP(PBPConfig{Inputs: 8, Epochs: 1}, x, y)
 	if err != nil {
 		b.Fatal(err)
 	}

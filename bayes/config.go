@@ -7,7 +7,7 @@ import (
 	"github.com/gcpnet/gcp"
 )
 
-// Defaults of Config: the architecture and training length of the PBP
+// Defaults of PBPConfig: the architecture and training length of the PBP
 // paper's UCI experiments (Sec. 5), one hidden layer of 50 units and 40
 // passes over the data.
 const (
@@ -26,9 +26,9 @@ const (
 	maxEpochs = 1 << 20
 )
 
-// Config is the shape of a PBP model and the length of its training. The
+// PBPConfig is the shape of a PBP model and the length of its training. The
 // zero values of the optional fields select the documented defaults.
-type Config struct {
+type PBPConfig struct {
 	// Inputs is the number of features of an input row. Required.
 	Inputs int
 	// Hidden is the number of units of each hidden layer. A nil Hidden
@@ -40,7 +40,7 @@ type Config struct {
 	// Default 40, the paper's.
 	Epochs int
 	// Seed fixes the initial weight means and the order in which every
-	// epoch visits the training rows: the same Config and data give a
+	// epoch visits the training rows: the same PBPConfig and data give a
 	// bit-identical model.
 	Seed uint64
 }
@@ -48,7 +48,7 @@ type Config struct {
 // withDefaults returns c with its zero optional fields set to their
 // defaults and Hidden copied, so that a caller's later change to its
 // slice cannot reach the model.
-func (c Config) withDefaults() Config {
+func (c PBPConfig) withDefaults() PBPConfig {
 	if c.Hidden == nil {
 		c.Hidden = []int{defaultHidden}
 	} else {
@@ -60,9 +60,9 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// validate checks a Config after withDefaults against the package
+// validate checks a PBPConfig after withDefaults against the package
 // limits; the error wraps gcp.ErrConfig and names the field.
-func (c Config) validate() error {
+func (c PBPConfig) validate() error {
 	if c.Inputs < 1 || c.Inputs > maxInputs {
 		return fmt.Errorf("%w: Inputs = %d, want 1..%d", gcp.ErrConfig, c.Inputs, maxInputs)
 	}

@@ -21,7 +21,7 @@
 // the weight posterior (VarEpistemic), so that every interval, density
 // and evaluation routine of package gcp applies to them unchanged.
 // Prediction allocates nothing and is safe for concurrent use with one
-// Workspace per goroutine; a seed reproduces a model bit for bit on the
+// PBPWorkspace per goroutine; a seed reproduces a model bit for bit on the
 // same machine and build; bad input gets an error matchable with
 // errors.Is against the sentinel errors of package gcp, never a panic.
 package bayes

@@ -19,7 +19,7 @@ func Example() {
 		x[i] = 6*r.Float64() - 3
 		y[i] = math.Sin(x[i]) + 0.2*r.NormFloat64()
 	}
-	model, err := bayes.Fit(bayes.Config{Inputs: 1}, x, y) // one hidden layer of 50 units, 40 epochs
+	model, err := bayes.FitPBP(bayes.PBPConfig{Inputs: 1}, x, y) // one hidden layer of 50 units, 40 epochs
 	if err != nil {
 		log.Fatal(err)
 	}

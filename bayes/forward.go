@@ -2,10 +2,10 @@ package bayes
 
 import "math"
 
-// Workspace holds the moments of one input's pass through a model's
-// network. Create one per goroutine with Model.NewWorkspace; a Workspace
+// PBPWorkspace holds the moments of one input's pass through a model's
+// network. Create one per goroutine with PBP.NewWorkspace; a PBPWorkspace
 // must not be used by two goroutines at the same time.
-type Workspace struct {
+type PBPWorkspace struct {
 	// mz and vz hold the mean and variance of every layer's outputs,
 	// laid out by layout.units: the input layer's standardized features
 	// (variance 0), then each hidden layer's ReLU outputs, each layer
@@ -18,20 +18,20 @@ type Workspace struct {
 
 // NewWorkspace returns the buffers for one goroutine's predictions with
 // m or with any model of the same shape.
-func (m *Model) NewWorkspace() *Workspace {
+func (m *PBP) NewWorkspace() *PBPWorkspace {
 	n := m.lay.moments()
 	_, v := carve(n, n, n, n)
-	return &Workspace{mz: v[0], vz: v[1], cdf: v[2], dens: v[3]}
+	return &PBPWorkspace{mz: v[0], vz: v[1], cdf: v[2], dens: v[3]}
 }
 
 // fits reports whether ws holds the moments of m's network.
-func (ws *Workspace) fits(m *Model) bool {
+func (ws *PBPWorkspace) fits(m *PBP) bool {
 	return ws != nil && len(ws.mz) == m.lay.moments()
 }
 
 // input returns the slots of ws for the standardized features of an
 // input row.
-func (ws *Workspace) input(m *Model) []float64 { return ws.mz[:m.cfg.Inputs] }
+func (ws *PBPWorkspace) input(m *PBP) []float64 { return ws.mz[:m.cfg.Inputs] }
 
 // propagate computes the moments of every layer's outputs in ws from the
 // standardized input already in ws.input, under the factorized Gaussian
@@ -39,7 +39,7 @@ func (ws *Workspace) input(m *Model) []float64 { return ws.mz[:m.cfg.Inputs] }
 // PBP's forward pass. Each unit's pre-activation is taken to be Gaussian
 // with the moments preactivation gives; through a hidden unit's ReLU its
 // moments become reluMoments', the output unit is linear.
-func (m *Model) propagate(ws *Workspace) (mean, variance float64) {
+func (m *PBP) propagate(ws *PBPWorkspace) (mean, variance float64) {
 	l := &m.lay
 	lo, _ := l.units(0)
 	clear(ws.vz[lo : lo+l.widths[0]])

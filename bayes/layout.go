@@ -12,7 +12,7 @@ package bayes
 type layout struct {
 	widths []int // units of layers 0..L: the inputs, the hidden widths, 1
 	wOff   []int // wOff[k−1] is where weight layer k starts; wOff[L] is the weight count
-	zOff   []int // zOff[k] is where layer k's moments start in a Workspace: its units, then the bias slot
+	zOff   []int // zOff[k] is where layer k's moments start in a PBPWorkspace: its units, then the bias slot
 }
 
 // newLayout returns the layout of a network with the given inputs and
@@ -35,7 +35,7 @@ func (l *layout) layers() int { return len(l.widths) - 1 }
 // params returns the number of weights, biases included.
 func (l *layout) params() int { return l.wOff[l.layers()] }
 
-// moments returns the size of a Workspace's moment buffers.
+// moments returns the size of a PBPWorkspace's moment buffers.
 func (l *layout) moments() int { return l.zOff[len(l.widths)] }
 
 // fanIn returns the number of inputs of each unit of weight layer k, the
@@ -45,7 +45,7 @@ func (l *layout) fanIn(k int) int { return l.widths[k-1] + 1 }
 // weights returns the bounds of weight layer k in the weight buffers.
 func (l *layout) weights(k int) (lo, hi int) { return l.wOff[k-1], l.wOff[k] }
 
-// units returns the bounds of layer k's moments in a Workspace, the bias
+// units returns the bounds of layer k's moments in a PBPWorkspace, the bias
 // slot included.
 func (l *layout) units(k int) (lo, hi int) { return l.zOff[k], l.zOff[k+1] }
 

@@ -19,7 +19,7 @@ const (
 )
 
 // The PCG streams of a model's random numbers, each seeded with
-// Config.Seed: one for the initial weight means and one per epoch for its
+// PBPConfig.Seed: one for the initial weight means and one per epoch for its
 // order of the training rows, so that training n epochs and then m more
 // gives the same model as n+m at once.
 const (
@@ -27,14 +27,14 @@ const (
 	shuffleStream = 1 << 32 // + the number of epochs trained before
 )
 
-// Model is a Bayesian neural network trained by PBP: a factorized
+// PBP is a Bayesian neural network trained by PBP: a factorized
 // Gaussian posterior over its weights and Gamma posteriors over the noise
 // and prior precisions, with the standardization of its training data.
 // Create one with Fit or UnmarshalBinary. Predict may be called from many
 // goroutines at once; Train and UnmarshalBinary must not run concurrently
-// with anything else on the same Model.
-type Model struct {
-	cfg Config
+// with anything else on the same PBP.
+type PBP struct {
+	cfg PBPConfig
 	lay layout
 	// mean and variance are the posterior N(mean, variance) of every
 	// weight, in the order of layout; mHat, vHat, aHat and bHat the
@@ -53,8 +53,8 @@ type Model struct {
 
 // newModel returns an untrained model of shape cfg, already validated,
 // with its buffers allocated and everything else zero.
-func newModel(cfg Config) *Model {
-	m := &Model{cfg: cfg, lay: newLayout(cfg.Inputs, cfg.Hidden)}
+func newModel(cfg PBPConfig) *PBP {
+	m := &PBP{cfg: cfg, lay: newLayout(cfg.Inputs, cfg.Hidden)}
 	p, d := m.lay.params(), cfg.Inputs
 	var v [][]float64
 	m.buf, v = carve(p, p, p, p, p, p, d, d)
@@ -70,7 +70,7 @@ func newModel(cfg Config) *Model {
 // Errors wrap gcp.ErrConfig for an invalid cfg, gcp.ErrBatch for no
 // rows, gcp.ErrShape for len(x) ≠ cfg.Inputs·len(y) and gcp.ErrNonFinite
 // for a NaN or an infinity in x or y.
-func Fit(cfg Config, x, y []float64) (*Model, error) {
+func FitPBP(cfg PBPConfig, x, y []float64) (*PBP, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -87,10 +87,10 @@ func Fit(cfg Config, x, y []float64) (*Model, error) {
 
 // Train makes epochs more passes over the rows x, y, which are
 // standardized as the model's training data were: Fit followed by Train
-// with n epochs gives the same model as Fit with Config.Epochs increased
+// with n epochs gives the same model as Fit with PBPConfig.Epochs increased
 // by n. It returns the errors of Fit, gcp.ErrConfig for epochs outside
 // 1..2²⁰, and leaves the model unchanged on error.
-func (m *Model) Train(x, y []float64, epochs int) error {
+func (m *PBP) Train(x, y []float64, epochs int) error {
 	if epochs < 1 || epochs > maxEpochs {
 		return fmt.Errorf("%w: epochs = %d, want 1..%d", gcp.ErrConfig, epochs, maxEpochs)
 	}
@@ -101,8 +101,8 @@ func (m *Model) Train(x, y []float64, epochs int) error {
 	return nil
 }
 
-// Config returns the model's shape, with the defaults filled in.
-func (m *Model) Config() Config {
+// PBPConfig returns the model's shape, with the defaults filled in.
+func (m *PBP) Config() PBPConfig {
 	c := m.cfg
 	c.Hidden = append([]int{}, c.Hidden...)
 	return c
@@ -140,7 +140,7 @@ func finite(v float64) bool { return v-v == 0 }
 // spread whose square overflows is computed from the values scaled by
 // their largest magnitude, so that finite data always give a finite,
 // positive scale.
-func (m *Model) standardize(x, y []float64) {
+func (m *PBP) standardize(x, y []float64) {
 	d := m.cfg.Inputs
 	for j := range d {
 		m.xMean[j], m.xScale[j] = meanScale(x[j:], d)
@@ -184,7 +184,7 @@ func meanScale(v []float64, stride int) (mean, scale float64) {
 // priorRate/(priorShape−1), every prior factor a Gaussian of that
 // precision with mean 0 and no Gamma part, and both precisions' Gammas at
 // the prior Gamma(6, 6).
-func (m *Model) initialize() {
+func (m *PBP) initialize() {
 	r := rand.New(rand.NewPCG(m.cfg.Seed, initStream))
 	l := &m.lay
 	for k := 1; k <= l.layers(); k++ {
@@ -210,7 +210,7 @@ func (m *Model) initialize() {
 // order, drawn from the epoch's own stream, with one ADF step per row, and
 // ends with refinePrior, as in the authors' code (network.c,
 // one_learning_epoch; pbp.py, do_pbp).
-func (m *Model) train(x, y []float64, epochs int) {
+func (m *PBP) train(x, y []float64, epochs int) {
 	d, n := m.cfg.Inputs, len(y)
 	xs, ys := make([]float64, len(x)), make([]float64, n)
 	for i := range n {

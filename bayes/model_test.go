@@ -41,7 +41,7 @@ const noiseSD = 0.2
 // and the noise variance: the model knows it is extrapolating.
 func TestSineCoverageAndExtrapolation(t *testing.T) {
 	x, y := sineData(500, 1)
-	m, err := Fit(Config{Inputs: 1, Seed: 1}, x, y)
+	m, err := FitPBP(PBPConfig{Inputs: 1, Seed: 1}, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestSineCoverageAndExtrapolation(t *testing.T) {
 }
 
 // mustMarshal returns m's saved bytes.
-func mustMarshal(t *testing.T, m *Model) []byte {
+func mustMarshal(t *testing.T, m *PBP) []byte {
 	t.Helper()
 	b, err := m.MarshalBinary()
 	if err != nil {
@@ -107,12 +107,12 @@ func mustMarshal(t *testing.T, m *Model) []byte {
 // Train with k more leaves the same posterior as Fit with n+k.
 func TestFitIsReproducible(t *testing.T) {
 	x, y := sineData(200, 3)
-	cfg := Config{Inputs: 1, Hidden: []int{8, 6}, Epochs: 4, Seed: 5}
-	a, err := Fit(cfg, x, y)
+	cfg := PBPConfig{Inputs: 1, Hidden: []int{8, 6}, Epochs: 4, Seed: 5}
+	a, err := FitPBP(cfg, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Fit(cfg, x, y)
+	b, err := FitPBP(cfg, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,11 +120,11 @@ func TestFitIsReproducible(t *testing.T) {
 		t.Error("two fits with the same seed differ")
 	}
 	cfg.Seed = 6
-	if c, err := Fit(cfg, x, y); err != nil || bytes.Equal(mustMarshal(t, a), mustMarshal(t, c)) {
+	if c, err := FitPBP(cfg, x, y); err != nil || bytes.Equal(mustMarshal(t, a), mustMarshal(t, c)) {
 		t.Errorf("fits with seeds 5 and 6 are identical (error %v)", err)
 	}
 	cfg.Seed, cfg.Epochs = 5, 1
-	d, err := Fit(cfg, x, y)
+	d, err := FitPBP(cfg, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,31 +157,31 @@ func TestBadInput(t *testing.T) {
 	x, y := []float64{1, 2, 3, 4}, []float64{1, 2}
 	for _, c := range []struct {
 		name string
-		cfg  Config
+		cfg  PBPConfig
 		x, y []float64
 		want error
 	}{
-		{"no inputs", Config{}, x, y, gcp.ErrConfig},
-		{"negative inputs", Config{Inputs: -2}, x, y, gcp.ErrConfig},
-		{"zero width", Config{Inputs: 2, Hidden: []int{0}}, x, y, gcp.ErrConfig},
-		{"too wide", Config{Inputs: 2, Hidden: []int{maxWidth + 1}}, x, y, gcp.ErrConfig},
-		{"too deep", Config{Inputs: 2, Hidden: make([]int, maxDepth+1)}, x, y, gcp.ErrConfig},
-		{"too many weights", Config{Inputs: 2, Hidden: []int{4096, 4096}}, x, y, gcp.ErrConfig},
-		{"negative epochs", Config{Inputs: 2, Epochs: -1}, x, y, gcp.ErrConfig},
-		{"no rows", Config{Inputs: 2}, nil, nil, gcp.ErrBatch},
-		{"short x", Config{Inputs: 2}, x[:3], y, gcp.ErrShape},
-		{"long x", Config{Inputs: 1}, x, y, gcp.ErrShape},
-		{"NaN input", Config{Inputs: 2}, []float64{1, nan, 3, 4}, y, gcp.ErrNonFinite},
-		{"Inf input", Config{Inputs: 2}, []float64{1, 2, -inf, 4}, y, gcp.ErrNonFinite},
-		{"NaN target", Config{Inputs: 2}, x, []float64{nan, 2}, gcp.ErrNonFinite},
-		{"Inf target", Config{Inputs: 2}, x, []float64{1, inf}, gcp.ErrNonFinite},
+		{"no inputs", PBPConfig{}, x, y, gcp.ErrConfig},
+		{"negative inputs", PBPConfig{Inputs: -2}, x, y, gcp.ErrConfig},
+		{"zero width", PBPConfig{Inputs: 2, Hidden: []int{0}}, x, y, gcp.ErrConfig},
+		{"too wide", PBPConfig{Inputs: 2, Hidden: []int{maxWidth + 1}}, x, y, gcp.ErrConfig},
+		{"too deep", PBPConfig{Inputs: 2, Hidden: make([]int, maxDepth+1)}, x, y, gcp.ErrConfig},
+		{"too many weights", PBPConfig{Inputs: 2, Hidden: []int{4096, 4096}}, x, y, gcp.ErrConfig},
+		{"negative epochs", PBPConfig{Inputs: 2, Epochs: -1}, x, y, gcp.ErrConfig},
+		{"no rows", PBPConfig{Inputs: 2}, nil, nil, gcp.ErrBatch},
+		{"short x", PBPConfig{Inputs: 2}, x[:3], y, gcp.ErrShape},
+		{"long x", PBPConfig{Inputs: 1}, x, y, gcp.ErrShape},
+		{"NaN input", PBPConfig{Inputs: 2}, []float64{1, nan, 3, 4}, y, gcp.ErrNonFinite},
+		{"Inf input", PBPConfig{Inputs: 2}, []float64{1, 2, -inf, 4}, y, gcp.ErrNonFinite},
+		{"NaN target", PBPConfig{Inputs: 2}, x, []float64{nan, 2}, gcp.ErrNonFinite},
+		{"Inf target", PBPConfig{Inputs: 2}, x, []float64{1, inf}, gcp.ErrNonFinite},
 	} {
-		if _, err := Fit(c.cfg, c.x, c.y); !errors.Is(err, c.want) {
+		if _, err := FitPBP(c.cfg, c.x, c.y); !errors.Is(err, c.want) {
 			t.Errorf("Fit, %s: error %v, want %v", c.name, err, c.want)
 		}
 	}
 
-	m, err := Fit(Config{Inputs: 2, Hidden: []int{3}, Epochs: 2}, x, y)
+	m, err := FitPBP(PBPConfig{Inputs: 2, Hidden: []int{3}, Epochs: 2}, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,13 +208,13 @@ func TestBadInput(t *testing.T) {
 	}
 
 	ws := m.NewWorkspace()
-	other, err := Fit(Config{Inputs: 2, Hidden: []int{4}, Epochs: 1}, x, y)
+	other, err := FitPBP(PBPConfig{Inputs: 2, Hidden: []int{4}, Epochs: 1}, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		name string
-		ws   *Workspace
+		ws   *PBPWorkspace
 		x    []float64
 		want error
 	}{

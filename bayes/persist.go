@@ -77,11 +77,11 @@ func (h header) size() int {
 // The whole model is 97 + 4D + 48P + 16I bytes. The header has a CRC of its
 // own so that a flipped bit in a size reads as gcp.ErrChecksum rather than
 // as a truncation, and so that ReadFrom can trust the sizes before it
-// reads the rest. MarshalBinary fails only for a nil Model, with
+// reads the rest. MarshalBinary fails only for a nil PBP, with
 // gcp.ErrConfig.
-func (m *Model) MarshalBinary() ([]byte, error) {
+func (m *PBP) MarshalBinary() ([]byte, error) {
 	if m == nil || m.buf == nil {
-		return nil, fmt.Errorf("%w: nil or zero Model", gcp.ErrConfig)
+		return nil, fmt.Errorf("%w: nil or zero PBP", gcp.ErrConfig)
 	}
 	h := header{depth: len(m.cfg.Hidden), inputs: m.cfg.Inputs, params: m.lay.params()}
 	b := make([]byte, 0, h.size())
@@ -114,9 +114,9 @@ func (m *Model) MarshalBinary() ([]byte, error) {
 // variance or scale, bytes after the end), gcp.ErrConfig (an invalid
 // stored Epochs) and gcp.ErrNonFinite (a NaN or infinite stored value).
 // On error m is left unchanged.
-func (m *Model) UnmarshalBinary(data []byte) error {
+func (m *PBP) UnmarshalBinary(data []byte) error {
 	if m == nil {
-		return fmt.Errorf("%w: nil Model", gcp.ErrConfig)
+		return fmt.Errorf("%w: nil PBP", gcp.ErrConfig)
 	}
 	d, err := decode(data)
 	if err != nil {
@@ -128,7 +128,7 @@ func (m *Model) UnmarshalBinary(data []byte) error {
 
 // WriteTo writes the model in the format of MarshalBinary to w and
 // returns the number of bytes written.
-func (m *Model) WriteTo(w io.Writer) (int64, error) {
+func (m *PBP) WriteTo(w io.Writer) (int64, error) {
 	b, err := m.MarshalBinary()
 	if err != nil {
 		return 0, err
@@ -147,9 +147,9 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 // a stream of models can stop at io.EOF; other read errors are returned
 // wrapped, the format's errors as UnmarshalBinary's. On error m is left
 // unchanged.
-func (m *Model) ReadFrom(r io.Reader) (int64, error) {
+func (m *PBP) ReadFrom(r io.Reader) (int64, error) {
 	if m == nil {
-		return 0, fmt.Errorf("%w: nil Model", gcp.ErrConfig)
+		return 0, fmt.Errorf("%w: nil PBP", gcp.ErrConfig)
 	}
 	head := make([]byte, headerLen)
 	n, err := io.ReadFull(r, head)
@@ -210,8 +210,8 @@ func parseHeader(data []byte) (header, error) {
 }
 
 // decode parses and validates a whole saved model and returns it as a new
-// Model.
-func decode(data []byte) (*Model, error) {
+// PBP.
+func decode(data []byte) (*PBP, error) {
 	h, err := parseHeader(data)
 	if err != nil {
 		return nil, err
@@ -230,7 +230,7 @@ func decode(data []byte) (*Model, error) {
 	u64 := func() uint64 { off += 8; return le.Uint64(data[off-8:]) }
 	f64 := func() float64 { return math.Float64frombits(u64()) }
 
-	cfg := Config{Inputs: h.inputs, Hidden: make([]int, h.depth)}
+	cfg := PBPConfig{Inputs: h.inputs, Hidden: make([]int, h.depth)}
 	for i := range cfg.Hidden {
 		w := u32()
 		if w < 1 || w > maxWidth {
@@ -264,7 +264,7 @@ func decode(data []byte) (*Model, error) {
 
 // check validates the values of a decoded model: all finite, the Gammas'
 // shapes above 1 and rates positive, the variances and scales positive.
-func (m *Model) check() error {
+func (m *PBP) check() error {
 	for i, v := range append([]float64{m.noiseA, m.noiseB, m.priorA, m.priorB, m.yMean, m.yScale}, m.buf...) {
 		if !finite(v) {
 			return fmt.Errorf("%w: stored value %d is %g", gcp.ErrNonFinite, i, v)

@@ -26,14 +26,14 @@ var goldenInputs = [][]float64{{0, 0}, {0.5, -1}, {-2, 3}, {4, 4}, {-7, 0.25}}
 // goldenModel trains the model of the golden file: 3 epochs of a network
 // with hidden layers of 3 and 2 units on 60 rows of a smooth function of
 // two inputs.
-func goldenModel(t *testing.T) *Model {
+func goldenModel(t *testing.T) *PBP {
 	t.Helper()
 	var x, y []float64
 	for i := range 60 {
 		a, b := float64(i%10)/3-1.5, float64(i/10)-2.5
 		x, y = append(x, a, b), append(y, math.Sin(a)+0.3*b*b+0.05*math.Cos(7*float64(i)))
 	}
-	m, err := Fit(Config{Inputs: 2, Hidden: []int{3, 2}, Epochs: 3, Seed: 7}, x, y)
+	m, err := FitPBP(PBPConfig{Inputs: 2, Hidden: []int{3, 2}, Epochs: 3, Seed: 7}, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func readGolden(t *testing.T) []byte {
 // units with negative α; 1e-11 relative covers that with room.
 func TestGolden(t *testing.T) {
 	data := readGolden(t)
-	var m Model
+	var m PBP
 	if err := m.UnmarshalBinary(data); err != nil {
 		t.Fatal(err)
 	}
@@ -143,18 +143,18 @@ func referencePrediction(file []byte, x []float64) (mean, epistemic, aleatoric f
 // WriteTo/ReadFrom restore a model that saves to the same bytes and
 // predicts the same, that ReadFrom reads models stored one after another
 // and stops at the end of the stream with gcp.ErrTruncated and io.EOF,
-// and that a nil or zero Model gets gcp.ErrConfig.
+// and that a nil or zero PBP gets gcp.ErrConfig.
 func TestRoundTrip(t *testing.T) {
 	a := goldenModel(t)
 	b := fitSine(t)
 	var stream bytes.Buffer
-	for _, m := range []*Model{a, b} {
+	for _, m := range []*PBP{a, b} {
 		if _, err := m.WriteTo(&stream); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, want := range []*Model{a, b} {
-		var got Model
+	for _, want := range []*PBP{a, b} {
+		var got PBP
 		if _, err := got.ReadFrom(&stream); err != nil {
 			t.Fatal(err)
 		}
@@ -168,15 +168,15 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("the restored model predicts %+v (%v), the original %+v (%v)", q, err2, p, err1)
 		}
 	}
-	var m Model
+	var m PBP
 	if _, err := m.ReadFrom(&stream); !errors.Is(err, gcp.ErrTruncated) || !errors.Is(err, io.EOF) {
 		t.Errorf("ReadFrom at the end of the stream: %v, want gcp.ErrTruncated and io.EOF", err)
 	}
-	var nilModel *Model
+	var nilModel *PBP
 	if _, err := nilModel.MarshalBinary(); !errors.Is(err, gcp.ErrConfig) {
 		t.Errorf("nil MarshalBinary: %v", err)
 	}
-	if _, err := new(Model).MarshalBinary(); !errors.Is(err, gcp.ErrConfig) {
+	if _, err := new(PBP).MarshalBinary(); !errors.Is(err, gcp.ErrConfig) {
 		t.Errorf("zero MarshalBinary: %v", err)
 	}
 	if err := nilModel.UnmarshalBinary(mustMarshal(t, a)); !errors.Is(err, gcp.ErrConfig) {
@@ -255,7 +255,7 @@ func TestFormatErrors(t *testing.T) {
 		{"negative feature scale", func(b []byte) []byte { f64(len(b)-crcLen-8, -1)(b); return reseal(b) }, gcp.ErrFormat},
 		{"a byte appended", func(b []byte) []byte { return append(b, 0) }, gcp.ErrFormat},
 	} {
-		var m Model
+		var m PBP
 		if err := m.UnmarshalBinary(c.edit(bytes.Clone(data))); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}

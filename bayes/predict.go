@@ -27,11 +27,11 @@ import (
 //
 // ws must come from NewWorkspace of a model of this shape; it is
 // overwritten. Predict allocates nothing and may be called from many
-// goroutines at once, each with its own Workspace. It returns
-// gcp.ErrShape for a wrong len(x) or a Workspace of another shape,
+// goroutines at once, each with its own PBPWorkspace. It returns
+// gcp.ErrShape for a wrong len(x) or a PBPWorkspace of another shape,
 // gcp.ErrNonFinite for a NaN or an infinity in x or a prediction that
 // overflows float64, unwrapped so that the error costs no allocation.
-func (m *Model) Predict(ws *Workspace, x []float64) (gcp.Prediction, error) {
+func (m *PBP) Predict(ws *PBPWorkspace, x []float64) (gcp.Prediction, error) {
 	if len(x) != m.cfg.Inputs || !ws.fits(m) {
 		return gcp.Prediction{}, gcp.ErrShape
 	}

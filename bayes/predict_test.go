@@ -13,10 +13,10 @@ import (
 var sinkPrediction gcp.Prediction
 
 // fitSine returns a small model of sineData for the prediction tests.
-func fitSine(t *testing.T) *Model {
+func fitSine(t *testing.T) *PBP {
 	t.Helper()
 	x, y := sineData(300, 4)
-	m, err := Fit(Config{Inputs: 1, Hidden: []int{20, 10}, Epochs: 5, Seed: 2}, x, y)
+	m, err := FitPBP(PBPConfig{Inputs: 1, Hidden: []int{20, 10}, Epochs: 5, Seed: 2}, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestPredictAllocs(t *testing.T) {
 }
 
 // TestPredictConcurrent runs Predict from 4 goroutines at once, each with
-// its own Workspace, and checks every result against the same input's
+// its own PBPWorkspace, and checks every result against the same input's
 // prediction made alone; under -race it also checks that Predict only
 // reads the model.
 func TestPredictConcurrent(t *testing.T) {

@@ -26,7 +26,7 @@ const maxCavityVariance = 1e6
 // with shape ≤ 1 or rate ≤ 0) is skipped, as in the authors' code; so is
 // one whose update would not be a valid Gaussian and Gamma, which that
 // code does not check.
-func (m *Model) refinePrior() {
+func (m *PBP) refinePrior() {
 	for i, w := range m.mean {
 		vNat, mNat := 1/m.variance[i], w/m.variance[i]
 		vCavNat, mCavNat := vNat-m.vHat[i], mNat-m.mHat[i]
