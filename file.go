@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"context"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
@@ -33,6 +34,14 @@ func SaveFile[T Float](path string, m *Model[T]) error {
 // model promptly on SIGINT (see signal.NotifyContext) without leaving a
 // temporary file as large as the model behind.
 func SaveFileContext[T Float](ctx context.Context, path string, m *Model[T]) error {
+	return SaveMarshaled(ctx, path, m)
+}
+
+// SaveMarshaled writes the bytes of m's MarshalBinary to path as
+// SaveFileContext writes a Model's: atomically, stopped by ctx. It saves
+// the models of package bayes, which are no Model[T], with the same
+// guarantees.
+func SaveMarshaled(ctx context.Context, path string, m encoding.BinaryMarshaler) error {
 	b, err := m.MarshalBinary()
 	if err != nil {
 		return err

@@ -8,21 +8,6 @@ import (
 	"github.com/gcpnet/gcp"
 )
 
-// parseMethod returns the loss that -method name selects: gcp, ml,
-// ml_bayes or dpd, the paper's names (Sec. subsecMethods) in any case.
-func parseMethod(name string) (gcp.Loss, error) {
-	for l := gcp.LossGCP; l <= gcp.LossMLBayes; l++ {
-		if strings.EqualFold(name, l.String()) {
-			return l, nil
-		}
-	}
-	return 0, fmt.Errorf("-method %q: want gcp, ml, ml_bayes or dpd", name)
-}
-
-// methodName returns the -method name of a loss: its paper name in lower
-// case.
-func methodName(l gcp.Loss) string { return strings.ToLower(l.String()) }
-
 // hyper is how a network is trained: the columns of the paper's
 // hyperparameter tables, the minibatch size and the hidden layers.
 type hyper struct {
@@ -38,10 +23,6 @@ type hyper struct {
 
 // String describes h on one line, with -hidden's syntax for the layers.
 func (h hyper) String() string {
-	widths := make([]string, len(h.hidden))
-	for i, w := range h.hidden {
-		widths[i] = strconv.Itoa(w)
-	}
 	opt := h.optimizer.String()
 	if h.optimizer == gcp.RMSProp && h.rho != 0 {
 		opt += fmt.Sprintf(" (rho %g)", h.rho)
@@ -51,7 +32,7 @@ func (h hyper) String() string {
 		members = fmt.Sprintf(", %d members", h.members)
 	}
 	return fmt.Sprintf("%s, lr %g, dropout %g, %d epochs, batch %d, hidden %s%s",
-		opt, h.lr, h.dropout, h.epochs, h.batch, strings.Join(widths, ","), members)
+		opt, h.lr, h.dropout, h.epochs, h.batch, joinInts(h.hidden), members)
 }
 
 // paperHidden is the width of the paper's single hidden layer on the
@@ -119,18 +100,41 @@ var appendixHyper = map[string]map[gcp.Loss]hyper{
 	},
 }
 
-// defaultHyper returns the recipe for a loss on the data set called
+// defaultHyper returns the recipe for a method on the data set called
 // name (a file's base name without extension, in any case) and whether
 // the appendix gave it.
-func defaultHyper(name string, loss gcp.Loss) (hyper, bool) {
-	if h, ok := appendixHyper[strings.ToLower(name)][loss]; ok {
+func defaultHyper(name string, m method) (hyper, bool) {
+	name = strings.ToLower(name)
+	if !m.network() {
+		return bayesDefaultHyper(name, m)
+	}
+	if h, ok := appendixHyper[name][m.loss]; ok {
 		h.hidden = []int{paperHidden}
 		return h, true
 	}
 	h := genericHyper
 	h.hidden = []int{paperHidden}
-	if loss == gcp.LossMLBayes {
+	if m.loss == gcp.LossMLBayes {
 		h.dropout = genericMLBayesDropout
 	}
 	return h, false
+}
+
+// describe is h.String for a network, and the settings a Bayesian
+// comparator uses for the others.
+func (h hyper) describe(m method) string {
+	if m.network() {
+		return h.String()
+	}
+	b := bayesHyper{epochs: h.epochs, hidden: h.hidden, lr: h.lr, batch: h.batch}
+	return b.String()[:strings.LastIndex(b.String(), ", seed")]
+}
+
+// joinInts writes layer widths as -hidden takes them: 50,50.
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, w := range v {
+		s[i] = strconv.Itoa(w)
+	}
+	return strings.Join(s, ",")
 }

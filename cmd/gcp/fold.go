@@ -172,13 +172,43 @@ func (fd fold) train(d int, loss gcp.Loss, h hyper, epoch func() bool) (*gcp.Mod
 	return model, nil
 }
 
-// evaluate scores model on the fold's test split, in original units.
-func (fd fold) evaluate(model *gcp.Model[float32]) (scores, error) {
+// network trains a model as train does and returns its predictions of
+// the test split, in original units.
+func (fd fold) network(d int, loss gcp.Loss, h hyper, epoch func() bool) ([]gcp.Prediction, error) {
+	model, err := fd.train(d, loss, h, epoch)
+	if err != nil {
+		return nil, err
+	}
 	preds := make([]gcp.Prediction, len(fd.testY))
 	if err := model.PredictBatch(model.NewWorkspace(), convert[float32](fd.testX), preds); err != nil {
-		return scores{}, fmt.Errorf("predicting the test split: %w", err)
+		return nil, fmt.Errorf("predicting the test split: %w", err)
 	}
-	return score(preds, fd.testY)
+	return preds, nil
+}
+
+// bayes trains the Bayesian comparator m by h on the fold's training
+// split (which it standardizes itself, as fd.standardization does) and
+// returns its predictions of the test split. It counts h.epochs epochs
+// when done; epoch returning false then gives errStopped.
+func (fd fold) bayes(m method, h hyper, epoch func() bool) ([]gcp.Prediction, error) {
+	model, err := fitBayes(m, bayesHyper{epochs: h.epochs, hidden: h.hidden, seed: fd.modelSeed, lr: h.lr, batch: h.batch}, fd.trainX, fd.trainY)
+	if err != nil {
+		return nil, err
+	}
+	for range h.epochs {
+		if !epoch() {
+			return nil, errStopped
+		}
+	}
+	d := model.inputs()
+	predict := model.predictor()
+	preds := make([]gcp.Prediction, len(fd.testY))
+	for i := range preds {
+		if preds[i], err = predict(fd.testX[i*d : (i+1)*d]); err != nil {
+			return nil, fmt.Errorf("predicting the test split: %w", err)
+		}
+	}
+	return preds, nil
 }
 
 // parallel calls do(0), …, do(n−1) on up to workers goroutines and

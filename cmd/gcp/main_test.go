@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/bayes"
 )
 
 // gcpRun runs the command line args and returns what it wrote.
@@ -420,7 +421,47 @@ func TestTrainMethod(t *testing.T) {
 			t.Errorf("-method %s: predict row %v, want sd = sd_corrected and alpha +Inf", c.method, row)
 		}
 	}
-	if _, _, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "x.gcpm"), "-method", "svgd"); err == nil {
-		t.Error("train -method svgd succeeded")
+	if _, _, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "x.gcpm"), "-method", "bnn"); err == nil {
+		t.Error("train -method bnn succeeded")
+	}
+}
+
+// TestTrainBayes trains a comparator of package bayes with gcp train and
+// reads it back with eval and predict: the file is a bayes model, the
+// predictions are its Gaussians (alpha +Inf, sd = sd_corrected, an
+// epistemic part), and flags it has no use for are refused.
+func TestTrainBayes(t *testing.T) {
+	dir := t.TempDir()
+	trainCSV := writeSynthetic(t, dir, "train.csv", 1, 200, false)
+	model := filepath.Join(dir, "pbp.gcpm")
+	_, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model, "-epochs", "3", "-method", "pbp")
+	if err != nil {
+		t.Fatalf("train -method pbp: %v", err)
+	}
+	if !strings.Contains(stderr, "trained pbp on all 200 rows: 3 epochs, hidden 50") {
+		t.Errorf("train's summary %q does not say what it did", stderr)
+	}
+	b, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := new(bayes.PBP).UnmarshalBinary(b); err != nil {
+		t.Fatalf("the saved file is no PBP model: %v", err)
+	}
+	stdout, _, err := gcpRun("predict", "-model", model, "-data", trainCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := readCSV(t, stdout)[1]
+	if row[1] != row[2] || row[3] != "+Inf" || row[10] == "0" {
+		t.Errorf("predict row %v, want sd = sd_corrected, alpha +Inf and a positive sd_epistemic", row)
+	}
+	stdout, _, err = gcpRun("eval", "-model", model, "-data", trainCSV)
+	if err != nil || !strings.Contains(stdout, "N                     200") {
+		t.Errorf("eval: %v\n%s", err, stdout)
+	}
+	_, _, err = gcpRun("train", "-data", trainCSV, "-o", model, "-method", "pbp", "-members", "3")
+	if err == nil || !strings.Contains(err.Error(), "-members does not apply to -method pbp") {
+		t.Errorf("train -method pbp -members 3: %v, want a refusal", err)
 	}
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding"
 	"errors"
 	"fmt"
 	"io"
@@ -43,16 +45,24 @@ func checkOutput(out, data string, force bool) error {
 	return nil
 }
 
-// isModel reports whether the file at path starts as a saved model does,
-// or is empty; a file that cannot be read is not one. Its first bytes
-// suffice: ReadFrom reports gcp.ErrMagic from the magic alone.
+// isModel reports whether the file at path starts as a saved model of
+// any method does, or is empty; a file that cannot be read is not one.
+// Its first bytes suffice: a model's loader reports gcp.ErrMagic from the
+// magic alone.
 func isModel(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	_, err = new(gcp.Model[float32]).ReadFrom(io.LimitReader(f, 8))
+	head := make([]byte, 8)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	_, err = new(gcp.Model[float32]).ReadFrom(bytes.NewReader(head))
+	if !errors.Is(err, gcp.ErrMagic) {
+		return true
+	}
+	_, err = loadBayes(head)
 	return !errors.Is(err, gcp.ErrMagic)
 }
 
@@ -62,7 +72,7 @@ func isModel(path string) bool {
 // left as it was, and saveModel returns an error saying so. Outside the
 // save the signals keep their default action, and a signal the process
 // ignores (as a shell ignores SIGINT for a background job) stays ignored.
-func saveModel[T gcp.Float](path string, model *gcp.Model[T]) error {
+func saveModel(path string, model encoding.BinaryMarshaler) error {
 	ctx := context.Background()
 	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
 		if !signal.Ignored(s) {
@@ -71,7 +81,7 @@ func saveModel[T gcp.Float](path string, model *gcp.Model[T]) error {
 			defer stop()
 		}
 	}
-	err := gcp.SaveFileContext(ctx, path, model)
+	err := gcp.SaveMarshaled(ctx, path, model)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return fmt.Errorf("interrupted: %s was left as it was", path)
 	}

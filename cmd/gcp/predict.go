@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -37,7 +39,7 @@ func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath
 
 // load reads the model and the data file that predict and eval work on.
 func load(modelPath, dataPath string) (model, *dataset.Table, error) {
-	m, err := gcp.LoadFile[float64](modelPath)
+	m, err := loadModel(modelPath)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,7 +47,34 @@ func load(modelPath, dataPath string) (model, *dataset.Table, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return network{m}, tab, nil
+	return m, tab, nil
+}
+
+// loadModel reads a saved model of any method: a network of the root
+// package, read as float64 whatever type it was trained in (a float32
+// model loads exactly, and float64 arithmetic only removes rounding), or
+// a comparator of package bayes. A file that is neither gets the root
+// package's error.
+func loadModel(path string) (model, error) {
+	m, err := gcp.LoadFile[float64](path)
+	if err == nil {
+		return network{m}, nil
+	}
+	if !errors.Is(err, gcp.ErrMagic) {
+		return nil, err
+	}
+	b, readErr := os.ReadFile(path)
+	if readErr != nil {
+		return nil, err
+	}
+	bm, bayesErr := loadBayes(b)
+	switch {
+	case errors.Is(bayesErr, gcp.ErrMagic):
+		return nil, err
+	case bayesErr != nil:
+		return nil, fmt.Errorf("loading %s: %w", path, bayesErr)
+	}
+	return bm, nil
 }
 
 // columnsAbout is the help text on how predict and eval find the model's

@@ -38,7 +38,7 @@ type recipeFlags struct {
 	f32, f64                  *bool
 	// Parsed by check.
 	opt    gcp.Optimizer
-	loss   gcp.Loss
+	meth   method
 	layers []int
 }
 
@@ -62,7 +62,7 @@ func addRecipeFlags(c *command) *recipeFlags {
 		dropout:    c.fs.Float64("dropout", 0, "dropout rate before the output layer, in [0, 1) (default: searched; 0 with -validation 0, 0.4 for ml_bayes)"),
 		fixedAlpha: c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α (gcp only)"),
 		members:    c.fs.Int("members", defaultMembers, fmt.Sprintf("networks in the model, 1..%d: an ensemble, whose spread says where the model has not seen data; 1 trains a single network, smaller and about 3× faster to predict with", gcp.MaxMembers)),
-		method:     c.fs.String("method", "gcp", "gcp, or a comparator: ml, ml_bayes or dpd"),
+		method:     c.fs.String("method", "gcp", "gcp, or a comparator: ml, ml_bayes, dpd, or the Bayesian pbp or svgd"),
 		validation: c.fs.Float64("validation", 0.1, "share of the rows held out to stop early, choose hyperparameters and calibrate on; 0 trains on all rows as given"),
 		patience:   c.fs.Int("patience", 0, "epochs without a better held-out NLL before a candidate stops (default: a tenth of -epochs, at least 20)"),
 		seed:       c.fs.Uint64("seed", 1, "seed of the initial weights, the held-out rows, the dropout masks and the shuffling"),
@@ -90,11 +90,41 @@ func (f *recipeFlags) check(c *command) error {
 	if f.opt, err = parseOptimizer(*f.optimizer); err != nil {
 		return err
 	}
-	if f.loss, err = parseMethod(*f.method); err != nil {
+	if f.meth, err = parseMethod(*f.method); err != nil {
 		return err
 	}
-	f.layers, err = parseHidden(*f.hidden)
-	return err
+	if f.layers, err = parseHidden(*f.hidden); err != nil {
+		return err
+	}
+	return f.checkBayes(c)
+}
+
+// networkOnly are the recipe's flags that a Bayesian comparator has no
+// use for: it trains one model on every row, by its own rule.
+var networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64", "lr", "batch"}
+
+// checkBayes refuses, for a comparator of package bayes, a flag given
+// explicitly that it would ignore.
+func (f *recipeFlags) checkBayes(c *command) error {
+	if f.meth.network() {
+		return nil
+	}
+	for _, name := range networkOnly {
+		if c.set(name) {
+			return fmt.Errorf("-%s does not apply to -method %s", name, f.meth)
+		}
+	}
+	return nil
+}
+
+// bayesHyper returns the comparator's training settings from the flags:
+// -epochs (default PBP's 40), -hidden and -seed.
+func (f *recipeFlags) bayesHyper() bayesHyper {
+	h := bayesHyper{epochs: *f.epochs, hidden: f.layers, seed: *f.seed}
+	if h.epochs == 0 {
+		h.epochs = pbpEpochs
+	}
+	return h
 }
 
 // job returns the fitJob of the checked flags for the features and target
@@ -102,7 +132,7 @@ func (f *recipeFlags) check(c *command) error {
 func (f *recipeFlags) job(c *command, names []string, target string, x, y []float64) fitJob {
 	job := fitJob{
 		names: names, target: target,
-		cfg:    gcp.Config{Inputs: len(names), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.loss, Members: *f.members},
+		cfg:    gcp.Config{Inputs: len(names), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members},
 		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed},
 		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed},
 		plain:  *f.validation == 0,

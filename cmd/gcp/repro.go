@@ -49,11 +49,11 @@ override the defaults.`
 // repro runs the paper's cross-validation protocol on a data file.
 func repro(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("repro",
-		"repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd] [-members K] [-folds 50] [-outliers P] [-seed S] [-json] [training flags]",
+		"repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd|pbp|svgd] [-members K] [-folds 50] [-outliers P] [-seed S] [-json] [training flags]",
 		reproAbout)
 	data := c.fs.String("data", "", "data: CSV with a header line (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
-	methodFlag := c.fs.String("method", "gcp", "gcp, ml, ml_bayes or dpd (paper Sec. 6.1)")
+	methodFlag := c.fs.String("method", "gcp", methodNames+" (paper Sec. 6.1)")
 	folds := c.fs.Int("folds", 50, "number of random 95/5 train/test splits")
 	outliers := c.fs.Float64("outliers", 0, "share of training targets replaced by outliers, in [0, 1)")
 	seed := c.fs.Uint64("seed", 1, "seed of the splits, the outliers and the models")
@@ -72,7 +72,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	if err := c.require(stderr, "data"); err != nil {
 		return err
 	}
-	loss, err := parseMethod(*methodFlag)
+	meth, err := parseMethod(*methodFlag)
 	if err != nil {
 		return fmt.Errorf("repro: %w", err)
 	}
@@ -83,7 +83,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("repro: -outliers %g: want a share in [0, 1)", *outliers)
 	}
 	name := strings.TrimSuffix(filepath.Base(*data), filepath.Ext(*data))
-	h, fromPaper := defaultHyper(name, loss)
+	h, fromPaper := defaultHyper(name, meth)
 	if err := overrideHyper(c.fs, &h); err != nil {
 		return fmt.Errorf("repro: %w", err)
 	}
@@ -99,7 +99,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("repro: %s has %d rows; a 95/5 split needs at least 30, for a test split of %d", *data, n, minTest)
 	}
 	run := reproRun{
-		t: table{x: x, y: y, d: len(tab.Header) - 1}, loss: loss, h: h,
+		t: table{x: x, y: y, d: len(tab.Header) - 1}, meth: meth, h: h,
 		folds: *folds, outliers: *outliers, seed: *seed,
 	}
 	if isTerminal(stderr) {
@@ -111,7 +111,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("repro: %w", err)
 	}
-	sum := summarize(name, methodName(loss), run, res, time.Since(start))
+	sum := summarize(name, meth.String(), run, res, time.Since(start))
 	if *asJSON {
 		b, err := json.Marshal(sum)
 		if err != nil {
@@ -126,7 +126,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: %d folds of %d training and %d test rows, %g%% outliers (%d per training split), seed %d\n",
 		*data, *folds, n-testSize(n), testSize(n), 100**outliers, int(math.Round(*outliers*float64(n-testSize(n)))), *seed)
-	fmt.Fprintf(stdout, "%s: %s (defaults: %s)\n\n", methodName(loss), h, source)
+	fmt.Fprintf(stdout, "%s: %s (defaults: %s)\n\n", meth, h.describe(meth), source)
 	return sum.writeTable(stdout)
 }
 
@@ -190,7 +190,7 @@ func positiveInt(name, v string) (int, error) {
 // reproRun is one invocation of the protocol.
 type reproRun struct {
 	t        table
-	loss     gcp.Loss
+	meth     method
 	h        hyper
 	folds    int
 	outliers float64
@@ -229,11 +229,17 @@ func (r reproRun) results(workers int) ([]scores, error) {
 // fold draws, trains and scores fold f; epoch is train's callback.
 func (r reproRun) fold(f int, epoch func() bool) (scores, error) {
 	fd := newFold(r.t, r.seed, f, r.outliers)
-	model, err := fd.train(r.t.d, r.loss, r.h, epoch)
+	var preds []gcp.Prediction
+	var err error
+	if r.meth.network() {
+		preds, err = fd.network(r.t.d, r.meth.loss, r.h, epoch)
+	} else {
+		preds, err = fd.bayes(r.meth, r.h, epoch)
+	}
 	if err != nil {
 		return scores{}, err
 	}
-	return fd.evaluate(model)
+	return score(preds, fd.testY)
 }
 
 // jsonFloat is a float64 that JSON encodes as null when it is not
@@ -274,7 +280,7 @@ type reproSummary struct {
 }
 
 // summarize aggregates the folds' scores.
-func summarize(dataset, method string, r reproRun, res []scores, took time.Duration) reproSummary {
+func summarize(dataset, methodName string, r reproRun, res []scores, took time.Duration) reproSummary {
 	agg := func(get func(scores) float64) meanStd {
 		v := make([]float64, len(res))
 		for i, s := range res {
@@ -287,14 +293,14 @@ func summarize(dataset, method string, r reproRun, res []scores, took time.Durat
 		return meanStd{jsonFloat(m), jsonFloat(sd)}
 	}
 	s := reproSummary{
-		Dataset: dataset, Method: method, Folds: r.folds, Outliers: r.outliers, Seed: r.seed,
+		Dataset: dataset, Method: methodName, Folds: r.folds, Outliers: r.outliers, Seed: r.seed,
 		RMSE:     agg(func(s scores) float64 { return s.rmse }),
 		AUC:      agg(func(s scores) float64 { return s.auc }),
 		NLL:      agg(func(s scores) float64 { return s.nll }),
 		Coverage: agg(func(s scores) float64 { return s.cover95 }),
 		Seconds:  math.Round(took.Seconds()*1000) / 1000,
 	}
-	if r.loss == gcp.LossGCP {
+	if r.meth == (method{loss: gcp.LossGCP}) {
 		c := agg(func(s scores) float64 { return s.aucCorr })
 		s.AUCCorr = &c
 	}

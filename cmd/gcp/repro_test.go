@@ -182,7 +182,7 @@ func TestResultsIndependentOfScheduling(t *testing.T) {
 	for _, loss := range []gcp.Loss{gcp.LossGCP, gcp.LossMLBayes} {
 		h := tinyHyper
 		h.dropout = 0.2
-		run := reproRun{t: tab, loss: loss, h: h, folds: 4, outliers: 0.05, seed: 3}
+		run := reproRun{t: tab, meth: method{loss: loss}, h: h, folds: 4, outliers: 0.05, seed: 3}
 		one, err := run.results(1)
 		if err != nil {
 			t.Fatal(err)
@@ -226,7 +226,7 @@ func synthTable(n int) table {
 // done.
 func TestReproProgress(t *testing.T) {
 	var buf bytes.Buffer
-	run := reproRun{t: synthTable(60), loss: gcp.LossGCP, h: tinyHyper, folds: 3, seed: 1}
+	run := reproRun{t: synthTable(60), meth: method{loss: gcp.LossGCP}, h: tinyHyper, folds: 3, seed: 1}
 	run.bar = newProgressBar(&buf, run.folds*run.h.epochs)
 	if _, err := run.results(2); err != nil {
 		t.Fatal(err)
@@ -300,7 +300,7 @@ func TestDefaultHyper(t *testing.T) {
 		{"mine", gcp.LossMLBayes, hyper{optimizer: gcp.Adam, lr: 1e-3, dropout: 0.4, epochs: 500, batch: 32, hidden: []int{50}}, false},
 	}
 	for _, tt := range tests {
-		got, paper := defaultHyper(tt.name, tt.loss)
+		got, paper := defaultHyper(tt.name, method{loss: tt.loss})
 		if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(hyper{})); diff != "" || paper != tt.paper {
 			t.Errorf("defaultHyper(%s, %v): paper %t (want %t)\n%s", tt.name, tt.loss, paper, tt.paper, diff)
 		}
@@ -328,7 +328,7 @@ func TestOverrideHyper(t *testing.T) {
 	if err := fs.Parse([]string{"-epochs", "3", "-dropout", "0", "-hidden", "8,4", "-optimizer", "rmsprop", "-rho", "0.5"}); err != nil {
 		t.Fatal(err)
 	}
-	h, _ := defaultHyper("boston", gcp.LossGCP)
+	h, _ := defaultHyper("boston", method{loss: gcp.LossGCP})
 	if err := overrideHyper(fs, &h); err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +366,7 @@ func TestReproJSON(t *testing.T) {
 	for _, tt := range []struct {
 		method  string
 		aucCorr bool
-	}{{"gcp", true}, {"ml", false}, {"ml_bayes", false}, {"dpd", false}} {
+	}{{"gcp", true}, {"ml", false}, {"ml_bayes", false}, {"dpd", false}, {"pbp", false}} {
 		t.Run(tt.method, func(t *testing.T) {
 			obj := reproJSON(t, "-data", data, "-method", tt.method, "-folds", "2", "-outliers", "0.05", "-seed", "9",
 				"-epochs", "2", "-batch", "16")
@@ -456,7 +456,7 @@ func TestReproErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"-folds", "2"}, "repro: -data is required"},
-		{[]string{"-data", good, "-method", "svgd"}, `-method "svgd": want gcp, ml, ml_bayes or dpd`},
+		{[]string{"-data", good, "-method", "bnn"}, `-method "bnn": want gcp, ml, ml_bayes, dpd, pbp or svgd`},
 		{[]string{"-data", good, "-folds", "0"}, "-folds 0: want at least 1"},
 		{[]string{"-data", good, "-outliers", "1"}, "-outliers 1: want a share in [0, 1)"},
 		{[]string{"-data", good, "-outliers", "-0.1"}, "-outliers -0.1"},

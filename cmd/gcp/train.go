@@ -60,6 +60,9 @@ too when stderr is a terminal.`)
 	if err != nil {
 		return err
 	}
+	if !rf.meth.network() {
+		return trainBayes(rf, x, y, *out, stderr)
+	}
 	names, targetName := columnNames(tab, *target)
 	job := rf.job(c, names, targetName, x, y)
 	if isTerminal(stderr) {
@@ -78,7 +81,7 @@ too when stderr is a terminal.`)
 	if err != nil {
 		return err
 	}
-	res.summarize(stderr, methodName(job.cfg.Loss), *out, time.Since(start))
+	res.summarize(stderr, rf.meth.String(), *out, time.Since(start))
 	return nil
 }
 

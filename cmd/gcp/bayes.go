@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/bayes"
+)
+
+// bayesModel is a trained Bayesian comparator of package bayes, as the
+// commands use it: predicted through the model interface, saved through
+// MarshalBinary.
+type bayesModel interface {
+	model
+	encoding.BinaryMarshaler
+}
+
+// bayesHyper is how a Bayesian comparator trains.
+type bayesHyper struct {
+	epochs int   // PBP's passes over the data; SVGD's minibatch iterations
+	hidden []int // hidden units per layer
+	seed   uint64
+	lr     float64 // SVGD's step size
+	batch  int     // SVGD's minibatch
+}
+
+// pbpEpochs is PBP's default training length: the 40 epochs of
+// Hernández-Lobato & Adams's UCI experiments, which the paper's appendix
+// follows.
+const pbpEpochs = 40
+
+// fitBayes trains the comparator m on the row-major x and targets y.
+func fitBayes(m method, h bayesHyper, x, y []float64) (bayesModel, error) {
+	switch m {
+	case pbpMethod:
+		p, err := bayes.FitPBP(bayes.PBPConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, Epochs: h.epochs, Seed: h.seed}, x, y)
+		if err != nil {
+			return nil, fmt.Errorf("training: %w", err)
+		}
+		return pbpModel{PBP: p}, nil
+	}
+	return nil, fmt.Errorf("-method %s: not a Bayesian comparator", m)
+}
+
+// noFeatureInfo gives a comparator of package bayes, which keeps neither
+// its features' names nor their ranges, the model interface's answers for
+// a model without them: columns are taken by position, and no row is
+// known to lie outside the training data.
+type noFeatureInfo struct{}
+
+func (noFeatureInfo) FeatureNames() ([]string, string)           { return nil, "" }
+func (noFeatureInfo) FeatureRanges() (lo, hi []float64, ok bool) { return nil, nil, false }
+func (noFeatureInfo) OutsideRange([]float64) (count, first int)  { return 0, 0 }
+
+// pbpModel is a PBP model as a bayesModel.
+type pbpModel struct {
+	*bayes.PBP
+	noFeatureInfo
+}
+
+func (p pbpModel) inputs() int { return p.Config().Inputs }
+
+func (p pbpModel) predictor() func(x []float64) (gcp.Prediction, error) {
+	ws := p.NewWorkspace()
+	return func(x []float64) (gcp.Prediction, error) { return p.Predict(ws, x) }
+}
+
+// loadBayes decodes a saved comparator of package bayes, or returns
+// gcp.ErrMagic if b is none.
+func loadBayes(b []byte) (bayesModel, error) {
+	p := new(bayes.PBP)
+	if err := p.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	return pbpModel{PBP: p}, nil
+}
+
+// trainBayes trains the comparator the flags select on every row and
+// saves it to path, and says what it did on w.
+func trainBayes(rf *recipeFlags, x, y []float64, path string, w io.Writer) error {
+	start := time.Now()
+	h := rf.bayesHyper()
+	m, err := fitBayes(rf.meth, h, x, y)
+	if err != nil {
+		return err
+	}
+	if err := saveModel(path, m); err != nil {
+		return fmt.Errorf("writing the model: %w", err)
+	}
+	fmt.Fprintf(w, "trained %s on all %d rows: %s (no held-out rows: no early stopping, no calibration)\nwrote %s in %s\n",
+		rf.meth, len(y), h, path, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// String describes h on one line.
+func (h bayesHyper) String() string {
+	if h.batch > 0 {
+		return fmt.Sprintf("lr %g, %d iterations of batch %d, hidden %s, seed %d", h.lr, h.epochs, h.batch, joinInts(h.hidden), h.seed)
+	}
+	return fmt.Sprintf("%d epochs, hidden %s, seed %d", h.epochs, joinInts(h.hidden), h.seed)
+}
+
+// bayesDefaultHyper is defaultHyper for a comparator of package bayes:
+// PBP's 40 epochs on one hidden layer of 50 units, as the appendix
+// follows Hernández-Lobato & Adams; the appendix's choice for each data
+// set is only SVGD's learning rate.
+func bayesDefaultHyper(name string, m method) (hyper, bool) {
+	h := hyper{hidden: []int{paperHidden}, epochs: pbpEpochs}
+	return h, m == pbpMethod && appendixHyper[name] != nil
+}
