@@ -2,7 +2,8 @@
 """Reproduce the paper's Tables 6.1 and 6.2 with `gcp repro` and compare.
 
 Runs `gcp repro -json` for the five UCI data sets of data/uci, the methods
-GCP, ML, ML_Bayes and DPD, on clean data (Table 6.1,
+GCP, ML, ML_Bayes, DPD and the Bayesian comparators PBP and SVGD
+(package bayes), on clean data (Table 6.1,
 tableSqErrorBostonConcrete) and with 5% outliers (Table 6.2,
 tableSqErrorBostonConcreteOutliers), each with the paper's appendix
 hyperparameters (the command's defaults for these files, with the
@@ -24,7 +25,7 @@ to two decimals by the paper).
 
 Usage (from the repository root):
     python3 bench/paper_tables.py [--folds 50] [--seed 1]
-        [--methods gcp,ml,ml_bayes,dpd] [--results bench/results.jsonl]
+        [--methods gcp,ml,ml_bayes,dpd,pbp,svgd] [--results bench/results.jsonl]
         [--render-only]
 """
 import argparse
@@ -37,10 +38,15 @@ import sys
 DATASETS = ["boston", "concrete", "power", "yacht", "kin8nm"]
 NAMES = {"boston": "Boston", "concrete": "Concrete", "power": "Power",
          "yacht": "Yacht", "kin8nm": "Kin8nm"}
-METHODS = ["gcp", "ml", "ml_bayes", "dpd"]
+METHODS = ["gcp", "ml", "ml_bayes", "dpd", "pbp", "svgd"]
 ROWS = [("GCP", "gcp", "auc"), ("GCP_corr", "gcp", "auc_corr"),
         ("ML", "ml", "auc"), ("ML_Bayes", "ml_bayes", "auc"),
-        ("DPD", "dpd", "auc")]
+        ("DPD", "dpd", "auc"), ("SVGD", "svgd", "auc"), ("PBP", "pbp", "auc")]
+# BAYES are the Bayesian comparators of package bayes (issue #14): each
+# must be within the bar on at least BAYES_MIN_CELLS of its 10 RMSE and AUC
+# cells per table, and far behind GCP_corr with outliers.
+BAYES = [("PBP", "pbp"), ("SVGD", "svgd")]
+BAYES_MIN_CELLS = 8
 TABLES = [(0.0, "tableSqErrorBostonConcrete", "Table 6.1, clean"),
           (0.05, "tableSqErrorBostonConcreteOutliers", "Table 6.2, 5% outliers")]
 
@@ -98,6 +104,22 @@ def paper_cell(v):
     return f"{v[0]:.2f} ± {v[1]:.2f}"
 
 
+def judge(paper_cell, got):
+    """Returns the verdict of a mean against a paper cell [mean, std]: PASS
+    at or below mean + 2 standard errors over 50 folds; ROUNDING above it
+    but within the largest bar the printed (rounded) table admits; FAIL
+    otherwise. Also returns both bars."""
+    mean, std = paper_cell
+    # The paper rounds to 2 decimals, so a bar is never below the largest
+    # value that rounds to it.
+    bar = max(mean + 2 * std / math.sqrt(50), mean + 0.005)
+    # The largest mean + 2 standard errors the printed table admits: mean
+    # and std each up to 0.005 above their print.
+    loose = mean + 0.005 + 2 * (std + 0.005) / math.sqrt(50)
+    status = "PASS" if got <= bar else ROUNDING if got <= loose else "FAIL"
+    return status, bar, loose
+
+
 def render(args, results, paper):
     checks = []
     for outliers, label, title in TABLES:
@@ -122,20 +144,30 @@ def render(args, results, paper):
             pv = paper[label][ds][target_row]
             for metric, auc in (("rmse", "rmse"), ("auc", "auc" if outliers == 0 else "auc_corr")):
                 mean, std = pv[metric]
-                # mean + 2 standard errors; the paper rounds to 2 decimals, so
-                # a bar is never below the largest value that rounds to it.
-                bar = max(mean + 2 * std / math.sqrt(50), mean + 0.005)
-                # The largest mean + 2 standard errors the printed table
-                # admits: mean and std each up to 0.005 above their print.
-                loose = mean + 0.005 + 2 * (std + 0.005) / math.sqrt(50)
                 got = r[auc]["mean"]
-                status = "PASS" if got <= bar else ROUNDING if got <= loose else "FAIL"
+                status, bar, loose = judge(pv[metric], got)
                 d = 3 if status == "PASS" else 4  # enough digits to show the miss
                 text = (f"{title}: {NAMES[ds]} {target_row} {metric.upper()} "
                         f"{got:.{d}f} {'≤' if status == 'PASS' else '>'} paper {mean:.2f} + 2·{std:.2f}/√50 = {bar:.{d}f}")
                 if status != "PASS":
                     text += f"; the largest bar the printed table admits is {loose:.4f}"
                 checks.append((status, text))
+        for name, method in (b for b in BAYES if b[1] in args.methods):
+            cells, misses = 0, []
+            for ds in DATASETS:
+                r = results.get((ds, method, outliers, args.folds, args.seed))
+                for metric in ("rmse", "auc"):
+                    if not r:
+                        misses.append(f"{NAMES[ds]} {metric.upper()} not run")
+                        continue
+                    status, bar, _ = judge(paper[label][ds][name][metric], r[metric]["mean"])
+                    if status == "FAIL":
+                        misses.append(f"{NAMES[ds]} {metric.upper()} {r[metric]['mean']:.3f} > {bar:.3f}")
+                    else:
+                        cells += 1
+            checks.append((verdict(cells >= BAYES_MIN_CELLS),
+                           f"{title}: {name} within the bar on {cells} of 10 cells (target ≥ {BAYES_MIN_CELLS})"
+                           + (f"; misses: {', '.join(misses)}" if misses else "")))
         if outliers > 0:
             for ds in DATASETS:
                 g = results.get((ds, "gcp", outliers, args.folds, args.seed))
@@ -146,13 +178,23 @@ def render(args, results, paper):
                 if g:
                     checks.append((verdict(g["auc_corr"]["mean"] <= g["auc"]["mean"]),
                                    f"{NAMES[ds]}, outliers: AUC GCP_corr {g['auc_corr']['mean']:.3f} ≤ GCP {g['auc']['mean']:.3f}"))
+                for name, method in (b for b in BAYES if b[1] in args.methods):
+                    b = results.get((ds, method, outliers, args.folds, args.seed))
+                    if g and b:
+                        # The paper's finding: the Bayesian methods are much
+                        # worse than GCP_corr with outliers, in RMSE and AUC.
+                        worse = b["rmse"]["mean"] > g["rmse"]["mean"] and b["auc"]["mean"] > g["auc_corr"]["mean"]
+                        checks.append((verdict(worse),
+                                       f"{NAMES[ds]}, outliers: {name} RMSE {b['rmse']['mean']:.3f}, AUC {b['auc']['mean']:.3f} "
+                                       f"above GCP_corr's {g['rmse']['mean']:.3f}, {g['auc_corr']['mean']:.3f}"))
     print("\n**Targets**\n")
     for status, text in checks:
         print(f"- {status}: {text}")
-    gcp_runs = [r for r in results.values() if r["method"] == "gcp" and r["folds"] == args.folds and r["seed"] == args.seed]
-    if gcp_runs:
-        total = sum(r["seconds"] for r in gcp_runs)
-        print(f"\nGCP reproduction ({len(gcp_runs)} runs of {args.folds} folds): {total:.0f} s wall time in all.")
+    for method in args.methods:
+        runs = [r for r in results.values() if r["method"] == method and r["folds"] == args.folds and r["seed"] == args.seed]
+        if runs:
+            total = sum(r["seconds"] for r in runs)
+            print(f"\n{method} ({len(runs)} runs of {args.folds} folds): {total:.0f} s wall time in all.")
     return all(status != "FAIL" for status, _ in checks)
 
 

@@ -23,15 +23,17 @@ the paper; write the figures as PNG files into the directory -o, and print
 how close each method came to the ground truth.
 
 Sec. 6.2: 20 points uniform on [-4,-2] and [2,4], y ~ N(x³, 3²); GCP, ML,
-ML_Bayes, DPD and an ensemble of five GCP networks (GCP x5, the paper's
-"ensembles of GCPs" of its conclusion). aleatoric-epistemic.png shows
-each method's mean and ±3 sd band; for ML_Bayes and the ensemble the
-darker band is the aleatoric sd and the lighter one the total, which adds
-the epistemic uncertainty away from the data.
+ML_Bayes, DPD, an ensemble of five GCP networks (GCP x5, the paper's
+"ensembles of GCPs" of its conclusion) and the Bayesian comparator PBP
+(package bayes). aleatoric-epistemic.png shows each method's mean and ±3
+sd band; for ML_Bayes, the ensemble and PBP the darker band is the
+aleatoric sd and the lighter one the total, which adds the epistemic
+uncertainty away from the data.
 
 Sec. 6.3: 400 points, x ~ U(-1, 1), y ~ N(sin 3x, (0.5·cos⁴x)²), 5% of
 them replaced by outliers from U(-4, 16); GCP, GCP_corr (the corrected
-variance), ML, DPD and the ensemble's corrected sd (GCP_corr x5). outliers.png shows the data, the means and the
+variance), ML, DPD, the ensemble's corrected sd (GCP_corr x5) and PBP's
+predictive sd. outliers.png shows the data, the means and the
 standard deviations against the truth; rmse-curve.png shows RMSE(n) of
 Sec. 6.4, the RMSE left after removing the n points of highest predicted
 variance, on 400 clean test points.`
@@ -46,14 +48,18 @@ type demoMethod struct {
 	color color.NRGBA
 }
 
-// demoModel is what a demo model is trained as: its loss and members.
+// demoModel is what a demo model is trained as: its method and, for a
+// network, its members.
 type demoModel struct {
-	loss    gcp.Loss
+	meth    method
 	members int
 }
 
-// epistemic reports whether the model has epistemic uncertainty to show.
-func (d demoModel) epistemic() bool { return d.loss == gcp.LossMLBayes || d.members > 1 }
+// epistemic reports whether the model has epistemic uncertainty to show:
+// ML_Bayes, an ensemble, or a Bayesian comparator.
+func (d demoModel) epistemic() bool {
+	return d.meth.loss == gcp.LossMLBayes || d.members > 1 || !d.meth.network()
+}
 
 // aleatoricSD is the standard deviation of the noise: for ML_Bayes its
 // part of the predictive variance, for the other losses all of it (for
@@ -68,19 +74,24 @@ func totalSD(p gcp.Prediction) float64 { return math.Sqrt(p.Var) }
 func correctedSD(p gcp.Prediction) float64 { return math.Sqrt(p.VarCorrected) }
 
 var (
-	gcpModel         = demoModel{gcp.LossGCP, 1}
-	gcpEnsembleModel = demoModel{gcp.LossGCP, demoMembers}
+	gcpModel         = demoModel{method{loss: gcp.LossGCP}, 1}
+	gcpEnsembleModel = demoModel{method{loss: gcp.LossGCP}, demoMembers}
 	gcpMethod        = demoMethod{"GCP", gcpModel, aleatoricSD, plot.Blue}
 	gcpCorrMethod    = demoMethod{"GCP_corr", gcpModel, correctedSD, plot.Green}
-	mlMethod         = demoMethod{"ML", demoModel{gcp.LossGaussianML, 1}, aleatoricSD, plot.Orange}
-	mlBayesMethod    = demoMethod{"ML_Bayes", demoModel{gcp.LossMLBayes, 1}, aleatoricSD, plot.Purple}
-	dpdMethod        = demoMethod{"DPD", demoModel{gcp.LossDPD, 1}, aleatoricSD, plot.Red}
+	mlMethod         = demoMethod{"ML", demoModel{method{loss: gcp.LossGaussianML}, 1}, aleatoricSD, plot.Orange}
+	mlBayesMethod    = demoMethod{"ML_Bayes", demoModel{method{loss: gcp.LossMLBayes}, 1}, aleatoricSD, plot.Purple}
+	dpdMethod        = demoMethod{"DPD", demoModel{method{loss: gcp.LossDPD}, 1}, aleatoricSD, plot.Red}
 	gcpEnsMethod     = demoMethod{"GCP x5", gcpEnsembleModel, aleatoricSD, plot.Teal}
 	gcpEnsCorrMethod = demoMethod{"GCP_corr x5", gcpEnsembleModel, correctedSD, plot.Brown}
-	cubicMethods     = []demoMethod{gcpMethod, mlMethod, mlBayesMethod, dpdMethod, gcpEnsMethod}
-	sineMethods      = []demoMethod{gcpMethod, gcpCorrMethod, mlMethod, dpdMethod, gcpEnsCorrMethod}
-	demoHidden       = []int{100} // Sec. subsecSyntheticAleatoricEpistemic
-	demoMLBayesRate  = 0.2        // ML_Bayes's dropout rate, for its MC samples
+	// The Bayesian comparators' sd is the predictive one, noise and
+	// weights together: the paper plots it for them with outliers
+	// (figSyntheticDataWithOutliers's footnote).
+	pbpCubicMethod  = demoMethod{"PBP", demoModel{pbpMethod, 1}, aleatoricSD, plot.Olive}
+	pbpSineMethod   = demoMethod{"PBP", demoModel{pbpMethod, 1}, totalSD, plot.Olive}
+	cubicMethods    = []demoMethod{gcpMethod, mlMethod, mlBayesMethod, dpdMethod, gcpEnsMethod, pbpCubicMethod}
+	sineMethods     = []demoMethod{gcpMethod, gcpCorrMethod, mlMethod, dpdMethod, gcpEnsCorrMethod, pbpSineMethod}
+	demoHidden      = []int{100} // Sec. subsecSyntheticAleatoricEpistemic
+	demoMLBayesRate = 0.2        // ML_Bayes's dropout rate, for its MC samples
 )
 
 // demoMembers is the ensemble's size, Deep Ensembles' choice.
@@ -95,11 +106,12 @@ type demoSet struct {
 	lr     float64
 }
 
-// demoFit is one model of the demo, trained on a set.
+// demoFit is one model of the demo, trained on a set; predict returns
+// its predictions at the inputs xs.
 type demoFit struct {
-	set   *demoSet
-	kind  demoModel
-	model *gcp.Model[float32]
+	set     *demoSet
+	kind    demoModel
+	predict func(xs []float64) ([]gcp.Prediction, error)
 }
 
 // demo runs the paper's synthetic experiments and writes their figures.
@@ -156,10 +168,19 @@ func demo(args []string, stdout, stderr io.Writer) error {
 }
 
 // train fits the model of f: one hidden layer of 100 units per member,
-// and for ML_Bayes dropout for its MC samples.
+// and for ML_Bayes dropout for its MC samples. A Bayesian comparator
+// trains by its own rule, for its default length.
 func (f *demoFit) train(seed uint64) error {
-	cfg := gcp.Config{Inputs: 1, Hidden: demoHidden, Seed: seed, Loss: f.kind.loss, Members: f.kind.members}
-	if f.kind.loss == gcp.LossMLBayes {
+	if !f.kind.meth.network() {
+		m, err := fitBayes(f.kind.meth, bayesHyper{epochs: pbpEpochs, hidden: demoHidden, seed: seed}, convert[float64](f.set.x), convert[float64](f.set.y))
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.kind.meth, err)
+		}
+		f.predict = func(xs []float64) ([]gcp.Prediction, error) { return predictRowsOf(m, xs) }
+		return nil
+	}
+	cfg := gcp.Config{Inputs: 1, Hidden: demoHidden, Seed: seed, Loss: f.kind.meth.loss, Members: f.kind.members}
+	if cfg.Loss == gcp.LossMLBayes {
 		cfg.Dropout = demoMLBayesRate
 	}
 	m, err := gcp.New[float32](cfg)
@@ -171,16 +192,13 @@ func (f *demoFit) train(seed uint64) error {
 		return err
 	}
 	if _, err := tr.Fit(f.set.x, f.set.y, gcp.FitOptions[float32]{Epochs: f.set.epochs, Seed: seed}); err != nil {
-		return fmt.Errorf("%v, %d members: %w", f.kind.loss, f.kind.members, trainingError(err))
+		return fmt.Errorf("%v, %d members: %w", cfg.Loss, f.kind.members, trainingError(err))
 	}
-	f.model = m
+	f.predict = func(xs []float64) ([]gcp.Prediction, error) {
+		preds := make([]gcp.Prediction, len(xs))
+		return preds, m.PredictBatch(m.NewWorkspace(), convert[float32](xs), preds)
+	}
 	return nil
-}
-
-// predictAt returns the model's predictions at the inputs xs.
-func predictAt(m *gcp.Model[float32], xs []float64) ([]gcp.Prediction, error) {
-	preds := make([]gcp.Prediction, len(xs))
-	return preds, m.PredictBatch(m.NewWorkspace(), convert[float32](xs), preds)
 }
 
 // linspace returns n points evenly spaced from lo to hi.
@@ -258,8 +276,8 @@ func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[demoModel]*demo
 	fmt.Fprintf(w, "%-11s %10s %10s %14s    epistemic sd at x = -6, 0 and 6 over its mean at the training inputs)\n", "", "", "", "-6 / 0 / 6")
 	var panels []*plot.Plot
 	for _, m := range cubicMethods {
-		model := fits[m.model].model
-		preds, err := predictAt(model, xs)
+		predict := fits[m.model].predict
+		preds, err := predict(xs)
 		if err != nil {
 			return err
 		}
@@ -267,7 +285,7 @@ func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[demoModel]*demo
 		rmse, mae := errorsAgainst(xs, c, synth.CubicMean, cubicSD, inData)
 		ratios := "—"
 		if m.model.epistemic() {
-			if ratios, err = epistemicRatios(model, set.x); err != nil {
+			if ratios, err = epistemicRatios(predict, set.x); err != nil {
 				return err
 			}
 		}
@@ -294,8 +312,8 @@ func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[demoModel]*demo
 // epistemicRatios returns the model's epistemic sd at x = −6, 0 and 6,
 // each over its mean at the training inputs x, formatted: the issue's
 // check that the epistemic band widens in the gap and beyond the data.
-func epistemicRatios(m *gcp.Model[float32], x []float32) (string, error) {
-	train, err := predictAt(m, convert[float64](x))
+func epistemicRatios(predict func([]float64) ([]gcp.Prediction, error), x []float32) (string, error) {
+	train, err := predict(convert[float64](x))
 	if err != nil {
 		return "", err
 	}
@@ -303,7 +321,7 @@ func epistemicRatios(m *gcp.Model[float32], x []float32) (string, error) {
 	for _, p := range train {
 		mean += math.Sqrt(p.VarEpistemic) / float64(len(train))
 	}
-	at, err := predictAt(m, []float64{-6, 0, 6})
+	at, err := predict([]float64{-6, 0, 6})
 	if err != nil {
 		return "", err
 	}
@@ -346,14 +364,14 @@ func sineFigures(w io.Writer, dir string, seed uint64, set *demoSet, outlier []b
 
 	fmt.Fprintf(w, "%-11s %10s %10s %10s   (mean and sd against the truth on [-1,1]; AUC on the test points)\n", "method", "RMSE mean", "MAE sd", "AUC")
 	for _, m := range sineMethods {
-		model := fits[m.model].model
-		preds, err := predictAt(model, xs)
+		predict := fits[m.model].predict
+		preds, err := predict(xs)
 		if err != nil {
 			return err
 		}
 		c := curvesOf(preds, m.sd)
 		rmse, mae := errorsAgainst(xs, c, synth.SinMean, synth.SinSD, func(float64) bool { return true })
-		test, err := predictAt(model, tx)
+		test, err := predict(tx)
 		if err != nil {
 			return err
 		}

@@ -200,13 +200,9 @@ func (fd fold) bayes(m method, h hyper, epoch func() bool) ([]gcp.Prediction, er
 			return nil, errStopped
 		}
 	}
-	d := model.inputs()
-	predict := model.predictor()
-	preds := make([]gcp.Prediction, len(fd.testY))
-	for i := range preds {
-		if preds[i], err = predict(fd.testX[i*d : (i+1)*d]); err != nil {
-			return nil, fmt.Errorf("predicting the test split: %w", err)
-		}
+	preds, err := predictRowsOf(model, fd.testX)
+	if err != nil {
+		return nil, fmt.Errorf("predicting the test split: %w", err)
 	}
 	return preds, nil
 }

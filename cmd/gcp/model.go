@@ -27,3 +27,17 @@ func (n network) predictor() func(x []float64) (gcp.Prediction, error) {
 	ws := n.NewWorkspace()
 	return func(x []float64) (gcp.Prediction, error) { return n.Predict(ws, x) }
 }
+
+// predictRowsOf returns m's predictions of the row-major rows x.
+func predictRowsOf(m model, x []float64) ([]gcp.Prediction, error) {
+	d := m.inputs()
+	predict := m.predictor()
+	preds := make([]gcp.Prediction, len(x)/d)
+	for i := range preds {
+		var err error
+		if preds[i], err = predict(x[i*d : (i+1)*d]); err != nil {
+			return nil, err
+		}
+	}
+	return preds, nil
+}

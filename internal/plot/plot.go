@@ -53,12 +53,14 @@ var (
 	Red   = color.NRGBA{214, 39, 40, 255}
 	Blue  = color.NRGBA{31, 119, 180, 255}
 	Green = color.NRGBA{44, 160, 44, 255}
-	// Orange, Purple, Teal and Brown complete a palette of
-	// distinguishable lines.
+	// Orange, Purple, Teal, Brown, Olive and Pink complete a palette of
+	// distinguishable lines (the tab10 palette's).
 	Orange = color.NRGBA{255, 127, 14, 255}
 	Purple = color.NRGBA{148, 103, 189, 255}
 	Teal   = color.NRGBA{23, 190, 207, 255}
 	Brown  = color.NRGBA{140, 86, 75, 255}
+	Olive  = color.NRGBA{188, 189, 34, 255}
+	Pink   = color.NRGBA{227, 119, 194, 255}
 	gray   = color.NRGBA{90, 90, 90, 255}
 	light  = color.NRGBA{225, 225, 225, 255}
 	white  = color.NRGBA{255, 255, 255, 255}
