@@ -119,10 +119,11 @@ def save(path, records):
     os.replace(tmp, path)
 
 
-def run_one(exe, ds, n, members):
+def run_one(exe, ds, n, members, extra=()):
     """Runs gcp splits on one data set, echoing progress to stderr, and
-    returns its record. members 0 passes no -members flag."""
-    args = ["splits", "-data", f"data/uci/{ds}.csv", "-json"]
+    returns its record. members 0 passes no -members flag; extra are more
+    flags (bench/pbp_uci.py passes -method pbp)."""
+    args = ["splits", "-data", f"data/uci/{ds}.csv", "-json", *extra]
     if n:
         args += ["-n", str(n)]
     if members:

@@ -98,9 +98,13 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		if *inner {
 			train, eval = train.split(innerHoldOut(len(train.y), *rf.seed, i))
 		}
-		job := rf.job(c, names, targetName, train.x, train.y)
 		t0 := time.Now()
-		s, err := runSplit(job, *rf.f32, eval)
+		var s splitScores
+		if rf.meth.network() {
+			s, err = runSplit(rf.job(c, names, targetName, train.x, train.y), *rf.f32, eval)
+		} else {
+			s, err = bayesSplit(rf.meth, rf.bayesHyper(), train, eval)
+		}
 		if err != nil {
 			return fmt.Errorf("splits: split %d: %w", i, err)
 		}
@@ -202,6 +206,23 @@ func trainAndScore[T gcp.Float](job fitJob, eval table) (splitScores, error) {
 	return splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
 		NLLRaw: rs.nll, Cover95Raw: rs.cover95, Cover95CalRaw: rs.cover95Cal,
 		LR: a.LearningRate, Dropout: a.Dropout, Epoch: a.Epoch, VarScale: a.VarScale}, nil
+}
+
+// bayesSplit trains the Bayesian comparator m by h on train and scores
+// the rows of eval. It has no calibration: the calibrated and raw
+// measures are those of its Gaussian predictive.
+func bayesSplit(m method, h bayesHyper, train, eval table) (splitScores, error) {
+	model, err := fitBayes(m, h, train.x, train.y)
+	if err != nil {
+		return splitScores{}, err
+	}
+	preds, err := predictRowsOf(model, eval.x)
+	if err != nil {
+		return splitScores{}, err
+	}
+	sc, err := score(preds, eval.y)
+	return splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
+		NLLRaw: sc.nll, Cover95Raw: sc.cover95, Cover95CalRaw: sc.cover95Cal, Epoch: h.epochs, VarScale: 1}, err
 }
 
 // scoreModel scores m on the rows of eval.
