@@ -57,10 +57,9 @@ func svgdMeanScale(v []float64, stride int) (mean, scale float64, ok bool) {
 	return mean, scale, svgdFinite(mean) && svgdFinite(scale)
 }
 
-// standardize learns the standardization of the model from the training
-// rows (x, y), row-major with Inputs features, and writes the
-// standardized rows to xs and ys.
-func (m *SVGD) standardize(x, y, xs, ys []float64) error {
+// learnStandardization sets the model's standardization from the
+// training rows (x, y), row-major with Inputs features.
+func (m *SVGD) learnStandardization(x, y []float64) error {
 	d := m.cfg.Inputs
 	m.xMean, m.xScale = make([]float64, d), make([]float64, d)
 	for j := range d {
@@ -73,10 +72,6 @@ func (m *SVGD) standardize(x, y, xs, ys []float64) error {
 	if m.yMean, m.yScale, ok = svgdMeanScale(y, 1); !ok {
 		return fmt.Errorf("%w: the targets' mean or spread overflows", gcp.ErrNonFinite)
 	}
-	m.standardizeInputs(xs, x)
-	for i, v := range y {
-		ys[i] = (v - m.yMean) / m.yScale
-	}
 	return nil
 }
 
@@ -86,5 +81,12 @@ func (m *SVGD) standardizeInputs(dst, x []float64) {
 	for i, v := range x {
 		j := i % d
 		dst[i] = (v - m.xMean[j]) / m.xScale[j]
+	}
+}
+
+// standardizeTargets writes the targets y, standardized, to dst.
+func (m *SVGD) standardizeTargets(dst, y []float64) {
+	for i, v := range y {
+		dst[i] = (v - m.yMean) / m.yScale
 	}
 }

@@ -25,7 +25,7 @@ const (
 
 // FitSVGD trains an SVGD on the rows of x (row-major, cfg.Inputs features
 // each) and their targets y. The rows are shuffled by cfg.Seed; the last
-// tenth of them (at most 500, none below 5 rows) is the development split
+// tenth of them (at most 500; none for fewer than 5 rows) is the development split
 // that sets the particles' noise precisions, and the rest trains them.
 // Inputs and targets are standardized by the mean and standard deviation
 // of the training rows, and predictions are mapped back.
@@ -51,14 +51,12 @@ func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	}
 	nTrain := len(y) - min(int(math.Round(svgdDevShare*float64(len(y)))), svgdDevMax)
 	m := &SVGD{cfg: cfg, stack: stack}
-	xs, ys := make([]float64, len(x)), make([]float64, len(y))
-	if err := m.standardize(xp[:nTrain*d], yp[:nTrain], xs, ys); err != nil {
+	if err := m.learnStandardization(xp[:nTrain*d], yp[:nTrain]); err != nil {
 		return nil, err
 	}
-	m.standardizeInputs(xs[nTrain*d:], xp[nTrain*d:])
-	for i, v := range yp[nTrain:] {
-		ys[nTrain+i] = (v - m.yMean) / m.yScale
-	}
+	xs, ys := make([]float64, len(x)), make([]float64, len(y))
+	m.standardizeInputs(xs, xp)
+	m.standardizeTargets(ys, yp)
 	t, err := newSVGDTrainer(m, xs[:nTrain*d], ys[:nTrain])
 	if err != nil {
 		return nil, err
