@@ -72,7 +72,7 @@ type Config struct {
 	// MCSamples is the number of MC-dropout passes per prediction, for
 	// LossMLBayes only. Default 50, the paper's choice.
 	MCSamples int
-	// Members is the number K of networks in the model, 1..16: an
+	// Members is the number K of networks in the model, 1..20: an
 	// ensemble of K independently initialized networks of this shape
 	// (the conclusion's "ensembles of GCPs capturing both aleatoric and
 	// epistemic uncertainty"), stored in one buffer with their heads

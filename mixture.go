@@ -41,8 +41,11 @@ import "math"
 // below the smallest float64 (Gaussians thousands of scales apart, with the
 // root between them), any y at which F rounds to q is returned.
 
-// MaxMembers is the most networks a model may hold (Config.Members).
-const MaxMembers = 16
+// MaxMembers is the most networks a model may hold (Config.Members), and
+// the most components a Prediction's mixture holds. It is 20 so that a
+// Prediction can carry the mixture of Stein variational gradient
+// descent's 20 particles, Liu & Wang's M = 20 (package bayes).
+const MaxMembers = 20
 
 // Component is one member's predictive inside an ensemble's mixture: the
 // location-scale Student t with DoF degrees of freedom, whose density at
@@ -68,8 +71,8 @@ const (
 	// and bisect), which halves that span (at most 64 times), halves a
 	// bracket already within 1024 scales (at most about 50 times to the
 	// tolerance), tries a member mean (at most K times) or splits at 0
-	// (once): so 3·(64+50+16+1) < 400 steps always end the loop.
-	mixtureMaxSteps = 400
+	// (once): so 3·(64+50+20+1) < 420 steps always end the loop.
+	mixtureMaxSteps = 420
 
 	// mixtureGuessMinDoF is the dof from which a member's quantile guess
 	// comes from the large-ν expansion; below it (w = ν/2 − ¼ < ¾) the
@@ -508,7 +511,7 @@ func (mx *mixture) pretail(lower, upper float64) {
 	}
 }
 
-// moderate reports whether v lies in [2⁻⁹⁰⁰, 2⁹⁰⁰], where sums of up to 16
+// moderate reports whether v lies in [2⁻⁹⁰⁰, 2⁹⁰⁰], where sums of up to 20
 // such values, their ratios and their products with a ratio do not leave
 // the range of float64.
 func moderate(v float64) bool { return v >= 0x1p-900 && v <= 0x1p900 }

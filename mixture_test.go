@@ -193,7 +193,7 @@ func (m *mixtureRef) quantile(t *testing.T, p float64) float64 {
 	return 0
 }
 
-// mixtureRandom returns a seeded mixture of 1..16 members of one of three
+// mixtureRandom returns a seeded mixture of 1..MaxMembers members of one of three
 // kinds: typical GCP members (dof 20–2000, scales within a factor 2, means
 // spread by 0.3 scale), extreme ones (means up to 1e6 apart, scales spread
 // over 1e6, dof from 0.5 to 1e8 and +Inf), and heavy-tailed ones (dof
@@ -232,7 +232,7 @@ func TestMixtureQuantileRoundTrip(t *testing.T) {
 	// The exact quantile must lie within the tolerance of mixture.go of
 	// the returned one, judged by the sign of an independent accurate
 	// residual on either side (mixtureCheckRoot), for seeded random
-	// mixtures of all three kinds and K = 1..16.
+	// mixtures of all three kinds and K = 1..MaxMembers.
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := range 300 {
 		c := mixtureRandom(r, trial%3)

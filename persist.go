@@ -183,7 +183,7 @@ func elemSize[T Float]() int {
 // A version-3 model is 104 + 4D + 32I + N + EP bytes.
 //
 // Version 4 holds ensembles (Config.Members > 1) and only them. It is
-// version 3 with Members, a uint32 in 2..16, after MCSamples (L = 17),
+// version 3 with Members, a uint32 in 2..20, after MCSamples (L = 17),
 // which shifts everything after it by 4: 108 + 4D + 32I + N + EP bytes.
 // The parameters are those of all members, in the order of the layout,
 // whose heads are stacked head-major (the members' m heads, then their β

@@ -1,0 +1,179 @@
+package bayes
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"github.com/gcpnet/gcp"
+)
+
+// The saved-model format of an SVGD (MarshalBinary).
+const (
+	svgdMagic       = "GCPSVGD\x00"
+	svgdFileVersion = 1
+	svgdHeaderLen   = 24 // magic, version, sizes and the header's CRC
+	svgdMaxDepth    = 64 // hidden layers, as gcp.Config allows
+	svgdMaxInputs   = 1 << 16
+	svgdMaxValues   = 1 << 28 // values per particle, as gcp's parameter limit
+)
+
+var svgdCastagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// MarshalBinary encodes the model, to be restored by UnmarshalBinary. The
+// format is little-endian, floats as their IEEE 754 bits; with D hidden
+// layers, I inputs, M particles and W = P + 2 values per particle, by
+// byte offset:
+//
+//	offset        size  field
+//	Header, checked before anything else is read or allocated:
+//	0             8     magic "GCPSVGD\x00"
+//	8             2     format version, uint16: 1
+//	10            1     D, 1..64
+//	11            1     M, 1..gcp.MaxMembers
+//	12            4     I, uint32, 1..65536
+//	16            4     W, uint32, at most 2^28
+//	20            4     CRC-32C (Castagnoli) of bytes 0..19
+//	Configuration:
+//	24            4·D   Hidden, uint32 each
+//	24+4D         8     LearningRate, float64
+//	32+4D         4     Iterations, uint32
+//	36+4D         4     BatchSize, uint32
+//	40+4D         8     Seed, uint64
+//	Standardization:
+//	48+4D         8     yMean, float64
+//	56+4D         8     yScale, float64
+//	64+4D         8·I   the features' means, float64
+//	64+4D+8I      8·I   their scales, float64
+//	Particles:
+//	64+4D+16I     8·M·W particle k's network in the order of gcp.Stack.Net,
+//	                    then its log γ (standardized targets) and log λ
+//	64+4D+16I+8MW 4     CRC-32C of every byte before it
+//
+// The whole model is 68 + 4D + 16I + 8MW bytes. It returns an error
+// wrapping gcp.ErrConfig for a nil model or one FitSVGD did not build.
+func (m *SVGD) MarshalBinary() ([]byte, error) {
+	if m == nil || m.stack == nil {
+		return nil, fmt.Errorf("%w: no fitted SVGD", gcp.ErrConfig)
+	}
+	le := binary.LittleEndian
+	c := m.cfg
+	b := make([]byte, 0, svgdSize(len(c.Hidden), c.Inputs, c.Particles, m.weights()+2))
+	b = append(b, svgdMagic...)
+	b = le.AppendUint16(b, svgdFileVersion)
+	b = append(b, byte(len(c.Hidden)), byte(c.Particles))
+	b = le.AppendUint32(b, uint32(c.Inputs))
+	b = le.AppendUint32(b, uint32(m.weights()+2))
+	b = le.AppendUint32(b, crc32.Checksum(b, svgdCastagnoli))
+	for _, w := range c.Hidden {
+		b = le.AppendUint32(b, uint32(w))
+	}
+	b = le.AppendUint64(b, math.Float64bits(c.LearningRate))
+	b = le.AppendUint32(b, uint32(c.Iterations))
+	b = le.AppendUint32(b, uint32(c.BatchSize))
+	b = le.AppendUint64(b, c.Seed)
+	for _, v := range [][]float64{{m.yMean, m.yScale}, m.xMean, m.xScale, m.theta} {
+		for _, f := range v {
+			b = le.AppendUint64(b, math.Float64bits(f))
+		}
+	}
+	return le.AppendUint32(b, crc32.Checksum(b, svgdCastagnoli)), nil
+}
+
+// svgdSize returns the size in bytes of a saved model of depth hidden
+// layers, inputs inputs and particles particles of values values each.
+func svgdSize(depth, inputs, particles, values int) uint64 {
+	return 68 + 4*uint64(depth) + 16*uint64(inputs) + 8*uint64(particles)*uint64(values)
+}
+
+// UnmarshalBinary replaces m with the model MarshalBinary encoded in
+// data. Its errors wrap gcp.ErrMagic (not a saved SVGD), gcp.ErrVersion
+// (a format version other than 1), gcp.ErrTruncated (data ends early),
+// gcp.ErrChecksum (a CRC mismatch), gcp.ErrFormat (sizes beyond the
+// limits, a parameter count that does not match the stored shape,
+// trailing bytes, a non-positive scale), gcp.ErrConfig (an invalid
+// stored configuration, or a nil m) and gcp.ErrNonFinite (a stored NaN
+// or ±Inf); on error m is unchanged.
+func (m *SVGD) UnmarshalBinary(data []byte) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil SVGD", gcp.ErrConfig)
+	}
+	le := binary.LittleEndian
+	if n := min(len(data), len(svgdMagic)); string(data[:n]) != svgdMagic[:n] {
+		return fmt.Errorf("%w: want %q", gcp.ErrMagic, svgdMagic)
+	}
+	if len(data) >= 10 {
+		if v := le.Uint16(data[8:]); v != svgdFileVersion {
+			return fmt.Errorf("%w: version %d, this package reads version %d", gcp.ErrVersion, v, svgdFileVersion)
+		}
+	}
+	if len(data) < svgdHeaderLen {
+		return fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), svgdHeaderLen)
+	}
+	if crc32.Checksum(data[:20], svgdCastagnoli) != le.Uint32(data[20:]) {
+		return fmt.Errorf("%w: header", gcp.ErrChecksum)
+	}
+	depth, particles := int(data[10]), int(data[11])
+	inputs, values := le.Uint32(data[12:]), le.Uint32(data[16:])
+	if depth < 1 || depth > svgdMaxDepth || particles < 1 || particles > gcp.MaxMembers ||
+		inputs < 1 || inputs > svgdMaxInputs || values < 3 || values > svgdMaxValues {
+		return fmt.Errorf("%w: header: D = %d, M = %d, I = %d, W = %d beyond the limits", gcp.ErrFormat, depth, particles, inputs, values)
+	}
+	size := svgdSize(depth, int(inputs), particles, int(values))
+	if uint64(len(data)) < size {
+		return fmt.Errorf("%w: %d bytes, the header announces %d", gcp.ErrTruncated, len(data), size)
+	}
+	if uint64(len(data)) > size {
+		return fmt.Errorf("%w: %d bytes after the model's end", gcp.ErrFormat, uint64(len(data))-size)
+	}
+	if crc32.Checksum(data[:size-4], svgdCastagnoli) != le.Uint32(data[size-4:]) {
+		return fmt.Errorf("%w: model", gcp.ErrChecksum)
+	}
+	off := svgdHeaderLen
+	u32 := func() int { v := le.Uint32(data[off:]); off += 4; return int(v) }
+	u64 := func() uint64 { v := le.Uint64(data[off:]); off += 8; return v }
+	f64 := func() float64 { return math.Float64frombits(u64()) }
+	cfg := SVGDConfig{Inputs: int(inputs), Particles: particles, Hidden: make([]int, depth)}
+	for i := range cfg.Hidden {
+		cfg.Hidden[i] = u32()
+	}
+	cfg.LearningRate = f64()
+	cfg.Iterations, cfg.BatchSize = u32(), u32()
+	cfg.Seed = u64()
+	stack, err := cfg.validate()
+	if err != nil {
+		return err
+	}
+	if stack.Params()/particles+2 != int(values) {
+		return fmt.Errorf("%w: offset 16: %d values per particle, but Inputs = %d and Hidden = %v make %d",
+			gcp.ErrFormat, values, inputs, cfg.Hidden, stack.Params()/particles+2)
+	}
+	n := &SVGD{cfg: cfg, stack: stack, xMean: make([]float64, inputs), xScale: make([]float64, inputs),
+		theta: make([]float64, particles*int(values))}
+	n.yMean, n.yScale = f64(), f64()
+	for _, v := range [][]float64{n.xMean, n.xScale, n.theta} {
+		for i := range v {
+			start := off
+			if v[i] = f64(); !svgdFinite(v[i]) {
+				return fmt.Errorf("%w: offset %d: %g", gcp.ErrNonFinite, start, v[i])
+			}
+		}
+	}
+	if !svgdFinite(n.yMean) || !svgdFinite(n.yScale) {
+		return fmt.Errorf("%w: the targets' standardization (%g, %g)", gcp.ErrNonFinite, n.yMean, n.yScale)
+	}
+	if n.yScale <= 0 {
+		return fmt.Errorf("%w: target scale %g, want > 0", gcp.ErrFormat, n.yScale)
+	}
+	for j, s := range n.xScale {
+		if s <= 0 {
+			return fmt.Errorf("%w: feature %d's scale %g, want > 0", gcp.ErrFormat, j, s)
+		}
+	}
+	if err := n.stackNets(); err != nil {
+		return err
+	}
+	*m = *n
+	return nil
+}
