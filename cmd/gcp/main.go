@@ -6,13 +6,13 @@
 //	gcp train -data FILE.csv -o MODEL.gcpm [-target NAME] [-validation 0.1]
 //	          [-epochs N] [-lr X] [-dropout P] [-patience N] [-batch N]
 //	          [-optimizer adam|rmsprop|nesterov|sgd] [-hidden 50[,50]]
-//	          [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd]
+//	          [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd|pbp|svgd]
 //	          [-seed S] [-float32|-float64] [-force]
 //	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
 //	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
 //	gcp splits -data FILE.csv [-splits FILE.txt] [-n N] [-inner] [-json]
 //	           [training flags]
-//	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd] [-folds 50]
+//	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd|pbp|svgd] [-folds 50]
 //	          [-outliers P] [-seed S] [-json] [-target NAME] [-epochs N]
 //	          [-batch N] [-lr X] [-optimizer O] [-hidden 50] [-dropout P]
 //	gcp demo [-o DIR] [-epochs N] [-seed S]
@@ -28,7 +28,9 @@
 // columns by position.
 //
 // train fits a GCP network, or with -method one of the paper's comparator
-// methods (ML, ML_Bayes, DPD), to a data file and writes the model
+// methods (ML, ML_Bayes, DPD, or the Bayesian PBP and SVGD of package
+// bayes, which train on every row by their own rule, without the search
+// or calibration), to a data file and writes the model
 // atomically: to a temporary file in the same directory, then renamed
 // over MODEL.gcpm. By default it runs the automatic recipe, gcp.AutoFit:
 // it holds out a tenth of the rows, searches the learning rate and the

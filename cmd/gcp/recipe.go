@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -100,8 +102,12 @@ func (f *recipeFlags) check(c *command) error {
 }
 
 // networkOnly are the recipe's flags that a Bayesian comparator has no
-// use for: it trains one model on every row, by its own rule.
-var networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64", "lr", "batch"}
+// use for: it trains one model on every row, by its own rule. PBP has no
+// step size or minibatch either.
+var (
+	networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64"}
+	pbpUnused   = []string{"lr", "batch"}
+)
 
 // checkBayes refuses, for a comparator of package bayes, a flag given
 // explicitly that it would ignore.
@@ -109,7 +115,11 @@ func (f *recipeFlags) checkBayes(c *command) error {
 	if f.meth.network() {
 		return nil
 	}
-	for _, name := range networkOnly {
+	unused := networkOnly
+	if f.meth == pbpMethod {
+		unused = append(slices.Clone(unused), pbpUnused...)
+	}
+	for _, name := range unused {
 		if c.set(name) {
 			return fmt.Errorf("-%s does not apply to -method %s", name, f.meth)
 		}
@@ -118,11 +128,21 @@ func (f *recipeFlags) checkBayes(c *command) error {
 }
 
 // bayesHyper returns the comparator's training settings from the flags:
-// -epochs (default PBP's 40), -hidden and -seed.
-func (f *recipeFlags) bayesHyper() bayesHyper {
+// -epochs (PBP's passes, default 40; SVGD's iterations, default 3000),
+// -hidden and -seed, and SVGD's -lr (default 0.001) and -batch (default
+// 100).
+func (f *recipeFlags) bayesHyper(c *command) bayesHyper {
 	h := bayesHyper{epochs: *f.epochs, hidden: f.layers, seed: *f.seed}
-	if h.epochs == 0 {
-		h.epochs = pbpEpochs
+	if f.meth == pbpMethod {
+		h.epochs = cmp.Or(h.epochs, pbpEpochs)
+		return h
+	}
+	h.epochs, h.lr, h.batch = cmp.Or(h.epochs, svgdIterations), svgdLR, svgdBatch
+	if c.set("lr") {
+		h.lr = *f.lr
+	}
+	if c.set("batch") {
+		h.batch = *f.batch
 	}
 	return h
 }

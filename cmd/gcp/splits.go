@@ -103,7 +103,7 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		if rf.meth.network() {
 			s, err = runSplit(rf.job(c, names, targetName, train.x, train.y), *rf.f32, eval)
 		} else {
-			s, err = bayesSplit(rf.meth, rf.bayesHyper(), train, eval)
+			s, err = bayesSplit(rf.meth, rf.bayesHyper(c), train, eval)
 		}
 		if err != nil {
 			return fmt.Errorf("splits: split %d: %w", i, err)

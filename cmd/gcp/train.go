@@ -61,7 +61,7 @@ too when stderr is a terminal.`)
 		return err
 	}
 	if !rf.meth.network() {
-		return trainBayes(rf, x, y, *out, stderr)
+		return trainBayes(c, rf, x, y, *out, stderr)
 	}
 	names, targetName := columnNames(tab, *target)
 	job := rf.job(c, names, targetName, x, y)
