@@ -24,16 +24,16 @@ how close each method came to the ground truth.
 
 Sec. 6.2: 20 points uniform on [-4,-2] and [2,4], y ~ N(x³, 3²); GCP, ML,
 ML_Bayes, DPD, an ensemble of five GCP networks (GCP x5, the paper's
-"ensembles of GCPs" of its conclusion) and the Bayesian comparator PBP
-(package bayes). aleatoric-epistemic.png shows each method's mean and ±3
-sd band; for ML_Bayes, the ensemble and PBP the darker band is the
-aleatoric sd and the lighter one the total, which adds the epistemic
-uncertainty away from the data.
+"ensembles of GCPs" of its conclusion) and the Bayesian comparators PBP
+and SVGD (package bayes). aleatoric-epistemic.png shows each method's mean
+and ±3 sd band; for ML_Bayes, the ensemble, PBP and SVGD the darker band
+is the aleatoric sd and the lighter one the total, which adds the
+epistemic uncertainty away from the data.
 
 Sec. 6.3: 400 points, x ~ U(-1, 1), y ~ N(sin 3x, (0.5·cos⁴x)²), 5% of
 them replaced by outliers from U(-4, 16); GCP, GCP_corr (the corrected
-variance), ML, DPD, the ensemble's corrected sd (GCP_corr x5) and PBP's
-predictive sd. outliers.png shows the data, the means and the
+variance), ML, DPD, the ensemble's corrected sd (GCP_corr x5) and the
+predictive sd of PBP and SVGD. outliers.png shows the data, the means and the
 standard deviations against the truth; rmse-curve.png shows RMSE(n) of
 Sec. 6.4, the RMSE left after removing the n points of highest predicted
 variance, on 400 clean test points.`
@@ -88,8 +88,10 @@ var (
 	// (figSyntheticDataWithOutliers's footnote).
 	pbpCubicMethod  = demoMethod{"PBP", demoModel{pbpMethod, 1}, aleatoricSD, plot.Olive}
 	pbpSineMethod   = demoMethod{"PBP", demoModel{pbpMethod, 1}, totalSD, plot.Olive}
-	cubicMethods    = []demoMethod{gcpMethod, mlMethod, mlBayesMethod, dpdMethod, gcpEnsMethod, pbpCubicMethod}
-	sineMethods     = []demoMethod{gcpMethod, gcpCorrMethod, mlMethod, dpdMethod, gcpEnsCorrMethod, pbpSineMethod}
+	svgdCubicMethod = demoMethod{"SVGD", demoModel{svgdMethod, 1}, aleatoricSD, plot.Pink}
+	svgdSineMethod  = demoMethod{"SVGD", demoModel{svgdMethod, 1}, totalSD, plot.Pink}
+	cubicMethods    = []demoMethod{gcpMethod, mlMethod, mlBayesMethod, dpdMethod, gcpEnsMethod, pbpCubicMethod, svgdCubicMethod}
+	sineMethods     = []demoMethod{gcpMethod, gcpCorrMethod, mlMethod, dpdMethod, gcpEnsCorrMethod, pbpSineMethod, svgdSineMethod}
 	demoHidden      = []int{100} // Sec. subsecSyntheticAleatoricEpistemic
 	demoMLBayesRate = 0.2        // ML_Bayes's dropout rate, for its MC samples
 )
@@ -172,7 +174,8 @@ func demo(args []string, stdout, stderr io.Writer) error {
 // trains by its own rule, for its default length.
 func (f *demoFit) train(seed uint64) error {
 	if !f.kind.meth.network() {
-		m, err := fitBayes(f.kind.meth, bayesHyper{epochs: pbpEpochs, hidden: demoHidden, seed: seed}, convert[float64](f.set.x), convert[float64](f.set.y))
+		h, _ := defaultHyper("", f.kind.meth)
+		m, err := fitBayes(f.kind.meth, bayesHyper{epochs: h.epochs, hidden: demoHidden, seed: seed, lr: h.lr, batch: h.batch}, convert[float64](f.set.x), convert[float64](f.set.y))
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.kind.meth, err)
 		}

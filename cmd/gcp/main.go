@@ -91,11 +91,13 @@
 // demo runs the paper's two synthetic experiments on generated data, with
 // networks of one hidden layer of 100 units: Sec. 6.2
 // (subsecSyntheticAleatoricEpistemic: 20 points on [−4, −2] ∪ [2, 4],
-// y ~ N(x³, 3²); GCP, ML, ML_Bayes, DPD) and Sec. 6.3 (subsecSynthetic:
-// 400 points with mean sin 3x, sd 0.5·cos⁴x and 5% outliers from
-// U(−4, 16); GCP, GCP_corr, ML, DPD). It writes PNG figures like the
+// y ~ N(x³, 3²); GCP, ML, ML_Bayes, DPD, an ensemble of five GCP
+// networks, PBP and SVGD) and Sec. 6.3 (subsecSynthetic: 400 points with
+// mean sin 3x, sd 0.5·cos⁴x and 5% outliers from U(−4, 16); GCP,
+// GCP_corr, ML, DPD, the ensemble's GCP_corr, PBP and SVGD). It writes PNG figures like the
 // paper's into the directory -o (default gcp-demo): the means and ±3 sd
-// bands of Sec. 6.2 (for ML_Bayes the aleatoric and the total band), the
+// bands of Sec. 6.2 (for the models with epistemic uncertainty the
+// aleatoric and the total band), the
 // data, means and standard deviations of Sec. 6.3 against the truth, and
 // the RMSE(n) curves of its models on clean test data; and it prints each
 // method's RMSE of the mean and mean absolute error of the sd against the

@@ -426,42 +426,55 @@ func TestTrainMethod(t *testing.T) {
 	}
 }
 
-// TestTrainBayes trains a comparator of package bayes with gcp train and
-// reads it back with eval and predict: the file is a bayes model, the
-// predictions are its Gaussians (alpha +Inf, sd = sd_corrected, an
-// epistemic part), and flags it has no use for are refused.
+// TestTrainBayes trains each comparator of package bayes with gcp train
+// and reads it back with eval and predict: the file is that method's
+// model, the predictions are its Gaussians or their mixture (alpha +Inf,
+// sd = sd_corrected, an epistemic part), and flags it has no use for are
+// refused.
 func TestTrainBayes(t *testing.T) {
 	dir := t.TempDir()
 	trainCSV := writeSynthetic(t, dir, "train.csv", 1, 200, false)
-	model := filepath.Join(dir, "pbp.gcpm")
-	_, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model, "-epochs", "3", "-method", "pbp")
-	if err != nil {
-		t.Fatalf("train -method pbp: %v", err)
-	}
-	if !strings.Contains(stderr, "trained pbp on all 200 rows: 3 epochs, hidden 50") {
-		t.Errorf("train's summary %q does not say what it did", stderr)
-	}
-	b, err := os.ReadFile(model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := new(bayes.PBP).UnmarshalBinary(b); err != nil {
-		t.Fatalf("the saved file is no PBP model: %v", err)
-	}
-	stdout, _, err := gcpRun("predict", "-model", model, "-data", trainCSV)
-	if err != nil {
-		t.Fatal(err)
-	}
-	row := readCSV(t, stdout)[1]
-	if row[1] != row[2] || row[3] != "+Inf" || row[10] == "0" {
-		t.Errorf("predict row %v, want sd = sd_corrected, alpha +Inf and a positive sd_epistemic", row)
-	}
-	stdout, _, err = gcpRun("eval", "-model", model, "-data", trainCSV)
-	if err != nil || !strings.Contains(stdout, "N                     200") {
-		t.Errorf("eval: %v\n%s", err, stdout)
-	}
-	_, _, err = gcpRun("train", "-data", trainCSV, "-o", model, "-method", "pbp", "-members", "3")
-	if err == nil || !strings.Contains(err.Error(), "-members does not apply to -method pbp") {
-		t.Errorf("train -method pbp -members 3: %v, want a refusal", err)
+	for _, c := range []struct {
+		method, summary, unused string
+		load                    func([]byte) error
+	}{
+		{"pbp", "trained pbp on all 200 rows: 3 epochs, hidden 50", "-lr", func(b []byte) error { return new(bayes.PBP).UnmarshalBinary(b) }},
+		{"svgd", "trained svgd on all 200 rows: lr 0.002, 3 iterations of batch 100, hidden 50", "-members", func(b []byte) error { return new(bayes.SVGD).UnmarshalBinary(b) }},
+	} {
+		model := filepath.Join(dir, c.method+".gcpm")
+		args := []string{"train", "-data", trainCSV, "-o", model, "-epochs", "3", "-method", c.method}
+		if c.method == "svgd" {
+			args = append(args, "-lr", "0.002")
+		}
+		_, stderr, err := gcpRun(args...)
+		if err != nil {
+			t.Fatalf("train -method %s: %v", c.method, err)
+		}
+		if !strings.Contains(stderr, c.summary) {
+			t.Errorf("train's summary %q does not say %q", stderr, c.summary)
+		}
+		b, err := os.ReadFile(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.load(b); err != nil {
+			t.Fatalf("the saved file is no %s model: %v", c.method, err)
+		}
+		stdout, _, err := gcpRun("predict", "-model", model, "-data", trainCSV)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := readCSV(t, stdout)[1]
+		if row[1] != row[2] || row[3] != "+Inf" || row[10] == "0" {
+			t.Errorf("%s: predict row %v, want sd = sd_corrected, alpha +Inf and a positive sd_epistemic", c.method, row)
+		}
+		stdout, _, err = gcpRun("eval", "-model", model, "-data", trainCSV)
+		if err != nil || !strings.Contains(stdout, "N                     200") {
+			t.Errorf("%s: eval: %v\n%s", c.method, err, stdout)
+		}
+		_, _, err = gcpRun("train", "-data", trainCSV, "-o", model, "-method", c.method, c.unused, "3")
+		if want := c.unused + " does not apply to -method " + c.method; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("train -method %s %s 3: %v, want %q", c.method, c.unused, err, want)
+		}
 	}
 }

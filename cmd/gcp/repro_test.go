@@ -366,7 +366,7 @@ func TestReproJSON(t *testing.T) {
 	for _, tt := range []struct {
 		method  string
 		aucCorr bool
-	}{{"gcp", true}, {"ml", false}, {"ml_bayes", false}, {"dpd", false}, {"pbp", false}} {
+	}{{"gcp", true}, {"ml", false}, {"ml_bayes", false}, {"dpd", false}, {"pbp", false}, {"svgd", false}} {
 		t.Run(tt.method, func(t *testing.T) {
 			obj := reproJSON(t, "-data", data, "-method", tt.method, "-folds", "2", "-outliers", "0.05", "-seed", "9",
 				"-epochs", "2", "-batch", "16")
