@@ -283,7 +283,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("demo: %v\n%s", err, stdout)
 	}
 	// Two tables: the rows of Sec. 6.2 and of Sec. 6.3.
-	for _, want := range []string{"Sec. 6.2", "Sec. 6.3", "\nGCP ", "\nML ", "\nML_Bayes ", "\nDPD ", "\nGCP_corr ", "\nGCP x5 ", "\nGCP_corr x5 "} {
+	for _, want := range []string{"Sec. 6.2", "Sec. 6.3", "\nGCP ", "\nML ", "\nML_Bayes ", "\nDPD ", "\nGCP_corr ", "\nGCP x5 ", "\nGCP_corr x5 ", "\nPBP ", "\nSVGD "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}
@@ -292,7 +292,7 @@ func TestDemo(t *testing.T) {
 		t.Errorf("%d GCP rows, want one per experiment", n)
 	}
 	for name, size := range map[string]image.Point{
-		"aleatoric-epistemic.png": {960, 1080}, // 2×3 panels of 480×360
+		"aleatoric-epistemic.png": {960, 1440}, // 2×4 panels of 480×360 (seven methods)
 		"outliers.png":            {1440, 360},
 		"rmse-curve.png":          {640, 420},
 	} {
