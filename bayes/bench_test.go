@@ -23,10 +23,10 @@ func benchRows(n, d int) (x, y []float64) {
 	return x, y
 }
 
-// BenchmarkTrainEpoch measures one PBP epoch (an ADF pass and the prior
+// BenchmarkPBPTrainEpoch measures one PBP epoch (an ADF pass and the prior
 // refinement) on 1000 rows of 8 features with 50 hidden units, reported
 // per row.
-func BenchmarkTrainEpoch(b *testing.B) {
+func BenchmarkPBPTrainEpoch(b *testing.B) {
 	x, y := benchRows(1000, 8)
 	m, err := FitPBP(PBPConfig{Inputs: 8, Epochs: 1}, x, y)
 	if err != nil {
@@ -42,8 +42,8 @@ func BenchmarkTrainEpoch(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(y)), "ns/row")
 }
 
-// BenchmarkPredict measures one prediction of the same model.
-func BenchmarkPredict(b *testing.B) {
+// BenchmarkPBPPredict measures one prediction of the same model.
+func BenchmarkPBPPredict(b *testing.B) {
 	x, y := benchRows(1000, 8)
 	m, err := FitPBP(PBPConfig{Inputs: 8, Epochs: 1}, x, y)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // Example fits a PBP network to a noisy sine on [−3, 3] and predicts
 // inside the data and far outside it. The predictions are gcp.Predictions,
 // so their intervals come from package gcp.
-func Example() {
+func ExampleFitPBP() {
 	r := rand.New(rand.NewPCG(1, 2))
 	x, y := make([]float64, 500), make([]float64, 500)
 	for i := range x {

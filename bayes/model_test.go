@@ -25,7 +25,7 @@ func sineData(n int, seed uint64) (x, y []float64) {
 // noiseSD is the noise of sineData.
 const noiseSD = 0.2
 
-// TestSineCoverageAndExtrapolation fits the default network (50 hidden
+// TestPBPSineCoverageAndExtrapolation fits the default network (50 hidden
 // units, 40 epochs) to 500 rows of sineData and checks, on 2000 new rows
 // from the same distribution, that
 //   - the RMSE is below 0.25, against the noise's 0.2: a fit that missed
@@ -39,7 +39,7 @@ const noiseSD = 0.2
 // and, far outside the training range [−3, 3], at x = ±30, that the
 // epistemic variance exceeds 100 times its largest value on the range
 // and the noise variance: the model knows it is extrapolating.
-func TestSineCoverageAndExtrapolation(t *testing.T) {
+func TestPBPSineCoverageAndExtrapolation(t *testing.T) {
 	x, y := sineData(500, 1)
 	m, err := FitPBP(PBPConfig{Inputs: 1, Seed: 1}, x, y)
 	if err != nil {
@@ -102,10 +102,10 @@ func mustMarshal(t *testing.T, m *PBP) []byte {
 	return b
 }
 
-// TestFitIsReproducible checks that a seed gives a bit-identical model,
+// TestPBPFitIsReproducible checks that a seed gives a bit-identical model,
 // that another seed gives another, and that Fit with n epochs followed by
 // Train with k more leaves the same posterior as Fit with n+k.
-func TestFitIsReproducible(t *testing.T) {
+func TestPBPFitIsReproducible(t *testing.T) {
 	x, y := sineData(200, 3)
 	cfg := PBPConfig{Inputs: 1, Hidden: []int{8, 6}, Epochs: 4, Seed: 5}
 	a, err := FitPBP(cfg, x, y)
@@ -149,10 +149,10 @@ func slicesEqual(a, b []float64) bool {
 	return true
 }
 
-// TestBadInput checks that every kind of bad configuration and data gets
+// TestPBPBadInput checks that every kind of bad configuration and data gets
 // an error matching the right sentinel of package gcp, that Train leaves
 // the model exactly as it was on error, and that nothing panics.
-func TestBadInput(t *testing.T) {
+func TestPBPBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	x, y := []float64{1, 2, 3, 4}, []float64{1, 2}
 	for _, c := range []struct {

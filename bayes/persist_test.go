@@ -13,14 +13,14 @@ import (
 	"github.com/gcpnet/gcp"
 )
 
-// update rewrites the golden file: go test -run TestGolden -update
+// update rewrites the golden file: go test -run TestPBPGolden -update
 var update = flag.Bool("update", false, "rewrite testdata/pbp_v1.gcpbp from a fresh Fit")
 
 // goldenFile is a saved version-1 model with two hidden layers, written
-// by TestGolden under -update.
+// by TestPBPGolden under -update.
 const goldenFile = "testdata/pbp_v1.gcpbp"
 
-// goldenInputs are the rows TestGolden predicts.
+// goldenInputs are the rows TestPBPGolden predicts.
 var goldenInputs = [][]float64{{0, 0}, {0.5, -1}, {-2, 3}, {4, 4}, {-7, 0.25}}
 
 // goldenModel trains the model of the golden file: 3 epochs of a network
@@ -56,13 +56,13 @@ func readGolden(t *testing.T) []byte {
 	return b
 }
 
-// TestGolden loads the golden file, checks that saving it again gives the
+// TestPBPGolden loads the golden file, checks that saving it again gives the
 // same bytes, and checks its predictions against referencePrediction, an
 // independent reading of the file by the documented format and forward
 // pass written out with other formulas. The reference computes Var z as
 // E[z²] − E[z]², which loses up to about 100 ulps to cancellation for the
 // units with negative α; 1e-11 relative covers that with room.
-func TestGolden(t *testing.T) {
+func TestPBPGolden(t *testing.T) {
 	data := readGolden(t)
 	var m PBP
 	if err := m.UnmarshalBinary(data); err != nil {
@@ -139,12 +139,12 @@ func referencePrediction(file []byte, x []float64) (mean, epistemic, aleatoric f
 	return yMean + yScale*mz[0], yScale * yScale * vz[0], yScale * yScale * noiseB / (noiseA - 1)
 }
 
-// TestRoundTrip checks that MarshalBinary/UnmarshalBinary and
+// TestPBPRoundTrip checks that MarshalBinary/UnmarshalBinary and
 // WriteTo/ReadFrom restore a model that saves to the same bytes and
 // predicts the same, that ReadFrom reads models stored one after another
 // and stops at the end of the stream with gcp.ErrTruncated and io.EOF,
 // and that a nil or zero PBP gets gcp.ErrConfig.
-func TestRoundTrip(t *testing.T) {
+func TestPBPRoundTrip(t *testing.T) {
 	a := goldenModel(t)
 	b := fitSine(t)
 	var stream bytes.Buffer
@@ -184,11 +184,11 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestCorruption checks that every truncation of the golden file gives
+// TestPBPCorruption checks that every truncation of the golden file gives
 // gcp.ErrTruncated, from UnmarshalBinary and from ReadFrom, and every
 // single-bit flip an error (CRC-32C detects every single-bit error), with
 // no panic and the target model unchanged.
-func TestCorruption(t *testing.T) {
+func TestPBPCorruption(t *testing.T) {
 	data := readGolden(t)
 	m := fitSine(t)
 	before := mustMarshal(t, m)
@@ -221,10 +221,10 @@ func reseal(b []byte) []byte {
 	return b
 }
 
-// TestFormatErrors checks the error of each kind of well-sealed but
+// TestPBPFormatErrors checks the error of each kind of well-sealed but
 // invalid file: a wrong magic or version, sizes beyond the limits or
 // inconsistent with Hidden, an invalid stored value, trailing bytes.
-func TestFormatErrors(t *testing.T) {
+func TestPBPFormatErrors(t *testing.T) {
 	data := readGolden(t)
 	const body = headerLen + 4*2 // the golden model has two hidden layers
 	scalars := body + 20

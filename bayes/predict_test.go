@@ -9,7 +9,7 @@ import (
 )
 
 // sinkPrediction keeps the compiler from discarding predictions in
-// TestPredictAllocs.
+// TestPBPPredictAllocs.
 var sinkPrediction gcp.Prediction
 
 // fitSine returns a small model of sineData for the prediction tests.
@@ -23,8 +23,8 @@ func fitSine(t *testing.T) *PBP {
 	return m
 }
 
-// TestPredictAllocs checks that Predict allocates nothing.
-func TestPredictAllocs(t *testing.T) {
+// TestPBPPredictAllocs checks that Predict allocates nothing.
+func TestPBPPredictAllocs(t *testing.T) {
 	m := fitSine(t)
 	ws := m.NewWorkspace()
 	x := []float64{0.5}
@@ -38,11 +38,11 @@ func TestPredictAllocs(t *testing.T) {
 	}
 }
 
-// TestPredictConcurrent runs Predict from 4 goroutines at once, each with
+// TestPBPPredictConcurrent runs Predict from 4 goroutines at once, each with
 // its own PBPWorkspace, and checks every result against the same input's
 // prediction made alone; under -race it also checks that Predict only
 // reads the model.
-func TestPredictConcurrent(t *testing.T) {
+func TestPBPPredictConcurrent(t *testing.T) {
 	m := fitSine(t)
 	const n = 200
 	want := make([]gcp.Prediction, n)
@@ -72,7 +72,7 @@ func TestPredictConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestPredictionIsGaussian checks the seam: a PBP prediction is a
+// TestPBPPredictionIsGaussian checks the seam: a PBP prediction is a
 // gcp.Prediction whose variance is the model's noise variance plus the
 // output's, in original units, and whose methods, which package gcp
 // implements, describe the Gaussian N(Mean, Var). The references are
@@ -80,7 +80,7 @@ func TestPredictConcurrent(t *testing.T) {
 // 0.8413447460685429 from tables, the Gaussian log density by its
 // formula. gcp's normal quantile is accurate to a few ulps and its CDF
 // and log density to about 1e-15, so 1e-13 relative is a safe bound.
-func TestPredictionIsGaussian(t *testing.T) {
+func TestPBPPredictionIsGaussian(t *testing.T) {
 	m := fitSine(t)
 	ws := m.NewWorkspace()
 	p, err := m.Predict(ws, []float64{1.3})

@@ -17,14 +17,14 @@ import (
 // uciDir holds the benchmark data and its standard splits.
 const uciDir = "../data/uci"
 
-// TestUCIBenchmark runs the PBP paper's protocol on the standard UCI
+// TestPBPUCIBenchmark runs the PBP paper's protocol on the standard UCI
 // splits (one hidden layer of 50 units, 40 epochs, every one of the 20
 // splits, split i trained with Seed i) and prints test RMSE and NLL in
 // original units, mean ± standard error over the splits, beside the
 // published PBP figures of bench/uci_published.json and the wall time of
 // the 20 splits. It reports and asserts nothing: set GCP_PBP_UCI=1 to run
 // it, with -v to see the table.
-func TestUCIBenchmark(t *testing.T) {
+func TestPBPUCIBenchmark(t *testing.T) {
 	if os.Getenv("GCP_PBP_UCI") != "1" {
 		t.Skip("set GCP_PBP_UCI=1 to run the UCI benchmark")
 	}
@@ -53,7 +53,7 @@ func TestUCIBenchmark(t *testing.T) {
 
 // agreement formats our mean ± standard error, its difference from the
 // published figure in standard errors of the difference, and a * where
-// the two agree (see the legend TestUCIBenchmark prints).
+// the two agree (see the legend TestPBPUCIBenchmark prints).
 func agreement(mean, se, pub, pubSE float64) string {
 	z := (mean - pub) / math.Hypot(se, pubSE)
 	mark := " "
