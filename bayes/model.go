@@ -149,7 +149,10 @@ func (m *PBP) standardize(x, y []float64) {
 }
 
 // meanScale returns the mean and population standard deviation of
-// v[0], v[stride], v[2·stride], …, with scale 1 for a constant column.
+// v[0], v[stride], v[2·stride], …, with scale 1 for a constant column. A
+// deviation of at most n·ε·|mean| counts as constant: it is the rounding
+// error of the mean of n equal values (cmd/gcp's meanSD), and dividing by
+// it would blow the column up.
 func meanScale(v []float64, stride int) (mean, scale float64) {
 	var peak float64
 	n := 0
@@ -170,11 +173,11 @@ func meanScale(v []float64, stride int) (mean, scale float64) {
 		d := v[i]/peak - mean
 		ss += d * d
 	}
-	scale = math.Sqrt(ss/float64(n)) * peak
-	if !(scale > 0) || !finite(scale) {
+	mean, scale = mean*peak, math.Sqrt(ss/float64(n))*peak
+	if !(scale > float64(n)*0x1p-52*math.Abs(mean)) || !finite(scale) {
 		scale = 1
 	}
-	return mean * peak, scale
+	return mean, scale
 }
 
 // initialize sets the posterior and the prior factors to their starting

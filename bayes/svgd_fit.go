@@ -39,7 +39,7 @@ func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := svgdCheckData(cfg.Inputs, x, y); err != nil {
+	if err := checkData(cfg.Inputs, x, y); err != nil {
 		return nil, err
 	}
 	d := cfg.Inputs
@@ -51,9 +51,7 @@ func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	}
 	nTrain := len(y) - min(int(math.Round(svgdDevShare*float64(len(y)))), svgdDevMax)
 	m := &SVGD{cfg: cfg, stack: stack}
-	if err := m.learnStandardization(xp[:nTrain*d], yp[:nTrain]); err != nil {
-		return nil, err
-	}
+	m.learnStandardization(xp[:nTrain*d], yp[:nTrain])
 	xs, ys := make([]float64, len(x)), make([]float64, len(y))
 	m.standardizeInputs(xs, xp)
 	m.standardizeTargets(ys, yp)
@@ -83,7 +81,7 @@ func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 		}
 	}
 	for _, v := range t.theta {
-		if !svgdFinite(v) {
+		if !finite(v) {
 			return nil, fmt.Errorf("%w: training diverged", gcp.ErrNonFinite)
 		}
 	}

@@ -155,12 +155,12 @@ func (m *SVGD) UnmarshalBinary(data []byte) error {
 	for _, v := range [][]float64{n.xMean, n.xScale, n.theta} {
 		for i := range v {
 			start := off
-			if v[i] = f64(); !svgdFinite(v[i]) {
+			if v[i] = f64(); !finite(v[i]) {
 				return fmt.Errorf("%w: offset %d: %g", gcp.ErrNonFinite, start, v[i])
 			}
 		}
 	}
-	if !svgdFinite(n.yMean) || !svgdFinite(n.yScale) {
+	if !finite(n.yMean) || !finite(n.yScale) {
 		return fmt.Errorf("%w: the targets' standardization (%g, %g)", gcp.ErrNonFinite, n.yMean, n.yScale)
 	}
 	if n.yScale <= 0 {

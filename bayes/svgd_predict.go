@@ -56,7 +56,7 @@ func (m *SVGD) Predict(ws *SVGDWorkspace, x []float64) (gcp.Prediction, error) {
 		return gcp.Prediction{}, gcp.ErrShape
 	}
 	for _, v := range x {
-		if !svgdFinite(v) {
+		if !finite(v) {
 			return gcp.Prediction{}, gcp.ErrNonFinite
 		}
 	}
@@ -79,7 +79,7 @@ func (m *SVGD) Predict(ws *SVGDWorkspace, x []float64) (gcp.Prediction, error) {
 		if k > 1 {
 			pr.Components[i] = gcp.Component{Mean: mean, Scale: sd, DoF: math.Inf(1)}
 		}
-		if !svgdFinite(mean) || !(sd > 0 && sd <= math.MaxFloat64) {
+		if !finite(mean) || !(sd > 0 && sd <= math.MaxFloat64) {
 			return gcp.Prediction{}, gcp.ErrNonFinite
 		}
 	}
@@ -94,7 +94,7 @@ func (m *SVGD) Predict(ws *SVGDWorkspace, x []float64) (gcp.Prediction, error) {
 	pr.Var = pr.VarAleatoric + pr.VarEpistemic
 	pr.VarCorrected = pr.Var
 	pr.Disagreement = math.Sqrt(pr.VarEpistemic / min(pr.VarAleatoric, m.yScale*m.yScale))
-	if !svgdFinite(pr.Mean) || !(pr.Var > 0 && pr.Var <= math.MaxFloat64) {
+	if !finite(pr.Mean) || !(pr.Var > 0 && pr.Var <= math.MaxFloat64) {
 		return gcp.Prediction{}, gcp.ErrNonFinite
 	}
 	return pr, nil

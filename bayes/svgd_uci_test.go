@@ -110,7 +110,7 @@ func svgdReproFold(x, y []float64, d, f int, share float64) svgdFold {
 		}
 	}
 	if k := int(math.Round(share * float64(len(fd.trainY)))); k > 0 {
-		mean, sd, _ := svgdMeanScale(fd.trainY, 1)
+		mean, sd := meanScale(fd.trainY, 1)
 		for _, i := range r.Perm(len(fd.trainY))[:k] {
 			fd.trainY[i] = mean + 10*sd*r.NormFloat64()
 		}
