@@ -299,11 +299,17 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	}
 	win.run.restoreBest()
 	final := win.run
+	var preds []Prediction
+	var y []T
 	if s.cfg.Members > 1 {
+		var f *folds[T]
 		var err error
-		if final, err = s.ensemble(win); err != nil {
+		if final, f, err = s.ensemble(win); err != nil {
 			return nil, AutoResult{}, fmt.Errorf("the ensemble of learning rate %g, dropout %g: %w", win.lr, win.dropout, err)
 		}
+		preds, y = f.predictions(final.stats.BestEpoch)
+	} else {
+		preds, y = s.crossFit(win, final.stats.BestEpoch)
 	}
 	m := final.t.m
 	m.extendRanges(s.trainX)
@@ -314,7 +320,6 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		TrainRows: len(s.trainY), ValRows: len(s.valY), Candidates: len(s.cands),
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(),
 	}
-	preds, y := s.crossFit(win, final.stats.BestEpoch)
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, y, m.cfg.Loss.gaussian())
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
@@ -326,25 +331,47 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 // ensemble trains the ensemble of Config.Members networks with the
 // winner's hyperparameters on the training rows, with early stopping on
 // the held-out rows as in the search, and returns its run, the best
-// epoch's parameters restored.
-func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], error) {
+// epoch's parameters restored, and the calibration folds, trained to that
+// epoch.
+//
+// The ensemble trains on one goroutine while the folds train behind it on
+// the other Workers − 1, and on all of them once it has stopped: its best
+// epoch, which the folds must reach, is known only then, and waiting for
+// it would leave all but one core idle while it trains.
+func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], *folds[T], error) {
 	t, err := s.trainer(win, s.cfg.Members)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r, err := newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c := &candidate[T]{lr: win.lr, dropout: win.dropout, run: r}
-	if s.advance(c, s.maxEpochs); c.err != nil {
-		return nil, c.err
+	f := s.newFolds(win)
+	parallel(s.opt.Workers, s.opt.Workers, func(i int) {
+		if i == 0 {
+			for e := r.stats.Epoch + 1; e <= s.maxEpochs && c.err == nil && !c.done; e = r.stats.Epoch + 1 {
+				if s.advance(c, e); c.err == nil {
+					f.reached(e, r.stats.BestEpoch == e)
+				}
+			}
+			if c.err != nil {
+				f.finish(0) // no fold is needed
+			} else {
+				f.finish(r.stats.BestEpoch)
+			}
+		}
+		f.train()
+	})
+	if c.err != nil {
+		return nil, nil, c.err
 	}
 	if r.stats.BestEpoch == 0 {
-		return nil, fmt.Errorf("%w: the ensemble could not score the held-out rows", ErrNonFinite)
+		return nil, nil, fmt.Errorf("%w: the ensemble could not score the held-out rows", ErrNonFinite)
 	}
 	r.restoreBest()
-	return r, nil
+	return r, f, nil
 }
 
 // parallel calls do(0), …, do(n−1) on up to workers goroutines.

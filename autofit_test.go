@@ -13,23 +13,30 @@ import (
 // depend on how many candidates train at once.
 func TestAutoFitWorkersBitIdentical(t *testing.T) {
 	x, y, _ := synth.SinOutliers(5, 300, 0.05, synth.Everywhere)
-	var got []*Model[float32]
-	var res []AutoResult
-	for _, workers := range []int{1, 2, 5} {
-		m, r, err := AutoFit(Config{Inputs: 1, Hidden: []int{16}, Seed: 3}, TrainConfig{Seed: 3}, x, y,
-			AutoOptions{MaxEpochs: 27, Seed: 9, Workers: workers})
-		if err != nil {
-			t.Fatal(err)
+	// One network, and an ensemble, whose calibration folds train behind
+	// it on the other workers.
+	for _, members := range []int{1, 3} {
+		var got []*Model[float32]
+		var res []AutoResult
+		for _, workers := range []int{1, 2, 5} {
+			m, r, err := AutoFit(Config{Inputs: 1, Hidden: []int{16}, Seed: 3, Members: members}, TrainConfig{Seed: 3}, x, y,
+				AutoOptions{MaxEpochs: 27, Seed: 9, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, res = append(got, m), append(res, r)
 		}
-		got, res = append(got, m), append(res, r)
-	}
-	for i := 1; i < len(got); i++ {
-		if !slices.Equal(got[0].params, got[i].params) || res[0] != res[i] {
-			t.Fatalf("workers change the result: %+v against %+v", res[0], res[i])
+		for i := 1; i < len(got); i++ {
+			if !slices.Equal(got[0].params, got[i].params) || res[0] != res[i] {
+				t.Fatalf("members %d: workers change the result: %+v against %+v", members, res[0], res[i])
+			}
 		}
-	}
-	if res[0].Candidates != len(defaultLearningRates)*len(defaultDropouts) || res[0].ValRows != minValidationRows {
-		t.Fatalf("result %+v: want the default grid and %d held-out rows", res[0], minValidationRows)
+		if res[0].Candidates != len(defaultLearningRates)*len(defaultDropouts) || res[0].ValRows != minValidationRows {
+			t.Fatalf("result %+v: want the default grid and %d held-out rows", res[0], minValidationRows)
+		}
+		if res[0].CVRows != len(y) {
+			t.Fatalf("members %d: %d cross-fitted rows, want all %d", members, res[0].CVRows, len(y))
+		}
 	}
 }
 
