@@ -249,7 +249,7 @@ func decode(data []byte) (*PBP, error) {
 	m := newModel(cfg)
 	epochs := u64()
 	if epochs >= maxTrainedEpochs {
-		return nil, fmt.Errorf("%w: offset %d: %d epochs trained, want fewer than %d", gcp.ErrFormat, off-8, epochs, maxTrainedEpochs)
+		return nil, fmt.Errorf("%w: offset %d: %d epochs trained, want fewer than %d", gcp.ErrFormat, off-8, epochs, uint64(maxTrainedEpochs))
 	}
 	m.epochs = int(epochs)
 	scalars := [...]*float64{&m.noiseA, &m.noiseB, &m.priorA, &m.priorB, &m.yMean, &m.yScale}
