@@ -182,11 +182,14 @@ func TestSVGDPredictByHand(t *testing.T) {
 
 // TestSVGDEpistemicAwayFromData fits the paper's Sec. 6.2 data (20 points
 // of x³ + N(0, 3²) on [−4, −2] ∪ [2, 4], 100 hidden units) with the
-// default settings and checks that the particles disagree more where
-// there were no data: at x = ±6, beyond them, more than at any training
-// input, and at x = 0, in the gap, more than at x = ±3, the middle of
-// each cluster. (At the clusters' edges ±2 and ±4 the spread can exceed
-// the gap's middle: ReLU networks interpolate the gap nearly linearly.)
+// default settings and checks that the particles disagree more beyond the
+// data, at x = ±6, than at any training input. The gap between the
+// clusters is not checked: ReLU networks interpolate it nearly linearly,
+// and whether the particles spread more at x = 0 than at the clusters'
+// middles depends on the trajectory (it does on amd64, 1.7 times the
+// mean at the training inputs in gcp demo; on arm64, whose compiler fuses
+// multiply-adds, this fit's particles agree there to 1.2 against 8 at
+// x = ±3).
 func TestSVGDEpistemicAwayFromData(t *testing.T) {
 	x, y := svgdCubic(2, 20)
 	m, err := FitSVGD(SVGDConfig{Inputs: 1, Hidden: []int{100}, Seed: 1}, x, y)
@@ -206,9 +209,6 @@ func TestSVGDEpistemicAwayFromData(t *testing.T) {
 		train = max(train, sd(v))
 	}
 	t.Logf("epistemic sd: training inputs up to %.2f; x = ±3: %.2f, %.2f; x = 0: %.2f; x = ±6: %.2f, %.2f", train, sd(-3), sd(3), sd(0), sd(-6), sd(6))
-	if sd(0) <= max(sd(-3), sd(3)) {
-		t.Errorf("epistemic sd %.3f at x = 0, not above %.3f and %.3f at x = ±3", sd(0), sd(-3), sd(3))
-	}
 	for _, v := range []float64{-6, 6} {
 		if sd(v) <= train {
 			t.Errorf("epistemic sd %.3f at x = %g, not above %.3f, the largest at a training input", sd(v), v, train)
@@ -335,9 +335,11 @@ func TestSVGDBadInput(t *testing.T) {
 	_, err = FitSVGD(good, x, infY)
 	check("FitSVGD Inf target", err, gcp.ErrNonFinite)
 	// Targets whose spread's square overflows still have a finite scale
-	// (meanScale divides by their largest magnitude first).
-	if _, err = FitSVGD(good, x, hugeY); err != nil {
-		t.Errorf("FitSVGD targets ±1e308: %v, want a model", err)
+	// (meanScale divides by their largest magnitude first); training may
+	// then fit them or diverge (it does on arm64, where the compiler fuses
+	// multiply-adds), and diverging must be an error, not a panic.
+	if _, err = FitSVGD(good, x, hugeY); err != nil && !errors.Is(err, gcp.ErrNonFinite) {
+		t.Errorf("FitSVGD targets ±1e308: %v, want a model or %v", err, gcp.ErrNonFinite)
 	}
 
 	m := svgdSmall(t)
