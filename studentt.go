@@ -202,7 +202,7 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central float64) {
 			if d.expand == 0 {
 				// Computed on first use only: a single CDF often
 				// takes another path, and then it would be wasted.
-				d.expand = math.Exp(d.lnK - 0.5*math.Log1p(-0.25/a)) // ln(Γ(a+½)/(Γ(a)·√(a−¼)))
+				d.expand = studentTExpansionPrefactor(a, d.lnK)
 			}
 			i = d.expand * incBetaLargeAHalf(a, -lx)
 		} else {
@@ -214,6 +214,17 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central float64) {
 	// 2·y^½·x^a/B(a, ½) with y^½ = r·x^½.
 	c := 2 / math.SqrtPi * r * math.Sqrt(a) * math.Exp((a+0.5)*lx+d.lnK) / incBetaCF(0.5, a, y)
 	return 0.5 * (1 - c), c
+}
+
+// studentTExpansionPrefactor returns Γ(a+½)/(Γ(a)·√(a−¼)) =
+// K(a)/√(1−1/(4a)) for a ≥ studentTExpansionMinA given lnK = ln K(a),
+// without an exponential or a logarithm: ln K(a) = −1/(8a) + 1/(192a³) −
+// … lies in [−1/(8a), 0), so |lnK| ≤ 1/120, where the degree-6 Taylor
+// polynomial of e^lnK is within |lnK|⁷/7! < 6e-19 relative; the square
+// root and the quotient add a few ulps, as the logarithmic form did.
+func studentTExpansionPrefactor(a, lnK float64) float64 {
+	k := 1 + lnK*(1+lnK*(1.0/2+lnK*(1.0/6+lnK*(1.0/24+lnK*(1.0/120+lnK/720)))))
+	return k / math.Sqrt(1-0.25/a)
 }
 
 // studentTBeta holds the arguments of the incomplete beta function that
@@ -327,12 +338,12 @@ func incBetaLargeAHalf(a, tau float64) float64 {
 	rz := math.Sqrt(z)
 	g := math.Erfc(rz)                      // Γ(½, z)/Γ(½)
 	h := rz * math.Exp(-z-studentTLnSqrtPi) // z^½·e^(−z)/Γ(½)
-	tau2, w2 := tau*tau, w*w
+	tau2, iw2 := tau*tau, 1/(w*w)
 	sum := g
 	for n, dn := range studentTSinhcCoef[1:] {
 		s := 0.5 + 2*float64(n)
-		g = (s*(s+1)*g + (z+s+1)*h) / w2 // Γ(s+2, z)/(Γ(½)·w^(2n+2))
-		h *= tau2                        // z^(s+2)·e^(−z)/(Γ(½)·w^(2n+2))
+		g = (s*(s+1)*g + (z+s+1)*h) * iw2 // Γ(s+2, z)/(Γ(½)·w^(2n+2))
+		h *= tau2                         // z^(s+2)·e^(−z)/(Γ(½)·w^(2n+2))
 		term := dn * g
 		sum += term
 		if math.Abs(term) <= 0x1p-53*sum {
