@@ -257,16 +257,22 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 // a > 0; K → 1 as a → ∞, and 1/B(a, ½) = √a·K(a)/√π. For a ≥ 10 it is the
 // asymptotic series of lgammaHalfStep without its ½·ln a term
 // (lgammaHalfStepRest), so nothing cancels and no logarithm is taken (every
-// studentTCDF and studentTQuantile call computes it). Below, it
-// takes the gamma ratio from lgammaHalfStep, which needs no difference of
-// two large log-gammas; subtracting ½·ln a there costs at most an ulp of
-// ½·ln 10 in absolute terms, which is all the accuracy the exponentials it
-// enters need.
+// studentTCDF and studentTQuantile call computes it). Below, it lifts a
+// to z ≥ 10 as lgammaHalfStep does, which needs no difference of two large
+// log-gammas, and takes lgammaHalfStep's three logarithms and the −½·ln a
+// as one: ln K(a) = rest(z) + ½·ln(z·a·(den/num)²). The product's
+// argument is formed in about 20 roundings, so it costs at most about
+// 1e-15 in absolute terms (an ulp of ln a itself for a tiny a), which is
+// all the accuracy the exponentials it enters need; one logarithm instead
+// of four is what a mixture of small-dof members, which computes it for
+// each member, saves.
 func studentTLnGammaHalfRatio(a float64) float64 {
 	if a >= gammaAsymMin {
 		return lgammaHalfStepRest(a)
 	}
-	return lgammaHalfStep(a) - 0.5*math.Log(a)
+	z, num, den := lgammaHalfLift(a)
+	r := den / num
+	return lgammaHalfStepRest(z) + 0.5*math.Log(z*a*r*r)
 }
 
 // incBetaCF returns the continued fraction F of DLMF 8.17.22 for the
