@@ -227,12 +227,14 @@ func expShift(v []float64) (top, sum float64) {
 
 // mixtureMember is one member with the constants computed once per call.
 type mixtureMember struct {
-	c    Component
-	d    studentTDist
-	inv  float64 // 1/ν (0 for the normal)
-	rinv float64 // √(1/ν)
-	lnKw float64 // ln(Γ(a+½)/(Γ(a)·√(a−¼))), for guess (dof ≥ mixtureGuessMinDoF)
-	f0   float64 // f(0) = K(a)/√(2π) to 1e-5, for guess (dof ≥ mixtureGuessMinDoF)
+	c      Component
+	d      studentTDist
+	iscale float64 // 1/scale: the hot loops multiply by it instead of dividing
+	inv    float64 // 1/ν (0 for the normal)
+	rinv   float64 // √(1/ν)
+	iw2    float64 // 1/w², w = ν/2 − ¼, for guess (dof ≥ mixtureGuessMinDoF)
+	lnKw   float64 // ln(Γ(a+½)/(Γ(a)·√(a−¼))), for guess (dof ≥ mixtureGuessMinDoF)
+	f0     float64 // f(0) = K(a)/√(2π) to 1e-5, for guess (dof ≥ mixtureGuessMinDoF)
 
 	// pretail's results, valid if preOK: the lower tail and the standard
 	// density at pre[0], and the upper tail and density at −pre[1].
@@ -257,15 +259,30 @@ func (mx *mixture) init(c []Component) {
 		m := &mx.m[i]
 		m.c = ci
 		m.d = newStudentTDist(math.Max(ci.DoF, studentTMinDoF))
+		m.iscale = 1 / ci.Scale
 		m.inv = 1 / m.d.dof
 		m.rinv = math.Sqrt(m.inv)
 		if !m.d.normal && m.d.dof >= mixtureGuessMinDoF {
+			w := m.d.a - 0.25
+			m.iw2 = 1 / (w * w)
 			r := 0.25 / m.d.a
 			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r/3)) // −½·ln(1−r) to 5e-4, plenty for a start
 			m.f0 = expModel(m.d.lnK) / math.Sqrt(2*math.Pi)
 		}
 		mx.minScale = math.Min(mx.minScale, ci.Scale)
 	}
+}
+
+// standardize returns c.standardize(y) with the division by the scale
+// replaced by a product with its reciprocal (an ulp more of rounding, far
+// below the accuracy a root needs), where y − mean and 1/scale are finite
+// (a subnormal scale has no finite reciprocal, and 0·Inf would be NaN).
+func (m *mixtureMember) standardize(y float64) float64 {
+	r := y - m.c.Mean
+	if math.IsInf(r, 0) || m.iscale > math.MaxFloat64 {
+		return m.c.standardize(y)
+	}
+	return r * m.iscale
 }
 
 // taylorArgs returns s·x and √x, x = ν/(ν+s²) (1 for the normal), the
@@ -319,6 +336,7 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 	lnq := math.Log(q)
 	lambda := math.Exp(-x*x-lnq) / math.SqrtPi // 2e^(−X²)/(√π·erfc X)
 	mills := x * lambda / 2                    // z^½·e^(−z)/Γ(½, z) at z = X²
+	ilambda := 1 / lambda
 	var g mixtureGuess
 	for i := range g.lo {
 		g.lo[i], g.hi[i] = math.Inf(1), math.Inf(-1)
@@ -330,26 +348,26 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 		switch {
 		case m.d.normal:
 			t = z
-			lam = math.Exp(m.d.lnNorm-0.5*z*z-lnq) / m.c.Scale
+			lam = math.Exp(m.d.lnNorm-0.5*z*z-lnq) * m.iscale
 		case m.d.dof >= mixtureGuessMinDoF:
-			w := m.d.a - 0.25
-			x0 := x + m.lnKw/lambda
-			x1 := x0 + studentTSinhcCoef[1]*(0.75+(x0*x0+1.5)*mills)/(w*w)/lambda
-			tau := x1 * x1 / w
+			x0 := x + m.lnKw*ilambda
+			x1 := x0 + studentTSinhcCoef[1]*(0.75+(x0*x0+1.5)*mills)*m.iw2*ilambda
+			tau := x1 * x1 / (m.d.a - 0.25)
 			t = math.Copysign(math.Sqrt(m.d.dof*expm1Model(tau)), x1)
 			// f(t)/q = f(0)·e^(−(a+½)τ)/q with e^(−(a+½)τ)/q =
 			// e^(−X²)/q·e^(−(X₁²−X²))·e^(−¾τ) and e^(−X²)/q = √π·λ:
 			// small exponents only, where expModel is exact enough.
-			lam = m.f0 * math.SqrtPi * lambda * expModel(-(x1-x)*(x1+x)) * expModel(-0.75*tau) / m.c.Scale
+			lam = m.f0 * math.SqrtPi * lambda * expModel(-(x1-x)*(x1+x)) * expModel(-0.75*tau) * m.iscale
 		default:
 			u, _ := m.d.upperQuantileStart(q)
 			t = math.Exp(u)
 			lnf, _ := m.d.logDensity(t)
-			lam = math.Exp(lnf-lnq) / m.c.Scale
+			lam = math.Exp(lnf-lnq) * m.iscale
 		}
 		tx, _ := m.taylorArgs(t)
-		slope := (1 + m.inv) * tx / m.c.Scale // d ln f/dy there
+		slope := (1 + m.inv) * tx * m.iscale // d ln f/dy there
 		g.dev[i], g.lam[i], g.mu[i] = m.c.Scale*t, lam, lam*(slope-lam)
+		g.vertex[i] = -lam / g.mu[i]
 		wsum += lam
 		lower += lam * (m.c.Mean - g.dev[i])
 		upper += lam * (m.c.Mean + g.dev[i])
@@ -387,6 +405,7 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 // mixtureGuess holds the members' quantile models of guess.
 type mixtureGuess struct {
 	dev, lam, mu [MaxMembers]float64 // yₖ = mean ∓ dev; λₖ, μₖ
+	vertex       [MaxMembers]float64 // −λₖ/μₖ, the offset dₖ of φₖ's vertex
 	lo, hi       [2]float64          // the least and largest yₖ, lower and (mirrored) upper
 }
 
@@ -404,7 +423,7 @@ func (mx *mixture) refine(g *mixtureGuess, side int, x float64) float64 {
 		for i := range mx.m[:mx.k] {
 			lam, mu := g.lam[i], g.mu[i]
 			d := x - (sign*mx.m[i].c.Mean - g.dev[i])
-			if v := -lam / mu; mu < 0 && d > v || mu > 0 && d < v {
+			if v := g.vertex[i]; mu < 0 && d > v || mu > 0 && d < v {
 				d = v
 			}
 			e := expModel(d * (lam + 0.5*mu*d))
@@ -475,7 +494,7 @@ func (mx *mixture) pretail(lower, upper float64) {
 	mx.pre = [2]float64{lower, -upper}
 	for i := range mx.m[:mx.k] {
 		m := &mx.m[i]
-		sl, su := m.c.standardize(lower), m.c.standardize(upper)
+		sl, su := m.standardize(lower), m.standardize(upper)
 		u, delta := (su-sl)/2, (su+sl)/2
 		if !(math.Abs(delta) < u && u <= math.MaxFloat64) {
 			continue // not both points in the member's tails (s∓ < 0 mirrored), or overflow
@@ -507,7 +526,7 @@ func (mx *mixture) pretail(lower, upper float64) {
 		m.preLower, m.preUpper = t+f*delta*(sOdd-sEven), t-f*delta*(sOdd+sEven)
 		m.preDLower, m.preDUpper = f*(fEven-fOdd), f*(fEven+fOdd)
 		m.preOK = m.preLower > 0 && m.preUpper > 0 &&
-			moderate(m.preDLower/m.c.Scale) && moderate(m.preDUpper/m.c.Scale)
+			moderate(m.preDLower*m.iscale) && moderate(m.preDUpper*m.iscale)
 	}
 }
 
@@ -530,10 +549,14 @@ type densitySeries struct {
 	n                     int
 }
 
-// next returns the next coefficient, c₁ at the first call.
+// next returns the next coefficient, c₁ at the first call. The factors
+// of cₙ and cₙ₋₁ are formed first, so that the chain from one coefficient
+// to the next is one product and one sum.
 func (d *densitySeries) next() float64 {
-	fn := float64(d.n)
-	c := -((1+(2*fn+1)*d.inv)*d.p*d.cur + (1+fn*d.inv)*d.pp*d.prev) * mixtureRecip[d.n+1]
+	fn, r := float64(d.n), mixtureRecip[d.n+1]
+	fc := (1 + (2*fn+1)*d.inv) * r * d.p
+	fp := (1 + fn*d.inv) * r * d.pp
+	c := -(fc*d.cur + fp*d.prev)
 	d.prev, d.cur = d.cur, c
 	d.n++
 	return c
@@ -567,7 +590,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	var lower, upper, n float64
 	for i := range mx.m[:k] {
 		m := &mx.m[i]
-		s := sign * m.c.standardize(sign*x)
+		s := sign * m.standardize(sign*x)
 		if math.IsInf(s, 0) {
 			if s > 0 {
 				n++
@@ -582,7 +605,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 			if tail, f = m.preLower, m.preDLower; sign < 0 {
 				tail, f = m.preUpper, m.preDUpper
 			}
-			e[i] = f / m.c.Scale
+			e[i] = f * m.iscale
 		} else {
 			l, b := m.d.density(math.Abs(s))
 			tail = m.d.tail(b)
@@ -641,7 +664,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	// their dependent chains overlap.
 	var ds [MaxMembers]densitySeries
 	for i := range mx.m[:k] {
-		rho := L / mx.m[i].c.Scale
+		rho := L * mx.m[i].iscale
 		out.entire[i] *= rho
 		out.pole[i] *= rho
 		e[i] /= sum
@@ -712,16 +735,25 @@ func (l *mixtureLocal) step() (t, est float64) {
 // its peak f(0)/scale on the way, changing F by up to |t|·L·peak, more than
 // relTol·F (with L = F/f: |t|·peak/f > relTol). Such a member (a narrow one
 // whose body lies within the step) makes the step a mere trial point.
+//
+// The logarithms of the comparison are taken only for a member whose terms
+// have not started to shrink, which is rare: most steps need none.
 func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 	at := math.Abs(t)
-	lnTotal := l.lnTotal
-	if l.total > 0 {
-		lnTotal = math.Log(l.total)
-	}
-	lim := math.Log(relTol/at) + lnTotal
+	var lim float64 // ln(relTol/|t|·Σf), once a member needs it
+	limSet := false
 	for i := range mx.m[:mx.k] {
-		m := &mx.m[i]
-		if (l.entire[i]*at > mixtureOrder/2 || l.pole[i]*at > 0.5) && m.d.lnNorm-math.Log(m.c.Scale) > lim {
+		if !(l.entire[i]*at > mixtureOrder/2 || l.pole[i]*at > 0.5) {
+			continue
+		}
+		if !limSet {
+			lnTotal := l.lnTotal
+			if l.total > 0 {
+				lnTotal = math.Log(l.total)
+			}
+			lim, limSet = math.Log(relTol/at)+lnTotal, true
+		}
+		if m := &mx.m[i]; m.d.lnNorm-math.Log(m.c.Scale) > lim {
 			return true
 		}
 	}
