@@ -499,7 +499,7 @@ func (mx *mixture) pretail(lower, upper float64) {
 		if !(math.Abs(delta) < u && u <= math.MaxFloat64) {
 			continue // not both points in the member's tails (s∓ < 0 mirrored), or overflow
 		}
-		l, b := m.d.density(u)
+		_, b := m.d.density(u)
 		ux, sqx := m.taylorArgs(u)
 		entire, pole := m.rates(ux, sqx)
 		if ad := math.Abs(delta); ad*entire > mixtureAnchorDrift || ad*pole > mixtureAnchorPole {
@@ -522,7 +522,7 @@ func (mx *mixture) pretail(lower, upper float64) {
 		if !converged {
 			continue
 		}
-		t, f := m.d.tail(b), math.Exp(l)
+		t, f := m.d.tailDensity(b)
 		m.preLower, m.preUpper = t+f*delta*(sOdd-sEven), t-f*delta*(sOdd+sEven)
 		m.preDLower, m.preDUpper = f*(fEven-fOdd), f*(fEven+fOdd)
 		m.preOK = m.preLower > 0 && m.preUpper > 0 &&

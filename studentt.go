@@ -149,7 +149,8 @@ type studentTDist struct {
 	sqrtDof float64 // √ν
 	lnK     float64 // ln K(a) (studentTLnGammaHalfRatio); 0 for the normal
 	lnNorm  float64 // ln f(0) = ln K(a) − ln √(2π)
-	expand  float64 // Γ(a+½)/(Γ(a)·√(a−¼)), incBetaLargeAHalf's prefactor; 0 until probsAt first needs it
+	expand  float64 // Γ(a+½)/(Γ(a)·√(a−¼)), incBetaLargeAHalf's prefactor; 0 until probsAt first needs it …
+	peak    float64 // … and f(0) = K(a)/√(2π), set with it
 	normal  bool    // ν > studentTNormalDoF: the standard normal is used
 }
 
@@ -189,12 +190,18 @@ func (d *studentTDist) probs(s float64) (tail, central float64) {
 		z := s / math.Sqrt2
 		return 0.5 * math.Erfc(z), math.Erf(z)
 	}
-	return d.probsAt(d.betaArgs(s))
+	tail, central, _ = d.probsAt(d.betaArgs(s))
+	return tail, central
 }
 
 // probsAt is probs for a finite dof, given the beta arguments of s (which
-// density also returns).
-func (d *studentTDist) probsAt(b studentTBeta) (tail, central float64) {
+// density also returns), and the density f(s) = f(0)·x^(a+½), which it
+// takes from the exponential the probabilities need anyway: x^a·K(a) on
+// the continued fractions' paths, x^(a−¼) = e^(−z) in the expansion's
+// (times x^¾ = √x·√√x there). Its relative error is a few ulps more than
+// that exponential's; √x is formed as √y/r beyond r = 1, so that it keeps
+// its accuracy where x is subnormal (x itself is not used there).
+func (d *studentTDist) probsAt(b studentTBeta) (tail, central, f float64) {
 	a, r, x, y, lx := d.a, b.r, b.x, b.y, b.lx
 	if y*(a+2.5) > studentTCentralY {
 		var i float64
@@ -202,29 +209,40 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central float64) {
 			if d.expand == 0 {
 				// Computed on first use only: a single CDF often
 				// takes another path, and then it would be wasted.
-				d.expand = studentTExpansionPrefactor(a, d.lnK)
+				d.expand, d.peak = studentTExpansionConstants(a, d.lnK)
 			}
-			i = d.expand * incBetaLargeAHalf(a, -lx)
+			sum, ez := incBetaLargeAHalf(a, -lx)
+			i = d.expand * sum
+			sx := math.Sqrt(x) // x ≥ e⁻² here
+			f = d.peak * ez * sx * math.Sqrt(sx)
 		} else {
 			// x^a·y^½/(a·B(a, ½)) with 1/B(a, ½) = √a·K/√π.
-			i = math.Exp(a*lx+d.lnK) * math.Sqrt(y) / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
+			e, sy := math.Exp(a*lx+d.lnK), math.Sqrt(y)
+			i = e * sy / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
+			sx := math.Sqrt(x)
+			if r > 1 {
+				sx = sy / r
+			}
+			f = e * sx * (1 / math.Sqrt(2*math.Pi))
 		}
-		return 0.5 * i, 1 - i
+		return 0.5 * i, 1 - i, f
 	}
 	// 2·y^½·x^a/B(a, ½) with y^½ = r·x^½.
-	c := 2 / math.SqrtPi * r * math.Sqrt(a) * math.Exp((a+0.5)*lx+d.lnK) / incBetaCF(0.5, a, y)
-	return 0.5 * (1 - c), c
+	e := math.Exp((a+0.5)*lx + d.lnK)
+	c := 2 / math.SqrtPi * r * math.Sqrt(a) * e / incBetaCF(0.5, a, y)
+	return 0.5 * (1 - c), c, e * (1 / math.Sqrt(2*math.Pi))
 }
 
-// studentTExpansionPrefactor returns Γ(a+½)/(Γ(a)·√(a−¼)) =
-// K(a)/√(1−1/(4a)) for a ≥ studentTExpansionMinA given lnK = ln K(a),
+// studentTExpansionConstants returns the prefactor Γ(a+½)/(Γ(a)·√(a−¼)) =
+// K(a)/√(1−1/(4a)) of incBetaLargeAHalf and the peak density
+// f(0) = K(a)/√(2π), for a ≥ studentTExpansionMinA given lnK = ln K(a),
 // without an exponential or a logarithm: ln K(a) = −1/(8a) + 1/(192a³) −
 // … lies in [−1/(8a), 0), so |lnK| ≤ 1/120, where the degree-6 Taylor
 // polynomial of e^lnK is within |lnK|⁷/7! < 6e-19 relative; the square
-// root and the quotient add a few ulps, as the logarithmic form did.
-func studentTExpansionPrefactor(a, lnK float64) float64 {
+// root and the quotients add a few ulps, as the logarithmic form did.
+func studentTExpansionConstants(a, lnK float64) (expand, peak float64) {
 	k := 1 + lnK*(1+lnK*(1.0/2+lnK*(1.0/6+lnK*(1.0/24+lnK*(1.0/120+lnK/720)))))
-	return k / math.Sqrt(1-0.25/a)
+	return k / math.Sqrt(1-0.25/a), k * (1 / math.Sqrt(2*math.Pi))
 }
 
 // studentTBeta holds the arguments of the incomplete beta function that
@@ -322,7 +340,8 @@ func incBetaCF(a, b, x float64) float64 {
 }
 
 // incBetaLargeAHalf returns I_x(a, ½)·Γ(a)·√w/Γ(a+½), w = a − ¼, for
-// a ≥ 15 given τ = −ln x in [0, 2]: the sum below, which the caller
+// a ≥ 15 given τ = −ln x in [0, 2], and e^(−z) = x^w, which gives the
+// caller the density: the sum below, which the caller
 // multiplies by the prefactor studentTDist.expand, a constant of the
 // distribution. It is the asymptotic expansion in 1/w² with w = a − ¼ (the
 // DiDonato–Morris 1992 expansion for large a and small b, specialized to
@@ -338,14 +357,15 @@ func incBetaCF(a, b, x float64) float64 {
 // rounding z (the conditioning of erfc), also for I close to 1, at a cost
 // independent of a (about 120 ns; the continued fraction is inaccurate
 // here for large a).
-func incBetaLargeAHalf(a, tau float64) float64 {
+func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	w := a - 0.25
 	z := w * tau
 	rz := math.Sqrt(z)
-	g := math.Erfc(rz)                      // Γ(½, z)/Γ(½)
-	h := rz * math.Exp(-z-studentTLnSqrtPi) // z^½·e^(−z)/Γ(½)
+	ez = math.Exp(-z)
+	g := math.Erfc(rz)       // Γ(½, z)/Γ(½)
+	h := rz * ez * invSqrtPi // z^½·e^(−z)/Γ(½)
 	tau2, iw2 := tau*tau, 1/(w*w)
-	sum := g
+	sum = g
 	for n, dn := range studentTSinhcCoef[1:] {
 		s := 0.5 + 2*float64(n)
 		g = (s*(s+1)*g + (z+s+1)*h) * iw2 // Γ(s+2, z)/(Γ(½)·w^(2n+2))
@@ -356,7 +376,7 @@ func incBetaLargeAHalf(a, tau float64) float64 {
 			break
 		}
 	}
-	return sum
+	return sum, ez
 }
 
 // studentTSinhcCoef holds the Taylor coefficients dₙ of
@@ -479,8 +499,19 @@ func (d *studentTDist) tail(b studentTBeta) float64 {
 	if d.normal {
 		return 0.5 * math.Erfc(b.r/math.Sqrt2)
 	}
-	t, _ := d.probsAt(b)
+	t, _, _ := d.probsAt(b)
 	return t
+}
+
+// tailDensity returns P(T > s) and the density f(s) given b = density's
+// beta arguments of s, the density from the tail's own exponential (see
+// probsAt) rather than one of its own.
+func (d *studentTDist) tailDensity(b studentTBeta) (tail, f float64) {
+	if d.normal {
+		return 0.5 * math.Erfc(b.r/math.Sqrt2), math.Exp(d.lnNorm - 0.5*b.r*b.r)
+	}
+	tail, _, f = d.probsAt(b)
+	return tail, f
 }
 
 // upperQuantileStart returns the starting point u ≈ ln s of upperQuantile
