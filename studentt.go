@@ -301,18 +301,26 @@ func studentTLnGammaHalfRatio(a float64) float64 {
 //	d₂ₘ₊₁ = −(a+m)(a+b+m)·x / ((a+2m)(a+2m+1)),
 //	d₂ₘ   =  m(b−m)·x / ((a+2m−1)(a+2m)),
 //
-// for a, b > 0 and x in [0, 1], evaluated forward by the modified Lentz
-// method. It converges geometrically for x < (a+1)/(a+b+2) and, more
-// slowly, somewhat beyond; it stops when a factor differs from 1 by at most
-// 2⁻⁵², or after incBetaMaxTerms terms. Where studentTProbs uses it (see
+// for a, b > 0 and x in [0, 1], evaluated forward by the recurrence of its
+// numerators and denominators. It converges geometrically for
+// x < (a+1)/(a+b+2) and, more slowly, somewhat beyond; it stops when a
+// convergent differs from the one before by at most 2⁻⁵² relative, or
+// after incBetaMaxTerms terms. Where studentTProbs uses it (see
 // testdata/incbeta_ref.csv) it takes at most about 90 terms and its
-// relative error is below 3e-15. For large a and x near 1 the partial
+// relative error is below 1e-15 (3e-15 with the modified Lentz method it
+// replaced, whose two chained divisions per term made it twice as slow). For large a and x near 1 the partial
 // denominators 1 + d₁/… nearly cancel (d₂ₘ₊₁ ≈ −x ≈ −1): at a = 5e5 it
 // still converges in a few hundred ns but loses accuracy (2e-11 at
 // x = 1 − 9e-6), which is why studentTProbs uses incBetaLargeAHalf there.
 func incBetaCF(a, b, x float64) float64 {
-	const tiny = 1e-300 // Lentz's guard against a zero denominator
-	f, c, d := 1.0, 1.0, 0.0
+	// The convergents A/B by the forward recurrence Aₙ = Aₙ₋₁ + dₙ·Aₙ₋₂
+	// (B alike): its chain from one term to the next is one fused
+	// multiply-add, where Lentz's method chains two divisions; the
+	// divisions for dₙ and for the convergent itself do not depend on the
+	// previous term. A and B are rescaled by 2⁻²⁰⁰ or 2²⁰⁰ (exactly) when B
+	// leaves [2⁻²⁰⁰, 2²⁰⁰], so that they neither overflow nor underflow.
+	aPrev, aCur, bPrev, bCur := 1.0, 1.0, 0.0, 1.0
+	f := 1.0
 	for n := 1; n <= incBetaMaxTerms; n++ {
 		m := float64(n / 2)
 		var dn float64
@@ -321,20 +329,23 @@ func incBetaCF(a, b, x float64) float64 {
 		} else {
 			dn = m * (b - m) * x / ((a + 2*m - 1) * (a + 2*m))
 		}
-		d = 1 + dn*d
-		if math.Abs(d) < tiny {
-			d = tiny
+		aPrev, aCur = aCur, math.FMA(dn, aPrev, aCur)
+		bPrev, bCur = bCur, math.FMA(dn, bPrev, bCur)
+		if bCur == 0 {
+			continue // a convergent at infinity: the next terms decide
 		}
-		c = 1 + dn/c
-		if math.Abs(c) < tiny {
-			c = tiny
+		if ab := math.Abs(bCur); ab > 0x1p200 || ab < 0x1p-200 {
+			s := 0x1p-200
+			if ab < 0x1p-200 {
+				s = 0x1p200
+			}
+			aPrev, aCur, bPrev, bCur = aPrev*s, aCur*s, bPrev*s, bCur*s
 		}
-		d = 1 / d
-		delta := c * d
-		f *= delta
-		if math.Abs(delta-1) <= 0x1p-52 {
-			break
+		next := aCur / bCur
+		if math.Abs(next-f) <= 0x1p-52*math.Abs(next) {
+			return next
 		}
+		f = next
 	}
 	return f
 }
