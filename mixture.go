@@ -486,18 +486,13 @@ func expModel(phi float64) float64 {
 
 // pretail computes every member's tails and densities at the interval's
 // two starting points, its lower tail at lower and its upper tail at
-// upper, from one exact tail each. With s∓ = (lower or upper − mean)/scale
-// = ∓u + δ the tails are T(u−δ) and T(u+δ), T(v) = P(T > v), and the
-// densities f(u∓δ), for |δ| < u (both points in the member's tails). The
-// Taylor series of f about u in steps of δ, f(u+εδ) = f(u)·Σ cⱼεʲ
-// (densitySeries), gives them all: f(u±δ) = f(u)·(E ± O) and T(u±δ) =
-// T(u) − f(u)·δ·(S_odd ± S_even), with E, O the sums of the even and odd
-// cⱼ and S = Σⱼ cⱼ₋₁/j split the same way. With drift·|δ| ≤ 2 the tails
-// differ from T(u) by at most a factor of about e², so forming them as
-// differences costs a few ulps at most. A member too far from u
-// (mixtureAnchorDrift, mixtureAnchorPole), whose series does not converge,
-// or whose density in y is not a moderate float64 is left to local's
-// exact evaluation.
+// upper, from one exact tail each where it can (anchorTails). A member too
+// far from its anchor for the series (mixtureAnchorDrift,
+// mixtureAnchorPole), or whose series does not converge, takes both ends
+// exactly (two tails), so that local keeps its linear path, which a
+// member left to it would leave for logarithms. A member with a point
+// outside its tails, or whose density in y is not a moderate float64, is
+// left to local's exact evaluation.
 func (mx *mixture) pretail(lower, upper float64) {
 	mx.pre = [2]float64{lower, -upper}
 	for i := range mx.m[:mx.k] {
@@ -507,35 +502,56 @@ func (mx *mixture) pretail(lower, upper float64) {
 		if !(math.Abs(delta) < u && u <= math.MaxFloat64) {
 			continue // not both points in the member's tails (s∓ < 0 mirrored), or overflow
 		}
-		_, b := m.d.density(u)
-		ux, sqx := m.taylorArgs(u)
-		entire, pole := m.rates(ux, sqx)
-		if ad := math.Abs(delta); ad*entire > mixtureAnchorDrift || ad*pole > mixtureAnchorPole {
-			continue
+		if !m.anchorTails(u, delta) {
+			m.exactTails(-sl, su)
 		}
-		ds := densitySeries{p: ux * delta, pp: (sqx * delta) * (sqx * delta), inv: m.inv, cur: 1}
-		sOdd, sEven, fEven, fOdd := 1.0, 0.0, 1.0, 0.0
-		converged := false
-		for j := 2; j < mixtureAnchorTerms; j += 2 { // cⱼ₋₁ (odd) and cⱼ (even) in turn
-			co, ce := ds.next(), ds.next()
-			sEven += co * mixtureRecip[j]
-			fOdd += co
-			sOdd += ce * mixtureRecip[j+1]
-			fEven += ce
-			if math.Abs(co)+math.Abs(ce) <= 0x1p-54*fEven {
-				converged = true
-				break
-			}
-		}
-		if !converged {
-			continue
-		}
-		t, f := m.d.tailDensity(b)
-		m.preLower, m.preUpper = t+f*delta*(sOdd-sEven), t-f*delta*(sOdd+sEven)
-		m.preDLower, m.preDUpper = f*(fEven-fOdd), f*(fEven+fOdd)
 		m.preOK = m.preLower > 0 && m.preUpper > 0 &&
 			moderate(m.preDLower*m.iscale) && moderate(m.preDUpper*m.iscale)
 	}
+}
+
+// anchorTails sets the member's pre values from one exact tail and reports
+// whether it could. With s∓ = ∓u + δ the standardized points (|δ| < u),
+// the tails are T(u−δ) and T(u+δ), T(v) = P(T > v), and the densities
+// f(u∓δ). The Taylor series of f about u in steps of δ, f(u+εδ) =
+// f(u)·Σ cⱼεʲ (densitySeries), gives them all: f(u±δ) = f(u)·(E ± O) and
+// T(u±δ) = T(u) − f(u)·δ·(S_odd ± S_even), with E, O the sums of the even
+// and odd cⱼ and S = Σⱼ cⱼ₋₁/j split the same way. With drift·|δ| ≤ 2 the
+// tails differ from T(u) by at most a factor of about e², so forming them
+// as differences costs a few ulps at most.
+func (m *mixtureMember) anchorTails(u, delta float64) bool {
+	_, b := m.d.density(u)
+	ux, sqx := m.taylorArgs(u)
+	entire, pole := m.rates(ux, sqx)
+	if ad := math.Abs(delta); ad*entire > mixtureAnchorDrift || ad*pole > mixtureAnchorPole {
+		return false
+	}
+	ds := densitySeries{p: ux * delta, pp: (sqx * delta) * (sqx * delta), inv: m.inv, cur: 1}
+	sOdd, sEven, fEven, fOdd := 1.0, 0.0, 1.0, 0.0
+	for j := 2; j < mixtureAnchorTerms; j += 2 { // cⱼ₋₁ (odd) and cⱼ (even) in turn
+		co, ce := ds.next(), ds.next()
+		sEven += co * mixtureRecip[j]
+		fOdd += co
+		sOdd += ce * mixtureRecip[j+1]
+		fEven += ce
+		if math.Abs(co)+math.Abs(ce) <= 0x1p-54*fEven {
+			t, f := m.d.tailDensity(b)
+			m.preLower, m.preUpper = t+f*delta*(sOdd-sEven), t-f*delta*(sOdd+sEven)
+			m.preDLower, m.preDUpper = f*(fEven-fOdd), f*(fEven+fOdd)
+			return true
+		}
+	}
+	return false
+}
+
+// exactTails sets the member's pre values from two exact tails: the lower
+// tail and the density at −vl, and the upper tail and density at vu
+// (vl, vu > 0).
+func (m *mixtureMember) exactTails(vl, vu float64) {
+	_, bl := m.d.density(vl)
+	_, bu := m.d.density(vu)
+	m.preLower, m.preDLower = m.d.tailDensity(bl)
+	m.preUpper, m.preDUpper = m.d.tailDensity(bu)
 }
 
 // moderate reports whether v lies in [2⁻⁹⁰⁰, 2⁹⁰⁰], where sums of up to 20
