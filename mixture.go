@@ -227,12 +227,14 @@ func expShift(v []float64) (top, sum float64) {
 
 // mixtureMember is one member with the constants computed once per call.
 type mixtureMember struct {
-	c    Component
-	d    studentTDist
-	inv  float64 // 1/ν (0 for the normal)
-	rinv float64 // √(1/ν)
-	lnKw float64 // ln(Γ(a+½)/(Γ(a)·√(a−¼))), for guess (dof ≥ mixtureGuessMinDoF)
-	f0   float64 // f(0) = K(a)/√(2π) to 1e-5, for guess (dof ≥ mixtureGuessMinDoF)
+	c      Component
+	d      studentTDist
+	iscale float64 // 1/scale: the hot loops multiply by it instead of dividing
+	inv    float64 // 1/ν (0 for the normal)
+	rinv   float64 // √(1/ν)
+	iw2    float64 // 1/w², w = ν/2 − ¼, for guess (dof ≥ mixtureGuessMinDoF)
+	lnKw   float64 // ln(Γ(a+½)/(Γ(a)·√(a−¼))), for guess (dof ≥ mixtureGuessMinDoF)
+	f0     float64 // f(0) = K(a)/√(2π) to 1e-5, for guess (dof ≥ mixtureGuessMinDoF)
 
 	// pretail's results, valid if preOK: the lower tail and the standard
 	// density at pre[0], and the upper tail and density at −pre[1].
@@ -257,15 +259,30 @@ func (mx *mixture) init(c []Component) {
 		m := &mx.m[i]
 		m.c = ci
 		m.d = newStudentTDist(math.Max(ci.DoF, studentTMinDoF))
+		m.iscale = 1 / ci.Scale
 		m.inv = 1 / m.d.dof
 		m.rinv = math.Sqrt(m.inv)
 		if !m.d.normal && m.d.dof >= mixtureGuessMinDoF {
+			w := m.d.a - 0.25
+			m.iw2 = 1 / (w * w)
 			r := 0.25 / m.d.a
 			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r/3)) // −½·ln(1−r) to 5e-4, plenty for a start
 			m.f0 = expModel(m.d.lnK) / math.Sqrt(2*math.Pi)
 		}
 		mx.minScale = math.Min(mx.minScale, ci.Scale)
 	}
+}
+
+// standardize returns c.standardize(y) with the division by the scale
+// replaced by a product with its reciprocal (an ulp more of rounding, far
+// below the accuracy a root needs), where y − mean and 1/scale are finite
+// (a subnormal scale has no finite reciprocal, and 0·Inf would be NaN).
+func (m *mixtureMember) standardize(y float64) float64 {
+	r := y - m.c.Mean
+	if math.IsInf(r, 0) || m.iscale > math.MaxFloat64 {
+		return m.c.standardize(y)
+	}
+	return r * m.iscale
 }
 
 // taylorArgs returns s·x and √x, x = ν/(ν+s²) (1 for the normal), the
@@ -317,8 +334,9 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 	z := studentTNormalTailGuess(q)
 	x := z / math.Sqrt2
 	lnq := math.Log(q)
-	lambda := math.Exp(-x*x-lnq) / math.SqrtPi // 2e^(−X²)/(√π·erfc X)
+	lambda := expModel(-x*x-lnq) / math.SqrtPi // 2e^(−X²)/(√π·erfc X)
 	mills := x * lambda / 2                    // z^½·e^(−z)/Γ(½, z) at z = X²
+	ilambda := 1 / lambda
 	var g mixtureGuess
 	for i := range g.lo {
 		g.lo[i], g.hi[i] = math.Inf(1), math.Inf(-1)
@@ -330,26 +348,26 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 		switch {
 		case m.d.normal:
 			t = z
-			lam = math.Exp(m.d.lnNorm-0.5*z*z-lnq) / m.c.Scale
+			lam = expModel(m.d.lnNorm-0.5*z*z-lnq) * m.iscale
 		case m.d.dof >= mixtureGuessMinDoF:
-			w := m.d.a - 0.25
-			x0 := x + m.lnKw/lambda
-			x1 := x0 + studentTSinhcCoef[1]*(0.75+(x0*x0+1.5)*mills)/(w*w)/lambda
-			tau := x1 * x1 / w
+			x0 := x + m.lnKw*ilambda
+			x1 := x0 + studentTSinhcCoef[1]*(0.75+(x0*x0+1.5)*mills)*m.iw2*ilambda
+			tau := x1 * x1 / (m.d.a - 0.25)
 			t = math.Copysign(math.Sqrt(m.d.dof*expm1Model(tau)), x1)
 			// f(t)/q = f(0)·e^(−(a+½)τ)/q with e^(−(a+½)τ)/q =
 			// e^(−X²)/q·e^(−(X₁²−X²))·e^(−¾τ) and e^(−X²)/q = √π·λ:
-			// small exponents only, where expModel is exact enough.
-			lam = m.f0 * math.SqrtPi * lambda * expModel(-(x1-x)*(x1+x)) * expModel(-0.75*tau) / m.c.Scale
+			// small exponents only.
+			lam = m.f0 * math.SqrtPi * lambda * expModel(-(x1-x)*(x1+x)-0.75*tau) * m.iscale
 		default:
 			u, _ := m.d.upperQuantileStart(q)
-			t = math.Exp(u)
+			t = expModel(u)
 			lnf, _ := m.d.logDensity(t)
-			lam = math.Exp(lnf-lnq) / m.c.Scale
+			lam = expModel(lnf-lnq) * m.iscale
 		}
 		tx, _ := m.taylorArgs(t)
-		slope := (1 + m.inv) * tx / m.c.Scale // d ln f/dy there
+		slope := (1 + m.inv) * tx * m.iscale // d ln f/dy there
 		g.dev[i], g.lam[i], g.mu[i] = m.c.Scale*t, lam, lam*(slope-lam)
+		g.vertex[i] = -lam / g.mu[i]
 		wsum += lam
 		lower += lam * (m.c.Mean - g.dev[i])
 		upper += lam * (m.c.Mean + g.dev[i])
@@ -387,6 +405,7 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 // mixtureGuess holds the members' quantile models of guess.
 type mixtureGuess struct {
 	dev, lam, mu [MaxMembers]float64 // yₖ = mean ∓ dev; λₖ, μₖ
+	vertex       [MaxMembers]float64 // −λₖ/μₖ, the offset dₖ of φₖ's vertex
 	lo, hi       [2]float64          // the least and largest yₖ, lower and (mirrored) upper
 }
 
@@ -404,7 +423,7 @@ func (mx *mixture) refine(g *mixtureGuess, side int, x float64) float64 {
 		for i := range mx.m[:mx.k] {
 			lam, mu := g.lam[i], g.mu[i]
 			d := x - (sign*mx.m[i].c.Mean - g.dev[i])
-			if v := -lam / mu; mu < 0 && d > v || mu > 0 && d < v {
+			if v := g.vertex[i]; mu < 0 && d > v || mu > 0 && d < v {
 				d = v
 			}
 			e := expModel(d * (lam + 0.5*mu*d))
@@ -437,78 +456,102 @@ func clamp(x, lo, hi float64) float64 {
 	return x
 }
 
-// expm1Model returns e^τ − 1 for τ ≥ 0 to 4e-7 relative, plenty for a start:
+// expm1Model returns e^τ − 1 for τ ≥ 0 to 8e-7 relative, plenty for a start:
 // by its Taylor polynomial of degree 6 up to τ = 0.35 (error below
-// τ⁶/5040·e^τ), as e^τ − 1 above (which loses only ε/τ there).
+// τ⁶/5040·e^τ), as expModel(τ) − 1 above (which multiplies expModel's
+// error by e^τ/(e^τ−1) < 3.4 there).
 func expm1Model(tau float64) float64 {
 	if tau <= 0.35 {
 		return tau * (1 + tau/2*(1+tau/3*(1+tau/4*(1+tau/5*(1+tau/6)))))
 	}
-	return math.Exp(tau) - 1
+	return expModel(tau) - 1
 }
 
-// expModel returns e^φ for the start's model: by its Taylor polynomial of
-// degree 4 for |φ| ≤ ¼, where that is within 1e-5 relative (φ⁵/120·e^¼),
-// far below the model's own error; math.Exp elsewhere.
+// expModel returns e^φ for the start's models to 2e-7 relative, far below
+// the models' own error, at a fraction of math.Exp's cost: e^φ = 2ᵏ·eʳ with
+// k = round(φ/ln 2) and |r| ≤ ½·ln 2 (plus the rounding of k·ln 2, below
+// 1e-13), where the degree-6 Taylor polynomial of eʳ is within
+// |r|⁷/7!·e^|r| < 2e-7 relative. Outside (−708, 709), where 2ᵏ would leave
+// the normal float64s, and for NaN, it is math.Exp.
 func expModel(phi float64) float64 {
-	if math.Abs(phi) <= 0.25 {
-		return 1 + phi*(1+phi*(0.5+phi*(1.0/6+phi/24)))
+	if !(phi > -708 && phi < 709) {
+		return math.Exp(phi)
 	}
-	return math.Exp(phi)
+	const round = 0x1.8p52 // adding it rounds |v| < 2⁵¹ to an integer
+	k := phi*(1/math.Ln2) + round - round
+	r := phi - k*math.Ln2
+	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720))))))
+	return p * math.Float64frombits(uint64(int64(k)+1023)<<52)
 }
 
 // pretail computes every member's tails and densities at the interval's
 // two starting points, its lower tail at lower and its upper tail at
-// upper, from one exact tail each. With s∓ = (lower or upper − mean)/scale
-// = ∓u + δ the tails are T(u−δ) and T(u+δ), T(v) = P(T > v), and the
-// densities f(u∓δ), for |δ| < u (both points in the member's tails). The
-// Taylor series of f about u in steps of δ, f(u+εδ) = f(u)·Σ cⱼεʲ
-// (densitySeries), gives them all: f(u±δ) = f(u)·(E ± O) and T(u±δ) =
-// T(u) − f(u)·δ·(S_odd ± S_even), with E, O the sums of the even and odd
-// cⱼ and S = Σⱼ cⱼ₋₁/j split the same way. With drift·|δ| ≤ 2 the tails
-// differ from T(u) by at most a factor of about e², so forming them as
-// differences costs a few ulps at most. A member too far from u
-// (mixtureAnchorDrift, mixtureAnchorPole), whose series does not converge,
-// or whose density in y is not a moderate float64 is left to local's
-// exact evaluation.
+// upper, from one exact tail each where it can (anchorTails). A member too
+// far from its anchor for the series (mixtureAnchorDrift,
+// mixtureAnchorPole), or whose series does not converge, takes both ends
+// exactly (two tails), so that local keeps its linear path, which a
+// member left to it would leave for logarithms. A member with a point
+// outside its tails, or whose density in y is not a moderate float64, is
+// left to local's exact evaluation.
 func (mx *mixture) pretail(lower, upper float64) {
 	mx.pre = [2]float64{lower, -upper}
 	for i := range mx.m[:mx.k] {
 		m := &mx.m[i]
-		sl, su := m.c.standardize(lower), m.c.standardize(upper)
+		sl, su := m.standardize(lower), m.standardize(upper)
 		u, delta := (su-sl)/2, (su+sl)/2
 		if !(math.Abs(delta) < u && u <= math.MaxFloat64) {
 			continue // not both points in the member's tails (s∓ < 0 mirrored), or overflow
 		}
-		l, b := m.d.density(u)
-		ux, sqx := m.taylorArgs(u)
-		entire, pole := m.rates(ux, sqx)
-		if ad := math.Abs(delta); ad*entire > mixtureAnchorDrift || ad*pole > mixtureAnchorPole {
-			continue
+		if !m.anchorTails(u, delta) {
+			m.exactTails(-sl, su)
 		}
-		ds := densitySeries{p: ux * delta, pp: (sqx * delta) * (sqx * delta), inv: m.inv, cur: 1}
-		sOdd, sEven, fEven, fOdd := 1.0, 0.0, 1.0, 0.0
-		converged := false
-		for j := 2; j < mixtureAnchorTerms; j += 2 { // cⱼ₋₁ (odd) and cⱼ (even) in turn
-			co, ce := ds.next(), ds.next()
-			sEven += co * mixtureRecip[j]
-			fOdd += co
-			sOdd += ce * mixtureRecip[j+1]
-			fEven += ce
-			if math.Abs(co)+math.Abs(ce) <= 0x1p-54*fEven {
-				converged = true
-				break
-			}
-		}
-		if !converged {
-			continue
-		}
-		t, f := m.d.tail(b), math.Exp(l)
-		m.preLower, m.preUpper = t+f*delta*(sOdd-sEven), t-f*delta*(sOdd+sEven)
-		m.preDLower, m.preDUpper = f*(fEven-fOdd), f*(fEven+fOdd)
 		m.preOK = m.preLower > 0 && m.preUpper > 0 &&
-			moderate(m.preDLower/m.c.Scale) && moderate(m.preDUpper/m.c.Scale)
+			moderate(m.preDLower*m.iscale) && moderate(m.preDUpper*m.iscale)
 	}
+}
+
+// anchorTails sets the member's pre values from one exact tail and reports
+// whether it could. With s∓ = ∓u + δ the standardized points (|δ| < u),
+// the tails are T(u−δ) and T(u+δ), T(v) = P(T > v), and the densities
+// f(u∓δ). The Taylor series of f about u in steps of δ, f(u+εδ) =
+// f(u)·Σ cⱼεʲ (densitySeries), gives them all: f(u±δ) = f(u)·(E ± O) and
+// T(u±δ) = T(u) − f(u)·δ·(S_odd ± S_even), with E, O the sums of the even
+// and odd cⱼ and S = Σⱼ cⱼ₋₁/j split the same way. With drift·|δ| ≤ 2 the
+// tails differ from T(u) by at most a factor of about e², so forming them
+// as differences costs a few ulps at most.
+func (m *mixtureMember) anchorTails(u, delta float64) bool {
+	_, b := m.d.density(u)
+	ux, sqx := m.taylorArgs(u)
+	entire, pole := m.rates(ux, sqx)
+	if ad := math.Abs(delta); ad*entire > mixtureAnchorDrift || ad*pole > mixtureAnchorPole {
+		return false
+	}
+	ds := densitySeries{p: ux * delta, pp: (sqx * delta) * (sqx * delta), inv: m.inv, cur: 1}
+	sOdd, sEven, fEven, fOdd := 1.0, 0.0, 1.0, 0.0
+	for j := 2; j < mixtureAnchorTerms; j += 2 { // cⱼ₋₁ (odd) and cⱼ (even) in turn
+		co, ce := ds.next(), ds.next()
+		sEven += co * mixtureRecip[j]
+		fOdd += co
+		sOdd += ce * mixtureRecip[j+1]
+		fEven += ce
+		if math.Abs(co)+math.Abs(ce) <= 0x1p-54*fEven {
+			t, f := m.d.tailDensity(b)
+			m.preLower, m.preUpper = t+f*delta*(sOdd-sEven), t-f*delta*(sOdd+sEven)
+			m.preDLower, m.preDUpper = f*(fEven-fOdd), f*(fEven+fOdd)
+			return true
+		}
+	}
+	return false
+}
+
+// exactTails sets the member's pre values from two exact tails: the lower
+// tail and the density at −vl, and the upper tail and density at vu
+// (vl, vu > 0).
+func (m *mixtureMember) exactTails(vl, vu float64) {
+	_, bl := m.d.density(vl)
+	_, bu := m.d.density(vu)
+	m.preLower, m.preDLower = m.d.tailDensity(bl)
+	m.preUpper, m.preDUpper = m.d.tailDensity(bu)
 }
 
 // moderate reports whether v lies in [2⁻⁹⁰⁰, 2⁹⁰⁰], where sums of up to 20
@@ -530,10 +573,14 @@ type densitySeries struct {
 	n                     int
 }
 
-// next returns the next coefficient, c₁ at the first call.
+// next returns the next coefficient, c₁ at the first call. The factors
+// of cₙ and cₙ₋₁ are formed first, so that the chain from one coefficient
+// to the next is one product and one sum.
 func (d *densitySeries) next() float64 {
-	fn := float64(d.n)
-	c := -((1+(2*fn+1)*d.inv)*d.p*d.cur + (1+fn*d.inv)*d.pp*d.prev) * mixtureRecip[d.n+1]
+	fn, r := float64(d.n), mixtureRecip[d.n+1]
+	fc := (1 + (2*fn+1)*d.inv) * r * d.p
+	fp := (1 + fn*d.inv) * r * d.pp
+	c := -(fc*d.cur + fp*d.prev)
 	d.prev, d.cur = d.cur, c
 	d.n++
 	return c
@@ -567,7 +614,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	var lower, upper, n float64
 	for i := range mx.m[:k] {
 		m := &mx.m[i]
-		s := sign * m.c.standardize(sign*x)
+		s := sign * m.standardize(sign*x)
 		if math.IsInf(s, 0) {
 			if s > 0 {
 				n++
@@ -582,7 +629,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 			if tail, f = m.preLower, m.preDLower; sign < 0 {
 				tail, f = m.preUpper, m.preDUpper
 			}
-			e[i] = f / m.c.Scale
+			e[i] = f * m.iscale
 		} else {
 			l, b := m.d.density(math.Abs(s))
 			tail = m.d.tail(b)
@@ -641,7 +688,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	// their dependent chains overlap.
 	var ds [MaxMembers]densitySeries
 	for i := range mx.m[:k] {
-		rho := L / mx.m[i].c.Scale
+		rho := L * mx.m[i].iscale
 		out.entire[i] *= rho
 		out.pole[i] *= rho
 		e[i] /= sum
@@ -712,16 +759,25 @@ func (l *mixtureLocal) step() (t, est float64) {
 // its peak f(0)/scale on the way, changing F by up to |t|·L·peak, more than
 // relTol·F (with L = F/f: |t|·peak/f > relTol). Such a member (a narrow one
 // whose body lies within the step) makes the step a mere trial point.
+//
+// The logarithms of the comparison are taken only for a member whose terms
+// have not started to shrink, which is rare: most steps need none.
 func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 	at := math.Abs(t)
-	lnTotal := l.lnTotal
-	if l.total > 0 {
-		lnTotal = math.Log(l.total)
-	}
-	lim := math.Log(relTol/at) + lnTotal
+	var lim float64 // ln(relTol/|t|·Σf), once a member needs it
+	limSet := false
 	for i := range mx.m[:mx.k] {
-		m := &mx.m[i]
-		if (l.entire[i]*at > mixtureOrder/2 || l.pole[i]*at > 0.5) && m.d.lnNorm-math.Log(m.c.Scale) > lim {
+		if !(l.entire[i]*at > mixtureOrder/2 || l.pole[i]*at > 0.5) {
+			continue
+		}
+		if !limSet {
+			lnTotal := l.lnTotal
+			if l.total > 0 {
+				lnTotal = math.Log(l.total)
+			}
+			lim, limSet = math.Log(relTol/at)+lnTotal, true
+		}
+		if m := &mx.m[i]; m.d.lnNorm-math.Log(m.c.Scale) > lim {
 			return true
 		}
 	}

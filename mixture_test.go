@@ -417,3 +417,25 @@ func fmtMixture(c []Component) string {
 	}
 	return "[" + b.String() + "]"
 }
+
+func TestExpModel(t *testing.T) {
+	// expModel promises 2e-7 relative on (−708, 709) (its doc comment
+	// bounds the reduced argument's Taylor remainder), math.Exp outside.
+	worst := 0.0
+	for phi := -708.0 + 1e-9; phi < 709; phi += 0.0137 {
+		if e := math.Abs(expModel(phi)/math.Exp(phi) - 1); e > worst {
+			worst = e
+		}
+	}
+	if worst > 2e-7 {
+		t.Errorf("expModel: relative error %.3g > 2e-7", worst)
+	}
+	for _, phi := range []float64{-800, -708, 709, 800, math.Inf(-1), math.Inf(1)} {
+		if got, want := expModel(phi), math.Exp(phi); got != want {
+			t.Errorf("expModel(%v) = %v, want math.Exp's %v", phi, got, want)
+		}
+	}
+	if !math.IsNaN(expModel(math.NaN())) {
+		t.Error("expModel(NaN) is not NaN")
+	}
+}

@@ -344,13 +344,20 @@ func lgammaHalfStep(x float64) float64 {
 	if x >= gammaAsymMin {
 		return lgammaHalfStepSeries(x)
 	}
-	num, den := x+0.5, 1.0 // num/den = Π (x+k+½)/(x+k) without the k = 0 denominator
-	z := x + 1
-	for ; z < gammaAsymMin; z++ {
+	z, num, den := lgammaHalfLift(x)
+	return lgammaHalfStepSeries(z) - math.Log(num/den) + math.Log(x)
+}
+
+// lgammaHalfLift returns z = x+n ≥ gammaAsymMin for 0 ≤ x < gammaAsymMin,
+// and num/den = Π_{k<n} (x+k+½)/(x+k) without the k = 0 denominator x, so
+// that lnΓ(x+½) − lnΓ(x) = [lnΓ(z+½) − lnΓ(z)] − ln(num/den) + ln x.
+func lgammaHalfLift(x float64) (z, num, den float64) {
+	num, den = x+0.5, 1.0
+	for z = x + 1; z < gammaAsymMin; z++ {
 		num *= z + 0.5
 		den *= z
 	}
-	return lgammaHalfStepSeries(z) - math.Log(num/den) + math.Log(x)
+	return z, num, den
 }
 
 // lgammaHalfStepSeries returns lnΓ(z+½) − lnΓ(z) for z ≥ 10 (including

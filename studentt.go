@@ -149,7 +149,8 @@ type studentTDist struct {
 	sqrtDof float64 // √ν
 	lnK     float64 // ln K(a) (studentTLnGammaHalfRatio); 0 for the normal
 	lnNorm  float64 // ln f(0) = ln K(a) − ln √(2π)
-	expand  float64 // Γ(a+½)/(Γ(a)·√(a−¼)), incBetaLargeAHalf's prefactor; 0 until probsAt first needs it
+	expand  float64 // Γ(a+½)/(Γ(a)·√(a−¼)), incBetaLargeAHalf's prefactor; 0 until probsAt first needs it …
+	peak    float64 // … and f(0) = K(a)/√(2π), set with it
 	normal  bool    // ν > studentTNormalDoF: the standard normal is used
 }
 
@@ -189,12 +190,18 @@ func (d *studentTDist) probs(s float64) (tail, central float64) {
 		z := s / math.Sqrt2
 		return 0.5 * math.Erfc(z), math.Erf(z)
 	}
-	return d.probsAt(d.betaArgs(s))
+	tail, central, _ = d.probsAt(d.betaArgs(s))
+	return tail, central
 }
 
 // probsAt is probs for a finite dof, given the beta arguments of s (which
-// density also returns).
-func (d *studentTDist) probsAt(b studentTBeta) (tail, central float64) {
+// density also returns), and the density f(s) = f(0)·x^(a+½), which it
+// takes from the exponential the probabilities need anyway: x^a·K(a) on
+// the continued fractions' paths, x^(a−¼) = e^(−z) in the expansion's
+// (times x^¾ = √x·√√x there). Its relative error is a few ulps more than
+// that exponential's; √x is formed as √y/r beyond r = 1, so that it keeps
+// its accuracy where x is subnormal (x itself is not used there).
+func (d *studentTDist) probsAt(b studentTBeta) (tail, central, f float64) {
 	a, r, x, y, lx := d.a, b.r, b.x, b.y, b.lx
 	if y*(a+2.5) > studentTCentralY {
 		var i float64
@@ -202,18 +209,40 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central float64) {
 			if d.expand == 0 {
 				// Computed on first use only: a single CDF often
 				// takes another path, and then it would be wasted.
-				d.expand = math.Exp(d.lnK - 0.5*math.Log1p(-0.25/a)) // ln(Γ(a+½)/(Γ(a)·√(a−¼)))
+				d.expand, d.peak = studentTExpansionConstants(a, d.lnK)
 			}
-			i = d.expand * incBetaLargeAHalf(a, -lx)
+			sum, ez := incBetaLargeAHalf(a, -lx)
+			i = d.expand * sum
+			sx := math.Sqrt(x) // x ≥ e⁻² here
+			f = d.peak * ez * sx * math.Sqrt(sx)
 		} else {
 			// x^a·y^½/(a·B(a, ½)) with 1/B(a, ½) = √a·K/√π.
-			i = math.Exp(a*lx+d.lnK) * math.Sqrt(y) / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
+			e, sy := math.Exp(a*lx+d.lnK), math.Sqrt(y)
+			i = e * sy / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
+			sx := math.Sqrt(x)
+			if r > 1 {
+				sx = sy / r
+			}
+			f = e * sx * (1 / math.Sqrt(2*math.Pi))
 		}
-		return 0.5 * i, 1 - i
+		return 0.5 * i, 1 - i, f
 	}
 	// 2·y^½·x^a/B(a, ½) with y^½ = r·x^½.
-	c := 2 / math.SqrtPi * r * math.Sqrt(a) * math.Exp((a+0.5)*lx+d.lnK) / incBetaCF(0.5, a, y)
-	return 0.5 * (1 - c), c
+	e := math.Exp((a+0.5)*lx + d.lnK)
+	c := 2 / math.SqrtPi * r * math.Sqrt(a) * e / incBetaCF(0.5, a, y)
+	return 0.5 * (1 - c), c, e * (1 / math.Sqrt(2*math.Pi))
+}
+
+// studentTExpansionConstants returns the prefactor Γ(a+½)/(Γ(a)·√(a−¼)) =
+// K(a)/√(1−1/(4a)) of incBetaLargeAHalf and the peak density
+// f(0) = K(a)/√(2π), for a ≥ studentTExpansionMinA given lnK = ln K(a),
+// without an exponential or a logarithm: ln K(a) = −1/(8a) + 1/(192a³) −
+// … lies in [−1/(8a), 0), so |lnK| ≤ 1/120, where the degree-6 Taylor
+// polynomial of e^lnK is within |lnK|⁷/7! < 6e-19 relative; the square
+// root and the quotients add a few ulps, as the logarithmic form did.
+func studentTExpansionConstants(a, lnK float64) (expand, peak float64) {
+	k := 1 + lnK*(1+lnK*(1.0/2+lnK*(1.0/6+lnK*(1.0/24+lnK*(1.0/120+lnK/720)))))
+	return k / math.Sqrt(1-0.25/a), k * (1 / math.Sqrt(2*math.Pi))
 }
 
 // studentTBeta holds the arguments of the incomplete beta function that
@@ -246,16 +275,22 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 // a > 0; K → 1 as a → ∞, and 1/B(a, ½) = √a·K(a)/√π. For a ≥ 10 it is the
 // asymptotic series of lgammaHalfStep without its ½·ln a term
 // (lgammaHalfStepRest), so nothing cancels and no logarithm is taken (every
-// studentTCDF and studentTQuantile call computes it). Below, it
-// takes the gamma ratio from lgammaHalfStep, which needs no difference of
-// two large log-gammas; subtracting ½·ln a there costs at most an ulp of
-// ½·ln 10 in absolute terms, which is all the accuracy the exponentials it
-// enters need.
+// studentTCDF and studentTQuantile call computes it). Below, it lifts a
+// to z ≥ 10 as lgammaHalfStep does, which needs no difference of two large
+// log-gammas, and takes lgammaHalfStep's three logarithms and the −½·ln a
+// as one: ln K(a) = rest(z) + ½·ln(z·a·(den/num)²). The product's
+// argument is formed in about 20 roundings, so it costs at most about
+// 1e-15 in absolute terms (an ulp of ln a itself for a tiny a), which is
+// all the accuracy the exponentials it enters need; one logarithm instead
+// of four is what a mixture of small-dof members, which computes it for
+// each member, saves.
 func studentTLnGammaHalfRatio(a float64) float64 {
 	if a >= gammaAsymMin {
 		return lgammaHalfStepRest(a)
 	}
-	return lgammaHalfStep(a) - 0.5*math.Log(a)
+	z, num, den := lgammaHalfLift(a)
+	r := den / num
+	return lgammaHalfStepRest(z) + 0.5*math.Log(z*a*r*r)
 }
 
 // incBetaCF returns the continued fraction F of DLMF 8.17.22 for the
@@ -266,18 +301,26 @@ func studentTLnGammaHalfRatio(a float64) float64 {
 //	d₂ₘ₊₁ = −(a+m)(a+b+m)·x / ((a+2m)(a+2m+1)),
 //	d₂ₘ   =  m(b−m)·x / ((a+2m−1)(a+2m)),
 //
-// for a, b > 0 and x in [0, 1], evaluated forward by the modified Lentz
-// method. It converges geometrically for x < (a+1)/(a+b+2) and, more
-// slowly, somewhat beyond; it stops when a factor differs from 1 by at most
-// 2⁻⁵², or after incBetaMaxTerms terms. Where studentTProbs uses it (see
+// for a, b > 0 and x in [0, 1], evaluated forward by the recurrence of its
+// numerators and denominators. It converges geometrically for
+// x < (a+1)/(a+b+2) and, more slowly, somewhat beyond; it stops when a
+// convergent differs from the one before by at most 2⁻⁵² relative, or
+// after incBetaMaxTerms terms. Where studentTProbs uses it (see
 // testdata/incbeta_ref.csv) it takes at most about 90 terms and its
-// relative error is below 3e-15. For large a and x near 1 the partial
+// relative error is below 1e-15 (3e-15 with the modified Lentz method it
+// replaced, whose two chained divisions per term made it twice as slow). For large a and x near 1 the partial
 // denominators 1 + d₁/… nearly cancel (d₂ₘ₊₁ ≈ −x ≈ −1): at a = 5e5 it
 // still converges in a few hundred ns but loses accuracy (2e-11 at
 // x = 1 − 9e-6), which is why studentTProbs uses incBetaLargeAHalf there.
 func incBetaCF(a, b, x float64) float64 {
-	const tiny = 1e-300 // Lentz's guard against a zero denominator
-	f, c, d := 1.0, 1.0, 0.0
+	// The convergents A/B by the forward recurrence Aₙ = Aₙ₋₁ + dₙ·Aₙ₋₂
+	// (B alike): its chain from one term to the next is one fused
+	// multiply-add, where Lentz's method chains two divisions; the
+	// divisions for dₙ and for the convergent itself do not depend on the
+	// previous term. A and B are rescaled by 2⁻²⁰⁰ or 2²⁰⁰ (exactly) when B
+	// leaves [2⁻²⁰⁰, 2²⁰⁰], so that they neither overflow nor underflow.
+	aPrev, aCur, bPrev, bCur := 1.0, 1.0, 0.0, 1.0
+	f := 1.0
 	for n := 1; n <= incBetaMaxTerms; n++ {
 		m := float64(n / 2)
 		var dn float64
@@ -286,26 +329,30 @@ func incBetaCF(a, b, x float64) float64 {
 		} else {
 			dn = m * (b - m) * x / ((a + 2*m - 1) * (a + 2*m))
 		}
-		d = 1 + dn*d
-		if math.Abs(d) < tiny {
-			d = tiny
+		aPrev, aCur = aCur, math.FMA(dn, aPrev, aCur)
+		bPrev, bCur = bCur, math.FMA(dn, bPrev, bCur)
+		if bCur == 0 {
+			continue // a convergent at infinity: the next terms decide
 		}
-		c = 1 + dn/c
-		if math.Abs(c) < tiny {
-			c = tiny
+		if ab := math.Abs(bCur); ab > 0x1p200 || ab < 0x1p-200 {
+			s := 0x1p-200
+			if ab < 0x1p-200 {
+				s = 0x1p200
+			}
+			aPrev, aCur, bPrev, bCur = aPrev*s, aCur*s, bPrev*s, bCur*s
 		}
-		d = 1 / d
-		delta := c * d
-		f *= delta
-		if math.Abs(delta-1) <= 0x1p-52 {
-			break
+		next := aCur / bCur
+		if math.Abs(next-f) <= 0x1p-52*math.Abs(next) {
+			return next
 		}
+		f = next
 	}
 	return f
 }
 
 // incBetaLargeAHalf returns I_x(a, ½)·Γ(a)·√w/Γ(a+½), w = a − ¼, for
-// a ≥ 15 given τ = −ln x in [0, 2]: the sum below, which the caller
+// a ≥ 15 given τ = −ln x in [0, 2], and e^(−z) = x^w, which gives the
+// caller the density: the sum below, which the caller
 // multiplies by the prefactor studentTDist.expand, a constant of the
 // distribution. It is the asymptotic expansion in 1/w² with w = a − ¼ (the
 // DiDonato–Morris 1992 expansion for large a and small b, specialized to
@@ -321,25 +368,26 @@ func incBetaCF(a, b, x float64) float64 {
 // rounding z (the conditioning of erfc), also for I close to 1, at a cost
 // independent of a (about 120 ns; the continued fraction is inaccurate
 // here for large a).
-func incBetaLargeAHalf(a, tau float64) float64 {
+func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	w := a - 0.25
 	z := w * tau
 	rz := math.Sqrt(z)
-	g := math.Erfc(rz)                      // Γ(½, z)/Γ(½)
-	h := rz * math.Exp(-z-studentTLnSqrtPi) // z^½·e^(−z)/Γ(½)
-	tau2, w2 := tau*tau, w*w
-	sum := g
+	ez = math.Exp(-z)
+	g := math.Erfc(rz)       // Γ(½, z)/Γ(½)
+	h := rz * ez * invSqrtPi // z^½·e^(−z)/Γ(½)
+	tau2, iw2 := tau*tau, 1/(w*w)
+	sum = g
 	for n, dn := range studentTSinhcCoef[1:] {
 		s := 0.5 + 2*float64(n)
-		g = (s*(s+1)*g + (z+s+1)*h) / w2 // Γ(s+2, z)/(Γ(½)·w^(2n+2))
-		h *= tau2                        // z^(s+2)·e^(−z)/(Γ(½)·w^(2n+2))
+		g = (s*(s+1)*g + (z+s+1)*h) * iw2 // Γ(s+2, z)/(Γ(½)·w^(2n+2))
+		h *= tau2                         // z^(s+2)·e^(−z)/(Γ(½)·w^(2n+2))
 		term := dn * g
 		sum += term
 		if math.Abs(term) <= 0x1p-53*sum {
 			break
 		}
 	}
-	return sum
+	return sum, ez
 }
 
 // studentTSinhcCoef holds the Taylor coefficients dₙ of
@@ -462,8 +510,19 @@ func (d *studentTDist) tail(b studentTBeta) float64 {
 	if d.normal {
 		return 0.5 * math.Erfc(b.r/math.Sqrt2)
 	}
-	t, _ := d.probsAt(b)
+	t, _, _ := d.probsAt(b)
 	return t
+}
+
+// tailDensity returns P(T > s) and the density f(s) given b = density's
+// beta arguments of s, the density from the tail's own exponential (see
+// probsAt) rather than one of its own.
+func (d *studentTDist) tailDensity(b studentTBeta) (tail, f float64) {
+	if d.normal {
+		return 0.5 * math.Erfc(b.r/math.Sqrt2), math.Exp(d.lnNorm - 0.5*b.r*b.r)
+	}
+	tail, _, f = d.probsAt(b)
+	return tail, f
 }
 
 // upperQuantileStart returns the starting point u ≈ ln s of upperQuantile

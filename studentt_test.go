@@ -355,3 +355,31 @@ func FuzzStudentT(f *testing.F) {
 		}
 	})
 }
+
+func TestStudentTTailDensity(t *testing.T) {
+	// tailDensity takes the density from the tail's exponential; it must
+	// agree with e^(ln f) of density, and its tail with tail's. Both
+	// exponentials round their argument, whose size (a+½)·|ln x| scales
+	// the rounding: tolerance 8·(1+(a+½)·|ln x|)·2⁻⁵³.
+	for _, dof := range []float64{0.1, 1, 2.7, 10, 29, 30, 100, 1e3, 1e5, 1e20, math.Inf(1)} {
+		d := newStudentTDist(dof)
+		for _, s := range []float64{0, 0.1, 1, 2, 5, 30, 1e3, 1e160, 1e300} {
+			lnf, b := d.density(s)
+			tail, f := d.tailDensity(b)
+			if tail != d.tail(b) {
+				t.Errorf("dof %v, s %v: tail %v, want %v", dof, s, tail, d.tail(b))
+			}
+			want := math.Exp(lnf)
+			tol := 8 * (1 + (d.a+0.5)*math.Abs(b.lx)) * 0x1p-53
+			if d.normal {
+				tol = 8 * (1 + s*s/2) * 0x1p-53
+			}
+			if want == 0 && f == 0 {
+				continue
+			}
+			if e := math.Abs(f/want - 1); !(e <= tol) {
+				t.Errorf("dof %v, s %v: density %v, want %v (relative error %.3g > %.3g)", dof, s, f, want, e, tol)
+			}
+		}
+	}
+}
