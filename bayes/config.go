@@ -9,10 +9,11 @@ import (
 
 // Defaults of PBPConfig: the architecture and training length of the PBP
 // paper's UCI experiments (Sec. 5), one hidden layer of 50 units and 40
-// passes over the data.
+// passes over the data. They are exported so that a program can report
+// the settings a zero field selects.
 const (
-	defaultHidden = 50
-	defaultEpochs = 40
+	PBPDefaultHidden = 50
+	PBPDefaultEpochs = 40
 )
 
 // Limits on a model's shape. They bound what UnmarshalBinary may allocate
@@ -50,12 +51,12 @@ type PBPConfig struct {
 // slice cannot reach the model.
 func (c PBPConfig) withDefaults() PBPConfig {
 	if c.Hidden == nil {
-		c.Hidden = []int{defaultHidden}
+		c.Hidden = []int{PBPDefaultHidden}
 	} else {
 		c.Hidden = slices.Clone(c.Hidden)
 	}
 	if c.Epochs == 0 {
-		c.Epochs = defaultEpochs
+		c.Epochs = PBPDefaultEpochs
 	}
 	return c
 }

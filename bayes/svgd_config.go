@@ -11,13 +11,14 @@ import (
 // neural network experiment (DartML/Stein-Variational-Gradient-Descent,
 // python/bayesian_nn.py: M = 20, n_hidden = 50, batch_size = 100,
 // master_stepsize = 1e-3), and the paper's 3000 iterations (see
-// SVGDConfig.Iterations).
+// SVGDConfig.Iterations). They are exported so that a program can report
+// the settings a zero field selects.
 const (
-	svgdDefaultParticles    = 20
-	svgdDefaultHidden       = 50
-	svgdDefaultBatch        = 100
-	svgdDefaultLearningRate = 1e-3
-	svgdDefaultIterations   = 3000
+	SVGDDefaultParticles    = 20
+	SVGDDefaultHidden       = 50
+	SVGDDefaultBatchSize    = 100
+	SVGDDefaultLearningRate = 1e-3
+	SVGDDefaultIterations   = 3000
 )
 
 // Limits of SVGDConfig beyond those gcp.NewStack checks: they keep a
@@ -65,21 +66,21 @@ type SVGDConfig struct {
 // defaults and Hidden copied.
 func (c SVGDConfig) withDefaults() SVGDConfig {
 	if len(c.Hidden) == 0 {
-		c.Hidden = []int{svgdDefaultHidden}
+		c.Hidden = []int{SVGDDefaultHidden}
 	} else {
 		c.Hidden = slices.Clone(c.Hidden)
 	}
 	if c.Particles == 0 {
-		c.Particles = svgdDefaultParticles
+		c.Particles = SVGDDefaultParticles
 	}
 	if c.LearningRate == 0 {
-		c.LearningRate = svgdDefaultLearningRate
+		c.LearningRate = SVGDDefaultLearningRate
 	}
 	if c.Iterations == 0 {
-		c.Iterations = svgdDefaultIterations
+		c.Iterations = SVGDDefaultIterations
 	}
 	if c.BatchSize == 0 {
-		c.BatchSize = svgdDefaultBatch
+		c.BatchSize = SVGDDefaultBatchSize
 	}
 	return c
 }

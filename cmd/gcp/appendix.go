@@ -126,8 +126,7 @@ func (h hyper) describe(m method) string {
 	if m.network() {
 		return h.String()
 	}
-	b := bayesHyper{epochs: h.epochs, hidden: h.hidden, lr: h.lr, batch: h.batch}
-	return b.String()[:strings.LastIndex(b.String(), ", seed")]
+	return bayesHyper{epochs: h.epochs, hidden: h.hidden, lr: h.lr, batch: h.batch}.settings()
 }
 
 // joinInts writes layer widths as -hidden takes them: 50,50.

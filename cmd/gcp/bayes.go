@@ -28,11 +28,6 @@ type bayesHyper struct {
 	batch  int     // SVGD's minibatch
 }
 
-// pbpEpochs is PBP's default training length: the 40 epochs of
-// Hernández-Lobato & Adams's UCI experiments, which the paper's appendix
-// follows.
-const pbpEpochs = 40
-
 // fitBayes trains the comparator m on the row-major x and targets y.
 func fitBayes(m method, h bayesHyper, x, y []float64) (bayesModel, error) {
 	switch m {
@@ -125,20 +120,16 @@ func trainBayes(c *command, rf *recipeFlags, x, y []float64, path string, w io.W
 }
 
 // String describes h on one line.
-func (h bayesHyper) String() string {
-	if h.batch > 0 {
-		return fmt.Sprintf("lr %g, %d iterations of batch %d, hidden %s, seed %d", h.lr, h.epochs, h.batch, joinInts(h.hidden), h.seed)
-	}
-	return fmt.Sprintf("%d epochs, hidden %s, seed %d", h.epochs, joinInts(h.hidden), h.seed)
-}
+func (h bayesHyper) String() string { return fmt.Sprintf("%s, seed %d", h.settings(), h.seed) }
 
-// SVGD's defaults: Liu & Wang's step size, minibatch and (as the paper's
-// appendix reads them) 3000 iterations; bayes.SVGDConfig documents each.
-const (
-	svgdLR         = 1e-3
-	svgdIterations = 3000
-	svgdBatch      = 100
-)
+// settings describes h without its seed: a Bayesian comparator's
+// training flags, as repro prints them.
+func (h bayesHyper) settings() string {
+	if h.batch > 0 {
+		return fmt.Sprintf("lr %g, %d iterations of batch %d, hidden %s", h.lr, h.epochs, h.batch, joinInts(h.hidden))
+	}
+	return fmt.Sprintf("%d epochs, hidden %s", h.epochs, joinInts(h.hidden))
+}
 
 // svgdAppendixLR is SVGD's learning rate by data set, the only setting
 // the paper's appendix chose per data set for a Bayesian comparator
@@ -147,15 +138,16 @@ const (
 var svgdAppendixLR = map[string]float64{"boston": 0.001, "concrete": 0.005, "power": 0.005, "yacht": 0.001, "kin8nm": 0.005}
 
 // bayesDefaultHyper is defaultHyper for a comparator of package bayes:
-// PBP's 40 epochs on one hidden layer of 50 units, as the appendix
-// follows Hernández-Lobato & Adams; SVGD's 3000 iterations of 100 rows,
-// with the appendix's learning rate for its data sets.
+// its package's defaults (PBP's 40 epochs, as the appendix follows
+// Hernández-Lobato & Adams; SVGD's 3000 iterations of 100 rows) on one
+// hidden layer of 50 units, with the appendix's SVGD learning rate for
+// its data sets.
 func bayesDefaultHyper(name string, m method) (hyper, bool) {
-	h := hyper{hidden: []int{paperHidden}, epochs: pbpEpochs}
+	h := hyper{hidden: []int{paperHidden}, epochs: bayes.PBPDefaultEpochs}
 	if m == pbpMethod {
 		return h, appendixHyper[name] != nil
 	}
-	h.epochs, h.batch, h.lr = svgdIterations, svgdBatch, svgdLR
+	h.epochs, h.batch, h.lr = bayes.SVGDDefaultIterations, bayes.SVGDDefaultBatchSize, bayes.SVGDDefaultLearningRate
 	lr, ok := svgdAppendixLR[name]
 	if ok {
 		h.lr = lr

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/bayes"
 )
 
 // fitJob is a training run of gcp train, and of each split of gcp
@@ -134,10 +135,10 @@ func (f *recipeFlags) checkBayes(c *command) error {
 func (f *recipeFlags) bayesHyper(c *command) bayesHyper {
 	h := bayesHyper{epochs: *f.epochs, hidden: f.layers, seed: *f.seed}
 	if f.meth == pbpMethod {
-		h.epochs = cmp.Or(h.epochs, pbpEpochs)
+		h.epochs = cmp.Or(h.epochs, bayes.PBPDefaultEpochs)
 		return h
 	}
-	h.epochs, h.lr, h.batch = cmp.Or(h.epochs, svgdIterations), svgdLR, svgdBatch
+	h.epochs, h.lr, h.batch = cmp.Or(h.epochs, bayes.SVGDDefaultIterations), bayes.SVGDDefaultLearningRate, bayes.SVGDDefaultBatchSize
 	if c.set("lr") {
 		h.lr = *f.lr
 	}
