@@ -143,9 +143,12 @@ func BenchmarkStep(b *testing.B) {
 
 // linearBenchShapes are the first layers of the benchmark models, all four
 // heads stacked (n = 4·H): a 5000-row batch of the MSD network (D = 90,
-// H = 100) and of the UCI one (D = 13, H = 50), and the UCI one's single
-// row, the shape of Predict.
-var linearBenchShapes = []struct{ rows, inputs, outputs int }{{5000, 90, 400}, {5000, 13, 200}, {1, 13, 200}}
+// H = 100) and of the UCI one (D = 13, H = 50), the UCI one's single row,
+// the shape of Predict, and that row for an ensemble of five (n = 5·4·H),
+// whose weights, 52 KB in float32, no longer fit a 32 KB L1 data cache:
+// each call then streams them from L2, and its GFLOP/s fall to what L2
+// delivers (about 32 bytes a cycle on AMD Zen 3, 4 bytes per FMA).
+var linearBenchShapes = []struct{ rows, inputs, outputs int }{{5000, 90, 400}, {5000, 13, 200}, {1, 13, 200}, {1, 13, 1000}}
 
 func benchLinearForward[T Float](b *testing.B, k *kernelSet[T], rows, inputs, outputs int) {
 	x, _ := randomBatch[T](1, rows, inputs)
