@@ -251,10 +251,14 @@ func studentTExpansionConstants(a, lnK float64) (expand, peak float64) {
 type studentTBeta struct{ r, x, y, lx float64 }
 
 // betaArgs returns the beta arguments of s ≥ 0 for a finite ν, each to a
-// few ulps. It never forms ν+s² or 1−x: lx comes from log1p (of r² or of
-// 1/r²), so it keeps its accuracy when x is within rounding of 1 and stays
-// finite when x underflows (x and y are then only used as small multipliers
-// in the continued fraction), and nothing overflows for any finite s.
+// few ulps. It never forms ν+s² or 1−x: up to r = 1, lx = −log1p(r²), so
+// that it keeps its accuracy when x is within rounding of 1; beyond, it is
+// −ln(1+r²) with the rounding errors of r² and of 1+r² (FMA and a
+// two-sum) added back to first order, one logarithm where −log1p(1/r²) −
+// 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may overflow and 1/r² is
+// below the rounding of ln r, it is −2·ln r. It stays finite when x
+// underflows (x and y are then only used as small multipliers in the
+// continued fraction), and nothing overflows for any finite s.
 func (d *studentTDist) betaArgs(s float64) studentTBeta {
 	r := s / d.sqrtDof
 	if r <= 1 {
@@ -263,12 +267,19 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 		return studentTBeta{r, x, r2 * x, -math.Log1p(r2)}
 	}
 	q2 := 1 / r / r // 1/r², underflows harmlessly
-	lr := math.Log(r)
-	if math.IsInf(r, 1) {
-		lr = math.Log(s) - 0.5*math.Log(d.dof)
-	}
 	y := 1 / (1 + q2)
-	return studentTBeta{r, q2 * y, y, -math.Log1p(q2) - 2*lr}
+	x := q2 * y
+	if r > 0x1p500 {
+		lr := math.Log(r)
+		if math.IsInf(r, 1) {
+			lr = math.Log(s) - 0.5*math.Log(d.dof)
+		}
+		return studentTBeta{r, x, y, -2 * lr}
+	}
+	r2 := r * r
+	sum := 1 + r2
+	lost := math.FMA(r, r, -r2) + ((r2 - sum) + 1) // r² + 1 − sum, exactly but for its own rounding
+	return studentTBeta{r, x, y, -(math.Log(sum) + lost*x)}
 }
 
 // studentTLnGammaHalfRatio returns ln K(a), K(a) = Γ(a+½)/(Γ(a)·√a), for
