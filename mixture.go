@@ -526,10 +526,10 @@ func (m *mixtureMember) anchorTails(u, delta float64) bool {
 	if ad := math.Abs(delta); ad*entire > mixtureAnchorDrift || ad*pole > mixtureAnchorPole {
 		return false
 	}
-	ds := densitySeries{p: ux * delta, pp: (sqx * delta) * (sqx * delta), inv: m.inv, cur: 1}
+	ds := newDensitySeries(ux*delta, (sqx*delta)*(sqx*delta), m.inv)
 	sOdd, sEven, fEven, fOdd := 1.0, 0.0, 1.0, 0.0
 	for j := 2; j < mixtureAnchorTerms; j += 2 { // cⱼ₋₁ (odd) and cⱼ (even) in turn
-		co, ce := ds.next(), ds.next()
+		co, ce := ds.next(mixtureRecip[j-1]), ds.next(mixtureRecip[j])
 		sEven += co * mixtureRecip[j]
 		fOdd += co
 		sOdd += ce * mixtureRecip[j+1]
@@ -565,24 +565,30 @@ func moderate(v float64) bool { return v >= 0x1p-900 && v <= 0x1p900 }
 // x = ν/(ν+s²) (see taylorArgs). Differentiating (ν+s²)·f′ = −(ν+1)·s·f
 // n times gives
 //
-//	cₙ₊₁ = −((1+(2n+1)/ν)·p·cₙ + (1+n/ν)·pp·cₙ₋₁)/(n+1).
+//	cₙ₊₁ = −((1+(2n+1)/ν)·p·cₙ + (1+n/ν)·pp·cₙ₋₁)/(n+1),
 //
-// The zero value is not ready: cur must start at c₀ = 1.
+// whose factors are affine in 1/(n+1): (1+(2n+1)/ν)·p/(n+1) =
+// 2p/ν + (1−1/ν)·p/(n+1), and (1+n/ν)·pp/(n+1) = pp/ν + (1−1/ν)·pp/(n+1).
+// The series holds their four coefficients, so that a term costs two
+// multiply-adds besides its chain.
 type densitySeries struct {
-	p, pp, inv, prev, cur float64
-	n                     int
+	p1, p2, q1, q2 float64 // the factors of cₙ and cₙ₋₁ are p1 + p2/(n+1) and q1 + q2/(n+1)
+	prev, cur      float64 // cₙ₋₁ and cₙ
 }
 
-// next returns the next coefficient, c₁ at the first call. The factors
-// of cₙ and cₙ₋₁ are formed first, so that the chain from one coefficient
-// to the next is one product and one sum.
-func (d *densitySeries) next() float64 {
-	fn, r := float64(d.n), mixtureRecip[d.n+1]
-	fc := (1 + (2*fn+1)*d.inv) * r * d.p
-	fp := (1 + fn*d.inv) * r * d.pp
+// newDensitySeries returns the series for p, pp and inv, at c₀ = 1.
+func newDensitySeries(p, pp, inv float64) densitySeries {
+	return densitySeries{p1: 2 * inv * p, p2: (1 - inv) * p, q1: inv * pp, q2: (1 - inv) * pp, cur: 1}
+}
+
+// next returns cₙ₊₁ given r = 1/(n+1) (mixtureRecip[n+1]), cₙ the
+// coefficient returned last (c₁ at n = 0). The factors of cₙ and cₙ₋₁ are
+// formed first, so that the chain from one coefficient to the next is one
+// product and one sum.
+func (d *densitySeries) next(r float64) float64 {
+	fc, fp := d.p1+d.p2*r, d.q1+d.q2*r
 	c := -(fc*d.cur + fp*d.prev)
 	d.prev, d.cur = d.cur, c
-	d.n++
 	return c
 }
 
@@ -692,7 +698,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 		out.entire[i] *= rho
 		out.pole[i] *= rho
 		e[i] /= sum
-		ds[i] = densitySeries{p: sx[i] * rho, pp: (sqx[i] * rho) * (sqx[i] * rho), inv: mx.m[i].inv, cur: 1}
+		ds[i] = newDensitySeries(sx[i]*rho, (sqx[i]*rho)*(sqx[i]*rho), mx.m[i].inv)
 	}
 	var alpha [mixtureOrder + 2]float64
 	for i := range k {
@@ -701,7 +707,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	for j := 2; j < len(alpha); j++ {
 		var a float64
 		for i := range k {
-			a += e[i] * ds[i].next()
+			a += e[i] * ds[i].next(mixtureRecip[j-1])
 		}
 		alpha[j] = a * mixtureRecip[j]
 	}
