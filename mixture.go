@@ -15,9 +15,9 @@ import "math"
 //     mixture of their local ln-quadratic CDF models; typically within a few
 //     thousandths of a scale.
 //  2. local: at that point the exact tails, and from the members' densities
-//     the Taylor series of ln F to degree mixtureOrder (the densities'
-//     derivatives follow from a three-term recurrence, so the series costs
-//     a few flops per member and order).
+//     the Taylor series of ln F to the degree the step needs, at most
+//     mixtureOrder (the densities' derivatives follow from a three-term
+//     recurrence, so the series costs a few flops per member and order).
 //  3. step: the root of that series polynomial, accepted when the first
 //     neglected term says it is within mixtureStopTol; otherwise it is the
 //     next point, inside a bracket kept from the signs of F − q, with
@@ -54,11 +54,15 @@ const MaxMembers = 20
 type Component struct{ Mean, Scale, DoF float64 }
 
 const (
-	// mixtureOrder is the degree of the local series of ln F. From the
-	// start's typical error, a few thousandths of the local length F/f,
-	// its first neglected term is far below mixtureStopTol at degree 5
+	// mixtureOrder is the largest degree of the local series of ln F
+	// (mixtureLocal.series takes the least from 2 on that the step needs).
+	// From the start's typical error, a few thousandths of the local length
+	// F/f, its first neglected term is far below mixtureStopTol at degree 5
 	// already (measured: one evaluation per end for every typical mixture
-	// and probability in [1e-12, 1−1e-12]); 6 leaves a margin.
+	// and probability in [1e-12, 1−1e-12]); 6 leaves a margin. Typical GCP
+	// members' starts, within about 1e-4 of F/f, need degree 2 or 3; the
+	// heavier tails of dof below 5, whose starts are within about 2e-2,
+	// need 5 or 6.
 	mixtureOrder = 6
 	// mixtureStopTol: a step is accepted when the series' first neglected
 	// term, times the length unit, is below mixtureStopTol·max(|y|, σ_min).
@@ -597,7 +601,8 @@ func (d *densitySeries) next(r float64) float64 {
 // length L = F/f (so that b₁ = 1).
 type mixtureLocal struct {
 	g       float64
-	b       [mixtureOrder + 2]float64
+	b       [mixtureOrder + 2]float64 // b₀ unused; valid up to b_order+1
+	order   int                       // the series' degree N (series)
 	length  float64
 	ok      bool                // b and length are finite; g is always set
 	total   float64             // Σₖ fₖ(x), the members' densities summed, if local had it directly (else 0) …
@@ -688,10 +693,8 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	if !(L > 0 && L <= math.MaxFloat64) {
 		return
 	}
-	// F(x+Lt)/F(x) = 1 + Σⱼ αⱼtʲ with αⱼ = Σₖ wₖ·cₖ,ⱼ₋₁/j, wₖ the members'
-	// shares of the density (α₁ = 1, as L = F/f) and cₖ their density
-	// series in steps of L. The members' series run interleaved, so that
-	// their dependent chains overlap.
+	// The members' density series in steps of L, weighted by their
+	// shares of the density (series).
 	var ds [MaxMembers]densitySeries
 	for i := range mx.m[:k] {
 		rho := L * mx.m[i].iscale
@@ -700,45 +703,72 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 		e[i] /= sum
 		ds[i] = newDensitySeries(sx[i]*rho, (sqx[i]*rho)*(sqx[i]*rho), mx.m[i].inv)
 	}
-	var alpha [mixtureOrder + 2]float64
-	for i := range k {
-		alpha[1] += e[i]
-	}
-	for j := 2; j < len(alpha); j++ {
-		var a float64
-		for i := range k {
-			a += e[i] * ds[i].next(mixtureRecip[j-1])
-		}
-		alpha[j] = a * mixtureRecip[j]
-	}
-	// ln(1 + Σαⱼtʲ) = Σbⱼtʲ: n·bₙ = n·αₙ − Σₖ₌₁ⁿ⁻¹ k·bₖ·αₙ₋ₖ.
-	b := &out.b
-	for j := 1; j < len(alpha); j++ {
-		s := 0.0
-		for i := 1; i < j; i++ {
-			s += float64(i) * b[i] * alpha[j-i]
-		}
-		b[j] = alpha[j] - s*mixtureRecip[j]
-		if !finite(b[j]) {
-			return
-		}
-	}
-	out.ok = true
+	out.ok = out.series(ds[:k], e[:k], mixtureStopTol*math.Max(math.Abs(x), mx.minScale)/L)
 }
 
-// step returns the root t of g + Σⱼ₌₁ᴺ bⱼtʲ (N = mixtureOrder), by Newton's
+// series sets the coefficients b₁ … b_N+1 and the degree N = order from
+// the members' density series ds and their shares w of the density:
+// F(x+Lt)/F(x) = 1 + Σⱼ αⱼtʲ with αⱼ = Σₖ wₖ·cₖ,ⱼ₋₁/j (α₁ = 1, as
+// L = F/f), and ln(1 + Σαⱼtʲ) = Σbⱼtʲ with n·bₙ = n·αₙ − Σₖ₌₁ⁿ⁻¹ k·bₖ·αₙ₋ₖ.
+// The members' series run interleaved, so that their dependent chains
+// overlap. N is the least degree from 2 up to mixtureOrder whose first
+// neglected terms, (|b_N| + |b_N+1|)·τ^(N+1), are within tol (in units of
+// t) at τ twice Halley's step |g/(1 − b₂g)|, with τ^(N+1) ≥ 2⁻⁹⁰⁰ so that
+// no underflow passes the test: step's own test of those terms at its
+// root (about the Halley step) then passes, unless tol, taken at x rather
+// than at the step's end, was too large, which costs a further step but
+// no accuracy. A start within a ten-thousandth of L, the typical one,
+// needs degree 2 or 3. series reports whether every bⱼ is finite.
+func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bool {
+	var alpha [mixtureOrder + 2]float64
+	for _, wi := range w {
+		alpha[1] += wi
+	}
+	b := &out.b
+	b[1] = alpha[1]
+	var kb [mixtureOrder + 2]float64 // k·bₖ
+	kb[1] = b[1]
+	var tau, pow float64 // τ and τʲ
+	out.order = mixtureOrder
+	for j := 2; j < len(alpha); j++ {
+		var a float64
+		for i := range ds {
+			a += w[i] * ds[i].next(mixtureRecip[j-1])
+		}
+		alpha[j] = a * mixtureRecip[j]
+		s := 0.0
+		for i := 1; i < j; i++ {
+			s += kb[i] * alpha[j-i]
+		}
+		b[j] = alpha[j] - s*mixtureRecip[j]
+		kb[j] = float64(j) * b[j]
+		if !finite(b[j]) {
+			return false
+		}
+		if j == 2 {
+			tau = 2 * math.Abs(out.g/(b[1]-b[2]*out.g))
+			pow = tau * tau
+		} else if pow *= tau; pow >= 0x1p-900 && (math.Abs(b[j-1])+math.Abs(b[j]))*pow <= tol {
+			out.order = j - 1
+			break
+		}
+	}
+	return finite(b[1])
+}
+
+// step returns the root t of g + Σⱼ₌₁ᴺ bⱼtʲ (N = l.order), by Newton's
 // method on that polynomial from Halley's step, and est = the first
 // neglected terms (|b_N| + |b_N+1|)·|t|^(N+1) in units of y: the error of
 // x + L·t if the series converges with terms shrinking at least as fast as
 // they do up to N (b₁ = 1 sets their scale). If Newton does not settle,
 // step returns Halley's step and est = +Inf.
 func (l *mixtureLocal) step() (t, est float64) {
-	b := &l.b
+	b, n := &l.b, l.order
 	halley := -l.g / (b[1] - b[2]*l.g/b[1])
 	t = halley
 	for range 16 {
 		p, dp := 0.0, 0.0
-		for j := mixtureOrder; j >= 1; j-- {
+		for j := n; j >= 1; j-- {
 			dp = dp*t + p
 			p = p*t + b[j]
 		}
@@ -747,15 +777,23 @@ func (l *mixtureLocal) step() (t, est float64) {
 		dt := p / dp
 		t -= dt
 		if math.Abs(dt) <= 0x1p-52*math.Abs(t) {
-			at := math.Abs(t)
-			pow := at
-			for range mixtureOrder {
-				pow *= at
-			}
-			return t, (math.Abs(b[mixtureOrder]) + math.Abs(b[mixtureOrder+1])) * pow * l.length
+			return t, neglected(b, n, math.Abs(t)) * l.length
 		}
 	}
 	return halley, math.Inf(1)
+}
+
+// neglected returns (|bₙ| + |bₙ₊₁|)·τⁿ⁺¹, the first neglected terms of
+// a series of degree n at |t| = τ, formed by n+1 products in turn, so that
+// it underflows only if it is below the smallest float64 itself (τⁿ⁺¹
+// alone underflows where the terms are large, for bⱼ growing like Rʲ with
+// R·τ ≳ 1 and R beyond 1e44).
+func neglected(b *[mixtureOrder + 2]float64, n int, tau float64) float64 {
+	v := math.Abs(b[n]) + math.Abs(b[n+1])
+	for range n + 1 {
+		v *= tau
+	}
+	return v
 }
 
 // hidden reports whether a member may change F by more than relTol·F over
@@ -773,7 +811,7 @@ func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 	var lim float64 // ln(relTol/|t|·Σf), once a member needs it
 	limSet := false
 	for i := range mx.m[:mx.k] {
-		if !(l.entire[i]*at > mixtureOrder/2 || l.pole[i]*at > 0.5) {
+		if !(l.entire[i]*at > float64(l.order)/2 || l.pole[i]*at > 0.5) {
 			continue
 		}
 		if !limSet {
