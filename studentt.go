@@ -333,18 +333,18 @@ func incBetaCF(a, b, x float64) float64 {
 	// B₁ = a+1. No term divides, and its chain is one fused multiply-add
 	// (pₙ·Aₙ₋₂ does not depend on the previous term). Convergence is judged
 	// by cross-multiplication, |AₙBₙ₋₁ − Aₙ₋₁Bₙ| ≤ 2⁻⁵²·|AₙBₙ₋₁|, so that
-	// the result is the only division. A and B are rescaled by 2⁻²⁰⁰ or
-	// 2²⁰⁰ (exactly) when B leaves [2⁻²⁰⁰, 2²⁰⁰], so that neither they nor
+	// the result is the only division; it is made after every second term.
+	// A and B are rescaled by 2⁻²⁰⁰ or 2²⁰⁰ (exactly) when B leaves
+	// [2⁻²⁰⁰, 2²⁰⁰], also after every second term, so that neither they nor
 	// their cross products overflow or underflow: a term multiplies them by
-	// about a+n, at most 2⁸³ for the dof below studentTNormalDoF.
+	// about 2(a+n), at most 2⁸⁴ for the dof below studentTNormalDoF.
 	aPrev, aCur, bPrev, bCur := 1.0, a+1-(a+b)*x, 1.0, a+1 // A₀, A₁ = (a+1) + p₁/a, B₀, B₁
-	for n := 2; n <= incBetaMaxTerms; n++ {
-		m := float64(n / 2)
-		p := m * (b - m) * x
-		if n%2 == 1 {
-			p = -(a + m) * (a + b + m) * x
-		}
-		c := a + float64(n)
+	for m := 1.0; 2*m+1 <= incBetaMaxTerms; m++ {
+		// The terms n = 2m and 2m+1 in turn, then one test of both.
+		c, p := a+2*m, m*(b-m)*x
+		aPrev, aCur = aCur, math.FMA(c, aCur, p*aPrev)
+		bPrev, bCur = bCur, math.FMA(c, bCur, p*bPrev)
+		c, p = c+1, -(a+m)*(a+b+m)*x
 		aPrev, aCur = aCur, math.FMA(c, aCur, p*aPrev)
 		bPrev, bCur = bCur, math.FMA(c, bCur, p*bPrev)
 		if ab := math.Abs(bCur); ab > 0x1p200 || ab < 0x1p-200 && ab != 0 {
