@@ -93,12 +93,16 @@ const (
 	// of terms is below 2⁻⁵⁴ of it. mixtureAnchorDrift and
 	// mixtureAnchorPole are the largest offsets δ, in units of the rates
 	// of mixtureMember.rates, it takes on: the terms then shrink about like
-	// 2ʲ/j! and 2⁻ʲ, so that 40 terms reach 2⁻⁵⁴ but for the poles'
-	// (2⁻⁴⁰ ≈ 1e-12); a member whose series has not converged by then is
-	// evaluated exactly instead.
+	// 2ʲ/j! and 0.3ʲ (times a power of j, the pole's order less one), so
+	// that 40 terms reach 2⁻⁵⁴; a member whose series has not converged by
+	// then is evaluated exactly instead. Measured on heavy-tailed members
+	// (dof 0.5–5, 140,000 anchors): below a pole rate of 0.25 every series
+	// converged, and 99.5% between 0.25 and 0.3 (in 17 pairs of terms on
+	// average); between 0.3 and 0.35 41% failed, after 19 pairs that cost
+	// more than the second tail they were to save, and from 0.4 on all.
 	mixtureAnchorTerms = 40
 	mixtureAnchorDrift = 2
-	mixtureAnchorPole  = 0.5
+	mixtureAnchorPole  = 0.3
 )
 
 // mixtureRecip holds 1/n, so that the Taylor recurrences multiply instead of
