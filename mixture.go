@@ -122,7 +122,7 @@ var mixtureRecip = func() (r [mixtureAnchorTerms + 1]float64) {
 func mixtureLogPDF(c []Component, y float64) float64 {
 	var lnf [MaxMembers]float64
 	for i, ci := range c {
-		d := newStudentTDist(math.Max(ci.DoF, studentTMinDoF))
+		d := newStudentTDist(max(ci.DoF, studentTMinDoF))
 		lnf[i] = ci.logDensity(&d, y)
 	}
 	top, sum := expShift(lnf[:len(c)])
@@ -266,7 +266,7 @@ func (mx *mixture) init(c []Component) {
 	for i, ci := range c {
 		m := &mx.m[i]
 		m.c = ci
-		m.d = newStudentTDist(math.Max(ci.DoF, studentTMinDoF))
+		m.d = newStudentTDist(max(ci.DoF, studentTMinDoF))
 		m.iscale = 1 / ci.Scale
 		m.inv = 1 / m.d.dof
 		m.rinv = math.Sqrt(m.inv)
@@ -277,7 +277,7 @@ func (mx *mixture) init(c []Component) {
 			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r/3)) // −½·ln(1−r) to 5e-4, plenty for a start
 			m.f0 = expModel(m.d.lnK) / math.Sqrt(2*math.Pi)
 		}
-		mx.minScale = math.Min(mx.minScale, ci.Scale)
+		mx.minScale = min(mx.minScale, ci.Scale)
 	}
 }
 
@@ -452,8 +452,8 @@ func (mx *mixture) refine(g *mixtureGuess, side int, x float64) float64 {
 }
 
 // clamp returns x limited to [lo, hi] by plain comparisons (x is never
-// NaN here; math.Min and math.Max, which must order NaN and ±0, are calls
-// on amd64).
+// NaN here; the built-in min and max, which must order NaN and ±0 as
+// math.Min and math.Max do, take more than a comparison).
 func clamp(x, lo, hi float64) float64 {
 	if x < lo {
 		return lo
@@ -707,7 +707,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 		e[i] /= sum
 		ds[i] = newDensitySeries(sx[i]*rho, (sqx[i]*rho)*(sqx[i]*rho), mx.m[i].inv)
 	}
-	out.ok = out.series(ds[:k], e[:k], mixtureStopTol*math.Max(math.Abs(x), mx.minScale)/L)
+	out.ok = out.series(ds[:k], e[:k], mixtureStopTol*max(math.Abs(x), mx.minScale)/L)
 }
 
 // series sets the coefficients b₁ … b_N+1 and the degree N = order from
@@ -866,7 +866,7 @@ func (mx *mixture) solve(sign, q, x float64) float64 {
 		if l.ok {
 			t, est := l.step()
 			next = x + t*l.length
-			tol := mixtureStopTol * math.Max(math.Abs(next), mx.minScale)
+			tol := mixtureStopTol * max(math.Abs(next), mx.minScale)
 			if est <= tol && !mx.hidden(&l, t, tol/l.length) {
 				return clamp(next, lo, hi)
 			}
@@ -876,7 +876,7 @@ func (mx *mixture) solve(sign, q, x float64) float64 {
 		} else {
 			sinceBisect++
 		}
-		if next == lo || next == hi || hi-lo <= mixtureStopTol*math.Max(math.Min(math.Abs(lo), math.Abs(hi)), mx.minScale) {
+		if next == lo || next == hi || hi-lo <= mixtureStopTol*max(min(math.Abs(lo), math.Abs(hi)), mx.minScale) {
 			return lo/2 + hi/2
 		}
 		x = next
@@ -899,12 +899,12 @@ func (mx *mixture) bisect(sign, lo, hi float64) float64 {
 	switch {
 	case lo < -floor && hi > floor:
 		mid = 0
-	case hi-lo <= 1024*math.Max(mx.minScale, math.Min(math.Abs(lo), math.Abs(hi))):
+	case hi-lo <= 1024*max(mx.minScale, min(math.Abs(lo), math.Abs(hi))):
 		mid = lo/2 + hi/2
 	case hi <= floor:
-		mid = bisectFloat(lo, math.Min(hi, -floor))
+		mid = bisectFloat(lo, min(hi, -floor))
 	default:
-		mid = bisectFloat(math.Max(lo, floor), hi)
+		mid = bisectFloat(max(lo, floor), hi)
 	}
 	best, found := mid, false
 	for i := range mx.m[:mx.k] {
