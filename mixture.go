@@ -240,7 +240,7 @@ type mixtureMember struct {
 	iscale float64 // 1/scale: the hot loops multiply by it instead of dividing
 	inv    float64 // 1/ν (0 for the normal)
 	rinv   float64 // √(1/ν)
-	iw2    float64 // 1/w², w = ν/2 − ¼, for guess (dof ≥ mixtureGuessMinDoF)
+	iw     float64 // 1/w, w = ν/2 − ¼, for guess (dof ≥ mixtureGuessMinDoF)
 	lnKw   float64 // ln(Γ(a+½)/(Γ(a)·√(a−¼))), for guess (dof ≥ mixtureGuessMinDoF)
 	f0     float64 // f(0) = K(a)/√(2π) to 1e-5, for guess (dof ≥ mixtureGuessMinDoF)
 
@@ -271,11 +271,10 @@ func (mx *mixture) init(c []Component) {
 		m.inv = 1 / m.d.dof
 		m.rinv = math.Sqrt(m.inv)
 		if !m.d.normal && m.d.dof >= mixtureGuessMinDoF {
-			w := m.d.a - 0.25
-			m.iw2 = 1 / (w * w)
+			m.iw = 1 / (m.d.a - 0.25)
 			r := 0.25 / m.d.a
-			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r/3)) // −½·ln(1−r) to 5e-4, plenty for a start
-			m.f0 = expModel(m.d.lnK) / math.Sqrt(2*math.Pi)
+			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r*(1.0/3))) // −½·ln(1−r) to 5e-4, plenty for a start
+			m.f0 = expModel(m.d.lnK) * (1 / math.Sqrt(2*math.Pi))
 		}
 		mx.minScale = min(mx.minScale, ci.Scale)
 	}
@@ -359,8 +358,8 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 			lam = expModel(m.d.lnNorm-0.5*z*z-lnq) * m.iscale
 		case m.d.dof >= mixtureGuessMinDoF:
 			x0 := x + m.lnKw*ilambda
-			x1 := x0 + studentTSinhcCoef[1]*(0.75+(x0*x0+1.5)*mills)*m.iw2*ilambda
-			tau := x1 * x1 / (m.d.a - 0.25)
+			x1 := x0 + studentTSinhcCoef[1]*(0.75+(x0*x0+1.5)*mills)*(m.iw*m.iw)*ilambda
+			tau := x1 * x1 * m.iw
 			t = math.Copysign(math.Sqrt(m.d.dof*expm1Model(tau)), x1)
 			// f(t)/q = f(0)·e^(−(a+½)τ)/q with e^(−(a+½)τ)/q =
 			// e^(−X²)/q·e^(−(X₁²−X²))·e^(−¾τ) and e^(−X²)/q = √π·λ:
@@ -470,7 +469,7 @@ func clamp(x, lo, hi float64) float64 {
 // error by e^τ/(e^τ−1) < 3.4 there).
 func expm1Model(tau float64) float64 {
 	if tau <= 0.35 {
-		return tau * (1 + tau/2*(1+tau/3*(1+tau/4*(1+tau/5*(1+tau/6)))))
+		return tau * (1 + tau*(1.0/2+tau*(1.0/6+tau*(1.0/24+tau*(1.0/120+tau*(1.0/720))))))
 	}
 	return expModel(tau) - 1
 }
