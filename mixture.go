@@ -304,8 +304,8 @@ func (m *mixtureMember) taylorArgs(s float64) (sx, sqx float64) {
 		return s * x, math.Sqrt(x)
 	}
 	ir := 1 / r
-	d := 1 + ir*ir
-	return math.Copysign(ir/m.rinv/d, s), ir / math.Sqrt(d) // s·x = sign(s)·√ν/(r·(1+1/r²))
+	id := 1 / (1 + ir*ir)
+	return math.Copysign(ir*m.d.sqrtDof*id, s), ir * math.Sqrt(id) // s·x = sign(s)·√ν/(r·(1+1/r²))
 }
 
 // rates returns the rates, per unit of s, at which the Taylor coefficients
@@ -675,8 +675,9 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 				top = v
 			}
 		}
+		itop := 1 / top // top ≥ 2⁻⁹⁰⁰ (moderate)
 		for i := range e[:k] {
-			e[i] /= top
+			e[i] *= itop
 			sum += e[i]
 		}
 		out.total = top * sum
@@ -699,11 +700,12 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	// The members' density series in steps of L, weighted by their
 	// shares of the density (series).
 	var ds [MaxMembers]densitySeries
+	isum := 1 / sum // sum ≥ 1 (to an ulp), the largest share being 1
 	for i := range mx.m[:k] {
 		rho := L * mx.m[i].iscale
 		out.entire[i] *= rho
 		out.pole[i] *= rho
-		e[i] /= sum
+		e[i] *= isum
 		ds[i] = newDensitySeries(sx[i]*rho, (sqx[i]*rho)*(sqx[i]*rho), mx.m[i].inv)
 	}
 	out.ok = out.series(ds[:k], e[:k], mixtureStopTol*max(math.Abs(x), mx.minScale)/L)
