@@ -272,7 +272,7 @@ func (mx *mixture) init(c []Component) {
 		m.rinv = math.Sqrt(m.inv)
 		if !m.d.normal && m.d.dof >= mixtureGuessMinDoF {
 			m.iw = 1 / (m.d.a - 0.25)
-			r := 0.25 / m.d.a
+			r := 0.5 * m.inv                               // ¼/a
 			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r*(1.0/3))) // −½·ln(1−r) to 5e-4, plenty for a start
 			m.f0 = expModel(m.d.lnK) * (1 / math.Sqrt(2*math.Pi))
 		}
@@ -424,6 +424,9 @@ type mixtureGuess struct {
 func (mx *mixture) refine(g *mixtureGuess, side int, x float64) float64 {
 	sign := float64(1 - 2*side)
 	lo, hi := g.lo[side], g.hi[side]
+	if lo == hi { // one member, or all at one quantile: that is the root
+		return lo
+	}
 	x = clamp(x, lo, hi)
 	for range mixtureGuessMaxSteps {
 		var h, dh float64
