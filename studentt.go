@@ -44,6 +44,10 @@ const (
 	studentTExpansionMinA   = 15
 	studentTExpansionMaxTau = 2
 	studentTExpansionTerms  = 30
+	// studentTErfcxMin: from √z = 1.25 on, where math.Erfc takes two
+	// exponentials, the expansion's erfc(√z) is e^(−z)·erfcxRational(√z),
+	// from the exponential it has anyway; below, math.Erfc takes none.
+	studentTErfcxMin = 1.25
 
 	// studentTCentralY sets the side: the tail ½·I_x(a, ½) is evaluated
 	// directly where y·(a+5/2) > studentTCentralY and the central
@@ -385,7 +389,10 @@ func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	z := w * tau
 	rz := math.Sqrt(z)
 	ez = math.Exp(-z)
-	g := math.Erfc(rz)       // Γ(½, z)/Γ(½)
+	g := ez * erfcxRational(rz) // Γ(½, z)/Γ(½) = erfc(√z)
+	if rz < studentTErfcxMin {
+		g = math.Erfc(rz) // no exponential there
+	}
 	h := rz * ez * invSqrtPi // z^½·e^(−z)/Γ(½)
 	tau2, iw2 := tau*tau, 1/(w*w)
 	sum = g
