@@ -351,16 +351,20 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 	var wsum float64
 	for i := range mx.m[:mx.k] {
 		m := &mx.m[i]
-		var t, lam float64
+		var t, tx, lam float64 // tx = t·ν/(ν+t²), the argument of the slope
 		switch {
 		case m.d.normal:
-			t = z
+			t, tx = z, z
 			lam = expModel(m.d.lnNorm-0.5*z*z-lnq) * m.iscale
 		case m.d.dof >= mixtureGuessMinDoF:
 			x0 := x + m.lnKw*ilambda
 			x1 := x0 + studentTSinhcCoef[1]*(0.75+(x0*x0+1.5)*mills)*(m.iw*m.iw)*ilambda
 			tau := x1 * x1 * m.iw
-			t = math.Copysign(math.Sqrt(m.d.dof*expm1Model(tau)), x1)
+			em1 := expm1Model(tau) // t²/ν
+			t = math.Copysign(math.Sqrt(m.d.dof*em1), x1)
+			if tx = t / (1 + em1); math.IsInf(em1, 1) {
+				tx = 0 // its limit ν/t, where t overflowed (q near the smallest float64)
+			}
 			// f(t)/q = f(0)·e^(−(a+½)τ)/q with e^(−(a+½)τ)/q =
 			// e^(−X²)/q·e^(−(X₁²−X²))·e^(−¾τ) and e^(−X²)/q = √π·λ:
 			// small exponents only.
@@ -370,8 +374,8 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 			t = expModel(u)
 			lnf, _ := m.d.logDensity(t)
 			lam = expModel(lnf-lnq) * m.iscale
+			tx, _ = m.taylorArgs(t)
 		}
-		tx, _ := m.taylorArgs(t)
 		slope := (1 + m.inv) * tx * m.iscale // d ln f/dy there
 		g.dev[i], g.lam[i], g.mu[i] = m.c.Scale*t, lam, lam*(slope-lam)
 		g.vertex[i] = -lam / g.mu[i]
