@@ -44,6 +44,10 @@ const (
 	studentTExpansionMinA   = 15
 	studentTExpansionMaxTau = 2
 	studentTExpansionTerms  = 30
+	// studentTErfcxMin: from √z = 1.25 on, where math.Erfc takes two
+	// exponentials, the expansion's erfc(√z) is e^(−z)·erfcxRational(√z),
+	// from the exponential it has anyway; below, math.Erfc takes none.
+	studentTErfcxMin = 1.25
 
 	// studentTCentralY sets the side: the tail ½·I_x(a, ½) is evaluated
 	// directly where y·(a+5/2) > studentTCentralY and the central
@@ -251,10 +255,14 @@ func studentTExpansionConstants(a, lnK float64) (expand, peak float64) {
 type studentTBeta struct{ r, x, y, lx float64 }
 
 // betaArgs returns the beta arguments of s ≥ 0 for a finite ν, each to a
-// few ulps. It never forms ν+s² or 1−x: lx comes from log1p (of r² or of
-// 1/r²), so it keeps its accuracy when x is within rounding of 1 and stays
-// finite when x underflows (x and y are then only used as small multipliers
-// in the continued fraction), and nothing overflows for any finite s.
+// few ulps. It never forms ν+s² or 1−x: up to r = 1, lx = −log1p(r²), so
+// that it keeps its accuracy when x is within rounding of 1; beyond, it is
+// −ln(1+r²) with the rounding errors of r² and of 1+r² (FMA and a
+// two-sum) added back to first order, one logarithm where −log1p(1/r²) −
+// 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may overflow and 1/r² is
+// below the rounding of ln r, it is −2·ln r. It stays finite when x
+// underflows (x and y are then only used as small multipliers in the
+// continued fraction), and nothing overflows for any finite s.
 func (d *studentTDist) betaArgs(s float64) studentTBeta {
 	r := s / d.sqrtDof
 	if r <= 1 {
@@ -263,12 +271,19 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 		return studentTBeta{r, x, r2 * x, -math.Log1p(r2)}
 	}
 	q2 := 1 / r / r // 1/r², underflows harmlessly
-	lr := math.Log(r)
-	if math.IsInf(r, 1) {
-		lr = math.Log(s) - 0.5*math.Log(d.dof)
-	}
 	y := 1 / (1 + q2)
-	return studentTBeta{r, q2 * y, y, -math.Log1p(q2) - 2*lr}
+	x := q2 * y
+	if r > 0x1p500 {
+		lr := math.Log(r)
+		if math.IsInf(r, 1) {
+			lr = math.Log(s) - 0.5*math.Log(d.dof)
+		}
+		return studentTBeta{r, x, y, -2 * lr}
+	}
+	r2 := r * r
+	sum := 1 + r2
+	lost := math.FMA(r, r, -r2) + ((r2 - sum) + 1) // r² + 1 − sum, exactly but for its own rounding
+	return studentTBeta{r, x, y, -(math.Log(sum) + lost*x)}
 }
 
 // studentTLnGammaHalfRatio returns ln K(a), K(a) = Γ(a+½)/(Γ(a)·√a), for
@@ -307,47 +322,48 @@ func studentTLnGammaHalfRatio(a float64) float64 {
 // convergent differs from the one before by at most 2⁻⁵² relative, or
 // after incBetaMaxTerms terms. Where studentTProbs uses it (see
 // testdata/incbeta_ref.csv) it takes at most about 90 terms and its
-// relative error is below 1e-15 (3e-15 with the modified Lentz method it
-// replaced, whose two chained divisions per term made it twice as slow). For large a and x near 1 the partial
-// denominators 1 + d₁/… nearly cancel (d₂ₘ₊₁ ≈ −x ≈ −1): at a = 5e5 it
-// still converges in a few hundred ns but loses accuracy (2e-11 at
-// x = 1 − 9e-6), which is why studentTProbs uses incBetaLargeAHalf there.
+// relative error is below 3e-15 (2.4e-15 measured, 9e-16 for the
+// recurrence in the dₙ themselves, which divided twice per term). For
+// large a and x near 1 the partial denominators 1 + d₁/… nearly cancel
+// (d₂ₘ₊₁ ≈ −x ≈ −1): at a = 5e5 it still converges in a few hundred ns
+// but loses accuracy (2e-11 at x = 1 − 9e-6), which is why studentTProbs
+// uses incBetaLargeAHalf there.
 func incBetaCF(a, b, x float64) float64 {
-	// The convergents A/B by the forward recurrence Aₙ = Aₙ₋₁ + dₙ·Aₙ₋₂
-	// (B alike): its chain from one term to the next is one fused
-	// multiply-add, where Lentz's method chains two divisions; the
-	// divisions for dₙ and for the convergent itself do not depend on the
-	// previous term. A and B are rescaled by 2⁻²⁰⁰ or 2²⁰⁰ (exactly) when B
-	// leaves [2⁻²⁰⁰, 2²⁰⁰], so that they neither overflow nor underflow.
-	aPrev, aCur, bPrev, bCur := 1.0, 1.0, 0.0, 1.0
-	f := 1.0
-	for n := 1; n <= incBetaMaxTerms; n++ {
-		m := float64(n / 2)
-		var dn float64
-		if n%2 == 1 {
-			dn = -(a + m) * (a + b + m) * x / ((a + 2*m) * (a + 2*m + 1))
-		} else {
-			dn = m * (b - m) * x / ((a + 2*m - 1) * (a + 2*m))
-		}
-		aPrev, aCur = aCur, math.FMA(dn, aPrev, aCur)
-		bPrev, bCur = bCur, math.FMA(dn, bPrev, bCur)
-		if bCur == 0 {
-			continue // a convergent at infinity: the next terms decide
-		}
-		if ab := math.Abs(bCur); ab > 0x1p200 || ab < 0x1p-200 {
+	// The convergents A/B of the equivalent fraction (DLMF 1.12.4 with
+	// cₙ = a+n) a·F = a + p₁/((a+1) + p₂/((a+2) + …)), whose partial
+	// numerators pₙ = (a+n−1)(a+n)·dₙ are the numerators of the dₙ above,
+	// by Aₙ = (a+n)·Aₙ₋₁ + pₙ·Aₙ₋₂ (B alike), started at A₀ = B₀ = 1
+	// (A/B = F) and the first term taken exactly, A₁ = (a+1) + p₁/a,
+	// B₁ = a+1. No term divides, and its chain is one fused multiply-add
+	// (pₙ·Aₙ₋₂ does not depend on the previous term). Convergence is judged
+	// by cross-multiplication, |AₙBₙ₋₁ − Aₙ₋₁Bₙ| ≤ 2⁻⁵²·|AₙBₙ₋₁|, so that
+	// the result is the only division; it is made after every second term.
+	// A and B are rescaled by 2⁻²⁰⁰ or 2²⁰⁰ (exactly) when B leaves
+	// [2⁻²⁰⁰, 2²⁰⁰], also after every second term, so that neither they nor
+	// their cross products overflow or underflow: a term multiplies them by
+	// about 2(a+n), at most 2⁸⁴ for the dof below studentTNormalDoF.
+	aPrev, aCur, bPrev, bCur := 1.0, a+1-(a+b)*x, 1.0, a+1 // A₀, A₁ = (a+1) + p₁/a, B₀, B₁
+	for m := 1.0; 2*m+1 <= incBetaMaxTerms; m++ {
+		// The terms n = 2m and 2m+1 in turn, then one test of both.
+		c, p := a+2*m, m*(b-m)*x
+		aPrev, aCur = aCur, math.FMA(c, aCur, p*aPrev)
+		bPrev, bCur = bCur, math.FMA(c, bCur, p*bPrev)
+		c, p = c+1, -(a+m)*(a+b+m)*x
+		aPrev, aCur = aCur, math.FMA(c, aCur, p*aPrev)
+		bPrev, bCur = bCur, math.FMA(c, bCur, p*bPrev)
+		if ab := math.Abs(bCur); ab > 0x1p200 || ab < 0x1p-200 && ab != 0 {
 			s := 0x1p-200
 			if ab < 0x1p-200 {
 				s = 0x1p200
 			}
 			aPrev, aCur, bPrev, bCur = aPrev*s, aCur*s, bPrev*s, bCur*s
 		}
-		next := aCur / bCur
-		if math.Abs(next-f) <= 0x1p-52*math.Abs(next) {
-			return next
+		// A convergent at infinity (B = 0) never stops it: the next terms decide.
+		if cross := aCur * bPrev; bCur != 0 && math.Abs(math.FMA(-aPrev, bCur, cross)) <= 0x1p-52*math.Abs(cross) {
+			break
 		}
-		f = next
 	}
-	return f
+	return aCur / bCur
 }
 
 // incBetaLargeAHalf returns I_x(a, ½)·Γ(a)·√w/Γ(a+½), w = a − ¼, for
@@ -373,7 +389,10 @@ func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	z := w * tau
 	rz := math.Sqrt(z)
 	ez = math.Exp(-z)
-	g := math.Erfc(rz)       // Γ(½, z)/Γ(½)
+	g := ez * erfcxRational(rz) // Γ(½, z)/Γ(½) = erfc(√z)
+	if rz < studentTErfcxMin {
+		g = math.Erfc(rz) // no exponential there
+	}
 	h := rz * ez * invSqrtPi // z^½·e^(−z)/Γ(½)
 	tau2, iw2 := tau*tau, 1/(w*w)
 	sum = g
