@@ -389,9 +389,11 @@ func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	z := w * tau
 	rz := math.Sqrt(z)
 	ez = math.Exp(-z)
-	g := ez * erfcxRational(rz) // Γ(½, z)/Γ(½) = erfc(√z)
+	var g float64 // Γ(½, z)/Γ(½) = erfc(√z)
 	if rz < studentTErfcxMin {
 		g = math.Erfc(rz) // no exponential there
+	} else {
+		g = ez * erfcxRational(rz)
 	}
 	h := rz * ez * invSqrtPi // z^½·e^(−z)/Γ(½)
 	tau2, iw2 := tau*tau, 1/(w*w)
