@@ -19,10 +19,10 @@ type kernelSet[T Float] struct {
 	scale                 func(a T, x []T)
 	sumSquares            func(x []T) float64
 	allFinite             func(x []T) bool
-	sgd                   func(p2, p, g []T, lr T)
-	nesterov              func(p2, v2, p, v, g []T, lr, mu T)
-	rmsprop               func(p2, a2, p, a, g []T, lr, rho, eps T)
-	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T)
+	sgd                   func(p2, p, g []T, lr T) bool // the optimizer steps report whether all they wrote is finite
+	nesterov              func(p2, v2, p, v, g []T, lr, mu T) bool
+	rmsprop               func(p2, a2, p, a, g []T, lr, rho, eps T) bool
+	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
 }

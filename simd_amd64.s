@@ -2499,15 +2499,16 @@ scaleF64_done:
 	VZEROUPPER
 	RET
 
-// func sgdF32(n int, p2 *float32, p *float32, gr *float32, lr float32)
+// func sgdF32(n int, p2 *float32, p *float32, gr *float32, lr float32) bool
 // Requires: AVX
-TEXT ·sgdF32(SB), NOSPLIT, $0-36
+TEXT ·sgdF32(SB), NOSPLIT, $0-41
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
 	MOVQ         p+16(FP), DI
 	MOVQ         gr+24(FP), R8
 	VBROADCASTSS lr+32(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 sgdF32_block:
@@ -2518,18 +2519,26 @@ sgdF32_block:
 	VMOVUPS (DI)(AX*1), Y4
 	VSUBPS  Y0, Y4, Y4
 	VMOVUPS Y4, (SI)(AX*1)
+	VSUBPS  Y4, Y4, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  32(R8)(AX*1), Y15, Y1
 	VMOVUPS 32(DI)(AX*1), Y5
 	VSUBPS  Y1, Y5, Y5
 	VMOVUPS Y5, 32(SI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  64(R8)(AX*1), Y15, Y2
 	VMOVUPS 64(DI)(AX*1), Y6
 	VSUBPS  Y2, Y6, Y6
 	VMOVUPS Y6, 64(SI)(AX*1)
+	VSUBPS  Y6, Y6, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  96(R8)(AX*1), Y15, Y3
 	VMOVUPS 96(DI)(AX*1), Y7
 	VSUBPS  Y3, Y7, Y7
 	VMOVUPS Y7, 96(SI)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     sgdF32_block
 
@@ -2540,22 +2549,30 @@ sgdF32_one:
 	VMOVUPS (DI)(AX*1), Y4
 	VSUBPS  Y0, Y4, Y4
 	VMOVUPS Y4, (SI)(AX*1)
+	VSUBPS  Y4, Y4, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     sgdF32_one
 
 sgdF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+40(FP)
 	VZEROUPPER
 	RET
 
-// func sgdF64(n int, p2 *float64, p *float64, gr *float64, lr float64)
+// func sgdF64(n int, p2 *float64, p *float64, gr *float64, lr float64) bool
 // Requires: AVX
-TEXT ·sgdF64(SB), NOSPLIT, $0-40
+TEXT ·sgdF64(SB), NOSPLIT, $0-41
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
 	MOVQ         p+16(FP), DI
 	MOVQ         gr+24(FP), R8
 	VBROADCASTSD lr+32(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 sgdF64_block:
@@ -2566,18 +2583,26 @@ sgdF64_block:
 	VMOVUPD (DI)(AX*1), Y4
 	VSUBPD  Y0, Y4, Y4
 	VMOVUPD Y4, (SI)(AX*1)
+	VSUBPD  Y4, Y4, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  32(R8)(AX*1), Y15, Y1
 	VMOVUPD 32(DI)(AX*1), Y5
 	VSUBPD  Y1, Y5, Y5
 	VMOVUPD Y5, 32(SI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  64(R8)(AX*1), Y15, Y2
 	VMOVUPD 64(DI)(AX*1), Y6
 	VSUBPD  Y2, Y6, Y6
 	VMOVUPD Y6, 64(SI)(AX*1)
+	VSUBPD  Y6, Y6, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  96(R8)(AX*1), Y15, Y3
 	VMOVUPD 96(DI)(AX*1), Y7
 	VSUBPD  Y3, Y7, Y7
 	VMOVUPD Y7, 96(SI)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     sgdF64_block
 
@@ -2588,16 +2613,23 @@ sgdF64_one:
 	VMOVUPD (DI)(AX*1), Y4
 	VSUBPD  Y0, Y4, Y4
 	VMOVUPD Y4, (SI)(AX*1)
+	VSUBPD  Y4, Y4, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     sgdF64_one
 
 sgdF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+40(FP)
 	VZEROUPPER
 	RET
 
-// func nesterovF32(n int, p2 *float32, v2 *float32, p *float32, v *float32, gr *float32, lr float32, mu float32)
+// func nesterovF32(n int, p2 *float32, v2 *float32, p *float32, v *float32, gr *float32, lr float32, mu float32) bool
 // Requires: AVX
-TEXT ·nesterovF32(SB), NOSPLIT, $0-56
+TEXT ·nesterovF32(SB), NOSPLIT, $0-57
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
@@ -2607,6 +2639,7 @@ TEXT ·nesterovF32(SB), NOSPLIT, $0-56
 	MOVQ         gr+40(FP), R10
 	VBROADCASTSS lr+48(FP), Y14
 	VBROADCASTSS mu+52(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 nesterovF32_block:
@@ -2617,20 +2650,28 @@ nesterovF32_block:
 	VMULPS  (R9)(AX*1), Y15, Y1
 	VSUBPS  Y0, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y1, Y15, Y2
 	VMOVUPS (R8)(AX*1), Y3
 	VADDPS  Y2, Y3, Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  32(R10)(AX*1), Y14, Y4
 	VMULPS  32(R9)(AX*1), Y15, Y5
 	VSUBPS  Y4, Y5, Y5
 	VMOVUPS Y5, 32(DI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y5, Y15, Y6
 	VMOVUPS 32(R8)(AX*1), Y7
 	VADDPS  Y6, Y7, Y7
 	VSUBPS  Y4, Y7, Y7
 	VMOVUPS Y7, 32(SI)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     nesterovF32_block
 
@@ -2641,21 +2682,30 @@ nesterovF32_one:
 	VMULPS  (R9)(AX*1), Y15, Y1
 	VSUBPS  Y0, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y1, Y15, Y2
 	VMOVUPS (R8)(AX*1), Y3
 	VADDPS  Y2, Y3, Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     nesterovF32_one
 
 nesterovF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+56(FP)
 	VZEROUPPER
 	RET
 
-// func nesterovF64(n int, p2 *float64, v2 *float64, p *float64, v *float64, gr *float64, lr float64, mu float64)
+// func nesterovF64(n int, p2 *float64, v2 *float64, p *float64, v *float64, gr *float64, lr float64, mu float64) bool
 // Requires: AVX
-TEXT ·nesterovF64(SB), NOSPLIT, $0-64
+TEXT ·nesterovF64(SB), NOSPLIT, $0-65
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
@@ -2665,6 +2715,7 @@ TEXT ·nesterovF64(SB), NOSPLIT, $0-64
 	MOVQ         gr+40(FP), R10
 	VBROADCASTSD lr+48(FP), Y14
 	VBROADCASTSD mu+56(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 nesterovF64_block:
@@ -2675,20 +2726,28 @@ nesterovF64_block:
 	VMULPD  (R9)(AX*1), Y15, Y1
 	VSUBPD  Y0, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y1, Y15, Y2
 	VMOVUPD (R8)(AX*1), Y3
 	VADDPD  Y2, Y3, Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  32(R10)(AX*1), Y14, Y4
 	VMULPD  32(R9)(AX*1), Y15, Y5
 	VSUBPD  Y4, Y5, Y5
 	VMOVUPD Y5, 32(DI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y5, Y15, Y6
 	VMOVUPD 32(R8)(AX*1), Y7
 	VADDPD  Y6, Y7, Y7
 	VSUBPD  Y4, Y7, Y7
 	VMOVUPD Y7, 32(SI)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     nesterovF64_block
 
@@ -2699,21 +2758,30 @@ nesterovF64_one:
 	VMULPD  (R9)(AX*1), Y15, Y1
 	VSUBPD  Y0, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y1, Y15, Y2
 	VMOVUPD (R8)(AX*1), Y3
 	VADDPD  Y2, Y3, Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     nesterovF64_one
 
 nesterovF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func rmspropF32(n int, p2 *float32, a2 *float32, p *float32, a *float32, gr *float32, lr float32, rho float32, c float32, eps float32)
+// func rmspropF32(n int, p2 *float32, a2 *float32, p *float32, a *float32, gr *float32, lr float32, rho float32, c float32, eps float32) bool
 // Requires: AVX
-TEXT ·rmspropF32(SB), NOSPLIT, $0-64
+TEXT ·rmspropF32(SB), NOSPLIT, $0-65
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
@@ -2725,6 +2793,7 @@ TEXT ·rmspropF32(SB), NOSPLIT, $0-64
 	VBROADCASTSS rho+52(FP), Y13
 	VBROADCASTSS c+56(FP), Y14
 	VBROADCASTSS eps+60(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 rmspropF32_block:
@@ -2737,6 +2806,8 @@ rmspropF32_block:
 	VMULPS  Y0, Y2, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y1, Y2
 	VADDPS  Y15, Y2, Y2
 	VMULPS  Y0, Y12, Y0
@@ -2744,12 +2815,16 @@ rmspropF32_block:
 	VMOVUPS (R8)(AX*1), Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VMOVUPS 32(R10)(AX*1), Y4
 	VMULPS  32(R9)(AX*1), Y13, Y5
 	VMULPS  Y4, Y14, Y6
 	VMULPS  Y4, Y6, Y6
 	VADDPS  Y6, Y5, Y5
 	VMOVUPS Y5, 32(DI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y5, Y6
 	VADDPS  Y15, Y6, Y6
 	VMULPS  Y4, Y12, Y4
@@ -2757,6 +2832,8 @@ rmspropF32_block:
 	VMOVUPS 32(R8)(AX*1), Y7
 	VSUBPS  Y4, Y7, Y7
 	VMOVUPS Y7, 32(SI)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     rmspropF32_block
 
@@ -2769,6 +2846,8 @@ rmspropF32_one:
 	VMULPS  Y0, Y2, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y1, Y2
 	VADDPS  Y15, Y2, Y2
 	VMULPS  Y0, Y12, Y0
@@ -2776,16 +2855,23 @@ rmspropF32_one:
 	VMOVUPS (R8)(AX*1), Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     rmspropF32_one
 
 rmspropF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func rmspropF64(n int, p2 *float64, a2 *float64, p *float64, a *float64, gr *float64, lr float64, rho float64, c float64, eps float64)
+// func rmspropF64(n int, p2 *float64, a2 *float64, p *float64, a *float64, gr *float64, lr float64, rho float64, c float64, eps float64) bool
 // Requires: AVX
-TEXT ·rmspropF64(SB), NOSPLIT, $0-80
+TEXT ·rmspropF64(SB), NOSPLIT, $0-81
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
@@ -2797,6 +2883,7 @@ TEXT ·rmspropF64(SB), NOSPLIT, $0-80
 	VBROADCASTSD rho+56(FP), Y13
 	VBROADCASTSD c+64(FP), Y14
 	VBROADCASTSD eps+72(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 rmspropF64_block:
@@ -2809,6 +2896,8 @@ rmspropF64_block:
 	VMULPD  Y0, Y2, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y1, Y2
 	VADDPD  Y15, Y2, Y2
 	VMULPD  Y0, Y12, Y0
@@ -2816,12 +2905,16 @@ rmspropF64_block:
 	VMOVUPD (R8)(AX*1), Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VMOVUPD 32(R10)(AX*1), Y4
 	VMULPD  32(R9)(AX*1), Y13, Y5
 	VMULPD  Y4, Y14, Y6
 	VMULPD  Y4, Y6, Y6
 	VADDPD  Y6, Y5, Y5
 	VMOVUPD Y5, 32(DI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y5, Y6
 	VADDPD  Y15, Y6, Y6
 	VMULPD  Y4, Y12, Y4
@@ -2829,6 +2922,8 @@ rmspropF64_block:
 	VMOVUPD 32(R8)(AX*1), Y7
 	VSUBPD  Y4, Y7, Y7
 	VMOVUPD Y7, 32(SI)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     rmspropF64_block
 
@@ -2841,6 +2936,8 @@ rmspropF64_one:
 	VMULPD  Y0, Y2, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y1, Y2
 	VADDPD  Y15, Y2, Y2
 	VMULPD  Y0, Y12, Y0
@@ -2848,16 +2945,23 @@ rmspropF64_one:
 	VMOVUPD (R8)(AX*1), Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     rmspropF64_one
 
 rmspropF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+80(FP)
 	VZEROUPPER
 	RET
 
-// func adamF32(n int, p2 *float32, m2 *float32, v2 *float32, p *float32, m *float32, v *float32, gr *float32, lr float32, b1 float32, c1 float32, b2 float32, c2 float32, eps float32)
+// func adamF32(n int, p2 *float32, m2 *float32, v2 *float32, p *float32, m *float32, v *float32, gr *float32, lr float32, b1 float32, c1 float32, b2 float32, c2 float32, eps float32) bool
 // Requires: AVX
-TEXT ·adamF32(SB), NOSPLIT, $0-88
+TEXT ·adamF32(SB), NOSPLIT, $0-89
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
@@ -2873,6 +2977,7 @@ TEXT ·adamF32(SB), NOSPLIT, $0-88
 	VBROADCASTSS b2+76(FP), Y13
 	VBROADCASTSS c2+80(FP), Y14
 	VBROADCASTSS eps+84(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 adamF32_block:
@@ -2884,11 +2989,15 @@ adamF32_block:
 	VMULPS  Y0, Y12, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y0, Y14, Y2
 	VMULPS  Y0, Y2, Y2
 	VMULPS  (R11)(AX*1), Y13, Y3
 	VADDPS  Y2, Y3, Y3
 	VMOVUPS Y3, (R8)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y3, Y3
 	VADDPS  Y15, Y3, Y3
 	VMULPS  Y1, Y10, Y1
@@ -2896,16 +3005,22 @@ adamF32_block:
 	VMOVUPS (R9)(AX*1), Y0
 	VSUBPS  Y1, Y0, Y0
 	VMOVUPS Y0, (SI)(AX*1)
+	VSUBPS  Y0, Y0, Y9
+	VADDPS  Y9, Y8, Y8
 	VMOVUPS 32(R12)(AX*1), Y4
 	VMULPS  32(R10)(AX*1), Y11, Y5
 	VMULPS  Y4, Y12, Y6
 	VADDPS  Y6, Y5, Y5
 	VMOVUPS Y5, 32(DI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y4, Y14, Y6
 	VMULPS  Y4, Y6, Y6
 	VMULPS  32(R11)(AX*1), Y13, Y7
 	VADDPS  Y6, Y7, Y7
 	VMOVUPS Y7, 32(R8)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y7, Y7
 	VADDPS  Y15, Y7, Y7
 	VMULPS  Y5, Y10, Y5
@@ -2913,6 +3028,8 @@ adamF32_block:
 	VMOVUPS 32(R9)(AX*1), Y4
 	VSUBPS  Y5, Y4, Y4
 	VMOVUPS Y4, 32(SI)(AX*1)
+	VSUBPS  Y4, Y4, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     adamF32_block
 
@@ -2924,11 +3041,15 @@ adamF32_one:
 	VMULPS  Y0, Y12, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y0, Y14, Y2
 	VMULPS  Y0, Y2, Y2
 	VMULPS  (R11)(AX*1), Y13, Y3
 	VADDPS  Y2, Y3, Y3
 	VMOVUPS Y3, (R8)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y3, Y3
 	VADDPS  Y15, Y3, Y3
 	VMULPS  Y1, Y10, Y1
@@ -2936,16 +3057,23 @@ adamF32_one:
 	VMOVUPS (R9)(AX*1), Y0
 	VSUBPS  Y1, Y0, Y0
 	VMOVUPS Y0, (SI)(AX*1)
+	VSUBPS  Y0, Y0, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     adamF32_one
 
 adamF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+88(FP)
 	VZEROUPPER
 	RET
 
-// func adamF64(n int, p2 *float64, m2 *float64, v2 *float64, p *float64, m *float64, v *float64, gr *float64, lr float64, b1 float64, c1 float64, b2 float64, c2 float64, eps float64)
+// func adamF64(n int, p2 *float64, m2 *float64, v2 *float64, p *float64, m *float64, v *float64, gr *float64, lr float64, b1 float64, c1 float64, b2 float64, c2 float64, eps float64) bool
 // Requires: AVX
-TEXT ·adamF64(SB), NOSPLIT, $0-112
+TEXT ·adamF64(SB), NOSPLIT, $0-113
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
@@ -2961,6 +3089,7 @@ TEXT ·adamF64(SB), NOSPLIT, $0-112
 	VBROADCASTSD b2+88(FP), Y13
 	VBROADCASTSD c2+96(FP), Y14
 	VBROADCASTSD eps+104(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 adamF64_block:
@@ -2972,11 +3101,15 @@ adamF64_block:
 	VMULPD  Y0, Y12, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y0, Y14, Y2
 	VMULPD  Y0, Y2, Y2
 	VMULPD  (R11)(AX*1), Y13, Y3
 	VADDPD  Y2, Y3, Y3
 	VMOVUPD Y3, (R8)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y3, Y3
 	VADDPD  Y15, Y3, Y3
 	VMULPD  Y1, Y10, Y1
@@ -2984,16 +3117,22 @@ adamF64_block:
 	VMOVUPD (R9)(AX*1), Y0
 	VSUBPD  Y1, Y0, Y0
 	VMOVUPD Y0, (SI)(AX*1)
+	VSUBPD  Y0, Y0, Y9
+	VADDPD  Y9, Y8, Y8
 	VMOVUPD 32(R12)(AX*1), Y4
 	VMULPD  32(R10)(AX*1), Y11, Y5
 	VMULPD  Y4, Y12, Y6
 	VADDPD  Y6, Y5, Y5
 	VMOVUPD Y5, 32(DI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y4, Y14, Y6
 	VMULPD  Y4, Y6, Y6
 	VMULPD  32(R11)(AX*1), Y13, Y7
 	VADDPD  Y6, Y7, Y7
 	VMOVUPD Y7, 32(R8)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y7, Y7
 	VADDPD  Y15, Y7, Y7
 	VMULPD  Y5, Y10, Y5
@@ -3001,6 +3140,8 @@ adamF64_block:
 	VMOVUPD 32(R9)(AX*1), Y4
 	VSUBPD  Y5, Y4, Y4
 	VMOVUPD Y4, 32(SI)(AX*1)
+	VSUBPD  Y4, Y4, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     adamF64_block
 
@@ -3012,11 +3153,15 @@ adamF64_one:
 	VMULPD  Y0, Y12, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y0, Y14, Y2
 	VMULPD  Y0, Y2, Y2
 	VMULPD  (R11)(AX*1), Y13, Y3
 	VADDPD  Y2, Y3, Y3
 	VMOVUPD Y3, (R8)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y3, Y3
 	VADDPD  Y15, Y3, Y3
 	VMULPD  Y1, Y10, Y1
@@ -3024,10 +3169,17 @@ adamF64_one:
 	VMOVUPD (R9)(AX*1), Y0
 	VSUBPD  Y1, Y0, Y0
 	VMOVUPD Y0, (SI)(AX*1)
+	VSUBPD  Y0, Y0, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     adamF64_one
 
 adamF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+112(FP)
 	VZEROUPPER
 	RET
 

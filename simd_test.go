@@ -26,6 +26,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/cpu"
@@ -83,10 +84,10 @@ var ktCovered = map[string]string{
 	"scale":                 "TestKernelElementwise",
 	"sumSquares":            "TestKernelElementwise",
 	"allFinite":             "TestKernelElementwise",
-	"sgd":                   "TestKernelElementwise",
-	"nesterov":              "TestKernelElementwise",
-	"rmsprop":               "TestKernelElementwise",
-	"adam":                  "TestKernelElementwise",
+	"sgd":                   "TestKernelElementwise, TestKernelOptimizerFinite",
+	"nesterov":              "TestKernelElementwise, TestKernelOptimizerFinite",
+	"rmsprop":               "TestKernelElementwise, TestKernelOptimizerFinite",
+	"adam":                  "TestKernelElementwise, TestKernelOptimizerFinite",
 	"gcpLoss":               "TestKernelGCPLoss",
 	"softplus":              "TestKernelSoftplus",
 }
@@ -559,18 +560,19 @@ func ktVecKernels[T Float]() []ktVecKernel[T] {
 		// u·|a·x| ≤ u·(|y_new| + |y_old|), is allowed; element-wise it is
 		// otherwise exact.
 		{name: "axpy", roles: "iu", scalars: 1, tol: func(v [][]T, s []T, j int) float64 { return math.Abs(float64(s[0]) * float64(v[0][j])) }, call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.axpy(s[0], v[0], v[1]); return 0 }},
-		{name: "sgd", roles: "oii", scalars: 1, call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.sgd(v[0], v[1], v[2], s[0]); return 0 }},
-		{name: "nesterov", roles: "ooiii", scalars: 2, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-			k.nesterov(v[0], v[1], v[2], v[3], v[4], s[0], s[1])
-			return 0
+		// The optimizer steps and allFinite report whether values are
+		// finite: the same answer as the generic kernel's.
+		{name: "sgd", roles: "oii", scalars: 1, result: ktSameBool[T]("sgd"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.sgd(v[0], v[1], v[2], s[0]))
 		}},
-		{name: "rmsprop", roles: "ooiii", scalars: 3, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-			k.rmsprop(v[0], v[1], v[2], v[3], v[4], s[0], s[1], s[2])
-			return 0
+		{name: "nesterov", roles: "ooiii", scalars: 2, result: ktSameBool[T]("nesterov"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.nesterov(v[0], v[1], v[2], v[3], v[4], s[0], s[1]))
 		}},
-		{name: "adam", roles: "oooiiii", scalars: 4, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-			k.adam(v[0], v[1], v[2], v[3], v[4], v[5], v[6], s[0], s[1], s[2], s[3])
-			return 0
+		{name: "rmsprop", roles: "ooiii", scalars: 3, result: ktSameBool[T]("rmsprop"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.rmsprop(v[0], v[1], v[2], v[3], v[4], s[0], s[1], s[2]))
+		}},
+		{name: "adam", roles: "oooiiii", scalars: 4, result: ktSameBool[T]("adam"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.adam(v[0], v[1], v[2], v[3], v[4], v[5], v[6], s[0], s[1], s[2], s[3]))
 		}},
 		{name: "sumSquares", roles: "i",
 			call: func(k *kernelSet[T], v [][]T, s []T) float64 { return k.sumSquares(v[0]) },
@@ -583,19 +585,27 @@ func ktVecKernels[T Float]() []ktVecKernel[T] {
 					tb.Fatalf("sumSquares = %v, generic %v", got, want)
 				}
 			}},
-		{name: "allFinite", roles: "i",
-			call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-				if k.allFinite(v[0]) {
-					return 1
-				}
-				return 0
-			},
-			result: func(tb testing.TB, got, want float64, v [][]T) {
-				tb.Helper()
-				if got != want {
-					tb.Fatalf("allFinite = %v, generic %v", got == 1, want == 1)
-				}
-			}},
+		{name: "allFinite", roles: "i", result: ktSameBool[T]("allFinite"),
+			call: func(k *kernelSet[T], v [][]T, s []T) float64 { return ktBool(k.allFinite(v[0])) }},
+	}
+}
+
+// ktBool returns a kernel's bool result as ktVecKernel.call's float64.
+func ktBool(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ktSameBool returns the result check of a kernel named name that reports
+// a bool (as ktBool): it must be the generic kernel's.
+func ktSameBool[T Float](name string) func(tb testing.TB, got, want float64, v [][]T) {
+	return func(tb testing.TB, got, want float64, v [][]T) {
+		tb.Helper()
+		if got != want {
+			tb.Fatalf("%s = %v, generic %v", name, got == 1, want == 1)
+		}
 	}
 }
 
@@ -732,6 +742,56 @@ func ktTestVec[T Float](t *testing.T) {
 func TestKernelElementwise(t *testing.T) {
 	t.Run("float32", ktTestVec[float32])
 	t.Run("float64", ktTestVec[float64])
+}
+
+// ktTestOptimizerFinite checks the optimizer steps' report against
+// allFiniteGeneric over everything they wrote, in both kernel tables:
+// finite operands with one special value (NaN, ±Inf, or a value whose
+// square or quotient overflows) planted at each position of each input
+// in turn, so that one non-finite candidate, in any lane of a vector, of
+// an unrolled block or of the tail, and in p2 or only in the state (a
+// huge g makes v2 = +Inf while p2 stays finite), must be reported.
+func ktTestOptimizerFinite[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	specials := []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), T(1e38), -T(1e38)}
+	for _, kv := range ktVecKernels[T]() {
+		if !ktOptimizerNames[kv.name] {
+			continue
+		}
+		scal := make([]T, kv.scalars)
+		for i := range scal {
+			scal[i] = 0.5 // a step, decay and ε that keep finite operands finite
+		}
+		for _, n := range []int{1, 7, 8, 9, 16, 17, 33, 40} {
+			for in := strings.IndexByte(kv.roles, 'i'); in < len(kv.roles); in++ {
+				for j := 0; j < n; j++ {
+					for _, k := range []*kernelSet[T]{kernelsFor[T](), genericKernelsFor[T]()} {
+						v := make([][]T, len(kv.roles))
+						for o := range v {
+							v[o] = make([]T, n)
+							ktFill(r, v[o], 3) // positive: a second moment stays one
+						}
+						v[in][j] = specials[r.IntN(len(specials))]
+						got := kv.call(k, v, scal) == 1
+						want := true
+						for o, role := range kv.roles {
+							if role == 'o' {
+								want = want && allFiniteGeneric(v[o])
+							}
+						}
+						if got != want {
+							t.Fatalf("%s %s n=%d: operand %d element %d = %v: reports finite %v, wrote finite %v", ktTypeName[T](), kv.name, n, in, j, v[in][j], got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestKernelOptimizerFinite(t *testing.T) {
+	t.Run("float32", ktTestOptimizerFinite[float32])
+	t.Run("float64", ktTestOptimizerFinite[float64])
 }
 
 // ktTanhValues returns arguments for TestKernelTanhSweep: a geometric grid
