@@ -10,6 +10,7 @@ type kernelSet[T Float] struct {
 	linearBackwardWeights func(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T)
 	linearBackwardInput   func(m, n, k int, dy []T, lddy int, w, dx []T, lddx int)
 	outputForward         func(m, heads, k int, x []T, ldx int, w, b, y []T)
+	outputBackward        func(m, heads, k int, dy, x, w, dw, db, dx, mask, act []T)
 	tanh                  func(x []T)
 	mul                   func(x, y []T)
 	mulTo                 func(dst, x, y []T)
@@ -28,7 +29,7 @@ type kernelSet[T Float] struct {
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
-	return &kernelSet[T]{
+	k := &kernelSet[T]{
 		name:                  "generic",
 		linearForward:         linearForwardGeneric[T],
 		linearBackwardWeights: linearBackwardWeightsGeneric[T],
@@ -49,6 +50,42 @@ func genericKernels[T Float]() *kernelSet[T] {
 		adam:                  adamGeneric[T],
 		gcpLoss:               gcpLossGeneric[T],
 		softplus:              softplusGeneric[T],
+	}
+	k.outputBackward = outputBackwardVia(k)
+	return k
+}
+
+// outputBackwardVia returns the backward pass of the output layer (see
+// outputForwardGeneric) composed of k's kernels, the two of each head and
+// two over all of dx:
+//
+//	for h := range heads {
+//		linearBackwardWeights of head h's k weights and bias (dw, db +=)
+//		linearBackwardInput of its k inputs (dx =) }
+//	if mask != nil { dx *= mask }      // dropout
+//	if act != nil { reluBackward(dx, act) }
+//
+// dy holds the heads' output gradients head-major (head h's m at h*m), and
+// x, dx, mask and act are m rows of heads·k. The generic and NEON tables
+// use it; the AVX2 kernel does all of it in one pass, with the same
+// arithmetic for every element, so that dx, the 128 KB of a float32
+// ensemble of five, is written once instead of written, then read and
+// written again.
+func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act []T) {
+	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act []T) {
+		ld := heads * kk
+		for h := 0; h < heads; h++ {
+			dyh := dy[h*m : h*m+m]
+			k.linearBackwardWeights(m, 1, kk, dyh, 1, x[h*kk:], ld, dw[h*kk:h*kk+kk], db[h:h+1])
+			k.linearBackwardInput(m, 1, kk, dyh, 1, w[h*kk:h*kk+kk], dx[h*kk:], ld)
+		}
+		dx = dx[:m*ld]
+		if mask != nil {
+			k.mul(dx, mask)
+		}
+		if act != nil {
+			k.reluBackward(dx, act)
+		}
 	}
 }
 

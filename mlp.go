@@ -267,26 +267,24 @@ func forwardOutput[T Float](k *kernelSet[T], l *layout, p []T, a *activations[T]
 // d.act receives the gradients with respect to the hidden activations.
 func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *activations[T], n int, mask []T, g []T) {
 	last := l.last()
-	src, ldLast := a.act[last], l.width(last)
+	src := a.act[last]
 	if mask != nil {
 		src = a.drop
 	}
+	var relu []T // outputBackward applies the last hidden layer's ReLU derivative
+	if act == ReLU {
+		relu = a.act[last]
+	}
 	ly := l.layers[last+1]
-	for h := 0; h < l.heads; h++ {
-		dy := d.head(h, n)
-		k.linearBackwardWeights(n, 1, ly.cols, dy, 1, src[h*ly.cols:], ldLast, blockW(g, ly, h), blockB(g, ly, h))
-		k.linearBackwardInput(n, 1, ly.cols, dy, 1, blockW(p, ly, h), d.act[last][h*ly.cols:], ldLast)
-	}
-	if mask != nil {
-		k.mul(d.act[last][:n*ldLast], mask)
-	}
+	k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu)
 	for i := last; i >= 0; i-- {
 		w := l.width(i)
 		dy := d.act[i][:n*w]
-		if act == ReLU {
-			k.reluBackward(dy, a.act[i])
-		} else {
+		switch {
+		case act != ReLU:
 			k.tanhBackward(dy, a.act[i])
+		case i < last:
+			k.reluBackward(dy, a.act[i])
 		}
 		in, ldIn := a.x, l.inputs
 		if i > 0 {

@@ -1002,6 +1002,384 @@ outputForwardF32_sum:
 	VZEROUPPER
 	RET
 
+// func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·outputBackwardF32(SB), NOSPLIT, $32-88
+	MOVQ         k+16(FP), R15
+	MOVQ         R15, CX
+	ANDQ         $0x07, CX
+	SUBQ         CX, R15
+	VMOVQ        CX, X15
+	VPBROADCASTD X15, Y15
+	VPCMPGTD     lanes32<>+0(SB), Y15, Y15
+	SHLQ         $0x02, CX
+	MOVQ         CX, (SP)
+	SHLQ         $0x02, R15
+	LEAQ         -32(CX)(R15*1), CX
+	MOVQ         CX, 24(SP)
+	MOVQ         m+0(FP), CX
+	SHLQ         $0x02, CX
+	MOVQ         CX, 8(SP)
+	MOVQ         dy+24(FP), CX
+	MOVQ         CX, 16(SP)
+	MOVQ         x+32(FP), R8
+	MOVQ         dx+64(FP), R9
+	MOVQ         mask+72(FP), R10
+	MOVQ         act+80(FP), R11
+	MOVQ         w+40(FP), R12
+	MOVQ         dw+48(FP), R13
+	VXORPS       Y13, Y13, Y13
+	XORQ         AX, AX
+	MOVQ         m+0(FP), DX
+	TESTQ        R10, R10
+	JNZ          outputBackwardF32_M
+	TESTQ        R11, R11
+	JNZ          outputBackwardF32_R
+
+outputBackwardF32_Nrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_Nhead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_Nwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_Nwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+
+outputBackwardF32_Nwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_Nvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_Ntail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_Nvec
+
+outputBackwardF32_Ntail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_Nnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_Nnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_Nnext
+
+outputBackwardF32_Nnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_Nnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_Nhead
+	ADDQ $0x04, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF32_Nrow
+	VZEROUPPER
+	RET
+
+outputBackwardF32_R:
+outputBackwardF32_Rrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_Rhead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_Rwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_Rwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+
+outputBackwardF32_Rwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_Rvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_Rtail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_Rvec
+
+outputBackwardF32_Rtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_Rnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_Rnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_Rnext
+
+outputBackwardF32_Rnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  (R11)(AX*1), Y15, Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_Rnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_Rhead
+	ADDQ $0x04, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF32_Rrow
+	VZEROUPPER
+	RET
+
+outputBackwardF32_M:
+	TESTQ R11, R11
+	JNZ   outputBackwardF32_MR
+
+outputBackwardF32_Mrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_Mhead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_Mwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_Mwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+
+outputBackwardF32_Mwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_Mvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_Mtail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_Mvec
+
+outputBackwardF32_Mtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_Mnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_Mnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_Mnext
+
+outputBackwardF32_Mnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  (R10)(AX*1), Y15, Y4
+	VMULPS      Y4, Y2, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_Mnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_Mhead
+	ADDQ $0x04, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF32_Mrow
+	VZEROUPPER
+	RET
+
+outputBackwardF32_MR:
+outputBackwardF32_MRrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_MRhead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_MRwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_MRwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+
+outputBackwardF32_MRwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_MRvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_MRtail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_MRvec
+
+outputBackwardF32_MRtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_MRnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_MRnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_MRnext
+
+outputBackwardF32_MRnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  (R10)(AX*1), Y15, Y4
+	VMULPS      Y4, Y2, Y2
+	VMASKMOVPS  (R11)(AX*1), Y15, Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_MRnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_MRhead
+	ADDQ $0x04, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF32_MRrow
+	VZEROUPPER
+	RET
+
 // func gemmBcastF64(m int, n int, k int, a *float64, ars int, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
 // Requires: AVX, AVX2, CMOV, FMA3
 TEXT ·gemmBcastF64(SB), NOSPLIT, $64-96
@@ -1980,6 +2358,384 @@ outputForwardF64_sum:
 	ADDQ         $0x08, R10
 	DECQ         R12
 	JNZ          outputForwardF64_row
+	VZEROUPPER
+	RET
+
+// func outputBackwardF64(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·outputBackwardF64(SB), NOSPLIT, $32-88
+	MOVQ         k+16(FP), R15
+	MOVQ         R15, CX
+	ANDQ         $0x03, CX
+	SUBQ         CX, R15
+	VMOVQ        CX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPGTQ     lanes64<>+0(SB), Y15, Y15
+	SHLQ         $0x03, CX
+	MOVQ         CX, (SP)
+	SHLQ         $0x03, R15
+	LEAQ         -32(CX)(R15*1), CX
+	MOVQ         CX, 24(SP)
+	MOVQ         m+0(FP), CX
+	SHLQ         $0x03, CX
+	MOVQ         CX, 8(SP)
+	MOVQ         dy+24(FP), CX
+	MOVQ         CX, 16(SP)
+	MOVQ         x+32(FP), R8
+	MOVQ         dx+64(FP), R9
+	MOVQ         mask+72(FP), R10
+	MOVQ         act+80(FP), R11
+	MOVQ         w+40(FP), R12
+	MOVQ         dw+48(FP), R13
+	VXORPD       Y13, Y13, Y13
+	XORQ         AX, AX
+	MOVQ         m+0(FP), DX
+	TESTQ        R10, R10
+	JNZ          outputBackwardF64_M
+	TESTQ        R11, R11
+	JNZ          outputBackwardF64_R
+
+outputBackwardF64_Nrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_Nhead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_Nwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_Nwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+
+outputBackwardF64_Nwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_Nvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_Ntail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_Nvec
+
+outputBackwardF64_Ntail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_Nnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_Nnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_Nnext
+
+outputBackwardF64_Nnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_Nnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_Nhead
+	ADDQ $0x08, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF64_Nrow
+	VZEROUPPER
+	RET
+
+outputBackwardF64_R:
+outputBackwardF64_Rrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_Rhead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_Rwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_Rwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+
+outputBackwardF64_Rwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_Rvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_Rtail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_Rvec
+
+outputBackwardF64_Rtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_Rnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_Rnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_Rnext
+
+outputBackwardF64_Rnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  (R11)(AX*1), Y15, Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_Rnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_Rhead
+	ADDQ $0x08, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF64_Rrow
+	VZEROUPPER
+	RET
+
+outputBackwardF64_M:
+	TESTQ R11, R11
+	JNZ   outputBackwardF64_MR
+
+outputBackwardF64_Mrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_Mhead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_Mwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_Mwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+
+outputBackwardF64_Mwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_Mvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_Mtail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_Mvec
+
+outputBackwardF64_Mtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_Mnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_Mnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_Mnext
+
+outputBackwardF64_Mnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  (R10)(AX*1), Y15, Y4
+	VMULPD      Y4, Y2, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_Mnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_Mhead
+	ADDQ $0x08, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF64_Mrow
+	VZEROUPPER
+	RET
+
+outputBackwardF64_MR:
+outputBackwardF64_MRrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_MRhead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_MRwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_MRwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+
+outputBackwardF64_MRwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_MRvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_MRtail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_MRvec
+
+outputBackwardF64_MRtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_MRnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_MRnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_MRnext
+
+outputBackwardF64_MRnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  (R10)(AX*1), Y15, Y4
+	VMULPD      Y4, Y2, Y2
+	VMASKMOVPD  (R11)(AX*1), Y15, Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_MRnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_MRhead
+	ADDQ $0x08, 16(SP)
+	DECQ DX
+	JNZ  outputBackwardF64_MRrow
 	VZEROUPPER
 	RET
 

@@ -94,6 +94,7 @@ func asmKernels(name string) (*kernelSet[float32], *kernelSet[float64]) {
 	k32.linearBackwardWeights = linearBackwardWeights32
 	k32.linearBackwardInput = linearBackwardInput32
 	k32.outputForward = outputForward32
+	k32.outputBackward = outputBackwardVia(&k32)
 	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
 		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, asmLanes32)
 	k32.gcpLoss = gcpLoss32
@@ -105,6 +106,7 @@ func asmKernels(name string) (*kernelSet[float32], *kernelSet[float64]) {
 	k64.linearBackwardWeights = linearBackwardWeights64
 	k64.linearBackwardInput = linearBackwardInput64
 	k64.outputForward = outputForward64
+	k64.outputBackward = outputBackwardVia(&k64)
 	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
 		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, asmLanes64)
 	k64.gcpLoss = gcpLoss64

@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -75,6 +76,7 @@ var ktCovered = map[string]string{
 	"linearBackwardWeights": "TestKernelLinear",
 	"linearBackwardInput":   "TestKernelLinear",
 	"outputForward":         "TestKernelLinear",
+	"outputBackward":        "TestKernelOutputBackward",
 	"tanh":                  "TestKernelElementwise, TestKernelTanhSweep",
 	"mul":                   "TestKernelElementwise",
 	"mulTo":                 "TestKernelElementwise",
@@ -470,6 +472,117 @@ func ktTestLinear[T Float](t *testing.T) {
 		ktCheckLinear(t, act, gen, s, r, nil)
 		ktCheckOutput(t, act, gen, s, r, nil)
 	}
+}
+
+// ktCheckOutputBackward runs outputBackward of act on random operands of
+// m rows, heads heads of k inputs, with a dropout mask and ReLU
+// activations or without (nil), and compares it with outputBackwardVia
+// over act's own kernels, bit for bit (the fused AVX2 kernel must do the
+// arithmetic of the passes it replaces), and with the generic kernel: dx
+// bit for bit (a product rounded once, masked), dw and db as sums of m
+// terms. A non-nil plant may overwrite elements of the operands first.
+func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, heads, k, off int, masked, relu bool, r *rand.Rand, plant func(ops ...*ktMat[T])) {
+	tb.Helper()
+	what := fmt.Sprintf("%s outputBackward m=%d heads=%d k=%d off=%d mask=%v relu=%v", ktTypeName[T](), m, heads, k, off, masked, relu)
+	width := heads * k
+	newMat := func(i, rows, cols int) *ktMat[T] { return ktNewMat[T](r, (off+i)%4, rows, cols, cols) }
+	dy, x, w := newMat(0, 1, heads*m), newMat(1, m, width), newMat(2, 1, width)
+	var mask, av *ktMat[T]
+	inputs := []*ktMat[T]{dy, x, w}
+	if masked {
+		mask = newMat(3, m, width)
+		inputs = append(inputs, mask)
+	}
+	if relu {
+		av = newMat(4, m, width)
+		inputs = append(inputs, av)
+	}
+	dw, db, dx := newMat(5, 1, width), newMat(6, 1, heads), newMat(7, m, width)
+	if plant != nil {
+		plant(append(inputs, dw, db)...)
+	}
+	var saved []*ktMat[T]
+	for _, v := range inputs {
+		saved = append(saved, v.clone())
+	}
+	opt := func(v *ktMat[T]) []T {
+		if v == nil {
+			return nil
+		}
+		return v.s()
+	}
+	outs := [3]*ktMat[T]{dw, db, dx}
+	run := func(f func(m, heads, k int, dy, x, w, dw, db, dx, mask, act []T)) [3]*ktMat[T] {
+		o := [3]*ktMat[T]{dw.clone(), db.clone(), dx.clone()}
+		f(m, heads, k, dy.s(), x.s(), w.s(), o[0].s(), o[1].s(), o[2].s(), opt(mask), opt(av))
+		for _, v := range o {
+			v.checkGuards(tb, what)
+		}
+		for i, v := range inputs {
+			v.checkUnchanged(tb, saved[i], what)
+		}
+		return o
+	}
+	got, via, want := run(act.outputBackward), run(outputBackwardVia(act)), run(gen.outputBackward)
+	u := ktUnit[T]()
+	for o, name := range []string{"dw", "db", "dx"} {
+		for j, a := range got[o].s() {
+			if v := via[o].s()[j]; !ktSame(a, v) {
+				tb.Fatalf("%s: %s[%d] = %v (%#x), composed of the table's kernels %v (%#x)", what, name, j, a, ktBits(a), v, ktBits(v))
+			}
+			g := want[o].s()[j]
+			ok := ktSame(a, g)
+			if !ok && o < 2 {
+				// m terms (and the old value) in one order or another.
+				terms := math.Abs(float64(outs[o].s()[j]))
+				for i := 0; i < m; i++ {
+					h, x1 := j, T(1)
+					if o == 0 {
+						h, x1 = j/k, x.at(i, j)
+					}
+					terms += math.Abs(float64(dy.at(0, h*m+i)) * float64(x1))
+				}
+				ok = ktClose(a, g, 2*float64(m+2)*u*terms)
+			}
+			if !ok {
+				tb.Fatalf("%s: %s[%d] = %v (%#x), generic %v (%#x)", what, name, j, a, ktBits(a), g, ktBits(g))
+			}
+		}
+	}
+}
+
+// ktTestOutputBackward runs ktCheckOutputBackward on every small shape,
+// with and without mask and ReLU, then on random ones with special values
+// planted (NaN, ±Inf, ±0: a zero activation must mask, a NaN one too).
+func ktTestOutputBackward[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(9, 10))
+	for m := 1; m <= 3; m++ {
+		for heads := 1; heads <= 3; heads++ {
+			for k := 0; k <= 2*32/int(unsafe.Sizeof(T(0)))+1; k++ {
+				for v := 0; v < 4; v++ {
+					ktCheckOutputBackward(t, act, gen, m, heads, k, m+k, v&1 != 0, v&2 != 0, r, nil)
+				}
+			}
+		}
+	}
+	specials := []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), 0, T(math.Copysign(0, -1))}
+	plant := func(ops ...*ktMat[T]) {
+		for c := 0; c < 1+r.IntN(4); c++ {
+			v := ops[r.IntN(len(ops))]
+			if v.rows > 0 && v.cols > 0 {
+				v.set(r.IntN(v.rows), r.IntN(v.cols), specials[r.IntN(len(specials))])
+			}
+		}
+	}
+	for trial := 0; trial < 300; trial++ {
+		ktCheckOutputBackward(t, act, gen, 1+r.IntN(9), 1+r.IntN(6), r.IntN(60), r.IntN(4), r.IntN(2) == 0, r.IntN(2) == 0, r, plant)
+	}
+}
+
+func TestKernelOutputBackward(t *testing.T) {
+	t.Run("float32", ktTestOutputBackward[float32])
+	t.Run("float64", ktTestOutputBackward[float64])
 }
 
 func TestKernelLinear(t *testing.T) {
@@ -1265,6 +1378,38 @@ func ktTestModel[T Float](t *testing.T) {
 func TestModelKernelsAgree(t *testing.T) {
 	t.Run("float32", ktTestModel[float32])
 	t.Run("float64", ktTestModel[float64])
+}
+
+// ktTestFusedSteps trains each ktModelCase, and an ensemble of five, with
+// the active kernel table and with the same table whose outputBackward is
+// outputBackwardVia, the separate passes that the AVX2 kernel fuses (and
+// that backward made before it), and requires the same parameters and
+// losses bit for bit after every step count.
+func ktTestFusedSteps[T Float](t *testing.T) {
+	act := kernelsFor[T]()
+	composed := *act
+	composed.outputBackward = outputBackwardVia(&composed)
+	cases := append(slices.Clone(ktModelCases),
+		ktModelCase{"ensemble-relu-adam", Config{Inputs: 13, Hidden: []int{50}, Members: 5, Seed: 13}, TrainConfig{BatchSize: 32, LearningRate: 1e-3, Seed: 14}})
+	for _, c := range cases {
+		ma, la := ktTrain(t, c, act, 12)
+		mc, lc := ktTrain(t, c, &composed, 12)
+		for i := range ma.params {
+			if ktBits(ma.params[i]) != ktBits(mc.params[i]) {
+				t.Fatalf("%s: parameter %d = %v, with the passes unfused %v", c.name, i, ma.params[i], mc.params[i])
+			}
+		}
+		for i := range la {
+			if math.Float64bits(la[i]) != math.Float64bits(lc[i]) {
+				t.Fatalf("%s: step %d loss %v, with the passes unfused %v", c.name, i, la[i], lc[i])
+			}
+		}
+	}
+}
+
+func TestModelFusedBackwardAgrees(t *testing.T) {
+	t.Run("float32", ktTestFusedSteps[float32])
+	t.Run("float64", ktTestFusedSteps[float64])
 }
 
 // --- fuzz targets, one per kernel family ---------------------------------

@@ -109,3 +109,200 @@ func outputForward(t elem) {
 	VZEROUPPER()
 	RET()
 }
+
+// outputBackward emits outputBackwardF32 or outputBackwardF64: the output
+// layer's backward pass in one sweep over the rows, where the kernels it
+// replaces (each head's linearBackwardWeights and linearBackwardInput,
+// then mul and reluBackward over all of dx) made 2·heads + 2. For row i
+// and head h, with d = dy[h*m+i] broadcast in Y14, each vector of the
+// head's k columns does
+//
+//	dw += d·x (one FMA onto dw, which stays in L1: the chain of each dw
+//	element runs over the rows in order, as gemmBcast1's did)
+//	dx = d·w (an FMA onto zero, as gemmBcast's k = 1 product), ·mask if
+//	any, AND (0 < act) if any
+//
+// and db[h] += d. x, dx, mask and act advance together, contiguously over
+// the rows and heads. The last k mod lanes columns of a head are the last
+// whole vector of the head moved back to end at k, which recomputes dx
+// and dw where it overlaps the one before, from the same d, x and w and
+// from its dw as it was before the vector before stored (loaded into Y6
+// when the head starts), so that both store the same values there: AVX2's
+// masked stores are slow, and a load of dw after that store would wait
+// for it. Only a head narrower than a vector takes a masked vector (mask
+// in Y15). The loops
+// are emitted once for each combination of a nil or non-nil mask and
+// act, so that no vector tests them.
+func outputBackward(t elem) {
+	l := kernel(t.name("outputBackward"))
+	local := AllocLocal(32)
+	o := obRegs{tailBytes: local.Offset(0), mBytes: local.Offset(8), dyRow: local.Offset(16), back: local.Offset(24)}
+	lanes := t.lanes()
+
+	Load(Param("k"), obKV)
+	MOVQ(obKV, RCX)
+	ANDQ(U8(lanes-1), RCX)
+	SUBQ(RCX, obKV)
+	mask(t, RCX, Y15, X15) // the k mod lanes of a head narrower than a vector
+	SHLQ(U8(t.shift()), RCX)
+	MOVQ(RCX, o.tailBytes)
+	SHLQ(U8(t.shift()), obKV)
+	LEAQ(at(RCX, -32, obKV, 1), RCX)
+	MOVQ(RCX, o.back) // k·size − 32: where a moved-back vector starts
+	Load(Param("m"), RCX)
+	SHLQ(U8(t.shift()), RCX)
+	MOVQ(RCX, o.mBytes)
+	Load(Param("dy"), RCX)
+	MOVQ(RCX, o.dyRow)
+	Load(Param("x"), obX)
+	Load(Param("dx"), obDX)
+	Load(Param("mask"), obMask)
+	Load(Param("act"), obAct)
+	Load(Param("w"), obW)
+	Load(Param("dw"), obDW)
+	t.XOR(Y13, Y13, Y13) // zero
+	XORQ(obXO, obXO)
+	Load(Param("m"), obRows)
+
+	TESTQ(obMask, obMask)
+	JNZ(l.L("M"))
+	TESTQ(obAct, obAct)
+	JNZ(l.L("R"))
+	o.rows(t, l, "N", false, false)
+	l.Set("R")
+	o.rows(t, l, "R", false, true)
+	l.Set("M")
+	TESTQ(obAct, obAct)
+	JNZ(l.L("MR"))
+	o.rows(t, l, "M", true, false)
+	l.Set("MR")
+	o.rows(t, l, "MR", true, true)
+}
+
+// The registers of outputBackward.
+var (
+	obXO    = RAX // byte offset into x, dx, mask and act
+	obWO    = RBX // byte offset into w and dw
+	obEnd   = RCX // where the head's whole vectors end in w
+	obRows  = RDX // rows left
+	obDY    = RSI // &dy[h*m+i]
+	obDB    = RDI // &db[h]
+	obX     = R8
+	obDX    = R9
+	obMask  = R10 // mask, or nil
+	obAct   = R11 // act, or nil
+	obW     = R12
+	obDW    = R13
+	obHeads = R14 // heads left in this row
+	obKV    = R15 // k rounded down to whole vectors, in bytes
+)
+
+// obRegs holds outputBackward's locals.
+type obRegs struct {
+	tailBytes, mBytes, dyRow, back Mem // (k mod lanes)·size, m·size, &dy[i], k·size − 32
+}
+
+// rows emits outputBackward's loops over the rows and heads for a non-nil
+// mask (dropout) or act (relu) or not, with labels prefixed by p, and its
+// return.
+func (o obRegs) rows(t elem, l labels, p string, dropout, relu bool) {
+	scale := uint8(t.size)
+	l.Set(p + "row")
+	MOVQ(o.dyRow, obDY)
+	Load(Param("db"), obDB)
+	Load(Param("heads"), obHeads)
+	XORQ(obWO, obWO)
+
+	l.Set(p + "head")
+	t.BROADCAST(at(obDY, 0, nil, 0), Y14)
+	pick(t, VMOVSS, VMOVSD)(at(obDB, 0, nil, 0), X0)
+	pick(t, VADDSS, VADDSD)(at(obDY, 0, nil, 0), X0, X0) // db[h] += d
+	pick(t, VMOVSS, VMOVSD)(X0, at(obDB, 0, nil, 0))
+	CMPQ(o.tailBytes, U8(0))
+	JEQ(l.L(p + "whole"))
+	TESTQ(obKV, obKV)
+	JZ(l.L(p + "whole"))
+	MOVQ(o.back, obEnd)
+	ADDQ(obWO, obEnd)
+	t.MOVU(at(obDW, 0, obEnd, 1), Y6) // the moved-back vector's dw, before the vector before stores
+	l.Set(p + "whole")
+	LEAQ(at(obWO, 0, obKV, 1), obEnd)
+
+	l.Set(p + "vec")
+	CMPQ(obWO, obEnd)
+	JGE(l.L(p + "tail"))
+	obVector(t, 0, dropout, relu)
+	ADDQ(U8(32), obXO)
+	ADDQ(U8(32), obWO)
+	JMP(l.L(p + "vec"))
+
+	l.Set(p + "tail")
+	CMPQ(o.tailBytes, U8(0))
+	JEQ(l.L(p + "next"))
+	TESTQ(obKV, obKV)
+	JZ(l.L(p + "narrow"))
+	// The vector ending at k: back by 32 − tail bytes.
+	ADDQ(o.tailBytes, obXO)
+	ADDQ(o.tailBytes, obWO)
+	SUBQ(U8(32), obXO)
+	SUBQ(U8(32), obWO)
+	obVector(t, 1, dropout, relu)
+	ADDQ(U8(32), obXO)
+	ADDQ(U8(32), obWO)
+	JMP(l.L(p + "next"))
+	l.Set(p + "narrow")
+	obVector(t, 2, dropout, relu)
+	ADDQ(o.tailBytes, obXO)
+	ADDQ(o.tailBytes, obWO)
+
+	l.Set(p + "next")
+	ADDQ(o.mBytes, obDY)
+	ADDQ(U8(scale), obDB)
+	DECQ(obHeads)
+	JNZ(l.L(p + "head"))
+	ADDQ(U8(scale), o.dyRow)
+	DECQ(obRows)
+	JNZ(l.L(p + "row"))
+	VZEROUPPER()
+	RET()
+}
+
+// obVector emits one vector of outputBackward at offsets obXO and obWO: a
+// whole one (kind 0), one moved back over the vector before, with its dw
+// in Y6 (1), or the masked vector of a narrow head (2).
+func obVector(t elem, kind int, dropout, relu bool) {
+	load := func(base, off GPPhysical, dst VecPhysical) {
+		if kind == 2 {
+			t.MASKMOV(at(base, 0, off, 1), Y15, dst)
+		} else {
+			t.MOVU(at(base, 0, off, 1), dst)
+		}
+	}
+	store := func(src VecPhysical, base, off GPPhysical) {
+		if kind == 2 {
+			t.MASKMOV(src, Y15, at(base, 0, off, 1))
+		} else {
+			t.MOVU(src, at(base, 0, off, 1))
+		}
+	}
+	dw := Y6
+	if kind != 1 {
+		dw = Y1
+		load(obDW, obWO, dw)
+	}
+	load(obX, obXO, Y0)
+	t.FMADD231(Y0, Y14, dw) // dw += d·x
+	store(dw, obDW, obWO)
+	load(obW, obWO, Y2)
+	pick(t, VFMADD213PS, VFMADD213PD)(Y13, Y14, Y2) // dx = d·w + 0
+	if dropout {
+		load(obMask, obXO, Y4)
+		t.MUL(Y4, Y2, Y2)
+	}
+	if relu {
+		load(obAct, obXO, Y4)
+		t.CMP(U8(0x11), Y4, Y13, Y4) // 0 < act (false for NaN)
+		t.AND(Y4, Y2, Y2)
+	}
+	store(Y2, obDX, obXO)
+}
