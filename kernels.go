@@ -10,7 +10,7 @@ type kernelSet[T Float] struct {
 	linearBackwardWeights func(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T)
 	linearBackwardInput   func(m, n, k int, dy []T, lddy int, w, dx []T, lddx int)
 	outputForward         func(m, heads, k int, x []T, ldx int, w, b, y []T)
-	outputBackward        func(m, heads, k int, dy, x, w, dw, db, dx, mask, act []T)
+	outputBackward        func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T)
 	tanh                  func(x []T)
 	mul                   func(x, y []T)
 	mulTo                 func(dst, x, y []T)
@@ -64,15 +64,17 @@ func genericKernels[T Float]() *kernelSet[T] {
 //		linearBackwardInput of its k inputs (dx =) }
 //	if mask != nil { dx *= mask }      // dropout
 //	if act != nil { reluBackward(dx, act) }
+//	if colsum != nil { colsum += column sums of dx } // the next layer's db
 //
 // dy holds the heads' output gradients head-major (head h's m at h*m), and
-// x, dx, mask and act are m rows of heads·k. The generic and NEON tables
-// use it; the AVX2 kernel does all of it in one pass, with the same
+// x, dx, mask and act are m rows of heads·k. The column sums are the bias
+// part of linearBackwardWeights alone (k = 0). The generic and NEON
+// tables use it; the AVX2 kernel does all of it in one pass, with the same
 // arithmetic for every element, so that dx, the 128 KB of a float32
 // ensemble of five, is written once instead of written, then read and
-// written again.
-func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act []T) {
-	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act []T) {
+// written again, and read again for its sums.
+func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
+	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
 		ld := heads * kk
 		for h := 0; h < heads; h++ {
 			dyh := dy[h*m : h*m+m]
@@ -85,6 +87,9 @@ func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w
 		}
 		if act != nil {
 			k.reluBackward(dx, act)
+		}
+		if colsum != nil {
+			k.linearBackwardWeights(m, ld, 0, dx, ld, nil, 0, nil, colsum)
 		}
 	}
 }

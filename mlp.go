@@ -271,12 +271,17 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 	if mask != nil {
 		src = a.drop
 	}
-	var relu []T // outputBackward applies the last hidden layer's ReLU derivative
+	// With ReLU, outputBackward also applies the last hidden layer's
+	// derivative and sums the result into that layer's bias gradient
+	// (contiguous over its blocks), which its linearBackwardWeights then
+	// leaves (db nil): one pass over d.act[last] instead of three.
+	var relu, dbLast []T
 	if act == ReLU {
-		relu = a.act[last]
+		hl := l.layers[last]
+		relu, dbLast = a.act[last], g[hl.b:hl.b+l.width(last)]
 	}
 	ly := l.layers[last+1]
-	k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu)
+	k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu, dbLast)
 	for i := last; i >= 0; i-- {
 		w := l.width(i)
 		dy := d.act[i][:n*w]
@@ -292,7 +297,11 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 		}
 		ly := l.layers[i]
 		for h := 0; h < ly.blocks; h++ {
-			k.linearBackwardWeights(n, ly.rows, ly.cols, dy[h*ly.rows:], w, in[h*ly.cols:], ldIn, blockW(g, ly, h), blockB(g, ly, h))
+			db := blockB(g, ly, h)
+			if i == last && dbLast != nil {
+				db = nil
+			}
+			k.linearBackwardWeights(n, ly.rows, ly.cols, dy[h*ly.rows:], w, in[h*ly.cols:], ldIn, blockW(g, ly, h), db)
 			if i > 0 {
 				k.linearBackwardInput(n, ly.rows, ly.cols, dy[h*ly.rows:], w, blockW(p, ly, h), d.act[i-1][h*ly.cols:], ldIn)
 			}

@@ -19,8 +19,8 @@ func init() {
 }
 
 // outputBackwardF32 is outputBackwardVia's composition in one pass, for m,
-// heads ≥ 1 and k ≥ 0, with x, dx, mask and act m rows of heads·k (mask
-// and act may be nil):
+// heads ≥ 1 and k ≥ 0, with x, dx, mask and act m rows of heads·k (mask,
+// act and colsum may be nil):
 //
 //	for i := range m { for h := range heads {
 //		d := dy[h*m+i]; db[h] += d
@@ -29,10 +29,11 @@ func init() {
 //			s := d * w[j]                 // fused onto 0, as a k = 1 product
 //			if mask != nil { s *= mask[e] }
 //			if act != nil && !(act[e] > 0) { s = 0 }
-//			dx[e] = s } } }
+//			dx[e] = s
+//			if colsum != nil { colsum[j] += s } } } }
 //
 //go:noescape
-func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act *float32)
+func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float32)
 
 // outputBackwardF64 is outputBackwardF32 for float64.
 //
@@ -43,15 +44,16 @@ func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act *float32
 //			s := d * w[j]                 // fused onto 0, as a k = 1 product
 //			if mask != nil { s *= mask[e] }
 //			if act != nil && !(act[e] > 0) { s = 0 }
-//			dx[e] = s } } }
+//			dx[e] = s
+//			if colsum != nil { colsum[j] += s } } } }
 //
 //go:noescape
-func outputBackwardF64(m, heads, k int, dy, x, w, dw, db, dx, mask, act *float64)
+func outputBackwardF64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64)
 
 // outputBackwardOperands validates the operands of outputBackwardVia's
 // call for the assembly, reports its accesses in race builds, and returns
 // whether there is anything to compute.
-func outputBackwardOperands[T Float](m, heads, k int, dy, x, w, dw, db, dx, mask, act []T) bool {
+func outputBackwardOperands[T Float](m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T) bool {
 	if m <= 0 || heads <= 0 {
 		return false
 	}
@@ -67,6 +69,9 @@ func outputBackwardOperands[T Float](m, heads, k int, dy, x, w, dw, db, dx, mask
 			need(len(v), m, width, width)
 		}
 	}
+	if colsum != nil {
+		need(len(colsum), 1, 0, width)
+	}
 	if raceEnabled {
 		raceRead(dy[:heads*m], w[:width])
 		raceMat(x, m, width, width, false)
@@ -77,21 +82,24 @@ func outputBackwardOperands[T Float](m, heads, k int, dy, x, w, dw, db, dx, mask
 				raceMat(v, m, width, width, false)
 			}
 		}
+		if colsum != nil {
+			raceWrite(colsum[:width])
+		}
 	}
 	return true
 }
 
 // outputBackward32 and outputBackward64 are outputBackwardVia's result in
 // assembly.
-func outputBackward32(m, heads, k int, dy, x, w, dw, db, dx, mask, act []float32) {
-	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act) {
-		outputBackwardF32(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act))
+func outputBackward32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []float32) {
+	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act, colsum) {
+		outputBackwardF32(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act), ptr(colsum))
 	}
 }
 
-func outputBackward64(m, heads, k int, dy, x, w, dw, db, dx, mask, act []float64) {
-	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act) {
-		outputBackwardF64(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act))
+func outputBackward64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []float64) {
+	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act, colsum) {
+		outputBackwardF64(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act), ptr(colsum))
 	}
 }
 

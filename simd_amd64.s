@@ -1002,9 +1002,9 @@ outputForwardF32_sum:
 	VZEROUPPER
 	RET
 
-// func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32)
+// func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32)
 // Requires: AVX, AVX2, FMA3
-TEXT ·outputBackwardF32(SB), NOSPLIT, $32-88
+TEXT ·outputBackwardF32(SB), NOSPLIT, $40-96
 	MOVQ         k+16(FP), R15
 	MOVQ         R15, CX
 	ANDQ         $0x07, CX
@@ -1018,6 +1018,7 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $32-88
 	LEAQ         -32(CX)(R15*1), CX
 	MOVQ         CX, 24(SP)
 	MOVQ         m+0(FP), CX
+	MOVQ         CX, 32(SP)
 	SHLQ         $0x02, CX
 	MOVQ         CX, 8(SP)
 	MOVQ         dy+24(FP), CX
@@ -1026,41 +1027,43 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $32-88
 	MOVQ         dx+64(FP), R9
 	MOVQ         mask+72(FP), R10
 	MOVQ         act+80(FP), R11
+	MOVQ         colsum+88(FP), DX
 	MOVQ         w+40(FP), R12
 	MOVQ         dw+48(FP), R13
 	VXORPS       Y13, Y13, Y13
 	XORQ         AX, AX
-	MOVQ         m+0(FP), DX
 	TESTQ        R10, R10
-	JNZ          outputBackwardF32_M
+	JNZ          outputBackwardF32_vM_0
 	TESTQ        R11, R11
-	JNZ          outputBackwardF32_R
+	JNZ          outputBackwardF32_vR_1
+	TESTQ        DX, DX
+	JNZ          outputBackwardF32_vC_2
 
-outputBackwardF32_Nrow:
+outputBackwardF32_vrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF32_Nhead:
+outputBackwardF32_vhead:
 	VBROADCASTSS (SI), Y14
 	VMOVSS       (DI), X0
 	VADDSS       (SI), X0, X0
 	VMOVSS       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_Nwhole
+	JEQ          outputBackwardF32_vwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF32_Nwhole
+	JZ           outputBackwardF32_vwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPS      (R13)(CX*1), Y6
 
-outputBackwardF32_Nwhole:
+outputBackwardF32_vwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF32_Nvec:
+outputBackwardF32_vvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF32_Ntail
+	JGE         outputBackwardF32_vtail
 	VMOVUPS     (R13)(BX*1), Y1
 	VMOVUPS     (R8)(AX*1), Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1070,13 +1073,13 @@ outputBackwardF32_Nvec:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_Nvec
+	JMP         outputBackwardF32_vvec
 
-outputBackwardF32_Ntail:
+outputBackwardF32_vtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_Nnext
+	JEQ         outputBackwardF32_vnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF32_Nnarrow
+	JZ          outputBackwardF32_vnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -1089,9 +1092,9 @@ outputBackwardF32_Ntail:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_Nnext
+	JMP         outputBackwardF32_vnext
 
-outputBackwardF32_Nnarrow:
+outputBackwardF32_vnarrow:
 	VMASKMOVPS  (R13)(BX*1), Y15, Y1
 	VMASKMOVPS  (R8)(AX*1), Y15, Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1102,43 +1105,133 @@ outputBackwardF32_Nnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF32_Nnext:
+outputBackwardF32_vnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x04, DI
 	DECQ R14
-	JNZ  outputBackwardF32_Nhead
+	JNZ  outputBackwardF32_vhead
 	ADDQ $0x04, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF32_Nrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vrow
 	VZEROUPPER
 	RET
 
-outputBackwardF32_R:
-outputBackwardF32_Rrow:
+outputBackwardF32_vC_2:
+outputBackwardF32_vCrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF32_Rhead:
+outputBackwardF32_vChead:
 	VBROADCASTSS (SI), Y14
 	VMOVSS       (DI), X0
 	VADDSS       (SI), X0, X0
 	VMOVSS       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_Rwhole
+	JEQ          outputBackwardF32_vCwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF32_Rwhole
+	JZ           outputBackwardF32_vCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+	VMOVUPS      (DX)(CX*1), Y7
+
+outputBackwardF32_vCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_vCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_vCtail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VMOVUPS     (DX)(BX*1), Y3
+	VADDPS      Y2, Y3, Y3
+	VMOVUPS     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vCvec
+
+outputBackwardF32_vCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_vCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_vCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VADDPS      Y2, Y7, Y7
+	VMOVUPS     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vCnext
+
+outputBackwardF32_vCnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPS  (DX)(BX*1), Y15, Y3
+	VADDPS      Y2, Y3, Y3
+	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_vCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_vChead
+	ADDQ $0x04, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vCrow
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vRC_2
+
+outputBackwardF32_vRrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_vRhead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_vRwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_vRwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPS      (R13)(CX*1), Y6
 
-outputBackwardF32_Rwhole:
+outputBackwardF32_vRwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF32_Rvec:
+outputBackwardF32_vRvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF32_Rtail
+	JGE         outputBackwardF32_vRtail
 	VMOVUPS     (R13)(BX*1), Y1
 	VMOVUPS     (R8)(AX*1), Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1151,13 +1244,13 @@ outputBackwardF32_Rvec:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_Rvec
+	JMP         outputBackwardF32_vRvec
 
-outputBackwardF32_Rtail:
+outputBackwardF32_vRtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_Rnext
+	JEQ         outputBackwardF32_vRnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF32_Rnarrow
+	JZ          outputBackwardF32_vRnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -1173,9 +1266,9 @@ outputBackwardF32_Rtail:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_Rnext
+	JMP         outputBackwardF32_vRnext
 
-outputBackwardF32_Rnarrow:
+outputBackwardF32_vRnarrow:
 	VMASKMOVPS  (R13)(BX*1), Y15, Y1
 	VMASKMOVPS  (R8)(AX*1), Y15, Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1189,46 +1282,144 @@ outputBackwardF32_Rnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF32_Rnext:
+outputBackwardF32_vRnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x04, DI
 	DECQ R14
-	JNZ  outputBackwardF32_Rhead
+	JNZ  outputBackwardF32_vRhead
 	ADDQ $0x04, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF32_Rrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vRrow
 	VZEROUPPER
 	RET
 
-outputBackwardF32_M:
+outputBackwardF32_vRC_2:
+outputBackwardF32_vRCrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_vRChead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_vRCwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_vRCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+	VMOVUPS      (DX)(CX*1), Y7
+
+outputBackwardF32_vRCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_vRCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_vRCtail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VMOVUPS     (DX)(BX*1), Y3
+	VADDPS      Y2, Y3, Y3
+	VMOVUPS     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vRCvec
+
+outputBackwardF32_vRCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_vRCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_vRCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VADDPS      Y2, Y7, Y7
+	VMOVUPS     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vRCnext
+
+outputBackwardF32_vRCnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  (R11)(AX*1), Y15, Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPS  (DX)(BX*1), Y15, Y3
+	VADDPS      Y2, Y3, Y3
+	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_vRCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_vRChead
+	ADDQ $0x04, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vRCrow
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vM_0:
 	TESTQ R11, R11
-	JNZ   outputBackwardF32_MR
+	JNZ   outputBackwardF32_vMR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vMC_2
 
-outputBackwardF32_Mrow:
+outputBackwardF32_vMrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF32_Mhead:
+outputBackwardF32_vMhead:
 	VBROADCASTSS (SI), Y14
 	VMOVSS       (DI), X0
 	VADDSS       (SI), X0, X0
 	VMOVSS       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_Mwhole
+	JEQ          outputBackwardF32_vMwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF32_Mwhole
+	JZ           outputBackwardF32_vMwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPS      (R13)(CX*1), Y6
 
-outputBackwardF32_Mwhole:
+outputBackwardF32_vMwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF32_Mvec:
+outputBackwardF32_vMvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF32_Mtail
+	JGE         outputBackwardF32_vMtail
 	VMOVUPS     (R13)(BX*1), Y1
 	VMOVUPS     (R8)(AX*1), Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1240,13 +1431,13 @@ outputBackwardF32_Mvec:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_Mvec
+	JMP         outputBackwardF32_vMvec
 
-outputBackwardF32_Mtail:
+outputBackwardF32_vMtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_Mnext
+	JEQ         outputBackwardF32_vMnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF32_Mnarrow
+	JZ          outputBackwardF32_vMnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -1261,9 +1452,9 @@ outputBackwardF32_Mtail:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_Mnext
+	JMP         outputBackwardF32_vMnext
 
-outputBackwardF32_Mnarrow:
+outputBackwardF32_vMnarrow:
 	VMASKMOVPS  (R13)(BX*1), Y15, Y1
 	VMASKMOVPS  (R8)(AX*1), Y15, Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1276,43 +1467,139 @@ outputBackwardF32_Mnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF32_Mnext:
+outputBackwardF32_vMnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x04, DI
 	DECQ R14
-	JNZ  outputBackwardF32_Mhead
+	JNZ  outputBackwardF32_vMhead
 	ADDQ $0x04, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF32_Mrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vMrow
 	VZEROUPPER
 	RET
 
-outputBackwardF32_MR:
-outputBackwardF32_MRrow:
+outputBackwardF32_vMC_2:
+outputBackwardF32_vMCrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF32_MRhead:
+outputBackwardF32_vMChead:
 	VBROADCASTSS (SI), Y14
 	VMOVSS       (DI), X0
 	VADDSS       (SI), X0, X0
 	VMOVSS       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_MRwhole
+	JEQ          outputBackwardF32_vMCwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF32_MRwhole
+	JZ           outputBackwardF32_vMCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+	VMOVUPS      (DX)(CX*1), Y7
+
+outputBackwardF32_vMCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_vMCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_vMCtail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VMOVUPS     (DX)(BX*1), Y3
+	VADDPS      Y2, Y3, Y3
+	VMOVUPS     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vMCvec
+
+outputBackwardF32_vMCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_vMCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_vMCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VADDPS      Y2, Y7, Y7
+	VMOVUPS     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vMCnext
+
+outputBackwardF32_vMCnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  (R10)(AX*1), Y15, Y4
+	VMULPS      Y4, Y2, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPS  (DX)(BX*1), Y15, Y3
+	VADDPS      Y2, Y3, Y3
+	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_vMCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_vMChead
+	ADDQ $0x04, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vMCrow
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vMR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vMRC_2
+
+outputBackwardF32_vMRrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_vMRhead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_vMRwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_vMRwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPS      (R13)(CX*1), Y6
 
-outputBackwardF32_MRwhole:
+outputBackwardF32_vMRwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF32_MRvec:
+outputBackwardF32_vMRvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF32_MRtail
+	JGE         outputBackwardF32_vMRtail
 	VMOVUPS     (R13)(BX*1), Y1
 	VMOVUPS     (R8)(AX*1), Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1327,13 +1614,13 @@ outputBackwardF32_MRvec:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_MRvec
+	JMP         outputBackwardF32_vMRvec
 
-outputBackwardF32_MRtail:
+outputBackwardF32_vMRtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_MRnext
+	JEQ         outputBackwardF32_vMRnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF32_MRnarrow
+	JZ          outputBackwardF32_vMRnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -1351,9 +1638,9 @@ outputBackwardF32_MRtail:
 	VMOVUPS     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_MRnext
+	JMP         outputBackwardF32_vMRnext
 
-outputBackwardF32_MRnarrow:
+outputBackwardF32_vMRnarrow:
 	VMASKMOVPS  (R13)(BX*1), Y15, Y1
 	VMASKMOVPS  (R8)(AX*1), Y15, Y0
 	VFMADD231PS Y0, Y14, Y1
@@ -1369,14 +1656,116 @@ outputBackwardF32_MRnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF32_MRnext:
+outputBackwardF32_vMRnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x04, DI
 	DECQ R14
-	JNZ  outputBackwardF32_MRhead
+	JNZ  outputBackwardF32_vMRhead
 	ADDQ $0x04, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF32_MRrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vMRrow
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vMRC_2:
+outputBackwardF32_vMRCrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF32_vMRChead:
+	VBROADCASTSS (SI), Y14
+	VMOVSS       (DI), X0
+	VADDSS       (SI), X0, X0
+	VMOVSS       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF32_vMRCwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF32_vMRCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPS      (R13)(CX*1), Y6
+	VMOVUPS      (DX)(CX*1), Y7
+
+outputBackwardF32_vMRCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF32_vMRCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF32_vMRCtail
+	VMOVUPS     (R13)(BX*1), Y1
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMOVUPS     Y1, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VMOVUPS     (DX)(BX*1), Y3
+	VADDPS      Y2, Y3, Y3
+	VMOVUPS     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vMRCvec
+
+outputBackwardF32_vMRCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF32_vMRCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF32_vMRCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPS     (R8)(AX*1), Y0
+	VFMADD231PS Y0, Y14, Y6
+	VMOVUPS     Y6, (R13)(BX*1)
+	VMOVUPS     (R12)(BX*1), Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMOVUPS     (R10)(AX*1), Y4
+	VMULPS      Y4, Y2, Y2
+	VMOVUPS     (R11)(AX*1), Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMOVUPS     Y2, (R9)(AX*1)
+	VADDPS      Y2, Y7, Y7
+	VMOVUPS     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF32_vMRCnext
+
+outputBackwardF32_vMRCnarrow:
+	VMASKMOVPS  (R13)(BX*1), Y15, Y1
+	VMASKMOVPS  (R8)(AX*1), Y15, Y0
+	VFMADD231PS Y0, Y14, Y1
+	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPS  (R12)(BX*1), Y15, Y2
+	VFMADD213PS Y13, Y14, Y2
+	VMASKMOVPS  (R10)(AX*1), Y15, Y4
+	VMULPS      Y4, Y2, Y2
+	VMASKMOVPS  (R11)(AX*1), Y15, Y4
+	VCMPPS      $0x11, Y4, Y13, Y4
+	VANDPS      Y4, Y2, Y2
+	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPS  (DX)(BX*1), Y15, Y3
+	VADDPS      Y2, Y3, Y3
+	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF32_vMRCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x04, DI
+	DECQ R14
+	JNZ  outputBackwardF32_vMRChead
+	ADDQ $0x04, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF32_vMRCrow
 	VZEROUPPER
 	RET
 
@@ -2361,9 +2750,9 @@ outputForwardF64_sum:
 	VZEROUPPER
 	RET
 
-// func outputBackwardF64(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64)
+// func outputBackwardF64(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64)
 // Requires: AVX, AVX2, FMA3
-TEXT ·outputBackwardF64(SB), NOSPLIT, $32-88
+TEXT ·outputBackwardF64(SB), NOSPLIT, $40-96
 	MOVQ         k+16(FP), R15
 	MOVQ         R15, CX
 	ANDQ         $0x03, CX
@@ -2377,6 +2766,7 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $32-88
 	LEAQ         -32(CX)(R15*1), CX
 	MOVQ         CX, 24(SP)
 	MOVQ         m+0(FP), CX
+	MOVQ         CX, 32(SP)
 	SHLQ         $0x03, CX
 	MOVQ         CX, 8(SP)
 	MOVQ         dy+24(FP), CX
@@ -2385,41 +2775,43 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $32-88
 	MOVQ         dx+64(FP), R9
 	MOVQ         mask+72(FP), R10
 	MOVQ         act+80(FP), R11
+	MOVQ         colsum+88(FP), DX
 	MOVQ         w+40(FP), R12
 	MOVQ         dw+48(FP), R13
 	VXORPD       Y13, Y13, Y13
 	XORQ         AX, AX
-	MOVQ         m+0(FP), DX
 	TESTQ        R10, R10
-	JNZ          outputBackwardF64_M
+	JNZ          outputBackwardF64_vM_0
 	TESTQ        R11, R11
-	JNZ          outputBackwardF64_R
+	JNZ          outputBackwardF64_vR_1
+	TESTQ        DX, DX
+	JNZ          outputBackwardF64_vC_2
 
-outputBackwardF64_Nrow:
+outputBackwardF64_vrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF64_Nhead:
+outputBackwardF64_vhead:
 	VBROADCASTSD (SI), Y14
 	VMOVSD       (DI), X0
 	VADDSD       (SI), X0, X0
 	VMOVSD       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_Nwhole
+	JEQ          outputBackwardF64_vwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF64_Nwhole
+	JZ           outputBackwardF64_vwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPD      (R13)(CX*1), Y6
 
-outputBackwardF64_Nwhole:
+outputBackwardF64_vwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF64_Nvec:
+outputBackwardF64_vvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF64_Ntail
+	JGE         outputBackwardF64_vtail
 	VMOVUPD     (R13)(BX*1), Y1
 	VMOVUPD     (R8)(AX*1), Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2429,13 +2821,13 @@ outputBackwardF64_Nvec:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_Nvec
+	JMP         outputBackwardF64_vvec
 
-outputBackwardF64_Ntail:
+outputBackwardF64_vtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_Nnext
+	JEQ         outputBackwardF64_vnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF64_Nnarrow
+	JZ          outputBackwardF64_vnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -2448,9 +2840,9 @@ outputBackwardF64_Ntail:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_Nnext
+	JMP         outputBackwardF64_vnext
 
-outputBackwardF64_Nnarrow:
+outputBackwardF64_vnarrow:
 	VMASKMOVPD  (R13)(BX*1), Y15, Y1
 	VMASKMOVPD  (R8)(AX*1), Y15, Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2461,43 +2853,133 @@ outputBackwardF64_Nnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF64_Nnext:
+outputBackwardF64_vnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x08, DI
 	DECQ R14
-	JNZ  outputBackwardF64_Nhead
+	JNZ  outputBackwardF64_vhead
 	ADDQ $0x08, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF64_Nrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vrow
 	VZEROUPPER
 	RET
 
-outputBackwardF64_R:
-outputBackwardF64_Rrow:
+outputBackwardF64_vC_2:
+outputBackwardF64_vCrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF64_Rhead:
+outputBackwardF64_vChead:
 	VBROADCASTSD (SI), Y14
 	VMOVSD       (DI), X0
 	VADDSD       (SI), X0, X0
 	VMOVSD       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_Rwhole
+	JEQ          outputBackwardF64_vCwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF64_Rwhole
+	JZ           outputBackwardF64_vCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+	VMOVUPD      (DX)(CX*1), Y7
+
+outputBackwardF64_vCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_vCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_vCtail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VMOVUPD     (DX)(BX*1), Y3
+	VADDPD      Y2, Y3, Y3
+	VMOVUPD     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vCvec
+
+outputBackwardF64_vCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_vCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_vCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VADDPD      Y2, Y7, Y7
+	VMOVUPD     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vCnext
+
+outputBackwardF64_vCnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPD  (DX)(BX*1), Y15, Y3
+	VADDPD      Y2, Y3, Y3
+	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_vCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_vChead
+	ADDQ $0x08, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vCrow
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vRC_2
+
+outputBackwardF64_vRrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_vRhead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_vRwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_vRwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPD      (R13)(CX*1), Y6
 
-outputBackwardF64_Rwhole:
+outputBackwardF64_vRwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF64_Rvec:
+outputBackwardF64_vRvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF64_Rtail
+	JGE         outputBackwardF64_vRtail
 	VMOVUPD     (R13)(BX*1), Y1
 	VMOVUPD     (R8)(AX*1), Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2510,13 +2992,13 @@ outputBackwardF64_Rvec:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_Rvec
+	JMP         outputBackwardF64_vRvec
 
-outputBackwardF64_Rtail:
+outputBackwardF64_vRtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_Rnext
+	JEQ         outputBackwardF64_vRnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF64_Rnarrow
+	JZ          outputBackwardF64_vRnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -2532,9 +3014,9 @@ outputBackwardF64_Rtail:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_Rnext
+	JMP         outputBackwardF64_vRnext
 
-outputBackwardF64_Rnarrow:
+outputBackwardF64_vRnarrow:
 	VMASKMOVPD  (R13)(BX*1), Y15, Y1
 	VMASKMOVPD  (R8)(AX*1), Y15, Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2548,46 +3030,144 @@ outputBackwardF64_Rnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF64_Rnext:
+outputBackwardF64_vRnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x08, DI
 	DECQ R14
-	JNZ  outputBackwardF64_Rhead
+	JNZ  outputBackwardF64_vRhead
 	ADDQ $0x08, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF64_Rrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vRrow
 	VZEROUPPER
 	RET
 
-outputBackwardF64_M:
+outputBackwardF64_vRC_2:
+outputBackwardF64_vRCrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_vRChead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_vRCwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_vRCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+	VMOVUPD      (DX)(CX*1), Y7
+
+outputBackwardF64_vRCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_vRCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_vRCtail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VMOVUPD     (DX)(BX*1), Y3
+	VADDPD      Y2, Y3, Y3
+	VMOVUPD     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vRCvec
+
+outputBackwardF64_vRCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_vRCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_vRCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VADDPD      Y2, Y7, Y7
+	VMOVUPD     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vRCnext
+
+outputBackwardF64_vRCnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  (R11)(AX*1), Y15, Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPD  (DX)(BX*1), Y15, Y3
+	VADDPD      Y2, Y3, Y3
+	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_vRCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_vRChead
+	ADDQ $0x08, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vRCrow
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vM_0:
 	TESTQ R11, R11
-	JNZ   outputBackwardF64_MR
+	JNZ   outputBackwardF64_vMR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vMC_2
 
-outputBackwardF64_Mrow:
+outputBackwardF64_vMrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF64_Mhead:
+outputBackwardF64_vMhead:
 	VBROADCASTSD (SI), Y14
 	VMOVSD       (DI), X0
 	VADDSD       (SI), X0, X0
 	VMOVSD       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_Mwhole
+	JEQ          outputBackwardF64_vMwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF64_Mwhole
+	JZ           outputBackwardF64_vMwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPD      (R13)(CX*1), Y6
 
-outputBackwardF64_Mwhole:
+outputBackwardF64_vMwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF64_Mvec:
+outputBackwardF64_vMvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF64_Mtail
+	JGE         outputBackwardF64_vMtail
 	VMOVUPD     (R13)(BX*1), Y1
 	VMOVUPD     (R8)(AX*1), Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2599,13 +3179,13 @@ outputBackwardF64_Mvec:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_Mvec
+	JMP         outputBackwardF64_vMvec
 
-outputBackwardF64_Mtail:
+outputBackwardF64_vMtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_Mnext
+	JEQ         outputBackwardF64_vMnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF64_Mnarrow
+	JZ          outputBackwardF64_vMnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -2620,9 +3200,9 @@ outputBackwardF64_Mtail:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_Mnext
+	JMP         outputBackwardF64_vMnext
 
-outputBackwardF64_Mnarrow:
+outputBackwardF64_vMnarrow:
 	VMASKMOVPD  (R13)(BX*1), Y15, Y1
 	VMASKMOVPD  (R8)(AX*1), Y15, Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2635,43 +3215,139 @@ outputBackwardF64_Mnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF64_Mnext:
+outputBackwardF64_vMnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x08, DI
 	DECQ R14
-	JNZ  outputBackwardF64_Mhead
+	JNZ  outputBackwardF64_vMhead
 	ADDQ $0x08, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF64_Mrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vMrow
 	VZEROUPPER
 	RET
 
-outputBackwardF64_MR:
-outputBackwardF64_MRrow:
+outputBackwardF64_vMC_2:
+outputBackwardF64_vMCrow:
 	MOVQ 16(SP), SI
 	MOVQ db+56(FP), DI
 	MOVQ heads+8(FP), R14
 	XORQ BX, BX
 
-outputBackwardF64_MRhead:
+outputBackwardF64_vMChead:
 	VBROADCASTSD (SI), Y14
 	VMOVSD       (DI), X0
 	VADDSD       (SI), X0, X0
 	VMOVSD       X0, (DI)
 	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_MRwhole
+	JEQ          outputBackwardF64_vMCwhole
 	TESTQ        R15, R15
-	JZ           outputBackwardF64_MRwhole
+	JZ           outputBackwardF64_vMCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+	VMOVUPD      (DX)(CX*1), Y7
+
+outputBackwardF64_vMCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_vMCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_vMCtail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VMOVUPD     (DX)(BX*1), Y3
+	VADDPD      Y2, Y3, Y3
+	VMOVUPD     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vMCvec
+
+outputBackwardF64_vMCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_vMCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_vMCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VADDPD      Y2, Y7, Y7
+	VMOVUPD     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vMCnext
+
+outputBackwardF64_vMCnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  (R10)(AX*1), Y15, Y4
+	VMULPD      Y4, Y2, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPD  (DX)(BX*1), Y15, Y3
+	VADDPD      Y2, Y3, Y3
+	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_vMCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_vMChead
+	ADDQ $0x08, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vMCrow
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vMR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vMRC_2
+
+outputBackwardF64_vMRrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_vMRhead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_vMRwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_vMRwhole
 	MOVQ         24(SP), CX
 	ADDQ         BX, CX
 	VMOVUPD      (R13)(CX*1), Y6
 
-outputBackwardF64_MRwhole:
+outputBackwardF64_vMRwhole:
 	LEAQ (BX)(R15*1), CX
 
-outputBackwardF64_MRvec:
+outputBackwardF64_vMRvec:
 	CMPQ        BX, CX
-	JGE         outputBackwardF64_MRtail
+	JGE         outputBackwardF64_vMRtail
 	VMOVUPD     (R13)(BX*1), Y1
 	VMOVUPD     (R8)(AX*1), Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2686,13 +3362,13 @@ outputBackwardF64_MRvec:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_MRvec
+	JMP         outputBackwardF64_vMRvec
 
-outputBackwardF64_MRtail:
+outputBackwardF64_vMRtail:
 	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_MRnext
+	JEQ         outputBackwardF64_vMRnext
 	TESTQ       R15, R15
-	JZ          outputBackwardF64_MRnarrow
+	JZ          outputBackwardF64_vMRnarrow
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 	SUBQ        $0x20, AX
@@ -2710,9 +3386,9 @@ outputBackwardF64_MRtail:
 	VMOVUPD     Y2, (R9)(AX*1)
 	ADDQ        $0x20, AX
 	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_MRnext
+	JMP         outputBackwardF64_vMRnext
 
-outputBackwardF64_MRnarrow:
+outputBackwardF64_vMRnarrow:
 	VMASKMOVPD  (R13)(BX*1), Y15, Y1
 	VMASKMOVPD  (R8)(AX*1), Y15, Y0
 	VFMADD231PD Y0, Y14, Y1
@@ -2728,14 +3404,116 @@ outputBackwardF64_MRnarrow:
 	ADDQ        (SP), AX
 	ADDQ        (SP), BX
 
-outputBackwardF64_MRnext:
+outputBackwardF64_vMRnext:
 	ADDQ 8(SP), SI
 	ADDQ $0x08, DI
 	DECQ R14
-	JNZ  outputBackwardF64_MRhead
+	JNZ  outputBackwardF64_vMRhead
 	ADDQ $0x08, 16(SP)
-	DECQ DX
-	JNZ  outputBackwardF64_MRrow
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vMRrow
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vMRC_2:
+outputBackwardF64_vMRCrow:
+	MOVQ 16(SP), SI
+	MOVQ db+56(FP), DI
+	MOVQ heads+8(FP), R14
+	XORQ BX, BX
+
+outputBackwardF64_vMRChead:
+	VBROADCASTSD (SI), Y14
+	VMOVSD       (DI), X0
+	VADDSD       (SI), X0, X0
+	VMOVSD       X0, (DI)
+	CMPQ         (SP), $0x00
+	JEQ          outputBackwardF64_vMRCwhole
+	TESTQ        R15, R15
+	JZ           outputBackwardF64_vMRCwhole
+	MOVQ         24(SP), CX
+	ADDQ         BX, CX
+	VMOVUPD      (R13)(CX*1), Y6
+	VMOVUPD      (DX)(CX*1), Y7
+
+outputBackwardF64_vMRCwhole:
+	LEAQ (BX)(R15*1), CX
+
+outputBackwardF64_vMRCvec:
+	CMPQ        BX, CX
+	JGE         outputBackwardF64_vMRCtail
+	VMOVUPD     (R13)(BX*1), Y1
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMOVUPD     Y1, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VMOVUPD     (DX)(BX*1), Y3
+	VADDPD      Y2, Y3, Y3
+	VMOVUPD     Y3, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vMRCvec
+
+outputBackwardF64_vMRCtail:
+	CMPQ        (SP), $0x00
+	JEQ         outputBackwardF64_vMRCnext
+	TESTQ       R15, R15
+	JZ          outputBackwardF64_vMRCnarrow
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+	SUBQ        $0x20, AX
+	SUBQ        $0x20, BX
+	VMOVUPD     (R8)(AX*1), Y0
+	VFMADD231PD Y0, Y14, Y6
+	VMOVUPD     Y6, (R13)(BX*1)
+	VMOVUPD     (R12)(BX*1), Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMOVUPD     (R10)(AX*1), Y4
+	VMULPD      Y4, Y2, Y2
+	VMOVUPD     (R11)(AX*1), Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, (R9)(AX*1)
+	VADDPD      Y2, Y7, Y7
+	VMOVUPD     Y7, (DX)(BX*1)
+	ADDQ        $0x20, AX
+	ADDQ        $0x20, BX
+	JMP         outputBackwardF64_vMRCnext
+
+outputBackwardF64_vMRCnarrow:
+	VMASKMOVPD  (R13)(BX*1), Y15, Y1
+	VMASKMOVPD  (R8)(AX*1), Y15, Y0
+	VFMADD231PD Y0, Y14, Y1
+	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
+	VMASKMOVPD  (R12)(BX*1), Y15, Y2
+	VFMADD213PD Y13, Y14, Y2
+	VMASKMOVPD  (R10)(AX*1), Y15, Y4
+	VMULPD      Y4, Y2, Y2
+	VMASKMOVPD  (R11)(AX*1), Y15, Y4
+	VCMPPD      $0x11, Y4, Y13, Y4
+	VANDPD      Y4, Y2, Y2
+	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
+	VMASKMOVPD  (DX)(BX*1), Y15, Y3
+	VADDPD      Y2, Y3, Y3
+	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
+	ADDQ        (SP), AX
+	ADDQ        (SP), BX
+
+outputBackwardF64_vMRCnext:
+	ADDQ 8(SP), SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  outputBackwardF64_vMRChead
+	ADDQ $0x08, 16(SP)
+	DECQ 32(SP)
+	JNZ  outputBackwardF64_vMRCrow
 	VZEROUPPER
 	RET
 

@@ -183,8 +183,10 @@ func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, l
 	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
 	}
-	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
-	gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	if db != nil {
+		// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
+		gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	}
 	switch {
 	case k == 0:
 	case n == 1:
@@ -234,7 +236,9 @@ func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, l
 	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
 	}
-	gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	if db != nil {
+		gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	}
 	switch {
 	case k == 0:
 	case n == 1:
@@ -293,12 +297,16 @@ func linearBackwardWeightsOperands[T Float](m, n, k int, dy []T, lddy int, x []T
 	need(len(dy), m, lddy, n)
 	need(len(x), m, ldx, k)
 	need(len(dw), k, n, n)
-	need(len(db), 1, n, n)
+	if db != nil { // nil: no bias gradient
+		need(len(db), 1, n, n)
+	}
 	if raceEnabled {
 		raceMat(dy, m, lddy, n, false)
 		raceMat(x, m, ldx, k, false)
 		raceMat(dw, 1, 0, k*n, true)
-		raceMat(db, 1, 0, n, true)
+		if db != nil {
+			raceMat(db, 1, 0, n, true)
+		}
 	}
 	return true
 }

@@ -47,7 +47,7 @@ func linearForwardGeneric[T Float](m, n, k int, x []T, ldx int, w, b []T, y []T,
 }
 
 // linearBackwardWeightsGeneric accumulates the weight and bias gradients of
-// a layer, dw += xᵀ·dy and db += column sums of dy:
+// a layer, dw += xᵀ·dy and db += column sums of dy (none for a nil db):
 //
 //	for i := range m { for j := range n {
 //		db[j] += dy[i*lddy+j]
@@ -56,7 +56,9 @@ func linearBackwardWeightsGeneric[T Float](m, n, k int, dy []T, lddy int, x []T,
 	var col [4]T // four rows' values of one input
 	for i := 0; i < m; i++ {
 		dyi := dy[i*lddy : i*lddy+n]
-		axpyGeneric(1, dyi, db)
+		if db != nil {
+			axpyGeneric(1, dyi, db)
+		}
 		if n == 1 {
 			axpyGeneric(dyi[0], x[i*ldx:i*ldx+k], dw)
 		}

@@ -397,6 +397,16 @@ func ktCheckLinear[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r 
 			}
 		}
 	}
+	// A nil db (backward's last hidden layer, whose bias gradient
+	// outputBackward sums): the same dw, bit for bit.
+	dwNil := dw0.clone()
+	act.linearBackwardWeights(m, n, k, dy.s(), ldy, x.s(), ldx, dwNil.s(), nil)
+	dwNil.checkGuards(tb, what+" db=nil")
+	for e := range dw.buf {
+		if ktBits(dwNil.buf[e]) != ktBits(dw.buf[e]) {
+			tb.Fatalf("%s: with db nil, dw element %d = %v, with db %v", what, e, dwNil.buf[e], dw.buf[e])
+		}
+	}
 
 	// Backward input: dx = dy·wᵀ, overwriting random dx.
 	dx := ktNewMat[T](r, (s.off+1)%4, m, k, ldx)
@@ -475,15 +485,17 @@ func ktTestLinear[T Float](t *testing.T) {
 }
 
 // ktCheckOutputBackward runs outputBackward of act on random operands of
-// m rows, heads heads of k inputs, with a dropout mask and ReLU
-// activations or without (nil), and compares it with outputBackwardVia
-// over act's own kernels, bit for bit (the fused AVX2 kernel must do the
-// arithmetic of the passes it replaces), and with the generic kernel: dx
-// bit for bit (a product rounded once, masked), dw and db as sums of m
-// terms. A non-nil plant may overwrite elements of the operands first.
-func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, heads, k, off int, masked, relu bool, r *rand.Rand, plant func(ops ...*ktMat[T])) {
+// m rows, heads heads of k inputs, with a dropout mask, ReLU activations
+// and column sums or without (nil; v's bits 1, 2, 4), and compares it with
+// outputBackwardVia over act's own kernels, bit for bit (the fused AVX2
+// kernel must do the arithmetic of the passes it replaces), and with the
+// generic kernel: dx bit for bit (a product rounded once, masked), dw, db
+// and the column sums as sums of m terms. A non-nil plant may overwrite
+// elements of the operands first.
+func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, heads, k, off, v int, r *rand.Rand, plant func(ops ...*ktMat[T])) {
 	tb.Helper()
-	what := fmt.Sprintf("%s outputBackward m=%d heads=%d k=%d off=%d mask=%v relu=%v", ktTypeName[T](), m, heads, k, off, masked, relu)
+	masked, relu, sums := v&1 != 0, v&2 != 0, v&4 != 0
+	what := fmt.Sprintf("%s outputBackward m=%d heads=%d k=%d off=%d mask=%v relu=%v colsum=%v", ktTypeName[T](), m, heads, k, off, masked, relu, sums)
 	width := heads * k
 	newMat := func(i, rows, cols int) *ktMat[T] { return ktNewMat[T](r, (off+i)%4, rows, cols, cols) }
 	dy, x, w := newMat(0, 1, heads*m), newMat(1, m, width), newMat(2, 1, width)
@@ -497,9 +509,9 @@ func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, he
 		av = newMat(4, m, width)
 		inputs = append(inputs, av)
 	}
-	dw, db, dx := newMat(5, 1, width), newMat(6, 1, heads), newMat(7, m, width)
+	dw, db, dx, col := newMat(5, 1, width), newMat(6, 1, heads), newMat(7, m, width), newMat(8, 1, width)
 	if plant != nil {
-		plant(append(inputs, dw, db)...)
+		plant(append(inputs, dw, db, col)...)
 	}
 	var saved []*ktMat[T]
 	for _, v := range inputs {
@@ -511,10 +523,14 @@ func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, he
 		}
 		return v.s()
 	}
-	outs := [3]*ktMat[T]{dw, db, dx}
-	run := func(f func(m, heads, k int, dy, x, w, dw, db, dx, mask, act []T)) [3]*ktMat[T] {
-		o := [3]*ktMat[T]{dw.clone(), db.clone(), dx.clone()}
-		f(m, heads, k, dy.s(), x.s(), w.s(), o[0].s(), o[1].s(), o[2].s(), opt(mask), opt(av))
+	outs := [4]*ktMat[T]{dw, db, dx, col}
+	run := func(f func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T)) [4]*ktMat[T] {
+		o := [4]*ktMat[T]{dw.clone(), db.clone(), dx.clone(), col.clone()}
+		var colsum []T
+		if sums {
+			colsum = o[3].s()
+		}
+		f(m, heads, k, dy.s(), x.s(), w.s(), o[0].s(), o[1].s(), o[2].s(), opt(mask), opt(av), colsum)
 		for _, v := range o {
 			v.checkGuards(tb, what)
 		}
@@ -525,22 +541,25 @@ func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, he
 	}
 	got, via, want := run(act.outputBackward), run(outputBackwardVia(act)), run(gen.outputBackward)
 	u := ktUnit[T]()
-	for o, name := range []string{"dw", "db", "dx"} {
+	for o, name := range []string{"dw", "db", "dx", "colsum"} {
 		for j, a := range got[o].s() {
 			if v := via[o].s()[j]; !ktSame(a, v) {
 				tb.Fatalf("%s: %s[%d] = %v (%#x), composed of the table's kernels %v (%#x)", what, name, j, a, ktBits(a), v, ktBits(v))
 			}
 			g := want[o].s()[j]
 			ok := ktSame(a, g)
-			if !ok && o < 2 {
+			if !ok && o != 2 {
 				// m terms (and the old value) in one order or another.
 				terms := math.Abs(float64(outs[o].s()[j]))
 				for i := 0; i < m; i++ {
-					h, x1 := j, T(1)
-					if o == 0 {
-						h, x1 = j/k, x.at(i, j)
+					switch o {
+					case 0:
+						terms += math.Abs(float64(dy.at(0, j/k*m+i)) * float64(x.at(i, j)))
+					case 1:
+						terms += math.Abs(float64(dy.at(0, j*m+i)))
+					case 3:
+						terms += math.Abs(float64(want[2].at(i, j)))
 					}
-					terms += math.Abs(float64(dy.at(0, h*m+i)) * float64(x1))
 				}
 				ok = ktClose(a, g, 2*float64(m+2)*u*terms)
 			}
@@ -560,8 +579,8 @@ func ktTestOutputBackward[T Float](t *testing.T) {
 	for m := 1; m <= 3; m++ {
 		for heads := 1; heads <= 3; heads++ {
 			for k := 0; k <= 2*32/int(unsafe.Sizeof(T(0)))+1; k++ {
-				for v := 0; v < 4; v++ {
-					ktCheckOutputBackward(t, act, gen, m, heads, k, m+k, v&1 != 0, v&2 != 0, r, nil)
+				for v := 0; v < 8; v++ {
+					ktCheckOutputBackward(t, act, gen, m, heads, k, m+k, v, r, nil)
 				}
 			}
 		}
@@ -576,7 +595,7 @@ func ktTestOutputBackward[T Float](t *testing.T) {
 		}
 	}
 	for trial := 0; trial < 300; trial++ {
-		ktCheckOutputBackward(t, act, gen, 1+r.IntN(9), 1+r.IntN(6), r.IntN(60), r.IntN(4), r.IntN(2) == 0, r.IntN(2) == 0, r, plant)
+		ktCheckOutputBackward(t, act, gen, 1+r.IntN(9), 1+r.IntN(6), r.IntN(60), r.IntN(4), r.IntN(8), r, plant)
 	}
 }
 

@@ -113,30 +113,30 @@ func outputForward(t elem) {
 // outputBackward emits outputBackwardF32 or outputBackwardF64: the output
 // layer's backward pass in one sweep over the rows, where the kernels it
 // replaces (each head's linearBackwardWeights and linearBackwardInput,
-// then mul and reluBackward over all of dx) made 2·heads + 2. For row i
-// and head h, with d = dy[h*m+i] broadcast in Y14, each vector of the
-// head's k columns does
+// then mul and reluBackward over all of dx, then the column sums of dx)
+// made 2·heads + 3 passes. For row i and head h, with d = dy[h*m+i]
+// broadcast in Y14, each vector of the head's k columns does
 //
 //	dw += d·x (one FMA onto dw, which stays in L1: the chain of each dw
 //	element runs over the rows in order, as gemmBcast1's did)
 //	dx = d·w (an FMA onto zero, as gemmBcast's k = 1 product), ·mask if
-//	any, AND (0 < act) if any
+//	any, AND (0 < act) if any; colsum += dx if any, in row order too
 //
 // and db[h] += d. x, dx, mask and act advance together, contiguously over
-// the rows and heads. The last k mod lanes columns of a head are the last
-// whole vector of the head moved back to end at k, which recomputes dx
-// and dw where it overlaps the one before, from the same d, x and w and
-// from its dw as it was before the vector before stored (loaded into Y6
-// when the head starts), so that both store the same values there: AVX2's
-// masked stores are slow, and a load of dw after that store would wait
-// for it. Only a head narrower than a vector takes a masked vector (mask
-// in Y15). The loops
-// are emitted once for each combination of a nil or non-nil mask and
-// act, so that no vector tests them.
+// the rows and heads; w, dw and colsum restart with each row. The last k
+// mod lanes columns of a head are the last whole vector of the head moved
+// back to end at k, which recomputes dx, dw and colsum where it overlaps
+// the one before, from the same d, x and w and from dw and colsum as they
+// were before the vector before stored (loaded into Y6 and Y7 when the
+// head starts), so that both store the same values there: AVX2's masked
+// stores are slow, and a load after that store would wait for it. Only a
+// head narrower than a vector takes a masked vector (mask in Y15). The
+// loops are emitted once for each combination of nil and non-nil mask,
+// act and colsum, so that no vector tests them.
 func outputBackward(t elem) {
 	l := kernel(t.name("outputBackward"))
-	local := AllocLocal(32)
-	o := obRegs{tailBytes: local.Offset(0), mBytes: local.Offset(8), dyRow: local.Offset(16), back: local.Offset(24)}
+	local := AllocLocal(40)
+	o := obLocals{tailBytes: local.Offset(0), mBytes: local.Offset(8), dyRow: local.Offset(16), back: local.Offset(24), rows: local.Offset(32)}
 	lanes := t.lanes()
 
 	Load(Param("k"), obKV)
@@ -150,6 +150,7 @@ func outputBackward(t elem) {
 	LEAQ(at(RCX, -32, obKV, 1), RCX)
 	MOVQ(RCX, o.back) // k·size − 32: where a moved-back vector starts
 	Load(Param("m"), RCX)
+	MOVQ(RCX, o.rows)
 	SHLQ(U8(t.shift()), RCX)
 	MOVQ(RCX, o.mBytes)
 	Load(Param("dy"), RCX)
@@ -158,33 +159,20 @@ func outputBackward(t elem) {
 	Load(Param("dx"), obDX)
 	Load(Param("mask"), obMask)
 	Load(Param("act"), obAct)
+	Load(Param("colsum"), obCol)
 	Load(Param("w"), obW)
 	Load(Param("dw"), obDW)
 	t.XOR(Y13, Y13, Y13) // zero
 	XORQ(obXO, obXO)
-	Load(Param("m"), obRows)
-
-	TESTQ(obMask, obMask)
-	JNZ(l.L("M"))
-	TESTQ(obAct, obAct)
-	JNZ(l.L("R"))
-	o.rows(t, l, "N", false, false)
-	l.Set("R")
-	o.rows(t, l, "R", false, true)
-	l.Set("M")
-	TESTQ(obAct, obAct)
-	JNZ(l.L("MR"))
-	o.rows(t, l, "M", true, false)
-	l.Set("MR")
-	o.rows(t, l, "MR", true, true)
+	o.variants(t, l, obVariant{}, 0)
 }
 
 // The registers of outputBackward.
 var (
 	obXO    = RAX // byte offset into x, dx, mask and act
-	obWO    = RBX // byte offset into w and dw
+	obWO    = RBX // byte offset into w, dw and colsum
 	obEnd   = RCX // where the head's whole vectors end in w
-	obRows  = RDX // rows left
+	obCol   = RDX // colsum, or nil
 	obDY    = RSI // &dy[h*m+i]
 	obDB    = RDI // &db[h]
 	obX     = R8
@@ -197,16 +185,55 @@ var (
 	obKV    = R15 // k rounded down to whole vectors, in bytes
 )
 
-// obRegs holds outputBackward's locals.
-type obRegs struct {
-	tailBytes, mBytes, dyRow, back Mem // (k mod lanes)·size, m·size, &dy[i], k·size − 32
+// obLocals holds outputBackward's locals.
+type obLocals struct {
+	tailBytes, mBytes, dyRow, back, rows Mem // (k mod lanes)·size, m·size, &dy[i], k·size − 32, rows left
 }
 
-// rows emits outputBackward's loops over the rows and heads for a non-nil
-// mask (dropout) or act (relu) or not, with labels prefixed by p, and its
-// return.
-func (o obRegs) rows(t elem, l labels, p string, dropout, relu bool) {
+// obVariant is one of outputBackward's loops: which of mask (dropout), act
+// (relu) and colsum are not nil.
+type obVariant struct{ dropout, relu, colsum bool }
+
+// variants emits the loops of every variant that agrees with v on the
+// first level operands, testing the others from level on.
+func (o obLocals) variants(t elem, l labels, v obVariant, level int) {
+	if level == 3 {
+		o.rowsLoop(t, l, v)
+		return
+	}
+	reg := []GPPhysical{obMask, obAct, obCol}[level]
+	set := v
+	switch level {
+	case 0:
+		set.dropout = true
+	case 1:
+		set.relu = true
+	case 2:
+		set.colsum = true
+	}
+	TESTQ(reg, reg)
+	JNZ(l.L(set.name() + "_" + string(rune('0'+level))))
+	o.variants(t, l, v, level+1)
+	l.Set(set.name() + "_" + string(rune('0'+level)))
+	o.variants(t, l, set, level+1)
+}
+
+// name is the prefix of v's labels.
+func (v obVariant) name() string {
+	n := "v"
+	for i, on := range []bool{v.dropout, v.relu, v.colsum} {
+		if on {
+			n += string("MRC"[i])
+		}
+	}
+	return n
+}
+
+// rowsLoop emits outputBackward's loops over the rows and heads for the
+// variant v, and its return.
+func (o obLocals) rowsLoop(t elem, l labels, v obVariant) {
 	scale := uint8(t.size)
+	p := v.name()
 	l.Set(p + "row")
 	MOVQ(o.dyRow, obDY)
 	Load(Param("db"), obDB)
@@ -222,16 +249,20 @@ func (o obRegs) rows(t elem, l labels, p string, dropout, relu bool) {
 	JEQ(l.L(p + "whole"))
 	TESTQ(obKV, obKV)
 	JZ(l.L(p + "whole"))
+	// The moved-back vector's dw and colsum, before the vector before stores.
 	MOVQ(o.back, obEnd)
 	ADDQ(obWO, obEnd)
-	t.MOVU(at(obDW, 0, obEnd, 1), Y6) // the moved-back vector's dw, before the vector before stores
+	t.MOVU(at(obDW, 0, obEnd, 1), Y6)
+	if v.colsum {
+		t.MOVU(at(obCol, 0, obEnd, 1), Y7)
+	}
 	l.Set(p + "whole")
 	LEAQ(at(obWO, 0, obKV, 1), obEnd)
 
 	l.Set(p + "vec")
 	CMPQ(obWO, obEnd)
 	JGE(l.L(p + "tail"))
-	obVector(t, 0, dropout, relu)
+	obVector(t, 0, v)
 	ADDQ(U8(32), obXO)
 	ADDQ(U8(32), obWO)
 	JMP(l.L(p + "vec"))
@@ -246,12 +277,12 @@ func (o obRegs) rows(t elem, l labels, p string, dropout, relu bool) {
 	ADDQ(o.tailBytes, obWO)
 	SUBQ(U8(32), obXO)
 	SUBQ(U8(32), obWO)
-	obVector(t, 1, dropout, relu)
+	obVector(t, 1, v)
 	ADDQ(U8(32), obXO)
 	ADDQ(U8(32), obWO)
 	JMP(l.L(p + "next"))
 	l.Set(p + "narrow")
-	obVector(t, 2, dropout, relu)
+	obVector(t, 2, v)
 	ADDQ(o.tailBytes, obXO)
 	ADDQ(o.tailBytes, obWO)
 
@@ -261,16 +292,17 @@ func (o obRegs) rows(t elem, l labels, p string, dropout, relu bool) {
 	DECQ(obHeads)
 	JNZ(l.L(p + "head"))
 	ADDQ(U8(scale), o.dyRow)
-	DECQ(obRows)
+	DECQ(o.rows)
 	JNZ(l.L(p + "row"))
 	VZEROUPPER()
 	RET()
 }
 
-// obVector emits one vector of outputBackward at offsets obXO and obWO: a
-// whole one (kind 0), one moved back over the vector before, with its dw
-// in Y6 (1), or the masked vector of a narrow head (2).
-func obVector(t elem, kind int, dropout, relu bool) {
+// obVector emits one vector of outputBackward's variant v at offsets obXO
+// and obWO: a whole one (kind 0), one moved back over the vector before,
+// with its dw in Y6 and colsum in Y7 (1), or the masked vector of a
+// narrow head (2).
+func obVector(t elem, kind int, v obVariant) {
 	load := func(base, off GPPhysical, dst VecPhysical) {
 		if kind == 2 {
 			t.MASKMOV(at(base, 0, off, 1), Y15, dst)
@@ -285,9 +317,9 @@ func obVector(t elem, kind int, dropout, relu bool) {
 			t.MOVU(src, at(base, 0, off, 1))
 		}
 	}
-	dw := Y6
+	dw, col := Y6, Y7
 	if kind != 1 {
-		dw = Y1
+		dw, col = Y1, Y3
 		load(obDW, obWO, dw)
 	}
 	load(obX, obXO, Y0)
@@ -295,14 +327,21 @@ func obVector(t elem, kind int, dropout, relu bool) {
 	store(dw, obDW, obWO)
 	load(obW, obWO, Y2)
 	pick(t, VFMADD213PS, VFMADD213PD)(Y13, Y14, Y2) // dx = d·w + 0
-	if dropout {
+	if v.dropout {
 		load(obMask, obXO, Y4)
 		t.MUL(Y4, Y2, Y2)
 	}
-	if relu {
+	if v.relu {
 		load(obAct, obXO, Y4)
 		t.CMP(U8(0x11), Y4, Y13, Y4) // 0 < act (false for NaN)
 		t.AND(Y4, Y2, Y2)
 	}
 	store(Y2, obDX, obXO)
+	if v.colsum {
+		if kind != 1 {
+			load(obCol, obWO, col)
+		}
+		t.ADD(Y2, col, col) // colsum += dx
+		store(col, obCol, obWO)
+	}
 }
