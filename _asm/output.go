@@ -155,13 +155,9 @@ func outputBackward(t elem) {
 	MOVQ(RCX, o.mBytes)
 	Load(Param("dy"), RCX)
 	MOVQ(RCX, o.dyRow)
-	Load(Param("x"), obX)
-	Load(Param("dx"), obDX)
-	Load(Param("mask"), obMask)
-	Load(Param("act"), obAct)
-	Load(Param("colsum"), obCol)
-	Load(Param("w"), obW)
-	Load(Param("dw"), obDW)
+	for i, name := range []string{"x", "dx", "mask", "act", "colsum", "w", "dw"} {
+		Load(Param(name), []GPPhysical{obX, obDX, obMask, obAct, obCol, obW, obDW}[i])
+	}
 	t.XOR(Y13, Y13, Y13) // zero
 	XORQ(obXO, obXO)
 	o.variants(t, l, obVariant{}, 0)
