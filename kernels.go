@@ -75,6 +75,9 @@ func genericKernels[T Float]() *kernelSet[T] {
 // written again, and read again for its sums.
 func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
 	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
+		if m <= 0 {
+			return // no rows, and x may be empty
+		}
 		ld := heads * kk
 		for h := 0; h < heads; h++ {
 			dyh := dy[h*m : h*m+m]

@@ -1469,6 +1469,9 @@ func ktFuzzLinear[T Float](t *testing.T, s ktShape, seed uint64, specials bool) 
 	}
 	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantLinear)
 	ktCheckOutput(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantOutput)
+	// The output layer's backward pass, read as s.m rows, s.n heads and s.k
+	// inputs per head, its optional operands chosen by the padding.
+	ktCheckOutputBackward(t, kernelsFor[T](), genericKernelsFor[T](), s.m, s.n, s.k, s.off, s.padX+4*(s.padY%2), r, plant)
 }
 
 // ktFuzzVec runs the vector kernels of one family on a fuzzed length,
