@@ -1016,13 +1016,16 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $40-96
 	MOVQ         CX, (SP)
 	SHLQ         $0x02, R15
 	LEAQ         -32(CX)(R15*1), CX
-	MOVQ         CX, 24(SP)
-	MOVQ         m+0(FP), CX
-	MOVQ         CX, 32(SP)
-	SHLQ         $0x02, CX
 	MOVQ         CX, 8(SP)
-	MOVQ         dy+24(FP), CX
+	MOVQ         k+16(FP), CX
+	MOVQ         heads+8(FP), R14
+	IMULQ        R14, CX
+	SHLQ         $0x02, CX
 	MOVQ         CX, 16(SP)
+	MOVQ         dy+24(FP), CX
+	MOVQ         CX, 24(SP)
+	MOVQ         db+56(FP), CX
+	MOVQ         CX, 32(SP)
 	MOVQ         x+32(FP), R8
 	MOVQ         dx+64(FP), R9
 	MOVQ         mask+72(FP), R10
@@ -1039,167 +1042,223 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $40-96
 	TESTQ        DX, DX
 	JNZ          outputBackwardF32_vC_2
 
-outputBackwardF32_vrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vhead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
 
 outputBackwardF32_vwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vvec
 
 outputBackwardF32_vtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vnext
 
 outputBackwardF32_vnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vhead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vrow
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vC_2:
-outputBackwardF32_vCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vChead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
-	VMOVUPS      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
 
 outputBackwardF32_vCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vCtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VMOVUPS     (DX)(BX*1), Y3
-	VADDPS      Y2, Y3, Y3
-	VMOVUPS     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vCvec
 
 outputBackwardF32_vCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VADDPS      Y2, Y7, Y7
-	VMOVUPS     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vCnext
 
 outputBackwardF32_vCnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPS  (DX)(BX*1), Y15, Y3
-	VADDPS      Y2, Y3, Y3
-	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vChead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vCrow
 	VZEROUPPER
 	RET
 
@@ -1207,185 +1266,241 @@ outputBackwardF32_vR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF32_vRC_2
 
-outputBackwardF32_vRrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vRhead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vRwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vRwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vRdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vRdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
 
 outputBackwardF32_vRwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vRvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vRtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vRvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vRtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vRvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRvec
 
 outputBackwardF32_vRtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vRnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vRnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vRnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vRbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRnext
 
 outputBackwardF32_vRnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  (R11)(AX*1), Y15, Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vRnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vRnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vRhead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vRrow
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vRC_2:
-outputBackwardF32_vRCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vRChead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vRCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vRCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
-	VMOVUPS      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vRCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vRCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
 
 outputBackwardF32_vRCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vRCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vRCtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VMOVUPS     (DX)(BX*1), Y3
-	VADDPS      Y2, Y3, Y3
-	VMOVUPS     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vRCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vRCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vRCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRCvec
 
 outputBackwardF32_vRCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vRCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vRCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VADDPS      Y2, Y7, Y7
-	VMOVUPS     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vRCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vRCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRCnext
 
 outputBackwardF32_vRCnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  (R11)(AX*1), Y15, Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPS  (DX)(BX*1), Y15, Y3
-	VADDPS      Y2, Y3, Y3
-	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vRCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vRCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vRChead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vRCrow
 	VZEROUPPER
 	RET
 
@@ -1395,179 +1510,235 @@ outputBackwardF32_vM_0:
 	TESTQ DX, DX
 	JNZ   outputBackwardF32_vMC_2
 
-outputBackwardF32_vMrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vMhead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vMwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vMwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vMdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
 
 outputBackwardF32_vMwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vMvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vMtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMvec
 
 outputBackwardF32_vMtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vMnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vMnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMnext
 
 outputBackwardF32_vMnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  (R10)(AX*1), Y15, Y4
-	VMULPS      Y4, Y2, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vMnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vMnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMhead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vMrow
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vMC_2:
-outputBackwardF32_vMCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vMChead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vMCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vMCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
-	VMOVUPS      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vMCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
 
 outputBackwardF32_vMCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vMCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vMCtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VMOVUPS     (DX)(BX*1), Y3
-	VADDPS      Y2, Y3, Y3
-	VMOVUPS     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMCvec
 
 outputBackwardF32_vMCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vMCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vMCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VADDPS      Y2, Y7, Y7
-	VMOVUPS     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMCnext
 
 outputBackwardF32_vMCnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  (R10)(AX*1), Y15, Y4
-	VMULPS      Y4, Y2, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPS  (DX)(BX*1), Y15, Y3
-	VADDPS      Y2, Y3, Y3
-	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vMCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vMCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMChead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vMCrow
 	VZEROUPPER
 	RET
 
@@ -1575,197 +1746,253 @@ outputBackwardF32_vMR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF32_vMRC_2
 
-outputBackwardF32_vMRrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vMRhead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vMRwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vMRwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vMRdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMRdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
 
 outputBackwardF32_vMRwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vMRvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vMRtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMRvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMRtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMRvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRvec
 
 outputBackwardF32_vMRtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vMRnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vMRnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMRnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMRbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRnext
 
 outputBackwardF32_vMRnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  (R10)(AX*1), Y15, Y4
-	VMULPS      Y4, Y2, Y2
-	VMASKMOVPS  (R11)(AX*1), Y15, Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vMRnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vMRnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMRhead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vMRrow
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vMRC_2:
-outputBackwardF32_vMRCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF32_vMRChead:
-	VBROADCASTSS (SI), Y14
-	VMOVSS       (DI), X0
-	VADDSS       (SI), X0, X0
-	VMOVSS       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF32_vMRCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF32_vMRCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPS      (R13)(CX*1), Y6
-	VMOVUPS      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF32_vMRCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMRCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
 
 outputBackwardF32_vMRCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF32_vMRCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF32_vMRCtail
-	VMOVUPS     (R13)(BX*1), Y1
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMOVUPS     Y1, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VMOVUPS     (DX)(BX*1), Y3
-	VADDPS      Y2, Y3, Y3
-	VMOVUPS     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMRCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMRCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMRCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRCvec
 
 outputBackwardF32_vMRCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF32_vMRCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF32_vMRCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPS     (R8)(AX*1), Y0
-	VFMADD231PS Y0, Y14, Y6
-	VMOVUPS     Y6, (R13)(BX*1)
-	VMOVUPS     (R12)(BX*1), Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMOVUPS     (R10)(AX*1), Y4
-	VMULPS      Y4, Y2, Y2
-	VMOVUPS     (R11)(AX*1), Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMOVUPS     Y2, (R9)(AX*1)
-	VADDPS      Y2, Y7, Y7
-	VMOVUPS     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF32_vMRCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF32_vMRCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRCnext
 
 outputBackwardF32_vMRCnarrow:
-	VMASKMOVPS  (R13)(BX*1), Y15, Y1
-	VMASKMOVPS  (R8)(AX*1), Y15, Y0
-	VFMADD231PS Y0, Y14, Y1
-	VMASKMOVPS  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPS  (R12)(BX*1), Y15, Y2
-	VFMADD213PS Y13, Y14, Y2
-	VMASKMOVPS  (R10)(AX*1), Y15, Y4
-	VMULPS      Y4, Y2, Y2
-	VMASKMOVPS  (R11)(AX*1), Y15, Y4
-	VCMPPS      $0x11, Y4, Y13, Y4
-	VANDPS      Y4, Y2, Y2
-	VMASKMOVPS  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPS  (DX)(BX*1), Y15, Y3
-	VADDPS      Y2, Y3, Y3
-	VMASKMOVPS  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF32_vMRCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF32_vMRCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x04, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMRChead
-	ADDQ $0x04, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF32_vMRCrow
 	VZEROUPPER
 	RET
 
@@ -2764,13 +2991,16 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $40-96
 	MOVQ         CX, (SP)
 	SHLQ         $0x03, R15
 	LEAQ         -32(CX)(R15*1), CX
-	MOVQ         CX, 24(SP)
-	MOVQ         m+0(FP), CX
-	MOVQ         CX, 32(SP)
-	SHLQ         $0x03, CX
 	MOVQ         CX, 8(SP)
-	MOVQ         dy+24(FP), CX
+	MOVQ         k+16(FP), CX
+	MOVQ         heads+8(FP), R14
+	IMULQ        R14, CX
+	SHLQ         $0x03, CX
 	MOVQ         CX, 16(SP)
+	MOVQ         dy+24(FP), CX
+	MOVQ         CX, 24(SP)
+	MOVQ         db+56(FP), CX
+	MOVQ         CX, 32(SP)
 	MOVQ         x+32(FP), R8
 	MOVQ         dx+64(FP), R9
 	MOVQ         mask+72(FP), R10
@@ -2787,167 +3017,223 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $40-96
 	TESTQ        DX, DX
 	JNZ          outputBackwardF64_vC_2
 
-outputBackwardF64_vrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vhead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
 
 outputBackwardF64_vwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vvec
 
 outputBackwardF64_vtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vnext
 
 outputBackwardF64_vnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vhead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vrow
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vC_2:
-outputBackwardF64_vCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vChead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
-	VMOVUPD      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
 
 outputBackwardF64_vCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vCtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VMOVUPD     (DX)(BX*1), Y3
-	VADDPD      Y2, Y3, Y3
-	VMOVUPD     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vCvec
 
 outputBackwardF64_vCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VADDPD      Y2, Y7, Y7
-	VMOVUPD     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vCnext
 
 outputBackwardF64_vCnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPD  (DX)(BX*1), Y15, Y3
-	VADDPD      Y2, Y3, Y3
-	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vChead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vCrow
 	VZEROUPPER
 	RET
 
@@ -2955,185 +3241,241 @@ outputBackwardF64_vR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF64_vRC_2
 
-outputBackwardF64_vRrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vRhead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vRwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vRwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vRdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vRdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
 
 outputBackwardF64_vRwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vRvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vRtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vRvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vRtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vRvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRvec
 
 outputBackwardF64_vRtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vRnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vRnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vRnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vRbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRnext
 
 outputBackwardF64_vRnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  (R11)(AX*1), Y15, Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vRnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vRnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vRhead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vRrow
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vRC_2:
-outputBackwardF64_vRCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vRChead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vRCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vRCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
-	VMOVUPD      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vRCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vRCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
 
 outputBackwardF64_vRCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vRCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vRCtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VMOVUPD     (DX)(BX*1), Y3
-	VADDPD      Y2, Y3, Y3
-	VMOVUPD     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vRCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vRCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vRCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRCvec
 
 outputBackwardF64_vRCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vRCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vRCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VADDPD      Y2, Y7, Y7
-	VMOVUPD     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vRCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vRCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRCnext
 
 outputBackwardF64_vRCnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  (R11)(AX*1), Y15, Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPD  (DX)(BX*1), Y15, Y3
-	VADDPD      Y2, Y3, Y3
-	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vRCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vRCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vRChead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vRCrow
 	VZEROUPPER
 	RET
 
@@ -3143,179 +3485,235 @@ outputBackwardF64_vM_0:
 	TESTQ DX, DX
 	JNZ   outputBackwardF64_vMC_2
 
-outputBackwardF64_vMrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vMhead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vMwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vMwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vMdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
 
 outputBackwardF64_vMwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vMvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vMtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMvec
 
 outputBackwardF64_vMtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vMnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vMnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMnext
 
 outputBackwardF64_vMnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  (R10)(AX*1), Y15, Y4
-	VMULPD      Y4, Y2, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vMnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vMnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMhead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vMrow
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vMC_2:
-outputBackwardF64_vMCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vMChead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vMCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vMCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
-	VMOVUPD      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vMCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
 
 outputBackwardF64_vMCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vMCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vMCtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VMOVUPD     (DX)(BX*1), Y3
-	VADDPD      Y2, Y3, Y3
-	VMOVUPD     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMCvec
 
 outputBackwardF64_vMCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vMCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vMCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VADDPD      Y2, Y7, Y7
-	VMOVUPD     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMCnext
 
 outputBackwardF64_vMCnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  (R10)(AX*1), Y15, Y4
-	VMULPD      Y4, Y2, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPD  (DX)(BX*1), Y15, Y3
-	VADDPD      Y2, Y3, Y3
-	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vMCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vMCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMChead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vMCrow
 	VZEROUPPER
 	RET
 
@@ -3323,197 +3721,253 @@ outputBackwardF64_vMR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF64_vMRC_2
 
-outputBackwardF64_vMRrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vMRhead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vMRwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vMRwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vMRdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMRdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
 
 outputBackwardF64_vMRwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vMRvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vMRtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMRvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMRtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMRvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRvec
 
 outputBackwardF64_vMRtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vMRnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vMRnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMRnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMRbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRnext
 
 outputBackwardF64_vMRnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  (R10)(AX*1), Y15, Y4
-	VMULPD      Y4, Y2, Y2
-	VMASKMOVPD  (R11)(AX*1), Y15, Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vMRnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vMRnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMRhead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vMRrow
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vMRC_2:
-outputBackwardF64_vMRCrow:
-	MOVQ 16(SP), SI
-	MOVQ db+56(FP), DI
-	MOVQ heads+8(FP), R14
-	XORQ BX, BX
-
 outputBackwardF64_vMRChead:
-	VBROADCASTSD (SI), Y14
-	VMOVSD       (DI), X0
-	VADDSD       (SI), X0, X0
-	VMOVSD       X0, (DI)
-	CMPQ         (SP), $0x00
-	JEQ          outputBackwardF64_vMRCwhole
-	TESTQ        R15, R15
-	JZ           outputBackwardF64_vMRCwhole
-	MOVQ         24(SP), CX
-	ADDQ         BX, CX
-	VMOVUPD      (R13)(CX*1), Y6
-	VMOVUPD      (DX)(CX*1), Y7
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   m+0(FP), DI
+
+outputBackwardF64_vMRCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMRCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
 
 outputBackwardF64_vMRCwhole:
-	LEAQ (BX)(R15*1), CX
+	LEAQ (AX)(R15*1), CX
 
 outputBackwardF64_vMRCvec:
-	CMPQ        BX, CX
-	JGE         outputBackwardF64_vMRCtail
-	VMOVUPD     (R13)(BX*1), Y1
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMOVUPD     Y1, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VMOVUPD     (DX)(BX*1), Y3
-	VADDPD      Y2, Y3, Y3
-	VMOVUPD     Y3, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMRCvec
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMRCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMRCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRCvec
 
 outputBackwardF64_vMRCtail:
-	CMPQ        (SP), $0x00
-	JEQ         outputBackwardF64_vMRCnext
-	TESTQ       R15, R15
-	JZ          outputBackwardF64_vMRCnarrow
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
-	SUBQ        $0x20, AX
-	SUBQ        $0x20, BX
-	VMOVUPD     (R8)(AX*1), Y0
-	VFMADD231PD Y0, Y14, Y6
-	VMOVUPD     Y6, (R13)(BX*1)
-	VMOVUPD     (R12)(BX*1), Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMOVUPD     (R10)(AX*1), Y4
-	VMULPD      Y4, Y2, Y2
-	VMOVUPD     (R11)(AX*1), Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMOVUPD     Y2, (R9)(AX*1)
-	VADDPD      Y2, Y7, Y7
-	VMOVUPD     Y7, (DX)(BX*1)
-	ADDQ        $0x20, AX
-	ADDQ        $0x20, BX
-	JMP         outputBackwardF64_vMRCnext
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	MOVQ    24(SP), SI
+	MOVQ    m+0(FP), DI
+
+outputBackwardF64_vMRCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRCnext
 
 outputBackwardF64_vMRCnarrow:
-	VMASKMOVPD  (R13)(BX*1), Y15, Y1
-	VMASKMOVPD  (R8)(AX*1), Y15, Y0
-	VFMADD231PD Y0, Y14, Y1
-	VMASKMOVPD  Y1, Y15, (R13)(BX*1)
-	VMASKMOVPD  (R12)(BX*1), Y15, Y2
-	VFMADD213PD Y13, Y14, Y2
-	VMASKMOVPD  (R10)(AX*1), Y15, Y4
-	VMULPD      Y4, Y2, Y2
-	VMASKMOVPD  (R11)(AX*1), Y15, Y4
-	VCMPPD      $0x11, Y4, Y13, Y4
-	VANDPD      Y4, Y2, Y2
-	VMASKMOVPD  Y2, Y15, (R9)(AX*1)
-	VMASKMOVPD  (DX)(BX*1), Y15, Y3
-	VADDPD      Y2, Y3, Y3
-	VMASKMOVPD  Y3, Y15, (DX)(BX*1)
-	ADDQ        (SP), AX
-	ADDQ        (SP), BX
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	MOVQ       24(SP), SI
+	MOVQ       m+0(FP), DI
+
+outputBackwardF64_vMRCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
 
 outputBackwardF64_vMRCnext:
-	ADDQ 8(SP), SI
-	ADDQ $0x08, DI
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMRChead
-	ADDQ $0x08, 16(SP)
-	DECQ 32(SP)
-	JNZ  outputBackwardF64_vMRCrow
 	VZEROUPPER
 	RET
 

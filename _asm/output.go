@@ -111,32 +111,33 @@ func outputForward(t elem) {
 }
 
 // outputBackward emits outputBackwardF32 or outputBackwardF64: the output
-// layer's backward pass in one sweep over the rows, where the kernels it
-// replaces (each head's linearBackwardWeights and linearBackwardInput,
-// then mul and reluBackward over all of dx, then the column sums of dx)
-// made 2·heads + 3 passes. For row i and head h, with d = dy[h*m+i]
-// broadcast in Y14, each vector of the head's k columns does
+// layer's backward pass in one kernel, where the kernels it replaces (each
+// head's linearBackwardWeights and linearBackwardInput, then mul and
+// reluBackward over all of dx, then the column sums of dx) made 2·heads + 3
+// passes. For each head h, db[h] += dy[h*m+i] over the rows i; then for
+// each vector of the head's k columns, with dw, colsum and w in registers,
+// for each row i, with d = dy[h*m+i] broadcast in Y14:
 //
-//	dw += d·x (one FMA onto dw, which stays in L1: the chain of each dw
-//	element runs over the rows in order, as gemmBcast1's did)
+//	dw += d·x (an FMA: the chain of each dw element runs over the rows in
+//	order, as gemmBcast1's did)
 //	dx = d·w (an FMA onto zero, as gemmBcast's k = 1 product), ·mask if
 //	any, AND (0 < act) if any; colsum += dx if any, in row order too
 //
-// and db[h] += d. x, dx, mask and act advance together, contiguously over
-// the rows and heads; w, dw and colsum restart with each row. The last k
-// mod lanes columns of a head are the last whole vector of the head moved
-// back to end at k, which recomputes dx, dw and colsum where it overlaps
-// the one before, from the same d, x and w and from dw and colsum as they
-// were before the vector before stored (loaded into Y6 and Y7 when the
-// head starts), so that both store the same values there: AVX2's masked
-// stores are slow, and a load after that store would wait for it. Only a
-// head narrower than a vector takes a masked vector (mask in Y15). The
-// loops are emitted once for each combination of nil and non-nil mask,
-// act and colsum, so that no vector tests them.
+// so that dw and colsum are loaded and stored once per column, not once
+// per row: a row's only store is dx. The last k mod lanes columns of a
+// head are the last whole vector of the head moved back to end at k,
+// which recomputes dx, dw and colsum where it overlaps the one before,
+// from the same d, x and w and from dw and colsum as they were before the
+// vector before stored (loaded into Y6 and Y7 when the head starts), so
+// that both store the same values there: AVX2's masked stores are slow,
+// and a load after that store would wait for it. Only a head narrower
+// than a vector takes a masked vector (mask in Y15). The loops are emitted
+// once for each combination of nil and non-nil mask, act and colsum, so
+// that no vector tests them.
 func outputBackward(t elem) {
 	l := kernel(t.name("outputBackward"))
 	local := AllocLocal(40)
-	o := obLocals{tailBytes: local.Offset(0), mBytes: local.Offset(8), dyRow: local.Offset(16), back: local.Offset(24), rows: local.Offset(32)}
+	o := obLocals{tailBytes: local.Offset(0), back: local.Offset(8), rowBytes: local.Offset(16), dyHead: local.Offset(24), db: local.Offset(32)}
 	lanes := t.lanes()
 
 	Load(Param("k"), obKV)
@@ -149,41 +150,45 @@ func outputBackward(t elem) {
 	SHLQ(U8(t.shift()), obKV)
 	LEAQ(at(RCX, -32, obKV, 1), RCX)
 	MOVQ(RCX, o.back) // k·size − 32: where a moved-back vector starts
-	Load(Param("m"), RCX)
-	MOVQ(RCX, o.rows)
+	Load(Param("k"), RCX)
+	Load(Param("heads"), obHeads)
+	IMULQ(obHeads, RCX)
 	SHLQ(U8(t.shift()), RCX)
-	MOVQ(RCX, o.mBytes)
+	MOVQ(RCX, o.rowBytes)
 	Load(Param("dy"), RCX)
-	MOVQ(RCX, o.dyRow)
+	MOVQ(RCX, o.dyHead)
+	Load(Param("db"), RCX)
+	MOVQ(RCX, o.db)
 	for i, name := range []string{"x", "dx", "mask", "act", "colsum", "w", "dw"} {
 		Load(Param(name), []GPPhysical{obX, obDX, obMask, obAct, obCol, obW, obDW}[i])
 	}
 	t.XOR(Y13, Y13, Y13) // zero
-	XORQ(obXO, obXO)
+	XORQ(obJ, obJ)
 	o.variants(t, l, obVariant{}, 0)
 }
 
 // The registers of outputBackward.
 var (
-	obXO    = RAX // byte offset into x, dx, mask and act
-	obWO    = RBX // byte offset into w, dw and colsum
+	obJ     = RAX // byte offset of the column: into w, dw and colsum, and row 0 of x, dx, mask and act
+	obRow   = RBX // byte offset of the column in the current row of x, dx, mask and act
 	obEnd   = RCX // where the head's whole vectors end in w
 	obCol   = RDX // colsum, or nil
 	obDY    = RSI // &dy[h*m+i]
-	obDB    = RDI // &db[h]
+	obRows  = RDI // rows left
 	obX     = R8
 	obDX    = R9
 	obMask  = R10 // mask, or nil
 	obAct   = R11 // act, or nil
 	obW     = R12
 	obDW    = R13
-	obHeads = R14 // heads left in this row
+	obHeads = R14 // heads left
 	obKV    = R15 // k rounded down to whole vectors, in bytes
 )
 
 // obLocals holds outputBackward's locals.
 type obLocals struct {
-	tailBytes, mBytes, dyRow, back, rows Mem // (k mod lanes)·size, m·size, &dy[i], k·size − 32, rows left
+	tailBytes, back, rowBytes Mem // (k mod lanes)·size, k·size − 32, heads·k·size
+	dyHead, db                Mem // &dy[h*m], &db[h]
 }
 
 // obVariant is one of outputBackward's loops: which of mask (dropout), act
@@ -194,7 +199,7 @@ type obVariant struct{ dropout, relu, colsum bool }
 // first level operands, testing the others from level on.
 func (o obLocals) variants(t elem, l labels, v obVariant, level int) {
 	if level == 3 {
-		o.rowsLoop(t, l, v)
+		o.headsLoop(t, l, v)
 		return
 	}
 	reg := []GPPhysical{obMask, obAct, obCol}[level]
@@ -225,42 +230,42 @@ func (v obVariant) name() string {
 	return n
 }
 
-// rowsLoop emits outputBackward's loops over the rows and heads for the
-// variant v, and its return.
-func (o obLocals) rowsLoop(t elem, l labels, v obVariant) {
-	scale := uint8(t.size)
+// headsLoop emits outputBackward's loops over the heads and their columns
+// for the variant v, and its return.
+func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	p := v.name()
-	l.Set(p + "row")
-	MOVQ(o.dyRow, obDY)
-	Load(Param("db"), obDB)
-	Load(Param("heads"), obHeads)
-	XORQ(obWO, obWO)
-
 	l.Set(p + "head")
-	t.BROADCAST(at(obDY, 0, nil, 0), Y14)
-	pick(t, VMOVSS, VMOVSD)(at(obDB, 0, nil, 0), X0)
-	pick(t, VADDSS, VADDSD)(at(obDY, 0, nil, 0), X0, X0) // db[h] += d
-	pick(t, VMOVSS, VMOVSD)(X0, at(obDB, 0, nil, 0))
+	// db[h] += dy[h*m+i] over the rows, in order.
+	MOVQ(o.dyHead, obDY)
+	MOVQ(o.db, obEnd)
+	pick(t, VMOVSS, VMOVSD)(at(obEnd, 0, nil, 0), X0)
+	Load(Param("m"), obRows)
+	l.Set(p + "db")
+	pick(t, VADDSS, VADDSD)(at(obDY, 0, nil, 0), X0, X0)
+	ADDQ(U8(t.size), obDY)
+	DECQ(obRows)
+	JNZ(l.L(p + "db"))
+	pick(t, VMOVSS, VMOVSD)(X0, at(obEnd, 0, nil, 0))
+
 	CMPQ(o.tailBytes, U8(0))
 	JEQ(l.L(p + "whole"))
 	TESTQ(obKV, obKV)
 	JZ(l.L(p + "whole"))
 	// The moved-back vector's dw and colsum, before the vector before stores.
 	MOVQ(o.back, obEnd)
-	ADDQ(obWO, obEnd)
+	ADDQ(obJ, obEnd)
 	t.MOVU(at(obDW, 0, obEnd, 1), Y6)
 	if v.colsum {
 		t.MOVU(at(obCol, 0, obEnd, 1), Y7)
 	}
 	l.Set(p + "whole")
-	LEAQ(at(obWO, 0, obKV, 1), obEnd)
+	LEAQ(at(obJ, 0, obKV, 1), obEnd)
 
 	l.Set(p + "vec")
-	CMPQ(obWO, obEnd)
+	CMPQ(obJ, obEnd)
 	JGE(l.L(p + "tail"))
-	obVector(t, 0, v)
-	ADDQ(U8(32), obXO)
-	ADDQ(U8(32), obWO)
+	o.column(t, l, p+"v", 0, v)
+	ADDQ(U8(32), obJ)
 	JMP(l.L(p + "vec"))
 
 	l.Set(p + "tail")
@@ -269,36 +274,31 @@ func (o obLocals) rowsLoop(t elem, l labels, v obVariant) {
 	TESTQ(obKV, obKV)
 	JZ(l.L(p + "narrow"))
 	// The vector ending at k: back by 32 − tail bytes.
-	ADDQ(o.tailBytes, obXO)
-	ADDQ(o.tailBytes, obWO)
-	SUBQ(U8(32), obXO)
-	SUBQ(U8(32), obWO)
-	obVector(t, 1, v)
-	ADDQ(U8(32), obXO)
-	ADDQ(U8(32), obWO)
+	ADDQ(o.tailBytes, obJ)
+	SUBQ(U8(32), obJ)
+	o.column(t, l, p+"b", 1, v)
+	ADDQ(U8(32), obJ)
 	JMP(l.L(p + "next"))
 	l.Set(p + "narrow")
-	obVector(t, 2, v)
-	ADDQ(o.tailBytes, obXO)
-	ADDQ(o.tailBytes, obWO)
+	o.column(t, l, p+"n", 2, v)
+	ADDQ(o.tailBytes, obJ)
 
 	l.Set(p + "next")
-	ADDQ(o.mBytes, obDY)
-	ADDQ(U8(scale), obDB)
+	Load(Param("m"), obEnd)
+	SHLQ(U8(t.shift()), obEnd)
+	ADDQ(obEnd, o.dyHead)
+	ADDQ(U8(t.size), o.db)
 	DECQ(obHeads)
 	JNZ(l.L(p + "head"))
-	ADDQ(U8(scale), o.dyRow)
-	DECQ(o.rows)
-	JNZ(l.L(p + "row"))
 	VZEROUPPER()
 	RET()
 }
 
-// obVector emits one vector of outputBackward's variant v at offsets obXO
-// and obWO: a whole one (kind 0), one moved back over the vector before,
-// with its dw in Y6 and colsum in Y7 (1), or the masked vector of a
-// narrow head (2).
-func obVector(t elem, kind int, v obVariant) {
+// column emits one vector of columns of outputBackward's variant v at
+// column offset obJ, over all rows, with labels prefixed by p: a whole one
+// (kind 0), one moved back over the vector before, with its dw in Y6 and
+// colsum in Y7 (1), or the masked vector of a narrow head (2).
+func (o obLocals) column(t elem, l labels, p string, kind int, v obVariant) {
 	load := func(base, off GPPhysical, dst VecPhysical) {
 		if kind == 2 {
 			t.MASKMOV(at(base, 0, off, 1), Y15, dst)
@@ -315,29 +315,43 @@ func obVector(t elem, kind int, v obVariant) {
 	}
 	dw, col := Y6, Y7
 	if kind != 1 {
-		dw, col = Y1, Y3
-		load(obDW, obWO, dw)
+		dw, col = Y1, Y5
+		load(obDW, obJ, dw)
+		if v.colsum {
+			load(obCol, obJ, col)
+		}
 	}
-	load(obX, obXO, Y0)
+	load(obW, obJ, Y2)
+	MOVQ(obJ, obRow)
+	MOVQ(o.dyHead, obDY)
+	Load(Param("m"), obRows)
+
+	l.Set(p + "row")
+	t.BROADCAST(at(obDY, 0, nil, 0), Y14)
+	load(obX, obRow, Y0)
 	t.FMADD231(Y0, Y14, dw) // dw += d·x
-	store(dw, obDW, obWO)
-	load(obW, obWO, Y2)
-	pick(t, VFMADD213PS, VFMADD213PD)(Y13, Y14, Y2) // dx = d·w + 0
+	t.MOVA(Y2, Y3)
+	pick(t, VFMADD213PS, VFMADD213PD)(Y13, Y14, Y3) // dx = d·w + 0
 	if v.dropout {
-		load(obMask, obXO, Y4)
-		t.MUL(Y4, Y2, Y2)
+		load(obMask, obRow, Y4)
+		t.MUL(Y4, Y3, Y3)
 	}
 	if v.relu {
-		load(obAct, obXO, Y4)
+		load(obAct, obRow, Y4)
 		t.CMP(U8(0x11), Y4, Y13, Y4) // 0 < act (false for NaN)
-		t.AND(Y4, Y2, Y2)
+		t.AND(Y4, Y3, Y3)
 	}
-	store(Y2, obDX, obXO)
+	store(Y3, obDX, obRow)
 	if v.colsum {
-		if kind != 1 {
-			load(obCol, obWO, col)
-		}
-		t.ADD(Y2, col, col) // colsum += dx
-		store(col, obCol, obWO)
+		t.ADD(Y3, col, col) // colsum += dx
+	}
+	ADDQ(o.rowBytes, obRow)
+	ADDQ(U8(t.size), obDY)
+	DECQ(obRows)
+	JNZ(l.L(p + "row"))
+
+	store(dw, obDW, obJ)
+	if v.colsum {
+		store(col, obCol, obJ)
 	}
 }
