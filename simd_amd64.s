@@ -1003,8 +1003,8 @@ outputForwardF32_sum:
 	RET
 
 // func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32)
-// Requires: AVX, AVX2, FMA3
-TEXT ·outputBackwardF32(SB), NOSPLIT, $40-96
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·outputBackwardF32(SB), NOSPLIT, $64-96
 	MOVQ         k+16(FP), R15
 	MOVQ         R15, CX
 	ANDQ         $0x07, CX
@@ -1022,10 +1022,7 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $40-96
 	IMULQ        R14, CX
 	SHLQ         $0x02, CX
 	MOVQ         CX, 16(SP)
-	MOVQ         dy+24(FP), CX
-	MOVQ         CX, 24(SP)
-	MOVQ         db+56(FP), CX
-	MOVQ         CX, 32(SP)
+	MOVQ         $0x00000000, 40(SP)
 	MOVQ         x+32(FP), R8
 	MOVQ         dx+64(FP), R9
 	MOVQ         mask+72(FP), R10
@@ -1034,7 +1031,6 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $40-96
 	MOVQ         w+40(FP), R12
 	MOVQ         dw+48(FP), R13
 	VXORPS       Y13, Y13, Y13
-	XORQ         AX, AX
 	TESTQ        R10, R10
 	JNZ          outputBackwardF32_vM_0
 	TESTQ        R11, R11
@@ -1042,11 +1038,31 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $40-96
 	TESTQ        DX, DX
 	JNZ          outputBackwardF32_vC_2
 
+outputBackwardF32_vblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vdb:
 	VADDSS  (SI), X0, X0
@@ -1071,8 +1087,9 @@ outputBackwardF32_vvec:
 	VMOVUPS (R13)(AX*1), Y1
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vvrow:
 	VBROADCASTSS (SI), Y14
@@ -1098,8 +1115,9 @@ outputBackwardF32_vtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vbrow:
 	VBROADCASTSS (SI), Y14
@@ -1120,8 +1138,9 @@ outputBackwardF32_vnarrow:
 	VMASKMOVPS (R13)(AX*1), Y15, Y1
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vnrow:
 	VBROADCASTSS (SI), Y14
@@ -1144,15 +1163,39 @@ outputBackwardF32_vnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vblock
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vC_2:
+outputBackwardF32_vCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vCdb:
 	VADDSS  (SI), X0, X0
@@ -1179,8 +1222,9 @@ outputBackwardF32_vCvec:
 	VMOVUPS (DX)(AX*1), Y5
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vCvrow:
 	VBROADCASTSS (SI), Y14
@@ -1208,8 +1252,9 @@ outputBackwardF32_vCtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vCbrow:
 	VBROADCASTSS (SI), Y14
@@ -1233,8 +1278,9 @@ outputBackwardF32_vCnarrow:
 	VMASKMOVPS (DX)(AX*1), Y15, Y5
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vCnrow:
 	VBROADCASTSS (SI), Y14
@@ -1259,6 +1305,10 @@ outputBackwardF32_vCnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vCblock
 	VZEROUPPER
 	RET
 
@@ -1266,11 +1316,31 @@ outputBackwardF32_vR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF32_vRC_2
 
+outputBackwardF32_vRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vRhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vRdb:
 	VADDSS  (SI), X0, X0
@@ -1295,8 +1365,9 @@ outputBackwardF32_vRvec:
 	VMOVUPS (R13)(AX*1), Y1
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vRvrow:
 	VBROADCASTSS (SI), Y14
@@ -1325,8 +1396,9 @@ outputBackwardF32_vRtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vRbrow:
 	VBROADCASTSS (SI), Y14
@@ -1350,8 +1422,9 @@ outputBackwardF32_vRnarrow:
 	VMASKMOVPS (R13)(AX*1), Y15, Y1
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vRnrow:
 	VBROADCASTSS (SI), Y14
@@ -1377,15 +1450,39 @@ outputBackwardF32_vRnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vRblock
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vRC_2:
+outputBackwardF32_vRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vRChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vRCdb:
 	VADDSS  (SI), X0, X0
@@ -1412,8 +1509,9 @@ outputBackwardF32_vRCvec:
 	VMOVUPS (DX)(AX*1), Y5
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vRCvrow:
 	VBROADCASTSS (SI), Y14
@@ -1444,8 +1542,9 @@ outputBackwardF32_vRCtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vRCbrow:
 	VBROADCASTSS (SI), Y14
@@ -1472,8 +1571,9 @@ outputBackwardF32_vRCnarrow:
 	VMASKMOVPS (DX)(AX*1), Y15, Y5
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vRCnrow:
 	VBROADCASTSS (SI), Y14
@@ -1501,6 +1601,10 @@ outputBackwardF32_vRCnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vRCblock
 	VZEROUPPER
 	RET
 
@@ -1510,11 +1614,31 @@ outputBackwardF32_vM_0:
 	TESTQ DX, DX
 	JNZ   outputBackwardF32_vMC_2
 
+outputBackwardF32_vMblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vMhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vMdb:
 	VADDSS  (SI), X0, X0
@@ -1539,8 +1663,9 @@ outputBackwardF32_vMvec:
 	VMOVUPS (R13)(AX*1), Y1
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMvrow:
 	VBROADCASTSS (SI), Y14
@@ -1568,8 +1693,9 @@ outputBackwardF32_vMtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMbrow:
 	VBROADCASTSS (SI), Y14
@@ -1592,8 +1718,9 @@ outputBackwardF32_vMnarrow:
 	VMASKMOVPS (R13)(AX*1), Y15, Y1
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vMnrow:
 	VBROADCASTSS (SI), Y14
@@ -1618,15 +1745,39 @@ outputBackwardF32_vMnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMblock
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vMC_2:
+outputBackwardF32_vMCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vMChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vMCdb:
 	VADDSS  (SI), X0, X0
@@ -1653,8 +1804,9 @@ outputBackwardF32_vMCvec:
 	VMOVUPS (DX)(AX*1), Y5
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMCvrow:
 	VBROADCASTSS (SI), Y14
@@ -1684,8 +1836,9 @@ outputBackwardF32_vMCtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMCbrow:
 	VBROADCASTSS (SI), Y14
@@ -1711,8 +1864,9 @@ outputBackwardF32_vMCnarrow:
 	VMASKMOVPS (DX)(AX*1), Y15, Y5
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vMCnrow:
 	VBROADCASTSS (SI), Y14
@@ -1739,6 +1893,10 @@ outputBackwardF32_vMCnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMCblock
 	VZEROUPPER
 	RET
 
@@ -1746,11 +1904,31 @@ outputBackwardF32_vMR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF32_vMRC_2
 
+outputBackwardF32_vMRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vMRhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vMRdb:
 	VADDSS  (SI), X0, X0
@@ -1775,8 +1953,9 @@ outputBackwardF32_vMRvec:
 	VMOVUPS (R13)(AX*1), Y1
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMRvrow:
 	VBROADCASTSS (SI), Y14
@@ -1807,8 +1986,9 @@ outputBackwardF32_vMRtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMRbrow:
 	VBROADCASTSS (SI), Y14
@@ -1834,8 +2014,9 @@ outputBackwardF32_vMRnarrow:
 	VMASKMOVPS (R13)(AX*1), Y15, Y1
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vMRnrow:
 	VBROADCASTSS (SI), Y14
@@ -1863,15 +2044,39 @@ outputBackwardF32_vMRnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMRblock
 	VZEROUPPER
 	RET
 
 outputBackwardF32_vMRC_2:
+outputBackwardF32_vMRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF32_vMRChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSS (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF32_vMRCdb:
 	VADDSS  (SI), X0, X0
@@ -1898,8 +2103,9 @@ outputBackwardF32_vMRCvec:
 	VMOVUPS (DX)(AX*1), Y5
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMRCvrow:
 	VBROADCASTSS (SI), Y14
@@ -1932,8 +2138,9 @@ outputBackwardF32_vMRCtail:
 	SUBQ    $0x20, AX
 	VMOVUPS (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF32_vMRCbrow:
 	VBROADCASTSS (SI), Y14
@@ -1962,8 +2169,9 @@ outputBackwardF32_vMRCnarrow:
 	VMASKMOVPS (DX)(AX*1), Y15, Y5
 	VMASKMOVPS (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF32_vMRCnrow:
 	VBROADCASTSS (SI), Y14
@@ -1993,6 +2201,10 @@ outputBackwardF32_vMRCnext:
 	ADDQ $0x04, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF32_vMRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMRCblock
 	VZEROUPPER
 	RET
 
@@ -2978,8 +3190,8 @@ outputForwardF64_sum:
 	RET
 
 // func outputBackwardF64(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64)
-// Requires: AVX, AVX2, FMA3
-TEXT ·outputBackwardF64(SB), NOSPLIT, $40-96
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·outputBackwardF64(SB), NOSPLIT, $64-96
 	MOVQ         k+16(FP), R15
 	MOVQ         R15, CX
 	ANDQ         $0x03, CX
@@ -2997,10 +3209,7 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $40-96
 	IMULQ        R14, CX
 	SHLQ         $0x03, CX
 	MOVQ         CX, 16(SP)
-	MOVQ         dy+24(FP), CX
-	MOVQ         CX, 24(SP)
-	MOVQ         db+56(FP), CX
-	MOVQ         CX, 32(SP)
+	MOVQ         $0x00000000, 40(SP)
 	MOVQ         x+32(FP), R8
 	MOVQ         dx+64(FP), R9
 	MOVQ         mask+72(FP), R10
@@ -3009,7 +3218,6 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $40-96
 	MOVQ         w+40(FP), R12
 	MOVQ         dw+48(FP), R13
 	VXORPD       Y13, Y13, Y13
-	XORQ         AX, AX
 	TESTQ        R10, R10
 	JNZ          outputBackwardF64_vM_0
 	TESTQ        R11, R11
@@ -3017,11 +3225,31 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $40-96
 	TESTQ        DX, DX
 	JNZ          outputBackwardF64_vC_2
 
+outputBackwardF64_vblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vdb:
 	VADDSD  (SI), X0, X0
@@ -3046,8 +3274,9 @@ outputBackwardF64_vvec:
 	VMOVUPD (R13)(AX*1), Y1
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vvrow:
 	VBROADCASTSD (SI), Y14
@@ -3073,8 +3302,9 @@ outputBackwardF64_vtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vbrow:
 	VBROADCASTSD (SI), Y14
@@ -3095,8 +3325,9 @@ outputBackwardF64_vnarrow:
 	VMASKMOVPD (R13)(AX*1), Y15, Y1
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vnrow:
 	VBROADCASTSD (SI), Y14
@@ -3119,15 +3350,39 @@ outputBackwardF64_vnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vblock
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vC_2:
+outputBackwardF64_vCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vCdb:
 	VADDSD  (SI), X0, X0
@@ -3154,8 +3409,9 @@ outputBackwardF64_vCvec:
 	VMOVUPD (DX)(AX*1), Y5
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vCvrow:
 	VBROADCASTSD (SI), Y14
@@ -3183,8 +3439,9 @@ outputBackwardF64_vCtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vCbrow:
 	VBROADCASTSD (SI), Y14
@@ -3208,8 +3465,9 @@ outputBackwardF64_vCnarrow:
 	VMASKMOVPD (DX)(AX*1), Y15, Y5
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vCnrow:
 	VBROADCASTSD (SI), Y14
@@ -3234,6 +3492,10 @@ outputBackwardF64_vCnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vCblock
 	VZEROUPPER
 	RET
 
@@ -3241,11 +3503,31 @@ outputBackwardF64_vR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF64_vRC_2
 
+outputBackwardF64_vRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vRhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vRdb:
 	VADDSD  (SI), X0, X0
@@ -3270,8 +3552,9 @@ outputBackwardF64_vRvec:
 	VMOVUPD (R13)(AX*1), Y1
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vRvrow:
 	VBROADCASTSD (SI), Y14
@@ -3300,8 +3583,9 @@ outputBackwardF64_vRtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vRbrow:
 	VBROADCASTSD (SI), Y14
@@ -3325,8 +3609,9 @@ outputBackwardF64_vRnarrow:
 	VMASKMOVPD (R13)(AX*1), Y15, Y1
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vRnrow:
 	VBROADCASTSD (SI), Y14
@@ -3352,15 +3637,39 @@ outputBackwardF64_vRnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vRblock
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vRC_2:
+outputBackwardF64_vRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vRChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vRCdb:
 	VADDSD  (SI), X0, X0
@@ -3387,8 +3696,9 @@ outputBackwardF64_vRCvec:
 	VMOVUPD (DX)(AX*1), Y5
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vRCvrow:
 	VBROADCASTSD (SI), Y14
@@ -3419,8 +3729,9 @@ outputBackwardF64_vRCtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vRCbrow:
 	VBROADCASTSD (SI), Y14
@@ -3447,8 +3758,9 @@ outputBackwardF64_vRCnarrow:
 	VMASKMOVPD (DX)(AX*1), Y15, Y5
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vRCnrow:
 	VBROADCASTSD (SI), Y14
@@ -3476,6 +3788,10 @@ outputBackwardF64_vRCnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vRCblock
 	VZEROUPPER
 	RET
 
@@ -3485,11 +3801,31 @@ outputBackwardF64_vM_0:
 	TESTQ DX, DX
 	JNZ   outputBackwardF64_vMC_2
 
+outputBackwardF64_vMblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vMhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vMdb:
 	VADDSD  (SI), X0, X0
@@ -3514,8 +3850,9 @@ outputBackwardF64_vMvec:
 	VMOVUPD (R13)(AX*1), Y1
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMvrow:
 	VBROADCASTSD (SI), Y14
@@ -3543,8 +3880,9 @@ outputBackwardF64_vMtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMbrow:
 	VBROADCASTSD (SI), Y14
@@ -3567,8 +3905,9 @@ outputBackwardF64_vMnarrow:
 	VMASKMOVPD (R13)(AX*1), Y15, Y1
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vMnrow:
 	VBROADCASTSD (SI), Y14
@@ -3593,15 +3932,39 @@ outputBackwardF64_vMnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMblock
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vMC_2:
+outputBackwardF64_vMCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vMChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vMCdb:
 	VADDSD  (SI), X0, X0
@@ -3628,8 +3991,9 @@ outputBackwardF64_vMCvec:
 	VMOVUPD (DX)(AX*1), Y5
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMCvrow:
 	VBROADCASTSD (SI), Y14
@@ -3659,8 +4023,9 @@ outputBackwardF64_vMCtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMCbrow:
 	VBROADCASTSD (SI), Y14
@@ -3686,8 +4051,9 @@ outputBackwardF64_vMCnarrow:
 	VMASKMOVPD (DX)(AX*1), Y15, Y5
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vMCnrow:
 	VBROADCASTSD (SI), Y14
@@ -3714,6 +4080,10 @@ outputBackwardF64_vMCnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMCblock
 	VZEROUPPER
 	RET
 
@@ -3721,11 +4091,31 @@ outputBackwardF64_vMR_1:
 	TESTQ DX, DX
 	JNZ   outputBackwardF64_vMRC_2
 
+outputBackwardF64_vMRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vMRhead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vMRdb:
 	VADDSD  (SI), X0, X0
@@ -3750,8 +4140,9 @@ outputBackwardF64_vMRvec:
 	VMOVUPD (R13)(AX*1), Y1
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMRvrow:
 	VBROADCASTSD (SI), Y14
@@ -3782,8 +4173,9 @@ outputBackwardF64_vMRtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMRbrow:
 	VBROADCASTSD (SI), Y14
@@ -3809,8 +4201,9 @@ outputBackwardF64_vMRnarrow:
 	VMASKMOVPD (R13)(AX*1), Y15, Y1
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vMRnrow:
 	VBROADCASTSD (SI), Y14
@@ -3838,15 +4231,39 @@ outputBackwardF64_vMRnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMRblock
 	VZEROUPPER
 	RET
 
 outputBackwardF64_vMRC_2:
+outputBackwardF64_vMRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
 outputBackwardF64_vMRChead:
 	MOVQ   24(SP), SI
 	MOVQ   32(SP), CX
 	VMOVSD (CX), X0
-	MOVQ   m+0(FP), DI
+	MOVQ   48(SP), DI
 
 outputBackwardF64_vMRCdb:
 	VADDSD  (SI), X0, X0
@@ -3873,8 +4290,9 @@ outputBackwardF64_vMRCvec:
 	VMOVUPD (DX)(AX*1), Y5
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMRCvrow:
 	VBROADCASTSD (SI), Y14
@@ -3907,8 +4325,9 @@ outputBackwardF64_vMRCtail:
 	SUBQ    $0x20, AX
 	VMOVUPD (R12)(AX*1), Y2
 	MOVQ    AX, BX
+	ADDQ    56(SP), BX
 	MOVQ    24(SP), SI
-	MOVQ    m+0(FP), DI
+	MOVQ    48(SP), DI
 
 outputBackwardF64_vMRCbrow:
 	VBROADCASTSD (SI), Y14
@@ -3937,8 +4356,9 @@ outputBackwardF64_vMRCnarrow:
 	VMASKMOVPD (DX)(AX*1), Y15, Y5
 	VMASKMOVPD (R12)(AX*1), Y15, Y2
 	MOVQ       AX, BX
+	ADDQ       56(SP), BX
 	MOVQ       24(SP), SI
-	MOVQ       m+0(FP), DI
+	MOVQ       48(SP), DI
 
 outputBackwardF64_vMRCnrow:
 	VBROADCASTSD (SI), Y14
@@ -3968,6 +4388,10 @@ outputBackwardF64_vMRCnext:
 	ADDQ $0x08, 32(SP)
 	DECQ R14
 	JNZ  outputBackwardF64_vMRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMRCblock
 	VZEROUPPER
 	RET
 

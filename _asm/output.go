@@ -124,7 +124,10 @@ func outputForward(t elem) {
 //	any, AND (0 < act) if any; colsum += dx if any, in row order too
 //
 // so that dw and colsum are loaded and stored once per column, not once
-// per row: a row's only store is dx. The last k mod lanes columns of a
+// per row: a row's only store is dx. The rows go in blocks of obBlock,
+// each block over all heads and columns, so that a column's walk down the
+// rows of x, act, mask and dx stays in L1 for the next column of the same
+// cache lines; the chains continue from block to block. The last k mod lanes columns of a
 // head are the last whole vector of the head moved back to end at k,
 // which recomputes dx, dw and colsum where it overlaps the one before,
 // from the same d, x and w and from dw and colsum as they were before the
@@ -136,8 +139,9 @@ func outputForward(t elem) {
 // that no vector tests them.
 func outputBackward(t elem) {
 	l := kernel(t.name("outputBackward"))
-	local := AllocLocal(40)
-	o := obLocals{tailBytes: local.Offset(0), back: local.Offset(8), rowBytes: local.Offset(16), dyHead: local.Offset(24), db: local.Offset(32)}
+	local := AllocLocal(64)
+	o := obLocals{tailBytes: local.Offset(0), back: local.Offset(8), rowBytes: local.Offset(16), dyHead: local.Offset(24), db: local.Offset(32),
+		i0: local.Offset(40), blockRows: local.Offset(48), blockBase: local.Offset(56)}
 	lanes := t.lanes()
 
 	Load(Param("k"), obKV)
@@ -155,15 +159,11 @@ func outputBackward(t elem) {
 	IMULQ(obHeads, RCX)
 	SHLQ(U8(t.shift()), RCX)
 	MOVQ(RCX, o.rowBytes)
-	Load(Param("dy"), RCX)
-	MOVQ(RCX, o.dyHead)
-	Load(Param("db"), RCX)
-	MOVQ(RCX, o.db)
+	MOVQ(U32(0), o.i0)
 	for i, name := range []string{"x", "dx", "mask", "act", "colsum", "w", "dw"} {
 		Load(Param(name), []GPPhysical{obX, obDX, obMask, obAct, obCol, obW, obDW}[i])
 	}
 	t.XOR(Y13, Y13, Y13) // zero
-	XORQ(obJ, obJ)
 	o.variants(t, l, obVariant{}, 0)
 }
 
@@ -185,10 +185,14 @@ var (
 	obKV    = R15 // k rounded down to whole vectors, in bytes
 )
 
+// obBlock is how many rows outputBackward takes at a time.
+const obBlock = 32
+
 // obLocals holds outputBackward's locals.
 type obLocals struct {
 	tailBytes, back, rowBytes Mem // (k mod lanes)·size, k·size − 32, heads·k·size
-	dyHead, db                Mem // &dy[h*m], &db[h]
+	dyHead, db                Mem // &dy[h*m+i0], &db[h]
+	i0, blockRows, blockBase  Mem // the block's first row, its rows, i0·rowBytes
 }
 
 // obVariant is one of outputBackward's loops: which of mask (dropout), act
@@ -230,16 +234,36 @@ func (v obVariant) name() string {
 	return n
 }
 
-// headsLoop emits outputBackward's loops over the heads and their columns
-// for the variant v, and its return.
+// headsLoop emits outputBackward's loops over the blocks of rows, the
+// heads and their columns for the variant v, and its return.
 func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	p := v.name()
+	l.Set(p + "block")
+	Load(Param("m"), RCX)
+	SUBQ(o.i0, RCX)
+	MOVQ(U32(obBlock), obRows)
+	CMPQ(RCX, obRows)
+	CMOVQLT(RCX, obRows)
+	MOVQ(obRows, o.blockRows) // min(obBlock, m − i0)
+	MOVQ(o.i0, RCX)
+	IMULQ(o.rowBytes, RCX)
+	MOVQ(RCX, o.blockBase)
+	MOVQ(o.i0, RCX)
+	SHLQ(U8(t.shift()), RCX)
+	Load(Param("dy"), obDY)
+	ADDQ(obDY, RCX)
+	MOVQ(RCX, o.dyHead)
+	Load(Param("db"), RCX)
+	MOVQ(RCX, o.db)
+	Load(Param("heads"), obHeads)
+	XORQ(obJ, obJ)
+
 	l.Set(p + "head")
-	// db[h] += dy[h*m+i] over the rows, in order.
+	// db[h] += dy[h*m+i] over the block's rows, in order.
 	MOVQ(o.dyHead, obDY)
 	MOVQ(o.db, obEnd)
 	pick(t, VMOVSS, VMOVSD)(at(obEnd, 0, nil, 0), X0)
-	Load(Param("m"), obRows)
+	MOVQ(o.blockRows, obRows)
 	l.Set(p + "db")
 	pick(t, VADDSS, VADDSD)(at(obDY, 0, nil, 0), X0, X0)
 	ADDQ(U8(t.size), obDY)
@@ -290,6 +314,10 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	ADDQ(U8(t.size), o.db)
 	DECQ(obHeads)
 	JNZ(l.L(p + "head"))
+	ADDQ(U32(obBlock), o.i0)
+	Load(Param("m"), RCX)
+	CMPQ(o.i0, RCX)
+	JLT(l.L(p + "block"))
 	VZEROUPPER()
 	RET()
 }
@@ -323,8 +351,9 @@ func (o obLocals) column(t elem, l labels, p string, kind int, v obVariant) {
 	}
 	load(obW, obJ, Y2)
 	MOVQ(obJ, obRow)
+	ADDQ(o.blockBase, obRow)
 	MOVQ(o.dyHead, obDY)
-	Load(Param("m"), obRows)
+	MOVQ(o.blockRows, obRows)
 
 	l.Set(p + "row")
 	t.BROADCAST(at(obDY, 0, nil, 0), Y14)
