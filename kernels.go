@@ -10,6 +10,7 @@ type kernelSet[T Float] struct {
 	linearBackwardWeights func(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T)
 	linearBackwardInput   func(m, n, k int, dy []T, lddy int, w, dx []T, lddx int)
 	outputForward         func(m, heads, k int, x []T, ldx int, w, b, y []T)
+	outputBackward        func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T)
 	tanh                  func(x []T)
 	mul                   func(x, y []T)
 	mulTo                 func(dst, x, y []T)
@@ -19,16 +20,16 @@ type kernelSet[T Float] struct {
 	scale                 func(a T, x []T)
 	sumSquares            func(x []T) float64
 	allFinite             func(x []T) bool
-	sgd                   func(p2, p, g []T, lr T)
-	nesterov              func(p2, v2, p, v, g []T, lr, mu T)
-	rmsprop               func(p2, a2, p, a, g []T, lr, rho, eps T)
-	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T)
+	sgd                   func(p2, p, g []T, lr T) bool // the optimizer steps report whether all they wrote is finite
+	nesterov              func(p2, v2, p, v, g []T, lr, mu T) bool
+	rmsprop               func(p2, a2, p, a, g []T, lr, rho, eps T) bool
+	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
-	return &kernelSet[T]{
+	k := &kernelSet[T]{
 		name:                  "generic",
 		linearForward:         linearForwardGeneric[T],
 		linearBackwardWeights: linearBackwardWeightsGeneric[T],
@@ -49,6 +50,50 @@ func genericKernels[T Float]() *kernelSet[T] {
 		adam:                  adamGeneric[T],
 		gcpLoss:               gcpLossGeneric[T],
 		softplus:              softplusGeneric[T],
+	}
+	k.outputBackward = outputBackwardVia(k)
+	return k
+}
+
+// outputBackwardVia returns the backward pass of the output layer (see
+// outputForwardGeneric) composed of k's kernels, the two of each head and
+// two over all of dx:
+//
+//	for h := range heads {
+//		linearBackwardWeights of head h's k weights and bias (dw, db +=)
+//		linearBackwardInput of its k inputs (dx =) }
+//	if mask != nil { dx *= mask }      // dropout
+//	if act != nil { reluBackward(dx, act) }
+//	if colsum != nil { colsum += column sums of dx } // the next layer's db
+//
+// dy holds the heads' output gradients head-major (head h's m at h*m), and
+// x, dx, mask and act are m rows of heads·k. The column sums are the bias
+// part of linearBackwardWeights alone (k = 0). The generic and NEON
+// tables use it; the AVX2 kernel does all of it in one pass, with the same
+// arithmetic for every element, so that dx, the 128 KB of a float32
+// ensemble of five, is written once instead of written, then read and
+// written again, and read again for its sums.
+func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
+	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
+		if m <= 0 {
+			return // no rows, and x may be empty
+		}
+		ld := heads * kk
+		for h := 0; h < heads; h++ {
+			dyh := dy[h*m : h*m+m]
+			k.linearBackwardWeights(m, 1, kk, dyh, 1, x[h*kk:], ld, dw[h*kk:h*kk+kk], db[h:h+1])
+			k.linearBackwardInput(m, 1, kk, dyh, 1, w[h*kk:h*kk+kk], dx[h*kk:], ld)
+		}
+		dx = dx[:m*ld]
+		if mask != nil {
+			k.mul(dx, mask)
+		}
+		if act != nil {
+			k.reluBackward(dx, act)
+		}
+		if colsum != nil {
+			k.linearBackwardWeights(m, ld, 0, dx, ld, nil, 0, nil, colsum)
+		}
 	}
 }
 

@@ -267,26 +267,29 @@ func forwardOutput[T Float](k *kernelSet[T], l *layout, p []T, a *activations[T]
 // d.act receives the gradients with respect to the hidden activations.
 func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *activations[T], n int, mask []T, g []T) {
 	last := l.last()
-	src, ldLast := a.act[last], l.width(last)
+	src := a.act[last]
 	if mask != nil {
 		src = a.drop
 	}
+	// With ReLU, outputBackward also applies the last hidden layer's
+	// derivative and sums the result into that layer's bias gradient
+	// (contiguous over its blocks), which its linearBackwardWeights then
+	// leaves (db nil): one pass over d.act[last] instead of three.
+	var relu, dbLast []T
+	if act == ReLU {
+		hl := l.layers[last]
+		relu, dbLast = a.act[last], g[hl.b:hl.b+l.width(last)]
+	}
 	ly := l.layers[last+1]
-	for h := 0; h < l.heads; h++ {
-		dy := d.head(h, n)
-		k.linearBackwardWeights(n, 1, ly.cols, dy, 1, src[h*ly.cols:], ldLast, blockW(g, ly, h), blockB(g, ly, h))
-		k.linearBackwardInput(n, 1, ly.cols, dy, 1, blockW(p, ly, h), d.act[last][h*ly.cols:], ldLast)
-	}
-	if mask != nil {
-		k.mul(d.act[last][:n*ldLast], mask)
-	}
+	k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu, dbLast)
 	for i := last; i >= 0; i-- {
 		w := l.width(i)
 		dy := d.act[i][:n*w]
-		if act == ReLU {
-			k.reluBackward(dy, a.act[i])
-		} else {
+		switch {
+		case act != ReLU:
 			k.tanhBackward(dy, a.act[i])
+		case i < last:
+			k.reluBackward(dy, a.act[i])
 		}
 		in, ldIn := a.x, l.inputs
 		if i > 0 {
@@ -294,7 +297,11 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 		}
 		ly := l.layers[i]
 		for h := 0; h < ly.blocks; h++ {
-			k.linearBackwardWeights(n, ly.rows, ly.cols, dy[h*ly.rows:], w, in[h*ly.cols:], ldIn, blockW(g, ly, h), blockB(g, ly, h))
+			db := blockB(g, ly, h)
+			if i == last && dbLast != nil {
+				db = nil
+			}
+			k.linearBackwardWeights(n, ly.rows, ly.cols, dy[h*ly.rows:], w, in[h*ly.cols:], ldIn, blockW(g, ly, h), db)
 			if i > 0 {
 				k.linearBackwardInput(n, ly.rows, ly.cols, dy[h*ly.rows:], w, blockW(p, ly, h), d.act[i-1][h*ly.cols:], ldIn)
 			}

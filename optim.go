@@ -69,7 +69,8 @@ func newOptimizer[T Float](k *kernelSet[T], cfg TrainConfig, size int) *optimize
 // update applies weight decay and gradient clipping to g, then computes the
 // updated parameters from p. It returns them, to be committed with commit,
 // or ErrDiverged (leaving p and the state untouched) if any updated
-// parameter or state value is not finite.
+// parameter or state value is not finite, which the update kernel itself
+// reports: a separate check would read every candidate buffer again.
 func (o *optimizer[T]) update(p, g []T) ([]T, error) {
 	c, k := &o.cfg, o.k
 	if c.WeightDecay > 0 {
@@ -81,26 +82,22 @@ func (o *optimizer[T]) update(p, g []T) ([]T, error) {
 		}
 	}
 	lr := T(c.LearningRate)
+	var finite bool
 	switch c.Optimizer {
 	case Adam:
 		t := float64(o.t + 1)
 		corr2 := math.Sqrt(1 - math.Pow(c.Beta2, t))
 		lrT := c.LearningRate * corr2 / (1 - math.Pow(c.Beta1, t))
-		k.adam(o.next, o.alt[0], o.alt[1], p, o.state[0], o.state[1], g, T(lrT), T(c.Beta1), T(c.Beta2), T(c.Epsilon*corr2))
+		finite = k.adam(o.next, o.alt[0], o.alt[1], p, o.state[0], o.state[1], g, T(lrT), T(c.Beta1), T(c.Beta2), T(c.Epsilon*corr2))
 	case RMSProp:
-		k.rmsprop(o.next, o.alt[0], p, o.state[0], g, lr, T(c.Rho), T(c.Epsilon))
+		finite = k.rmsprop(o.next, o.alt[0], p, o.state[0], g, lr, T(c.Rho), T(c.Epsilon))
 	case Nesterov:
-		k.nesterov(o.next, o.alt[0], p, o.state[0], g, lr, T(c.Momentum))
+		finite = k.nesterov(o.next, o.alt[0], p, o.state[0], g, lr, T(c.Momentum))
 	case SGD:
-		k.sgd(o.next, p, g, lr)
+		finite = k.sgd(o.next, p, g, lr)
 	}
-	if !k.allFinite(o.next) {
+	if !finite {
 		return nil, ErrDiverged
-	}
-	for i := 0; i < c.Optimizer.stateBuffers(); i++ {
-		if !k.allFinite(o.alt[i]) {
-			return nil, ErrDiverged
-		}
 	}
 	return o.next, nil
 }

@@ -1002,6 +1002,1212 @@ outputForwardF32_sum:
 	VZEROUPPER
 	RET
 
+// func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·outputBackwardF32(SB), NOSPLIT, $64-96
+	MOVQ         k+16(FP), R15
+	MOVQ         R15, CX
+	ANDQ         $0x07, CX
+	SUBQ         CX, R15
+	VMOVQ        CX, X15
+	VPBROADCASTD X15, Y15
+	VPCMPGTD     lanes32<>+0(SB), Y15, Y15
+	SHLQ         $0x02, CX
+	MOVQ         CX, (SP)
+	SHLQ         $0x02, R15
+	LEAQ         -32(CX)(R15*1), CX
+	MOVQ         CX, 8(SP)
+	MOVQ         k+16(FP), CX
+	MOVQ         heads+8(FP), R14
+	IMULQ        R14, CX
+	SHLQ         $0x02, CX
+	MOVQ         CX, 16(SP)
+	MOVQ         $0x00000000, 40(SP)
+	MOVQ         x+32(FP), R8
+	MOVQ         dx+64(FP), R9
+	MOVQ         mask+72(FP), R10
+	MOVQ         act+80(FP), R11
+	MOVQ         colsum+88(FP), DX
+	MOVQ         w+40(FP), R12
+	MOVQ         dw+48(FP), R13
+	VXORPS       Y13, Y13, Y13
+	TESTQ        R10, R10
+	JNZ          outputBackwardF32_vM_0
+	TESTQ        R11, R11
+	JNZ          outputBackwardF32_vR_1
+	TESTQ        DX, DX
+	JNZ          outputBackwardF32_vC_2
+
+outputBackwardF32_vblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+
+outputBackwardF32_vwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vvec
+
+outputBackwardF32_vtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vnext
+
+outputBackwardF32_vnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vC_2:
+outputBackwardF32_vCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
+
+outputBackwardF32_vCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vCvec
+
+outputBackwardF32_vCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vCnext
+
+outputBackwardF32_vCnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vRC_2
+
+outputBackwardF32_vRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vRdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vRdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+
+outputBackwardF32_vRwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vRvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vRtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vRvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRvec
+
+outputBackwardF32_vRtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vRbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRnext
+
+outputBackwardF32_vRnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vRnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vRnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vRblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vRC_2:
+outputBackwardF32_vRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vRCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vRCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
+
+outputBackwardF32_vRCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vRCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vRCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vRCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRCvec
+
+outputBackwardF32_vRCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vRCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vRCnext
+
+outputBackwardF32_vRCnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vRCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vRCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vRCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vRCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vM_0:
+	TESTQ R11, R11
+	JNZ   outputBackwardF32_vMR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vMC_2
+
+outputBackwardF32_vMblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vMhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vMdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+
+outputBackwardF32_vMwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vMvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMvec
+
+outputBackwardF32_vMtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMnext
+
+outputBackwardF32_vMnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vMnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vMnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vMhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vMC_2:
+outputBackwardF32_vMCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vMChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vMCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
+
+outputBackwardF32_vMCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vMCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMCvec
+
+outputBackwardF32_vMCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMCnext
+
+outputBackwardF32_vMCnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vMCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vMCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vMChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vMR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vMRC_2
+
+outputBackwardF32_vMRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vMRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vMRdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMRdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+
+outputBackwardF32_vMRwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vMRvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMRtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMRvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRvec
+
+outputBackwardF32_vMRtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMRbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRnext
+
+outputBackwardF32_vMRnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vMRnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vMRnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vMRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMRblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vMRC_2:
+outputBackwardF32_vMRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vMRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vMRCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vMRCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
+
+outputBackwardF32_vMRCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vMRCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vMRCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMRCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRCvec
+
+outputBackwardF32_vMRCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vMRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vMRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vMRCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMOVUPS      (R10)(BX*1), Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vMRCnext
+
+outputBackwardF32_vMRCnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vMRCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VMASKMOVPS   (R10)(BX*1), Y15, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vMRCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vMRCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vMRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vMRCblock
+	VZEROUPPER
+	RET
+
 // func gemmBcastF64(m int, n int, k int, a *float64, ars int, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
 // Requires: AVX, AVX2, CMOV, FMA3
 TEXT ·gemmBcastF64(SB), NOSPLIT, $64-96
@@ -1983,6 +3189,1212 @@ outputForwardF64_sum:
 	VZEROUPPER
 	RET
 
+// func outputBackwardF64(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64)
+// Requires: AVX, AVX2, CMOV, FMA3
+TEXT ·outputBackwardF64(SB), NOSPLIT, $64-96
+	MOVQ         k+16(FP), R15
+	MOVQ         R15, CX
+	ANDQ         $0x03, CX
+	SUBQ         CX, R15
+	VMOVQ        CX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPGTQ     lanes64<>+0(SB), Y15, Y15
+	SHLQ         $0x03, CX
+	MOVQ         CX, (SP)
+	SHLQ         $0x03, R15
+	LEAQ         -32(CX)(R15*1), CX
+	MOVQ         CX, 8(SP)
+	MOVQ         k+16(FP), CX
+	MOVQ         heads+8(FP), R14
+	IMULQ        R14, CX
+	SHLQ         $0x03, CX
+	MOVQ         CX, 16(SP)
+	MOVQ         $0x00000000, 40(SP)
+	MOVQ         x+32(FP), R8
+	MOVQ         dx+64(FP), R9
+	MOVQ         mask+72(FP), R10
+	MOVQ         act+80(FP), R11
+	MOVQ         colsum+88(FP), DX
+	MOVQ         w+40(FP), R12
+	MOVQ         dw+48(FP), R13
+	VXORPD       Y13, Y13, Y13
+	TESTQ        R10, R10
+	JNZ          outputBackwardF64_vM_0
+	TESTQ        R11, R11
+	JNZ          outputBackwardF64_vR_1
+	TESTQ        DX, DX
+	JNZ          outputBackwardF64_vC_2
+
+outputBackwardF64_vblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+
+outputBackwardF64_vwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vvec
+
+outputBackwardF64_vtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vnext
+
+outputBackwardF64_vnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vC_2:
+outputBackwardF64_vCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
+
+outputBackwardF64_vCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vCvec
+
+outputBackwardF64_vCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vCnext
+
+outputBackwardF64_vCnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vRC_2
+
+outputBackwardF64_vRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vRdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vRdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+
+outputBackwardF64_vRwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vRvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vRtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vRvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRvec
+
+outputBackwardF64_vRtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vRbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRnext
+
+outputBackwardF64_vRnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vRnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vRnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vRblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vRC_2:
+outputBackwardF64_vRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vRCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vRCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
+
+outputBackwardF64_vRCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vRCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vRCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vRCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRCvec
+
+outputBackwardF64_vRCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vRCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vRCnext
+
+outputBackwardF64_vRCnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vRCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vRCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vRCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vRCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vM_0:
+	TESTQ R11, R11
+	JNZ   outputBackwardF64_vMR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vMC_2
+
+outputBackwardF64_vMblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vMhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vMdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+
+outputBackwardF64_vMwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vMvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMvec
+
+outputBackwardF64_vMtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMnext
+
+outputBackwardF64_vMnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vMnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vMnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vMhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vMC_2:
+outputBackwardF64_vMCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vMChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vMCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
+
+outputBackwardF64_vMCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vMCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMCvec
+
+outputBackwardF64_vMCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMCnext
+
+outputBackwardF64_vMCnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vMCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vMCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vMChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vMR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vMRC_2
+
+outputBackwardF64_vMRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vMRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vMRdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMRdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+
+outputBackwardF64_vMRwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vMRvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMRtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMRvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRvec
+
+outputBackwardF64_vMRtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMRbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRnext
+
+outputBackwardF64_vMRnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vMRnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vMRnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vMRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMRblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vMRC_2:
+outputBackwardF64_vMRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vMRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vMRCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vMRCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
+
+outputBackwardF64_vMRCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vMRCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vMRCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMRCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRCvec
+
+outputBackwardF64_vMRCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vMRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vMRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vMRCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMOVUPD      (R10)(BX*1), Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vMRCnext
+
+outputBackwardF64_vMRCnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vMRCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VMASKMOVPD   (R10)(BX*1), Y15, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vMRCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vMRCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vMRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vMRCblock
+	VZEROUPPER
+	RET
+
 // func mulF32(n int, x *float32, y *float32)
 // Requires: AVX
 TEXT ·mulF32(SB), NOSPLIT, $0-24
@@ -2499,15 +4911,16 @@ scaleF64_done:
 	VZEROUPPER
 	RET
 
-// func sgdF32(n int, p2 *float32, p *float32, gr *float32, lr float32)
+// func sgdF32(n int, p2 *float32, p *float32, gr *float32, lr float32) bool
 // Requires: AVX
-TEXT ·sgdF32(SB), NOSPLIT, $0-36
+TEXT ·sgdF32(SB), NOSPLIT, $0-41
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
 	MOVQ         p+16(FP), DI
 	MOVQ         gr+24(FP), R8
 	VBROADCASTSS lr+32(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 sgdF32_block:
@@ -2518,18 +4931,26 @@ sgdF32_block:
 	VMOVUPS (DI)(AX*1), Y4
 	VSUBPS  Y0, Y4, Y4
 	VMOVUPS Y4, (SI)(AX*1)
+	VSUBPS  Y4, Y4, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  32(R8)(AX*1), Y15, Y1
 	VMOVUPS 32(DI)(AX*1), Y5
 	VSUBPS  Y1, Y5, Y5
 	VMOVUPS Y5, 32(SI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  64(R8)(AX*1), Y15, Y2
 	VMOVUPS 64(DI)(AX*1), Y6
 	VSUBPS  Y2, Y6, Y6
 	VMOVUPS Y6, 64(SI)(AX*1)
+	VSUBPS  Y6, Y6, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  96(R8)(AX*1), Y15, Y3
 	VMOVUPS 96(DI)(AX*1), Y7
 	VSUBPS  Y3, Y7, Y7
 	VMOVUPS Y7, 96(SI)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     sgdF32_block
 
@@ -2540,22 +4961,30 @@ sgdF32_one:
 	VMOVUPS (DI)(AX*1), Y4
 	VSUBPS  Y0, Y4, Y4
 	VMOVUPS Y4, (SI)(AX*1)
+	VSUBPS  Y4, Y4, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     sgdF32_one
 
 sgdF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+40(FP)
 	VZEROUPPER
 	RET
 
-// func sgdF64(n int, p2 *float64, p *float64, gr *float64, lr float64)
+// func sgdF64(n int, p2 *float64, p *float64, gr *float64, lr float64) bool
 // Requires: AVX
-TEXT ·sgdF64(SB), NOSPLIT, $0-40
+TEXT ·sgdF64(SB), NOSPLIT, $0-41
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
 	MOVQ         p+16(FP), DI
 	MOVQ         gr+24(FP), R8
 	VBROADCASTSD lr+32(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 sgdF64_block:
@@ -2566,18 +4995,26 @@ sgdF64_block:
 	VMOVUPD (DI)(AX*1), Y4
 	VSUBPD  Y0, Y4, Y4
 	VMOVUPD Y4, (SI)(AX*1)
+	VSUBPD  Y4, Y4, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  32(R8)(AX*1), Y15, Y1
 	VMOVUPD 32(DI)(AX*1), Y5
 	VSUBPD  Y1, Y5, Y5
 	VMOVUPD Y5, 32(SI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  64(R8)(AX*1), Y15, Y2
 	VMOVUPD 64(DI)(AX*1), Y6
 	VSUBPD  Y2, Y6, Y6
 	VMOVUPD Y6, 64(SI)(AX*1)
+	VSUBPD  Y6, Y6, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  96(R8)(AX*1), Y15, Y3
 	VMOVUPD 96(DI)(AX*1), Y7
 	VSUBPD  Y3, Y7, Y7
 	VMOVUPD Y7, 96(SI)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     sgdF64_block
 
@@ -2588,16 +5025,23 @@ sgdF64_one:
 	VMOVUPD (DI)(AX*1), Y4
 	VSUBPD  Y0, Y4, Y4
 	VMOVUPD Y4, (SI)(AX*1)
+	VSUBPD  Y4, Y4, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     sgdF64_one
 
 sgdF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+40(FP)
 	VZEROUPPER
 	RET
 
-// func nesterovF32(n int, p2 *float32, v2 *float32, p *float32, v *float32, gr *float32, lr float32, mu float32)
+// func nesterovF32(n int, p2 *float32, v2 *float32, p *float32, v *float32, gr *float32, lr float32, mu float32) bool
 // Requires: AVX
-TEXT ·nesterovF32(SB), NOSPLIT, $0-56
+TEXT ·nesterovF32(SB), NOSPLIT, $0-57
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
@@ -2607,6 +5051,7 @@ TEXT ·nesterovF32(SB), NOSPLIT, $0-56
 	MOVQ         gr+40(FP), R10
 	VBROADCASTSS lr+48(FP), Y14
 	VBROADCASTSS mu+52(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 nesterovF32_block:
@@ -2617,20 +5062,28 @@ nesterovF32_block:
 	VMULPS  (R9)(AX*1), Y15, Y1
 	VSUBPS  Y0, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y1, Y15, Y2
 	VMOVUPS (R8)(AX*1), Y3
 	VADDPS  Y2, Y3, Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  32(R10)(AX*1), Y14, Y4
 	VMULPS  32(R9)(AX*1), Y15, Y5
 	VSUBPS  Y4, Y5, Y5
 	VMOVUPS Y5, 32(DI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y5, Y15, Y6
 	VMOVUPS 32(R8)(AX*1), Y7
 	VADDPS  Y6, Y7, Y7
 	VSUBPS  Y4, Y7, Y7
 	VMOVUPS Y7, 32(SI)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     nesterovF32_block
 
@@ -2641,21 +5094,30 @@ nesterovF32_one:
 	VMULPS  (R9)(AX*1), Y15, Y1
 	VSUBPS  Y0, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y1, Y15, Y2
 	VMOVUPS (R8)(AX*1), Y3
 	VADDPS  Y2, Y3, Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     nesterovF32_one
 
 nesterovF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+56(FP)
 	VZEROUPPER
 	RET
 
-// func nesterovF64(n int, p2 *float64, v2 *float64, p *float64, v *float64, gr *float64, lr float64, mu float64)
+// func nesterovF64(n int, p2 *float64, v2 *float64, p *float64, v *float64, gr *float64, lr float64, mu float64) bool
 // Requires: AVX
-TEXT ·nesterovF64(SB), NOSPLIT, $0-64
+TEXT ·nesterovF64(SB), NOSPLIT, $0-65
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
@@ -2665,6 +5127,7 @@ TEXT ·nesterovF64(SB), NOSPLIT, $0-64
 	MOVQ         gr+40(FP), R10
 	VBROADCASTSD lr+48(FP), Y14
 	VBROADCASTSD mu+56(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 nesterovF64_block:
@@ -2675,20 +5138,28 @@ nesterovF64_block:
 	VMULPD  (R9)(AX*1), Y15, Y1
 	VSUBPD  Y0, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y1, Y15, Y2
 	VMOVUPD (R8)(AX*1), Y3
 	VADDPD  Y2, Y3, Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  32(R10)(AX*1), Y14, Y4
 	VMULPD  32(R9)(AX*1), Y15, Y5
 	VSUBPD  Y4, Y5, Y5
 	VMOVUPD Y5, 32(DI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y5, Y15, Y6
 	VMOVUPD 32(R8)(AX*1), Y7
 	VADDPD  Y6, Y7, Y7
 	VSUBPD  Y4, Y7, Y7
 	VMOVUPD Y7, 32(SI)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     nesterovF64_block
 
@@ -2699,21 +5170,30 @@ nesterovF64_one:
 	VMULPD  (R9)(AX*1), Y15, Y1
 	VSUBPD  Y0, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y1, Y15, Y2
 	VMOVUPD (R8)(AX*1), Y3
 	VADDPD  Y2, Y3, Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     nesterovF64_one
 
 nesterovF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func rmspropF32(n int, p2 *float32, a2 *float32, p *float32, a *float32, gr *float32, lr float32, rho float32, c float32, eps float32)
+// func rmspropF32(n int, p2 *float32, a2 *float32, p *float32, a *float32, gr *float32, lr float32, rho float32, c float32, eps float32) bool
 // Requires: AVX
-TEXT ·rmspropF32(SB), NOSPLIT, $0-64
+TEXT ·rmspropF32(SB), NOSPLIT, $0-65
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
@@ -2725,6 +5205,7 @@ TEXT ·rmspropF32(SB), NOSPLIT, $0-64
 	VBROADCASTSS rho+52(FP), Y13
 	VBROADCASTSS c+56(FP), Y14
 	VBROADCASTSS eps+60(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 rmspropF32_block:
@@ -2737,6 +5218,8 @@ rmspropF32_block:
 	VMULPS  Y0, Y2, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y1, Y2
 	VADDPS  Y15, Y2, Y2
 	VMULPS  Y0, Y12, Y0
@@ -2744,12 +5227,16 @@ rmspropF32_block:
 	VMOVUPS (R8)(AX*1), Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VMOVUPS 32(R10)(AX*1), Y4
 	VMULPS  32(R9)(AX*1), Y13, Y5
 	VMULPS  Y4, Y14, Y6
 	VMULPS  Y4, Y6, Y6
 	VADDPS  Y6, Y5, Y5
 	VMOVUPS Y5, 32(DI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y5, Y6
 	VADDPS  Y15, Y6, Y6
 	VMULPS  Y4, Y12, Y4
@@ -2757,6 +5244,8 @@ rmspropF32_block:
 	VMOVUPS 32(R8)(AX*1), Y7
 	VSUBPS  Y4, Y7, Y7
 	VMOVUPS Y7, 32(SI)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     rmspropF32_block
 
@@ -2769,6 +5258,8 @@ rmspropF32_one:
 	VMULPS  Y0, Y2, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y1, Y2
 	VADDPS  Y15, Y2, Y2
 	VMULPS  Y0, Y12, Y0
@@ -2776,16 +5267,23 @@ rmspropF32_one:
 	VMOVUPS (R8)(AX*1), Y3
 	VSUBPS  Y0, Y3, Y3
 	VMOVUPS Y3, (SI)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     rmspropF32_one
 
 rmspropF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+64(FP)
 	VZEROUPPER
 	RET
 
-// func rmspropF64(n int, p2 *float64, a2 *float64, p *float64, a *float64, gr *float64, lr float64, rho float64, c float64, eps float64)
+// func rmspropF64(n int, p2 *float64, a2 *float64, p *float64, a *float64, gr *float64, lr float64, rho float64, c float64, eps float64) bool
 // Requires: AVX
-TEXT ·rmspropF64(SB), NOSPLIT, $0-80
+TEXT ·rmspropF64(SB), NOSPLIT, $0-81
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
@@ -2797,6 +5295,7 @@ TEXT ·rmspropF64(SB), NOSPLIT, $0-80
 	VBROADCASTSD rho+56(FP), Y13
 	VBROADCASTSD c+64(FP), Y14
 	VBROADCASTSD eps+72(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 rmspropF64_block:
@@ -2809,6 +5308,8 @@ rmspropF64_block:
 	VMULPD  Y0, Y2, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y1, Y2
 	VADDPD  Y15, Y2, Y2
 	VMULPD  Y0, Y12, Y0
@@ -2816,12 +5317,16 @@ rmspropF64_block:
 	VMOVUPD (R8)(AX*1), Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VMOVUPD 32(R10)(AX*1), Y4
 	VMULPD  32(R9)(AX*1), Y13, Y5
 	VMULPD  Y4, Y14, Y6
 	VMULPD  Y4, Y6, Y6
 	VADDPD  Y6, Y5, Y5
 	VMOVUPD Y5, 32(DI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y5, Y6
 	VADDPD  Y15, Y6, Y6
 	VMULPD  Y4, Y12, Y4
@@ -2829,6 +5334,8 @@ rmspropF64_block:
 	VMOVUPD 32(R8)(AX*1), Y7
 	VSUBPD  Y4, Y7, Y7
 	VMOVUPD Y7, 32(SI)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     rmspropF64_block
 
@@ -2841,6 +5348,8 @@ rmspropF64_one:
 	VMULPD  Y0, Y2, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y1, Y2
 	VADDPD  Y15, Y2, Y2
 	VMULPD  Y0, Y12, Y0
@@ -2848,16 +5357,23 @@ rmspropF64_one:
 	VMOVUPD (R8)(AX*1), Y3
 	VSUBPD  Y0, Y3, Y3
 	VMOVUPD Y3, (SI)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     rmspropF64_one
 
 rmspropF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+80(FP)
 	VZEROUPPER
 	RET
 
-// func adamF32(n int, p2 *float32, m2 *float32, v2 *float32, p *float32, m *float32, v *float32, gr *float32, lr float32, b1 float32, c1 float32, b2 float32, c2 float32, eps float32)
+// func adamF32(n int, p2 *float32, m2 *float32, v2 *float32, p *float32, m *float32, v *float32, gr *float32, lr float32, b1 float32, c1 float32, b2 float32, c2 float32, eps float32) bool
 // Requires: AVX
-TEXT ·adamF32(SB), NOSPLIT, $0-88
+TEXT ·adamF32(SB), NOSPLIT, $0-89
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x02, CX
 	MOVQ         p2+8(FP), SI
@@ -2873,6 +5389,7 @@ TEXT ·adamF32(SB), NOSPLIT, $0-88
 	VBROADCASTSS b2+76(FP), Y13
 	VBROADCASTSS c2+80(FP), Y14
 	VBROADCASTSS eps+84(FP), Y15
+	VXORPS       Y8, Y8, Y8
 	XORQ         AX, AX
 
 adamF32_block:
@@ -2884,11 +5401,15 @@ adamF32_block:
 	VMULPS  Y0, Y12, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y0, Y14, Y2
 	VMULPS  Y0, Y2, Y2
 	VMULPS  (R11)(AX*1), Y13, Y3
 	VADDPS  Y2, Y3, Y3
 	VMOVUPS Y3, (R8)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y3, Y3
 	VADDPS  Y15, Y3, Y3
 	VMULPS  Y1, Y10, Y1
@@ -2896,16 +5417,22 @@ adamF32_block:
 	VMOVUPS (R9)(AX*1), Y0
 	VSUBPS  Y1, Y0, Y0
 	VMOVUPS Y0, (SI)(AX*1)
+	VSUBPS  Y0, Y0, Y9
+	VADDPS  Y9, Y8, Y8
 	VMOVUPS 32(R12)(AX*1), Y4
 	VMULPS  32(R10)(AX*1), Y11, Y5
 	VMULPS  Y4, Y12, Y6
 	VADDPS  Y6, Y5, Y5
 	VMOVUPS Y5, 32(DI)(AX*1)
+	VSUBPS  Y5, Y5, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y4, Y14, Y6
 	VMULPS  Y4, Y6, Y6
 	VMULPS  32(R11)(AX*1), Y13, Y7
 	VADDPS  Y6, Y7, Y7
 	VMOVUPS Y7, 32(R8)(AX*1)
+	VSUBPS  Y7, Y7, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y7, Y7
 	VADDPS  Y15, Y7, Y7
 	VMULPS  Y5, Y10, Y5
@@ -2913,6 +5440,8 @@ adamF32_block:
 	VMOVUPS 32(R9)(AX*1), Y4
 	VSUBPS  Y5, Y4, Y4
 	VMOVUPS Y4, 32(SI)(AX*1)
+	VSUBPS  Y4, Y4, Y9
+	VADDPS  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     adamF32_block
 
@@ -2924,11 +5453,15 @@ adamF32_one:
 	VMULPS  Y0, Y12, Y2
 	VADDPS  Y2, Y1, Y1
 	VMOVUPS Y1, (DI)(AX*1)
+	VSUBPS  Y1, Y1, Y9
+	VADDPS  Y9, Y8, Y8
 	VMULPS  Y0, Y14, Y2
 	VMULPS  Y0, Y2, Y2
 	VMULPS  (R11)(AX*1), Y13, Y3
 	VADDPS  Y2, Y3, Y3
 	VMOVUPS Y3, (R8)(AX*1)
+	VSUBPS  Y3, Y3, Y9
+	VADDPS  Y9, Y8, Y8
 	VSQRTPS Y3, Y3
 	VADDPS  Y15, Y3, Y3
 	VMULPS  Y1, Y10, Y1
@@ -2936,16 +5469,23 @@ adamF32_one:
 	VMOVUPS (R9)(AX*1), Y0
 	VSUBPS  Y1, Y0, Y0
 	VMOVUPS Y0, (SI)(AX*1)
+	VSUBPS  Y0, Y0, Y9
+	VADDPS  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     adamF32_one
 
 adamF32_done:
+	VXORPS    Y9, Y9, Y9
+	VCMPPS    $0x00, Y9, Y8, Y8
+	VMOVMSKPS Y8, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+88(FP)
 	VZEROUPPER
 	RET
 
-// func adamF64(n int, p2 *float64, m2 *float64, v2 *float64, p *float64, m *float64, v *float64, gr *float64, lr float64, b1 float64, c1 float64, b2 float64, c2 float64, eps float64)
+// func adamF64(n int, p2 *float64, m2 *float64, v2 *float64, p *float64, m *float64, v *float64, gr *float64, lr float64, b1 float64, c1 float64, b2 float64, c2 float64, eps float64) bool
 // Requires: AVX
-TEXT ·adamF64(SB), NOSPLIT, $0-112
+TEXT ·adamF64(SB), NOSPLIT, $0-113
 	MOVQ         n+0(FP), CX
 	SHLQ         $0x03, CX
 	MOVQ         p2+8(FP), SI
@@ -2961,6 +5501,7 @@ TEXT ·adamF64(SB), NOSPLIT, $0-112
 	VBROADCASTSD b2+88(FP), Y13
 	VBROADCASTSD c2+96(FP), Y14
 	VBROADCASTSD eps+104(FP), Y15
+	VXORPD       Y8, Y8, Y8
 	XORQ         AX, AX
 
 adamF64_block:
@@ -2972,11 +5513,15 @@ adamF64_block:
 	VMULPD  Y0, Y12, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y0, Y14, Y2
 	VMULPD  Y0, Y2, Y2
 	VMULPD  (R11)(AX*1), Y13, Y3
 	VADDPD  Y2, Y3, Y3
 	VMOVUPD Y3, (R8)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y3, Y3
 	VADDPD  Y15, Y3, Y3
 	VMULPD  Y1, Y10, Y1
@@ -2984,16 +5529,22 @@ adamF64_block:
 	VMOVUPD (R9)(AX*1), Y0
 	VSUBPD  Y1, Y0, Y0
 	VMOVUPD Y0, (SI)(AX*1)
+	VSUBPD  Y0, Y0, Y9
+	VADDPD  Y9, Y8, Y8
 	VMOVUPD 32(R12)(AX*1), Y4
 	VMULPD  32(R10)(AX*1), Y11, Y5
 	VMULPD  Y4, Y12, Y6
 	VADDPD  Y6, Y5, Y5
 	VMOVUPD Y5, 32(DI)(AX*1)
+	VSUBPD  Y5, Y5, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y4, Y14, Y6
 	VMULPD  Y4, Y6, Y6
 	VMULPD  32(R11)(AX*1), Y13, Y7
 	VADDPD  Y6, Y7, Y7
 	VMOVUPD Y7, 32(R8)(AX*1)
+	VSUBPD  Y7, Y7, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y7, Y7
 	VADDPD  Y15, Y7, Y7
 	VMULPD  Y5, Y10, Y5
@@ -3001,6 +5552,8 @@ adamF64_block:
 	VMOVUPD 32(R9)(AX*1), Y4
 	VSUBPD  Y5, Y4, Y4
 	VMOVUPD Y4, 32(SI)(AX*1)
+	VSUBPD  Y4, Y4, Y9
+	VADDPD  Y9, Y8, Y8
 	MOVQ    DX, AX
 	JMP     adamF64_block
 
@@ -3012,11 +5565,15 @@ adamF64_one:
 	VMULPD  Y0, Y12, Y2
 	VADDPD  Y2, Y1, Y1
 	VMOVUPD Y1, (DI)(AX*1)
+	VSUBPD  Y1, Y1, Y9
+	VADDPD  Y9, Y8, Y8
 	VMULPD  Y0, Y14, Y2
 	VMULPD  Y0, Y2, Y2
 	VMULPD  (R11)(AX*1), Y13, Y3
 	VADDPD  Y2, Y3, Y3
 	VMOVUPD Y3, (R8)(AX*1)
+	VSUBPD  Y3, Y3, Y9
+	VADDPD  Y9, Y8, Y8
 	VSQRTPD Y3, Y3
 	VADDPD  Y15, Y3, Y3
 	VMULPD  Y1, Y10, Y1
@@ -3024,10 +5581,17 @@ adamF64_one:
 	VMOVUPD (R9)(AX*1), Y0
 	VSUBPD  Y1, Y0, Y0
 	VMOVUPD Y0, (SI)(AX*1)
+	VSUBPD  Y0, Y0, Y9
+	VADDPD  Y9, Y8, Y8
 	ADDQ    $0x20, AX
 	JMP     adamF64_one
 
 adamF64_done:
+	VXORPD    Y9, Y9, Y9
+	VCMPPD    $0x00, Y9, Y8, Y8
+	VMOVMSKPD Y8, AX
+	CMPL      AX, $0x0f
+	SETEQ     ret+112(FP)
 	VZEROUPPER
 	RET
 

@@ -1874,7 +1874,7 @@ tanhBackwardF64_tail_loop:
 tanhBackwardF64_done:
 	RET
 
-// func sgdF32(n int, p2, p, gr *float32, lr float32)
+// func sgdF32(n int, p2, p, gr *float32, lr float32) bool
 //
 // for i := range n {
 //	p2[i] = p[i] - lr*gr[i]
@@ -1882,13 +1882,17 @@ tanhBackwardF64_done:
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·sgdF32(SB), NOSPLIT|NOFRAME, $0-36
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·sgdF32(SB), NOSPLIT|NOFRAME, $0-41
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD p+16(FP), R1
 	MOVD gr+24(FP), R2
 	FMOVS lr+32(FP), F24
 	VDUP V24.S[0], V24.S4
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $4, R7, R8 // blocks of 16
 	CBZ R8, sgdF32_tail
 	PCALIGN $16
@@ -1905,10 +1909,20 @@ sgdF32_loop:
 	WORD $0x4EA2D4C6 // FSUB V6.4S, V6.4S, V2.4S
 	WORD $0x4EA3D4E7 // FSUB V7.4S, V7.4S, V3.4S
 	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R0)
+	WORD $0x4EA4D494 // FSUB V20.4S, V4.4S, V4.4S
+	WORD $0x4EA5D4B5 // FSUB V21.4S, V5.4S, V5.4S
+	WORD $0x4EA6D4D6 // FSUB V22.4S, V6.4S, V6.4S
+	WORD $0x4EA7D4F7 // FSUB V23.4S, V7.4S, V7.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
 	SUBS $1, R8
 	BNE sgdF32_loop
 
 sgdF32_tail:
+	WORD $0x6E3ED7DE // FADDP V30.4S, V30.4S, V30.4S
+	WORD $0x7E30DBDE // FADDP S30, V30.2S
 	AND $15, R7, R8
 	CBZ R8, sgdF32_done
 
@@ -1918,13 +1932,18 @@ sgdF32_tail_loop:
 	FMULS F0, F24, F0
 	FSUBS F0, F4, F4
 	FMOVS.P F4, 4(R0)
+	FSUBS F4, F4, F20
+	FADDS F20, F30, F30
 	SUBS $1, R8
 	BNE sgdF32_tail_loop
 
 sgdF32_done:
+	FCMPS $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+40(FP)
 	RET
 
-// func sgdF64(n int, p2, p, gr *float64, lr float64)
+// func sgdF64(n int, p2, p, gr *float64, lr float64) bool
 //
 // for i := range n {
 //	p2[i] = p[i] - lr*gr[i]
@@ -1932,13 +1951,17 @@ sgdF32_done:
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·sgdF64(SB), NOSPLIT|NOFRAME, $0-40
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·sgdF64(SB), NOSPLIT|NOFRAME, $0-41
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD p+16(FP), R1
 	MOVD gr+24(FP), R2
 	FMOVD lr+32(FP), F24
 	VDUP V24.D[0], V24.D2
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $3, R7, R8 // blocks of 8
 	CBZ R8, sgdF64_tail
 	PCALIGN $16
@@ -1955,10 +1978,19 @@ sgdF64_loop:
 	WORD $0x4EE2D4C6 // FSUB V6.2D, V6.2D, V2.2D
 	WORD $0x4EE3D4E7 // FSUB V7.2D, V7.2D, V3.2D
 	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R0)
+	WORD $0x4EE4D494 // FSUB V20.2D, V4.2D, V4.2D
+	WORD $0x4EE5D4B5 // FSUB V21.2D, V5.2D, V5.2D
+	WORD $0x4EE6D4D6 // FSUB V22.2D, V6.2D, V6.2D
+	WORD $0x4EE7D4F7 // FSUB V23.2D, V7.2D, V7.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
 	SUBS $1, R8
 	BNE sgdF64_loop
 
 sgdF64_tail:
+	WORD $0x7E70DBDE // FADDP D30, V30.2D
 	AND $7, R7, R8
 	CBZ R8, sgdF64_done
 
@@ -1968,13 +2000,18 @@ sgdF64_tail_loop:
 	FMULD F0, F24, F0
 	FSUBD F0, F4, F4
 	FMOVD.P F4, 8(R0)
+	FSUBD F4, F4, F20
+	FADDD F20, F30, F30
 	SUBS $1, R8
 	BNE sgdF64_tail_loop
 
 sgdF64_done:
+	FCMPD $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+40(FP)
 	RET
 
-// func nesterovF32(n int, p2, v2, p, v, gr *float32, lr, mu float32)
+// func nesterovF32(n int, p2, v2, p, v, gr *float32, lr, mu float32) bool
 //
 // for i := range n {
 //	t := lr*gr[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
@@ -1982,7 +2019,10 @@ sgdF64_done:
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·nesterovF32(SB), NOSPLIT|NOFRAME, $0-56
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·nesterovF32(SB), NOSPLIT|NOFRAME, $0-57
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD v2+16(FP), R1
@@ -1993,6 +2033,7 @@ TEXT ·nesterovF32(SB), NOSPLIT|NOFRAME, $0-56
 	VDUP V24.S[0], V24.S4
 	FMOVS mu+52(FP), F25
 	VDUP V25.S[0], V25.S4
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $4, R7, R8 // blocks of 16
 	CBZ R8, nesterovF32_tail
 	PCALIGN $16
@@ -2014,6 +2055,14 @@ nesterovF32_loop:
 	WORD $0x4EA2D4C6 // FSUB V6.4S, V6.4S, V2.4S
 	WORD $0x4EA3D4E7 // FSUB V7.4S, V7.4S, V3.4S
 	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
+	WORD $0x4EA4D494 // FSUB V20.4S, V4.4S, V4.4S
+	WORD $0x4EA5D4B5 // FSUB V21.4S, V5.4S, V5.4S
+	WORD $0x4EA6D4D6 // FSUB V22.4S, V6.4S, V6.4S
+	WORD $0x4EA7D4F7 // FSUB V23.4S, V7.4S, V7.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
 	WORD $0x6E24DF2C // FMUL V12.4S, V25.4S, V4.4S
 	WORD $0x6E25DF2D // FMUL V13.4S, V25.4S, V5.4S
 	WORD $0x6E26DF2E // FMUL V14.4S, V25.4S, V6.4S
@@ -2027,10 +2076,20 @@ nesterovF32_loop:
 	WORD $0x4EA2D54A // FSUB V10.4S, V10.4S, V2.4S
 	WORD $0x4EA3D56B // FSUB V11.4S, V11.4S, V3.4S
 	VST1.P [V8.S4, V9.S4, V10.S4, V11.S4], 64(R0)
+	WORD $0x4EA8D514 // FSUB V20.4S, V8.4S, V8.4S
+	WORD $0x4EA9D535 // FSUB V21.4S, V9.4S, V9.4S
+	WORD $0x4EAAD556 // FSUB V22.4S, V10.4S, V10.4S
+	WORD $0x4EABD577 // FSUB V23.4S, V11.4S, V11.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
 	SUBS $1, R8
 	BNE nesterovF32_loop
 
 nesterovF32_tail:
+	WORD $0x6E3ED7DE // FADDP V30.4S, V30.4S, V30.4S
+	WORD $0x7E30DBDE // FADDP S30, V30.2S
 	AND $15, R7, R8
 	CBZ R8, nesterovF32_done
 
@@ -2042,17 +2101,24 @@ nesterovF32_tail_loop:
 	FMULS F4, F25, F4
 	FSUBS F0, F4, F4
 	FMOVS.P F4, 4(R1)
+	FSUBS F4, F4, F20
+	FADDS F20, F30, F30
 	FMULS F4, F25, F12
 	FADDS F12, F8, F8
 	FSUBS F0, F8, F8
 	FMOVS.P F8, 4(R0)
+	FSUBS F8, F8, F20
+	FADDS F20, F30, F30
 	SUBS $1, R8
 	BNE nesterovF32_tail_loop
 
 nesterovF32_done:
+	FCMPS $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+56(FP)
 	RET
 
-// func nesterovF64(n int, p2, v2, p, v, gr *float64, lr, mu float64)
+// func nesterovF64(n int, p2, v2, p, v, gr *float64, lr, mu float64) bool
 //
 // for i := range n {
 //	t := lr*gr[i]; v2[i] = mu*v[i] - t; p2[i] = p[i] + mu*v2[i] - t
@@ -2060,7 +2126,10 @@ nesterovF32_done:
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·nesterovF64(SB), NOSPLIT|NOFRAME, $0-64
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·nesterovF64(SB), NOSPLIT|NOFRAME, $0-65
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD v2+16(FP), R1
@@ -2071,6 +2140,7 @@ TEXT ·nesterovF64(SB), NOSPLIT|NOFRAME, $0-64
 	VDUP V24.D[0], V24.D2
 	FMOVD mu+56(FP), F25
 	VDUP V25.D[0], V25.D2
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $3, R7, R8 // blocks of 8
 	CBZ R8, nesterovF64_tail
 	PCALIGN $16
@@ -2092,6 +2162,14 @@ nesterovF64_loop:
 	WORD $0x4EE2D4C6 // FSUB V6.2D, V6.2D, V2.2D
 	WORD $0x4EE3D4E7 // FSUB V7.2D, V7.2D, V3.2D
 	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R1)
+	WORD $0x4EE4D494 // FSUB V20.2D, V4.2D, V4.2D
+	WORD $0x4EE5D4B5 // FSUB V21.2D, V5.2D, V5.2D
+	WORD $0x4EE6D4D6 // FSUB V22.2D, V6.2D, V6.2D
+	WORD $0x4EE7D4F7 // FSUB V23.2D, V7.2D, V7.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
 	WORD $0x6E64DF2C // FMUL V12.2D, V25.2D, V4.2D
 	WORD $0x6E65DF2D // FMUL V13.2D, V25.2D, V5.2D
 	WORD $0x6E66DF2E // FMUL V14.2D, V25.2D, V6.2D
@@ -2105,10 +2183,19 @@ nesterovF64_loop:
 	WORD $0x4EE2D54A // FSUB V10.2D, V10.2D, V2.2D
 	WORD $0x4EE3D56B // FSUB V11.2D, V11.2D, V3.2D
 	VST1.P [V8.D2, V9.D2, V10.D2, V11.D2], 64(R0)
+	WORD $0x4EE8D514 // FSUB V20.2D, V8.2D, V8.2D
+	WORD $0x4EE9D535 // FSUB V21.2D, V9.2D, V9.2D
+	WORD $0x4EEAD556 // FSUB V22.2D, V10.2D, V10.2D
+	WORD $0x4EEBD577 // FSUB V23.2D, V11.2D, V11.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
 	SUBS $1, R8
 	BNE nesterovF64_loop
 
 nesterovF64_tail:
+	WORD $0x7E70DBDE // FADDP D30, V30.2D
 	AND $7, R7, R8
 	CBZ R8, nesterovF64_done
 
@@ -2120,17 +2207,24 @@ nesterovF64_tail_loop:
 	FMULD F4, F25, F4
 	FSUBD F0, F4, F4
 	FMOVD.P F4, 8(R1)
+	FSUBD F4, F4, F20
+	FADDD F20, F30, F30
 	FMULD F4, F25, F12
 	FADDD F12, F8, F8
 	FSUBD F0, F8, F8
 	FMOVD.P F8, 8(R0)
+	FSUBD F8, F8, F20
+	FADDD F20, F30, F30
 	SUBS $1, R8
 	BNE nesterovF64_tail_loop
 
 nesterovF64_done:
+	FCMPD $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+64(FP)
 	RET
 
-// func rmspropF32(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32)
+// func rmspropF32(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32) bool
 //
 // for i := range n {
 //	a2[i] = rho*a[i] + (c*gr[i])*gr[i]; p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps)
@@ -2138,7 +2232,10 @@ nesterovF64_done:
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·rmspropF32(SB), NOSPLIT|NOFRAME, $0-64
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·rmspropF32(SB), NOSPLIT|NOFRAME, $0-65
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD a2+16(FP), R1
@@ -2153,6 +2250,7 @@ TEXT ·rmspropF32(SB), NOSPLIT|NOFRAME, $0-64
 	VDUP V26.S[0], V26.S4
 	FMOVS eps+60(FP), F27
 	VDUP V27.S[0], V27.S4
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $4, R7, R8 // blocks of 16
 	CBZ R8, rmspropF32_tail
 	PCALIGN $16
@@ -2178,6 +2276,14 @@ rmspropF32_loop:
 	WORD $0x4E2ED4C6 // FADD V6.4S, V6.4S, V14.4S
 	WORD $0x4E2FD4E7 // FADD V7.4S, V7.4S, V15.4S
 	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
+	WORD $0x4EA4D494 // FSUB V20.4S, V4.4S, V4.4S
+	WORD $0x4EA5D4B5 // FSUB V21.4S, V5.4S, V5.4S
+	WORD $0x4EA6D4D6 // FSUB V22.4S, V6.4S, V6.4S
+	WORD $0x4EA7D4F7 // FSUB V23.4S, V7.4S, V7.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
 	WORD $0x6EA1F884 // FSQRT V4.4S, V4.4S
 	WORD $0x6EA1F8A5 // FSQRT V5.4S, V5.4S
 	WORD $0x6EA1F8C6 // FSQRT V6.4S, V6.4S
@@ -2199,10 +2305,20 @@ rmspropF32_loop:
 	WORD $0x4EA2D54A // FSUB V10.4S, V10.4S, V2.4S
 	WORD $0x4EA3D56B // FSUB V11.4S, V11.4S, V3.4S
 	VST1.P [V8.S4, V9.S4, V10.S4, V11.S4], 64(R0)
+	WORD $0x4EA8D514 // FSUB V20.4S, V8.4S, V8.4S
+	WORD $0x4EA9D535 // FSUB V21.4S, V9.4S, V9.4S
+	WORD $0x4EAAD556 // FSUB V22.4S, V10.4S, V10.4S
+	WORD $0x4EABD577 // FSUB V23.4S, V11.4S, V11.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
 	SUBS $1, R8
 	BNE rmspropF32_loop
 
 rmspropF32_tail:
+	WORD $0x6E3ED7DE // FADDP V30.4S, V30.4S, V30.4S
+	WORD $0x7E30DBDE // FADDP S30, V30.2S
 	AND $15, R7, R8
 	CBZ R8, rmspropF32_done
 
@@ -2215,19 +2331,26 @@ rmspropF32_tail_loop:
 	FMULS F0, F12, F12
 	FADDS F12, F4, F4
 	FMOVS.P F4, 4(R1)
+	FSUBS F4, F4, F20
+	FADDS F20, F30, F30
 	FSQRTS F4, F4
 	FADDS F27, F4, F4
 	FMULS F0, F24, F0
 	FDIVS F4, F0, F0
 	FSUBS F0, F8, F8
 	FMOVS.P F8, 4(R0)
+	FSUBS F8, F8, F20
+	FADDS F20, F30, F30
 	SUBS $1, R8
 	BNE rmspropF32_tail_loop
 
 rmspropF32_done:
+	FCMPS $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+64(FP)
 	RET
 
-// func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64)
+// func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64) bool
 //
 // for i := range n {
 //	a2[i] = rho*a[i] + (c*gr[i])*gr[i]; p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps)
@@ -2235,7 +2358,10 @@ rmspropF32_done:
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·rmspropF64(SB), NOSPLIT|NOFRAME, $0-80
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·rmspropF64(SB), NOSPLIT|NOFRAME, $0-81
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD a2+16(FP), R1
@@ -2250,6 +2376,7 @@ TEXT ·rmspropF64(SB), NOSPLIT|NOFRAME, $0-80
 	VDUP V26.D[0], V26.D2
 	FMOVD eps+72(FP), F27
 	VDUP V27.D[0], V27.D2
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $3, R7, R8 // blocks of 8
 	CBZ R8, rmspropF64_tail
 	PCALIGN $16
@@ -2275,6 +2402,14 @@ rmspropF64_loop:
 	WORD $0x4E6ED4C6 // FADD V6.2D, V6.2D, V14.2D
 	WORD $0x4E6FD4E7 // FADD V7.2D, V7.2D, V15.2D
 	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R1)
+	WORD $0x4EE4D494 // FSUB V20.2D, V4.2D, V4.2D
+	WORD $0x4EE5D4B5 // FSUB V21.2D, V5.2D, V5.2D
+	WORD $0x4EE6D4D6 // FSUB V22.2D, V6.2D, V6.2D
+	WORD $0x4EE7D4F7 // FSUB V23.2D, V7.2D, V7.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
 	WORD $0x6EE1F884 // FSQRT V4.2D, V4.2D
 	WORD $0x6EE1F8A5 // FSQRT V5.2D, V5.2D
 	WORD $0x6EE1F8C6 // FSQRT V6.2D, V6.2D
@@ -2296,10 +2431,19 @@ rmspropF64_loop:
 	WORD $0x4EE2D54A // FSUB V10.2D, V10.2D, V2.2D
 	WORD $0x4EE3D56B // FSUB V11.2D, V11.2D, V3.2D
 	VST1.P [V8.D2, V9.D2, V10.D2, V11.D2], 64(R0)
+	WORD $0x4EE8D514 // FSUB V20.2D, V8.2D, V8.2D
+	WORD $0x4EE9D535 // FSUB V21.2D, V9.2D, V9.2D
+	WORD $0x4EEAD556 // FSUB V22.2D, V10.2D, V10.2D
+	WORD $0x4EEBD577 // FSUB V23.2D, V11.2D, V11.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
 	SUBS $1, R8
 	BNE rmspropF64_loop
 
 rmspropF64_tail:
+	WORD $0x7E70DBDE // FADDP D30, V30.2D
 	AND $7, R7, R8
 	CBZ R8, rmspropF64_done
 
@@ -2312,19 +2456,26 @@ rmspropF64_tail_loop:
 	FMULD F0, F12, F12
 	FADDD F12, F4, F4
 	FMOVD.P F4, 8(R1)
+	FSUBD F4, F4, F20
+	FADDD F20, F30, F30
 	FSQRTD F4, F4
 	FADDD F27, F4, F4
 	FMULD F0, F24, F0
 	FDIVD F4, F0, F0
 	FSUBD F0, F8, F8
 	FMOVD.P F8, 8(R0)
+	FSUBD F8, F8, F20
+	FADDD F20, F30, F30
 	SUBS $1, R8
 	BNE rmspropF64_tail_loop
 
 rmspropF64_done:
+	FCMPD $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+80(FP)
 	RET
 
-// func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32)
+// func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32) bool
 //
 // for i := range n {
 //	m2[i] = b1*m[i] + c1*gr[i]; v2[i] = b2*v[i] + (c2*gr[i])*gr[i]
@@ -2333,7 +2484,10 @@ rmspropF64_done:
 //
 // Blocks of 16 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·adamF32(SB), NOSPLIT|NOFRAME, $0-88
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·adamF32(SB), NOSPLIT|NOFRAME, $0-89
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD m2+16(FP), R1
@@ -2354,6 +2508,7 @@ TEXT ·adamF32(SB), NOSPLIT|NOFRAME, $0-88
 	VDUP V28.S[0], V28.S4
 	FMOVS eps+84(FP), F29
 	VDUP V29.S[0], V29.S4
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $4, R7, R8 // blocks of 16
 	CBZ R8, adamF32_tail
 	PCALIGN $16
@@ -2393,6 +2548,22 @@ adamF32_loop:
 	WORD $0x4E33D56B // FADD V11.4S, V11.4S, V19.4S
 	VST1.P [V4.S4, V5.S4, V6.S4, V7.S4], 64(R1)
 	VST1.P [V8.S4, V9.S4, V10.S4, V11.S4], 64(R2)
+	WORD $0x4EA4D494 // FSUB V20.4S, V4.4S, V4.4S
+	WORD $0x4EA5D4B5 // FSUB V21.4S, V5.4S, V5.4S
+	WORD $0x4EA6D4D6 // FSUB V22.4S, V6.4S, V6.4S
+	WORD $0x4EA7D4F7 // FSUB V23.4S, V7.4S, V7.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
+	WORD $0x4EA8D514 // FSUB V20.4S, V8.4S, V8.4S
+	WORD $0x4EA9D535 // FSUB V21.4S, V9.4S, V9.4S
+	WORD $0x4EAAD556 // FSUB V22.4S, V10.4S, V10.4S
+	WORD $0x4EABD577 // FSUB V23.4S, V11.4S, V11.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
 	WORD $0x6EA1F910 // FSQRT V16.4S, V8.4S
 	WORD $0x6EA1F931 // FSQRT V17.4S, V9.4S
 	WORD $0x6EA1F952 // FSQRT V18.4S, V10.4S
@@ -2414,10 +2585,20 @@ adamF32_loop:
 	WORD $0x4EA6D5CE // FSUB V14.4S, V14.4S, V6.4S
 	WORD $0x4EA7D5EF // FSUB V15.4S, V15.4S, V7.4S
 	VST1.P [V12.S4, V13.S4, V14.S4, V15.S4], 64(R0)
+	WORD $0x4EACD594 // FSUB V20.4S, V12.4S, V12.4S
+	WORD $0x4EADD5B5 // FSUB V21.4S, V13.4S, V13.4S
+	WORD $0x4EAED5D6 // FSUB V22.4S, V14.4S, V14.4S
+	WORD $0x4EAFD5F7 // FSUB V23.4S, V15.4S, V15.4S
+	WORD $0x4E35D694 // FADD V20.4S, V20.4S, V21.4S
+	WORD $0x4E37D6D6 // FADD V22.4S, V22.4S, V23.4S
+	WORD $0x4E36D694 // FADD V20.4S, V20.4S, V22.4S
+	WORD $0x4E34D7DE // FADD V30.4S, V30.4S, V20.4S
 	SUBS $1, R8
 	BNE adamF32_loop
 
 adamF32_tail:
+	WORD $0x6E3ED7DE // FADDP V30.4S, V30.4S, V30.4S
+	WORD $0x7E30DBDE // FADDP S30, V30.2S
 	AND $15, R7, R8
 	CBZ R8, adamF32_done
 
@@ -2435,19 +2616,28 @@ adamF32_tail_loop:
 	FADDS F16, F8, F8
 	FMOVS.P F4, 4(R1)
 	FMOVS.P F8, 4(R2)
+	FSUBS F4, F4, F20
+	FADDS F20, F30, F30
+	FSUBS F8, F8, F20
+	FADDS F20, F30, F30
 	FSQRTS F8, F16
 	FADDS F29, F16, F16
 	FMULS F4, F24, F4
 	FDIVS F16, F4, F4
 	FSUBS F4, F12, F12
 	FMOVS.P F12, 4(R0)
+	FSUBS F12, F12, F20
+	FADDS F20, F30, F30
 	SUBS $1, R8
 	BNE adamF32_tail_loop
 
 adamF32_done:
+	FCMPS $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+88(FP)
 	RET
 
-// func adamF64(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64)
+// func adamF64(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64) bool
 //
 // for i := range n {
 //	m2[i] = b1*m[i] + c1*gr[i]; v2[i] = b2*v[i] + (c2*gr[i])*gr[i]
@@ -2456,7 +2646,10 @@ adamF32_done:
 //
 // Blocks of 8 (four vectors), then a scalar tail with the same
 // instructions in the same order.
-TEXT ·adamF64(SB), NOSPLIT|NOFRAME, $0-112
+//
+// It returns whether every value it stores is finite: the sum of v − v
+// over them, in V30, is 0.
+TEXT ·adamF64(SB), NOSPLIT|NOFRAME, $0-113
 	MOVD n+0(FP), R7
 	MOVD p2+8(FP), R0
 	MOVD m2+16(FP), R1
@@ -2477,6 +2670,7 @@ TEXT ·adamF64(SB), NOSPLIT|NOFRAME, $0-112
 	VDUP V28.D[0], V28.D2
 	FMOVD eps+104(FP), F29
 	VDUP V29.D[0], V29.D2
+	VEOR V30.B16, V30.B16, V30.B16
 	LSR $3, R7, R8 // blocks of 8
 	CBZ R8, adamF64_tail
 	PCALIGN $16
@@ -2516,6 +2710,22 @@ adamF64_loop:
 	WORD $0x4E73D56B // FADD V11.2D, V11.2D, V19.2D
 	VST1.P [V4.D2, V5.D2, V6.D2, V7.D2], 64(R1)
 	VST1.P [V8.D2, V9.D2, V10.D2, V11.D2], 64(R2)
+	WORD $0x4EE4D494 // FSUB V20.2D, V4.2D, V4.2D
+	WORD $0x4EE5D4B5 // FSUB V21.2D, V5.2D, V5.2D
+	WORD $0x4EE6D4D6 // FSUB V22.2D, V6.2D, V6.2D
+	WORD $0x4EE7D4F7 // FSUB V23.2D, V7.2D, V7.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
+	WORD $0x4EE8D514 // FSUB V20.2D, V8.2D, V8.2D
+	WORD $0x4EE9D535 // FSUB V21.2D, V9.2D, V9.2D
+	WORD $0x4EEAD556 // FSUB V22.2D, V10.2D, V10.2D
+	WORD $0x4EEBD577 // FSUB V23.2D, V11.2D, V11.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
 	WORD $0x6EE1F910 // FSQRT V16.2D, V8.2D
 	WORD $0x6EE1F931 // FSQRT V17.2D, V9.2D
 	WORD $0x6EE1F952 // FSQRT V18.2D, V10.2D
@@ -2537,10 +2747,19 @@ adamF64_loop:
 	WORD $0x4EE6D5CE // FSUB V14.2D, V14.2D, V6.2D
 	WORD $0x4EE7D5EF // FSUB V15.2D, V15.2D, V7.2D
 	VST1.P [V12.D2, V13.D2, V14.D2, V15.D2], 64(R0)
+	WORD $0x4EECD594 // FSUB V20.2D, V12.2D, V12.2D
+	WORD $0x4EEDD5B5 // FSUB V21.2D, V13.2D, V13.2D
+	WORD $0x4EEED5D6 // FSUB V22.2D, V14.2D, V14.2D
+	WORD $0x4EEFD5F7 // FSUB V23.2D, V15.2D, V15.2D
+	WORD $0x4E75D694 // FADD V20.2D, V20.2D, V21.2D
+	WORD $0x4E77D6D6 // FADD V22.2D, V22.2D, V23.2D
+	WORD $0x4E76D694 // FADD V20.2D, V20.2D, V22.2D
+	WORD $0x4E74D7DE // FADD V30.2D, V30.2D, V20.2D
 	SUBS $1, R8
 	BNE adamF64_loop
 
 adamF64_tail:
+	WORD $0x7E70DBDE // FADDP D30, V30.2D
 	AND $7, R7, R8
 	CBZ R8, adamF64_done
 
@@ -2558,16 +2777,25 @@ adamF64_tail_loop:
 	FADDD F16, F8, F8
 	FMOVD.P F4, 8(R1)
 	FMOVD.P F8, 8(R2)
+	FSUBD F4, F4, F20
+	FADDD F20, F30, F30
+	FSUBD F8, F8, F20
+	FADDD F20, F30, F30
 	FSQRTD F8, F16
 	FADDD F29, F16, F16
 	FMULD F4, F24, F4
 	FDIVD F16, F4, F4
 	FSUBD F4, F12, F12
 	FMOVD.P F12, 8(R0)
+	FSUBD F12, F12, F20
+	FADDD F20, F30, F30
 	SUBS $1, R8
 	BNE adamF64_tail_loop
 
 adamF64_done:
+	FCMPD $(0.0), F30
+	CSET EQ, R0
+	MOVB R0, ret+112(FP)
 	RET
 
 // func reluBackwardF32(n int, d, y *float32)

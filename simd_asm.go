@@ -94,6 +94,7 @@ func asmKernels(name string) (*kernelSet[float32], *kernelSet[float64]) {
 	k32.linearBackwardWeights = linearBackwardWeights32
 	k32.linearBackwardInput = linearBackwardInput32
 	k32.outputForward = outputForward32
+	k32.outputBackward = outputBackwardVia(&k32)
 	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
 		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, asmLanes32)
 	k32.gcpLoss = gcpLoss32
@@ -105,6 +106,7 @@ func asmKernels(name string) (*kernelSet[float32], *kernelSet[float64]) {
 	k64.linearBackwardWeights = linearBackwardWeights64
 	k64.linearBackwardInput = linearBackwardInput64
 	k64.outputForward = outputForward64
+	k64.outputBackward = outputBackwardVia(&k64)
 	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
 		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, asmLanes64)
 	k64.gcpLoss = gcpLoss64
@@ -181,8 +183,10 @@ func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, l
 	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
 	}
-	// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
-	gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	if db != nil {
+		// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
+		gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	}
 	switch {
 	case k == 0:
 	case n == 1:
@@ -232,7 +236,9 @@ func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, l
 	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
 	}
-	gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	if db != nil {
+		gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+	}
 	switch {
 	case k == 0:
 	case n == 1:
@@ -291,12 +297,16 @@ func linearBackwardWeightsOperands[T Float](m, n, k int, dy []T, lddy int, x []T
 	need(len(dy), m, lddy, n)
 	need(len(x), m, ldx, k)
 	need(len(dw), k, n, n)
-	need(len(db), 1, n, n)
+	if db != nil { // nil: no bias gradient
+		need(len(db), 1, n, n)
+	}
 	if raceEnabled {
 		raceMat(dy, m, lddy, n, false)
 		raceMat(x, m, ldx, k, false)
 		raceMat(dw, 1, 0, k*n, true)
-		raceMat(db, 1, 0, n, true)
+		if db != nil {
+			raceMat(db, 1, 0, n, true)
+		}
 	}
 	return true
 }
@@ -463,57 +473,57 @@ func scaleF32(n int, x *float32, a float32)
 //go:noescape
 func scaleF64(n int, x *float64, a float64)
 
-// sgdF32 computes
+// sgdF32 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n { p2[i] = p[i] - lr*gr[i] }
 //
 //go:noescape
-func sgdF32(n int, p2, p, gr *float32, lr float32)
+func sgdF32(n int, p2, p, gr *float32, lr float32) bool
 
-// sgdF64 computes
+// sgdF64 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n { p2[i] = p[i] - lr*gr[i] }
 //
 //go:noescape
-func sgdF64(n int, p2, p, gr *float64, lr float64)
+func sgdF64(n int, p2, p, gr *float64, lr float64) bool
 
-// nesterovF32 computes
+// nesterovF32 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n {
 //		v2[i] = mu*v[i] - lr*gr[i]
 //		p2[i] = p[i] + mu*v2[i] - lr*gr[i] }
 //
 //go:noescape
-func nesterovF32(n int, p2, v2, p, v, gr *float32, lr, mu float32)
+func nesterovF32(n int, p2, v2, p, v, gr *float32, lr, mu float32) bool
 
-// nesterovF64 computes
+// nesterovF64 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n {
 //		v2[i] = mu*v[i] - lr*gr[i]
 //		p2[i] = p[i] + mu*v2[i] - lr*gr[i] }
 //
 //go:noescape
-func nesterovF64(n int, p2, v2, p, v, gr *float64, lr, mu float64)
+func nesterovF64(n int, p2, v2, p, v, gr *float64, lr, mu float64) bool
 
-// rmspropF32 computes
+// rmspropF32 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n {
 //		a2[i] = rho*a[i] + c*gr[i]*gr[i]   // c = 1 − rho
 //		p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps) }
 //
 //go:noescape
-func rmspropF32(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32)
+func rmspropF32(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32) bool
 
-// rmspropF64 computes
+// rmspropF64 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n {
 //		a2[i] = rho*a[i] + c*gr[i]*gr[i]   // c = 1 − rho
 //		p2[i] = p[i] - lr*gr[i]/(sqrt(a2[i])+eps) }
 //
 //go:noescape
-func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64)
+func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64) bool
 
-// adamF32 computes
+// adamF32 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n {
 //		m2[i] = b1*m[i] + c1*gr[i]        // c1 = 1 − b1
@@ -521,9 +531,9 @@ func rmspropF64(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64)
 //		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
 //
 //go:noescape
-func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32)
+func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32) bool
 
-// adamF64 computes
+// adamF64 computes, reporting whether every value it writes is finite,
 //
 //	for i := range n {
 //		m2[i] = b1*m[i] + c1*gr[i]        // c1 = 1 − b1
@@ -531,7 +541,7 @@ func adamF32(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps fl
 //		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
 //
 //go:noescape
-func adamF64(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64)
+func adamF64(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64) bool
 
 // sumSquaresF32 returns
 //
@@ -577,10 +587,10 @@ type elementwiseAsm[T Float] struct {
 	scale        func(n int, x *T, a T)
 	sumSquares   func(n int, x *T) float64
 	allFinite    func(n int, x *T) bool
-	sgd          func(n int, p2, p, g *T, lr T)
-	nesterov     func(n int, p2, v2, p, v, g *T, lr, mu T)
-	rmsprop      func(n int, p2, a2, p, a, g *T, lr, rho, c, eps T)
-	adam         func(n int, p2, m2, v2, p, m, v, g *T, lr, b1, c1, b2, c2, eps T)
+	sgd          func(n int, p2, p, g *T, lr T) bool
+	nesterov     func(n int, p2, v2, p, v, g *T, lr, mu T) bool
+	rmsprop      func(n int, p2, a2, p, a, g *T, lr, rho, c, eps T) bool
+	adam         func(n int, p2, m2, v2, p, m, v, g *T, lr, b1, c1, b2, c2, eps T) bool
 }
 
 func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
@@ -655,53 +665,47 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 		}
 		return (n == 0 || e.allFinite(n, ptr(x))) && allFiniteGeneric(x[n:])
 	}
-	k.sgd = func(p2, p, g []T, lr T) {
+	// The optimizer steps report whether the assembly's part and the
+	// generic tail both wrote only finite values.
+	k.sgd = func(p2, p, g []T, lr T) bool {
 		p, g = p[:len(p2)], g[:len(p2)]
 		n := whole(len(p2))
 		if raceEnabled {
 			raceWrite(p2[:n])
 			raceRead(p[:n], g[:n])
 		}
-		if n > 0 {
-			e.sgd(n, ptr(p2), ptr(p), ptr(g), lr)
-		}
-		sgdGeneric(p2[n:], p[n:], g[n:], lr)
+		ok := n == 0 || e.sgd(n, ptr(p2), ptr(p), ptr(g), lr)
+		return sgdGeneric(p2[n:], p[n:], g[n:], lr) && ok
 	}
-	k.nesterov = func(p2, v2, p, v, g []T, lr, mu T) {
+	k.nesterov = func(p2, v2, p, v, g []T, lr, mu T) bool {
 		v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
 		n := whole(len(p2))
 		if raceEnabled {
 			raceWrite(p2[:n], v2[:n])
 			raceRead(p[:n], v[:n], g[:n])
 		}
-		if n > 0 {
-			e.nesterov(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
-		}
-		nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu)
+		ok := n == 0 || e.nesterov(n, ptr(p2), ptr(v2), ptr(p), ptr(v), ptr(g), lr, mu)
+		return nesterovGeneric(p2[n:], v2[n:], p[n:], v[n:], g[n:], lr, mu) && ok
 	}
-	k.rmsprop = func(p2, a2, p, a, g []T, lr, rho, eps T) {
+	k.rmsprop = func(p2, a2, p, a, g []T, lr, rho, eps T) bool {
 		a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
 		n := whole(len(p2))
 		if raceEnabled {
 			raceWrite(p2[:n], a2[:n])
 			raceRead(p[:n], a[:n], g[:n])
 		}
-		if n > 0 {
-			e.rmsprop(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
-		}
-		rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps)
+		ok := n == 0 || e.rmsprop(n, ptr(p2), ptr(a2), ptr(p), ptr(a), ptr(g), lr, rho, 1-rho, eps)
+		return rmspropGeneric(p2[n:], a2[n:], p[n:], a[n:], g[n:], lr, rho, eps) && ok
 	}
-	k.adam = func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) {
+	k.adam = func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool {
 		m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
 		n := whole(len(p2))
 		if raceEnabled {
 			raceWrite(p2[:n], m2[:n], v2[:n])
 			raceRead(p[:n], m[:n], v[:n], g[:n])
 		}
-		if n > 0 {
-			e.adam(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
-		}
-		adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps)
+		ok := n == 0 || e.adam(n, ptr(p2), ptr(m2), ptr(v2), ptr(p), ptr(m), ptr(v), ptr(g), lr, b1, 1-b1, b2, 1-b2, eps)
+		return adamGeneric(p2[n:], m2[n:], v2[n:], p[n:], m[n:], v[n:], g[n:], lr, b1, b2, eps) && ok
 	}
 }
 

@@ -47,7 +47,7 @@ func linearForwardGeneric[T Float](m, n, k int, x []T, ldx int, w, b []T, y []T,
 }
 
 // linearBackwardWeightsGeneric accumulates the weight and bias gradients of
-// a layer, dw += xᵀ·dy and db += column sums of dy:
+// a layer, dw += xᵀ·dy and db += column sums of dy (none for a nil db):
 //
 //	for i := range m { for j := range n {
 //		db[j] += dy[i*lddy+j]
@@ -56,7 +56,9 @@ func linearBackwardWeightsGeneric[T Float](m, n, k int, dy []T, lddy int, x []T,
 	var col [4]T // four rows' values of one input
 	for i := 0; i < m; i++ {
 		dyi := dy[i*lddy : i*lddy+n]
-		axpyGeneric(1, dyi, db)
+		if db != nil {
+			axpyGeneric(1, dyi, db)
+		}
 		if n == 1 {
 			axpyGeneric(dyi[0], x[i*ldx:i*ldx+k], dw)
 		}
@@ -250,63 +252,82 @@ func allFiniteGeneric[T Float](x []T) bool {
 	return s0+s1+s2+s3 == 0
 }
 
-// sgdGeneric writes the plain gradient step p2 = p − lr·g:
+// sgdGeneric writes the plain gradient step p2 = p − lr·g and reports
+// whether every value it wrote is finite, summing v − v over them as
+// allFiniteGeneric does, so that the optimizer needs no second pass over
+// its candidates. So do the other optimizer steps below.
 //
 //	for i := range p2 { p2[i] = p[i] - lr*g[i] }
-func sgdGeneric[T Float](p2, p, g []T, lr T) {
+func sgdGeneric[T Float](p2, p, g []T, lr T) bool {
 	p, g = p[:len(p2)], g[:len(p2)]
+	var s T
 	for i := range p2 {
-		p2[i] = p[i] - T(lr*g[i])
+		pi := p[i] - T(lr*g[i])
+		p2[i] = pi
+		s += pi - pi
 	}
+	return s == 0
 }
 
 // nesterovGeneric writes one Nesterov-momentum step with velocity v
-// (Sutskever et al. 2013, in the form of Lasagne's nesterov_momentum):
+// (Sutskever et al. 2013, in the form of Lasagne's nesterov_momentum) and
+// reports whether every value it wrote is finite:
 //
 //	for i := range p2 {
 //		v2[i] = mu*v[i] - lr*g[i]
 //		p2[i] = p[i] + mu*v2[i] - lr*g[i] }
-func nesterovGeneric[T Float](p2, v2, p, v, g []T, lr, mu T) {
+func nesterovGeneric[T Float](p2, v2, p, v, g []T, lr, mu T) bool {
 	v2, p, v, g = v2[:len(p2)], p[:len(p2)], v[:len(p2)], g[:len(p2)]
+	var s T
 	for i := range p2 {
 		vi := T(mu*v[i]) - T(lr*g[i])
-		v2[i] = vi
-		p2[i] = p[i] + T(mu*vi) - T(lr*g[i])
+		pi := p[i] + T(mu*vi) - T(lr*g[i])
+		v2[i], p2[i] = vi, pi
+		s += (vi - vi) + (pi - pi)
 	}
+	return s == 0
 }
 
 // rmspropGeneric writes one RMSProp step with the running mean a of g²
-// (Tieleman & Hinton 2012):
+// (Tieleman & Hinton 2012) and reports whether every value it wrote is
+// finite:
 //
 //	for i := range p2 {
 //		a2[i] = rho*a[i] + (1-rho)*g[i]*g[i]
 //		p2[i] = p[i] - lr*g[i]/(sqrt(a2[i])+eps) }
-func rmspropGeneric[T Float](p2, a2, p, a, g []T, lr, rho, eps T) {
+func rmspropGeneric[T Float](p2, a2, p, a, g []T, lr, rho, eps T) bool {
 	a2, p, a, g = a2[:len(p2)], p[:len(p2)], a[:len(p2)], g[:len(p2)]
 	c := 1 - rho
+	var s T
 	for i := range p2 {
 		ai := T(rho*a[i]) + T(T(c*g[i])*g[i])
-		a2[i] = ai
-		p2[i] = p[i] - T(lr*g[i])/(T(math.Sqrt(float64(ai)))+eps)
+		pi := p[i] - T(lr*g[i])/(T(math.Sqrt(float64(ai)))+eps)
+		a2[i], p2[i] = ai, pi
+		s += (ai - ai) + (pi - pi)
 	}
+	return s == 0
 }
 
 // adamGeneric writes one Adam step (Kingma & Ba 2015, Algorithm 1 with
-// the bias corrections folded into lr and eps by the caller):
+// the bias corrections folded into lr and eps by the caller) and reports
+// whether every value it wrote is finite:
 //
 //	for i := range p2 {
 //		m2[i] = b1*m[i] + (1-b1)*g[i]
 //		v2[i] = b2*v[i] + (1-b2)*g[i]*g[i]
 //		p2[i] = p[i] - lr*m2[i]/(sqrt(v2[i])+eps) }
-func adamGeneric[T Float](p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) {
+func adamGeneric[T Float](p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool {
 	m2, v2, p, m, v, g = m2[:len(p2)], v2[:len(p2)], p[:len(p2)], m[:len(p2)], v[:len(p2)], g[:len(p2)]
 	c1, c2 := 1-b1, 1-b2
+	var s T
 	for i := range p2 {
 		mi := T(b1*m[i]) + T(c1*g[i])
 		vi := T(b2*v[i]) + T(T(c2*g[i])*g[i])
-		m2[i], v2[i] = mi, vi
-		p2[i] = p[i] - T(lr*mi)/(T(math.Sqrt(float64(vi)))+eps)
+		pi := p[i] - T(lr*mi)/(T(math.Sqrt(float64(vi)))+eps)
+		m2[i], v2[i], p2[i] = mi, vi, pi
+		s += (mi - mi) + (vi - vi) + (pi - pi)
 	}
+	return s == 0
 }
 
 // gcpLossGeneric is the Student-t gradient loop of the GCP loss. For each

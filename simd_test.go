@@ -26,7 +26,9 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 )
@@ -74,6 +76,7 @@ var ktCovered = map[string]string{
 	"linearBackwardWeights": "TestKernelLinear",
 	"linearBackwardInput":   "TestKernelLinear",
 	"outputForward":         "TestKernelLinear",
+	"outputBackward":        "TestKernelOutputBackward",
 	"tanh":                  "TestKernelElementwise, TestKernelTanhSweep",
 	"mul":                   "TestKernelElementwise",
 	"mulTo":                 "TestKernelElementwise",
@@ -83,10 +86,10 @@ var ktCovered = map[string]string{
 	"scale":                 "TestKernelElementwise",
 	"sumSquares":            "TestKernelElementwise",
 	"allFinite":             "TestKernelElementwise",
-	"sgd":                   "TestKernelElementwise",
-	"nesterov":              "TestKernelElementwise",
-	"rmsprop":               "TestKernelElementwise",
-	"adam":                  "TestKernelElementwise",
+	"sgd":                   "TestKernelElementwise, TestKernelOptimizerFinite",
+	"nesterov":              "TestKernelElementwise, TestKernelOptimizerFinite",
+	"rmsprop":               "TestKernelElementwise, TestKernelOptimizerFinite",
+	"adam":                  "TestKernelElementwise, TestKernelOptimizerFinite",
 	"gcpLoss":               "TestKernelGCPLoss",
 	"softplus":              "TestKernelSoftplus",
 }
@@ -394,6 +397,16 @@ func ktCheckLinear[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r 
 			}
 		}
 	}
+	// A nil db (backward's last hidden layer, whose bias gradient
+	// outputBackward sums): the same dw, bit for bit.
+	dwNil := dw0.clone()
+	act.linearBackwardWeights(m, n, k, dy.s(), ldy, x.s(), ldx, dwNil.s(), nil)
+	dwNil.checkGuards(tb, what+" db=nil")
+	for e := range dw.buf {
+		if ktBits(dwNil.buf[e]) != ktBits(dw.buf[e]) {
+			tb.Fatalf("%s: with db nil, dw element %d = %v, with db %v", what, e, dwNil.buf[e], dw.buf[e])
+		}
+	}
 
 	// Backward input: dx = dy·wᵀ, overwriting random dx.
 	dx := ktNewMat[T](r, (s.off+1)%4, m, k, ldx)
@@ -469,6 +482,130 @@ func ktTestLinear[T Float](t *testing.T) {
 		ktCheckLinear(t, act, gen, s, r, nil)
 		ktCheckOutput(t, act, gen, s, r, nil)
 	}
+}
+
+// ktCheckOutputBackward runs outputBackward of act on random operands of
+// m rows, heads heads of k inputs, with a dropout mask, ReLU activations
+// and column sums or without (nil; v's bits 1, 2, 4), and compares it with
+// outputBackwardVia over act's own kernels, bit for bit (the fused AVX2
+// kernel must do the arithmetic of the passes it replaces), and with the
+// generic kernel: dx bit for bit (a product rounded once, masked), dw, db
+// and the column sums as sums of m terms. A non-nil plant may overwrite
+// elements of the operands first.
+func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, heads, k, off, v int, r *rand.Rand, plant func(ops ...*ktMat[T])) {
+	tb.Helper()
+	masked, relu, sums := v&1 != 0, v&2 != 0, v&4 != 0
+	what := fmt.Sprintf("%s outputBackward m=%d heads=%d k=%d off=%d mask=%v relu=%v colsum=%v", ktTypeName[T](), m, heads, k, off, masked, relu, sums)
+	width := heads * k
+	newMat := func(i, rows, cols int) *ktMat[T] { return ktNewMat[T](r, (off+i)%4, rows, cols, cols) }
+	dy, x, w := newMat(0, 1, heads*m), newMat(1, m, width), newMat(2, 1, width)
+	var mask, av *ktMat[T]
+	inputs := []*ktMat[T]{dy, x, w}
+	if masked {
+		mask = newMat(3, m, width)
+		inputs = append(inputs, mask)
+	}
+	if relu {
+		av = newMat(4, m, width)
+		inputs = append(inputs, av)
+	}
+	dw, db, dx, col := newMat(5, 1, width), newMat(6, 1, heads), newMat(7, m, width), newMat(8, 1, width)
+	if plant != nil {
+		plant(append(inputs, dw, db, col)...)
+	}
+	var saved []*ktMat[T]
+	for _, v := range inputs {
+		saved = append(saved, v.clone())
+	}
+	opt := func(v *ktMat[T]) []T {
+		if v == nil {
+			return nil
+		}
+		return v.s()
+	}
+	outs := [4]*ktMat[T]{dw, db, dx, col}
+	run := func(f func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T)) [4]*ktMat[T] {
+		o := [4]*ktMat[T]{dw.clone(), db.clone(), dx.clone(), col.clone()}
+		var colsum []T
+		if sums {
+			colsum = o[3].s()
+		}
+		f(m, heads, k, dy.s(), x.s(), w.s(), o[0].s(), o[1].s(), o[2].s(), opt(mask), opt(av), colsum)
+		for _, v := range o {
+			v.checkGuards(tb, what)
+		}
+		for i, v := range inputs {
+			v.checkUnchanged(tb, saved[i], what)
+		}
+		return o
+	}
+	got, via, want := run(act.outputBackward), run(outputBackwardVia(act)), run(gen.outputBackward)
+	u := ktUnit[T]()
+	for o, name := range []string{"dw", "db", "dx", "colsum"} {
+		for j, a := range got[o].s() {
+			if v := via[o].s()[j]; !ktSame(a, v) {
+				tb.Fatalf("%s: %s[%d] = %v (%#x), composed of the table's kernels %v (%#x)", what, name, j, a, ktBits(a), v, ktBits(v))
+			}
+			g := want[o].s()[j]
+			ok := ktSame(a, g)
+			if !ok && o != 2 {
+				// m terms (and the old value) in one order or another.
+				terms := math.Abs(float64(outs[o].s()[j]))
+				for i := 0; i < m; i++ {
+					switch o {
+					case 0:
+						terms += math.Abs(float64(dy.at(0, j/k*m+i)) * float64(x.at(i, j)))
+					case 1:
+						terms += math.Abs(float64(dy.at(0, j*m+i)))
+					case 3:
+						terms += math.Abs(float64(want[2].at(i, j)))
+					}
+				}
+				ok = ktClose(a, g, 2*float64(m+2)*u*terms)
+			}
+			if !ok {
+				tb.Fatalf("%s: %s[%d] = %v (%#x), generic %v (%#x)", what, name, j, a, ktBits(a), g, ktBits(g))
+			}
+		}
+	}
+}
+
+// ktTestOutputBackward runs ktCheckOutputBackward on every small shape,
+// with and without mask and ReLU, then on random ones with special values
+// planted (NaN, ±Inf, ±0: a zero activation must mask, a NaN one too).
+func ktTestOutputBackward[T Float](t *testing.T) {
+	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(9, 10))
+	for m := 1; m <= 3; m++ {
+		for heads := 1; heads <= 3; heads++ {
+			for k := 0; k <= 2*32/int(unsafe.Sizeof(T(0)))+1; k++ {
+				for v := 0; v < 8; v++ {
+					ktCheckOutputBackward(t, act, gen, m, heads, k, m+k, v, r, nil)
+				}
+			}
+		}
+	}
+	specials := []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), 0, T(math.Copysign(0, -1))}
+	plant := func(ops ...*ktMat[T]) {
+		for c := 0; c < 1+r.IntN(4); c++ {
+			v := ops[r.IntN(len(ops))]
+			if v.rows > 0 && v.cols > 0 {
+				v.set(r.IntN(v.rows), r.IntN(v.cols), specials[r.IntN(len(specials))])
+			}
+		}
+	}
+	for trial := 0; trial < 300; trial++ {
+		m := 1 + r.IntN(9)
+		if trial%4 == 0 {
+			m = 1 + r.IntN(100) // several of the AVX2 kernel's blocks of 32 rows
+		}
+		ktCheckOutputBackward(t, act, gen, m, 1+r.IntN(6), r.IntN(60), r.IntN(4), r.IntN(8), r, plant)
+	}
+}
+
+func TestKernelOutputBackward(t *testing.T) {
+	t.Run("float32", ktTestOutputBackward[float32])
+	t.Run("float64", ktTestOutputBackward[float64])
 }
 
 func TestKernelLinear(t *testing.T) {
@@ -559,18 +696,19 @@ func ktVecKernels[T Float]() []ktVecKernel[T] {
 		// u·|a·x| ≤ u·(|y_new| + |y_old|), is allowed; element-wise it is
 		// otherwise exact.
 		{name: "axpy", roles: "iu", scalars: 1, tol: func(v [][]T, s []T, j int) float64 { return math.Abs(float64(s[0]) * float64(v[0][j])) }, call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.axpy(s[0], v[0], v[1]); return 0 }},
-		{name: "sgd", roles: "oii", scalars: 1, call: func(k *kernelSet[T], v [][]T, s []T) float64 { k.sgd(v[0], v[1], v[2], s[0]); return 0 }},
-		{name: "nesterov", roles: "ooiii", scalars: 2, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-			k.nesterov(v[0], v[1], v[2], v[3], v[4], s[0], s[1])
-			return 0
+		// The optimizer steps and allFinite report whether values are
+		// finite: the same answer as the generic kernel's.
+		{name: "sgd", roles: "oii", scalars: 1, result: ktSameBool[T]("sgd"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.sgd(v[0], v[1], v[2], s[0]))
 		}},
-		{name: "rmsprop", roles: "ooiii", scalars: 3, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-			k.rmsprop(v[0], v[1], v[2], v[3], v[4], s[0], s[1], s[2])
-			return 0
+		{name: "nesterov", roles: "ooiii", scalars: 2, result: ktSameBool[T]("nesterov"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.nesterov(v[0], v[1], v[2], v[3], v[4], s[0], s[1]))
 		}},
-		{name: "adam", roles: "oooiiii", scalars: 4, call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-			k.adam(v[0], v[1], v[2], v[3], v[4], v[5], v[6], s[0], s[1], s[2], s[3])
-			return 0
+		{name: "rmsprop", roles: "ooiii", scalars: 3, result: ktSameBool[T]("rmsprop"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.rmsprop(v[0], v[1], v[2], v[3], v[4], s[0], s[1], s[2]))
+		}},
+		{name: "adam", roles: "oooiiii", scalars: 4, result: ktSameBool[T]("adam"), call: func(k *kernelSet[T], v [][]T, s []T) float64 {
+			return ktBool(k.adam(v[0], v[1], v[2], v[3], v[4], v[5], v[6], s[0], s[1], s[2], s[3]))
 		}},
 		{name: "sumSquares", roles: "i",
 			call: func(k *kernelSet[T], v [][]T, s []T) float64 { return k.sumSquares(v[0]) },
@@ -583,19 +721,27 @@ func ktVecKernels[T Float]() []ktVecKernel[T] {
 					tb.Fatalf("sumSquares = %v, generic %v", got, want)
 				}
 			}},
-		{name: "allFinite", roles: "i",
-			call: func(k *kernelSet[T], v [][]T, s []T) float64 {
-				if k.allFinite(v[0]) {
-					return 1
-				}
-				return 0
-			},
-			result: func(tb testing.TB, got, want float64, v [][]T) {
-				tb.Helper()
-				if got != want {
-					tb.Fatalf("allFinite = %v, generic %v", got == 1, want == 1)
-				}
-			}},
+		{name: "allFinite", roles: "i", result: ktSameBool[T]("allFinite"),
+			call: func(k *kernelSet[T], v [][]T, s []T) float64 { return ktBool(k.allFinite(v[0])) }},
+	}
+}
+
+// ktBool returns a kernel's bool result as ktVecKernel.call's float64.
+func ktBool(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ktSameBool returns the result check of a kernel named name that reports
+// a bool (as ktBool): it must be the generic kernel's.
+func ktSameBool[T Float](name string) func(tb testing.TB, got, want float64, v [][]T) {
+	return func(tb testing.TB, got, want float64, v [][]T) {
+		tb.Helper()
+		if got != want {
+			tb.Fatalf("%s = %v, generic %v", name, got == 1, want == 1)
+		}
 	}
 }
 
@@ -732,6 +878,56 @@ func ktTestVec[T Float](t *testing.T) {
 func TestKernelElementwise(t *testing.T) {
 	t.Run("float32", ktTestVec[float32])
 	t.Run("float64", ktTestVec[float64])
+}
+
+// ktTestOptimizerFinite checks the optimizer steps' report against
+// allFiniteGeneric over everything they wrote, in both kernel tables:
+// finite operands with one special value (NaN, ±Inf, or a value whose
+// square or quotient overflows) planted at each position of each input
+// in turn, so that one non-finite candidate, in any lane of a vector, of
+// an unrolled block or of the tail, and in p2 or only in the state (a
+// huge g makes v2 = +Inf while p2 stays finite), must be reported.
+func ktTestOptimizerFinite[T Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	specials := []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), T(1e38), -T(1e38)}
+	for _, kv := range ktVecKernels[T]() {
+		if !ktOptimizerNames[kv.name] {
+			continue
+		}
+		scal := make([]T, kv.scalars)
+		for i := range scal {
+			scal[i] = 0.5 // a step, decay and ε that keep finite operands finite
+		}
+		for _, n := range []int{1, 7, 8, 9, 16, 17, 33, 40} {
+			for in := strings.IndexByte(kv.roles, 'i'); in < len(kv.roles); in++ {
+				for j := 0; j < n; j++ {
+					for _, k := range []*kernelSet[T]{kernelsFor[T](), genericKernelsFor[T]()} {
+						v := make([][]T, len(kv.roles))
+						for o := range v {
+							v[o] = make([]T, n)
+							ktFill(r, v[o], 3) // positive: a second moment stays one
+						}
+						v[in][j] = specials[r.IntN(len(specials))]
+						got := kv.call(k, v, scal) == 1
+						want := true
+						for o, role := range kv.roles {
+							if role == 'o' {
+								want = want && allFiniteGeneric(v[o])
+							}
+						}
+						if got != want {
+							t.Fatalf("%s %s n=%d: operand %d element %d = %v: reports finite %v, wrote finite %v", ktTypeName[T](), kv.name, n, in, j, v[in][j], got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestKernelOptimizerFinite(t *testing.T) {
+	t.Run("float32", ktTestOptimizerFinite[float32])
+	t.Run("float64", ktTestOptimizerFinite[float64])
 }
 
 // ktTanhValues returns arguments for TestKernelTanhSweep: a geometric grid
@@ -1207,6 +1403,40 @@ func TestModelKernelsAgree(t *testing.T) {
 	t.Run("float64", ktTestModel[float64])
 }
 
+// ktTestFusedSteps trains each ktModelCase, an ensemble of five and a
+// batch of 70 rows (three of the AVX2 kernel's blocks) with the active
+// kernel table and with the same table whose outputBackward is
+// outputBackwardVia, the separate passes that the AVX2 kernel fuses (and
+// that backward made before it), and requires the same parameters and
+// losses bit for bit after every step.
+func ktTestFusedSteps[T Float](t *testing.T) {
+	act := kernelsFor[T]()
+	composed := *act
+	composed.outputBackward = outputBackwardVia(&composed)
+	cases := append(slices.Clone(ktModelCases),
+		ktModelCase{"ensemble-relu-adam", Config{Inputs: 13, Hidden: []int{50}, Members: 5, Seed: 13}, TrainConfig{BatchSize: 32, LearningRate: 1e-3, Seed: 14}},
+		ktModelCase{"relu-dropout-batch70", Config{Inputs: 5, Hidden: []int{12}, Dropout: 0.2, Seed: 15}, TrainConfig{BatchSize: 70, LearningRate: 1e-3, Seed: 16}})
+	for _, c := range cases {
+		ma, la := ktTrain(t, c, act, 12)
+		mc, lc := ktTrain(t, c, &composed, 12)
+		for i := range ma.params {
+			if ktBits(ma.params[i]) != ktBits(mc.params[i]) {
+				t.Fatalf("%s: parameter %d = %v, with the passes unfused %v", c.name, i, ma.params[i], mc.params[i])
+			}
+		}
+		for i := range la {
+			if math.Float64bits(la[i]) != math.Float64bits(lc[i]) {
+				t.Fatalf("%s: step %d loss %v, with the passes unfused %v", c.name, i, la[i], lc[i])
+			}
+		}
+	}
+}
+
+func TestModelFusedBackwardAgrees(t *testing.T) {
+	t.Run("float32", ktTestFusedSteps[float32])
+	t.Run("float64", ktTestFusedSteps[float64])
+}
+
 // --- fuzz targets, one per kernel family ---------------------------------
 
 // FuzzKernelsMatmul compares the three layer kernels and the output layer
@@ -1245,6 +1475,9 @@ func ktFuzzLinear[T Float](t *testing.T, s ktShape, seed uint64, specials bool) 
 	}
 	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantLinear)
 	ktCheckOutput(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantOutput)
+	// The output layer's backward pass, read as s.m rows, s.n heads and s.k
+	// inputs per head, its optional operands chosen by the padding.
+	ktCheckOutputBackward(t, kernelsFor[T](), genericKernelsFor[T](), s.m, s.n, s.k, s.off, s.padX+4*(s.padY%2), r, plant)
 }
 
 // ktFuzzVec runs the vector kernels of one family on a fuzzed length,

@@ -33,6 +33,7 @@ type ewKernel struct {
 	ptrs    []string // pointer parameters, loaded into ewPtrs
 	scalars []string // scalar parameters, broadcast into the last YMMs (…, Y14, Y15)
 	unroll  int      // vectors per block
+	finite  bool     // stores through storeFinite and returns whether all it stored is finite
 	setup   func(t elem)
 	// body emits one vector of the kernel, copy u of the block, at byte
 	// offset off; m(name) is the operand of pointer parameter name there.
@@ -91,30 +92,31 @@ var ewKernels = []ewKernel{
 			t.MUL(m("x"), Y15, y(u))
 			t.MOVU(y(u), m("x"))
 		}},
-	{base: "sgd", ptrs: []string{"p2", "p", "gr"}, scalars: []string{"lr"}, unroll: 4,
+	// The optimizer steps leave Y8 and Y9 to storeFinite.
+	{base: "sgd", ptrs: []string{"p2", "p", "gr"}, scalars: []string{"lr"}, unroll: 4, finite: true,
 		body: func(t elem, u int, m func(string) Mem) {
 			g, p := y(u), y(4+u)
 			t.MUL(m("gr"), Y15, g) // lr·g
 			t.MOVU(m("p"), p)
 			t.SUB(g, p, p) // p − lr·g
-			t.MOVU(p, m("p2"))
+			storeFinite(t, p, m("p2"))
 		}},
 	// The optimizer steps below do two vectors per block: their constants
 	// take the registers from Y10 up.
-	{base: "nesterov", ptrs: []string{"p2", "v2", "p", "v", "gr"}, scalars: []string{"lr", "mu"}, unroll: 2,
+	{base: "nesterov", ptrs: []string{"p2", "v2", "p", "v", "gr"}, scalars: []string{"lr", "mu"}, unroll: 2, finite: true,
 		body: func(t elem, u int, m func(string) Mem) {
 			g, v, mv, p := y(4*u), y(4*u+1), y(4*u+2), y(4*u+3)
 			t.MUL(m("gr"), Y14, g) // lr·g
 			t.MUL(m("v"), Y15, v)  // mu·v
 			t.SUB(g, v, v)         // v2 = mu·v − lr·g
-			t.MOVU(v, m("v2"))
+			storeFinite(t, v, m("v2"))
 			t.MUL(v, Y15, mv) // mu·v2
 			t.MOVU(m("p"), p)
 			t.ADD(mv, p, p) // p + mu·v2
 			t.SUB(g, p, p)  // − lr·g
-			t.MOVU(p, m("p2"))
+			storeFinite(t, p, m("p2"))
 		}},
-	{base: "rmsprop", ptrs: []string{"p2", "a2", "p", "a", "gr"}, scalars: []string{"lr", "rho", "c", "eps"}, unroll: 2,
+	{base: "rmsprop", ptrs: []string{"p2", "a2", "p", "a", "gr"}, scalars: []string{"lr", "rho", "c", "eps"}, unroll: 2, finite: true,
 		body: func(t elem, u int, m func(string) Mem) {
 			g, a, s, p := y(4*u), y(4*u+1), y(4*u+2), y(4*u+3)
 			t.MOVU(m("gr"), g)    // g
@@ -122,22 +124,22 @@ var ewKernels = []ewKernel{
 			t.MUL(g, Y14, s)      // c·g
 			t.MUL(g, s, s)        // c·g·g
 			t.ADD(s, a, a)        // a2
-			t.MOVU(a, m("a2"))
+			storeFinite(t, a, m("a2"))
 			descend(t, g, a, s, p, Y12, m)
 		}},
-	{base: "adam", ptrs: []string{"p2", "m2", "v2", "p", "m", "v", "gr"}, scalars: []string{"lr", "b1", "c1", "b2", "c2", "eps"}, unroll: 2,
+	{base: "adam", ptrs: []string{"p2", "m2", "v2", "p", "m", "v", "gr"}, scalars: []string{"lr", "b1", "c1", "b2", "c2", "eps"}, unroll: 2, finite: true,
 		body: func(t elem, u int, m func(string) Mem) {
 			g, mm, s, v := y(4*u), y(4*u+1), y(4*u+2), y(4*u+3)
 			t.MOVU(m("gr"), g)     // g
 			t.MUL(m("m"), Y11, mm) // b1·m
 			t.MUL(g, Y12, s)       // c1·g
 			t.ADD(s, mm, mm)       // m2
-			t.MOVU(mm, m("m2"))
+			storeFinite(t, mm, m("m2"))
 			t.MUL(g, Y14, s)      // c2·g
 			t.MUL(g, s, s)        // c2·g·g
 			t.MUL(m("v"), Y13, v) // b2·v
 			t.ADD(s, v, v)        // v2
-			t.MOVU(v, m("v2"))
+			storeFinite(t, v, m("v2"))
 			descend(t, mm, v, v, g, Y10, m)
 		}},
 }
@@ -154,7 +156,27 @@ func descend(t elem, num, sq, root, pv, lr VecPhysical, m func(string) Mem) {
 	t.DIV(root, num, num)
 	t.MOVU(m("p"), pv)
 	t.SUB(num, pv, pv)
-	t.MOVU(pv, m("p2"))
+	storeFinite(t, pv, m("p2"))
+}
+
+// storeFinite stores v at dst and adds v − v (0 for a finite v, NaN
+// otherwise) into the accumulator Y8, through Y9: an optimizer step
+// checks its candidates as it writes them, instead of reading them all
+// again.
+func storeFinite(t elem, v VecPhysical, dst Mem) {
+	t.MOVU(v, dst)
+	t.SUB(v, v, Y9)
+	t.ADD(Y9, Y8, Y8)
+}
+
+// retZero sets the bool result to whether every lane of acc is 0 (false
+// for NaN), with scratch a register to clobber.
+func retZero(t elem, acc, scratch VecPhysical) {
+	t.XOR(scratch, scratch, scratch)
+	t.CMP(U8(0), scratch, acc, acc) // acc == 0, lane by lane (false for NaN)
+	t.MOVMSK(acc, EAX)
+	CMPL(EAX, U8(1<<t.lanes()-1))
+	SETEQ(ret())
 }
 
 // elementwise emits every element-wise kernel and the reductions, for
@@ -217,6 +239,9 @@ func (k ewKernel) emit(t elem) {
 	if k.setup != nil {
 		k.setup(t)
 	}
+	if k.finite {
+		t.XOR(Y8, Y8, Y8)
+	}
 	vec := func(u, off int) {
 		k.body(t, u, func(p string) Mem { return at(regs[p], off, ewI, 1) })
 	}
@@ -225,6 +250,9 @@ func (k ewKernel) emit(t elem) {
 			vec(u, 32*u)
 		}
 	}, func() { vec(0, 0) })
+	if k.finite {
+		retZero(t, Y8, Y9)
+	}
 	VZEROUPPER()
 	RET()
 }
@@ -305,11 +333,7 @@ func allFinite(t elem) {
 		func(_ Mem, v, _ VecPhysical) { t.SUB(v, v, v) },
 		func(_ Mem, v, acc VecPhysical) { t.ADD(v, acc, acc) })
 	sum4(t)
-	t.XOR(Y1, Y1, Y1)
-	t.CMP(U8(0), Y1, Y0, Y0) // s == 0, lane by lane (false for NaN)
-	t.MOVMSK(Y0, EAX)
-	CMPL(EAX, U8(1<<t.lanes()-1))
-	SETEQ(ret())
+	retZero(t, Y0, Y1)
 	VZEROUPPER()
 	RET()
 }

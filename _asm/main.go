@@ -26,6 +26,7 @@ func main() {
 		gemmBcast1(t)
 		gemmDot(t)
 		outputForward(t)
+		outputBackward(t)
 	}
 	elementwise()
 	declareConsts()

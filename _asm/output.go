@@ -109,3 +109,278 @@ func outputForward(t elem) {
 	VZEROUPPER()
 	RET()
 }
+
+// outputBackward emits outputBackwardF32 or outputBackwardF64: the output
+// layer's backward pass in one kernel, where the kernels it replaces (each
+// head's linearBackwardWeights and linearBackwardInput, then mul and
+// reluBackward over all of dx, then the column sums of dx) made 2·heads + 3
+// passes. For each head h, db[h] += dy[h*m+i] over the rows i; then for
+// each vector of the head's k columns, with dw, colsum and w in registers,
+// for each row i, with d = dy[h*m+i] broadcast in Y14:
+//
+//	dw += d·x (an FMA: the chain of each dw element runs over the rows in
+//	order, as gemmBcast1's did)
+//	dx = d·w (an FMA onto zero, as gemmBcast's k = 1 product), ·mask if
+//	any, AND (0 < act) if any; colsum += dx if any, in row order too
+//
+// so that dw and colsum are loaded and stored once per column, not once
+// per row: a row's only store is dx. The rows go in blocks of obBlock,
+// each block over all heads and columns, so that a column's walk down the
+// rows of x, act, mask and dx stays in L1 for the next column of the same
+// cache lines; the chains continue from block to block. The last k mod lanes columns of a
+// head are the last whole vector of the head moved back to end at k,
+// which recomputes dx, dw and colsum where it overlaps the one before,
+// from the same d, x and w and from dw and colsum as they were before the
+// vector before stored (loaded into Y6 and Y7 when the head starts), so
+// that both store the same values there: AVX2's masked stores are slow,
+// and a load after that store would wait for it. Only a head narrower
+// than a vector takes a masked vector (mask in Y15). The loops are emitted
+// once for each combination of nil and non-nil mask, act and colsum, so
+// that no vector tests them.
+func outputBackward(t elem) {
+	l := kernel(t.name("outputBackward"))
+	local := AllocLocal(64)
+	o := obLocals{tailBytes: local.Offset(0), back: local.Offset(8), rowBytes: local.Offset(16), dyHead: local.Offset(24), db: local.Offset(32),
+		i0: local.Offset(40), blockRows: local.Offset(48), blockBase: local.Offset(56)}
+	lanes := t.lanes()
+
+	Load(Param("k"), obKV)
+	MOVQ(obKV, RCX)
+	ANDQ(U8(lanes-1), RCX)
+	SUBQ(RCX, obKV)
+	mask(t, RCX, Y15, X15) // the k mod lanes of a head narrower than a vector
+	SHLQ(U8(t.shift()), RCX)
+	MOVQ(RCX, o.tailBytes)
+	SHLQ(U8(t.shift()), obKV)
+	LEAQ(at(RCX, -32, obKV, 1), RCX)
+	MOVQ(RCX, o.back) // k·size − 32: where a moved-back vector starts
+	Load(Param("k"), RCX)
+	Load(Param("heads"), obHeads)
+	IMULQ(obHeads, RCX)
+	SHLQ(U8(t.shift()), RCX)
+	MOVQ(RCX, o.rowBytes)
+	MOVQ(U32(0), o.i0)
+	for i, name := range []string{"x", "dx", "mask", "act", "colsum", "w", "dw"} {
+		Load(Param(name), []GPPhysical{obX, obDX, obMask, obAct, obCol, obW, obDW}[i])
+	}
+	t.XOR(Y13, Y13, Y13) // zero
+	o.variants(t, l, obVariant{}, 0)
+}
+
+// The registers of outputBackward.
+var (
+	obJ     = RAX // byte offset of the column: into w, dw and colsum, and row 0 of x, dx, mask and act
+	obRow   = RBX // byte offset of the column in the current row of x, dx, mask and act
+	obEnd   = RCX // where the head's whole vectors end in w
+	obCol   = RDX // colsum, or nil
+	obDY    = RSI // &dy[h*m+i]
+	obRows  = RDI // rows left
+	obX     = R8
+	obDX    = R9
+	obMask  = R10 // mask, or nil
+	obAct   = R11 // act, or nil
+	obW     = R12
+	obDW    = R13
+	obHeads = R14 // heads left
+	obKV    = R15 // k rounded down to whole vectors, in bytes
+)
+
+// obBlock is how many rows outputBackward takes at a time.
+const obBlock = 32
+
+// obLocals holds outputBackward's locals.
+type obLocals struct {
+	tailBytes, back, rowBytes Mem // (k mod lanes)·size, k·size − 32, heads·k·size
+	dyHead, db                Mem // &dy[h*m+i0], &db[h]
+	i0, blockRows, blockBase  Mem // the block's first row, its rows, i0·rowBytes
+}
+
+// obVariant is one of outputBackward's loops: which of mask (dropout), act
+// (relu) and colsum are not nil.
+type obVariant struct{ dropout, relu, colsum bool }
+
+// variants emits the loops of every variant that agrees with v on the
+// first level operands, testing the others from level on.
+func (o obLocals) variants(t elem, l labels, v obVariant, level int) {
+	if level == 3 {
+		o.headsLoop(t, l, v)
+		return
+	}
+	reg := []GPPhysical{obMask, obAct, obCol}[level]
+	set := v
+	switch level {
+	case 0:
+		set.dropout = true
+	case 1:
+		set.relu = true
+	case 2:
+		set.colsum = true
+	}
+	TESTQ(reg, reg)
+	JNZ(l.L(set.name() + "_" + string(rune('0'+level))))
+	o.variants(t, l, v, level+1)
+	l.Set(set.name() + "_" + string(rune('0'+level)))
+	o.variants(t, l, set, level+1)
+}
+
+// name is the prefix of v's labels.
+func (v obVariant) name() string {
+	n := "v"
+	for i, on := range []bool{v.dropout, v.relu, v.colsum} {
+		if on {
+			n += string("MRC"[i])
+		}
+	}
+	return n
+}
+
+// headsLoop emits outputBackward's loops over the blocks of rows, the
+// heads and their columns for the variant v, and its return.
+func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
+	p := v.name()
+	l.Set(p + "block")
+	Load(Param("m"), RCX)
+	SUBQ(o.i0, RCX)
+	MOVQ(U32(obBlock), obRows)
+	CMPQ(RCX, obRows)
+	CMOVQLT(RCX, obRows)
+	MOVQ(obRows, o.blockRows) // min(obBlock, m − i0)
+	MOVQ(o.i0, RCX)
+	IMULQ(o.rowBytes, RCX)
+	MOVQ(RCX, o.blockBase)
+	MOVQ(o.i0, RCX)
+	SHLQ(U8(t.shift()), RCX)
+	Load(Param("dy"), obDY)
+	ADDQ(obDY, RCX)
+	MOVQ(RCX, o.dyHead)
+	Load(Param("db"), RCX)
+	MOVQ(RCX, o.db)
+	Load(Param("heads"), obHeads)
+	XORQ(obJ, obJ)
+
+	l.Set(p + "head")
+	// db[h] += dy[h*m+i] over the block's rows, in order.
+	MOVQ(o.dyHead, obDY)
+	MOVQ(o.db, obEnd)
+	pick(t, VMOVSS, VMOVSD)(at(obEnd, 0, nil, 0), X0)
+	MOVQ(o.blockRows, obRows)
+	l.Set(p + "db")
+	pick(t, VADDSS, VADDSD)(at(obDY, 0, nil, 0), X0, X0)
+	ADDQ(U8(t.size), obDY)
+	DECQ(obRows)
+	JNZ(l.L(p + "db"))
+	pick(t, VMOVSS, VMOVSD)(X0, at(obEnd, 0, nil, 0))
+
+	CMPQ(o.tailBytes, U8(0))
+	JEQ(l.L(p + "whole"))
+	TESTQ(obKV, obKV)
+	JZ(l.L(p + "whole"))
+	// The moved-back vector's dw and colsum, before the vector before stores.
+	MOVQ(o.back, obEnd)
+	ADDQ(obJ, obEnd)
+	t.MOVU(at(obDW, 0, obEnd, 1), Y6)
+	if v.colsum {
+		t.MOVU(at(obCol, 0, obEnd, 1), Y7)
+	}
+	l.Set(p + "whole")
+	LEAQ(at(obJ, 0, obKV, 1), obEnd)
+
+	l.Set(p + "vec")
+	CMPQ(obJ, obEnd)
+	JGE(l.L(p + "tail"))
+	o.column(t, l, p+"v", 0, v)
+	ADDQ(U8(32), obJ)
+	JMP(l.L(p + "vec"))
+
+	l.Set(p + "tail")
+	CMPQ(o.tailBytes, U8(0))
+	JEQ(l.L(p + "next"))
+	TESTQ(obKV, obKV)
+	JZ(l.L(p + "narrow"))
+	// The vector ending at k: back by 32 − tail bytes.
+	ADDQ(o.tailBytes, obJ)
+	SUBQ(U8(32), obJ)
+	o.column(t, l, p+"b", 1, v)
+	ADDQ(U8(32), obJ)
+	JMP(l.L(p + "next"))
+	l.Set(p + "narrow")
+	o.column(t, l, p+"n", 2, v)
+	ADDQ(o.tailBytes, obJ)
+
+	l.Set(p + "next")
+	Load(Param("m"), obEnd)
+	SHLQ(U8(t.shift()), obEnd)
+	ADDQ(obEnd, o.dyHead)
+	ADDQ(U8(t.size), o.db)
+	DECQ(obHeads)
+	JNZ(l.L(p + "head"))
+	ADDQ(U32(obBlock), o.i0)
+	Load(Param("m"), RCX)
+	CMPQ(o.i0, RCX)
+	JLT(l.L(p + "block"))
+	VZEROUPPER()
+	RET()
+}
+
+// column emits one vector of columns of outputBackward's variant v at
+// column offset obJ, over all rows, with labels prefixed by p: a whole one
+// (kind 0), one moved back over the vector before, with its dw in Y6 and
+// colsum in Y7 (1), or the masked vector of a narrow head (2).
+func (o obLocals) column(t elem, l labels, p string, kind int, v obVariant) {
+	load := func(base, off GPPhysical, dst VecPhysical) {
+		if kind == 2 {
+			t.MASKMOV(at(base, 0, off, 1), Y15, dst)
+		} else {
+			t.MOVU(at(base, 0, off, 1), dst)
+		}
+	}
+	store := func(src VecPhysical, base, off GPPhysical) {
+		if kind == 2 {
+			t.MASKMOV(src, Y15, at(base, 0, off, 1))
+		} else {
+			t.MOVU(src, at(base, 0, off, 1))
+		}
+	}
+	dw, col := Y6, Y7
+	if kind != 1 {
+		dw, col = Y1, Y5
+		load(obDW, obJ, dw)
+		if v.colsum {
+			load(obCol, obJ, col)
+		}
+	}
+	load(obW, obJ, Y2)
+	MOVQ(obJ, obRow)
+	ADDQ(o.blockBase, obRow)
+	MOVQ(o.dyHead, obDY)
+	MOVQ(o.blockRows, obRows)
+
+	l.Set(p + "row")
+	t.BROADCAST(at(obDY, 0, nil, 0), Y14)
+	load(obX, obRow, Y0)
+	t.FMADD231(Y0, Y14, dw) // dw += d·x
+	t.MOVA(Y2, Y3)
+	pick(t, VFMADD213PS, VFMADD213PD)(Y13, Y14, Y3) // dx = d·w + 0
+	if v.dropout {
+		load(obMask, obRow, Y4)
+		t.MUL(Y4, Y3, Y3)
+	}
+	if v.relu {
+		load(obAct, obRow, Y4)
+		t.CMP(U8(0x11), Y4, Y13, Y4) // 0 < act (false for NaN)
+		t.AND(Y4, Y3, Y3)
+	}
+	store(Y3, obDX, obRow)
+	if v.colsum {
+		t.ADD(Y3, col, col) // colsum += dx
+	}
+	ADDQ(o.rowBytes, obRow)
+	ADDQ(U8(t.size), obDY)
+	DECQ(obRows)
+	JNZ(l.L(p + "row"))
+
+	store(dw, obDW, obJ)
+	if v.colsum {
+		store(col, obCol, obJ)
+	}
+}

@@ -1024,6 +1024,7 @@ func k_sgd(t *typ) {
 		},
 		ptrs:    []string{"p2", "p", "gr"},
 		scalars: []neonScalar{{"lr", 24}},
+		finite:  true,
 		loop: func() {
 			p(t, "\tVLD1.P 64(R2), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
 			p(t, "\tVLD1.P 64(R1), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
@@ -1034,6 +1035,7 @@ func k_sgd(t *typ) {
 				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, i), "", false, false)
 			}
 			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R0)")
+			neonCheck(t, 4)
 		},
 		tail: func() {
 			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R2), F0")
@@ -1041,6 +1043,7 @@ func k_sgd(t *typ) {
 			p(t, "\tFMUL⟨S⟩ F0, F24, F0")
 			p(t, "\tFSUB⟨S⟩ F0, F4, F4")
 			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R0)")
+			neonCheckScalar(t, 4)
 		},
 	})
 }
@@ -1059,6 +1062,7 @@ func k_nesterov(t *typ) {
 		},
 		ptrs:    []string{"p2", "v2", "p", "v", "gr"},
 		scalars: []neonScalar{{"lr", 24}, {"mu", 25}},
+		finite:  true,
 		loop: func() {
 			for i := 0; i < 3; i++ {
 				p(t, f("\tVLD1.P 64(R%d), [V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩]", 4+-1*i, 4*i, 1+4*i, 2+4*i, 3+4*i))
@@ -1073,6 +1077,7 @@ func k_nesterov(t *typ) {
 				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, i), "", false, false)
 			}
 			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
+			neonCheck(t, 4)
 			for i := 0; i < 4; i++ {
 				word(t, f("FMUL V%d.⟨AA⟩, V25.⟨AA⟩, V%d.⟨AA⟩", 12+i, 4+i), "", false, false)
 			}
@@ -1083,6 +1088,7 @@ func k_nesterov(t *typ) {
 				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, i), "", false, false)
 			}
 			p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R0)")
+			neonCheck(t, 8)
 		},
 		tail: func() {
 			for i := 0; i < 3; i++ {
@@ -1092,10 +1098,12 @@ func k_nesterov(t *typ) {
 			p(t, "\tFMUL⟨S⟩ F4, F25, F4")
 			p(t, "\tFSUB⟨S⟩ F0, F4, F4")
 			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
+			neonCheckScalar(t, 4)
 			p(t, "\tFMUL⟨S⟩ F4, F25, F12")
 			p(t, "\tFADD⟨S⟩ F12, F8, F8")
 			p(t, "\tFSUB⟨S⟩ F0, F8, F8")
 			p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R0)")
+			neonCheckScalar(t, 8)
 		},
 	})
 }
@@ -1114,6 +1122,7 @@ func k_rmsprop(t *typ) {
 		},
 		ptrs:    []string{"p2", "a2", "p", "a", "gr"},
 		scalars: []neonScalar{{"lr", 24}, {"rho", 25}, {"c", 26}, {"eps", 27}},
+		finite:  true,
 		loop: func() {
 			for i := 0; i < 3; i++ {
 				p(t, f("\tVLD1.P 64(R%d), [V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩, V%d.⟨A⟩]", 4+-1*i, 4*i, 1+4*i, 2+4*i, 3+4*i))
@@ -1131,6 +1140,7 @@ func k_rmsprop(t *typ) {
 				word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i, 12+i), "", false, false)
 			}
 			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
+			neonCheck(t, 4)
 			for i := 0; i < 4; i++ {
 				word(t, f("FSQRT V%d.⟨AA⟩, V%d.⟨AA⟩", 4+i, 4+i), "", false, false)
 			}
@@ -1147,6 +1157,7 @@ func k_rmsprop(t *typ) {
 				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 8+i, 8+i, i), "", false, false)
 			}
 			p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R0)")
+			neonCheck(t, 8)
 		},
 		tail: func() {
 			for i := 0; i < 3; i++ {
@@ -1157,12 +1168,14 @@ func k_rmsprop(t *typ) {
 			p(t, "\tFMUL⟨S⟩ F0, F12, F12")
 			p(t, "\tFADD⟨S⟩ F12, F4, F4")
 			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
+			neonCheckScalar(t, 4)
 			p(t, "\tFSQRT⟨S⟩ F4, F4")
 			p(t, "\tFADD⟨S⟩ F27, F4, F4")
 			p(t, "\tFMUL⟨S⟩ F0, F24, F0")
 			p(t, "\tFDIV⟨S⟩ F4, F0, F0")
 			p(t, "\tFSUB⟨S⟩ F0, F8, F8")
 			p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R0)")
+			neonCheckScalar(t, 8)
 		},
 	})
 }
@@ -1182,6 +1195,7 @@ func k_adam(t *typ) {
 		},
 		ptrs:    []string{"p2", "m2", "v2", "p", "m", "v", "gr"},
 		scalars: []neonScalar{{"lr", 24}, {"b1", 25}, {"c1", 27}, {"b2", 26}, {"c2", 28}, {"eps", 29}},
+		finite:  true,
 		loop: func() {
 			p(t, "\tVLD1.P 64(R6), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
 			p(t, "\tVLD1.P 64(R4), [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩]")
@@ -1210,6 +1224,8 @@ func k_adam(t *typ) {
 			}
 			p(t, "\tVST1.P [V4.⟨A⟩, V5.⟨A⟩, V6.⟨A⟩, V7.⟨A⟩], 64(R1)")
 			p(t, "\tVST1.P [V8.⟨A⟩, V9.⟨A⟩, V10.⟨A⟩, V11.⟨A⟩], 64(R2)")
+			neonCheck(t, 4)
+			neonCheck(t, 8)
 			for i := 0; i < 4; i++ {
 				word(t, f("FSQRT V%d.⟨AA⟩, V%d.⟨AA⟩", 16+i, 8+i), "", false, false)
 			}
@@ -1226,6 +1242,7 @@ func k_adam(t *typ) {
 				word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 12+i, 12+i, 4+i), "", false, false)
 			}
 			p(t, "\tVST1.P [V12.⟨A⟩, V13.⟨A⟩, V14.⟨A⟩, V15.⟨A⟩], 64(R0)")
+			neonCheck(t, 12)
 		},
 		tail: func() {
 			p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R6), F0")
@@ -1241,12 +1258,15 @@ func k_adam(t *typ) {
 			p(t, "\tFADD⟨S⟩ F16, F8, F8")
 			p(t, "\tFMOV⟨S⟩.P F4, ⟨4|8⟩(R1)")
 			p(t, "\tFMOV⟨S⟩.P F8, ⟨4|8⟩(R2)")
+			neonCheckScalar(t, 4)
+			neonCheckScalar(t, 8)
 			p(t, "\tFSQRT⟨S⟩ F8, F16")
 			p(t, "\tFADD⟨S⟩ F29, F16, F16")
 			p(t, "\tFMUL⟨S⟩ F4, F24, F4")
 			p(t, "\tFDIV⟨S⟩ F16, F4, F4")
 			p(t, "\tFSUB⟨S⟩ F4, F12, F12")
 			p(t, "\tFMOV⟨S⟩.P F12, ⟨4|8⟩(R0)")
+			neonCheckScalar(t, 12)
 		},
 	})
 }
