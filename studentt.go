@@ -382,8 +382,8 @@ func incBetaCF(a, b, x float64) float64 {
 // (z+s+1)·z^s·e^(−z). The sum stops at the first term below 2⁻⁵³ of it.
 // The result has a relative error of a few 1e-16 plus about 2z·2⁻⁵³ from
 // rounding z (the conditioning of erfc), also for I close to 1, at a cost
-// independent of a (about 120 ns; the continued fraction is inaccurate
-// here for large a).
+// that does not grow with a (50–100 ns here, fewer terms for smaller z;
+// the continued fraction is inaccurate here for large a).
 func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	w := a - 0.25
 	z := w * tau
