@@ -20,9 +20,6 @@ const (
 	// series: for z ≥ 10 the first omitted series term is below 2e-17
 	// relative, and the recurrence takes at most 10 steps.
 	gammaAsymMin = 10
-	// erfcxAsymMin is where Erfcx switches to its asymptotic series: for
-	// x ≥ 12 the first omitted term, 23!!/(2x²)¹², is below 1e-18.
-	erfcxAsymMin = 12
 	// erfcxOverflow bounds the x < 0 branch of Erfcx: below it
 	// 2·exp(x²) > MaxFloat64 (the threshold is x ≈ −26.63), so the
 	// result is +Inf. Returning it directly also keeps expSquare away from
@@ -45,15 +42,6 @@ var digammaSeries = [...]float64{
 // ψ'(z) ~ 1/z + 1/(2z²) + Σ B_2k/z^(2k+1) (Abramowitz & Stegun 6.4.12).
 var trigammaSeries = [...]float64{
 	1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6, -3617.0 / 510, 43867.0 / 798,
-}
-
-// erfcxSeries holds (−1)^k·(2k−1)!!/2^k, k = 0…11, of the asymptotic series
-// erfcx(x) ~ (1/(x√π))·Σ (−1)^k·(2k−1)!!/(2x²)^k (Abramowitz & Stegun
-// 7.1.23). The series alternates, so its error is below the first omitted
-// term.
-var erfcxSeries = [...]float64{
-	1, -1.0 / 2, 3.0 / 4, -15.0 / 8, 105.0 / 16, -945.0 / 32, 10395.0 / 64, -135135.0 / 128,
-	2027025.0 / 256, -34459425.0 / 512, 654729075.0 / 1024, -13749310575.0 / 2048,
 }
 
 // evalPoly returns Σ c[k]·y^k by Horner's rule.
@@ -159,22 +147,21 @@ func trigammaPositive(x float64) float64 {
 // which gives F(x) = (√π/2)·erfcx(√x)/√x of the paper (eqFAalpha) without
 // the overflow of exp(x) and the underflow of erfc(√x) for large x.
 //
-// For 0 ≤ x < 12 it is exp(x²)·math.Erfc(x) with x² split exactly into
-// hi + lo (lo by FMA), so the exponential is not spoiled by the rounding
-// of x²; for x ≥ 12 it is the asymptotic series erfcxSeries, which neither
-// overflows nor underflows (Erfcx(1e300) = 1/(1e300·√π)); for x < 0 it is
+// For 0 ≤ x < 0.46875 it is exp(x²)·math.Erfc(x) with x² split exactly
+// into hi + lo (lo by FMA), so the exponential is not spoiled by the
+// rounding of x²; from there on it is Cody's rational approximation
+// (erfcxRational), which takes no exponential and neither overflows nor
+// underflows (Erfcx(1e300) = 1/(1e300·√π)); for x < 0 it is
 // 2·exp(x²) − Erfcx(−x), a difference that never cancels since
 // Erfcx(−x) ≤ 1 < 2·exp(x²). The relative error is below 1e-14 on
-// [−26, +Inf), and below 2e-14 on s390x, whose math.Erfc (in assembly)
-// loses up to 64 eps towards x = 12; special_test.go measures it.
+// [−26, +Inf); special_test.go measures it.
 //
 // Special cases: Erfcx(+Inf) = 0, Erfcx(x) = +Inf for x < −26.7 (the true
 // value overflows) and Erfcx(NaN) = NaN.
 func Erfcx(x float64) float64 {
 	switch {
-	case x >= erfcxAsymMin:
-		u := 1 / (x * x)
-		return invSqrtPi / x * evalPoly(erfcxSeries[:], u)
+	case x >= erfcxRationalMin:
+		return erfcxRational(x)
 	case x >= 0:
 		return expSquare(x) * math.Erfc(x)
 	case x >= erfcxOverflow:
@@ -189,9 +176,10 @@ func Erfcx(x float64) float64 {
 // by W. J. Cody's rational Chebyshev approximations (Math. Comp. 23, 1969,
 // 631–637, as in his CALERF of SPECFUN, public domain): a ratio of degree
 // 8 over 8 in x up to x = 4, and (1/√π − y·P(y)/Q(y))/x, y = 1/x², of
-// degree 5 over 5 beyond. Neither takes an exponential, so that a caller
-// with e^(−x²) at hand (incBetaLargeAHalf has e^(−z), x = √z) gets erfc
-// for a product where math.Erfc takes two exponentials from x = 1.25 on.
+// degree 5 over 5 beyond. Neither takes an exponential: Erfcx is it from
+// erfcxRationalMin on, and a caller with e^(−x²) at hand
+// (incBetaLargeAHalf has e^(−z), x = √z) gets erfc for a product where
+// math.Erfc takes two exponentials from x = 1.25 on.
 // Its relative error measured against mpmath is below 6.1e-16 on
 // [0.47, 40] (special_test.go checks the reference rows from 0.47 on).
 func erfcxRational(x float64) float64 {
