@@ -103,6 +103,13 @@ func outputBackward64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum [
 	}
 }
 
+// gemmTileRows is the height of gemmBcast's tiles; gemmRows gives up to
+// gemmLoneRows rows left over from whole tiles to gemmBcast1 instead, for
+// which one row of B's columns, read from L1 or L2, costs 1.2 to 2.3 rows
+// of a tile's work (a minibatch of 32 on the paper's UCI networks, one
+// network and five), where a tile costs six.
+const gemmTileRows, gemmLoneRows = 6, 2
+
 // gemmBcast1F32 is gemmBcastF32 for a single row of C (m = 1), with tiles
 // of 64 columns, since one row gives too few independent accumulators in a
 // six-row tile:

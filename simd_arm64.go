@@ -12,6 +12,11 @@ func init() {
 	kernels32, kernels64 = k32, k64
 }
 
+// gemmTileRows is the height of gemmBcast's tiles. gemmRows gives no row
+// to gemmBcast1 (gemmLoneRows = 0): NEON's gemmBcast takes the rows past
+// its whole tiles one at a time itself, and its gemmBcast1 is gemmBcast.
+const gemmTileRows, gemmLoneRows = 4, 0
+
 // gemmBcast1F32 is gemmBcastF32 for a single row of C, as simd_amd64.s
 // has it: NEON has no kernel of its own for it.
 func gemmBcast1F32(n, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int) {
