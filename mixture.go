@@ -542,8 +542,10 @@ func (m *mixtureMember) anchorTails(u, delta float64) bool {
 	}
 	ds := newDensitySeries(ux*delta, (sqx*delta)*(sqx*delta), m.inv)
 	sOdd, sEven, fEven, fOdd := 1.0, 0.0, 1.0, 0.0
+	co, ce := 0.0, 1.0                           // the last odd and even terms, from c₋₁ = 0 and c₀ = 1
 	for j := 2; j < mixtureAnchorTerms; j += 2 { // cⱼ₋₁ (odd) and cⱼ (even) in turn
-		co, ce := ds.next(mixtureRecip[j-1]), ds.next(mixtureRecip[j])
+		co = ds.next(mixtureRecip[j-1], co, ce)
+		ce = ds.next(mixtureRecip[j], ce, co)
 		sEven += co * mixtureRecip[j]
 		fOdd += co
 		sOdd += ce * mixtureRecip[j+1]
@@ -584,26 +586,24 @@ func moderate(v float64) bool { return v >= 0x1p-900 && v <= 0x1p900 }
 // whose factors are affine in 1/(n+1): (1+(2n+1)/ν)·p/(n+1) =
 // 2p/ν + (1−1/ν)·p/(n+1), and (1+n/ν)·pp/(n+1) = pp/ν + (1−1/ν)·pp/(n+1).
 // The series holds their four coefficients, so that a term costs two
-// multiply-adds besides its chain.
+// multiply-adds besides its chain; the caller holds the last two terms
+// (from c₋₁ = 0 and c₀ = 1), so that a series in local variables stays in
+// registers (the compiler keeps a struct in registers only up to four
+// fields), where its chain does not pass through memory.
 type densitySeries struct {
 	p1, p2, q1, q2 float64 // the factors of cₙ and cₙ₋₁ are p1 + p2/(n+1) and q1 + q2/(n+1)
-	prev, cur      float64 // cₙ₋₁ and cₙ
 }
 
-// newDensitySeries returns the series for p, pp and inv, at c₀ = 1.
+// newDensitySeries returns the series for p, pp and inv.
 func newDensitySeries(p, pp, inv float64) densitySeries {
-	return densitySeries{p1: 2 * inv * p, p2: (1 - inv) * p, q1: inv * pp, q2: (1 - inv) * pp, cur: 1}
+	return densitySeries{p1: 2 * inv * p, p2: (1 - inv) * p, q1: inv * pp, q2: (1 - inv) * pp}
 }
 
-// next returns cₙ₊₁ given r = 1/(n+1) (mixtureRecip[n+1]), cₙ the
-// coefficient returned last (c₁ at n = 0). The factors of cₙ and cₙ₋₁ are
-// formed first, so that the chain from one coefficient to the next is one
-// product and one sum.
-func (d *densitySeries) next(r float64) float64 {
-	fc, fp := d.p1+d.p2*r, d.q1+d.q2*r
-	c := -(fc*d.cur + fp*d.prev)
-	d.prev, d.cur = d.cur, c
-	return c
+// next returns cₙ₊₁ given r = 1/(n+1) (mixtureRecip[n+1]), prev = cₙ₋₁
+// and cur = cₙ. The factors of cₙ and cₙ₋₁ are formed first, so that the
+// chain from one coefficient to the next is one product and one sum.
+func (d densitySeries) next(r, prev, cur float64) float64 {
+	return -((d.p1+d.p2*r)*cur + (d.q1+d.q2*r)*prev)
 }
 
 // mixtureLocal is what local finds at a point x: the residual g = ln(F/q),
@@ -733,8 +733,10 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 // needs degree 2 or 3. series reports whether every bⱼ is finite.
 func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bool {
 	var alpha [mixtureOrder + 2]float64
-	for _, wi := range w {
+	var cs [MaxMembers][2]float64 // each member's last two terms, cⱼ₋₂ and cⱼ₋₁
+	for i, wi := range w {
 		alpha[1] += wi
+		cs[i][1] = 1
 	}
 	b := &out.b
 	b[1] = alpha[1]
@@ -745,7 +747,9 @@ func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bo
 	for j := 2; j < len(alpha); j++ {
 		var a float64
 		for i := range ds {
-			a += w[i] * ds[i].next(mixtureRecip[j-1])
+			c := ds[i].next(mixtureRecip[j-1], cs[i][0], cs[i][1])
+			cs[i] = [2]float64{cs[i][1], c}
+			a += w[i] * c
 		}
 		alpha[j] = a * mixtureRecip[j]
 		s := 0.0
