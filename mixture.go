@@ -149,8 +149,20 @@ func mixtureCDF(c []Component, y float64) float64 {
 // stated at the top of this file). Above ½ it solves for the upper tail
 // 1 − prob, which is exact there, so no tail is lost to rounding.
 func mixtureQuantile(c []Component, prob float64) float64 {
-	var mx mixture
+	if len(c) <= mixtureSmall {
+		var m [mixtureSmall]mixtureMember
+		mx := mixture{m: m[:len(c)]}
+		mx.init(c)
+		return mx.quantile(prob)
+	}
+	var m [MaxMembers]mixtureMember
+	mx := mixture{m: m[:len(c)]}
 	mx.init(c)
+	return mx.quantile(prob)
+}
+
+// quantile is mixtureQuantile for the members of mx.
+func (mx *mixture) quantile(prob float64) float64 {
 	if prob <= 0.5 {
 		lo, _ := mx.guess(prob)
 		return mx.solve(1, prob, lo)
@@ -168,8 +180,20 @@ func mixtureQuantile(c []Component, prob float64) float64 {
 // closer than their accuracy (level within about 1e-10 of 0), lo ≤ hi is
 // kept by returning their midpoint for both if rounding crossed them.
 func mixtureInterval(c []Component, level float64) (lo, hi float64) {
-	var mx mixture
+	if len(c) <= mixtureSmall {
+		var m [mixtureSmall]mixtureMember
+		mx := mixture{m: m[:len(c)]}
+		mx.init(c)
+		return mx.interval(level)
+	}
+	var m [MaxMembers]mixtureMember
+	mx := mixture{m: m[:len(c)]}
 	mx.init(c)
+	return mx.interval(level)
+}
+
+// interval is mixtureInterval for the members of mx.
+func (mx *mixture) interval(level float64) (lo, hi float64) {
 	q := (1 - level) / 2
 	lo0, hi0 := mx.guess(q)
 	mx.pretail(lo0, hi0)
@@ -233,7 +257,8 @@ func expShift(v []float64) (top, sum float64) {
 	return top, sum
 }
 
-// mixtureMember is one member with the constants computed once per call.
+// mixtureMember is one member of a call: its constants, computed once per
+// call, pretail's results, guess's model and local's values at its point.
 type mixtureMember struct {
 	c      Component
 	d      studentTDist
@@ -249,19 +274,37 @@ type mixtureMember struct {
 	preOK                bool
 	preLower, preUpper   float64
 	preDLower, preDUpper float64
+
+	// guess's model of the member's tail about its quantile yₖ = mean ∓ dev
+	// (lower, upper): its first two log-derivatives λₖ and μₖ there, and
+	// the offset −λₖ/μₖ of the model's vertex.
+	dev, lam, mu, vertex float64
+
+	// local's values at its point: taylorArgs there, the rates of the
+	// member's terms per unit of t (rates), its density series in steps of
+	// the length L and that series' last two terms (series).
+	sx, sqx      float64
+	entire, pole float64
+	ds           densitySeries
+	cs           [2]float64
 }
 
-// mixture is the state of one call. It lives on the caller's stack.
+// mixtureSmall is the most members a call keeps in an array of that size
+// rather than of MaxMembers: Go clears the array on every call, and the
+// usual ensembles (5 members, say) need not pay for clearing 20 members.
+const mixtureSmall = 8
+
+// mixture is the state of one call. It and its members live on the
+// caller's stack.
 type mixture struct {
-	m        [MaxMembers]mixtureMember
-	k        int
+	m        []mixtureMember // one per component
 	minScale float64
-	pre      [2]float64 // the points of pretail: lower, and upper mirrored
+	pre      [2]float64          // the points of pretail: lower, and upper mirrored
+	e        [MaxMembers]float64 // local's member densities (or their logarithms), then their shares
 }
 
-// init sets up the members of c, len(c) in 1..MaxMembers.
+// init sets up the members of c in mx.m, of the same length (1..MaxMembers).
 func (mx *mixture) init(c []Component) {
-	mx.k = len(c)
 	mx.minScale = math.Inf(1)
 	for i, ci := range c {
 		m := &mx.m[i]
@@ -349,7 +392,7 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 		g.lo[i], g.hi[i] = math.Inf(1), math.Inf(-1)
 	}
 	var wsum float64
-	for i := range mx.m[:mx.k] {
+	for i := range mx.m {
 		m := &mx.m[i]
 		var t, tx, lam float64 // tx = t·ν/(ν+t²), the argument of the slope
 		switch {
@@ -377,12 +420,12 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 			tx, _ = m.taylorArgs(t)
 		}
 		slope := (1 + m.inv) * tx * m.iscale // d ln f/dy there
-		g.dev[i], g.lam[i], g.mu[i] = m.c.Scale*t, lam, lam*(slope-lam)
-		g.vertex[i] = -lam / g.mu[i]
+		m.dev, m.lam, m.mu = m.c.Scale*t, lam, lam*(slope-lam)
+		m.vertex = -lam / m.mu
 		wsum += lam
-		lower += lam * (m.c.Mean - g.dev[i])
-		upper += lam * (m.c.Mean + g.dev[i])
-		for j, y := range [2]float64{m.c.Mean - g.dev[i], -m.c.Mean - g.dev[i]} {
+		lower += lam * (m.c.Mean - m.dev)
+		upper += lam * (m.c.Mean + m.dev)
+		for j, y := range [2]float64{m.c.Mean - m.dev, -m.c.Mean - m.dev} {
 			if y < g.lo[j] {
 				g.lo[j] = y
 			}
@@ -397,27 +440,26 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 	// slope is mean λₖ; the correction is valid only where it is a
 	// fraction of the model's length K/Σλₖ.
 	var cl, cu float64
-	for i := range mx.m[:mx.k] {
-		c, lam := mx.m[i].c, g.lam[i]
-		lg := g.mu[i] + lam*lam
-		dl, du := lower-(c.Mean-g.dev[i]), upper-(c.Mean+g.dev[i])
+	for i := range mx.m {
+		m := &mx.m[i]
+		lg := m.mu + m.lam*m.lam
+		dl, du := lower-(m.c.Mean-m.dev), upper-(m.c.Mean+m.dev)
 		cl += lg * dl * dl
 		cu += lg * du * du
 	}
-	if cl = 0.5 * cl / wsum; math.Abs(cl)*wsum <= float64(mx.k) {
+	if cl = 0.5 * cl / wsum; math.Abs(cl)*wsum <= float64(len(mx.m)) {
 		lower -= cl
 	}
-	if cu = 0.5 * cu / wsum; math.Abs(cu)*wsum <= float64(mx.k) {
+	if cu = 0.5 * cu / wsum; math.Abs(cu)*wsum <= float64(len(mx.m)) {
 		upper += cu
 	}
 	return mx.refine(&g, 0, lower), -mx.refine(&g, 1, -upper)
 }
 
-// mixtureGuess holds the members' quantile models of guess.
+// mixtureGuess holds the range of the members' quantiles of guess (their
+// models are the members' own).
 type mixtureGuess struct {
-	dev, lam, mu [MaxMembers]float64 // yₖ = mean ∓ dev; λₖ, μₖ
-	vertex       [MaxMembers]float64 // −λₖ/μₖ, the offset dₖ of φₖ's vertex
-	lo, hi       [2]float64          // the least and largest yₖ, lower and (mirrored) upper
+	lo, hi [2]float64 // the least and largest yₖ, lower and (mirrored) upper
 }
 
 // refine takes Newton steps on the model ln((1/K)Σe^φₖ(x)) = 0 of guess, on
@@ -434,17 +476,18 @@ func (mx *mixture) refine(g *mixtureGuess, side int, x float64) float64 {
 	x = clamp(x, lo, hi)
 	for range mixtureGuessMaxSteps {
 		var h, dh float64
-		for i := range mx.m[:mx.k] {
-			lam, mu := g.lam[i], g.mu[i]
-			d := x - (sign*mx.m[i].c.Mean - g.dev[i])
-			if v := g.vertex[i]; mu < 0 && d > v || mu > 0 && d < v {
+		for i := range mx.m {
+			m := &mx.m[i]
+			lam, mu := m.lam, m.mu
+			d := x - (sign*m.c.Mean - m.dev)
+			if v := m.vertex; mu < 0 && d > v || mu > 0 && d < v {
 				d = v
 			}
 			e := expModel(d * (lam + 0.5*mu*d))
 			h += e
 			dh += e * (lam + mu*d)
 		}
-		r := math.Log(h / float64(mx.k))
+		r := math.Log(h / float64(len(mx.m)))
 		step := r * h / dh
 		if !finite(step) {
 			break
@@ -509,7 +552,7 @@ func expModel(phi float64) float64 {
 // left to local's exact evaluation.
 func (mx *mixture) pretail(lower, upper float64) {
 	mx.pre = [2]float64{lower, -upper}
-	for i := range mx.m[:mx.k] {
+	for i := range mx.m {
 		m := &mx.m[i]
 		sl, su := m.standardize(lower), m.standardize(upper)
 		u, delta := (su-sl)/2, (su+sl)/2
@@ -614,11 +657,9 @@ type mixtureLocal struct {
 	b       [mixtureOrder + 2]float64 // b₀ unused; valid up to b_order+1
 	order   int                       // the series' degree N (series)
 	length  float64
-	ok      bool                // b and length are finite; g is always set
-	total   float64             // Σₖ fₖ(x), the members' densities summed, if local had it directly (else 0) …
-	lnTotal float64             // … and its logarithm otherwise (hidden needs it, rarely)
-	entire  [MaxMembers]float64 // each member's rates (mixtureMember.rates) per unit of t
-	pole    [MaxMembers]float64
+	ok      bool    // b and length are finite; g is always set
+	total   float64 // Σₖ fₖ(x), the members' densities summed, if local had it directly (else 0) …
+	lnTotal float64 // … and its logarithm otherwise (hidden needs it, rarely)
 }
 
 // local evaluates the lower tail F of the mixture, mirrored if sign < 0,
@@ -628,19 +669,19 @@ type mixtureLocal struct {
 // where F is within rounding of q but made of tiny tails (a root in the gap
 // between far-apart members).
 func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
-	k := mx.k
+	k := len(mx.m)
 	pre := sign > 0 && x == mx.pre[0] || sign < 0 && x == mx.pre[1]
 	linear := pre // e holds densities, not their logarithms
-	var e, sx, sqx [MaxMembers]float64
+	e := mx.e[:k]
 	var lower, upper, n float64
-	for i := range mx.m[:k] {
+	for i := range mx.m {
 		m := &mx.m[i]
 		s := sign * m.standardize(sign*x)
 		if math.IsInf(s, 0) {
 			if s > 0 {
 				n++
 			}
-			e[i], sx[i], sqx[i], out.entire[i], out.pole[i] = math.Inf(-1), 0, 0, 0, 0
+			e[i], m.sx, m.sqx, m.entire, m.pole = math.Inf(-1), 0, 0, 0, 0
 			linear = false
 			continue
 		}
@@ -657,8 +698,8 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 			e[i] = l - math.Log(m.c.Scale)
 			linear = false
 		}
-		sx[i], sqx[i] = m.taylorArgs(s)
-		out.entire[i], out.pole[i] = m.rates(sx[i], sqx[i])
+		m.sx, m.sqx = m.taylorArgs(s)
+		m.entire, m.pole = m.rates(m.sx, m.sqx)
 		if s < 0 {
 			lower += tail
 		} else {
@@ -677,26 +718,26 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	var L, sum float64
 	if linear {
 		top := 0.0
-		for _, v := range e[:k] {
+		for _, v := range e {
 			if v > top {
 				top = v
 			}
 		}
 		itop := 1 / top // top ≥ 2⁻⁹⁰⁰ (moderate)
-		for i := range e[:k] {
+		for i := range e {
 			e[i] *= itop
 			sum += e[i]
 		}
 		out.total = top * sum
 		L = fk / out.total
 	} else {
-		for i := range mx.m[:k] {
+		for i := range mx.m {
 			if pre && mx.m[i].preOK {
 				e[i] = math.Log(e[i])
 			}
 		}
 		var top float64
-		top, sum = expShift(e[:k])
+		top, sum = expShift(e)
 		out.total, out.lnTotal = 0, top+math.Log(sum)
 		L = math.Exp(math.Log(fk) - out.lnTotal)
 	}
@@ -706,20 +747,21 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	}
 	// The members' density series in steps of L, weighted by their
 	// shares of the density (series).
-	var ds [MaxMembers]densitySeries
 	isum := 1 / sum // sum ≥ 1 (to an ulp), the largest share being 1
-	for i := range mx.m[:k] {
-		rho := L * mx.m[i].iscale
-		out.entire[i] *= rho
-		out.pole[i] *= rho
+	for i := range mx.m {
+		m := &mx.m[i]
+		rho := L * m.iscale
+		m.entire *= rho
+		m.pole *= rho
 		e[i] *= isum
-		ds[i] = newDensitySeries(sx[i]*rho, (sqx[i]*rho)*(sqx[i]*rho), mx.m[i].inv)
+		m.ds = newDensitySeries(m.sx*rho, (m.sqx*rho)*(m.sqx*rho), m.inv)
 	}
-	out.ok = out.series(ds[:k], e[:k], mixtureStopTol*max(math.Abs(x), mx.minScale)/L)
+	out.ok = out.series(mx.m, e, mixtureStopTol*max(math.Abs(x), mx.minScale)/L)
 }
 
 // series sets the coefficients b₁ … b_N+1 and the degree N = order from
-// the members' density series ds and their shares w of the density:
+// the members' density series (mixtureMember.ds) and their shares w of the
+// density:
 // F(x+Lt)/F(x) = 1 + Σⱼ αⱼtʲ with αⱼ = Σₖ wₖ·cₖ,ⱼ₋₁/j (α₁ = 1, as
 // L = F/f), and ln(1 + Σαⱼtʲ) = Σbⱼtʲ with n·bₙ = n·αₙ − Σₖ₌₁ⁿ⁻¹ k·bₖ·αₙ₋ₖ.
 // The members' series run interleaved, so that their dependent chains
@@ -731,12 +773,11 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 // than at the step's end, was too large, which costs a further step but
 // no accuracy. A start within a ten-thousandth of L, the typical one,
 // needs degree 2 or 3. series reports whether every bⱼ is finite.
-func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bool {
+func (out *mixtureLocal) series(m []mixtureMember, w []float64, tol float64) bool {
 	var alpha [mixtureOrder + 2]float64
-	var cs [MaxMembers][2]float64 // each member's last two terms, cⱼ₋₂ and cⱼ₋₁
 	for i, wi := range w {
 		alpha[1] += wi
-		cs[i][1] = 1
+		m[i].cs = [2]float64{0, 1} // c₋₁ and c₀
 	}
 	b := &out.b
 	b[1] = alpha[1]
@@ -746,9 +787,10 @@ func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bo
 	out.order = mixtureOrder
 	for j := 2; j < len(alpha); j++ {
 		var a float64
-		for i := range ds {
-			c := ds[i].next(mixtureRecip[j-1], cs[i][0], cs[i][1])
-			cs[i] = [2]float64{cs[i][1], c}
+		for i := range m {
+			mi := &m[i]
+			c := mi.ds.next(mixtureRecip[j-1], mi.cs[0], mi.cs[1])
+			mi.cs = [2]float64{mi.cs[1], c}
 			a += w[i] * c
 		}
 		alpha[j] = a * mixtureRecip[j]
@@ -826,8 +868,9 @@ func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 	at := math.Abs(t)
 	var lim float64 // ln(relTol/|t|·Σf), once a member needs it
 	limSet := false
-	for i := range mx.m[:mx.k] {
-		if !(l.entire[i]*at > float64(l.order)/2 || l.pole[i]*at > 0.5) {
+	for i := range mx.m {
+		m := &mx.m[i]
+		if !(m.entire*at > float64(l.order)/2 || m.pole*at > 0.5) {
 			continue
 		}
 		if !limSet {
@@ -837,7 +880,7 @@ func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 			}
 			lim, limSet = math.Log(relTol/at)+lnTotal, true
 		}
-		if m := &mx.m[i]; m.d.lnNorm-math.Log(m.c.Scale) > lim {
+		if m.d.lnNorm-math.Log(m.c.Scale) > lim {
 			return true
 		}
 	}
@@ -919,7 +962,7 @@ func (mx *mixture) bisect(sign, lo, hi float64) float64 {
 		mid = bisectFloat(max(lo, floor), hi)
 	}
 	best, found := mid, false
-	for i := range mx.m[:mx.k] {
+	for i := range mx.m {
 		if m := sign * mx.m[i].c.Mean; m > lo && m < hi && (!found || math.Abs(m-mid) < math.Abs(best-mid)) {
 			best, found = m, true
 		}
