@@ -267,7 +267,7 @@ type mixtureMember struct {
 	rinv   float64 // √(1/ν)
 	iw     float64 // 1/w, w = ν/2 − ¼, for guess (dof ≥ mixtureGuessMinDoF)
 	lnKw   float64 // ln(Γ(a+½)/(Γ(a)·√(a−¼))), for guess (dof ≥ mixtureGuessMinDoF)
-	f0     float64 // f(0) = K(a)/√(2π) to 1e-5, for guess (dof ≥ mixtureGuessMinDoF)
+	f0     float64 // f(0) = K(a)/√(2π) to 3e-7, for guess (dof ≥ mixtureGuessMinDoF)
 
 	// pretail's results, valid if preOK: the lower tail and the standard
 	// density at pre[0], and the upper tail and density at −pre[1].
@@ -317,7 +317,11 @@ func (mx *mixture) init(c []Component) {
 			m.iw = 1 / (m.d.a - 0.25)
 			r := 0.5 * m.inv                               // ¼/a
 			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r*(1.0/3))) // −½·ln(1−r) to 5e-4, plenty for a start
-			m.f0 = expModel(m.d.lnK) * (1 / math.Sqrt(2*math.Pi))
+			// f(0) = e^l/√(2π), l = ln K(a) in [ln K(1), 0) = [−0.121, 0),
+			// by the Taylor polynomial of degree 4, within |l|⁵/5!/e^l < 3e-7
+			// (expModel's exponential took twice as long to reach).
+			l := m.d.lnK
+			m.f0 = (1 + l*(1+l*(1.0/2+l*(1.0/6+l*(1.0/24))))) * (1 / math.Sqrt(2*math.Pi))
 		}
 		mx.minScale = min(mx.minScale, ci.Scale)
 	}
