@@ -164,11 +164,11 @@ func mixtureQuantile(c []Component, prob float64) float64 {
 // quantile is mixtureQuantile for the members of mx.
 func (mx *mixture) quantile(prob float64) float64 {
 	if prob <= 0.5 {
-		lo, _ := mx.guess(prob)
+		lo, _ := mx.guess(prob, [2]bool{true, false})
 		return mx.solve(1, prob, lo)
 	}
 	q := 1 - prob
-	_, hi := mx.guess(q)
+	_, hi := mx.guess(q, [2]bool{false, true})
 	return -mx.solve(-1, q, -hi)
 }
 
@@ -195,7 +195,7 @@ func mixtureInterval(c []Component, level float64) (lo, hi float64) {
 // interval is mixtureInterval for the members of mx.
 func (mx *mixture) interval(level float64) (lo, hi float64) {
 	q := (1 - level) / 2
-	lo0, hi0 := mx.guess(q)
+	lo0, hi0 := mx.guess(q, [2]bool{true, true})
 	mx.pretail(lo0, hi0)
 	lo, hi = mx.solve(1, q, lo0), -mx.solve(-1, q, -hi0)
 	if lo > hi { // the ends are closer than their accuracy (a level near 0)
@@ -369,7 +369,8 @@ func (m *mixtureMember) rates(sx, sqx float64) (entire, pole float64) {
 }
 
 // guess returns starting points for the lower and the upper quantile at
-// tail probability q in (0, ½].
+// tail probability q in (0, ½], those of want (lower, upper; the other is
+// the model's rough start).
 //
 // Each member's quantile comes from the large-ν expansion of its tail
 // (incBetaLargeAHalf): with X = Φ̄⁻¹(q)/√2 (erfc(X) = 2q, one shared
@@ -384,7 +385,7 @@ func (m *mixtureMember) rates(sx, sqx float64) (entire, pole float64) {
 // first two log-derivatives there), and the model mixture's root, where
 // ln((1/K)Σe^φₖ) = 0, is the start: from the λ-weighted mean of the yₖ, a
 // second-order correction, then refine's Newton steps.
-func (mx *mixture) guess(q float64) (lower, upper float64) {
+func (mx *mixture) guess(q float64, want [2]bool) (lower, upper float64) {
 	z := studentTNormalTailGuess(q)
 	x := z / math.Sqrt2
 	lnq := math.Log(q)
@@ -457,7 +458,8 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 	if cu = 0.5 * cu / wsum; math.Abs(cu)*wsum <= float64(len(mx.m)) {
 		upper += cu
 	}
-	return mx.refine(&g, 0, lower), -mx.refine(&g, 1, -upper)
+	ends := mx.refine(&g, [2]float64{lower, -upper}, want)
+	return ends[0], -ends[1]
 }
 
 // mixtureGuess holds the range of the members' quantiles of guess (their
@@ -467,38 +469,57 @@ type mixtureGuess struct {
 }
 
 // refine takes Newton steps on the model ln((1/K)Σe^φₖ(x)) = 0 of guess, on
-// the lower (side 0) or the mirrored upper (side 1) tail. Each φₖ is held
-// constant beyond the vertex of its parabola, so it increases in x and is 0
-// at yₖ: the root lies between the least and the largest yₖ, where x is
-// kept.
-func (mx *mixture) refine(g *mixtureGuess, side int, x float64) float64 {
-	sign := float64(1 - 2*side)
-	lo, hi := g.lo[side], g.hi[side]
-	if lo == hi { // one member, or all at one quantile: that is the root
-		return lo
+// the lower tail from x[0] and on the mirrored upper one from x[1], those
+// of want. Each φₖ is held constant beyond the vertex of its parabola, so
+// it increases in x and is 0 at yₖ: the root lies between the least and
+// the largest yₖ, where x is kept. The two sides step together, in one
+// pass over the members, so that their chains of exponentials and
+// logarithms overlap.
+func (mx *mixture) refine(g *mixtureGuess, x [2]float64, want [2]bool) [2]float64 {
+	var on [2]bool // the sides still stepping
+	for side := range x {
+		if !want[side] {
+			continue
+		}
+		if g.lo[side] == g.hi[side] { // one member, or all at one quantile: that is the root
+			x[side] = g.lo[side]
+			continue
+		}
+		x[side], on[side] = clamp(x[side], g.lo[side], g.hi[side]), true
 	}
-	x = clamp(x, lo, hi)
 	for range mixtureGuessMaxSteps {
-		var h, dh float64
+		if !on[0] && !on[1] {
+			break
+		}
+		var h, dh [2]float64
 		for i := range mx.m {
 			m := &mx.m[i]
 			lam, mu := m.lam, m.mu
-			d := x - (sign*m.c.Mean - m.dev)
-			if v := m.vertex; mu < 0 && d > v || mu > 0 && d < v {
-				d = v
+			for side, sign := range [2]float64{1, -1} {
+				if !on[side] {
+					continue
+				}
+				d := x[side] - (sign*m.c.Mean - m.dev)
+				if v := m.vertex; mu < 0 && d > v || mu > 0 && d < v {
+					d = v
+				}
+				e := expModel(d * (lam + 0.5*mu*d))
+				h[side] += e
+				dh[side] += e * (lam + mu*d)
 			}
-			e := expModel(d * (lam + 0.5*mu*d))
-			h += e
-			dh += e * (lam + mu*d)
 		}
-		r := math.Log(h / float64(len(mx.m)))
-		step := r * h / dh
-		if !finite(step) {
-			break
-		}
-		x = clamp(x-step, lo, hi)
-		if math.Abs(r) <= mixtureGuessTol {
-			break
+		for side := range x {
+			if !on[side] {
+				continue
+			}
+			r := math.Log(h[side] / float64(len(mx.m)))
+			step := r * h[side] / dh[side]
+			if !finite(step) {
+				on[side] = false
+				continue
+			}
+			x[side] = clamp(x[side]-step, g.lo[side], g.hi[side])
+			on[side] = math.Abs(r) > mixtureGuessTol
 		}
 	}
 	return x
