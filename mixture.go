@@ -309,7 +309,7 @@ func (mx *mixture) init(c []Component) {
 	for i, ci := range c {
 		m := &mx.m[i]
 		m.c = ci
-		m.d = newStudentTDist(max(ci.DoF, studentTMinDoF))
+		m.d.set(max(ci.DoF, studentTMinDoF))
 		m.iscale = 1 / ci.Scale
 		m.inv = 1 / m.d.dof
 		m.rinv = math.Sqrt(m.inv)
