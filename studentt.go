@@ -232,7 +232,7 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central, f float64) {
 			f = d.peak * ez * sx * math.Sqrt(sx)
 		} else {
 			// x^a·y^½/(a·B(a, ½)) with 1/B(a, ½) = √a·K/√π.
-			e, sy := math.Exp(a*lx+d.lnK), math.Sqrt(y)
+			e, sy := expTaylor(a*lx+d.lnK), math.Sqrt(y)
 			i = e * sy / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
 			sx := math.Sqrt(x)
 			if r > 1 {
@@ -243,7 +243,7 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central, f float64) {
 		return 0.5 * i, 1 - i, f
 	}
 	// 2·y^½·x^a/B(a, ½) with y^½ = r·x^½.
-	e := math.Exp((a+0.5)*lx + d.lnK)
+	e := expTaylor((a+0.5)*lx + d.lnK)
 	c := 2 / math.SqrtPi * r * math.Sqrt(a) * e / incBetaCF(0.5, a, y)
 	return 0.5 * (1 - c), c, e * (1 / math.Sqrt(2*math.Pi))
 }
@@ -399,7 +399,7 @@ func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	w := a - 0.25
 	z := w * tau
 	rz := math.Sqrt(z)
-	ez = math.Exp(-z)
+	ez = expTaylor(-z)
 	var g float64 // Γ(½, z)/Γ(½) = erfc(√z)
 	if rz < studentTErfcxMin {
 		g = math.Erfc(rz) // no exponential there
