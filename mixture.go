@@ -512,7 +512,8 @@ func (mx *mixture) refine(g *mixtureGuess, x [2]float64, want [2]bool) [2]float6
 			if !on[side] {
 				continue
 			}
-			r := math.Log(h[side] / float64(len(mx.m)))
+			kf := float64(len(mx.m))
+			r := log1pEstrin((h[side] - kf) / kf) // ln(h/K), its chain shorter than math.Log's
 			step := r * h[side] / dh[side]
 			if !finite(step) {
 				on[side] = false
@@ -744,7 +745,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	fk := lower + (n - upper) // K·F
 	resid := (lower - upper) + math.FMA(-float64(k), q, n)
 	if math.Abs(resid) <= 0.5*kq {
-		out.g = math.Log1p(resid / kq)
+		out.g = log1pEstrin(resid / kq)
 	} else {
 		out.g = math.Log(fk) - math.Log(kq)
 	}

@@ -266,7 +266,8 @@ func studentTExpansionConstants(a, lnK float64) (expand, peak float64) {
 type studentTBeta struct{ r, x, y, lx float64 }
 
 // betaArgs returns the beta arguments of s ≥ 0 for a finite ν, each to a
-// few ulps. It never forms ν+s² or 1−x: up to r = 1, lx = −log1p(r²), so
+// few ulps. It never forms ν+s² or 1−x: up to r = 1, lx = −log1p(r²)
+// (log1pEstrin, whose chain is shorter than math.Log1p's), so
 // that it keeps its accuracy when x is within rounding of 1; beyond, it is
 // −ln(1+r²) with the rounding errors of r² and of 1+r² (FMA and a
 // two-sum) added back to first order, one logarithm where −log1p(1/r²) −
@@ -279,7 +280,7 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 	if r <= 1 {
 		r2 := r * r
 		x := 1 / (1 + r2)
-		return studentTBeta{r, x, r2 * x, -math.Log1p(r2)}
+		return studentTBeta{r, x, r2 * x, -log1pEstrin(r2)}
 	}
 	q2 := 1 / r / r // 1/r², underflows harmlessly
 	y := 1 / (1 + q2)
