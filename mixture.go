@@ -329,30 +329,38 @@ func (mx *mixture) init(c []Component) {
 
 // standardize returns c.standardize(y) with the division by the scale
 // replaced by a product with its reciprocal (an ulp more of rounding, far
-// below the accuracy a root needs), where y − mean and 1/scale are finite
-// (a subnormal scale has no finite reciprocal, and 0·Inf would be NaN).
+// below the accuracy a root needs), where that product is finite (a
+// subnormal scale has no finite reciprocal, 0·Inf would be NaN, and
+// y − mean may overflow). Elsewhere it is c.standardize's own formulas,
+// written out: with a call to it the method would exceed the compiler's
+// inlining budget, and the loops over the members that call it would spill
+// their registers around each call (4% of an interval).
 func (m *mixtureMember) standardize(y float64) float64 {
 	r := y - m.c.Mean
-	if math.IsInf(r, 0) || m.iscale > math.MaxFloat64 {
-		return m.c.standardize(y)
+	if s := r * m.iscale; math.Abs(s) <= math.MaxFloat64 {
+		return s
 	}
-	return r * m.iscale
+	if math.Abs(r) <= math.MaxFloat64 {
+		return r / m.c.Scale
+	}
+	return y/m.c.Scale - m.c.Mean/m.c.Scale
 }
 
 // taylorArgs returns s·x and √x, x = ν/(ν+s²) (1 for the normal), the
 // arguments of the density's Taylor series at s (densitySeries). Beyond
-// r = |s|/√ν = 1 they are formed from 1/r, so that neither underflows
-// while s is finite (x itself underflows from |s| ≈ 1e154√ν on, where
-// s·x ≈ ν/s is still far from 0).
+// r = |s|/√ν = 1 they are formed from 1/r, as s·x = (s/r)·(x·r) and
+// √x = (1/r)·√(x·r²), so that neither underflows while s is finite (x
+// itself underflows from |s| ≈ 1e154√ν on, where s·x ≈ ν/s is still far
+// from 0); one formula with r or 1/r keeps the method within the
+// compiler's inlining budget.
 func (m *mixtureMember) taylorArgs(s float64) (sx, sqx float64) {
-	r := math.Abs(s) * m.rinv
-	if r <= 1 {
-		x := 1 / (1 + r*r)
-		return s * x, math.Sqrt(x)
+	a, num := math.Abs(s)*m.rinv, 1.0 // r, or beyond r = 1 both 1/r
+	if a > 1 {
+		a = 1 / a
+		num = a
 	}
-	ir := 1 / r
-	id := 1 / (1 + ir*ir)
-	return math.Copysign(ir*m.d.sqrtDof*id, s), ir * math.Sqrt(id) // s·x = sign(s)·√ν/(r·(1+1/r²))
+	id := 1 / (1 + a*a)
+	return (s * num) * (num * id), num * math.Sqrt(id)
 }
 
 // rates returns the rates, per unit of s, at which the Taylor coefficients
