@@ -860,8 +860,12 @@ func (out *mixtureLocal) series(m []mixtureMember, w []float64, tol float64) boo
 // method on that polynomial from Halley's step, and est = the first
 // neglected terms (|b_N| + |b_N+1|)·|t|^(N+1) in units of y: the error of
 // x + L·t if the series converges with terms shrinking at least as fast as
-// they do up to N (b₁ = 1 sets their scale). If Newton does not settle,
-// step returns Halley's step and est = +Inf.
+// they do up to N (b₁ = 1 sets their scale). Newton stops once its step
+// dt is within 2⁻²⁶ of t: the error left is then of order b₂·dt² ≤
+// 2⁻⁵²·|t|·|b₂t|, the rounding of t where the series converges
+// (|b₂t| < 1), and one iteration fewer than waiting for dt itself to reach
+// the rounding. If Newton does not settle, step returns Halley's step and
+// est = +Inf.
 func (l *mixtureLocal) step() (t, est float64) {
 	b, n := &l.b, l.order
 	halley := -l.g / (b[1] - b[2]*l.g/b[1])
@@ -876,7 +880,7 @@ func (l *mixtureLocal) step() (t, est float64) {
 		p = p*t + l.g
 		dt := p / dp
 		t -= dt
-		if math.Abs(dt) <= 0x1p-52*math.Abs(t) {
+		if math.Abs(dt) <= 0x1p-26*math.Abs(t) {
 			return t, neglected(b, n, math.Abs(t)) * l.length
 		}
 	}
