@@ -670,25 +670,26 @@ func moderate(v float64) bool { return v >= 0x1p-900 && v <= 0x1p900 }
 //
 // whose factors are affine in 1/(n+1): (1+(2n+1)/ν)·p/(n+1) =
 // 2p/ν + (1−1/ν)·p/(n+1), and (1+n/ν)·pp/(n+1) = pp/ν + (1−1/ν)·pp/(n+1).
-// The series holds their four coefficients, so that a term costs two
-// multiply-adds besides its chain; the caller holds the last two terms
+// The series holds their four coefficients, negated (so that no term
+// negates its sum), so that a term costs two multiply-adds besides its
+// chain; the caller holds the last two terms
 // (from c₋₁ = 0 and c₀ = 1), so that a series in local variables stays in
 // registers (the compiler keeps a struct in registers only up to four
 // fields), where its chain does not pass through memory.
 type densitySeries struct {
-	p1, p2, q1, q2 float64 // the factors of cₙ and cₙ₋₁ are p1 + p2/(n+1) and q1 + q2/(n+1)
+	p1, p2, q1, q2 float64 // the factors of cₙ and cₙ₋₁ are −(p1 + p2/(n+1)) and −(q1 + q2/(n+1))
 }
 
 // newDensitySeries returns the series for p, pp and inv.
 func newDensitySeries(p, pp, inv float64) densitySeries {
-	return densitySeries{p1: 2 * inv * p, p2: (1 - inv) * p, q1: inv * pp, q2: (1 - inv) * pp}
+	return densitySeries{p1: -2 * inv * p, p2: (inv - 1) * p, q1: -inv * pp, q2: (inv - 1) * pp}
 }
 
 // next returns cₙ₊₁ given r = 1/(n+1) (mixtureRecip[n+1]), prev = cₙ₋₁
 // and cur = cₙ. The factors of cₙ and cₙ₋₁ are formed first, so that the
 // chain from one coefficient to the next is one product and one sum.
 func (d densitySeries) next(r, prev, cur float64) float64 {
-	return -((d.p1+d.p2*r)*cur + (d.q1+d.q2*r)*prev)
+	return (d.p1+d.p2*r)*cur + (d.q1+d.q2*r)*prev
 }
 
 // mixtureLocal is what local finds at a point x: the residual g = ln(F/q),
