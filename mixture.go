@@ -758,21 +758,15 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	} else {
 		out.g = math.Log(fk) - math.Log(kq)
 	}
-	var L, sum float64
+	var L, sum float64 // sum: of the e, whose shares series takes
 	if linear {
-		top := 0.0
+		// Every density is moderate, so their sum is a float64 far from
+		// overflow, and its reciprocal too.
 		for _, v := range e {
-			if v > top {
-				top = v
-			}
+			sum += v
 		}
-		itop := 1 / top // top ≥ 2⁻⁹⁰⁰ (moderate)
-		for i := range e {
-			e[i] *= itop
-			sum += e[i]
-		}
-		out.total = top * sum
-		L = fk / out.total
+		out.total = sum
+		L = fk / sum
 	} else {
 		for i := range mx.m {
 			if pre && mx.m[i].preOK {
@@ -790,7 +784,7 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	}
 	// The members' density series in steps of L, weighted by their
 	// shares of the density (series).
-	isum := 1 / sum // sum ≥ 1 (to an ulp), the largest share being 1
+	isum := 1 / sum // in [2⁻⁹⁰⁵, 2⁹⁰⁰]: moderate densities, or ≥ 1 after expShift
 	for i := range mx.m {
 		m := &mx.m[i]
 		rho := L * m.iscale
