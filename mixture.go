@@ -149,16 +149,8 @@ func mixtureCDF(c []Component, y float64) float64 {
 // stated at the top of this file). Above ½ it solves for the upper tail
 // 1 − prob, which is exact there, so no tail is lost to rounding.
 func mixtureQuantile(c []Component, prob float64) float64 {
-	if len(c) <= mixtureSmall {
-		var m [mixtureSmall]mixtureMember
-		mx := mixture{m: m[:len(c)]}
-		mx.init(c)
-		return mx.quantile(prob)
-	}
-	var m [MaxMembers]mixtureMember
-	mx := mixture{m: m[:len(c)]}
-	mx.init(c)
-	return mx.quantile(prob)
+	y, _ := mixtureRun(c, prob, false)
+	return y
 }
 
 // quantile is mixtureQuantile for the members of mx.
@@ -180,16 +172,31 @@ func (mx *mixture) quantile(prob float64) float64 {
 // closer than their accuracy (level within about 1e-10 of 0), lo ≤ hi is
 // kept by returning their midpoint for both if rounding crossed them.
 func mixtureInterval(c []Component, level float64) (lo, hi float64) {
+	return mixtureRun(c, level, true)
+}
+
+// mixtureRun returns mx.interval(p) if interval, else mx.quantile(p) (as
+// lo), for a mixture of c whose members live in an array on this stack
+// frame: of mixtureSmall members where they fit, else of MaxMembers.
+func mixtureRun(c []Component, p float64, interval bool) (lo, hi float64) {
 	if len(c) <= mixtureSmall {
 		var m [mixtureSmall]mixtureMember
-		mx := mixture{m: m[:len(c)]}
-		mx.init(c)
-		return mx.interval(level)
+		return mixtureRunIn(m[:len(c)], c, p, interval)
 	}
 	var m [MaxMembers]mixtureMember
-	mx := mixture{m: m[:len(c)]}
+	return mixtureRunIn(m[:len(c)], c, p, interval)
+}
+
+// mixtureRunIn is mixtureRun with the members in m, as long as c. The
+// mixture is a value here, not reached through a pointer, so that m
+// does not escape to the heap.
+func mixtureRunIn(m []mixtureMember, c []Component, p float64, interval bool) (lo, hi float64) {
+	mx := mixture{m: m}
 	mx.init(c)
-	return mx.interval(level)
+	if interval {
+		return mx.interval(p)
+	}
+	return mx.quantile(p), 0
 }
 
 // interval is mixtureInterval for the members of mx.
