@@ -266,13 +266,13 @@ func studentTExpansionConstants(a, lnK float64) (expand, peak float64) {
 type studentTBeta struct{ r, x, y, lx float64 }
 
 // betaArgs returns the beta arguments of s ≥ 0 for a finite ν, each to a
-// few ulps. It never forms ν+s² or 1−x: up to r = 1, lx = −log1p(r²)
-// (log1pEstrin, whose chain is shorter than math.Log1p's), so
-// that it keeps its accuracy when x is within rounding of 1; beyond, it is
-// −ln(1+r²) with the rounding errors of r² and of 1+r² (FMA and a
-// two-sum) added back to first order, one logarithm where −log1p(1/r²) −
-// 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may overflow and 1/r² is
-// below the rounding of ln r, it is −2·ln r. It stays finite when x
+// few ulps. It never forms ν+s² or 1−x: lx = −log1p(r²) (log1pEstrin,
+// whose chain is shorter than math.Log1p's and math.Log's), so that it
+// keeps its accuracy when x is within rounding of 1; beyond r = 1 with the
+// rounding error of r² (an FMA) added back to first order, one logarithm
+// where −log1p(1/r²) − 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may
+// overflow and 1/r² is below the rounding of ln r, it is −2·ln r. It
+// stays finite when x
 // underflows (x and y are then only used as small multipliers in the
 // continued fraction), and nothing overflows for any finite s.
 func (d *studentTDist) betaArgs(s float64) studentTBeta {
@@ -293,9 +293,8 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 		return studentTBeta{r, x, y, -2 * lr}
 	}
 	r2 := r * r
-	sum := 1 + r2
-	lost := math.FMA(r, r, -r2) + ((r2 - sum) + 1) // r² + 1 − sum, exactly but for its own rounding
-	return studentTBeta{r, x, y, -(math.Log(sum) + lost*x)}
+	lost := math.FMA(r, r, -r2) // r² − r2, exactly
+	return studentTBeta{r, x, y, -(log1pEstrin(r2) + lost*x)}
 }
 
 // studentTLnGammaHalfRatio returns ln K(a), K(a) = Γ(a+½)/(Γ(a)·√a), for
