@@ -149,14 +149,18 @@ func mixtureCDF(c []Component, y float64) float64 {
 // stated at the top of this file). Above ½ it solves for the upper tail
 // 1 − prob, which is exact there, so no tail is lost to rounding.
 func mixtureQuantile(c []Component, prob float64) float64 {
-	var mx mixture
-	mx.init(c)
+	y, _ := mixtureRun(c, prob, false)
+	return y
+}
+
+// quantile is mixtureQuantile for the members of mx.
+func (mx *mixture) quantile(prob float64) float64 {
 	if prob <= 0.5 {
-		lo, _ := mx.guess(prob)
+		lo, _ := mx.guess(prob, [2]bool{true, false})
 		return mx.solve(1, prob, lo)
 	}
 	q := 1 - prob
-	_, hi := mx.guess(q)
+	_, hi := mx.guess(q, [2]bool{false, true})
 	return -mx.solve(-1, q, -hi)
 }
 
@@ -168,10 +172,37 @@ func mixtureQuantile(c []Component, prob float64) float64 {
 // closer than their accuracy (level within about 1e-10 of 0), lo ≤ hi is
 // kept by returning their midpoint for both if rounding crossed them.
 func mixtureInterval(c []Component, level float64) (lo, hi float64) {
-	var mx mixture
+	return mixtureRun(c, level, true)
+}
+
+// mixtureRun returns mx.interval(p) if interval, else mx.quantile(p) (as
+// lo), for a mixture of c whose members live in an array on this stack
+// frame: of mixtureSmall members where they fit, else of MaxMembers.
+func mixtureRun(c []Component, p float64, interval bool) (lo, hi float64) {
+	if len(c) <= mixtureSmall {
+		var m [mixtureSmall]mixtureMember
+		return mixtureRunIn(m[:len(c)], c, p, interval)
+	}
+	var m [MaxMembers]mixtureMember
+	return mixtureRunIn(m[:len(c)], c, p, interval)
+}
+
+// mixtureRunIn is mixtureRun with the members in m, as long as c. The
+// mixture is a value here, not reached through a pointer, so that m
+// does not escape to the heap.
+func mixtureRunIn(m []mixtureMember, c []Component, p float64, interval bool) (lo, hi float64) {
+	mx := mixture{m: m}
 	mx.init(c)
+	if interval {
+		return mx.interval(p)
+	}
+	return mx.quantile(p), 0
+}
+
+// interval is mixtureInterval for the members of mx.
+func (mx *mixture) interval(level float64) (lo, hi float64) {
 	q := (1 - level) / 2
-	lo0, hi0 := mx.guess(q)
+	lo0, hi0 := mx.guess(q, [2]bool{true, true})
 	mx.pretail(lo0, hi0)
 	lo, hi = mx.solve(1, q, lo0), -mx.solve(-1, q, -hi0)
 	if lo > hi { // the ends are closer than their accuracy (a level near 0)
@@ -233,7 +264,8 @@ func expShift(v []float64) (top, sum float64) {
 	return top, sum
 }
 
-// mixtureMember is one member with the constants computed once per call.
+// mixtureMember is one member of a call: its constants, computed once per
+// call, pretail's results, guess's model and local's values at its point.
 type mixtureMember struct {
 	c      Component
 	d      studentTDist
@@ -242,31 +274,49 @@ type mixtureMember struct {
 	rinv   float64 // √(1/ν)
 	iw     float64 // 1/w, w = ν/2 − ¼, for guess (dof ≥ mixtureGuessMinDoF)
 	lnKw   float64 // ln(Γ(a+½)/(Γ(a)·√(a−¼))), for guess (dof ≥ mixtureGuessMinDoF)
-	f0     float64 // f(0) = K(a)/√(2π) to 1e-5, for guess (dof ≥ mixtureGuessMinDoF)
+	f0     float64 // f(0) = K(a)/√(2π) to 3e-7, for guess (dof ≥ mixtureGuessMinDoF)
 
 	// pretail's results, valid if preOK: the lower tail and the standard
 	// density at pre[0], and the upper tail and density at −pre[1].
 	preOK                bool
 	preLower, preUpper   float64
 	preDLower, preDUpper float64
+
+	// guess's model of the member's tail about its quantile yₖ = mean ∓ dev
+	// (lower, upper): its first two log-derivatives λₖ and μₖ there, and
+	// the offset −λₖ/μₖ of the model's vertex.
+	dev, lam, mu, vertex float64
+
+	// local's values at its point: taylorArgs there, the rates of the
+	// member's terms per unit of t (rates), its density series in steps of
+	// the length L and that series' last two terms (series).
+	sx, sqx      float64
+	entire, pole float64
+	ds           densitySeries
+	cs           [2]float64
 }
 
-// mixture is the state of one call. It lives on the caller's stack.
+// mixtureSmall is the most members a call keeps in an array of that size
+// rather than of MaxMembers: Go clears the array on every call, and the
+// usual ensembles (5 members, say) need not pay for clearing 20 members.
+const mixtureSmall = 8
+
+// mixture is the state of one call. It and its members live on the
+// caller's stack.
 type mixture struct {
-	m        [MaxMembers]mixtureMember
-	k        int
+	m        []mixtureMember // one per component
 	minScale float64
-	pre      [2]float64 // the points of pretail: lower, and upper mirrored
+	pre      [2]float64          // the points of pretail: lower, and upper mirrored
+	e        [MaxMembers]float64 // local's member densities (or their logarithms), then their shares
 }
 
-// init sets up the members of c, len(c) in 1..MaxMembers.
+// init sets up the members of c in mx.m, of the same length (1..MaxMembers).
 func (mx *mixture) init(c []Component) {
-	mx.k = len(c)
 	mx.minScale = math.Inf(1)
 	for i, ci := range c {
 		m := &mx.m[i]
 		m.c = ci
-		m.d = newStudentTDist(max(ci.DoF, studentTMinDoF))
+		m.d.set(max(ci.DoF, studentTMinDoF))
 		m.iscale = 1 / ci.Scale
 		m.inv = 1 / m.d.dof
 		m.rinv = math.Sqrt(m.inv)
@@ -274,7 +324,11 @@ func (mx *mixture) init(c []Component) {
 			m.iw = 1 / (m.d.a - 0.25)
 			r := 0.5 * m.inv                               // ¼/a
 			m.lnKw = m.d.lnK + 0.5*r*(1+r*(0.5+r*(1.0/3))) // −½·ln(1−r) to 5e-4, plenty for a start
-			m.f0 = expModel(m.d.lnK) * (1 / math.Sqrt(2*math.Pi))
+			// f(0) = e^l/√(2π), l = ln K(a) in [ln K(1), 0) = [−0.121, 0),
+			// by the Taylor polynomial of degree 4, within |l|⁵/5!/e^l < 3e-7
+			// (expModel's exponential took twice as long to reach).
+			l := m.d.lnK
+			m.f0 = (1 + l*(1+l*(1.0/2+l*(1.0/6+l*(1.0/24))))) * (1 / math.Sqrt(2*math.Pi))
 		}
 		mx.minScale = min(mx.minScale, ci.Scale)
 	}
@@ -282,30 +336,38 @@ func (mx *mixture) init(c []Component) {
 
 // standardize returns c.standardize(y) with the division by the scale
 // replaced by a product with its reciprocal (an ulp more of rounding, far
-// below the accuracy a root needs), where y − mean and 1/scale are finite
-// (a subnormal scale has no finite reciprocal, and 0·Inf would be NaN).
+// below the accuracy a root needs), where that product is finite (a
+// subnormal scale has no finite reciprocal, 0·Inf would be NaN, and
+// y − mean may overflow). Elsewhere it is c.standardize's own formulas,
+// written out: with a call to it the method would exceed the compiler's
+// inlining budget, and the loops over the members that call it would spill
+// their registers around each call (4% of an interval).
 func (m *mixtureMember) standardize(y float64) float64 {
 	r := y - m.c.Mean
-	if math.IsInf(r, 0) || m.iscale > math.MaxFloat64 {
-		return m.c.standardize(y)
+	if s := r * m.iscale; math.Abs(s) <= math.MaxFloat64 {
+		return s
 	}
-	return r * m.iscale
+	if math.Abs(r) <= math.MaxFloat64 {
+		return r / m.c.Scale
+	}
+	return y/m.c.Scale - m.c.Mean/m.c.Scale
 }
 
 // taylorArgs returns s·x and √x, x = ν/(ν+s²) (1 for the normal), the
 // arguments of the density's Taylor series at s (densitySeries). Beyond
-// r = |s|/√ν = 1 they are formed from 1/r, so that neither underflows
-// while s is finite (x itself underflows from |s| ≈ 1e154√ν on, where
-// s·x ≈ ν/s is still far from 0).
+// r = |s|/√ν = 1 they are formed from 1/r, as s·x = (s/r)·(x·r) and
+// √x = (1/r)·√(x·r²), so that neither underflows while s is finite (x
+// itself underflows from |s| ≈ 1e154√ν on, where s·x ≈ ν/s is still far
+// from 0); one formula with r or 1/r keeps the method within the
+// compiler's inlining budget.
 func (m *mixtureMember) taylorArgs(s float64) (sx, sqx float64) {
-	r := math.Abs(s) * m.rinv
-	if r <= 1 {
-		x := 1 / (1 + r*r)
-		return s * x, math.Sqrt(x)
+	a, num := math.Abs(s)*m.rinv, 1.0 // r, or beyond r = 1 both 1/r
+	if a > 1 {
+		a = 1 / a
+		num = a
 	}
-	ir := 1 / r
-	id := 1 / (1 + ir*ir)
-	return math.Copysign(ir*m.d.sqrtDof*id, s), ir * math.Sqrt(id) // s·x = sign(s)·√ν/(r·(1+1/r²))
+	id := 1 / (1 + a*a)
+	return (s * num) * (num * id), num * math.Sqrt(id)
 }
 
 // rates returns the rates, per unit of s, at which the Taylor coefficients
@@ -322,7 +384,8 @@ func (m *mixtureMember) rates(sx, sqx float64) (entire, pole float64) {
 }
 
 // guess returns starting points for the lower and the upper quantile at
-// tail probability q in (0, ½].
+// tail probability q in (0, ½], those of want (lower, upper; the other is
+// the model's rough start).
 //
 // Each member's quantile comes from the large-ν expansion of its tail
 // (incBetaLargeAHalf): with X = Φ̄⁻¹(q)/√2 (erfc(X) = 2q, one shared
@@ -337,7 +400,7 @@ func (m *mixtureMember) rates(sx, sqx float64) (entire, pole float64) {
 // first two log-derivatives there), and the model mixture's root, where
 // ln((1/K)Σe^φₖ) = 0, is the start: from the λ-weighted mean of the yₖ, a
 // second-order correction, then refine's Newton steps.
-func (mx *mixture) guess(q float64) (lower, upper float64) {
+func (mx *mixture) guess(q float64, want [2]bool) (lower, upper float64) {
 	z := studentTNormalTailGuess(q)
 	x := z / math.Sqrt2
 	lnq := math.Log(q)
@@ -349,7 +412,7 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 		g.lo[i], g.hi[i] = math.Inf(1), math.Inf(-1)
 	}
 	var wsum float64
-	for i := range mx.m[:mx.k] {
+	for i := range mx.m {
 		m := &mx.m[i]
 		var t, tx, lam float64 // tx = t·ν/(ν+t²), the argument of the slope
 		switch {
@@ -377,12 +440,12 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 			tx, _ = m.taylorArgs(t)
 		}
 		slope := (1 + m.inv) * tx * m.iscale // d ln f/dy there
-		g.dev[i], g.lam[i], g.mu[i] = m.c.Scale*t, lam, lam*(slope-lam)
-		g.vertex[i] = -lam / g.mu[i]
+		m.dev, m.lam, m.mu = m.c.Scale*t, lam, lam*(slope-lam)
+		m.vertex = -lam / m.mu
 		wsum += lam
-		lower += lam * (m.c.Mean - g.dev[i])
-		upper += lam * (m.c.Mean + g.dev[i])
-		for j, y := range [2]float64{m.c.Mean - g.dev[i], -m.c.Mean - g.dev[i]} {
+		lower += lam * (m.c.Mean - m.dev)
+		upper += lam * (m.c.Mean + m.dev)
+		for j, y := range [2]float64{m.c.Mean - m.dev, -m.c.Mean - m.dev} {
 			if y < g.lo[j] {
 				g.lo[j] = y
 			}
@@ -397,61 +460,82 @@ func (mx *mixture) guess(q float64) (lower, upper float64) {
 	// slope is mean λₖ; the correction is valid only where it is a
 	// fraction of the model's length K/Σλₖ.
 	var cl, cu float64
-	for i := range mx.m[:mx.k] {
-		c, lam := mx.m[i].c, g.lam[i]
-		lg := g.mu[i] + lam*lam
-		dl, du := lower-(c.Mean-g.dev[i]), upper-(c.Mean+g.dev[i])
+	for i := range mx.m {
+		m := &mx.m[i]
+		lg := m.mu + m.lam*m.lam
+		dl, du := lower-(m.c.Mean-m.dev), upper-(m.c.Mean+m.dev)
 		cl += lg * dl * dl
 		cu += lg * du * du
 	}
-	if cl = 0.5 * cl / wsum; math.Abs(cl)*wsum <= float64(mx.k) {
+	if cl = 0.5 * cl / wsum; math.Abs(cl)*wsum <= float64(len(mx.m)) {
 		lower -= cl
 	}
-	if cu = 0.5 * cu / wsum; math.Abs(cu)*wsum <= float64(mx.k) {
+	if cu = 0.5 * cu / wsum; math.Abs(cu)*wsum <= float64(len(mx.m)) {
 		upper += cu
 	}
-	return mx.refine(&g, 0, lower), -mx.refine(&g, 1, -upper)
+	ends := mx.refine(&g, [2]float64{lower, -upper}, want)
+	return ends[0], -ends[1]
 }
 
-// mixtureGuess holds the members' quantile models of guess.
+// mixtureGuess holds the range of the members' quantiles of guess (their
+// models are the members' own).
 type mixtureGuess struct {
-	dev, lam, mu [MaxMembers]float64 // yₖ = mean ∓ dev; λₖ, μₖ
-	vertex       [MaxMembers]float64 // −λₖ/μₖ, the offset dₖ of φₖ's vertex
-	lo, hi       [2]float64          // the least and largest yₖ, lower and (mirrored) upper
+	lo, hi [2]float64 // the least and largest yₖ, lower and (mirrored) upper
 }
 
 // refine takes Newton steps on the model ln((1/K)Σe^φₖ(x)) = 0 of guess, on
-// the lower (side 0) or the mirrored upper (side 1) tail. Each φₖ is held
-// constant beyond the vertex of its parabola, so it increases in x and is 0
-// at yₖ: the root lies between the least and the largest yₖ, where x is
-// kept.
-func (mx *mixture) refine(g *mixtureGuess, side int, x float64) float64 {
-	sign := float64(1 - 2*side)
-	lo, hi := g.lo[side], g.hi[side]
-	if lo == hi { // one member, or all at one quantile: that is the root
-		return lo
+// the lower tail from x[0] and on the mirrored upper one from x[1], those
+// of want. Each φₖ is held constant beyond the vertex of its parabola, so
+// it increases in x and is 0 at yₖ: the root lies between the least and
+// the largest yₖ, where x is kept. The two sides step together, in one
+// pass over the members, so that their chains of exponentials and
+// logarithms overlap.
+func (mx *mixture) refine(g *mixtureGuess, x [2]float64, want [2]bool) [2]float64 {
+	var on [2]bool // the sides still stepping
+	for side := range x {
+		if !want[side] {
+			continue
+		}
+		if g.lo[side] == g.hi[side] { // one member, or all at one quantile: that is the root
+			x[side] = g.lo[side]
+			continue
+		}
+		x[side], on[side] = clamp(x[side], g.lo[side], g.hi[side]), true
 	}
-	x = clamp(x, lo, hi)
 	for range mixtureGuessMaxSteps {
-		var h, dh float64
-		for i := range mx.m[:mx.k] {
-			lam, mu := g.lam[i], g.mu[i]
-			d := x - (sign*mx.m[i].c.Mean - g.dev[i])
-			if v := g.vertex[i]; mu < 0 && d > v || mu > 0 && d < v {
-				d = v
+		if !on[0] && !on[1] {
+			break
+		}
+		var h, dh [2]float64
+		for i := range mx.m {
+			m := &mx.m[i]
+			lam, mu := m.lam, m.mu
+			for side, sign := range [2]float64{1, -1} {
+				if !on[side] {
+					continue
+				}
+				d := x[side] - (sign*m.c.Mean - m.dev)
+				if v := m.vertex; mu < 0 && d > v || mu > 0 && d < v {
+					d = v
+				}
+				e := expModel(d * (lam + 0.5*mu*d))
+				h[side] += e
+				dh[side] += e * (lam + mu*d)
 			}
-			e := expModel(d * (lam + 0.5*mu*d))
-			h += e
-			dh += e * (lam + mu*d)
 		}
-		r := math.Log(h / float64(mx.k))
-		step := r * h / dh
-		if !finite(step) {
-			break
-		}
-		x = clamp(x-step, lo, hi)
-		if math.Abs(r) <= mixtureGuessTol {
-			break
+		for side := range x {
+			if !on[side] {
+				continue
+			}
+			kf := float64(len(mx.m))
+			r := log1pEstrin((h[side] - kf) / kf) // ln(h/K), its chain shorter than math.Log's
+			step := r * h[side] / dh[side]
+			if !finite(step) {
+				on[side] = false
+				continue
+			}
+			x[side] = clamp(x[side]-step, g.lo[side], g.hi[side])
+			on[side] = math.Abs(r) > mixtureGuessTol
 		}
 	}
 	return x
@@ -473,10 +557,13 @@ func clamp(x, lo, hi float64) float64 {
 // expm1Model returns e^τ − 1 for τ ≥ 0 to 8e-7 relative, plenty for a start:
 // by its Taylor polynomial of degree 6 up to τ = 0.35 (error below
 // τ⁶/5040·e^τ), as expModel(τ) − 1 above (which multiplies expModel's
-// error by e^τ/(e^τ−1) < 3.4 there).
+// error by e^τ/(e^τ−1) < 3.4 there). The polynomial goes by Estrin's
+// scheme (as expModel's), 4 dependent steps where Horner's took 6 pairs:
+// guess waits for it at every member.
 func expm1Model(tau float64) float64 {
 	if tau <= 0.35 {
-		return tau * (1 + tau*(1.0/2+tau*(1.0/6+tau*(1.0/24+tau*(1.0/120+tau*(1.0/720))))))
+		t2 := tau * tau
+		return tau * ((1 + tau*(1.0/2)) + t2*((1.0/6+tau*(1.0/24))+t2*(1.0/120+tau*(1.0/720))))
 	}
 	return expModel(tau) - 1
 }
@@ -486,7 +573,11 @@ func expm1Model(tau float64) float64 {
 // k = round(φ/ln 2) and |r| ≤ ½·ln 2 (plus the rounding of k·ln 2, below
 // 1e-13), where the degree-6 Taylor polynomial of eʳ is within
 // |r|⁷/7!·e^|r| < 2e-7 relative. Outside (−708, 709), where 2ᵏ would leave
-// the normal float64s, and for NaN, it is math.Exp.
+// the normal float64s, and for NaN, it is math.Exp. The polynomial goes by
+// Estrin's scheme, pairs joined with r² and r⁴: 4 dependent steps where
+// Horner's took 6 multiply-add pairs, on the chains of guess and refine
+// (math.Exp's own chain is longer still, about 80 cycles). With |r| ≤ 0.35
+// its terms decrease, so its rounding is a few ulps, as Horner's.
 func expModel(phi float64) float64 {
 	if !(phi > -708 && phi < 709) {
 		return math.Exp(phi)
@@ -494,7 +585,8 @@ func expModel(phi float64) float64 {
 	const round = 0x1.8p52 // adding it rounds |v| < 2⁵¹ to an integer
 	k := phi*(1/math.Ln2) + round - round
 	r := phi - k*math.Ln2
-	p := 1 + r*(1+r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720))))))
+	r2 := r * r
+	p := (1 + r) + r2*((1.0/2+r*(1.0/6))+r2*((1.0/24+r*(1.0/120))+r2*(1.0/720)))
 	return p * math.Float64frombits(uint64(int64(k)+1023)<<52)
 }
 
@@ -509,7 +601,7 @@ func expModel(phi float64) float64 {
 // left to local's exact evaluation.
 func (mx *mixture) pretail(lower, upper float64) {
 	mx.pre = [2]float64{lower, -upper}
-	for i := range mx.m[:mx.k] {
+	for i := range mx.m {
 		m := &mx.m[i]
 		sl, su := m.standardize(lower), m.standardize(upper)
 		u, delta := (su-sl)/2, (su+sl)/2
@@ -542,8 +634,10 @@ func (m *mixtureMember) anchorTails(u, delta float64) bool {
 	}
 	ds := newDensitySeries(ux*delta, (sqx*delta)*(sqx*delta), m.inv)
 	sOdd, sEven, fEven, fOdd := 1.0, 0.0, 1.0, 0.0
+	co, ce := 0.0, 1.0                           // the last odd and even terms, from c₋₁ = 0 and c₀ = 1
 	for j := 2; j < mixtureAnchorTerms; j += 2 { // cⱼ₋₁ (odd) and cⱼ (even) in turn
-		co, ce := ds.next(mixtureRecip[j-1]), ds.next(mixtureRecip[j])
+		co = ds.next(mixtureRecip[j-1], co, ce)
+		ce = ds.next(mixtureRecip[j], ce, co)
 		sEven += co * mixtureRecip[j]
 		fOdd += co
 		sOdd += ce * mixtureRecip[j+1]
@@ -583,27 +677,26 @@ func moderate(v float64) bool { return v >= 0x1p-900 && v <= 0x1p900 }
 //
 // whose factors are affine in 1/(n+1): (1+(2n+1)/ν)·p/(n+1) =
 // 2p/ν + (1−1/ν)·p/(n+1), and (1+n/ν)·pp/(n+1) = pp/ν + (1−1/ν)·pp/(n+1).
-// The series holds their four coefficients, so that a term costs two
-// multiply-adds besides its chain.
+// The series holds their four coefficients, negated (so that no term
+// negates its sum), so that a term costs two multiply-adds besides its
+// chain; the caller holds the last two terms
+// (from c₋₁ = 0 and c₀ = 1), so that a series in local variables stays in
+// registers (the compiler keeps a struct in registers only up to four
+// fields), where its chain does not pass through memory.
 type densitySeries struct {
-	p1, p2, q1, q2 float64 // the factors of cₙ and cₙ₋₁ are p1 + p2/(n+1) and q1 + q2/(n+1)
-	prev, cur      float64 // cₙ₋₁ and cₙ
+	p1, p2, q1, q2 float64 // the factors of cₙ and cₙ₋₁ are −(p1 + p2/(n+1)) and −(q1 + q2/(n+1))
 }
 
-// newDensitySeries returns the series for p, pp and inv, at c₀ = 1.
+// newDensitySeries returns the series for p, pp and inv.
 func newDensitySeries(p, pp, inv float64) densitySeries {
-	return densitySeries{p1: 2 * inv * p, p2: (1 - inv) * p, q1: inv * pp, q2: (1 - inv) * pp, cur: 1}
+	return densitySeries{p1: -2 * inv * p, p2: (inv - 1) * p, q1: -inv * pp, q2: (inv - 1) * pp}
 }
 
-// next returns cₙ₊₁ given r = 1/(n+1) (mixtureRecip[n+1]), cₙ the
-// coefficient returned last (c₁ at n = 0). The factors of cₙ and cₙ₋₁ are
-// formed first, so that the chain from one coefficient to the next is one
-// product and one sum.
-func (d *densitySeries) next(r float64) float64 {
-	fc, fp := d.p1+d.p2*r, d.q1+d.q2*r
-	c := -(fc*d.cur + fp*d.prev)
-	d.prev, d.cur = d.cur, c
-	return c
+// next returns cₙ₊₁ given r = 1/(n+1) (mixtureRecip[n+1]), prev = cₙ₋₁
+// and cur = cₙ. The factors of cₙ and cₙ₋₁ are formed first, so that the
+// chain from one coefficient to the next is one product and one sum.
+func (d densitySeries) next(r, prev, cur float64) float64 {
+	return (d.p1+d.p2*r)*cur + (d.q1+d.q2*r)*prev
 }
 
 // mixtureLocal is what local finds at a point x: the residual g = ln(F/q),
@@ -614,11 +707,9 @@ type mixtureLocal struct {
 	b       [mixtureOrder + 2]float64 // b₀ unused; valid up to b_order+1
 	order   int                       // the series' degree N (series)
 	length  float64
-	ok      bool                // b and length are finite; g is always set
-	total   float64             // Σₖ fₖ(x), the members' densities summed, if local had it directly (else 0) …
-	lnTotal float64             // … and its logarithm otherwise (hidden needs it, rarely)
-	entire  [MaxMembers]float64 // each member's rates (mixtureMember.rates) per unit of t
-	pole    [MaxMembers]float64
+	ok      bool    // b and length are finite; g is always set
+	total   float64 // Σₖ fₖ(x), the members' densities summed, if local had it directly (else 0) …
+	lnTotal float64 // … and its logarithm otherwise (hidden needs it, rarely)
 }
 
 // local evaluates the lower tail F of the mixture, mirrored if sign < 0,
@@ -628,19 +719,19 @@ type mixtureLocal struct {
 // where F is within rounding of q but made of tiny tails (a root in the gap
 // between far-apart members).
 func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
-	k := mx.k
+	k := len(mx.m)
 	pre := sign > 0 && x == mx.pre[0] || sign < 0 && x == mx.pre[1]
 	linear := pre // e holds densities, not their logarithms
-	var e, sx, sqx [MaxMembers]float64
+	e := mx.e[:k]
 	var lower, upper, n float64
-	for i := range mx.m[:k] {
+	for i := range mx.m {
 		m := &mx.m[i]
 		s := sign * m.standardize(sign*x)
 		if math.IsInf(s, 0) {
 			if s > 0 {
 				n++
 			}
-			e[i], sx[i], sqx[i], out.entire[i], out.pole[i] = math.Inf(-1), 0, 0, 0, 0
+			e[i], m.sx, m.sqx, m.entire, m.pole = math.Inf(-1), 0, 0, 0, 0
 			linear = false
 			continue
 		}
@@ -657,8 +748,8 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 			e[i] = l - math.Log(m.c.Scale)
 			linear = false
 		}
-		sx[i], sqx[i] = m.taylorArgs(s)
-		out.entire[i], out.pole[i] = m.rates(sx[i], sqx[i])
+		m.sx, m.sqx = m.taylorArgs(s)
+		m.entire, m.pole = m.rates(m.sx, m.sqx)
 		if s < 0 {
 			lower += tail
 		} else {
@@ -670,33 +761,27 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	fk := lower + (n - upper) // K·F
 	resid := (lower - upper) + math.FMA(-float64(k), q, n)
 	if math.Abs(resid) <= 0.5*kq {
-		out.g = math.Log1p(resid / kq)
+		out.g = log1pEstrin(resid / kq)
 	} else {
 		out.g = math.Log(fk) - math.Log(kq)
 	}
-	var L, sum float64
+	var L, sum float64 // sum: of the e, whose shares series takes
 	if linear {
-		top := 0.0
-		for _, v := range e[:k] {
-			if v > top {
-				top = v
-			}
+		// Every density is moderate, so their sum is a float64 far from
+		// overflow, and its reciprocal too.
+		for _, v := range e {
+			sum += v
 		}
-		itop := 1 / top // top ≥ 2⁻⁹⁰⁰ (moderate)
-		for i := range e[:k] {
-			e[i] *= itop
-			sum += e[i]
-		}
-		out.total = top * sum
-		L = fk / out.total
+		out.total = sum
+		L = fk / sum
 	} else {
-		for i := range mx.m[:k] {
+		for i := range mx.m {
 			if pre && mx.m[i].preOK {
 				e[i] = math.Log(e[i])
 			}
 		}
 		var top float64
-		top, sum = expShift(e[:k])
+		top, sum = expShift(e)
 		out.total, out.lnTotal = 0, top+math.Log(sum)
 		L = math.Exp(math.Log(fk) - out.lnTotal)
 	}
@@ -706,20 +791,21 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 	}
 	// The members' density series in steps of L, weighted by their
 	// shares of the density (series).
-	var ds [MaxMembers]densitySeries
-	isum := 1 / sum // sum ≥ 1 (to an ulp), the largest share being 1
-	for i := range mx.m[:k] {
-		rho := L * mx.m[i].iscale
-		out.entire[i] *= rho
-		out.pole[i] *= rho
+	isum := 1 / sum // in [2⁻⁹⁰⁵, 2⁹⁰⁰]: moderate densities, or ≥ 1 after expShift
+	for i := range mx.m {
+		m := &mx.m[i]
+		rho := L * m.iscale
+		m.entire *= rho
+		m.pole *= rho
 		e[i] *= isum
-		ds[i] = newDensitySeries(sx[i]*rho, (sqx[i]*rho)*(sqx[i]*rho), mx.m[i].inv)
+		m.ds = newDensitySeries(m.sx*rho, (m.sqx*rho)*(m.sqx*rho), m.inv)
 	}
-	out.ok = out.series(ds[:k], e[:k], mixtureStopTol*max(math.Abs(x), mx.minScale)/L)
+	out.ok = out.series(mx.m, e, mixtureStopTol*max(math.Abs(x), mx.minScale)/L)
 }
 
 // series sets the coefficients b₁ … b_N+1 and the degree N = order from
-// the members' density series ds and their shares w of the density:
+// the members' density series (mixtureMember.ds) and their shares w of the
+// density:
 // F(x+Lt)/F(x) = 1 + Σⱼ αⱼtʲ with αⱼ = Σₖ wₖ·cₖ,ⱼ₋₁/j (α₁ = 1, as
 // L = F/f), and ln(1 + Σαⱼtʲ) = Σbⱼtʲ with n·bₙ = n·αₙ − Σₖ₌₁ⁿ⁻¹ k·bₖ·αₙ₋ₖ.
 // The members' series run interleaved, so that their dependent chains
@@ -731,10 +817,11 @@ func (mx *mixture) local(sign, x, q float64, out *mixtureLocal) {
 // than at the step's end, was too large, which costs a further step but
 // no accuracy. A start within a ten-thousandth of L, the typical one,
 // needs degree 2 or 3. series reports whether every bⱼ is finite.
-func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bool {
+func (out *mixtureLocal) series(m []mixtureMember, w []float64, tol float64) bool {
 	var alpha [mixtureOrder + 2]float64
-	for _, wi := range w {
+	for i, wi := range w {
 		alpha[1] += wi
+		m[i].cs = [2]float64{0, 1} // c₋₁ and c₀
 	}
 	b := &out.b
 	b[1] = alpha[1]
@@ -744,8 +831,11 @@ func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bo
 	out.order = mixtureOrder
 	for j := 2; j < len(alpha); j++ {
 		var a float64
-		for i := range ds {
-			a += w[i] * ds[i].next(mixtureRecip[j-1])
+		for i := range m {
+			mi := &m[i]
+			c := mi.ds.next(mixtureRecip[j-1], mi.cs[0], mi.cs[1])
+			mi.cs = [2]float64{mi.cs[1], c}
+			a += w[i] * c
 		}
 		alpha[j] = a * mixtureRecip[j]
 		s := 0.0
@@ -772,8 +862,12 @@ func (out *mixtureLocal) series(ds []densitySeries, w []float64, tol float64) bo
 // method on that polynomial from Halley's step, and est = the first
 // neglected terms (|b_N| + |b_N+1|)·|t|^(N+1) in units of y: the error of
 // x + L·t if the series converges with terms shrinking at least as fast as
-// they do up to N (b₁ = 1 sets their scale). If Newton does not settle,
-// step returns Halley's step and est = +Inf.
+// they do up to N (b₁ = 1 sets their scale). Newton stops once its step
+// dt is within 2⁻²⁶ of t: the error left is then of order b₂·dt² ≤
+// 2⁻⁵²·|t|·|b₂t|, the rounding of t where the series converges
+// (|b₂t| < 1), and one iteration fewer than waiting for dt itself to reach
+// the rounding. If Newton does not settle, step returns Halley's step and
+// est = +Inf.
 func (l *mixtureLocal) step() (t, est float64) {
 	b, n := &l.b, l.order
 	halley := -l.g / (b[1] - b[2]*l.g/b[1])
@@ -788,7 +882,7 @@ func (l *mixtureLocal) step() (t, est float64) {
 		p = p*t + l.g
 		dt := p / dp
 		t -= dt
-		if math.Abs(dt) <= 0x1p-52*math.Abs(t) {
+		if math.Abs(dt) <= 0x1p-26*math.Abs(t) {
 			return t, neglected(b, n, math.Abs(t)) * l.length
 		}
 	}
@@ -822,8 +916,9 @@ func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 	at := math.Abs(t)
 	var lim float64 // ln(relTol/|t|·Σf), once a member needs it
 	limSet := false
-	for i := range mx.m[:mx.k] {
-		if !(l.entire[i]*at > float64(l.order)/2 || l.pole[i]*at > 0.5) {
+	for i := range mx.m {
+		m := &mx.m[i]
+		if !(m.entire*at > float64(l.order)/2 || m.pole*at > 0.5) {
 			continue
 		}
 		if !limSet {
@@ -833,7 +928,7 @@ func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 			}
 			lim, limSet = math.Log(relTol/at)+lnTotal, true
 		}
-		if m := &mx.m[i]; m.d.lnNorm-math.Log(m.c.Scale) > lim {
+		if m.d.lnNorm-math.Log(m.c.Scale) > lim {
 			return true
 		}
 	}
@@ -915,7 +1010,7 @@ func (mx *mixture) bisect(sign, lo, hi float64) float64 {
 		mid = bisectFloat(max(lo, floor), hi)
 	}
 	best, found := mid, false
-	for i := range mx.m[:mx.k] {
+	for i := range mx.m {
 		if m := sign * mx.m[i].c.Mean; m > lo && m < hi && (!found || math.Abs(m-mid) < math.Abs(best-mid)) {
 			best, found = m, true
 		}

@@ -454,3 +454,34 @@ func TestExpm1Model(t *testing.T) {
 		t.Errorf("expm1Model: relative error %.3g > 8e-7", worst)
 	}
 }
+
+func TestMixtureMemberStandardize(t *testing.T) {
+	// The member's standardize is Component.standardize with the division
+	// by the scale a product with its reciprocal where that is finite, and
+	// Component.standardize's own value elsewhere: a subnormal scale (no
+	// finite reciprocal), y − mean beyond the largest float64, and a
+	// quotient just beyond it. In the first case it may differ by the
+	// rounding of the reciprocal, an ulp or two; elsewhere not at all.
+	cases := []struct {
+		c     Component
+		y     float64
+		exact bool
+	}{
+		{Component{0.3, 1.7, 20}, 2.1, false},
+		{Component{-4e5, 3e-3, 2}, 7e5, false},
+		{Component{0, 5e-324, 20}, 1e-310, true},      // subnormal scale: 1/scale is +Inf
+		{Component{1e-320, 5e-324, 20}, 0, true},      // and 0·Inf
+		{Component{-1.5e308, 2, 20}, 1.5e308, true},   // y − mean overflows, (y − mean)/2 does not
+		{Component{-1.5e308, 0.5, 20}, 1.5e308, true}, // y − mean and the quotient overflow
+		{Component{1, 0x1p-1020, 20}, 0x1p10, true},   // the product overflows
+	}
+	for _, tc := range cases {
+		var m [1]mixtureMember
+		mx := mixture{m: m[:]}
+		mx.init([]Component{tc.c})
+		got, want := mx.m[0].standardize(tc.y), tc.c.standardize(tc.y)
+		if tc.exact && got != want || !tc.exact && !(math.Abs(got-want) <= 4*0x1p-52*math.Abs(want)) {
+			t.Errorf("member %v: standardize(%v) = %v, want %v", tc.c, tc.y, got, want)
+		}
+	}
+}

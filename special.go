@@ -181,15 +181,21 @@ func Erfcx(x float64) float64 {
 // (incBetaLargeAHalf has e^(−z), x = √z) gets erfc for a product where
 // math.Erfc takes two exponentials from x = 1.25 on.
 // Its relative error measured against mpmath is below 6.1e-16 on
-// [0.47, 40] (special_test.go checks the reference rows from 0.47 on).
+// [0.47, 40] (6000 points: 6.0e-16 with the polynomials of the first
+// range by Estrin's scheme, 7.0e-16 by Horner's rule; special_test.go
+// checks the reference rows from 0.47 on).
 func erfcxRational(x float64) float64 {
 	if x <= 4 {
-		num, den := erfcxCodyNum[8]*x, x
-		for i := range 7 {
-			num = (num + erfcxCodyNum[i]) * x
-			den = (den + erfcxCodyDen[i]) * x
-		}
-		return (num + erfcxCodyNum[7]) / (den + erfcxCodyDen[7])
+		// Estrin's scheme, pairs joined with x², x⁴ and x⁸: 4 dependent
+		// steps where Horner's rule took 8 multiply-add pairs, on the chain
+		// of every Student-t tail of incBetaLargeAHalf from √z = 1.25 on.
+		// Every term is positive there, so its rounding is Horner's.
+		c, d := &erfcxCodyNum, &erfcxCodyDen
+		x2 := x * x
+		x4 := x2 * x2
+		num := ((c[7] + c[6]*x) + (c[5]+c[4]*x)*x2) + ((c[3]+c[2]*x)+(c[1]+c[0]*x)*x2)*x4 + c[8]*(x4*x4)
+		den := ((d[7] + d[6]*x) + (d[5]+d[4]*x)*x2) + ((d[3]+d[2]*x)+(d[1]+d[0]*x)*x2)*x4 + x4*x4
+		return num / den
 	}
 	y := 1 / (x * x)
 	num, den := erfcxCodyTailNum[5]*y, y
@@ -412,7 +418,21 @@ func lgammaHalfStepSeries(z float64) float64 {
 // (including +Inf), the series coef.LgammaHalf without its logarithm.
 func lgammaHalfStepRest(z float64) float64 {
 	r := 1 / z
-	return r * evalPoly(coef.LgammaHalf[:], r*r)
+	return r * estrin8(&coef.LgammaHalf, r*r)
+}
+
+// estrin8 returns Σ c[k]·u^k by Estrin's scheme, pairs c[2i] + c[2i+1]·u
+// joined with u² and then u⁴: its longest chain of dependent operations is
+// 3 multiply-adds deep instead of Horner's 8, which matters where a caller
+// waits for it (a mixture, mixture.go, does at every member's
+// lgammaHalfStepRest). Where each term is below a tenth of the one before
+// (lgammaHalfStepRest's u ≤ 0.01: below a twentieth), its rounding is
+// Horner's, a few ulps of the sum.
+func estrin8(c *[8]float64, u float64) float64 {
+	u2 := u * u
+	p0 := (c[0] + c[1]*u) + (c[2]+c[3]*u)*u2
+	p1 := (c[4] + c[5]*u) + (c[6]+c[7]*u)*u2
+	return p0 + p1*(u2*u2)
 }
 
 // softplus returns ln(1+eˣ), the link that keeps β and ν positive (paper:
@@ -456,6 +476,115 @@ func logFull(x float64) float64 {
 	}
 	return math.Log(x)
 }
+
+// expTaylor returns eˣ to about an ulp (measured against mpmath: 0.87
+// eps, math.Exp's 0.95) for x in (−708, 709), and math.Exp's value
+// elsewhere (and for NaN). It is for the dependent chains of the Student-t
+// tail (incBetaLargeAHalf, probsAt), where math.Exp's own chain (a Taylor
+// polynomial of x/16 squared four times, about 80 cycles on amd64) was the
+// longest link: here 2ᵏ·eʳ, k = round(x/ln 2), r = x − k·ln 2 by Cody and
+// Waite's two-part reduction (W. J. Cody and W. Waite, Software Manual for
+// the Elementary Functions, 1980: k·ln2Hi is exact, so r carries only the
+// rounding of k·ln2Lo), and eʳ − 1, |r| ≤ 0.3466, by its Taylor polynomial
+// of degree 13, within |r|¹⁴/14!·e^|r| < 6e-18 relative, by Estrin's
+// scheme (pairs joined with r², r⁴ and r⁸, 5 dependent steps): about 50
+// cycles. Its terms decrease, so its rounding is about an ulp of eʳ − 1,
+// at most 0.42 of eʳ, and the 1 is added last: 0.5 ulp more.
+func expTaylor(x float64) float64 {
+	if !(x > -708 && x < 709) {
+		return math.Exp(x)
+	}
+	const (
+		round = 0x1.8p52                   // adding it rounds |v| < 2⁵¹ to an integer
+		ln2Hi = 6.93147180369123816490e-01 // ln 2 to 32 bits (low 21 zero), as fdlibm's exp
+		ln2Lo = 1.90821492927058770002e-10 // ln 2 − ln2Hi
+	)
+	k := x*(1/math.Ln2) + round - round
+	r := (x - k*ln2Hi) - k*ln2Lo
+	r2 := r * r
+	r4 := r2 * r2
+	c := &expTaylorCoef
+	p0 := r + (c[2]+c[3]*r)*r2
+	p1 := (c[4] + c[5]*r) + (c[6]+c[7]*r)*r2
+	p2 := (c[8] + c[9]*r) + (c[10]+c[11]*r)*r2
+	p3 := c[12] + c[13]*r
+	q := (p0 + p1*r4) + (p2+p3*r4)*(r4*r4) // eʳ − 1, |q| ≤ 0.42
+	return (1 + q) * math.Float64frombits(uint64(int64(k)+1023)<<52)
+}
+
+// log1pEstrin returns ln(1+x) as math.Log1p does, by fdlibm's algorithm
+// (Sun Microsystems, 1993, as in FreeBSD's s_log1p.c and Go's
+// math/log1p.go, which claims an error below 1 ulp): 1+x = 2ᵏ·(1+f) with
+// 1+f in [√2/2, √2) and the rounding of 1+x carried as c/(1+x); with
+// s = f/(2+f), ln(1+f) = f − (f²/2 − s·(f²/2 + R(s²))), R the minimax
+// polynomial Lp1…Lp7. Here R goes by Estrin's scheme, 4 dependent steps
+// where Horner's rule took 7 multiply-add pairs (R enters the result only
+// through s·R, below 1e-3 of it, so its rounding does not show), and the
+// shortcuts for tiny f and the branch between k = 0 and k ≠ 0 are left
+// out (the general formula gives the same values there): about 50 cycles
+// of dependent chain where math.Log1p takes about 75 and math.Log about
+// 85. It is for the chains of the Student-t tail (betaArgs) and of the
+// mixture's root finder (local, refine). Measured against mpmath: 0.94
+// eps, as math.Log1p. Unlike math.Log1p it returns +0 for −0.
+func log1pEstrin(x float64) float64 {
+	const (
+		sqrt2M1     = 4.142135623730950488017e-01  // √2 − 1
+		sqrt2HalfM1 = -2.928932188134524755992e-01 // √2/2 − 1
+		ln2Hi       = 6.93147180369123816490e-01   // ln 2 to 32 bits (low 21 zero)
+		ln2Lo       = 1.90821492927058770002e-10   // ln 2 − ln2Hi
+		lp1         = 6.666666666666735130e-01
+		lp2         = 3.999999999940941908e-01
+		lp3         = 2.857142874366239149e-01
+		lp4         = 2.222219843214978396e-01
+		lp5         = 1.818357216161805012e-01
+		lp6         = 1.531383769920937332e-01
+		lp7         = 1.479819860511658591e-01
+	)
+	switch {
+	case !(x >= -1): // also NaN
+		return math.NaN()
+	case x == -1:
+		return math.Inf(-1)
+	case math.IsInf(x, 1):
+		return x
+	}
+	f, c, k := x, 0.0, 0.0
+	if !(x > sqrt2HalfM1 && x < sqrt2M1) {
+		u := x
+		if x < 0x1p53 {
+			u = 1 + x
+			if u >= 2 { // c = 1+x − u, exactly, by the larger of the two
+				c = (1 - (u - x)) / u
+			} else {
+				c = (x - (u - 1)) / u
+			}
+		}
+		iu := math.Float64bits(u)
+		k = float64(int64(iu>>52) - 1023)
+		if iu &= 1<<52 - 1; iu < 0x0006a09e667f3bcd { // the mantissa of √2
+			u = math.Float64frombits(iu | 0x3ff0000000000000)
+		} else {
+			k++
+			u = math.Float64frombits(iu | 0x3fe0000000000000) // u/2
+		}
+		f = u - 1
+	}
+	hfsq := 0.5 * f * f
+	s := f / (2 + f)
+	z := s * s
+	z2 := z * z
+	r := z * ((lp1 + lp2*z) + (lp3+lp4*z)*z2 + ((lp5+lp6*z)+lp7*z2)*(z2*z2))
+	return k*ln2Hi - ((hfsq - (s*(hfsq+r) + (k*ln2Lo + c))) - f)
+}
+
+// expTaylorCoef holds 1/n!, n = 0…13, the Taylor coefficients of eʳ.
+var expTaylorCoef = func() (c [14]float64) {
+	c[0] = 1
+	for n := 1; n < len(c); n++ {
+		c[n] = c[n-1] / float64(n)
+	}
+	return c
+}()
 
 // expFull returns eˣ like math.Exp, but also where the result is
 // subnormal (x < −708.4), which math.Exp flushes to zero on arm64 (Go

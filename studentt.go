@@ -161,13 +161,24 @@ type studentTDist struct {
 // newStudentTDist returns the distribution for dof ≥ studentTMinDoF
 // (including +Inf).
 func newStudentTDist(dof float64) studentTDist {
-	d := studentTDist{dof: dof, a: 0.5 * dof, sqrtDof: math.Sqrt(dof), lnNorm: -studentTLnSqrt2Pi, normal: dof > studentTNormalDoF}
-	if d.normal {
-		return d
+	var d studentTDist
+	d.set(dof)
+	return d
+}
+
+// set makes d the distribution for dof ≥ studentTMinDoF (including +Inf),
+// in place and field by field: a mixture sets its members' so. (A struct
+// literal is built on the stack and copied in 16-byte moves, each of which
+// stalls on the narrower stores of the fields before it: newStudentTDist's
+// result took 60 cycles to reach a member.)
+func (d *studentTDist) set(dof float64) {
+	d.dof, d.a, d.sqrtDof = dof, 0.5*dof, math.Sqrt(dof)
+	d.lnK, d.lnNorm, d.expand, d.peak = 0, -studentTLnSqrt2Pi, 0, 0
+	if d.normal = dof > studentTNormalDoF; d.normal {
+		return
 	}
 	d.lnK = studentTLnGammaHalfRatio(d.a)
 	d.lnNorm += d.lnK
-	return d
 }
 
 // probs returns the upper tail P(T > s) and the central probability
@@ -221,7 +232,7 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central, f float64) {
 			f = d.peak * ez * sx * math.Sqrt(sx)
 		} else {
 			// x^a·y^½/(a·B(a, ½)) with 1/B(a, ½) = √a·K/√π.
-			e, sy := math.Exp(a*lx+d.lnK), math.Sqrt(y)
+			e, sy := expTaylor(a*lx+d.lnK), math.Sqrt(y)
 			i = e * sy / math.Sqrt(math.Pi*a) / incBetaCF(a, 0.5, x)
 			sx := math.Sqrt(x)
 			if r > 1 {
@@ -232,7 +243,7 @@ func (d *studentTDist) probsAt(b studentTBeta) (tail, central, f float64) {
 		return 0.5 * i, 1 - i, f
 	}
 	// 2·y^½·x^a/B(a, ½) with y^½ = r·x^½.
-	e := math.Exp((a+0.5)*lx + d.lnK)
+	e := expTaylor((a+0.5)*lx + d.lnK)
 	c := 2 / math.SqrtPi * r * math.Sqrt(a) * e / incBetaCF(0.5, a, y)
 	return 0.5 * (1 - c), c, e * (1 / math.Sqrt(2*math.Pi))
 }
@@ -255,12 +266,13 @@ func studentTExpansionConstants(a, lnK float64) (expand, peak float64) {
 type studentTBeta struct{ r, x, y, lx float64 }
 
 // betaArgs returns the beta arguments of s ≥ 0 for a finite ν, each to a
-// few ulps. It never forms ν+s² or 1−x: up to r = 1, lx = −log1p(r²), so
-// that it keeps its accuracy when x is within rounding of 1; beyond, it is
-// −ln(1+r²) with the rounding errors of r² and of 1+r² (FMA and a
-// two-sum) added back to first order, one logarithm where −log1p(1/r²) −
-// 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may overflow and 1/r² is
-// below the rounding of ln r, it is −2·ln r. It stays finite when x
+// few ulps. It never forms ν+s² or 1−x: lx = −log1p(r²) (log1pEstrin,
+// whose chain is shorter than math.Log1p's and math.Log's), so that it
+// keeps its accuracy when x is within rounding of 1; beyond r = 1 with the
+// rounding error of r² (an FMA) added back to first order, one logarithm
+// where −log1p(1/r²) − 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may
+// overflow and 1/r² is below the rounding of ln r, it is −2·ln r. It
+// stays finite when x
 // underflows (x and y are then only used as small multipliers in the
 // continued fraction), and nothing overflows for any finite s.
 func (d *studentTDist) betaArgs(s float64) studentTBeta {
@@ -268,7 +280,7 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 	if r <= 1 {
 		r2 := r * r
 		x := 1 / (1 + r2)
-		return studentTBeta{r, x, r2 * x, -math.Log1p(r2)}
+		return studentTBeta{r, x, r2 * x, -log1pEstrin(r2)}
 	}
 	q2 := 1 / r / r // 1/r², underflows harmlessly
 	y := 1 / (1 + q2)
@@ -281,9 +293,8 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 		return studentTBeta{r, x, y, -2 * lr}
 	}
 	r2 := r * r
-	sum := 1 + r2
-	lost := math.FMA(r, r, -r2) + ((r2 - sum) + 1) // r² + 1 − sum, exactly but for its own rounding
-	return studentTBeta{r, x, y, -(math.Log(sum) + lost*x)}
+	lost := math.FMA(r, r, -r2) // r² − r2, exactly
+	return studentTBeta{r, x, y, -(log1pEstrin(r2) + lost*x)}
 }
 
 // studentTLnGammaHalfRatio returns ln K(a), K(a) = Γ(a+½)/(Γ(a)·√a), for
@@ -388,7 +399,7 @@ func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	w := a - 0.25
 	z := w * tau
 	rz := math.Sqrt(z)
-	ez = math.Exp(-z)
+	ez = expTaylor(-z)
 	var g float64 // Γ(½, z)/Γ(½) = erfc(√z)
 	if rz < studentTErfcxMin {
 		g = math.Erfc(rz) // no exponential there

@@ -69,6 +69,8 @@ FUNCS = {
     "lgammaHalfStep": lambda x: mp.loggamma(x + mp.mpf(1) / 2) - mp.loggamma(x),
     "softplus": lambda x: mp.log1p(mp.exp(x)),
     "sigmoid": lambda x: 1 / (1 + mp.exp(-x)),
+    "expTaylor": lambda x: mp.exp(x),
+    "log1pEstrin": lambda x: mp.log1p(x),
 }
 
 
@@ -151,6 +153,28 @@ def softplus_points():
     return xs + spread(60, -50.0, 50.0)
 
 
+def exp_points():
+    """expTaylor's domain (-708, 709): its ends, zero, tiny arguments, the
+    edges of its reduced argument |r| <= ln(2)/2 (where k changes), and a
+    spread over the whole range and over the body."""
+    ln2 = math.log(2)
+    xs = [-707.9999999999999, -700.0, -1e-300, -1e-16, 0.0, 1e-300, 1e-16, 1e-8, 1.0, 700.0, 708.9999999999999]
+    for k in (-1000, -3, -1, 0, 1, 2, 1000):
+        edge = (k + 0.5) * ln2
+        xs += [math.nextafter(edge, -math.inf), edge, math.nextafter(edge, math.inf)]
+    return xs + spread(300, -708.0, 709.0) + spread(200, -40.0, 5.0)
+
+
+def log1p_points():
+    """log1pEstrin's domain (-1, inf): near -1, the edges of its reduction
+    (sqrt(2)/2 - 1, sqrt(2) - 1, 1 + x = 2, 2**53), tiny arguments, and
+    spreads over [-1, 4] and, log-uniform, up to 1e300."""
+    xs = [-1 + 2.0**-53, -0.999999, -0.5, -1e-8, -1e-20, -1e-300, 1e-300, 1e-20, 1e-8, 0.5, 1.0, 1e300]
+    for edge in (math.sqrt(2) / 2 - 1, math.sqrt(2) - 1, 1.0, 2.0**53):
+        xs += [math.nextafter(edge, -math.inf), edge, math.nextafter(edge, math.inf)]
+    return xs + spread(300, -0.9999, 4.0) + spread(100, 1e-300, 1e300, log=True) + [-x for x in spread(60, 1e-300, 0.9, log=True)]
+
+
 def correction_points():
     xs = [1e-9, 1e-6, 0.5, 2.0, 1e8, 1e12]
     for edge in (0.0625, 1.0, 256.0):  # where CorrectionA switches approximations
@@ -176,6 +200,8 @@ def main():
         ("lgammaHalfStep", half_step_points()),
         ("softplus", softplus_points()),
         ("sigmoid", softplus_points()),
+        ("expTaylor", exp_points()),
+        ("log1pEstrin", log1p_points()),
     ]
     lines = []
     for name, xs in sets:
