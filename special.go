@@ -494,11 +494,7 @@ func expTaylor(x float64) float64 {
 	if !(x > -708 && x < 709) {
 		return math.Exp(x)
 	}
-	const (
-		round = 0x1.8p52                   // adding it rounds |v| < 2⁵¹ to an integer
-		ln2Hi = 6.93147180369123816490e-01 // ln 2 to 32 bits (low 21 zero), as fdlibm's exp
-		ln2Lo = 1.90821492927058770002e-10 // ln 2 − ln2Hi
-	)
+	const round = 0x1.8p52 // adding it rounds |v| < 2⁵¹ to an integer
 	k := x*(1/math.Ln2) + round - round
 	r := (x - k*ln2Hi) - k*ln2Lo
 	r2 := r * r
@@ -530,8 +526,6 @@ func log1pEstrin(x float64) float64 {
 	const (
 		sqrt2M1     = 4.142135623730950488017e-01  // √2 − 1
 		sqrt2HalfM1 = -2.928932188134524755992e-01 // √2/2 − 1
-		ln2Hi       = 6.93147180369123816490e-01   // ln 2 to 32 bits (low 21 zero)
-		ln2Lo       = 1.90821492927058770002e-10   // ln 2 − ln2Hi
 		lp1         = 6.666666666666735130e-01
 		lp2         = 3.999999999940941908e-01
 		lp3         = 2.857142874366239149e-01
@@ -576,6 +570,15 @@ func log1pEstrin(x float64) float64 {
 	r := z * ((lp1 + lp2*z) + (lp3+lp4*z)*z2 + ((lp5+lp6*z)+lp7*z2)*(z2*z2))
 	return k*ln2Hi - ((hfsq - (s*(hfsq+r) + (k*ln2Lo + c))) - f)
 }
+
+// ln2Hi + ln2Lo is ln 2 split as fdlibm's exp and log1p split it, for
+// Cody and Waite's reduction in expTaylor and log1pEstrin: ln2Hi has 32
+// significant bits (its low 21 are zero), so k·ln2Hi is exact for |k| <
+// 2²¹.
+const (
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10 // ln 2 − ln2Hi
+)
 
 // expTaylorCoef holds 1/n!, n = 0…13, the Taylor coefficients of eʳ.
 var expTaylorCoef = func() (c [14]float64) {

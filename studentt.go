@@ -272,9 +272,9 @@ type studentTBeta struct{ r, x, y, lx float64 }
 // rounding error of r² (an FMA) added back to first order, one logarithm
 // where −log1p(1/r²) − 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may
 // overflow and 1/r² is below the rounding of ln r, it is −2·ln r. It
-// stays finite when x
-// underflows (x and y are then only used as small multipliers in the
-// continued fraction), and nothing overflows for any finite s.
+// stays finite when x underflows (x and y are then only used as small
+// multipliers in the continued fraction), and nothing overflows for any
+// finite s.
 func (d *studentTDist) betaArgs(s float64) studentTBeta {
 	r := s / d.sqrtDof
 	if r <= 1 {
