@@ -268,10 +268,13 @@ type studentTBeta struct{ r, x, y, lx float64 }
 // betaArgs returns the beta arguments of s ≥ 0 for a finite ν, each to a
 // few ulps. It never forms ν+s² or 1−x: lx = −log1p(r²) (log1pEstrin,
 // whose chain is shorter than math.Log1p's and math.Log's), so that it
-// keeps its accuracy when x is within rounding of 1; beyond r = 1 with the
-// rounding error of r² (an FMA) added back to first order, one logarithm
-// where −log1p(1/r²) − 2·ln r took two; beyond r = 2⁵⁰⁰, where r² may
-// overflow and 1/r² is below the rounding of ln r, it is −2·ln r. It
+// keeps its accuracy when x is within rounding of 1, and beyond r = 1 it
+// takes one logarithm where −log1p(1/r²) − 2·ln r took two. The rounding
+// of r² moves lx by at most 2⁻⁵³ (half an ulp of r², times x ≤ 2⁻ᵏ for
+// r² ≥ 2ᵏ), so lx stays within about an ulp; adding that error back after
+// the logarithm could not remove it, since it is below half an ulp of the
+// rounded logarithm (TestStudentTLogX). Beyond r = 2⁵⁰⁰, where r² may
+// overflow and 1/r² is below the rounding of ln r, lx is −2·ln r. It
 // stays finite when x underflows (x and y are then only used as small
 // multipliers in the continued fraction), and nothing overflows for any
 // finite s.
@@ -292,9 +295,7 @@ func (d *studentTDist) betaArgs(s float64) studentTBeta {
 		}
 		return studentTBeta{r, x, y, -2 * lr}
 	}
-	r2 := r * r
-	lost := math.FMA(r, r, -r2) // r² − r2, exactly
-	return studentTBeta{r, x, y, -(log1pEstrin(r2) + lost*x)}
+	return studentTBeta{r, x, y, -log1pEstrin(r * r)}
 }
 
 // studentTLnGammaHalfRatio returns ln K(a), K(a) = Γ(a+½)/(Γ(a)·√a), for

@@ -172,6 +172,23 @@ func TestIncBetaCFReference(t *testing.T) {
 	t.Logf("worst continued-fraction relative error %.3g at %s (%d points)", w.err, w.at, w.n)
 }
 
+func TestStudentTLogX(t *testing.T) {
+	// betaArgs' lx = ln x = −ln(1 + r²) at r = s/√ν (ν = 1, so r = s
+	// exactly) against mpmath, on both sides of its branches at r = 1 and
+	// r = 2⁵⁰⁰. log1pEstrin is within 1.5 eps (TestLog1pEstrin); the
+	// rounding of r² adds at most 2⁻⁵³ absolute, an ulp of |lx| ≥ ln 2 at
+	// most, so 2.5 eps bounds both (measured 1 eps). ln(x) of the rounded
+	// x would miss by 1e-8 relative at r = 1e-4, and −log1p(r²) past
+	// r = 2⁵¹² would be −Inf.
+	d := newStudentTDist(1)
+	checkSpecialRef(t, "studentTLogX", func(r float64) float64 { return d.betaArgs(r).lx }, 2.5*specEps, 0)
+	// Where s/√ν overflows, lx is −2·(ln s − ½·ln ν).
+	tiny := newStudentTDist(1e-300)
+	if got, want := tiny.betaArgs(1e300).lx, -2*(math.Log(1e300)-0.5*math.Log(1e-300)); math.Abs(got-want) > 4*specEps*math.Abs(want) {
+		t.Errorf("betaArgs(1e300).lx for ν = 1e-300 = %v, want %v", got, want)
+	}
+}
+
 // studentTTestDoFs covers small, integer, half-integer and large dof, both
 // sides of every method switch (dof 30 is a = 15), and the normal limit.
 var studentTTestDoFs = []float64{0.1, 0.3, 0.5, 0.9, 1, 1.5, 2, 2.5, 3, 4, 5, 7, 10, 20,

@@ -71,6 +71,7 @@ FUNCS = {
     "sigmoid": lambda x: 1 / (1 + mp.exp(-x)),
     "expTaylor": lambda x: mp.exp(x),
     "log1pEstrin": lambda x: mp.log1p(x),
+    "studentTLogX": lambda r: -mp.log1p(r * r),
 }
 
 
@@ -175,6 +176,17 @@ def log1p_points():
     return xs + spread(300, -0.9999, 4.0) + spread(100, 1e-300, 1e300, log=True) + [-x for x in spread(60, 1e-300, 0.9, log=True)]
 
 
+def log_x_points():
+    """The Student-t tail's ln x = -ln(1 + r^2) at r = s/sqrt(nu) (betaArgs):
+    both sides of its branches at r = 1 and r = 2**500, tiny r where 1 + r^2
+    rounds to 1, a spread over [0.01, 10], where the rounding of r^2 weighs
+    most, and a log-uniform one up to 1e300."""
+    xs = [1e-150, 1e-20, 1e-8, 1e-4, 0.5, 2.0, 1e8, 1e150, 1e300]
+    for edge in (1.0, 2.0**500):
+        xs += [math.nextafter(edge, 0), edge, math.nextafter(edge, math.inf)]
+    return xs + spread(300, 0.01, 10.0) + spread(100, 1e-150, 1e300, log=True)
+
+
 def correction_points():
     xs = [1e-9, 1e-6, 0.5, 2.0, 1e8, 1e12]
     for edge in (0.0625, 1.0, 256.0):  # where CorrectionA switches approximations
@@ -202,6 +214,7 @@ def main():
         ("sigmoid", softplus_points()),
         ("expTaylor", exp_points()),
         ("log1pEstrin", log1p_points()),
+        ("studentTLogX", log_x_points()),
     ]
     lines = []
     for name, xs in sets:
