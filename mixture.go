@@ -121,8 +121,9 @@ var mixtureRecip = func() (r [mixtureAnchorTerms + 1]float64) {
 // 1e154 scales away, gives −Inf, its true value being below −1e308.
 func mixtureLogPDF(c []Component, y float64) float64 {
 	var lnf [MaxMembers]float64
+	var d studentTDist
 	for i, ci := range c {
-		d := newStudentTDist(max(ci.DoF, studentTMinDoF))
+		d.set(max(ci.DoF, studentTMinDoF))
 		lnf[i] = ci.logDensity(&d, y)
 	}
 	top, sum := expShift(lnf[:len(c)])

@@ -172,6 +172,14 @@ func TestIncBetaCFReference(t *testing.T) {
 	t.Logf("worst continued-fraction relative error %.3g at %s (%d points)", w.err, w.at, w.n)
 }
 
+// newStudentTDist returns the distribution for dof ≥ studentTMinDoF
+// (including +Inf), for the tests.
+func newStudentTDist(dof float64) studentTDist {
+	var d studentTDist
+	d.set(dof)
+	return d
+}
+
 func TestStudentTLogX(t *testing.T) {
 	// betaArgs' lx = ln x = −ln(1 + r²) at r = s/√ν (ν = 1, so r = s
 	// exactly) against mpmath, on both sides of its branches at r = 1 and
