@@ -249,8 +249,12 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		if r.small {
 			fmt.Fprintf(w, "only %d rows, fewer than the %d the automatic recipe needs to hold rows out: ", r.rows, gcp.MinAutoFitRows)
 		}
+		model := method
+		if r.members > 1 {
+			model = fmt.Sprintf("an ensemble of %d %s networks", r.members, method)
+		}
 		fmt.Fprintf(w, "trained %s on all %d rows: lr %g, dropout %g, %d epochs (no held-out rows: no early stopping, no calibration)\n",
-			method, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
+			model, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
 	} else {
 		if r.members > 1 {
 			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose lr %g, dropout %g; the ensemble's best epoch %d of %d\n",

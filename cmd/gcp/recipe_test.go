@@ -51,14 +51,24 @@ func TestReorderColumns(t *testing.T) {
 }
 
 // TestTrainSmallData checks that zero flags on a file too small to hold
-// rows out still train, on every row, and say so.
+// rows out still train, on every row, and say so, naming the ensemble the
+// default trains or the single network -members 1 does.
 func TestTrainSmallData(t *testing.T) {
 	dir := t.TempDir()
 	trainCSV := writeSynthetic(t, dir, "train.csv", 1, gcp.MinAutoFitRows-1, false)
-	_, stderr, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3")
-	if err != nil || !strings.Contains(stderr, "only 59 rows, fewer than the 60 the automatic recipe needs") ||
-		!strings.Contains(stderr, "trained gcp on all 59 rows: lr 0.001, dropout 0, 3 epochs") {
-		t.Fatalf("train: %v; stderr %q", err, stderr)
+	for _, c := range []struct {
+		flags []string
+		said  string
+	}{
+		{nil, "trained an ensemble of 5 gcp networks on all 59 rows: lr 0.001, dropout 0, 3 epochs"},
+		{[]string{"-members", "1"}, "trained gcp on all 59 rows: lr 0.001, dropout 0, 3 epochs"},
+	} {
+		args := append([]string{"train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3"}, c.flags...)
+		_, stderr, err := gcpRun(args...)
+		if err != nil || !strings.Contains(stderr, "only 59 rows, fewer than the 60 the automatic recipe needs") ||
+			!strings.Contains(stderr, c.said) {
+			t.Fatalf("train %v: %v; stderr %q", c.flags, err, stderr)
+		}
 	}
 }
 
