@@ -10,6 +10,8 @@
 //	          [-seed S] [-float32|-float64] [-force]
 //	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
 //	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
+//	gcp plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN]
+//	         [-target NAME] [-reorder]
 //	gcp splits -data FILE.csv [-splits FILE.txt] [-n N] [-inner] [-json]
 //	           [training flags]
 //	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd|pbp|svgd] [-folds 50]
@@ -64,6 +66,16 @@
 // and a calibration table: for the Student-t and the calibrated
 // predictive, the mean negative log predictive density and the coverage
 // and mean width of the central 50, 80, 90, 95 and 99% intervals.
+//
+// plot draws a model's predictions on a data file into a PNG image (-o,
+// default plot.png; it must end in .png), one panel each: every row's
+// predicted mean and calibrated 95% interval with its target, black
+// inside the interval and red outside, in order of the predicted mean or
+// of the column -x names; if the file has targets, the share inside the
+// central interval of both predictives at levels 10% to 99% against the
+// diagonal; and for an ensemble, each row's disagreement on a log scale.
+// It prints on stderr what it drew and how many targets the 95% intervals
+// hold.
 //
 // splits runs the standard UCI benchmark protocol on a data file: for each
 // line of a split file (default: splits/NAME_test_idx.txt beside the data,
@@ -127,6 +139,8 @@ commands:
   train    fit a GCP network to a CSV file and save the model
   predict  write the predictive distribution of every row of a CSV file
   eval     score a saved model on a CSV file: RMSE, NLL, interval coverage
+  plot     draw a saved model's predictions, intervals and calibration on a
+           CSV file as a PNG image
   repro    run the paper's cross-validation protocol on a CSV file
   splits   run the standard UCI benchmark splits: RMSE, NLL, coverage
   demo     run the paper's synthetic experiments and plot them as PNG files
@@ -148,6 +162,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		"demo":    demo,
 		"repro":   repro,
 		"splits":  splits,
+		"plot":    drawPlot,
 	}
 	if cmd, ok := commands[args[0]]; ok {
 		err := cmd(args[1:], stdout, stderr)

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/internal/metrics"
+	"github.com/gcpnet/gcp/internal/plot"
+)
+
+// plotLevels are the central-interval levels of the calibration panel:
+// every tenth, and the 95% and 99% that intervals are usually read at.
+var plotLevels = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
+
+// The size of one panel of gcp plot, in pixels: the demo's.
+const plotPanelW, plotPanelH = 480, 360
+
+// plotRows is what gcp plot draws for each row of the data file, in the
+// order of its horizontal axis.
+type plotRows struct {
+	x, mean, lo, hi []float64 // the axis, the mean and the calibrated 95% interval
+	y               []float64 // the targets, nil if the file has none
+	outside         int       // how many targets lie outside their interval
+	disagreement    []float64 // log10 Prediction.Disagreement; nil for one network
+}
+
+// drawPlot draws a model's predictions on a data file as a PNG.
+func drawPlot(args []string, stdout, stderr io.Writer) error {
+	c := newCommand("plot",
+		"plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN] [-target NAME] [-reorder]",
+		`Draw the model's predictions on FILE.csv into a PNG image, one panel
+each:
+  predictions  every row's predicted mean and calibrated 95% interval
+               (the lo95_cal and hi95_cal of gcp predict), with the target
+               if FILE.csv has it: black inside the interval, red outside.
+               The rows stand in order of their predicted mean, or of the
+               column -x names (a feature, say, to see where the model
+               widens its intervals).
+  calibration  (when FILE.csv has the target) the share of targets inside
+               the central interval at levels 10% to 99%, for the
+               calibrated predictive and the Student-t one, against the
+               diagonal a calibrated model follows.
+  disagreement (for an ensemble, train -members K) each row's
+               disagreement, the members' spread over the noise, on a log
+               scale and in the same order: near or above 1 (0 on the
+               scale), the model has not seen data like the row.
+It prints on stderr what it drew and how many targets the intervals
+cover. -o must name a .png file, so that a slip cannot overwrite the model
+or the data.
+
+FILE.csv may leave out the target column: it is the column -target names,
+or the model's target if FILE.csv has it, else (for a model saved without
+names) the last of one column more than the model's features.
+`+columnsAbout)
+	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column (default: the model's target)")
+	out := c.fs.String("o", "plot.png", "the PNG file to write")
+	axis := c.fs.String("x", "", "a column of FILE.csv for the horizontal axis (default: the rows in order of their predicted mean)")
+	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
+	if err != nil {
+		return err
+	}
+	if !strings.EqualFold(filepath.Ext(*out), ".png") {
+		return fmt.Errorf("-o %s: want a file name ending in .png", *out)
+	}
+	x, y, err := columns(m, tab, *target, *reorder, hasTarget(m, tab, *target))
+	if err != nil {
+		return err
+	}
+	if tab.Rows() == 0 {
+		return fmt.Errorf("%s: no rows to plot", tab.File)
+	}
+	preds, err := predictRows(m, tab, x)
+	if err != nil {
+		return err
+	}
+	warnOutside(stderr, m, tab, x)
+	order, xs, xLabel, err := plotAxis(tab, preds, *axis)
+	if err != nil {
+		return err
+	}
+	rows, err := arrange(preds, y, order, xs)
+	if err != nil {
+		return err
+	}
+	_, targetName := m.FeatureNames()
+	if targetName == "" {
+		targetName = "target"
+	}
+	panels := []*plot.Plot{predictionPanel(rows, xLabel, targetName)}
+	if y != nil {
+		p, err := calibrationPanel(preds, y)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	if rows.disagreement != nil {
+		panels = append(panels, disagreementPanel(rows, xLabel))
+	}
+	if err := plot.WritePNG(*out, plot.Grid(len(panels), plotPanelW, plotPanelH, panels...)); err != nil {
+		return err
+	}
+	titles := make([]string, len(panels))
+	for i, p := range panels {
+		titles[i] = p.Title
+	}
+	fmt.Fprintf(stderr, "wrote %s: %s, for the %d rows of %s by %s\n", *out, strings.Join(titles, ", "), tab.Rows(), tab.File, xLabel)
+	if y == nil {
+		fmt.Fprintf(stderr, "%s has no target column: no targets drawn, no calibration panel\n", tab.File)
+		return nil
+	}
+	return writeCoverage(stderr, preds, y, rows.outside)
+}
+
+// hasTarget reports whether tab has a target column for m, by the rule
+// the help text gives.
+func hasTarget(m model, tab *dataset.Table, target string) bool {
+	if target != "" {
+		return true // columns reports a -target that names no column
+	}
+	if names, modelTarget := m.FeatureNames(); names != nil {
+		return modelTarget != "" && slices.Contains(tab.Header, modelTarget)
+	}
+	return len(tab.Header) == m.inputs()+1
+}
+
+// plotAxis returns the order of the rows along the horizontal axis, their
+// positions on it and its label: the rank of the predicted mean, or the
+// values of the column named by column.
+func plotAxis(tab *dataset.Table, preds []gcp.Prediction, column string) (order []int, xs []float64, label string, err error) {
+	order = make([]int, len(preds))
+	for i := range order {
+		order[i] = i
+	}
+	if column == "" {
+		slices.SortStableFunc(order, func(i, j int) int { return cmpFloat(preds[i].Mean, preds[j].Mean) })
+		xs = make([]float64, len(preds))
+		for r := range xs {
+			xs[r] = float64(r + 1)
+		}
+		return order, xs, "rank of the predicted mean", nil
+	}
+	k := slices.Index(tab.Header, column)
+	if k < 0 {
+		return nil, nil, "", fmt.Errorf("-x %s: %s has no such column (it has %s)", column, tab.File, strings.Join(tab.Header, ", "))
+	}
+	v := make([]float64, len(preds))
+	for i := range v {
+		v[i] = tab.Values[i*len(tab.Header)+k]
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmpFloat(v[i], v[j]) })
+	xs = make([]float64, len(order))
+	for r, i := range order {
+		xs[r] = v[i]
+	}
+	return order, xs, column, nil
+}
+
+// cmpFloat orders finite numbers; the data and predictions are finite.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// arrange gathers what the panels draw of each row, in the given order.
+func arrange(preds []gcp.Prediction, y []float64, order []int, xs []float64) (plotRows, error) {
+	n := len(order)
+	r := plotRows{x: xs, mean: make([]float64, n), lo: make([]float64, n), hi: make([]float64, n)}
+	if y != nil {
+		r.y = make([]float64, n)
+	}
+	ensemble := slices.ContainsFunc(preds, func(p gcp.Prediction) bool { return p.VarEpistemic > 0 })
+	if ensemble {
+		r.disagreement = make([]float64, n)
+	}
+	for k, i := range order {
+		p := preds[i]
+		lo, hi, err := p.CalibratedInterval(0.95)
+		if err != nil {
+			return r, err
+		}
+		r.mean[k], r.lo[k], r.hi[k] = p.Mean, lo, hi
+		if y != nil {
+			r.y[k] = y[i]
+			if !(lo <= y[i] && y[i] <= hi) {
+				r.outside++
+			}
+		}
+		if ensemble {
+			r.disagreement[k] = math.Log10(p.Disagreement)
+		}
+	}
+	return r, nil
+}
+
+// predictionPanel draws each row's calibrated 95% interval as a vertical
+// bar, its mean as a dot and its target, if known, black inside the
+// interval and red outside.
+func predictionPanel(r plotRows, xLabel, yLabel string) *plot.Plot {
+	p := &plot.Plot{Title: "predictions", XLabel: xLabel, YLabel: yLabel, Legend: plot.TopLeft}
+	bar := plot.Style{Color: plot.Fade(plot.Blue, 90)}
+	for k, x := range r.x {
+		label := ""
+		if k == 0 {
+			label = "calibrated 95% interval"
+		}
+		p.Line(label, []float64{x, x}, []float64{r.lo[k], r.hi[k]}, bar)
+	}
+	p.Points("predicted mean", r.x, r.mean, plot.Style{Color: plot.Blue, Radius: 1})
+	if r.y == nil {
+		return p
+	}
+	var inX, inY, outX, outY []float64
+	for k, y := range r.y {
+		if r.lo[k] <= y && y <= r.hi[k] {
+			inX, inY = append(inX, r.x[k]), append(inY, y)
+		} else {
+			outX, outY = append(outX, r.x[k]), append(outY, y)
+		}
+	}
+	p.Points("target inside", inX, inY, plot.Style{Color: plot.Black, Radius: 2})
+	p.Points("target outside", outX, outY, plot.Style{Color: plot.Red, Radius: 2})
+	return p
+}
+
+// calibrationPanel draws the share of the targets y inside their central
+// interval at each of plotLevels, for both predictives, against the
+// diagonal of perfect calibration.
+func calibrationPanel(preds []gcp.Prediction, y []float64) (*plot.Plot, error) {
+	p := &plot.Plot{Title: "calibration", XLabel: "interval level", YLabel: "share of targets inside",
+		X: plot.Range{Min: 0, Max: 1}, Y: plot.Range{Min: 0, Max: 1}, Legend: plot.TopLeft}
+	p.Line("ideal", []float64{0, 1}, []float64{0, 1}, plot.Style{Color: plot.Black, Dash: 6})
+	for _, c := range []struct {
+		kind  metrics.Predictive
+		label string
+		color plot.Style
+	}{
+		{metrics.Calibrated, "calibrated", plot.Style{Color: plot.Blue, Width: 2, Radius: 3}},
+		{metrics.StudentT, "Student t", plot.Style{Color: plot.Orange, Width: 2, Radius: 3}},
+	} {
+		cover := make([]float64, len(plotLevels))
+		for i, level := range plotLevels {
+			var err error
+			if cover[i], _, err = metrics.Coverage(preds, y, level, c.kind); err != nil {
+				return nil, err
+			}
+		}
+		p.Line(c.label, plotLevels, cover, c.color)
+		p.Points("", plotLevels, cover, c.color)
+	}
+	return p, nil
+}
+
+// disagreementPanel draws each row's disagreement on a log scale, with
+// the level 1 at which the members differ as much as the noise.
+func disagreementPanel(r plotRows, xLabel string) *plot.Plot {
+	p := &plot.Plot{Title: "disagreement", XLabel: xLabel, YLabel: "log10 disagreement", Legend: plot.BottomRight}
+	p.Line("1: the members differ as much as the noise", []float64{r.x[0], r.x[len(r.x)-1]}, []float64{0, 0}, plot.Style{Color: plot.Black, Dash: 6})
+	p.Points("a row", r.x, r.disagreement, plot.Style{Color: plot.Red, Radius: 2})
+	return p
+}
+
+// writeCoverage writes how many of the targets y the 95% intervals of
+// both predictives hold; outside of them lie outside the calibrated one.
+func writeCoverage(w io.Writer, preds []gcp.Prediction, y []float64, outside int) error {
+	var cover [2]float64
+	for i, k := range []metrics.Predictive{metrics.Calibrated, metrics.StudentT} {
+		var err error
+		if cover[i], _, err = metrics.Coverage(preds, y, 0.95, k); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintf(w, "the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f\n",
+		cover[0], outside, len(y), cover[1])
+	return err
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/dataset"
+)
+
+// TestPlot trains an ensemble and a single network on the synthetic data,
+// plots a test file with and without its targets, and checks the image's
+// panels and the coverage it reports against gcp predict's intervals.
+func TestPlot(t *testing.T) {
+	dir := t.TempDir()
+	trainCSV := writeSynthetic(t, dir, "train.csv", 1, 300, false)
+	testCSV := writeSynthetic(t, dir, "test.csv", 2, 80, false)
+	testX := writeSynthetic(t, dir, "test_x.csv", 2, 80, true)
+	for _, members := range []string{"5", "1"} {
+		t.Run("members="+members, func(t *testing.T) {
+			model := filepath.Join(dir, "m"+members+".gcpm")
+			if _, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model, "-validation", "0", "-epochs", "60", "-members", members); err != nil {
+				t.Fatalf("train: %v; stderr %q", err, stderr)
+			}
+			titles := "predictions, calibration, disagreement"
+			if members == "1" {
+				titles = "predictions, calibration"
+			}
+			out := filepath.Join(dir, "p"+members+".png")
+			_, stderr, err := gcpRun("plot", "-model", model, "-data", testCSV, "-o", out)
+			if err != nil {
+				t.Fatalf("plot: %v", err)
+			}
+			stderr = withoutRangeWarning(t, stderr)
+			want := fmt.Sprintf("wrote %s: %s, for the 80 rows of %s by rank of the predicted mean\n", out, titles, testCSV)
+			if !strings.HasPrefix(stderr, want) {
+				t.Errorf("plot said %q, want it to start with %q", stderr, want)
+			}
+			checkPanels(t, out, strings.Count(titles, ",")+1)
+			if got, want := stderr[len(want):], predictCoverage(t, model, testCSV); got != want {
+				t.Errorf("plot reported %q, gcp predict's intervals give %q", got, want)
+			}
+
+			// Without targets: the predictions panel, and the disagreement of
+			// an ensemble.
+			_, stderr, err = gcpRun("plot", "-model", model, "-data", testX, "-o", out, "-x", "a")
+			if err != nil {
+				t.Fatalf("plot without targets: %v", err)
+			}
+			stderr = withoutRangeWarning(t, stderr)
+			titles = strings.Replace(titles, "calibration", "", 1)
+			titles = strings.ReplaceAll(strings.TrimSuffix(titles, ", "), ", , ", ", ")
+			want = fmt.Sprintf("wrote %s: %s, for the 80 rows of %s by a\n%s has no target column: no targets drawn, no calibration panel\n",
+				out, titles, testX, testX)
+			if stderr != want {
+				t.Errorf("plot without targets said %q, want %q", stderr, want)
+			}
+			checkPanels(t, out, strings.Count(titles, ",")+1)
+		})
+	}
+}
+
+// withoutRangeWarning returns stderr without its first line, which must
+// be warnOutside's: the test files' random rows reach a little beyond the
+// training file's range.
+func withoutRangeWarning(t *testing.T, stderr string) string {
+	t.Helper()
+	first, rest, _ := strings.Cut(stderr, "\n")
+	if !strings.HasPrefix(first, "warning: 2 of 80 rows lie outside the training data's range") {
+		t.Fatalf("plot's first line is %q, want the warning about the rows outside the training range", first)
+	}
+	return rest
+}
+
+// checkPanels fails unless path is a PNG of n panels side by side.
+func checkPanels(t *testing.T, path string, n int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if b := img.Bounds(); b.Dx() != n*plotPanelW || b.Dy() != plotPanelH {
+		t.Errorf("%s is %v, want %d panels of %d×%d", path, b, n, plotPanelW, plotPanelH)
+	}
+}
+
+// predictCoverage returns the coverage line gcp plot should print for
+// model on data, counted from gcp predict's 95% intervals and the file's
+// targets.
+func predictCoverage(t *testing.T, model, data string) string {
+	t.Helper()
+	stdout, _, err := gcpRun("predict", "-model", model, "-data", data)
+	if err != nil {
+		t.Fatalf("predict: %v", err)
+	}
+	tab, err := dataset.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, y, err := tab.Split("y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := readCSV(t, stdout)[1:]
+	outsideCal, outsideT := 0, 0
+	for i, rec := range recs {
+		v := func(k int) float64 {
+			f, err := strconv.ParseFloat(rec[k], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+		if !(v(6) <= y[i] && y[i] <= v(7)) { // lo95_cal, hi95_cal
+			outsideCal++
+		}
+		if !(v(4) <= y[i] && y[i] <= v(5)) { // lo95, hi95
+			outsideT++
+		}
+	}
+	n := float64(len(y))
+	return fmt.Sprintf("the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f\n",
+		1-float64(outsideCal)/n, outsideCal, len(y), 1-float64(outsideT)/n)
+}
+
+// TestPlotAxis checks the order of the rows along each horizontal axis.
+func TestPlotAxis(t *testing.T) {
+	tab := &dataset.Table{File: "t.csv", Header: []string{"a", "y"}, Values: []float64{3, 0, 1, 0, 2, 0, 1, 0}, Lines: []int{2, 3, 4, 5}}
+	preds := []gcp.Prediction{{Mean: 5}, {Mean: -1}, {Mean: 7}, {Mean: 0}}
+	for _, c := range []struct {
+		column string
+		order  []int
+		xs     []float64
+	}{
+		{"", []int{1, 3, 0, 2}, []float64{1, 2, 3, 4}},
+		{"a", []int{1, 3, 2, 0}, []float64{1, 1, 2, 3}}, // stable: row 1 before row 3
+	} {
+		order, xs, _, err := plotAxis(tab, preds, c.column)
+		if err != nil || fmt.Sprint(order, xs) != fmt.Sprint(c.order, c.xs) {
+			t.Errorf("plotAxis(%q) = %v, %v, %v; want %v, %v", c.column, order, xs, err, c.order, c.xs)
+		}
+	}
+	if _, _, _, err := plotAxis(tab, preds, "b"); err == nil || !strings.Contains(err.Error(), "-x b: t.csv has no such column (it has a, y)") {
+		t.Errorf("plotAxis(b): %v", err)
+	}
+}
+
+// TestPlotRefuses checks that plot writes nothing but a .png file and
+// names a column -x does not find.
+func TestPlotRefuses(t *testing.T) {
+	dir := t.TempDir()
+	data := writeSynthetic(t, dir, "d.csv", 1, 80, false)
+	model := filepath.Join(dir, "m.gcpm")
+	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
+		t.Fatalf("train: %v; stderr %q", err, stderr)
+	}
+	before, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", model}, "-o " + model + ": want a file name ending in .png"},
+		{[]string{"-o", filepath.Join(dir, "p.png"), "-x", "nope"}, "-x nope: " + data + " has no such column (it has a, b, c, y)"},
+	} {
+		args := append([]string{"plot", "-model", model, "-data", data}, c.args...)
+		if _, _, err := gcpRun(args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("plot %v: %v, want an error containing %q", c.args, err, c.want)
+		}
+	}
+	if after, err := os.ReadFile(model); err != nil || string(after) != string(before) {
+		t.Errorf("the model file changed (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "p.png")); !os.IsNotExist(err) {
+		t.Errorf("a failed plot left p.png behind (%v)", err)
+	}
+}
