@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -139,7 +140,7 @@ func plotAxis(tab *dataset.Table, preds []gcp.Prediction, column string) (order 
 		order[i] = i
 	}
 	if column == "" {
-		slices.SortStableFunc(order, func(i, j int) int { return cmpFloat(preds[i].Mean, preds[j].Mean) })
+		slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(preds[i].Mean, preds[j].Mean) })
 		xs = make([]float64, len(preds))
 		for r := range xs {
 			xs[r] = float64(r + 1)
@@ -154,23 +155,12 @@ func plotAxis(tab *dataset.Table, preds []gcp.Prediction, column string) (order 
 	for i := range v {
 		v[i] = tab.Values[i*len(tab.Header)+k]
 	}
-	slices.SortStableFunc(order, func(i, j int) int { return cmpFloat(v[i], v[j]) })
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(v[i], v[j]) })
 	xs = make([]float64, len(order))
 	for r, i := range order {
 		xs[r] = v[i]
 	}
 	return order, xs, column, nil
-}
-
-// cmpFloat orders finite numbers; the data and predictions are finite.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // arrange gathers what the panels draw of each row, in the given order.
