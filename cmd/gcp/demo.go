@@ -185,7 +185,10 @@ func (f *demoFit) train(seed uint64) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.kind.meth, err)
 		}
-		f.predict = func(xs []float64) ([]gcp.Prediction, error) { return predictRowsOf(m, xs) }
+		f.predict = func(xs []float64) ([]gcp.Prediction, error) {
+			preds, _, err := predictRowsOf(m, xs)
+			return preds, err
+		}
 		return nil
 	}
 	cfg := gcp.Config{Inputs: 1, Hidden: demoHidden, Seed: seed, Loss: f.kind.meth.loss, Members: f.kind.members}

@@ -200,7 +200,7 @@ func (fd fold) bayes(m method, h hyper, epoch func() bool) ([]gcp.Prediction, er
 			return nil, errStopped
 		}
 	}
-	preds, err := predictRowsOf(model, fd.testX)
+	preds, _, err := predictRowsOf(model, fd.testX)
 	if err != nil {
 		return nil, fmt.Errorf("predicting the test split: %w", err)
 	}

@@ -28,16 +28,16 @@ func (n network) predictor() func(x []float64) (gcp.Prediction, error) {
 	return func(x []float64) (gcp.Prediction, error) { return n.Predict(ws, x) }
 }
 
-// predictRowsOf returns m's predictions of the row-major rows x.
-func predictRowsOf(m model, x []float64) ([]gcp.Prediction, error) {
+// predictRowsOf returns m's predictions of the row-major rows x, or the
+// error of the first row that fails and that row's index.
+func predictRowsOf(m model, x []float64) (preds []gcp.Prediction, failed int, err error) {
 	d := m.inputs()
 	predict := m.predictor()
-	preds := make([]gcp.Prediction, len(x)/d)
+	preds = make([]gcp.Prediction, len(x)/d)
 	for i := range preds {
-		var err error
 		if preds[i], err = predict(x[i*d : (i+1)*d]); err != nil {
-			return nil, err
+			return nil, i, err
 		}
 	}
-	return preds, nil
+	return preds, 0, nil
 }

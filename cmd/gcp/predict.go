@@ -317,15 +317,9 @@ func checkInputs(tab *dataset.Table, target string, inputs int) error {
 // predictRows returns the prediction of every row of the row-major x; an
 // error names the row's line.
 func predictRows(m model, tab *dataset.Table, x []float64) ([]gcp.Prediction, error) {
-	d := m.inputs()
-	predict := m.predictor()
-	preds := make([]gcp.Prediction, tab.Rows())
-	for i := range preds {
-		p, err := predict(x[i*d : (i+1)*d])
-		if err != nil {
-			return nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Lines[i], err)
-		}
-		preds[i] = p
+	preds, i, err := predictRowsOf(m, x)
+	if err != nil {
+		return nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Lines[i], err)
 	}
 	return preds, nil
 }

@@ -216,7 +216,7 @@ func bayesSplit(m method, h bayesHyper, train, eval table) (splitScores, error) 
 	if err != nil {
 		return splitScores{}, err
 	}
-	preds, err := predictRowsOf(model, eval.x)
+	preds, _, err := predictRowsOf(model, eval.x)
 	if err != nil {
 		return splitScores{}, err
 	}

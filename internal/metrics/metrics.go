@@ -6,6 +6,7 @@
 package metrics
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"slices"
@@ -77,7 +78,7 @@ func RMSECurve(pred, y, variance []float64) ([]float64, error) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(variance[a], variance[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(variance[a], variance[b]) })
 	// prefix[k] is the sum of the k smallest-variance squared errors, so
 	// RMSE(n) = √(prefix[N−n]/(N−n)).
 	prefix := make([]float64, n+1)
@@ -91,17 +92,6 @@ func RMSECurve(pred, y, variance []float64) ([]float64, error) {
 		curve[removed] = math.Sqrt(prefix[kept] / float64(kept))
 	}
 	return curve, nil
-}
-
-// cmpFloat orders two non-NaN floats.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Predictive names which predictive distribution of a gcp.Prediction a
