@@ -89,11 +89,7 @@ names) the last of one column more than the model's features.
 	if err != nil {
 		return err
 	}
-	_, targetName := m.FeatureNames()
-	if targetName == "" {
-		targetName = "target"
-	}
-	panels := []*plot.Plot{predictionPanel(rows, xLabel, targetName)}
+	panels := []*plot.Plot{predictionPanel(rows, xLabel, targetLabel(m, *target))}
 	if y != nil {
 		p, err := calibrationPanel(preds, y)
 		if err != nil {
@@ -117,6 +113,18 @@ names) the last of one column more than the model's features.
 		return nil
 	}
 	return writeCoverage(stderr, preds, y, rows.outside)
+}
+
+// targetLabel names the target on the vertical axis: the column -target
+// names, else the model's target, else "target".
+func targetLabel(m model, target string) string {
+	if target != "" {
+		return target
+	}
+	if _, name := m.FeatureNames(); name != "" {
+		return name
+	}
+	return "target"
 }
 
 // hasTarget reports whether tab has a target column for m, by the rule

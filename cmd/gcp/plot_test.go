@@ -187,3 +187,23 @@ func TestPlotRefuses(t *testing.T) {
 		t.Errorf("a failed plot left p.png behind (%v)", err)
 	}
 }
+
+// namedModel is a model that knows only its names, for targetLabel.
+type namedModel struct {
+	model
+	target string
+}
+
+func (n namedModel) FeatureNames() ([]string, string) { return []string{"a"}, n.target }
+
+// TestTargetLabel checks the vertical axis's name: -target, else the
+// model's target, else "target".
+func TestTargetLabel(t *testing.T) {
+	for _, c := range []struct{ flag, model, want string }{
+		{"price", "y", "price"}, {"", "y", "y"}, {"", "", "target"},
+	} {
+		if got := targetLabel(namedModel{target: c.model}, c.flag); got != c.want {
+			t.Errorf("targetLabel(-target %q, model's %q) = %q, want %q", c.flag, c.model, got, c.want)
+		}
+	}
+}
