@@ -8,8 +8,8 @@ import (
 	"github.com/gcpnet/gcp/internal/dataset"
 )
 
-// columns returns the model's inputs from tab, row-major, and with
-// wantTarget the target column too. A model that knows its features'
+// columns returns the model's inputs from tab, row-major, and the target
+// column if tab has one (nil if not); wantTarget requires it. A model that knows its features'
 // names (format version 3, written by gcp train) takes them by name: the
 // file's columns other than the target must be exactly the model's
 // features in the model's order, so that a swapped, missing or extra
@@ -24,8 +24,7 @@ func columns(m model, tab *dataset.Table, target string, reorder, wantTarget boo
 	names, modelTarget := m.FeatureNames()
 	if names == nil {
 		if !wantTarget {
-			x, err = features(tab, inputs, target)
-			return x, nil, err
+			return features(tab, inputs, target)
 		}
 		if x, y, err = tab.Split(target); err != nil {
 			return nil, nil, err
@@ -53,7 +52,7 @@ func columns(m model, tab *dataset.Table, target string, reorder, wantTarget boo
 	if x, err = tab.Select(names); err != nil {
 		return nil, nil, err
 	}
-	if tk >= 0 && wantTarget {
+	if tk >= 0 {
 		y, err = tab.Select(tab.Header[tk : tk+1])
 	}
 	return x, y, err

@@ -27,7 +27,7 @@ const plotPanelW, plotPanelH = 480, 360
 type plotRows struct {
 	x, mean, lo, hi []float64 // the axis, the mean and the calibrated 95% interval
 	y               []float64 // the targets, nil if the file has none
-	outside         int       // how many targets lie outside their interval
+	inside          []bool    // whether each target lies in its interval
 	disagreement    []float64 // log10 Prediction.Disagreement; nil for one network
 }
 
@@ -69,7 +69,7 @@ names) the last of one column more than the model's features.
 	if !strings.EqualFold(filepath.Ext(*out), ".png") {
 		return fmt.Errorf("-o %s: want a file name ending in .png", *out)
 	}
-	x, y, err := columns(m, tab, *target, *reorder, hasTarget(m, tab, *target))
+	x, y, err := columns(m, tab, *target, *reorder, false)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ names) the last of one column more than the model's features.
 		fmt.Fprintf(stderr, "%s has no target column: no targets drawn, no calibration panel\n", tab.File)
 		return nil
 	}
-	return writeCoverage(stderr, preds, y, rows.outside)
+	return writeCoverage(stderr, preds, y, rows.inside)
 }
 
 // targetLabel names the target on the vertical axis: the column -target
@@ -125,18 +125,6 @@ func targetLabel(m model, target string) string {
 		return name
 	}
 	return "target"
-}
-
-// hasTarget reports whether tab has a target column for m, by the rule
-// the help text gives.
-func hasTarget(m model, tab *dataset.Table, target string) bool {
-	if target != "" {
-		return true // columns reports a -target that names no column
-	}
-	if names, modelTarget := m.FeatureNames(); names != nil {
-		return modelTarget != "" && slices.Contains(tab.Header, modelTarget)
-	}
-	return len(tab.Header) == m.inputs()+1
 }
 
 // plotAxis returns the order of the rows along the horizontal axis, their
@@ -176,7 +164,7 @@ func arrange(preds []gcp.Prediction, y []float64, order []int, xs []float64) (pl
 	n := len(order)
 	r := plotRows{x: xs, mean: make([]float64, n), lo: make([]float64, n), hi: make([]float64, n)}
 	if y != nil {
-		r.y = make([]float64, n)
+		r.y, r.inside = make([]float64, n), make([]bool, n)
 	}
 	ensemble := slices.ContainsFunc(preds, func(p gcp.Prediction) bool { return p.VarEpistemic > 0 })
 	if ensemble {
@@ -190,10 +178,7 @@ func arrange(preds []gcp.Prediction, y []float64, order []int, xs []float64) (pl
 		}
 		r.mean[k], r.lo[k], r.hi[k] = p.Mean, lo, hi
 		if y != nil {
-			r.y[k] = y[i]
-			if !(lo <= y[i] && y[i] <= hi) {
-				r.outside++
-			}
+			r.y[k], r.inside[k] = y[i], lo <= y[i] && y[i] <= hi // as metrics.Coverage counts
 		}
 		if ensemble {
 			r.disagreement[k] = math.Log10(p.Disagreement)
@@ -221,7 +206,7 @@ func predictionPanel(r plotRows, xLabel, yLabel string) *plot.Plot {
 	}
 	var inX, inY, outX, outY []float64
 	for k, y := range r.y {
-		if r.lo[k] <= y && y <= r.hi[k] {
+		if r.inside[k] {
 			inX, inY = append(inX, r.x[k]), append(inY, y)
 		} else {
 			outX, outY = append(outX, r.x[k]), append(outY, y)
@@ -270,16 +255,21 @@ func disagreementPanel(r plotRows, xLabel string) *plot.Plot {
 }
 
 // writeCoverage writes how many of the targets y the 95% intervals of
-// both predictives hold; outside of them lie outside the calibrated one.
-func writeCoverage(w io.Writer, preds []gcp.Prediction, y []float64, outside int) error {
-	var cover [2]float64
-	for i, k := range []metrics.Predictive{metrics.Calibrated, metrics.StudentT} {
-		var err error
-		if cover[i], _, err = metrics.Coverage(preds, y, 0.95, k); err != nil {
-			return err
+// both predictives hold: the calibrated one's as the prediction panel
+// colours them (inside), the Student-t one's by metrics.Coverage.
+func writeCoverage(w io.Writer, preds []gcp.Prediction, y []float64, inside []bool) error {
+	outside := 0
+	for _, in := range inside {
+		if !in {
+			outside++
 		}
 	}
-	_, err := fmt.Fprintf(w, "the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f\n",
-		cover[0], outside, len(y), cover[1])
+	coverT, _, err := metrics.Coverage(preds, y, 0.95, metrics.StudentT)
+	if err != nil {
+		return err
+	}
+	n := float64(len(y))
+	_, err = fmt.Fprintf(w, "the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f\n",
+		1-float64(outside)/n, outside, len(y), coverT)
 	return err
 }

@@ -278,11 +278,12 @@ func rankedAUC(mean, y, variance []float64) (float64, error) {
 }
 
 // features returns the feature columns of tab for a model of the given
-// number of inputs, by the rule predict documents: a column that -target
-// names is the target and left out; a -target that names no column leaves
-// every column a feature; without -target, a table with one column more
-// than the model's inputs has the target last.
-func features(tab *dataset.Table, inputs int, target string) ([]float64, error) {
+// number of inputs, and its target column if it has one, by the rule
+// predict documents: a column that -target names is the target and left
+// out; a -target that names no column leaves every column a feature;
+// without -target, a table with one column more than the model's inputs
+// has the target last.
+func features(tab *dataset.Table, inputs int, target string) (x, y []float64, err error) {
 	ncol := len(tab.Header)
 	hasTarget := ncol == inputs+1
 	if target != "" {
@@ -291,16 +292,15 @@ func features(tab *dataset.Table, inputs int, target string) ([]float64, error) 
 	}
 	if !hasTarget {
 		if ncol != inputs {
-			return nil, fmt.Errorf("%s: %d columns, all features; the model takes %d features (and the target column, if present)",
+			return nil, nil, fmt.Errorf("%s: %d columns, all features; the model takes %d features (and the target column, if present)",
 				tab.File, ncol, inputs)
 		}
-		return tab.Values, nil
+		return tab.Values, nil, nil
 	}
-	x, _, err := tab.Split(target)
-	if err != nil {
-		return nil, err
+	if x, y, err = tab.Split(target); err != nil {
+		return nil, nil, err
 	}
-	return x, checkInputs(tab, target, inputs)
+	return x, y, checkInputs(tab, target, inputs)
 }
 
 // checkInputs returns an error unless tab, less its target column, has
