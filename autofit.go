@@ -3,6 +3,7 @@ package gcp
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync"
@@ -98,6 +99,9 @@ type AutoResult struct {
 	// the cross-fitted predictions (Model.VarScale, Model.CorrectedScale);
 	// 1 if no fold model could be trained.
 	VarScale, CorrectedScale float64
+	// Quantum is the spacing of the lattice the targets lie on, whose
+	// training targets were dequantized (targetLattice), or 0.
+	Quantum float64
 	// TrainRows and ValRows are how many rows trained and how many were
 	// held out; Candidates how many hyperparameter pairs were tried.
 	TrainRows, ValRows, Candidates int
@@ -166,15 +170,15 @@ func (c *candidate[T]) score() float64 {
 
 // search is the state of one AutoFit.
 type search[T Float] struct {
-	cfg                 Config
-	tc                  TrainConfig
-	opt                 AutoOptions
-	trainX, trainY      []T
-	valX, valY          []T
-	xMean, xScale       []float64
-	yMean, yScale       float64
-	cands               []*candidate[T]
-	maxEpochs, patience int
+	cfg                      Config
+	tc                       TrainConfig
+	opt                      AutoOptions
+	data, trainRows, valRows rowSet[T] // every row, and the two sides of the hold-out
+	quantum                  float64   // the targets' lattice spacing (targetLattice), or 0
+	xMean, xScale            []float64
+	yMean, yScale            float64
+	cands                    []*candidate[T]
+	maxEpochs, patience      int
 }
 
 // newSearch validates the options, fills in their defaults, holds out
@@ -238,12 +242,17 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 		return nil, fmt.Errorf("%w: %d rows; AutoFit holds out at least %d to validate on and needs as many to train", ErrBatch, n, minValidationRows)
 	}
 	var err error
-	if s.trainX, s.trainY, s.valX, s.valY, err = holdOut(x, y, s.cfg.Inputs, share, opt.Seed); err != nil {
+	if err = checkRows(n); err != nil {
 		return nil, err
 	}
+	s.data = allRows(x, y, s.cfg.Inputs)
+	if s.trainRows, s.valRows, err = holdOut(s.data, share, opt.Seed); err != nil {
+		return nil, err
+	}
+	s.quantum = targetLattice(y)
 	s.maxEpochs = opt.MaxEpochs
 	if s.maxEpochs == 0 {
-		s.maxEpochs = autoEpochs(len(s.trainY), s.tc.withDefaults().BatchSize)
+		s.maxEpochs = autoEpochs(s.trainRows.len(), s.tc.withDefaults().BatchSize)
 	}
 	s.patience = opt.Patience
 	if s.patience == 0 {
@@ -251,7 +260,7 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 	}
 	// One standardization for all candidates, learned from the training
 	// rows as Fit would, so that their held-out NLLs are comparable.
-	if s.xMean, s.xScale, s.yMean, s.yScale, err = learnStandardization(s.trainX, s.trainY, s.cfg.Inputs); err != nil {
+	if s.xMean, s.xScale, s.yMean, s.yScale, err = learnStandardization(s.trainRows); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -312,16 +321,15 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		preds, y = s.crossFit(win, final.stats.BestEpoch)
 	}
 	m := final.t.m
-	m.extendRanges(s.trainX)
-	m.extendRanges(s.valX)
+	m.extendRanges(s.data.x)
 	res := AutoResult{
 		LearningRate: win.lr, Dropout: win.dropout,
 		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch,
-		TrainRows: len(s.trainY), ValRows: len(s.valY), Candidates: len(s.cands),
-		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(),
+		TrainRows: s.trainRows.len(), ValRows: s.valRows.len(), Candidates: len(s.cands),
+		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
 	}
 	if len(y) > 0 {
-		m.varScale, m.corrScale = fitScales(preds, y, m.cfg.Loss.gaussian())
+		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
 	}
@@ -343,7 +351,7 @@ func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], *folds[T], error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
+	r, err := newFitRun(t, s.trainRows, s.valRows, s.opt.Seed^searchStream, s.quantum, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -432,7 +440,7 @@ func (s *search[T]) start(c *candidate[T]) error {
 	}
 	// The model's standardization is set: newFitRun learns none and
 	// cannot fail.
-	c.run, err = newFitRun(t, s.trainX, s.trainY, s.valX, s.valY, s.opt.Seed^searchStream, true)
+	c.run, err = newFitRun(t, s.trainRows, s.valRows, s.opt.Seed^searchStream, s.quantum, true)
 	return err
 }
 
@@ -479,6 +487,23 @@ func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
 	return preds, nil
 }
 
+// predictSet returns the predictions of the rows of set, gathered
+// workspaceRows at a time.
+func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
+	d, n := m.cfg.Inputs, set.len()
+	preds := make([]Prediction, n)
+	ws := m.NewWorkspace()
+	xb, yb := make([]T, workspaceRows*d), make([]T, workspaceRows)
+	for s := 0; s < n; s += workspaceRows {
+		k := min(workspaceRows, n-s)
+		set.gather(s, k, xb, yb)
+		if err := m.PredictBatch(ws, xb[:k*d], preds[s:s+k]); err != nil {
+			return nil, err
+		}
+	}
+	return preds, nil
+}
+
 // heldOutScores returns the mean negative log predictive density of the
 // targets y under preds and the share inside the central 95% calibrated
 // interval.
@@ -493,4 +518,19 @@ func heldOutScores[T Float](preds []Prediction, y []T) (nll, cover95 float64, ro
 		}
 	}
 	return nll / float64(len(y)), float64(in) / float64(len(y)), len(y)
+}
+
+// dequantized returns the targets y plus the uniform noise on
+// (−quantum/2, quantum/2) that training added to them (fitRun), drawn
+// from the search's seed, or y itself for targets not on a lattice.
+func (s *search[T]) dequantized(y []T) []T {
+	if s.quantum == 0 {
+		return y
+	}
+	r := rand.New(rand.NewPCG(s.opt.Seed, dequantizeStream))
+	out := make([]T, len(y))
+	for i, v := range y {
+		out[i] = T(float64(v) + s.quantum*(r.Float64()-0.5))
+	}
+	return out
 }

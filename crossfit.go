@@ -34,10 +34,10 @@ const calibrationFolds = 5
 // epoch are those it would have after training to it alone, and the
 // predictions do not depend on how the folds were scheduled.
 type folds[T Float] struct {
-	fold  []int        // each pooled row's fold
-	y     []T          // the pooled targets
-	runs  []*fitRun[T] // each fold's run; nil if it could not start or a step failed
-	tests [][]T        // each fold's own rows, to predict
+	pooled rowSet[T]    // the training and held-out rows, in that order
+	fold   []int        // each pooled row's fold
+	runs   []*fitRun[T] // each fold's run; nil if it could not start or a step failed
+	tests  []rowSet[T]  // each fold's own rows, to predict
 
 	mu   sync.Mutex
 	wake *sync.Cond // signalled when the limit moves or a fold frees
@@ -54,34 +54,35 @@ type folds[T Float] struct {
 // newFolds deals the rows into folds and starts each fold's run; a fold
 // whose model cannot be built is left out.
 func (s *search[T]) newFolds(win *candidate[T]) *folds[T] {
-	d := s.cfg.Inputs
-	x := slices.Concat(s.trainX, s.valX)
+	pooled := s.data.subset(slices.Concat(s.trainRows.indices(), s.valRows.indices()))
+	n := pooled.len()
 	f := &folds[T]{
-		y:    slices.Concat(s.trainY, s.valY),
-		runs: make([]*fitRun[T], calibrationFolds), tests: make([][]T, calibrationFolds),
+		pooled: pooled,
+		runs:   make([]*fitRun[T], calibrationFolds), tests: make([]rowSet[T], calibrationFolds),
 		busy: make([]bool, calibrationFolds), at: make([]int, calibrationFolds), best: []bool{false},
 	}
 	f.wake = sync.NewCond(&f.mu)
-	f.fold = make([]int, len(f.y))
-	for i, row := range rand.New(rand.NewPCG(s.opt.Seed, crossFitStream)).Perm(len(f.y)) {
+	f.fold = make([]int, n)
+	for i, row := range rand.New(rand.NewPCG(s.opt.Seed, crossFitStream)).Perm(n) {
 		f.fold[row] = i % calibrationFolds
 	}
 	for k := range f.runs {
-		var trainX, trainY []T
+		var train, test []int32
 		for i, fi := range f.fold {
-			if row := x[i*d : (i+1)*d]; fi == k {
-				f.tests[k] = append(f.tests[k], row...)
+			if row := pooled.rows[i]; fi == k {
+				test = append(test, row)
 			} else {
-				trainX, trainY = append(trainX, row...), append(trainY, f.y[i])
+				train = append(train, row)
 			}
 		}
+		f.tests[k] = s.data.subset(test)
 		t, err := s.trainer(win, s.cfg.Members)
 		if err != nil {
 			continue
 		}
 		// Tracking only allocates the buffer train keeps parameters in:
 		// without validation rows, epoch never writes it.
-		f.runs[k], _ = newFitRun(t, trainX, trainY, nil, nil, s.opt.Seed^searchStream, true)
+		f.runs[k], _ = newFitRun(t, s.data.subset(train), rowSet[T]{}, s.opt.Seed^searchStream, s.quantum, true)
 	}
 	return f
 }
@@ -154,13 +155,13 @@ func (f *folds[T]) predictions(epoch int) (preds []Prediction, y []T) {
 	for k, r := range f.runs {
 		if r != nil && r.stats.BestEpoch == epoch {
 			r.restoreBest()
-			out[k], _ = r.t.m.predictAll(f.tests[k]) // nil on error: the fold is left out
+			out[k], _ = r.t.m.predictSet(f.tests[k]) // nil on error: the fold is left out
 		}
 	}
 	next := make([]int, calibrationFolds)
 	for i, k := range f.fold {
 		if out[k] != nil {
-			preds, y = append(preds, out[k][next[k]]), append(y, f.y[i])
+			preds, y = append(preds, out[k][next[k]]), append(y, f.pooled.y[f.pooled.rows[i]])
 			next[k]++
 		}
 	}

@@ -92,17 +92,21 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 			return EpochStats{}, ErrNonFinite
 		}
 	}
-	valX, valY, allX := opt.ValX, opt.ValY, x
-	if len(valY) == 0 && opt.ValidationShare > 0 {
+	if err := checkRows(n); err != nil {
+		return EpochStats{}, err
+	}
+	all := allRows(x, y, d)
+	train, val := all, allRows(opt.ValX, opt.ValY, d)
+	if val.len() == 0 && opt.ValidationShare > 0 {
 		var err error
-		if x, y, valX, valY, err = holdOut(x, y, d, opt.ValidationShare, opt.Seed); err != nil {
+		if train, val, err = holdOut(all, opt.ValidationShare, opt.Seed); err != nil {
 			return EpochStats{}, err
 		}
 	}
-	if opt.Patience > 0 && len(valY) == 0 {
+	if opt.Patience > 0 && val.len() == 0 {
 		return EpochStats{}, fmt.Errorf("%w: Patience = %d needs a validation set: ValX and ValY, or ValidationShare", ErrConfig, opt.Patience)
 	}
-	r, err := newFitRun(t, x, y, valX, valY, opt.Seed, opt.Patience > 0)
+	r, err := newFitRun(t, train, val, opt.Seed, 0, opt.Patience > 0)
 	if err != nil {
 		return EpochStats{}, err
 	}
@@ -111,7 +115,7 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 			return r.stats, err
 		}
 		if r.stats.Epoch == 1 {
-			m.extendRanges(allX)
+			m.extendRanges(x)
 		}
 		if opt.Progress != nil && !opt.Progress(r.stats) {
 			break
@@ -124,33 +128,29 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	return r.stats, nil
 }
 
-// holdOut splits the n rows of x and y in two, drawn with seed: the
-// training rows and round(share·n) validation rows, at least one of each.
-func holdOut[T Float](x, y []T, d int, share float64, seed uint64) (trainX, trainY, valX, valY []T, err error) {
-	n := len(y)
+// holdOut splits the rows of all in two, drawn with seed: the training
+// rows and round(share·n) validation rows, at least one of each.
+func holdOut[T Float](all rowSet[T], share float64, seed uint64) (train, val rowSet[T], err error) {
+	n := all.len()
 	k := int(math.Round(share * float64(n)))
 	k = max(k, 1)
 	if k >= n {
-		return nil, nil, nil, nil, fmt.Errorf("%w: ValidationShare = %v of %d rows leaves no training row", ErrBatch, share, n)
+		return train, val, fmt.Errorf("%w: ValidationShare = %v of %d rows leaves no training row", ErrBatch, share, n)
 	}
 	perm := rand.New(rand.NewPCG(seed, holdOutStream)).Perm(n)
-	trainX, trainY = make([]T, 0, (n-k)*d), make([]T, 0, n-k)
-	valX, valY = make([]T, 0, k*d), make([]T, 0, k)
-	for i, row := range perm {
-		if i < k {
-			valX, valY = append(valX, x[row*d:(row+1)*d]...), append(valY, y[row])
-		} else {
-			trainX, trainY = append(trainX, x[row*d:(row+1)*d]...), append(trainY, y[row])
-		}
+	rows := make([]int32, n)
+	for i, p := range perm {
+		rows[i] = int32(all.row(p))
 	}
-	return trainX, trainY, valX, valY, nil
+	return all.subset(rows[k:]), all.subset(rows[:k]), nil
 }
 
 // fitStandardization sets the standardization of every feature and of the
-// target to its median and robust scale (learnStandardization), or
-// returns learnStandardization's error and leaves m as it was.
-func (m *Model[T]) fitStandardization(x, y []T) error {
-	center, scale, yCenter, yScale, err := learnStandardization(x, y, m.cfg.Inputs)
+// target to its median and robust scale over the rows of set
+// (learnStandardization), or returns learnStandardization's error and
+// leaves m as it was.
+func (m *Model[T]) fitStandardization(set rowSet[T]) error {
+	center, scale, yCenter, yScale, err := learnStandardization(set)
 	if err != nil {
 		return err
 	}
@@ -159,28 +159,28 @@ func (m *Model[T]) fitStandardization(x, y []T) error {
 }
 
 // learnStandardization returns the median and robust scale
-// (robustCenterScale) of every feature of the row-major x, with d
-// features per row, and of the targets y. A target scale that predictions
-// cannot map back (targetScaleOK), or a column whose extreme values
-// overflow T once standardized, one that spans more than float64's range
-// about its median, or a float32 column whose outliers lie beyond
-// float32's range in units of its scale, gives an error that wraps
-// ErrNonFinite and names the column.
-func learnStandardization[T Float](x, y []T, d int) (center, scale []float64, yCenter, yScale float64, err error) {
-	n := len(y)
+// (robustCenterScale) of every feature, and of the target, over the rows
+// of set. A target scale that predictions cannot map back
+// (targetScaleOK), or a column whose extreme values overflow T once
+// standardized, one that spans more than float64's range about its
+// median, or a float32 column whose outliers lie beyond float32's range
+// in units of its scale, gives an error that wraps ErrNonFinite and names
+// the column.
+func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCenter, yScale float64, err error) {
+	n, d := set.len(), set.d
 	buf := make([]float64, n)
 	center, scale = make([]float64, d), make([]float64, d)
 	for j := 0; j < d; j++ {
 		for i := range buf {
-			buf[i] = float64(x[i*d+j])
+			buf[i] = float64(set.x[set.row(i)*d+j])
 		}
 		center[j], scale[j] = robustCenterScale(buf)
 		if err := standardizable[T](buf, center[j], scale[j]); err != nil {
 			return nil, nil, 0, 0, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
 		}
 	}
-	for i, v := range y {
-		buf[i] = float64(v)
+	for i := range buf {
+		buf[i] = float64(set.y[set.row(i)])
 	}
 	yCenter, yScale = robustCenterScale(buf)
 	if !targetScaleOK(yScale) {
@@ -300,19 +300,21 @@ func stdDev(v []float64) float64 {
 }
 
 // meanNLL returns the mean negative log predictive density of the
-// validated row-major inputs x and targets y.
-func (m *Model[T]) meanNLL(ws *Workspace[T], x, y []T) float64 {
+// validated rows of set, gathered workspaceRows at a time into xb and yb,
+// which hold as many rows.
+func (m *Model[T]) meanNLL(ws *Workspace[T], set rowSet[T], xb, yb []T) float64 {
 	var buf [workspaceRows]Prediction
-	d := m.cfg.Inputs
+	d, n := m.cfg.Inputs, set.len()
 	var sum float64
-	for s := 0; s < len(y); s += workspaceRows {
-		k := min(workspaceRows, len(y)-s)
-		if err := m.PredictBatch(ws, x[s*d:(s+k)*d], buf[:k]); err != nil {
+	for s := 0; s < n; s += workspaceRows {
+		k := min(workspaceRows, n-s)
+		set.gather(s, k, xb, yb)
+		if err := m.PredictBatch(ws, xb[:k*d], buf[:k]); err != nil {
 			return math.NaN()
 		}
 		for i, p := range buf[:k] {
-			sum -= p.LogPDF(float64(y[s+i]))
+			sum -= p.LogPDF(float64(yb[i]))
 		}
 	}
-	return sum / float64(len(y))
+	return sum / float64(n)
 }

@@ -10,44 +10,58 @@ import (
 // that AutoFit can advance many runs a few epochs at a time and get
 // exactly what one uninterrupted Fit would: the shuffled order, the
 // minibatch buffers, the validation set and, with early stopping, the
-// parameters of the best epoch so far.
+// parameters of the best epoch so far. The run reads its rows from the
+// data set by index (rowSet), so that the runs of one AutoFit share the
+// data.
 type fitRun[T Float] struct {
-	t          *Trainer[T]
-	x, y       []T // training rows
-	valX, valY []T // validation rows; empty without a validation set
-	ws         *Workspace[T]
-	idx        []int      // the order of the current epoch
-	shuffle    *rand.Rand // draws each epoch's order
-	xb, yb     []T        // one minibatch
-	best       []T        // the best epoch's parameters, when tracking
-	learned    bool       // the run learned the model's standardization
-	stats      EpochStats
+	t       *Trainer[T]
+	train   rowSet[T] // the training rows, reordered at every epoch
+	val     rowSet[T] // the validation rows; none without a validation set
+	ws      *Workspace[T]
+	shuffle *rand.Rand // draws each epoch's order
+	// quantum, when positive, is the spacing of the lattice the targets
+	// lie on (targetLattice), and jitter draws the uniform noise on
+	// (−quantum/2, quantum/2) that dequantizes every target the run
+	// trains on, anew at every step.
+	quantum float64
+	jitter  *rand.Rand
+	xb, yb  []T  // one minibatch, or one chunk of validation rows
+	best    []T  // the best epoch's parameters, when tracking
+	learned bool // the run learned the model's standardization
+	stats   EpochStats
 }
 
-// newFitRun prepares a run of t on the validated rows x and y, learning
-// the standardization first if the model has none (and returning
+// newFitRun prepares a run of t on the validated rows train, learning the
+// standardization from them first if the model has none (and returning
 // fitStandardization's error, the model unchanged, if it cannot be
-// learned). With track, it keeps a copy of the parameters of the epoch
-// with the lowest validation NLL.
-func newFitRun[T Float](t *Trainer[T], x, y, valX, valY []T, seed uint64, track bool) (*fitRun[T], error) {
-	m, d, n := t.m, t.m.cfg.Inputs, len(y)
+// learned), scoring val after every epoch when it has rows. With track,
+// it keeps a copy of the parameters of the epoch with the lowest
+// validation NLL. A positive quantum dequantizes the targets (see
+// fitRun).
+func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], seed uint64, quantum float64, track bool) (*fitRun[T], error) {
+	m, d := t.m, t.m.cfg.Inputs
+	train.rows = train.indices() // the run's own order, reshuffled at every epoch
+	rows := t.cfg.BatchSize
+	if val.len() > 0 {
+		rows = max(rows, workspaceRows)
+	}
 	r := &fitRun[T]{
-		t: t, x: x, y: y, valX: valX, valY: valY,
-		idx:     make([]int, n),
+		t: t, train: train, val: val,
 		shuffle: rand.New(rand.NewPCG(seed, shuffleStream)),
-		xb:      make([]T, t.cfg.BatchSize*d), yb: make([]T, t.cfg.BatchSize),
+		quantum: quantum,
+		xb:      make([]T, rows*d), yb: make([]T, rows),
 		learned: !m.standardized,
 		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
 	}
-	for i := range r.idx {
-		r.idx[i] = i
+	if quantum > 0 {
+		r.jitter = rand.New(rand.NewPCG(seed, dequantizeStream))
 	}
 	if r.learned {
-		if err := m.fitStandardization(x, y); err != nil {
+		if err := m.fitStandardization(train); err != nil {
 			return nil, err
 		}
 	}
-	if len(valY) > 0 {
+	if val.len() > 0 {
 		r.ws = m.NewWorkspace()
 	}
 	if track {
@@ -63,15 +77,18 @@ func newFitRun[T Float](t *Trainer[T], x, y, valX, valY []T, seed uint64, track 
 // without the standardization the run learned).
 func (r *fitRun[T]) epoch() error {
 	t, m := r.t, r.t.m
-	d, n, bs := m.cfg.Inputs, len(r.y), t.cfg.BatchSize
+	d, n, bs := m.cfg.Inputs, r.train.len(), t.cfg.BatchSize
 	e := r.stats.Epoch + 1
-	r.shuffle.Shuffle(n, func(i, j int) { r.idx[i], r.idx[j] = r.idx[j], r.idx[i] })
+	rows := r.train.rows
+	r.shuffle.Shuffle(n, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 	var sum float64
 	for s := 0; s < n; s += bs {
 		k := min(bs, n-s)
-		for i, row := range r.idx[s : s+k] {
-			copy(r.xb[i*d:(i+1)*d], r.x[row*d:(row+1)*d])
-			r.yb[i] = r.y[row]
+		r.train.gather(s, k, r.xb, r.yb)
+		if r.jitter != nil {
+			for i, v := range r.yb[:k] {
+				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
+			}
 		}
 		loss, err := t.Step(r.xb[:k*d], r.yb[:k])
 		if err != nil {
@@ -85,7 +102,7 @@ func (r *fitRun[T]) epoch() error {
 	st := &r.stats
 	st.Epoch, st.TrainNLL, st.ValNLL = e, sum/float64(n), math.NaN()
 	if r.ws != nil {
-		st.ValNLL = m.meanNLL(r.ws, r.valX, r.valY)
+		st.ValNLL = m.meanNLL(r.ws, r.val, r.xb, r.yb)
 		// NaN (a validation row the model cannot predict) is never best.
 		if st.ValNLL < st.BestValNLL || (st.BestEpoch == 0 && !math.IsNaN(st.ValNLL)) {
 			st.BestEpoch, st.BestValNLL = e, st.ValNLL

@@ -49,11 +49,12 @@ func TestEarlyStoppingRestoresBestEpoch(t *testing.T) {
 	if !slices.Equal(m.params, params[best]) {
 		t.Fatal("the model does not hold the best epoch's parameters")
 	}
-	_, _, valX, valY, err := holdOut(x, y, 4, 0.25, 4)
+	_, val, err := holdOut(allRows(x, y, 4), 0.25, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.meanNLL(m.NewWorkspace(), valX, valY); got != st.BestValNLL {
+	xb, yb := make([]float64, workspaceRows*4), make([]float64, workspaceRows)
+	if got := m.meanNLL(m.NewWorkspace(), val, xb, yb); got != st.BestValNLL {
 		t.Fatalf("restored model scores %v on the held-out rows, want BestValNLL %v exactly", got, st.BestValNLL)
 	}
 }

@@ -146,15 +146,16 @@ func blockB[T Float](p []T, ly layer, h int) []T {
 // Config, TrainConfig and FitOptions (as one usually does) still gives
 // independent weights, dropout masks and shuffles: with one word for all,
 // the three would replay the same numbers. The words are the fractional
-// bits of the golden ratio, √2, √3, √5, √7, √11 and √17.
+// bits of the golden ratio, √2, √3, √5, √7, √11, √17 and √19.
 const (
-	initStream      = 0x9e3779b97f4a7c15 // initial weights
-	mcDropoutStream = 0x6a09e667f3bcc908 // ML_Bayes's MC-dropout masks
-	dropoutStream   = 0xbb67ae8584caa73b // a Trainer's dropout masks
-	shuffleStream   = 0x3c6ef372fe94f82b // Fit's order of the data
-	holdOutStream   = 0xa54ff53a5f1d36f1 // the rows Fit's ValidationShare holds out
-	searchStream    = 0x510e527fade682d1 // AutoFit's seeds of each candidate
-	crossFitStream  = 0x1f83d9abfb41bd6b // AutoFit's calibration folds
+	initStream       = 0x9e3779b97f4a7c15 // initial weights
+	mcDropoutStream  = 0x6a09e667f3bcc908 // ML_Bayes's MC-dropout masks
+	dropoutStream    = 0xbb67ae8584caa73b // a Trainer's dropout masks
+	shuffleStream    = 0x3c6ef372fe94f82b // Fit's order of the data
+	holdOutStream    = 0xa54ff53a5f1d36f1 // the rows Fit's ValidationShare holds out
+	searchStream     = 0x510e527fade682d1 // AutoFit's seeds of each candidate
+	crossFitStream   = 0x1f83d9abfb41bd6b // AutoFit's calibration folds
+	dequantizeStream = 0x5be0cd19137e2179 // AutoFit's noise on quantized targets
 )
 
 // initParams draws the weights from the seed, Glorot-uniform in every

@@ -61,3 +61,32 @@ func Cubic(seed uint64, n int) (x, y []float32) {
 	}
 	return x, y
 }
+
+// Scores draws n rows of integer scores, as ratings of quality are: three
+// features uniform on (−1, 1), and a latent continuous quality
+// ScoresLatent(x) + ScoresSD·N(0, 1) rounded to the nearest integer and
+// clamped to 3..8. About four rows in five score 5 and most others 4 or
+// 6: the data on which a continuous predictive trained by maximum
+// likelihood collapses onto a spike at 5.
+func Scores(seed uint64, n int) (x, y []float32) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	x, y = make([]float32, 3*n), make([]float32, n)
+	for i := range y {
+		row := x[3*i : 3*i+3]
+		for j := range row {
+			row[j] = float32(2*r.Float64() - 1)
+		}
+		z := ScoresLatent(row) + ScoresSD*r.NormFloat64()
+		y[i] = float32(min(max(math.Round(z), 3), 8))
+	}
+	return x, y
+}
+
+// ScoresLatent is the mean of Scores' latent quality at the features x.
+func ScoresLatent(x []float32) float64 {
+	return 5.1 + 0.3*math.Sin(2.5*float64(x[0])) + 0.6*float64(x[1])*float64(x[2])
+}
+
+// ScoresSD is the standard deviation of Scores' latent quality, in units
+// of the scores' spacing.
+const ScoresSD = 0.35
