@@ -19,6 +19,15 @@ type AutoOptions struct {
 	// that hyperparameter. For LossMLBayes a dropout of 0 is left out: its
 	// MC samples need dropout.
 	LearningRates, Dropouts []float64
+	// Architectures are the hidden layers of the heads (Config.Hidden)
+	// the search tries, and ScaleWeightings the exponents of
+	// TrainConfig.ScaleWeighting; both are dimensions of the grid as the
+	// learning rate is. Defaults: defaultArchitectures and
+	// defaultScaleWeightings. A single value fixes that dimension: gcp
+	// train's -hidden fixes the architecture, and {0} trains by the
+	// paper's update alone.
+	Architectures   [][]int
+	ScaleWeightings []float64
 	// MaxEpochs is the most epochs any candidate trains. Default: enough
 	// for about stepBudget minibatch steps, within [minAutoEpochs,
 	// maxAutoEpochs] (autoEpochs).
@@ -45,8 +54,10 @@ type AutoOptions struct {
 
 // The defaults of AutoOptions.
 var (
-	defaultLearningRates = []float64{1e-4, 3e-4, 1e-3, 3e-3}
-	defaultDropouts      = []float64{0, 0.1, 0.2, 0.4}
+	defaultLearningRates   = []float64{1e-4, 3e-4, 1e-3, 3e-3}
+	defaultDropouts        = []float64{0, 0.1, 0.2, 0.4}
+	defaultArchitectures   = [][]int{{50}}
+	defaultScaleWeightings = []float64{0.5}
 )
 
 const (
@@ -83,6 +94,11 @@ type AutoRound struct {
 // AutoResult describes the model AutoFit returns.
 type AutoResult struct {
 	LearningRate, Dropout float64
+	// Hidden is the chosen architecture, the hidden layers of each head
+	// (Config.Hidden), and ScaleWeighting the chosen
+	// TrainConfig.ScaleWeighting.
+	Hidden         []int
+	ScaleWeighting float64
 	// Epoch is the epoch whose parameters the model holds, chosen by
 	// early stopping; EpochsRun the epochs its run trained in all (for an
 	// ensemble, the ensemble's run after the search).
@@ -153,10 +169,28 @@ func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*M
 
 // candidate is one point of the grid and its training run.
 type candidate[T Float] struct {
-	lr, dropout float64
-	run         *fitRun[T]
-	err         error // why it stopped for good, if it failed
-	done        bool  // early stopping ended it
+	hyper
+	run  *fitRun[T]
+	err  error // why it stopped for good, if it failed
+	done bool  // early stopping ended it
+}
+
+// hyper is one point of AutoFit's grid.
+type hyper struct {
+	lr, dropout, weighting float64
+	hidden                 []int
+}
+
+// String names the point for errors and summaries.
+func (h hyper) String() string {
+	return fmt.Sprintf("learning rate %g, dropout %g, hidden %v, scale weighting %g", h.lr, h.dropout, h.hidden, h.weighting)
+}
+
+// configs returns cfg and tc with h's values, and members networks.
+func (h hyper) configs(cfg Config, tc TrainConfig, members int) (Config, TrainConfig) {
+	cfg.Dropout, cfg.Hidden, cfg.Members = h.dropout, h.hidden, members
+	tc.LearningRate, tc.ScaleWeighting = h.lr, h.weighting
+	return cfg, tc
 }
 
 // score is the candidate's best held-out NLL; +Inf when it failed or
@@ -191,6 +225,18 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 	if opt.Dropouts == nil {
 		opt.Dropouts = defaultDropouts
 	}
+	if opt.Architectures == nil {
+		opt.Architectures = defaultArchitectures
+		if len(cfg.Hidden) > 0 {
+			opt.Architectures = [][]int{cfg.Hidden}
+		}
+	}
+	if opt.ScaleWeightings == nil {
+		opt.ScaleWeightings = defaultScaleWeightings
+		if tc.ScaleWeighting != 0 {
+			opt.ScaleWeightings = []float64{tc.ScaleWeighting}
+		}
+	}
 	if opt.ValidationShare == 0 {
 		opt.ValidationShare = 0.1
 	}
@@ -198,7 +244,7 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 		opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	switch {
-	case len(opt.LearningRates) == 0 || len(opt.Dropouts) == 0:
+	case len(opt.LearningRates) == 0 || len(opt.Dropouts) == 0 || len(opt.Architectures) == 0 || len(opt.ScaleWeightings) == 0:
 		return nil, fmt.Errorf("%w: AutoOptions: an empty grid", ErrConfig)
 	case !(opt.ValidationShare > 0 && opt.ValidationShare < 1):
 		return nil, fmt.Errorf("%w: AutoOptions.ValidationShare = %v, want (0, 1)", ErrConfig, opt.ValidationShare)
@@ -211,7 +257,11 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 			if s.cfg.Loss == LossMLBayes && p == 0 {
 				continue
 			}
-			s.cands = append(s.cands, &candidate[T]{lr: lr, dropout: p})
+			for _, hidden := range opt.Architectures {
+				for _, b := range opt.ScaleWeightings {
+					s.cands = append(s.cands, &candidate[T]{hyper: hyper{lr: lr, dropout: p, hidden: hidden, weighting: b}})
+				}
+			}
 		}
 	}
 	if len(s.cands) == 0 {
@@ -219,8 +269,7 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 	}
 	// Every candidate's Config and TrainConfig must be valid.
 	for _, c := range s.cands {
-		cfg, tc := s.cfg, s.tc
-		cfg.Dropout, tc.LearningRate = c.dropout, c.lr
+		cfg, tc := c.configs(s.cfg, s.tc, s.cfg.Members)
 		if err := cfg.validate(); err != nil {
 			return nil, err
 		}
@@ -301,7 +350,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	if math.IsInf(win.score(), 1) {
 		for _, c := range s.cands {
 			if c.err != nil {
-				return nil, AutoResult{}, fmt.Errorf("learning rate %g, dropout %g: %w", c.lr, c.dropout, c.err)
+				return nil, AutoResult{}, fmt.Errorf("%v: %w", c.hyper, c.err)
 			}
 		}
 		return nil, AutoResult{}, fmt.Errorf("%w: no candidate could score the held-out rows", ErrNonFinite)
@@ -314,7 +363,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		var f *folds[T]
 		var err error
 		if final, f, err = s.ensemble(win); err != nil {
-			return nil, AutoResult{}, fmt.Errorf("the ensemble of learning rate %g, dropout %g: %w", win.lr, win.dropout, err)
+			return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
 		}
 		preds, y = f.predictions(final.stats.BestEpoch)
 	} else {
@@ -323,7 +372,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	m := final.t.m
 	m.extendRanges(s.data.x)
 	res := AutoResult{
-		LearningRate: win.lr, Dropout: win.dropout,
+		LearningRate: win.lr, Dropout: win.dropout, Hidden: slices.Clone(win.hidden), ScaleWeighting: win.weighting,
 		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch,
 		TrainRows: s.trainRows.len(), ValRows: s.valRows.len(), Candidates: len(s.cands),
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
@@ -355,7 +404,7 @@ func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], *folds[T], error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &candidate[T]{lr: win.lr, dropout: win.dropout, run: r}
+	c := &candidate[T]{hyper: win.hyper, run: r}
 	f := s.newFolds(win)
 	parallel(s.opt.Workers, s.opt.Workers, func(i int) {
 		if i == 0 {
@@ -447,8 +496,7 @@ func (s *search[T]) start(c *candidate[T]) error {
 // trainer returns a new model of c's hyperparameters and members
 // networks, with the shared standardization, and its trainer.
 func (s *search[T]) trainer(c *candidate[T], members int) (*Trainer[T], error) {
-	cfg, tc := s.cfg, s.tc
-	cfg.Dropout, tc.LearningRate, cfg.Members = c.dropout, c.lr, members
+	cfg, tc := c.configs(s.cfg, s.tc, members)
 	m, err := New[T](cfg)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp/internal/synth"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestAutoFitWorkersBitIdentical checks that the search's result does not
@@ -27,7 +29,7 @@ func TestAutoFitWorkersBitIdentical(t *testing.T) {
 			got, res = append(got, m), append(res, r)
 		}
 		for i := 1; i < len(got); i++ {
-			if !slices.Equal(got[0].params, got[i].params) || res[0] != res[i] {
+			if !slices.Equal(got[0].params, got[i].params) || !cmp.Equal(res[0], res[i], cmpopts.EquateNaNs()) {
 				t.Fatalf("members %d: workers change the result: %+v against %+v", members, res[0], res[i])
 			}
 		}

@@ -685,6 +685,7 @@ var sinkPrediction Prediction
 func testAllocs[T Float](t *testing.T, loss Loss, members int) {
 	m := mustModel[T](t, Config{Inputs: 5, Hidden: []int{16}, Dropout: 0.1, Loss: loss, Seed: 1, Members: members})
 	tr := mustTrainer(t, m, TrainConfig{BatchSize: 8})
+	weighted := mustTrainer(t, m, TrainConfig{BatchSize: 8, ScaleWeighting: 0.5})
 	x, y := randomBatch[T](1, 8, 5)
 	ws := m.NewWorkspace()
 	xb, _ := randomBatch[T](2, 150, 5) // more rows than a workspace holds
@@ -714,6 +715,11 @@ func testAllocs[T Float](t *testing.T, loss Loss, members int) {
 		"Step": func() {
 			var err error
 			sinkLoss, err = tr.Step(x, y)
+			must(err)
+		},
+		"Step-ScaleWeighting": func() {
+			var err error
+			sinkLoss, err = weighted.Step(x, y)
 			must(err)
 		},
 		"Predict": func() {

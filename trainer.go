@@ -19,6 +19,11 @@ type TrainConfig struct {
 	ClipNorm     float64   // > 0: rescale gradients to at most this L2 norm
 	BatchSize    int       // most rows per Step, and Fit's minibatch; default 32
 	Seed         uint64    // dropout masks and Fit's shuffling
+	// ScaleWeighting, in [0, 1], weights each sample's gradient by its
+	// predictive's squared scale to this power, normalized over the
+	// minibatch (weighting.go): 0, the default, is the paper's update;
+	// ½ lets the mean learn at hard inputs as fast as at easy ones.
+	ScaleWeighting float64
 }
 
 func (c TrainConfig) withDefaults() TrainConfig {
@@ -68,7 +73,7 @@ func (c TrainConfig) validate() error {
 	if c.BatchSize < 1 || c.BatchSize > maxWidth {
 		return fmt.Errorf("%w: BatchSize = %d, want 1..%d", ErrConfig, c.BatchSize, maxWidth)
 	}
-	return nil
+	return checkScaleWeighting(c.ScaleWeighting)
 }
 
 // validateFor checks that T represents the configuration: a float32
@@ -109,7 +114,10 @@ type Trainer[T Float] struct {
 	y    []T             // standardized targets
 	mask []T             // dropout mask, BatchSize × width(last)
 	grad []T
-	src  *rand.PCG // rng's state, restored when a step is rejected
+	// s2, sp1 and sp2 hold one member's squared scales and two of its
+	// links for ScaleWeighting; nil without it.
+	s2, sp1, sp2 []float64
+	src          *rand.PCG // rng's state, restored when a step is rejected
 	rng  *rand.Rand
 }
 
@@ -146,6 +154,9 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 	}
 	if dropout {
 		t.mask = make([]T, rows*m.lay.width(m.lay.last()))
+	}
+	if cfg.ScaleWeighting != 0 {
+		t.s2, t.sp1, t.sp2 = make([]float64, rows), make([]float64, rows), make([]float64, rows)
 	}
 	return t, nil
 }
@@ -263,22 +274,58 @@ func (t *Trainer[T]) loss(n int) (nll, objective float64) {
 func (t *Trainer[T]) memberLoss(n, k int) (nll, objective float64) {
 	a, d, cfg, l := t.a, t.d, &t.m.cfg, t.m.lay
 	head := func(h int) int { return l.head(h, k) }
+	zm, gm := a.head(head(headM), n), d.head(head(headM), n)
 	if cfg.Loss.gaussian() {
 		point := gaussianPoint
 		if cfg.Loss == LossDPD {
 			point = dpdPoint
 		}
-		return gaussianLoss(point, cfg.DPDGamma, a.head(head(headM), n), a.head(head(headVar), n), t.y[:n],
-			1/float64(n), d.head(head(headM), n), d.head(head(headVar), n))
+		zv, gv := a.head(head(headVar), n), d.head(head(headVar), n)
+		nll, objective = gaussianLoss(point, cfg.DPDGamma, zm, zv, t.y[:n], 1/float64(n), gm, gv)
+		if t.s2 != nil {
+			s2 := t.s2[:n]
+			for i, z := range zv {
+				s2[i] = gaussianVariance(float64(z))
+			}
+			scaleWeights(s2, t.cfg.ScaleWeighting)
+			weightGradients(s2, gm, gv)
+		}
+		return nll, objective
 	}
 	fixed := cfg.FixedAlpha
 	var za, ga []T
 	if fixed == 0 {
 		za, ga = a.head(head(headAlpha), n), d.head(head(headAlpha), n)
 	}
-	nll = t.m.k.gcpLoss(a.head(head(headM), n), za, a.head(head(headBeta), n), a.head(head(headNu), n), t.y[:n],
-		fixed, 1/float64(n), d.head(head(headM), n), ga, d.head(head(headBeta), n), d.head(head(headNu), n))
+	zb, gb := a.head(head(headBeta), n), d.head(head(headBeta), n)
+	zn, gn := a.head(head(headNu), n), d.head(head(headNu), n)
+	nll = t.m.k.gcpLoss(zm, za, zb, zn, t.y[:n], fixed, 1/float64(n), gm, ga, gb, gn)
+	if t.s2 != nil {
+		t.gcpScales(za, zb, zn, fixed)
+		scaleWeights(t.s2[:n], t.cfg.ScaleWeighting)
+		weightGradients(t.s2[:n], gm, ga, gb, gn)
+	}
 	return nll, nll
+}
+
+// gcpScales writes into t.s2 the squared scales β(ν+1)/(να) of the
+// Student-t predictives of the raw outputs za, zb and zn (za nil with a
+// fixed α), through the links of gcpPrior.
+func (t *Trainer[T]) gcpScales(za, zb, zn []T, fixedAlpha float64) {
+	n := len(zb)
+	s2, beta, nu := t.s2[:n], t.sp1[:n], t.sp2[:n]
+	t.m.k.softplus(beta, zb)
+	t.m.k.softplus(nu, zn)
+	if za == nil {
+		for i := range s2 {
+			s2[i] = beta[i] * (nu[i] + 1) / (nu[i] * fixedAlpha)
+		}
+		return
+	}
+	t.m.k.softplus(s2, za)
+	for i := range s2 {
+		s2[i] = beta[i] * (nu[i] + 1) / (nu[i] * (1 + s2[i]))
+	}
 }
 
 // drawMask fills mask for inverted dropout: each unit is kept with

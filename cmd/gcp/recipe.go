@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/gcpnet/gcp"
@@ -35,6 +34,7 @@ type recipeFlags struct {
 	epochs, batch, patience   *int
 	members                   *int
 	lr, dropout, fixedAlpha   *float64
+	weighting                 *float64
 	validation                *float64
 	optimizer, hidden, method *string
 	seed                      *uint64
@@ -61,7 +61,8 @@ func addRecipeFlags(c *command) *recipeFlags {
 		batch:      c.fs.Int("batch", genericHyper.batch, "minibatch size"),
 		lr:         c.fs.Float64("lr", 0, "learning rate (default: searched; 0.001 with -validation 0)"),
 		optimizer:  c.fs.String("optimizer", genericHyper.optimizer.String(), "adam, rmsprop, nesterov or sgd"),
-		hidden:     c.fs.String("hidden", strconv.Itoa(paperHidden), "hidden units per layer of each head, comma-separated: 50,50 is two layers"),
+		hidden:     c.fs.String("hidden", "", fmt.Sprintf("hidden units per layer of each head, comma-separated: 50,50 is two layers (default: searched; %d with -validation 0 or a Bayesian -method)", paperHidden)),
+		weighting:  c.fs.Float64("scale-weighting", 0.5, "exponent b of the weights (squared predictive scale)^b on each sample's gradient, in [0, 1]; 0 trains by the paper's update alone"),
 		dropout:    c.fs.Float64("dropout", 0, "dropout rate before the output layer, in [0, 1) (default: searched; 0 with -validation 0, 0.4 for ml_bayes)"),
 		fixedAlpha: c.fs.Float64("fixed-alpha", 0, "hold α at this value instead of learning it; 0 learns α (gcp only)"),
 		members:    c.fs.Int("members", defaultMembers, fmt.Sprintf("networks in the model, 1..%d: an ensemble, whose spread says where the model has not seen data; 1 trains a single network, smaller and about 3× faster to predict with", gcp.MaxMembers)),
@@ -96,8 +97,13 @@ func (f *recipeFlags) check(c *command) error {
 	if f.meth, err = parseMethod(*f.method); err != nil {
 		return err
 	}
-	if f.layers, err = parseHidden(*f.hidden); err != nil {
-		return err
+	if *f.hidden != "" {
+		if f.layers, err = parseHidden(*f.hidden); err != nil {
+			return err
+		}
+	}
+	if !(*f.weighting >= 0 && *f.weighting <= 1) {
+		return fmt.Errorf("-scale-weighting %g: want [0, 1]", *f.weighting)
 	}
 	return f.checkBayes(c)
 }
@@ -106,7 +112,7 @@ func (f *recipeFlags) check(c *command) error {
 // use for: it trains one model on every row, by its own rule. PBP has no
 // step size or minibatch either.
 var (
-	networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64"}
+	networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64", "scale-weighting"}
 	pbpUnused   = []string{"lr", "batch"}
 )
 
@@ -134,6 +140,9 @@ func (f *recipeFlags) checkBayes(c *command) error {
 // 100).
 func (f *recipeFlags) bayesHyper(c *command) bayesHyper {
 	h := bayesHyper{epochs: *f.epochs, hidden: f.layers, seed: *f.seed}
+	if h.hidden == nil {
+		h.hidden = []int{paperHidden}
+	}
 	if f.meth == pbpMethod {
 		h.epochs = cmp.Or(h.epochs, bayes.PBPDefaultEpochs)
 		return h
@@ -154,7 +163,7 @@ func (f *recipeFlags) job(c *command, names []string, target string, x, y []floa
 	job := fitJob{
 		names: names, target: target,
 		cfg:    gcp.Config{Inputs: len(names), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members},
-		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed},
+		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed, ScaleWeighting: *f.weighting},
 		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed},
 		plain:  *f.validation == 0,
 		x:      x, y: y,
@@ -164,6 +173,9 @@ func (f *recipeFlags) job(c *command, names []string, target string, x, y []floa
 	}
 	if c.set("dropout") {
 		job.search.Dropouts = []float64{*f.dropout}
+	}
+	if c.set("scale-weighting") {
+		job.search.ScaleWeightings = []float64{*f.weighting}
 	}
 	return job
 }
@@ -256,12 +268,16 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		fmt.Fprintf(w, "trained %s on all %d rows: lr %g, dropout %g, %d epochs (no held-out rows: no early stopping, no calibration)\n",
 			model, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
 	} else {
+		chose := fmt.Sprintf("lr %g, dropout %g, hidden %s, scale weighting %g", a.LearningRate, a.Dropout, joinInts(a.Hidden), a.ScaleWeighting)
 		if r.members > 1 {
-			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose lr %g, dropout %g; the ensemble's best epoch %d of %d\n",
-				r.members, method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
+			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose %s; the ensemble's best epoch %d of %d\n",
+				r.members, method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
 		} else {
-			fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose lr %g, dropout %g; best epoch %d of %d\n",
-				method, a.TrainRows, a.ValRows, a.Candidates, a.LearningRate, a.Dropout, a.Epoch, a.EpochsRun)
+			fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose %s; best epoch %d of %d\n",
+				method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
+		}
+		if a.Quantum > 0 {
+			fmt.Fprintf(w, "the target takes values on a lattice of spacing %g: trained and calibrated on dequantized targets (each plus uniform noise within ±%g), so that the variances cannot collapse below the rounding\n", a.Quantum, a.Quantum/2)
 		}
 		fmt.Fprintf(w, "expected on new data (%d-fold cross-fit, %d rows): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 			5, a.CVRows, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
