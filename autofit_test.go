@@ -82,7 +82,7 @@ func TestCalibratedIntervalCoverage(t *testing.T) {
 		t.Skip("trains 16 candidates")
 	}
 	x, y, _ := synth.SinOutliers(11, 2000, 0.05, synth.Everywhere)
-	m, res, err := AutoFit(Config{Inputs: 1, Seed: 1}, TrainConfig{Seed: 1}, x, y, AutoOptions{Seed: 1})
+	m, res, err := AutoFit(Config{Inputs: 1, Seed: 1, Members: 1}, TrainConfig{Seed: 1}, x, y, AutoOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

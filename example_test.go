@@ -165,9 +165,10 @@ func ExampleLoss() {
 	// epistemic variance grows away from the data: true
 }
 
-// AutoFit chooses the learning rate and dropout on held-out rows, stops
-// each candidate early and calibrates the winner: the recipe for data
-// nobody has tuned for. The test data stays out of it.
+// AutoFit chooses the learning rate, dropout and architecture on held-out
+// rows, stops each candidate early, trains an ensemble of AutoMembers
+// networks with the winner's settings and calibrates it: the recipe for
+// data nobody has tuned for. The test data stays out of it.
 func ExampleAutoFit() {
 	// y = sin(3x) + noise with sd 0.05 + 0.2|x|; 2000 rows to train on and
 	// 5000 held back to check the intervals.

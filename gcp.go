@@ -80,8 +80,9 @@ type Config struct {
 	// Every member trains on every minibatch (Deep Ensembles' recipe,
 	// Lakshminarayanan et al. 2017), each under its own dropout mask, and
 	// the model predicts the uniform mixture of the members' predictives
-	// (Prediction). Default 1, a single network. With LossGaussianML and
-	// K = 5 the model is a Deep Ensemble without adversarial training.
+	// (Prediction). Default 1, a single network; AutoFit's default is an
+	// ensemble of AutoMembers. With LossGaussianML and K = 5 the model is
+	// a Deep Ensemble without adversarial training.
 	Members int
 }
 

@@ -64,7 +64,7 @@ func TestTargetLattice(t *testing.T) {
 // own estimation error from 800 training rows.
 func TestQuantizedTargetCalibrated(t *testing.T) {
 	x, y := synth.Scores(1, 1200)
-	m, res, err := AutoFit(Config{Inputs: 3, Seed: 1, Members: 5}, TrainConfig{Seed: 1}, x, y, AutoOptions{Seed: 1})
+	m, res, err := AutoFit(Config{Inputs: 3, Seed: 1}, TrainConfig{Seed: 1}, x, y, AutoOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

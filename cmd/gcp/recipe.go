@@ -46,13 +46,9 @@ type recipeFlags struct {
 }
 
 // defaultMembers is how many networks gcp train and gcp splits train by
-// default: an ensemble of five, Deep Ensembles' choice. With zero flags on
-// the standard UCI splits it beat the single network's NLL on all five
-// data sets, by 0.02 to 0.25 nats, and its RMSE on all five
-// (bench/uci_results.jsonl against bench/uci_results_members1.jsonl), and
-// only an ensemble can say where the model has not seen data
-// (Prediction.Disagreement). The library's Config.Members stays 1.
-const defaultMembers = 5
+// default: AutoFit's own default, gcp.AutoMembers, also when -validation
+// 0 trains without the search.
+const defaultMembers = gcp.AutoMembers
 
 // addRecipeFlags defines the recipe's flags on c.
 func addRecipeFlags(c *command) *recipeFlags {
