@@ -118,7 +118,7 @@ type Trainer[T Float] struct {
 	// links for ScaleWeighting; nil without it.
 	s2, sp1, sp2 []float64
 	src          *rand.PCG // rng's state, restored when a step is rejected
-	rng  *rand.Rand
+	rng          *rand.Rand
 }
 
 // NewTrainer returns a trainer for m. An invalid field of cfg gives an
