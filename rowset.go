@@ -57,6 +57,15 @@ func (s rowSet[T]) indices() []int32 {
 	return out
 }
 
+// targets returns the targets of s's rows, in order.
+func (s rowSet[T]) targets() []T {
+	y := make([]T, s.len())
+	for i := range y {
+		y[i] = s.y[s.row(i)]
+	}
+	return y
+}
+
 // gather copies rows i, …, i+k−1 of s into the row-major xb and into yb.
 func (s rowSet[T]) gather(i, k int, xb, yb []T) {
 	d := s.d

@@ -26,6 +26,9 @@ type TrainConfig struct {
 	ScaleWeighting float64
 }
 
+// defaultBatchSize is TrainConfig.BatchSize's default.
+const defaultBatchSize = 32
+
 func (c TrainConfig) withDefaults() TrainConfig {
 	def := func(v *float64, d float64) {
 		if *v == 0 {
@@ -39,7 +42,7 @@ func (c TrainConfig) withDefaults() TrainConfig {
 	def(&c.Rho, 0.9)
 	def(&c.Momentum, 0.9)
 	if c.BatchSize == 0 {
-		c.BatchSize = 32
+		c.BatchSize = defaultBatchSize
 	}
 	return c
 }

@@ -54,7 +54,7 @@ const defaultMembers = gcp.AutoMembers
 func addRecipeFlags(c *command) *recipeFlags {
 	return &recipeFlags{
 		epochs:     c.fs.Int("epochs", 0, "most passes over the training data (default: chosen from the data's size; 500 with -validation 0)"),
-		batch:      c.fs.Int("batch", genericHyper.batch, "minibatch size"),
+		batch:      c.fs.Int("batch", 0, fmt.Sprintf("minibatch size (default: %d, larger for data sets of more than 32768 rows, so that an epoch takes at most 1024 steps)", genericHyper.batch)),
 		lr:         c.fs.Float64("lr", 0, "learning rate (default: searched; 0.001 with -validation 0)"),
 		optimizer:  c.fs.String("optimizer", genericHyper.optimizer.String(), "adam, rmsprop, nesterov or sgd"),
 		hidden:     c.fs.String("hidden", "", fmt.Sprintf("hidden units per layer of each head, comma-separated: 50,50 is two layers (default: searched; %d with -validation 0 or a Bayesian -method)", paperHidden)),
@@ -79,8 +79,8 @@ func (f *recipeFlags) check(c *command) error {
 	if *f.members < 1 || *f.members > gcp.MaxMembers {
 		return fmt.Errorf("-members %d: want 1..%d", *f.members, gcp.MaxMembers)
 	}
-	if *f.epochs < 0 || *f.batch < 1 || *f.lr < 0 || *f.patience < 0 || !(*f.validation >= 0 && *f.validation < 1) {
-		return fmt.Errorf("-epochs %d, -batch %d, -lr %g, -patience %d, -validation %g: want a positive batch, a validation share in [0, 1) and no negative value",
+	if *f.epochs < 0 || *f.batch < 0 || *f.lr < 0 || *f.patience < 0 || !(*f.validation >= 0 && *f.validation < 1) {
+		return fmt.Errorf("-epochs %d, -batch %d, -lr %g, -patience %d, -validation %g: want a batch ≥ 0 (0: chosen), a validation share in [0, 1) and no negative value",
 			*f.epochs, *f.batch, *f.lr, *f.patience, *f.validation)
 	}
 	if c.set("lr") && *f.lr == 0 {
@@ -147,7 +147,7 @@ func (f *recipeFlags) bayesHyper(c *command) bayesHyper {
 	if c.set("lr") {
 		h.lr = *f.lr
 	}
-	if c.set("batch") {
+	if *f.batch > 0 {
 		h.batch = *f.batch
 	}
 	return h
@@ -275,8 +275,12 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		if a.Quantum > 0 {
 			fmt.Fprintf(w, "the target takes values on a lattice of spacing %g: trained and calibrated on dequantized targets (each plus uniform noise within ±%g), so that the variances cannot collapse below the rounding\n", a.Quantum, a.Quantum/2)
 		}
-		fmt.Fprintf(w, "expected on new data (%d-fold cross-fit, %d rows): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
-			5, a.CVRows, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
+		from := fmt.Sprintf("%d held-out calibration rows", a.CVRows)
+		if a.CVFolds > 0 {
+			from = fmt.Sprintf("%d-fold cross-fit, %d rows", a.CVFolds, a.CVRows)
+		}
+		fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
+			from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
 	}
 	fmt.Fprintf(w, "wrote %s in %s\n", path, took.Round(time.Millisecond))
 }

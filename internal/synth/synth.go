@@ -90,3 +90,45 @@ func ScoresLatent(x []float32) float64 {
 // ScoresSD is the standard deviation of Scores' latent quality, in units
 // of the scores' spacing.
 const ScoresSD = 0.35
+
+// Wide draws n rows of d correlated features and a target, a stand-in for
+// the Year Prediction MSD data set (515,345 × 90, the paper's largest),
+// to measure how training scales: every feature is one of twelve latent
+// factors plus noise of its own, as MSD's timbre averages and covariances
+// share their sources, and the target is WideMean(x) + WideSD(x)·N(0, 1),
+// a smooth function of the first twelve features with heteroscedastic
+// noise, about as spread as MSD's years. d must be at least 12.
+func Wide(seed uint64, n, d int) (x, y []float32) {
+	r := rand.New(rand.NewPCG(seed, 11))
+	x, y = make([]float32, n*d), make([]float32, n)
+	var z [wideFactors]float64
+	for i := range y {
+		for k := range z {
+			z[k] = r.NormFloat64()
+		}
+		row := x[i*d : (i+1)*d]
+		for j := range row {
+			row[j] = float32(0.6*z[j%wideFactors] + 0.8*r.NormFloat64())
+		}
+		y[i] = float32(WideMean(row) + WideSD(row)*r.NormFloat64())
+	}
+	return x, y
+}
+
+// wideFactors is the number of latent factors of Wide's features.
+const wideFactors = 12
+
+// WideMean is the mean of Wide's target at the features x: a year about
+// 1998, moved up to about ±12 by the first twelve features, through
+// saturating and interacting terms.
+func WideMean(x []float32) float64 {
+	m := 1998.0
+	for k := range wideFactors {
+		m += float64(k%3+1) * math.Tanh(float64(x[k])) * float64(1-2*(k%2))
+	}
+	return m + 3*math.Sin(float64(x[0])+float64(x[1]))*float64(x[2])
+}
+
+// WideSD is the standard deviation of Wide's target at x: from 5 to 9
+// years.
+func WideSD(x []float32) float64 { return 5 + 4/(1+math.Exp(-2*float64(x[3]))) }
