@@ -48,6 +48,9 @@ type splitScores struct {
 	Cover95CalRaw float64 `json:"coverage95_calibrated_uncalibrated"`
 	LR            float64 `json:"lr"`
 	Dropout       float64 `json:"dropout"`
+	Hidden        []int   `json:"hidden,omitempty"` // the chosen architecture
+	Weighting     float64 `json:"scale_weighting"`
+	Quantum       float64 `json:"quantum,omitempty"` // the target's lattice spacing, 0 for none
 	Epoch         int     `json:"epoch"`
 	VarScale      float64 `json:"var_scale"`
 	Seconds       float64 `json:"seconds"`
@@ -205,7 +208,8 @@ func trainAndScore[T gcp.Float](job fitJob, eval table) (splitScores, error) {
 	a := fr.auto
 	return splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
 		NLLRaw: rs.nll, Cover95Raw: rs.cover95, Cover95CalRaw: rs.cover95Cal,
-		LR: a.LearningRate, Dropout: a.Dropout, Epoch: a.Epoch, VarScale: a.VarScale}, nil
+		LR: a.LearningRate, Dropout: a.Dropout, Hidden: a.Hidden, Weighting: a.ScaleWeighting, Quantum: a.Quantum,
+		Epoch: a.Epoch, VarScale: a.VarScale}, nil
 }
 
 // bayesSplit trains the Bayesian comparator m by h on train and scores
