@@ -2,89 +2,402 @@ package main
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
+	"unicode"
 )
 
-// typ is one element type of the NEON kernels: every kernel function here
-// takes one and writes the float32 or the float64 kernel, so that a pair
-// of kernels has a single source. A line template names what depends on
-// the type with ⟨…⟩: ⟨F⟩ the kernel's suffix (F32, F64), ⟨T⟩ the Go type,
-// ⟨A⟩ the assembler's arrangement (S4, D2), ⟨AA⟩ the ARM one (4S, 2D),
-// ⟨S⟩ the scalar suffix (FMOVS, FMOVD), and ⟨a|b⟩ a for float32, b for
-// float64.
-type typ struct {
-	size              int
-	suffix, goType    string
-	arr, armArr, scal string
+// asm writes simd_arm64.s: one method per instruction (insn.go), plus the
+// file's structure: TEXT blocks with their doc comments, labels, #define
+// blocks of register names, macros and the constant table.
+//
+// The comments of the file are the Go comments of the generator: a
+// comment on the line of a call that writes an instruction becomes the
+// instruction's comment, and comments alone on the lines right above such
+// a call are written above the instruction; above Text, Doc and Macro they
+// are the doc comment of the kernel or macro, above Comment a paragraph of
+// their own. In a comment, ⟨a|b⟩ is a for float32 and b for float64, and
+// ⟨F⟩ the kernel's suffix.
+type asm struct {
+	stubs  map[string]stub
+	lines  []*line
+	t      elem              // the element type of the kernel or macro being written
+	name   string            // the kernel's name, which prefixes its labels
+	inText bool              // in a TEXT block
+	macro  bool              // in a #define
+	docs   [][]string        // doc paragraphs for the next Text or Macro
+	macros map[string]string // the macros defined: their Go function's name (and suffix) → name
 }
 
-var (
-	f32  = &typ{4, "F32", "float32", "S4", "4S", "S"}
-	f64  = &typ{8, "F64", "float64", "D2", "2D", "D"}
-	none = (*typ)(nil) // for the kernels and text that exist once
+func newAsm(stubs map[string]stub) *asm {
+	return &asm{stubs: stubs, macros: map[string]string{}}
+}
+
+type lineKind int
+
+const (
+	blankLine lineKind = iota
+	commentLine
+	codeLine
+	labelLine
+	rawLine
 )
 
-var (
-	named = regexp.MustCompile(`⟨(F|T|A|AA|S)⟩`)
-	alt   = regexp.MustCompile(`⟨([^⟨⟩|]*)\|([^⟨⟩|]*)⟩`)
-)
+// line is a line of the file.
+type line struct {
+	kind  lineKind
+	code  string // the instruction, label, directive or raw line
+	note  string // the comment, as written after //
+	word  string // for a WORD, its instruction in ARM syntax, which starts its comment
+	tab   bool   // a comment line in a TEXT block
+	macro bool   // in a #define: /* */ comments, and the line continues (cont)
+	cont  bool
+}
 
-// x expands the template s for t.
-func (t *typ) x(s string) string {
-	if t == nil {
-		if strings.Contains(s, "⟨") {
-			panic("a typed template outside a typed kernel: " + s)
+func (l *line) String() string {
+	switch l.kind {
+	case blankLine:
+		return ""
+	case commentLine:
+		if l.tab {
+			return "\t//" + l.note
 		}
-		return s
+		return "//" + l.note
+	case labelLine:
+		if l.macro {
+			return l.code + ": \\"
+		}
+		return l.code + ":"
+	case rawLine:
+		return l.code
 	}
-	s = alt.ReplaceAllStringFunc(s, func(m string) string {
-		p := alt.FindStringSubmatch(m)
-		if t.size == 4 {
-			return p[1]
+	s, c := "\t"+l.code, l.note
+	if l.word != "" {
+		c = " " + l.word
+		if l.note != "" {
+			c += ";" + l.note
 		}
-		return p[2]
-	})
-	return named.ReplaceAllStringFunc(s, func(m string) string {
-		switch m {
-		case "⟨F⟩":
-			return t.suffix
-		case "⟨T⟩":
-			return t.goType
-		case "⟨A⟩":
-			return t.arr
-		case "⟨AA⟩":
-			return t.armArr
-		}
-		return t.scal
-	})
+	}
+	switch {
+	case c != "" && l.macro:
+		s += " /*" + c + " */"
+	case c != "":
+		s += " //" + c
+	}
+	if l.cont {
+		s += "; \\"
+	}
+	return s
 }
 
-var out strings.Builder
+// Fmt formats the comment of l with args, for a comment that depends on a
+// Go loop (`// A(i0+%d, q)`).
+func (l *line) Fmt(args ...any) { l.note = fmt.Sprintf(l.note, args...) }
 
-// p writes the line template s.
-func p(t *typ, s string) {
-	out.WriteString(t.x(s))
-	out.WriteByte('\n')
+// String returns the file.
+func (a *asm) String() string {
+	var b strings.Builder
+	for _, l := range a.lines {
+		b.WriteString(l.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
-// word writes the WORD of the NEON instruction mn (a template, in ARM
-// syntax), with mn as its comment followed by note: a // comment, or,
-// inside a #define (macro), a /* */ one, followed by the line continuation
-// when cont.
-func word(t *typ, mn, note string, macro, cont bool) {
-	mn = t.x(mn)
-	w, err := encode(mn)
+func (a *asm) add(l *line) *line {
+	l.macro = a.macro
+	l.cont = a.macro
+	a.lines = append(a.lines, l)
+	return l
+}
+
+// para starts a paragraph of the file: a blank line, unless at the start
+// or after one.
+func (a *asm) para() {
+	a.inText = false
+	if n := len(a.lines); n > 0 && a.lines[n-1].kind != blankLine {
+		a.lines = append(a.lines, &line{kind: blankLine})
+	}
+}
+
+var (
+	alternative = regexp.MustCompile(`⟨([^⟨⟩|]*)\|([^⟨⟩|]*)⟩`)
+	suffix      = regexp.MustCompile(`⟨F⟩`)
+)
+
+// expand writes a comment's ⟨a|b⟩ and ⟨F⟩ for the element type.
+func (a *asm) expand(s string) string {
+	s = alternative.ReplaceAllString(s, a.t.pick("$1", "$2"))
+	return suffix.ReplaceAllLiteralString(s, a.t.suffix)
+}
+
+func (a *asm) expandAll(lines []string) []string {
+	for i := range lines {
+		lines[i] = a.expand(lines[i])
+	}
+	return lines
+}
+
+// comments writes the comment lines text.
+func (a *asm) comments(text []string) {
+	if len(text) > 0 && a.macro {
+		panic("neon: a comment line in a #define")
+	}
+	for _, c := range text {
+		a.add(&line{kind: commentLine, note: c, tab: a.inText})
+	}
+}
+
+// op writes the instruction mn with operands ops in the Go assembler's
+// syntax, vector registers in the arrangement def unless they name one,
+// with the comments of the calling line.
+func (a *asm) op(def arrangement, mn string, ops ...operand) *line {
+	s := callSite()
+	a.comments(a.expandAll(s.above()))
+	text := make([]string, len(ops))
+	for i, o := range ops {
+		text[i] = o.asm(def)
+	}
+	code := mn
+	if len(ops) > 0 {
+		code += " " + strings.Join(text, ", ")
+	}
+	return a.add(&line{kind: codeLine, code: code, note: a.expand(s.trailing())})
+}
+
+// word writes the instruction mn, which the Go assembler lacks, as a WORD
+// that encode computes from its ARM syntax; vector registers take the
+// arrangement def unless they name one.
+func (a *asm) word(def arrangement, mn string, ops ...armOperand) *line {
+	s := callSite()
+	a.comments(a.expandAll(s.above()))
+	text := make([]string, len(ops))
+	for i, o := range ops {
+		text[i] = o.arm(def)
+	}
+	ins := mn + " " + strings.Join(text, ", ")
+	w, err := encode(ins)
 	if err != nil {
 		panic(err)
 	}
-	if !macro {
-		fmt.Fprintf(&out, "\tWORD $0x%08X // %s%s\n", w, mn, t.x(note))
+	return a.add(&line{kind: codeLine, code: fmt.Sprintf("WORD $0x%08X", w), word: ins, note: a.expand(s.trailing())})
+}
+
+// raw writes a line as it is.
+func (a *asm) raw(s string) {
+	if s == "" {
+		a.lines = append(a.lines, &line{kind: blankLine})
 		return
 	}
-	fmt.Fprintf(&out, "\tWORD $0x%08X /* %s%s */", w, mn, t.x(note))
-	if cont {
-		out.WriteString("; \\")
+	a.lines = append(a.lines, &line{kind: rawLine, code: s})
+}
+
+// Comment writes the comment above the call as a paragraph of the file.
+func (a *asm) Comment() {
+	a.para()
+	a.comments(a.expandAll(callSite().above()))
+}
+
+// Doc adds the comment above the call to the doc comment of the next Text
+// or Macro, as a paragraph of it.
+func (a *asm) Doc() {
+	a.docs = append(a.docs, a.expandAll(callSite().above()))
+}
+
+// takeDocs returns the pending doc paragraphs and the comment above s.
+func (a *asm) takeDocs(s site) [][]string {
+	docs := a.docs
+	if above := s.above(); len(above) > 0 {
+		docs = append(docs, a.expandAll(above))
 	}
-	out.WriteByte('\n')
+	a.docs = nil
+	return docs
+}
+
+// Family writes the float32 and the float64 kernel (or macro) of kern, a
+// method or function named as the kernel without its suffix.
+func (a *asm) Family(kern func(*asm, elem)) {
+	for _, t := range []elem{elemF32, elemF64} {
+		a.begin(kern, t)
+	}
+}
+
+// Single writes kern, a kernel of float64 alone whose name says so.
+func (a *asm) Single(kern func(*asm, elem)) { a.begin(kern, elemF64Only) }
+
+func (a *asm) begin(kern func(*asm, elem), t elem) {
+	t.a = a
+	a.t, a.name = t, funcName(kern)+t.suffix
+	kern(a, t)
+	a.t, a.name = elem{}, ""
+}
+
+// funcName returns the name of the function or method fn.
+func funcName(fn any) string {
+	name := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	name = strings.TrimSuffix(name, "-fm") // a method value
+	return name[strings.LastIndexByte(name, '.')+1:]
+}
+
+// macroName is the name of the macro that the Go function name writes:
+// glSoftplusExp writes GL_SOFTPLUS_EXP.
+func macroName(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
+}
+
+// Text starts the TEXT block of the kernel being written: its "// func"
+// line from its Go declaration, its doc comment (Doc, and the comment
+// above the call) and the TEXT line. It returns the kernel's arguments
+// and results, in order.
+func (a *asm) Text() []arg {
+	st, ok := a.stubs[a.name]
+	if !ok {
+		panic("neon: no Go declaration of " + a.name)
+	}
+	docs := a.takeDocs(callSite())
+	a.para()
+	a.comments([]string{" " + st.decl})
+	for _, d := range docs {
+		a.comments(append([]string{""}, d...))
+	}
+	a.add(&line{kind: rawLine, code: "TEXT ·" + a.name + "(SB), NOSPLIT|NOFRAME, $0-" + itoa(st.frame)})
+	a.inText = true
+	return st.args
+}
+
+// L returns the label of the kernel being written named by parts:
+// L("r4", "loop") is gemmBcastF32_r4_loop.
+func (a *asm) L(parts ...string) label {
+	return label(a.name + "_" + strings.Join(parts, "_"))
+}
+
+// Label places l: on a line of its own after a blank one, or in a macro.
+func (a *asm) Label(l label) {
+	if !a.macro {
+		a.lines = append(a.lines, &line{kind: blankLine})
+	}
+	a.add(&line{kind: labelLine, code: string(l)})
+}
+
+// Param returns a macro's label parameter: its parts, joined.
+func (a *asm) Param(parts ...string) label { return label(strings.Join(parts, "")) }
+
+// vparam returns a macro's vector-register parameter.
+func vparam(name string) vreg { return vreg{param: name} }
+
+// Macro writes the #define of the macro whose body the method or function
+// body writes when called with the element type and params, preceded by
+// its doc comment (Doc, and the comment above the call). Its name is the
+// Go function's in upper case, words joined with _, and the family's
+// suffix.
+func (a *asm) Macro(body any, params ...operand) {
+	key := funcName(body) + a.t.suffix
+	name := macroName(funcName(body)) + a.t.suffix
+	docs := a.takeDocs(callSite())
+	a.para()
+	for i, d := range docs {
+		if i > 0 {
+			a.comments([]string{""})
+		}
+		a.comments(d)
+	}
+	a.lines = append(a.lines, &line{kind: rawLine, code: "#define " + use(name, params) + " \\"})
+	args := []reflect.Value{reflect.ValueOf(a), reflect.ValueOf(a.t)}
+	for _, x := range params {
+		args = append(args, reflect.ValueOf(x))
+	}
+	a.macro = true
+	reflect.ValueOf(body).Call(args)
+	a.macro = false
+	a.lines[len(a.lines)-1].cont = false
+	a.macros[key] = name
+}
+
+// Invoke writes the use of the macro that body writes (Macro), with args.
+func (a *asm) Invoke(body any, args ...operand) *line {
+	name, ok := a.macros[funcName(body)+a.t.suffix]
+	if !ok {
+		if name, ok = a.macros[funcName(body)]; !ok {
+			panic("neon: macro " + funcName(body) + " used before its #define")
+		}
+	}
+	return a.op(a.t.arr, use(name, args))
+}
+
+// use writes name(args), or name when there are none, the arguments as
+// they are: a vector register without an arrangement.
+func use(name string, args []operand) string {
+	if len(args) == 0 {
+		return name
+	}
+	s := make([]string, len(args))
+	for i, x := range args {
+		if v, ok := x.(vreg); ok {
+			s[i] = v.name()
+		} else {
+			s[i] = x.asm(arrangement{})
+		}
+	}
+	return name + "(" + strings.Join(s, ", ") + ")"
+}
+
+// defines is a block of #defines: register names, bits or constants.
+type defines struct {
+	a     *asm
+	names []string
+}
+
+// Defines starts a block of #defines, after the comment above the call.
+func (a *asm) Defines() *defines {
+	s := callSite()
+	a.para()
+	a.comments(a.expandAll(s.above()))
+	return &defines{a: a}
+}
+
+func (d *defines) define(name, value, note string) {
+	code := "#define " + name + " " + value
+	if note != "" {
+		code += " //" + note
+	}
+	d.names = append(d.names, name)
+	d.a.lines = append(d.a.lines, &line{kind: rawLine, code: code})
+}
+
+// Register #defines name for the register r, with the comment at the end
+// of the calling line, and returns it under its name. Names and registers
+// with a comment are aligned in columns.
+func (d *defines) Register(name string, r gpr) gpr {
+	note := callSite().trailing()
+	if note != "" {
+		name, r = pad(name, 6), gpr(pad(string(r), 4))
+	}
+	d.define(name, string(r), note)
+	return gpr(strings.TrimSpace(name))
+}
+
+func pad(s string, n int) string { return s + strings.Repeat(" ", max(0, n-len(s))) }
+
+// Bit #defines NAME_BIT as n.
+func (d *defines) Bit(name string, n int) bit {
+	b := bit{name, n}
+	d.define(b.define(), itoa(n), "")
+	return b
+}
+
+// Undef writes the #undef of every name of the block, in order.
+func (d *defines) Undef() {
+	d.a.para()
+	for _, n := range d.names {
+		d.a.lines = append(d.a.lines, &line{kind: rawLine, code: "#undef " + strings.TrimSpace(n)})
+	}
 }
