@@ -34,7 +34,7 @@ func testMacro(a *asm, t elem, mask vreg, l label) {
 
 func TestWriter(t *testing.T) {
 	a := newAsm(map[string]stub{
-		"testKernelF32": {decl: "func testKernelF32(n int, x *float32)", args: []arg{{"n", 0, 8}, {"x", 8, 8}}, frame: 16},
+		"testKernelF32": {decl: "func testKernelF32(n int, x *float32)", args: []arg{{"n", "int", 0, 8}, {"x", "*float32", 8, 8}}, params: 2, frame: 16},
 	})
 	a.begin(testKernel, elemF32)
 	a.begin(func(a *asm, t elem) {

@@ -17,17 +17,20 @@ import (
 // "// func" line, the argument offsets and the frame size of every TEXT
 // follow the declaration.
 type stub struct {
-	decl  string // "func name(params) results", as declared
-	args  []arg  // the parameters, then the results
-	frame int    // bytes of arguments and results
+	decl   string // "func name(params) results", as declared
+	args   []arg  // the parameters, then the results
+	params int    // how many of args are parameters
+	frame  int    // bytes of arguments and results
 }
 
 // arg is an argument or result of a stub, the operand name+off(FP).
 type arg struct {
-	name string
-	off  int
-	size int
+	name, typ string
+	off, size int
 }
+
+// pointer reports whether the argument is a pointer.
+func (x arg) pointer() bool { return strings.HasPrefix(x.typ, "*") }
 
 func (x arg) asm(arrangement) string { return x.name + "+" + itoa(x.off) + "(FP)" }
 
@@ -108,7 +111,7 @@ func stubOf(fd *ast.FuncDecl) (stub, error) {
 			}
 			for _, n := range names {
 				off = (off + size - 1) / size * size
-				s.args = append(s.args, arg{n, off, size})
+				s.args = append(s.args, arg{n, types.ExprString(fl.Type), off, size})
 				off += size
 			}
 			if len(fl.Names) == 0 {
@@ -123,6 +126,7 @@ func stubOf(fd *ast.FuncDecl) (stub, error) {
 	if err != nil {
 		return s, err
 	}
+	s.params = len(s.args)
 	off = (off + 7) / 8 * 8
 	results, err := place(fd.Type.Results, "ret")
 	if err != nil {

@@ -32,14 +32,18 @@ func TestStubs(t *testing.T) {
 	}
 	want := map[string]stub{
 		"sgd": {
-			decl:  "func sgd(n int, p2, p *float32, lr, mu float32) bool",
-			args:  []arg{{"n", 0, 8}, {"p2", 8, 8}, {"p", 16, 8}, {"lr", 24, 4}, {"mu", 28, 4}, {"ret", 32, 1}},
-			frame: 33,
+			decl: "func sgd(n int, p2, p *float32, lr, mu float32) bool",
+			args: []arg{{"n", "int", 0, 8}, {"p2", "*float32", 8, 8}, {"p", "*float32", 16, 8},
+				{"lr", "float32", 24, 4}, {"mu", "float32", 28, 4}, {"ret", "bool", 32, 1}},
+			params: 5,
+			frame:  33,
 		},
 		"loss": {
-			decl:  "func loss(n int, x *float64, a float64, tmp *float64) float64",
-			args:  []arg{{"n", 0, 8}, {"x", 8, 8}, {"a", 16, 8}, {"tmp", 24, 8}, {"ret", 32, 8}},
-			frame: 40,
+			decl: "func loss(n int, x *float64, a float64, tmp *float64) float64",
+			args: []arg{{"n", "int", 0, 8}, {"x", "*float64", 8, 8}, {"a", "float64", 16, 8},
+				{"tmp", "*float64", 24, 8}, {"ret", "float64", 32, 8}},
+			params: 4,
+			frame:  40,
 		},
 		"none": {decl: "func none()"},
 	}
@@ -66,7 +70,7 @@ func TestStubLayoutPadding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := stubs["f"].args, []arg{{"a", 0, 4}, {"n", 8, 8}, {"ret", 16, 1}}; !reflect.DeepEqual(got, want) {
+	if got, want := stubs["f"].args, []arg{{"a", "float32", 0, 4}, {"n", "int", 8, 8}, {"ret", "bool", 16, 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
