@@ -259,10 +259,7 @@ func macroName(name string) string {
 // above the call) and the TEXT line. It returns the kernel's arguments
 // and results, in order.
 func (a *asm) Text() []arg {
-	st, ok := a.stubs[a.name]
-	if !ok {
-		panic("neon: no Go declaration of " + a.name)
-	}
+	st := a.decl()
 	docs := a.takeDocs(callSite())
 	a.para()
 	a.comments([]string{" " + st.decl})
@@ -272,6 +269,15 @@ func (a *asm) Text() []arg {
 	a.add(&line{kind: rawLine, code: "TEXT ·" + a.name + "(SB), NOSPLIT|NOFRAME, $0-" + itoa(st.frame)})
 	a.inText = true
 	return st.args
+}
+
+// decl returns the Go declaration of the kernel being written.
+func (a *asm) decl() stub {
+	st, ok := a.stubs[a.name]
+	if !ok {
+		panic("neon: no Go declaration of " + a.name)
+	}
+	return st
 }
 
 // L returns the label of the kernel being written named by parts:

@@ -127,7 +127,9 @@ func stubOf(fd *ast.FuncDecl) (stub, error) {
 		return s, err
 	}
 	s.params = len(s.args)
-	off = (off + 7) / 8 * 8
+	if fd.Type.Results != nil {
+		off = (off + 7) / 8 * 8
+	}
 	results, err := place(fd.Type.Results, "ret")
 	if err != nil {
 		return s, err

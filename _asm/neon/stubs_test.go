@@ -9,12 +9,14 @@ import (
 
 // TestStubs checks the file selection and the ABI0 layout on hand-laid
 // declarations: a float32 after a pointer packs at 4, a second one at the
-// next 4, and the bool result starts at the next multiple of 8.
+// next 4, the bool result starts at the next multiple of 8, and without a
+// result the frame ends with the last parameter.
 func TestStubs(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"k_arm64.go": "package p\n\nfunc sgd(n int, p2, p *float32, lr, mu float32) bool\nfunc withBody() {}\n",
 		"k_amd64.go": "package p\n\nfunc amd(n int)\n",
+		"k_linux.go": "package p\n\nfunc scale(n int, x *float32, a float32)\n",
 		"k_tag.go":   "//go:build arm64 && !purego\n\npackage p\n\nfunc loss(n int, x *float64, a float64, tmp *float64) float64\nfunc none()\n",
 		"k_test.go":  "package p\n\nfunc test(n int)\n",
 	} {
@@ -46,6 +48,12 @@ func TestStubs(t *testing.T) {
 			frame:  40,
 		},
 		"none": {decl: "func none()"},
+		"scale": {
+			decl:   "func scale(n int, x *float32, a float32)",
+			args:   []arg{{"n", "int", 0, 8}, {"x", "*float32", 8, 8}, {"a", "float32", 16, 4}},
+			params: 3,
+			frame:  20,
+		},
 	}
 	if !reflect.DeepEqual(stubs, want) {
 		t.Errorf("got %+v\nwant %+v", stubs, want)
