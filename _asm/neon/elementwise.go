@@ -55,29 +55,11 @@ func elementwise(a *asm, t elem, k ew) {
 	if finite {
 		a.VEOR(sum, sum, sum)
 	}
-	block := 4 * t.lanes()
-	loop, tail, tailLoop, done := a.L("loop"), a.L("tail"), a.L("tail", "loop"), a.L("done")
-	a.LSR(imm(log2(block)), R(7), R(8)) // blocks of ⟨16|8⟩
-	a.CBZ(R(8), tail)
-	a.PCALIGN(16)
-	a.Label(loop)
-	k.loop()
-	a.SUBS(imm(1), R(8))
-	a.BNE(loop)
-	a.Label(tail)
-	if finite && t.size == 4 { // the blocks' sum, into F30 for the tail
-		a.FADDP(sum, sum, sum)
-		a.FADDP(F(30), sum.In(S2))
-	} else if finite {
-		a.FADDP(F(30), sum)
-	}
-	a.AND(imm(block-1), R(7), R(8))
-	a.CBZ(R(8), done)
-	a.Label(tailLoop)
-	k.tail()
-	a.SUBS(imm(1), R(8))
-	a.BNE(tailLoop)
-	a.Label(done)
+	blocks(a, t, a.L("tail"), a.L("tail", "loop"), k.loop, func() {
+		if finite { // the blocks' sum, into F30 for the tail
+			sumAcross(a, sum, t.arr)
+		}
+	}, k.tail)
 	if finite {
 		t.FCMP(fimm(0), F(30))
 		a.CSET(EQ, R(0))

@@ -29,10 +29,8 @@ func kernels() {
 	out.Family(adam)
 	out.Family(reluBackward)
 	out.para()
-	k_allFinite(f32)
-	k_allFinite(f64)
-	k_sumSquares(f32)
-	k_sumSquares(f64)
+	out.Family(allFinite)
+	out.Family(sumSquares)
 	misc3(none)
 	k_gcpLossF64(none)
 	misc4(none)
@@ -838,142 +836,6 @@ func misc2(t *typ) {
 	p(t, "// Element-wise kernels and reductions. Pointers in R0–R6, n in R7,")
 	p(t, "// the block count in R8, scalar arguments broadcast in V24–V29 (and 1 in V31).")
 	p(t, "")
-}
-
-func k_allFinite(t *typ) {
-	p(t, "// func allFinite⟨F⟩(n int, x *⟨T⟩) bool")
-	p(t, "//")
-	p(t, "// x − x is 0 for a finite x and NaN otherwise; four accumulators of such")
-	p(t, "// differences stay 0 exactly when every element is finite.")
-	p(t, "TEXT ·allFinite⟨F⟩(SB), NOSPLIT|NOFRAME, $0-17")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD x+8(FP), R0")
-	for i := 0; i < 4; i++ {
-		p(t, f("\tVEOR V%d.B16, V%d.B16, V%d.B16", 16+i, 16+i, 16+i))
-	}
-	p(t, "\tLSR $⟨4|3⟩, R7, R8 // blocks of ⟨16|8⟩")
-	p(t, "\tCBZ R8, allFinite⟨F⟩_reduce")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "allFinite⟨F⟩_loop:")
-	p(t, "\tVLD1.P 64(R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	for i := 0; i < 4; i++ {
-		word(t, f("FSUB V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", i, i, i), "", false, false)
-	}
-	for i := 0; i < 4; i++ {
-		word(t, f("FADD V%d.⟨AA⟩, V%d.⟨AA⟩, V%d.⟨AA⟩", 16+i, 16+i, i), "", false, false)
-	}
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE allFinite⟨F⟩_loop")
-	p(t, "")
-	p(t, "allFinite⟨F⟩_reduce:")
-	word(t, "FADD V16.⟨AA⟩, V16.⟨AA⟩, V17.⟨AA⟩", "", false, false)
-	word(t, "FADD V18.⟨AA⟩, V18.⟨AA⟩, V19.⟨AA⟩", "", false, false)
-	if t.size == 4 {
-		word(t, "FADD V16.4S, V16.4S, V18.4S", "", false, false)
-		word(t, "FADDP V16.4S, V16.4S, V16.4S", "", false, false)
-		word(t, "FADDP S16, V16.2S", "", false, false)
-		p(t, "\tAND $15, R7, R8")
-	} else {
-		word(t, "FADD V16.2D, V16.2D, V18.2D", "", false, false)
-		word(t, "FADDP D16, V16.2D", "", false, false)
-		p(t, "\tAND $7, R7, R8")
-	}
-	p(t, "\tCBZ R8, allFinite⟨F⟩_done")
-	p(t, "")
-	p(t, "allFinite⟨F⟩_tail:")
-	p(t, "\tFMOV⟨S⟩.P ⟨4|8⟩(R0), F0")
-	p(t, "\tFSUB⟨S⟩ F0, F0, F0")
-	p(t, "\tFADD⟨S⟩ F0, F16, F16")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE allFinite⟨F⟩_tail")
-	p(t, "")
-	p(t, "allFinite⟨F⟩_done:")
-	p(t, "\tFCMP⟨S⟩ $(0.0), F16")
-	p(t, "\tCSET EQ, R0")
-	p(t, "\tMOVB R0, ret+16(FP)")
-	p(t, "\tRET")
-	p(t, "")
-}
-
-func k_sumSquares(t *typ) {
-	p(t, "// func sumSquares⟨F⟩(n int, x *⟨T⟩) float64")
-	p(t, "//")
-	if t.size == 4 {
-		p(t, "// Each block of 16 is widened to float64 (FCVTL, FCVTL2; the squares are")
-		p(t, "// then exact) and accumulated in eight float64×2 accumulators.")
-	} else {
-		p(t, "// Four float64×2 accumulators, fused multiply-adds.")
-	}
-	p(t, "TEXT ·sumSquares⟨F⟩(SB), NOSPLIT|NOFRAME, $0-24")
-	p(t, "\tMOVD n+0(FP), R7")
-	p(t, "\tMOVD x+8(FP), R0")
-	for i := 0; i < 4; i++ {
-		p(t, f("\tVEOR V%d.B16, V%d.B16, V%d.B16", 16+i, 16+i, 16+i))
-	}
-	if t.size == 4 {
-		for i := 0; i < 4; i++ {
-			p(t, f("\tVEOR V%d.B16, V%d.B16, V%d.B16", 20+i, 20+i, 20+i))
-		}
-		p(t, "\tLSR $4, R7, R8 // blocks of 16")
-	} else {
-		p(t, "\tLSR $3, R7, R8 // blocks of 8")
-	}
-	p(t, "\tCBZ R8, sumSquares⟨F⟩_reduce")
-	p(t, "\tPCALIGN $16")
-	p(t, "")
-	p(t, "sumSquares⟨F⟩_loop:")
-	p(t, "\tVLD1.P 64(R0), [V0.⟨A⟩, V1.⟨A⟩, V2.⟨A⟩, V3.⟨A⟩]")
-	if t.size == 4 {
-		word(t, "FCVTL V4.2D, V0.2S", "", false, false)
-		word(t, "FCVTL2 V5.2D, V0.4S", "", false, false)
-		word(t, "FCVTL V6.2D, V1.2S", "", false, false)
-		word(t, "FCVTL2 V7.2D, V1.4S", "", false, false)
-		word(t, "FCVTL V8.2D, V2.2S", "", false, false)
-		word(t, "FCVTL2 V9.2D, V2.4S", "", false, false)
-		word(t, "FCVTL V10.2D, V3.2S", "", false, false)
-		word(t, "FCVTL2 V11.2D, V3.4S", "", false, false)
-		for i := 0; i < 8; i++ {
-			p(t, f("\tVFMLA V%d.D2, V%d.D2, V%d.D2", 4+i, 4+i, 16+i))
-		}
-	} else {
-		for i := 0; i < 4; i++ {
-			p(t, f("\tVFMLA V%d.D2, V%d.D2, V%d.D2", i, i, 16+i))
-		}
-	}
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE sumSquares⟨F⟩_loop")
-	p(t, "")
-	p(t, "sumSquares⟨F⟩_reduce:")
-	if t.size == 4 {
-		for i := 0; i < 4; i++ {
-			word(t, f("FADD V%d.2D, V%d.2D, V%d.2D", 16+i, 16+i, 20+i), "", false, false)
-		}
-	}
-	word(t, "FADD V16.2D, V16.2D, V17.2D", "", false, false)
-	word(t, "FADD V18.2D, V18.2D, V19.2D", "", false, false)
-	word(t, "FADD V16.2D, V16.2D, V18.2D", "", false, false)
-	word(t, "FADDP D16, V16.2D", "", false, false)
-	p(t, "\tAND $⟨15|7⟩, R7, R8")
-	p(t, "\tCBZ R8, sumSquares⟨F⟩_done")
-	p(t, "")
-	p(t, "sumSquares⟨F⟩_tail:")
-	if t.size == 4 {
-		p(t, "\tFMOVS.P 4(R0), F0")
-		p(t, "\tFCVTSD F0, F0")
-	} else {
-		p(t, "\tFMOVD.P 8(R0), F0")
-	}
-	p(t, "\tFMADDD F0, F16, F0, F16 // s += x*x")
-	p(t, "\tSUBS $1, R8")
-	p(t, "\tBNE sumSquares⟨F⟩_tail")
-	p(t, "")
-	p(t, "sumSquares⟨F⟩_done:")
-	p(t, "\tFMOVD F16, ret+16(FP)")
-	p(t, "\tRET")
-	if t.size == 4 {
-		p(t, "")
-	}
 }
 
 func misc3(t *typ) {
