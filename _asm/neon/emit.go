@@ -194,6 +194,16 @@ func (a *asm) raw(s string) {
 	a.lines = append(a.lines, &line{kind: rawLine, code: s})
 }
 
+// Line writes the line s, a directive that the generator reads (the
+// build constraint), as a paragraph of the file.
+func (a *asm) Line(s string) {
+	a.para()
+	a.lines = append(a.lines, &line{kind: rawLine, code: s})
+}
+
+// Include writes the #include of file as a paragraph of the file.
+func (a *asm) Include(file string) { a.Line("#include \"" + file + "\"") }
+
 // Comment writes the comment above the call as a paragraph of the file.
 func (a *asm) Comment() {
 	a.para()

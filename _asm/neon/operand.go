@@ -179,6 +179,9 @@ type label string
 
 func (l label) asm(arrangement) string { return string(l) }
 
+// Sub returns the label l_part, of a part of what l starts.
+func (l label) Sub(part string) label { return l + "_" + label(part) }
+
 // bit is a named bit number, #define'd as NAME_BIT, and its operand
 // $NAME_BIT.
 type bit struct {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -147,3 +149,22 @@ func stubOf(fd *ast.FuncDecl) (stub, error) {
 
 // argSizes are the sizes of the argument types on arm64, pointers aside.
 var argSizes = map[string]int{"int": 8, "uint": 8, "uintptr": 8, "float64": 8, "float32": 4, "int32": 4, "uint32": 4, "bool": 1}
+
+// buildLine returns the //go:build line of the Go file named file, or ""
+// when it has none.
+func buildLine(file string) (string, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := sc.Text(); constraint.IsGoBuild(line) {
+			return line, nil
+		} else if strings.HasPrefix(line, "package ") {
+			break
+		}
+	}
+	return "", sc.Err()
+}
