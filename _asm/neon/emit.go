@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"runtime"
@@ -182,7 +183,17 @@ func (a *asm) word(def arrangement, mn string, ops ...armOperand) *line {
 	if err != nil {
 		panic(err)
 	}
-	return a.add(&line{kind: codeLine, code: fmt.Sprintf("WORD $0x%08X", w), word: ins, note: a.expand(s.trailing())})
+	return a.add(&line{kind: codeLine, code: "WORD " + hex(uint64(w), 8, true).asm(def), word: ins, note: a.expand(s.trailing())})
+}
+
+// directive writes the assembler directive name (TEXT, DATA, GLOBL) with
+// its operands, at the start of a line.
+func (a *asm) directive(name string, ops ...operand) {
+	text := make([]string, len(ops))
+	for i, o := range ops {
+		text[i] = o.asm(arrangement{})
+	}
+	a.add(&line{kind: rawLine, code: name + " " + strings.Join(text, ", ")})
 }
 
 // raw writes a line as it is.
@@ -204,10 +215,17 @@ func (a *asm) Line(s string) {
 // Include writes the #include of file as a paragraph of the file.
 func (a *asm) Include(file string) { a.Line("#include \"" + file + "\"") }
 
-// Comment writes the comment above the call as a paragraph of the file.
-func (a *asm) Comment() {
+// Comment writes the comment above the call as a paragraph of the file,
+// formatted with args (fmt's verbs) when there are any.
+func (a *asm) Comment(args ...any) {
 	a.para()
-	a.comments(a.expandAll(callSite().above()))
+	text := a.expandAll(callSite().above())
+	if len(args) > 0 {
+		for i := range text {
+			text[i] = fmt.Sprintf(text[i], args...)
+		}
+	}
+	a.comments(text)
 }
 
 // Doc adds the comment above the call to the doc comment of the next Text
@@ -276,7 +294,7 @@ func (a *asm) Text() []arg {
 	for _, d := range docs {
 		a.comments(append([]string{""}, d...))
 	}
-	a.add(&line{kind: rawLine, code: "TEXT ·" + a.name + "(SB), NOSPLIT|NOFRAME, $0-" + itoa(st.frame)})
+	a.directive("TEXT", symbol("·"+a.name).Global(), flags("NOSPLIT", "NOFRAME"), text("$0-"+itoa(st.frame)))
 	a.inText = true
 	return st.args
 }
@@ -416,4 +434,57 @@ func (d *defines) Undef() {
 	for _, n := range d.names {
 		d.a.lines = append(d.a.lines, &line{kind: rawLine, code: "#undef " + strings.TrimSpace(n)})
 	}
+}
+
+// table is a table of float64 constants, each stored twice (a whole
+// vector) in the static symbol sym: a block of #defines of their offsets
+// (konst), then its DATA.
+type table struct {
+	d      *defines
+	sym    symbol
+	base   gpr // holds the table's address where the constants are used
+	consts []konst
+}
+
+// Table starts the #defines of the table sym, whose address the kernels
+// hold in base, after the comment above the call.
+func (a *asm) Table(sym symbol, base gpr) *table {
+	return &table{d: a.Defines(), sym: sym, base: base}
+}
+
+// Const adds the constant name, of bits bits, with the comment at the end
+// of the calling line.
+func (t *table) Const(name string, bits uint64) konst {
+	return t.add(name, bits, callSite().trailing())
+}
+
+func (t *table) add(name string, bits uint64, note string) konst {
+	k := konst{name, 16 * len(t.consts), bits, t.base}
+	t.d.define(k.define(), itoa(k.off), note)
+	t.consts = append(t.consts, k)
+	return k
+}
+
+// Series adds the constants v, named prefix and their index from first
+// on, the first with the comment at the end of the calling line.
+func (t *table) Series(prefix string, first int, v []float64) []konst {
+	note := callSite().trailing()
+	ks := make([]konst, len(v))
+	for i, x := range v {
+		ks[i] = t.add(prefix+itoa(first+i), math.Float64bits(x), note)
+		note = ""
+	}
+	return ks
+}
+
+// Data writes the table's DATA and GLOBL.
+func (t *table) Data() {
+	a := t.d.a
+	a.para()
+	for _, k := range t.consts {
+		for half := 0; half < 16; half += 8 {
+			a.directive("DATA", t.sym.Data(k.off+half, 8), hex(k.bits, 16, false))
+		}
+	}
+	a.directive("GLOBL", t.sym.Static(), flags("RODATA", "NOPTR"), imm(16*len(t.consts)))
 }

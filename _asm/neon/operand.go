@@ -163,6 +163,20 @@ type imm int
 
 func (n imm) asm(arrangement) string { return "$" + itoa(int(n)) }
 
+// hex is the immediate $0x… of bits in digits hexadecimal digits, upper
+// case when upper (as a WORD is written), lower case otherwise (DATA).
+func hex(bits uint64, digits int, upper bool) operand {
+	h := strconv.FormatUint(bits, 16)
+	h = strings.Repeat("0", max(0, digits-len(h))) + h
+	if upper {
+		h = strings.ToUpper(h)
+	}
+	return text("$0x" + h)
+}
+
+// flags are the flags of TEXT or GLOBL, NOSPLIT|NOFRAME.
+func flags(f ...string) operand { return text(strings.Join(f, "|")) }
+
 // fimm is a floating-point immediate, $(1.0).
 type fimm float64
 
@@ -192,7 +206,8 @@ type bit struct {
 func (b bit) define() string         { return b.name + "_BIT" }
 func (b bit) asm(arrangement) string { return "$" + b.define() }
 
-// symbol is a static symbol of the file, name<>.
+// symbol is a symbol: a function of the package (·name), or a static
+// symbol of the file, name<>.
 type symbol string
 
 func (s symbol) ref() string { return string(s) + "<>" }
@@ -200,16 +215,31 @@ func (s symbol) ref() string { return string(s) + "<>" }
 // Addr is the operand $name<>(SB), the symbol's address.
 func (s symbol) Addr() operand { return text("$" + s.ref() + "(SB)") }
 
-// konst is a constant of the table neonConst<>: its #define'd offset
-// NC_name, and its operand NC_name(base) with the table's address in base.
+// Global is the operand of a symbol of the package, name(SB), as TEXT and
+// GLOBL name it.
+func (s symbol) Global() operand { return text(string(s) + "(SB)") }
+
+// Static is the operand of a static symbol, name<>(SB), as GLOBL names
+// it.
+func (s symbol) Static() operand { return text(s.ref() + "(SB)") }
+
+// Data is the operand of DATA for the size bytes at off in s.
+func (s symbol) Data(off, size int) operand {
+	return text(s.ref() + "+" + itoa(off) + "(SB)/" + itoa(size))
+}
+
+// konst is a constant of the table neonConst<>: its offset, #defined as
+// NC_name, and its operand NC_name(base), base holding the table's
+// address.
 type konst struct {
 	name string
 	off  int
 	bits uint64
+	base gpr
 }
 
-func (k konst) define() string      { return "NC_" + k.name }
-func (k konst) At(base gpr) operand { return text(k.define() + "(" + string(base) + ")") }
+func (k konst) define() string         { return "NC_" + k.name }
+func (k konst) asm(arrangement) string { return k.define() + "(" + string(k.base) + ")" }
 
 // cond is a condition code, as in CSET EQ, R0.
 type cond string

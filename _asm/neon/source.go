@@ -86,7 +86,7 @@ func callSite() site {
 
 // writerTypes are the types whose methods write: their frames are not call
 // sites.
-var writerTypes = []string{"(*asm).", "elem.", "(*defines)."}
+var writerTypes = []string{"(*asm).", "elem.", "(*defines).", "(*table)."}
 
 // isWriter reports whether function, a name as the runtime reports it
 // (main.(*asm).op, or with the package's path in a test), is a method of
