@@ -26,7 +26,7 @@ func blocks(a *asm, t elem, mid, each label, loop, between, tail func()) {
 }
 
 // sum4 adds the four vectors acc, of arrangement r, into the lowest lane
-// of acc[0], the scalar F(acc[0].n): two pairs, their sum, then across.
+// of acc[0], the scalar acc[0].F(): two pairs, their sum, then across.
 func sum4(a *asm, acc []vreg, r arrangement) {
 	v := func(i int) vec { return acc[i].In(r) }
 	a.FADD(v(0), v(0), v(1))
@@ -41,5 +41,5 @@ func sumAcross(a *asm, v vreg, r arrangement) {
 		a.FADDP(v.In(r), v.In(r), v.In(r))
 		r = S2
 	}
-	a.FADDP(F(v.n), v.In(r))
+	a.FADDP(v.F(), v.In(r))
 }

@@ -45,7 +45,7 @@ func elementwise(a *asm, t elem, k ew) {
 	}
 	for i, x := range scalars {
 		v := k.scalars[i]
-		t.FMOV(x, F(v.n))
+		t.FMOV(x, v.F())
 		a.VDUP(v.Lane(0), v)
 	}
 	if k.setup != nil {
@@ -68,14 +68,21 @@ func elementwise(a *asm, t elem, k ew) {
 	a.RET()
 }
 
+// each writes op once for each register of the block d, with the register
+// of each other operand at the same index (a register alone stands for
+// itself at every index): each(a.FMUL, x, x, y) is x[i] = x[i]·y[i].
+func each(op func(d, n, m armOperand) *line, d block, n, m perVector) {
+	for i, x := range d {
+		op(x, n.at(i), m.at(i))
+	}
+}
+
 // check adds v − v (0 for a finite v, NaN otherwise) of the four vectors v
 // into V30, through V20–V23, summed as a tree so that V30 takes one
 // addition per four vectors.
-func check(a *asm, v []vreg) {
+func check(a *asm, v block) {
 	d := vregs(20, 4)
-	for i := range d {
-		a.FSUB(d[i], v[i], v[i])
-	}
+	each(a.FSUB, d, v, v)
 	a.FADD(d[0], d[0], d[1])
 	a.FADD(d[2], d[2], d[3])
 	a.FADD(d[0], d[0], d[2])
@@ -86,6 +93,32 @@ func check(a *asm, v []vreg) {
 func checkScalar(t elem, f freg) {
 	t.FSUB(f, f, F(20))
 	t.FADD(F(20), F(30), F(30))
+}
+
+// rmsStep writes the step of rmsprop and Adam, p2 = p − lr·g/(√s + eps),
+// on a block: root = √s + eps, g = lr·g/root, p −= g, stored to p2 and
+// checked.
+func rmsStep(a *asm, root, s, g, p block, lr, eps vreg, p2 gpr) {
+	for i := range root {
+		a.FSQRT(root[i], s[i])
+	}
+	each(a.FADD, root, root, eps)
+	each(a.FMUL, g, lr, g)
+	each(a.FDIV, g, g, root)
+	each(a.FSUB, p, p, g)
+	a.VST1P(regs(p...), p2.At(64))
+	check(a, p)
+}
+
+// rmsStepScalar is rmsStep for one element, in scalar registers.
+func rmsStepScalar(t elem, root, s, g, p freg, lr, eps vreg, p2 gpr) {
+	t.FSQRT(s, root)
+	t.FADD(eps.F(), root, root)
+	t.FMUL(g, lr.F(), g)
+	t.FDIV(root, g, g)
+	t.FSUB(g, p, p)
+	t.FMOVP(p, p2.At(t.size))
+	checkScalar(t, p)
 }
 
 // mul writes mulF32 and mulF64.
@@ -100,9 +133,7 @@ func mul(a *asm, t elem) {
 		loop: func() {
 			a.VLD1(x.At(0), regs(vx...))
 			a.VLD1P(y.At(64), regs(vy...))
-			for i := range vx {
-				a.FMUL(vx[i], vx[i], vy[i])
-			}
+			each(a.FMUL, vx, vx, vy)
 			a.VST1P(regs(vx...), x.At(64))
 		},
 		tail: func() {
@@ -126,9 +157,7 @@ func mulTo(a *asm, t elem) {
 		loop: func() {
 			a.VLD1P(x.At(64), regs(vx...))
 			a.VLD1P(y.At(64), regs(vy...))
-			for i := range vx {
-				a.FMUL(vx[i], vx[i], vy[i])
-			}
+			each(a.FMUL, vx, vx, vy)
 			a.VST1P(regs(vx...), dst.At(64))
 		},
 		tail: func() {
@@ -152,14 +181,12 @@ func scale(a *asm, t elem) {
 		scalars: []vreg{s},
 		loop: func() {
 			a.VLD1(x.At(0), regs(vx...))
-			for _, v := range vx {
-				a.FMUL(v, v, s)
-			}
+			each(a.FMUL, vx, vx, s)
 			a.VST1P(regs(vx...), x.At(64))
 		},
 		tail: func() {
 			t.FMOV(x.At(0), F(0))
-			t.FMUL(F(s.n), F(0), F(0))
+			t.FMUL(s.F(), F(0), F(0))
 			t.FMOVP(F(0), x.At(t.size))
 		},
 	})
@@ -186,7 +213,7 @@ func axpy(a *asm, t elem) {
 		tail: func() {
 			t.FMOVP(x.At(t.size), F(0))
 			t.FMOV(y.At(0), F(4))
-			t.FMADD(F(s.n), F(4), F(0), F(4))
+			t.FMADD(s.F(), F(4), F(0), F(4))
 			t.FMOVP(F(4), y.At(t.size))
 		},
 	})
@@ -202,28 +229,22 @@ func tanhBackward(a *asm, t elem) {
 	vd, vy := vregs(0, 4), vregs(4, 4)
 	elementwise(a, t, ew{
 		setup: func() {
-			t.FMOV(fimm(1), F(one.n))
+			t.FMOV(fimm(1), one.F())
 			a.VDUP(one.Lane(0), one)
 		},
 		loop: func() {
 			a.VLD1(d.At(0), regs(vd...))
 			a.VLD1P(y.At(64), regs(vy...))
-			for _, v := range vy {
-				a.FMUL(v, v, v)
-			}
-			for _, v := range vy {
-				a.FSUB(v, one, v)
-			}
-			for i := range vd {
-				a.FMUL(vd[i], vd[i], vy[i])
-			}
+			each(a.FMUL, vy, vy, vy)
+			each(a.FSUB, vy, one, vy)
+			each(a.FMUL, vd, vd, vy)
 			a.VST1P(regs(vd...), d.At(64))
 		},
 		tail: func() {
 			t.FMOV(d.At(0), F(0))
 			t.FMOVP(y.At(t.size), F(4))
 			t.FMUL(F(4), F(4), F(4))
-			t.FSUB(F(4), F(one.n), F(4))
+			t.FSUB(F(4), one.F(), F(4))
 			t.FMUL(F(4), F(0), F(0))
 			t.FMOVP(F(0), d.At(t.size))
 		},
@@ -243,19 +264,15 @@ func sgd(a *asm, t elem) {
 		loop: func() {
 			a.VLD1P(gr.At(64), regs(vg...))
 			a.VLD1P(p.At(64), regs(vp...))
-			for _, v := range vg {
-				a.FMUL(v, lr, v)
-			}
-			for i := range vp {
-				a.FSUB(vp[i], vp[i], vg[i])
-			}
+			each(a.FMUL, vg, lr, vg)
+			each(a.FSUB, vp, vp, vg)
 			a.VST1P(regs(vp...), p2.At(64))
 			check(a, vp)
 		},
 		tail: func() {
 			t.FMOVP(gr.At(t.size), F(0))
 			t.FMOVP(p.At(t.size), F(4))
-			t.FMUL(F(0), F(lr.n), F(0))
+			t.FMUL(F(0), lr.F(), F(0))
 			t.FSUB(F(0), F(4), F(4))
 			t.FMOVP(F(4), p2.At(t.size))
 			checkScalar(t, F(4))
@@ -279,26 +296,14 @@ func nesterov(a *asm, t elem) {
 			a.VLD1P(gr.At(64), regs(vt...))
 			a.VLD1P(v.At(64), regs(vv...))
 			a.VLD1P(p.At(64), regs(vp...))
-			for _, x := range vt {
-				a.FMUL(x, lr, x)
-			}
-			for _, x := range vv {
-				a.FMUL(x, mu, x)
-			}
-			for i := range vv {
-				a.FSUB(vv[i], vv[i], vt[i])
-			}
+			each(a.FMUL, vt, lr, vt)
+			each(a.FMUL, vv, mu, vv)
+			each(a.FSUB, vv, vv, vt)
 			a.VST1P(regs(vv...), v2.At(64))
 			check(a, vv)
-			for i := range tmp {
-				a.FMUL(tmp[i], mu, vv[i])
-			}
-			for i := range vp {
-				a.FADD(vp[i], vp[i], tmp[i])
-			}
-			for i := range vp {
-				a.FSUB(vp[i], vp[i], vt[i])
-			}
+			each(a.FMUL, tmp, mu, vv)
+			each(a.FADD, vp, vp, tmp)
+			each(a.FSUB, vp, vp, vt)
 			a.VST1P(regs(vp...), p2.At(64))
 			check(a, vp)
 		},
@@ -306,12 +311,12 @@ func nesterov(a *asm, t elem) {
 			t.FMOVP(gr.At(t.size), F(0))
 			t.FMOVP(v.At(t.size), F(4))
 			t.FMOVP(p.At(t.size), F(8))
-			t.FMUL(F(0), F(lr.n), F(0))
-			t.FMUL(F(4), F(mu.n), F(4))
+			t.FMUL(F(0), lr.F(), F(0))
+			t.FMUL(F(4), mu.F(), F(4))
 			t.FSUB(F(0), F(4), F(4))
 			t.FMOVP(F(4), v2.At(t.size))
 			checkScalar(t, F(4))
-			t.FMUL(F(4), F(mu.n), F(12))
+			t.FMUL(F(4), mu.F(), F(12))
 			t.FADD(F(12), F(8), F(8))
 			t.FSUB(F(0), F(8), F(8))
 			t.FMOVP(F(8), p2.At(t.size))
@@ -335,55 +340,25 @@ func rmsprop(a *asm, t elem) {
 			a.VLD1P(gr.At(64), regs(vg...))
 			a.VLD1P(av.At(64), regs(va...))
 			a.VLD1P(p.At(64), regs(vp...))
-			for _, x := range va {
-				a.FMUL(x, rho, x)
-			}
-			for i := range tmp {
-				a.FMUL(tmp[i], c, vg[i])
-			}
-			for i := range tmp {
-				a.FMUL(tmp[i], tmp[i], vg[i])
-			}
-			for i := range va {
-				a.FADD(va[i], va[i], tmp[i])
-			}
+			each(a.FMUL, va, rho, va)
+			each(a.FMUL, tmp, c, vg)
+			each(a.FMUL, tmp, tmp, vg)
+			each(a.FADD, va, va, tmp)
 			a.VST1P(regs(va...), a2.At(64))
 			check(a, va)
-			for _, x := range va {
-				a.FSQRT(x, x)
-			}
-			for _, x := range va {
-				a.FADD(x, x, eps)
-			}
-			for _, x := range vg {
-				a.FMUL(x, lr, x)
-			}
-			for i := range vg {
-				a.FDIV(vg[i], vg[i], va[i])
-			}
-			for i := range vp {
-				a.FSUB(vp[i], vp[i], vg[i])
-			}
-			a.VST1P(regs(vp...), p2.At(64))
-			check(a, vp)
+			rmsStep(a, va, va, vg, vp, lr, eps, p2)
 		},
 		tail: func() {
 			t.FMOVP(gr.At(t.size), F(0))
 			t.FMOVP(av.At(t.size), F(4))
 			t.FMOVP(p.At(t.size), F(8))
-			t.FMUL(F(4), F(rho.n), F(4))
-			t.FMUL(F(0), F(c.n), F(12))
+			t.FMUL(F(4), rho.F(), F(4))
+			t.FMUL(F(0), c.F(), F(12))
 			t.FMUL(F(0), F(12), F(12))
 			t.FADD(F(12), F(4), F(4))
 			t.FMOVP(F(4), a2.At(t.size))
 			checkScalar(t, F(4))
-			t.FSQRT(F(4), F(4))
-			t.FADD(F(eps.n), F(4), F(4))
-			t.FMUL(F(0), F(lr.n), F(0))
-			t.FDIV(F(4), F(0), F(0))
-			t.FSUB(F(0), F(8), F(8))
-			t.FMOVP(F(8), p2.At(t.size))
-			checkScalar(t, F(8))
+			rmsStepScalar(t, F(4), F(4), F(0), F(8), lr, eps, p2)
 		},
 	})
 }
@@ -405,72 +380,36 @@ func adam(a *asm, t elem) {
 			a.VLD1P(m.At(64), regs(vm...))
 			a.VLD1P(v.At(64), regs(vv...))
 			a.VLD1P(p.At(64), regs(vp...))
-			for _, x := range vm {
-				a.FMUL(x, b1, x)
-			}
-			for i := range tmp {
-				a.FMUL(tmp[i], c1, vg[i])
-			}
-			for i := range vm {
-				a.FADD(vm[i], vm[i], tmp[i])
-			}
-			for _, x := range vv {
-				a.FMUL(x, b2, x)
-			}
-			for i := range tmp {
-				a.FMUL(tmp[i], c2, vg[i])
-			}
-			for i := range tmp {
-				a.FMUL(tmp[i], tmp[i], vg[i])
-			}
-			for i := range vv {
-				a.FADD(vv[i], vv[i], tmp[i])
-			}
+			each(a.FMUL, vm, b1, vm)
+			each(a.FMUL, tmp, c1, vg)
+			each(a.FADD, vm, vm, tmp)
+			each(a.FMUL, vv, b2, vv)
+			each(a.FMUL, tmp, c2, vg)
+			each(a.FMUL, tmp, tmp, vg)
+			each(a.FADD, vv, vv, tmp)
 			a.VST1P(regs(vm...), m2.At(64))
 			a.VST1P(regs(vv...), v2.At(64))
 			check(a, vm)
 			check(a, vv)
-			for i := range tmp {
-				a.FSQRT(tmp[i], vv[i])
-			}
-			for _, x := range tmp {
-				a.FADD(x, x, eps)
-			}
-			for _, x := range vm {
-				a.FMUL(x, lr, x)
-			}
-			for i := range vm {
-				a.FDIV(vm[i], vm[i], tmp[i])
-			}
-			for i := range vp {
-				a.FSUB(vp[i], vp[i], vm[i])
-			}
-			a.VST1P(regs(vp...), p2.At(64))
-			check(a, vp)
+			rmsStep(a, tmp, vv, vm, vp, lr, eps, p2)
 		},
 		tail: func() {
 			t.FMOVP(gr.At(t.size), F(0))
 			t.FMOVP(m.At(t.size), F(4))
 			t.FMOVP(v.At(t.size), F(8))
 			t.FMOVP(p.At(t.size), F(12))
-			t.FMUL(F(4), F(b1.n), F(4))
-			t.FMUL(F(0), F(c1.n), F(16))
+			t.FMUL(F(4), b1.F(), F(4))
+			t.FMUL(F(0), c1.F(), F(16))
 			t.FADD(F(16), F(4), F(4))
-			t.FMUL(F(8), F(b2.n), F(8))
-			t.FMUL(F(0), F(c2.n), F(16))
+			t.FMUL(F(8), b2.F(), F(8))
+			t.FMUL(F(0), c2.F(), F(16))
 			t.FMUL(F(0), F(16), F(16))
 			t.FADD(F(16), F(8), F(8))
 			t.FMOVP(F(4), m2.At(t.size))
 			t.FMOVP(F(8), v2.At(t.size))
 			checkScalar(t, F(4))
 			checkScalar(t, F(8))
-			t.FSQRT(F(8), F(16))
-			t.FADD(F(eps.n), F(16), F(16))
-			t.FMUL(F(4), F(lr.n), F(4))
-			t.FDIV(F(16), F(4), F(4))
-			t.FSUB(F(4), F(12), F(12))
-			t.FMOVP(F(12), p2.At(t.size))
-			checkScalar(t, F(12))
+			rmsStepScalar(t, F(16), F(8), F(4), F(12), lr, eps, p2)
 		},
 	})
 }

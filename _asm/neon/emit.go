@@ -152,57 +152,57 @@ func (a *asm) comments(text []string) {
 }
 
 // op writes the instruction mn with operands ops in the Go assembler's
-// syntax, vector registers in the arrangement def unless they name one,
-// with the comments of the calling line.
+// syntax, vector registers in the arrangement def unless they name one.
 func (a *asm) op(def arrangement, mn string, ops ...operand) *line {
-	s := callSite()
-	a.comments(a.expandAll(s.above()))
-	text := make([]string, len(ops))
-	for i, o := range ops {
-		text[i] = o.asm(def)
-	}
-	code := mn
-	if len(ops) > 0 {
-		code += " " + strings.Join(text, ", ")
-	}
-	return a.add(&line{kind: codeLine, code: code, note: a.expand(s.trailing())})
+	return a.instruction(join(mn, asmText(def, ops)), "")
 }
 
 // word writes the instruction mn, which the Go assembler lacks, as a WORD
 // that encode computes from its ARM syntax; vector registers take the
 // arrangement def unless they name one.
 func (a *asm) word(def arrangement, mn string, ops ...armOperand) *line {
-	s := callSite()
-	a.comments(a.expandAll(s.above()))
 	text := make([]string, len(ops))
 	for i, o := range ops {
 		text[i] = o.arm(def)
 	}
-	ins := mn + " " + strings.Join(text, ", ")
+	ins := join(mn, text)
 	w, err := encode(ins)
 	if err != nil {
 		panic(err)
 	}
-	return a.add(&line{kind: codeLine, code: "WORD " + hex(uint64(w), 8, true).asm(def), word: ins, note: a.expand(s.trailing())})
+	return a.instruction(join("WORD", asmText(def, []operand{hex(uint64(w), 8, true)})), ins)
+}
+
+// instruction writes the line code, with the comments of the calling line:
+// those above it, and the one at its end, after word for a WORD (its
+// instruction in ARM syntax).
+func (a *asm) instruction(code, word string) *line {
+	s := callSite()
+	a.comments(a.expandAll(s.above()))
+	return a.add(&line{kind: codeLine, code: code, word: word, note: a.expand(s.trailing())})
 }
 
 // directive writes the assembler directive name (TEXT, DATA, GLOBL) with
 // its operands, at the start of a line.
 func (a *asm) directive(name string, ops ...operand) {
-	text := make([]string, len(ops))
-	for i, o := range ops {
-		text[i] = o.asm(arrangement{})
-	}
-	a.add(&line{kind: rawLine, code: name + " " + strings.Join(text, ", ")})
+	a.add(&line{kind: rawLine, code: join(name, asmText(arrangement{}, ops))})
 }
 
-// raw writes a line as it is.
-func (a *asm) raw(s string) {
-	if s == "" {
-		a.lines = append(a.lines, &line{kind: blankLine})
-		return
+// asmText returns the operands ops in the Go assembler's syntax.
+func asmText(def arrangement, ops []operand) []string {
+	text := make([]string, len(ops))
+	for i, o := range ops {
+		text[i] = o.asm(def)
 	}
-	a.lines = append(a.lines, &line{kind: rawLine, code: s})
+	return text
+}
+
+// join writes an instruction or directive and its operands.
+func join(mn string, ops []string) string {
+	if len(ops) == 0 {
+		return mn
+	}
+	return mn + " " + strings.Join(ops, ", ")
 }
 
 // Line writes the line s, a directive that the generator reads (the
@@ -219,19 +219,23 @@ func (a *asm) Include(file string) { a.Line("#include \"" + file + "\"") }
 // formatted with args (fmt's verbs) when there are any.
 func (a *asm) Comment(args ...any) {
 	a.para()
-	text := a.expandAll(callSite().above())
-	if len(args) > 0 {
-		for i := range text {
-			text[i] = fmt.Sprintf(text[i], args...)
-		}
-	}
-	a.comments(text)
+	a.comments(format(a.expandAll(callSite().above()), args))
 }
 
 // Doc adds the comment above the call to the doc comment of the next Text
-// or Macro, as a paragraph of it.
-func (a *asm) Doc() {
-	a.docs = append(a.docs, a.expandAll(callSite().above()))
+// or Macro, as a paragraph of it, formatted with args (fmt's verbs) when
+// there are any.
+func (a *asm) Doc(args ...any) {
+	a.docs = append(a.docs, format(a.expandAll(callSite().above()), args))
+}
+
+// format formats the lines text, as one string, with args, when there
+// are any.
+func format(text []string, args []any) []string {
+	if len(args) == 0 {
+		return text
+	}
+	return strings.Split(fmt.Sprintf(strings.Join(text, "\n"), args...), "\n")
 }
 
 // takeDocs returns the pending doc paragraphs and the comment above s.

@@ -69,6 +69,23 @@ func (r *gcpRegs) glNone(a *asm, t elem, mask vreg, l label) {
 	a.CBZ(r.any, l)
 }
 
+// stepUp writes the loop, at label step, of a recurrence that steps z up
+// to 10 lane by lane, at most steps times, with 10 in V3 and 1 in V1:
+// while a lane has z < 10 (the mask V6), body, masked by V6, then z++ in
+// the lanes of V6; then the label done.
+func (r *gcpRegs) stepUp(a *asm, z vreg, steps int, step, done label, body func()) {
+	a.MOVD(imm(steps), r.cnt)
+	a.Label(step)
+	a.FCMGT(V(6), V(3), z) // z < 10
+	a.Invoke(r.glNone, V(6), done)
+	body()
+	a.VAND(V(6), V(1), V(7))
+	a.FADD(z, z, V(7)) // z++
+	a.SUBS(imm(1), r.cnt)
+	a.BNE(step)
+	a.Label(done)
+}
+
 // gcpLossF64 writes gcpLossF64, whose float32 wrapper converts.
 func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	c := r.c
@@ -87,7 +104,7 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 		arg arg
 		v   vreg
 	}{{args[10], fixedAlpha}, {args[11], scale}} {
-		t.FMOV(x.arg, F(x.v.n))
+		t.FMOV(x.arg, x.v.F())
 		a.VDUP(x.v.Lane(0), x.v)
 	}
 	a.VEOR(sum, sum, sum) // sum = 0
@@ -111,7 +128,7 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	// α = 1 + softplus(za), σ(za)
 	a.VLD1P(r.za.At(16), regs(V(28)))
 	a.Invoke(r.glSoftplus)
-	a.FMOVQ(c.one, F(one.n))
+	a.FMOVQ(c.one, one.F())
 	a.FADD(alpha, V(0), one) // α = softplus(za) + 1
 	a.VMOV(V(29), sigZa)
 
@@ -123,7 +140,7 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	a.VAND(V(1), valid, valid)
 	a.VAND(V(2), valid, valid)
 	// σ = β(1 + 1/ν); s = √(2σ)
-	a.FMOVQ(c.one, F(one.n))
+	a.FMOVQ(c.one, one.F())
 	a.FDIV(V(2), one, nu)
 	a.FADD(V(2), V(2), one)
 	a.FMUL(sigma, beta, V(2)) // σ
@@ -178,7 +195,7 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	a.VMOV(beta, V(0))
 	a.Invoke(r.glLog)
 	a.VMOV(V(0), lnSigma) // ln β
-	a.FMOVQ(c.one, F(one.n))
+	a.FMOVQ(c.one, one.F())
 	a.FDIV(V(2), one, nu)   // 1/ν
 	a.FCMGE(V(30), nu, one) // ν ≥ 1
 	a.VMOV(nu, V(0))
@@ -195,7 +212,7 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	// lnΓ(α+½) − lnΓ(α): z = α ≥ 10 gives the series alone; below, z = α+1 is
 	// stepped up to 10 with num/den = Π (α+k+½)/(α+k), as in lgammaHalfStep:
 	// series(z) − ln(num/den) + ln α. At most nine steps for α > 0.
-	a.FMOVQ(c.one, F(one.n))
+	a.FMOVQ(c.one, one.F())
 	a.FMOVQ(c.ten, F(3))
 	a.FMOVQ(c.half, F(5))
 	a.FADD(z, alpha, one)      // α + 1
@@ -203,22 +220,13 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	a.VBIT(V(4), alpha, z)     // z
 	a.FADD(num, alpha, V(5))   // num = α + ½
 	a.VMOV(one, den)           // den = 1
-	a.MOVD(imm(9), r.cnt)
-
-	a.Label(lgStep)
-	a.FCMGT(V(6), V(3), z) // z < 10
-	a.Invoke(r.glNone, V(6), lgDone)
-	a.FADD(V(7), z, V(5))
-	a.FMUL(V(7), num, V(7))
-	a.VBIT(V(6), V(7), num) // num *= z + ½
-	a.FMUL(V(7), den, z)
-	a.VBIT(V(6), V(7), den) // den *= z
-	a.VAND(V(6), one, V(7))
-	a.FADD(z, z, V(7)) // z++
-	a.SUBS(imm(1), r.cnt)
-	a.BNE(lgStep)
-
-	a.Label(lgDone)
+	r.stepUp(a, z, 9, lgStep, lgDone, func() {
+		a.FADD(V(7), z, V(5))
+		a.FMUL(V(7), num, V(7))
+		a.VBIT(V(6), V(7), num) // num *= z + ½
+		a.FMUL(V(7), den, z)
+		a.VBIT(V(6), V(7), den) // den *= z
+	})
 	a.VMOV(z, V(0))
 	a.Invoke(r.glLog)
 	a.FMOVQ(c.half, F(1))
@@ -244,28 +252,19 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	// ten steps for α > 0.
 	a.VMOV(alpha, z)      // z
 	a.VEOR(num, num, num) // num = 0
-	a.FMOVQ(c.one, F(one.n))
+	a.FMOVQ(c.one, one.F())
 	a.VMOV(one, den) // den = 1
 	a.FMOVQ(c.ten, F(3))
-	a.MOVD(imm(10), r.cnt)
-
-	a.Label(psiStep)
-	a.FCMGT(V(6), V(3), z) // z < 10
-	a.Invoke(r.glNone, V(6), psiDone)
-	a.FADD(V(7), z, z)
-	a.FADD(V(7), V(7), one)
-	a.FMUL(V(7), z, V(7)) // d = z(2z+1)
-	a.FMUL(V(8), num, V(7))
-	a.FADD(V(8), V(8), den)
-	a.VBIT(V(6), V(8), num) // num = num·d + den
-	a.FMUL(V(8), den, V(7))
-	a.VBIT(V(6), V(8), den) // den *= d
-	a.VAND(V(6), one, V(7))
-	a.FADD(z, z, V(7)) // z++
-	a.SUBS(imm(1), r.cnt)
-	a.BNE(psiStep)
-
-	a.Label(psiDone)
+	r.stepUp(a, z, 10, psiStep, psiDone, func() {
+		a.FADD(V(7), z, z)
+		a.FADD(V(7), V(7), one)
+		a.FMUL(V(7), z, V(7)) // d = z(2z+1)
+		a.FMUL(V(8), num, V(7))
+		a.FADD(V(8), V(8), den)
+		a.VBIT(V(6), V(8), num) // num = num·d + den
+		a.FMUL(V(8), den, V(7))
+		a.VBIT(V(6), V(8), den) // den *= d
+	})
 	a.FMUL(V(2), z, z)
 	a.FDIV(V(2), one, V(2)) // u = 1/z²
 	series(a, c.digamma, V(2), V(3), V(4))
@@ -277,7 +276,7 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	a.FADD(psiRatio, V(4), V(5))
 	half := V(1)
 	// nll = −[lnΓ ratio − ½(ln 2π + ln σ) − (α+½)·ln(1+u)]
-	a.FMOVQ(c.half, F(half.n))
+	a.FMOVQ(c.half, half.F())
 	a.FADD(V(2), alpha, half) // α + ½
 	a.FMOVQ(c.log2Pi, F(3))
 	a.FADD(V(3), lnSigma, V(3))
@@ -306,7 +305,7 @@ func (r *gcpRegs) gcpLossF64(a *asm, t elem) {
 	a.FNEG(V(1), V(1))
 	a.FDIV(V(1), V(1), V(5)) // dν
 	// chain through the links, scale, and NaN for an invalid prior
-	a.FMOVQ(c.nan, F(nan.n))
+	a.FMOVQ(c.nan, nan.F())
 	a.FMUL(V(1), V(1), sigZn)
 	a.FMUL(V(1), scale, V(1))
 	a.VBIF(valid, nan, V(1))

@@ -113,9 +113,9 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 
 	a.Label(bias)
 	if vectors == 0 {
-		t.FMOV(r.bias.Idx(r.joff), F(acc[0][0].n))
+		t.FMOV(r.bias.Idx(r.joff), acc[0][0].F())
 		for _, row := range acc[1:] {
-			t.FMOV(F(acc[0][0].n), F(row[0].n))
+			t.FMOV(acc[0][0].F(), row[0].F())
 		}
 	} else {
 		a.ADD(r.bias, r.joff, r.bp)
@@ -131,7 +131,7 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 	a.Label(accum)
 	r.eachRowOfC(a, vectors, acc, func(m operand, row []vreg) {
 		if vectors == 0 {
-			t.FMOV(m, F(row[0].n))
+			t.FMOV(m, row[0].F())
 		} else if rows == 1 {
 			a.VLD1(m, regs(row...))
 		} else {
@@ -154,15 +154,15 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 		t.FMOV(r.bp.At(0), F(0))
 		a.ADD(r.ldb, r.bp)
 		for i, v := range bcast {
-			t.FMOV(r.a[i].At(0), F(v.n))
+			t.FMOV(r.a[i].At(0), v.F())
 			a.ADD(r.aqs, r.a[i])
 		}
 		for i, row := range acc {
-			s := F(row[0].n)
+			s := row[0].F()
 			if rows == 1 {
-				t.FMADD(F(0), s, F(bcast[i].n), s) // s += A(i, q) * B(q, j)
+				t.FMADD(F(0), s, bcast[i].F(), s) // s += A(i, q) * B(q, j)
 			} else {
-				t.FMADD(F(0), s, F(bcast[i].n), s).Fmt(i) // s += A(i0+%d, q) * B(q, j)
+				t.FMADD(F(0), s, bcast[i].F(), s).Fmt(i) // s += A(i0+%d, q) * B(q, j)
 			}
 		}
 	} else {
@@ -189,7 +189,7 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 	for _, row := range acc {
 		for _, v := range row {
 			if vectors == 0 {
-				t.FMAX(F(8), F(v.n), F(v.n))
+				t.FMAX(F(8), v.F(), v.F())
 			} else {
 				a.FMAX(v, v, V(8))
 			}
@@ -199,7 +199,7 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 	a.Label(store)
 	r.eachRowOfC(a, vectors, acc, func(m operand, row []vreg) {
 		if vectors == 0 {
-			t.FMOV(F(row[0].n), m)
+			t.FMOV(row[0].F(), m)
 		} else if rows == 1 {
 			a.VST1(regs(row...), m)
 		} else {

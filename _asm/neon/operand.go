@@ -47,8 +47,8 @@ type vreg struct {
 func V(n int) vreg { return vreg{n: n} }
 
 // vregs returns count vector registers from Vfirst on.
-func vregs(first, count int) []vreg {
-	v := make([]vreg, count)
+func vregs(first, count int) block {
+	v := make(block, count)
 	for i := range v {
 		v[i] = V(first + i)
 	}
@@ -65,6 +65,9 @@ func (v vreg) name() string {
 func (v vreg) asm(def arrangement) string { return v.name() + "." + def.goName() }
 func (v vreg) arm(def arrangement) string { return v.name() + "." + def.armName() }
 
+// F returns the scalar register of v's lowest lane.
+func (v vreg) F() freg { return freg(v.n) }
+
 // In returns v with the arrangement r rather than the default.
 func (v vreg) In(r arrangement) vec { return vec{v, r} }
 
@@ -72,6 +75,17 @@ func (v vreg) In(r arrangement) vec { return vec{v, r} }
 // i of v as a float64.
 func (v vreg) Lane(i int) lane { return lane{v, "", i} }
 func (v vreg) D(i int) lane    { return lane{v, "D", i} }
+
+// block is vector registers that a kernel treats alike: the four vectors
+// of an element-wise kernel's block, or accumulators.
+type block []vreg
+
+// perVector is an operand of each: a block, whose i-th register goes to
+// the i-th instruction, or a register, the same for all.
+type perVector interface{ at(i int) vreg }
+
+func (b block) at(i int) vreg { return b[i] }
+func (v vreg) at(int) vreg    { return v }
 
 // vec is a vector register with its arrangement.
 type vec struct {

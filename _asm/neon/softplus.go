@@ -27,60 +27,32 @@ func (s *specials) softplus(a *asm, t elem) {
 	//	dst[i] = softplus(⟨float64(x[i])|x[i]⟩)
 	// }
 	a.Doc()
-	if t.size == 4 {
-		// Blocks of 4, widened to two float64×2 vectors, then one at a time in
-		// lane 0 (lane 1 computes softplus(0)).
-		a.Doc()
-	} else {
-		// Pairs, then the last element in lane 0 (lane 1 computes softplus(0)).
-		a.Doc()
-	}
-	args := a.Text()
-	n, dst, x := R(7), R(0), R(1)
-	a.MOVD(args[0], n)
-	a.MOVD(args[1], dst)
-	a.MOVD(args[2], x)
-	a.MOVD(s.table.Addr(), s.ktab)
-	loop, tail, done := a.L("loop"), a.L("tail"), a.L("done")
-	a.LSR(imm(log2(t.lanes())), n, R(8)) // ⟨blocks of 4|pairs⟩
-	a.CBZ(R(8), tail)
-	a.PCALIGN(16)
-	a.Label(loop)
-	if t.size == 4 {
-		a.VLD1P(x.At(16), regs(V(16)))
-		a.FCVTL(V(28), V(16))
-		a.Invoke(s.spLink)
-		a.VMOV(V(0), V(17))
-		a.FCVTL2(V(28), V(16))
-		a.Invoke(s.spLink)
-		a.VMOV(V(0), V(18))
-		a.VST1P(regs(V(17).In(D2), V(18).In(D2)), dst.At(32)) // dst[i:i+4] = softplus(x[i:i+4])
-	} else {
-		a.VLD1P(x.At(16), regs(V(28)))
-		a.Invoke(s.spLink)
-		a.VST1P(regs(V(0)), dst.At(16)) // dst[i:i+2] = softplus(x[i:i+2])
-	}
-	a.SUBS(imm(1), R(8))
-	a.BNE(loop)
-	a.Label(tail)
-	d := a.F64()
-	if t.size == 4 {
-		each := a.L("tail", "loop")
-		a.AND(imm(3), n, R(8))
-		a.CBZ(R(8), done)
-		a.Label(each)
-		t.FMOVP(x.At(4), F(16))
-		a.FCVTSD(F(16), F(28)) // clears lane 1
-		a.Invoke(s.spLink)
-		d.FMOVP(F(0), dst.At(8))
-		a.SUBS(imm(1), R(8))
-		a.BNE(each)
-	} else {
-		a.TBZ(imm(0), n, done)
-		t.FMOV(x.At(0), F(28)) // clears lane 1
-		a.Invoke(s.spLink)
-		t.FMOV(F(0), dst.At(0))
-	}
-	a.Label(done)
-	a.RET()
+	dst, x := R(0), R(1)
+	s.inLanes(a, t, func() {
+		if t.size == 4 {
+			a.VLD1P(x.At(16), regs(V(16)))
+			a.FCVTL(V(28), V(16))
+			a.Invoke(s.spLink)
+			a.VMOV(V(0), V(17))
+			a.FCVTL2(V(28), V(16))
+			a.Invoke(s.spLink)
+			a.VMOV(V(0), V(18))
+			a.VST1P(regs(V(17).In(D2), V(18).In(D2)), dst.At(32)) // dst[i:i+4] = softplus(x[i:i+4])
+		} else {
+			a.VLD1P(x.At(16), regs(V(28)))
+			a.Invoke(s.spLink)
+			a.VST1P(regs(V(0)), dst.At(16)) // dst[i:i+2] = softplus(x[i:i+2])
+		}
+	}, func() {
+		if t.size == 4 {
+			t.FMOVP(x.At(4), F(16))
+			a.FCVTSD(F(16), F(28)) // clears lane 1
+			a.Invoke(s.spLink)
+			a.F64().FMOVP(F(0), dst.At(8))
+		} else {
+			t.FMOV(x.At(0), F(28)) // clears lane 1
+			a.Invoke(s.spLink)
+			t.FMOV(F(0), dst.At(0))
+		}
+	})
 }

@@ -84,18 +84,18 @@ func callSite() site {
 	}
 }
 
-// writerTypes are the types whose methods write: their frames are not call
-// sites.
-var writerTypes = []string{"(*asm).", "elem.", "(*defines).", "(*table)."}
+// writers are the functions that write for their caller: the methods of
+// the types named with a final dot, and the functions named.
+var writers = []string{"(*asm).", "elem.", "(*defines).", "(*table).", "each"}
 
 // isWriter reports whether function, a name as the runtime reports it
-// (main.(*asm).op, or with the package's path in a test), is a method of
-// one of the writerTypes.
+// (main.(*asm).op, or with the package's path in a test), is one of the
+// writers.
 func isWriter(function string) bool {
 	function = function[strings.LastIndexByte(function, '/')+1:]
 	function = function[strings.IndexByte(function, '.')+1:]
-	for _, p := range writerTypes {
-		if strings.HasPrefix(function, p) {
+	for _, w := range writers {
+		if function == w || strings.HasSuffix(w, ".") && strings.HasPrefix(function, w) {
 			return true
 		}
 	}

@@ -24,11 +24,59 @@ func defineSpecials(a *asm) *specials {
 	return s
 }
 
+// inLanes writes a kernel that computes in the two float64 lanes of a
+// vector, after the doc of the calling kernel: its TEXT, n into R7, the
+// pointers into R0, R1, …, the table's address into KTAB, then loop on
+// each block of ⟨4|2⟩ elements (counted in R8), then tail on each element
+// left, one at a time: the last n mod 4 for float32, the last one for
+// float64.
+func (s *specials) inLanes(a *asm, t elem, loop, tail func()) {
+	f := a.name[:len(a.name)-len(t.suffix)] // the function, tanh or softplus
+	if t.size == 4 {
+		// Blocks of 4, widened to two float64×2 vectors, then one at a time in
+		// lane 0 (lane 1 computes %s(0)).
+		a.Doc(f)
+	} else {
+		// Pairs, then the last element in lane 0 (lane 1 computes %s(0)).
+		a.Doc(f)
+	}
+	args := a.Text()
+	n := R(7)
+	a.MOVD(args[0], n)
+	for i, p := range args[1:] {
+		a.MOVD(p, R(i))
+	}
+	a.MOVD(s.table.Addr(), s.ktab)
+	top, rest, done := a.L("loop"), a.L("tail"), a.L("done")
+	a.LSR(imm(log2(t.lanes())), n, R(8)) // ⟨blocks of 4|pairs⟩
+	a.CBZ(R(8), rest)
+	a.PCALIGN(16)
+	a.Label(top)
+	loop()
+	a.SUBS(imm(1), R(8))
+	a.BNE(top)
+	a.Label(rest)
+	if t.size == 4 {
+		each := rest.Sub("loop")
+		a.AND(imm(3), n, R(8))
+		a.CBZ(R(8), done)
+		a.Label(each)
+		tail()
+		a.SUBS(imm(1), R(8))
+		a.BNE(each)
+	} else {
+		a.TBZ(imm(0), n, done)
+		tail()
+	}
+	a.Label(done)
+	a.RET()
+}
+
 // horner writes p = c[0], then p = c[i] + x·p for each next c[i], fused
 // (VFMLA), alternately in the registers r, and returns the one that holds
 // p.
 func horner(a *asm, x vreg, c []konst, r [2]vreg) vreg {
-	a.FMOVQ(c[0], F(r[0].n))
+	a.FMOVQ(c[0], r[0].F())
 	return hornerOn(a, x, c[1:], r)
 }
 
@@ -36,7 +84,7 @@ func horner(a *asm, x vreg, c []konst, r [2]vreg) vreg {
 func hornerOn(a *asm, x vreg, c []konst, r [2]vreg) vreg {
 	for i, k := range c {
 		p, q := r[i%2], r[(i+1)%2]
-		a.FMOVQ(k, F(q.n))
+		a.FMOVQ(k, q.F())
 		a.VFMLA(p, x, q)
 	}
 	return r[len(c)%2]
@@ -46,10 +94,10 @@ func hornerOn(a *asm, x vreg, c []konst, r [2]vreg) vreg {
 // p += c[0], unfused, in acc through tmp: the asymptotic series of
 // special.go but their last multiplication.
 func series(a *asm, c []konst, x, acc, tmp vreg) {
-	a.FMOVQ(c[len(c)-1], F(acc.n))
+	a.FMOVQ(c[len(c)-1], acc.F())
 	a.FMUL(acc, acc, x)
 	for i := len(c) - 2; i >= 0; i-- {
-		a.FMOVQ(c[i], F(tmp.n))
+		a.FMOVQ(c[i], tmp.F())
 		a.FADD(acc, acc, tmp)
 		if i > 0 {
 			a.FMUL(acc, acc, x)

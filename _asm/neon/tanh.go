@@ -49,7 +49,7 @@ func (s *specials) gtTanh(a *asm, t elem) {
 	a.VSHL(imm(52), V(1), V(1))
 	a.FMUL(V(5), V(5), V(1)) // e^w = y·2^k
 	big, one := V(13), V(14) // from 0.625 up, and ±1
-	a.FMOVQ(c.one, F(one.n))
+	a.FMOVQ(c.one, one.F())
 	a.FADD(big, V(5), one)
 	a.FMOVQ(c.two, F(12))
 	a.FDIV(big, V(12), big)
@@ -84,60 +84,34 @@ func (s *specials) tanh(a *asm, t elem) {
 	//	x[i] = ⟨float32(math.Tanh(float64(x[i])))|math.Tanh(x[i])⟩
 	// }
 	a.Doc()
-	if t.size == 4 {
-		// Blocks of 4, widened to two float64×2 vectors, then one at a time in
-		// lane 0 (lane 1 computes tanh(0)).
-		a.Doc()
-	} else {
-		// Pairs, then the last element in lane 0 (lane 1 computes tanh(0)).
-		a.Doc()
-	}
-	args := a.Text()
-	n, x := R(7), R(0)
-	a.MOVD(args[0], n)
-	a.MOVD(args[1], x)
-	a.MOVD(s.table.Addr(), s.ktab)
-	loop, tail, done := a.L("loop"), a.L("tail"), a.L("done")
-	a.LSR(imm(log2(t.lanes())), n, R(8)) // ⟨blocks of 4|pairs⟩
-	a.CBZ(R(8), tail)
-	a.PCALIGN(16)
-	a.Label(loop)
-	if t.size == 4 {
-		a.VLD1(x.At(0), regs(V(16)))
-		a.FCVTL(V(0), V(16))
-		a.Invoke(s.gtTanh)
-		a.VMOV(V(0), V(17))
-		a.FCVTL2(V(0), V(16))
-		a.Invoke(s.gtTanh)
-		a.FCVTN(V(16), V(17))
-		a.FCVTN2(V(16), V(0))
-		a.VST1P(regs(V(16)), x.At(16))
-	} else {
-		a.VLD1(x.At(0), regs(V(0)))
-		a.Invoke(s.gtTanh)
-		a.VST1P(regs(V(0)), x.At(16))
-	}
-	a.SUBS(imm(1), R(8))
-	a.BNE(loop)
-	a.Label(tail)
-	if t.size == 4 {
-		each := a.L("tail", "loop")
-		a.AND(imm(3), n, R(8))
-		a.CBZ(R(8), done)
-		a.Label(each)
-		t.FMOV(x.At(0), F(16))
-		a.FCVTSD(F(16), F(0)) // clears lane 1
-		a.Invoke(s.gtTanh)
-		a.FCVTDS(F(0), F(0))
-		t.FMOVP(F(0), x.At(4))
-		a.SUBS(imm(1), R(8))
-		a.BNE(each)
-	} else {
-		a.TBZ(imm(0), n, done)
-		t.FMOV(x.At(0), F(0)) // clears lane 1
-		a.Invoke(s.gtTanh)
-		t.FMOV(F(0), x.At(0))
-	}
-	a.Label(done)
-	a.RET()
+	x := R(0)
+	s.inLanes(a, t, func() {
+		if t.size == 4 {
+			a.VLD1(x.At(0), regs(V(16)))
+			a.FCVTL(V(0), V(16))
+			a.Invoke(s.gtTanh)
+			a.VMOV(V(0), V(17))
+			a.FCVTL2(V(0), V(16))
+			a.Invoke(s.gtTanh)
+			a.FCVTN(V(16), V(17))
+			a.FCVTN2(V(16), V(0))
+			a.VST1P(regs(V(16)), x.At(16))
+		} else {
+			a.VLD1(x.At(0), regs(V(0)))
+			a.Invoke(s.gtTanh)
+			a.VST1P(regs(V(0)), x.At(16))
+		}
+	}, func() {
+		if t.size == 4 {
+			t.FMOV(x.At(0), F(16))
+			a.FCVTSD(F(16), F(0)) // clears lane 1
+			a.Invoke(s.gtTanh)
+			a.FCVTDS(F(0), F(0))
+			t.FMOVP(F(0), x.At(4))
+		} else {
+			t.FMOV(x.At(0), F(0)) // clears lane 1
+			a.Invoke(s.gtTanh)
+			t.FMOV(F(0), x.At(0))
+		}
+	})
 }
