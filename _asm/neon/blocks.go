@@ -27,7 +27,7 @@ func blocks(a *asm, t elem, mid, each label, loop, between, tail func()) {
 
 // sum4 adds the four vectors acc, of arrangement r, into the lowest lane
 // of acc[0], the scalar acc[0].F(): two pairs, their sum, then across.
-func sum4(a *asm, acc []vreg, r arrangement) {
+func sum4(a *asm, acc block, r arrangement) {
 	v := func(i int) vec { return acc[i].In(r) }
 	a.FADD(v(0), v(0), v(1))
 	a.FADD(v(2), v(2), v(3))

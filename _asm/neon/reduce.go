@@ -14,12 +14,8 @@ func allFinite(a *asm, t elem) {
 	}
 	blocks(a, t, a.L("reduce"), a.L("tail"), func() {
 		a.VLD1P(R(0).At(64), regs(v...))
-		for _, x := range v {
-			a.FSUB(x, x, x)
-		}
-		for i := range acc {
-			a.FADD(acc[i], acc[i], v[i])
-		}
+		each(a.FSUB, v, v, v)
+		each(a.FADD, acc, acc, v)
 	}, func() {
 		sum4(a, acc, t.arr)
 	}, func() {
@@ -48,7 +44,7 @@ func sumSquares(a *asm, t elem) {
 	n, x, ret := args[0], args[1], args[2]
 	a.MOVD(n, R(7))
 	a.MOVD(x, R(0))
-	v, acc := vregs(0, 4), vregs(16, 16/t.size*2)
+	v, acc := vregs(0, 4), vregs(16, 2*t.lanes()) // eight float64×2 for float32, four for float64
 	for _, s := range acc {
 		a.VEOR(s, s, s)
 	}
