@@ -56,7 +56,8 @@ func (r *bcastRegs) gemmBcast(a *asm, t elem) {
 	a.VEOR(V(8), V(8), V(8)) // zero, for ReLU
 	done := a.L("done")
 	for _, rows := range []int{4, 1} {
-		top, end := a.L("rows"+itoa(rows)), a.L("r"+itoa(rows)+"done")
+		p := "r" + itoa(rows) // of the labels of these rows: r4cw, …, r4done
+		top, end := a.L("rows"+itoa(rows)), a.L(p+"done")
 		a.Label(top)
 		if rows == 4 {
 			a.CMP(imm(4), r.mrows)
@@ -66,7 +67,7 @@ func (r *bcastRegs) gemmBcast(a *asm, t elem) {
 		}
 		a.MOVD(ZR, r.joff)
 		a.MOVD(r.ncols, r.nj)
-		tiles := []label{a.L("r" + itoa(rows) + "cw"), a.L("r" + itoa(rows) + "cn"), a.L("r" + itoa(rows) + "c1"), end}
+		tiles := []label{a.L(p + "cw"), a.L(p + "cn"), a.L(p + "c1"), end} // wide, narrow, one column
 		for i, vectors := range []int{4, 1, 0} {
 			r.tile(a, t, rows, vectors, tiles[i], tiles[i+1])
 		}
@@ -95,7 +96,7 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 	if vectors == 0 {
 		cols, bytes = 1, t.size
 	}
-	acc := make([][]vreg, rows) // [row][vector]
+	acc := make([]block, rows) // [row][vector]
 	for i := range acc {
 		acc[i] = vregs(16+4*i, max(vectors, 1))
 	}
@@ -129,7 +130,7 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 	a.B(k)
 
 	a.Label(accum)
-	r.eachRowOfC(a, vectors, acc, func(m operand, row []vreg) {
+	r.eachRowOfC(a, vectors, acc, func(m operand, row block) {
 		if vectors == 0 {
 			t.FMOV(m, row[0].F())
 		} else if rows == 1 {
@@ -197,7 +198,7 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 	}
 
 	a.Label(store)
-	r.eachRowOfC(a, vectors, acc, func(m operand, row []vreg) {
+	r.eachRowOfC(a, vectors, acc, func(m operand, row block) {
 		if vectors == 0 {
 			t.FMOV(row[0].F(), m)
 		} else if rows == 1 {
@@ -215,7 +216,7 @@ func (r *bcastRegs) tile(a *asm, t elem, rows, vectors int, self, next label) {
 // accumulators: for one row, C(i, j) itself; for several, CP on from
 // C(i, j), advanced by a row after each, by the post-indexed load or
 // store f writes for vectors, by an ADD after f for a scalar.
-func (r *bcastRegs) eachRowOfC(a *asm, vectors int, acc [][]vreg, f func(m operand, row []vreg)) {
+func (r *bcastRegs) eachRowOfC(a *asm, vectors int, acc []block, f func(m operand, row block)) {
 	switch {
 	case len(acc) == 1 && vectors == 0:
 		f(r.cptr.Idx(r.joff), acc[0])

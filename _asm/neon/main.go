@@ -2,42 +2,31 @@
 //
 //	cd _asm && go run ./neon -out ../simd_arm64.s
 //
-// The kernels are Go code that calls a writer, asm (emit.go), with one
-// method per instruction (insn.go; elem.go for the scalar instructions of
-// a kernel's element type) over typed operands (operand.go): registers,
-// arrangements, immediates, memory, labels. Nothing is quoted assembly.
-// A pair of float32/float64 kernels is one Go function (or method) over
-// an elem, named as the kernel without its suffix, and asm.Family writes
-// both; its TEXT line, "// func" comment and argument offsets come from
-// the kernel's Go declaration in the package (stubs.go), as avo's
-// Implement does. Registers with a role are Go variables, and #defined
-// names where the assembly names them; loops over registers are Go loops;
-// labels are asm.L(parts), prefixed with the kernel's name. The Go
-// assembler has no vector FADD, FMUL, FDIV, FSQRT, ..., so those are
-// WORDs, which encode.go computes from the instruction in ARM syntax and
-// writes with that instruction as the comment; TestNEONWords in the
-// package checks every one of them through the disassembler,
-// independently.
+// The kernels are Go code over a writer, asm, with one method per
+// instruction (insn.go; elem.go for a kernel's scalar instructions) and
+// typed operands (operand.go): registers, arrangements, immediates,
+// memory, labels; no assembly is quoted. The instructions the Go
+// assembler lacks (FADD, FMUL, FDIV, ... on vectors) are WORDs that
+// encode.go computes from their ARM syntax, which is their comment;
+// TestNEONWords in the package decodes every one independently. The
+// writer takes each kernel's TEXT line, "// func" comment and argument
+// offsets from its Go declaration in the package (stubs.go), as avo's
+// Implement does, and the file's comments from the generator's own Go
+// comments (source.go): the comment at the end of a line that writes an
+// instruction is the instruction's comment, the comment above it is
+// written above it, and the comment above Text, Doc or Macro is a doc
+// comment. A comment for the generator's reader alone goes on or above a
+// line that writes nothing.
 //
-// The comments of simd_arm64.s are the Go comments of the generator (see
-// asm): a comment on the line of a call that writes an instruction is that
-// instruction's comment, comments right above it are written above it,
-// and the comment above Text, Doc or Macro is the kernel's or macro's doc.
-// A comment meant for the reader of the generator alone goes elsewhere:
-// on a line that writes nothing, or above one.
-//
-// The files: gemm_bcast.go and gemm_dot.go (the matrix kernels),
-// elementwise.go and reduce.go (over the loop of blocks.go), consts.go and
-// special.go (the constant table and the macros of exp, ln and softplus),
-// gcploss.go, tanh.go and softplus.go; kernels, below, lists them in the
-// order of the file.
-//
-// To add a kernel: declare it in the package (simd_asm.go or
-// simd_arm64.go) with its reference loop, write a function
-// name(a *asm, t elem) that starts with its doc comment above a.Text()
-// and writes its instructions, add a.Family(name) (or a.Single for a
-// kernel of float64 alone) to kernels, run the command, and add the
-// kernel to the package's differential tests.
+// A pair of kernels is one Go function (or method of the kernels' named
+// registers) over the element type, named as the kernels without their
+// suffix; kernels, below, writes them in the order of the file. To add
+// one: declare it in the package (simd_asm.go or simd_arm64.go) with its
+// reference loop, write name(a *asm, t elem), its doc comment above
+// a.Text(), then its instructions (labels from a.L, loops over registers
+// as Go loops), add a.Family(name) to kernels (a.Single for a kernel of
+// float64 alone), regenerate, and add it to the package's differential
+// tests.
 package main
 
 import (
