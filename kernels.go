@@ -110,6 +110,23 @@ var (
 	kernels64 = generic64
 )
 
+// asmTables32 and asmTables64 are the assembly tables this CPU can run,
+// in the order installKernels received them; the tests compare each with
+// the generic tables.
+var (
+	asmTables32 []*kernelSet[float32]
+	asmTables64 []*kernelSet[float64]
+)
+
+// installKernels adds k32 and k64 to the assembly tables and makes them
+// the tables models use: the architecture files call it in their init
+// for each instruction set the CPU has, the best last.
+func installKernels(k32 *kernelSet[float32], k64 *kernelSet[float64]) {
+	asmTables32 = append(asmTables32, k32)
+	asmTables64 = append(asmTables64, k64)
+	kernels32, kernels64 = k32, k64
+}
+
 // kernelsFor returns the kernel table models of element type T use.
 func kernelsFor[T Float]() *kernelSet[T] { return pickKernels[T](kernels32, kernels64) }
 

@@ -4477,6 +4477,122 @@ mulF64_done:
 	VZEROUPPER
 	RET
 
+// func mulF32AVX512(n int, x *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·mulF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), CX
+	MOVQ CX, BX
+	ANDQ $0x0f, BX
+	SUBQ BX, CX
+	SHLQ $0x02, CX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	XORQ AX, AX
+
+mulF32AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     mulF32AVX512_one
+	VMOVUPS (SI)(AX*1), Z0
+	VMULPS  (DI)(AX*1), Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMULPS  64(DI)(AX*1), Z1, Z1
+	VMOVUPS Z1, 64(SI)(AX*1)
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMULPS  128(DI)(AX*1), Z2, Z2
+	VMOVUPS Z2, 128(SI)(AX*1)
+	VMOVUPS 192(SI)(AX*1), Z3
+	VMULPS  192(DI)(AX*1), Z3, Z3
+	VMOVUPS Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     mulF32AVX512_block
+
+mulF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     mulF32AVX512_done
+	VMOVUPS (SI)(AX*1), Z0
+	VMULPS  (DI)(AX*1), Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     mulF32AVX512_one
+
+mulF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        mulF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMOVUPS   Z16, Z0
+	VMULPS    Z17, Z0, Z0
+	VMOVUPS   Z0, Z16
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+
+mulF32AVX512_end:
+	VZEROUPPER
+	RET
+
+// func mulF64AVX512(n int, x *float64, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·mulF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), CX
+	MOVQ CX, BX
+	ANDQ $0x07, BX
+	SUBQ BX, CX
+	SHLQ $0x03, CX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	XORQ AX, AX
+
+mulF64AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     mulF64AVX512_one
+	VMOVUPD (SI)(AX*1), Z0
+	VMULPD  (DI)(AX*1), Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMULPD  64(DI)(AX*1), Z1, Z1
+	VMOVUPD Z1, 64(SI)(AX*1)
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMULPD  128(DI)(AX*1), Z2, Z2
+	VMOVUPD Z2, 128(SI)(AX*1)
+	VMOVUPD 192(SI)(AX*1), Z3
+	VMULPD  192(DI)(AX*1), Z3, Z3
+	VMOVUPD Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     mulF64AVX512_block
+
+mulF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     mulF64AVX512_done
+	VMOVUPD (SI)(AX*1), Z0
+	VMULPD  (DI)(AX*1), Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     mulF64AVX512_one
+
+mulF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        mulF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMOVUPD   Z16, Z0
+	VMULPD    Z17, Z0, Z0
+	VMOVUPD   Z0, Z16
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+
+mulF64AVX512_end:
+	VZEROUPPER
+	RET
+
 // func mulToF32(n int, dst *float32, x *float32, y *float32)
 // Requires: AVX
 TEXT ·mulToF32(SB), NOSPLIT, $0-32
@@ -4561,6 +4677,126 @@ mulToF64_done:
 	VZEROUPPER
 	RET
 
+// func mulToF32AVX512(n int, dst *float32, x *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·mulToF32AVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ CX, BX
+	ANDQ $0x0f, BX
+	SUBQ BX, CX
+	SHLQ $0x02, CX
+	MOVQ dst+8(FP), SI
+	MOVQ x+16(FP), DI
+	MOVQ y+24(FP), R8
+	XORQ AX, AX
+
+mulToF32AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     mulToF32AVX512_one
+	VMOVUPS (DI)(AX*1), Z0
+	VMULPS  (R8)(AX*1), Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	VMOVUPS 64(DI)(AX*1), Z1
+	VMULPS  64(R8)(AX*1), Z1, Z1
+	VMOVUPS Z1, 64(SI)(AX*1)
+	VMOVUPS 128(DI)(AX*1), Z2
+	VMULPS  128(R8)(AX*1), Z2, Z2
+	VMOVUPS Z2, 128(SI)(AX*1)
+	VMOVUPS 192(DI)(AX*1), Z3
+	VMULPS  192(R8)(AX*1), Z3, Z3
+	VMOVUPS Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     mulToF32AVX512_block
+
+mulToF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     mulToF32AVX512_done
+	VMOVUPS (DI)(AX*1), Z0
+	VMULPS  (R8)(AX*1), Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     mulToF32AVX512_one
+
+mulToF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        mulToF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMOVUPS.Z (R8)(AX*1), K1, Z18
+	VMOVUPS   Z17, Z0
+	VMULPS    Z18, Z0, Z0
+	VMOVUPS   Z0, Z16
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+
+mulToF32AVX512_end:
+	VZEROUPPER
+	RET
+
+// func mulToF64AVX512(n int, dst *float64, x *float64, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·mulToF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ CX, BX
+	ANDQ $0x07, BX
+	SUBQ BX, CX
+	SHLQ $0x03, CX
+	MOVQ dst+8(FP), SI
+	MOVQ x+16(FP), DI
+	MOVQ y+24(FP), R8
+	XORQ AX, AX
+
+mulToF64AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     mulToF64AVX512_one
+	VMOVUPD (DI)(AX*1), Z0
+	VMULPD  (R8)(AX*1), Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	VMOVUPD 64(DI)(AX*1), Z1
+	VMULPD  64(R8)(AX*1), Z1, Z1
+	VMOVUPD Z1, 64(SI)(AX*1)
+	VMOVUPD 128(DI)(AX*1), Z2
+	VMULPD  128(R8)(AX*1), Z2, Z2
+	VMOVUPD Z2, 128(SI)(AX*1)
+	VMOVUPD 192(DI)(AX*1), Z3
+	VMULPD  192(R8)(AX*1), Z3, Z3
+	VMOVUPD Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     mulToF64AVX512_block
+
+mulToF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     mulToF64AVX512_done
+	VMOVUPD (DI)(AX*1), Z0
+	VMULPD  (R8)(AX*1), Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     mulToF64AVX512_one
+
+mulToF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        mulToF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMOVUPD.Z (R8)(AX*1), K1, Z18
+	VMOVUPD   Z17, Z0
+	VMULPD    Z18, Z0, Z0
+	VMOVUPD   Z0, Z16
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+
+mulToF64AVX512_end:
+	VZEROUPPER
+	RET
+
 // func reluBackwardF32(n int, d *float32, y *float32)
 // Requires: AVX
 TEXT ·reluBackwardF32(SB), NOSPLIT, $0-24
@@ -4642,6 +4878,124 @@ reluBackwardF64_one:
 	JMP     reluBackwardF64_one
 
 reluBackwardF64_done:
+	VZEROUPPER
+	RET
+
+// func reluBackwardF32AVX512(n int, d *float32, y *float32)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·reluBackwardF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ   n+0(FP), CX
+	MOVQ   CX, BX
+	ANDQ   $0x0f, BX
+	SUBQ   BX, CX
+	SHLQ   $0x02, CX
+	MOVQ   d+8(FP), SI
+	MOVQ   y+16(FP), DI
+	VXORPS Z15, Z15, Z15
+	XORQ   AX, AX
+
+reluBackwardF32AVX512_block:
+	LEAQ      256(AX), DX
+	CMPQ      DX, CX
+	JGT       reluBackwardF32AVX512_one
+	VCMPPS    $0x11, (DI)(AX*1), Z15, K2
+	VMOVUPS.Z (SI)(AX*1), K2, Z0
+	VMOVUPS   Z0, (SI)(AX*1)
+	VCMPPS    $0x11, 64(DI)(AX*1), Z15, K2
+	VMOVUPS.Z 64(SI)(AX*1), K2, Z1
+	VMOVUPS   Z1, 64(SI)(AX*1)
+	VCMPPS    $0x11, 128(DI)(AX*1), Z15, K2
+	VMOVUPS.Z 128(SI)(AX*1), K2, Z2
+	VMOVUPS   Z2, 128(SI)(AX*1)
+	VCMPPS    $0x11, 192(DI)(AX*1), Z15, K2
+	VMOVUPS.Z 192(SI)(AX*1), K2, Z3
+	VMOVUPS   Z3, 192(SI)(AX*1)
+	MOVQ      DX, AX
+	JMP       reluBackwardF32AVX512_block
+
+reluBackwardF32AVX512_one:
+	CMPQ      AX, CX
+	JGE       reluBackwardF32AVX512_done
+	VCMPPS    $0x11, (DI)(AX*1), Z15, K2
+	VMOVUPS.Z (SI)(AX*1), K2, Z0
+	VMOVUPS   Z0, (SI)(AX*1)
+	ADDQ      $0x40, AX
+	JMP       reluBackwardF32AVX512_one
+
+reluBackwardF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        reluBackwardF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VCMPPS    $0x11, Z17, Z15, K2
+	VMOVUPS.Z Z16, K2, Z0
+	VMOVUPS   Z0, Z16
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+
+reluBackwardF32AVX512_end:
+	VZEROUPPER
+	RET
+
+// func reluBackwardF64AVX512(n int, d *float64, y *float64)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·reluBackwardF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ   n+0(FP), CX
+	MOVQ   CX, BX
+	ANDQ   $0x07, BX
+	SUBQ   BX, CX
+	SHLQ   $0x03, CX
+	MOVQ   d+8(FP), SI
+	MOVQ   y+16(FP), DI
+	VXORPD Z15, Z15, Z15
+	XORQ   AX, AX
+
+reluBackwardF64AVX512_block:
+	LEAQ      256(AX), DX
+	CMPQ      DX, CX
+	JGT       reluBackwardF64AVX512_one
+	VCMPPD    $0x11, (DI)(AX*1), Z15, K2
+	VMOVUPD.Z (SI)(AX*1), K2, Z0
+	VMOVUPD   Z0, (SI)(AX*1)
+	VCMPPD    $0x11, 64(DI)(AX*1), Z15, K2
+	VMOVUPD.Z 64(SI)(AX*1), K2, Z1
+	VMOVUPD   Z1, 64(SI)(AX*1)
+	VCMPPD    $0x11, 128(DI)(AX*1), Z15, K2
+	VMOVUPD.Z 128(SI)(AX*1), K2, Z2
+	VMOVUPD   Z2, 128(SI)(AX*1)
+	VCMPPD    $0x11, 192(DI)(AX*1), Z15, K2
+	VMOVUPD.Z 192(SI)(AX*1), K2, Z3
+	VMOVUPD   Z3, 192(SI)(AX*1)
+	MOVQ      DX, AX
+	JMP       reluBackwardF64AVX512_block
+
+reluBackwardF64AVX512_one:
+	CMPQ      AX, CX
+	JGE       reluBackwardF64AVX512_done
+	VCMPPD    $0x11, (DI)(AX*1), Z15, K2
+	VMOVUPD.Z (SI)(AX*1), K2, Z0
+	VMOVUPD   Z0, (SI)(AX*1)
+	ADDQ      $0x40, AX
+	JMP       reluBackwardF64AVX512_one
+
+reluBackwardF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        reluBackwardF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VCMPPD    $0x11, Z17, Z15, K2
+	VMOVUPD.Z Z16, K2, Z0
+	VMOVUPD   Z0, Z16
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+
+reluBackwardF64AVX512_end:
 	VZEROUPPER
 	RET
 
@@ -4755,6 +5109,148 @@ tanhBackwardF64_done:
 DATA one64<>+0(SB)/8, $0x3ff0000000000000
 GLOBL one64<>(SB), RODATA|NOPTR, $8
 
+// func tanhBackwardF32AVX512(n int, d *float32, y *float32)
+// Requires: AVX, AVX512F
+TEXT ·tanhBackwardF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x0f, BX
+	SUBQ         BX, CX
+	SHLQ         $0x02, CX
+	MOVQ         d+8(FP), SI
+	MOVQ         y+16(FP), DI
+	VBROADCASTSS one32<>+0(SB), Z15
+	XORQ         AX, AX
+
+tanhBackwardF32AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     tanhBackwardF32AVX512_one
+	VMOVUPS (DI)(AX*1), Z0
+	VMULPS  Z0, Z0, Z0
+	VSUBPS  Z0, Z15, Z0
+	VMULPS  (SI)(AX*1), Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	VMOVUPS 64(DI)(AX*1), Z1
+	VMULPS  Z1, Z1, Z1
+	VSUBPS  Z1, Z15, Z1
+	VMULPS  64(SI)(AX*1), Z1, Z1
+	VMOVUPS Z1, 64(SI)(AX*1)
+	VMOVUPS 128(DI)(AX*1), Z2
+	VMULPS  Z2, Z2, Z2
+	VSUBPS  Z2, Z15, Z2
+	VMULPS  128(SI)(AX*1), Z2, Z2
+	VMOVUPS Z2, 128(SI)(AX*1)
+	VMOVUPS 192(DI)(AX*1), Z3
+	VMULPS  Z3, Z3, Z3
+	VSUBPS  Z3, Z15, Z3
+	VMULPS  192(SI)(AX*1), Z3, Z3
+	VMOVUPS Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     tanhBackwardF32AVX512_block
+
+tanhBackwardF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     tanhBackwardF32AVX512_done
+	VMOVUPS (DI)(AX*1), Z0
+	VMULPS  Z0, Z0, Z0
+	VSUBPS  Z0, Z15, Z0
+	VMULPS  (SI)(AX*1), Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     tanhBackwardF32AVX512_one
+
+tanhBackwardF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        tanhBackwardF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMOVUPS   Z17, Z0
+	VMULPS    Z0, Z0, Z0
+	VSUBPS    Z0, Z15, Z0
+	VMULPS    Z16, Z0, Z0
+	VMOVUPS   Z0, Z16
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+
+tanhBackwardF32AVX512_end:
+	VZEROUPPER
+	RET
+
+// func tanhBackwardF64AVX512(n int, d *float64, y *float64)
+// Requires: AVX, AVX512F
+TEXT ·tanhBackwardF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x07, BX
+	SUBQ         BX, CX
+	SHLQ         $0x03, CX
+	MOVQ         d+8(FP), SI
+	MOVQ         y+16(FP), DI
+	VBROADCASTSD one64<>+0(SB), Z15
+	XORQ         AX, AX
+
+tanhBackwardF64AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     tanhBackwardF64AVX512_one
+	VMOVUPD (DI)(AX*1), Z0
+	VMULPD  Z0, Z0, Z0
+	VSUBPD  Z0, Z15, Z0
+	VMULPD  (SI)(AX*1), Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	VMOVUPD 64(DI)(AX*1), Z1
+	VMULPD  Z1, Z1, Z1
+	VSUBPD  Z1, Z15, Z1
+	VMULPD  64(SI)(AX*1), Z1, Z1
+	VMOVUPD Z1, 64(SI)(AX*1)
+	VMOVUPD 128(DI)(AX*1), Z2
+	VMULPD  Z2, Z2, Z2
+	VSUBPD  Z2, Z15, Z2
+	VMULPD  128(SI)(AX*1), Z2, Z2
+	VMOVUPD Z2, 128(SI)(AX*1)
+	VMOVUPD 192(DI)(AX*1), Z3
+	VMULPD  Z3, Z3, Z3
+	VSUBPD  Z3, Z15, Z3
+	VMULPD  192(SI)(AX*1), Z3, Z3
+	VMOVUPD Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     tanhBackwardF64AVX512_block
+
+tanhBackwardF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     tanhBackwardF64AVX512_done
+	VMOVUPD (DI)(AX*1), Z0
+	VMULPD  Z0, Z0, Z0
+	VSUBPD  Z0, Z15, Z0
+	VMULPD  (SI)(AX*1), Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     tanhBackwardF64AVX512_one
+
+tanhBackwardF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        tanhBackwardF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMOVUPD   Z17, Z0
+	VMULPD    Z0, Z0, Z0
+	VSUBPD    Z0, Z15, Z0
+	VMULPD    Z16, Z0, Z0
+	VMOVUPD   Z0, Z16
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+
+tanhBackwardF64AVX512_end:
+	VZEROUPPER
+	RET
+
 // func axpyF32(n int, x *float32, y *float32, a float32)
 // Requires: AVX
 TEXT ·axpyF32(SB), NOSPLIT, $0-28
@@ -4839,6 +5335,124 @@ axpyF64_done:
 	VZEROUPPER
 	RET
 
+// func axpyF32AVX512(n int, x *float32, y *float32, a float32)
+// Requires: AVX, AVX512F
+TEXT ·axpyF32AVX512(SB), NOSPLIT, $0-28
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x0f, BX
+	SUBQ         BX, CX
+	SHLQ         $0x02, CX
+	MOVQ         x+8(FP), SI
+	MOVQ         y+16(FP), DI
+	VBROADCASTSS a+24(FP), Z15
+	XORQ         AX, AX
+
+axpyF32AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     axpyF32AVX512_one
+	VMULPS  (SI)(AX*1), Z15, Z0
+	VADDPS  (DI)(AX*1), Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	VMULPS  64(SI)(AX*1), Z15, Z1
+	VADDPS  64(DI)(AX*1), Z1, Z1
+	VMOVUPS Z1, 64(DI)(AX*1)
+	VMULPS  128(SI)(AX*1), Z15, Z2
+	VADDPS  128(DI)(AX*1), Z2, Z2
+	VMOVUPS Z2, 128(DI)(AX*1)
+	VMULPS  192(SI)(AX*1), Z15, Z3
+	VADDPS  192(DI)(AX*1), Z3, Z3
+	VMOVUPS Z3, 192(DI)(AX*1)
+	MOVQ    DX, AX
+	JMP     axpyF32AVX512_block
+
+axpyF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     axpyF32AVX512_done
+	VMULPS  (SI)(AX*1), Z15, Z0
+	VADDPS  (DI)(AX*1), Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     axpyF32AVX512_one
+
+axpyF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        axpyF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMULPS    Z16, Z15, Z0
+	VADDPS    Z17, Z0, Z0
+	VMOVUPS   Z0, Z17
+	VMOVUPS   Z17, K1, (DI)(AX*1)
+
+axpyF32AVX512_end:
+	VZEROUPPER
+	RET
+
+// func axpyF64AVX512(n int, x *float64, y *float64, a float64)
+// Requires: AVX, AVX512F
+TEXT ·axpyF64AVX512(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x07, BX
+	SUBQ         BX, CX
+	SHLQ         $0x03, CX
+	MOVQ         x+8(FP), SI
+	MOVQ         y+16(FP), DI
+	VBROADCASTSD a+24(FP), Z15
+	XORQ         AX, AX
+
+axpyF64AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     axpyF64AVX512_one
+	VMULPD  (SI)(AX*1), Z15, Z0
+	VADDPD  (DI)(AX*1), Z0, Z0
+	VMOVUPD Z0, (DI)(AX*1)
+	VMULPD  64(SI)(AX*1), Z15, Z1
+	VADDPD  64(DI)(AX*1), Z1, Z1
+	VMOVUPD Z1, 64(DI)(AX*1)
+	VMULPD  128(SI)(AX*1), Z15, Z2
+	VADDPD  128(DI)(AX*1), Z2, Z2
+	VMOVUPD Z2, 128(DI)(AX*1)
+	VMULPD  192(SI)(AX*1), Z15, Z3
+	VADDPD  192(DI)(AX*1), Z3, Z3
+	VMOVUPD Z3, 192(DI)(AX*1)
+	MOVQ    DX, AX
+	JMP     axpyF64AVX512_block
+
+axpyF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     axpyF64AVX512_done
+	VMULPD  (SI)(AX*1), Z15, Z0
+	VADDPD  (DI)(AX*1), Z0, Z0
+	VMOVUPD Z0, (DI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     axpyF64AVX512_one
+
+axpyF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        axpyF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMULPD    Z16, Z15, Z0
+	VADDPD    Z17, Z0, Z0
+	VMOVUPD   Z0, Z17
+	VMOVUPD   Z17, K1, (DI)(AX*1)
+
+axpyF64AVX512_end:
+	VZEROUPPER
+	RET
+
 // func scaleF32(n int, x *float32, a float32)
 // Requires: AVX
 TEXT ·scaleF32(SB), NOSPLIT, $0-20
@@ -4908,6 +5522,108 @@ scaleF64_one:
 	JMP     scaleF64_one
 
 scaleF64_done:
+	VZEROUPPER
+	RET
+
+// func scaleF32AVX512(n int, x *float32, a float32)
+// Requires: AVX, AVX512F
+TEXT ·scaleF32AVX512(SB), NOSPLIT, $0-20
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x0f, BX
+	SUBQ         BX, CX
+	SHLQ         $0x02, CX
+	MOVQ         x+8(FP), SI
+	VBROADCASTSS a+16(FP), Z15
+	XORQ         AX, AX
+
+scaleF32AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     scaleF32AVX512_one
+	VMULPS  (SI)(AX*1), Z15, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	VMULPS  64(SI)(AX*1), Z15, Z1
+	VMOVUPS Z1, 64(SI)(AX*1)
+	VMULPS  128(SI)(AX*1), Z15, Z2
+	VMOVUPS Z2, 128(SI)(AX*1)
+	VMULPS  192(SI)(AX*1), Z15, Z3
+	VMOVUPS Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     scaleF32AVX512_block
+
+scaleF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     scaleF32AVX512_done
+	VMULPS  (SI)(AX*1), Z15, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     scaleF32AVX512_one
+
+scaleF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        scaleF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMULPS    Z16, Z15, Z0
+	VMOVUPS   Z0, Z16
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+
+scaleF32AVX512_end:
+	VZEROUPPER
+	RET
+
+// func scaleF64AVX512(n int, x *float64, a float64)
+// Requires: AVX, AVX512F
+TEXT ·scaleF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x07, BX
+	SUBQ         BX, CX
+	SHLQ         $0x03, CX
+	MOVQ         x+8(FP), SI
+	VBROADCASTSD a+16(FP), Z15
+	XORQ         AX, AX
+
+scaleF64AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     scaleF64AVX512_one
+	VMULPD  (SI)(AX*1), Z15, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	VMULPD  64(SI)(AX*1), Z15, Z1
+	VMOVUPD Z1, 64(SI)(AX*1)
+	VMULPD  128(SI)(AX*1), Z15, Z2
+	VMOVUPD Z2, 128(SI)(AX*1)
+	VMULPD  192(SI)(AX*1), Z15, Z3
+	VMOVUPD Z3, 192(SI)(AX*1)
+	MOVQ    DX, AX
+	JMP     scaleF64AVX512_block
+
+scaleF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     scaleF64AVX512_done
+	VMULPD  (SI)(AX*1), Z15, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	ADDQ    $0x40, AX
+	JMP     scaleF64AVX512_one
+
+scaleF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        scaleF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMULPD    Z16, Z15, Z0
+	VMOVUPD   Z0, Z16
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+
+scaleF64AVX512_end:
 	VZEROUPPER
 	RET
 
@@ -5036,6 +5752,176 @@ sgdF64_done:
 	VMOVMSKPD Y8, AX
 	CMPL      AX, $0x0f
 	SETEQ     ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func sgdF32AVX512(n int, p2 *float32, p *float32, gr *float32, lr float32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sgdF32AVX512(SB), NOSPLIT, $0-41
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x0f, BX
+	SUBQ         BX, CX
+	SHLQ         $0x02, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         p+16(FP), DI
+	MOVQ         gr+24(FP), R8
+	VBROADCASTSS lr+32(FP), Z15
+	VXORPS       Z8, Z8, Z8
+	XORQ         AX, AX
+
+sgdF32AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     sgdF32AVX512_one
+	VMULPS  (R8)(AX*1), Z15, Z0
+	VMOVUPS (DI)(AX*1), Z4
+	VSUBPS  Z0, Z4, Z4
+	VMOVUPS Z4, (SI)(AX*1)
+	VSUBPS  Z4, Z4, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  64(R8)(AX*1), Z15, Z1
+	VMOVUPS 64(DI)(AX*1), Z5
+	VSUBPS  Z1, Z5, Z5
+	VMOVUPS Z5, 64(SI)(AX*1)
+	VSUBPS  Z5, Z5, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  128(R8)(AX*1), Z15, Z2
+	VMOVUPS 128(DI)(AX*1), Z6
+	VSUBPS  Z2, Z6, Z6
+	VMOVUPS Z6, 128(SI)(AX*1)
+	VSUBPS  Z6, Z6, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  192(R8)(AX*1), Z15, Z3
+	VMOVUPS 192(DI)(AX*1), Z7
+	VSUBPS  Z3, Z7, Z7
+	VMOVUPS Z7, 192(SI)(AX*1)
+	VSUBPS  Z7, Z7, Z9
+	VADDPS  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     sgdF32AVX512_block
+
+sgdF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     sgdF32AVX512_done
+	VMULPS  (R8)(AX*1), Z15, Z0
+	VMOVUPS (DI)(AX*1), Z4
+	VSUBPS  Z0, Z4, Z4
+	VMOVUPS Z4, (SI)(AX*1)
+	VSUBPS  Z4, Z4, Z9
+	VADDPS  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     sgdF32AVX512_one
+
+sgdF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        sgdF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMOVUPS.Z (R8)(AX*1), K1, Z18
+	VMULPS    Z18, Z15, Z0
+	VMOVUPS   Z17, Z4
+	VSUBPS    Z0, Z4, Z4
+	VMOVUPS   Z4, Z16
+	VSUBPS    Z4, Z4, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+
+sgdF32AVX512_end:
+	VXORPS Z9, Z9, Z9
+	VCMPPS $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x0000ffff
+	SETEQ  ret+40(FP)
+	VZEROUPPER
+	RET
+
+// func sgdF64AVX512(n int, p2 *float64, p *float64, gr *float64, lr float64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sgdF64AVX512(SB), NOSPLIT, $0-41
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x07, BX
+	SUBQ         BX, CX
+	SHLQ         $0x03, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         p+16(FP), DI
+	MOVQ         gr+24(FP), R8
+	VBROADCASTSD lr+32(FP), Z15
+	VXORPD       Z8, Z8, Z8
+	XORQ         AX, AX
+
+sgdF64AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     sgdF64AVX512_one
+	VMULPD  (R8)(AX*1), Z15, Z0
+	VMOVUPD (DI)(AX*1), Z4
+	VSUBPD  Z0, Z4, Z4
+	VMOVUPD Z4, (SI)(AX*1)
+	VSUBPD  Z4, Z4, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  64(R8)(AX*1), Z15, Z1
+	VMOVUPD 64(DI)(AX*1), Z5
+	VSUBPD  Z1, Z5, Z5
+	VMOVUPD Z5, 64(SI)(AX*1)
+	VSUBPD  Z5, Z5, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  128(R8)(AX*1), Z15, Z2
+	VMOVUPD 128(DI)(AX*1), Z6
+	VSUBPD  Z2, Z6, Z6
+	VMOVUPD Z6, 128(SI)(AX*1)
+	VSUBPD  Z6, Z6, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  192(R8)(AX*1), Z15, Z3
+	VMOVUPD 192(DI)(AX*1), Z7
+	VSUBPD  Z3, Z7, Z7
+	VMOVUPD Z7, 192(SI)(AX*1)
+	VSUBPD  Z7, Z7, Z9
+	VADDPD  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     sgdF64AVX512_block
+
+sgdF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     sgdF64AVX512_done
+	VMULPD  (R8)(AX*1), Z15, Z0
+	VMOVUPD (DI)(AX*1), Z4
+	VSUBPD  Z0, Z4, Z4
+	VMOVUPD Z4, (SI)(AX*1)
+	VSUBPD  Z4, Z4, Z9
+	VADDPD  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     sgdF64AVX512_one
+
+sgdF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        sgdF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMOVUPD.Z (R8)(AX*1), K1, Z18
+	VMULPD    Z18, Z15, Z0
+	VMOVUPD   Z17, Z4
+	VSUBPD    Z0, Z4, Z4
+	VMOVUPD   Z4, Z16
+	VSUBPD    Z4, Z4, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+
+sgdF64AVX512_end:
+	VXORPD Z9, Z9, Z9
+	VCMPPD $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x000000ff
+	SETEQ  ret+40(FP)
 	VZEROUPPER
 	RET
 
@@ -5188,6 +6074,220 @@ nesterovF64_done:
 	VMOVMSKPD Y8, AX
 	CMPL      AX, $0x0f
 	SETEQ     ret+64(FP)
+	VZEROUPPER
+	RET
+
+// func nesterovF32AVX512(n int, p2 *float32, v2 *float32, p *float32, v *float32, gr *float32, lr float32, mu float32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·nesterovF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x0f, BX
+	SUBQ         BX, CX
+	SHLQ         $0x02, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         v2+16(FP), DI
+	MOVQ         p+24(FP), R8
+	MOVQ         v+32(FP), R9
+	MOVQ         gr+40(FP), R10
+	VBROADCASTSS lr+48(FP), Z14
+	VBROADCASTSS mu+52(FP), Z15
+	VXORPS       Z8, Z8, Z8
+	XORQ         AX, AX
+
+nesterovF32AVX512_block:
+	LEAQ    128(AX), DX
+	CMPQ    DX, CX
+	JGT     nesterovF32AVX512_one
+	VMULPS  (R10)(AX*1), Z14, Z0
+	VMULPS  (R9)(AX*1), Z15, Z1
+	VSUBPS  Z0, Z1, Z1
+	VMOVUPS Z1, (DI)(AX*1)
+	VSUBPS  Z1, Z1, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  Z1, Z15, Z2
+	VMOVUPS (R8)(AX*1), Z3
+	VADDPS  Z2, Z3, Z3
+	VSUBPS  Z0, Z3, Z3
+	VMOVUPS Z3, (SI)(AX*1)
+	VSUBPS  Z3, Z3, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  64(R10)(AX*1), Z14, Z4
+	VMULPS  64(R9)(AX*1), Z15, Z5
+	VSUBPS  Z4, Z5, Z5
+	VMOVUPS Z5, 64(DI)(AX*1)
+	VSUBPS  Z5, Z5, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  Z5, Z15, Z6
+	VMOVUPS 64(R8)(AX*1), Z7
+	VADDPS  Z6, Z7, Z7
+	VSUBPS  Z4, Z7, Z7
+	VMOVUPS Z7, 64(SI)(AX*1)
+	VSUBPS  Z7, Z7, Z9
+	VADDPS  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     nesterovF32AVX512_block
+
+nesterovF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     nesterovF32AVX512_done
+	VMULPS  (R10)(AX*1), Z14, Z0
+	VMULPS  (R9)(AX*1), Z15, Z1
+	VSUBPS  Z0, Z1, Z1
+	VMOVUPS Z1, (DI)(AX*1)
+	VSUBPS  Z1, Z1, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  Z1, Z15, Z2
+	VMOVUPS (R8)(AX*1), Z3
+	VADDPS  Z2, Z3, Z3
+	VSUBPS  Z0, Z3, Z3
+	VMOVUPS Z3, (SI)(AX*1)
+	VSUBPS  Z3, Z3, Z9
+	VADDPS  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     nesterovF32AVX512_one
+
+nesterovF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        nesterovF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMOVUPS.Z (R8)(AX*1), K1, Z18
+	VMOVUPS.Z (R9)(AX*1), K1, Z19
+	VMOVUPS.Z (R10)(AX*1), K1, Z20
+	VMULPS    Z20, Z14, Z0
+	VMULPS    Z19, Z15, Z1
+	VSUBPS    Z0, Z1, Z1
+	VMOVUPS   Z1, Z17
+	VSUBPS    Z1, Z1, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VMULPS    Z1, Z15, Z2
+	VMOVUPS   Z18, Z3
+	VADDPS    Z2, Z3, Z3
+	VSUBPS    Z0, Z3, Z3
+	VMOVUPS   Z3, Z16
+	VSUBPS    Z3, Z3, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+	VMOVUPS   Z17, K1, (DI)(AX*1)
+
+nesterovF32AVX512_end:
+	VXORPS Z9, Z9, Z9
+	VCMPPS $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x0000ffff
+	SETEQ  ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func nesterovF64AVX512(n int, p2 *float64, v2 *float64, p *float64, v *float64, gr *float64, lr float64, mu float64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·nesterovF64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x07, BX
+	SUBQ         BX, CX
+	SHLQ         $0x03, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         v2+16(FP), DI
+	MOVQ         p+24(FP), R8
+	MOVQ         v+32(FP), R9
+	MOVQ         gr+40(FP), R10
+	VBROADCASTSD lr+48(FP), Z14
+	VBROADCASTSD mu+56(FP), Z15
+	VXORPD       Z8, Z8, Z8
+	XORQ         AX, AX
+
+nesterovF64AVX512_block:
+	LEAQ    128(AX), DX
+	CMPQ    DX, CX
+	JGT     nesterovF64AVX512_one
+	VMULPD  (R10)(AX*1), Z14, Z0
+	VMULPD  (R9)(AX*1), Z15, Z1
+	VSUBPD  Z0, Z1, Z1
+	VMOVUPD Z1, (DI)(AX*1)
+	VSUBPD  Z1, Z1, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  Z1, Z15, Z2
+	VMOVUPD (R8)(AX*1), Z3
+	VADDPD  Z2, Z3, Z3
+	VSUBPD  Z0, Z3, Z3
+	VMOVUPD Z3, (SI)(AX*1)
+	VSUBPD  Z3, Z3, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  64(R10)(AX*1), Z14, Z4
+	VMULPD  64(R9)(AX*1), Z15, Z5
+	VSUBPD  Z4, Z5, Z5
+	VMOVUPD Z5, 64(DI)(AX*1)
+	VSUBPD  Z5, Z5, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  Z5, Z15, Z6
+	VMOVUPD 64(R8)(AX*1), Z7
+	VADDPD  Z6, Z7, Z7
+	VSUBPD  Z4, Z7, Z7
+	VMOVUPD Z7, 64(SI)(AX*1)
+	VSUBPD  Z7, Z7, Z9
+	VADDPD  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     nesterovF64AVX512_block
+
+nesterovF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     nesterovF64AVX512_done
+	VMULPD  (R10)(AX*1), Z14, Z0
+	VMULPD  (R9)(AX*1), Z15, Z1
+	VSUBPD  Z0, Z1, Z1
+	VMOVUPD Z1, (DI)(AX*1)
+	VSUBPD  Z1, Z1, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  Z1, Z15, Z2
+	VMOVUPD (R8)(AX*1), Z3
+	VADDPD  Z2, Z3, Z3
+	VSUBPD  Z0, Z3, Z3
+	VMOVUPD Z3, (SI)(AX*1)
+	VSUBPD  Z3, Z3, Z9
+	VADDPD  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     nesterovF64AVX512_one
+
+nesterovF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        nesterovF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMOVUPD.Z (R8)(AX*1), K1, Z18
+	VMOVUPD.Z (R9)(AX*1), K1, Z19
+	VMOVUPD.Z (R10)(AX*1), K1, Z20
+	VMULPD    Z20, Z14, Z0
+	VMULPD    Z19, Z15, Z1
+	VSUBPD    Z0, Z1, Z1
+	VMOVUPD   Z1, Z17
+	VSUBPD    Z1, Z1, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VMULPD    Z1, Z15, Z2
+	VMOVUPD   Z18, Z3
+	VADDPD    Z2, Z3, Z3
+	VSUBPD    Z0, Z3, Z3
+	VMOVUPD   Z3, Z16
+	VSUBPD    Z3, Z3, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+	VMOVUPD   Z17, K1, (DI)(AX*1)
+
+nesterovF64AVX512_end:
+	VXORPD Z9, Z9, Z9
+	VCMPPD $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x000000ff
+	SETEQ  ret+64(FP)
 	VZEROUPPER
 	RET
 
@@ -5368,6 +6468,256 @@ rmspropF64_done:
 	VMOVMSKPD Y8, AX
 	CMPL      AX, $0x0f
 	SETEQ     ret+80(FP)
+	VZEROUPPER
+	RET
+
+// func rmspropF32AVX512(n int, p2 *float32, a2 *float32, p *float32, a *float32, gr *float32, lr float32, rho float32, c float32, eps float32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·rmspropF32AVX512(SB), NOSPLIT, $0-65
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x0f, BX
+	SUBQ         BX, CX
+	SHLQ         $0x02, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         a2+16(FP), DI
+	MOVQ         p+24(FP), R8
+	MOVQ         a+32(FP), R9
+	MOVQ         gr+40(FP), R10
+	VBROADCASTSS lr+48(FP), Z12
+	VBROADCASTSS rho+52(FP), Z13
+	VBROADCASTSS c+56(FP), Z14
+	VBROADCASTSS eps+60(FP), Z15
+	VXORPS       Z8, Z8, Z8
+	XORQ         AX, AX
+
+rmspropF32AVX512_block:
+	LEAQ    128(AX), DX
+	CMPQ    DX, CX
+	JGT     rmspropF32AVX512_one
+	VMOVUPS (R10)(AX*1), Z0
+	VMULPS  (R9)(AX*1), Z13, Z1
+	VMULPS  Z0, Z14, Z2
+	VMULPS  Z0, Z2, Z2
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS Z1, (DI)(AX*1)
+	VSUBPS  Z1, Z1, Z9
+	VADDPS  Z9, Z8, Z8
+	VSQRTPS Z1, Z2
+	VADDPS  Z15, Z2, Z2
+	VMULPS  Z0, Z12, Z0
+	VDIVPS  Z2, Z0, Z0
+	VMOVUPS (R8)(AX*1), Z3
+	VSUBPS  Z0, Z3, Z3
+	VMOVUPS Z3, (SI)(AX*1)
+	VSUBPS  Z3, Z3, Z9
+	VADDPS  Z9, Z8, Z8
+	VMOVUPS 64(R10)(AX*1), Z4
+	VMULPS  64(R9)(AX*1), Z13, Z5
+	VMULPS  Z4, Z14, Z6
+	VMULPS  Z4, Z6, Z6
+	VADDPS  Z6, Z5, Z5
+	VMOVUPS Z5, 64(DI)(AX*1)
+	VSUBPS  Z5, Z5, Z9
+	VADDPS  Z9, Z8, Z8
+	VSQRTPS Z5, Z6
+	VADDPS  Z15, Z6, Z6
+	VMULPS  Z4, Z12, Z4
+	VDIVPS  Z6, Z4, Z4
+	VMOVUPS 64(R8)(AX*1), Z7
+	VSUBPS  Z4, Z7, Z7
+	VMOVUPS Z7, 64(SI)(AX*1)
+	VSUBPS  Z7, Z7, Z9
+	VADDPS  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     rmspropF32AVX512_block
+
+rmspropF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     rmspropF32AVX512_done
+	VMOVUPS (R10)(AX*1), Z0
+	VMULPS  (R9)(AX*1), Z13, Z1
+	VMULPS  Z0, Z14, Z2
+	VMULPS  Z0, Z2, Z2
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS Z1, (DI)(AX*1)
+	VSUBPS  Z1, Z1, Z9
+	VADDPS  Z9, Z8, Z8
+	VSQRTPS Z1, Z2
+	VADDPS  Z15, Z2, Z2
+	VMULPS  Z0, Z12, Z0
+	VDIVPS  Z2, Z0, Z0
+	VMOVUPS (R8)(AX*1), Z3
+	VSUBPS  Z0, Z3, Z3
+	VMOVUPS Z3, (SI)(AX*1)
+	VSUBPS  Z3, Z3, Z9
+	VADDPS  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     rmspropF32AVX512_one
+
+rmspropF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        rmspropF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMOVUPS.Z (R8)(AX*1), K1, Z18
+	VMOVUPS.Z (R9)(AX*1), K1, Z19
+	VMOVUPS.Z (R10)(AX*1), K1, Z20
+	VMOVUPS   Z20, Z0
+	VMULPS    Z19, Z13, Z1
+	VMULPS    Z0, Z14, Z2
+	VMULPS    Z0, Z2, Z2
+	VADDPS    Z2, Z1, Z1
+	VMOVUPS   Z1, Z17
+	VSUBPS    Z1, Z1, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VSQRTPS   Z1, Z2
+	VADDPS    Z15, Z2, Z2
+	VMULPS    Z0, Z12, Z0
+	VDIVPS    Z2, Z0, Z0
+	VMOVUPS   Z18, Z3
+	VSUBPS    Z0, Z3, Z3
+	VMOVUPS   Z3, Z16
+	VSUBPS    Z3, Z3, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+	VMOVUPS   Z17, K1, (DI)(AX*1)
+
+rmspropF32AVX512_end:
+	VXORPS Z9, Z9, Z9
+	VCMPPS $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x0000ffff
+	SETEQ  ret+64(FP)
+	VZEROUPPER
+	RET
+
+// func rmspropF64AVX512(n int, p2 *float64, a2 *float64, p *float64, a *float64, gr *float64, lr float64, rho float64, c float64, eps float64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·rmspropF64AVX512(SB), NOSPLIT, $0-81
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x07, BX
+	SUBQ         BX, CX
+	SHLQ         $0x03, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         a2+16(FP), DI
+	MOVQ         p+24(FP), R8
+	MOVQ         a+32(FP), R9
+	MOVQ         gr+40(FP), R10
+	VBROADCASTSD lr+48(FP), Z12
+	VBROADCASTSD rho+56(FP), Z13
+	VBROADCASTSD c+64(FP), Z14
+	VBROADCASTSD eps+72(FP), Z15
+	VXORPD       Z8, Z8, Z8
+	XORQ         AX, AX
+
+rmspropF64AVX512_block:
+	LEAQ    128(AX), DX
+	CMPQ    DX, CX
+	JGT     rmspropF64AVX512_one
+	VMOVUPD (R10)(AX*1), Z0
+	VMULPD  (R9)(AX*1), Z13, Z1
+	VMULPD  Z0, Z14, Z2
+	VMULPD  Z0, Z2, Z2
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD Z1, (DI)(AX*1)
+	VSUBPD  Z1, Z1, Z9
+	VADDPD  Z9, Z8, Z8
+	VSQRTPD Z1, Z2
+	VADDPD  Z15, Z2, Z2
+	VMULPD  Z0, Z12, Z0
+	VDIVPD  Z2, Z0, Z0
+	VMOVUPD (R8)(AX*1), Z3
+	VSUBPD  Z0, Z3, Z3
+	VMOVUPD Z3, (SI)(AX*1)
+	VSUBPD  Z3, Z3, Z9
+	VADDPD  Z9, Z8, Z8
+	VMOVUPD 64(R10)(AX*1), Z4
+	VMULPD  64(R9)(AX*1), Z13, Z5
+	VMULPD  Z4, Z14, Z6
+	VMULPD  Z4, Z6, Z6
+	VADDPD  Z6, Z5, Z5
+	VMOVUPD Z5, 64(DI)(AX*1)
+	VSUBPD  Z5, Z5, Z9
+	VADDPD  Z9, Z8, Z8
+	VSQRTPD Z5, Z6
+	VADDPD  Z15, Z6, Z6
+	VMULPD  Z4, Z12, Z4
+	VDIVPD  Z6, Z4, Z4
+	VMOVUPD 64(R8)(AX*1), Z7
+	VSUBPD  Z4, Z7, Z7
+	VMOVUPD Z7, 64(SI)(AX*1)
+	VSUBPD  Z7, Z7, Z9
+	VADDPD  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     rmspropF64AVX512_block
+
+rmspropF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     rmspropF64AVX512_done
+	VMOVUPD (R10)(AX*1), Z0
+	VMULPD  (R9)(AX*1), Z13, Z1
+	VMULPD  Z0, Z14, Z2
+	VMULPD  Z0, Z2, Z2
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD Z1, (DI)(AX*1)
+	VSUBPD  Z1, Z1, Z9
+	VADDPD  Z9, Z8, Z8
+	VSQRTPD Z1, Z2
+	VADDPD  Z15, Z2, Z2
+	VMULPD  Z0, Z12, Z0
+	VDIVPD  Z2, Z0, Z0
+	VMOVUPD (R8)(AX*1), Z3
+	VSUBPD  Z0, Z3, Z3
+	VMOVUPD Z3, (SI)(AX*1)
+	VSUBPD  Z3, Z3, Z9
+	VADDPD  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     rmspropF64AVX512_one
+
+rmspropF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        rmspropF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMOVUPD.Z (R8)(AX*1), K1, Z18
+	VMOVUPD.Z (R9)(AX*1), K1, Z19
+	VMOVUPD.Z (R10)(AX*1), K1, Z20
+	VMOVUPD   Z20, Z0
+	VMULPD    Z19, Z13, Z1
+	VMULPD    Z0, Z14, Z2
+	VMULPD    Z0, Z2, Z2
+	VADDPD    Z2, Z1, Z1
+	VMOVUPD   Z1, Z17
+	VSUBPD    Z1, Z1, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VSQRTPD   Z1, Z2
+	VADDPD    Z15, Z2, Z2
+	VMULPD    Z0, Z12, Z0
+	VDIVPD    Z2, Z0, Z0
+	VMOVUPD   Z18, Z3
+	VSUBPD    Z0, Z3, Z3
+	VMOVUPD   Z3, Z16
+	VSUBPD    Z3, Z3, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+	VMOVUPD   Z17, K1, (DI)(AX*1)
+
+rmspropF64AVX512_end:
+	VXORPD Z9, Z9, Z9
+	VCMPPD $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x000000ff
+	SETEQ  ret+80(FP)
 	VZEROUPPER
 	RET
 
@@ -5595,6 +6945,318 @@ adamF64_done:
 	VZEROUPPER
 	RET
 
+// func adamF32AVX512(n int, p2 *float32, m2 *float32, v2 *float32, p *float32, m *float32, v *float32, gr *float32, lr float32, b1 float32, c1 float32, b2 float32, c2 float32, eps float32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·adamF32AVX512(SB), NOSPLIT, $0-89
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x0f, BX
+	SUBQ         BX, CX
+	SHLQ         $0x02, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         m2+16(FP), DI
+	MOVQ         v2+24(FP), R8
+	MOVQ         p+32(FP), R9
+	MOVQ         m+40(FP), R10
+	MOVQ         v+48(FP), R11
+	MOVQ         gr+56(FP), R12
+	VBROADCASTSS lr+64(FP), Z10
+	VBROADCASTSS b1+68(FP), Z11
+	VBROADCASTSS c1+72(FP), Z12
+	VBROADCASTSS b2+76(FP), Z13
+	VBROADCASTSS c2+80(FP), Z14
+	VBROADCASTSS eps+84(FP), Z15
+	VXORPS       Z8, Z8, Z8
+	XORQ         AX, AX
+
+adamF32AVX512_block:
+	LEAQ    128(AX), DX
+	CMPQ    DX, CX
+	JGT     adamF32AVX512_one
+	VMOVUPS (R12)(AX*1), Z0
+	VMULPS  (R10)(AX*1), Z11, Z1
+	VMULPS  Z0, Z12, Z2
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS Z1, (DI)(AX*1)
+	VSUBPS  Z1, Z1, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  Z0, Z14, Z2
+	VMULPS  Z0, Z2, Z2
+	VMULPS  (R11)(AX*1), Z13, Z3
+	VADDPS  Z2, Z3, Z3
+	VMOVUPS Z3, (R8)(AX*1)
+	VSUBPS  Z3, Z3, Z9
+	VADDPS  Z9, Z8, Z8
+	VSQRTPS Z3, Z3
+	VADDPS  Z15, Z3, Z3
+	VMULPS  Z1, Z10, Z1
+	VDIVPS  Z3, Z1, Z1
+	VMOVUPS (R9)(AX*1), Z0
+	VSUBPS  Z1, Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	VSUBPS  Z0, Z0, Z9
+	VADDPS  Z9, Z8, Z8
+	VMOVUPS 64(R12)(AX*1), Z4
+	VMULPS  64(R10)(AX*1), Z11, Z5
+	VMULPS  Z4, Z12, Z6
+	VADDPS  Z6, Z5, Z5
+	VMOVUPS Z5, 64(DI)(AX*1)
+	VSUBPS  Z5, Z5, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  Z4, Z14, Z6
+	VMULPS  Z4, Z6, Z6
+	VMULPS  64(R11)(AX*1), Z13, Z7
+	VADDPS  Z6, Z7, Z7
+	VMOVUPS Z7, 64(R8)(AX*1)
+	VSUBPS  Z7, Z7, Z9
+	VADDPS  Z9, Z8, Z8
+	VSQRTPS Z7, Z7
+	VADDPS  Z15, Z7, Z7
+	VMULPS  Z5, Z10, Z5
+	VDIVPS  Z7, Z5, Z5
+	VMOVUPS 64(R9)(AX*1), Z4
+	VSUBPS  Z5, Z4, Z4
+	VMOVUPS Z4, 64(SI)(AX*1)
+	VSUBPS  Z4, Z4, Z9
+	VADDPS  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     adamF32AVX512_block
+
+adamF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     adamF32AVX512_done
+	VMOVUPS (R12)(AX*1), Z0
+	VMULPS  (R10)(AX*1), Z11, Z1
+	VMULPS  Z0, Z12, Z2
+	VADDPS  Z2, Z1, Z1
+	VMOVUPS Z1, (DI)(AX*1)
+	VSUBPS  Z1, Z1, Z9
+	VADDPS  Z9, Z8, Z8
+	VMULPS  Z0, Z14, Z2
+	VMULPS  Z0, Z2, Z2
+	VMULPS  (R11)(AX*1), Z13, Z3
+	VADDPS  Z2, Z3, Z3
+	VMOVUPS Z3, (R8)(AX*1)
+	VSUBPS  Z3, Z3, Z9
+	VADDPS  Z9, Z8, Z8
+	VSQRTPS Z3, Z3
+	VADDPS  Z15, Z3, Z3
+	VMULPS  Z1, Z10, Z1
+	VDIVPS  Z3, Z1, Z1
+	VMOVUPS (R9)(AX*1), Z0
+	VSUBPS  Z1, Z0, Z0
+	VMOVUPS Z0, (SI)(AX*1)
+	VSUBPS  Z0, Z0, Z9
+	VADDPS  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     adamF32AVX512_one
+
+adamF32AVX512_done:
+	TESTQ     BX, BX
+	JZ        adamF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z16
+	VMOVUPS.Z (DI)(AX*1), K1, Z17
+	VMOVUPS.Z (R8)(AX*1), K1, Z18
+	VMOVUPS.Z (R9)(AX*1), K1, Z19
+	VMOVUPS.Z (R10)(AX*1), K1, Z20
+	VMOVUPS.Z (R11)(AX*1), K1, Z21
+	VMOVUPS.Z (R12)(AX*1), K1, Z22
+	VMOVUPS   Z22, Z0
+	VMULPS    Z20, Z11, Z1
+	VMULPS    Z0, Z12, Z2
+	VADDPS    Z2, Z1, Z1
+	VMOVUPS   Z1, Z17
+	VSUBPS    Z1, Z1, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VMULPS    Z0, Z14, Z2
+	VMULPS    Z0, Z2, Z2
+	VMULPS    Z21, Z13, Z3
+	VADDPS    Z2, Z3, Z3
+	VMOVUPS   Z3, Z18
+	VSUBPS    Z3, Z3, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VSQRTPS   Z3, Z3
+	VADDPS    Z15, Z3, Z3
+	VMULPS    Z1, Z10, Z1
+	VDIVPS    Z3, Z1, Z1
+	VMOVUPS   Z19, Z0
+	VSUBPS    Z1, Z0, Z0
+	VMOVUPS   Z0, Z16
+	VSUBPS    Z0, Z0, Z9
+	VADDPS    Z9, Z8, K1, Z8
+	VMOVUPS   Z16, K1, (SI)(AX*1)
+	VMOVUPS   Z17, K1, (DI)(AX*1)
+	VMOVUPS   Z18, K1, (R8)(AX*1)
+
+adamF32AVX512_end:
+	VXORPS Z9, Z9, Z9
+	VCMPPS $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x0000ffff
+	SETEQ  ret+88(FP)
+	VZEROUPPER
+	RET
+
+// func adamF64AVX512(n int, p2 *float64, m2 *float64, v2 *float64, p *float64, m *float64, v *float64, gr *float64, lr float64, b1 float64, c1 float64, b2 float64, c2 float64, eps float64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·adamF64AVX512(SB), NOSPLIT, $0-113
+	MOVQ         n+0(FP), CX
+	MOVQ         CX, BX
+	ANDQ         $0x07, BX
+	SUBQ         BX, CX
+	SHLQ         $0x03, CX
+	MOVQ         p2+8(FP), SI
+	MOVQ         m2+16(FP), DI
+	MOVQ         v2+24(FP), R8
+	MOVQ         p+32(FP), R9
+	MOVQ         m+40(FP), R10
+	MOVQ         v+48(FP), R11
+	MOVQ         gr+56(FP), R12
+	VBROADCASTSD lr+64(FP), Z10
+	VBROADCASTSD b1+72(FP), Z11
+	VBROADCASTSD c1+80(FP), Z12
+	VBROADCASTSD b2+88(FP), Z13
+	VBROADCASTSD c2+96(FP), Z14
+	VBROADCASTSD eps+104(FP), Z15
+	VXORPD       Z8, Z8, Z8
+	XORQ         AX, AX
+
+adamF64AVX512_block:
+	LEAQ    128(AX), DX
+	CMPQ    DX, CX
+	JGT     adamF64AVX512_one
+	VMOVUPD (R12)(AX*1), Z0
+	VMULPD  (R10)(AX*1), Z11, Z1
+	VMULPD  Z0, Z12, Z2
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD Z1, (DI)(AX*1)
+	VSUBPD  Z1, Z1, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  Z0, Z14, Z2
+	VMULPD  Z0, Z2, Z2
+	VMULPD  (R11)(AX*1), Z13, Z3
+	VADDPD  Z2, Z3, Z3
+	VMOVUPD Z3, (R8)(AX*1)
+	VSUBPD  Z3, Z3, Z9
+	VADDPD  Z9, Z8, Z8
+	VSQRTPD Z3, Z3
+	VADDPD  Z15, Z3, Z3
+	VMULPD  Z1, Z10, Z1
+	VDIVPD  Z3, Z1, Z1
+	VMOVUPD (R9)(AX*1), Z0
+	VSUBPD  Z1, Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	VSUBPD  Z0, Z0, Z9
+	VADDPD  Z9, Z8, Z8
+	VMOVUPD 64(R12)(AX*1), Z4
+	VMULPD  64(R10)(AX*1), Z11, Z5
+	VMULPD  Z4, Z12, Z6
+	VADDPD  Z6, Z5, Z5
+	VMOVUPD Z5, 64(DI)(AX*1)
+	VSUBPD  Z5, Z5, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  Z4, Z14, Z6
+	VMULPD  Z4, Z6, Z6
+	VMULPD  64(R11)(AX*1), Z13, Z7
+	VADDPD  Z6, Z7, Z7
+	VMOVUPD Z7, 64(R8)(AX*1)
+	VSUBPD  Z7, Z7, Z9
+	VADDPD  Z9, Z8, Z8
+	VSQRTPD Z7, Z7
+	VADDPD  Z15, Z7, Z7
+	VMULPD  Z5, Z10, Z5
+	VDIVPD  Z7, Z5, Z5
+	VMOVUPD 64(R9)(AX*1), Z4
+	VSUBPD  Z5, Z4, Z4
+	VMOVUPD Z4, 64(SI)(AX*1)
+	VSUBPD  Z4, Z4, Z9
+	VADDPD  Z9, Z8, Z8
+	MOVQ    DX, AX
+	JMP     adamF64AVX512_block
+
+adamF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     adamF64AVX512_done
+	VMOVUPD (R12)(AX*1), Z0
+	VMULPD  (R10)(AX*1), Z11, Z1
+	VMULPD  Z0, Z12, Z2
+	VADDPD  Z2, Z1, Z1
+	VMOVUPD Z1, (DI)(AX*1)
+	VSUBPD  Z1, Z1, Z9
+	VADDPD  Z9, Z8, Z8
+	VMULPD  Z0, Z14, Z2
+	VMULPD  Z0, Z2, Z2
+	VMULPD  (R11)(AX*1), Z13, Z3
+	VADDPD  Z2, Z3, Z3
+	VMOVUPD Z3, (R8)(AX*1)
+	VSUBPD  Z3, Z3, Z9
+	VADDPD  Z9, Z8, Z8
+	VSQRTPD Z3, Z3
+	VADDPD  Z15, Z3, Z3
+	VMULPD  Z1, Z10, Z1
+	VDIVPD  Z3, Z1, Z1
+	VMOVUPD (R9)(AX*1), Z0
+	VSUBPD  Z1, Z0, Z0
+	VMOVUPD Z0, (SI)(AX*1)
+	VSUBPD  Z0, Z0, Z9
+	VADDPD  Z9, Z8, Z8
+	ADDQ    $0x40, AX
+	JMP     adamF64AVX512_one
+
+adamF64AVX512_done:
+	TESTQ     BX, BX
+	JZ        adamF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z16
+	VMOVUPD.Z (DI)(AX*1), K1, Z17
+	VMOVUPD.Z (R8)(AX*1), K1, Z18
+	VMOVUPD.Z (R9)(AX*1), K1, Z19
+	VMOVUPD.Z (R10)(AX*1), K1, Z20
+	VMOVUPD.Z (R11)(AX*1), K1, Z21
+	VMOVUPD.Z (R12)(AX*1), K1, Z22
+	VMOVUPD   Z22, Z0
+	VMULPD    Z20, Z11, Z1
+	VMULPD    Z0, Z12, Z2
+	VADDPD    Z2, Z1, Z1
+	VMOVUPD   Z1, Z17
+	VSUBPD    Z1, Z1, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VMULPD    Z0, Z14, Z2
+	VMULPD    Z0, Z2, Z2
+	VMULPD    Z21, Z13, Z3
+	VADDPD    Z2, Z3, Z3
+	VMOVUPD   Z3, Z18
+	VSUBPD    Z3, Z3, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VSQRTPD   Z3, Z3
+	VADDPD    Z15, Z3, Z3
+	VMULPD    Z1, Z10, Z1
+	VDIVPD    Z3, Z1, Z1
+	VMOVUPD   Z19, Z0
+	VSUBPD    Z1, Z0, Z0
+	VMOVUPD   Z0, Z16
+	VSUBPD    Z0, Z0, Z9
+	VADDPD    Z9, Z8, K1, Z8
+	VMOVUPD   Z16, K1, (SI)(AX*1)
+	VMOVUPD   Z17, K1, (DI)(AX*1)
+	VMOVUPD   Z18, K1, (R8)(AX*1)
+
+adamF64AVX512_end:
+	VXORPD Z9, Z9, Z9
+	VCMPPD $0x00, Z9, Z8, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x000000ff
+	SETEQ  ret+112(FP)
+	VZEROUPPER
+	RET
+
 // func sumSquaresF32(n int, x *float32) float64
 // Requires: AVX, FMA3
 TEXT ·sumSquaresF32(SB), NOSPLIT, $0-24
@@ -5694,6 +7356,170 @@ sumSquaresF64_done:
 	VADDPD       X1, X0, X0
 	VHADDPD      X0, X0, X0
 	VMOVSD       X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func sumSquaresF32AVX512(n int, x *float32) float64
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sumSquaresF32AVX512(SB), NOSPLIT, $0-24
+	MOVQ   n+0(FP), CX
+	MOVQ   CX, BX
+	ANDQ   $0x0f, BX
+	SUBQ   BX, CX
+	SHLQ   $0x02, CX
+	MOVQ   x+8(FP), SI
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	XORQ   AX, AX
+
+sumSquaresF32AVX512_block:
+	LEAQ        256(AX), DX
+	CMPQ        DX, CX
+	JGT         sumSquaresF32AVX512_one
+	VCVTPS2PD   (SI)(AX*1), Z4
+	VCVTPS2PD   32(SI)(AX*1), Z5
+	VCVTPS2PD   64(SI)(AX*1), Z6
+	VCVTPS2PD   96(SI)(AX*1), Z7
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	VCVTPS2PD   128(SI)(AX*1), Z4
+	VCVTPS2PD   160(SI)(AX*1), Z5
+	VCVTPS2PD   192(SI)(AX*1), Z6
+	VCVTPS2PD   224(SI)(AX*1), Z7
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	MOVQ        DX, AX
+	JMP         sumSquaresF32AVX512_block
+
+sumSquaresF32AVX512_one:
+	CMPQ        AX, CX
+	JGE         sumSquaresF32AVX512_done
+	VCVTPS2PD   (SI)(AX*1), Z4
+	VFMADD231PD Z4, Z4, Z0
+	ADDQ        $0x20, AX
+	JMP         sumSquaresF32AVX512_one
+
+sumSquaresF32AVX512_done:
+	MOVQ BX, CX
+	SHLQ $0x02, CX
+	ADDQ AX, CX
+
+sumSquaresF32AVX512_unit:
+	LEAQ        32(AX), DX
+	CMPQ        DX, CX
+	JGT         sumSquaresF32AVX512_last
+	VCVTPS2PD   (SI)(AX*1), Z4
+	VFMADD231PD Z4, Z4, Z0
+	MOVQ        DX, AX
+	JMP         sumSquaresF32AVX512_unit
+
+sumSquaresF32AVX512_last:
+	MOVQ        CX, BX
+	SUBQ        AX, BX
+	SHRQ        $0x02, BX
+	TESTQ       BX, BX
+	JZ          sumSquaresF32AVX512_end
+	XORL        DX, DX
+	BTSL        BX, DX
+	DECL        DX
+	KMOVW       DX, K1
+	VCVTPS2PD.Z (SI)(AX*1), K1, Z4
+	VFMADD231PD Z4, Z4, Z0
+
+sumSquaresF32AVX512_end:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VHADDPD       X0, X0, X0
+	VMOVSD        X0, ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func sumSquaresF64AVX512(n int, x *float64) float64
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·sumSquaresF64AVX512(SB), NOSPLIT, $0-24
+	MOVQ   n+0(FP), CX
+	MOVQ   CX, BX
+	ANDQ   $0x07, BX
+	SUBQ   BX, CX
+	SHLQ   $0x03, CX
+	MOVQ   x+8(FP), SI
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	XORQ   AX, AX
+
+sumSquaresF64AVX512_block:
+	LEAQ        256(AX), DX
+	CMPQ        DX, CX
+	JGT         sumSquaresF64AVX512_one
+	VMOVUPD     (SI)(AX*1), Z4
+	VMOVUPD     64(SI)(AX*1), Z5
+	VMOVUPD     128(SI)(AX*1), Z6
+	VMOVUPD     192(SI)(AX*1), Z7
+	VFMADD231PD Z4, Z4, Z0
+	VFMADD231PD Z5, Z5, Z1
+	VFMADD231PD Z6, Z6, Z2
+	VFMADD231PD Z7, Z7, Z3
+	MOVQ        DX, AX
+	JMP         sumSquaresF64AVX512_block
+
+sumSquaresF64AVX512_one:
+	CMPQ        AX, CX
+	JGE         sumSquaresF64AVX512_done
+	VMOVUPD     (SI)(AX*1), Z4
+	VFMADD231PD Z4, Z4, Z0
+	ADDQ        $0x40, AX
+	JMP         sumSquaresF64AVX512_one
+
+sumSquaresF64AVX512_done:
+	MOVQ BX, CX
+	SHLQ $0x03, CX
+	ADDQ AX, CX
+
+sumSquaresF64AVX512_unit:
+	LEAQ        64(AX), DX
+	CMPQ        DX, CX
+	JGT         sumSquaresF64AVX512_last
+	VMOVUPD     (SI)(AX*1), Z4
+	VFMADD231PD Z4, Z4, Z0
+	MOVQ        DX, AX
+	JMP         sumSquaresF64AVX512_unit
+
+sumSquaresF64AVX512_last:
+	MOVQ        CX, BX
+	SUBQ        AX, BX
+	SHRQ        $0x03, BX
+	TESTQ       BX, BX
+	JZ          sumSquaresF64AVX512_end
+	XORL        DX, DX
+	BTSL        BX, DX
+	DECL        DX
+	KMOVW       DX, K1
+	VMOVUPD.Z   (SI)(AX*1), K1, Z4
+	VFMADD231PD Z4, Z4, Z0
+
+sumSquaresF64AVX512_end:
+	VADDPD        Z1, Z0, Z0
+	VADDPD        Z3, Z2, Z2
+	VADDPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VHADDPD       X0, X0, X0
+	VMOVSD        X0, ret+16(FP)
 	VZEROUPPER
 	RET
 
@@ -5798,6 +7624,174 @@ allFiniteF64_done:
 	VMOVMSKPD Y0, AX
 	CMPL      AX, $0x0f
 	SETEQ     ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func allFiniteF32AVX512(n int, x *float32) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·allFiniteF32AVX512(SB), NOSPLIT, $0-17
+	MOVQ   n+0(FP), CX
+	MOVQ   CX, BX
+	ANDQ   $0x0f, BX
+	SUBQ   BX, CX
+	SHLQ   $0x02, CX
+	MOVQ   x+8(FP), SI
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	XORQ   AX, AX
+
+allFiniteF32AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     allFiniteF32AVX512_one
+	VMOVUPS (SI)(AX*1), Z4
+	VMOVUPS 64(SI)(AX*1), Z5
+	VMOVUPS 128(SI)(AX*1), Z6
+	VMOVUPS 192(SI)(AX*1), Z7
+	VSUBPS  Z4, Z4, Z4
+	VSUBPS  Z5, Z5, Z5
+	VSUBPS  Z6, Z6, Z6
+	VSUBPS  Z7, Z7, Z7
+	VADDPS  Z4, Z0, Z0
+	VADDPS  Z5, Z1, Z1
+	VADDPS  Z6, Z2, Z2
+	VADDPS  Z7, Z3, Z3
+	MOVQ    DX, AX
+	JMP     allFiniteF32AVX512_block
+
+allFiniteF32AVX512_one:
+	CMPQ    AX, CX
+	JGE     allFiniteF32AVX512_done
+	VMOVUPS (SI)(AX*1), Z4
+	VSUBPS  Z4, Z4, Z4
+	VADDPS  Z4, Z0, Z0
+	ADDQ    $0x40, AX
+	JMP     allFiniteF32AVX512_one
+
+allFiniteF32AVX512_done:
+	MOVQ BX, CX
+	SHLQ $0x02, CX
+	ADDQ AX, CX
+
+allFiniteF32AVX512_unit:
+	LEAQ    64(AX), DX
+	CMPQ    DX, CX
+	JGT     allFiniteF32AVX512_last
+	VMOVUPS (SI)(AX*1), Z4
+	VSUBPS  Z4, Z4, Z4
+	VADDPS  Z4, Z0, Z0
+	MOVQ    DX, AX
+	JMP     allFiniteF32AVX512_unit
+
+allFiniteF32AVX512_last:
+	MOVQ      CX, BX
+	SUBQ      AX, BX
+	SHRQ      $0x02, BX
+	TESTQ     BX, BX
+	JZ        allFiniteF32AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPS.Z (SI)(AX*1), K1, Z4
+	VSUBPS    Z4, Z4, Z4
+	VADDPS    Z4, Z0, Z0
+
+allFiniteF32AVX512_end:
+	VADDPS Z1, Z0, Z0
+	VADDPS Z3, Z2, Z2
+	VADDPS Z2, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VCMPPS $0x00, Z1, Z0, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x0000ffff
+	SETEQ  ret+16(FP)
+	VZEROUPPER
+	RET
+
+// func allFiniteF64AVX512(n int, x *float64) bool
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·allFiniteF64AVX512(SB), NOSPLIT, $0-17
+	MOVQ   n+0(FP), CX
+	MOVQ   CX, BX
+	ANDQ   $0x07, BX
+	SUBQ   BX, CX
+	SHLQ   $0x03, CX
+	MOVQ   x+8(FP), SI
+	VXORPD Z0, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VXORPD Z2, Z2, Z2
+	VXORPD Z3, Z3, Z3
+	XORQ   AX, AX
+
+allFiniteF64AVX512_block:
+	LEAQ    256(AX), DX
+	CMPQ    DX, CX
+	JGT     allFiniteF64AVX512_one
+	VMOVUPD (SI)(AX*1), Z4
+	VMOVUPD 64(SI)(AX*1), Z5
+	VMOVUPD 128(SI)(AX*1), Z6
+	VMOVUPD 192(SI)(AX*1), Z7
+	VSUBPD  Z4, Z4, Z4
+	VSUBPD  Z5, Z5, Z5
+	VSUBPD  Z6, Z6, Z6
+	VSUBPD  Z7, Z7, Z7
+	VADDPD  Z4, Z0, Z0
+	VADDPD  Z5, Z1, Z1
+	VADDPD  Z6, Z2, Z2
+	VADDPD  Z7, Z3, Z3
+	MOVQ    DX, AX
+	JMP     allFiniteF64AVX512_block
+
+allFiniteF64AVX512_one:
+	CMPQ    AX, CX
+	JGE     allFiniteF64AVX512_done
+	VMOVUPD (SI)(AX*1), Z4
+	VSUBPD  Z4, Z4, Z4
+	VADDPD  Z4, Z0, Z0
+	ADDQ    $0x40, AX
+	JMP     allFiniteF64AVX512_one
+
+allFiniteF64AVX512_done:
+	MOVQ BX, CX
+	SHLQ $0x03, CX
+	ADDQ AX, CX
+
+allFiniteF64AVX512_unit:
+	LEAQ    64(AX), DX
+	CMPQ    DX, CX
+	JGT     allFiniteF64AVX512_last
+	VMOVUPD (SI)(AX*1), Z4
+	VSUBPD  Z4, Z4, Z4
+	VADDPD  Z4, Z0, Z0
+	MOVQ    DX, AX
+	JMP     allFiniteF64AVX512_unit
+
+allFiniteF64AVX512_last:
+	MOVQ      CX, BX
+	SUBQ      AX, BX
+	SHRQ      $0x03, BX
+	TESTQ     BX, BX
+	JZ        allFiniteF64AVX512_end
+	XORL      DX, DX
+	BTSL      BX, DX
+	DECL      DX
+	KMOVW     DX, K1
+	VMOVUPD.Z (SI)(AX*1), K1, Z4
+	VSUBPD    Z4, Z4, Z4
+	VADDPD    Z4, Z0, Z0
+
+allFiniteF64AVX512_end:
+	VADDPD Z1, Z0, Z0
+	VADDPD Z3, Z2, Z2
+	VADDPD Z2, Z0, Z0
+	VXORPD Z1, Z1, Z1
+	VCMPPD $0x00, Z1, Z0, K2
+	KMOVW  K2, AX
+	CMPL   AX, $0x000000ff
+	SETEQ  ret+16(FP)
 	VZEROUPPER
 	RET
 

@@ -6,10 +6,11 @@ package gcp
 // simd_arm64.s need no feature detection: init installs them in every
 // build with gc and without the purego tag.
 func init() {
-	k32, k64 := asmKernels("neon")
+	s32, s64 := baseSets()
+	k32, k64 := asmKernels("neon", s32, s64)
 	k32.tanh = inPlaceNEON(tanhF32)
 	k64.tanh = inPlaceNEON(tanhF64)
-	kernels32, kernels64 = k32, k64
+	installKernels(k32, k64)
 }
 
 // gemmTileRows is the height of gemmBcast's tiles. gemmRows gives no row
@@ -60,3 +61,10 @@ const gcpLanes = 2
 // gcpTmpLen is the length of the scratch buffer gcpLossF64 takes: NEON
 // keeps every value in its 32 registers and does not use it.
 const gcpTmpLen = 1
+
+// gcpLossLanes calls gcpLossF64 (NEON has no wide form) with its scratch
+// buffer on the stack, by a direct call, as on amd64.
+func gcpLossLanes(_ bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
+	var tmp [gcpTmpLen]float64
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}

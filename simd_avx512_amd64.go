@@ -1,0 +1,147 @@
+//go:build gc && !purego
+
+package gcp
+
+// avx512Sets returns the AVX-512 kernels of simd_amd64.s (the stubs named
+// …AVX512), installed when useAVX512 holds.
+func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
+	s32, s64 := baseSets()
+	s32.outputBackward, s64.outputBackward = outputBackwardF32, outputBackwardF64
+	s32.elementwise = elementwiseAsm[float32]{mulF32AVX512, mulToF32AVX512, reluBackwardF32AVX512, tanhBackwardF32AVX512,
+		axpyF32AVX512, scaleF32AVX512, sumSquaresF32AVX512, allFiniteF32AVX512, sgdF32AVX512, nesterovF32AVX512, rmspropF32AVX512, adamF32AVX512}
+	s64.elementwise = elementwiseAsm[float64]{mulF64AVX512, mulToF64AVX512, reluBackwardF64AVX512, tanhBackwardF64AVX512,
+		axpyF64AVX512, scaleF64AVX512, sumSquaresF64AVX512, allFiniteF64AVX512, sgdF64AVX512, nesterovF64AVX512, rmspropF64AVX512, adamF64AVX512}
+	s32.lanes, s64.lanes = 1, 1 // the AVX-512 element-wise kernels end with a masked vector
+	return s32, s64
+}
+
+// gcpLossF64AVX512 is gcpLossF64 with AVX-512.
+func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64 {
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, tmp)
+}
+
+// The element-wise kernels with AVX-512: each computes what the AVX2
+// kernel of its name without AVX512 does (simd_asm.go), with ZMM vectors,
+// for any n: the last n mod 16 float32 or n mod 8 float64 go as one
+// vector masked by an opmask register, whose loads read none of the
+// lanes past n and whose stores write none.
+
+// mulF32AVX512 is mulF32 for any n, with AVX-512.
+//
+//go:noescape
+func mulF32AVX512(n int, x, y *float32)
+
+// mulToF32AVX512 is mulToF32 for any n, with AVX-512.
+//
+//go:noescape
+func mulToF32AVX512(n int, dst, x, y *float32)
+
+// reluBackwardF32AVX512 is reluBackwardF32 for any n, with AVX-512.
+//
+//go:noescape
+func reluBackwardF32AVX512(n int, d, y *float32)
+
+// tanhBackwardF32AVX512 is tanhBackwardF32 for any n, with AVX-512.
+//
+//go:noescape
+func tanhBackwardF32AVX512(n int, d, y *float32)
+
+// axpyF32AVX512 is axpyF32 for any n, with AVX-512.
+//
+//go:noescape
+func axpyF32AVX512(n int, x, y *float32, a float32)
+
+// scaleF32AVX512 is scaleF32 for any n, with AVX-512.
+//
+//go:noescape
+func scaleF32AVX512(n int, x *float32, a float32)
+
+// sgdF32AVX512 is sgdF32 for any n, with AVX-512.
+//
+//go:noescape
+func sgdF32AVX512(n int, p2, p, gr *float32, lr float32) bool
+
+// nesterovF32AVX512 is nesterovF32 for any n, with AVX-512.
+//
+//go:noescape
+func nesterovF32AVX512(n int, p2, v2, p, v, gr *float32, lr, mu float32) bool
+
+// rmspropF32AVX512 is rmspropF32 for any n, with AVX-512.
+//
+//go:noescape
+func rmspropF32AVX512(n int, p2, a2, p, a, gr *float32, lr, rho, c, eps float32) bool
+
+// adamF32AVX512 is adamF32 for any n, with AVX-512.
+//
+//go:noescape
+func adamF32AVX512(n int, p2, m2, v2, p, m, v, gr *float32, lr, b1, c1, b2, c2, eps float32) bool
+
+// sumSquaresF32AVX512 is sumSquaresF32 for any n, with AVX-512.
+//
+//go:noescape
+func sumSquaresF32AVX512(n int, x *float32) float64
+
+// allFiniteF32AVX512 is allFiniteF32 for any n, with AVX-512.
+//
+//go:noescape
+func allFiniteF32AVX512(n int, x *float32) bool
+
+// mulF64AVX512 is mulF64 for any n, with AVX-512.
+//
+//go:noescape
+func mulF64AVX512(n int, x, y *float64)
+
+// mulToF64AVX512 is mulToF64 for any n, with AVX-512.
+//
+//go:noescape
+func mulToF64AVX512(n int, dst, x, y *float64)
+
+// reluBackwardF64AVX512 is reluBackwardF64 for any n, with AVX-512.
+//
+//go:noescape
+func reluBackwardF64AVX512(n int, d, y *float64)
+
+// tanhBackwardF64AVX512 is tanhBackwardF64 for any n, with AVX-512.
+//
+//go:noescape
+func tanhBackwardF64AVX512(n int, d, y *float64)
+
+// axpyF64AVX512 is axpyF64 for any n, with AVX-512.
+//
+//go:noescape
+func axpyF64AVX512(n int, x, y *float64, a float64)
+
+// scaleF64AVX512 is scaleF64 for any n, with AVX-512.
+//
+//go:noescape
+func scaleF64AVX512(n int, x *float64, a float64)
+
+// sgdF64AVX512 is sgdF64 for any n, with AVX-512.
+//
+//go:noescape
+func sgdF64AVX512(n int, p2, p, gr *float64, lr float64) bool
+
+// nesterovF64AVX512 is nesterovF64 for any n, with AVX-512.
+//
+//go:noescape
+func nesterovF64AVX512(n int, p2, v2, p, v, gr *float64, lr, mu float64) bool
+
+// rmspropF64AVX512 is rmspropF64 for any n, with AVX-512.
+//
+//go:noescape
+func rmspropF64AVX512(n int, p2, a2, p, a, gr *float64, lr, rho, c, eps float64) bool
+
+// adamF64AVX512 is adamF64 for any n, with AVX-512.
+//
+//go:noescape
+func adamF64AVX512(n int, p2, m2, v2, p, m, v, gr *float64, lr, b1, c1, b2, c2, eps float64) bool
+
+// sumSquaresF64AVX512 is sumSquaresF64 for any n, with AVX-512.
+//
+//go:noescape
+func sumSquaresF64AVX512(n int, x *float64) float64
+
+// allFiniteF64AVX512 is allFiniteF64 for any n, with AVX-512.
+//
+//go:noescape
+func allFiniteF64AVX512(n int, x *float64) bool
