@@ -18,22 +18,26 @@ func reportSamples(b *testing.B, samplesPerOp int) {
 	b.ReportMetric(float64(samplesPerOp)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
 
-// benchImpl is one kernel table to benchmark: the active assembly
-// ("impl=asm") and the pure-Go one ("impl=generic"); the key=value form
-// lets benchstat -col /impl put them side by side.
+// benchImpl is one kernel table to benchmark: each assembly table the
+// CPU runs ("impl=avx512", "impl=avx2fma", "impl=neon") and the pure-Go
+// one ("impl=generic"); the key=value form lets benchstat -col /impl put
+// them side by side.
 type benchImpl[T Float] struct {
 	name string
 	k    *kernelSet[T]
 }
 
-// benchImpls returns the tables to compare: asm and generic when assembly
-// is active, else generic alone, so that every leg's names are stable.
+// benchImpls returns the tables to compare: the assembly ones, the one
+// models use first, and generic.
 func benchImpls[T Float]() []benchImpl[T] {
-	gen := benchImpl[T]{"impl=generic", genericKernelsFor[T]()}
+	var ims []benchImpl[T]
 	if act := kernelsFor[T](); act.name != "generic" {
-		return []benchImpl[T]{{"impl=asm", act}, gen}
+		tables := ktTables[T]()
+		for i := len(tables) - 1; i >= 0; i-- {
+			ims = append(ims, benchImpl[T]{"impl=" + tables[i].name, tables[i]})
+		}
 	}
-	return []benchImpl[T]{gen}
+	return append(ims, benchImpl[T]{"impl=generic", genericKernelsFor[T]()})
 }
 
 // benchTypes runs f for float32 and float64, each once per kernel table.

@@ -6,7 +6,10 @@ package gcp
 // …AVX512), installed when useAVX512 holds.
 func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 	s32, s64 := baseSets()
-	s32.outputBackward, s64.outputBackward = outputBackwardF32, outputBackwardF64
+	s32.gemm = gemmAsm[float32]{gemmBcastF32AVX512, gemmBcast1F32AVX512, gemmDotF32AVX512, gemmTileRows, gemmLoneRows, &one32}
+	s64.gemm = gemmAsm[float64]{gemmBcastF64AVX512, gemmBcast1F64AVX512, gemmDotF64AVX512, gemmTileRows, gemmLoneRows, &one64}
+	s32.outputForward, s64.outputForward = outputForwardF32AVX512, outputForwardF64AVX512
+	s32.outputBackward, s64.outputBackward = outputBackwardF32AVX512, outputBackwardF64AVX512
 	s32.elementwise = elementwiseAsm[float32]{mulF32AVX512, mulToF32AVX512, reluBackwardF32AVX512, tanhBackwardF32AVX512,
 		axpyF32AVX512, scaleF32AVX512, sumSquaresF32AVX512, allFiniteF32AVX512, sgdF32AVX512, nesterovF32AVX512, rmspropF32AVX512, adamF32AVX512}
 	s64.elementwise = elementwiseAsm[float64]{mulF64AVX512, mulToF64AVX512, reluBackwardF64AVX512, tanhBackwardF64AVX512,
@@ -19,6 +22,62 @@ func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64 {
 	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, tmp)
 }
+
+// gemmBcastF32AVX512 is gemmBcastF32 with AVX-512: tiles of six rows by
+// four ZMM (64 columns), and the columns left over in one tile of as many
+// vectors as they need, the last masked.
+//
+//go:noescape
+func gemmBcastF32AVX512(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+
+// gemmBcastF64AVX512 is gemmBcastF64 with AVX-512, as gemmBcastF32AVX512.
+//
+//go:noescape
+func gemmBcastF64AVX512(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+
+// gemmBcast1F32AVX512 is gemmBcast1F32 with AVX-512: tiles of 16 ZMM (256
+// columns), then one tile of the vectors the columns left need, the last
+// masked.
+//
+//go:noescape
+func gemmBcast1F32AVX512(n, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int)
+
+// gemmBcast1F64AVX512 is gemmBcast1F64 with AVX-512, as gemmBcast1F32AVX512.
+//
+//go:noescape
+func gemmBcast1F64AVX512(n, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int)
+
+// gemmDotF32AVX512 is gemmDotF32 with AVX-512 (ZMM accumulators).
+//
+//go:noescape
+func gemmDotF32AVX512(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
+
+// gemmDotF64AVX512 is gemmDotF64 with AVX-512 (ZMM accumulators).
+//
+//go:noescape
+func gemmDotF64AVX512(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
+
+// outputForwardF32AVX512 is outputForwardF32 with AVX-512 (ZMM).
+//
+//go:noescape
+func outputForwardF32AVX512(m, heads, k int, x *float32, ldx int, w, b, y *float32)
+
+// outputForwardF64AVX512 is outputForwardF64 with AVX-512 (ZMM).
+//
+//go:noescape
+func outputForwardF64AVX512(m, heads, k int, x *float64, ldx int, w, b, y *float64)
+
+// outputBackwardF32AVX512 is outputBackwardF32 with AVX-512: ZMM, and each
+// head's last k mod 16 columns a masked vector.
+//
+//go:noescape
+func outputBackwardF32AVX512(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float32)
+
+// outputBackwardF64AVX512 is outputBackwardF64 with AVX-512: ZMM, and each
+// head's last k mod 8 columns a masked vector.
+//
+//go:noescape
+func outputBackwardF64AVX512(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64)
 
 // The element-wise kernels with AVX-512: each computes what the AVX2
 // kernel of its name without AVX512 does (simd_asm.go), with ZMM vectors,

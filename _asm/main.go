@@ -21,7 +21,7 @@ func main() {
 	os.Setenv("GOARCH", "amd64")
 	Package("github.com/gcpnet/gcp")
 	ConstraintExpr("gc,!purego")
-	for _, t := range elems {
+	for _, t := range elems2 {
 		gemmBcast(t)
 		gemmBcast1(t)
 		gemmDot(t)
