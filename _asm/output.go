@@ -315,7 +315,7 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	if !t.z() {
 		TESTQ(obKV, obKV)
 		JZ(l.L(p + "narrow"))
-	// The vector ending at k: back by 32 − tail bytes.
+		// The vector ending at k: back by 32 − tail bytes.
 		ADDQ(o.tailBytes, obJ)
 		SUBQ(U8(32), obJ)
 		o.column(t, l, p+"b", 1, v)
