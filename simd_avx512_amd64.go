@@ -15,13 +15,30 @@ func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 	s64.elementwise = elementwiseAsm[float64]{mulF64AVX512, mulToF64AVX512, reluBackwardF64AVX512, tanhBackwardF64AVX512,
 		axpyF64AVX512, scaleF64AVX512, sumSquaresF64AVX512, allFiniteF64AVX512, sgdF64AVX512, nesterovF64AVX512, rmspropF64AVX512, adamF64AVX512}
 	s32.lanes, s64.lanes = 1, 1 // the AVX-512 element-wise kernels end with a masked vector
+	s32.softplus, s64.softplus = softplusF32AVX512, softplusF64AVX512
+	loss := gcpAsm{wide: true, lanes: 1}
+	s32.gcpLoss, s64.gcpLoss = loss.loss32, loss.loss64
 	return s32, s64
 }
 
-// gcpLossF64AVX512 is gcpLossF64 with AVX-512.
-func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64 {
-	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, tmp)
-}
+// gcpLossF64AVX512 is gcpLossF64 with AVX-512, for any n: eight samples
+// in the lanes of a ZMM at a time, the last group's lanes past n masked
+// off by an opmask register, and tmp twice as long (gcpTmpLen).
+//
+//go:noescape
+func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+
+// softplusF32AVX512 is softplusF32 with AVX-512: eight float32 at a time
+// in a YMM, converted to a ZMM of float64, within the same 4e-6.
+//
+//go:noescape
+func softplusF32AVX512(n int, dst *float64, x *float32)
+
+// softplusF64AVX512 is softplusF64 with AVX-512: eight float64 at a time,
+// within the same 1e-13.
+//
+//go:noescape
+func softplusF64AVX512(n int, dst, x *float64)
 
 // gemmBcastF32AVX512 is gemmBcastF32 with AVX-512: tiles of six rows by
 // four ZMM (64 columns), and the columns left over in one tile of as many

@@ -30,8 +30,9 @@ func main() {
 	}
 	elementwise()
 	declareConsts()
-	gcpLoss()
-	for _, t := range elems {
+	gcpLoss(ymm)
+	gcpLoss(zmm)
+	for _, t := range elems2 {
 		softplus(t)
 	}
 	Generate()
