@@ -18,6 +18,15 @@ func newPCG(seed1, seed2 uint64) pcg { return pcg{seed1, seed2} }
 // Uint64 advances the state and returns its next output, as
 // rand.(*PCG).Uint64.
 func (p *pcg) Uint64() uint64 {
+	var x uint64
+	*p, x = p.next()
+	return x
+}
+
+// next returns the state after p and its output: a loop that writes
+// g, x = g.next() keeps g in registers, where a pointer method's
+// receiver would live in memory.
+func (p pcg) next() (pcg, uint64) {
 	const (
 		mulHi    = 2549297995355413924
 		mulLo    = 4865540595714422341
@@ -30,10 +39,10 @@ func (p *pcg) Uint64() uint64 {
 	hi += p.hi*mulLo + p.lo*mulHi
 	lo, c := bits.Add64(lo, incLo, 0)
 	hi, _ = bits.Add64(hi, incHi, c)
-	p.hi, p.lo = hi, lo
+	next := pcg{hi, lo}
 	// DXSM
 	hi ^= hi >> 32
 	hi *= cheapMul
 	hi ^= hi >> 48
-	return hi * (lo | 1)
+	return next, hi * (lo | 1)
 }

@@ -294,8 +294,9 @@ func fillDropoutMask[T Float](src *pcg, p float64, mask []T) {
 	g := *src
 	keep := T(1 / (1 - p))
 	cut := int64(p * (1 << 32)) // p < 1, so cut < 2³²
+	var bits uint64
 	for i := 0; i < len(mask); i += 2 {
-		bits := g.Uint64()
+		g, bits = g.next()
 		mask[i] = keep * T(1+(int64(uint32(bits))-cut)>>63)
 		if i+1 < len(mask) {
 			mask[i+1] = keep * T(1+(int64(bits>>32)-cut)>>63)
