@@ -5364,12 +5364,26 @@ gemmBcastF32AVX512_t1write:
 	JMP     gemmBcastF32AVX512_cols
 
 gemmBcastF32AVX512_nextrows:
-	MOVQ 48(SP), AX
-	ADDQ $0x06, AX
-	MOVQ AX, 48(SP)
-	CMPQ AX, m+0(FP)
-	JLT  gemmBcastF32AVX512_rows
+	MOVQ   48(SP), AX
+	ADDQ   $0x06, AX
+	MOVQ   AX, 48(SP)
+	CMPQ   AX, m+0(FP)
+	JLT    gemmBcastF32AVX512_rows
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	VPXORD Z29, Z29, Z29
 	RET
 
 // func gemmBcast1F32AVX512(n int, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int)
@@ -7052,6 +7066,8 @@ gemmBcast1F32AVX512_t16write:
 
 gemmBcast1F32AVX512_done:
 	VZEROUPPER
+	VPXORD Z30, Z30, Z30
+	VPXORD Z31, Z31, Z31
 	RET
 
 // func gemmDotF32AVX512(m int, n int, k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
@@ -9238,12 +9254,26 @@ gemmBcastF64AVX512_t1write:
 	JMP     gemmBcastF64AVX512_cols
 
 gemmBcastF64AVX512_nextrows:
-	MOVQ 48(SP), AX
-	ADDQ $0x06, AX
-	MOVQ AX, 48(SP)
-	CMPQ AX, m+0(FP)
-	JLT  gemmBcastF64AVX512_rows
+	MOVQ   48(SP), AX
+	ADDQ   $0x06, AX
+	MOVQ   AX, 48(SP)
+	CMPQ   AX, m+0(FP)
+	JLT    gemmBcastF64AVX512_rows
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	VPXORD Z29, Z29, Z29
 	RET
 
 // func gemmBcast1F64AVX512(n int, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int)
@@ -10926,6 +10956,8 @@ gemmBcast1F64AVX512_t16write:
 
 gemmBcast1F64AVX512_done:
 	VZEROUPPER
+	VPXORD Z30, Z30, Z30
+	VPXORD Z31, Z31, Z31
 	RET
 
 // func gemmDotF64AVX512(m int, n int, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
@@ -12280,6 +12312,8 @@ mulF32AVX512_done:
 
 mulF32AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func mulF64AVX512(n int, x *float64, y *float64)
@@ -12338,6 +12372,8 @@ mulF64AVX512_done:
 
 mulF64AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func mulToF32(n int, dst *float32, x *float32, y *float32)
@@ -12482,6 +12518,9 @@ mulToF32AVX512_done:
 
 mulToF32AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
 	RET
 
 // func mulToF64AVX512(n int, dst *float64, x *float64, y *float64)
@@ -12542,6 +12581,9 @@ mulToF64AVX512_done:
 
 mulToF64AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
 	RET
 
 // func reluBackwardF32(n int, d *float32, y *float32)
@@ -12685,6 +12727,8 @@ reluBackwardF32AVX512_done:
 
 reluBackwardF32AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func reluBackwardF64AVX512(n int, d *float64, y *float64)
@@ -12744,6 +12788,8 @@ reluBackwardF64AVX512_done:
 
 reluBackwardF64AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func tanhBackwardF32(n int, d *float32, y *float32)
@@ -12925,6 +12971,8 @@ tanhBackwardF32AVX512_done:
 
 tanhBackwardF32AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func tanhBackwardF64AVX512(n int, d *float64, y *float64)
@@ -12996,6 +13044,8 @@ tanhBackwardF64AVX512_done:
 
 tanhBackwardF64AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func axpyF32(n int, x *float32, y *float32, a float32)
@@ -13139,6 +13189,8 @@ axpyF32AVX512_done:
 
 axpyF32AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func axpyF64AVX512(n int, x *float64, y *float64, a float64)
@@ -13198,6 +13250,8 @@ axpyF64AVX512_done:
 
 axpyF64AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
 	RET
 
 // func scaleF32(n int, x *float32, a float32)
@@ -13321,6 +13375,7 @@ scaleF32AVX512_done:
 
 scaleF32AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
 	RET
 
 // func scaleF64AVX512(n int, x *float64, a float64)
@@ -13372,6 +13427,7 @@ scaleF64AVX512_done:
 
 scaleF64AVX512_end:
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
 	RET
 
 // func sgdF32(n int, p2 *float32, p *float32, gr *float32, lr float32) bool
@@ -13585,6 +13641,9 @@ sgdF32AVX512_end:
 	CMPL   AX, $0x0000ffff
 	SETEQ  ret+40(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
 	RET
 
 // func sgdF64AVX512(n int, p2 *float64, p *float64, gr *float64, lr float64) bool
@@ -13670,6 +13729,9 @@ sgdF64AVX512_end:
 	CMPL   AX, $0x000000ff
 	SETEQ  ret+40(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
 	RET
 
 // func nesterovF32(n int, p2 *float32, v2 *float32, p *float32, v *float32, gr *float32, lr float32, mu float32) bool
@@ -13929,6 +13991,11 @@ nesterovF32AVX512_end:
 	CMPL   AX, $0x0000ffff
 	SETEQ  ret+56(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
 	RET
 
 // func nesterovF64AVX512(n int, p2 *float64, v2 *float64, p *float64, v *float64, gr *float64, lr float64, mu float64) bool
@@ -14036,6 +14103,11 @@ nesterovF64AVX512_end:
 	CMPL   AX, $0x000000ff
 	SETEQ  ret+64(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
 	RET
 
 // func rmspropF32(n int, p2 *float32, a2 *float32, p *float32, a *float32, gr *float32, lr float32, rho float32, c float32, eps float32) bool
@@ -14341,6 +14413,11 @@ rmspropF32AVX512_end:
 	CMPL   AX, $0x0000ffff
 	SETEQ  ret+64(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
 	RET
 
 // func rmspropF64AVX512(n int, p2 *float64, a2 *float64, p *float64, a *float64, gr *float64, lr float64, rho float64, c float64, eps float64) bool
@@ -14466,6 +14543,11 @@ rmspropF64AVX512_end:
 	CMPL   AX, $0x000000ff
 	SETEQ  ret+80(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
 	RET
 
 // func adamF32(n int, p2 *float32, m2 *float32, v2 *float32, p *float32, m *float32, v *float32, gr *float32, lr float32, b1 float32, c1 float32, b2 float32, c2 float32, eps float32) bool
@@ -14846,6 +14928,13 @@ adamF32AVX512_end:
 	CMPL   AX, $0x0000ffff
 	SETEQ  ret+88(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
 	RET
 
 // func adamF64AVX512(n int, p2 *float64, m2 *float64, v2 *float64, p *float64, m *float64, v *float64, gr *float64, lr float64, b1 float64, c1 float64, b2 float64, c2 float64, eps float64) bool
@@ -15002,6 +15091,13 @@ adamF64AVX512_end:
 	CMPL   AX, $0x000000ff
 	SETEQ  ret+112(FP)
 	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
 	RET
 
 // func sumSquaresF32(n int, x *float32) float64

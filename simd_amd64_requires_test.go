@@ -114,3 +114,71 @@ func TestAVX2Requires(t *testing.T) {
 	}
 	t.Logf("%d kernels; dispatch conditions %v", kernels, conds)
 }
+
+// TestKernelsLeaveCleanState audits every kernel of simd_amd64.s for what
+// makes the Go code after it slow on Intel, where AMD's cores do not
+// care: the Go compiler's scalar float64 code uses legacy SSE encodings,
+// and an SSE instruction that runs while the upper half of a YMM or ZMM
+// register is dirty pays a state transition (tens of cycles on Haswell and
+// Broadwell) or a false dependency on the whole register (Skylake and
+// later) on every instruction. So every RET must follow VZEROUPPER,
+// which cleans registers 0–15, and a kernel that writes any of ZMM16–31,
+// which VZEROUPPER leaves as they are, must zero each whole (VPXORD)
+// before every RET; and no kernel may use a legacy SSE encoding itself.
+func TestKernelsLeaveCleanState(t *testing.T) {
+	src, err := os.ReadFile("simd_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	high := regexp.MustCompile(`\b[XYZ](1[6-9]|2[0-9]|3[01])\b`)
+	vector := regexp.MustCompile(`\b[XYZ]\d+\b`)
+	funcs := strings.Split(string(src), "\nTEXT ")[1:]
+	if len(funcs) == 0 {
+		t.Fatal("no TEXT in simd_amd64.s")
+	}
+	rets := 0
+	for _, f := range funcs {
+		name := f[:strings.IndexByte(f, '(')]
+		var ins []string
+		for _, line := range strings.Split(f, "\n")[1:] {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasSuffix(line, ":") || strings.HasPrefix(line, "//") {
+				continue
+			}
+			ins = append(ins, line)
+		}
+		used := map[string]bool{}
+		for _, in := range ins {
+			op := strings.Fields(in)[0]
+			if vector.MatchString(in) && !strings.HasPrefix(op, "V") && !strings.HasPrefix(op, "K") {
+				t.Errorf("%s: %q is a legacy SSE encoding", name, in)
+			}
+			for _, r := range high.FindAllString(in, -1) {
+				used[r[1:]] = true
+			}
+		}
+		for i, in := range ins {
+			if in != "RET" {
+				continue
+			}
+			rets++
+			zeroed := map[string]bool{}
+			j := i - 1
+			for ; j >= 0 && strings.HasPrefix(ins[j], "VPXORD"); j-- {
+				f := strings.FieldsFunc(ins[j][len("VPXORD"):], func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+				if len(f) == 3 && f[0] == f[1] && f[1] == f[2] && f[0][0] == 'Z' {
+					zeroed[f[0][1:]] = true
+				}
+			}
+			if j < 0 || ins[j] != "VZEROUPPER" {
+				t.Errorf("%s: a RET without VZEROUPPER before it", name)
+			}
+			for r := range used {
+				if !zeroed[r] {
+					t.Errorf("%s: writes register %s (ZMM%s), not zeroed before a RET", name, r, r)
+				}
+			}
+		}
+	}
+	t.Logf("%d kernels, %d RETs", len(funcs), rets)
+}

@@ -169,3 +169,27 @@ type labels string
 
 func (l labels) L(s string) LabelRef { return LabelRef(string(l) + "_" + s) }
 func (l labels) Set(s string)        { Label(string(l) + "_" + s) }
+
+// vzeroupper ends a kernel before its RET: VZEROUPPER zeroes the upper
+// halves of YMM0–15 (and the upper parts of ZMM0–15), so that the legacy
+// SSE instructions of the Go code that runs next (the compiler's scalar
+// float64 arithmetic) do not pay Intel's AVX–SSE transition penalty, and
+// high lists the registers from ZMM16 on that the kernel wrote, which
+// VZEROUPPER leaves as they are: each is zeroed whole, so that no upper
+// state stays dirty.
+func vzeroupper(high ...VecPhysical) {
+	VZEROUPPER()
+	for _, r := range high {
+		VPXORD(r, r, r)
+	}
+}
+
+// highRegs returns t's vector registers from..to−1 that are ZMM16 or
+// above, for vzeroupper.
+func highRegs(t elem, from, to int) []VecPhysical {
+	var r []VecPhysical
+	for i := max(from, 16); i < to && t.z(); i++ {
+		r = append(r, t.v(i))
+	}
+	return r
+}

@@ -307,7 +307,7 @@ func (k ewKernel) emit(t elem) {
 	if k.finite {
 		retZero(t, t.v(8), t.v(9))
 	}
-	VZEROUPPER()
+	vzeroupper(highRegs(t, 16, 16+len(k.ptrs))...)
 	RET()
 }
 
@@ -409,7 +409,7 @@ func sumSquares(t elem) {
 	sum4(d)
 	hsum(d)
 	VMOVSD(X0, ret())
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }
 
@@ -430,6 +430,6 @@ func allFinite(t elem) {
 		func(_ Op, v, acc VecPhysical) { t.ADD(v, acc, acc) })
 	sum4(t)
 	retZero(t, t.v(0), t.v(1))
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }

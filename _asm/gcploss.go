@@ -566,6 +566,6 @@ func gcpLoss(x vx) {
 	VMOVUPD(x.tmp(slSum), x.r(0))
 	x.hsum()
 	VMOVSD(X0, ret())
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }

@@ -302,7 +302,7 @@ func gemmBcast(t elem) {
 	}
 
 	nextRows(l, iRow, rows, RAX)
-	VZEROUPPER()
+	vzeroupper(highRegs(t, 0, bcReg+2)...)
 	RET()
 }
 
@@ -482,7 +482,7 @@ func gemmBcast1(t elem) {
 	JMP(l.L("cols"))
 
 	l.Set("done")
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }
 
@@ -515,7 +515,7 @@ func gemmBcast1Wide(t elem, l labels, j GPPhysical, chunk func(p string, vecs in
 	})
 
 	l.Set("done")
-	VZEROUPPER()
+	vzeroupper(Z30, Z31)
 	RET()
 }
 
@@ -711,6 +711,6 @@ func gemmDot(t elem) {
 	}
 
 	nextRows(l, iRow, rows, RBX)
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }

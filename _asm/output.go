@@ -113,7 +113,7 @@ func outputForward(t elem) {
 	ADDQ(U8(t.size), yi)
 	DECQ(rows)
 	JNZ(l.L("row"))
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }
 
@@ -337,7 +337,7 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	Load(Param("m"), RCX)
 	CMPQ(o.i0, RCX)
 	JLT(l.L(p + "block"))
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }
 

@@ -186,6 +186,6 @@ func softplus(t elem) {
 	VMOVSD(X1, dstAt(2))
 
 	l.Set("done")
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }
