@@ -132,7 +132,7 @@ func benchStepConfig[T Float](b *testing.B, k *kernelSet[T], cfg Config, batch i
 
 // BenchmarkStep measures one Adam GCP update with dropout, at the paper's
 // minibatch of 5, at 256, and at 5000 (the PyTorch comparison's large
-// batch, bench/torch_compare.py).
+// batch, bench/peers.py).
 func BenchmarkStep(b *testing.B) {
 	for _, s := range benchSizes {
 		for _, batch := range []int{5, 256, 5000} {
