@@ -62,11 +62,13 @@ func benchPredict[T Float](b *testing.B, k *kernelSet[T], cfg Config, rows int) 
 	out := make([]Prediction, rows)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		if err := m.PredictBatch(ws, x, out); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu()
 	reportSamples(b, rows)
 }
 
@@ -122,11 +124,13 @@ func benchStepConfig[T Float](b *testing.B, k *kernelSet[T], cfg Config, batch i
 	x, y := randomBatch[T](1, batch, inputs)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		if _, err := tr.Step(x, y); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu()
 	reportSamples(b, batch)
 }
 
@@ -161,9 +165,11 @@ func benchLinearForward[T Float](b *testing.B, k *kernelSet[T], rows, inputs, ou
 	y := make([]T, rows*outputs)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		k.linearForward(rows, outputs, inputs, x, inputs, w, bias, y, outputs, true)
 	}
+	cpu()
 	flops := 2 * float64(rows) * float64(inputs) * float64(outputs) * float64(b.N)
 	b.ReportMetric(flops/float64(b.Elapsed().Nanoseconds()), "GFLOP/s")
 }
@@ -272,9 +278,11 @@ func benchGCPLoss[T Float](b *testing.B, k *kernelSet[T], n int) {
 	gm, ga, gb, gn := make([]T, n), make([]T, n), make([]T, n), make([]T, n)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		specialSink = k.gcpLoss(zm, za, zb, zn, y, 0, 1/float64(n), gm, ga, gb, gn)
 	}
+	cpu()
 	reportSamples(b, n)
 }
 

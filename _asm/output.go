@@ -300,19 +300,21 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 		}
 		l.Set(p + "whole")
 	}
-	LEAQ(at(obJ, 0, obKV, 1), obEnd)
+	if t.z() {
+		o.chunks512(t, l, p, v)
+	} else {
+		LEAQ(at(obJ, 0, obKV, 1), obEnd)
 
-	l.Set(p + "vec")
-	CMPQ(obJ, obEnd)
-	JGE(l.L(p + "tail"))
-	o.column(t, l, p+"v", 0, v)
-	ADDQ(U8(t.vec), obJ)
-	JMP(l.L(p + "vec"))
+		l.Set(p + "vec")
+		CMPQ(obJ, obEnd)
+		JGE(l.L(p + "tail"))
+		o.column(t, l, p+"v", 0, v)
+		ADDQ(U8(t.vec), obJ)
+		JMP(l.L(p + "vec"))
 
-	l.Set(p + "tail")
-	CMPQ(o.tailBytes, U8(0))
-	JEQ(l.L(p + "next"))
-	if !t.z() {
+		l.Set(p + "tail")
+		CMPQ(o.tailBytes, U8(0))
+		JEQ(l.L(p + "next"))
 		TESTQ(obKV, obKV)
 		JZ(l.L(p + "narrow"))
 		// The vector ending at k: back by 32 − tail bytes.
@@ -322,9 +324,9 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 		ADDQ(U8(32), obJ)
 		JMP(l.L(p + "next"))
 		l.Set(p + "narrow")
+		o.column(t, l, p+"n", 2, v)
+		ADDQ(o.tailBytes, obJ)
 	}
-	o.column(t, l, p+"n", 2, v)
-	ADDQ(o.tailBytes, obJ)
 
 	l.Set(p + "next")
 	Load(Param("m"), obEnd)
@@ -337,8 +339,127 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	Load(Param("m"), RCX)
 	CMPQ(o.i0, RCX)
 	JLT(l.L(p + "block"))
-	vzeroupper()
+	vzeroupper(highRegs(t, 16, 16+3*obChunk)...)
 	RET()
+}
+
+// obChunk is how many ZMM of a head's columns outputBackward's AVX-512
+// form takes at a time.
+const obChunk = 4
+
+// chunks512 emits the columns of one head for outputBackward's AVX-512
+// form, whose 32 registers hold the weights, dw and colsum of obChunk
+// vectors (64 float32 columns): chunks of obChunk vectors while as many
+// columns are left, then one chunk whose vectors are masked by K1–K4 to
+// the columns left (the last of them partial, those past it empty). Each
+// row of the block is then one contiguous run of the head's columns in
+// x, mask, act and dx, where one vector per row would touch two cache
+// lines of each for sixteen columns.
+func (o obLocals) chunks512(t elem, l labels, p string, v obVariant) {
+	rem, cnt, scratch := RSI, RBX, RDI // free until chunk512 sets obDY, obRow, obRows
+	lanes := t.lanes()
+	MOVQ(o.tailBytes, obEnd)
+	ADDQ(obKV, obEnd)
+	ADDQ(obJ, obEnd) // where the head's columns end
+
+	l.Set(p + "chunk")
+	MOVQ(obEnd, rem)
+	SUBQ(obJ, rem)
+	CMPQ(rem, U32(obChunk*t.vec))
+	JLT(l.L(p + "last"))
+	o.chunk512(t, l, p+"c", false, v)
+	ADDQ(U32(obChunk*t.vec), obJ)
+	JMP(l.L(p + "chunk"))
+
+	l.Set(p + "last")
+	TESTQ(rem, rem)
+	JLE(l.L(p + "next"))
+	SHRQ(U8(t.shift()), rem) // columns left, < obChunk·lanes
+	for i := 0; i < obChunk; i++ {
+		// Vector i: min(max(rem − i·lanes, 0), lanes) lanes.
+		MOVQ(rem, cnt)
+		SUBQ(U8(i*lanes), cnt)
+		XORL(scratch.As32(), scratch.As32())
+		CMPQ(cnt, scratch)
+		CMOVQLT(scratch, cnt)
+		MOVL(U32(lanes), scratch.As32())
+		CMPQ(cnt, scratch)
+		CMOVQGT(scratch, cnt)
+		kmask(cnt, scratch, []Op{K1, K2, K3, K4}[i])
+	}
+	o.chunk512(t, l, p+"m", true, v)
+	MOVQ(obEnd, obJ)
+	// The caller's label p+"next" follows.
+}
+
+// chunk512 emits one chunk of obChunk vectors of columns at column offset
+// obJ over the block's rows, for outputBackward's variant v, each vector
+// masked by K1–K4 if masked: the same arithmetic, element by element and
+// row by row, as column's.
+func (o obLocals) chunk512(t elem, l labels, p string, masked bool, v obVariant) {
+	w, dw, col := func(i int) VecPhysical { return t.v(16 + i) }, func(i int) VecPhysical { return t.v(20 + i) },
+		func(i int) VecPhysical { return t.v(24 + i) }
+	d, zero := t.v(14), t.v(13)
+	k := []Op{K1, K2, K3, K4}
+	load := func(base, off GPPhysical, i int, dst VecPhysical) {
+		if masked {
+			t.maskLoad(at(base, t.vec*i, off, 1), k[i], dst)
+		} else {
+			t.MOVU(at(base, t.vec*i, off, 1), dst)
+		}
+	}
+	store := func(src VecPhysical, base, off GPPhysical, i int) {
+		if masked {
+			t.maskStore(src, k[i], at(base, t.vec*i, off, 1))
+		} else {
+			t.MOVU(src, at(base, t.vec*i, off, 1))
+		}
+	}
+	for i := 0; i < obChunk; i++ {
+		load(obW, obJ, i, w(i))
+		load(obDW, obJ, i, dw(i))
+		if v.colsum {
+			load(obCol, obJ, i, col(i))
+		}
+	}
+	MOVQ(obJ, obRow)
+	ADDQ(o.blockBase, obRow)
+	MOVQ(o.dyHead, obDY)
+	MOVQ(o.blockRows, obRows)
+
+	l.Set(p + "row")
+	t.BROADCAST(at(obDY, 0, nil, 0), d)
+	for i := 0; i < obChunk; i++ {
+		x, dx, tmp := t.v(i), t.v(4+i), t.v(8+i)
+		load(obX, obRow, i, x)
+		t.FMADD231(x, d, dw(i)) // dw += d·x
+		t.MOVA(w(i), dx)
+		pick(t, VFMADD213PS, VFMADD213PD)(zero, d, dx) // dx = d·w + 0
+		if v.dropout {
+			load(obMask, obRow, i, tmp)
+			t.MUL(tmp, dx, dx)
+		}
+		if v.relu {
+			load(obAct, obRow, i, tmp)
+			t.CMP(U8(0x11), tmp, zero, K5) // 0 < act (false for NaN)
+			t.MOVU_Z(dx, K5, dx)
+		}
+		store(dx, obDX, obRow, i)
+		if v.colsum {
+			t.ADD(dx, col(i), col(i)) // colsum += dx
+		}
+	}
+	ADDQ(o.rowBytes, obRow)
+	ADDQ(U8(t.size), obDY)
+	DECQ(obRows)
+	JNZ(l.L(p + "row"))
+
+	for i := 0; i < obChunk; i++ {
+		store(dw(i), obDW, obJ, i)
+		if v.colsum {
+			store(col(i), obCol, obJ, i)
+		}
+	}
 }
 
 // column emits one vector of columns of outputBackward's variant v at
