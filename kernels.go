@@ -26,6 +26,7 @@ type kernelSet[T Float] struct {
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
+	dropoutMask           func(src *pcg, p float64, mask []T) // fillDropoutMask
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -50,6 +51,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		adam:                  adamGeneric[T],
 		gcpLoss:               gcpLossGeneric[T],
 		softplus:              softplusGeneric[T],
+		dropoutMask:           fillDropoutMask[T],
 	}
 	k.outputBackward = outputBackwardVia(k)
 	return k

@@ -23,6 +23,35 @@ func (p *pcg) Uint64() uint64 {
 	return x
 }
 
+// The multiplier and increment of pcg's linear congruential step,
+// state = state·mul + inc modulo 2¹²⁸, as (hi, lo) pairs.
+var (
+	pcgMul = pcg{2549297995355413924, 4865540595714422341}
+	pcgInc = pcg{6364136223846793005, 1442695040888963407}
+)
+
+// mul128 returns a·b modulo 2¹²⁸; add128 returns a + b modulo 2¹²⁸.
+func mul128(a, b pcg) pcg {
+	hi, lo := bits.Mul64(a.lo, b.lo)
+	return pcg{hi + a.hi*b.lo + a.lo*b.hi, lo}
+}
+
+func add128(a, b pcg) pcg {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	hi, _ := bits.Add64(a.hi, b.hi, c)
+	return pcg{hi, lo}
+}
+
+// pcgJump returns (A, C) such that n steps of pcg take a state s to
+// A·s + C modulo 2¹²⁸: the composition of n steps (mul, inc).
+func pcgJump(n int) (a, c pcg) {
+	a, c = pcg{0, 1}, pcg{}
+	for range n {
+		a, c = mul128(pcgMul, a), add128(mul128(pcgMul, c), pcgInc)
+	}
+	return a, c
+}
+
 // next returns the state after p and its output: a loop that writes
 // g, x = g.next() keeps g in registers, where a pointer method's
 // receiver would live in memory.
@@ -34,7 +63,8 @@ func (p pcg) next() (pcg, uint64) {
 		incLo    = 1442695040888963407
 		cheapMul = 0xda942042e4dd58b5
 	)
-	// state = state·mul + inc, modulo 2¹²⁸
+	// state = state·mul + inc, modulo 2¹²⁸ (mul128 and add128 written
+	// out, with the constants inline)
 	hi, lo := bits.Mul64(p.lo, mulLo)
 	hi += p.hi*mulLo + p.lo*mulHi
 	lo, c := bits.Add64(lo, incLo, 0)

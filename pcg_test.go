@@ -68,3 +68,22 @@ func ktDropoutRule[T Float](t *testing.T) {
 		}
 	}
 }
+
+// TestPCGJump checks pcgJump against the steps it composes: A·s + C is
+// the state n steps after s, for random states and several n.
+func TestPCGJump(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 2, 8, 13} {
+		a, c := pcgJump(n)
+		for i := 0; i < 100; i++ {
+			s := pcg{r.Uint64(), r.Uint64()}
+			want := s
+			for range n {
+				want, _ = want.next()
+			}
+			if got := add128(mul128(a, s), c); got != want {
+				t.Fatalf("n=%d, state %v: jump gives %v, %d steps %v", n, s, got, n, want)
+			}
+		}
+	}
+}

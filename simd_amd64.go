@@ -25,8 +25,7 @@ func init() {
 	s32.outputBackward, s64.outputBackward = outputBackwardF32, outputBackwardF64
 	installKernels(asmKernels("avx2fma", s32, s64))
 	if useAVX512 {
-		s32, s64 := avx512Sets()
-		installKernels(asmKernels("avx512", s32, s64))
+		installKernels(avx512Tables())
 	}
 }
 

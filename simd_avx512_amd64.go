@@ -21,6 +21,68 @@ func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 	return s32, s64
 }
 
+// avx512Tables returns the AVX-512 kernel tables: avx512Sets' kernels,
+// and the dropout masks, which only this table draws with assembly.
+func avx512Tables() (*kernelSet[float32], *kernelSet[float64]) {
+	s32, s64 := avx512Sets()
+	k32, k64 := asmKernels("avx512", s32, s64)
+	k32.dropoutMask, k64.dropoutMask = dropoutMaskAVX512[float32], dropoutMaskAVX512[float64]
+	return k32, k64
+}
+
+// pcgJump8 is pcgJump(8) as dropoutMaskF32AVX512 reads it: A.lo, A.hi,
+// C.lo, C.hi.
+var pcgJump8 = func() [4]uint64 {
+	a, c := pcgJump(8)
+	return [4]uint64{a.lo, a.hi, c.lo, c.hi}
+}()
+
+// dropoutMaskAVX512 is fillDropoutMask with the AVX-512 kernels for whole
+// groups of 16 units, which draw eight numbers at a time from eight
+// states of the generator a draw apart, each stepping eight draws at once:
+// the same numbers, the same mask, bit for bit. The last len(mask) mod 16
+// units go to fillDropoutMask, from the state after the last group. The
+// stubs are called directly, so that lanes stays on the stack.
+func dropoutMaskAVX512[T Float](src *pcg, p float64, mask []T) {
+	groups := len(mask) / 16
+	if groups > 0 {
+		if raceEnabled {
+			raceWrite(mask[:16*groups])
+		}
+		// lanes: the states after the first eight draws, his then los.
+		var lanes [16]uint64
+		g := *src
+		for j := range 8 {
+			g, _ = g.next()
+			lanes[j], lanes[8+j] = g.hi, g.lo
+		}
+		cut := uint64(p * (1 << 32)) // as fillDropoutMask's
+		switch m := any(mask).(type) {
+		case []float32:
+			dropoutMaskF32AVX512(groups, &m[0], &lanes, &pcgJump8, cut, float32(1/(1-p)))
+		case []float64:
+			dropoutMaskF64AVX512(groups, &m[0], &lanes, &pcgJump8, cut, 1/(1-p))
+		}
+		*src = pcg{lanes[7], lanes[15]}
+	}
+	fillDropoutMask(src, p, mask[16*groups:])
+}
+
+// dropoutMaskF32AVX512 writes groups·16 units of fillDropoutMask's mask,
+// each group from eight draws, the generator's states after each in
+// lanes (the his, then the los), which it leaves holding the states after
+// the last group's draws; jump holds pcgJump(8) as (A.lo, A.hi, C.lo,
+// C.hi), cut is fillDropoutMask's (a unit is dropped where its half of a
+// draw is below it), keep is 1/(1−p).
+//
+//go:noescape
+func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32)
+
+// dropoutMaskF64AVX512 is dropoutMaskF32AVX512 for float64 masks.
+//
+//go:noescape
+func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64)
+
 // gcpLossF64AVX512 is gcpLossF64 with AVX-512, for any n: eight samples
 // in the lanes of a ZMM at a time, the last group's lanes past n masked
 // off by an opmask register, and tmp twice as long (gcpTmpLen).

@@ -283,10 +283,12 @@ func (t *Trainer[T]) memberLoss(n, k int) (nll, objective float64) {
 // two units by its 32-bit halves (a unit is dropped when its half is below
 // p·2³², so p is honoured to 2⁻³²): the generator was most of a large
 // batch's step when every unit took a draw of its own.
-func (t *Trainer[T]) drawMask(mask []T) { fillDropoutMask(&t.src, t.m.cfg.Dropout, mask) }
+func (t *Trainer[T]) drawMask(mask []T) { t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask) }
 
 // fillDropoutMask fills mask with inverted-dropout factors for rate p,
-// drawn from src as drawMask describes. The state stays in a local copy
+// drawn from src as drawMask describes: the generic kernel of the tables'
+// dropoutMask, which the AVX-512 table does eight draws at a time
+// (dropoutMaskAVX512). The state stays in a local copy
 // for the loop, and each factor is keep·1 or keep·0 by the sign of
 // half − cut, with no branch: the units drop at random, so a branch on
 // them would be mispredicted for about one unit in ten at p = 0.1.

@@ -35,6 +35,9 @@ func main() {
 	for _, t := range elems2 {
 		softplus(t)
 	}
+	for _, t := range elems {
+		dropoutMask(t.wide())
+	}
 	Generate()
 }
 
