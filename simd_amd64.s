@@ -916,92 +916,6 @@ gemmDotF32_nextrows:
 	VZEROUPPER
 	RET
 
-// func outputForwardF32(m int, heads int, k int, x *float32, ldx int, w *float32, b *float32, y *float32)
-// Requires: AVX, AVX2, FMA3
-TEXT ·outputForwardF32(SB), NOSPLIT, $0-64
-	MOVQ         k+16(FP), DX
-	MOVQ         DX, R14
-	SHLQ         $0x02, R14
-	MOVQ         DX, CX
-	ANDQ         $0x07, CX
-	SUBQ         CX, DX
-	VMOVQ        CX, X15
-	VPBROADCASTD X15, Y15
-	VPCMPGTD     lanes32<>+0(SB), Y15, Y15
-	LEAQ         -32(DX), R11
-	MOVQ         m+0(FP), R12
-	MOVQ         R12, CX
-	SHLQ         $0x02, CX
-	MOVQ         x+24(FP), SI
-	MOVQ         y+56(FP), R10
-
-outputForwardF32_row:
-	MOVQ SI, DI
-	MOVQ w+40(FP), R8
-	MOVQ b+48(FP), R9
-	MOVQ R10, BX
-	MOVQ heads+8(FP), R13
-
-outputForwardF32_head:
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	XORQ   AX, AX
-
-outputForwardF32_wide:
-	CMPQ        AX, R11
-	JGT         outputForwardF32_vec
-	VMOVUPS     (DI)(AX*4), Y4
-	VMOVUPS     32(DI)(AX*4), Y5
-	VMOVUPS     64(DI)(AX*4), Y6
-	VMOVUPS     96(DI)(AX*4), Y7
-	VFMADD231PS (R8)(AX*4), Y4, Y0
-	VFMADD231PS 32(R8)(AX*4), Y5, Y1
-	VFMADD231PS 64(R8)(AX*4), Y6, Y2
-	VFMADD231PS 96(R8)(AX*4), Y7, Y3
-	ADDQ        $0x20, AX
-	JMP         outputForwardF32_wide
-
-outputForwardF32_vec:
-	CMPQ        AX, DX
-	JGE         outputForwardF32_tail
-	VMOVUPS     (DI)(AX*4), Y4
-	VFMADD231PS (R8)(AX*4), Y4, Y0
-	ADDQ        $0x08, AX
-	JMP         outputForwardF32_vec
-
-outputForwardF32_tail:
-	CMPQ        DX, k+16(FP)
-	JEQ         outputForwardF32_sum
-	VMASKMOVPS  (DI)(AX*4), Y15, Y4
-	VMASKMOVPS  (R8)(AX*4), Y15, Y5
-	VFMADD231PS Y5, Y4, Y1
-
-outputForwardF32_sum:
-	VADDPS       Y1, Y0, Y0
-	VADDPS       Y3, Y2, Y2
-	VADDPS       Y2, Y0, Y0
-	VEXTRACTF128 $0x01, Y0, X1
-	VADDPS       X1, X0, X0
-	VHADDPS      X0, X0, X0
-	VHADDPS      X0, X0, X0
-	VADDSS       (R9), X0, X0
-	VMOVSS       X0, (BX)
-	ADDQ         R14, DI
-	ADDQ         R14, R8
-	ADDQ         $0x04, R9
-	ADDQ         CX, BX
-	DECQ         R13
-	JNZ          outputForwardF32_head
-	MOVQ         ldx+32(FP), AX
-	LEAQ         (SI)(AX*4), SI
-	ADDQ         $0x04, R10
-	DECQ         R12
-	JNZ          outputForwardF32_row
-	VZEROUPPER
-	RET
-
 // func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32)
 // Requires: AVX, AVX2, CMOV, FMA3
 TEXT ·outputBackwardF32(SB), NOSPLIT, $64-96
@@ -3101,91 +3015,6 @@ gemmDotF64_nextrows:
 	MOVQ BX, 32(SP)
 	CMPQ BX, m+0(FP)
 	JLT  gemmDotF64_rows
-	VZEROUPPER
-	RET
-
-// func outputForwardF64(m int, heads int, k int, x *float64, ldx int, w *float64, b *float64, y *float64)
-// Requires: AVX, AVX2, FMA3
-TEXT ·outputForwardF64(SB), NOSPLIT, $0-64
-	MOVQ         k+16(FP), DX
-	MOVQ         DX, R14
-	SHLQ         $0x03, R14
-	MOVQ         DX, CX
-	ANDQ         $0x03, CX
-	SUBQ         CX, DX
-	VMOVQ        CX, X15
-	VPBROADCASTQ X15, Y15
-	VPCMPGTQ     lanes64<>+0(SB), Y15, Y15
-	LEAQ         -16(DX), R11
-	MOVQ         m+0(FP), R12
-	MOVQ         R12, CX
-	SHLQ         $0x03, CX
-	MOVQ         x+24(FP), SI
-	MOVQ         y+56(FP), R10
-
-outputForwardF64_row:
-	MOVQ SI, DI
-	MOVQ w+40(FP), R8
-	MOVQ b+48(FP), R9
-	MOVQ R10, BX
-	MOVQ heads+8(FP), R13
-
-outputForwardF64_head:
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	XORQ   AX, AX
-
-outputForwardF64_wide:
-	CMPQ        AX, R11
-	JGT         outputForwardF64_vec
-	VMOVUPD     (DI)(AX*8), Y4
-	VMOVUPD     32(DI)(AX*8), Y5
-	VMOVUPD     64(DI)(AX*8), Y6
-	VMOVUPD     96(DI)(AX*8), Y7
-	VFMADD231PD (R8)(AX*8), Y4, Y0
-	VFMADD231PD 32(R8)(AX*8), Y5, Y1
-	VFMADD231PD 64(R8)(AX*8), Y6, Y2
-	VFMADD231PD 96(R8)(AX*8), Y7, Y3
-	ADDQ        $0x10, AX
-	JMP         outputForwardF64_wide
-
-outputForwardF64_vec:
-	CMPQ        AX, DX
-	JGE         outputForwardF64_tail
-	VMOVUPD     (DI)(AX*8), Y4
-	VFMADD231PD (R8)(AX*8), Y4, Y0
-	ADDQ        $0x04, AX
-	JMP         outputForwardF64_vec
-
-outputForwardF64_tail:
-	CMPQ        DX, k+16(FP)
-	JEQ         outputForwardF64_sum
-	VMASKMOVPD  (DI)(AX*8), Y15, Y4
-	VMASKMOVPD  (R8)(AX*8), Y15, Y5
-	VFMADD231PD Y5, Y4, Y1
-
-outputForwardF64_sum:
-	VADDPD       Y1, Y0, Y0
-	VADDPD       Y3, Y2, Y2
-	VADDPD       Y2, Y0, Y0
-	VEXTRACTF128 $0x01, Y0, X1
-	VADDPD       X1, X0, X0
-	VHADDPD      X0, X0, X0
-	VADDSD       (R9), X0, X0
-	VMOVSD       X0, (BX)
-	ADDQ         R14, DI
-	ADDQ         R14, R8
-	ADDQ         $0x08, R9
-	ADDQ         CX, BX
-	DECQ         R13
-	JNZ          outputForwardF64_head
-	MOVQ         ldx+32(FP), AX
-	LEAQ         (SI)(AX*8), SI
-	ADDQ         $0x08, R10
-	DECQ         R12
-	JNZ          outputForwardF64_row
 	VZEROUPPER
 	RET
 
@@ -7298,95 +7127,6 @@ gemmDotF32AVX512_nextrows:
 	MOVQ BX, 32(SP)
 	CMPQ BX, m+0(FP)
 	JLT  gemmDotF32AVX512_rows
-	VZEROUPPER
-	RET
-
-// func outputForwardF32AVX512(m int, heads int, k int, x *float32, ldx int, w *float32, b *float32, y *float32)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·outputForwardF32AVX512(SB), NOSPLIT, $0-64
-	MOVQ  k+16(FP), DX
-	MOVQ  DX, R14
-	SHLQ  $0x02, R14
-	MOVQ  DX, CX
-	ANDQ  $0x0f, CX
-	SUBQ  CX, DX
-	XORL  R15, R15
-	BTSL  CX, R15
-	DECL  R15
-	KMOVW R15, K1
-	LEAQ  -64(DX), R11
-	MOVQ  m+0(FP), R12
-	MOVQ  R12, CX
-	SHLQ  $0x02, CX
-	MOVQ  x+24(FP), SI
-	MOVQ  y+56(FP), R10
-
-outputForwardF32AVX512_row:
-	MOVQ SI, DI
-	MOVQ w+40(FP), R8
-	MOVQ b+48(FP), R9
-	MOVQ R10, BX
-	MOVQ heads+8(FP), R13
-
-outputForwardF32AVX512_head:
-	VXORPS Z0, Z0, Z0
-	VXORPS Z1, Z1, Z1
-	VXORPS Z2, Z2, Z2
-	VXORPS Z3, Z3, Z3
-	XORQ   AX, AX
-
-outputForwardF32AVX512_wide:
-	CMPQ        AX, R11
-	JGT         outputForwardF32AVX512_vec
-	VMOVUPS     (DI)(AX*4), Z4
-	VMOVUPS     64(DI)(AX*4), Z5
-	VMOVUPS     128(DI)(AX*4), Z6
-	VMOVUPS     192(DI)(AX*4), Z7
-	VFMADD231PS (R8)(AX*4), Z4, Z0
-	VFMADD231PS 64(R8)(AX*4), Z5, Z1
-	VFMADD231PS 128(R8)(AX*4), Z6, Z2
-	VFMADD231PS 192(R8)(AX*4), Z7, Z3
-	ADDQ        $0x40, AX
-	JMP         outputForwardF32AVX512_wide
-
-outputForwardF32AVX512_vec:
-	CMPQ        AX, DX
-	JGE         outputForwardF32AVX512_tail
-	VMOVUPS     (DI)(AX*4), Z4
-	VFMADD231PS (R8)(AX*4), Z4, Z0
-	ADDQ        $0x10, AX
-	JMP         outputForwardF32AVX512_vec
-
-outputForwardF32AVX512_tail:
-	CMPQ        DX, k+16(FP)
-	JEQ         outputForwardF32AVX512_sum
-	VMOVUPS.Z   (DI)(AX*4), K1, Z4
-	VMOVUPS.Z   (R8)(AX*4), K1, Z5
-	VFMADD231PS Z5, Z4, Z1
-
-outputForwardF32AVX512_sum:
-	VADDPS        Z1, Z0, Z0
-	VADDPS        Z3, Z2, Z2
-	VADDPS        Z2, Z0, Z0
-	VEXTRACTF64X4 $0x01, Z0, Y1
-	VADDPS        Y1, Y0, Y0
-	VEXTRACTF128  $0x01, Y0, X1
-	VADDPS        X1, X0, X0
-	VHADDPS       X0, X0, X0
-	VHADDPS       X0, X0, X0
-	VADDSS        (R9), X0, X0
-	VMOVSS        X0, (BX)
-	ADDQ          R14, DI
-	ADDQ          R14, R8
-	ADDQ          $0x04, R9
-	ADDQ          CX, BX
-	DECQ          R13
-	JNZ           outputForwardF32AVX512_head
-	MOVQ          ldx+32(FP), AX
-	LEAQ          (SI)(AX*4), SI
-	ADDQ          $0x04, R10
-	DECQ          R12
-	JNZ           outputForwardF32AVX512_row
 	VZEROUPPER
 	RET
 
@@ -12287,94 +12027,6 @@ gemmDotF64AVX512_nextrows:
 	VZEROUPPER
 	RET
 
-// func outputForwardF64AVX512(m int, heads int, k int, x *float64, ldx int, w *float64, b *float64, y *float64)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·outputForwardF64AVX512(SB), NOSPLIT, $0-64
-	MOVQ  k+16(FP), DX
-	MOVQ  DX, R14
-	SHLQ  $0x03, R14
-	MOVQ  DX, CX
-	ANDQ  $0x07, CX
-	SUBQ  CX, DX
-	XORL  R15, R15
-	BTSL  CX, R15
-	DECL  R15
-	KMOVW R15, K1
-	LEAQ  -32(DX), R11
-	MOVQ  m+0(FP), R12
-	MOVQ  R12, CX
-	SHLQ  $0x03, CX
-	MOVQ  x+24(FP), SI
-	MOVQ  y+56(FP), R10
-
-outputForwardF64AVX512_row:
-	MOVQ SI, DI
-	MOVQ w+40(FP), R8
-	MOVQ b+48(FP), R9
-	MOVQ R10, BX
-	MOVQ heads+8(FP), R13
-
-outputForwardF64AVX512_head:
-	VXORPD Z0, Z0, Z0
-	VXORPD Z1, Z1, Z1
-	VXORPD Z2, Z2, Z2
-	VXORPD Z3, Z3, Z3
-	XORQ   AX, AX
-
-outputForwardF64AVX512_wide:
-	CMPQ        AX, R11
-	JGT         outputForwardF64AVX512_vec
-	VMOVUPD     (DI)(AX*8), Z4
-	VMOVUPD     64(DI)(AX*8), Z5
-	VMOVUPD     128(DI)(AX*8), Z6
-	VMOVUPD     192(DI)(AX*8), Z7
-	VFMADD231PD (R8)(AX*8), Z4, Z0
-	VFMADD231PD 64(R8)(AX*8), Z5, Z1
-	VFMADD231PD 128(R8)(AX*8), Z6, Z2
-	VFMADD231PD 192(R8)(AX*8), Z7, Z3
-	ADDQ        $0x20, AX
-	JMP         outputForwardF64AVX512_wide
-
-outputForwardF64AVX512_vec:
-	CMPQ        AX, DX
-	JGE         outputForwardF64AVX512_tail
-	VMOVUPD     (DI)(AX*8), Z4
-	VFMADD231PD (R8)(AX*8), Z4, Z0
-	ADDQ        $0x08, AX
-	JMP         outputForwardF64AVX512_vec
-
-outputForwardF64AVX512_tail:
-	CMPQ        DX, k+16(FP)
-	JEQ         outputForwardF64AVX512_sum
-	VMOVUPD.Z   (DI)(AX*8), K1, Z4
-	VMOVUPD.Z   (R8)(AX*8), K1, Z5
-	VFMADD231PD Z5, Z4, Z1
-
-outputForwardF64AVX512_sum:
-	VADDPD        Z1, Z0, Z0
-	VADDPD        Z3, Z2, Z2
-	VADDPD        Z2, Z0, Z0
-	VEXTRACTF64X4 $0x01, Z0, Y1
-	VADDPD        Y1, Y0, Y0
-	VEXTRACTF128  $0x01, Y0, X1
-	VADDPD        X1, X0, X0
-	VHADDPD       X0, X0, X0
-	VADDSD        (R9), X0, X0
-	VMOVSD        X0, (BX)
-	ADDQ          R14, DI
-	ADDQ          R14, R8
-	ADDQ          $0x08, R9
-	ADDQ          CX, BX
-	DECQ          R13
-	JNZ           outputForwardF64AVX512_head
-	MOVQ          ldx+32(FP), AX
-	LEAQ          (SI)(AX*8), SI
-	ADDQ          $0x08, R10
-	DECQ          R12
-	JNZ           outputForwardF64AVX512_row
-	VZEROUPPER
-	RET
-
 // func outputBackwardF64AVX512(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64)
 // Requires: AVX, AVX512DQ, AVX512F, CMOV
 TEXT ·outputBackwardF64AVX512(SB), NOSPLIT, $64-96
@@ -14364,6 +14016,177 @@ outputBackwardF64AVX512_vMRCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	RET
+
+// func outputForwardF32(m int, heads int, k int, x *float32, ldx int, w *float32, b *float32, y *float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·outputForwardF32(SB), NOSPLIT, $0-64
+	MOVQ         k+16(FP), DX
+	MOVQ         DX, R14
+	SHLQ         $0x02, R14
+	MOVQ         DX, CX
+	ANDQ         $0x07, CX
+	SUBQ         CX, DX
+	VMOVQ        CX, X15
+	VPBROADCASTD X15, Y15
+	VPCMPGTD     lanes32<>+0(SB), Y15, Y15
+	LEAQ         -32(DX), R11
+	MOVQ         m+0(FP), R12
+	MOVQ         R12, CX
+	SHLQ         $0x02, CX
+	MOVQ         x+24(FP), SI
+	MOVQ         y+56(FP), R10
+
+outputForwardF32_row:
+	MOVQ SI, DI
+	MOVQ w+40(FP), R8
+	MOVQ b+48(FP), R9
+	MOVQ R10, BX
+	MOVQ heads+8(FP), R13
+
+outputForwardF32_head:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   AX, AX
+
+outputForwardF32_wide:
+	CMPQ        AX, R11
+	JGT         outputForwardF32_vec
+	VMOVUPS     (DI)(AX*4), Y4
+	VMOVUPS     32(DI)(AX*4), Y5
+	VMOVUPS     64(DI)(AX*4), Y6
+	VMOVUPS     96(DI)(AX*4), Y7
+	VFMADD231PS (R8)(AX*4), Y4, Y0
+	VFMADD231PS 32(R8)(AX*4), Y5, Y1
+	VFMADD231PS 64(R8)(AX*4), Y6, Y2
+	VFMADD231PS 96(R8)(AX*4), Y7, Y3
+	ADDQ        $0x20, AX
+	JMP         outputForwardF32_wide
+
+outputForwardF32_vec:
+	CMPQ        AX, DX
+	JGE         outputForwardF32_tail
+	VMOVUPS     (DI)(AX*4), Y4
+	VFMADD231PS (R8)(AX*4), Y4, Y0
+	ADDQ        $0x08, AX
+	JMP         outputForwardF32_vec
+
+outputForwardF32_tail:
+	CMPQ        DX, k+16(FP)
+	JEQ         outputForwardF32_sum
+	VMASKMOVPS  (DI)(AX*4), Y15, Y4
+	VMASKMOVPS  (R8)(AX*4), Y15, Y5
+	VFMADD231PS Y5, Y4, Y1
+
+outputForwardF32_sum:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPS       X1, X0, X0
+	VHADDPS      X0, X0, X0
+	VHADDPS      X0, X0, X0
+	VADDSS       (R9), X0, X0
+	VMOVSS       X0, (BX)
+	ADDQ         R14, DI
+	ADDQ         R14, R8
+	ADDQ         $0x04, R9
+	ADDQ         CX, BX
+	DECQ         R13
+	JNZ          outputForwardF32_head
+	MOVQ         ldx+32(FP), AX
+	LEAQ         (SI)(AX*4), SI
+	ADDQ         $0x04, R10
+	DECQ         R12
+	JNZ          outputForwardF32_row
+	VZEROUPPER
+	RET
+
+// func outputForwardF64(m int, heads int, k int, x *float64, ldx int, w *float64, b *float64, y *float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·outputForwardF64(SB), NOSPLIT, $0-64
+	MOVQ         k+16(FP), DX
+	MOVQ         DX, R14
+	SHLQ         $0x03, R14
+	MOVQ         DX, CX
+	ANDQ         $0x03, CX
+	SUBQ         CX, DX
+	VMOVQ        CX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPGTQ     lanes64<>+0(SB), Y15, Y15
+	LEAQ         -16(DX), R11
+	MOVQ         m+0(FP), R12
+	MOVQ         R12, CX
+	SHLQ         $0x03, CX
+	MOVQ         x+24(FP), SI
+	MOVQ         y+56(FP), R10
+
+outputForwardF64_row:
+	MOVQ SI, DI
+	MOVQ w+40(FP), R8
+	MOVQ b+48(FP), R9
+	MOVQ R10, BX
+	MOVQ heads+8(FP), R13
+
+outputForwardF64_head:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ   AX, AX
+
+outputForwardF64_wide:
+	CMPQ        AX, R11
+	JGT         outputForwardF64_vec
+	VMOVUPD     (DI)(AX*8), Y4
+	VMOVUPD     32(DI)(AX*8), Y5
+	VMOVUPD     64(DI)(AX*8), Y6
+	VMOVUPD     96(DI)(AX*8), Y7
+	VFMADD231PD (R8)(AX*8), Y4, Y0
+	VFMADD231PD 32(R8)(AX*8), Y5, Y1
+	VFMADD231PD 64(R8)(AX*8), Y6, Y2
+	VFMADD231PD 96(R8)(AX*8), Y7, Y3
+	ADDQ        $0x10, AX
+	JMP         outputForwardF64_wide
+
+outputForwardF64_vec:
+	CMPQ        AX, DX
+	JGE         outputForwardF64_tail
+	VMOVUPD     (DI)(AX*8), Y4
+	VFMADD231PD (R8)(AX*8), Y4, Y0
+	ADDQ        $0x04, AX
+	JMP         outputForwardF64_vec
+
+outputForwardF64_tail:
+	CMPQ        DX, k+16(FP)
+	JEQ         outputForwardF64_sum
+	VMASKMOVPD  (DI)(AX*8), Y15, Y4
+	VMASKMOVPD  (R8)(AX*8), Y15, Y5
+	VFMADD231PD Y5, Y4, Y1
+
+outputForwardF64_sum:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VHADDPD      X0, X0, X0
+	VADDSD       (R9), X0, X0
+	VMOVSD       X0, (BX)
+	ADDQ         R14, DI
+	ADDQ         R14, R8
+	ADDQ         $0x08, R9
+	ADDQ         CX, BX
+	DECQ         R13
+	JNZ          outputForwardF64_head
+	MOVQ         ldx+32(FP), AX
+	LEAQ         (SI)(AX*8), SI
+	ADDQ         $0x08, R10
+	DECQ         R12
+	JNZ          outputForwardF64_row
+	VZEROUPPER
 	RET
 
 // func mulF32(n int, x *float32, y *float32)

@@ -25,8 +25,10 @@ func main() {
 		gemmBcast(t)
 		gemmBcast1(t)
 		gemmDot(t)
-		outputForward(t)
 		outputBackward(t)
+	}
+	for _, t := range elems {
+		outputForward(t)
 	}
 	elementwise()
 	declareConsts()

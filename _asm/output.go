@@ -10,10 +10,10 @@ import (
 // layer, one dot product of length k per row and head, along the
 // contiguous k: four vectors per step in Y0–Y3, then steps of one vector
 // into Y0, and the last k mod lanes elements as a masked step into Y1 (the
-// mask, made once, waits in Y15; with AVX-512 the vectors are ZMM and the
-// mask K1). Rows go one at a time, the heads of a row one after another;
-// their dot products are independent, so the out-of-order core overlaps
-// them.
+// mask, made once, waits in Y15; the same code with ZMM and the mask in
+// K1 was slower, see simd_avx512_amd64.go). Rows go one at a time, the
+// heads of a row one after another; their dot products are independent,
+// so the out-of-order core overlaps them.
 func outputForward(t elem) {
 	var (
 		j     = RAX // element j of the dot product
