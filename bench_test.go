@@ -149,6 +149,22 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
+// BenchmarkStepOverhead measures the fixed cost of a step, what does not
+// grow with the rows: Adam steps of the paper's UCI network (D = 13, H =
+// 50, dropout 0.1) at minibatches of 1, 2, 5 and 32, whose time per step
+// against the batch is close to a line; its intercept is the per-step
+// overhead (the optimizer over all parameters, the checks, the calls of
+// the kernels), its slope the work of a row.
+func BenchmarkStepOverhead(b *testing.B) {
+	for _, batch := range []int{1, 2, 5, 32} {
+		b.Run(fmt.Sprintf("batch%d", batch), func(b *testing.B) {
+			for _, im := range benchImpls[float32]() {
+				b.Run(im.name, func(b *testing.B) { benchStep(b, im.k, 13, 50, batch) })
+			}
+		})
+	}
+}
+
 // linearBenchShapes are the first layers of the benchmark models, all four
 // heads stacked (n = 4·H): a 5000-row batch of the MSD network (D = 90,
 // H = 100) and of the UCI one (D = 13, H = 50), the UCI one's single row,
