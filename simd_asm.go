@@ -136,7 +136,7 @@ func asmTable[T Float](name string, gen *kernelSet[T], s *asmSet[T]) *kernelSet[
 func baseSets() (*asmSet[float32], *asmSet[float64]) {
 	loss := gcpAsm{lanes: gcpLanes}
 	return &asmSet[float32]{
-			gemm:          gemmAsm[float32]{gemmBcastF32, gemmBcast1F32, gemmDotF32, gemmTileRows, gemmLoneRows, &one32},
+			gemm:          gemmAsm[float32]{bcast: gemmBcastF32, bcast1: gemmBcast1F32, dot: gemmDotF32, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one32},
 			outputForward: outputForwardF32,
 			softplus:      softplusF32,
 			elementwise: elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
@@ -144,7 +144,7 @@ func baseSets() (*asmSet[float32], *asmSet[float64]) {
 			lanes:   asmLanes32,
 			gcpLoss: loss.loss32,
 		}, &asmSet[float64]{
-			gemm:          gemmAsm[float64]{gemmBcastF64, gemmBcast1F64, gemmDotF64, gemmTileRows, gemmLoneRows, &one64},
+			gemm:          gemmAsm[float64]{bcast: gemmBcastF64, bcast1: gemmBcast1F64, dot: gemmDotF64, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one64},
 			outputForward: outputForwardF64,
 			softplus:      softplusF64,
 			elementwise: elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
@@ -159,12 +159,27 @@ func baseSets() (*asmSet[float32], *asmSet[float64]) {
 // height of its broadcast kernel's tiles and how many rows past the
 // last whole tile go to bcast1 instead (see gemmRows), and the constant
 // 1 of type T (one32 or one64).
+//
+// bcast1Wide, if not nil, takes the single rows longer than narrow
+// columns, and bcast1 the others: the AVX-512 set's one-row kernel is
+// slower than AVX2's for the rows of up to one of its tiles
+// (simd_avx512_amd64.go).
 type gemmAsm[T Float] struct {
 	bcast              func(m, n, k int, a *T, ars, aqs int, b *T, ldb int, c *T, ldc int, bias *T, flags int)
 	bcast1             func(n, k int, a *T, aqs int, b *T, ldb int, c *T, bias *T, flags int)
 	dot                func(m, n, k int, a *T, lda int, b *T, ldb int, c *T, ldc int, bias *T, flags int)
 	tileRows, loneRows int
 	one                *T
+	bcast1Wide         func(n, k int, a *T, aqs int, b *T, ldb int, c *T, bias *T, flags int)
+	narrow             int
+}
+
+// single returns the one-row kernel for a row of n columns.
+func (g *gemmAsm[T]) single(n int) func(n, k int, a *T, aqs int, b *T, ldb int, c *T, bias *T, flags int) {
+	if g.bcast1Wide != nil && n > g.narrow {
+		return g.bcast1Wide
+	}
+	return g.bcast1
 }
 
 // gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
@@ -194,7 +209,7 @@ func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c 
 
 // rows computes what g.bcast computes, except that the rows past the
 // last whole tile of g.tileRows, when there are at most g.loneRows of
-// them, go to g.bcast1 one row at a time. A tile does the work of all its
+// them, go to the one-row kernel (single) one row at a time. A tile does the work of all its
 // rows whether or not C has them (it repeats the last), so the 13 inputs
 // of the paper's UCI networks made the first layer's weight gradient
 // three AVX2 tiles, 18 rows of work, and a minibatch of 32 its forward
@@ -210,7 +225,7 @@ func (g *gemmAsm[T]) rows(m, n, k int, a *T, ars, aqs int, b *T, ldb int, c *T, 
 		g.bcast(whole, n, k, a, ars, aqs, b, ldb, c, ldc, bias, flags)
 	}
 	for i := whole; i < m; i++ {
-		g.bcast1(n, k, elemAt(a, i*ars), aqs, b, ldb, elemAt(c, i*ldc), bias, flags)
+		g.single(n)(n, k, elemAt(a, i*ars), aqs, b, ldb, elemAt(c, i*ldc), bias, flags)
 	}
 }
 
@@ -258,7 +273,7 @@ func (g *gemmAsm[T]) linearForwardKernel() func(m, n, k int, x []T, ldx int, w, 
 		case n == 1:
 			g.dot(m, 1, k, xp, ldx, wp, k, yp, ldy, bp, flags)
 		case m == 1:
-			g.bcast1(n, k, xp, 1, wp, n, yp, bp, flags)
+			g.single(n)(n, k, xp, 1, wp, n, yp, bp, flags)
 		default:
 			g.rows(m, n, k, xp, ldx, 1, wp, n, yp, ldy, bp, flags)
 		}
@@ -272,13 +287,13 @@ func (g *gemmAsm[T]) linearBackwardWeights(m, n, k int, dy []T, lddy int, x []T,
 	}
 	if db != nil {
 		// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
-		g.bcast1(n, m, g.one, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+		g.single(n)(n, m, g.one, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
 	}
 	switch {
 	case k == 0:
 	case n == 1:
 		// dw[p] += Σ_i dy[i]·x[i,p]: one row of C.
-		g.bcast1(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
+		g.single(k)(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
 	default:
 		// dw[p,j] += Σ_i x[i,p]·dy[i,j]: A(p, i) = x[i*ldx+p].
 		g.rows(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)

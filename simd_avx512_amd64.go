@@ -6,8 +6,16 @@ package gcp
 // …AVX512), installed when useAVX512 holds.
 func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 	s32, s64 := baseSets()
-	s32.gemm = gemmAsm[float32]{gemmBcastF32AVX512, gemmBcast1F32Mixed, gemmDotF32AVX512, gemmTileRows, gemmLoneRows, &one32}
-	s64.gemm = gemmAsm[float64]{gemmBcastF64AVX512, gemmBcast1F64Mixed, gemmDotF64AVX512, gemmTileRows, gemmLoneRows, &one64}
+	// Single rows of at most one AVX-512 tile (256 float32 or 128 float64
+	// columns) stay AVX2's: the single-row product of a Predict on the
+	// paper's UCI network (13 inputs, 200 columns for the four heads) took
+	// 95 ns of CPU time with AVX-512's one tile of 13 ZMM against 75 ns
+	// with AVX2's two of 13 YMM; 400 columns took 128 against 208 ns
+	// (AMD Zen 4).
+	s32.gemm.bcast, s32.gemm.dot = gemmBcastF32AVX512, gemmDotF32AVX512
+	s32.gemm.bcast1Wide, s32.gemm.narrow = gemmBcast1F32AVX512, 256
+	s64.gemm.bcast, s64.gemm.dot = gemmBcastF64AVX512, gemmDotF64AVX512
+	s64.gemm.bcast1Wide, s64.gemm.narrow = gemmBcast1F64AVX512, 128
 	// The output layer stays AVX2's outputForward: its dot products of a
 	// head's k inputs, with ZMM and a masked last vector, took 30% longer
 	// for the k = 50 of the paper's networks (50 rows of 4 heads, as an
@@ -117,30 +125,6 @@ func gemmBcastF32AVX512(m, n, k int, a *float32, ars, aqs int, b *float32, ldb i
 //
 //go:noescape
 func gemmBcastF64AVX512(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
-
-// gemmBcast1F32Mixed is gemmBcast1F32 for rows of at most 256 columns,
-// one tile of gemmBcast1F32AVX512, and gemmBcast1F32AVX512 for longer
-// ones: the single-row product of a Predict on the paper's UCI network (13
-// inputs, 200 columns for the four heads) took 95 ns of CPU time with
-// AVX-512's one tile of 13 ZMM against 75 ns with AVX2's two of 13 YMM,
-// and 400 columns 128 against 208 ns (AMD Zen 4).
-func gemmBcast1F32Mixed(n, k int, a *float32, aqs int, b *float32, ldb int, c *float32, bias *float32, flags int) {
-	if n <= 256 {
-		gemmBcast1F32(n, k, a, aqs, b, ldb, c, bias, flags)
-		return
-	}
-	gemmBcast1F32AVX512(n, k, a, aqs, b, ldb, c, bias, flags)
-}
-
-// gemmBcast1F64Mixed is gemmBcast1F32Mixed for float64: AVX2 up to one
-// tile of the AVX-512 kernel, 128 columns.
-func gemmBcast1F64Mixed(n, k int, a *float64, aqs int, b *float64, ldb int, c *float64, bias *float64, flags int) {
-	if n <= 128 {
-		gemmBcast1F64(n, k, a, aqs, b, ldb, c, bias, flags)
-		return
-	}
-	gemmBcast1F64AVX512(n, k, a, aqs, b, ldb, c, bias, flags)
-}
 
 // gemmBcast1F32AVX512 is gemmBcast1F32 with AVX-512: tiles of 16 ZMM (256
 // columns), then one tile of the vectors the columns left need, the last
