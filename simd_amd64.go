@@ -61,7 +61,7 @@ func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum 
 //go:noescape
 func outputBackwardF64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64)
 
-// gemmTileRows is the height of gemmBcast's tiles; gemmRows gives up to
+// gemmTileRows is the height of gemmBcast's tiles; gemmAsm.rows gives up to
 // gemmLoneRows rows left over from whole tiles to gemmBcast1 instead, for
 // which one row of B's columns, read from L1 or L2, costs 1.2 to 2.3 rows
 // of a tile's work (a minibatch of 32 on the paper's UCI networks, one

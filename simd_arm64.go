@@ -13,7 +13,7 @@ func init() {
 	installKernels(k32, k64)
 }
 
-// gemmTileRows is the height of gemmBcast's tiles. gemmRows gives no row
+// gemmTileRows is the height of gemmBcast's tiles. gemmAsm.rows gives no row
 // to gemmBcast1 (gemmLoneRows = 0): NEON's gemmBcast takes the rows past
 // its whole tiles one at a time itself, and its gemmBcast1 is gemmBcast.
 const gemmTileRows, gemmLoneRows = 4, 0

@@ -156,9 +156,9 @@ func baseSets() (*asmSet[float32], *asmSet[float64]) {
 
 // gemmAsm holds one instruction set's matrix kernels for element type T
 // (gemmBcastF32 and the others below, or their AVX-512 forms), the
-// height of its broadcast kernel's tiles and how many rows past the
-// last whole tile go to bcast1 instead (see gemmRows), and the constant
-// 1 of type T (one32 or one64).
+// height of its broadcast kernel's tiles and how many rows past the last
+// whole tile go to the one-row kernel instead (see rows), and the
+// constant 1 of type T (one32 or one64).
 //
 // bcast1Wide, if not nil, takes the single rows longer than narrow
 // columns, and bcast1 the others: the AVX-512 set's one-row kernel is
