@@ -18,22 +18,26 @@ func reportSamples(b *testing.B, samplesPerOp int) {
 	b.ReportMetric(float64(samplesPerOp)*float64(b.N)/b.Elapsed().Seconds(), "samples/s")
 }
 
-// benchImpl is one kernel table to benchmark: the active assembly
-// ("impl=asm") and the pure-Go one ("impl=generic"); the key=value form
-// lets benchstat -col /impl put them side by side.
+// benchImpl is one kernel table to benchmark: each assembly table the
+// CPU runs ("impl=avx512", "impl=avx2fma", "impl=neon") and the pure-Go
+// one ("impl=generic"); the key=value form lets benchstat -col /impl put
+// them side by side.
 type benchImpl[T Float] struct {
 	name string
 	k    *kernelSet[T]
 }
 
-// benchImpls returns the tables to compare: asm and generic when assembly
-// is active, else generic alone, so that every leg's names are stable.
+// benchImpls returns the tables to compare: the assembly ones, the one
+// models use first, and generic.
 func benchImpls[T Float]() []benchImpl[T] {
-	gen := benchImpl[T]{"impl=generic", genericKernelsFor[T]()}
+	var ims []benchImpl[T]
 	if act := kernelsFor[T](); act.name != "generic" {
-		return []benchImpl[T]{{"impl=asm", act}, gen}
+		tables := ktTables[T]()
+		for i := len(tables) - 1; i >= 0; i-- {
+			ims = append(ims, benchImpl[T]{"impl=" + tables[i].name, tables[i]})
+		}
 	}
-	return []benchImpl[T]{gen}
+	return append(ims, benchImpl[T]{"impl=generic", genericKernelsFor[T]()})
 }
 
 // benchTypes runs f for float32 and float64, each once per kernel table.
@@ -58,11 +62,13 @@ func benchPredict[T Float](b *testing.B, k *kernelSet[T], cfg Config, rows int) 
 	out := make([]Prediction, rows)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		if err := m.PredictBatch(ws, x, out); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu()
 	reportSamples(b, rows)
 }
 
@@ -118,17 +124,19 @@ func benchStepConfig[T Float](b *testing.B, k *kernelSet[T], cfg Config, batch i
 	x, y := randomBatch[T](1, batch, inputs)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		if _, err := tr.Step(x, y); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu()
 	reportSamples(b, batch)
 }
 
 // BenchmarkStep measures one Adam GCP update with dropout, at the paper's
 // minibatch of 5, at 256, and at 5000 (the PyTorch comparison's large
-// batch, bench/torch_compare.py).
+// batch, bench/peers.py).
 func BenchmarkStep(b *testing.B) {
 	for _, s := range benchSizes {
 		for _, batch := range []int{5, 256, 5000} {
@@ -138,6 +146,22 @@ func BenchmarkStep(b *testing.B) {
 					func(b *testing.B, k *kernelSet[float64]) { benchStep(b, k, s.inputs, s.hidden, batch) })
 			})
 		}
+	}
+}
+
+// BenchmarkStepOverhead measures the fixed cost of a step, what does not
+// grow with the rows: Adam steps of the paper's UCI network (D = 13, H =
+// 50, dropout 0.1) at minibatches of 1, 2, 5 and 32, whose time per step
+// against the batch is close to a line; its intercept is the per-step
+// overhead (the optimizer over all parameters, the checks, the calls of
+// the kernels), its slope the work of a row.
+func BenchmarkStepOverhead(b *testing.B) {
+	for _, batch := range []int{1, 2, 5, 32} {
+		b.Run(fmt.Sprintf("batch%d", batch), func(b *testing.B) {
+			for _, im := range benchImpls[float32]() {
+				b.Run(im.name, func(b *testing.B) { benchStep(b, im.k, 13, 50, batch) })
+			}
+		})
 	}
 }
 
@@ -157,9 +181,11 @@ func benchLinearForward[T Float](b *testing.B, k *kernelSet[T], rows, inputs, ou
 	y := make([]T, rows*outputs)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		k.linearForward(rows, outputs, inputs, x, inputs, w, bias, y, outputs, true)
 	}
+	cpu()
 	flops := 2 * float64(rows) * float64(inputs) * float64(outputs) * float64(b.N)
 	b.ReportMetric(flops/float64(b.Elapsed().Nanoseconds()), "GFLOP/s")
 }
@@ -268,9 +294,11 @@ func benchGCPLoss[T Float](b *testing.B, k *kernelSet[T], n int) {
 	gm, ga, gb, gn := make([]T, n), make([]T, n), make([]T, n), make([]T, n)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		specialSink = k.gcpLoss(zm, za, zb, zn, y, 0, 1/float64(n), gm, ga, gb, gn)
 	}
+	cpu()
 	reportSamples(b, n)
 }
 

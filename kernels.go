@@ -26,6 +26,7 @@ type kernelSet[T Float] struct {
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
+	dropoutMask           func(src *pcg, p float64, mask []T) // fillDropoutMask
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -50,6 +51,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		adam:                  adamGeneric[T],
 		gcpLoss:               gcpLossGeneric[T],
 		softplus:              softplusGeneric[T],
+		dropoutMask:           fillDropoutMask[T],
 	}
 	k.outputBackward = outputBackwardVia(k)
 	return k
@@ -109,6 +111,23 @@ var (
 	kernels32 = generic32
 	kernels64 = generic64
 )
+
+// asmTables32 and asmTables64 are the assembly tables this CPU can run,
+// in the order installKernels received them; the tests compare each with
+// the generic tables.
+var (
+	asmTables32 []*kernelSet[float32]
+	asmTables64 []*kernelSet[float64]
+)
+
+// installKernels adds k32 and k64 to the assembly tables and makes them
+// the tables models use: the architecture files call it in their init
+// for each instruction set the CPU has, the best last.
+func installKernels(k32 *kernelSet[float32], k64 *kernelSet[float64]) {
+	asmTables32 = append(asmTables32, k32)
+	asmTables64 = append(asmTables64, k64)
+	kernels32, kernels64 = k32, k64
+}
 
 // kernelsFor returns the kernel table models of element type T use.
 func kernelsFor[T Float]() *kernelSet[T] { return pickKernels[T](kernels32, kernels64) }

@@ -2,7 +2,6 @@ package gcp
 
 import (
 	"math"
-	"math/rand/v2"
 )
 
 // normal is the Gaussian N(mean, variance), the predictive of the
@@ -56,7 +55,8 @@ func standardNormalQuantile(prob float64) float64 {
 // not depend on the batch it is part of.
 func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
 	mask := make([]T, cfg.MCSamples*l.width(l.last()))
-	fillDropoutMask(rand.New(rand.NewPCG(cfg.Seed, mcDropoutStream)), cfg.Dropout, mask)
+	src := newPCG(cfg.Seed, mcDropoutStream)
+	fillDropoutMask(&src, cfg.Dropout, mask)
 	return mask
 }
 

@@ -9,12 +9,23 @@ import "golang.org/x/sys/cpu"
 // turns it off, and with it every assembly kernel.
 var useAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// useAVX512 reports whether the CPU and the OS support, on top of those,
+// the AVX-512 subsets of the kernels named …AVX512 in simd_amd64.s:
+// Foundation, with the 128- and 256-bit forms (VL), and the
+// double- and quadword (DQ) and byte and word (BW) instructions, which
+// every AVX-512 CPU since Skylake-SP and Zen 4 has. GODEBUG=cpu.avx512f=off
+// turns it off, and the AVX2 kernels run instead.
+var useAVX512 = useAVX2FMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512BW
+
 func init() {
-	if useAVX2FMA {
-		k32, k64 := asmKernels("avx2fma")
-		k32.outputBackward = outputBackward32
-		k64.outputBackward = outputBackward64
-		kernels32, kernels64 = k32, k64
+	if !useAVX2FMA {
+		return
+	}
+	s32, s64 := baseSets()
+	s32.outputBackward, s64.outputBackward = outputBackwardF32, outputBackwardF64
+	installKernels(asmKernels("avx2fma", s32, s64))
+	if useAVX512 {
+		installKernels(avx512Tables())
 	}
 }
 
@@ -50,60 +61,7 @@ func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum 
 //go:noescape
 func outputBackwardF64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64)
 
-// outputBackwardOperands validates the operands of outputBackwardVia's
-// call for the assembly, reports its accesses in race builds, and returns
-// whether there is anything to compute.
-func outputBackwardOperands[T Float](m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T) bool {
-	if m <= 0 || heads <= 0 {
-		return false
-	}
-	width := heads * k // ≤ len(w), checked first
-	need(len(w), 1, 0, width)
-	need(len(dw), 1, 0, width)
-	need(len(db), 1, 0, heads)
-	need(len(dy), heads, m, m)
-	need(len(x), m, width, width)
-	need(len(dx), m, width, width)
-	for _, v := range [][]T{mask, act} {
-		if v != nil { // nil: no dropout, or no ReLU
-			need(len(v), m, width, width)
-		}
-	}
-	if colsum != nil {
-		need(len(colsum), 1, 0, width)
-	}
-	if raceEnabled {
-		raceRead(dy[:heads*m], w[:width])
-		raceMat(x, m, width, width, false)
-		raceWrite(dw[:width], db[:heads])
-		raceMat(dx, m, width, width, true)
-		for _, v := range [][]T{mask, act} {
-			if v != nil {
-				raceMat(v, m, width, width, false)
-			}
-		}
-		if colsum != nil {
-			raceWrite(colsum[:width])
-		}
-	}
-	return true
-}
-
-// outputBackward32 and outputBackward64 are outputBackwardVia's result in
-// assembly.
-func outputBackward32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []float32) {
-	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act, colsum) {
-		outputBackwardF32(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act), ptr(colsum))
-	}
-}
-
-func outputBackward64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []float64) {
-	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act, colsum) {
-		outputBackwardF64(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act), ptr(colsum))
-	}
-}
-
-// gemmTileRows is the height of gemmBcast's tiles; gemmRows gives up to
+// gemmTileRows is the height of gemmBcast's tiles; gemmAsm.rows gives up to
 // gemmLoneRows rows left over from whole tiles to gemmBcast1 instead, for
 // which one row of B's columns, read from L1 or L2, costs 1.2 to 2.3 rows
 // of a tile's work (a minibatch of 32 on the paper's UCI networks, one
@@ -135,5 +93,18 @@ func gemmBcast1F64(n, k int, a *float64, aqs int, b *float64, ldb int, c *float6
 const gcpLanes = 4
 
 // gcpTmpLen is the length of gcpLossF64's scratch buffer: 31 vectors of
-// four float64, as the special functions need all sixteen registers.
-const gcpTmpLen = 124
+// four float64, as the special functions need all sixteen registers; the
+// AVX-512 kernel's vectors are twice as long.
+const gcpTmpLen = 2 * 124
+
+// gcpLossLanes calls gcpLossF64, or gcpLossF64AVX512 if wide, with its
+// scratch buffer on the stack. The calls are direct, so that the stubs'
+// go:noescape keeps the buffers of the callers (gcpAsm.loss32's chunks)
+// on their stack.
+func gcpLossLanes(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
+	var tmp [gcpTmpLen]float64
+	if wide {
+		return gcpLossF64AVX512(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+	}
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}

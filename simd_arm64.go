@@ -6,13 +6,14 @@ package gcp
 // simd_arm64.s need no feature detection: init installs them in every
 // build with gc and without the purego tag.
 func init() {
-	k32, k64 := asmKernels("neon")
+	s32, s64 := baseSets()
+	k32, k64 := asmKernels("neon", s32, s64)
 	k32.tanh = inPlaceNEON(tanhF32)
 	k64.tanh = inPlaceNEON(tanhF64)
-	kernels32, kernels64 = k32, k64
+	installKernels(k32, k64)
 }
 
-// gemmTileRows is the height of gemmBcast's tiles. gemmRows gives no row
+// gemmTileRows is the height of gemmBcast's tiles. gemmAsm.rows gives no row
 // to gemmBcast1 (gemmLoneRows = 0): NEON's gemmBcast takes the rows past
 // its whole tiles one at a time itself, and its gemmBcast1 is gemmBcast.
 const gemmTileRows, gemmLoneRows = 4, 0
@@ -60,3 +61,10 @@ const gcpLanes = 2
 // gcpTmpLen is the length of the scratch buffer gcpLossF64 takes: NEON
 // keeps every value in its 32 registers and does not use it.
 const gcpTmpLen = 1
+
+// gcpLossLanes calls gcpLossF64 (NEON has no wide form) with its scratch
+// buffer on the stack, by a direct call, as on amd64.
+func gcpLossLanes(_ bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
+	var tmp [gcpTmpLen]float64
+	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}

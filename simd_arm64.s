@@ -91,6 +91,7 @@ gemmBcastF32_rows4:
 	BLT gemmBcastF32_rows1
 	MOVD ZR, JOFF
 	MOVD NCOLS, NJ
+
 gemmBcastF32_r4cw:
 	CMP $16, NJ
 	BLT gemmBcastF32_r4cn
@@ -530,6 +531,7 @@ gemmBcastF64_rows4:
 	BLT gemmBcastF64_rows1
 	MOVD ZR, JOFF
 	MOVD NCOLS, NJ
+
 gemmBcastF64_r4cw:
 	CMP $8, NJ
 	BLT gemmBcastF64_r4cn
@@ -1140,7 +1142,7 @@ gemmDotF32_p4_loop:
 gemmDotF32_p4_reduce:
 	WORD $0x6E31D614 // FADDP V20.4S, V16.4S, V17.4S
 	WORD $0x6E33D655 // FADDP V21.4S, V18.4S, V19.4S
-	WORD $0x6E35D694 // FADDP V20.4S, V20.4S, V21.4S ; V20 = [s0, s1, s2, s3]
+	WORD $0x6E35D694 // FADDP V20.4S, V20.4S, V21.4S; V20 = [s0, s1, s2, s3]
 	AND $3, KDIM, JCNT
 	CBZ JCNT, gemmDotF32_p4_bias
 
@@ -1157,7 +1159,7 @@ gemmDotF32_p4_tail:
 gemmDotF32_p4_bias:
 	TBZ $BIAS_BIT, FLAGS, gemmDotF32_p4_relu
 	VLD1 (BIASP), [V1.S4]
-	WORD $0x4E34D434 // FADD V20.4S, V1.4S, V20.4S ; bias + s
+	WORD $0x4E34D434 // FADD V20.4S, V1.4S, V20.4S; bias + s
 
 gemmDotF32_p4_relu:
 	TBZ $RELU_BIT, FLAGS, gemmDotF32_p4_store
@@ -1262,8 +1264,8 @@ gemmDotF64_p4_loop:
 	BNE gemmDotF64_p4_loop
 
 gemmDotF64_p4_reduce:
-	WORD $0x6E71D614 // FADDP V20.2D, V16.2D, V17.2D ; V20 = [s0, s1]
-	WORD $0x6E73D655 // FADDP V21.2D, V18.2D, V19.2D ; V21 = [s2, s3]
+	WORD $0x6E71D614 // FADDP V20.2D, V16.2D, V17.2D; V20 = [s0, s1]
+	WORD $0x6E73D655 // FADDP V21.2D, V18.2D, V19.2D; V21 = [s2, s3]
 	AND $1, KDIM, JCNT
 	CBZ JCNT, gemmDotF64_p4_bias
 
@@ -1281,7 +1283,7 @@ gemmDotF64_p4_tail:
 gemmDotF64_p4_bias:
 	TBZ $BIAS_BIT, FLAGS, gemmDotF64_p4_relu
 	VLD1 (BIASP), [V1.D2, V2.D2]
-	WORD $0x4E74D434 // FADD V20.2D, V1.2D, V20.2D ; bias + s
+	WORD $0x4E74D434 // FADD V20.2D, V1.2D, V20.2D; bias + s
 	WORD $0x4E75D455 // FADD V21.2D, V2.2D, V21.2D
 
 gemmDotF64_p4_relu:
@@ -2812,10 +2814,10 @@ TEXT ·reluBackwardF32(SB), NOSPLIT|NOFRAME, $0-24
 reluBackwardF32_loop:
 	VLD1 (R0), [V0.S4, V1.S4, V2.S4, V3.S4]
 	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
-	WORD $0x4EA0C884 // FCMGT V4.4S, V4.4S, #0 ; V4 = y > 0
-	WORD $0x4EA0C8A5 // FCMGT V5.4S, V5.4S, #0 ; V5 = y > 0
-	WORD $0x4EA0C8C6 // FCMGT V6.4S, V6.4S, #0 ; V6 = y > 0
-	WORD $0x4EA0C8E7 // FCMGT V7.4S, V7.4S, #0 ; V7 = y > 0
+	WORD $0x4EA0C884 // FCMGT V4.4S, V4.4S, #0; V4 = y > 0
+	WORD $0x4EA0C8A5 // FCMGT V5.4S, V5.4S, #0; V5 = y > 0
+	WORD $0x4EA0C8C6 // FCMGT V6.4S, V6.4S, #0; V6 = y > 0
+	WORD $0x4EA0C8E7 // FCMGT V7.4S, V7.4S, #0; V7 = y > 0
 	VAND V4.B16, V0.B16, V0.B16
 	VAND V5.B16, V1.B16, V1.B16
 	VAND V6.B16, V2.B16, V2.B16
@@ -2832,7 +2834,7 @@ reluBackwardF32_tail_loop:
 	FMOVS.P 4(R1), F1
 	FCMPS $(0.0), F1
 	BGT reluBackwardF32_keep // y > 0; false when unordered
-	MOVW ZR, (R0)   // d = 0
+	MOVW ZR, (R0) // d = 0
 
 reluBackwardF32_keep:
 	ADD $4, R0
@@ -2856,10 +2858,10 @@ TEXT ·reluBackwardF64(SB), NOSPLIT|NOFRAME, $0-24
 reluBackwardF64_loop:
 	VLD1 (R0), [V0.D2, V1.D2, V2.D2, V3.D2]
 	VLD1.P 64(R1), [V4.D2, V5.D2, V6.D2, V7.D2]
-	WORD $0x4EE0C884 // FCMGT V4.2D, V4.2D, #0 ; V4 = y > 0
-	WORD $0x4EE0C8A5 // FCMGT V5.2D, V5.2D, #0 ; V5 = y > 0
-	WORD $0x4EE0C8C6 // FCMGT V6.2D, V6.2D, #0 ; V6 = y > 0
-	WORD $0x4EE0C8E7 // FCMGT V7.2D, V7.2D, #0 ; V7 = y > 0
+	WORD $0x4EE0C884 // FCMGT V4.2D, V4.2D, #0; V4 = y > 0
+	WORD $0x4EE0C8A5 // FCMGT V5.2D, V5.2D, #0; V5 = y > 0
+	WORD $0x4EE0C8C6 // FCMGT V6.2D, V6.2D, #0; V6 = y > 0
+	WORD $0x4EE0C8E7 // FCMGT V7.2D, V7.2D, #0; V7 = y > 0
 	VAND V4.B16, V0.B16, V0.B16
 	VAND V5.B16, V1.B16, V1.B16
 	VAND V6.B16, V2.B16, V2.B16
@@ -2876,7 +2878,7 @@ reluBackwardF64_tail_loop:
 	FMOVD.P 8(R1), F1
 	FCMPD $(0.0), F1
 	BGT reluBackwardF64_keep // y > 0; false when unordered
-	MOVD ZR, (R0)   // d = 0
+	MOVD ZR, (R0) // d = 0
 
 reluBackwardF64_keep:
 	ADD $8, R0
@@ -3095,7 +3097,7 @@ sumSquaresF64_done:
 // neonConst<>. With the table's address in KTAB, FMOVQ NC_X(KTAB), Fn
 // loads constant X into Vn.
 
-#define KTAB R9 // &neonConst<>
+#define KTAB   R9   // &neonConst<>
 
 #define NC_ONE 0 // 1
 #define NC_TWO 16 // 2
@@ -3285,7 +3287,7 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 // gcpPoint, NormalGamma.Grad and LogPredictive), two samples at a time in
 // the lanes of a float64×2 vector; the float32 wrapper converts in chunks.
 // It follows the AVX2 gcpLossF64 of simd_amd64.s operation for operation:
-// exp and ln as fdlibm's (GL_EXPNEG, GL_LOG, GL_LOG1P), ψ(α+½)−ψ(α) and
+// exp and ln as fdlibm's (GL_EXP_NEG, GL_LOG, GL_LOG1P), ψ(α+½)−ψ(α) and
 // lnΓ(α+½)−lnΓ(α) by the upward recurrence, masked per lane, then the
 // asymptotic series of special.go. The branches of the scalar code
 // (softplus and sigmoid by the sign of z, the residual for u ≤ 1 or u > 1
@@ -3306,21 +3308,20 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 //	V28–V31 temporaries: the argument and sigmoid of GL_SOFTPLUS, t and
 //	u, and the z, num and den of the recurrences
 
-#define ZM R0    // &zm[i]
-#define ZA R1    // &za[i], with α learned
-#define ZB R2    // &zb[i]
-#define ZN R3    // &zn[i]
-#define YP R4    // &y[i]
-#define GM R5    // &gm[i]
-#define GA R6    // &ga[i], with α learned
-#define GB R7    // &gb[i]
-#define GN R8    // &gn[i]
-#define PAIRS R10 // pairs of samples left
-#define FIXED R11 // the bits of fixedAlpha: 0 when α is learned
-#define CNT R12  // recurrence steps left
-#define ANY R13  // lane masks, ORed: a lane is set
+#define ZM     R0   // &zm[i]
+#define ZA     R1   // &za[i], with α learned
+#define ZB     R2   // &zb[i]
+#define ZN     R3   // &zn[i]
+#define YP     R4   // &y[i]
+#define GM     R5   // &gm[i]
+#define GA     R6   // &ga[i], with α learned
+#define GB     R7   // &gb[i]
+#define GN     R8   // &gn[i]
+#define PAIRS  R10  // pairs of samples left
+#define FIXED  R11  // the bits of fixedAlpha: 0 when α is learned
+#define CNT    R12  // recurrence steps left
+#define ANY    R13  // lane masks, ORed: a lane is set
 #define ANY1 R14
-
 
 // GL_NONE(mask, label) branches to label when no lane of the vector
 // register mask is set.
@@ -3420,11 +3421,11 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 	WORD $0x6E69FC21 /* FDIV V1.2D, V1.2D, V9.2D */; \
 	WORD $0x4E61D400 /* FADD V0.2D, V0.2D, V1.2D */
 
-// GL_EXPPOLY sets V6 = P1 + t·(P2 + t·(P3 + t·(P4 + t·P5))) for t in V5,
+// GL_EXP_POLY sets V6 = P1 + t·(P2 + t·(P3 + t·(P4 + t·P5))) for t in V5,
 // fdlibm's exp polynomial (Go's math.expmulti), with fused multiply-adds
 // as math.Exp's arm64 assembly and the AVX2 kernel evaluate it. Clobbers
 // V7.
-#define GL_EXPPOLY \
+#define GL_EXP_POLY \
 	FMOVQ NC_P5(KTAB), F6; \
 	FMOVQ NC_P4(KTAB), F7; \
 	VFMLA V6.D2, V5.D2, V7.D2; \
@@ -3435,9 +3436,9 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 	FMOVQ NC_P1(KTAB), F6; \
 	VFMLA V7.D2, V5.D2, V6.D2
 
-// GL_EXPY sets V5 = 1 − ((lo − r·c/(2−c)) − hi), fdlibm's exp(r) for hi
+// GL_EXP_Y sets V5 = 1 − ((lo − r·c/(2−c)) − hi), fdlibm's exp(r) for hi
 // in V2, lo in V3, r = hi − lo in V4 and c in V6. Clobbers V3 and V7.
-#define GL_EXPY \
+#define GL_EXP_Y \
 	WORD $0x6E66DC87 /* FMUL V7.2D, V4.2D, V6.2D */; \
 	FMOVQ NC_TWO(KTAB), F5; \
 	WORD $0x4EE6D4A5 /* FSUB V5.2D, V5.2D, V6.2D */; \
@@ -3447,12 +3448,12 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 	FMOVQ NC_ONE(KTAB), F5; \
 	WORD $0x4EE3D4A5 /* FSUB V5.2D, V5.2D, V3.2D; y = 1 − ((lo − r·c/(2−c)) − hi) */
 
-// GL_EXPNEG sets V0 = exp(V0) for V0 ≤ 0 (or NaN), as fdlibm's exp (Go's
+// GL_EXP_NEG sets V0 = exp(V0) for V0 ≤ 0 (or NaN), as fdlibm's exp (Go's
 // math.expmulti): k = round(x/ln 2), r = x − k·ln 2 in two parts, a rational
 // approximation of exp(r), and the scaling by 2^k done as 2^⌊k/2⌋·2^(k−⌊k/2⌋)
 // so that subnormal results round once. x < −746 (−Inf included) gives 0.
 // Clobbers V1–V7.
-#define GL_EXPNEG \
+#define GL_EXP_NEG \
 	FMOVQ NC_EXPMIN(KTAB), F1; \
 	WORD $0x4E61F400 /* FMAX V0.2D, V0.2D, V1.2D; NaN stays NaN */; \
 	FMOVQ NC_LOG2E(KTAB), F1; \
@@ -3465,10 +3466,10 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 	WORD $0x6E63DC23 /* FMUL V3.2D, V1.2D, V3.2D; lo = k·ln2lo */; \
 	WORD $0x4EE3D444 /* FSUB V4.2D, V2.2D, V3.2D; r = hi − lo */; \
 	WORD $0x6E64DC85 /* FMUL V5.2D, V4.2D, V4.2D; t = r² */; \
-	GL_EXPPOLY; \
+	GL_EXP_POLY; \
 	WORD $0x6E65DCC6 /* FMUL V6.2D, V6.2D, V5.2D */; \
 	WORD $0x4EE6D486 /* FSUB V6.2D, V4.2D, V6.2D; c = r − t·P(t) */; \
-	GL_EXPY; \
+	GL_EXP_Y; \
 	FMOVQ NC_HALF(KTAB), F2; \
 	WORD $0x6E62DC22 /* FMUL V2.2D, V1.2D, V2.2D */; \
 	WORD $0x4E619842 /* FRINTM V2.2D, V2.2D; k1 = ⌊k/2⌋ */; \
@@ -3490,7 +3491,7 @@ GLOBL neonConst<>(SB), RODATA|NOPTR, $960
 #define GL_SOFTPLUS_EXP \
 	FMOVQ NC_SIGN(KTAB), F1; \
 	VORR V1.B16, V28.B16, V0.B16; \
-	GL_EXPNEG
+	GL_EXP_NEG
 
 #define GL_SOFTPLUS_LOG \
 	GL_LOG1P; \
@@ -3861,11 +3862,11 @@ gcpLossF64_done:
 	WORD $0x6E63DC23 /* FMUL V3.2D, V1.2D, V3.2D; lo = k·ln2lo */; \
 	WORD $0x4EE3D444 /* FSUB V4.2D, V2.2D, V3.2D; r = hi − lo */; \
 	WORD $0x6E64DC85 /* FMUL V5.2D, V4.2D, V4.2D; t = r² */; \
-	GL_EXPPOLY; \
+	GL_EXP_POLY; \
 	VMOV V4.B16, V7.B16; \
 	VFMLS V6.D2, V5.D2, V7.D2; \
 	VMOV V7.B16, V6.B16; \
-	GL_EXPY; \
+	GL_EXP_Y; \
 	FMOVQ NC_EXPBIAS(KTAB), F2; \
 	WORD $0x4E62D421 /* FADD V1.2D, V1.2D, V2.2D */; \
 	VSHL $52, V1.D2, V1.D2; \

@@ -84,34 +84,102 @@ func need(n, rows, ld, cols int) {
 	}
 }
 
-// asmKernels returns copies of the generic tables with every kernel that
-// both simd_amd64.s and simd_arm64.s implement installed, under the name
-// of the instruction set.
-func asmKernels(name string) (*kernelSet[float32], *kernelSet[float64]) {
-	k32 := *generic32
-	k32.name = name
-	k32.linearForward = linearForward32
-	k32.linearBackwardWeights = linearBackwardWeights32
-	k32.linearBackwardInput = linearBackwardInput32
-	k32.outputForward = outputForward32
-	k32.outputBackward = outputBackwardVia(&k32)
-	elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
-		sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32}.install(&k32, asmLanes32)
-	k32.gcpLoss = gcpLoss32
-	k32.softplus = softplus32
+// asmSet is one instruction set's assembly kernels for element type T:
+// the stubs the wrappers of this file check the operands of and call.
+// Each set of simd_amd64.s and simd_arm64.s fills one for float32 and one
+// for float64, and asmKernels makes kernel tables of them.
+type asmSet[T Float] struct {
+	gemm          gemmAsm[T]
+	outputForward func(m, heads, k int, x *T, ldx int, w, b, y *T)
+	softplus      func(n int, dst *float64, x *T)
+	// outputBackward, if not nil, does outputBackwardVia's passes in one
+	// (outputBackwardF32 of simd_amd64.s); NEON composes them.
+	outputBackward func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *T)
+	elementwise    elementwiseAsm[T]
+	lanes          int // the element-wise kernels take n a multiple of lanes (1: any n)
+	gcpLoss        func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
+}
 
-	k64 := *generic64
-	k64.name = name
-	k64.linearForward = linearForward64
-	k64.linearBackwardWeights = linearBackwardWeights64
-	k64.linearBackwardInput = linearBackwardInput64
-	k64.outputForward = outputForward64
-	k64.outputBackward = outputBackwardVia(&k64)
-	elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
-		sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64}.install(&k64, asmLanes64)
-	k64.gcpLoss = gcpLoss64
-	k64.softplus = softplus64
-	return &k32, &k64
+// asmSets32 and asmSets64 are the sets asmKernels made tables of, for
+// the tests of the stubs themselves.
+var (
+	asmSets32 []*asmSet[float32]
+	asmSets64 []*asmSet[float64]
+)
+
+// asmKernels returns copies of the generic tables with the kernels of
+// s32 and s64 installed, under the name of their instruction set.
+func asmKernels(name string, s32 *asmSet[float32], s64 *asmSet[float64]) (*kernelSet[float32], *kernelSet[float64]) {
+	asmSets32, asmSets64 = append(asmSets32, s32), append(asmSets64, s64)
+	return asmTable(name, generic32, s32), asmTable(name, generic64, s64)
+}
+
+func asmTable[T Float](name string, gen *kernelSet[T], s *asmSet[T]) *kernelSet[T] {
+	k := *gen
+	k.name = name
+	k.linearForward = s.gemm.linearForwardKernel()
+	k.linearBackwardWeights = s.gemm.linearBackwardWeights
+	k.linearBackwardInput = s.gemm.linearBackwardInput
+	k.outputForward = s.outputForwardKernel()
+	k.outputBackward = outputBackwardVia(&k)
+	if s.outputBackward != nil {
+		k.outputBackward = s.outputBackwardKernel
+	}
+	s.elementwise.install(&k, s.lanes)
+	k.gcpLoss = s.gcpLoss
+	k.softplus = s.softplusKernel()
+	return &k
+}
+
+// baseSets returns the kernels that simd_amd64.s (AVX2+FMA) and
+// simd_arm64.s (NEON) both implement under the same names.
+func baseSets() (*asmSet[float32], *asmSet[float64]) {
+	loss := gcpAsm{lanes: gcpLanes}
+	return &asmSet[float32]{
+			gemm:          gemmAsm[float32]{bcast: gemmBcastF32, bcast1: gemmBcast1F32, dot: gemmDotF32, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one32},
+			outputForward: outputForwardF32,
+			softplus:      softplusF32,
+			elementwise: elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
+				sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32},
+			lanes:   asmLanes32,
+			gcpLoss: loss.loss32,
+		}, &asmSet[float64]{
+			gemm:          gemmAsm[float64]{bcast: gemmBcastF64, bcast1: gemmBcast1F64, dot: gemmDotF64, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one64},
+			outputForward: outputForwardF64,
+			softplus:      softplusF64,
+			elementwise: elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
+				sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64},
+			lanes:   asmLanes64,
+			gcpLoss: loss.loss64,
+		}
+}
+
+// gemmAsm holds one instruction set's matrix kernels for element type T
+// (gemmBcastF32 and the others below, or their AVX-512 forms), the
+// height of its broadcast kernel's tiles and how many rows past the last
+// whole tile go to the one-row kernel instead (see rows), and the
+// constant 1 of type T (one32 or one64).
+//
+// bcast1Wide, if not nil, takes the single rows longer than narrow
+// columns, and bcast1 the others: the AVX-512 set's one-row kernel is
+// slower than AVX2's for the rows of up to one of its tiles
+// (simd_avx512_amd64.go).
+type gemmAsm[T Float] struct {
+	bcast              func(m, n, k int, a *T, ars, aqs int, b *T, ldb int, c *T, ldc int, bias *T, flags int)
+	bcast1             func(n, k int, a *T, aqs int, b *T, ldb int, c *T, bias *T, flags int)
+	dot                func(m, n, k int, a *T, lda int, b *T, ldb int, c *T, ldc int, bias *T, flags int)
+	tileRows, loneRows int
+	one                *T
+	bcast1Wide         func(n, k int, a *T, aqs int, b *T, ldb int, c *T, bias *T, flags int)
+	narrow             int
+}
+
+// single returns the one-row kernel for a row of n columns.
+func (g *gemmAsm[T]) single(n int) func(n, k int, a *T, aqs int, b *T, ldb int, c *T, bias *T, flags int) {
+	if g.bcast1Wide != nil && n > g.narrow {
+		return g.bcast1Wide
+	}
+	return g.bcast1
 }
 
 // gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
@@ -139,28 +207,25 @@ func gemmBcastF32(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c 
 //go:noescape
 func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
 
-// gemmRows computes what bcast (gemmBcastF32 or gemmBcastF64) computes,
-// except that the rows past the last whole tile of gemmTileRows, when
-// there are at most gemmLoneRows of them, go to bcast1 (gemmBcast1F32 or
-// gemmBcast1F64) one row at a time. A tile does the work of all its rows
-// whether or not C has them (it repeats the last), so the 13 inputs of
-// the paper's UCI networks made the first layer's weight gradient three
-// tiles, 18 rows of work, and a minibatch of 32 its forward pass six, 36
-// rows of work. Both kernels compute each element as the same chain of
-// fused multiply-adds in q order from the same start, so the split
-// changes no bit.
-func gemmRows[T Float](bcast func(m, n, k int, a *T, ars, aqs int, b *T, ldb int, c *T, ldc int, bias *T, flags int),
-	bcast1 func(n, k int, a *T, aqs int, b *T, ldb int, c *T, bias *T, flags int),
-	m, n, k int, a *T, ars, aqs int, b *T, ldb int, c *T, ldc int, bias *T, flags int) {
+// rows computes what g.bcast computes, except that the rows past the
+// last whole tile of g.tileRows, when there are at most g.loneRows of
+// them, go to the one-row kernel (single) one row at a time. A tile does the work of all its
+// rows whether or not C has them (it repeats the last), so the 13 inputs
+// of the paper's UCI networks made the first layer's weight gradient
+// three AVX2 tiles, 18 rows of work, and a minibatch of 32 its forward
+// pass six, 36 rows of work. Both kernels compute each element as the
+// same chain of fused multiply-adds in q order from the same start, so
+// the split changes no bit.
+func (g *gemmAsm[T]) rows(m, n, k int, a *T, ars, aqs int, b *T, ldb int, c *T, ldc int, bias *T, flags int) {
 	whole := m
-	if r := m % gemmTileRows; r <= gemmLoneRows {
+	if r := m % g.tileRows; r <= g.loneRows {
 		whole = m - r
 	}
 	if whole > 0 {
-		bcast(whole, n, k, a, ars, aqs, b, ldb, c, ldc, bias, flags)
+		g.bcast(whole, n, k, a, ars, aqs, b, ldb, c, ldc, bias, flags)
 	}
 	for i := whole; i < m; i++ {
-		bcast1(n, k, elemAt(a, i*ars), aqs, b, ldb, elemAt(c, i*ldc), bias, flags)
+		g.single(n)(n, k, elemAt(a, i*ars), aqs, b, ldb, elemAt(c, i*ldc), bias, flags)
 	}
 }
 
@@ -191,46 +256,52 @@ func gemmDotF32(m, n, k int, a *float32, lda int, b *float32, ldb int, c *float3
 //go:noescape
 func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
 
-// linearForward32 is linearForwardGeneric for float32 in assembly.
-func linearForward32(m, n, k int, x []float32, ldx int, w, b, y []float32, ldy int, relu bool) {
-	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
-	if !ok {
-		return
-	}
-	switch {
-	case n == 1:
-		gemmDotF32(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
-	case m == 1:
-		gemmBcast1F32(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
-	default:
-		gemmRows(gemmBcastF32, gemmBcast1F32, m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
+// linearForwardKernel returns linearForwardGeneric in assembly: a
+// closure whose body is the wrapper, so that a call from the kernel table
+// is one call, where a method value adds one that copies every argument
+// again (about 40 instructions, 5% of a single-row Predict); the body
+// takes the slices' addresses with unsafe.SliceData, which inlines here,
+// where ptr does not.
+func (g *gemmAsm[T]) linearForwardKernel() func(m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool) {
+	return func(m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool) {
+		flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
+		if !ok {
+			return
+		}
+		xp, wp, bp, yp := unsafe.SliceData(x), unsafe.SliceData(w), unsafe.SliceData(b), unsafe.SliceData(y)
+		switch {
+		case n == 1:
+			g.dot(m, 1, k, xp, ldx, wp, k, yp, ldy, bp, flags)
+		case m == 1:
+			g.single(n)(n, k, xp, 1, wp, n, yp, bp, flags)
+		default:
+			g.rows(m, n, k, xp, ldx, 1, wp, n, yp, ldy, bp, flags)
+		}
 	}
 }
 
-// linearBackwardWeights32 is linearBackwardWeightsGeneric for float32 in
-// assembly.
-func linearBackwardWeights32(m, n, k int, dy []float32, lddy int, x []float32, ldx int, dw, db []float32) {
+// linearBackwardWeights is linearBackwardWeightsGeneric in assembly.
+func (g *gemmAsm[T]) linearBackwardWeights(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T) {
 	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
 		return
 	}
 	if db != nil {
 		// db += Σ_i dy[i,:]: one row of C, A ≡ 1.
-		gemmBcast1F32(n, m, &one32, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
+		g.single(n)(n, m, g.one, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
 	}
 	switch {
 	case k == 0:
 	case n == 1:
 		// dw[p] += Σ_i dy[i]·x[i,p]: one row of C.
-		gemmBcast1F32(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
+		g.single(k)(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
 	default:
 		// dw[p,j] += Σ_i x[i,p]·dy[i,j]: A(p, i) = x[i*ldx+p].
-		gemmRows(gemmBcastF32, gemmBcast1F32, k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
+		g.rows(k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
 	}
 }
 
-// linearBackwardInput32 is linearBackwardInputGeneric for float32 in
-// assembly.
-func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx []float32, lddx int) {
+// linearBackwardInput is linearBackwardInputGeneric in assembly.
+func (g *gemmAsm[T]) linearBackwardInput(m, n, k int, dy []T, lddy int, w []T, dx []T, lddx int) {
 	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
 		return
 	}
@@ -238,57 +309,9 @@ func linearBackwardInput32(m, n, k int, dy []float32, lddy int, w []float32, dx 
 	case n == 1:
 		// dx[i,p] = dy[i]·w[p]: a product per element, rounded once, as
 		// in the generic dot of length 1.
-		gemmBcastF32(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
+		g.bcast(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
 	default:
-		gemmDotF32(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
-	}
-}
-
-// linearForward64 is linearForwardGeneric for float64 in assembly.
-func linearForward64(m, n, k int, x []float64, ldx int, w, b, y []float64, ldy int, relu bool) {
-	flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
-	if !ok {
-		return
-	}
-	switch {
-	case n == 1:
-		gemmDotF64(m, 1, k, ptr(x), ldx, ptr(w), k, ptr(y), ldy, ptr(b), flags)
-	case m == 1:
-		gemmBcast1F64(n, k, ptr(x), 1, ptr(w), n, ptr(y), ptr(b), flags)
-	default:
-		gemmRows(gemmBcastF64, gemmBcast1F64, m, n, k, ptr(x), ldx, 1, ptr(w), n, ptr(y), ldy, ptr(b), flags)
-	}
-}
-
-// linearBackwardWeights64 is linearBackwardWeightsGeneric for float64 in
-// assembly.
-func linearBackwardWeights64(m, n, k int, dy []float64, lddy int, x []float64, ldx int, dw, db []float64) {
-	if !linearBackwardWeightsOperands(m, n, k, dy, lddy, x, ldx, dw, db) {
-		return
-	}
-	if db != nil {
-		gemmBcast1F64(n, m, &one64, 0, ptr(dy), lddy, ptr(db), nil, gemmAccum)
-	}
-	switch {
-	case k == 0:
-	case n == 1:
-		gemmBcast1F64(k, m, ptr(dy), lddy, ptr(x), ldx, ptr(dw), nil, gemmAccum)
-	default:
-		gemmRows(gemmBcastF64, gemmBcast1F64, k, n, m, ptr(x), 1, ldx, ptr(dy), lddy, ptr(dw), n, nil, gemmAccum)
-	}
-}
-
-// linearBackwardInput64 is linearBackwardInputGeneric for float64 in
-// assembly.
-func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx []float64, lddx int) {
-	if !linearBackwardInputOperands(m, n, k, dy, lddy, w, dx, lddx) {
-		return
-	}
-	switch {
-	case n == 1:
-		gemmBcastF64(m, k, 1, ptr(dy), lddy, 0, ptr(w), k, ptr(dx), lddx, nil, 0)
-	default:
-		gemmDotF64(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
+		g.dot(m, k, n, ptr(dy), lddy, ptr(w), n, ptr(dx), lddx, nil, 0)
 	}
 }
 
@@ -296,9 +319,7 @@ func linearBackwardInput64(m, n, k int, dy []float64, lddy int, w []float64, dx 
 // linearBackwardInputOperands validate the operands of a layer kernel's
 // assembly as linearForwardGeneric and the others index them, report the
 // memory the assembly reads and writes to the race detector in race
-// builds, and report whether there is anything to compute. The layer
-// wrappers themselves stay written out per type: a generic wrapper
-// (closures over the assembly functions) cost 12% on a single-row Predict.
+// builds, and report whether there is anything to compute.
 func linearForwardOperands[T Float](m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool) (flags int, ok bool) {
 	if m <= 0 || n <= 0 {
 		return 0, false
@@ -394,17 +415,60 @@ func outputOperands[T Float](m, heads, k int, x []T, ldx int, w, b, y []T) bool 
 	return true
 }
 
-// outputForward32 and outputForward64 are outputForwardGeneric in
-// assembly.
-func outputForward32(m, heads, k int, x []float32, ldx int, w, b, y []float32) {
-	if outputOperands(m, heads, k, x, ldx, w, b, y) {
-		outputForwardF32(m, heads, k, ptr(x), ldx, ptr(w), ptr(b), ptr(y))
+// outputBackwardOperands validates the operands of outputBackwardVia's
+// call for the assembly, reports its accesses in race builds, and returns
+// whether there is anything to compute.
+func outputBackwardOperands[T Float](m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T) bool {
+	if m <= 0 || heads <= 0 {
+		return false
+	}
+	width := heads * k // ≤ len(w), checked first
+	need(len(w), 1, 0, width)
+	need(len(dw), 1, 0, width)
+	need(len(db), 1, 0, heads)
+	need(len(dy), heads, m, m)
+	need(len(x), m, width, width)
+	need(len(dx), m, width, width)
+	for _, v := range [][]T{mask, act} {
+		if v != nil { // nil: no dropout, or no ReLU
+			need(len(v), m, width, width)
+		}
+	}
+	if colsum != nil {
+		need(len(colsum), 1, 0, width)
+	}
+	if raceEnabled {
+		raceRead(dy[:heads*m], w[:width])
+		raceMat(x, m, width, width, false)
+		raceWrite(dw[:width], db[:heads])
+		raceMat(dx, m, width, width, true)
+		for _, v := range [][]T{mask, act} {
+			if v != nil {
+				raceMat(v, m, width, width, false)
+			}
+		}
+		if colsum != nil {
+			raceWrite(colsum[:width])
+		}
+	}
+	return true
+}
+
+// outputBackwardKernel is outputBackwardVia's result in one assembly
+// kernel.
+func (s *asmSet[T]) outputBackwardKernel(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
+	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act, colsum) {
+		s.outputBackward(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act), ptr(colsum))
 	}
 }
 
-func outputForward64(m, heads, k int, x []float64, ldx int, w, b, y []float64) {
-	if outputOperands(m, heads, k, x, ldx, w, b, y) {
-		outputForwardF64(m, heads, k, ptr(x), ldx, ptr(w), ptr(b), ptr(y))
+// outputForwardKernel returns outputForwardGeneric in assembly, as
+// linearForwardKernel does.
+func (s *asmSet[T]) outputForwardKernel() func(m, heads, k int, x []T, ldx int, w, b, y []T) {
+	return func(m, heads, k int, x []T, ldx int, w, b, y []T) {
+		if outputOperands(m, heads, k, x, ldx, w, b, y) {
+			s.outputForward(m, heads, k, unsafe.SliceData(x), ldx, unsafe.SliceData(w), unsafe.SliceData(b), unsafe.SliceData(y))
+		}
 	}
 }
 
@@ -751,21 +815,22 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 //go:noescape
 func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
 
-// gcpLossLanes is gcpLossF64 with its scratch buffer on the stack; the
-// wrappers below call it for n a multiple of gcpLanes.
-func gcpLossLanes(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
-	var tmp [gcpTmpLen]float64
-	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+// gcpAsm is an instruction set's GCP loss kernel: gcpLossF64 (wide
+// false) or the AVX-512 gcpLoss512F64 (wide true), through gcpLossLanes,
+// which takes n a multiple of lanes (1: any n). The float32 loss calls it
+// on chunks of samples converted to float64.
+type gcpAsm struct {
+	wide  bool
+	lanes int
 }
 
-// gcpChunk is how many float32 samples gcpLoss32 converts to float64 at a
-// time, a multiple of gcpLanes.
+// gcpChunk is how many float32 samples loss32 converts to float64 at a
+// time, a multiple of every gcpAsm's lanes.
 const gcpChunk = 64
 
-// gcpLoss64 is gcpLossGeneric for float64: the assembly (gcpLossLanes)
-// does whole groups of gcpLanes samples, the
-// generic kernel the last len(y)%gcpLanes.
-func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
+// loss64 is gcpLossGeneric for float64: the assembly does whole groups of
+// g.lanes samples, the generic kernel the last len(y)%g.lanes.
+func (g gcpAsm) loss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
 	n := len(y)
 	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
 	learned := fixedAlpha == 0
@@ -773,7 +838,7 @@ func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, g
 		za, ga = za[:n], ga[:n]
 		fixedAlpha = 0 // not −0: the assembly tests the bits
 	}
-	nv := n &^ (gcpLanes - 1)
+	nv := n - n%g.lanes
 	sum := 0.0
 	if nv > 0 {
 		if raceEnabled {
@@ -784,15 +849,15 @@ func gcpLoss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, g
 				raceWrite(ga[:nv])
 			}
 		}
-		sum = gcpLossLanes(nv, ptr(zm), ptr(za), ptr(zb), ptr(zn), ptr(y), ptr(gm), ptr(ga), ptr(gb), ptr(gn), fixedAlpha, scale)
+		sum = gcpLossLanes(g.wide, nv, ptr(zm), ptr(za), ptr(zb), ptr(zn), ptr(y), ptr(gm), ptr(ga), ptr(gb), ptr(gn), fixedAlpha, scale)
 	}
 	return sum + gcpLossTail(nv, zm, za, zb, zn, y, fixedAlpha, scale, gm, ga, gb, gn)
 }
 
-// gcpLoss32 is gcpLossGeneric for float32. The generic kernel computes in
+// loss32 is gcpLossGeneric for float32. The generic kernel computes in
 // float64 and rounds the gradients to float32; so does this one, through
 // gcpLossLanes on chunks converted to float64.
-func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, gb, gn []float32) float64 {
+func (g gcpAsm) loss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, gb, gn []float32) float64 {
 	n := len(y)
 	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
 	learned := fixedAlpha == 0
@@ -800,7 +865,7 @@ func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, g
 		za, ga = za[:n], ga[:n]
 		fixedAlpha = 0
 	}
-	nv := n &^ (gcpLanes - 1)
+	nv := n - n%g.lanes
 	sum := 0.0
 	var in [5][gcpChunk]float64
 	var out [4][gcpChunk]float64
@@ -814,7 +879,7 @@ func gcpLoss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, g
 				in[1][i] = float64(za[s+i])
 			}
 		}
-		sum += gcpLossLanes(c, &in[0][0], &in[1][0], &in[2][0], &in[3][0], &in[4][0], &out[0][0], &out[1][0], &out[2][0], &out[3][0], fixedAlpha, scale)
+		sum += gcpLossLanes(g.wide, c, &in[0][0], &in[1][0], &in[2][0], &in[3][0], &in[4][0], &out[0][0], &out[1][0], &out[2][0], &out[3][0], fixedAlpha, scale)
 		for i := 0; i < c; i++ {
 			gm[s+i], gb[s+i], gn[s+i] = float32(out[0][i]), float32(out[2][i]), float32(out[3][i])
 		}
@@ -859,25 +924,17 @@ func softplusF32(n int, dst *float64, x *float32)
 //go:noescape
 func softplusF64(n int, dst, x *float64)
 
-// softplusOperands returns x cut to the length of dst, so that a short x
-// panics before the assembly runs, and reports the assembly's accesses in
-// race builds.
-func softplusOperands[T Float](dst []float64, x []T) []T {
-	x = x[:len(dst)]
-	if raceEnabled {
-		raceRead(x)
-		raceWrite(dst)
+// softplusKernel returns softplusGeneric in assembly, as
+// linearForwardKernel does. x is cut to the length of dst, so that a
+// short x panics before the assembly runs, and the assembly's accesses
+// are reported in race builds.
+func (s *asmSet[T]) softplusKernel() func(dst []float64, x []T) {
+	return func(dst []float64, x []T) {
+		x = x[:len(dst)]
+		if raceEnabled {
+			raceRead(x)
+			raceWrite(dst)
+		}
+		s.softplus(len(dst), unsafe.SliceData(dst), unsafe.SliceData(x))
 	}
-	return x
-}
-
-// softplus32 and softplus64 are softplusGeneric in assembly.
-func softplus32(dst []float64, x []float32) {
-	x = softplusOperands(dst, x)
-	softplusF32(len(dst), ptr(dst), ptr(x))
-}
-
-func softplus64(dst []float64, x []float64) {
-	x = softplusOperands(dst, x)
-	softplusF64(len(dst), ptr(dst), ptr(x))
 }

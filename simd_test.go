@@ -1,8 +1,9 @@
 package gcp
 
-// Differential tests of the active kernel table (kernelsFor, assembly on
-// amd64 with AVX2+FMA and on arm64) against the pure-Go table
-// (genericKernelsFor), entry by entry, in float32 and float64.
+// Differential tests of every assembly kernel table this machine runs
+// (ktTables: AVX2+FMA and AVX-512 on amd64, as the CPU has them, and NEON
+// on arm64) against the pure-Go table (genericKernelsFor), entry by
+// entry, in float32 and float64.
 //
 // Every operand lives at an offset of 0–3 elements inside a buffer whose
 // other elements (the offset, the gaps of a leading dimension larger than
@@ -33,33 +34,76 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// ktWantName returns the name the active kernel table must have on this
-// machine, so that a CI leg that should run assembly (amd64 with AVX2+FMA,
-// or arm64) cannot pass on the generic fallback.
-func ktWantName() string {
+// ktWantNames returns the names of the assembly tables this machine must
+// have, the last the one models use, so that a CI leg that should run
+// assembly (amd64 with AVX2+FMA, with AVX-512 or without, or arm64)
+// cannot pass on a fallback; none for the generic path.
+func ktWantNames() []string {
 	if puregoTag || runtime.Compiler != "gc" {
-		return "generic"
+		return nil
 	}
 	switch runtime.GOARCH {
 	case "amd64":
-		if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
-			return "avx2fma"
+		if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
+			return nil
 		}
+		if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512BW {
+			return []string{"avx2fma", "avx512"}
+		}
+		return []string{"avx2fma"}
 	case "arm64":
-		return "neon"
+		return []string{"neon"}
 	}
-	return "generic"
+	return nil
+}
+
+// ktTables returns the assembly tables of T this machine runs, each to be
+// compared with the generic table; with none (the purego tag, another
+// architecture, an older CPU) the generic table itself, so that the
+// harness still runs.
+func ktTables[T Float]() []*kernelSet[T] {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		if len(asmTables32) > 0 {
+			return any(asmTables32).([]*kernelSet[T])
+		}
+	} else if len(asmTables64) > 0 {
+		return any(asmTables64).([]*kernelSet[T])
+	}
+	return []*kernelSet[T]{genericKernelsFor[T]()}
+}
+
+// ktRun runs f32 and f64 as subtests, once for each table of ktTables,
+// named after the table and the type.
+func ktRun(t *testing.T, f32 func(*testing.T, *kernelSet[float32]), f64 func(*testing.T, *kernelSet[float64])) {
+	for _, k := range ktTables[float32]() {
+		t.Run(k.name+"/float32", func(t *testing.T) { f32(t, k) })
+	}
+	for _, k := range ktTables[float64]() {
+		t.Run(k.name+"/float64", func(t *testing.T) { f64(t, k) })
+	}
 }
 
 func TestKernelPath(t *testing.T) {
-	want := ktWantName()
-	t.Logf("GOARCH=%s compiler=%s purego=%v AVX2=%v FMA=%v: kernels %q (float32), %q (float64)",
-		runtime.GOARCH, runtime.Compiler, puregoTag, cpu.X86.HasAVX2, cpu.X86.HasFMA,
+	want := ktWantNames()
+	t.Logf("GOARCH=%s compiler=%s purego=%v AVX2=%v FMA=%v AVX512F=%v: kernels %q (float32), %q (float64)",
+		runtime.GOARCH, runtime.Compiler, puregoTag, cpu.X86.HasAVX2, cpu.X86.HasFMA, cpu.X86.HasAVX512F,
 		kernelsFor[float32]().name, kernelsFor[float64]().name)
+	active := "generic"
+	if len(want) > 0 {
+		active = want[len(want)-1]
+	}
 	for _, got := range []string{kernelsFor[float32]().name, kernelsFor[float64]().name} {
-		if got != want {
-			t.Errorf("active kernels are %q, want %q", got, want)
+		if got != active {
+			t.Errorf("active kernels are %q, want %q", got, active)
 		}
+	}
+	var names32, names64 []string
+	for i := range asmTables32 {
+		names32, names64 = append(names32, asmTables32[i].name), append(names64, asmTables64[i].name)
+	}
+	if !slices.Equal(names32, want) || !slices.Equal(names64, want) {
+		t.Errorf("assembly tables %q (float32), %q (float64), want %q", names32, names64, want)
 	}
 	if n := genericKernelsFor[float32]().name; n != "generic" {
 		t.Errorf("generic float32 table is named %q", n)
@@ -92,6 +136,7 @@ var ktCovered = map[string]string{
 	"adam":                  "TestKernelElementwise, TestKernelOptimizerFinite",
 	"gcpLoss":               "TestKernelGCPLoss",
 	"softplus":              "TestKernelSoftplus",
+	"dropoutMask":           "TestKernelDropoutMask",
 }
 
 func TestKernelCoverage(t *testing.T) {
@@ -105,7 +150,14 @@ func TestKernelCoverage(t *testing.T) {
 			t.Errorf("kernel %s has no differential test", f.Name)
 		}
 	}
-	for _, k := range []any{kernelsFor[float32](), kernelsFor[float64]()} {
+	var tables []any
+	for _, k := range ktTables[float32]() {
+		tables = append(tables, k)
+	}
+	for _, k := range ktTables[float64]() {
+		tables = append(tables, k)
+	}
+	for _, k := range tables {
 		v := reflect.ValueOf(k).Elem()
 		for i := 0; i < v.NumField(); i++ {
 			if f := v.Field(i); f.Kind() == reflect.Func && f.IsNil() {
@@ -472,8 +524,8 @@ func ktCheckOutput[T Float](tb testing.TB, act, gen *kernelSet[T], s ktShape, r 
 	}
 }
 
-func ktTestLinear[T Float](t *testing.T) {
-	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+func ktTestLinear[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(1, 2))
 	for i, s := range ktShapes() {
 		if testing.Short() && (i%4 != s.off || s.m*s.n*s.k > 50000) { // one offset per shape, no large ones
@@ -573,8 +625,8 @@ func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, he
 // ktTestOutputBackward runs ktCheckOutputBackward on every small shape,
 // with and without mask and ReLU, then on random ones with special values
 // planted (NaN, ±Inf, ±0: a zero activation must mask, a NaN one too).
-func ktTestOutputBackward[T Float](t *testing.T) {
-	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+func ktTestOutputBackward[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(9, 10))
 	for m := 1; m <= 3; m++ {
 		for heads := 1; heads <= 3; heads++ {
@@ -604,21 +656,19 @@ func ktTestOutputBackward[T Float](t *testing.T) {
 }
 
 func TestKernelOutputBackward(t *testing.T) {
-	t.Run("float32", ktTestOutputBackward[float32])
-	t.Run("float64", ktTestOutputBackward[float64])
+	ktRun(t, ktTestOutputBackward[float32], ktTestOutputBackward[float64])
 }
 
 func TestKernelLinear(t *testing.T) {
-	t.Run("float32", ktTestLinear[float32])
-	t.Run("float64", ktTestLinear[float64])
+	ktRun(t, ktTestLinear[float32], ktTestLinear[float64])
 }
 
 // ktTestLinearSpecials plants NaN and ±Inf in the operands: a NaN must
 // reach exactly the outputs it reaches in the generic kernels, and an
 // infinity must give the same ±Inf, or NaN where two of them cancel or one
 // meets a zero.
-func ktTestLinearSpecials[T Float](t *testing.T) {
-	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+func ktTestLinearSpecials[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(3, 4))
 	nan, inf := T(math.NaN()), T(math.Inf(1))
 	pick := func(v *ktMat[T]) (int, int, bool) {
@@ -661,8 +711,7 @@ func ktTestLinearSpecials[T Float](t *testing.T) {
 }
 
 func TestKernelLinearSpecials(t *testing.T) {
-	t.Run("float32", ktTestLinearSpecials[float32])
-	t.Run("float64", ktTestLinearSpecials[float64])
+	ktRun(t, ktTestLinearSpecials[float32], ktTestLinearSpecials[float64])
 }
 
 // --- element-wise kernels, reductions and optimizer steps ----------------
@@ -858,8 +907,8 @@ func ktVecLengths() []int {
 	return append(ls, 255, 256, 257, 1000, 4099)
 }
 
-func ktTestVec[T Float](t *testing.T) {
-	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+func ktTestVec[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, kv := range ktVecKernels[T]() {
 		for i, n := range ktVecLengths() {
@@ -876,8 +925,7 @@ func ktTestVec[T Float](t *testing.T) {
 }
 
 func TestKernelElementwise(t *testing.T) {
-	t.Run("float32", ktTestVec[float32])
-	t.Run("float64", ktTestVec[float64])
+	ktRun(t, ktTestVec[float32], ktTestVec[float64])
 }
 
 // ktTestOptimizerFinite checks the optimizer steps' report against
@@ -887,7 +935,7 @@ func TestKernelElementwise(t *testing.T) {
 // in turn, so that one non-finite candidate, in any lane of a vector, of
 // an unrolled block or of the tail, and in p2 or only in the state (a
 // huge g makes v2 = +Inf while p2 stays finite), must be reported.
-func ktTestOptimizerFinite[T Float](t *testing.T) {
+func ktTestOptimizerFinite[T Float](t *testing.T, act *kernelSet[T]) {
 	r := rand.New(rand.NewPCG(7, 8))
 	specials := []T{T(math.NaN()), T(math.Inf(1)), T(math.Inf(-1)), T(1e38), -T(1e38)}
 	for _, kv := range ktVecKernels[T]() {
@@ -901,7 +949,7 @@ func ktTestOptimizerFinite[T Float](t *testing.T) {
 		for _, n := range []int{1, 7, 8, 9, 16, 17, 33, 40} {
 			for in := strings.IndexByte(kv.roles, 'i'); in < len(kv.roles); in++ {
 				for j := 0; j < n; j++ {
-					for _, k := range []*kernelSet[T]{kernelsFor[T](), genericKernelsFor[T]()} {
+					for _, k := range []*kernelSet[T]{act, genericKernelsFor[T]()} {
 						v := make([][]T, len(kv.roles))
 						for o := range v {
 							v[o] = make([]T, n)
@@ -926,8 +974,7 @@ func ktTestOptimizerFinite[T Float](t *testing.T) {
 }
 
 func TestKernelOptimizerFinite(t *testing.T) {
-	t.Run("float32", ktTestOptimizerFinite[float32])
-	t.Run("float64", ktTestOptimizerFinite[float64])
+	ktRun(t, ktTestOptimizerFinite[float32], ktTestOptimizerFinite[float64])
 }
 
 // ktTanhValues returns arguments for TestKernelTanhSweep: a geometric grid
@@ -960,18 +1007,17 @@ func ktTanhValues() []float64 {
 // ktTanhValues, which reach the branches and thresholds of math.Tanh that
 // TestKernelElementwise's normal samples seldom do.
 func TestKernelTanhSweep(t *testing.T) {
-	t.Run("float32", ktTanhSweep[float32])
-	t.Run("float64", ktTanhSweep[float64])
+	ktRun(t, ktTanhSweep[float32], ktTanhSweep[float64])
 }
 
-func ktTanhSweep[T Float](t *testing.T) {
+func ktTanhSweep[T Float](t *testing.T, act *kernelSet[T]) {
 	vals := ktTanhValues()
 	x := make([]T, len(vals))
 	for i, v := range vals {
 		x[i] = T(v)
 	}
 	want := slices.Clone(x)
-	kernelsFor[T]().tanh(x)
+	act.tanh(x)
 	genericKernelsFor[T]().tanh(want)
 	for i := range x {
 		if !ktSame(x[i], want[i]) {
@@ -1156,8 +1202,8 @@ func ktCheckGCPLoss[T Float](tb testing.TB, act, gen *kernelSet[T], n, off, mode
 	}
 }
 
-func ktTestGCPLoss[T Float](t *testing.T) {
-	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+func ktTestGCPLoss[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, fa := range []float64{0, 1.5, 3, 1e-8, 1e8} {
 		for n := 0; n <= 70; n++ {
@@ -1174,8 +1220,7 @@ func ktTestGCPLoss[T Float](t *testing.T) {
 }
 
 func TestKernelGCPLoss(t *testing.T) {
-	t.Run("float32", ktTestGCPLoss[float32])
-	t.Run("float64", ktTestGCPLoss[float64])
+	ktRun(t, ktTestGCPLoss[float32], ktTestGCPLoss[float64])
 }
 
 // --- the softplus link -----------------------------------------------------
@@ -1249,8 +1294,8 @@ func ktCheckSoftplus[T Float](tb testing.TB, act, gen *kernelSet[T], n, off, mod
 	}
 }
 
-func ktTestSoftplus[T Float](t *testing.T) {
-	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+func ktTestSoftplus[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(13, 14))
 	for n := 0; n <= 70; n++ {
 		for off := 0; off < 4; off++ {
@@ -1268,8 +1313,46 @@ func ktTestSoftplus[T Float](t *testing.T) {
 }
 
 func TestKernelSoftplus(t *testing.T) {
-	t.Run("float32", ktTestSoftplus[float32])
-	t.Run("float64", ktTestSoftplus[float64])
+	ktRun(t, ktTestSoftplus[float32], ktTestSoftplus[float64])
+}
+
+// ktTestDropoutMask compares dropoutMask with the generic kernel, bit for
+// bit, from the same generator state: every length across the AVX-512
+// kernel's groups of 16 and its tail, at each offset, guards included,
+// several rates, and the state the generator is left in, over several
+// masks in a row (an odd length leaves half a draw unused).
+func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(17, 18))
+	var lengths []int
+	for n := 0; n <= 70; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 255, 256, 1000, 4099)
+	for _, p := range []float64{0.1, 0.5, 1e-9, 0.999999} {
+		src := newPCG(r.Uint64(), r.Uint64())
+		srcG := src
+		for i, n := range lengths {
+			what := fmt.Sprintf("%s dropoutMask p=%v n=%d", ktTypeName[T](), p, n)
+			m := ktNewMat[T](r, i%4, 1, n, n)
+			mg := m.clone()
+			act.dropoutMask(&src, p, m.s())
+			gen.dropoutMask(&srcG, p, mg.s())
+			m.checkGuards(t, what)
+			for j, v := range m.s() {
+				if ktBits(v) != ktBits(mg.s()[j]) {
+					t.Fatalf("%s: unit %d = %v, generic %v", what, j, v, mg.s()[j])
+				}
+			}
+			if src != srcG {
+				t.Fatalf("%s: the generator is left at %v, generic %v", what, src, srcG)
+			}
+		}
+	}
+}
+
+func TestKernelDropoutMask(t *testing.T) {
+	ktRun(t, ktTestDropoutMask[float32], ktTestDropoutMask[float64])
 }
 
 // --- the whole model -------------------------------------------------------
@@ -1316,12 +1399,12 @@ func ktTrain[T Float](tb testing.TB, c ktModelCase, k *kernelSet[T], steps int) 
 	return m, losses
 }
 
-func ktTestModel[T Float](t *testing.T) {
+func ktTestModel[T Float](t *testing.T, act *kernelSet[T]) {
 	steps := 40
 	if testing.Short() {
 		steps = 10
 	}
-	act, gen := kernelsFor[T](), genericKernelsFor[T]()
+	gen := genericKernelsFor[T]()
 	for _, c := range ktModelCases {
 		t.Run(c.name, func(t *testing.T) {
 			ma, la := ktTrain(t, c, act, steps)
@@ -1399,8 +1482,7 @@ func ktTestModel[T Float](t *testing.T) {
 }
 
 func TestModelKernelsAgree(t *testing.T) {
-	t.Run("float32", ktTestModel[float32])
-	t.Run("float64", ktTestModel[float64])
+	ktRun(t, ktTestModel[float32], ktTestModel[float64])
 }
 
 // ktTestFusedSteps trains each ktModelCase, an ensemble of five and a
@@ -1409,8 +1491,7 @@ func TestModelKernelsAgree(t *testing.T) {
 // outputBackwardVia, the separate passes that the AVX2 kernel fuses (and
 // that backward made before it), and requires the same parameters and
 // losses bit for bit after every step.
-func ktTestFusedSteps[T Float](t *testing.T) {
-	act := kernelsFor[T]()
+func ktTestFusedSteps[T Float](t *testing.T, act *kernelSet[T]) {
 	composed := *act
 	composed.outputBackward = outputBackwardVia(&composed)
 	cases := append(slices.Clone(ktModelCases),
@@ -1433,8 +1514,7 @@ func ktTestFusedSteps[T Float](t *testing.T) {
 }
 
 func TestModelFusedBackwardAgrees(t *testing.T) {
-	t.Run("float32", ktTestFusedSteps[float32])
-	t.Run("float64", ktTestFusedSteps[float64])
+	ktRun(t, ktTestFusedSteps[float32], ktTestFusedSteps[float64])
 }
 
 // --- fuzz targets, one per kernel family ---------------------------------
@@ -1473,11 +1553,13 @@ func ktFuzzLinear[T Float](t *testing.T, s ktShape, seed uint64, specials bool) 
 		plantLinear = func(x, w, b, dy *ktMat[T]) { plant(x, w, b, dy) }
 		plantOutput = func(x, w, b *ktMat[T]) { plant(x, w, b) }
 	}
-	ktCheckLinear(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantLinear)
-	ktCheckOutput(t, kernelsFor[T](), genericKernelsFor[T](), s, r, plantOutput)
-	// The output layer's backward pass, read as s.m rows, s.n heads and s.k
-	// inputs per head, its optional operands chosen by the padding.
-	ktCheckOutputBackward(t, kernelsFor[T](), genericKernelsFor[T](), s.m, s.n, s.k, s.off, s.padX+4*(s.padY%2), r, plant)
+	for _, act := range ktTables[T]() {
+		ktCheckLinear(t, act, genericKernelsFor[T](), s, r, plantLinear)
+		ktCheckOutput(t, act, genericKernelsFor[T](), s, r, plantOutput)
+		// The output layer's backward pass, read as s.m rows, s.n heads and
+		// s.k inputs per head, its optional operands chosen by the padding.
+		ktCheckOutputBackward(t, act, genericKernelsFor[T](), s.m, s.n, s.k, s.off, s.padX+4*(s.padY%2), r, plant)
+	}
 }
 
 // ktFuzzVec runs the vector kernels of one family on a fuzzed length,
@@ -1495,7 +1577,9 @@ func ktFuzzVec[T Float](t *testing.T, names map[string]bool, n, off, mode int, s
 				s[i] = T(scalars[i])
 			}
 		}
-		ktCheckVec(t, kernelsFor[T](), genericKernelsFor[T](), kv, n, off, mode, r, s)
+		for _, act := range ktTables[T]() {
+			ktCheckVec(t, act, genericKernelsFor[T](), kv, n, off, mode, r, s)
+		}
 	}
 }
 
@@ -1550,11 +1634,17 @@ func FuzzKernelsGCPLoss(f *testing.F) {
 		}
 		r := rand.New(rand.NewPCG(seed, 11))
 		nn, o, md := int(n%300), int(off%4), int(mode%3)
-		ktCheckGCPLoss(t, kernelsFor[float32](), genericKernelsFor[float32](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
-		ktCheckGCPLoss(t, kernelsFor[float64](), genericKernelsFor[float64](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
-		for _, z := range []float64{za, zb, zn} {
-			ktCheckSoftplus(t, kernelsFor[float32](), genericKernelsFor[float32](), nn, o, md, r, z)
-			ktCheckSoftplus(t, kernelsFor[float64](), genericKernelsFor[float64](), nn, o, md, r, z)
+		for _, act := range ktTables[float32]() {
+			ktCheckGCPLoss(t, act, genericKernelsFor[float32](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
+			for _, z := range []float64{za, zb, zn} {
+				ktCheckSoftplus(t, act, genericKernelsFor[float32](), nn, o, md, r, z)
+			}
+		}
+		for _, act := range ktTables[float64]() {
+			ktCheckGCPLoss(t, act, genericKernelsFor[float64](), nn, o, md, fixedAlpha, scale, r, zm, za, zb, zn, y)
+			for _, z := range []float64{za, zb, zn} {
+				ktCheckSoftplus(t, act, genericKernelsFor[float64](), nn, o, md, r, z)
+			}
 		}
 	})
 }

@@ -23,8 +23,8 @@ func splat(name string, size, count int, bits uint64) Mem {
 	return m
 }
 
-// gcConsts are the float64 constants of gcpLossF64 and softplusF64, four
-// copies each, for YMM memory operands. The coefficients come from
+// gcConsts are the float64 constants of gcpLossF64 and softplusF64, eight
+// copies each, for ZMM (and YMM) memory operands. The coefficients come from
 // internal/coef, which special.go reads too.
 type gcConsts struct {
 	One, Two, Half, Ten, Sign, Abs, Inf, NegInf, NaN Mem
@@ -41,7 +41,7 @@ type gcConsts struct {
 }
 
 // sp32Consts are the float32 constants of softplusF32 (Bias is the int32
-// 127), four copies each, for XMM memory operands: the Cephes expf
+// 127), eight copies each, for YMM (and XMM) memory operands: the Cephes expf
 // polynomial and reduction (P, C1 + C2 = ln 2), fdlibm's logf polynomial
 // and ln 2 in two parts (Lg, Ln2Hi, Ln2Lo).
 type sp32Consts struct {
@@ -61,8 +61,8 @@ var (
 // declareConsts declares the constants of gcpLossF64 and the softplus
 // kernels, in the order of the hand-written file.
 func declareConsts() {
-	f := func(name string, v float64) Mem { return splat("gc"+name, 8, 4, math.Float64bits(v)) }
-	b := func(name string, bits uint64) Mem { return splat("gc"+name, 8, 4, bits) }
+	f := func(name string, v float64) Mem { return splat("gc"+name, 8, 8, math.Float64bits(v)) }
+	b := func(name string, bits uint64) Mem { return splat("gc"+name, 8, 8, bits) }
 	gc.One = f("One", 1)
 	gc.Two = f("Two", 2)
 	gc.Half = f("Half", 0.5)
@@ -100,8 +100,8 @@ func declareConsts() {
 		gc.DG[i] = f("DG"+itoa(i), v)
 	}
 
-	s := func(name string, v float32) Mem { return splat("sp32"+name, 4, 4, uint64(math.Float32bits(v))) }
-	sp.Sign = splat("sp32Sign", 4, 4, 1<<31)
+	s := func(name string, v float32) Mem { return splat("sp32"+name, 4, 8, uint64(math.Float32bits(v))) }
+	sp.Sign = splat("sp32Sign", 4, 8, 1<<31)
 	sp.Min = s("Min", -760) // e^t underflows float64 below
 	sp.Log2e = s("Log2e", coef.Log2e)
 	sp.C1 = s("C1", coef.Exp32C1)
@@ -119,7 +119,7 @@ func declareConsts() {
 	sp.Ln2Hi = s("Ln2Hi", coef.Ln2Hi32)
 	sp.Ln2Lo = s("Ln2Lo", coef.Ln2Lo32)
 	sp.KMin = s("KMin", -126) // the smallest float32 exponent
-	sp.Bias = splat("sp32Bias", 4, 4, 127)
+	sp.Bias = splat("sp32Bias", 4, 8, 127)
 	sp.Small = s("Small", -16) // softplus(z) = e^z below, to float32 precision
 }
 

@@ -126,11 +126,15 @@ func bcastLoop(l labels, p string, init, step func(), b, ldb, cnt GPPhysical) {
 	JZ(l.L(p + "write"))
 }
 
-// gemmBcast emits gemmBcastF32 or gemmBcastF64: six rows of C by two
-// vectors of columns per tile, Y0–Y11 the accumulators (row r in Y(2r),
-// Y(2r+1)), B(q, j:j+2·lanes) in Y12/Y13 and the broadcast A(i+r, q) in
-// Y14/Y15. Columns left over go in masked chunks of one vector, six
-// accumulators Y0–Y5.
+// gemmBcast emits gemmBcastF32 or gemmBcastF64: six rows of C by vecs
+// vectors of columns per tile, the accumulators from register 0 (row r in
+// vecs·r …), B(q, j:j+vecs·lanes) in the registers from bReg and the
+// broadcast A(i+r, q) in the two registers from bcReg. With AVX2, two
+// YMM of columns (twelve accumulators, B in 12–13, A in 14–15), and the
+// columns left over in masked chunks of one vector (mask in Y13). With
+// AVX-512, four ZMM (24 accumulators, B in 24–27, A in 28–29), and the
+// columns left over as one tile of as many vectors as they need, the last
+// masked by K1.
 func gemmBcast(t elem) {
 	const rows = 6
 	var (
@@ -149,6 +153,10 @@ func gemmBcast(t elem) {
 	iRow := local.Offset(48)
 	lanes := t.lanes()
 	scale := uint8(t.size)
+	full, bReg, bcReg := 2, 12, 14
+	if t.z() {
+		full, bReg, bcReg = 4, 24, 28
+	}
 
 	Load(Param("ldb"), ldb)
 	SHLQ(U8(t.shift()), ldb)
@@ -171,23 +179,31 @@ func gemmBcast(t elem) {
 	SHLQ(U8(t.shift()), aq)
 	XORQ(j, j)
 
-	// tile emits the tile of vecs vectors (2 full, or 1 masked by Y13) of
-	// columns from j, with the labels of its parts prefixed by p.
-	tile := func(p string, vecs int) {
-		acc := func(r, v int) VecPhysical { return y(vecs*r + v) }
-		all := yRange(0, rows*vecs)
+	// tile emits the tile of vecs vectors of columns from j, the last
+	// masked (by Y13 or K1) if masked, with the labels of its parts
+	// prefixed by p.
+	tile := func(p string, vecs int, masked bool) {
+		acc := func(r, v int) VecPhysical { return t.v(vecs*r + v) }
+		var all []VecPhysical
+		for i := 0; i < rows*vecs; i++ {
+			all = append(all, t.v(i))
+		}
+		mask := Op(Y13)
+		if t.z() {
+			mask = K1
+		}
 		load := func(m Mem, dst VecPhysical, v int) {
-			if vecs == 1 {
-				t.MASKMOV(m, Y13, dst)
+			if masked && v == vecs-1 {
+				t.maskLoad(m.Offset(t.vec*v), mask, dst)
 			} else {
-				t.MOVU(m.Offset(32*v), dst)
+				t.MOVU(m.Offset(t.vec*v), dst)
 			}
 		}
 		store := func(src VecPhysical, m Mem, v int) {
-			if vecs == 1 {
-				t.MASKMOV(src, Y13, m)
+			if masked && v == vecs-1 {
+				t.maskStore(src, mask, m.Offset(t.vec*v))
 			} else {
-				t.MOVU(src, m.Offset(32*v))
+				t.MOVU(src, m.Offset(t.vec*v))
 			}
 		}
 		MOVQ(arg("flags"), RCX)
@@ -227,20 +243,20 @@ func gemmBcast(t elem) {
 		}, func() {
 			// for r := range 6 { C(i+r, j:) += A(i+r, q) * B(q, j:) }
 			for v := 0; v < vecs; v++ {
-				load(at(b, 0, nil, 0), y(12+v), v)
+				load(at(b, 0, nil, 0), t.v(bReg+v), v)
 			}
 			for r := 0; r < rows; r += 2 {
-				t.BROADCAST(at(aRow[r], 0, q, 1), Y14)
-				t.BROADCAST(at(aRow[r+1], 0, q, 1), Y15)
+				t.BROADCAST(at(aRow[r], 0, q, 1), t.v(bcReg))
+				t.BROADCAST(at(aRow[r+1], 0, q, 1), t.v(bcReg+1))
 				for h := 0; h < 2; h++ {
 					for v := 0; v < vecs; v++ {
-						t.FMADD231(y(12+v), y(14+h), acc(r+h, v))
+						t.FMADD231(t.v(bReg+v), t.v(bcReg+h), acc(r+h, v))
 					}
 				}
 			}
 			ADDQ(aq, q)
 		}, b, ldb, cnt)
-		relu(t, Y12, all)
+		relu(t, t.v(bReg), all)
 
 		l.Set(p + "write")
 		for r := 0; r < rows; r++ {
@@ -256,39 +272,62 @@ func gemmBcast(t elem) {
 	l.Set("cols")
 	MOVQ(arg("n"), RCX)
 	SUBQ(j, RCX)
-	CMPQ(RCX, U8(2*lanes))
+	CMPQ(RCX, U8(full*lanes))
 	JLT(l.L("tail"))
-	// A full tile: C(i:i+6, j:j+2·lanes).
-	tile("", 2)
+	// A full tile: C(i:i+6, j:j+full·lanes).
+	tile("", full, false)
 
-	// CX = n − j < 2·lanes columns left: a masked chunk of one vector.
 	l.Set("tail")
 	CMPQ(RCX, U8(0))
 	JLE(l.L("nextrows"))
-	mask(t, RCX, Y13, X13)
-	tile("t", 1)
+	if t.z() {
+		// CX = n − j < 4·lanes columns left: ⌈CX/lanes⌉ vectors, the
+		// last one of ((CX−1) mod lanes) + 1 lanes.
+		LEAQ(at(RCX, -1, nil, 0), R14)
+		ANDQ(U8(lanes-1), R14)
+		INCQ(R14)
+		kmask(R14, R15, K1)
+		for v := 1; v < full; v++ {
+			CMPQ(RCX, U8(v*lanes))
+			JLE(l.L("t" + itoa(v)))
+		}
+		for v := full; v >= 1; v-- {
+			l.Set("t" + itoa(v))
+			tile("t"+itoa(v), v, true)
+		}
+	} else {
+		// CX = n − j < 2·lanes columns left: a masked chunk of one vector.
+		mask(t, RCX, Y13, X13)
+		tile("t", 1, true)
+	}
 
 	nextRows(l, iRow, rows, RAX)
-	VZEROUPPER()
+	vzeroupper(highRegs(t, 0, bcReg+2)...)
 	RET()
 }
 
 // gemmBcast1 emits gemmBcast1F32 or gemmBcast1F64: one row of C, the
-// broadcast A(q) in Y15 and B read straight from memory by the FMAs.
-// Every column is the same chain of k FMAs in q order, whichever of the
-// paths below computes it.
+// broadcast A(q) in one register and B read straight from memory by the
+// FMAs. Every column is the same chain of k FMAs in q order, whichever of
+// the paths below computes it.
 //
-// Without gemmAccum (a layer's forward pass) and for n ≥ 13 vectors: wide
-// tiles of 13 vectors in Y0–Y12, the last one moved back to end at n, so
-// that it recomputes (and stores again, unchanged) some columns of the one
-// before instead of masking. Thirteen independent chains keep both FMA
-// ports busy where eight chains of one tile, with the next tile's work too
-// far ahead for the reorder buffer, leave them waiting on the FMA latency.
+// With AVX2, without gemmAccum (a layer's forward pass) and for n ≥ 13
+// vectors: wide tiles of 13 vectors in Y0–Y12, the last one moved back to
+// end at n, so that it recomputes (and stores again, unchanged) some
+// columns of the one before instead of masking. Thirteen independent
+// chains keep both FMA ports busy where eight chains of one tile, with the
+// next tile's work too far ahead for the reorder buffer, leave them
+// waiting on the FMA latency. Otherwise: tiles of 8 vectors in Y0–Y7. The
+// columns past the last whole tile go first, one vector at a time in Y0,
+// the last partial vector masked (mask Y8, B in Y12): a single vector is
+// one dependent chain of k FMAs, which then overlaps the tiles' work
+// instead of ending the kernel.
 //
-// Otherwise: tiles of 8 vectors in Y0–Y7. The columns past the last whole
-// tile go first, one vector at a time in Y0, the last partial vector
-// masked (mask Y8, B in Y12): a single vector is one dependent chain of k
-// FMAs, which then overlaps the tiles' work instead of ending the kernel.
+// With AVX-512 (gemmBcast1Wide), whose masked stores cost no more than
+// others: tiles of 16 ZMM while they fit, then one tile of the vectors the
+// columns left need, the last masked by K1, so that a row of up to 256
+// float32 (the paper's networks' first layers) is one tile of independent
+// chains.
 func gemmBcast1(t elem) {
 	var (
 		a   = RSI // &A(q)
@@ -305,15 +344,19 @@ func gemmBcast1(t elem) {
 	lanes := t.lanes()
 	scale := uint8(t.size)
 	wide, tile := wideVecs*lanes, tileVecs*lanes
+	mk, bc, zero, bm := Op(Y8), Y15, Y12, Y12 // the mask, A(q), ReLU's zero, a masked vector of B
+	if t.z() {
+		mk, bc, zero, bm = K1, Z31, Z30, Z30
+	}
 
-	// chunk computes C(j:) for vecs vectors of columns (one masked by Y8
-	// with masked), starting from 0, bias[j:] or, unless wide, C(j:).
+	// chunk computes C(j:) for vecs vectors of columns, the last masked
+	// if masked, starting from 0, bias[j:] or, unless wide, C(j:).
 	chunk := func(p string, vecs int, masked, wide bool) {
 		load := func(base GPPhysical, v int, dst VecPhysical) {
-			if masked {
-				t.MASKMOV(at(base, 0, j, scale), Y8, dst)
+			if masked && v == vecs-1 {
+				t.maskLoad(at(base, t.vec*v, j, scale), mk, dst)
 			} else {
-				t.MOVU(at(base, 32*v, j, scale), dst)
+				t.MOVU(at(base, t.vec*v, j, scale), dst)
 			}
 		}
 		MOVQ(arg("flags"), RCX)
@@ -324,7 +367,7 @@ func gemmBcast1(t elem) {
 			JNZ(l.L(p + "accum"))
 		}
 		for v := 0; v < vecs; v++ {
-			t.XOR(y(v), y(v), y(v))
+			t.XOR(t.v(v), t.v(v), t.v(v))
 		}
 		JMP(l.L(p + "init"))
 
@@ -337,7 +380,7 @@ func gemmBcast1(t elem) {
 			l.Set(p + "load")
 		}
 		for v := 0; v < vecs; v++ {
-			load(RCX, v, y(v))
+			load(RCX, v, t.v(v))
 		}
 
 		bcastLoop(l, p, func() {
@@ -346,29 +389,33 @@ func gemmBcast1(t elem) {
 			LEAQ(at(b, 0, j, scale), b)
 		}, func() {
 			// C(j:) += A(q) * B(q, j:)
-			t.BROADCAST(at(a, 0, nil, 0), Y15)
-			if masked {
-				t.MASKMOV(at(b, 0, nil, 0), Y8, Y12)
-				t.FMADD231(Y12, Y15, Y0)
-			} else {
-				for v := 0; v < vecs; v++ {
-					t.FMADD231(at(b, 32*v, nil, 0), Y15, y(v))
+			t.BROADCAST(at(a, 0, nil, 0), bc)
+			for v := 0; v < vecs; v++ {
+				if masked && v == vecs-1 {
+					t.maskLoad(at(b, t.vec*v, nil, 0), mk, bm)
+					t.FMADD231(bm, bc, t.v(v))
+				} else {
+					t.FMADD231(at(b, t.vec*v, nil, 0), bc, t.v(v))
 				}
 			}
 			ADDQ(aq, a)
 		}, b, ldb, cnt)
-		zero := Y12
-		if wide {
-			zero = Y15 // Y12 is an accumulator; A(q) is no longer needed
+		z := zero
+		if wide && !t.z() {
+			z = Y15 // Y12 is an accumulator; A(q) is no longer needed
 		}
-		relu(t, zero, yRange(0, vecs))
+		var acc []VecPhysical
+		for v := 0; v < vecs; v++ {
+			acc = append(acc, t.v(v))
+		}
+		relu(t, z, acc)
 
 		l.Set(p + "write")
 		for v := 0; v < vecs; v++ {
-			if masked {
-				t.MASKMOV(y(v), Y8, at(c, 0, j, scale))
+			if masked && v == vecs-1 {
+				t.maskStore(t.v(v), mk, at(c, t.vec*v, j, scale))
 			} else {
-				t.MOVU(y(v), at(c, 32*v, j, scale))
+				t.MOVU(t.v(v), at(c, t.vec*v, j, scale))
 			}
 		}
 	}
@@ -378,6 +425,10 @@ func gemmBcast1(t elem) {
 	Load(Param("ldb"), ldb)
 	SHLQ(U8(t.shift()), ldb)
 	Load(Param("c"), c)
+	if t.z() {
+		gemmBcast1Wide(t, l, j, chunk)
+		return
+	}
 	// Without gemmAccum and for n ≥ wide: wide tiles.
 	MOVQ(arg("flags"), RCX)
 	TESTQ(U32(gemmAccum), RCX)
@@ -431,8 +482,57 @@ func gemmBcast1(t elem) {
 	JMP(l.L("cols"))
 
 	l.Set("done")
-	VZEROUPPER()
+	vzeroupper()
 	RET()
+}
+
+// gemmBcast1Wide emits the column loop of gemmBcast1's AVX-512 form:
+// tiles of 16 vectors while that many columns are left, then one tile of
+// ⌈left/lanes⌉ vectors, the last masked, chosen by a binary search.
+func gemmBcast1Wide(t elem, l labels, j GPPhysical, chunk func(p string, vecs int, masked, wide bool)) {
+	const tileVecs = 16
+	lanes := t.lanes()
+	XORQ(j, j)
+	l.Set("tiles")
+	MOVQ(arg("n"), RCX)
+	SUBQ(j, RCX)
+	CMPQ(RCX, U32(tileVecs*lanes))
+	JLT(l.L("tail"))
+	chunk("", tileVecs, false, false)
+	ADDQ(U32(tileVecs*lanes), j)
+	JMP(l.L("tiles"))
+
+	l.Set("tail")
+	TESTQ(RCX, RCX)
+	JLE(l.L("done"))
+	LEAQ(at(RCX, -1, nil, 0), R10)
+	ANDQ(U8(lanes-1), R10)
+	INCQ(R10)
+	kmask(R10, R11, K1) // the last vector's ((left−1) mod lanes) + 1 lanes
+	vecSwitch(l, "n", RCX, lanes, 1, tileVecs, func(v int) {
+		chunk("t"+itoa(v), v, true, false)
+		JMP(l.L("done"))
+	})
+
+	l.Set("done")
+	vzeroupper(Z30, Z31)
+	RET()
+}
+
+// vecSwitch emits a binary search on cols, 0 < cols ≤ hi·lanes, that runs
+// emit(v) for v = ⌈cols/lanes⌉ in lo..hi; each emit must end with a jump.
+func vecSwitch(l labels, p string, cols GPPhysical, lanes, lo, hi int, emit func(v int)) {
+	if lo == hi {
+		emit(lo)
+		return
+	}
+	mid := (lo + hi) / 2
+	upper := p + "_" + itoa(mid+1)
+	CMPQ(cols, U32(mid*lanes))
+	JGT(l.L(upper))
+	vecSwitch(l, p+"l", cols, lanes, lo, mid, emit)
+	l.Set(upper)
+	vecSwitch(l, p+"u", cols, lanes, mid+1, hi, emit)
 }
 
 // gemmDot emits gemmDotF32 or gemmDotF64: C(i:i+3, p:p+4) per tile as
@@ -443,7 +543,9 @@ func gemmBcast1(t elem) {
 // vector of four (an XMM of float32, a YMM of float64: VHADDPD, a
 // cross-lane VPERM2F128 and VBLENDPD turn [a01 b01 | a23 b23] and
 // [c01 d01 | c23 d23] into [a01 b01 | c23 d23] + [a23 b23 | c01 d01]),
-// stored whole, or masked for the last p < 4.
+// stored whole, or masked for the last p < 4. With AVX-512 the
+// accumulators are ZMM, each first halved into its YMM, and the mask of
+// the last step is K2.
 func gemmDot(t elem) {
 	const rows, cols = 3, 4
 	var (
@@ -455,18 +557,22 @@ func gemmDot(t elem) {
 	l := kernel(t.name("gemmDot"))
 	// Locals: the mask of the last step, i, p, &C(i+r, 0) for the rows.
 	local := AllocLocal(72)
-	kmask, iRow, pCol := local, local.Offset(32), local.Offset(40)
+	kmaskMem, iRow, pCol := local, local.Offset(32), local.Offset(40)
 	cRow := func(r int) Mem { return local.Offset(48 + 8*r) }
 	lanes := t.lanes()
 	scale := uint8(t.size)
 	// The four sums of a row: in an XMM for float32, a YMM for float64.
 	sum := func(i int) VecPhysical { return pick(t, x(i), y(i)) }
-	acc := func(r, c int) VecPhysical { return y(4*r + c) }
+	acc := func(r, c int) VecPhysical { return t.v(4*r + c) }
 
 	MOVQ(arg("k"), RCX)
 	ANDQ(U8(lanes-1), RCX)
-	mask(t, RCX, Y15, X15)
-	t.MOVU(Y15, kmask) // lane l active when l < k mod lanes
+	if t.z() {
+		kmask(RCX, RBX, K2)
+	} else {
+		mask(t, RCX, Y15, X15)
+		t.MOVU(Y15, kmaskMem) // lane l active when l < k mod lanes
+	}
 	Load(Param("k"), k8)
 	SUBQ(U8(lanes), k8)
 	MOVQ(U32(0), iRow)
@@ -496,7 +602,7 @@ func gemmDot(t elem) {
 		rowPtr(bRow[c-1], bRow[c], R13, RBX, c)
 	}
 	for i := 0; i < rows*cols; i++ {
-		t.XOR(y(i), y(i), y(i))
+		t.XOR(t.v(i), t.v(i), t.v(i))
 	}
 	XORQ(j, j)
 	CMPQ(j, k8)
@@ -505,26 +611,30 @@ func gemmDot(t elem) {
 	// step multiplies the lanes from j of A's rows and B's, lane-wise,
 	// into the accumulators: C(i+r, p+t) += A(i+r, j:) · B(p+t, j:).
 	step := func(masked bool) {
+		mk := Op(Y15)
+		if t.z() {
+			mk = K2
+		}
 		load := func(src GPPhysical, dst VecPhysical) {
 			if masked {
-				t.MASKMOV(at(src, 0, j, scale), Y15, dst)
+				t.maskLoad(at(src, 0, j, scale), mk, dst)
 			} else {
 				t.MOVU(at(src, 0, j, scale), dst)
 			}
 		}
-		if masked {
-			t.MOVU(kmask, Y15)
+		if masked && !t.z() {
+			t.MOVU(kmaskMem, Y15)
 		}
 		for r := 0; r < rows; r++ {
-			load(aRow[r], y(12+r))
+			load(aRow[r], t.v(12+r))
 		}
 		for c := 0; c < cols; c++ {
-			if masked && c > 0 {
-				t.MOVU(kmask, Y15)
+			if masked && c > 0 && !t.z() {
+				t.MOVU(kmaskMem, Y15)
 			}
-			load(bRow[c], Y15)
+			load(bRow[c], t.v(15))
 			for r := 0; r < rows; r++ {
-				t.FMADD231(Y15, y(12+r), acc(r, c))
+				t.FMADD231(t.v(15), t.v(12+r), acc(r, c))
 			}
 		}
 	}
@@ -541,8 +651,14 @@ func gemmDot(t elem) {
 	step(true)
 
 	l.Set("reduce")
+	if t.z() {
+		for i := 0; i < rows*cols; i++ {
+			VEXTRACTF64X4(U8(1), t.v(i), Y15)
+			t.ADD(Y15, y(i), y(i))
+		}
+	}
 	for r := 0; r < rows; r++ {
-		a, b, c, d := acc(r, 0), acc(r, 1), acc(r, 2), acc(r, 3)
+		a, b, c, d := y(4*r), y(4*r+1), y(4*r+2), y(4*r+3)
 		if t.size == 4 {
 			VHADDPS(b, a, a)
 			VHADDPS(d, c, c)
@@ -595,6 +711,6 @@ func gemmDot(t elem) {
 	}
 
 	nextRows(l, iRow, rows, RBX)
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }

@@ -21,18 +21,24 @@ func main() {
 	os.Setenv("GOARCH", "amd64")
 	Package("github.com/gcpnet/gcp")
 	ConstraintExpr("gc,!purego")
-	for _, t := range elems {
+	for _, t := range elems2 {
 		gemmBcast(t)
 		gemmBcast1(t)
 		gemmDot(t)
-		outputForward(t)
 		outputBackward(t)
+	}
+	for _, t := range elems {
+		outputForward(t)
 	}
 	elementwise()
 	declareConsts()
-	gcpLoss()
-	for _, t := range elems {
+	gcpLoss(ymm)
+	gcpLoss(zmm)
+	for _, t := range elems2 {
 		softplus(t)
+	}
+	for _, t := range elems {
+		dropoutMask(t.wide())
 	}
 	Generate()
 }

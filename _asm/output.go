@@ -10,9 +10,10 @@ import (
 // layer, one dot product of length k per row and head, along the
 // contiguous k: four vectors per step in Y0–Y3, then steps of one vector
 // into Y0, and the last k mod lanes elements as a masked step into Y1 (the
-// mask, made once, waits in Y15). Rows go one at a time, the heads of a
-// row one after another; their dot products are independent, so the
-// out-of-order core overlaps them.
+// mask, made once, waits in Y15; the same code with ZMM and the mask in
+// K1 was slower, see simd_avx512_amd64.go). Rows go one at a time, the
+// heads of a row one after another; their dot products are independent,
+// so the out-of-order core overlaps them.
 func outputForward(t elem) {
 	var (
 		j     = RAX // element j of the dot product
@@ -39,7 +40,13 @@ func outputForward(t elem) {
 	MOVQ(kv, RCX)
 	ANDQ(U8(lanes-1), RCX)
 	SUBQ(RCX, kv)
-	mask(t, RCX, Y15, X15) // the mask of the last k mod lanes
+	mk := Op(Y15) // the mask of the last k mod lanes
+	if t.z() {
+		mk = K1
+		kmask(RCX, R15, K1)
+	} else {
+		mask(t, RCX, Y15, X15)
+	}
 	LEAQ(at(kv, -4*lanes, nil, 0), kwide)
 	Load(Param("m"), rows)
 	MOVQ(rows, mb)
@@ -56,7 +63,7 @@ func outputForward(t elem) {
 
 	l.Set("head")
 	for i := 0; i < 4; i++ {
-		t.XOR(y(i), y(i), y(i))
+		t.XOR(t.v(i), t.v(i), t.v(i))
 	}
 	XORQ(j, j)
 
@@ -65,10 +72,10 @@ func outputForward(t elem) {
 	CMPQ(j, kwide)
 	JGT(l.L("vec"))
 	for i := 0; i < 4; i++ {
-		t.MOVU(at(xp, 32*i, j, scale), y(4+i))
+		t.MOVU(at(xp, t.vec*i, j, scale), t.v(4+i))
 	}
 	for i := 0; i < 4; i++ {
-		t.FMADD231(at(wp, 32*i, j, scale), y(4+i), y(i))
+		t.FMADD231(at(wp, t.vec*i, j, scale), t.v(4+i), t.v(i))
 	}
 	ADDQ(U8(4*lanes), j)
 	JMP(l.L("wide"))
@@ -77,8 +84,8 @@ func outputForward(t elem) {
 	l.Set("vec")
 	CMPQ(j, kv)
 	JGE(l.L("tail"))
-	t.MOVU(at(xp, 0, j, scale), Y4)
-	t.FMADD231(at(wp, 0, j, scale), Y4, Y0)
+	t.MOVU(at(xp, 0, j, scale), t.v(4))
+	t.FMADD231(at(wp, 0, j, scale), t.v(4), t.v(0))
 	ADDQ(U8(lanes), j)
 	JMP(l.L("vec"))
 
@@ -86,9 +93,9 @@ func outputForward(t elem) {
 	l.Set("tail")
 	CMPQ(kv, arg("k"))
 	JEQ(l.L("sum"))
-	t.MASKMOV(at(xp, 0, j, scale), Y15, Y4)
-	t.MASKMOV(at(wp, 0, j, scale), Y15, Y5)
-	t.FMADD231(Y5, Y4, Y1)
+	t.maskLoad(at(xp, 0, j, scale), mk, t.v(4))
+	t.maskLoad(at(wp, 0, j, scale), mk, t.v(5))
+	t.FMADD231(t.v(5), t.v(4), t.v(1))
 
 	l.Set("sum")
 	sum4(t)
@@ -106,7 +113,7 @@ func outputForward(t elem) {
 	ADDQ(U8(t.size), yi)
 	DECQ(rows)
 	JNZ(l.L("row"))
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }
 
@@ -136,7 +143,9 @@ func outputForward(t elem) {
 // and a load after that store would wait for it. Only a head narrower
 // than a vector takes a masked vector (mask in Y15). The loops are emitted
 // once for each combination of nil and non-nil mask, act and colsum, so
-// that no vector tests them.
+// that no vector tests them. With AVX-512 the vectors are ZMM, and the
+// last k mod lanes columns of every head a vector masked by K1, whose
+// stores cost no more than others.
 func outputBackward(t elem) {
 	l := kernel(t.name("outputBackward"))
 	local := AllocLocal(64)
@@ -148,7 +157,13 @@ func outputBackward(t elem) {
 	MOVQ(obKV, RCX)
 	ANDQ(U8(lanes-1), RCX)
 	SUBQ(RCX, obKV)
-	mask(t, RCX, Y15, X15) // the k mod lanes of a head narrower than a vector
+	// The k mod lanes of a head narrower than a vector (AVX2), or of any
+	// head's last vector (AVX-512).
+	if t.z() {
+		kmask(RCX, obRow, K1)
+	} else {
+		mask(t, RCX, Y15, X15)
+	}
 	SHLQ(U8(t.shift()), RCX)
 	MOVQ(RCX, o.tailBytes)
 	SHLQ(U8(t.shift()), obKV)
@@ -163,7 +178,7 @@ func outputBackward(t elem) {
 	for i, name := range []string{"x", "dx", "mask", "act", "colsum", "w", "dw"} {
 		Load(Param(name), []GPPhysical{obX, obDX, obMask, obAct, obCol, obW, obDW}[i])
 	}
-	t.XOR(Y13, Y13, Y13) // zero
+	t.XOR(t.v(13), t.v(13), t.v(13)) // zero
 	o.variants(t, l, obVariant{}, 0)
 }
 
@@ -271,41 +286,47 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	JNZ(l.L(p + "db"))
 	pick(t, VMOVSS, VMOVSD)(X0, at(obEnd, 0, nil, 0))
 
-	CMPQ(o.tailBytes, U8(0))
-	JEQ(l.L(p + "whole"))
-	TESTQ(obKV, obKV)
-	JZ(l.L(p + "whole"))
-	// The moved-back vector's dw and colsum, before the vector before stores.
-	MOVQ(o.back, obEnd)
-	ADDQ(obJ, obEnd)
-	t.MOVU(at(obDW, 0, obEnd, 1), Y6)
-	if v.colsum {
-		t.MOVU(at(obCol, 0, obEnd, 1), Y7)
+	if !t.z() {
+		CMPQ(o.tailBytes, U8(0))
+		JEQ(l.L(p + "whole"))
+		TESTQ(obKV, obKV)
+		JZ(l.L(p + "whole"))
+		// The moved-back vector's dw and colsum, before the vector before stores.
+		MOVQ(o.back, obEnd)
+		ADDQ(obJ, obEnd)
+		t.MOVU(at(obDW, 0, obEnd, 1), Y6)
+		if v.colsum {
+			t.MOVU(at(obCol, 0, obEnd, 1), Y7)
+		}
+		l.Set(p + "whole")
 	}
-	l.Set(p + "whole")
-	LEAQ(at(obJ, 0, obKV, 1), obEnd)
+	if t.z() {
+		o.chunks512(t, l, p, v)
+	} else {
+		LEAQ(at(obJ, 0, obKV, 1), obEnd)
 
-	l.Set(p + "vec")
-	CMPQ(obJ, obEnd)
-	JGE(l.L(p + "tail"))
-	o.column(t, l, p+"v", 0, v)
-	ADDQ(U8(32), obJ)
-	JMP(l.L(p + "vec"))
+		l.Set(p + "vec")
+		CMPQ(obJ, obEnd)
+		JGE(l.L(p + "tail"))
+		o.column(t, l, p+"v", 0, v)
+		ADDQ(U8(t.vec), obJ)
+		JMP(l.L(p + "vec"))
 
-	l.Set(p + "tail")
-	CMPQ(o.tailBytes, U8(0))
-	JEQ(l.L(p + "next"))
-	TESTQ(obKV, obKV)
-	JZ(l.L(p + "narrow"))
-	// The vector ending at k: back by 32 − tail bytes.
-	ADDQ(o.tailBytes, obJ)
-	SUBQ(U8(32), obJ)
-	o.column(t, l, p+"b", 1, v)
-	ADDQ(U8(32), obJ)
-	JMP(l.L(p + "next"))
-	l.Set(p + "narrow")
-	o.column(t, l, p+"n", 2, v)
-	ADDQ(o.tailBytes, obJ)
+		l.Set(p + "tail")
+		CMPQ(o.tailBytes, U8(0))
+		JEQ(l.L(p + "next"))
+		TESTQ(obKV, obKV)
+		JZ(l.L(p + "narrow"))
+		// The vector ending at k: back by 32 − tail bytes.
+		ADDQ(o.tailBytes, obJ)
+		SUBQ(U8(32), obJ)
+		o.column(t, l, p+"b", 1, v)
+		ADDQ(U8(32), obJ)
+		JMP(l.L(p + "next"))
+		l.Set(p + "narrow")
+		o.column(t, l, p+"n", 2, v)
+		ADDQ(o.tailBytes, obJ)
+	}
 
 	l.Set(p + "next")
 	Load(Param("m"), obEnd)
@@ -318,61 +339,190 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	Load(Param("m"), RCX)
 	CMPQ(o.i0, RCX)
 	JLT(l.L(p + "block"))
-	VZEROUPPER()
+	vzeroupper(highRegs(t, 16, 16+3*obChunk)...)
 	RET()
 }
 
-// column emits one vector of columns of outputBackward's variant v at
-// column offset obJ, over all rows, with labels prefixed by p: a whole one
-// (kind 0), one moved back over the vector before, with its dw in Y6 and
-// colsum in Y7 (1), or the masked vector of a narrow head (2).
-func (o obLocals) column(t elem, l labels, p string, kind int, v obVariant) {
-	load := func(base, off GPPhysical, dst VecPhysical) {
-		if kind == 2 {
-			t.MASKMOV(at(base, 0, off, 1), Y15, dst)
+// obChunk is how many ZMM of a head's columns outputBackward's AVX-512
+// form takes at a time.
+const obChunk = 4
+
+// chunks512 emits the columns of one head for outputBackward's AVX-512
+// form, whose 32 registers hold the weights, dw and colsum of obChunk
+// vectors (64 float32 columns): chunks of obChunk vectors while as many
+// columns are left, then one chunk whose vectors are masked by K1–K4 to
+// the columns left (the last of them partial, those past it empty). Each
+// row of the block is then one contiguous run of the head's columns in
+// x, mask, act and dx, where one vector per row would touch two cache
+// lines of each for sixteen columns.
+func (o obLocals) chunks512(t elem, l labels, p string, v obVariant) {
+	rem, cnt, scratch := RSI, RBX, RDI // free until chunk512 sets obDY, obRow, obRows
+	lanes := t.lanes()
+	MOVQ(o.tailBytes, obEnd)
+	ADDQ(obKV, obEnd)
+	ADDQ(obJ, obEnd) // where the head's columns end
+
+	l.Set(p + "chunk")
+	MOVQ(obEnd, rem)
+	SUBQ(obJ, rem)
+	CMPQ(rem, U32(obChunk*t.vec))
+	JLT(l.L(p + "last"))
+	o.chunk512(t, l, p+"c", false, v)
+	ADDQ(U32(obChunk*t.vec), obJ)
+	JMP(l.L(p + "chunk"))
+
+	l.Set(p + "last")
+	TESTQ(rem, rem)
+	JLE(l.L(p + "next"))
+	SHRQ(U8(t.shift()), rem) // columns left, < obChunk·lanes
+	for i := 0; i < obChunk; i++ {
+		// Vector i: min(max(rem − i·lanes, 0), lanes) lanes.
+		MOVQ(rem, cnt)
+		SUBQ(U8(i*lanes), cnt)
+		XORL(scratch.As32(), scratch.As32())
+		CMPQ(cnt, scratch)
+		CMOVQLT(scratch, cnt)
+		MOVL(U32(lanes), scratch.As32())
+		CMPQ(cnt, scratch)
+		CMOVQGT(scratch, cnt)
+		kmask(cnt, scratch, []Op{K1, K2, K3, K4}[i])
+	}
+	o.chunk512(t, l, p+"m", true, v)
+	MOVQ(obEnd, obJ)
+	// The caller's label p+"next" follows.
+}
+
+// chunk512 emits one chunk of obChunk vectors of columns at column offset
+// obJ over the block's rows, for outputBackward's variant v, each vector
+// masked by K1–K4 if masked: the same arithmetic, element by element and
+// row by row, as column's.
+func (o obLocals) chunk512(t elem, l labels, p string, masked bool, v obVariant) {
+	w, dw, col := func(i int) VecPhysical { return t.v(16 + i) }, func(i int) VecPhysical { return t.v(20 + i) },
+		func(i int) VecPhysical { return t.v(24 + i) }
+	d, zero := t.v(14), t.v(13)
+	k := []Op{K1, K2, K3, K4}
+	load := func(base, off GPPhysical, i int, dst VecPhysical) {
+		if masked {
+			t.maskLoad(at(base, t.vec*i, off, 1), k[i], dst)
 		} else {
-			t.MOVU(at(base, 0, off, 1), dst)
+			t.MOVU(at(base, t.vec*i, off, 1), dst)
 		}
 	}
-	store := func(src VecPhysical, base, off GPPhysical) {
-		if kind == 2 {
-			t.MASKMOV(src, Y15, at(base, 0, off, 1))
+	store := func(src VecPhysical, base, off GPPhysical, i int) {
+		if masked {
+			t.maskStore(src, k[i], at(base, t.vec*i, off, 1))
 		} else {
-			t.MOVU(src, at(base, 0, off, 1))
+			t.MOVU(src, at(base, t.vec*i, off, 1))
 		}
 	}
-	dw, col := Y6, Y7
-	if kind != 1 {
-		dw, col = Y1, Y5
-		load(obDW, obJ, dw)
+	for i := 0; i < obChunk; i++ {
+		load(obW, obJ, i, w(i))
+		load(obDW, obJ, i, dw(i))
 		if v.colsum {
-			load(obCol, obJ, col)
+			load(obCol, obJ, i, col(i))
 		}
 	}
-	load(obW, obJ, Y2)
 	MOVQ(obJ, obRow)
 	ADDQ(o.blockBase, obRow)
 	MOVQ(o.dyHead, obDY)
 	MOVQ(o.blockRows, obRows)
 
 	l.Set(p + "row")
-	t.BROADCAST(at(obDY, 0, nil, 0), Y14)
-	load(obX, obRow, Y0)
-	t.FMADD231(Y0, Y14, dw) // dw += d·x
-	t.MOVA(Y2, Y3)
-	pick(t, VFMADD213PS, VFMADD213PD)(Y13, Y14, Y3) // dx = d·w + 0
+	t.BROADCAST(at(obDY, 0, nil, 0), d)
+	for i := 0; i < obChunk; i++ {
+		x, dx, tmp := t.v(i), t.v(4+i), t.v(8+i)
+		load(obX, obRow, i, x)
+		t.FMADD231(x, d, dw(i)) // dw += d·x
+		t.MOVA(w(i), dx)
+		pick(t, VFMADD213PS, VFMADD213PD)(zero, d, dx) // dx = d·w + 0
+		if v.dropout {
+			load(obMask, obRow, i, tmp)
+			t.MUL(tmp, dx, dx)
+		}
+		if v.relu {
+			load(obAct, obRow, i, tmp)
+			t.CMP(U8(0x11), tmp, zero, K5) // 0 < act (false for NaN)
+			t.MOVU_Z(dx, K5, dx)
+		}
+		store(dx, obDX, obRow, i)
+		if v.colsum {
+			t.ADD(dx, col(i), col(i)) // colsum += dx
+		}
+	}
+	ADDQ(o.rowBytes, obRow)
+	ADDQ(U8(t.size), obDY)
+	DECQ(obRows)
+	JNZ(l.L(p + "row"))
+
+	for i := 0; i < obChunk; i++ {
+		store(dw(i), obDW, obJ, i)
+		if v.colsum {
+			store(col(i), obCol, obJ, i)
+		}
+	}
+}
+
+// column emits one vector of columns of outputBackward's variant v at
+// column offset obJ, over all rows, with labels prefixed by p: a whole one
+// (kind 0), one moved back over the vector before, with its dw in Y6 and
+// colsum in Y7 (1), or the masked vector of a narrow head, or with
+// AVX-512 of any head's last columns (2, masked by Y15 or K1).
+func (o obLocals) column(t elem, l labels, p string, kind int, v obVariant) {
+	mk := Op(Y15)
+	if t.z() {
+		mk = K1
+	}
+	load := func(base, off GPPhysical, dst VecPhysical) {
+		if kind == 2 {
+			t.maskLoad(at(base, 0, off, 1), mk, dst)
+		} else {
+			t.MOVU(at(base, 0, off, 1), dst)
+		}
+	}
+	store := func(src VecPhysical, base, off GPPhysical) {
+		if kind == 2 {
+			t.maskStore(src, mk, at(base, 0, off, 1))
+		} else {
+			t.MOVU(src, at(base, 0, off, 1))
+		}
+	}
+	dw, col := Y6, Y7
+	if kind != 1 {
+		dw, col = t.v(1), t.v(5)
+		load(obDW, obJ, dw)
+		if v.colsum {
+			load(obCol, obJ, col)
+		}
+	}
+	load(obW, obJ, t.v(2))
+	MOVQ(obJ, obRow)
+	ADDQ(o.blockBase, obRow)
+	MOVQ(o.dyHead, obDY)
+	MOVQ(o.blockRows, obRows)
+
+	l.Set(p + "row")
+	t.BROADCAST(at(obDY, 0, nil, 0), t.v(14))
+	load(obX, obRow, t.v(0))
+	t.FMADD231(t.v(0), t.v(14), dw) // dw += d·x
+	t.MOVA(t.v(2), t.v(3))
+	pick(t, VFMADD213PS, VFMADD213PD)(t.v(13), t.v(14), t.v(3)) // dx = d·w + 0
 	if v.dropout {
-		load(obMask, obRow, Y4)
-		t.MUL(Y4, Y3, Y3)
+		load(obMask, obRow, t.v(4))
+		t.MUL(t.v(4), t.v(3), t.v(3))
 	}
 	if v.relu {
-		load(obAct, obRow, Y4)
-		t.CMP(U8(0x11), Y4, Y13, Y4) // 0 < act (false for NaN)
-		t.AND(Y4, Y3, Y3)
+		load(obAct, obRow, t.v(4))
+		if t.z() {
+			t.CMP(U8(0x11), t.v(4), t.v(13), K2) // 0 < act (false for NaN)
+			t.MOVU_Z(t.v(3), K2, t.v(3))
+		} else {
+			t.CMP(U8(0x11), Y4, Y13, Y4)
+			t.AND(Y4, Y3, Y3)
+		}
 	}
-	store(Y3, obDX, obRow)
+	store(t.v(3), obDX, obRow)
 	if v.colsum {
-		t.ADD(Y3, col, col) // colsum += dx
+		t.ADD(t.v(3), col, col) // colsum += dx
 	}
 	ADDQ(o.rowBytes, obRow)
 	ADDQ(U8(t.size), obDY)

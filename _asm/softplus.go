@@ -6,7 +6,8 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// sp32Link sets Y0 to the float64 softplus of the four float32 in X10,
+// sp32Link sets r(0) to the float64 softplus of the four (AVX2) or eight
+// (AVX-512) float32 in h(10),
 // each within a few float32 roundoffs (2⁻²⁴ ≈ 6e-8) of the float64 value:
 //
 //   - e = e^t for t = −|z|, clamped at −760 where e^t underflows float64
@@ -23,125 +24,142 @@ import (
 //     z < −87.
 //
 // softplus(+Inf) = +Inf, softplus(−Inf) = 0, softplus(NaN) = NaN.
-// Clobbers X1–X9, X11–X14 (and their YMM).
-func sp32Link() {
-	VMOVUPS(sp.Min, X1)
-	VORPS(sp.Sign, X10, X0)
-	VMAXPS(X0, X1, X0)
-	VMULPS(sp.Log2e, X0, X1)
-	VROUNDPS(U8(0), X1, X1)
-	VFNMADD231PS(sp.C1, X1, X0)
-	VFNMADD231PS(sp.C2, X1, X0)
-	VMULPS(X0, X0, X2)
-	VMOVUPS(sp.P[0], X3)
+// Clobbers h(1)–h(9), h(11)–h(14) (and their YMM).
+func (x vx) sp32Link() {
+	VMOVUPS(sp.Min, x.h(1))
+	VORPS(sp.Sign, x.h(10), x.h(0))
+	VMAXPS(x.h(0), x.h(1), x.h(0))
+	VMULPS(sp.Log2e, x.h(0), x.h(1))
+	x.rounds(U8(0), x.h(1), x.h(1))
+	VFNMADD231PS(sp.C1, x.h(1), x.h(0))
+	VFNMADD231PS(sp.C2, x.h(1), x.h(0))
+	VMULPS(x.h(0), x.h(0), x.h(2))
+	VMOVUPS(sp.P[0], x.h(3))
 	for k := 1; k < len(sp.P); k++ {
-		VFMADD213PS(sp.P[k], X0, X3)
+		VFMADD213PS(sp.P[k], x.h(0), x.h(3))
 	}
-	VFMADD213PS(X0, X2, X3)
-	VADDPS(sp.One, X3, X3)
-	VMAXPS(sp.KMin, X1, X4)
-	VCVTPS2DQ(X4, X4)
-	VPADDD(sp.Bias, X4, X4)
-	VPSLLD(U8(23), X4, X4)
-	VMULPS(X4, X3, X4)
-	VADDPS(sp.One, X4, X5)
-	VSUBPS(sp.One, X5, X6)
-	VSUBPS(X6, X4, X6)
-	VDIVPS(X5, X6, X6)
-	VCMPPS(U8(0x1d), sp.Sqrt2, X5, X7)
-	VMULPS(sp.Half, X5, X8)
-	VBLENDVPS(X7, X8, X5, X8)
-	VSUBPS(sp.One, X8, X8)
-	VANDPS(sp.One, X7, X7)
-	VADDPS(sp.Two, X8, X9)
-	VDIVPS(X9, X8, X9)
-	VMULPS(X9, X9, X11)
-	VMULPS(X11, X11, X12)
-	VMOVUPS(sp.Lg[3], X13)
-	VFMADD213PS(sp.Lg[1], X12, X13)
-	VMULPS(X12, X13, X13)
-	VMOVUPS(sp.Lg[2], X14)
-	VFMADD213PS(sp.Lg[0], X12, X14)
-	VMULPS(X11, X14, X14)
-	VADDPS(X13, X14, X14)
-	VMULPS(X8, X8, X13)
-	VMULPS(sp.Half, X13, X13)
-	VADDPS(X13, X14, X14)
-	VMULPS(sp.Ln2Lo, X7, X12)
-	VFMADD231PS(X14, X9, X12)
-	VSUBPS(X12, X13, X13)
-	VSUBPS(X8, X13, X13)
-	VMULPS(sp.Ln2Hi, X7, X12)
-	VSUBPS(X13, X12, X12)
-	VADDPS(X6, X12, X12)
-	VCVTPS2PD(X12, Y12)
-	VCVTPS2PD(X10, Y13)
-	VXORPD(Y14, Y14, Y14)
-	VCMPPD(U8(0x1e), Y14, Y13, Y14)
-	VANDPD(Y13, Y14, Y14)
-	VADDPD(Y14, Y12, Y12)
-	VCVTPS2PD(X3, Y3)
-	VCVTPS2PD(X1, Y1)
-	ldexp2(Y1, Y3, Y2, Y1, Y3)
-	VCMPPS(U8(0x12), sp.Small, X10, X2)
-	VPMOVSXDQ(X2, Y2)
-	VBLENDVPD(Y2, Y3, Y12, Y0)
+	VFMADD213PS(x.h(0), x.h(2), x.h(3))
+	VADDPS(sp.One, x.h(3), x.h(3))
+	VMAXPS(sp.KMin, x.h(1), x.h(4))
+	VCVTPS2DQ(x.h(4), x.h(4))
+	VPADDD(sp.Bias, x.h(4), x.h(4))
+	VPSLLD(U8(23), x.h(4), x.h(4))
+	VMULPS(x.h(4), x.h(3), x.h(4))
+	VADDPS(sp.One, x.h(4), x.h(5))
+	VSUBPS(sp.One, x.h(5), x.h(6))
+	VSUBPS(x.h(6), x.h(4), x.h(6))
+	VDIVPS(x.h(5), x.h(6), x.h(6))
+	x.cmps(U8(0x1d), sp.Sqrt2, x.h(5), 7)
+	VMULPS(sp.Half, x.h(5), x.h(8))
+	x.blends(7, x.h(8), x.h(5), x.h(8))
+	VSUBPS(sp.One, x.h(8), x.h(8))
+	x.ands(sp.One, 7, x.h(7))
+	VADDPS(sp.Two, x.h(8), x.h(9))
+	VDIVPS(x.h(9), x.h(8), x.h(9))
+	VMULPS(x.h(9), x.h(9), x.h(11))
+	VMULPS(x.h(11), x.h(11), x.h(12))
+	VMOVUPS(sp.Lg[3], x.h(13))
+	VFMADD213PS(sp.Lg[1], x.h(12), x.h(13))
+	VMULPS(x.h(12), x.h(13), x.h(13))
+	VMOVUPS(sp.Lg[2], x.h(14))
+	VFMADD213PS(sp.Lg[0], x.h(12), x.h(14))
+	VMULPS(x.h(11), x.h(14), x.h(14))
+	VADDPS(x.h(13), x.h(14), x.h(14))
+	VMULPS(x.h(8), x.h(8), x.h(13))
+	VMULPS(sp.Half, x.h(13), x.h(13))
+	VADDPS(x.h(13), x.h(14), x.h(14))
+	VMULPS(sp.Ln2Lo, x.h(7), x.h(12))
+	VFMADD231PS(x.h(14), x.h(9), x.h(12))
+	VSUBPS(x.h(12), x.h(13), x.h(13))
+	VSUBPS(x.h(8), x.h(13), x.h(13))
+	VMULPS(sp.Ln2Hi, x.h(7), x.h(12))
+	VSUBPS(x.h(13), x.h(12), x.h(12))
+	VADDPS(x.h(6), x.h(12), x.h(12))
+	VCVTPS2PD(x.h(12), x.r(12))
+	VCVTPS2PD(x.h(10), x.r(13))
+	VXORPD(x.r(14), x.r(14), x.r(14))
+	x.cmp(U8(0x1e), x.r(14), x.r(13), 14)
+	x.and(x.r(13), 14, x.r(14))
+	VADDPD(x.r(14), x.r(12), x.r(12))
+	VCVTPS2PD(x.h(3), x.r(3))
+	VCVTPS2PD(x.h(1), x.r(1))
+	x.ldexp2(x.r(1), x.r(3), x.r(2), x.r(1), x.r(3))
+	x.cmps(U8(0x12), sp.Small, x.h(10), 2)
+	if !x.z {
+		VPMOVSXDQ(x.h(2), x.r(2)) // the float32 lanes' mask as float64 lanes (the opmask serves both)
+	}
+	x.blend(2, x.r(3), x.r(12), x.r(0))
 }
 
-// softplus emits softplusF32 or softplusF64: the softplus link, four
-// elements per iteration, written as float64. softplusF64 computes in
-// float64 with the vector exp and log of gcpLossF64 (softplusExp,
-// softplusLog). softplusF32 computes a float32 model's link in float32
-// (sp32Link), whose chain of dependent operations is about half as long,
-// since one row's prediction waits for it. The last n mod 4 elements are
+// softplus emits softplusF32 or softplusF64: the softplus link, a
+// vector of four (AVX2) or eight (AVX-512) elements per iteration, written
+// as float64. softplusF64 computes in float64 with the vector exp and log
+// of gcpLossF64 (softplusExp, softplusLog). softplusF32 computes a float32
+// model's link in float32 (sp32Link), whose chain of dependent operations
+// is about half as long, since one row's prediction waits for it. The
+// last n mod 4 elements, or up to three of AVX-512's n mod 8, are
 // gathered into a vector and stored from it one at a time: a single row's
 // three links are read right after the output layer has stored them one
 // by one, and a load spanning several stores cannot take their values from
 // the store queue (store-to-load forwarding) but waits until they retire,
-// which keeps predictions from overlapping.
+// which keeps predictions from overlapping. AVX-512 takes four to seven
+// last elements as one vector masked by K5.
 func softplus(t elem) {
 	var (
 		n   = RCX // n rounded down to whole vectors
-		r   = RDX // n mod 4: the elements past them
+		r   = RDX // n mod lanes: the elements past them
 		i   = RAX // element i
 		dst = RSI
 		xp  = RDI
 	)
+	x := vx{t.z()}
+	lanes := x.vec() / 8
 	l := kernel(t.name("softplus"))
 	scale := uint8(t.size)
 	xAt := func(k int) Mem { return at(xp, k*t.size, i, scale) }
 	dstAt := func(k int) Mem { return at(dst, 8*k, i, 8) }
-	// link sets Y0 = softplus of the four elements in X10 (float32) or
-	// Y10 (float64).
+	// link sets register 0 = softplus of the elements in h(10) (float32)
+	// or r(10) (float64).
 	link := func() {
 		if t.size == 4 {
-			sp32Link()
+			x.sp32Link()
 		} else {
-			softplusExp()
-			softplusLog()
+			x.softplusExp()
+			x.softplusLog()
 		}
 	}
 	Load(Param("n"), n)
 	Load(Param("dst"), dst)
 	Load(Param("x"), xp)
 	MOVQ(n, r)
-	ANDQ(U8(3), r)
+	ANDQ(U8(lanes-1), r)
 	SUBQ(r, n)
 	XORQ(i, i)
 
 	l.Set("loop")
 	CMPQ(i, n)
 	JGE(l.L("tail"))
-	t.MOVU(xAt(0), pick(t, X10, Y10))
+	t.MOVU(xAt(0), pick(t, x.h(10), x.r(10)))
 	link()
-	VMOVUPD(Y0, dstAt(0)) // dst[i:i+4] = softplus(x[i:i+4])
-	ADDQ(U8(4), i)
+	VMOVUPD(x.r(0), dstAt(0)) // dst[i:i+lanes] = softplus(x[i:i+lanes])
+	ADDQ(U8(lanes), i)
 	JMP(l.L("loop"))
 
-	// The last 1–3 elements, gathered into X10/Y10, zeros above.
 	l.Set("tail")
 	TESTQ(r, r)
 	JZ(l.L("done"))
+	if x.z {
+		// Four to seven elements: a masked vector.
+		CMPQ(r, U8(3))
+		JLE(l.L("gather"))
+		kmask(r, RBX, K5)
+		t.MOVU_Z(xAt(0), K5, pick(t, x.h(10), x.r(10)))
+		link()
+		VMOVUPD(x.r(0), K5, dstAt(0))
+		JMP(l.L("done"))
+		l.Set("gather")
+	}
+	// The last 1–3 elements, gathered into X10/Y10, zeros above.
 	pick(t, VMOVSS, VMOVSD)(xAt(0), X10)
 	CMPQ(r, U8(2))
 	JLT(l.L("last"))
@@ -168,6 +186,6 @@ func softplus(t elem) {
 	VMOVSD(X1, dstAt(2))
 
 	l.Set("done")
-	VZEROUPPER()
+	vzeroupper()
 	RET()
 }

@@ -41,12 +41,12 @@ var (
 		"FSQRT": 0x2EA1F800, "FABS": 0x0EA0F800, "FNEG": 0x2EA0F800,
 		"FRINTN": 0x0E218800, "FRINTM": 0x0E219800, "FRINTZ": 0x0EA19800,
 	}
-	zero = map[string]uint32{"FCMEQ": 0x0EA0D800, "FCMGE": 0x2EA0C800, "FCMGT": 0x0EA0C800}
+	withZero = map[string]uint32{"FCMEQ": 0x0EA0D800, "FCMGE": 0x2EA0C800, "FCMGT": 0x0EA0C800}
 
-	vreg   = regexp.MustCompile(`^V(\d+)\.(4S|2S|2D)$`)
-	scalar = regexp.MustCompile(`^([SD])(\d+)$`)
-	syntax = regexp.MustCompile(`^(\w+) +(.*)$`)
-	comma  = regexp.MustCompile(`\s*,\s*`)
+	vregSyntax   = regexp.MustCompile(`^V(\d+)\.(4S|2S|2D)$`)
+	scalarSyntax = regexp.MustCompile(`^([SD])(\d+)$`)
+	syntax       = regexp.MustCompile(`^(\w+) +(.*)$`)
+	comma        = regexp.MustCompile(`\s*,\s*`)
 )
 
 // encode returns the instruction word of mn, in ARM syntax, e.g.
@@ -66,10 +66,10 @@ func encode(mn string) (uint32, error) {
 		if a == "#0" {
 			continue
 		}
-		if v := vreg.FindStringSubmatch(a); v != nil {
+		if v := vregSyntax.FindStringSubmatch(a); v != nil {
 			n, _ := strconv.Atoi(v[1])
 			regs = append(regs, reg{uint32(n), v[2]})
-		} else if s := scalar.FindStringSubmatch(a); s != nil {
+		} else if s := scalarSyntax.FindStringSubmatch(a); s != nil {
 			n, _ := strconv.Atoi(s[2])
 			regs = append(regs, reg{uint32(n), s[1]})
 		} else {
@@ -107,7 +107,7 @@ func encode(mn string) (uint32, error) {
 		}
 		return 0x0E616800 | q | regs[1].n<<5 | regs[0].n, nil
 	case hasZero && len(regs) == 2:
-		if base, ok := zero[op]; ok {
+		if base, ok := withZero[op]; ok {
 			return base | qsz(regs[0].arr) | regs[1].n<<5 | regs[0].n, nil
 		}
 	case len(regs) == 3:
