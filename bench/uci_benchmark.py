@@ -260,7 +260,7 @@ def render(args, records, pub):
         two = pub["mc_dropout_2layers"]["values"].get(ds)
         cells.append(printed(two["rmse"]["mean"]) if two else "—")
         best = pub["best_published_rmse"]["values"].get(ds)
-        cells.append(f"{printed(best['rmse']['mean'])} ({best['method']})" if best else "—")
+        cells.append(f"{printed(best['rmse']['mean'])} ({best['method'].split(' (')[0]})" if best else "—")
         if s:
             checks = targets(ds, s, pub)
             bad = [c for c in checks if c[1] is False]
