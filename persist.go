@@ -6,12 +6,14 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // The saved-model format, versions 1 to 4; MarshalBinary documents them
 // byte by byte.
 const (
-	fileMagic   = "GCPM\x89\r\n\x1a"
+	fileMagic   = atomicfile.MagicGCPM
 	headerLen   = 24 // magic through the header CRC, versions 1 and 2
 	headerLenV3 = 28 // version 3 adds the names' length before the CRC
 	scalarsLen  = 42 // Activation through yScale, after the hidden widths

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gcpnet/gcp/internal/filetest"
 )
 
 // probeFit trains a fresh Model[T] of cfg on the row-major x and y for
@@ -395,20 +397,11 @@ func TestSaveFileNotRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := mustModel[float32](t, Config{Inputs: 1, Hidden: []int{2}})
-	if err := CheckSaveFile(sub); !errors.Is(err, ErrNotRegular) {
-		t.Errorf("CheckSaveFile(directory) = %v, want ErrNotRegular", err)
-	}
 	if err := SaveFile(sub, m); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("SaveFile(directory) = %v, want ErrNotRegular", err)
 	}
-	if err := CheckSaveFile(filepath.Join(dir, "missing", "m.gcpm")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("CheckSaveFile in a missing directory = %v, want fs.ErrNotExist", err)
-	}
-	if err := CheckSaveFile(filepath.Join(dir, "m.gcpm")); err != nil {
-		t.Errorf("CheckSaveFile of a new file: %v", err)
-	}
-	persistOnlyFiles(t, dir, "sub")
-	persistOnlyFiles(t, sub)
+	filetest.Only(t, dir, "sub")
+	filetest.Only(t, sub)
 }
 
 // TestSaveFileDanglingSymlink is defect 12: when path was a symbolic link
@@ -445,13 +438,16 @@ func TestSaveFileDanglingSymlink(t *testing.T) {
 	if d := persistDiff(m, got); d != "" {
 		t.Errorf("the link's target differs (-want +got):\n%s", d)
 	}
-	persistOnlyFiles(t, dir, "link.gcpm", "mid.gcpm", "models")
+	filetest.Only(t, dir, "link.gcpm", "mid.gcpm", "models")
 }
 
 // TestSaveFileContext is defect 9's library half: five Ctrl-Cs during
 // saves left 550 MB of ".NAME.tmp*" files. A save whose context is done,
-// before it starts or between two chunks, must leave the old file as it
-// was and no temporary file.
+// before it starts, between two chunks or while the complete file is
+// flushed to disk, must leave the old file as it was and no temporary
+// file. regression: N9 of issue 26 (a cancel during the final flush was
+// ignored: SaveFileContext checks its context again right before the
+// rename).
 func TestSaveFileContext(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m.gcpm")
@@ -467,19 +463,30 @@ func TestSaveFileContext(t *testing.T) {
 	// its first chunk:
 	// the second check of the context stops it.
 	big := mustModel[float32](t, Config{Inputs: 1, Hidden: []int{1024, 512}})
+	b, err := big.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, c := range []struct {
 		name string
 		ctx  context.Context
-	}{{"cancelled before", ctx}, {"cancelled during", &cancelAfter{Context: context.Background(), checks: 1}}} {
+	}{
+		{"cancelled before", ctx},
+		{"cancelled during", &cancelAfter{Context: context.Background(), checks: 1}},
+		{"cancelled during the flush", &flushCancelContext{Context: context.Background(), dir: dir, size: int64(len(b))}},
+	} {
 		if err := SaveFileContext(c.ctx, path, big); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: SaveFileContext = %v, want context.Canceled", c.name, err)
 		}
 		if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, oldBytes) {
 			t.Errorf("%s: the old file changed (%v)", c.name, err)
 		}
-		persistOnlyFiles(t, dir, "m.gcpm")
+		filetest.Only(t, dir, "m.gcpm")
+		if f, ok := c.ctx.(*flushCancelContext); ok && !f.armed {
+			t.Error("the context never saw the temporary file complete")
+		}
 	}
 }
 
@@ -495,5 +502,32 @@ func (c *cancelAfter) Err() error {
 		return context.Canceled
 	}
 	c.checks--
+	return nil
+}
+
+// flushCancelContext is a context whose Err reports context.Canceled from
+// the first call after one that found a temporary file of size bytes in
+// dir: a cancel that arrives after the whole file is written, as a
+// SIGINT during the flush would.
+type flushCancelContext struct {
+	context.Context
+	dir          string
+	size         int64
+	armed, fired bool
+}
+
+func (c *flushCancelContext) Err() error {
+	if c.armed {
+		c.fired = true
+	}
+	if c.fired {
+		return context.Canceled
+	}
+	entries, _ := os.ReadDir(c.dir)
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && strings.Contains(e.Name(), ".tmp") && fi.Size() == c.size {
+			c.armed = true
+		}
+	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/bayes"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // bayesModel is a trained Bayesian comparator of package bayes, as the
@@ -103,19 +104,19 @@ func loadBayes(b []byte) (bayesModel, error) {
 }
 
 // trainBayes trains the comparator the flags select on every row and
-// saves it to path, and says what it did on w.
-func trainBayes(c *command, rf *recipeFlags, x, y []float64, path string, w io.Writer) error {
+// saves it to t, and says what it did on w.
+func trainBayes(c *command, rf *recipeFlags, x, y []float64, t atomicfile.Target, w io.Writer) error {
 	start := time.Now()
 	h := rf.bayesHyper(c)
 	m, err := fitBayes(rf.meth, h, x, y)
 	if err != nil {
 		return err
 	}
-	if err := saveModel(path, m); err != nil {
+	if err := saveModel(t, m); err != nil {
 		return fmt.Errorf("writing the model: %w", err)
 	}
 	fmt.Fprintf(w, "trained %s on all %d rows: %s (no held-out rows: no early stopping, no calibration)\nwrote %s in %s\n",
-		rf.meth, len(y), h, path, time.Since(start).Round(time.Millisecond))
+		rf.meth, len(y), h, t.Path, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/bayes"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // fitJob is a training run of gcp train, and of each split of gcp
@@ -230,13 +231,13 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 	return model, res, model.SetFeatureNames(job.names, job.target)
 }
 
-// fitAndSave trains a Model[T] as job says and saves it to path.
-func fitAndSave[T gcp.Float](job fitJob, path string) (fitResult, error) {
+// fitAndSave trains a Model[T] as job says and saves it to t.
+func fitAndSave[T gcp.Float](job fitJob, t atomicfile.Target) (fitResult, error) {
 	model, res, err := fitModel[T](job)
 	if err != nil {
 		return res, err
 	}
-	if err := saveModel(path, model); err != nil {
+	if err := saveModel(t, model); err != nil {
 		return res, fmt.Errorf("writing the model: %w", err)
 	}
 	return res, nil

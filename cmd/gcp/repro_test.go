@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/filetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -502,7 +503,7 @@ func TestReproConstantColumn(t *testing.T) {
 	if _, sd := meanSD(v, 0, 1); sd != 0 {
 		t.Errorf("meanSD(40 × 0.1) gives the standard deviation %v, want 0 for a constant column", sd)
 	}
-	lines := strings.SplitAfterN(mustRead(t, filepath.Join("..", "..", "data", "uci", "yacht.csv")), "\n", 32)
+	lines := strings.SplitAfterN(filetest.Read(t, filepath.Join("..", "..", "data", "uci", "yacht.csv")), "\n", 32)
 	data := filepath.Join(t.TempDir(), "yacht.csv")
 	if err := os.WriteFile(data, []byte(strings.Join(lines[:31], "")), 0o644); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 	"github.com/gcpnet/gcp/internal/dataset"
 )
 
@@ -53,7 +54,8 @@ too when stderr is a terminal.`)
 		return fmt.Errorf("train: %w", err)
 	}
 	// Fail before training, not after, if the model cannot be written.
-	if err := checkOutput(*out, *data, *force); err != nil {
+	dst, err := output(*out, atomicfile.Model, *force, *data)
+	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	tab, x, y, err := readSplit(*data, *target)
@@ -61,7 +63,7 @@ too when stderr is a terminal.`)
 		return err
 	}
 	if !rf.meth.network() {
-		return trainBayes(c, rf, x, y, *out, stderr)
+		return trainBayes(c, rf, x, y, dst, stderr)
 	}
 	names, targetName := columnNames(tab, *target)
 	job := rf.job(c, names, targetName, x, y)
@@ -74,9 +76,9 @@ too when stderr is a terminal.`)
 		if err := fitsFloat32(tab); err != nil {
 			return err
 		}
-		res, err = fitAndSave[float32](job, *out)
+		res, err = fitAndSave[float32](job, dst)
 	} else {
-		res, err = fitAndSave[float64](job, *out)
+		res, err = fitAndSave[float64](job, dst)
 	}
 	if err != nil {
 		return err
