@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -83,24 +82,6 @@ func (s svgdModel) inputs() int { return s.Config().Inputs }
 func (s svgdModel) predictor() func(x []float64) (gcp.Prediction, error) {
 	ws := s.NewWorkspace()
 	return func(x []float64) (gcp.Prediction, error) { return s.Predict(ws, x) }
-}
-
-// loadBayes decodes a saved comparator of package bayes, or returns
-// gcp.ErrMagic if b is none.
-func loadBayes(b []byte) (bayesModel, error) {
-	p := new(bayes.PBP)
-	err := p.UnmarshalBinary(b)
-	if err == nil {
-		return pbpModel{PBP: p}, nil
-	}
-	if !errors.Is(err, gcp.ErrMagic) {
-		return nil, err
-	}
-	s := new(bayes.SVGD)
-	if err := s.UnmarshalBinary(b); err != nil {
-		return nil, err
-	}
-	return svgdModel{SVGD: s}, nil
 }
 
 // trainBayes trains the comparator the flags select on every row and
