@@ -90,6 +90,11 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		tests = tests[:*count]
 	}
 	names, targetName := columnNames(tab, *target)
+	if rf.meth.network() { // a comparator of package bayes keeps no names
+		if err := checkColumnNames(tab, names, targetName); err != nil {
+			return err
+		}
+	}
 	all := table{x: x, y: y, d: len(names)}
 	var res []splitScores
 	start := time.Now()

@@ -66,6 +66,9 @@ too when stderr is a terminal.`)
 		return trainBayes(c, rf, x, y, dst, stderr)
 	}
 	names, targetName := columnNames(tab, *target)
+	if err := checkColumnNames(tab, names, targetName); err != nil {
+		return err
+	}
 	job := rf.job(c, names, targetName, x, y)
 	if isTerminal(stderr) {
 		job.bar = newProgressBar(stderr, 3)
@@ -98,6 +101,23 @@ func columnNames(tab *dataset.Table, target string) (features []string, name str
 		}
 	}
 	return features, tab.Header[k]
+}
+
+// checkColumnNames returns the error that the trained model's
+// SetFeatureNames would give for tab's feature and target names, naming
+// the file, so that a header the model cannot keep (an empty or repeated
+// feature name, a name over 1024 bytes or not UTF-8) is refused before
+// training rather than after it. It asks a model of the same inputs and
+// one hidden unit, so that the rule stays the library's.
+func checkColumnNames(tab *dataset.Table, names []string, target string) error {
+	m, err := gcp.New[float32](gcp.Config{Inputs: len(names), Hidden: []int{1}})
+	if err == nil {
+		err = m.SetFeatureNames(names, target)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: line %d, the header: %w", tab.File, tab.HeaderLine, err)
+	}
+	return nil
 }
 
 // readSplit reads the data file at path and splits it into features and
