@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // The calibrated predictive of a Prediction is the Gaussian
@@ -234,7 +236,7 @@ func calibrateCorrected[T Float](preds []Prediction, y []T) float64 {
 	}
 	sorted := slices.Clone(z2)
 	slices.Sort(sorted)
-	c := quantileSorted(sorted, 0.5) / chiSquare1Median
+	c := robust.Quantile(sorted, 0.5) / chiSquare1Median
 	for range 50 {
 		var sum float64
 		var kept int

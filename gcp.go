@@ -22,6 +22,8 @@ package gcp
 import (
 	"fmt"
 	"math"
+
+	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // Float is the element type of a model: float64 is the reference path,
@@ -310,7 +312,7 @@ func (m *Model[T]) Clone() *Model[T] {
 // the training data unless they were set before. It returns ErrShape for
 // slices of the wrong length and ErrNonFinite for a non-finite value, a
 // scale that is not positive or has no finite reciprocal, or a yScale
-// outside [2⁻²⁵⁶, 2²⁵⁶] (targetScaleOK).
+// outside [2⁻²⁵⁶, 2²⁵⁶] (robust.TargetScaleOK).
 func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
@@ -318,7 +320,7 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
 		return ErrShape
 	}
-	if !targetScaleOK(yScale) || !finite(yMean) {
+	if !robust.TargetScaleOK(yScale) || !finite(yMean) {
 		return ErrNonFinite
 	}
 	for j := range xMean {
@@ -339,14 +341,6 @@ func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale flo
 	}
 	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }
-
-// targetScaleOK reports whether s lies in [2⁻²⁵⁶, 2²⁵⁶], the target
-// scales that a prediction can map back: its variances are in units of
-// s², so s = 1e200 would overflow every one of them and s = 1e-200
-// underflow them to 0. Within the range s² lies in [2⁻⁵¹², 2⁵¹²], which
-// leaves 2⁵¹⁰ of float64's normal range on either side for the variances
-// in standardized units, and linkFloor·s² is still normal.
-func targetScaleOK(s float64) bool { return s >= 0x1p-256 && s <= 0x1p256 }
 
 func finite(v float64) bool         { return v-v == 0 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }

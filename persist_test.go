@@ -585,7 +585,7 @@ func TestMarshalZeroModel(t *testing.T) {
 // TestPersistExtremeStandardization saves the extremes SetStandardization
 // accepts, a -0 mean, the largest feature scale and a tiny one (1e-308,
 // whose inverse 1e308 is still finite), and the largest target scale,
-// 2²⁵⁶ (targetScaleOK): whatever the API can build, a file can hold.
+// 2²⁵⁶ (robust.TargetScaleOK): whatever the API can build, a file can hold.
 func TestPersistExtremeStandardization(t *testing.T) {
 	m, err := New[float64](Config{Inputs: 3, Hidden: []int{2}})
 	if err != nil {

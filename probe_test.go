@@ -59,7 +59,7 @@ func checkSane(t *testing.T, p Prediction) {
 // mean, sum/40, that is not exactly 0.1, and its standard deviation came
 // out as 4e-17 instead of 0, so that the column was scaled by 1/4e-17 and
 // an input of 0.10001 predicted a mean of 3.5e10 and a NaN interval with
-// a nil error. A constant column must keep the scale 1 (robustCenterScale).
+// a nil error. A constant column must keep the scale 1 (robust.CenterScale).
 func TestFitConstantColumn(t *testing.T) {
 	const n = 40
 	var x, y []float64

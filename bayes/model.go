@@ -45,8 +45,10 @@ type PBP struct {
 	noiseA, noiseB                         float64 // Gamma posterior of the noise precision γ
 	priorA, priorB                         float64 // Gamma posterior of the weights' prior precision λ
 	epochs                                 int     // epochs trained, which picks the next one's shuffle stream
-	// The standardization of inputs and targets learned from Fit's data:
-	// the network sees (x − xMean)/xScale and predicts (y − yMean)/yScale.
+	// The standardization of inputs and targets learned from Fit's data
+	// (by PBPConfig.Standardization: xMean and yMean are centres, medians
+	// or means): the network sees (x − xMean)/xScale and predicts
+	// (y − yMean)/yScale.
 	xMean, xScale []float64
 	yMean, yScale float64
 }
@@ -64,12 +66,15 @@ func newModel(cfg PBPConfig) *PBP {
 
 // Fit trains a PBP model of shape cfg on the row-major inputs x
 // (len(y) rows of cfg.Inputs features) and the targets y: it learns the
-// standardization of both from the data, draws the initial weights from
-// cfg.Seed and makes cfg.Epochs passes over the rows.
+// standardization of both from the data (cfg.Standardization), draws the
+// initial weights from cfg.Seed and makes cfg.Epochs passes over the
+// rows.
 //
 // Errors wrap gcp.ErrConfig for an invalid cfg, gcp.ErrBatch for no
 // rows, gcp.ErrShape for len(x) ≠ cfg.Inputs·len(y) and gcp.ErrNonFinite
-// for a NaN or an infinity in x or y.
+// for a NaN or an infinity in x or y, a target scale that predictions
+// could not map back (outside [2⁻²⁵⁶, 2²⁵⁶], as gcp.Trainer.Fit refuses
+// it) or a column that overflows once standardized.
 func FitPBP(cfg PBPConfig, x, y []float64) (*PBP, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
@@ -79,7 +84,9 @@ func FitPBP(cfg PBPConfig, x, y []float64) (*PBP, error) {
 		return nil, err
 	}
 	m := newModel(cfg)
-	m.standardize(x, y)
+	if err := m.standardize(x, y); err != nil {
+		return nil, err
+	}
 	m.initialize()
 	m.train(x, y, cfg.Epochs)
 	return m, nil
@@ -133,51 +140,18 @@ func checkData(inputs int, x, y []float64) error {
 // finite reports whether v is neither NaN nor infinite.
 func finite(v float64) bool { return v-v == 0 }
 
-// standardize learns the mean and the population standard deviation
-// (divided by n) of every feature and of the targets, as the authors'
-// code does (PBP_net.py: np.mean, np.std, with normalize=True as in
-// their experiments); a constant column gets scale 1, as there. A
-// spread whose square overflows is computed from the values scaled by
-// their largest magnitude, so that finite data always give a finite,
-// positive scale.
-func (m *PBP) standardize(x, y []float64) {
-	d := m.cfg.Inputs
-	for j := range d {
-		m.xMean[j], m.xScale[j] = meanScale(x[j:], d)
+// standardize learns the centre and scale of every feature and of the
+// targets by the configured rule (Standardization.learn) and stores them
+// in the model, or returns learn's error and leaves the model as it was.
+func (m *PBP) standardize(x, y []float64) error {
+	xc, xs, yc, ys, err := m.cfg.Standardization.learn(x, y, m.cfg.Inputs)
+	if err != nil {
+		return err
 	}
-	m.yMean, m.yScale = meanScale(y, 1)
-}
-
-// meanScale returns the mean and population standard deviation of
-// v[0], v[stride], v[2·stride], …, with scale 1 for a constant column. A
-// deviation of at most n·ε·|mean| counts as constant: it is the rounding
-// error of the mean of n equal values (cmd/gcp's meanSD), and dividing by
-// it would blow the column up.
-func meanScale(v []float64, stride int) (mean, scale float64) {
-	var peak float64
-	n := 0
-	for i := 0; i < len(v); i += stride {
-		peak = max(peak, math.Abs(v[i]))
-		n++
-	}
-	if peak == 0 {
-		return 0, 1
-	}
-	var sum float64
-	for i := 0; i < len(v); i += stride {
-		sum += v[i] / peak
-	}
-	mean = sum / float64(n)
-	var ss float64
-	for i := 0; i < len(v); i += stride {
-		d := v[i]/peak - mean
-		ss += d * d
-	}
-	mean, scale = mean*peak, math.Sqrt(ss/float64(n))*peak
-	if !(scale > float64(n)*0x1p-52*math.Abs(mean)) || !finite(scale) {
-		scale = 1
-	}
-	return mean, scale
+	copy(m.xMean, xc)
+	copy(m.xScale, xs)
+	m.yMean, m.yScale = yc, ys
+	return nil
 }
 
 // initialize sets the posterior and the prior factors to their starting

@@ -64,15 +64,17 @@ func (h header) size() int {
 //	53+4D       8    its b, > 0
 //	61+4D       8    a of the prior precision's Gamma posterior, > 1
 //	69+4D       8    its b, > 0
-//	77+4D       8    mean of the training targets
-//	85+4D       8    their standard deviation, > 0
+//	77+4D       8    centre of the training targets (their median, or
+//	                 their mean under MeanSD and in files of releases before
+//	                 Standardization: the model maps through it either way)
+//	85+4D       8    their scale, > 0 (IQR/1.349, or standard deviation)
 //	93+4D       8·P  the weights' posterior means, in the layout's order
 //	                 (layer by layer, one row per unit, the bias last)
 //	93+4D+8P    8·P  their posterior variances, > 0
 //	93+4D+16P   32·P the natural parameters of the prior factors: the
 //	                 mean·precision, precision, shape and rate parts, P each
-//	93+4D+48P   8·I  the features' training means
-//	93+4D+48P+8I 8·I their standard deviations, > 0
+//	93+4D+48P   8·I  the features' training centres, as the target's
+//	93+4D+48P+8I 8·I their scales, > 0
 //	93+4D+48P+16I 4  CRC-32C of every byte before it
 //
 // The whole model is 97 + 4D + 48P + 16I bytes. The header has a CRC of its

@@ -44,9 +44,10 @@ var svgdCastagnoli = crc32.MakeTable(crc32.Castagnoli)
 //	36+4D         4     BatchSize, uint32
 //	40+4D         8     Seed, uint64
 //	Standardization:
-//	48+4D         8     yMean, float64
-//	56+4D         8     yScale, float64
-//	64+4D         8·I   the features' means, float64
+//	48+4D         8     the targets' centre (median, or mean under MeanSD
+//	                    and before Standardization existed), float64
+//	56+4D         8     their scale, float64
+//	64+4D         8·I   the features' centres, float64
 //	64+4D+8I      8·I   their scales, float64
 //	Particles:
 //	64+4D+16I     8·M·W particle k's network in the order of gcp.Stack.Net,

@@ -26,19 +26,23 @@ type bayesHyper struct {
 	seed   uint64
 	lr     float64 // SVGD's step size
 	batch  int     // SVGD's minibatch
+	// standardize is how the comparator standardizes its training rows:
+	// bayes.Robust for train and splits, as the networks are;
+	// bayes.MeanSD, the paper's, for repro and demo.
+	standardize bayes.Standardization
 }
 
 // fitBayes trains the comparator m on the row-major x and targets y.
 func fitBayes(m method, h bayesHyper, x, y []float64) (bayesModel, error) {
 	switch m {
 	case pbpMethod:
-		p, err := bayes.FitPBP(bayes.PBPConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, Epochs: h.epochs, Seed: h.seed}, x, y)
+		p, err := bayes.FitPBP(bayes.PBPConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, Epochs: h.epochs, Seed: h.seed, Standardization: h.standardize}, x, y)
 		if err != nil {
 			return nil, fmt.Errorf("training: %w", err)
 		}
 		return pbpModel{PBP: p}, nil
 	case svgdMethod:
-		cfg := bayes.SVGDConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, LearningRate: h.lr, Iterations: h.epochs, BatchSize: h.batch, Seed: h.seed}
+		cfg := bayes.SVGDConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, LearningRate: h.lr, Iterations: h.epochs, BatchSize: h.batch, Seed: h.seed, Standardization: h.standardize}
 		s, err := bayes.FitSVGD(cfg, x, y)
 		if err != nil {
 			return nil, fmt.Errorf("training: %w", err)
