@@ -1,6 +1,7 @@
 package gcp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,7 +11,8 @@ import (
 
 // FitOptions configures Trainer.Fit.
 type FitOptions[T Float] struct {
-	// Epochs is the most passes over the training data; at least 1.
+	// Epochs is the most passes over the training data: 1..maxEpochs
+	// (2²⁰).
 	Epochs int
 	// Seed fixes the order in which each epoch visits the data, and which
 	// rows ValidationShare holds out.
@@ -28,12 +30,17 @@ type FitOptions[T Float] struct {
 	// Fit then restores the parameters of the epoch with the lowest
 	// validation NLL, bit for bit (the trainer's optimizer state stays the
 	// last epoch's). It needs a validation set. 0 trains all Epochs and
-	// keeps the last epoch's parameters.
+	// keeps the last epoch's parameters. At most maxEpochs (2²⁰).
 	Patience int
 	// Progress, if set, is called after every epoch; returning false stops
 	// training.
 	Progress func(EpochStats) bool
 }
+
+// maxEpochs bounds FitOptions.Epochs and Patience and AutoOptions.MaxEpochs
+// and Patience: 2²⁰ epochs of the smallest data set are weeks of training,
+// and a count beyond it is a mistake, not a plan.
+const maxEpochs = 1 << 20
 
 // EpochStats summarizes one epoch of Fit.
 type EpochStats struct {
@@ -59,8 +66,8 @@ type EpochStats struct {
 // exactly, call SetStandardization with means and standard deviations
 // before Fit. It returns the last epoch's statistics, whose BestEpoch
 // names the epoch whose parameters the model holds when early stopping
-// is on. Errors are those of Step, plus ErrConfig for Epochs < 1, a
-// Patience or ValidationShare out of range, or Patience without a
+// is on. Errors are those of Step, plus ErrConfig for Epochs or Patience
+// out of range, a ValidationShare out of range, or Patience without a
 // validation set, ErrBatch for a ValidationShare that leaves no row on
 // either side, and ErrNonFinite, naming the column, for a column that
 // cannot be standardized in T (learnStandardization); a
@@ -68,16 +75,30 @@ type EpochStats struct {
 // (and without the learned standardization if that was the first step).
 // Fit allocates its buffers once; its steps allocate nothing.
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
+	return t.FitContext(context.Background(), x, y, opt)
+}
+
+// FitContext is Fit, stopped by ctx: it checks ctx before every epoch,
+// so that once ctx is done it returns after at most the epoch under way,
+// with that epoch's statistics and an error wrapping ctx.Err()
+// (context.Canceled or context.DeadlineExceeded). The model then holds
+// what the finished epochs trained, as when Progress stops training:
+// with early stopping, the parameters of the best epoch so far. A ctx
+// done before the call changes nothing.
+func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	if t == nil || t.m == nil {
 		return EpochStats{}, fmt.Errorf("%w: a nil or zero Trainer: use NewTrainer", ErrConfig)
 	}
 	m := t.m
 	d, n := m.cfg.Inputs, len(y)
-	if opt.Epochs < 1 {
-		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want at least 1", ErrConfig, opt.Epochs)
+	if opt.Epochs < 1 || opt.Epochs > maxEpochs {
+		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want 1..%d", ErrConfig, opt.Epochs, maxEpochs)
 	}
-	if opt.Patience < 0 {
-		return EpochStats{}, fmt.Errorf("%w: Patience = %d, want 0 (off) or more", ErrConfig, opt.Patience)
+	if opt.Patience < 0 || opt.Patience > maxEpochs {
+		return EpochStats{}, fmt.Errorf("%w: Patience = %d, want 0 (off) to %d", ErrConfig, opt.Patience, maxEpochs)
+	}
+	if err := ctx.Err(); err != nil {
+		return EpochStats{}, fmt.Errorf("gcp: Fit stopped: %w", err)
 	}
 	if !(opt.ValidationShare >= 0 && opt.ValidationShare < 1) {
 		return EpochStats{}, fmt.Errorf("%w: ValidationShare = %v, want [0, 1)", ErrConfig, opt.ValidationShare)
@@ -108,6 +129,13 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 		return EpochStats{}, err
 	}
 	for r.stats.Epoch < opt.Epochs {
+		if err := ctx.Err(); err != nil {
+			r.restoreBest()
+			if r.stats.Epoch == 0 && r.learned {
+				m.resetStandardization() // nothing was trained: leave no trace
+			}
+			return r.stats, fmt.Errorf("gcp: Fit stopped after epoch %d: %w", r.stats.Epoch, err)
+		}
 		if err := r.epoch(); err != nil {
 			return r.stats, err
 		}

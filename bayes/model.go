@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -76,6 +77,13 @@ func newModel(cfg PBPConfig) *PBP {
 // could not map back (outside [2⁻²⁵⁶, 2²⁵⁶], as gcp.Trainer.Fit refuses
 // it) or a column that overflows once standardized.
 func FitPBP(cfg PBPConfig, x, y []float64) (*PBP, error) {
+	return FitPBPContext(context.Background(), cfg, x, y)
+}
+
+// FitPBPContext is FitPBP, stopped by ctx: it checks ctx before every
+// epoch, and once ctx is done returns no model and an error wrapping
+// ctx.Err(), after at most the epoch under way.
+func FitPBPContext(ctx context.Context, cfg PBPConfig, x, y []float64) (*PBP, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -88,7 +96,9 @@ func FitPBP(cfg PBPConfig, x, y []float64) (*PBP, error) {
 		return nil, err
 	}
 	m.initialize()
-	m.train(x, y, cfg.Epochs)
+	if err := m.train(ctx, x, y, cfg.Epochs); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -104,8 +114,7 @@ func (m *PBP) Train(x, y []float64, epochs int) error {
 	if err := checkData(m.cfg.Inputs, x, y); err != nil {
 		return err
 	}
-	m.train(x, y, epochs)
-	return nil
+	return m.train(context.Background(), x, y, epochs)
 }
 
 // PBPConfig returns the model's shape, with the defaults filled in.
@@ -186,8 +195,10 @@ func (m *PBP) initialize() {
 // with the model's maps. Each pass visits the rows in a fresh random
 // order, drawn from the epoch's own stream, with one ADF step per row, and
 // ends with refinePrior, as in the authors' code (network.c,
-// one_learning_epoch; pbp.py, do_pbp).
-func (m *PBP) train(x, y []float64, epochs int) {
+// one_learning_epoch; pbp.py, do_pbp). It checks ctx before each pass and
+// returns an error wrapping ctx.Err() once it is done, the model then
+// holding the passes made.
+func (m *PBP) train(ctx context.Context, x, y []float64, epochs int) error {
 	d, n := m.cfg.Inputs, len(y)
 	xs, ys := make([]float64, len(x)), make([]float64, n)
 	for i := range n {
@@ -198,6 +209,9 @@ func (m *PBP) train(x, y []float64, epochs int) {
 	}
 	t := newTrainer(m)
 	for range epochs {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("bayes: PBP stopped after %d epochs: %w", m.epochs, err)
+		}
 		r := rand.New(rand.NewPCG(m.cfg.Seed, shuffleStream+uint64(m.epochs)))
 		for _, i := range r.Perm(n) {
 			t.step(xs[i*d:(i+1)*d], ys[i])
@@ -205,4 +219,5 @@ func (m *PBP) train(x, y []float64, epochs int) {
 		m.refinePrior()
 		m.epochs++
 	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -38,6 +39,13 @@ const (
 // [2⁻²⁵⁶, 2²⁵⁶], as gcp.Trainer.Fit refuses it), a column that overflows
 // once standardized, or training that overflows, gcp.ErrNonFinite.
 func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
+	return FitSVGDContext(context.Background(), cfg, x, y)
+}
+
+// FitSVGDContext is FitSVGD, stopped by ctx: it checks ctx before every
+// iteration, and once ctx is done returns no model and an error wrapping
+// ctx.Err(), after at most the iteration under way.
+func FitSVGDContext(ctx context.Context, cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	cfg = cfg.withDefaults()
 	stack, err := cfg.validate()
 	if err != nil {
@@ -68,7 +76,10 @@ func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	if err := t.initParticles(rand.New(rand.NewPCG(cfg.Seed, svgdInitStream))); err != nil {
 		return nil, err
 	}
-	for range cfg.Iterations {
+	for i := range cfg.Iterations {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bayes: SVGD stopped after %d iterations: %w", i, err)
+		}
 		if err := t.step(); err != nil {
 			return nil, fmt.Errorf("training diverged: %w", err)
 		}

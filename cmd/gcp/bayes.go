@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding"
 	"fmt"
 	"io"
@@ -32,18 +33,19 @@ type bayesHyper struct {
 	standardize bayes.Standardization
 }
 
-// fitBayes trains the comparator m on the row-major x and targets y.
-func fitBayes(m method, h bayesHyper, x, y []float64) (bayesModel, error) {
+// fitBayes trains the comparator m on the row-major x and targets y,
+// stopped by ctx.
+func fitBayes(ctx context.Context, m method, h bayesHyper, x, y []float64) (bayesModel, error) {
 	switch m {
 	case pbpMethod:
-		p, err := bayes.FitPBP(bayes.PBPConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, Epochs: h.epochs, Seed: h.seed, Standardization: h.standardize}, x, y)
+		p, err := bayes.FitPBPContext(ctx, bayes.PBPConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, Epochs: h.epochs, Seed: h.seed, Standardization: h.standardize}, x, y)
 		if err != nil {
 			return nil, fmt.Errorf("training: %w", err)
 		}
 		return pbpModel{PBP: p}, nil
 	case svgdMethod:
 		cfg := bayes.SVGDConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, LearningRate: h.lr, Iterations: h.epochs, BatchSize: h.batch, Seed: h.seed, Standardization: h.standardize}
-		s, err := bayes.FitSVGD(cfg, x, y)
+		s, err := bayes.FitSVGDContext(ctx, cfg, x, y)
 		if err != nil {
 			return nil, fmt.Errorf("training: %w", err)
 		}
@@ -89,15 +91,15 @@ func (s svgdModel) predictor() func(x []float64) (gcp.Prediction, error) {
 }
 
 // trainBayes trains the comparator the flags select on every row and
-// saves it to t, and says what it did on w.
-func trainBayes(c *command, rf *recipeFlags, x, y []float64, t atomicfile.Target, w io.Writer) error {
+// saves it to t, stopped by ctx, and says what it did on w.
+func trainBayes(ctx context.Context, c *command, rf *recipeFlags, x, y []float64, t atomicfile.Target, w io.Writer) error {
 	start := time.Now()
 	h := rf.bayesHyper(c)
-	m, err := fitBayes(rf.meth, h, x, y)
+	m, err := fitBayes(ctx, rf.meth, h, x, y)
 	if err != nil {
 		return err
 	}
-	if err := saveModel(t, m); err != nil {
+	if err := saveModel(ctx, t, m); err != nil {
 		return fmt.Errorf("writing the model: %w", err)
 	}
 	fmt.Fprintf(w, "trained %s on all %d rows: %s (no held-out rows: no early stopping, no calibration)\nwrote %s in %s\n",

@@ -191,7 +191,7 @@ func (f *demoFit) train(seed uint64) error {
 	if !f.kind.meth.network() {
 		h, _ := defaultHyper("", f.kind.meth)
 		h.epochs = cmp.Or(f.set.bayesEpochs, h.epochs)
-		m, err := fitBayes(f.kind.meth, bayesHyper{epochs: h.epochs, hidden: demoHidden, seed: seed, lr: h.lr, batch: h.batch, standardize: bayes.MeanSD}, convert[float64](f.set.x), convert[float64](f.set.y))
+		m, err := fitBayes(context.Background(), f.kind.meth, bayesHyper{epochs: h.epochs, hidden: demoHidden, seed: seed, lr: h.lr, batch: h.batch, standardize: bayes.MeanSD}, convert[float64](f.set.x), convert[float64](f.set.y))
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.kind.meth, err)
 		}

@@ -43,8 +43,10 @@
 // (default 0.001), without early stopping or calibration, as does a file
 // of fewer than 60 rows. It refuses, before training, a MODEL.gcpm that
 // is the data file, that is not a regular file (a device such as
-// /dev/null) or that exists and is not a model (unless -force), and
-// Ctrl-C during the save removes the temporary file. It always prints a
+// /dev/null) or that exists and is not a model (unless -force).
+// Ctrl-C (SIGINT) or SIGTERM stops the training within an epoch, or the
+// save before its rename, leaves MODEL.gcpm as it was and exits with an
+// error saying so; splits and repro stop the same way. It always prints a
 // summary on stderr (what it chose, the best epoch, the NLL and coverage
 // to expect on new data, the time) and draws a progress bar there when
 // stderr is a terminal.

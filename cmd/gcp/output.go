@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding"
 	"errors"
 	"fmt"
@@ -42,14 +43,12 @@ func outputError(t atomicfile.Target, err error) error {
 	return fmt.Errorf("-o %s: %w", t.Path, err)
 }
 
-// saveModel writes model to t as gcp.SaveFile does, except that a SIGINT
-// or SIGTERM at any moment of the save before the rename stops it
-// (interruptContext): the temporary file, which would otherwise stay
-// behind as large as the model, is removed, the file is left as it was,
-// and saveModel returns an error saying so.
-func saveModel(t atomicfile.Target, model encoding.BinaryMarshaler) error {
-	ctx, stop := interruptContext()
-	defer stop()
+// saveModel writes model to t as gcp.SaveFile does, stopped by ctx, the
+// command's interruptContext: a SIGINT or SIGTERM at any moment of the
+// save before the rename stops it, the temporary file, which would
+// otherwise stay behind as large as the model, is removed, the file is
+// left as it was, and saveModel returns an error saying so.
+func saveModel(ctx context.Context, t atomicfile.Target, model encoding.BinaryMarshaler) error {
 	err := t.WriteMarshaled(ctx, model)
 	if err != nil && ctx.Err() == nil {
 		return outputError(t, err)

@@ -69,7 +69,11 @@ func TestSaveModelInterrupted(t *testing.T) {
 	}
 	for attempt := 1; ; attempt++ {
 		done := make(chan error, 1)
-		go func() { done <- saveModel(atomicfile.Target{Path: path, Kind: atomicfile.Model}, big) }()
+		go func() {
+			ctx, stop := interruptContext()
+			defer stop()
+			done <- saveModel(ctx, atomicfile.Target{Path: path, Kind: atomicfile.Model}, big)
+		}()
 		err := interruptWhenTemp(t, dir, done)
 		filetest.Only(t, dir, "m.gcpm")
 		if err != nil {
@@ -151,5 +155,54 @@ func TestPlotOutputFIFO(t *testing.T) {
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != fs.ModeNamedPipe {
 		t.Errorf("the FIFO is now %v (%v)", fi.Mode(), err)
+	}
+}
+
+// TestTrainInterrupted is Build item 2 of issue 26 in the command: gcp
+// train (the automatic recipe, plain Fit with -validation 0, and a
+// comparator of package bayes) and gcp splits stop on SIGINT within an
+// epoch, return an error saying they were interrupted (main prints it on
+// stderr and exits 2), and leave -o as it was. Training for 10⁵ epochs
+// would take minutes; the test sends SIGINT every 20 ms until the command
+// returns (it subscribes to SIGINT itself, so that a signal that arrives
+// before the command listens cannot end the test binary).
+// regression: N10 of issue 26 (training could not be cancelled).
+func TestTrainInterrupted(t *testing.T) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	dir := t.TempDir()
+	data, model := smallModel(t, dir)
+	old := filetest.Read(t, model)
+	for _, args := range [][]string{
+		{"train", "-data", data, "-o", model, "-epochs", "100000"},
+		{"train", "-data", data, "-o", model, "-epochs", "100000", "-validation", "0"},
+		{"train", "-data", data, "-o", model, "-epochs", "1000000", "-method", "svgd"},
+		{"splits", "-data", data, "-splits", writeSplitFile(t, dir), "-epochs", "100000"},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := gcpRun(args...)
+			done <- err
+		}()
+		var err error
+	wait:
+		for {
+			select {
+			case err = <-done:
+				break wait
+			case <-time.After(20 * time.Millisecond):
+				if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), "interrupted while") {
+			t.Errorf("%v interrupted = %v, want an error saying so", args, err)
+		}
+		if filetest.Read(t, model) != old {
+			t.Errorf("%v interrupted changed -o", args)
+		}
+		filetest.Only(t, dir, "d.csv", "m.gcpm", "splits.txt")
 	}
 }

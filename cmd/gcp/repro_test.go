@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -184,16 +185,16 @@ func TestResultsIndependentOfScheduling(t *testing.T) {
 		h := tinyHyper
 		h.dropout = 0.2
 		run := reproRun{t: tab, meth: method{loss: loss}, h: h, folds: 4, outliers: 0.05, seed: 3}
-		one, err := run.results(1)
+		one, err := run.results(context.Background(), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		two, err := run.results(2)
+		two, err := run.results(context.Background(), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
 		run.folds = 2
-		fewer, err := run.results(2)
+		fewer, err := run.results(context.Background(), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +230,7 @@ func TestReproProgress(t *testing.T) {
 	var buf bytes.Buffer
 	run := reproRun{t: synthTable(60), meth: method{loss: gcp.LossGCP}, h: tinyHyper, folds: 3, seed: 1}
 	run.bar = newProgressBar(&buf, run.folds*run.h.epochs)
-	if _, err := run.results(2); err != nil {
+	if _, err := run.results(context.Background(), 2); err != nil {
 		t.Fatal(err)
 	}
 	run.bar.finish()

@@ -38,7 +38,8 @@ stopping or calibration, for -epochs (default 500) at -lr (default
 0.001).
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
-too when stderr is a terminal.`)
+too when stderr is a terminal. Ctrl-C (or SIGTERM) stops the training
+within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 	data := c.fs.String("data", "", "training data: CSV with a header line (required)")
 	out := c.fs.String("o", "", "file to write the model to (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
@@ -62,8 +63,10 @@ too when stderr is a terminal.`)
 	if err != nil {
 		return err
 	}
+	ctx, stop := interruptContext()
+	defer stop()
 	if !rf.meth.network() {
-		return trainBayes(c, rf, x, y, dst, stderr)
+		return interrupted(ctx, trainBayes(ctx, c, rf, x, y, dst, stderr), "training", *out)
 	}
 	names, targetName := columnNames(tab, *target)
 	if err := checkColumnNames(tab, names, targetName); err != nil {
@@ -79,12 +82,12 @@ too when stderr is a terminal.`)
 		if err := fitsFloat32(tab); err != nil {
 			return err
 		}
-		res, err = fitAndSave[float32](job, dst)
+		res, err = fitAndSave[float32](ctx, job, dst)
 	} else {
-		res, err = fitAndSave[float64](job, dst)
+		res, err = fitAndSave[float64](ctx, job, dst)
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "training", *out)
 	}
 	res.summarize(stderr, rf.meth.String(), *out, time.Since(start))
 	return nil
