@@ -182,9 +182,20 @@ func (c Config) memberHeads() int {
 
 // Model is a GCP network over element type T: the heads for m, α, β and ν
 // (eqNetworksMAlphaBetaNu), in one contiguous parameter buffer, and the
-// standardization of inputs and target learned by Fit. A Model is safe for
-// concurrent prediction, one Workspace per goroutine; it must not be
-// trained while it predicts (see Clone).
+// standardization of inputs and target learned by Fit.
+//
+// A Model is safe for concurrent prediction, one Workspace per goroutine:
+// Predict, PredictBatch and NewWorkspace, and the methods that only read
+// it (Config, NumParams, Clone, Standardization, VarScale,
+// CorrectedScale, FeatureNames, FeatureRanges, OutsideRange,
+// MarshalBinary, WriteTo), may run at the same time as each other. The
+// methods that change it (SetStandardization, SetVarScale,
+// SetCorrectedScale, Calibrate, SetFeatureNames, UnmarshalBinary,
+// ReadFrom, and training by a Trainer: Step, Fit, FitContext) must not
+// run at the same time as any other method on the same Model, prediction
+// included: every prediction reads what they write. To change a model
+// that serves predictions, change a Clone and publish it, for example
+// through an atomic.Pointer (see Clone's example).
 //
 // No method panics on a nil *Model: those that return an error return
 // ErrConfig, NumParams returns 0, Config the zero Config, Clone nil,
@@ -285,9 +296,11 @@ func (m *Model[T]) NumParams() int {
 	return len(m.params)
 }
 
-// Clone returns a deep copy of the model. Train a clone in the background
-// and publish it (for example through an atomic.Pointer) to serve
-// predictions while training.
+// Clone returns a deep copy of the model. It may run beside prediction.
+// Train or calibrate a clone in the background and publish it (for
+// example through an atomic.Pointer) to serve predictions while the
+// model changes: the methods that change a model must not run beside
+// prediction (see Model).
 func (m *Model[T]) Clone() *Model[T] {
 	if m == nil {
 		return nil
@@ -312,7 +325,8 @@ func (m *Model[T]) Clone() *Model[T] {
 // the training data unless they were set before. It returns ErrShape for
 // slices of the wrong length and ErrNonFinite for a non-finite value, a
 // scale that is not positive or has no finite reciprocal, or a yScale
-// outside [2⁻²⁵⁶, 2²⁵⁶] (robust.TargetScaleOK).
+// outside [2⁻²⁵⁶, 2²⁵⁶] (robust.TargetScaleOK). It must not run beside
+// prediction or any other method on m (see Model).
 func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
