@@ -37,6 +37,16 @@ const (
 	maxDepth  = 64      // hidden layers
 	maxParams = 1 << 28 // parameters in all
 	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
+	// minFixedAlpha is the smallest Config.FixedAlpha. The corrected
+	// variance β(ν+1)/((α − A(α))ν) (Definition 3.1) has α − A(α) ≈
+	// (4/π)·α² for small α: at 2⁻³² that is about 6.9e-20, so the
+	// corrected variance is at most 2⁶⁴ times what a learned α (α > 1,
+	// where α − A(α) > 0.53) gives for the same β and ν, which leaves it
+	// finite for every network value below 1e30 and target scale the
+	// package allows. Below about 1e-154, α − A(α) underflows to 0: a
+	// FixedAlpha of 9e-308, which a saved file could hold, made every
+	// prediction fail with ErrNonFinite.
+	minFixedAlpha = 0x1p-32
 	// maxMCMask bounds the MC-dropout masks of a LossMLBayes model,
 	// MCSamples × heads × the last hidden width elements, which a model
 	// holds beside its parameters (mcDropoutMasks): 2 MiB as float64, so
@@ -60,7 +70,10 @@ type Config struct {
 	// and the output during training, in [0, 1). Default 0.
 	Dropout float64
 	// FixedAlpha, when > 0, holds α at that value instead of learning it
-	// (Sec. secDynamicsFixedAlpha); the α head is then not built.
+	// (Sec. secDynamicsFixedAlpha); the α head is then not built. It must
+	// be at least minFixedAlpha, 2⁻³² (about 2.3e-10): the corrected
+	// variance divides by α − A(α), about 1.27α² for small α, and below
+	// that bound it would overflow where a learned α's does not.
 	FixedAlpha float64
 	// Seed fixes the initial weights: the same Config gives a bit-identical
 	// model. With LossMLBayes it also fixes the MC-dropout masks.
@@ -128,8 +141,8 @@ func (c Config) validate() error {
 	if !(c.Dropout >= 0 && c.Dropout < 1) {
 		return fmt.Errorf("%w: Dropout = %v, want [0, 1)", ErrConfig, c.Dropout)
 	}
-	if !(c.FixedAlpha >= 0 && c.FixedAlpha <= math.MaxFloat64) {
-		return fmt.Errorf("%w: FixedAlpha = %v, want 0 (learned) or a finite α > 0", ErrConfig, c.FixedAlpha)
+	if !(c.FixedAlpha == 0 || c.FixedAlpha >= minFixedAlpha && c.FixedAlpha <= math.MaxFloat64) {
+		return fmt.Errorf("%w: FixedAlpha = %v, want 0 (learned) or a finite α ≥ 2⁻³²", ErrConfig, c.FixedAlpha)
 	}
 	if c.Loss < LossGCP || c.Loss > LossMLBayes {
 		return fmt.Errorf("%w: Loss = %d, want LossGCP, LossGaussianML, LossDPD or LossMLBayes", ErrConfig, int(c.Loss))
