@@ -74,7 +74,7 @@ func TestAutoOptionsBounded(t *testing.T) {
 		opt  AutoOptions
 		name string
 	}{
-		{AutoOptions{MaxEpochs: 1 << 40}, "MaxEpochs"},
+		{AutoOptions{MaxEpochs: math.MaxInt}, "MaxEpochs"},
 		{AutoOptions{MaxEpochs: maxEpochs + 1}, "MaxEpochs"},
 		{AutoOptions{Patience: maxEpochs + 1}, "Patience"},
 		{AutoOptions{Workers: maxWorkers + 1}, "Workers"},
@@ -97,7 +97,7 @@ func TestAutoOptionsBounded(t *testing.T) {
 	}
 	m := mustModel[float64](t, cfg)
 	tr := mustTrainer(t, m, TrainConfig{})
-	for _, opt := range []FitOptions[float64]{{Epochs: maxEpochs + 1}, {Epochs: 1 << 40}, {Epochs: 3, Patience: maxEpochs + 1, ValidationShare: 0.2}} {
+	for _, opt := range []FitOptions[float64]{{Epochs: maxEpochs + 1}, {Epochs: math.MaxInt}, {Epochs: 3, Patience: maxEpochs + 1, ValidationShare: 0.2}} {
 		if _, err := tr.Fit(x, y, opt); !errors.Is(err, ErrConfig) {
 			t.Errorf("Fit with Epochs %d, Patience %d: error %v, want ErrConfig", opt.Epochs, opt.Patience, err)
 		}
