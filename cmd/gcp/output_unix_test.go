@@ -49,9 +49,7 @@ func TestTrainOutputFIFO(t *testing.T) {
 // SIGINT itself, so that a signal that arrives after the save cannot end
 // the test binary; a save that finished before the signal is tried again.
 func TestSaveModelInterrupted(t *testing.T) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
+	catchSIGINT(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m.gcpm")
 	small, err := gcp.New[float32](gcp.Config{Inputs: 1, Hidden: []int{2}})
@@ -168,9 +166,7 @@ func TestPlotOutputFIFO(t *testing.T) {
 // before the command listens cannot end the test binary).
 // regression: N10 of issue 26 (training could not be cancelled).
 func TestTrainInterrupted(t *testing.T) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
+	catchSIGINT(t)
 	dir := t.TempDir()
 	data, model := smallModel(t, dir)
 	old := filetest.Read(t, model)
@@ -205,4 +201,14 @@ func TestTrainInterrupted(t *testing.T) {
 		}
 		filetest.Only(t, dir, "d.csv", "m.gcpm", "splits.txt")
 	}
+}
+
+// catchSIGINT subscribes the test to SIGINT until it ends, so that a
+// signal it sends to its own process while the code under test does not
+// listen (before or after a save or a training) cannot end the test
+// binary.
+func catchSIGINT(t *testing.T) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	t.Cleanup(func() { signal.Stop(sig) })
 }
