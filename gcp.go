@@ -369,7 +369,11 @@ func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale flo
 	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }
 
-func finite(v float64) bool         { return v-v == 0 }
+// finite reports whether v is neither NaN nor ±Inf, by a comparison: the
+// idiom v−v == 0 fails where the compiler fuses it with the product that
+// computed v (the Go spec allows it, and arm64 and s390x do it), as
+// fma(a, b, −round(a·b)), the product's rounding error, is not 0.
+func finite(v float64) bool         { return math.Abs(v) <= math.MaxFloat64 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
 
 // standardizeRows writes rows of x, standardized, into dst. It returns

@@ -146,8 +146,11 @@ func checkData(inputs int, x, y []float64) error {
 	return nil
 }
 
-// finite reports whether v is neither NaN nor infinite.
-func finite(v float64) bool { return v-v == 0 }
+// finite reports whether v is neither NaN nor infinite, by a comparison
+// (see the root package's finite: v−v == 0 fails on arm64 and s390x where
+// it is fused with the product that computed v, which made every MeanSD
+// scale 1 there).
+func finite(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 
 // standardize learns the centre and scale of every feature and of the
 // targets by the configured rule (Standardization.learn) and stores them
