@@ -18,8 +18,9 @@ func lineData(n int, scale float64) (x, y []float64) {
 	return x, y
 }
 
-// fitBoth fits a PBP and an SVGD to x, y by rule s, briefly, and returns
-// their predictors, or the errors of the fits.
+// fitBoth fits a small PBP and a small SVGD (5 particles, 50 iterations:
+// the emulated CI legs run this) to x, y by rule s and returns their
+// predictors, or the errors of the fits.
 func fitBoth(s Standardization, x, y []float64) (predict []func([]float64) (gcp.Prediction, error), errs []error) {
 	p, err := FitPBP(PBPConfig{Inputs: 1, Hidden: []int{10}, Epochs: 10, Seed: 1, Standardization: s}, x, y)
 	errs = append(errs, err)
@@ -27,7 +28,7 @@ func fitBoth(s Standardization, x, y []float64) (predict []func([]float64) (gcp.
 		ws := p.NewWorkspace()
 		predict = append(predict, func(x []float64) (gcp.Prediction, error) { return p.Predict(ws, x) })
 	}
-	v, err := FitSVGD(SVGDConfig{Inputs: 1, Hidden: []int{10}, Iterations: 300, Seed: 1, Standardization: s}, x, y)
+	v, err := FitSVGD(SVGDConfig{Inputs: 1, Hidden: []int{10}, Particles: 5, Iterations: 50, Seed: 1, Standardization: s}, x, y)
 	errs = append(errs, err)
 	if err == nil {
 		ws := v.NewWorkspace()
@@ -92,7 +93,7 @@ func TestRobustStandardizationIgnoresOutlier(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := FitSVGD(SVGDConfig{Inputs: 1, Hidden: []int{10}, Iterations: 300, Seed: 1, Standardization: c.s}, x, y)
+		v, err := FitSVGD(SVGDConfig{Inputs: 1, Hidden: []int{10}, Particles: 5, Iterations: 300, Seed: 1, Standardization: c.s}, x, y)
 		if err != nil {
 			t.Fatal(err)
 		}
