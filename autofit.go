@@ -1,6 +1,7 @@
 package gcp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -16,8 +17,10 @@ type AutoOptions struct {
 	// learning rate with every dropout rate. Defaults: defaultLearningRates
 	// and defaultDropouts, which cover the paper's grid
 	// (appendixHyperparameters) at a coarser step. A single value fixes
-	// that hyperparameter. For LossMLBayes a dropout of 0 is left out: its
-	// MC samples need dropout.
+	// that hyperparameter. A learning rate must be finite and > 0, a
+	// dropout rate in [0, 1), and the grid at most maxCandidates (1024)
+	// pairs. For LossMLBayes a dropout of 0 is left out: its MC samples
+	// need dropout.
 	LearningRates, Dropouts []float64
 	// Architectures are the hidden layers of the heads (Config.Hidden)
 	// the search tries, and ScaleWeightings the exponents of
@@ -28,24 +31,26 @@ type AutoOptions struct {
 	// paper's update alone.
 	Architectures   [][]int
 	ScaleWeightings []float64
-	// MaxEpochs is the most epochs any candidate trains. Default: enough
-	// for about stepBudget minibatch steps, within [minAutoEpochs,
-	// maxAutoEpochs] (autoEpochs).
+	// MaxEpochs is the most epochs any candidate trains, at most
+	// maxEpochs (2²⁰). Default: enough for about stepBudget minibatch
+	// steps, within [minAutoEpochs, maxAutoEpochs] (autoEpochs).
 	MaxEpochs int
 	// Patience is the early-stopping patience of every candidate, in
-	// epochs. Default MaxEpochs/10, at least minPatience.
+	// epochs, at most maxEpochs (2²⁰). Default MaxEpochs/10, at least
+	// minPatience.
 	Patience int
-	// ValidationShare is the share of the training rows held out, drawn
-	// with Seed, to stop, select and calibrate on. Default 0.1, at least
-	// minValidationRows rows.
+	// ValidationShare, in (0, 1), is the share of the training rows held
+	// out, drawn with Seed, to stop, select and calibrate on. Default 0.1,
+	// at least minValidationRows rows; it must leave minValidationRows
+	// (30) rows to train on.
 	ValidationShare float64
 	// Seed fixes which rows are held out and each candidate's shuffles.
 	// The candidates' initial weights come from Config.Seed, their dropout
 	// masks from TrainConfig.Seed: all candidates start from the same
 	// weights, so that the search compares hyperparameters, not draws.
 	Seed uint64
-	// Workers is how many candidates train at once. Default GOMAXPROCS.
-	// The result does not depend on it.
+	// Workers is how many candidates train at once, at most maxWorkers
+	// (1024). Default GOMAXPROCS. The result does not depend on it.
 	Workers int
 	// Progress, if set, is called after each round of the search, from
 	// the goroutine that called AutoFit.
@@ -85,8 +90,14 @@ const (
 	// epochs.
 	minPatience = 20
 	// minValidationRows is the smallest validation set: below about 30
-	// rows a validation NLL is too noisy to select or calibrate on.
+	// rows a validation NLL is too noisy to select or calibrate on. It is
+	// also the fewest rows the candidates may train on.
 	minValidationRows = 30
+	// maxCandidates bounds the grid: each candidate holds a model and its
+	// trainer until the search prunes it.
+	maxCandidates = 1024
+	// maxWorkers bounds AutoOptions.Workers: a goroutine each.
+	maxWorkers = 1024
 	// MinAutoFitRows is the fewest rows AutoFit trains on: enough to hold
 	// out minValidationRows and train on as many.
 	MinAutoFitRows = 2 * minValidationRows
@@ -183,15 +194,31 @@ type AutoResult struct {
 // the rest of cfg and tc (Loss, Hidden, Optimizer, BatchSize, the seeds)
 // apply to every candidate. The result is bit-identical for a given
 // input and seeds, whatever Workers is. Errors are those of New,
-// NewTrainer and Fit; ErrConfig for invalid options, ErrBatch for data too
-// small to hold out a validation set, and the first error of a candidate
-// (by grid order) if every candidate failed.
+// NewTrainer and Fit; ErrConfig for invalid options, naming the field,
+// ErrBatch for data too small to hold out a validation set or a
+// ValidationShare that leaves too few rows to train on, and the first
+// error of a candidate (by grid order) if every candidate failed.
 func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
-	s, err := newSearch(cfg, tc, x, y, opt)
+	return AutoFitContext(context.Background(), cfg, tc, x, y, opt)
+}
+
+// AutoFitContext is AutoFit, stopped by ctx: every run it trains (the
+// candidates, the ensemble and the calibration folds) checks ctx before
+// each epoch, so that once ctx is done AutoFitContext returns within an
+// epoch of every run under way, with no goroutine left behind, no model
+// and an error wrapping ctx.Err() (context.Canceled or
+// context.DeadlineExceeded). A done ctx before the search starts trains
+// nothing.
+func AutoFitContext[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
+	s, err := newSearch(ctx, cfg, tc, x, y, opt)
 	if err != nil {
 		return nil, AutoResult{}, err
 	}
-	return s.run()
+	m, res, err := s.run()
+	if err != nil && ctx.Err() != nil {
+		return nil, AutoResult{}, fmt.Errorf("gcp: AutoFit stopped: %w", ctx.Err())
+	}
+	return m, res, err
 }
 
 // candidate is one point of the grid and its training run.
@@ -231,6 +258,7 @@ func (c *candidate[T]) score() float64 {
 
 // search is the state of one AutoFit.
 type search[T Float] struct {
+	ctx                      context.Context // every run checks it before each epoch
 	cfg                      Config
 	tc                       TrainConfig
 	opt                      AutoOptions
@@ -247,8 +275,8 @@ type search[T Float] struct {
 }
 
 // newSearch validates the options, fills in their defaults, holds out
-// the validation rows and learns the standardization.
-func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*search[T], error) {
+// the validation rows and learns the standardization; ctx stops its runs.
+func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*search[T], error) {
 	n := len(y)
 	if opt.LearningRates == nil {
 		opt.LearningRates = defaultLearningRates
@@ -272,20 +300,15 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 		opt.ValidationShare = 0.1
 	}
 	if opt.Workers == 0 {
-		opt.Workers = runtime.GOMAXPROCS(0)
+		opt.Workers = min(runtime.GOMAXPROCS(0), maxWorkers)
 	}
-	switch {
-	case len(opt.LearningRates) == 0 || len(opt.Dropouts) == 0 || len(opt.Architectures) == 0 || len(opt.ScaleWeightings) == 0:
-		return nil, fmt.Errorf("%w: AutoOptions: an empty grid", ErrConfig)
-	case !(opt.ValidationShare > 0 && opt.ValidationShare < 1):
-		return nil, fmt.Errorf("%w: AutoOptions.ValidationShare = %v, want (0, 1)", ErrConfig, opt.ValidationShare)
-	case opt.MaxEpochs < 0 || opt.Patience < 0 || opt.Workers < 0:
-		return nil, fmt.Errorf("%w: AutoOptions: MaxEpochs = %d, Patience = %d, Workers = %d, want ≥ 0", ErrConfig, opt.MaxEpochs, opt.Patience, opt.Workers)
+	if err := opt.validate(); err != nil {
+		return nil, err
 	}
 	if cfg.Members == 0 {
 		cfg.Members = AutoMembers
 	}
-	s := &search[T]{cfg: cfg.withDefaults(), tc: tc, opt: opt}
+	s := &search[T]{ctx: ctx, cfg: cfg.withDefaults(), tc: tc, opt: opt}
 	for _, lr := range opt.LearningRates {
 		for _, p := range opt.Dropouts {
 			if s.cfg.Loss == LossMLBayes && p == 0 {
@@ -323,6 +346,9 @@ func newSearch[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (
 	share := max(opt.ValidationShare, float64(minValidationRows)/float64(n))
 	if n < MinAutoFitRows {
 		return nil, fmt.Errorf("%w: %d rows; AutoFit holds out at least %d to validate on and needs as many to train", ErrBatch, n, minValidationRows)
+	}
+	if k := int(math.Round(share * float64(n))); n-k < minValidationRows {
+		return nil, fmt.Errorf("%w: AutoOptions.ValidationShare = %v of %d rows leaves %d to train on, want at least %d", ErrBatch, opt.ValidationShare, n, n-k, minValidationRows)
 	}
 	var err error
 	if err = checkRows(n); err != nil {
@@ -383,6 +409,9 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	budgets := []int{max(1, s.maxEpochs/(searchEta*searchEta)), max(1, s.maxEpochs/searchEta), s.maxEpochs}
 	for round, budget := range budgets {
 		s.train(alive, budget)
+		if err := s.ctx.Err(); err != nil {
+			return nil, AutoResult{}, err
+		}
 		best := math.Inf(1)
 		for _, c := range alive {
 			best = min(best, c.score())
@@ -433,6 +462,9 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		preds, y = f.predictions(final.stats.BestEpoch)
 	default:
 		preds, y = s.crossFit(win, final.stats.BestEpoch)
+	}
+	if err := s.ctx.Err(); err != nil { // the folds stopped short
+		return nil, AutoResult{}, err
 	}
 	m := final.t.m
 	m.extendRanges(s.data.x)
@@ -533,9 +565,13 @@ func (s *search[T]) train(cands []*candidate[T], budget int) {
 	parallel(len(cands), s.opt.Workers, func(i int) { s.advance(cands[i], budget) })
 }
 
-// advance trains c until epoch budget, early stopping or an error.
+// advance trains c until epoch budget, early stopping, an error or the
+// search's context is done (c.err is then its error).
 func (s *search[T]) advance(c *candidate[T], budget int) {
 	if c.err != nil || c.done {
+		return
+	}
+	if c.err = s.ctx.Err(); c.err != nil {
 		return
 	}
 	if c.run == nil {
@@ -545,6 +581,9 @@ func (s *search[T]) advance(c *candidate[T], budget int) {
 	}
 	r := c.run
 	for r.stats.Epoch < budget {
+		if c.err = s.ctx.Err(); c.err != nil {
+			return
+		}
 		if c.err = r.epoch(); c.err != nil {
 			return
 		}

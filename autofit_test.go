@@ -1,10 +1,14 @@
 package gcp
 
 import (
+	"context"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gcpnet/gcp/internal/synth"
 	"github.com/google/go-cmp/cmp"
@@ -126,4 +130,107 @@ func TestCalibratedIntervalCoverage(t *testing.T) {
 			t.Errorf("level %.2f: mean calibrated coverage %.4f, want within ±%g", level, mean[j], tol[j])
 		}
 	}
+}
+
+// countdownContext is a context whose Err reports context.Canceled once
+// it has reported nil left times, safe for the search's goroutines; it
+// records whether it ever reported the cancel.
+type countdownContext struct {
+	context.Context
+	left     atomic.Int64
+	canceled atomic.Bool
+}
+
+func newCountdown(left int) *countdownContext {
+	c := &countdownContext{Context: context.Background()}
+	c.left.Store(int64(left))
+	return c
+}
+
+func (c *countdownContext) Err() error {
+	if c.left.Add(-1) < 0 {
+		c.canceled.Store(true)
+		return context.Canceled
+	}
+	return nil
+}
+
+// goroutinesSettle fails t unless the number of goroutines comes back to
+// at most before within 5 s: a cancelled search must leave none behind.
+// (A goroutine counts until it has returned, a little after the
+// WaitGroup it signalled let its waiter go, hence the wait.)
+func goroutinesSettle(t *testing.T, before int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines 5 s after the search returned, %d before it", runtime.NumGoroutine(), before)
+		}
+	}
+}
+
+// TestAutoFitContextCancel is N10 of issue 26: AutoFit could not be
+// cancelled. A context cancelled at every stage of the search (before
+// it, in each round of candidates, in the ensemble of three and in the
+// calibration folds, on 2 workers) must make AutoFitContext return an
+// error matching context.Canceled and no model, or, if no check ever saw
+// the cancel, the whole model; and leave no goroutine behind. Every epoch
+// of every run is preceded by a check that passed: the candidates train
+// at most as many epochs as the checks that passed, so a cancel stops
+// each run within the epoch under way. regression: N10 of issue 26.
+func TestAutoFitContextCancel(t *testing.T) {
+	x, y, _ := synth.SinOutliers(5, 90, 0.05, synth.Everywhere)
+	opt := AutoOptions{MaxEpochs: 9, Seed: 1, Workers: 2, LearningRates: []float64{1e-3, 3e-3}, Dropouts: []float64{0, 0.1}}
+	for _, members := range []int{1, 3} {
+		cfg := Config{Inputs: 1, Hidden: []int{4}, Seed: 1, Members: members}
+		for left := 0; ; left += 7 {
+			before := runtime.NumGoroutine()
+			ctx := newCountdown(left)
+			m, _, err := AutoFitContext(ctx, cfg, TrainConfig{Seed: 1}, x, y, opt)
+			goroutinesSettle(t, before)
+			if !ctx.canceled.Load() {
+				if err != nil || m == nil {
+					t.Fatalf("members %d, never cancelled: %v", members, err)
+				}
+				break // the search finished before the countdown
+			}
+			if !errors.Is(err, context.Canceled) || m != nil {
+				t.Fatalf("members %d, cancelled after %d checks: model %v, error %v; want none and context.Canceled", members, left, m != nil, err)
+			}
+		}
+	}
+	for _, left := range []int{0, 1, 5, 13} { // within the first round
+		ctx := newCountdown(left)
+		s, err := newSearch(ctx, Config{Inputs: 1, Hidden: []int{4}, Seed: 1}, TrainConfig{Seed: 1}, x, y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.run(); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled after %d checks: %v", left, err)
+		}
+		epochs := 0
+		for _, c := range s.cands {
+			if c.run != nil {
+				epochs += c.run.stats.Epoch
+			}
+		}
+		if epochs > left {
+			t.Errorf("the candidates trained %d epochs on %d checks that passed", epochs, left)
+		}
+	}
+}
+
+// TestAutoFitContextDeadline checks that a deadline stops a search that
+// would otherwise run for the bound of 2²⁰ epochs, with an error matching
+// context.DeadlineExceeded. regression: N10 of issue 26.
+func TestAutoFitContextDeadline(t *testing.T) {
+	x, y, _ := synth.SinOutliers(5, 90, 0.05, synth.Everywhere)
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	m, _, err := AutoFitContext(ctx, Config{Inputs: 1, Hidden: []int{4}, Members: 2}, TrainConfig{}, x, y,
+		AutoOptions{MaxEpochs: maxEpochs, Patience: maxEpochs})
+	if !errors.Is(err, context.DeadlineExceeded) || m != nil {
+		t.Errorf("AutoFitContext past its deadline: model %v, error %v; want none and context.DeadlineExceeded", m != nil, err)
+	}
+	goroutinesSettle(t, before)
 }

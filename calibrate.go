@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // The calibrated predictive of a Prediction is the Gaussian
@@ -81,7 +83,8 @@ func (m *Model[T]) VarScale() float64 {
 
 // SetVarScale sets the factor by which the model multiplies its predictive
 // variance. It returns ErrNonFinite unless c is positive and finite, and
-// ErrConfig for a nil model.
+// ErrConfig for a nil model. It must not run beside prediction or any
+// other method on m (see Model).
 func (m *Model[T]) SetVarScale(c float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
@@ -106,7 +109,8 @@ func (m *Model[T]) CorrectedScale() float64 {
 
 // SetCorrectedScale sets the factor by which the model multiplies its
 // corrected variance. It returns ErrNonFinite unless c is positive and
-// finite, and ErrConfig for a nil model.
+// finite, and ErrConfig for a nil model. It must not run beside
+// prediction or any other method on m (see Model).
 func (m *Model[T]) SetCorrectedScale(c float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
@@ -132,6 +136,11 @@ func (m *Model[T]) SetCorrectedScale(c float64) error {
 // keeps CorrectedScale.
 // Errors are those of PredictBatch, ErrShape for no rows, and
 // ErrNonFinite for a NaN or ±Inf target; on error the model is unchanged.
+//
+// Calibrate must not run beside prediction, or any other method on m: it
+// writes the two factors that every prediction reads, a data race with a
+// concurrent Predict (see Model). To recalibrate a model that serves
+// predictions, calibrate a Clone and publish it.
 func (m *Model[T]) Calibrate(x, y []T) (varScale, corrScale float64, err error) {
 	if m == nil || m.lay == nil {
 		return 0, 0, fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)
@@ -234,7 +243,7 @@ func calibrateCorrected[T Float](preds []Prediction, y []T) float64 {
 	}
 	sorted := slices.Clone(z2)
 	slices.Sort(sorted)
-	c := quantileSorted(sorted, 0.5) / chiSquare1Median
+	c := robust.Quantile(sorted, 0.5) / chiSquare1Median
 	for range 50 {
 		var sum float64
 		var kept int

@@ -2,7 +2,11 @@ package gcp
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -43,5 +47,92 @@ func TestCalibratedPredictive(t *testing.T) {
 	}
 	if _, err := p.CalibratedQuantile(1); !errors.Is(err, ErrProbability) {
 		t.Errorf("Quantile(1): %v, want ErrProbability", err)
+	}
+}
+
+// TestConcurrentReadersAndRecalibration checks, under -race, what Model's
+// doc allows beside prediction: goroutines predict from the model an
+// atomic.Pointer holds and call every method that only reads it (Config,
+// NumParams, Clone, Standardization, VarScale, CorrectedScale,
+// FeatureNames, FeatureRanges, OutsideRange, MarshalBinary), while the
+// model is recalibrated the documented way: Calibrate and SetFeatureNames
+// on a Clone, which is then published. Every prediction must be the
+// serial prediction of the model it loaded, the old one or the
+// recalibrated one, never a mix. (Calibrate on the served model itself is
+// the data race its doc forbids: the race detector would fail this test.)
+func TestConcurrentReadersAndRecalibration(t *testing.T) {
+	old := trainFew[float64](t, Config{Inputs: 2, Hidden: []int{8}, Seed: 3}, TrainConfig{BatchSize: 4}, 5)
+	x, y := randomBatch[float64](4, 60, 2)
+	serial := func(m *Model[float64]) Prediction {
+		p, err := m.Predict(m.NewWorkspace(), x[:2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// wantNext is written before next is published, and read only by a
+	// reader that loaded next: the atomic.Pointer orders the two.
+	wantOld, wantNext := serial(old), Prediction{}
+	var live atomic.Pointer[Model[float64]]
+	live.Store(old)
+	var afterSwap atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := old.NewWorkspace()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				m := live.Load()
+				p, err := m.Predict(ws, x[:2])
+				m.Config()
+				m.NumParams()
+				m.Clone()
+				m.Standardization()
+				m.VarScale()
+				m.CorrectedScale()
+				m.FeatureNames()
+				m.FeatureRanges()
+				m.OutsideRange(x[:2])
+				_, merr := m.MarshalBinary()
+				want := wantOld
+				if m != old {
+					want = wantNext
+					afterSwap.Add(1)
+				}
+				if err != nil || merr != nil || p != want {
+					errs <- fmt.Errorf("a prediction beside the recalibration: %+v (%v, %v), want %+v", p, err, merr, want)
+					return
+				}
+			}
+		}()
+	}
+	next := old.Clone()
+	if _, _, err := next.Calibrate(x, y); err != nil {
+		t.Fatal(err)
+	}
+	if err := next.SetFeatureNames([]string{"a", "b"}, "y"); err != nil {
+		t.Fatal(err)
+	}
+	wantNext = serial(next)
+	if wantNext == wantOld {
+		t.Fatal("the recalibration changed no prediction: the test cannot tell the models apart")
+	}
+	live.Store(next)
+	for afterSwap.Load() < 100 { // the readers run on past the swap
+		runtime.Gosched()
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }

@@ -1,6 +1,7 @@
 package gcp
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -34,10 +35,11 @@ const calibrationFolds = 5
 // epoch are those it would have after training to it alone, and the
 // predictions do not depend on how the folds were scheduled.
 type folds[T Float] struct {
-	pooled rowSet[T]    // the training and held-out rows, in that order
-	fold   []int        // each pooled row's fold
-	runs   []*fitRun[T] // each fold's run; nil if it could not start or a step failed
-	tests  []rowSet[T]  // each fold's own rows, to predict
+	ctx    context.Context // the search's: no fold starts an epoch once it is done
+	pooled rowSet[T]       // the training and held-out rows, in that order
+	fold   []int           // each pooled row's fold
+	runs   []*fitRun[T]    // each fold's run; nil if it could not start or a step failed
+	tests  []rowSet[T]     // each fold's own rows, to predict
 
 	mu   sync.Mutex
 	wake *sync.Cond // signalled when the limit moves or a fold frees
@@ -57,6 +59,7 @@ func (s *search[T]) newFolds(win *candidate[T]) *folds[T] {
 	pooled := s.data.subset(slices.Concat(s.trainRows.indices(), s.valRows.indices()))
 	n := pooled.len()
 	f := &folds[T]{
+		ctx:    s.ctx,
 		pooled: pooled,
 		runs:   make([]*fitRun[T], calibrationFolds), tests: make([]rowSet[T], calibrationFolds),
 		busy: make([]bool, calibrationFolds), at: make([]int, calibrationFolds), best: []bool{false},
@@ -107,12 +110,14 @@ func (f *folds[T]) finish(epoch int) {
 }
 
 // train runs fold epochs until every fold has reached the final limit or
-// failed: each time one epoch of the fold furthest behind that is free
-// and below the limit. Several goroutines may call it at once.
+// failed, or the context is done: each time one epoch of the fold
+// furthest behind that is free and below the limit. Several goroutines
+// may call it at once; each wakes the others after every epoch, so that
+// all see a done context within an epoch.
 func (f *folds[T]) train() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for {
+	for f.ctx.Err() == nil {
 		k, waiting := -1, false
 		for i, r := range f.runs {
 			switch {

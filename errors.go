@@ -1,6 +1,10 @@
 package gcp
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/gcpnet/gcp/internal/atomicfile"
+)
 
 // Sentinel errors. They are returned bare on hot paths so that returning
 // them allocates nothing; match them with errors.Is.
@@ -25,7 +29,11 @@ var (
 	// ErrNotRegular reports a path to save a model to that exists and is
 	// not a regular file, such as a directory, a device or a FIFO:
 	// SaveFile would replace it with one.
-	ErrNotRegular = errors.New("gcp: path exists and is not a regular file")
+	ErrNotRegular = atomicfile.ErrNotRegular
+	// ErrForeignFile reports a path to save a model to that holds a
+	// regular file other than a saved model (or an empty file): SaveFile
+	// would lose it.
+	ErrForeignFile = atomicfile.ErrForeign
 	// ErrDiverged reports a training step that would have made the loss,
 	// a gradient or a parameter non-finite. The step is not applied: the
 	// model and the optimizer state are left exactly as they were.

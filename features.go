@@ -22,6 +22,7 @@ const maxNameLen = 1024
 // distinct and non-empty; target may be empty. It returns an error
 // wrapping ErrShape for the wrong number of names and ErrConfig for a bad
 // name; the model is then unchanged. The names are saved with the model.
+// It must not run beside prediction or any other method on m (see Model).
 func (m *Model[T]) SetFeatureNames(features []string, target string) error {
 	if m == nil || m.lay == nil {
 		return fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)

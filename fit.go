@@ -1,15 +1,18 @@
 package gcp
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
+
+	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // FitOptions configures Trainer.Fit.
 type FitOptions[T Float] struct {
-	// Epochs is the most passes over the training data; at least 1.
+	// Epochs is the most passes over the training data: 1..maxEpochs
+	// (2²⁰).
 	Epochs int
 	// Seed fixes the order in which each epoch visits the data, and which
 	// rows ValidationShare holds out.
@@ -27,12 +30,17 @@ type FitOptions[T Float] struct {
 	// Fit then restores the parameters of the epoch with the lowest
 	// validation NLL, bit for bit (the trainer's optimizer state stays the
 	// last epoch's). It needs a validation set. 0 trains all Epochs and
-	// keeps the last epoch's parameters.
+	// keeps the last epoch's parameters. At most maxEpochs (2²⁰).
 	Patience int
 	// Progress, if set, is called after every epoch; returning false stops
 	// training.
 	Progress func(EpochStats) bool
 }
+
+// maxEpochs bounds FitOptions.Epochs and Patience and AutoOptions.MaxEpochs
+// and Patience: 2²⁰ epochs of the smallest data set are weeks of training,
+// and a count beyond it is a mistake, not a plan.
+const maxEpochs = 1 << 20
 
 // EpochStats summarizes one epoch of Fit.
 type EpochStats struct {
@@ -52,14 +60,14 @@ type EpochStats struct {
 // (less any rows ValidationShare holds out)
 // and stores it in the model, so that predictions come in original units:
 // every feature and the target are centred on their median and divided by
-// a robust estimate of their standard deviation (robustCenterScale). On
+// a robust estimate of their standard deviation (robust.CenterScale). On
 // clean data that is the paper's zero mean and unit variance
 // (appendixHyperparameters) up to sampling noise; to reproduce the paper
 // exactly, call SetStandardization with means and standard deviations
 // before Fit. It returns the last epoch's statistics, whose BestEpoch
 // names the epoch whose parameters the model holds when early stopping
-// is on. Errors are those of Step, plus ErrConfig for Epochs < 1, a
-// Patience or ValidationShare out of range, or Patience without a
+// is on. Errors are those of Step, plus ErrConfig for Epochs or Patience
+// out of range, a ValidationShare out of range, or Patience without a
 // validation set, ErrBatch for a ValidationShare that leaves no row on
 // either side, and ErrNonFinite, naming the column, for a column that
 // cannot be standardized in T (learnStandardization); a
@@ -67,16 +75,30 @@ type EpochStats struct {
 // (and without the learned standardization if that was the first step).
 // Fit allocates its buffers once; its steps allocate nothing.
 func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
+	return t.FitContext(context.Background(), x, y, opt)
+}
+
+// FitContext is Fit, stopped by ctx: it checks ctx before every epoch,
+// so that once ctx is done it returns after at most the epoch under way,
+// with that epoch's statistics and an error wrapping ctx.Err()
+// (context.Canceled or context.DeadlineExceeded). The model then holds
+// what the finished epochs trained, as when Progress stops training:
+// with early stopping, the parameters of the best epoch so far. A ctx
+// done before the call changes nothing.
+func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]) (EpochStats, error) {
 	if t == nil || t.m == nil {
 		return EpochStats{}, fmt.Errorf("%w: a nil or zero Trainer: use NewTrainer", ErrConfig)
 	}
 	m := t.m
 	d, n := m.cfg.Inputs, len(y)
-	if opt.Epochs < 1 {
-		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want at least 1", ErrConfig, opt.Epochs)
+	if opt.Epochs < 1 || opt.Epochs > maxEpochs {
+		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want 1..%d", ErrConfig, opt.Epochs, maxEpochs)
 	}
-	if opt.Patience < 0 {
-		return EpochStats{}, fmt.Errorf("%w: Patience = %d, want 0 (off) or more", ErrConfig, opt.Patience)
+	if opt.Patience < 0 || opt.Patience > maxEpochs {
+		return EpochStats{}, fmt.Errorf("%w: Patience = %d, want 0 (off) to %d", ErrConfig, opt.Patience, maxEpochs)
+	}
+	if err := ctx.Err(); err != nil {
+		return EpochStats{}, fmt.Errorf("gcp: Fit stopped: %w", err)
 	}
 	if !(opt.ValidationShare >= 0 && opt.ValidationShare < 1) {
 		return EpochStats{}, fmt.Errorf("%w: ValidationShare = %v, want [0, 1)", ErrConfig, opt.ValidationShare)
@@ -111,6 +133,13 @@ func (t *Trainer[T]) Fit(x, y []T, opt FitOptions[T]) (EpochStats, error) {
 		return EpochStats{}, err
 	}
 	for r.stats.Epoch < opt.Epochs {
+		if err := ctx.Err(); err != nil {
+			r.restoreBest()
+			if r.stats.Epoch == 0 && r.learned {
+				m.resetStandardization() // nothing was trained: leave no trace
+			}
+			return r.stats, fmt.Errorf("gcp: Fit stopped after epoch %d: %w", r.stats.Epoch, err)
+		}
 		if err := r.epoch(); err != nil {
 			return r.stats, err
 		}
@@ -159,10 +188,10 @@ func (m *Model[T]) fitStandardization(set rowSet[T]) error {
 }
 
 // learnStandardization returns the median and robust scale
-// (robustCenterScale) of every feature, and of the target, over the rows
-// of set. A target scale that predictions cannot map back
-// (targetScaleOK), or a column whose extreme values overflow T once
-// standardized, one that spans more than float64's range about its
+// (robust.CenterScale) of every feature, and of the target, over the
+// rows of set. A target scale that predictions cannot map back
+// (robust.TargetScaleOK), or a column whose extreme values overflow T
+// once standardized, one that spans more than float64's range about its
 // median, or a float32 column whose outliers lie beyond float32's range
 // in units of its scale, gives an error that wraps ErrNonFinite and names
 // the column.
@@ -174,129 +203,22 @@ func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCen
 		for i := range buf {
 			buf[i] = float64(set.x[set.row(i)*d+j])
 		}
-		center[j], scale[j] = robustCenterScale(buf)
-		if err := standardizable[T](buf, center[j], scale[j]); err != nil {
+		center[j], scale[j] = robust.CenterScale(buf)
+		if err := robust.Standardizable[T](buf[0], buf[n-1], center[j], scale[j]); err != nil {
 			return nil, nil, 0, 0, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
 		}
 	}
 	for i := range buf {
 		buf[i] = float64(set.y[set.row(i)])
 	}
-	yCenter, yScale = robustCenterScale(buf)
-	if !targetScaleOK(yScale) {
-		return nil, nil, 0, 0, fmt.Errorf("%w: the target's scale %g lies outside [2⁻²⁵⁶, 2²⁵⁶], so its variances would over- or underflow float64: rescale the targets", ErrNonFinite, yScale)
+	yCenter, yScale = robust.CenterScale(buf)
+	if err := robust.CheckTargetScale(yScale); err != nil {
+		return nil, nil, 0, 0, fmt.Errorf("%w: %v", ErrNonFinite, err)
 	}
-	if err := standardizable[T](buf, yCenter, yScale); err != nil {
+	if err := robust.Standardizable[T](buf[0], buf[n-1], yCenter, yScale); err != nil {
 		return nil, nil, 0, 0, fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
 	}
 	return center, scale, yCenter, yScale, nil
-}
-
-// standardizable returns an error unless the smallest and largest of the
-// sorted v, standardized by center and scale as standardizeRows and Step
-// do it, are finite in T: then every value of v is.
-func standardizable[T Float](v []float64, center, scale float64) error {
-	inv := 1 / scale
-	for _, e := range [...]float64{v[0], v[len(v)-1]} {
-		if z := T((e - center) * inv); !finite(float64(z)) {
-			return fmt.Errorf("%g is %v in %T once standardized by its median %g and scale %g", e, z, z, center, scale)
-		}
-	}
-	return nil
-}
-
-// iqrPerSD is the interquartile range of a normal distribution in units of
-// its standard deviation, 2·Φ⁻¹(¾).
-const iqrPerSD = 1.3489795003921634
-
-// robustCenterScale sorts v and returns its median and a robust scale: the
-// interquartile range divided by iqrPerSD, which equals the standard
-// deviation for normal data but, like the median, ignores the few gross
-// outliers that GCP is built to withstand (with mean and standard
-// deviation, one target of 1e300 would crush every other target into a
-// sliver of width 1e-299). When more than half the values tie, so that
-// the interquartile range is zero, the scale is the standard deviation;
-// for a constant column (constantSpread) it is 1, which leaves the column
-// unscaled.
-func robustCenterScale(v []float64) (center, scale float64) {
-	slices.Sort(v)
-	center = quantileSorted(v, 0.5)
-	// Halving the quartiles keeps their difference finite near
-	// ±MaxFloat64 and, both scalings being exact for normal quartiles,
-	// changes no bit elsewhere; a scale beyond MaxFloat64 is clamped to
-	// it.
-	scale = min((quantileSorted(v, 0.75)/2-quantileSorted(v, 0.25)/2)/(iqrPerSD/2), math.MaxFloat64)
-	if constantSpread(scale, center, len(v)) {
-		scale = stdDev(v)
-	}
-	if constantSpread(scale, center, len(v)) {
-		return center, 1
-	}
-	// A subnormal scale has no finite reciprocal (SetStandardization
-	// rejects it): the smallest normal float64 has one, 2¹⁰²², and the
-	// column's standardized spread then shrinks below 1 but not to 0.
-	return center, max(scale, minNormal)
-}
-
-// minNormal is the smallest positive normal float64, 2⁻¹⁰²².
-const minNormal = 0x1p-1022
-
-// constantSpread reports whether spread, the computed scale of n values
-// centred on center, says that they are all equal: it is 0, not finite,
-// or at most n·ε·|center| (ε = 2⁻⁵², the float64 machine epsilon). That
-// bound is the rounding error of a mean of n equal values c by recursive
-// summation, at most (n−1)·u·|c| with u = ε/2 (Higham, "Accuracy and
-// Stability of Numerical Algorithms", 2nd ed., eq. 4.4), plus u·|c| for
-// the division by n: a standard deviation about that mean below it cannot
-// be told from the rounding. Forty copies of 0.1 have a standard deviation
-// of 4e-17 about their computed mean, and 1/4e-17 would turn the next
-// input of 0.10001 into a standardized feature of 2.5e11.
-func constantSpread(spread, center float64, n int) bool {
-	return !positiveFinite(spread) || spread <= float64(n)*epsilon*math.Abs(center)
-}
-
-// epsilon is the float64 machine epsilon, the gap between 1 and the next
-// float64.
-const epsilon = 0x1p-52
-
-// quantileSorted returns the q-quantile of the sorted v by linear
-// interpolation between order statistics. The gap between neighbours is
-// taken as the difference of their halves, doubled after the product:
-// scalings that are exact for normal values, so that they change no bit
-// of the result, but keep the gap of −1e308 and 1e308 from overflowing.
-func quantileSorted(v []float64, q float64) float64 {
-	h := q * float64(len(v)-1)
-	lo := int(h)
-	if lo+1 >= len(v) {
-		return v[len(v)-1]
-	}
-	return v[lo] + (h-float64(lo))*(v[lo+1]/2-v[lo]/2)*2
-}
-
-// stdDev returns the standard deviation of v. Summing v[i]/n for the mean,
-// and taking deviations as differences of halves divided by the largest
-// one before squaring, keeps every step finite for values near the float64
-// range; a result beyond MaxFloat64 is clamped to it. For n equal values
-// the mean is still within n·u of them (constantSpread).
-func stdDev(v []float64) float64 {
-	n := float64(len(v))
-	var mean float64
-	for _, x := range v {
-		mean += x / n
-	}
-	var big float64
-	for _, x := range v {
-		big = max(big, math.Abs(x/2-mean/2))
-	}
-	if big == 0 {
-		return 0
-	}
-	var ss float64
-	for _, x := range v {
-		r := (x/2 - mean/2) / big
-		ss += r * r
-	}
-	return min(math.Sqrt(ss/n)*big*2, math.MaxFloat64)
 }
 
 // meanNLL returns the mean negative log predictive density of the

@@ -22,6 +22,8 @@ package gcp
 import (
 	"fmt"
 	"math"
+
+	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // Float is the element type of a model: float64 is the reference path,
@@ -35,6 +37,16 @@ const (
 	maxDepth  = 64      // hidden layers
 	maxParams = 1 << 28 // parameters in all
 	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
+	// minFixedAlpha is the smallest Config.FixedAlpha. The corrected
+	// variance β(ν+1)/((α − A(α))ν) (Definition 3.1) has α − A(α) ≈
+	// (4/π)·α² for small α: at 2⁻³² that is about 6.9e-20, so the
+	// corrected variance is at most 2⁶⁴ times what a learned α (α > 1,
+	// where α − A(α) > 0.53) gives for the same β and ν, which leaves it
+	// finite for every network value below 1e30 and target scale the
+	// package allows. Below about 1e-154, α − A(α) underflows to 0: a
+	// FixedAlpha of 9e-308, which a saved file could hold, made every
+	// prediction fail with ErrNonFinite.
+	minFixedAlpha = 0x1p-32
 	// maxMCMask bounds the MC-dropout masks of a LossMLBayes model,
 	// MCSamples × heads × the last hidden width elements, which a model
 	// holds beside its parameters (mcDropoutMasks): 2 MiB as float64, so
@@ -58,7 +70,10 @@ type Config struct {
 	// and the output during training, in [0, 1). Default 0.
 	Dropout float64
 	// FixedAlpha, when > 0, holds α at that value instead of learning it
-	// (Sec. secDynamicsFixedAlpha); the α head is then not built.
+	// (Sec. secDynamicsFixedAlpha); the α head is then not built. It must
+	// be at least minFixedAlpha, 2⁻³² (about 2.3e-10): the corrected
+	// variance divides by α − A(α), about 1.27α² for small α, and below
+	// that bound it would overflow where a learned α's does not.
 	FixedAlpha float64
 	// Seed fixes the initial weights: the same Config gives a bit-identical
 	// model. With LossMLBayes it also fixes the MC-dropout masks.
@@ -127,8 +142,8 @@ func (c Config) validate() error {
 	if !(c.Dropout >= 0 && c.Dropout < 1) {
 		return fmt.Errorf("%w: Dropout = %v, want [0, 1)", ErrConfig, c.Dropout)
 	}
-	if !(c.FixedAlpha >= 0 && c.FixedAlpha <= math.MaxFloat64) {
-		return fmt.Errorf("%w: FixedAlpha = %v, want 0 (learned) or a finite α > 0", ErrConfig, c.FixedAlpha)
+	if !(c.FixedAlpha == 0 || c.FixedAlpha >= minFixedAlpha && c.FixedAlpha <= math.MaxFloat64) {
+		return fmt.Errorf("%w: FixedAlpha = %v, want 0 (learned) or a finite α ≥ 2⁻³²", ErrConfig, c.FixedAlpha)
 	}
 	if c.Loss < LossGCP || c.Loss > LossMLBayes {
 		return fmt.Errorf("%w: Loss = %d, want LossGCP, LossGaussianML, LossDPD or LossMLBayes", ErrConfig, int(c.Loss))
@@ -181,9 +196,20 @@ func (c Config) memberHeads() int {
 
 // Model is a GCP network over element type T: the heads for m, α, β and ν
 // (eqNetworksMAlphaBetaNu), in one contiguous parameter buffer, and the
-// standardization of inputs and target learned by Fit. A Model is safe for
-// concurrent prediction, one Workspace per goroutine; it must not be
-// trained while it predicts (see Clone).
+// standardization of inputs and target learned by Fit.
+//
+// A Model is safe for concurrent prediction, one Workspace per goroutine:
+// Predict, PredictBatch and NewWorkspace, and the methods that only read
+// it (Config, NumParams, Clone, Standardization, VarScale,
+// CorrectedScale, FeatureNames, FeatureRanges, OutsideRange,
+// MarshalBinary, WriteTo), may run at the same time as each other. The
+// methods that change it (SetStandardization, SetVarScale,
+// SetCorrectedScale, Calibrate, SetFeatureNames, UnmarshalBinary,
+// ReadFrom, and training by a Trainer: Step, Fit, FitContext) must not
+// run at the same time as any other method on the same Model, prediction
+// included: every prediction reads what they write. To change a model
+// that serves predictions, change a Clone and publish it, for example
+// through an atomic.Pointer (see Clone's example).
 //
 // No method panics on a nil *Model: those that return an error return
 // ErrConfig, NumParams returns 0, Config the zero Config, Clone nil,
@@ -284,9 +310,11 @@ func (m *Model[T]) NumParams() int {
 	return len(m.params)
 }
 
-// Clone returns a deep copy of the model. Train a clone in the background
-// and publish it (for example through an atomic.Pointer) to serve
-// predictions while training.
+// Clone returns a deep copy of the model. It may run beside prediction.
+// Train or calibrate a clone in the background and publish it (for
+// example through an atomic.Pointer) to serve predictions while the
+// model changes: the methods that change a model must not run beside
+// prediction (see Model).
 func (m *Model[T]) Clone() *Model[T] {
 	if m == nil {
 		return nil
@@ -311,7 +339,8 @@ func (m *Model[T]) Clone() *Model[T] {
 // the training data unless they were set before. It returns ErrShape for
 // slices of the wrong length and ErrNonFinite for a non-finite value, a
 // scale that is not positive or has no finite reciprocal, or a yScale
-// outside [2⁻²⁵⁶, 2²⁵⁶] (targetScaleOK).
+// outside [2⁻²⁵⁶, 2²⁵⁶] (robust.TargetScaleOK). It must not run beside
+// prediction or any other method on m (see Model).
 func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
@@ -319,7 +348,7 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
 		return ErrShape
 	}
-	if !targetScaleOK(yScale) || !finite(yMean) {
+	if !robust.TargetScaleOK(yScale) || !finite(yMean) {
 		return ErrNonFinite
 	}
 	for j := range xMean {
@@ -341,15 +370,11 @@ func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale flo
 	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }
 
-// targetScaleOK reports whether s lies in [2⁻²⁵⁶, 2²⁵⁶], the target
-// scales that a prediction can map back: its variances are in units of
-// s², so s = 1e200 would overflow every one of them and s = 1e-200
-// underflow them to 0. Within the range s² lies in [2⁻⁵¹², 2⁵¹²], which
-// leaves 2⁵¹⁰ of float64's normal range on either side for the variances
-// in standardized units, and linkFloor·s² is still normal.
-func targetScaleOK(s float64) bool { return s >= 0x1p-256 && s <= 0x1p256 }
-
-func finite(v float64) bool         { return v-v == 0 }
+// finite reports whether v is neither NaN nor ±Inf, by a comparison: the
+// idiom v−v == 0 fails where the compiler fuses it with the product that
+// computed v (the Go spec allows it, and arm64 and s390x do it), as
+// fma(a, b, −round(a·b)), the product's rounding error, is not 0.
+func finite(v float64) bool         { return math.Abs(v) <= math.MaxFloat64 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
 
 // standardizeRows writes rows of x, standardized, into dst. It returns

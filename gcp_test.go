@@ -310,6 +310,8 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		{Config{Inputs: 2, Dropout: math.NaN()}, "Dropout"},
 		{Config{Inputs: 2, FixedAlpha: -1}, "FixedAlpha"},
 		{Config{Inputs: 2, FixedAlpha: math.Inf(1)}, "FixedAlpha"},
+		{Config{Inputs: 2, FixedAlpha: 9.005004792076203e-308}, "FixedAlpha"}, // regression: every prediction of such a model failed
+		{Config{Inputs: 2, FixedAlpha: math.Nextafter(minFixedAlpha, 0)}, "FixedAlpha"},
 		{Config{Inputs: 60000, Hidden: []int{60000, 60000}}, "parameters"},
 		{Config{Inputs: 2, Loss: 4}, "Loss"},
 		{Config{Inputs: 2, Loss: -1}, "Loss"},

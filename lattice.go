@@ -36,6 +36,10 @@ const maxLatticeDivisor = 10
 // real gap.
 const latticeTolerance = 1e-6
 
+// epsilon is the float64 machine epsilon, the gap between 1 and the next
+// float64.
+const epsilon = 0x1p-52
+
 // maxLatticeRange bounds the largest |target| in units of h: a lattice
 // finer than a billionth of the targets' magnitude is the rounding of
 // float64 arithmetic, not a quantization of the data.

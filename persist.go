@@ -6,12 +6,14 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // The saved-model format, versions 1 to 4; MarshalBinary documents them
 // byte by byte.
 const (
-	fileMagic   = "GCPM\x89\r\n\x1a"
+	fileMagic   = atomicfile.MagicGCPM
 	headerLen   = 24 // magic through the header CRC, versions 1 and 2
 	headerLenV3 = 28 // version 3 adds the names' length before the CRC
 	scalarsLen  = 42 // Activation through yScale, after the hidden widths
@@ -299,7 +301,8 @@ func appendFloats(b []byte, slices ...[]float64) []byte {
 // ±Inf parameter, or a standardization that SetStandardization would
 // reject) and ErrOverflow. On error m is left unchanged.
 //
-// UnmarshalBinary must not run while m predicts or trains. A Trainer built
+// UnmarshalBinary must not run beside prediction, training or any other
+// method on m (see Model). A Trainer built
 // on m before should be replaced by a new one: its optimizer state belongs
 // to the old parameters, and if the shape changed its Step returns
 // ErrShape.
@@ -336,7 +339,8 @@ func (m *Model[T]) WriteTo(w io.Writer) (int64, error) {
 // one that ends before its first byte an error that matches both
 // ErrTruncated and io.EOF, so a loop over a stream of models can stop at
 // io.EOF; other read errors are returned wrapped. On error m is left
-// unchanged.
+// unchanged. Like UnmarshalBinary, it must not run beside prediction or
+// any other method on m (see Model).
 func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("%w: nil Model", ErrConfig)

@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/gcpnet/gcp/internal/filetest"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/model_v*.gcpm and testdata/model_golden.txt (see testdata/golden.md)")
@@ -583,7 +586,7 @@ func TestMarshalZeroModel(t *testing.T) {
 // TestPersistExtremeStandardization saves the extremes SetStandardization
 // accepts, a -0 mean, the largest feature scale and a tiny one (1e-308,
 // whose inverse 1e308 is still finite), and the largest target scale,
-// 2²⁵⁶ (targetScaleOK): whatever the API can build, a file can hold.
+// 2²⁵⁶ (robust.TargetScaleOK): whatever the API can build, a file can hold.
 func TestPersistExtremeStandardization(t *testing.T) {
 	m, err := New[float64](Config{Inputs: 3, Hidden: []int{2}})
 	if err != nil {
@@ -894,6 +897,46 @@ func persistAllocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
+// fuzzAllocated returns about how many bytes f allocates, exactly if that
+// is above bound: a FuzzUnmarshal execution's check of its allocation.
+// It reads the runtime's cumulative heap allocation (runtime/metrics) around
+// f, which takes nanoseconds where persistAllocated's ReadMemStats stops
+// the world for tens of microseconds, most of a failing decode's
+// execution (and so of the engine's minimizing, an execution per
+// candidate). That count takes an object over 32 KiB when it is
+// allocated, but small ones only when their span leaves the allocating
+// P's cache: it can count small objects allocated before f, and miss
+// those f left in part-filled spans, at most a span per size class f used
+// (8 to 80 KiB each; a decode uses about a dozen classes), never a large
+// object such as a buffer sized by a stored claim. So a count above bound
+// is measured again exactly, running f afresh under persistAllocated, and
+// only that one can fail the test.
+func fuzzAllocated(bound uint64, f func()) uint64 {
+	heap := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(heap)
+	before := heap[0].Value.Uint64()
+	f()
+	metrics.Read(heap)
+	if alloc := heap[0].Value.Uint64() - before; alloc <= bound {
+		return alloc
+	}
+	return persistAllocated(f)
+}
+
+// TestFuzzAllocated checks FuzzUnmarshal's measurement of allocation: a
+// function that allocates 1 MiB is seen to allocate at least that, one
+// that allocates nothing stays under a bound of 64 KiB.
+func TestFuzzAllocated(t *testing.T) {
+	var sink []byte
+	if got := fuzzAllocated(64<<10, func() { sink = make([]byte, 1<<20) }); got < 1<<20 {
+		t.Errorf("1 MiB allocated, %d measured", got)
+	}
+	if got := fuzzAllocated(64<<10, func() {}); got > 64<<10 {
+		t.Errorf("nothing allocated, %d measured", got)
+	}
+	_ = sink
+}
+
 // TestReadFromHugeClaim feeds ReadFrom a valid header that claims the
 // largest model the limits allow (over 2 GiB) and then 4 KiB before the
 // stream ends. The memory ReadFrom takes must follow what arrived, not the
@@ -1014,7 +1057,7 @@ func TestSaveLoadFile(t *testing.T) {
 	if d := persistDiff(m64, got64); d != "" {
 		t.Fatalf("LoadFile(SaveFile()) differs (-want +got):\n%s", d)
 	}
-	persistOnlyFiles(t, dir, "a.gcpm", "b.gcpm")
+	filetest.Only(t, dir, "a.gcpm", "b.gcpm")
 	skipOnWASI(t, "permission bits: os.Chmod only checks that the file exists, and every file stats as 0600")
 	if fi, err := os.Stat(p32); err != nil || fi.Mode().Perm() != 0o644 {
 		t.Errorf("new file: %v, %v; want mode 0644", fi.Mode(), err)
@@ -1030,7 +1073,7 @@ func TestSaveLoadFile(t *testing.T) {
 	if fi, err := os.Stat(p32); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("replaced file: %v, %v; want mode 0600 kept", fi.Mode(), err)
 	}
-	persistOnlyFiles(t, dir, "a.gcpm", "b.gcpm")
+	filetest.Only(t, dir, "a.gcpm", "b.gcpm")
 }
 
 // skipOnWASI skips the rest of t under wasip1, whose file system lacks
@@ -1039,23 +1082,6 @@ func skipOnWASI(t *testing.T, what string) {
 	t.Helper()
 	if runtime.GOOS == "wasip1" {
 		t.Skipf("WASI has no %s", what)
-	}
-}
-
-// persistOnlyFiles fails unless dir holds exactly the named files: no
-// temporary file may stay behind.
-func persistOnlyFiles(t *testing.T, dir string, names ...string) {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range entries {
-		got = append(got, e.Name())
-	}
-	if d := cmp.Diff(names, got, cmpopts.EquateEmpty()); d != "" {
-		t.Errorf("files in %s (-want +got):\n%s", dir, d)
 	}
 }
 
@@ -1076,27 +1102,14 @@ func TestSaveFileFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// A write that fails halfway, through the seam under SaveFile.
-	boom := errors.New("disk full")
-	err = writeFileAtomic(path, func(w io.Writer) error {
-		if _, err := w.Write([]byte("GCPM half a model")); err != nil {
-			return err
-		}
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Errorf("failing write: error %v, want %v", err, boom)
-	}
-	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, oldBytes) {
-		t.Errorf("failing write changed the old file (err %v)", err)
-	}
-	persistOnlyFiles(t, dir, "model.gcpm")
-
 	// A model that cannot be encoded touches nothing.
 	if err := SaveFile(path, &Model[float32]{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("zero Model: SaveFile error %v, want ErrConfig", err)
 	}
-	persistOnlyFiles(t, dir, "model.gcpm")
+	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, oldBytes) {
+		t.Errorf("a failed save changed the old file (err %v)", err)
+	}
+	filetest.Only(t, dir, "model.gcpm")
 
 	// The rename fails when the target is a non-empty directory.
 	sub := filepath.Join(dir, "sub")
@@ -1106,14 +1119,14 @@ func TestSaveFileFailures(t *testing.T) {
 	if err := SaveFile(sub, old); err == nil {
 		t.Error("SaveFile over a non-empty directory succeeded")
 	}
-	persistOnlyFiles(t, dir, "model.gcpm", "sub")
-	persistOnlyFiles(t, sub, "keep")
+	filetest.Only(t, dir, "model.gcpm", "sub")
+	filetest.Only(t, sub, "keep")
 
 	// A missing directory fails before anything is written.
 	if err := SaveFile(filepath.Join(dir, "missing", "model.gcpm"), old); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing directory: SaveFile error %v, want fs.ErrNotExist", err)
 	}
-	persistOnlyFiles(t, dir, "model.gcpm", "sub")
+	filetest.Only(t, dir, "model.gcpm", "sub")
 }
 
 func TestLoadFileErrors(t *testing.T) {
@@ -1642,25 +1655,7 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 // float32 overflow, with the float64 parameters rounded; and it predicts
 // finite values for a finite input wherever its weights cannot overflow.
 func FuzzUnmarshal(f *testing.F) {
-	var seeds [][]byte
-	for _, g := range goldenFiles {
-		b, err := os.ReadFile(filepath.Join("testdata", g.name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, b)
-	}
-	for _, cfg := range persistConfigs[1:] {
-		m32, err := New[float32](cfg)
-		if err != nil {
-			f.Fatal(err)
-		}
-		m64, err := New[float64](cfg)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, m32.encode(), m64.encode())
-	}
+	seeds := fuzzUnmarshalSeeds(f)
 	fresh := seeds[len(seeds)-1]
 	for _, n := range []int{0, 7, 9, headerLen - 1, headerLen, headerLen + 5, len(fresh) / 2, len(fresh) - 1} {
 		seeds = append(seeds, fresh[:n])
@@ -1674,56 +1669,96 @@ func FuzzUnmarshal(f *testing.F) {
 		f.Add(b, false)
 		f.Add(b, true)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, fixCRC bool) {
-		if fixCRC {
-			data = persistFixCRCs(data)
-		}
-		var d32 fuzzDecoded[float32]
-		var d64 fuzzDecoded[float64]
-		// A decode holds the parameters at most twice as wide as stored
-		// (float32 → float64) and the standardization as stored, and
-		// ReadFrom's buffer adds under 4× what it read (geometric growth):
-		// under 10× len(data) per type. The layouts, hidden widths and
-		// error texts add a few KiB per call (≤ 64 layers). An ML_Bayes
-		// model adds its MC-dropout masks, at most maxMCMask elements, in
-		// each of the four calls: 4 + 4 + 8 + 8 bytes per element. One
-		// measurement covers all four calls, since runtime.ReadMemStats
-		// stops the world and would otherwise dominate an execution.
-		alloc := persistAllocated(func() {
-			d32.decode(data)
-			d64.decode(data)
-		})
-		if alloc > 20*uint64(len(data))+64<<10+24*fuzzMCMask(data) {
-			t.Fatalf("decoding allocated %d bytes for %d bytes of data", alloc, len(data))
-		}
-		m32, err32 := d32.check(t, data)
-		m64, err64 := d64.check(t, data)
-		switch {
-		case err32 == nil && err64 == nil:
-			if !reflect.DeepEqual(m64.cfg, m32.cfg) {
-				t.Fatalf("Config depends on the element type: float64 %+v, float32 %+v", m64.cfg, m32.cfg)
-			}
-			bitsEqual := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
-			if !slices.EqualFunc(m64.xMean, m32.xMean, bitsEqual) || !slices.EqualFunc(m64.xScale, m32.xScale, bitsEqual) ||
-				!slices.EqualFunc(m64.xInvScale, m32.xInvScale, bitsEqual) || !bitsEqual(m64.yMean, m32.yMean) ||
-				!bitsEqual(m64.yScale, m32.yScale) || m64.standardized != m32.standardized {
-				t.Fatal("standardization depends on the element type")
-			}
-			for i, v := range m64.params {
-				if math.Float32bits(m32.params[i]) != math.Float32bits(float32(v)) {
-					t.Fatalf("parameter %d: %v as float64, %v as float32, want %v", i, v, m32.params[i], float32(v))
-				}
-			}
-		case err64 == nil:
-			if !errors.Is(err32, ErrOverflow) || data[10] != 8 {
-				t.Fatalf("loads as float64 but not as float32: %v", err32)
-			}
-		case err32 == nil:
-			t.Fatalf("loads as float32 but not as float64: %v", err64)
-		case err32.Error() != err64.Error() && !(errors.Is(err32, ErrOverflow) && errors.Is(err64, ErrNonFinite)):
-			t.Fatalf("errors depend on the element type: float32 %v, float64 %v", err32, err64)
-		}
+	f.Fuzz(fuzzUnmarshal)
+}
+
+// fuzzUnmarshal is FuzzUnmarshal's check of one input.
+func fuzzUnmarshal(t *testing.T, data []byte, fixCRC bool) {
+	if fixCRC {
+		data = persistFixCRCs(data)
+	}
+	var d32 fuzzDecoded[float32]
+	var d64 fuzzDecoded[float64]
+	// A decode holds the parameters at most twice as wide as stored
+	// (float32 → float64) and the standardization as stored, and
+	// ReadFrom's buffer adds under 4× what it read (geometric growth):
+	// under 10× len(data) per type. The layouts, hidden widths and
+	// error texts add a few KiB per call (≤ 64 layers). An ML_Bayes
+	// model adds its MC-dropout masks, at most maxMCMask elements, in
+	// each of the four calls: 4 + 4 + 8 + 8 bytes per element.
+	bound := 20*uint64(len(data)) + 64<<10 + 24*fuzzMCMask(data)
+	alloc := fuzzAllocated(bound, func() {
+		d32, d64 = fuzzDecoded[float32]{}, fuzzDecoded[float64]{}
+		d32.decode(data)
+		d64.decode(data)
 	})
+	if alloc > bound {
+		t.Fatalf("decoding allocated %d bytes for %d bytes of data", alloc, len(data))
+	}
+	m32, err32 := d32.check(t, data)
+	m64, err64 := d64.check(t, data)
+	switch {
+	case err32 == nil && err64 == nil:
+		if !reflect.DeepEqual(m64.cfg, m32.cfg) {
+			t.Fatalf("Config depends on the element type: float64 %+v, float32 %+v", m64.cfg, m32.cfg)
+		}
+		bitsEqual := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+		if !slices.EqualFunc(m64.xMean, m32.xMean, bitsEqual) || !slices.EqualFunc(m64.xScale, m32.xScale, bitsEqual) ||
+			!slices.EqualFunc(m64.xInvScale, m32.xInvScale, bitsEqual) || !bitsEqual(m64.yMean, m32.yMean) ||
+			!bitsEqual(m64.yScale, m32.yScale) || m64.standardized != m32.standardized {
+			t.Fatal("standardization depends on the element type")
+		}
+		for i, v := range m64.params {
+			if math.Float32bits(m32.params[i]) != math.Float32bits(float32(v)) {
+				t.Fatalf("parameter %d: %v as float64, %v as float32, want %v", i, v, m32.params[i], float32(v))
+			}
+		}
+	case err64 == nil:
+		if !errors.Is(err32, ErrOverflow) || data[10] != 8 {
+			t.Fatalf("loads as float64 but not as float32: %v", err32)
+		}
+	case err32 == nil:
+		t.Fatalf("loads as float32 but not as float64: %v", err64)
+	case err32.Error() != err64.Error() && !(errors.Is(err32, ErrOverflow) && errors.Is(err64, ErrNonFinite)):
+		t.Fatalf("errors depend on the element type: float32 %v, float64 %v", err32, err64)
+	}
+}
+
+// fuzzSeedConfigs are the shapes of FuzzUnmarshal's seed models: every
+// format version, loss, activation, stored option and element type, each
+// with one input and hidden layers of one unit (two of them, for depth),
+// so that a seed is 100 to 300 bytes. Seed size sets the cost of the fuzz
+// engine's minimization, which tries removing every run of bytes of an
+// input that found new coverage (internal/fuzz's minimizeBytes): quadratic
+// in its length. With the golden files and the wider persistConfigs as
+// seeds (up to 3.3 KB) a minute of fuzzing spent about 50 s minimizing one
+// input; with these it takes a second or two.
+var fuzzSeedConfigs = []Config{
+	{Inputs: 1, Hidden: []int{1}, Seed: 1},
+	{Inputs: 1, Hidden: []int{1, 1}, Activation: Tanh, Dropout: 0.25, Seed: 2},
+	{Inputs: 1, Hidden: []int{1}, FixedAlpha: 1.5, Seed: 3},
+	{Inputs: 1, Hidden: []int{1}, Loss: LossGaussianML, Seed: 4},
+	{Inputs: 1, Hidden: []int{1}, Loss: LossDPD, DPDGamma: 0.25, Dropout: 0.1, Seed: 5},
+	{Inputs: 1, Hidden: []int{1}, Loss: LossMLBayes, Dropout: 0.4, MCSamples: 3, Seed: 6},
+	{Inputs: 1, Hidden: []int{1}, Members: 2, Seed: 7},
+	{Inputs: 1, Hidden: []int{1}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 2, Members: 2, Seed: 8},
+}
+
+// fuzzUnmarshalSeeds returns FuzzUnmarshal's seed models, each as
+// Model[float32] and Model[float64]: the fresh models of fuzzSeedConfigs,
+// and the first two fitted with everything version 3 adds (names, ranges,
+// calibration).
+func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
+	var seeds [][]byte
+	for i, cfg := range fuzzSeedConfigs {
+		for _, m := range []interface{ encode() []byte }{mustModel[float32](f, cfg), mustModel[float64](f, cfg)} {
+			seeds = append(seeds, m.encode())
+		}
+		if i < 2 {
+			seeds = append(seeds, persistFittedV3[float32](f, cfg).encode(), persistFittedV3[float64](f, cfg).encode())
+		}
+	}
+	return seeds
 }
 
 // fuzzDecoded holds the results of decoding one input as Model[T] through

@@ -298,7 +298,7 @@ func (m *Model[T]) sane(p *Prediction) bool {
 // underflows to 0 far outside the training data. At 2⁻²⁵⁶ it is far below
 // any value a fit to standardized data produces, and it keeps every
 // quantity derived from it normal: β·yScale² ≥ 2⁻⁷⁶⁸ for the target
-// scales targetScaleOK allows, 1/ν ≤ 2²⁵⁶, and σ/(α−1) finite unless σ
+// scales robust.TargetScaleOK allows, 1/ν ≤ 2²⁵⁶, and σ/(α−1) finite unless σ
 // itself is beyond 2⁷⁶⁸.
 const linkFloor = 0x1p-256
 

@@ -24,7 +24,7 @@ type specialRef struct {
 }
 
 // specialRefFiles are the reference tables, all with columns name,x,want.
-var specialRefFiles = []string{"testdata/special_ref.csv", "testdata/correction_ref.csv"}
+var specialRefFiles = []string{"testdata/special_ref.csv", "testdata/correction_ref.csv", "testdata/normal_quantile_ref.csv"}
 
 // loadSpecialRefs reads the reference tables once and groups the rows by
 // function name.

@@ -105,7 +105,9 @@ func validateFor[T Float](c TrainConfig) error {
 
 // Trainer trains a Model by the GCP update (paper: eqGradientDescentW), or
 // by the model's comparator loss, with a minibatch optimizer. It owns every buffer a step needs, so Step
-// allocates nothing. A Trainer is not safe for concurrent use. On a nil
+// allocates nothing. A Trainer is not safe for concurrent use, and its
+// Step, Fit and FitContext change its model, which must not predict, or
+// run any other method, meanwhile (see Model). On a nil
 // *Trainer, Step and Fit return ErrConfig and Model returns nil.
 type Trainer[T Float] struct {
 	m    *Model[T]

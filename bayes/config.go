@@ -44,6 +44,11 @@ type PBPConfig struct {
 	// epoch visits the training rows: the same PBPConfig and data give a
 	// bit-identical model.
 	Seed uint64
+	// Standardization is how Fit standardizes the features and the
+	// target: Robust (the default) or MeanSD, the paper's. Only Fit reads
+	// it: the model keeps what it learned, and a saved model does not
+	// store the rule, so a loaded one reports Robust.
+	Standardization Standardization
 }
 
 // withDefaults returns c with its zero optional fields set to their
@@ -77,6 +82,9 @@ func (c PBPConfig) validate() error {
 	}
 	if c.Epochs < 1 || c.Epochs > maxEpochs {
 		return fmt.Errorf("%w: Epochs = %d, want 1..%d", gcp.ErrConfig, c.Epochs, maxEpochs)
+	}
+	if err := c.Standardization.validate(); err != nil {
+		return err
 	}
 	if p := paramCount(c.Inputs, c.Hidden); p > maxParams {
 		return fmt.Errorf("%w: %d weights, at most %d", gcp.ErrConfig, p, maxParams)

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -45,8 +46,10 @@ type PBP struct {
 	noiseA, noiseB                         float64 // Gamma posterior of the noise precision γ
 	priorA, priorB                         float64 // Gamma posterior of the weights' prior precision λ
 	epochs                                 int     // epochs trained, which picks the next one's shuffle stream
-	// The standardization of inputs and targets learned from Fit's data:
-	// the network sees (x − xMean)/xScale and predicts (y − yMean)/yScale.
+	// The standardization of inputs and targets learned from Fit's data
+	// (by PBPConfig.Standardization: xMean and yMean are centres, medians
+	// or means): the network sees (x − xMean)/xScale and predicts
+	// (y − yMean)/yScale.
 	xMean, xScale []float64
 	yMean, yScale float64
 }
@@ -64,13 +67,23 @@ func newModel(cfg PBPConfig) *PBP {
 
 // Fit trains a PBP model of shape cfg on the row-major inputs x
 // (len(y) rows of cfg.Inputs features) and the targets y: it learns the
-// standardization of both from the data, draws the initial weights from
-// cfg.Seed and makes cfg.Epochs passes over the rows.
+// standardization of both from the data (cfg.Standardization), draws the
+// initial weights from cfg.Seed and makes cfg.Epochs passes over the
+// rows.
 //
 // Errors wrap gcp.ErrConfig for an invalid cfg, gcp.ErrBatch for no
 // rows, gcp.ErrShape for len(x) ≠ cfg.Inputs·len(y) and gcp.ErrNonFinite
-// for a NaN or an infinity in x or y.
+// for a NaN or an infinity in x or y, a target scale that predictions
+// could not map back (outside [2⁻²⁵⁶, 2²⁵⁶], as gcp.Trainer.Fit refuses
+// it) or a column that overflows once standardized.
 func FitPBP(cfg PBPConfig, x, y []float64) (*PBP, error) {
+	return FitPBPContext(context.Background(), cfg, x, y)
+}
+
+// FitPBPContext is FitPBP, stopped by ctx: it checks ctx before every
+// epoch, and once ctx is done returns no model and an error wrapping
+// ctx.Err(), after at most the epoch under way.
+func FitPBPContext(ctx context.Context, cfg PBPConfig, x, y []float64) (*PBP, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -79,9 +92,13 @@ func FitPBP(cfg PBPConfig, x, y []float64) (*PBP, error) {
 		return nil, err
 	}
 	m := newModel(cfg)
-	m.standardize(x, y)
+	if err := m.standardize(x, y); err != nil {
+		return nil, err
+	}
 	m.initialize()
-	m.train(x, y, cfg.Epochs)
+	if err := m.train(ctx, x, y, cfg.Epochs); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -97,8 +114,7 @@ func (m *PBP) Train(x, y []float64, epochs int) error {
 	if err := checkData(m.cfg.Inputs, x, y); err != nil {
 		return err
 	}
-	m.train(x, y, epochs)
-	return nil
+	return m.train(context.Background(), x, y, epochs)
 }
 
 // PBPConfig returns the model's shape, with the defaults filled in.
@@ -130,54 +146,24 @@ func checkData(inputs int, x, y []float64) error {
 	return nil
 }
 
-// finite reports whether v is neither NaN nor infinite.
-func finite(v float64) bool { return v-v == 0 }
+// finite reports whether v is neither NaN nor infinite, by a comparison
+// (see the root package's finite: v−v == 0 fails on arm64 and s390x where
+// it is fused with the product that computed v, which made every MeanSD
+// scale 1 there).
+func finite(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 
-// standardize learns the mean and the population standard deviation
-// (divided by n) of every feature and of the targets, as the authors'
-// code does (PBP_net.py: np.mean, np.std, with normalize=True as in
-// their experiments); a constant column gets scale 1, as there. A
-// spread whose square overflows is computed from the values scaled by
-// their largest magnitude, so that finite data always give a finite,
-// positive scale.
-func (m *PBP) standardize(x, y []float64) {
-	d := m.cfg.Inputs
-	for j := range d {
-		m.xMean[j], m.xScale[j] = meanScale(x[j:], d)
+// standardize learns the centre and scale of every feature and of the
+// targets by the configured rule (Standardization.learn) and stores them
+// in the model, or returns learn's error and leaves the model as it was.
+func (m *PBP) standardize(x, y []float64) error {
+	xc, xs, yc, ys, err := m.cfg.Standardization.learn(x, y, m.cfg.Inputs)
+	if err != nil {
+		return err
 	}
-	m.yMean, m.yScale = meanScale(y, 1)
-}
-
-// meanScale returns the mean and population standard deviation of
-// v[0], v[stride], v[2·stride], …, with scale 1 for a constant column. A
-// deviation of at most n·ε·|mean| counts as constant: it is the rounding
-// error of the mean of n equal values (cmd/gcp's meanSD), and dividing by
-// it would blow the column up.
-func meanScale(v []float64, stride int) (mean, scale float64) {
-	var peak float64
-	n := 0
-	for i := 0; i < len(v); i += stride {
-		peak = max(peak, math.Abs(v[i]))
-		n++
-	}
-	if peak == 0 {
-		return 0, 1
-	}
-	var sum float64
-	for i := 0; i < len(v); i += stride {
-		sum += v[i] / peak
-	}
-	mean = sum / float64(n)
-	var ss float64
-	for i := 0; i < len(v); i += stride {
-		d := v[i]/peak - mean
-		ss += d * d
-	}
-	mean, scale = mean*peak, math.Sqrt(ss/float64(n))*peak
-	if !(scale > float64(n)*0x1p-52*math.Abs(mean)) || !finite(scale) {
-		scale = 1
-	}
-	return mean, scale
+	copy(m.xMean, xc)
+	copy(m.xScale, xs)
+	m.yMean, m.yScale = yc, ys
+	return nil
 }
 
 // initialize sets the posterior and the prior factors to their starting
@@ -212,8 +198,10 @@ func (m *PBP) initialize() {
 // with the model's maps. Each pass visits the rows in a fresh random
 // order, drawn from the epoch's own stream, with one ADF step per row, and
 // ends with refinePrior, as in the authors' code (network.c,
-// one_learning_epoch; pbp.py, do_pbp).
-func (m *PBP) train(x, y []float64, epochs int) {
+// one_learning_epoch; pbp.py, do_pbp). It checks ctx before each pass and
+// returns an error wrapping ctx.Err() once it is done, the model then
+// holding the passes made.
+func (m *PBP) train(ctx context.Context, x, y []float64, epochs int) error {
 	d, n := m.cfg.Inputs, len(y)
 	xs, ys := make([]float64, len(x)), make([]float64, n)
 	for i := range n {
@@ -224,6 +212,9 @@ func (m *PBP) train(x, y []float64, epochs int) {
 	}
 	t := newTrainer(m)
 	for range epochs {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("bayes: PBP stopped after %d epochs: %w", m.epochs, err)
+		}
 		r := rand.New(rand.NewPCG(m.cfg.Seed, shuffleStream+uint64(m.epochs)))
 		for _, i := range r.Perm(n) {
 			t.step(xs[i*d:(i+1)*d], ys[i])
@@ -231,4 +222,5 @@ func (m *PBP) train(x, y []float64, epochs int) {
 		m.refinePrior()
 		m.epochs++
 	}
+	return nil
 }

@@ -2,6 +2,7 @@ package bayes
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -229,5 +230,50 @@ func TestPBPBadInput(t *testing.T) {
 		if _, err := m.Predict(c.ws, c.x); !errors.Is(err, c.want) {
 			t.Errorf("Predict, %s: error %v, want %v", c.name, err, c.want)
 		}
+	}
+}
+
+// stopAfter is a context whose Err reports context.Canceled from its
+// (n+1)-th call on.
+type stopAfter struct {
+	context.Context
+	n int
+}
+
+func (c *stopAfter) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestFitContextStops checks that FitPBPContext and FitSVGDContext stop
+// once their context is done, before training or after two epochs
+// (iterations), with no model and an error matching context.Canceled, and
+// that an uncancelled context gives FitPBP's and FitSVGD's model bit for
+// bit.
+func TestFitContextStops(t *testing.T) {
+	x, y := lineData(40, 1)
+	pcfg := PBPConfig{Inputs: 1, Hidden: []int{5}, Epochs: 4, Seed: 1}
+	scfg := SVGDConfig{Inputs: 1, Hidden: []int{5}, Iterations: 20, Seed: 1}
+	for _, n := range []int{0, 2} {
+		if m, err := FitPBPContext(&stopAfter{context.Background(), n}, pcfg, x, y); m != nil || !errors.Is(err, context.Canceled) {
+			t.Errorf("FitPBPContext stopped after %d epochs: model %v, %v; want none and context.Canceled", n, m != nil, err)
+		}
+		if m, err := FitSVGDContext(&stopAfter{context.Background(), n}, scfg, x, y); m != nil || !errors.Is(err, context.Canceled) {
+			t.Errorf("FitSVGDContext stopped after %d iterations: model %v, %v; want none and context.Canceled", n, m != nil, err)
+		}
+	}
+	p1, err1 := FitPBP(pcfg, x, y)
+	p2, err2 := FitPBPContext(context.Background(), pcfg, x, y)
+	s1, err3 := FitSVGD(scfg, x, y)
+	s2, err4 := FitSVGDContext(context.Background(), scfg, x, y)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		t.Fatal(err)
+	}
+	b3, _ := s1.MarshalBinary()
+	b4, _ := s2.MarshalBinary()
+	if !bytes.Equal(mustMarshal(t, p1), mustMarshal(t, p2)) || !bytes.Equal(b3, b4) {
+		t.Error("a context that is never done changes the model")
 	}
 }

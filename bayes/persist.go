@@ -9,12 +9,13 @@ import (
 	"math"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // The saved-model format of a PBP model; MarshalBinary documents it byte
 // by byte.
 const (
-	fileMagic   = "GCPPBP\x89\r\n\x1a"
+	fileMagic   = atomicfile.MagicPBP
 	fileVersion = 1
 	headerLen   = 25 // magic through the header CRC
 	scalarsLen  = 68 // Seed through yScale
@@ -63,15 +64,17 @@ func (h header) size() int {
 //	53+4D       8    its b, > 0
 //	61+4D       8    a of the prior precision's Gamma posterior, > 1
 //	69+4D       8    its b, > 0
-//	77+4D       8    mean of the training targets
-//	85+4D       8    their standard deviation, > 0
+//	77+4D       8    centre of the training targets (their median, or
+//	                 their mean under MeanSD and in files of releases before
+//	                 Standardization: the model maps through it either way)
+//	85+4D       8    their scale, > 0 (IQR/1.349, or standard deviation)
 //	93+4D       8·P  the weights' posterior means, in the layout's order
 //	                 (layer by layer, one row per unit, the bias last)
 //	93+4D+8P    8·P  their posterior variances, > 0
 //	93+4D+16P   32·P the natural parameters of the prior factors: the
 //	                 mean·precision, precision, shape and rate parts, P each
-//	93+4D+48P   8·I  the features' training means
-//	93+4D+48P+8I 8·I their standard deviations, > 0
+//	93+4D+48P   8·I  the features' training centres, as the target's
+//	93+4D+48P+8I 8·I their scales, > 0
 //	93+4D+48P+16I 4  CRC-32C of every byte before it
 //
 // The whole model is 97 + 4D + 48P + 16I bytes. The header has a CRC of its
@@ -151,6 +154,18 @@ func (m *PBP) ReadFrom(r io.Reader) (int64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("%w: nil PBP", gcp.ErrConfig)
 	}
+	return readModel(r, headerLen, func(head []byte) (uint64, error) {
+		h, err := parseHeader(head)
+		return uint64(h.size()), err
+	}, m.UnmarshalBinary)
+}
+
+// readModel reads one saved model of either format from r into a model
+// by decode (its UnmarshalBinary, which leaves it unchanged on error) and
+// returns the number of bytes read: the first headerLen bytes, whose
+// header parse validates and sizes, then exactly the rest, into a buffer
+// that grows with what r delivers. PBP.ReadFrom documents the errors.
+func readModel(r io.Reader, headerLen int, parse func(head []byte) (uint64, error), decode func([]byte) error) (int64, error) {
 	head := make([]byte, headerLen)
 	n, err := io.ReadFull(r, head)
 	if err == io.EOF {
@@ -159,22 +174,17 @@ func (m *PBP) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return int64(n), fmt.Errorf("bayes: reading a saved model: %w", err)
 	}
-	h, err := parseHeader(head[:n])
+	size, err := parse(head[:n])
 	if err != nil {
 		return int64(n), err
 	}
 	var buf bytes.Buffer
 	buf.Write(head)
-	k, err := buf.ReadFrom(io.LimitReader(r, int64(h.size()-headerLen)))
+	k, err := buf.ReadFrom(io.LimitReader(r, int64(size)-int64(headerLen)))
 	if err != nil {
 		return int64(n) + k, fmt.Errorf("bayes: reading a saved model: %w", err)
 	}
-	d, err := decode(buf.Bytes())
-	if err != nil {
-		return int64(n) + k, err
-	}
-	*m = *d
-	return int64(n) + k, nil
+	return int64(n) + k, decode(buf.Bytes())
 }
 
 // parseHeader checks the magic, version, header CRC and sizes at the

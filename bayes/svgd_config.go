@@ -60,6 +60,11 @@ type SVGDConfig struct {
 	// sets their initial noise precision: the same SVGDConfig and data
 	// give a bit-identical model.
 	Seed uint64
+	// Standardization is how FitSVGD standardizes the features and the
+	// target: Robust (the default) or MeanSD, the paper's. Only FitSVGD
+	// reads it: the model keeps what it learned, and a saved model does
+	// not store the rule, so a loaded one reports Robust.
+	Standardization Standardization
 }
 
 // withDefaults returns c with its zero optional fields set to their
@@ -100,6 +105,9 @@ func (c SVGDConfig) validate() (*gcp.Stack[float64], error) {
 	}
 	if c.BatchSize < 1 || c.BatchSize > svgdMaxBatch {
 		return nil, fmt.Errorf("%w: BatchSize = %d, want 1..%d", gcp.ErrConfig, c.BatchSize, svgdMaxBatch)
+	}
+	if err := c.Standardization.validate(); err != nil {
+		return nil, err
 	}
 	return gcp.NewStack[float64](c.Inputs, c.Hidden, c.Particles, gcp.ReLU)
 }

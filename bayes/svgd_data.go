@@ -1,16 +1,12 @@
 package bayes
 
 // learnStandardization sets the model's standardization from the
-// training rows (x, y), row-major with Inputs features: the mean and the
-// standard deviation divided by the count, as the authors' code does
-// (bayesian_nn.py, np.std), by PBP's meanScale.
-func (m *SVGD) learnStandardization(x, y []float64) {
-	d := m.cfg.Inputs
-	m.xMean, m.xScale = make([]float64, d), make([]float64, d)
-	for j := range d {
-		m.xMean[j], m.xScale[j] = meanScale(x[j:], d)
-	}
-	m.yMean, m.yScale = meanScale(y, 1)
+// training rows (x, y), row-major with Inputs features, by the configured
+// rule (Standardization.learn), or returns learn's error.
+func (m *SVGD) learnStandardization(x, y []float64) error {
+	var err error
+	m.xMean, m.xScale, m.yMean, m.yScale, err = m.cfg.Standardization.learn(x, y, m.cfg.Inputs)
+	return err
 }
 
 // standardizeInputs writes the rows of x, standardized, to dst.

@@ -1,6 +1,7 @@
 package bayes
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -27,13 +28,24 @@ const (
 // each) and their targets y. The rows are shuffled by cfg.Seed; the last
 // tenth of them (at most 500; none for fewer than 5 rows) is the development split
 // that sets the particles' noise precisions, and the rest trains them.
-// Inputs and targets are standardized by the mean and standard deviation
-// of the training rows, and predictions are mapped back.
+// Inputs and targets are standardized from the training rows by
+// cfg.Standardization (the median and the scaled interquartile range by
+// default; the mean and standard deviation with MeanSD), and predictions
+// are mapped back.
 //
 // An invalid cfg gives an error wrapping gcp.ErrConfig, no rows
 // gcp.ErrBatch, len(x) ≠ Inputs·len(y) gcp.ErrShape, and a NaN or ±Inf in
-// the data, or training that overflows, gcp.ErrNonFinite.
+// the data, a target scale that predictions could not map back (outside
+// [2⁻²⁵⁶, 2²⁵⁶], as gcp.Trainer.Fit refuses it), a column that overflows
+// once standardized, or training that overflows, gcp.ErrNonFinite.
 func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
+	return FitSVGDContext(context.Background(), cfg, x, y)
+}
+
+// FitSVGDContext is FitSVGD, stopped by ctx: it checks ctx before every
+// iteration, and once ctx is done returns no model and an error wrapping
+// ctx.Err(), after at most the iteration under way.
+func FitSVGDContext(ctx context.Context, cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	cfg = cfg.withDefaults()
 	stack, err := cfg.validate()
 	if err != nil {
@@ -51,7 +63,9 @@ func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	}
 	nTrain := len(y) - min(int(math.Round(svgdDevShare*float64(len(y)))), svgdDevMax)
 	m := &SVGD{cfg: cfg, stack: stack}
-	m.learnStandardization(xp[:nTrain*d], yp[:nTrain])
+	if err := m.learnStandardization(xp[:nTrain*d], yp[:nTrain]); err != nil {
+		return nil, err
+	}
 	xs, ys := make([]float64, len(x)), make([]float64, len(y))
 	m.standardizeInputs(xs, xp)
 	m.standardizeTargets(ys, yp)
@@ -62,7 +76,10 @@ func FitSVGD(cfg SVGDConfig, x, y []float64) (*SVGD, error) {
 	if err := t.initParticles(rand.New(rand.NewPCG(cfg.Seed, svgdInitStream))); err != nil {
 		return nil, err
 	}
-	for range cfg.Iterations {
+	for i := range cfg.Iterations {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("bayes: SVGD stopped after %d iterations: %w", i, err)
+		}
 		if err := t.step(); err != nil {
 			return nil, fmt.Errorf("training diverged: %w", err)
 		}

@@ -4,14 +4,16 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // The saved-model format of an SVGD (MarshalBinary).
 const (
-	svgdMagic       = "GCPSVGD\x00"
+	svgdMagic       = atomicfile.MagicSVGD
 	svgdFileVersion = 1
 	svgdHeaderLen   = 24 // magic, version, sizes and the header's CRC
 	svgdMaxDepth    = 64 // hidden layers, as gcp.Config allows
@@ -42,9 +44,10 @@ var svgdCastagnoli = crc32.MakeTable(crc32.Castagnoli)
 //	36+4D         4     BatchSize, uint32
 //	40+4D         8     Seed, uint64
 //	Standardization:
-//	48+4D         8     yMean, float64
-//	56+4D         8     yScale, float64
-//	64+4D         8·I   the features' means, float64
+//	48+4D         8     the targets' centre (median, or mean under MeanSD
+//	                    and before Standardization existed), float64
+//	56+4D         8     their scale, float64
+//	64+4D         8·I   the features' centres, float64
 //	64+4D+8I      8·I   their scales, float64
 //	Particles:
 //	64+4D+16I     8·M·W particle k's network in the order of gcp.Stack.Net,
@@ -87,6 +90,55 @@ func svgdSize(depth, inputs, particles, values int) uint64 {
 	return 68 + 4*uint64(depth) + 16*uint64(inputs) + 8*uint64(particles)*uint64(values)
 }
 
+// svgdHeader is the size information at the start of a saved SVGD.
+type svgdHeader struct{ depth, particles, inputs, values int }
+
+// size returns the length of the whole saved model.
+func (h svgdHeader) size() uint64 { return svgdSize(h.depth, h.inputs, h.particles, h.values) }
+
+// parseSVGDHeader checks the magic, version, header CRC and sizes at the
+// start of data, which may be just the header, and returns the sizes.
+// Its errors are UnmarshalBinary's.
+func parseSVGDHeader(data []byte) (svgdHeader, error) {
+	le := binary.LittleEndian
+	if n := min(len(data), len(svgdMagic)); string(data[:n]) != svgdMagic[:n] {
+		return svgdHeader{}, fmt.Errorf("%w: want %q", gcp.ErrMagic, svgdMagic)
+	}
+	if len(data) >= 10 {
+		if v := le.Uint16(data[8:]); v != svgdFileVersion {
+			return svgdHeader{}, fmt.Errorf("%w: version %d, this package reads version %d", gcp.ErrVersion, v, svgdFileVersion)
+		}
+	}
+	if len(data) < svgdHeaderLen {
+		return svgdHeader{}, fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), svgdHeaderLen)
+	}
+	if crc32.Checksum(data[:20], svgdCastagnoli) != le.Uint32(data[20:]) {
+		return svgdHeader{}, fmt.Errorf("%w: header", gcp.ErrChecksum)
+	}
+	depth, particles := int(data[10]), int(data[11])
+	inputs, values := le.Uint32(data[12:]), le.Uint32(data[16:])
+	if depth < 1 || depth > svgdMaxDepth || particles < 1 || particles > gcp.MaxMembers ||
+		inputs < 1 || inputs > svgdMaxInputs || values < 3 || values > svgdMaxValues {
+		return svgdHeader{}, fmt.Errorf("%w: header: D = %d, M = %d, I = %d, W = %d beyond the limits", gcp.ErrFormat, depth, particles, inputs, values)
+	}
+	return svgdHeader{depth: depth, particles: particles, inputs: int(inputs), values: int(values)}, nil
+}
+
+// ReadFrom reads one model in the format of MarshalBinary from r into m
+// and returns the number of bytes read, as PBP.ReadFrom does: the header
+// first, validated, then exactly the rest of the model, its buffer
+// growing with what r delivers rather than to the size the header
+// claims. Its errors are PBP.ReadFrom's; on error m is left unchanged.
+func (m *SVGD) ReadFrom(r io.Reader) (int64, error) {
+	if m == nil {
+		return 0, fmt.Errorf("%w: nil SVGD", gcp.ErrConfig)
+	}
+	return readModel(r, svgdHeaderLen, func(head []byte) (uint64, error) {
+		h, err := parseSVGDHeader(head)
+		return h.size(), err
+	}, m.UnmarshalBinary)
+}
+
 // UnmarshalBinary replaces m with the model MarshalBinary encoded in
 // data. Its errors wrap gcp.ErrMagic (not a saved SVGD), gcp.ErrVersion
 // (a format version other than 1), gcp.ErrTruncated (data ends early),
@@ -99,28 +151,13 @@ func (m *SVGD) UnmarshalBinary(data []byte) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil SVGD", gcp.ErrConfig)
 	}
+	h, err := parseSVGDHeader(data)
+	if err != nil {
+		return err
+	}
 	le := binary.LittleEndian
-	if n := min(len(data), len(svgdMagic)); string(data[:n]) != svgdMagic[:n] {
-		return fmt.Errorf("%w: want %q", gcp.ErrMagic, svgdMagic)
-	}
-	if len(data) >= 10 {
-		if v := le.Uint16(data[8:]); v != svgdFileVersion {
-			return fmt.Errorf("%w: version %d, this package reads version %d", gcp.ErrVersion, v, svgdFileVersion)
-		}
-	}
-	if len(data) < svgdHeaderLen {
-		return fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), svgdHeaderLen)
-	}
-	if crc32.Checksum(data[:20], svgdCastagnoli) != le.Uint32(data[20:]) {
-		return fmt.Errorf("%w: header", gcp.ErrChecksum)
-	}
-	depth, particles := int(data[10]), int(data[11])
-	inputs, values := le.Uint32(data[12:]), le.Uint32(data[16:])
-	if depth < 1 || depth > svgdMaxDepth || particles < 1 || particles > gcp.MaxMembers ||
-		inputs < 1 || inputs > svgdMaxInputs || values < 3 || values > svgdMaxValues {
-		return fmt.Errorf("%w: header: D = %d, M = %d, I = %d, W = %d beyond the limits", gcp.ErrFormat, depth, particles, inputs, values)
-	}
-	size := svgdSize(depth, int(inputs), particles, int(values))
+	depth, particles, inputs, values := h.depth, h.particles, uint32(h.inputs), uint32(h.values)
+	size := h.size()
 	if uint64(len(data)) < size {
 		return fmt.Errorf("%w: %d bytes, the header announces %d", gcp.ErrTruncated, len(data), size)
 	}

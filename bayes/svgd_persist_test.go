@@ -6,8 +6,10 @@ import (
 	"errors"
 	"flag"
 	"hash/crc32"
+	"io"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/gcpnet/gcp"
@@ -113,7 +115,9 @@ func TestSVGDGolden(t *testing.T) {
 }
 
 // TestSVGDRoundTrip saves and loads a model: the copy predicts bit for
-// bit as the original.
+// bit as the original. ReadFrom reads the model, stored twice in a
+// stream, twice, and then stops at the stream's end with
+// gcp.ErrTruncated and io.EOF.
 func TestSVGDRoundTrip(t *testing.T) {
 	m := svgdSmall(t)
 	b, err := m.MarshalBinary()
@@ -123,6 +127,19 @@ func TestSVGDRoundTrip(t *testing.T) {
 	var c SVGD
 	if err := c.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
+	}
+	stream := bytes.NewReader(append(slices.Clone(b), b...))
+	for range 2 {
+		var r SVGD
+		if n, err := r.ReadFrom(stream); err != nil || n != int64(len(b)) {
+			t.Fatalf("ReadFrom = %d, %v; want %d bytes", n, err, len(b))
+		}
+		if rb, err := r.MarshalBinary(); err != nil || !bytes.Equal(rb, b) {
+			t.Errorf("ReadFrom restored other bytes (%v)", err)
+		}
+	}
+	if _, err := c.ReadFrom(stream); !errors.Is(err, gcp.ErrTruncated) || !errors.Is(err, io.EOF) {
+		t.Errorf("ReadFrom at the end of the stream: %v, want gcp.ErrTruncated and io.EOF", err)
 	}
 	ws, wc := m.NewWorkspace(), c.NewWorkspace()
 	x, _ := svgdPlane(5, 20)
@@ -162,6 +179,9 @@ func TestSVGDCorruption(t *testing.T) {
 	for n := range len(b) {
 		if err := m.UnmarshalBinary(b[:n]); !sentinel(err) {
 			t.Fatalf("cut at %d bytes: %v", n, err)
+		}
+		if _, err := m.ReadFrom(bytes.NewReader(b[:n])); !sentinel(err) {
+			t.Fatalf("ReadFrom cut at %d bytes: %v", n, err)
 		}
 	}
 	bad := append([]byte(nil), b...)

@@ -63,7 +63,7 @@ func TestSVGDUCI(t *testing.T) {
 			for f := range folds {
 				fd := svgdReproFold(x, y, d, f, share)
 				start := time.Now()
-				m, err := FitSVGD(SVGDConfig{Inputs: d, LearningRate: c.lr, Seed: fd.seed}, fd.trainX, fd.trainY)
+				m, err := FitSVGD(SVGDConfig{Inputs: d, LearningRate: c.lr, Seed: fd.seed, Standardization: MeanSD}, fd.trainX, fd.trainY)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -110,7 +110,7 @@ func svgdReproFold(x, y []float64, d, f int, share float64) svgdFold {
 		}
 	}
 	if k := int(math.Round(share * float64(len(fd.trainY)))); k > 0 {
-		mean, sd := meanScale(fd.trainY, 1)
+		mean, sd := meanScale(fd.trainY)
 		for _, i := range r.Perm(len(fd.trainY))[:k] {
 			fd.trainY[i] = mean + 10*sd*r.NormFloat64()
 		}

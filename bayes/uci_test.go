@@ -76,7 +76,7 @@ func runUCISplit(t *testing.T, x, y []float64, d int, test []int, seed uint64) (
 			tx, ty = append(tx, x[i*d:(i+1)*d]...), append(ty, y[i])
 		}
 	}
-	m, err := FitPBP(PBPConfig{Inputs: d, Hidden: []int{50}, Epochs: 40, Seed: seed}, tx, ty)
+	m, err := FitPBP(PBPConfig{Inputs: d, Hidden: []int{50}, Epochs: 40, Seed: seed, Standardization: MeanSD}, tx, ty)
 	if err != nil {
 		t.Fatal(err)
 	}

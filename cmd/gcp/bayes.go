@@ -1,14 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding"
-	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/bayes"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // bayesModel is a trained Bayesian comparator of package bayes, as the
@@ -26,20 +27,25 @@ type bayesHyper struct {
 	seed   uint64
 	lr     float64 // SVGD's step size
 	batch  int     // SVGD's minibatch
+	// standardize is how the comparator standardizes its training rows:
+	// bayes.Robust for train and splits, as the networks are;
+	// bayes.MeanSD, the paper's, for repro and demo.
+	standardize bayes.Standardization
 }
 
-// fitBayes trains the comparator m on the row-major x and targets y.
-func fitBayes(m method, h bayesHyper, x, y []float64) (bayesModel, error) {
+// fitBayes trains the comparator m on the row-major x and targets y,
+// stopped by ctx.
+func fitBayes(ctx context.Context, m method, h bayesHyper, x, y []float64) (bayesModel, error) {
 	switch m {
 	case pbpMethod:
-		p, err := bayes.FitPBP(bayes.PBPConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, Epochs: h.epochs, Seed: h.seed}, x, y)
+		p, err := bayes.FitPBPContext(ctx, bayes.PBPConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, Epochs: h.epochs, Seed: h.seed, Standardization: h.standardize}, x, y)
 		if err != nil {
 			return nil, fmt.Errorf("training: %w", err)
 		}
 		return pbpModel{PBP: p}, nil
 	case svgdMethod:
-		cfg := bayes.SVGDConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, LearningRate: h.lr, Iterations: h.epochs, BatchSize: h.batch, Seed: h.seed}
-		s, err := bayes.FitSVGD(cfg, x, y)
+		cfg := bayes.SVGDConfig{Inputs: len(x) / max(1, len(y)), Hidden: h.hidden, LearningRate: h.lr, Iterations: h.epochs, BatchSize: h.batch, Seed: h.seed, Standardization: h.standardize}
+		s, err := bayes.FitSVGDContext(ctx, cfg, x, y)
 		if err != nil {
 			return nil, fmt.Errorf("training: %w", err)
 		}
@@ -84,38 +90,20 @@ func (s svgdModel) predictor() func(x []float64) (gcp.Prediction, error) {
 	return func(x []float64) (gcp.Prediction, error) { return s.Predict(ws, x) }
 }
 
-// loadBayes decodes a saved comparator of package bayes, or returns
-// gcp.ErrMagic if b is none.
-func loadBayes(b []byte) (bayesModel, error) {
-	p := new(bayes.PBP)
-	err := p.UnmarshalBinary(b)
-	if err == nil {
-		return pbpModel{PBP: p}, nil
-	}
-	if !errors.Is(err, gcp.ErrMagic) {
-		return nil, err
-	}
-	s := new(bayes.SVGD)
-	if err := s.UnmarshalBinary(b); err != nil {
-		return nil, err
-	}
-	return svgdModel{SVGD: s}, nil
-}
-
 // trainBayes trains the comparator the flags select on every row and
-// saves it to path, and says what it did on w.
-func trainBayes(c *command, rf *recipeFlags, x, y []float64, path string, w io.Writer) error {
+// saves it to t, stopped by ctx, and says what it did on w.
+func trainBayes(ctx context.Context, c *command, rf *recipeFlags, x, y []float64, t atomicfile.Target, w io.Writer) error {
 	start := time.Now()
 	h := rf.bayesHyper(c)
-	m, err := fitBayes(rf.meth, h, x, y)
+	m, err := fitBayes(ctx, rf.meth, h, x, y)
 	if err != nil {
 		return err
 	}
-	if err := saveModel(path, m); err != nil {
+	if err := saveModel(ctx, t, m); err != nil {
 		return fmt.Errorf("writing the model: %w", err)
 	}
 	fmt.Fprintf(w, "trained %s on all %d rows: %s (no held-out rows: no early stopping, no calibration)\nwrote %s in %s\n",
-		rf.meth, len(y), h, path, time.Since(start).Round(time.Millisecond))
+		rf.meth, len(y), h, t.Path, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"image"
 	"image/color"
 	"io"
 	"math"
@@ -12,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/bayes"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 	"github.com/gcpnet/gcp/internal/metrics"
 	"github.com/gcpnet/gcp/internal/plot"
 	"github.com/gcpnet/gcp/internal/synth"
@@ -174,6 +178,12 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// writeDemoPNG writes img to the file name in dir, never over a file that
+// is not a PNG (plot.WritePNG).
+func writeDemoPNG(dir, name string, img image.Image) error {
+	return plot.WritePNG(context.Background(), atomicfile.Target{Path: filepath.Join(dir, name)}, img)
+}
+
 // train fits the model of f: one hidden layer of 100 units per member,
 // and for ML_Bayes dropout for its MC samples. A Bayesian comparator
 // trains by its own rule, for its default length.
@@ -181,7 +191,7 @@ func (f *demoFit) train(seed uint64) error {
 	if !f.kind.meth.network() {
 		h, _ := defaultHyper("", f.kind.meth)
 		h.epochs = cmp.Or(f.set.bayesEpochs, h.epochs)
-		m, err := fitBayes(f.kind.meth, bayesHyper{epochs: h.epochs, hidden: demoHidden, seed: seed, lr: h.lr, batch: h.batch}, convert[float64](f.set.x), convert[float64](f.set.y))
+		m, err := fitBayes(context.Background(), f.kind.meth, bayesHyper{epochs: h.epochs, hidden: demoHidden, seed: seed, lr: h.lr, batch: h.batch, standardize: bayes.MeanSD}, convert[float64](f.set.x), convert[float64](f.set.y))
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.kind.meth, err)
 		}
@@ -318,7 +328,7 @@ func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[demoModel]*demo
 		p.Points("data", convert[float64](set.x), convert[float64](set.y), plot.Style{Color: plot.Black, Radius: 3})
 		panels = append(panels, p)
 	}
-	return plot.WritePNG(filepath.Join(dir, "aleatoric-epistemic.png"), plot.Grid(2, 480, 360, panels...))
+	return writeDemoPNG(dir, "aleatoric-epistemic.png", plot.Grid(2, 480, 360, panels...))
 }
 
 // epistemicRatios returns the model's epistemic sd at x = −6, 0 and 6,
@@ -407,8 +417,8 @@ func sineFigures(w io.Writer, dir string, seed uint64, set *demoSet, outlier []b
 		sds.Line(m.name, xs, c.sd, plot.Style{Color: m.color, Width: 2})
 		curve.Line(m.name, linspace(0, float64(len(rc)-1), len(rc)), rc, plot.Style{Color: m.color, Width: 2})
 	}
-	if err := plot.WritePNG(filepath.Join(dir, "outliers.png"), plot.Grid(3, 480, 360, data, means, sds)); err != nil {
+	if err := writeDemoPNG(dir, "outliers.png", plot.Grid(3, 480, 360, data, means, sds)); err != nil {
 		return err
 	}
-	return plot.WritePNG(filepath.Join(dir, "rmse-curve.png"), plot.Grid(1, 640, 420, curve))
+	return writeDemoPNG(dir, "rmse-curve.png", plot.Grid(1, 640, 420, curve))
 }

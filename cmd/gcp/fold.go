@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/bayes"
 )
 
 // The protocol of the paper's Sec. subsecRealWorld and
@@ -187,11 +189,12 @@ func (fd fold) network(d int, loss gcp.Loss, h hyper, epoch func() bool) ([]gcp.
 }
 
 // bayes trains the Bayesian comparator m by h on the fold's training
-// split (which it standardizes itself, as fd.standardization does) and
-// returns its predictions of the test split. It counts h.epochs epochs
-// when done; epoch returning false then gives errStopped.
-func (fd fold) bayes(m method, h hyper, epoch func() bool) ([]gcp.Prediction, error) {
-	model, err := fitBayes(m, bayesHyper{epochs: h.epochs, hidden: h.hidden, seed: fd.modelSeed, lr: h.lr, batch: h.batch}, fd.trainX, fd.trainY)
+// split (which it standardizes itself by the mean and standard deviation,
+// bayes.MeanSD, as fd.standardization does) and
+// returns its predictions of the test split, stopped by ctx. It counts
+// h.epochs epochs when done; epoch returning false then gives errStopped.
+func (fd fold) bayes(ctx context.Context, m method, h hyper, epoch func() bool) ([]gcp.Prediction, error) {
+	model, err := fitBayes(ctx, m, bayesHyper{epochs: h.epochs, hidden: h.hidden, seed: fd.modelSeed, lr: h.lr, batch: h.batch, standardize: bayes.MeanSD}, fd.trainX, fd.trainY)
 	if err != nil {
 		return nil, err
 	}

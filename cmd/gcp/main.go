@@ -11,7 +11,7 @@
 //	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
 //	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
 //	gcp plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN]
-//	         [-target NAME] [-reorder]
+//	         [-target NAME] [-reorder] [-force]
 //	gcp splits -data FILE.csv [-splits FILE.txt] [-n N] [-inner] [-json]
 //	           [training flags]
 //	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd|pbp|svgd] [-folds 50]
@@ -43,8 +43,10 @@
 // (default 0.001), without early stopping or calibration, as does a file
 // of fewer than 60 rows. It refuses, before training, a MODEL.gcpm that
 // is the data file, that is not a regular file (a device such as
-// /dev/null) or that exists and is not a model (unless -force), and
-// Ctrl-C during the save removes the temporary file. It always prints a
+// /dev/null) or that exists and is not a model (unless -force).
+// Ctrl-C (SIGINT) or SIGTERM stops the training within an epoch, or the
+// save before its rename, leaves MODEL.gcpm as it was and exits with an
+// error saying so; splits and repro stop the same way. It always prints a
 // summary on stderr (what it chose, the best epoch, the NLL and coverage
 // to expect on new data, the time) and draws a progress bar there when
 // stderr is a terminal.
@@ -68,7 +70,9 @@
 // and mean width of the central 50, 80, 90, 95 and 99% intervals.
 //
 // plot draws a model's predictions on a data file into a PNG image (-o,
-// default plot.png; it must end in .png), one panel each: every row's
+// default plot.png; it must end in .png, and replaces neither the model
+// nor the data, nor, unless -force, a file that is not a PNG), one panel
+// each: every row's
 // predicted mean and calibrated 95% interval with its target, black
 // inside the interval and red outside, in order of the predicted mean or
 // of the column -x names; if the file has targets, the share inside the

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/bayes"
+	"github.com/gcpnet/gcp/internal/filetest"
 )
 
 // gcpRun runs the command line args and returns what it wrote.
@@ -160,7 +161,7 @@ func TestTrainPredictEval(t *testing.T) {
 			}
 			// eval's RMSE is that of predict's means, up to the 6
 			// significant digits eval prints.
-			tab := readCSV(t, mustRead(t, testCSV))
+			tab := readCSV(t, filetest.Read(t, testCSV))
 			var ss float64
 			for i, rec := range tab[1:] {
 				y, _ := strconv.ParseFloat(rec[3], 64)
@@ -184,16 +185,6 @@ func TestTrainPredictEval(t *testing.T) {
 	if want := "model-float32.gcpm model-float64.gcpm test.csv test_x.csv train.csv"; strings.Join(names, " ") != want {
 		t.Errorf("directory holds %v, want %s", names, want)
 	}
-}
-
-// mustRead returns the contents of the file at path.
-func mustRead(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func TestErrors(t *testing.T) {

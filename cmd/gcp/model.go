@@ -1,6 +1,17 @@
 package main
 
-import "github.com/gcpnet/gcp"
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/bayes"
+	"github.com/gcpnet/gcp/internal/atomicfile"
+)
 
 // model is a saved model of any method, as predict and eval use it: the
 // root package's networks (gcp.Model) or a Bayesian comparator of
@@ -40,4 +51,52 @@ func predictRowsOf(m model, x []float64) (preds []gcp.Prediction, failed int, er
 		}
 	}
 	return preds, 0, nil
+}
+
+// loadModel reads a saved model of any method: a network of the root
+// package, read as float64 whatever type it was trained in (a float32
+// model loads exactly, and float64 arithmetic only removes rounding), or
+// a comparator of package bayes. It tells the format by the magic in the
+// file's first atomicfile.HeadLen bytes and hands the file to that
+// format's ReadFrom, which validates the header before it reads exactly
+// the size the header gives, within the format's limits; so a file that
+// is no model, however large or endless (/dev/zero, a data file), is
+// refused with gcp.ErrMagic after a few bytes, and a pipe is read once.
+// A file with bytes after the model gives gcp.ErrFormat.
+func loadModel(path string) (model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	head, err := r.Peek(atomicfile.HeadLen)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	var m model
+	var from io.ReaderFrom
+	switch {
+	case bytes.HasPrefix(head, []byte(atomicfile.MagicGCPM)):
+		n := new(gcp.Model[float64])
+		m, from = network{n}, n
+	case bytes.HasPrefix(head, []byte(atomicfile.MagicPBP)):
+		p := new(bayes.PBP)
+		m, from = pbpModel{PBP: p}, p
+	case bytes.HasPrefix(head, []byte(atomicfile.MagicSVGD)):
+		s := new(bayes.SVGD)
+		m, from = svgdModel{SVGD: s}, s
+	default:
+		return nil, fmt.Errorf("loading %s: %w: it starts with %q, which no model format does", path, gcp.ErrMagic, head)
+	}
+	if _, err := from.ReadFrom(r); err != nil {
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	switch _, err := r.ReadByte(); {
+	case err == nil:
+		return nil, fmt.Errorf("loading %s: %w: bytes after the model's end", path, gcp.ErrFormat)
+	case !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("loading %s: %w", path, err)
+	}
+	return m, nil
 }

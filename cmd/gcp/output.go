@@ -1,89 +1,57 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
-	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
-// checkOutput returns an error if train must not, or cannot, write its
-// model to out, so that it fails before training rather than after: out
-// in a missing directory, a directory, a path that gcp.SaveFile would
-// refuse (a device such as /dev/null, a FIFO) or that cannot be created,
-// the training data itself (even with force), or, unless force is set, an
-// existing file that is not a saved model. A dangling symbolic link is
-// fine: the model is written to the file it names.
-func checkOutput(out, data string, force bool) error {
+// output returns the target a command writes its -o file through, of
+// kind, after checking that it may and can write it, so that it fails
+// before the work rather than after: it refuses out in a missing
+// directory, a directory, a path that is not a regular file (a device
+// such as /dev/null, a FIFO), one of the command's inputs however it is
+// reached (a symbolic or a hard link; even with force), a path whose
+// directory does not take a new file, and, unless force is set, an
+// existing file of another kind. A dangling symbolic link is fine: the
+// file is written where it points.
+func output(out string, kind atomicfile.Kind, force bool, inputs ...string) (atomicfile.Target, error) {
+	t := atomicfile.Target{Path: out, Kind: kind, Force: force, Inputs: inputs}
 	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
-		return fmt.Errorf("-o %s: no directory %s", out, filepath.Dir(out))
+		return t, fmt.Errorf("-o %s: no directory %s", out, filepath.Dir(out))
 	}
-	fi, err := os.Stat(out)
-	if err == nil && fi.IsDir() {
-		return fmt.Errorf("-o %s is a directory; name the model file", out)
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return t, fmt.Errorf("-o %s is a directory; name the file", out)
 	}
-	if err := gcp.CheckSaveFile(out); err != nil {
-		return fmt.Errorf("-o %s: %w", out, err)
+	if err := t.Check(); err != nil {
+		return t, outputError(t, err)
 	}
-	if err != nil {
-		return nil // a new file: nothing to lose
-	}
-	if dfi, err := os.Stat(data); err == nil && os.SameFile(fi, dfi) {
-		return fmt.Errorf("-o %s is the training data %s, which the model would overwrite", out, data)
-	}
-	if !force && !isModel(out) {
-		return fmt.Errorf("-o %s exists and is not a saved model; give -force to overwrite it", out)
-	}
-	return nil
+	return t, nil
 }
 
-// isModel reports whether the file at path starts as a saved model of
-// any method does, or is empty; a file that cannot be read is not one.
-// Its first bytes suffice: a model's loader reports gcp.ErrMagic from the
-// magic alone.
-func isModel(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
+// outputError says why the target t was not written: err, with the
+// remedy where there is one.
+func outputError(t atomicfile.Target, err error) error {
+	if errors.Is(err, atomicfile.ErrForeign) {
+		return fmt.Errorf("-o %s: %w; give -force to overwrite it", t.Path, err)
 	}
-	defer f.Close()
-	head := make([]byte, 8)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	_, err = new(gcp.Model[float32]).ReadFrom(bytes.NewReader(head))
-	if !errors.Is(err, gcp.ErrMagic) {
-		return true
-	}
-	_, err = loadBayes(head)
-	return !errors.Is(err, gcp.ErrMagic)
+	return fmt.Errorf("-o %s: %w", t.Path, err)
 }
 
-// saveModel writes model to path as gcp.SaveFile does, except that a
-// SIGINT or SIGTERM during the save stops it: the temporary file, which
-// would otherwise stay behind as large as the model, is removed, path is
-// left as it was, and saveModel returns an error saying so. Outside the
-// save the signals keep their default action, and a signal the process
-// ignores (as a shell ignores SIGINT for a background job) stays ignored.
-func saveModel(path string, model encoding.BinaryMarshaler) error {
-	ctx := context.Background()
-	for _, s := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
-		if !signal.Ignored(s) {
-			var stop context.CancelFunc
-			ctx, stop = signal.NotifyContext(ctx, s)
-			defer stop()
-		}
+// saveModel writes model to t as gcp.SaveFile does, stopped by ctx, the
+// command's interruptContext: a SIGINT or SIGTERM at any moment of the
+// save before the rename stops it, the temporary file, which would
+// otherwise stay behind as large as the model, is removed, the file is
+// left as it was, and saveModel returns an error saying so.
+func saveModel(ctx context.Context, t atomicfile.Target, model encoding.BinaryMarshaler) error {
+	err := t.WriteMarshaled(ctx, model)
+	if err != nil && ctx.Err() == nil {
+		return outputError(t, err)
 	}
-	err := gcp.SaveMarshaled(ctx, path, model)
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		return fmt.Errorf("interrupted: %s was left as it was", path)
-	}
-	return err
+	return interrupted(ctx, err, "saving", t.Path)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
+	"github.com/gcpnet/gcp/internal/filetest"
 )
 
 // trainOnce runs "gcp train" for one epoch on data, writing to out.
@@ -21,7 +24,7 @@ func trainOnce(data, out string, extra ...string) error {
 // unchanged fails t unless the file at path holds text.
 func unchanged(t *testing.T, path, text string) {
 	t.Helper()
-	if got := mustRead(t, path); got != text {
+	if got := filetest.Read(t, path); got != text {
 		t.Errorf("%s changed", path)
 	}
 }
@@ -34,10 +37,10 @@ func unchanged(t *testing.T, path, text string) {
 func TestTrainOutputSafety(t *testing.T) {
 	dir := t.TempDir()
 	data := writeSynthetic(t, dir, "v.csv", 1, 20, false)
-	dataText := mustRead(t, data)
+	dataText := filetest.Read(t, data)
 	for _, extra := range [][]string{nil, {"-force"}} {
-		if err := trainOnce(data, data, extra...); err == nil || !strings.Contains(err.Error(), "is the training data") {
-			t.Errorf("train -o the data %v = %v, want an error saying it is the training data", extra, err)
+		if err := trainOnce(data, data, extra...); !errors.Is(err, atomicfile.ErrInput) {
+			t.Errorf("train -o the data %v = %v, want atomicfile.ErrInput", extra, err)
 		}
 		unchanged(t, data, dataText)
 	}
@@ -79,13 +82,13 @@ func TestTrainOutputLinks(t *testing.T) {
 	}
 	dir := t.TempDir()
 	data := writeSynthetic(t, dir, "v.csv", 1, 20, false)
-	dataText := mustRead(t, data)
+	dataText := filetest.Read(t, data)
 	dataLink := filepath.Join(dir, "data-link.gcpm")
 	if err := os.Symlink(data, dataLink); err != nil {
 		t.Fatal(err)
 	}
-	if err := trainOnce(data, dataLink, "-force"); err == nil || !strings.Contains(err.Error(), "is the training data") {
-		t.Errorf("train -o a link to the data = %v, want an error saying it is the training data", err)
+	if err := trainOnce(data, dataLink, "-force"); !errors.Is(err, atomicfile.ErrInput) {
+		t.Errorf("train -o a link to the data = %v, want atomicfile.ErrInput", err)
 	}
 	unchanged(t, data, dataText)
 
@@ -151,4 +154,46 @@ func TestTrainFloat32Underflow(t *testing.T) {
 	if _, _, err := gcpRun("train", "-data", mixed, "-o", model, "-epochs", "1", "-float32"); err != nil {
 		t.Errorf("train -float32 with 1e-300 beside 2..20: %v", err)
 	}
+}
+
+// TestTrainRefusesBadHeaderFirst reproduces N3 of issue 26: a header name
+// over 1024 bytes, or an empty one, was refused only after the whole
+// training (9.4 s in the probe), when the model was given the names. It
+// must be refused before training, naming the file's header: with 10⁵
+// epochs, training first would take 20 s. splits refuses it the same
+// way. regression: N3 of issue 26.
+func TestTrainRefusesBadHeaderFirst(t *testing.T) {
+	dir := t.TempDir()
+	for _, header := range []string{strings.Repeat("x", 1025) + ",y", ",y"} {
+		var b strings.Builder
+		b.WriteString(header + "\n")
+		for i := range 70 {
+			fmt.Fprintf(&b, "%d,%d%s\n", i, i%7, strings.Repeat(",1", strings.Count(header, ",")-1))
+		}
+		data := filepath.Join(dir, "d.csv")
+		if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"train", "-data", data, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "100000", "-validation", "0"},
+			{"splits", "-data", data, "-splits", writeSplitFile(t, dir), "-epochs", "100000", "-validation", "0"},
+		} {
+			_, _, err := gcpRun(args...)
+			if !errors.Is(err, gcp.ErrConfig) || !strings.Contains(err.Error(), "the header") {
+				t.Errorf("%s with the header %.20q… = %v, want gcp.ErrConfig naming the header", args[0], header, err)
+			}
+		}
+	}
+	filetest.Only(t, dir, "d.csv", "splits.txt")
+}
+
+// writeSplitFile writes a split file of one test split, rows 0 to 9, to
+// dir and returns its path.
+func writeSplitFile(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "splits.txt")
+	if err := os.WriteFile(path, []byte("0,1,2,3,4,5,6,7,8,9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

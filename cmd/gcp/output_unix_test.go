@@ -4,6 +4,7 @@ package main
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
+	"github.com/gcpnet/gcp/internal/filetest"
 )
 
 // TestTrainOutputFIFO is defect 4 of issue 11 in the command: as root,
@@ -46,9 +49,7 @@ func TestTrainOutputFIFO(t *testing.T) {
 // SIGINT itself, so that a signal that arrives after the save cannot end
 // the test binary; a save that finished before the signal is tried again.
 func TestSaveModelInterrupted(t *testing.T) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
+	catchSIGINT(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m.gcpm")
 	small, err := gcp.New[float32](gcp.Config{Inputs: 1, Hidden: []int{2}})
@@ -58,7 +59,7 @@ func TestSaveModelInterrupted(t *testing.T) {
 	if err := gcp.SaveFile(path, small); err != nil {
 		t.Fatal(err)
 	}
-	old := mustRead(t, path)
+	old := filetest.Read(t, path)
 	// 4·2048² parameters: a 67 MB file, many 4 MiB chunks.
 	big, err := gcp.New[float32](gcp.Config{Inputs: 1, Hidden: []int{2048, 2048}})
 	if err != nil {
@@ -66,14 +67,18 @@ func TestSaveModelInterrupted(t *testing.T) {
 	}
 	for attempt := 1; ; attempt++ {
 		done := make(chan error, 1)
-		go func() { done <- saveModel(path, big) }()
+		go func() {
+			ctx, stop := interruptContext()
+			defer stop()
+			done <- saveModel(ctx, atomicfile.Target{Path: path, Kind: atomicfile.Model}, big)
+		}()
 		err := interruptWhenTemp(t, dir, done)
-		persistOnlyModel(t, dir)
+		filetest.Only(t, dir, "m.gcpm")
 		if err != nil {
 			if !strings.Contains(err.Error(), "interrupted") {
 				t.Fatalf("saveModel = %v, want an interruption", err)
 			}
-			if mustRead(t, path) != old {
+			if filetest.Read(t, path) != old {
 				t.Fatal("the interrupted save changed the old model")
 			}
 			return
@@ -112,18 +117,98 @@ func interruptWhenTemp(t *testing.T, dir string, done chan error) error {
 	}
 }
 
-// persistOnlyModel fails unless dir holds m.gcpm and nothing else.
-func persistOnlyModel(t *testing.T, dir string) {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+// TestPlotOutputFIFO reproduces N6 of issue 26: "mkfifo f.png; gcp plot
+// -o f.png" with no reader reported "wrote" and exited 0, and a PNG over
+// the pipe's 64 KB buffer would have blocked forever. It must be refused
+// at once, forced or not, and the FIFO stay a FIFO. If plot blocks, the
+// test fails and reads the FIFO so that it can end. regression: N6 of
+// issue 26.
+func TestPlotOutputFIFO(t *testing.T) {
+	dir := t.TempDir()
+	data, model := smallModel(t, dir)
+	fifo := filepath.Join(dir, "f.png")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFO on this system: %v", err)
 	}
-	if len(entries) != 1 || entries[0].Name() != "m.gcpm" {
-		var names []string
-		for _, e := range entries {
-			names = append(names, e.Name())
+	for _, force := range []string{"-force=false", "-force"} {
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := gcpRun("plot", "-model", model, "-data", data, "-o", fifo, force)
+			done <- err
+		}()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(5 * time.Second):
+			t.Errorf("plot -o FIFO %s blocked for 5 s", force)
+			if f, err := os.Open(fifo); err == nil { // let the writer finish
+				io.Copy(io.Discard, f)
+				f.Close()
+			}
+			err = <-done
 		}
-		t.Fatalf("%s holds %v, want only m.gcpm", dir, names)
+		if !errors.Is(err, gcp.ErrNotRegular) {
+			t.Errorf("plot -o FIFO %s = %v, want gcp.ErrNotRegular", force, err)
+		}
 	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode().Type() != fs.ModeNamedPipe {
+		t.Errorf("the FIFO is now %v (%v)", fi.Mode(), err)
+	}
+}
+
+// TestTrainInterrupted is Build item 2 of issue 26 in the command: gcp
+// train (the automatic recipe, plain Fit with -validation 0, and a
+// comparator of package bayes) and gcp splits stop on SIGINT within an
+// epoch, return an error saying they were interrupted (main prints it on
+// stderr and exits 2), and leave -o as it was. Training for 10⁵ epochs
+// would take minutes; the test sends SIGINT every 20 ms until the command
+// returns (it subscribes to SIGINT itself, so that a signal that arrives
+// before the command listens cannot end the test binary).
+// regression: N10 of issue 26 (training could not be cancelled).
+func TestTrainInterrupted(t *testing.T) {
+	catchSIGINT(t)
+	dir := t.TempDir()
+	data, model := smallModel(t, dir)
+	old := filetest.Read(t, model)
+	for _, args := range [][]string{
+		{"train", "-data", data, "-o", model, "-epochs", "100000"},
+		{"train", "-data", data, "-o", model, "-epochs", "100000", "-validation", "0"},
+		{"train", "-data", data, "-o", model, "-epochs", "1000000", "-method", "svgd"},
+		{"splits", "-data", data, "-splits", writeSplitFile(t, dir), "-epochs", "100000"},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := gcpRun(args...)
+			done <- err
+		}()
+		var err error
+	wait:
+		for {
+			select {
+			case err = <-done:
+				break wait
+			case <-time.After(20 * time.Millisecond):
+				if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), "interrupted while") {
+			t.Errorf("%v interrupted = %v, want an error saying so", args, err)
+		}
+		if filetest.Read(t, model) != old {
+			t.Errorf("%v interrupted changed -o", args)
+		}
+		filetest.Only(t, dir, "d.csv", "m.gcpm", "splits.txt")
+	}
+}
+
+// catchSIGINT subscribes the test to SIGINT until it ends, so that a
+// signal it sends to its own process while the code under test does not
+// listen (before or after a save or a training) cannot end the test
+// binary.
+func catchSIGINT(t *testing.T) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	t.Cleanup(func() { signal.Stop(sig) })
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/metrics"
 	"github.com/gcpnet/gcp/internal/plot"
@@ -34,7 +35,7 @@ type plotRows struct {
 // drawPlot draws a model's predictions on a data file as a PNG.
 func drawPlot(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("plot",
-		"plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN] [-target NAME] [-reorder]",
+		"plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN] [-target NAME] [-reorder] [-force]",
 		`Draw the model's predictions on FILE.csv into a PNG image, one panel
 each:
   predictions  every row's predicted mean and calibrated 95% interval
@@ -52,8 +53,9 @@ each:
                scale and in the same order: near or above 1 (0 on the
                scale), the model has not seen data like the row.
 It prints on stderr what it drew and how many targets the intervals
-cover. -o must name a .png file, so that a slip cannot overwrite the model
-or the data.
+cover. -o must name a .png file and never replaces the model or the data
+file (not through a link either), a device or a FIFO, nor, unless -force,
+a file that is not a PNG image; the image is written atomically.
 
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, else (for a model saved without
@@ -61,6 +63,7 @@ names) the last of one column more than the model's features.
 `+columnsAbout)
 	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column (default: the model's target)")
 	out := c.fs.String("o", "plot.png", "the PNG file to write")
+	force := c.fs.Bool("force", false, "overwrite -o even if it is not a PNG image")
 	axis := c.fs.String("x", "", "a column of FILE.csv for the horizontal axis (default: the rows in order of their predicted mean)")
 	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
 	if err != nil {
@@ -68,6 +71,10 @@ names) the last of one column more than the model's features.
 	}
 	if !strings.EqualFold(filepath.Ext(*out), ".png") {
 		return fmt.Errorf("-o %s: want a file name ending in .png", *out)
+	}
+	dst, err := output(*out, atomicfile.PNG, *force, *modelPath, *dataPath)
+	if err != nil {
+		return err
 	}
 	x, y, err := columns(m, tab, *target, *reorder, false)
 	if err != nil {
@@ -100,7 +107,10 @@ names) the last of one column more than the model's features.
 	if rows.disagreement != nil {
 		panels = append(panels, disagreementPanel(rows, xLabel))
 	}
-	if err := plot.WritePNG(*out, plot.Grid(len(panels), plotPanelW, plotPanelH, panels...)); err != nil {
+	ctx, stop := interruptContext()
+	defer stop()
+	err = plot.WritePNG(ctx, dst, plot.Grid(len(panels), plotPanelW, plotPanelH, panels...))
+	if err = interrupted(ctx, err, "writing the image", *out); err != nil {
 		return err
 	}
 	titles := make([]string, len(panels))

@@ -1,16 +1,20 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/internal/filetest"
 )
 
 // TestPlot trains an ensemble and a single network on the synthetic data,
@@ -206,4 +210,82 @@ func TestTargetLabel(t *testing.T) {
 			t.Errorf("targetLabel(-target %q, model's %q) = %q, want %q", c.flag, c.model, got, c.want)
 		}
 	}
+}
+
+// TestPlotOutputNeverReplacesInputs reproduces N1 of issue 26: gcp plot's
+// only guard was -o's extension, so "ln -s d.csv p.png; gcp plot -data
+// d.csv -o p.png" exited 0 with d.csv turned into a PNG, and so did a
+// hard link, "-data d.png -o d.png", "-model m.png -o m.png" and an
+// existing file that is not a PNG. The inputs are refused even with
+// -force, the other file without it, each left as it was; -force then
+// replaces the file that is not a PNG, and plot writes over its own PNG.
+// regression: N1 of issue 26.
+func TestPlotOutputNeverReplacesInputs(t *testing.T) {
+	if runtime.GOOS == "wasip1" {
+		t.Skip("WASI has no portable links")
+	}
+	dir := t.TempDir()
+	data, model := smallModel(t, dir)
+	link := func(make func(string, string) error, target, name string) string {
+		path := filepath.Join(dir, name)
+		if err := make(target, path); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	sym := link(os.Symlink, data, "sym.png")
+	hard := link(os.Link, data, "hard.png")
+	dataPNG := link(os.Link, data, "d.png")
+	modelPNG := link(os.Link, model, "m.png")
+	notes := filepath.Join(dir, "notes.png")
+	if err := os.WriteFile(notes, []byte("not an image\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dataText, modelText := filetest.Read(t, data), filetest.Read(t, model)
+	for _, c := range []struct {
+		model, data, out string
+		want             error
+	}{
+		{model, data, sym, atomicfile.ErrInput},
+		{model, data, hard, atomicfile.ErrInput},
+		{model, dataPNG, dataPNG, atomicfile.ErrInput},
+		{modelPNG, data, modelPNG, atomicfile.ErrInput},
+		{model, data, notes, atomicfile.ErrForeign},
+	} {
+		for _, force := range []bool{false, true} {
+			args := []string{"plot", "-model", c.model, "-data", c.data, "-o", c.out}
+			if force {
+				args = append(args, "-force")
+			}
+			_, _, err := gcpRun(args...)
+			if force && c.want == atomicfile.ErrForeign {
+				if err != nil {
+					t.Errorf("%v: %v", args[1:], err)
+				}
+				continue
+			}
+			if !errors.Is(err, c.want) {
+				t.Errorf("%v = %v, want %v", args[1:], err, c.want)
+			}
+		}
+	}
+	unchanged(t, data, dataText)
+	unchanged(t, model, modelText)
+	checkPanels(t, notes, 2)
+	if _, _, err := gcpRun("plot", "-model", model, "-data", data, "-o", notes); err != nil {
+		t.Errorf("plot over its own PNG: %v", err)
+	}
+}
+
+// smallModel writes 40 rows of synthetic data to d.csv in dir and a
+// network trained on them for two epochs to m.gcpm, for the tests that
+// need a model and its data but not a good fit, and returns their paths.
+func smallModel(t *testing.T, dir string) (data, model string) {
+	t.Helper()
+	data = writeSynthetic(t, dir, "d.csv", 1, 40, false)
+	model = filepath.Join(dir, "m.gcpm")
+	if _, _, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
+		t.Fatal(err)
+	}
+	return data, model
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -48,33 +46,6 @@ func load(modelPath, dataPath string) (model, *dataset.Table, error) {
 		return nil, nil, err
 	}
 	return m, tab, nil
-}
-
-// loadModel reads a saved model of any method: a network of the root
-// package, read as float64 whatever type it was trained in (a float32
-// model loads exactly, and float64 arithmetic only removes rounding), or
-// a comparator of package bayes. A file that is neither gets the root
-// package's error.
-func loadModel(path string) (model, error) {
-	m, err := gcp.LoadFile[float64](path)
-	if err == nil {
-		return network{m}, nil
-	}
-	if !errors.Is(err, gcp.ErrMagic) {
-		return nil, err
-	}
-	b, readErr := os.ReadFile(path)
-	if readErr != nil {
-		return nil, err
-	}
-	bm, bayesErr := loadBayes(b)
-	switch {
-	case errors.Is(bayesErr, gcp.ErrMagic):
-		return nil, err
-	case bayesErr != nil:
-		return nil, fmt.Errorf("loading %s: %w", path, bayesErr)
-	}
-	return bm, nil
 }
 
 // columnsAbout is the help text on how predict and eval find the model's

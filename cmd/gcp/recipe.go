@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/bayes"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // fitJob is a training run of gcp train, and of each split of gcp
@@ -186,8 +188,8 @@ type fitResult struct {
 	members int
 }
 
-// fitModel trains a Model[T] as job says.
-func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
+// fitModel trains a Model[T] as job says, stopped by ctx.
+func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
 	res := fitResult{plain: job.plain, rows: len(job.y), members: max(1, job.cfg.Members)}
 	if !job.plain && len(job.y) < gcp.MinAutoFitRows {
 		res.plain, res.small = true, true
@@ -196,7 +198,7 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 		job.search.Progress = func(r gcp.AutoRound) {
 			job.bar.draw(r.Round, fmt.Sprintf("round of %d candidates, %d epochs, best held-out NLL %.4g", r.Candidates, r.Epochs, r.BestValNLL))
 		}
-		m, auto, err := gcp.AutoFit[T](job.cfg, job.tc, convert[T](job.x), convert[T](job.y), job.search)
+		m, auto, err := gcp.AutoFitContext[T](ctx, job.cfg, job.tc, convert[T](job.x), convert[T](job.y), job.search)
 		job.bar.finish()
 		if err != nil {
 			return nil, res, trainingError(err)
@@ -229,7 +231,7 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 	if job.bar != nil {
 		job.bar.total = epochs // plain Fit counts epochs, not rounds
 	}
-	st, err := tr.Fit(convert[T](job.x), convert[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: job.bar.update})
+	st, err := tr.FitContext(ctx, convert[T](job.x), convert[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: job.bar.update})
 	job.bar.finish()
 	if err != nil {
 		return nil, res, trainingError(err)
@@ -238,13 +240,14 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 	return model, res, model.SetFeatureNames(job.names, job.target)
 }
 
-// fitAndSave trains a Model[T] as job says and saves it to path.
-func fitAndSave[T gcp.Float](job fitJob, path string) (fitResult, error) {
-	model, res, err := fitModel[T](job)
+// fitAndSave trains a Model[T] as job says and saves it to t, stopped by
+// ctx.
+func fitAndSave[T gcp.Float](ctx context.Context, job fitJob, t atomicfile.Target) (fitResult, error) {
+	model, res, err := fitModel[T](ctx, job)
 	if err != nil {
 		return res, err
 	}
-	if err := saveModel(path, model); err != nil {
+	if err := saveModel(ctx, t, model); err != nil {
 		return res, fmt.Errorf("writing the model: %w", err)
 	}
 	return res, nil

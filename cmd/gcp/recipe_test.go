@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/filetest"
 )
 
 // TestReorderColumns checks the column check on real predictions: a file
@@ -27,7 +28,7 @@ func TestReorderColumns(t *testing.T) {
 		t.Fatalf("the model keeps names %q and target %q, want a,b,c and y", names, target)
 	}
 	// The same rows with columns c,y,a,b.
-	rows := readCSV(t, mustRead(t, trainCSV))
+	rows := readCSV(t, filetest.Read(t, trainCSV))
 	var b strings.Builder
 	for _, r := range rows {
 		b.WriteString(strings.Join([]string{r[2], r[3], r[0], r[1]}, ",") + "\n")

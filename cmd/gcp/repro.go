@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -105,11 +106,13 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	if isTerminal(stderr) {
 		run.bar = newProgressBar(stderr, *folds*h.epochs)
 	}
+	ctx, stop := interruptContext()
+	defer stop()
 	start := time.Now()
-	res, err := run.results(runtime.GOMAXPROCS(0))
+	res, err := run.results(ctx, runtime.GOMAXPROCS(0))
 	run.bar.finish()
 	if err != nil {
-		return fmt.Errorf("repro: %w", err)
+		return interrupted(ctx, fmt.Errorf("repro: %w", err), "training the folds", "")
 	}
 	sum := summarize(name, meth.String(), run, res, time.Since(start))
 	if *asJSON {
@@ -199,8 +202,9 @@ type reproRun struct {
 }
 
 // results runs the folds on up to workers goroutines and returns their
-// scores, in fold order. An error names the fold.
-func (r reproRun) results(workers int) ([]scores, error) {
+// scores, in fold order. An error names the fold. Once ctx is done every
+// fold stops within an epoch and results returns ctx's error.
+func (r reproRun) results(ctx context.Context, workers int) ([]scores, error) {
 	res := make([]scores, r.folds)
 	var epochs, done atomic.Int64
 	total := r.folds * r.h.epochs
@@ -209,9 +213,9 @@ func (r reproRun) results(workers int) ([]scores, error) {
 			if r.bar != nil {
 				r.bar.draw(int(epochs.Add(1)), fmt.Sprintf("%d/%d folds done", done.Load(), r.folds))
 			}
-			return !stop()
+			return !stop() && ctx.Err() == nil
 		}
-		s, err := r.fold(f, epoch)
+		s, err := r.fold(ctx, f, epoch)
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", f+1, err)
 		}
@@ -219,6 +223,9 @@ func (r reproRun) results(workers int) ([]scores, error) {
 		done.Add(1)
 		return nil
 	})
+	if err == nil {
+		err = ctx.Err() // the folds stopped by it report errStopped
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -226,15 +233,16 @@ func (r reproRun) results(workers int) ([]scores, error) {
 	return res, nil
 }
 
-// fold draws, trains and scores fold f; epoch is train's callback.
-func (r reproRun) fold(f int, epoch func() bool) (scores, error) {
+// fold draws, trains and scores fold f, stopped by ctx; epoch is train's
+// callback.
+func (r reproRun) fold(ctx context.Context, f int, epoch func() bool) (scores, error) {
 	fd := newFold(r.t, r.seed, f, r.outliers)
 	var preds []gcp.Prediction
 	var err error
 	if r.meth.network() {
 		preds, err = fd.network(r.t.d, r.meth.loss, r.h, epoch)
 	} else {
-		preds, err = fd.bayes(r.meth, r.h, epoch)
+		preds, err = fd.bayes(ctx, r.meth, r.h, epoch)
 	}
 	if err != nil {
 		return scores{}, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/filetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -183,16 +185,16 @@ func TestResultsIndependentOfScheduling(t *testing.T) {
 		h := tinyHyper
 		h.dropout = 0.2
 		run := reproRun{t: tab, meth: method{loss: loss}, h: h, folds: 4, outliers: 0.05, seed: 3}
-		one, err := run.results(1)
+		one, err := run.results(context.Background(), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		two, err := run.results(2)
+		two, err := run.results(context.Background(), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
 		run.folds = 2
-		fewer, err := run.results(2)
+		fewer, err := run.results(context.Background(), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +230,7 @@ func TestReproProgress(t *testing.T) {
 	var buf bytes.Buffer
 	run := reproRun{t: synthTable(60), meth: method{loss: gcp.LossGCP}, h: tinyHyper, folds: 3, seed: 1}
 	run.bar = newProgressBar(&buf, run.folds*run.h.epochs)
-	if _, err := run.results(2); err != nil {
+	if _, err := run.results(context.Background(), 2); err != nil {
 		t.Fatal(err)
 	}
 	run.bar.finish()
@@ -502,7 +504,7 @@ func TestReproConstantColumn(t *testing.T) {
 	if _, sd := meanSD(v, 0, 1); sd != 0 {
 		t.Errorf("meanSD(40 × 0.1) gives the standard deviation %v, want 0 for a constant column", sd)
 	}
-	lines := strings.SplitAfterN(mustRead(t, filepath.Join("..", "..", "data", "uci", "yacht.csv")), "\n", 32)
+	lines := strings.SplitAfterN(filetest.Read(t, filepath.Join("..", "..", "data", "uci", "yacht.csv")), "\n", 32)
 	data := filepath.Join(t.TempDir(), "yacht.csv")
 	if err := os.WriteFile(data, []byte(strings.Join(lines[:31], "")), 0o644); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,8 +94,15 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		tests = tests[:*count]
 	}
 	names, targetName := columnNames(tab, *target)
+	if rf.meth.network() { // a comparator of package bayes keeps no names
+		if err := checkColumnNames(tab, names, targetName); err != nil {
+			return err
+		}
+	}
 	all := table{x: x, y: y, d: len(names)}
 	var res []splitScores
+	ctx, stop := interruptContext()
+	defer stop()
 	start := time.Now()
 	for i, test := range tests {
 		train, eval := all.split(test)
@@ -104,12 +112,12 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		t0 := time.Now()
 		var s splitScores
 		if rf.meth.network() {
-			s, err = runSplit(rf.job(c, names, targetName, train.x, train.y), *rf.f32, eval)
+			s, err = runSplit(ctx, rf.job(c, names, targetName, train.x, train.y), *rf.f32, eval)
 		} else {
-			s, err = bayesSplit(rf.meth, rf.bayesHyper(c), train, eval)
+			s, err = bayesSplit(ctx, rf.meth, rf.bayesHyper(c), train, eval)
 		}
 		if err != nil {
-			return fmt.Errorf("splits: split %d: %w", i, err)
+			return interrupted(ctx, fmt.Errorf("splits: split %d: %w", i, err), fmt.Sprintf("training split %d", i), "")
 		}
 		s.Seconds = math.Round(time.Since(t0).Seconds()*1000) / 1000
 		res = append(res, s)
@@ -181,15 +189,15 @@ func innerHoldOut(n int, seed uint64, split int) []int {
 }
 
 // runSplit trains by job and scores the rows of eval.
-func runSplit(job fitJob, f32 bool, eval table) (splitScores, error) {
+func runSplit(ctx context.Context, job fitJob, f32 bool, eval table) (splitScores, error) {
 	if f32 {
-		return trainAndScore[float32](job, eval)
+		return trainAndScore[float32](ctx, job, eval)
 	}
-	return trainAndScore[float64](job, eval)
+	return trainAndScore[float64](ctx, job, eval)
 }
 
-func trainAndScore[T gcp.Float](job fitJob, eval table) (splitScores, error) {
-	m, fr, err := fitModel[T](job)
+func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, eval table) (splitScores, error) {
+	m, fr, err := fitModel[T](ctx, job)
 	if err != nil {
 		return splitScores{}, err
 	}
@@ -215,8 +223,8 @@ func trainAndScore[T gcp.Float](job fitJob, eval table) (splitScores, error) {
 // bayesSplit trains the Bayesian comparator m by h on train and scores
 // the rows of eval. It has no calibration: the calibrated and raw
 // measures are those of its Gaussian predictive.
-func bayesSplit(m method, h bayesHyper, train, eval table) (splitScores, error) {
-	model, err := fitBayes(m, h, train.x, train.y)
+func bayesSplit(ctx context.Context, m method, h bayesHyper, train, eval table) (splitScores, error) {
+	model, err := fitBayes(ctx, m, h, train.x, train.y)
 	if err != nil {
 		return splitScores{}, err
 	}

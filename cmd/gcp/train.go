@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/atomicfile"
 	"github.com/gcpnet/gcp/internal/dataset"
 )
 
@@ -37,7 +38,8 @@ stopping or calibration, for -epochs (default 500) at -lr (default
 0.001).
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
-too when stderr is a terminal.`)
+too when stderr is a terminal. Ctrl-C (or SIGTERM) stops the training
+within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 	data := c.fs.String("data", "", "training data: CSV with a header line (required)")
 	out := c.fs.String("o", "", "file to write the model to (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
@@ -53,17 +55,23 @@ too when stderr is a terminal.`)
 		return fmt.Errorf("train: %w", err)
 	}
 	// Fail before training, not after, if the model cannot be written.
-	if err := checkOutput(*out, *data, *force); err != nil {
+	dst, err := output(*out, atomicfile.Model, *force, *data)
+	if err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
 	tab, x, y, err := readSplit(*data, *target)
 	if err != nil {
 		return err
 	}
+	ctx, stop := interruptContext()
+	defer stop()
 	if !rf.meth.network() {
-		return trainBayes(c, rf, x, y, *out, stderr)
+		return interrupted(ctx, trainBayes(ctx, c, rf, x, y, dst, stderr), "training", *out)
 	}
 	names, targetName := columnNames(tab, *target)
+	if err := checkColumnNames(tab, names, targetName); err != nil {
+		return err
+	}
 	job := rf.job(c, names, targetName, x, y)
 	if isTerminal(stderr) {
 		job.bar = newProgressBar(stderr, 3)
@@ -74,12 +82,12 @@ too when stderr is a terminal.`)
 		if err := fitsFloat32(tab); err != nil {
 			return err
 		}
-		res, err = fitAndSave[float32](job, *out)
+		res, err = fitAndSave[float32](ctx, job, dst)
 	} else {
-		res, err = fitAndSave[float64](job, *out)
+		res, err = fitAndSave[float64](ctx, job, dst)
 	}
 	if err != nil {
-		return err
+		return interrupted(ctx, err, "training", *out)
 	}
 	res.summarize(stderr, rf.meth.String(), *out, time.Since(start))
 	return nil
@@ -96,6 +104,23 @@ func columnNames(tab *dataset.Table, target string) (features []string, name str
 		}
 	}
 	return features, tab.Header[k]
+}
+
+// checkColumnNames returns the error that the trained model's
+// SetFeatureNames would give for tab's feature and target names, naming
+// the file, so that a header the model cannot keep (an empty or repeated
+// feature name, a name over 1024 bytes or not UTF-8) is refused before
+// training rather than after it. It asks a model of the same inputs and
+// one hidden unit, so that the rule stays the library's.
+func checkColumnNames(tab *dataset.Table, names []string, target string) error {
+	m, err := gcp.New[float32](gcp.Config{Inputs: len(names), Hidden: []int{1}})
+	if err == nil {
+		err = m.SetFeatureNames(names, target)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: line %d, the header: %w", tab.File, tab.HeaderLine, err)
+	}
+	return nil
 }
 
 // readSplit reads the data file at path and splits it into features and

@@ -3,7 +3,7 @@
 // images with the standard library alone. A Plot is one panel: axes with
 // tick labels in a built-in 5×7 bitmap font, then points, lines (solid or
 // dashed), filled bands and a legend; Grid lays panels out in one image
-// and WritePNG saves it.
+// and WritePNG saves it, atomically.
 //
 // Drawing is exact and unantialiased, so that tests can check pixels: a
 // line is Bresenham's, a band fills whole pixel columns. Non-finite values
@@ -12,12 +12,15 @@
 package plot
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
-	"os"
 	"strconv"
+
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // Range is the span of an axis. A Range whose Max is not above its Min,
@@ -458,15 +461,10 @@ func Grid(cols, w, h int, plots ...*Plot) *image.RGBA {
 	return img
 }
 
-// WritePNG writes img to the file at path as a PNG.
-func WritePNG(path string, img image.Image) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+// WritePNG writes img as a PNG to the file t names, atomically and
+// stopped by ctx (atomicfile.Target.Write): never over a file that is not
+// a PNG (unless t.Force), nor over one of t.Inputs.
+func WritePNG(ctx context.Context, t atomicfile.Target, img image.Image) error {
+	t.Kind = atomicfile.PNG
+	return t.Write(ctx, func(w io.Writer) error { return png.Encode(w, img) })
 }

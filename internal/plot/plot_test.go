@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"context"
 	"image"
 	"image/color"
 	"image/png"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/gcpnet/gcp/internal/atomicfile"
 )
 
 // canvas returns a white w×h image.
@@ -332,7 +335,7 @@ func TestGridWritePNG(t *testing.T) {
 		t.Fatalf("Grid of 3 panels, 2 to a row: bounds %v, want 320×240", got)
 	}
 	path := filepath.Join(t.TempDir(), "g.png")
-	if err := WritePNG(path, img); err != nil {
+	if err := WritePNG(context.Background(), atomicfile.Target{Path: path}, img); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -356,7 +359,7 @@ func TestGridWritePNG(t *testing.T) {
 			}
 		}
 	}
-	if err := WritePNG(filepath.Join(t.TempDir(), "no", "g.png"), img); err == nil {
+	if err := WritePNG(context.Background(), atomicfile.Target{Path: filepath.Join(t.TempDir(), "no", "g.png")}, img); err == nil {
 		t.Error("WritePNG into a missing directory succeeded")
 	}
 }

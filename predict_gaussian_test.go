@@ -1,0 +1,61 @@
+package gcp
+
+import (
+	"math"
+	"testing"
+)
+
+// TestStandardNormalQuantile checks Φ⁻¹ against mpmath
+// (testdata/gen_normal_quantile.py) from the smallest subnormal
+// probability, 2⁻¹⁰⁷⁴, to 1 − 2⁻⁵³. The tolerance, 4e-16 relative
+// (about 2 ulps) where |z| ≥ 1 and absolute below: the Halley steps of
+// the bulk and the Newton steps of the tail stop at a step of an ulp, and
+// z carries the rounding of a few terms of ln Φ near |ln q| ≤ 745, each
+// of which moves z by its error over |z|.
+// regression: N4 of issue 26 (−Inf below p ≈ 5e-17, 1e-15 off at 1e-16).
+func TestStandardNormalQuantile(t *testing.T) {
+	checkSpecialRef(t, "standardNormalQuantile", standardNormalQuantile, 4e-16, 1)
+}
+
+// TestPredictiveQuantileTails checks the quantiles built on Φ⁻¹, a
+// Gaussian prediction's Quantile and CalibratedQuantile for every loss,
+// at every probability of the mpmath table
+// (testdata/gen_normal_quantile.py), from 2⁻¹⁰⁷⁴ to 1 − 2⁻⁵³: finite, and
+// mean + sd·z to within 1e-15·(|mean| + sd·|z|) (z is within 4e-16 of its
+// value, TestStandardNormalQuantile, and scaling by sd and adding the
+// mean round twice more); for mean 0 the upper tail is the exact mirror
+// of the lower one. The first row is the probe's reproduction: N(0, 1)'s
+// Quantile(1e-17) was −Inf with a nil error.
+// regression: N4 of issue 26.
+func TestPredictiveQuantileTails(t *testing.T) {
+	refs, err := loadSpecialRefs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := append([]specialRef{{x: 1e-17, want: -8.493793224109597, line: "the probe's"}}, refs["standardNormalQuantile"]...)
+	for _, ms := range []struct{ mean, sd float64 }{{0, 1}, {3, 2}} {
+		v := ms.sd * ms.sd
+		quantiles := map[string]func(float64) (float64, error){
+			"Gaussian Quantile": Prediction{Loss: LossGaussianML, Mean: ms.mean, Var: v, VarCorrected: v, Alpha: math.Inf(1), Members: 1}.Quantile,
+		}
+		for _, loss := range []Loss{LossGCP, LossGaussianML, LossMLBayes, LossDPD} {
+			p := Prediction{Loss: loss, Mean: ms.mean, Var: 9 * v, VarCorrected: v, Alpha: 1.5, Beta: 1, Nu: 1, Members: 1}
+			quantiles[loss.String()+" CalibratedQuantile"] = p.CalibratedQuantile
+		}
+		for name, q := range quantiles {
+			for _, r := range rows {
+				got, err := q(r.x)
+				want := ms.mean + ms.sd*r.want
+				if err != nil || !(math.Abs(got-want) <= 1e-15*(math.Abs(ms.mean)+ms.sd*math.Abs(r.want))) {
+					t.Errorf("%s: N(%g, %g²) %s(%g) = %v, %v; want %v", r.line, ms.mean, ms.sd, name, r.x, got, err, want)
+				}
+				if ms.mean != 0 || r.x <= 0.5 {
+					continue
+				}
+				if lo, _ := q(1 - r.x); got != -lo {
+					t.Errorf("N(0, %g²) %s(%g) = %v, not the mirror of %s(%g) = %v", ms.sd, name, r.x, got, name, 1-r.x, lo)
+				}
+			}
+		}
+	}
+}
