@@ -23,12 +23,16 @@ type AutoOptions struct {
 	// need dropout.
 	LearningRates, Dropouts []float64
 	// Architectures are the hidden layers of the heads (Config.Hidden)
-	// the search tries, and ScaleWeightings the exponents of
-	// TrainConfig.ScaleWeighting; both are dimensions of the grid as the
-	// learning rate is. Defaults: defaultArchitectures and
-	// defaultScaleWeightings. A single value fixes that dimension: gcp
-	// train's -hidden fixes the architecture, and {0} trains by the
-	// paper's update alone.
+	// the search tries, the cheapest first; ScaleWeightings the
+	// exponents of TrainConfig.ScaleWeighting, a dimension of the grid as
+	// the learning rate is. The grid of learning rates, dropout rates and
+	// scale weightings is searched with the first architecture; each
+	// further one then trains with the winner's settings, and replaces it
+	// only if its held-out NLL is lower by more than one standard error of
+	// the difference (the architecture stage: see AutoFit). Defaults:
+	// defaultArchitectures and defaultScaleWeightings. A single value
+	// fixes that dimension: gcp train's -hidden fixes the architecture,
+	// and ScaleWeightings {0} trains by the paper's update alone.
 	Architectures   [][]int
 	ScaleWeightings []float64
 	// MaxEpochs is the most epochs any candidate trains, at most
@@ -61,7 +65,7 @@ type AutoOptions struct {
 var (
 	defaultLearningRates   = []float64{1e-4, 3e-4, 1e-3, 3e-3}
 	defaultDropouts        = []float64{0, 0.1, 0.2, 0.4}
-	defaultArchitectures   = [][]int{{50}}
+	defaultArchitectures   = [][]int{{50}, {50, 50}}
 	defaultScaleWeightings = []float64{0.5}
 )
 
@@ -314,21 +318,26 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 			if s.cfg.Loss == LossMLBayes && p == 0 {
 				continue
 			}
-			for _, hidden := range opt.Architectures {
-				for _, b := range opt.ScaleWeightings {
-					s.cands = append(s.cands, &candidate[T]{hyper: hyper{lr: lr, dropout: p, hidden: hidden, weighting: b}})
-				}
+			for _, b := range opt.ScaleWeightings {
+				s.cands = append(s.cands, &candidate[T]{hyper: hyper{lr: lr, dropout: p, hidden: opt.Architectures[0], weighting: b}})
 			}
 		}
 	}
 	if len(s.cands) == 0 {
 		return nil, fmt.Errorf("%w: AutoOptions: LossMLBayes needs a dropout rate above 0 in Dropouts", ErrConfig)
 	}
-	// Every candidate's Config and TrainConfig must be valid.
+	// Every candidate's Config and TrainConfig must be valid, and so
+	// must every architecture.
 	for _, c := range s.cands {
 		cfg, tc := c.configs(s.cfg, s.tc, s.cfg.Members)
 		if err := cfg.validate(); err != nil {
 			return nil, err
+		}
+		for _, hidden := range opt.Architectures[1:] {
+			cfg.Hidden = hidden
+			if err := cfg.validate(); err != nil {
+				return nil, err
+			}
 		}
 		if err := tc.withDefaults().validate(); err != nil {
 			return nil, err
@@ -380,6 +389,14 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 		return nil, err
 	}
 	return s, nil
+}
+
+// runOptions returns the settings of every run of the search: each
+// candidate's, the ensemble's and the folds' shuffles are drawn from the
+// same seed, the targets are dequantized on a lattice, the best epoch is
+// tracked, and the parameters are averaged (paramAverage).
+func (s *search[T]) runOptions() runOptions {
+	return runOptions{seed: s.opt.Seed ^ searchStream, quantum: s.quantum, track: true, average: true}
 }
 
 // autoBatch returns AutoFit's minibatch size for n training rows when
@@ -437,11 +454,14 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		}
 		return nil, AutoResult{}, fmt.Errorf("%w: no candidate could score the held-out rows", ErrNonFinite)
 	}
-	win.run.restoreBest()
+	win, err := s.architectures(win)
+	if err != nil {
+		return nil, AutoResult{}, err
+	}
+	win.run.finish()
 	final := win.run
 	var preds []Prediction
 	var y []T
-	var err error
 	switch {
 	case s.calRows.len() > 0:
 		if s.cfg.Members > 1 {
@@ -471,7 +491,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	res := AutoResult{
 		LearningRate: win.lr, Dropout: win.dropout, Hidden: slices.Clone(win.hidden), ScaleWeighting: win.weighting,
 		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch,
-		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands),
+		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
 	}
 	if len(y) > 0 {
@@ -500,7 +520,7 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newFitRun(t, s.trainRows, s.valRows, s.opt.Seed^searchStream, s.quantum, true)
+	r, err := newFitRun(t, s.trainRows, s.valRows, s.runOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -533,7 +553,7 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 	if r.stats.BestEpoch == 0 {
 		return nil, fmt.Errorf("%w: the ensemble could not score the held-out rows", ErrNonFinite)
 	}
-	r.restoreBest()
+	r.finish()
 	return r, nil
 }
 
@@ -602,7 +622,7 @@ func (s *search[T]) start(c *candidate[T]) error {
 	}
 	// The model's standardization is set: newFitRun learns none and
 	// cannot fail.
-	c.run, err = newFitRun(t, s.trainRows, s.valRows, s.opt.Seed^searchStream, s.quantum, true)
+	c.run, err = newFitRun(t, s.trainRows, s.valRows, s.runOptions())
 	return err
 }
 

@@ -85,7 +85,7 @@ func (s *search[T]) newFolds(win *candidate[T]) *folds[T] {
 		}
 		// Tracking only allocates the buffer train keeps parameters in:
 		// without validation rows, epoch never writes it.
-		f.runs[k], _ = newFitRun(t, s.data.subset(train), rowSet[T]{}, s.opt.Seed^searchStream, s.quantum, true)
+		f.runs[k], _ = newFitRun(t, s.data.subset(train), rowSet[T]{}, s.runOptions())
 	}
 	return f
 }
@@ -145,7 +145,7 @@ func (f *folds[T]) train() {
 		case err != nil:
 			f.runs[k] = nil
 		case f.best[e]:
-			copy(r.best, r.t.m.params)
+			r.keep(r.best)
 			r.stats.BestEpoch = e
 		}
 		f.wake.Broadcast()
@@ -159,7 +159,7 @@ func (f *folds[T]) predictions(epoch int) (preds []Prediction, y []T) {
 	out := make([][]Prediction, calibrationFolds)
 	for k, r := range f.runs {
 		if r != nil && r.stats.BestEpoch == epoch {
-			r.restoreBest()
+			r.finish()
 			out[k], _ = r.t.m.predictSet(f.tests[k]) // nil on error: the fold is left out
 		}
 	}

@@ -32,6 +32,13 @@ type FitOptions[T Float] struct {
 	// last epoch's). It needs a validation set. 0 trains all Epochs and
 	// keeps the last epoch's parameters. At most maxEpochs (2²⁰).
 	Patience int
+	// Average, when true, keeps an exponential moving average of the
+	// parameters over about an epoch (at least minAverageSteps = 100
+	// steps; Polyak averaging), which the validation set scores and Fit
+	// returns in place of the last step's parameters: the noise of the
+	// minibatch steps averaged out. Training goes on from the last step's
+	// parameters. AutoFit always averages.
+	Average bool
 	// Progress, if set, is called after every epoch; returning false stops
 	// training.
 	Progress func(EpochStats) bool
@@ -128,13 +135,13 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 	if opt.Patience > 0 && val.len() == 0 {
 		return EpochStats{}, fmt.Errorf("%w: Patience = %d needs a validation set: ValX and ValY, or ValidationShare", ErrConfig, opt.Patience)
 	}
-	r, err := newFitRun(t, train, val, opt.Seed, 0, opt.Patience > 0)
+	r, err := newFitRun(t, train, val, runOptions{seed: opt.Seed, track: opt.Patience > 0, average: opt.Average})
 	if err != nil {
 		return EpochStats{}, err
 	}
 	for r.stats.Epoch < opt.Epochs {
 		if err := ctx.Err(); err != nil {
-			r.restoreBest()
+			r.finish()
 			if r.stats.Epoch == 0 && r.learned {
 				m.resetStandardization() // nothing was trained: leave no trace
 			}
@@ -153,7 +160,7 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 			break
 		}
 	}
-	r.restoreBest()
+	r.finish()
 	return r.stats, nil
 }
 

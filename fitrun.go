@@ -25,20 +25,29 @@ type fitRun[T Float] struct {
 	// trains on, anew at every step.
 	quantum float64
 	jitter  *rand.Rand
-	xb, yb  []T  // one minibatch, or one chunk of validation rows
-	best    []T  // the best epoch's parameters, when tracking
-	learned bool // the run learned the model's standardization
+	avg     *paramAverage[T] // the average the run scores and keeps, or nil
+	xb, yb  []T              // one minibatch, or one chunk of validation rows
+	best    []T              // the best epoch's parameters, when tracking
+	learned bool             // the run learned the model's standardization
 	stats   EpochStats
+}
+
+// runOptions are the settings of a fitRun beyond its rows.
+type runOptions struct {
+	seed uint64 // of the shuffles and the dequantizing noise
+	// quantum, when positive, dequantizes the targets (see fitRun).
+	quantum float64
+	// track keeps a copy of the parameters of the epoch with the lowest
+	// validation NLL; average scores and keeps the parameter average
+	// (paramAverage) instead of the last step's parameters.
+	track, average bool
 }
 
 // newFitRun prepares a run of t on the validated rows train, learning the
 // standardization from them first if the model has none (and returning
 // fitStandardization's error, the model unchanged, if it cannot be
-// learned), scoring val after every epoch when it has rows. With track,
-// it keeps a copy of the parameters of the epoch with the lowest
-// validation NLL. A positive quantum dequantizes the targets (see
-// fitRun).
-func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], seed uint64, quantum float64, track bool) (*fitRun[T], error) {
+// learned), scoring val after every epoch when it has rows, as o says.
+func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fitRun[T], error) {
 	m, d := t.m, t.m.cfg.Inputs
 	train.rows = train.indices() // the run's own order, reshuffled at every epoch
 	rows := t.cfg.BatchSize
@@ -47,14 +56,17 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], seed uint64, quantu
 	}
 	r := &fitRun[T]{
 		t: t, train: train, val: val,
-		shuffle: rand.New(rand.NewPCG(seed, shuffleStream)),
-		quantum: quantum,
+		shuffle: rand.New(rand.NewPCG(o.seed, shuffleStream)),
+		quantum: o.quantum,
 		xb:      make([]T, rows*d), yb: make([]T, rows),
 		learned: !m.standardized,
 		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
 	}
-	if quantum > 0 {
-		r.jitter = rand.New(rand.NewPCG(seed, dequantizeStream))
+	if o.quantum > 0 {
+		r.jitter = rand.New(rand.NewPCG(o.seed, dequantizeStream))
+	}
+	if o.average {
+		r.avg = newParamAverage(m.k, m.params, (train.len()+t.cfg.BatchSize-1)/t.cfg.BatchSize)
 	}
 	if r.learned {
 		if err := m.fitStandardization(train); err != nil {
@@ -64,7 +76,7 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], seed uint64, quantu
 	if val.len() > 0 {
 		r.ws = m.NewWorkspace()
 	}
-	if track {
+	if o.track {
 		r.best = make([]T, len(m.params))
 	}
 	return r, nil
@@ -98,10 +110,17 @@ func (r *fitRun[T]) epoch() error {
 			return fmt.Errorf("epoch %d: %w", e, err)
 		}
 		sum += loss * float64(k)
+		if r.avg != nil {
+			r.avg.update(m.params)
+		}
 	}
 	st := &r.stats
 	st.Epoch, st.TrainNLL, st.ValNLL = e, sum/float64(n), math.NaN()
 	if r.ws != nil {
+		if r.avg != nil {
+			r.avg.swap(m.params) // score and keep the average
+			defer r.avg.swap(m.params)
+		}
 		st.ValNLL = m.meanNLL(r.ws, r.val, r.xb, r.yb)
 		// NaN (a validation row the model cannot predict) is never best.
 		if st.ValNLL < st.BestValNLL || (st.BestEpoch == 0 && !math.IsNaN(st.ValNLL)) {
@@ -114,10 +133,25 @@ func (r *fitRun[T]) epoch() error {
 	return nil
 }
 
-// restoreBest puts the best epoch's parameters back into the model, when
-// the run tracks them and some epoch scored.
-func (r *fitRun[T]) restoreBest() {
-	if r.best != nil && r.stats.BestEpoch > 0 {
+// keep copies the parameters the run would return now (the average, if
+// it keeps one) into dst.
+func (r *fitRun[T]) keep(dst []T) {
+	if r.avg != nil {
+		copy(dst, r.avg.avg)
+		return
+	}
+	copy(dst, r.t.m.params)
+}
+
+// finish leaves in the model the parameters the run returns: the best
+// epoch's, when the run tracks them and some epoch scored, else the
+// average, when it keeps one, else the last step's.
+func (r *fitRun[T]) finish() {
+	switch {
+	case r.best != nil && r.stats.BestEpoch > 0:
 		copy(r.t.m.params, r.best)
+	case r.avg != nil:
+		r.avg.swap(r.t.m.params)
+		r.avg = nil // the run ends: the model holds the average
 	}
 }
