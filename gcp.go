@@ -214,6 +214,9 @@ type Model[T Float] struct {
 	featureNames []string
 	targetName   string
 	xMin, xMax   []float64
+	// ext is what format version 5's sections hold (sections.go), such
+	// as the target transform.
+	ext extensions
 }
 
 // New returns a model with the shape of cfg and weights drawn from

@@ -65,7 +65,7 @@ func persistKind(err error) (error, error) {
 // persistDiff compares two models field by field, floats bit for bit.
 func persistDiff[T Float](want, got *Model[T]) string {
 	return cmp.Diff(want, got,
-		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}),
+		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}, extensions{}),
 		cmp.Comparer(func(a, b *kernelSet[T]) bool { return a == b }),
 		cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
 		cmp.Comparer(func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }))
@@ -143,6 +143,17 @@ func persistFittedV3[T Float](t testing.TB, cfg Config) *Model[T] {
 	return m
 }
 
+// persistFittedV5 returns persistFittedV3's model with a section of
+// version 5: the log target transform.
+func persistFittedV5[T Float](t testing.TB, cfg Config) *Model[T] {
+	t.Helper()
+	m := persistFittedV3[T](t, cfg)
+	if err := m.SetTargetTransform(TransformLog); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // persistPredict returns m's predictions for the rows of x.
 func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 	t.Helper()
@@ -159,8 +170,8 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
 	hl := headerLen
-	if len(b) >= 10 && le.Uint16(b[8:]) >= fileVersionData {
-		hl = headerLenV3
+	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionSections {
+		hl = int(header{version: int(le.Uint16(b[8:]))}.headerLen())
 	}
 	if len(b) >= hl {
 		le.PutUint32(b[hl-crcLen:], crc32.Checksum(b[:hl-crcLen], castagnoli))
@@ -230,7 +241,7 @@ func persistRoundTrip[T Float](t *testing.T, cfg Config) {
 		t.Fatal(err)
 	}
 	x, y := persistData[T](99, 8, cfg.Inputs)
-	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set, "version3": persistFittedV3[T](t, cfg)} {
+	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set, "version3": persistFittedV3[T](t, cfg), "version5": persistFittedV5[T](t, cfg)} {
 		t.Run(name, func(t *testing.T) { persistRoundTripOf(t, orig, x, y) })
 	}
 }
@@ -664,7 +675,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 5", patch(8, []byte{5, 0}), ErrVersion, false},
+		{"version 6", patch(8, []byte{6, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -850,7 +861,7 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 10:
 				// Another version this package reads fails the header
 				// CRC, which covers the version.
-				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionMembers {
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionSections {
 					want = ErrVersion
 				}
 			}
@@ -868,12 +879,13 @@ func TestUnmarshalBitFlips(t *testing.T) {
 }
 
 // persistSmallModels returns the bytes of a small float32 model, a small
-// float64 model, and a small version-2 model.
+// float64 model, a small version-2 model, and small models of versions 3
+// and 5.
 func persistSmallModels(t *testing.T) [][]byte {
 	cfg := Config{Inputs: 2, Hidden: []int{2}, Activation: Tanh, Seed: 3}
 	v2 := Config{Inputs: 2, Hidden: []int{2}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 3, Seed: 3}
 	var out [][]byte
-	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg), persistFitted[float32](t, v2), persistFittedV3[float64](t, cfg)} {
+	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg), persistFitted[float32](t, v2), persistFittedV3[float64](t, cfg), persistFittedV5[float32](t, cfg)} {
 		b, err := m.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
@@ -945,8 +957,9 @@ func TestReadFromStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := persistFittedV5[float32](t, persistConfigs[6]) // version 5's longer header
 	var buf bytes.Buffer
-	for _, m := range []*Model[float32]{a, b} {
+	for _, m := range []*Model[float32]{a, b, c} {
 		if _, err := m.WriteTo(&buf); err != nil {
 			t.Fatal(err)
 		}
@@ -958,9 +971,9 @@ func TestReadFromStream(t *testing.T) {
 		"DataErrReader": iotest.DataErrReader(bytes.NewReader(buf.Bytes())),
 		"HalfReader":    iotest.HalfReader(bytes.NewReader(buf.Bytes())),
 	} {
-		var got [2]Model[float32]
+		var got [3]Model[float32]
 		var read int64
-		for i, want := range []*Model[float32]{a, b} {
+		for i, want := range []*Model[float32]{a, b, c} {
 			n, err := got[i].ReadFrom(r)
 			if err != nil {
 				t.Fatalf("%s: model %d: %v", name, i, err)
@@ -1732,26 +1745,22 @@ func FuzzUnmarshal(f *testing.F) {
 // allocates if its header and Config claim a LossMLBayes model that
 // Config.validate accepts: MCSamples × 2 heads × Members × the last
 // hidden width, read at the offsets MarshalBinary documents (versions 3
-// and 4 shifted by their longer header). Otherwise it returns 0.
+// to 5 shifted by their longer headers). Otherwise it returns 0.
 func fuzzMCMask(data []byte) uint64 {
 	if len(data) < headerLenV3 {
 		return 0
 	}
-	hlen := headerLen
 	v := le.Uint16(data[8:])
-	switch v {
-	case fileVersionLoss:
-	case fileVersionData, fileVersionMembers:
-		hlen = headerLenV3
-	default:
+	if v < fileVersionLoss || v > fileVersionSections {
 		return 0
 	}
+	hlen := int(header{version: int(v)}.headerLen())
 	off := hlen + 4*int(data[11]) // the end of Hidden
 	if data[11] == 0 || len(data) < off+scalarsLen+lossLen+membersLen || Loss(data[off+26]) != LossMLBayes {
 		return 0
 	}
 	members := uint64(1)
-	if v == fileVersionMembers {
+	if v >= fileVersionMembers {
 		members = uint64(le.Uint32(data[off+scalarsLen+lossLen:]))
 	}
 	n := uint64(le.Uint32(data[off+35:])) * 2 * members * uint64(le.Uint32(data[off-4:]))
