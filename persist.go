@@ -578,6 +578,13 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	if err := parseSections(d.data[d.off:end], d.off, &m.ext, cfg); err != nil {
 		return nil, err
 	}
+	if enc := m.ext.encoding; enc != nil {
+		// The encoding names the target and the inputs.
+		if h.names != 0 {
+			return nil, fmt.Errorf("%w: offset 20: names of %d bytes beside an encoding, which holds them", ErrFormat, h.names)
+		}
+		m.targetName = enc.target
+	}
 	return m, nil
 }
 

@@ -65,7 +65,7 @@ func persistKind(err error) (error, error) {
 // persistDiff compares two models field by field, floats bit for bit.
 func persistDiff[T Float](want, got *Model[T]) string {
 	return cmp.Diff(want, got,
-		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}, extensions{}),
+		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}, extensions{}, Encoding{}),
 		cmp.Comparer(func(a, b *kernelSet[T]) bool { return a == b }),
 		cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
 		cmp.Comparer(func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }))
@@ -241,7 +241,7 @@ func persistRoundTrip[T Float](t *testing.T, cfg Config) {
 		t.Fatal(err)
 	}
 	x, y := persistData[T](99, 8, cfg.Inputs)
-	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set, "version3": persistFittedV3[T](t, cfg), "version5": persistFittedV5[T](t, cfg)} {
+	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set, "version3": persistFittedV3[T](t, cfg), "version5": persistFittedV5[T](t, cfg), "encoded": persistEncoded[T](t, cfg)} {
 		t.Run(name, func(t *testing.T) { persistRoundTripOf(t, orig, x, y) })
 	}
 }

@@ -217,9 +217,10 @@ const workspaceRows = 64
 // per goroutine with NewWorkspace; a Workspace must not be shared by
 // goroutines at the same time.
 type Workspace[T Float] struct {
-	lay  *layout
-	a    *activations[T]
-	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
+	lay    *layout
+	a      *activations[T]
+	link   []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
+	record []T       // PredictRecord's encoded record, allocated by its first call
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of

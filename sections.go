@@ -6,8 +6,8 @@ import (
 
 // Version 5 of the saved-model format ends with a list of tagged
 // sections, so that what a model holds beyond version 4's fields (the
-// transform of its target, and whatever later releases add) can grow
-// without a new version each time.
+// transform of its target, how it encodes a record of text columns, and
+// whatever later releases add) can grow without a new version each time.
 // A section is
 //
 //	offset  size  field
@@ -45,6 +45,7 @@ import (
 // Tags of the kinds of section.
 const (
 	sectionTransform = 1 // the target transform (transform.go)
+	sectionEncoding  = 2 // the record encoding (encoding_format.go)
 )
 
 // sectionHeaderLen is the size of a section's tag and length.
@@ -54,6 +55,7 @@ const sectionHeaderLen = 6
 // the fields of version 4. Its zero value is a model with none of it.
 type extensions struct {
 	transform TargetTransform
+	encoding  *Encoding // nil: the inputs are the features as they are
 }
 
 // sectionKind is one kind of section.
@@ -76,6 +78,7 @@ type sectionKind struct {
 // in increasing order of their tags.
 var sectionKinds = []sectionKind{
 	{sectionTransform, "target transform", func(int) int64 { return transformLen }, appendTransform, parseTransform},
+	{sectionEncoding, "encoding", maxEncodingLen, appendEncoding, parseEncoding},
 }
 
 // maxSectionsLen bounds the total length of the sections of a model with
