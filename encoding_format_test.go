@@ -21,16 +21,16 @@ func persistEncoding(inputs int) *Encoding {
 	}
 	cols := []Column{{Name: "num", Missing: true, Impute: -1.25}}
 	if inputs == 3 {
-		cols = append(cols, Column{Name: "städte", Kind: Categorical, Levels: []string{"level 01"}})
+		cols = append(cols, Column{Name: "städte", Kind: Categorical, Levels: []string{"level_01"}})
 	}
 	if inputs > 3 {
 		c := Column{Name: "städte", Kind: Categorical, Other: true, Missing: true}
 		for i := range inputs - 4 {
-			c.Levels = append(c.Levels, fmt.Sprintf("level %02d", i+1))
+			c.Levels = append(c.Levels, fmt.Sprintf("level_%02d", i+1))
 		}
 		cols = append(cols, c)
 	}
-	return newEncoding("the target", cols)
+	return newEncoding("ln_y", cols)
 }
 
 // persistEncoded returns persistFittedV5's model with persistEncoding's
@@ -78,9 +78,9 @@ func TestEncodingSection(t *testing.T) {
 	}
 	// num: numeric, Missing (2 inputs); städte: levels 01 and 02, Other,
 	// Missing (4 inputs).
-	good := encodingPayload("the target", uint32(2),
+	good := encodingPayload("ln_y", uint32(2),
 		"num", byte(0), byte(flagMissing), -1.25,
-		"städte", byte(1), byte(flagMissing|flagOther), uint32(2), "level 01", "level 02")
+		"städte", byte(1), byte(flagMissing|flagOther), uint32(2), "level_01", "level_02")
 	transform := section(sectionTransform, byte(TransformLog))
 	want := append(slices.Clone(transform), section(sectionEncoding, good...)...)
 	h, _ := parseHeader(b)
@@ -91,7 +91,7 @@ func TestEncodingSection(t *testing.T) {
 	if err := got.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if names, target := got.FeatureNames(); target != "the target" || strings.Join(names, "|") != "num|num=(missing)|städte=level 01|städte=level 02|städte=(other)|städte=(missing)" {
+	if names, target := got.FeatureNames(); target != "ln_y" || strings.Join(names, "|") != "num|num=(missing)|städte=level_01|städte=level_02|städte=(other)|städte=(missing)" {
 		t.Errorf("loaded names %q, %q", names, target)
 	}
 	long := strings.Repeat("n", maxNameLen+1)

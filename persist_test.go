@@ -1253,6 +1253,40 @@ var goldenFiles = []struct {
 			return persistFitted[float64](t, Config{Inputs: 3, Hidden: []int{4, 3}, Loss: LossMLBayes, Dropout: 0.25, MCSamples: 4, Members: 2, Seed: 20})
 		},
 	},
+	{
+		name:   "model_v5_float32.gcpm",
+		inputs: [][]float64{{0.5, 0, 1, 0, 0, 0}, {-1.25, 1, 0, 0, 0, 1}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A single GCP network with both sections, the log target
+			// transform and an encoding (a numeric column with missing
+			// values, a categorical one with two levels, pooled levels and
+			// missing values), ranges and both scales: its predictions
+			// are in original units, through exp.
+			m := persistFitted[float32](t, Config{Inputs: 6, Hidden: []int{4}, Seed: 51})
+			x, _ := persistData[float32](51, 64, 6)
+			m.extendRanges(x)
+			// The targets of ln y: a centre of 2 and a scale of 0.5.
+			xMean, xScale, _, _ := m.Standardization()
+			goldenMust(t, m.SetStandardization(xMean, xScale, 2, 0.5))
+			goldenMust(t, m.SetVarScale(1.25))
+			goldenMust(t, m.SetCorrectedScale(0.9))
+			goldenMust(t, m.SetTargetTransform(TransformLog))
+			goldenMust(t, m.SetEncoding(persistEncoding(6)))
+			return m
+		},
+	},
+	{
+		name:   "model_v5_float64.gcpm",
+		inputs: [][]float64{{2, 0, 1}, {-0.5, 1, 0}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A Gaussian ensemble of two with an encoding alone (a
+			// numeric column with missing values and a categorical one of
+			// one level), no ranges, no calibration.
+			m := persistFitted[float64](t, Config{Inputs: 3, Hidden: []int{3}, Loss: LossGaussianML, Members: 2, Seed: 52})
+			goldenMust(t, m.SetEncoding(persistEncoding(3)))
+			return m
+		},
+	},
 }
 
 func goldenMust(t *testing.T, err error) {
@@ -1287,8 +1321,11 @@ type goldenExpect struct {
 	Target                      string
 	Features                    []string
 	XMinBits, XMaxBits          []uint64
-	Params                      []uint64
-	Preds                       []goldenPrediction
+	// Version 5 only: the target transform and the encoding's columns.
+	Transform TargetTransform
+	Columns   []Column
+	Params    []uint64
+	Preds     []goldenPrediction
 }
 
 type goldenPrediction struct {
@@ -1400,13 +1437,17 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 	if m.cfg.Members > 1 {
 		e.Members = m.cfg.Members
 	}
-	if m.featureNames != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 { // version 3
+	if m.featureNames != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 || m.ext != (extensions{}) { // versions 3 and 5
 		e.VarScaleBits, e.CorrScaleBits = math.Float64bits(m.varScale), math.Float64bits(m.corrScale)
 		e.Target, e.Features = m.targetName, m.featureNames
 		e.XMinBits, e.XMaxBits = bits(m.xMin), bits(m.xMax)
 		if m.xMin == nil {
 			e.XMinBits, e.XMaxBits = nil, nil
 		}
+	}
+	e.Transform = m.ext.transform
+	if m.ext.encoding != nil {
+		e.Columns = m.ext.encoding.Columns()
 	}
 	for _, v := range m.params {
 		e.Params = append(e.Params, persistBits(v))
@@ -1507,6 +1548,16 @@ func formatGolden(w *strings.Builder, e goldenExpect) {
 			fmt.Fprintf(w, "xmin %s\nxmax %s\n", list(e.XMinBits), list(e.XMaxBits))
 		}
 	}
+	if e.Transform != TransformNone { // version 5's sections
+		fmt.Fprintf(w, "transform %d\n", e.Transform)
+	}
+	for _, c := range e.Columns {
+		fmt.Fprintf(w, "column %s %d %t %t %#x", strconv.QuoteToASCII(c.Name), c.Kind, c.Missing, c.Other, math.Float64bits(c.Impute))
+		for _, l := range c.Levels {
+			w.WriteString(" " + strconv.QuoteToASCII(l))
+		}
+		w.WriteString("\n")
+	}
 	for _, p := range e.Params {
 		fmt.Fprintf(w, "param %#x\n", p)
 	}
@@ -1552,6 +1603,8 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		v, err := strconv.ParseBool(f[0])
 		e.Standardized = v
 		return err
+	case "column":
+		return parseGoldenColumn(e, f)
 	case "target", "features":
 		var names []string
 		for _, q := range f {
@@ -1628,6 +1681,8 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		e.MCSamples = int(nums[0])
 	case "members":
 		e.Members = int(nums[0])
+	case "transform":
+		e.Transform = TargetTransform(nums[0])
 	case "ymean":
 		e.YMeanBits = nums[0]
 	case "yscale":
@@ -1641,6 +1696,35 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 	default:
 		return errors.New("unknown key")
 	}
+	return nil
+}
+
+// parseGoldenColumn stores a column of an encoding, written as
+// "column NAME KIND MISSING OTHER IMPUTE LEVELS…", in e.
+func parseGoldenColumn(e *goldenExpect, f []string) error {
+	if len(f) < 5 {
+		return errors.New("want a name, a kind, two flags, an imputed value and the levels")
+	}
+	var c Column
+	var err error
+	var kind, impute uint64
+	name, err1 := strconv.Unquote(f[0])
+	kind, err2 := strconv.ParseUint(f[1], 0, 8)
+	missing, err3 := strconv.ParseBool(f[2])
+	other, err4 := strconv.ParseBool(f[3])
+	impute, err5 := strconv.ParseUint(f[4], 0, 64)
+	if err = errors.Join(err1, err2, err3, err4, err5); err != nil {
+		return err
+	}
+	c.Name, c.Kind, c.Missing, c.Other, c.Impute = name, ColumnKind(kind), missing, other, math.Float64frombits(impute)
+	for _, q := range f[5:] {
+		l, err := strconv.Unquote(q)
+		if err != nil {
+			return err
+		}
+		c.Levels = append(c.Levels, l)
+	}
+	e.Columns = append(e.Columns, c)
 	return nil
 }
 
