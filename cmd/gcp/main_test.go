@@ -90,7 +90,7 @@ func TestTrainPredictEval(t *testing.T) {
 				"-epochs", "150", "-lr", "0.003", "-seed", "3", "-members", tc.members, typ)
 			// Off a terminal: no progress bar, and the summary on stderr:
 			// what was read and chosen, then what trained.
-			read := "read " + trainCSV + ": 400 rows (separator ',', decimal mark '.')\ntarget transform: none: some targets are not positive"
+			read := "read " + trainCSV + ": 400 rows (separator ',', decimal mark '.')\ntarget transform (-target-transform auto): none: some targets are not positive"
 			if err != nil || stdout != "" || !strings.HasPrefix(stderr, read) || !strings.Contains(stderr, "\n"+tc.summary) ||
 				strings.Contains(stderr, "\r") || !strings.Contains(stderr, "wrote "+model) {
 				t.Fatalf("train: %v; stdout %q, stderr %q (want only the summary)", err, stdout, stderr)

@@ -101,7 +101,7 @@ func (td trainingData) describe(w io.Writer, transformFlag string) {
 	if cols != nil {
 		fmt.Fprintf(w, "columns: %s\n", strings.Join(cols, "; "))
 	}
-	fmt.Fprintf(w, "target transform: %s\n", describeTransform(td.choice, transformFlag))
+	fmt.Fprintf(w, "target transform %s\n", describeTransform(td.choice, transformFlag))
 }
 
 // describeColumn says how a column that is not a plain number is encoded.
@@ -124,9 +124,9 @@ func describeColumn(c gcp.Column) string {
 // describeTransform says which transform was applied and, for auto, why.
 func describeTransform(c gcp.TransformChoice, flag string) string {
 	if flag != "auto" {
-		return fmt.Sprintf("%s (-target-transform %s)", c.Transform, flag)
+		return fmt.Sprintf("(-target-transform %s): %s", flag, c.Transform)
 	}
-	s := c.String() + " (-target-transform auto)"
+	s := "(-target-transform auto): " + c.String()
 	if c.Transform == gcp.TransformLog {
 		s += "; the mean reported is the log-normal mean of the calibrated predictive"
 	}
