@@ -113,7 +113,7 @@ func describeColumn(c gcp.Column) string {
 			s += " and an input for rare levels"
 		}
 	} else {
-		s = fmt.Sprintf("numeric, missing values imputed by the median %g", c.Impute)
+		s = fmt.Sprintf("numeric, missing values imputed by the median %.4g", c.Impute)
 	}
 	if c.Missing {
 		s += ", with a missing-value indicator"

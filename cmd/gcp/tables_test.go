@@ -125,12 +125,12 @@ func rmse(means []float64, rows []tableRow) float64 {
 func TestTrainTextColumn(t *testing.T) {
 	dir := t.TempDir()
 	header := []string{"city", "x", "y"}
-	data := writeTable(t, dir, "cities.csv", ",", '.', header, textRows(1, 300))
+	data := writeTable(t, dir, "cities.csv", ",", '.', header, textRows(1, 120))
 	model, stderr := trainZeroFlags(t, data)
 	if !strings.Contains(stderr, "columns: city text, one-hot: 3 levels\n") {
 		t.Errorf("train's summary does not describe the text column:\n%s", stderr)
 	}
-	test := textRows(2, 200)
+	test := textRows(2, 100)
 	testCSV := writeTable(t, dir, "test.csv", ",", '.', header, test)
 	if r := rmse(predictColumns(t, model, testCSV)["mean"], test); !(r < 0.6) {
 		t.Errorf("RMSE %v on the test rows, want < 0.6", r)
@@ -175,10 +175,10 @@ func missingRows(seed uint64, n int) []tableRow {
 func TestTrainMissingValues(t *testing.T) {
 	dir := t.TempDir()
 	header := []string{"a", "b", "y"}
-	data := writeTable(t, dir, "missing.csv", ",", '.', header, missingRows(3, 400))
+	data := writeTable(t, dir, "missing.csv", ",", '.', header, missingRows(3, 150))
 	model, stderr := trainZeroFlags(t, data)
 	for _, want := range []string{
-		"; 8 rows without a target (missing) left out\n",
+		"; 3 rows without a target (missing) left out\n",
 		"columns: a numeric, missing values imputed by the median",
 		"b numeric, missing values imputed by the median",
 	} {
@@ -215,7 +215,7 @@ func TestTrainMissingValues(t *testing.T) {
 func TestTrainSemicolonDecimalComma(t *testing.T) {
 	dir := t.TempDir()
 	header := []string{"city", "x", "y"}
-	rows := textRows(5, 200)
+	rows := textRows(5, 100)
 	european := make([]tableRow, len(rows))
 	for i, r := range rows {
 		x, _ := strconv.ParseFloat(r.fields[1], 64)
@@ -263,7 +263,7 @@ func skewedRows(seed uint64, n int) []tableRow {
 func TestTrainSkewedTarget(t *testing.T) {
 	dir := t.TempDir()
 	header := []string{"a", "b", "price"}
-	data := writeTable(t, dir, "prices.csv", ",", '.', header, skewedRows(6, 300))
+	data := writeTable(t, dir, "prices.csv", ",", '.', header, skewedRows(6, 120))
 	model, stderr := trainZeroFlags(t, data)
 	if !strings.Contains(stderr, "target transform (-target-transform auto): log: every target is positive") {
 		t.Errorf("train's summary does not give the transform:\n%s", stderr)
@@ -354,19 +354,19 @@ func TestLogTargetCoverage(t *testing.T) {
 	}
 }
 
-// TestPredictRecordMatchesCLI trains on a file with semicolons, decimal
+// TestRecordMatchesCLI trains on a file with semicolons, decimal
 // commas, a text column and missing values, and checks that a program
 // that loads the model and encodes each row itself (EncodeRecord with
 // the file's decimal mark, then Predict; and PredictRecord on the same
 // row with decimal points) gets what gcp predict writes, bit for bit:
 // predict writes the shortest representation that parses back to the
 // same float64.
-func TestPredictRecordMatchesCLI(t *testing.T) {
+func TestRecordMatchesCLI(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(14, 15))
 	header := []string{"city", "size", "rooms", "price"}
 	var rows []tableRow
-	for range 150 {
+	for range 100 {
 		c, size := cities[r.IntN(3)], 30+100*r.Float64()
 		rooms := []string{"1", "2", "3", "NA", ""}[r.IntN(5)]
 		price := math.Exp(0.5 + 0.01*size + cityEffect[c]/4 + 0.3*r.NormFloat64())
