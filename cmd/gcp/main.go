@@ -39,7 +39,8 @@
 // position.
 //
 // train's -target-transform (log, none, or auto, the default: log for a
-// positive target whose skewness is above 1) makes the networks model
+// positive target whose skewness is above 1 if that model's cross-fitted
+// NLL is lower than the untransformed one's) makes the networks model
 // ln y; every prediction, interval and score is in the original units,
 // and the mean is that of the calibrated predictive (the log-normal
 // mean).

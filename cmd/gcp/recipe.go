@@ -28,7 +28,13 @@ type fitJob struct {
 	// transformed, which the model keeps.
 	enc       *gcp.Encoding
 	transform gcp.TargetTransform
-	bar       *progressBar // counts the search's rounds, or plain Fit's epochs
+	// untransformed holds the targets before the log when
+	// -target-transform auto is to compare the log model with one of the
+	// targets as they are (fitTransformed); nil otherwise.
+	untransformed []float64
+	// transformNote says which transform the targets have, and why.
+	transformNote string
+	bar           *progressBar // counts the search's rounds, or plain Fit's epochs
 }
 
 // recipeFlags are the flags of the training recipe, which train and
@@ -74,7 +80,7 @@ func addRecipeFlags(c *command) *recipeFlags {
 		seed:       c.fs.Uint64("seed", 1, "seed of the initial weights, the held-out rows, the dropout masks and the shuffling"),
 		f32:        c.fs.Bool("float32", false, "train in float32: faster, less precise"),
 		f64:        c.fs.Bool("float64", false, "train in float64 (the default)"),
-		transform:  c.fs.String("target-transform", "auto", "model the target as it is (none), its logarithm (log: positive targets only), or choose (auto: log for a positive target whose skewness is above 1)"),
+		transform:  c.fs.String("target-transform", "auto", "model the target as it is (none), its logarithm (log: positive targets only), or choose (auto: for a positive target whose skewness is above 1, train both and keep the lower cross-fitted NLL)"),
 	}
 }
 
@@ -165,6 +171,10 @@ func (f *recipeFlags) job(c *command, td trainingData) fitJob {
 		plain:  *f.validation == 0,
 		x:      td.x, y: td.y,
 	}
+	job.transformNote = describeTransform(td.choice, *f.transform)
+	if *f.transform == "auto" && td.choice.Transform != gcp.TransformNone {
+		job.untransformed = td.raw
+	}
 	if c.set("lr") {
 		job.search.LearningRates = []float64{*f.lr}
 	}
@@ -182,6 +192,8 @@ type fitResult struct {
 	rows  int
 	// members is the number of networks trained, Config.Members.
 	members int
+	// transform says which target transform the model has, and why.
+	transform string
 }
 
 // fitModel trains a Model[T] as job says.
@@ -245,7 +257,7 @@ func keep[T gcp.Float](job fitJob, m *gcp.Model[T]) error {
 
 // fitAndSave trains a Model[T] as job says and saves it to path.
 func fitAndSave[T gcp.Float](job fitJob, path string) (fitResult, error) {
-	model, res, err := fitModel[T](job)
+	model, res, err := fitTransformed[T](job)
 	if err != nil {
 		return res, err
 	}

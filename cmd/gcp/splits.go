@@ -194,7 +194,7 @@ func runSplit(c *command, rf *recipeFlags, tab *dataset.Table, k int, train, eva
 }
 
 func trainAndScore[T gcp.Float](job fitJob, test *dataset.Table, k int) (splitScores, error) {
-	m, fr, err := fitModel[T](job)
+	m, fr, err := fitTransformed[T](job)
 	if err != nil {
 		return splitScores{}, err
 	}

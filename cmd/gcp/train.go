@@ -31,7 +31,9 @@ column that is not all numbers is text, one-hot encoded by its levels
 column with any gets a missing-value indicator and its median in their
 place, and a row whose target is missing is left out. -target-transform
 auto (the default) models the log of a target that is positive and
-skewed (skewness above 1, more symmetric after the log), and answers in
+skewed (skewness above 1, more symmetric after the log) if the log model's
+cross-fitted NLL, in original units, is lower than that of the same
+recipe on the targets as they are: it trains both. A log model answers in
 the original units: every interval lies above 0, and the mean is the
 calibrated log-normal mean. The summary says what was read and chosen.
 
@@ -87,7 +89,7 @@ too when stderr is a terminal.`)
 	if err != nil {
 		return err
 	}
-	td.describe(stderr, *rf.transform)
+	td.describe(stderr)
 	job := rf.job(c, td)
 	if isTerminal(stderr) {
 		job.bar = newProgressBar(stderr, 3)
@@ -105,6 +107,7 @@ too when stderr is a terminal.`)
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stderr, "target transform %s\n", res.transform)
 	res.summarize(stderr, rf.meth.String(), *out, time.Since(start))
 	return nil
 }
