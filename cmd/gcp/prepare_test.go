@@ -58,16 +58,24 @@ func number(v float64, decimal byte) string {
 var cities = []string{"Madrid", "Paris", "Roma"}
 var cityEffect = map[string]float64{"Madrid": -2, "Paris": 0, "Roma": 3}
 
+// drawRows returns n rows drawn by row from a generator of the seed and
+// stream given.
+func drawRows(seed, stream uint64, n int, row func(r *rand.Rand, i int) tableRow) []tableRow {
+	r := rand.New(rand.NewPCG(seed, stream))
+	rows := make([]tableRow, n)
+	for i := range rows {
+		rows[i] = row(r, i)
+	}
+	return rows
+}
+
 // textRows returns n rows of a city and a number x, target
 // x + effect(city) + N(0, 0.3²).
 func textRows(seed uint64, n int) []tableRow {
-	r := rand.New(rand.NewPCG(seed, 11))
-	rows := make([]tableRow, n)
-	for i := range rows {
+	return drawRows(seed, 11, n, func(r *rand.Rand, _ int) tableRow {
 		c, x := cities[r.IntN(len(cities))], 2*r.Float64()-1
-		rows[i] = tableRow{[]string{c, number(x, '.')}, x + cityEffect[c] + 0.3*r.NormFloat64()}
-	}
-	return rows
+		return tableRow{[]string{c, number(x, '.')}, x + cityEffect[c] + 0.3*r.NormFloat64()}
+	})
 }
 
 // trainZeroFlags trains on data with no flag but the output and returns
@@ -121,7 +129,7 @@ func rmse(means []float64, rows []tableRow) float64 {
 // column, which one-hot encodes it, and predicts: the RMSE must show
 // that the city's effect was learned. Noise alone has an RMSE of 0.3;
 // a model that ignored the city would be off by the effects' spread,
-// about 2.1; 0.6 leaves room for a fit of 300 rows.
+// about 2.1; 0.6 leaves room for a fit of 120 rows.
 func TestTrainTextColumn(t *testing.T) {
 	dir := t.TempDir()
 	header := []string{"city", "x", "y"}
@@ -146,9 +154,7 @@ func TestTrainTextColumn(t *testing.T) {
 // and as empty fields, in a fifth of the rows each, and a missing
 // target every 50th row: target 2a + b + N(0, 0.3²).
 func missingRows(seed uint64, n int) []tableRow {
-	r := rand.New(rand.NewPCG(seed, 12))
-	rows := make([]tableRow, n)
-	for i := range rows {
+	return drawRows(seed, 12, n, func(r *rand.Rand, i int) tableRow {
 		a, b := 2*r.Float64()-1, 2*r.Float64()-1
 		y := 2*a + b + 0.3*r.NormFloat64()
 		fa, fb := number(a, '.'), number(b, '.')
@@ -161,15 +167,14 @@ func missingRows(seed uint64, n int) []tableRow {
 		if i%50 == 7 {
 			y = math.NaN()
 		}
-		rows[i] = tableRow{[]string{fa, fb}, y}
-	}
-	return rows
+		return tableRow{[]string{fa, fb}, y}
+	})
 }
 
 // TestTrainMissingValues trains with zero flags on a file with missing
 // values, NA and empty, in both features and the target, and predicts
 // rows with missing values. On the complete rows the RMSE is that of the
-// noise, 0.3, plus the fit of 400 rows; 0.6 leaves room for it, where
+// noise, 0.3, plus the fit of 150 rows; 0.6 leaves room for it, where
 // a model that had lost a feature would be off by its spread (0.58 for
 // b, 1.15 for a) on top of the noise.
 func TestTrainMissingValues(t *testing.T) {
@@ -246,14 +251,11 @@ func TestTrainSemicolonDecimalComma(t *testing.T) {
 // skewedRows returns n rows of the log-normal synthetic table: features
 // a, b uniform on [−1, 1], ln y = 1 + 0.8a − 0.5b + (0.3 + 0.2|a|)·ε.
 func skewedRows(seed uint64, n int) []tableRow {
-	r := rand.New(rand.NewPCG(seed, 13))
-	rows := make([]tableRow, n)
-	for i := range rows {
+	return drawRows(seed, 13, n, func(r *rand.Rand, _ int) tableRow {
 		a, b := 2*r.Float64()-1, 2*r.Float64()-1
 		z := 1 + 0.8*a - 0.5*b + (0.3+0.2*math.Abs(a))*r.NormFloat64()
-		rows[i] = tableRow{[]string{number(a, '.'), number(b, '.')}, math.Exp(z)}
-	}
-	return rows
+		return tableRow{[]string{number(a, '.'), number(b, '.')}, math.Exp(z)}
+	})
 }
 
 // TestTrainSkewedTarget trains with zero flags on a positive,
@@ -354,13 +356,15 @@ func TestLogTargetCoverage(t *testing.T) {
 	}
 }
 
-// TestRecordMatchesCLI trains on a file with semicolons, decimal
-// commas, a text column and missing values, and checks that a program
-// that loads the model and encodes each row itself (EncodeRecord with
-// the file's decimal mark, then Predict; and PredictRecord on the same
-// row with decimal points) gets what gcp predict writes, bit for bit:
-// predict writes the shortest representation that parses back to the
-// same float64.
+// TestRecordMatchesCLI trains a log model on a file with semicolons,
+// decimal commas, a text column and missing values, and checks that a
+// program that loads the model and encodes each row itself
+// (EncodeRecord with the file's decimal mark, then Predict; and
+// PredictRecord on the same row with decimal points) gets what gcp
+// predict writes, bit for bit: predict writes the shortest
+// representation that parses back to the same float64. A short training
+// (-members 1, -epochs 50) does, so that the emulated CI legs run it
+// too.
 func TestRecordMatchesCLI(t *testing.T) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(14, 15))
@@ -375,11 +379,14 @@ func TestRecordMatchesCLI(t *testing.T) {
 	}
 	rows = append(rows, tableRow{[]string{"Lyon", "55,5", "?"}, 9}) // unseen level, missing value
 	data := writeTable(t, dir, "homes.csv", ";", ',', header, rows)
-	model, _ := trainZeroFlags(t, data)
+	model := filepath.Join(dir, "homes.gcpm")
+	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-members", "1", "-epochs", "50", "-target-transform", "log"); err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
 	cols := predictColumns(t, model, data)
 	m, err := gcp.LoadFile[float64](model)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || m.TargetTransform() != gcp.TransformLog {
+		t.Fatalf("the model's transform %v (%v)", m.TargetTransform(), err)
 	}
 	tab, err := dataset.ReadFile(data, dataset.Dialect{})
 	if err != nil {
@@ -446,5 +453,39 @@ func TestTargetTransformByCrossFit(t *testing.T) {
 	}
 	if mustRead(t, filepath.Join(dir, "auto.gcpm")) != mustRead(t, filepath.Join(dir, "none.gcpm")) {
 		t.Error("auto's model is not the one -target-transform none trains")
+	}
+}
+
+// TestBayesTakesNumbersOnly checks that a Bayesian comparator, which has
+// no encoding, refuses a text column and a missing value by name, and
+// -target-transform, which it cannot store.
+func TestBayesTakesNumbersOnly(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "pbp.gcpm")
+	text := writeTable(t, dir, "text.csv", ",", '.', []string{"city", "x", "y"}, textRows(16, 20))
+	missing := writeTable(t, dir, "missing.csv", ",", '.', []string{"a", "b", "y"}, missingRows(17, 20))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-data", text}, "column city is text, one-hot: "},
+		{[]string{"-data", missing}, "column a is numeric, missing values imputed by the median"},
+		{[]string{"-data", text, "-target", "x"}, "the Bayesian comparators (pbp, svgd) take numeric columns without missing values"},
+		{[]string{"-data", text, "-target-transform", "log"}, "-target-transform does not apply to -method pbp"},
+	} {
+		_, _, err := gcpRun(append([]string{"train", "-method", "pbp", "-o", model}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error containing %q", tc.args, err, tc.want)
+		}
+	}
+	// A comparator's prediction of a row with a missing value: an error
+	// naming its line and column.
+	numbers := writeTable(t, dir, "numbers.csv", ",", '.', []string{"a", "b", "y"}, skewedRows(18, 20))
+	if _, _, err := gcpRun("train", "-method", "pbp", "-o", model, "-data", numbers, "-epochs", "2"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := gcpRun("predict", "-model", model, "-data", missing)
+	if err == nil || !strings.Contains(err.Error(), "missing.csv: line 3, column 1 (a): missing value: the Bayesian comparators (pbp, svgd) take numbers only") {
+		t.Errorf("predict with a missing value: %v", err)
 	}
 }
