@@ -22,12 +22,12 @@ import (
 //     colour) is one-hot: one input per level, 1 for the record's level
 //     and 0 for the others. One-hot lets the network give every level its
 //     own effect, which an ordinal code of the levels would tie to an
-//     arbitrary order. Levels seen in fewer than minLevelRows training
-//     rows, levels beyond the maxLevels most frequent, and levels longer
-//     than 1024 bytes are pooled into one more input, Other: it keeps an
-//     identifier-like column, whose every value is rare, from adding an
-//     input per row, and gives levels the training rows barely knew one
-//     shared, better estimated, effect. At prediction a level that is not
+//     arbitrary order. Levels seen in fewer than 5 training rows, levels
+//     beyond the 64 most frequent, and levels longer than 1024 bytes are
+//     pooled into one more input, Other: it keeps an identifier-like
+//     column, whose every value is rare, from adding an input per row,
+//     and gives levels the training rows barely knew one shared, better
+//     estimated, effect. At prediction a level that is not
 //     among Levels (pooled, or never seen) takes the Other input if the
 //     column has one, and otherwise none (all zeros, the code of no
 //     known level), and RecordNotes.Unseen counts it, so that the caller
