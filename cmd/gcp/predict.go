@@ -99,12 +99,15 @@ const columnsAbout = `A model written by gcp train knows its columns' names: the
 FILE.csv other than the target must be those columns, in the same order,
 or the command stops and names the difference (-reorder picks them by name
 instead). A model saved without names (by an older release) takes the
-columns by position. The rows are encoded as they were for training:
-the same separator and decimal mark are detected (-sep, -decimal),
-text columns take the model's levels, and missing values (empty, NA,
-NaN, ?) the model's imputation. A level the model does not know, a
-missing value in a column that had none in training, and a number
-outside the training range are counted on stderr.`
+columns by position. The separator and decimal mark of FILE.csv are
+detected (or given by -sep and -decimal), and its rows encoded by the
+model's own encoding: text columns take the model's levels, and missing
+values (empty, NA, NaN, ?) the model's imputation. A level the model
+does not know, a missing value in a column that had none in training,
+and a number outside the training range are counted on stderr. A model
+of ln y (train -target-transform) answers in the original units: every
+interval lies above 0, and the mean is that of the calibrated log-normal
+predictive.`
 
 // predict writes the predictive distribution of every row to stdout.
 func predict(args []string, stdout, stderr io.Writer) error {
