@@ -53,8 +53,11 @@ func prepareTraining(tab *dataset.Table, target string, rows []int, flag string)
 	switch {
 	case errors.As(err, &fe):
 		return trainingData{}, tab.FieldError(rows[fe.Row], fe.Index, fe.Err)
-	case err != nil:
-		return trainingData{}, fmt.Errorf("%s: %w", tab.File, err)
+	case errors.Is(err, gcp.ErrBatch):
+		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Column: k + 1, Name: tab.Header[k],
+			Err: fmt.Errorf("the target is missing in every one of the %d rows", len(rows))}
+	case err != nil: // the header's names
+		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Err: err}
 	}
 	td := trainingData{tab: tab, enc: enc, x: er.X, y: slices.Clone(er.Y), raw: er.Y, dropped: er.Dropped, rows: make([]int, len(er.Rows)), flag: flag}
 	for r, i := range er.Rows {

@@ -501,3 +501,25 @@ func TestBayesTakesNumbersOnly(t *testing.T) {
 		t.Errorf("predict with a missing value: %v, want %s", err, where)
 	}
 }
+
+// TestPrepareTrainingErrors checks the errors of a table that cannot be
+// trained on: they name the file and line, and the column where one is
+// to blame.
+func TestPrepareTrainingErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ text, want string }{
+		{"a,y\n1,NA\n2,?\n", ": line 1, column 2 (y): the target is missing in every one of the 2 rows"},
+		{",b,y\n1,2,3\n", ": line 1: invalid configuration: feature 0 has an empty name"},
+		{"a;y\n1;2\n3;x\n", ": line 3, column 2 (y): not a number: \"x\""},
+		{"a,y\n1,2\n-inf,3\n", ": line 3, column 1 (a): value is NaN, Inf or overflows: \"-inf\""},
+	} {
+		path := filepath.Join(dir, "t.csv")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := gcpRun("train", "-data", path, "-o", filepath.Join(dir, "m.gcpm"))
+		if err == nil || err.Error() != path+tc.want {
+			t.Errorf("%q: %v, want %s%s", tc.text, err, path, tc.want)
+		}
+	}
+}
