@@ -153,6 +153,10 @@ type AutoResult struct {
 	// model itself. NaN if no model could score them.
 	CVNLL, CVCoverage95 float64
 	CVRows, CVFolds     int
+	// CVMeanTarget is the mean target of the CVRows rows scored: under a
+	// log target transform, the CVNLL of the targets in original units is
+	// CVNLL + CVMeanTarget (the log's Jacobian, −ln f(y) = −ln f(z) + z).
+	CVMeanTarget float64
 	// VarScale and CorrectedScale are the calibration factors fitted to
 	// those predictions (Model.VarScale, Model.CorrectedScale); 1 if no
 	// model could score them.
@@ -498,6 +502,9 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
+		for _, v := range y {
+			res.CVMeanTarget += float64(v) / float64(len(y))
+		}
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}
@@ -659,17 +666,18 @@ func (s *search[T]) prune(cands []*candidate[T]) []*candidate[T] {
 	return slices.DeleteFunc(slices.Clone(cands), func(c *candidate[T]) bool { return !slices.Contains(ranked, c) })
 }
 
-// predictAll returns the predictions of the row-major rows x.
+// predictAll returns the predictions of the row-major rows x, of the
+// target the network models (TargetTransform).
 func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
 	preds := make([]Prediction, len(x)/m.cfg.Inputs)
-	if err := m.PredictBatch(m.NewWorkspace(), x, preds); err != nil {
+	if err := m.predictModeled(m.NewWorkspace(), x, preds); err != nil {
 		return nil, err
 	}
 	return preds, nil
 }
 
-// predictSet returns the predictions of the rows of set, gathered
-// workspaceRows at a time.
+// predictSet returns the predictions of the rows of set, of the target the
+// network models (TargetTransform), gathered workspaceRows at a time.
 func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
 	d, n := m.cfg.Inputs, set.len()
 	preds := make([]Prediction, n)
@@ -678,7 +686,7 @@ func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
 	for s := 0; s < n; s += workspaceRows {
 		k := min(workspaceRows, n-s)
 		set.gather(s, k, xb, yb)
-		if err := m.PredictBatch(ws, xb[:k*d], preds[s:s+k]); err != nil {
+		if err := m.predictModeled(ws, xb[:k*d], preds[s:s+k]); err != nil {
 			return nil, err
 		}
 	}

@@ -229,7 +229,8 @@ func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCen
 }
 
 // meanNLL returns the mean negative log predictive density of the
-// validated rows of set, gathered workspaceRows at a time into xb and yb,
+// validated rows of set, in the units of the target the network models
+// (TargetTransform), gathered workspaceRows at a time into xb and yb,
 // which hold as many rows.
 func (m *Model[T]) meanNLL(ws *Workspace[T], set rowSet[T], xb, yb []T) float64 {
 	var buf [workspaceRows]Prediction
@@ -238,7 +239,7 @@ func (m *Model[T]) meanNLL(ws *Workspace[T], set rowSet[T], xb, yb []T) float64 
 	for s := 0; s < n; s += workspaceRows {
 		k := min(workspaceRows, n-s)
 		set.gather(s, k, xb, yb)
-		if err := m.PredictBatch(ws, xb[:k*d], buf[:k]); err != nil {
+		if err := m.predictModeled(ws, xb[:k*d], buf[:k]); err != nil {
 			return math.NaN()
 		}
 		for i, p := range buf[:k] {

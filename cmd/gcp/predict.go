@@ -13,48 +13,72 @@ import (
 	"github.com/gcpnet/gcp/internal/metrics"
 )
 
-// modelFlags adds the flags that predict and eval share; targetHelp
-// describes -target.
-func modelFlags(c *command, targetHelp string) (model, data, target *string, reorder *bool) {
-	model = c.fs.String("model", "", "model file written by gcp train (required)")
-	data = c.fs.String("data", "", "data file: CSV with a header line (required)")
-	target = c.fs.String("target", "", targetHelp)
-	reorder = c.fs.Bool("reorder", false, "pick the model's features by name wherever they stand, ignoring other columns")
-	return model, data, target, reorder
+// modelArgs are the flags that predict, eval and plot share.
+type modelArgs struct {
+	model, data, target *string
+	reorder             *bool
+	dialect             dialectFlags
 }
 
-// parseAndLoad parses the command's flags, requires -model and -data, and
-// loads both files.
-func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath, dataPath *string) (model, *dataset.Table, error) {
+// modelFlags adds the flags that predict, eval and plot share;
+// targetHelp describes -target.
+func modelFlags(c *command, targetHelp string) modelArgs {
+	return modelArgs{
+		model:   c.fs.String("model", "", "model file written by gcp train (required)"),
+		data:    c.fs.String("data", "", "data file: CSV with a header line (required)"),
+		target:  c.fs.String("target", "", targetHelp),
+		reorder: c.fs.Bool("reorder", false, "pick the model's features by name wherever they stand, ignoring other columns"),
+		dialect: addDialectFlags(c),
+	}
+}
+
+// parse parses the command's flags and requires -model and -data.
+func (a modelArgs) parse(c *command, args []string, stdout, stderr io.Writer) error {
 	if err := c.parse(args, stdout, stderr); err != nil {
-		return nil, nil, err
+		return err
 	}
-	if err := c.require(stderr, "model", "data"); err != nil {
-		return nil, nil, err
-	}
-	return load(*modelPath, *dataPath)
+	return c.require(stderr, "model", "data")
 }
 
-// load reads the model and the data file that predict and eval work on.
-func load(modelPath, dataPath string) (model, *dataset.Table, error) {
-	m, err := loadModel(modelPath)
+// load loads the model and the data file and encodes the data file's rows
+// as the model takes them (encodeRows), with warnings on stderr about
+// what the encoding noted; wantTarget requires the target column.
+func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *dataset.Table, encoded, error) {
+	m, err := loadModel(*a.model)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, encoded{}, err
 	}
-	tab, err := dataset.ReadFile(dataPath)
+	tab, err := a.dialect.readTable(*a.data)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, encoded{}, err
 	}
-	return m, tab, nil
+	sel, err := selectColumns(m, tab, *a.target, *a.reorder, wantTarget)
+	if err != nil {
+		return nil, nil, encoded{}, err
+	}
+	e, err := encodeRows(m, tab, sel)
+	if err != nil {
+		return nil, nil, encoded{}, err
+	}
+	warnRows(stderr, m, tab, sel, e)
+	return m, tab, e, nil
 }
 
 // columnsAbout is the help text on how predict and eval find the model's
 // columns.
-const columnsAbout = `A model written by gcp train knows its features' names: the columns of
-FILE.csv other than the target must be those features, in the same order,
+const columnsAbout = `A model written by gcp train knows its columns' names: the columns of
+FILE.csv other than the target must be those columns, in the same order,
 or the command stops and names the difference (-reorder picks them by name
 instead). A model saved without names (by an older release) takes the
-columns by position.`
+columns by position. The separator and decimal mark of FILE.csv are
+detected (or given by -sep and -decimal), and its rows encoded by the
+model's own encoding: text columns take the model's levels, and missing
+values (empty, NA, NaN, ?) the model's imputation. A level the model
+does not know, a missing value in a column that had none in training,
+and a number outside the training range are counted on stderr. A model
+of ln y (train -target-transform) answers in the original units: every
+interval lies above 0, and the mean is that of the calibrated log-normal
+predictive.`
 
 // predict writes the predictive distribution of every row to stdout.
 func predict(args []string, stdout, stderr io.Writer) error {
@@ -83,21 +107,19 @@ or above 1, or an sd far beyond the targets' spread.
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
 `+columnsAbout)
-	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
-	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
+	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
+	if err := a.parse(c, args, stdout, stderr); err != nil {
+		return err
+	}
+	m, tab, e, err := a.load(stderr, false)
 	if err != nil {
 		return err
 	}
-	x, _, err := columns(m, tab, *target, *reorder, false)
+	preds, err := predictRows(m, tab, e.x)
 	if err != nil {
 		return err
 	}
-	preds, err := predictRows(m, tab, x)
-	if err != nil {
-		return err
-	}
-	warnOutside(stderr, m, tab, x)
-	return writePredictions(stdout, m, x, preds)
+	return writePredictions(stdout, m, e.x, preds)
 }
 
 // eval scores the model on a data file with a target column.
@@ -120,20 +142,19 @@ one, N(mean, corrected variance), the mean negative log predictive density
 inside their central interval (coverage; near the level for a calibrated
 model) and the intervals' mean width.
 `+columnsAbout)
-	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
-	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
+	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
+	if err := a.parse(c, args, stdout, stderr); err != nil {
+		return err
+	}
+	m, tab, e, err := a.load(stderr, true)
 	if err != nil {
 		return err
 	}
-	x, y, err := columns(m, tab, *target, *reorder, true)
+	preds, err := predictRows(m, tab, e.x)
 	if err != nil {
 		return err
 	}
-	preds, err := predictRows(m, tab, x)
-	if err != nil {
-		return err
-	}
-	warnOutside(stderr, m, tab, x)
+	preds, y := withTargets(stderr, tab.File, preds, e.y)
 	s, err := score(preds, y)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
@@ -171,30 +192,51 @@ func writeCalibration(w io.Writer, preds []gcp.Prediction, y []float64) error {
 	return err
 }
 
-// warnOutside writes to w how many rows of x have a feature outside the
-// model's training range, and the first such row, if any.
-func warnOutside(w io.Writer, m model, tab *dataset.Table, x []float64) {
+// warnRows writes to w, for each kind of RecordNotes, how many rows of
+// the encoded table e have it, and the first such row: rows outside the
+// training data's range, levels the model does not know, and missing
+// values imputed without an indicator.
+func warnRows(w io.Writer, m model, tab *dataset.Table, sel selection, e encoded) {
+	names, _ := m.columns()
+	name := func(c int) string {
+		if names == nil {
+			return fmt.Sprintf("feature %d", c+1)
+		}
+		return names[c]
+	}
 	d := m.inputs()
-	names, _ := m.FeatureNames()
-	rows, firstRow, firstFeature := 0, 0, 0
-	for i := 0; i < tab.Rows(); i++ {
-		if n, j := m.OutsideRange(x[i*d : (i+1)*d]); n > 0 {
-			if rows == 0 {
-				firstRow, firstFeature = i, j
+	lo, hi, _ := m.FeatureRanges()
+	for _, k := range []struct {
+		count func(gcp.RecordNotes) (n, first int)
+		what  func(i, c int) string
+	}{
+		{func(n gcp.RecordNotes) (int, int) { return n.Outside, n.FirstOutside }, func(i, c int) string {
+			_, j := m.OutsideRange(e.x[i*d : (i+1)*d])
+			return fmt.Sprintf("lie outside the training data's range (first: %s line %d, %s = %s, trained on [%g, %g]); their uncertainty is an extrapolation",
+				tab.File, tab.Lines[i], name(c), strings.TrimSpace(tab.Row(i)[sel.idx[c]]), lo[j], hi[j])
+		}},
+		{func(n gcp.RecordNotes) (int, int) { return n.Unseen, n.FirstUnseen }, func(i, c int) string {
+			return fmt.Sprintf("have a level the model does not know (first: %s line %d, %s = %q), encoded as its pooled rare levels or as none",
+				tab.File, tab.Lines[i], name(c), strings.TrimSpace(tab.Row(i)[sel.idx[c]]))
+		}},
+		{func(n gcp.RecordNotes) (int, int) { return n.Imputed, n.FirstImputed }, func(i, c int) string {
+			return fmt.Sprintf("have a missing value in a column that had none in training (first: %s line %d, %s), imputed by its training median or as no level",
+				tab.File, tab.Lines[i], name(c))
+		}},
+	} {
+		rows, first, col := 0, 0, 0
+		for i, n := range e.notes {
+			if c, f := k.count(n); c > 0 {
+				if rows == 0 {
+					first, col = i, f
+				}
+				rows++
 			}
-			rows++
+		}
+		if rows > 0 {
+			fmt.Fprintf(w, "warning: %d of %d rows %s\n", rows, tab.Rows(), k.what(first, col))
 		}
 	}
-	if rows == 0 {
-		return
-	}
-	feature := fmt.Sprintf("feature %d", firstFeature+1)
-	if names != nil {
-		feature = names[firstFeature]
-	}
-	lo, hi, _ := m.FeatureRanges()
-	fmt.Fprintf(w, "warning: %d of %d rows lie outside the training data's range (first: %s line %d, %s = %g, trained on [%g, %g]); their uncertainty is an extrapolation\n",
-		rows, tab.Rows(), tab.File, tab.Lines[firstRow], feature, x[firstRow*d+firstFeature], lo[firstFeature], hi[firstFeature])
 }
 
 // scores are the measures eval prints.
@@ -246,43 +288,6 @@ func rankedAUC(mean, y, variance []float64) (float64, error) {
 		}
 	}
 	return math.NaN(), nil
-}
-
-// features returns the feature columns of tab for a model of the given
-// number of inputs, and its target column if it has one, by the rule
-// predict documents: a column that -target names is the target and left
-// out; a -target that names no column leaves every column a feature;
-// without -target, a table with one column more than the model's inputs
-// has the target last.
-func features(tab *dataset.Table, inputs int, target string) (x, y []float64, err error) {
-	ncol := len(tab.Header)
-	hasTarget := ncol == inputs+1
-	if target != "" {
-		_, err := tab.Column(target)
-		hasTarget = err == nil
-	}
-	if !hasTarget {
-		if ncol != inputs {
-			return nil, nil, fmt.Errorf("%s: %d columns, all features; the model takes %d features (and the target column, if present)",
-				tab.File, ncol, inputs)
-		}
-		return tab.Values, nil, nil
-	}
-	if x, y, err = tab.Split(target); err != nil {
-		return nil, nil, err
-	}
-	return x, y, checkInputs(tab, target, inputs)
-}
-
-// checkInputs returns an error unless tab, less its target column, has
-// the model's number of inputs.
-func checkInputs(tab *dataset.Table, target string, inputs int) error {
-	if got := len(tab.Header) - 1; got != inputs {
-		k, _ := tab.Column(target)
-		return fmt.Errorf("%s: %d feature columns besides the target %s; the model takes %d",
-			tab.File, got, tab.Header[k], inputs)
-	}
-	return nil
 }
 
 // predictRows returns the prediction of every row of the row-major x; an

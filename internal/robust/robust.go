@@ -25,7 +25,7 @@ const iqrPerSD = 1.3489795003921634
 // deviation, one target of 1e300 would crush every other target into a
 // sliver of width 1e-299). When more than half the values tie, so that
 // the interquartile range is zero, the scale is the standard deviation;
-// for a constant column (constantSpread) it is 1, which leaves the column
+// for a constant column (ConstantSpread) it is 1, which leaves the column
 // unscaled. v must not be empty.
 func CenterScale(v []float64) (center, scale float64) {
 	slices.Sort(v)
@@ -35,10 +35,10 @@ func CenterScale(v []float64) (center, scale float64) {
 	// changes no bit elsewhere; a scale beyond MaxFloat64 is clamped to
 	// it.
 	scale = min((Quantile(v, 0.75)/2-Quantile(v, 0.25)/2)/(iqrPerSD/2), math.MaxFloat64)
-	if constantSpread(scale, center, len(v)) {
+	if ConstantSpread(scale, center, len(v)) {
 		scale = stdDev(v)
 	}
-	if constantSpread(scale, center, len(v)) {
+	if ConstantSpread(scale, center, len(v)) {
 		return center, 1
 	}
 	// A subnormal scale has no finite reciprocal (SetStandardization
@@ -50,7 +50,7 @@ func CenterScale(v []float64) (center, scale float64) {
 // minNormal is the smallest positive normal float64, 2⁻¹⁰²².
 const minNormal = 0x1p-1022
 
-// constantSpread reports whether spread, the computed scale of n values
+// ConstantSpread reports whether spread, the computed scale of n values
 // centred on center, says that they are all equal: it is 0, not finite,
 // or at most n·ε·|center| (ε = 2⁻⁵², the float64 machine epsilon). That
 // bound is the rounding error of a mean of n equal values c by recursive
@@ -60,7 +60,7 @@ const minNormal = 0x1p-1022
 // be told from the rounding. Forty copies of 0.1 have a standard deviation
 // of 4e-17 about their computed mean, and 1/4e-17 would turn the next
 // input of 0.10001 into a standardized feature of 2.5e11.
-func constantSpread(spread, center float64, n int) bool {
+func ConstantSpread(spread, center float64, n int) bool {
 	return !(spread > 0 && spread <= math.MaxFloat64) || spread <= float64(n)*epsilon*math.Abs(center)
 }
 
@@ -86,7 +86,7 @@ func Quantile(v []float64, q float64) float64 {
 // and taking deviations as differences of halves divided by the largest
 // one before squaring, keeps every step finite for values near the float64
 // range; a result beyond MaxFloat64 is clamped to it. For n equal values
-// the mean is still within n·u of them (constantSpread).
+// the mean is still within n·u of them (ConstantSpread).
 func stdDev(v []float64) float64 {
 	n := float64(len(v))
 	var mean float64
