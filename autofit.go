@@ -129,7 +129,8 @@ type AutoResult struct {
 //     the rows and predict the fifth. The held-out rows alone would give an
 //     optimistic calibration, since they chose the winner. The same
 //     predictions give AutoResult's CVNLL and CVCoverage95, honest
-//     estimates of what new data will see.
+//     estimates of what new data will see, and the model's conformal
+//     calibration (Model.ConformalInterval).
 //
 // Only the data passed in is used: hold the test data back from it. cfg's
 // Dropout is replaced by the grid's, and tc's LearningRate by the grid's;
@@ -322,6 +323,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	}
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, y, m.cfg.Loss.gaussian())
+		m.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
 	}
