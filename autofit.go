@@ -323,7 +323,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	}
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, y, m.cfg.Loss.gaussian())
-		m.conformal = newConformalScores(preds, y)
+		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
 	}
@@ -472,10 +472,11 @@ func (s *search[T]) prune(cands []*candidate[T]) []*candidate[T] {
 	return slices.DeleteFunc(slices.Clone(cands), func(c *candidate[T]) bool { return !slices.Contains(ranked, c) })
 }
 
-// predictAll returns the predictions of the row-major rows x.
+// predictAll returns the predictions of the row-major rows x, of the
+// target the network models (TargetTransform).
 func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
 	preds := make([]Prediction, len(x)/m.cfg.Inputs)
-	if err := m.PredictBatch(m.NewWorkspace(), x, preds); err != nil {
+	if err := m.predictModeled(m.NewWorkspace(), x, preds); err != nil {
 		return nil, err
 	}
 	return preds, nil

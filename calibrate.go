@@ -14,17 +14,26 @@ import (
 // Student-t predictive t_{2α} has heavy tails and a variance inflated by
 // them, so its central intervals are too wide for clean points; the
 // corrected variance removes that inflation (Sec. subsecSynthetic). On
-// clean data α grows, A(α) → 1, and the two predictives agree.
+// clean data α grows, A(α) → 1, and the two predictives agree. Under a
+// TargetTransform the Gaussian is that of the modeled target z,
+// N(ZMean, ZVarCorrected), and the calibrated predictive of y is its
+// image (a log-normal for TransformLog), as Prediction.Transform says.
 
 // CalibratedLogPDF returns the log density of the calibrated predictive
 // N(Mean, VarCorrected) at y.
 func (p Prediction) CalibratedLogPDF(y float64) float64 {
+	if p.Transform != TransformNone {
+		return p.transformedLogPDF(y, Prediction.CalibratedLogPDF)
+	}
 	return normal{p.Mean, p.VarCorrected}.logPDF(y)
 }
 
 // CalibratedCDF returns P(Y ≤ y) under the calibrated predictive
 // N(Mean, VarCorrected).
 func (p Prediction) CalibratedCDF(y float64) float64 {
+	if p.Transform != TransformNone {
+		return p.transformedCDF(y, Prediction.CalibratedCDF)
+	}
 	return normal{p.Mean, p.VarCorrected}.cdf(y)
 }
 
@@ -34,6 +43,9 @@ func (p Prediction) CalibratedQuantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
 	}
+	if p.Transform != TransformNone {
+		return p.transformedQuantile(prob, Prediction.CalibratedQuantile)
+	}
 	return normal{p.Mean, p.VarCorrected}.quantile(prob), nil
 }
 
@@ -42,8 +54,12 @@ func (p Prediction) CalibratedQuantile(prob float64) (float64, error) {
 // level in (0, 1); ErrLevel otherwise. Use it, rather than Interval, for
 // intervals meant to cover clean targets at their nominal rate when the
 // training data may have held outliers. The upper bound mirrors the
-// lower one about the mean, as Interval's does.
+// lower one about the mean, as Interval's does, unless a Transform maps
+// both bounds back from z.
 func (p Prediction) CalibratedInterval(level float64) (lo, hi float64, err error) {
+	if p.Transform != TransformNone {
+		return p.transformedInterval(level, Prediction.CalibratedInterval)
+	}
 	return centralInterval(level, p.Mean, p.CalibratedQuantile)
 }
 
@@ -154,7 +170,7 @@ func (m *Model[T]) Calibrate(x, y []T) (varScale, corrScale float64, err error) 
 		return 0, 0, ErrNonFinite
 	}
 	m.varScale, m.corrScale = vs, cs
-	m.conformal = newConformalScores(preds, y)
+	m.ext.conformal = newConformalScores(preds, y)
 	return vs, cs, nil
 }
 

@@ -116,20 +116,20 @@ func (m *Model[T]) ConformalInterval(p Prediction, level float64) (lo, hi float6
 	switch {
 	case m == nil:
 		return 0, 0, fmt.Errorf("%w: nil Model", ErrConfig)
-	case m.conformal == nil:
+	case m.ext.conformal == nil:
 		return 0, 0, ErrNoConformal
 	case !(level > 0 && level < 1):
 		return 0, 0, ErrLevel
 	}
-	half := m.conformal.quantile(level) * math.Sqrt(p.VarCorrected)
+	half := m.ext.conformal.quantile(level) * math.Sqrt(p.VarCorrected)
 	return p.Mean - half, p.Mean + half, nil
 }
 
 // ConformalRows returns the number of calibration rows of the model's
 // conformal calibration, 0 if it has none.
 func (m *Model[T]) ConformalRows() int {
-	if m == nil || m.conformal == nil {
+	if m == nil || m.ext.conformal == nil {
 		return 0
 	}
-	return m.conformal.n
+	return m.ext.conformal.n
 }

@@ -125,7 +125,10 @@ func TestConformalCoverage(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := Prediction{Mean: 0, VarCorrected: 1}
-		preds := slices.Repeat([]Prediction{p}, n)
+		preds := make([]Prediction, n)
+		for i := range preds {
+			preds[i] = p
+		}
 		for _, level := range []float64{0.8, 0.9, 0.95} {
 			in := 0
 			y := make([]float64, n)
@@ -133,7 +136,7 @@ func TestConformalCoverage(t *testing.T) {
 				for i := range y {
 					y[i] = noise()
 				}
-				m.conformal = newConformalScores(preds, y)
+				m.ext.conformal = newConformalScores(preds, y)
 				lo, hi, err := m.ConformalInterval(p, level)
 				if err != nil {
 					t.Fatal(err)
@@ -169,9 +172,9 @@ func TestConformalIntervalErrors(t *testing.T) {
 	}
 	// Nine residuals in units of sd 2: at 80%, rank ⌈10·0.8⌉ = 8 (of the
 	// decimal 0.8; see conformalLevelSlack).
-	preds := slices.Repeat([]Prediction{p}, 9)
+	preds := []Prediction{p, p, p, p, p, p, p, p, p}
 	y := []float64{3, -1, 5, -3, 7, -5, 9, -7, 11} // |y − 1|/2 = 1, 1, 2, 2, 3, 3, 4, 4, 5
-	m.conformal = newConformalScores(preds, y)
+	m.ext.conformal = newConformalScores(preds, y)
 	if lo, hi, err := m.ConformalInterval(p, 0.8); err != nil || lo != 1-2*4 || hi != 1+2*4 || m.ConformalRows() != 9 {
 		t.Errorf("80%%: [%v, %v], %v, %d rows; want [−7, 9] from the 8th score, 4", lo, hi, err, m.ConformalRows())
 	}

@@ -29,6 +29,9 @@ var (
 	// not a regular file, such as a directory, a device or a FIFO:
 	// SaveFile would replace it with one.
 	ErrNotRegular = errors.New("gcp: path exists and is not a regular file")
+	// ErrDomain reports a target outside the domain of a
+	// TargetTransform: one that is not positive, for TransformLog.
+	ErrDomain = errors.New("gcp: target outside the target transform's domain")
 	// ErrDiverged reports a training step that would have made the loss,
 	// a gradient or a parameter non-finite. The step is not applied: the
 	// model and the optimizer state are left exactly as they were.
@@ -47,7 +50,8 @@ var (
 	// transfer that rewrote line endings or stripped the eighth bit.
 	ErrMagic = errors.New("gcp: not a saved model (bad magic)")
 	// ErrVersion reports a format version this package cannot read, for
-	// example one written by a newer release.
+	// example one written by a newer release, or a version-5 section of
+	// a kind it does not know, which a newer release added.
 	ErrVersion = errors.New("gcp: unsupported saved-model format version")
 	// ErrTruncated reports data that ends before the model does, as after
 	// an interrupted copy.
@@ -58,8 +62,9 @@ var (
 	// ErrFormat reports bytes that pass the checksum but break the format:
 	// a size beyond the package's limits, a parameter count that does not
 	// match the stored Config, an unknown element type or flag, a
-	// standardization marked unset that is not the identity, or bytes
-	// after the model's end. A file this package wrote gives it only if
+	// standardization marked unset that is not the identity, a version-5
+	// section that breaks its kind's format, or bytes after the model's
+	// end. A file this package wrote gives it only if
 	// something was appended to it.
 	ErrFormat = errors.New("gcp: malformed saved model")
 	// ErrOverflow reports a float64 model value too large for float32,

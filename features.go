@@ -22,9 +22,11 @@ const maxNameLen = 1024
 // distinct and non-empty; target may be empty. It returns an error
 // wrapping ErrShape for the wrong number of names and ErrConfig for a bad
 // name; the model is then unchanged. The names are saved with the model.
+// A model with an Encoding (SetEncoding) takes its names from it, and
+// SetFeatureNames returns ErrConfig.
 func (m *Model[T]) SetFeatureNames(features []string, target string) error {
-	if m == nil || m.lay == nil {
-		return fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)
+	if m == nil || m.lay == nil || m.ext.encoding != nil {
+		return fmt.Errorf("%w: the model is nil, was not built by New, or names its inputs by its encoding", ErrConfig)
 	}
 	if len(features) != m.cfg.Inputs {
 		return fmt.Errorf("%w: %d feature names for %d inputs", ErrShape, len(features), m.cfg.Inputs)
@@ -57,10 +59,14 @@ func checkNames(features []string, target string) error {
 }
 
 // FeatureNames returns copies of the names set by SetFeatureNames, or nil
-// and "" if none were (or m is nil).
+// and "" if none were (or m is nil). For a model with an Encoding they
+// are the names of its inputs (Encoding.InputNames) and its target.
 func (m *Model[T]) FeatureNames() (features []string, target string) {
 	if m == nil {
 		return nil, ""
+	}
+	if e := m.ext.encoding; e != nil {
+		return e.InputNames(), e.target
 	}
 	return append([]string(nil), m.featureNames...), m.targetName
 }

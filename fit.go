@@ -300,14 +300,15 @@ func stdDev(v []float64) float64 {
 }
 
 // meanNLL returns the mean negative log predictive density of the
-// validated row-major inputs x and targets y.
+// validated row-major inputs x and targets y, in the units of the target
+// the network models (TargetTransform).
 func (m *Model[T]) meanNLL(ws *Workspace[T], x, y []T) float64 {
 	var buf [workspaceRows]Prediction
 	d := m.cfg.Inputs
 	var sum float64
 	for s := 0; s < len(y); s += workspaceRows {
 		k := min(workspaceRows, len(y)-s)
-		if err := m.PredictBatch(ws, x[s*d:(s+k)*d], buf[:k]); err != nil {
+		if err := m.predictModeled(ws, x[s*d:(s+k)*d], buf[:k]); err != nil {
 			return math.NaN()
 		}
 		for i, p := range buf[:k] {

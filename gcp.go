@@ -214,9 +214,9 @@ type Model[T Float] struct {
 	featureNames []string
 	targetName   string
 	xMin, xMax   []float64
-	// conformal is the conformal calibration (conformal.go), nil if none;
-	// replaced, never changed in place, so clones share it.
-	conformal *conformalScores
+	// ext is what format version 5's sections hold (sections.go), such
+	// as the target transform.
+	ext extensions
 }
 
 // New returns a model with the shape of cfg and weights drawn from

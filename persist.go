@@ -8,12 +8,13 @@ import (
 	"math"
 )
 
-// The saved-model format, versions 1 to 4; MarshalBinary documents them
+// The saved-model format, versions 1 to 5; MarshalBinary documents them
 // byte by byte.
 const (
 	fileMagic   = "GCPM\x89\r\n\x1a"
 	headerLen   = 24 // magic through the header CRC, versions 1 and 2
 	headerLenV3 = 28 // version 3 adds the names' length before the CRC
+	headerLenV5 = 32 // version 5 adds the sections' length after it
 	scalarsLen  = 42 // Activation through yScale, after the hidden widths
 	lossLen     = 13 // version 2's Loss, DPDGamma and MCSamples
 	membersLen  = 4  // version 4's Members, after the loss fields
@@ -23,15 +24,18 @@ const (
 // The format versions: 1 holds GCP models, 2 adds the loss and its
 // parameters for the comparators, 3 what the model remembers of its
 // training data and its calibration, 4 the number of members of an
-// ensemble. A model is written in the lowest version that holds it, so
-// that a file stays readable by as many versions of this package as it
-// can: a single GCP network without names, ranges or calibration as
-// version 1, a comparator as version 2, only an ensemble as version 4.
+// ensemble, 5 the tagged sections (sections.go). A model is written in
+// the lowest version that holds it, so that a file stays readable by as
+// many versions of this package as it can: a single GCP network without
+// names, ranges or calibration as version 1, a comparator as version 2,
+// only an ensemble as version 4, and only a model with a section as
+// version 5.
 const (
-	fileVersionGCP     = 1
-	fileVersionLoss    = 2
-	fileVersionData    = 3
-	fileVersionMembers = 4
+	fileVersionGCP      = 1
+	fileVersionLoss     = 2
+	fileVersionData     = 3
+	fileVersionMembers  = 4
+	fileVersionSections = 5
 )
 
 // maxNamesLen bounds a version-3 file's names section: a length and
@@ -67,29 +71,34 @@ type header struct {
 	inputs  int // I
 	params  int // P
 	names   int // N, version 3's names section in bytes
+	// sections is X, version 5's sections in bytes.
+	sections int
 }
 
 // size returns the length of the whole saved model, in int64 so that the
 // largest model the limits allow cannot overflow a 32-bit int.
 func (h header) size() int64 {
-	return h.headerLen() + 4*int64(h.depth) + scalarsLen + h.lossLen() + 16*int64(h.inputs) + h.dataLen() + int64(h.esize)*int64(h.params) + crcLen
+	return h.headerLen() + 4*int64(h.depth) + scalarsLen + h.lossLen() + 16*int64(h.inputs) + h.dataLen() + int64(h.esize)*int64(h.params) + int64(h.sections) + crcLen
 }
 
 // headerLen returns the header's size in h's version.
 func (h header) headerLen() int64 {
-	if h.version >= fileVersionData {
+	switch {
+	case h.version >= fileVersionSections:
+		return headerLenV5
+	case h.version >= fileVersionData:
 		return headerLenV3
 	}
 	return headerLen
 }
 
 // lossLen returns the size of the loss fields, which version 1 lacks and
-// version 4 ends with Members.
+// versions 4 and 5 end with Members.
 func (h header) lossLen() int64 {
-	switch h.version {
-	case fileVersionGCP:
+	switch {
+	case h.version == fileVersionGCP:
 		return 0
-	case fileVersionMembers:
+	case h.version >= fileVersionMembers:
 		return lossLen + membersLen
 	}
 	return lossLen
@@ -188,6 +197,15 @@ func elemSize[T Float]() int {
 // The parameters are those of all members, in the order of the layout,
 // whose heads are stacked head-major (the members' m heads, then their β
 // heads, and so on).
+//
+// Version 5 holds the models that have something only a section holds
+// (sections.go: a target transform, an encoding of records), single
+// networks and ensembles alike. It is version 4 with Members in 1..20,
+// X, the total length of the sections (uint32, bounded by the kinds'
+// limits), inserted at offset 24 before the header CRC, which moves to
+// 28..32 and shifts everything after the header by 4 more, and the
+// sections, at least one, between the parameters and the final CRC:
+// 112 + 4D + 32I + N + EP + X bytes.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil Model", ErrConfig)
@@ -218,6 +236,10 @@ func (m *Model[T]) encode() []byte {
 	if m.cfg.Members > 1 {
 		h.version, h.names = fileVersionMembers, len(names)
 	}
+	sections := appendSections(nil, &m.ext)
+	if len(sections) > 0 {
+		h.version, h.names, h.sections = fileVersionSections, len(names), len(sections)
+	}
 	b := make([]byte, 0, h.size())
 	b = append(b, fileMagic...)
 	b = le.AppendUint16(b, uint16(h.version))
@@ -226,6 +248,9 @@ func (m *Model[T]) encode() []byte {
 	b = le.AppendUint32(b, uint32(h.params))
 	if h.version >= fileVersionData {
 		b = le.AppendUint32(b, uint32(h.names))
+	}
+	if h.version >= fileVersionSections {
+		b = le.AppendUint32(b, uint32(h.sections))
 	}
 	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
 	for _, w := range m.cfg.Hidden {
@@ -244,7 +269,7 @@ func (m *Model[T]) encode() []byte {
 		b = le.AppendUint64(b, math.Float64bits(m.cfg.DPDGamma))
 		b = le.AppendUint32(b, uint32(m.cfg.MCSamples))
 	}
-	if h.version == fileVersionMembers {
+	if h.version >= fileVersionMembers {
 		b = le.AppendUint32(b, uint32(m.cfg.Members))
 	}
 	b = le.AppendUint64(b, math.Float64bits(m.yMean))
@@ -269,6 +294,7 @@ func (m *Model[T]) encode() []byte {
 			b = le.AppendUint64(b, math.Float64bits(float64(v)))
 		}
 	}
+	b = append(b, sections...)
 	return le.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
@@ -294,7 +320,8 @@ func appendFloats(b []byte, slices ...[]float64) []byte {
 // by more than a small factor, plus, for a LossMLBayes model, its
 // MC-dropout masks, which Config bounds at 2¹⁸ elements (maxMCMask). Errors, matched with errors.Is: ErrMagic,
 // ErrVersion, ErrTruncated, ErrChecksum, ErrFormat (sizes beyond the
-// limits, a parameter count that does not fit the Config, trailing bytes),
+// limits, a parameter count that does not fit the Config, a malformed
+// section, trailing bytes),
 // ErrConfig (a stored Config that New would reject), ErrNonFinite (a NaN or
 // ±Inf parameter, or a standardization that SetStandardization would
 // reject) and ErrOverflow. On error m is left unchanged.
@@ -349,8 +376,8 @@ func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
 	case err != nil && err != io.ErrUnexpectedEOF:
 		return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
 	}
-	if n == headerLen && le.Uint16(b[8:]) >= fileVersionData && string(b[:len(fileMagic)]) == fileMagic {
-		b = append(b, make([]byte, headerLenV3-headerLen)...)
+	if v := int(le.Uint16(b[8:])); n == headerLen && v >= fileVersionData && v <= fileVersionSections && string(b[:len(fileMagic)]) == fileMagic {
+		b = append(b, make([]byte, header{version: v}.headerLen()-headerLen)...)
 		k, err := io.ReadFull(r, b[headerLen:])
 		if n += k; err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 			return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
@@ -418,8 +445,8 @@ func parseHeader(data []byte) (header, error) {
 		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
 	}
 	v := le.Uint16(data[8:])
-	if v < fileVersionGCP || v > fileVersionMembers {
-		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d to %d", ErrVersion, v, fileVersionGCP, fileVersionMembers)
+	if v < fileVersionGCP || v > fileVersionSections {
+		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d to %d", ErrVersion, v, fileVersionGCP, fileVersionSections)
 	}
 	hl := int(header{version: int(v)}.headerLen())
 	if len(data) < hl {
@@ -428,9 +455,12 @@ func parseHeader(data []byte) (header, error) {
 	if got, want := crc32.Checksum(data[:hl-crcLen], castagnoli), le.Uint32(data[hl-crcLen:]); got != want {
 		return header{}, fmt.Errorf("%w: header CRC is %#08x, stored %#08x", ErrChecksum, got, want)
 	}
-	var names uint32
+	var names, sections uint32
 	if v >= fileVersionData {
 		names = le.Uint32(data[20:])
+	}
+	if v >= fileVersionSections {
+		sections = le.Uint32(data[24:])
 	}
 	esize, depth, inputs, params := data[10], data[11], le.Uint32(data[12:]), le.Uint32(data[16:])
 	switch {
@@ -444,8 +474,12 @@ func parseHeader(data []byte) (header, error) {
 		return header{}, fmt.Errorf("%w: offset 16: %d parameters, want at most %d", ErrFormat, params, maxParams)
 	case int64(names) > maxNamesLen(int(inputs)):
 		return header{}, fmt.Errorf("%w: offset 20: names of %d bytes, want at most %d", ErrFormat, names, maxNamesLen(int(inputs)))
+	case v >= fileVersionSections && (sections == 0 || int64(sections) > maxSectionsLen(int(inputs))):
+		// A model without a section is written in an earlier version:
+		// one model, one encoding.
+		return header{}, fmt.Errorf("%w: offset 24: sections of %d bytes, want 1 to %d", ErrFormat, sections, maxSectionsLen(int(inputs)))
 	}
-	return header{version: int(v), esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params), names: int(names)}, nil
+	return header{version: int(v), esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params), names: int(names), sections: int(sections)}, nil
 }
 
 // decoder reads the fields of a saved model in order, after decode has
@@ -514,9 +548,9 @@ func decode[T Float](data []byte) (*Model[T], error) {
 			return nil, fmt.Errorf("%w: offset %d: version %d with Loss = LossGCP, which is version %d", ErrFormat, off, fileVersionLoss, fileVersionGCP)
 		}
 	}
-	if h.version == fileVersionMembers {
+	if h.version >= fileVersionMembers {
 		off := d.off
-		if cfg.Members = int(d.u32()); cfg.Members == 1 {
+		if cfg.Members = int(d.u32()); cfg.Members == 1 && h.version == fileVersionMembers {
 			// A single network is version 1, 2 or 3: one model, one encoding.
 			return nil, fmt.Errorf("%w: offset %d: version %d with Members = 1, which is version %d at most", ErrFormat, off, fileVersionMembers, fileVersionData)
 		}
@@ -540,6 +574,16 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	}
 	if err := decodeParams(d, m.params, h.esize); err != nil {
 		return nil, err
+	}
+	if err := parseSections(d.data[d.off:end], d.off, &m.ext, cfg); err != nil {
+		return nil, err
+	}
+	if enc := m.ext.encoding; enc != nil {
+		// The encoding names the target and the inputs.
+		if h.names != 0 {
+			return nil, fmt.Errorf("%w: offset 20: names of %d bytes beside an encoding, which holds them", ErrFormat, h.names)
+		}
+		m.targetName = enc.target
 	}
 	return m, nil
 }

@@ -65,7 +65,7 @@ func persistKind(err error) (error, error) {
 // persistDiff compares two models field by field, floats bit for bit.
 func persistDiff[T Float](want, got *Model[T]) string {
 	return cmp.Diff(want, got,
-		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}),
+		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}, extensions{}, Encoding{}),
 		cmp.Comparer(func(a, b *kernelSet[T]) bool { return a == b }),
 		cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
 		cmp.Comparer(func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }))
@@ -143,6 +143,17 @@ func persistFittedV3[T Float](t testing.TB, cfg Config) *Model[T] {
 	return m
 }
 
+// persistFittedV5 returns persistFittedV3's model with a section of
+// version 5: the log target transform.
+func persistFittedV5[T Float](t testing.TB, cfg Config) *Model[T] {
+	t.Helper()
+	m := persistFittedV3[T](t, cfg)
+	if err := m.SetTargetTransform(TransformLog); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // persistPredict returns m's predictions for the rows of x.
 func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 	t.Helper()
@@ -159,8 +170,8 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
 	hl := headerLen
-	if len(b) >= 10 && le.Uint16(b[8:]) >= fileVersionData {
-		hl = headerLenV3
+	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionSections {
+		hl = int(header{version: int(le.Uint16(b[8:]))}.headerLen())
 	}
 	if len(b) >= hl {
 		le.PutUint32(b[hl-crcLen:], crc32.Checksum(b[:hl-crcLen], castagnoli))
@@ -230,7 +241,7 @@ func persistRoundTrip[T Float](t *testing.T, cfg Config) {
 		t.Fatal(err)
 	}
 	x, y := persistData[T](99, 8, cfg.Inputs)
-	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set, "version3": persistFittedV3[T](t, cfg)} {
+	for name, orig := range map[string]*Model[T]{"fresh": fresh, "fitted": persistFitted[T](t, cfg), "set": set, "version3": persistFittedV3[T](t, cfg), "version5": persistFittedV5[T](t, cfg), "encoded": persistEncoded[T](t, cfg)} {
 		t.Run(name, func(t *testing.T) { persistRoundTripOf(t, orig, x, y) })
 	}
 }
@@ -664,7 +675,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 5", patch(8, []byte{5, 0}), ErrVersion, false},
+		{"version 6", patch(8, []byte{6, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -850,7 +861,7 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 10:
 				// Another version this package reads fails the header
 				// CRC, which covers the version.
-				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionMembers {
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionSections {
 					want = ErrVersion
 				}
 			}
@@ -868,12 +879,13 @@ func TestUnmarshalBitFlips(t *testing.T) {
 }
 
 // persistSmallModels returns the bytes of a small float32 model, a small
-// float64 model, and a small version-2 model.
+// float64 model, a small version-2 model, and small models of versions 3
+// and 5.
 func persistSmallModels(t *testing.T) [][]byte {
 	cfg := Config{Inputs: 2, Hidden: []int{2}, Activation: Tanh, Seed: 3}
 	v2 := Config{Inputs: 2, Hidden: []int{2}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 3, Seed: 3}
 	var out [][]byte
-	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg), persistFitted[float32](t, v2), persistFittedV3[float64](t, cfg)} {
+	for _, m := range []interface{ MarshalBinary() ([]byte, error) }{persistFitted[float32](t, cfg), persistFitted[float64](t, cfg), persistFitted[float32](t, v2), persistFittedV3[float64](t, cfg), persistFittedV5[float32](t, cfg)} {
 		b, err := m.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
@@ -945,8 +957,9 @@ func TestReadFromStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := persistFittedV5[float32](t, persistConfigs[6]) // version 5's longer header
 	var buf bytes.Buffer
-	for _, m := range []*Model[float32]{a, b} {
+	for _, m := range []*Model[float32]{a, b, c} {
 		if _, err := m.WriteTo(&buf); err != nil {
 			t.Fatal(err)
 		}
@@ -958,9 +971,9 @@ func TestReadFromStream(t *testing.T) {
 		"DataErrReader": iotest.DataErrReader(bytes.NewReader(buf.Bytes())),
 		"HalfReader":    iotest.HalfReader(bytes.NewReader(buf.Bytes())),
 	} {
-		var got [2]Model[float32]
+		var got [3]Model[float32]
 		var read int64
-		for i, want := range []*Model[float32]{a, b} {
+		for i, want := range []*Model[float32]{a, b, c} {
 			n, err := got[i].ReadFrom(r)
 			if err != nil {
 				t.Fatalf("%s: model %d: %v", name, i, err)
@@ -1240,6 +1253,40 @@ var goldenFiles = []struct {
 			return persistFitted[float64](t, Config{Inputs: 3, Hidden: []int{4, 3}, Loss: LossMLBayes, Dropout: 0.25, MCSamples: 4, Members: 2, Seed: 20})
 		},
 	},
+	{
+		name:   "model_v5_float32.gcpm",
+		inputs: [][]float64{{0.5, 0, 1, 0, 0, 0}, {-1.25, 1, 0, 0, 0, 1}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A single GCP network with both sections, the log target
+			// transform and an encoding (a numeric column with missing
+			// values, a categorical one with two levels, pooled levels and
+			// missing values), ranges and both scales: its predictions
+			// are in original units, through exp.
+			m := persistFitted[float32](t, Config{Inputs: 6, Hidden: []int{4}, Seed: 51})
+			x, _ := persistData[float32](51, 64, 6)
+			m.extendRanges(x)
+			// The targets of ln y: a centre of 2 and a scale of 0.5.
+			xMean, xScale, _, _ := m.Standardization()
+			goldenMust(t, m.SetStandardization(xMean, xScale, 2, 0.5))
+			goldenMust(t, m.SetVarScale(1.25))
+			goldenMust(t, m.SetCorrectedScale(0.9))
+			goldenMust(t, m.SetTargetTransform(TransformLog))
+			goldenMust(t, m.SetEncoding(persistEncoding(6)))
+			return m
+		},
+	},
+	{
+		name:   "model_v5_float64.gcpm",
+		inputs: [][]float64{{2, 0, 1}, {-0.5, 1, 0}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A Gaussian ensemble of two with an encoding alone (a
+			// numeric column with missing values and a categorical one of
+			// one level), no ranges, no calibration.
+			m := persistFitted[float64](t, Config{Inputs: 3, Hidden: []int{3}, Loss: LossGaussianML, Members: 2, Seed: 52})
+			goldenMust(t, m.SetEncoding(persistEncoding(3)))
+			return m
+		},
+	},
 }
 
 func goldenMust(t *testing.T, err error) {
@@ -1274,8 +1321,11 @@ type goldenExpect struct {
 	Target                      string
 	Features                    []string
 	XMinBits, XMaxBits          []uint64
-	Params                      []uint64
-	Preds                       []goldenPrediction
+	// Version 5 only: the target transform and the encoding's columns.
+	Transform TargetTransform
+	Columns   []Column
+	Params    []uint64
+	Preds     []goldenPrediction
 }
 
 type goldenPrediction struct {
@@ -1387,13 +1437,17 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 	if m.cfg.Members > 1 {
 		e.Members = m.cfg.Members
 	}
-	if m.featureNames != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 { // version 3
+	if m.featureNames != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 || m.ext != (extensions{}) { // versions 3 and 5
 		e.VarScaleBits, e.CorrScaleBits = math.Float64bits(m.varScale), math.Float64bits(m.corrScale)
 		e.Target, e.Features = m.targetName, m.featureNames
 		e.XMinBits, e.XMaxBits = bits(m.xMin), bits(m.xMax)
 		if m.xMin == nil {
 			e.XMinBits, e.XMaxBits = nil, nil
 		}
+	}
+	e.Transform = m.ext.transform
+	if m.ext.encoding != nil {
+		e.Columns = m.ext.encoding.Columns()
 	}
 	for _, v := range m.params {
 		e.Params = append(e.Params, persistBits(v))
@@ -1494,6 +1548,16 @@ func formatGolden(w *strings.Builder, e goldenExpect) {
 			fmt.Fprintf(w, "xmin %s\nxmax %s\n", list(e.XMinBits), list(e.XMaxBits))
 		}
 	}
+	if e.Transform != TransformNone { // version 5's sections
+		fmt.Fprintf(w, "transform %d\n", e.Transform)
+	}
+	for _, c := range e.Columns {
+		fmt.Fprintf(w, "column %s %d %t %t %#x", strconv.QuoteToASCII(c.Name), c.Kind, c.Missing, c.Other, math.Float64bits(c.Impute))
+		for _, l := range c.Levels {
+			w.WriteString(" " + strconv.QuoteToASCII(l))
+		}
+		w.WriteString("\n")
+	}
 	for _, p := range e.Params {
 		fmt.Fprintf(w, "param %#x\n", p)
 	}
@@ -1539,6 +1603,8 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		v, err := strconv.ParseBool(f[0])
 		e.Standardized = v
 		return err
+	case "column":
+		return parseGoldenColumn(e, f)
 	case "target", "features":
 		var names []string
 		for _, q := range f {
@@ -1615,6 +1681,8 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		e.MCSamples = int(nums[0])
 	case "members":
 		e.Members = int(nums[0])
+	case "transform":
+		e.Transform = TargetTransform(nums[0])
 	case "ymean":
 		e.YMeanBits = nums[0]
 	case "yscale":
@@ -1628,6 +1696,35 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 	default:
 		return errors.New("unknown key")
 	}
+	return nil
+}
+
+// parseGoldenColumn stores a column of an encoding, written as
+// "column NAME KIND MISSING OTHER IMPUTE LEVELS…", in e.
+func parseGoldenColumn(e *goldenExpect, f []string) error {
+	if len(f) < 5 {
+		return errors.New("want a name, a kind, two flags, an imputed value and the levels")
+	}
+	var c Column
+	var err error
+	var kind, impute uint64
+	name, err1 := strconv.Unquote(f[0])
+	kind, err2 := strconv.ParseUint(f[1], 0, 8)
+	missing, err3 := strconv.ParseBool(f[2])
+	other, err4 := strconv.ParseBool(f[3])
+	impute, err5 := strconv.ParseUint(f[4], 0, 64)
+	if err = errors.Join(err1, err2, err3, err4, err5); err != nil {
+		return err
+	}
+	c.Name, c.Kind, c.Missing, c.Other, c.Impute = name, ColumnKind(kind), missing, other, math.Float64frombits(impute)
+	for _, q := range f[5:] {
+		l, err := strconv.Unquote(q)
+		if err != nil {
+			return err
+		}
+		c.Levels = append(c.Levels, l)
+	}
+	e.Columns = append(e.Columns, c)
 	return nil
 }
 
@@ -1732,26 +1829,22 @@ func FuzzUnmarshal(f *testing.F) {
 // allocates if its header and Config claim a LossMLBayes model that
 // Config.validate accepts: MCSamples × 2 heads × Members × the last
 // hidden width, read at the offsets MarshalBinary documents (versions 3
-// and 4 shifted by their longer header). Otherwise it returns 0.
+// to 5 shifted by their longer headers). Otherwise it returns 0.
 func fuzzMCMask(data []byte) uint64 {
 	if len(data) < headerLenV3 {
 		return 0
 	}
-	hlen := headerLen
 	v := le.Uint16(data[8:])
-	switch v {
-	case fileVersionLoss:
-	case fileVersionData, fileVersionMembers:
-		hlen = headerLenV3
-	default:
+	if v < fileVersionLoss || v > fileVersionSections {
 		return 0
 	}
+	hlen := int(header{version: int(v)}.headerLen())
 	off := hlen + 4*int(data[11]) // the end of Hidden
 	if data[11] == 0 || len(data) < off+scalarsLen+lossLen+membersLen || Loss(data[off+26]) != LossMLBayes {
 		return 0
 	}
 	members := uint64(1)
-	if v == fileVersionMembers {
+	if v >= fileVersionMembers {
 		members = uint64(le.Uint32(data[off+scalarsLen+lossLen:]))
 	}
 	n := uint64(le.Uint32(data[off+35:])) * 2 * members * uint64(le.Uint32(data[off-4:]))

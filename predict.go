@@ -80,13 +80,44 @@ type Prediction struct {
 	// members' mean values, and LogPDF, CDF, Quantile and Interval those
 	// of the mixture.
 	Components [MaxMembers]Component
+	// Transform is the target transform z = g(y) of the model that made
+	// the prediction (Model.TargetTransform); TransformNone for most. Under
+	// a transform the network models z: ZMean, ZVar and ZVarCorrected are
+	// the Mean, Var and VarCorrected of the predictive of z, and Alpha,
+	// Beta, Nu, Components, VarAleatoric, VarEpistemic, Disagreement and
+	// Prior describe z too. Every method answers for y: the predictive of
+	// y is that of z mapped through g⁻¹ (see predict_transform.go), so
+	// that each quantile and interval bound is g⁻¹ of z's, exactly, and
+	// LogPDF and CDF are those of y (LogPDF with the Jacobian, so that a
+	// mean negative log density is in y's units). Mean, Var and
+	// VarCorrected are in y's units as well; for TransformLog:
+	//
+	//   - Mean is exp(ZMean + ZVarCorrected/2), the mean of the calibrated
+	//     predictive, a log-normal: the prediction that minimizes the
+	//     expected squared error, which RMSE scores. The Student t's
+	//     back-transform has no mean at all (E[e^Z] is infinite for every
+	//     finite degree of freedom); its median, and the calibrated one,
+	//     is exp(ZMean) = Quantile(0.5) for a single network.
+	//   - VarCorrected is the calibrated predictive's variance,
+	//     (e^ZVarCorrected − 1)·e^(2·ZMean + ZVarCorrected), and Var the
+	//     same expression of ZVar: the variance of a log-normal with the
+	//     Student t's variance in z (the log-Student-t has none).
+	Transform TargetTransform
+	// ZMean, ZVar and ZVarCorrected are the Mean, Var and VarCorrected
+	// of the predictive of the modeled target z under a Transform; zero
+	// without one.
+	ZMean, ZVar, ZVarCorrected float64
 }
 
 // Prior returns the normal-gamma prior behind a GCP prediction. For the
 // other losses there is none, and the result, with Alpha = +Inf and
 // Beta = Nu = 0, is not a valid NormalGamma. For an ensemble it is built
-// from the members' mean α, β and ν, and is not its predictive.
+// from the members' mean α, β and ν, and is not its predictive. Under a
+// Transform it is the prior of the modeled target z, centred on ZMean.
 func (p Prediction) Prior() NormalGamma {
+	if p.Transform != TransformNone {
+		return p.modeled().Prior()
+	}
 	return NormalGamma{M: p.Mean, Nu: p.Nu, Alpha: p.Alpha, Beta: p.Beta}
 }
 
@@ -101,6 +132,9 @@ func (p *Prediction) mixture() []Component {
 
 // LogPDF returns the log density of the predictive distribution at y.
 func (p Prediction) LogPDF(y float64) float64 {
+	if p.Transform != TransformNone {
+		return p.transformedLogPDF(y, Prediction.LogPDF)
+	}
 	if c := p.mixture(); c != nil {
 		return mixtureLogPDF(c, y)
 	}
@@ -114,8 +148,12 @@ func (p Prediction) LogPDF(y float64) float64 {
 // level, for level in (0, 1); ErrLevel otherwise. For a single network
 // the upper bound is the lower one mirrored about the mean, as in
 // NormalGamma.Interval; an ensemble's mixture is not symmetric, and its
-// bounds are its two quantiles.
+// bounds are its two quantiles. Under a Transform the bounds are those of
+// z mapped back, and the interval is no longer symmetric.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	if p.Transform != TransformNone {
+		return p.transformedInterval(level, Prediction.Interval)
+	}
 	if c := p.mixture(); c != nil {
 		if !(level > 0 && level < 1) {
 			return 0, 0, ErrLevel
@@ -141,6 +179,9 @@ func centralInterval(level, mean float64, q func(float64) (float64, error)) (lo,
 
 // CDF returns the predictive probability P(Y ≤ y).
 func (p Prediction) CDF(y float64) float64 {
+	if p.Transform != TransformNone {
+		return p.transformedCDF(y, Prediction.CDF)
+	}
 	if c := p.mixture(); c != nil {
 		return mixtureCDF(c, y)
 	}
@@ -155,6 +196,9 @@ func (p Prediction) CDF(y float64) float64 {
 func (p Prediction) Quantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
+	}
+	if p.Transform != TransformNone {
+		return p.transformedQuantile(prob, Prediction.Quantile)
 	}
 	if c := p.mixture(); c != nil {
 		return mixtureQuantile(c, prob), nil
@@ -173,9 +217,10 @@ const workspaceRows = 64
 // per goroutine with NewWorkspace; a Workspace must not be shared by
 // goroutines at the same time.
 type Workspace[T Float] struct {
-	lay  *layout
-	a    *activations[T]
-	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
+	lay    *layout
+	a      *activations[T]
+	link   []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
+	record []T       // PredictRecord's encoded record, allocated by its first call
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -209,11 +254,12 @@ func (ws *Workspace[T]) fits(m *Model[T]) bool {
 	return m.cfg.Loss != LossMLBayes || (ws.a.drop != nil && len(ws.a.out) >= m.lay.heads*m.cfg.MCSamples)
 }
 
-// Predict returns the prediction for one input row x of length Inputs. It
-// returns ErrShape for a wrong length, a workspace of another shape or a
-// model New did not build, ErrConfig for a nil model, and ErrNonFinite for
-// a NaN or ±Inf in x, or for an input so far outside the training data
-// that the network or a variance overflows.
+// Predict returns the prediction for one input row x of length Inputs, in
+// the target's original units (through the model's TargetTransform, if it
+// has one). It returns ErrShape for a wrong length, a workspace of
+// another shape or a model New did not build, ErrConfig for a nil model,
+// and ErrNonFinite for a NaN or ±Inf in x, or for an input so far outside
+// the training data that the network or a variance overflows.
 // It allocates nothing.
 func (m *Model[T]) Predict(ws *Workspace[T], x []T) (Prediction, error) {
 	var out [1]Prediction
@@ -229,6 +275,22 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 	if m == nil {
 		return ErrConfig
 	}
+	return m.predictBatch(ws, x, out, m.ext.transform)
+}
+
+// predictModeled is PredictBatch without the target transform: its
+// predictions are those of the target the network models, in which
+// training, validation and calibration score them.
+func (m *Model[T]) predictModeled(ws *Workspace[T], x []T, out []Prediction) error {
+	if m == nil {
+		return ErrConfig
+	}
+	return m.predictBatch(ws, x, out, TransformNone)
+}
+
+// predictBatch is PredictBatch, mapping the predictions back through the
+// transform tr.
+func (m *Model[T]) predictBatch(ws *Workspace[T], x []T, out []Prediction, tr TargetTransform) error {
 	d := m.cfg.Inputs
 	if len(x) != len(out)*d || !ws.fits(m) {
 		return ErrShape
@@ -261,8 +323,9 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 			m.predictions(ws, n, out[start:start+n])
 		}
 		for i := range n {
-			out[start+i].InputZ = inputZ(a.x[i*d : (i+1)*d])
-			if !m.sane(&out[start+i]) {
+			p := &out[start+i]
+			p.InputZ = inputZ(a.x[i*d : (i+1)*d])
+			if !m.sane(p) || tr != TransformNone && !m.transformBack(p, tr) {
 				return ErrNonFinite
 			}
 		}
@@ -276,11 +339,7 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 // most √MaxFloat64 for α ≥ 1 and its intervals are finite; for an
 // ensemble, finite means and positive finite scales of its members.
 func (m *Model[T]) sane(p *Prediction) bool {
-	v := p.Var
-	if m.cfg.FixedAlpha > 0 && m.cfg.FixedAlpha <= 1 && math.IsInf(v, 1) {
-		v = 1 // no variance exists, as documented
-	}
-	ok := finite(p.Mean) && positiveFinite(v) && positiveFinite(p.VarCorrected)
+	ok := m.saneMoments(p.Mean, p.Var, p.VarCorrected)
 	if c := p.mixture(); c != nil {
 		for _, c := range c {
 			ok = ok && finite(c.Mean) && positiveFinite(c.Scale)
@@ -291,6 +350,16 @@ func (m *Model[T]) sane(p *Prediction) bool {
 		return ok
 	}
 	return ok && positiveFinite(p.Prior().sigma())
+}
+
+// saneMoments reports whether a prediction's mean is finite and its
+// variances positive and finite, Var +Inf allowed where FixedAlpha ≤ 1
+// leaves the Student t without a variance.
+func (m *Model[T]) saneMoments(mean, v, vc float64) bool {
+	if m.cfg.FixedAlpha > 0 && m.cfg.FixedAlpha <= 1 && math.IsInf(v, 1) {
+		v = 1 // no variance exists, as documented
+	}
+	return finite(mean) && positiveFinite(v) && positiveFinite(vc)
 }
 
 // linkFloor is the least value, in standardized units, of a GCP
@@ -357,6 +426,7 @@ func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
 // member fills (all of them for a single network).
 func (p *Prediction) reset(loss Loss, members int) {
 	p.Loss, p.Members = loss, members
+	p.Transform, p.ZMean, p.ZVar, p.ZVarCorrected = TransformNone, 0, 0, 0
 	p.Mean, p.Var, p.VarCorrected, p.VarAleatoric, p.VarEpistemic = 0, 0, 0, 0, 0
 	p.Alpha, p.Beta, p.Nu = 0, 0, 0
 	if members == 1 {

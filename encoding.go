@@ -1,0 +1,251 @@
+package gcp
+
+import (
+	"sort"
+	"strings"
+)
+
+// An Encoding turns a record of a table's feature columns, as text, into
+// the numeric inputs of a model's network, the same way at training and
+// at prediction: the columns a program or a data file holds (numbers,
+// text, missing values) on one side, the model's Config.Inputs on the
+// other. LearnEncoding learns it from the training rows; the model keeps
+// it (Model.SetEncoding) and saves it, in a section of format version 5,
+// so that Model.EncodeFields, EncodeRecord and PredictRecord apply it to
+// new records, and gcp predict to the rows of a file.
+//
+// Each column becomes one or more inputs, in the order of the columns:
+//
+//   - A numeric column (every training value a number) is one input, the
+//     number.
+//   - A categorical column (some training value not a number: a city, a
+//     colour) is one-hot: one input per level, 1 for the record's level
+//     and 0 for the others. One-hot lets the network give every level its
+//     own effect, which an ordinal code of the levels would tie to an
+//     arbitrary order. Levels seen in fewer than minLevelRows training
+//     rows, levels beyond the maxLevels most frequent, and levels longer
+//     than 1024 bytes are pooled into one more input, Other: it keeps an
+//     identifier-like column, whose every value is rare, from adding an
+//     input per row, and gives levels the training rows barely knew one
+//     shared, better estimated, effect. At prediction a level that is not
+//     among Levels (pooled, or never seen) takes the Other input if the
+//     column has one, and otherwise none (all zeros, the code of no
+//     known level), and RecordNotes.Unseen counts it, so that the caller
+//     can warn: the prediction then rests on what the model learned of
+//     the column's other levels, or of none.
+//   - A column whose training rows had missing values (ParseNumber's
+//     missing tokens) gets one more input, its missing indicator: 1
+//     where the value is missing, else 0. A missing number takes the
+//     column's Impute, the median of its training values, and a missing
+//     level the all-zero code, so that the network learns from the
+//     indicator what missingness itself says. A missing value in a column
+//     whose training rows had none has no indicator to set: it takes the
+//     center of the input's standardization (the median of the training
+//     rows the standardization was learned from; a network input of 0)
+//     or the all-zero code, and RecordNotes.Imputed counts it.
+//
+// An Encoding is immutable and safe for concurrent use.
+type Encoding struct {
+	target  string
+	columns []Column
+	start   []int // the first input of each column, then the width
+}
+
+// ColumnKind says how an Encoding turns a column into inputs.
+type ColumnKind uint8
+
+const (
+	// Numeric columns are one input, their number.
+	Numeric ColumnKind = iota
+	// Categorical columns are one input per level (one-hot).
+	Categorical
+)
+
+// String returns "numeric" or "categorical".
+func (k ColumnKind) String() string {
+	if k == Categorical {
+		return "categorical"
+	}
+	return "numeric"
+}
+
+// Column is one feature column of an Encoding and how it becomes inputs
+// (see Encoding): its inputs are its number, or one per level of Levels
+// then Other's, and then its missing indicator if it has one.
+type Column struct {
+	Name string
+	Kind ColumnKind
+	// Levels are a categorical column's levels, as their text with
+	// surrounding spaces removed, sorted by their bytes; nil for a
+	// numeric column.
+	Levels []string
+	// Other reports whether a categorical column has the input of its
+	// pooled levels.
+	Other bool
+	// Missing reports whether the column's training rows had missing
+	// values, and the column has a missing-indicator input.
+	Missing bool
+	// Impute is the value a numeric column with Missing takes where its
+	// value is missing: the median of its training values (0 if it had
+	// none).
+	Impute float64
+}
+
+// The limits of a categorical column's levels (see Encoding).
+const (
+	// minLevelRows is the fewest training rows a level needs to have an
+	// input of its own: with fewer, its effect would be fitted to a
+	// handful of targets, noise more than signal.
+	minLevelRows = 5
+	// maxLevels is the most levels of a column that have an input of
+	// their own: 64 inputs per column keeps a network on a wide table
+	// small.
+	maxLevels = 64
+)
+
+// width returns the number of inputs of c.
+func (c *Column) width() int {
+	n := 1
+	if c.Kind == Categorical {
+		n = len(c.Levels)
+		if c.Other {
+			n++
+		}
+	}
+	if c.Missing {
+		n++
+	}
+	return n
+}
+
+// newEncoding returns the encoding of the columns for the target called
+// target.
+func newEncoding(target string, columns []Column) *Encoding {
+	e := &Encoding{target: target, columns: columns, start: make([]int, len(columns)+1)}
+	for c := range columns {
+		e.start[c+1] = e.start[c] + columns[c].width()
+	}
+	return e
+}
+
+// Target returns the name of the target column.
+func (e *Encoding) Target() string { return e.target }
+
+// Columns returns copies of the feature columns, in the order of the
+// inputs they become.
+func (e *Encoding) Columns() []Column {
+	out := make([]Column, len(e.columns))
+	for c, col := range e.columns {
+		col.Levels = append([]string(nil), col.Levels...)
+		if e.columns[c].Levels == nil {
+			col.Levels = nil
+		}
+		out[c] = col
+	}
+	return out
+}
+
+// Inputs returns the number of inputs the columns become, the
+// Config.Inputs of a model that uses the encoding.
+func (e *Encoding) Inputs() int { return e.start[len(e.columns)] }
+
+// InputColumn returns the index of the column that input i comes from,
+// for i in [0, Inputs()).
+func (e *Encoding) InputColumn(i int) int {
+	return sort.SearchInts(e.start[1:], i+1)
+}
+
+// InputNames returns a name for each input: a numeric column's name,
+// "name=level" for a level's input, "name=(other)" for the pooled
+// levels' and "name=(missing)" for the missing indicator.
+func (e *Encoding) InputNames() []string {
+	names := make([]string, 0, e.Inputs())
+	for _, c := range e.columns {
+		if c.Kind == Numeric {
+			names = append(names, c.Name)
+		}
+		for _, l := range c.Levels {
+			names = append(names, c.Name+"="+l)
+		}
+		if c.Other {
+			names = append(names, c.Name+"=(other)")
+		}
+		if c.Missing {
+			names = append(names, c.Name+"=(missing)")
+		}
+	}
+	return names
+}
+
+// plain reports whether the encoding takes every column as one numeric
+// input without a missing indicator: the identity, which a model holds as
+// its feature names alone.
+func (e *Encoding) plain() bool {
+	for _, c := range e.columns {
+		if c.Kind != Numeric || c.Missing {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldNote is what encodeField had to assume about a field.
+type fieldNote uint8
+
+const (
+	noteNone    fieldNote = iota
+	noteUnseen            // a level not among the column's Levels
+	noteImputed           // a missing value without a missing indicator
+)
+
+// encodeField writes the inputs x of the column c (nil: a numeric column
+// without a missing indicator, as a model without an Encoding takes each
+// feature) for the text field, with numbers parsed by ParseNumber with
+// the decimal mark decimal; center is the value a missing number takes
+// where the column has no indicator. It returns ParseNumber's error for
+// text in a numeric column.
+func encodeField[T Float](x []T, c *Column, field string, decimal byte, center float64) (fieldNote, error) {
+	if c == nil || c.Kind == Numeric {
+		v, missing, err := ParseNumber(field, decimal)
+		switch {
+		case err != nil:
+			return noteNone, err
+		case !missing:
+			x[0] = T(v)
+		case c == nil || !c.Missing:
+			x[0] = T(center)
+			return noteImputed, nil
+		default:
+			x[0] = T(c.Impute)
+		}
+		if c != nil && c.Missing {
+			x[1] = indicator[T](missing)
+		}
+		return noteNone, nil
+	}
+	clear(x)
+	level := strings.TrimSpace(field)
+	if isMissing(level) {
+		if !c.Missing {
+			return noteImputed, nil
+		}
+		x[len(x)-1] = 1
+		return noteNone, nil
+	}
+	if i := sort.SearchStrings(c.Levels, level); i < len(c.Levels) && c.Levels[i] == level {
+		x[i] = 1
+		return noteNone, nil
+	}
+	if c.Other {
+		x[len(c.Levels)] = 1
+	}
+	return noteUnseen, nil
+}
+
+// indicator returns 1 for true and 0 for false.
+func indicator[T Float](b bool) T {
+	if b {
+		return 1
+	}
+	return 0
+}

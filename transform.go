@@ -1,0 +1,210 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// TargetTransform is a monotone map z = g(y) of the target that a model's
+// network works in: the network models z, and the model's predictions
+// answer in the target's original units y. A positive target that is
+// skewed to the right, such as a price, a duration or a concentration, is
+// often close to normal on a log scale, where a symmetric predictive fits
+// it; on the original scale the same symmetric predictive puts much of its
+// lower tail below 0 and misses the long upper one.
+//
+// A model's transform (Model.SetTargetTransform) is applied to its
+// predictions only. What takes targets to learn from, Trainer.Step,
+// Trainer.Fit, AutoFit and Model.Calibrate, takes them transformed: pass
+// the values of Apply. Predict, PredictBatch, PredictRecord and the
+// methods of the Prediction they return work in original units (see
+// Prediction.Transform), so that a program that loads the model needs no
+// code of its own for it. The transform is saved with the model, in a
+// section of format version 5.
+type TargetTransform uint8
+
+const (
+	// TransformNone models the target as it is.
+	TransformNone TargetTransform = iota
+	// TransformLog models z = ln y, for positive targets: the predictive
+	// of y is that of z mapped through exp, a log-Student-t (or, for the
+	// calibrated predictive and the Gaussian comparators, a log-normal),
+	// whose every quantile and interval lies above 0.
+	TransformLog
+)
+
+// String returns "none" or "log".
+func (t TargetTransform) String() string {
+	switch t {
+	case TransformNone:
+		return "none"
+	case TransformLog:
+		return "log"
+	}
+	return fmt.Sprintf("TargetTransform(%d)", uint8(t))
+}
+
+// Apply returns z = g(y), the target as the network models it. It
+// returns an error wrapping ErrDomain for a y outside the transform's
+// domain (y ≤ 0 or NaN for TransformLog), and ErrConfig for an unknown
+// transform.
+func (t TargetTransform) Apply(y float64) (float64, error) {
+	switch t {
+	case TransformNone:
+		return y, nil
+	case TransformLog:
+		if !(y > 0) {
+			return 0, fmt.Errorf("%w: %g, the log transform takes positive targets only", ErrDomain, y)
+		}
+		return math.Log(y), nil
+	}
+	return 0, fmt.Errorf("%w: TargetTransform(%d)", ErrConfig, uint8(t))
+}
+
+// invert returns y = g⁻¹(z).
+func (t TargetTransform) invert(z float64) float64 {
+	if t == TransformLog {
+		return math.Exp(z)
+	}
+	return z
+}
+
+// forward returns z = g(y) for a y in the transform's domain, and
+// false for any other y, outside the support of the predictive.
+func (t TargetTransform) forward(y float64) (float64, bool) {
+	if t == TransformLog {
+		return math.Log(y), y > 0
+	}
+	return y, true
+}
+
+// logJacobian returns ln g′(y) at z = g(y): the term that turns a log
+// density of z into one of y, ln f_Y(y) = ln f_Z(g(y)) + ln g′(y). For
+// the log transform g′(y) = 1/y, so it is −z.
+func (t TargetTransform) logJacobian(z float64) float64 {
+	if t == TransformLog {
+		return -z
+	}
+	return 0
+}
+
+// autoLogSkew is the skewness above which ChooseTargetTransform picks the
+// log transform for positive targets. A skewness of 1 is the usual mark
+// of a highly skewed sample (Bulmer, "Principles of Statistics", 1979):
+// beyond it a symmetric predictive puts visible mass where the targets
+// are not. The log-normal reaches it at σ ≈ 0.32 in log units, where
+// y's largest values are about twice its median.
+const autoLogSkew = 1
+
+// TransformChoice is what ChooseTargetTransform chose and why.
+type TransformChoice struct {
+	Transform TargetTransform
+	// Positive reports whether every target is above 0, the log
+	// transform's domain.
+	Positive bool
+	// Skew is the targets' sample skewness, m₃/m₂^{3/2}; LogSkew that of
+	// their logarithms, NaN unless Positive.
+	Skew, LogSkew float64
+}
+
+// String says what was chosen and why, in a few words.
+func (c TransformChoice) String() string {
+	switch {
+	case c.Transform == TransformLog:
+		return fmt.Sprintf("log: every target is positive and their skewness %.3g is above %d (%.3g after the log)", c.Skew, autoLogSkew, c.LogSkew)
+	case !c.Positive:
+		return fmt.Sprintf("none: some targets are not positive (skewness %.3g)", c.Skew)
+	case c.Skew < autoLogSkew:
+		return fmt.Sprintf("none: the targets' skewness %.3g is below %d", c.Skew, autoLogSkew)
+	}
+	return fmt.Sprintf("none: the targets' skewness %.3g would be %.3g after the log, no more symmetric", c.Skew, c.LogSkew)
+}
+
+// ChooseTargetTransform picks a transform for the training targets y, the
+// rule of gcp train's -target-transform auto: TransformLog when every
+// target is positive, their skewness is at least autoLogSkew (1), and
+// the log makes them more symmetric (|skewness of ln y| below the
+// skewness of y); TransformNone otherwise. Pass the training rows' targets
+// only, never those of rows held out to test on.
+func ChooseTargetTransform(y []float64) TransformChoice {
+	c := TransformChoice{Positive: len(y) > 0, Skew: skewness(y, TransformNone), LogSkew: math.NaN()}
+	for _, v := range y {
+		c.Positive = c.Positive && v > 0
+	}
+	if !c.Positive {
+		return c
+	}
+	c.LogSkew = skewness(y, TransformLog)
+	if c.Skew >= autoLogSkew && math.Abs(c.LogSkew) < c.Skew {
+		c.Transform = TransformLog
+	}
+	return c
+}
+
+// skewness returns the sample skewness m₃/m₂^{3/2} of t applied to the
+// values of y, with moments about the mean: 0 for fewer than two values
+// or values that are all equal.
+func skewness(y []float64, t TargetTransform) float64 {
+	n := float64(len(y))
+	var mean float64
+	for _, v := range y {
+		z, _ := t.forward(v)
+		mean += z / n
+	}
+	var m2, m3 float64
+	for _, v := range y {
+		z, _ := t.forward(v)
+		d := z - mean
+		m2 += d * d / n
+		m3 += d * d * d / n
+	}
+	if !(m2 > 0) || constantSpread(math.Sqrt(m2), mean, len(y)) {
+		return 0
+	}
+	return m3 / (m2 * math.Sqrt(m2))
+}
+
+// SetTargetTransform sets the transform through which the model's
+// predictions map back to original units (TargetTransform). It returns
+// ErrConfig for a nil model or an unknown transform.
+func (m *Model[T]) SetTargetTransform(t TargetTransform) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if t > TransformLog {
+		return fmt.Errorf("%w: TargetTransform(%d)", ErrConfig, uint8(t))
+	}
+	m.ext.transform = t
+	return nil
+}
+
+// TargetTransform returns the model's target transform: TransformNone
+// unless SetTargetTransform set another (or m is nil).
+func (m *Model[T]) TargetTransform() TargetTransform {
+	if m == nil {
+		return TransformNone
+	}
+	return m.ext.transform
+}
+
+// transformLen is the length of the transform section's payload: the
+// transform, one byte, never TransformNone (a model without a transform
+// has no section).
+const transformLen = 1
+
+// appendTransform appends the transform section's payload for e.
+func appendTransform(b []byte, e *extensions) ([]byte, bool) {
+	if e.transform == TransformNone {
+		return b, false
+	}
+	return append(b, byte(e.transform)), true
+}
+
+// parseTransform parses the transform section's payload into e.
+func parseTransform(p []byte, e *extensions, _ Config) error {
+	if len(p) != transformLen || p[0] == byte(TransformNone) || p[0] > byte(TransformLog) {
+		return fmt.Errorf("%w: % x, want one byte: 1 (log)", ErrFormat, p)
+	}
+	e.transform = TargetTransform(p[0])
+	return nil
+}
