@@ -94,7 +94,9 @@ const conformalLevelSlack = 0x1p-50
 
 // ConformalInterval returns the conformal interval of the prediction p at
 // level in (0, 1): Mean ± q·√VarCorrected, q from the model's conformal
-// calibration (see the package's conformal.go for the method). It is
+// calibration (see the package's conformal.go for the method); under a
+// TargetTransform, the interval ZMean ± q·√ZVarCorrected of the modeled
+// target mapped back, as the scores are of the modeled target. It is
 // ±Inf when level is so high that the calibration rows cannot bound it
 // (⌈(n+1)·level⌉ > n: with 99 rows, any level above 0.99).
 //
@@ -121,6 +123,9 @@ func (m *Model[T]) ConformalInterval(p Prediction, level float64) (lo, hi float6
 	case !(level > 0 && level < 1):
 		return 0, 0, ErrLevel
 	}
+	if p.Transform != TransformNone {
+		return p.transformedInterval(level, m.ConformalInterval)
+	}
 	half := m.ext.conformal.quantile(level) * math.Sqrt(p.VarCorrected)
 	return p.Mean - half, p.Mean + half, nil
 }
@@ -132,4 +137,56 @@ func (m *Model[T]) ConformalRows() int {
 		return 0
 	}
 	return m.ext.conformal.n
+}
+
+// The conformal section of format version 5 (sectionConformal) holds a
+// model's conformal calibration:
+//
+//	offset  size  field
+//	0       8     n, uint64: the calibration rows, at least 1
+//	8       8·M   the M = min(n, 2048) order statistics kept, float64,
+//	              ascending, each at least 0 (+Inf where a residual
+//	              overflowed)
+//
+// A model without a conformal calibration has no such section.
+
+// conformalMaxLen bounds the conformal section's payload.
+func conformalMaxLen(int) int64 { return 8 + 8*maxConformalScores }
+
+// appendConformal appends the conformal section's payload for e.
+func appendConformal(b []byte, e *extensions) ([]byte, bool) {
+	c := e.conformal
+	if c == nil {
+		return b, false
+	}
+	b = le.AppendUint64(b, uint64(c.n))
+	for _, v := range c.q {
+		b = le.AppendUint64(b, math.Float64bits(v))
+	}
+	return b, true
+}
+
+// parseConformal parses the conformal section's payload into e.
+func parseConformal(p []byte, e *extensions, _ Config) error {
+	if len(p) < 8 {
+		return fmt.Errorf("%w: %d bytes, too few for the number of rows", ErrFormat, len(p))
+	}
+	n := le.Uint64(p)
+	m := min(n, maxConformalScores)
+	switch {
+	case n == 0 || n > math.MaxInt:
+		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, math.MaxInt)
+	case uint64(len(p)) != 8+8*m:
+		return fmt.Errorf("%w: %d bytes for %d rows, want %d", ErrFormat, len(p), n, 8+8*m)
+	}
+	c := &conformalScores{n: int(n), q: make([]float64, m)}
+	for j := range c.q {
+		v := math.Float64frombits(le.Uint64(p[8+8*j:]))
+		if !(v >= 0) || j > 0 && v < c.q[j-1] {
+			return fmt.Errorf("%w: order statistic %d is %v, want ascending values ≥ 0", ErrFormat, j, v)
+		}
+		c.q[j] = v
+	}
+	e.conformal = c
+	return nil
 }

@@ -186,6 +186,13 @@ func TestConformalIntervalErrors(t *testing.T) {
 			t.Errorf("level %v: %v, want ErrLevel", level, err)
 		}
 	}
+	// Under the log transform the scores are of z = ln y: the interval is
+	// exp(ZMean ± 4·√ZVarCorrected), whatever Mean and VarCorrected (in
+	// y's units) say.
+	lp := Prediction{Transform: TransformLog, ZMean: 0.5, ZVarCorrected: 0.25, Mean: 100, VarCorrected: 1e4}
+	if lo, hi, err := m.ConformalInterval(lp, 0.8); err != nil || lo != math.Exp(0.5-4*0.5) || hi != math.Exp(0.5+4*0.5) {
+		t.Errorf("log model at 80%%: [%v, %v], %v; want [e^−1.5, e^2.5]", lo, hi, err)
+	}
 	if c := m.Clone(); c.ConformalRows() != 9 {
 		t.Errorf("a clone has %d calibration rows, want 9", c.ConformalRows())
 	}
@@ -209,5 +216,74 @@ func TestCalibrateSetsConformal(t *testing.T) {
 	bad[3] = math.NaN()
 	if _, _, err := m.Calibrate(x, bad); err == nil || m.ConformalRows() != 40 {
 		t.Errorf("Calibrate with a NaN target: %v, %d conformal rows; want an error and the 40 rows kept", err, m.ConformalRows())
+	}
+}
+
+// TestConformalSection checks that a model's conformal calibration is
+// saved as format version 5's section and read back exactly, thinned or
+// not, and that a malformed payload is refused with ErrFormat.
+func TestConformalSection(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{1, 37, maxConformalScores + 5} {
+		m := persistFittedV3[float64](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 27})
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = r.ExpFloat64()
+		}
+		s[n-1] = math.Inf(1) // an overflowed residual
+		slices.Sort(s)
+		m.ext.conformal = thinScores(s)
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, _ := parseHeader(b); h.version != fileVersionSections {
+			t.Fatalf("n = %d: version %d, want %d for the section", n, h.version, fileVersionSections)
+		}
+		var got Model[float64]
+		if err := got.UnmarshalBinary(b); err != nil {
+			t.Fatal(err)
+		}
+		if d := persistDiff(m, &got); d != "" {
+			t.Errorf("n = %d: round trip differs (-want +got):\n%s", n, d)
+		}
+	}
+	// A version-5 model with the log transform's section, to which the
+	// conformal one is added.
+	base, err := persistFittedV5[float64](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 28}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	withConformal := func(p []byte) []byte {
+		return persistWithSections(base, append(section(sectionTransform, byte(TransformLog)), section(sectionConformal, p...)...), -1)
+	}
+	payload := func(n uint64, q ...float64) []byte {
+		b := le.AppendUint64(nil, n)
+		for _, v := range q {
+			b = le.AppendUint64(b, math.Float64bits(v))
+		}
+		return b
+	}
+	good := payload(3, 0.5, 1, 2)
+	var m Model[float64]
+	if err := m.UnmarshalBinary(withConformal(good)); err != nil || m.ConformalRows() != 3 {
+		t.Fatalf("a good section: %v, %d rows", err, m.ConformalRows())
+	}
+	for name, p := range map[string][]byte{
+		"no rows":        payload(0),
+		"short":          good[:7],
+		"one missing":    payload(3, 0.5, 1),
+		"one too many":   payload(2, 0.5, 1, 2),
+		"descending":     payload(3, 0.5, 2, 1),
+		"negative":       payload(3, -0.5, 1, 2),
+		"NaN":            payload(3, 0.5, math.NaN(), 2),
+		"thinned wrong":  payload(maxConformalScores+1, 1),
+		"beyond int":     payload(math.MaxUint64, 1),
+		"trailing bytes": append(slices.Clone(good), 0),
+	} {
+		var got Model[float64]
+		if err := got.UnmarshalBinary(withConformal(p)); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: %v, want ErrFormat", name, err)
+		}
 	}
 }

@@ -158,7 +158,7 @@ func TestSectionKinds(t *testing.T) {
 			return nil
 		},
 	})
-	if got, want := maxSectionsLen(2), foreignSectionsLen+2*sectionHeaderLen+transformLen+maxEncodingLen(2)+sectionHeaderLen+3; got != want {
+	if got, want := maxSectionsLen(2), foreignSectionsLen+3*sectionHeaderLen+transformLen+maxEncodingLen(2)+conformalMaxLen(2)+sectionHeaderLen+3; got != want {
 		t.Errorf("maxSectionsLen = %d, want %d", got, want)
 	}
 	m := persistFittedV5[float64](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 25})
