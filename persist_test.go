@@ -1342,8 +1342,8 @@ type goldenExpect struct {
 	Columns       []Column
 	ConformalRows int
 	ConformalBits []uint64
-	Params    []uint64
-	Preds     []goldenPrediction
+	Params        []uint64
+	Preds         []goldenPrediction
 }
 
 type goldenPrediction struct {
