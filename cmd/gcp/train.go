@@ -66,7 +66,7 @@ too when stderr is a terminal.`)
 	names, targetName := columnNames(tab, *target)
 	job := rf.job(c, names, targetName, x, y)
 	if isTerminal(stderr) {
-		job.bar = newProgressBar(stderr, 3)
+		job.term = stderr
 	}
 	start := time.Now()
 	var res fitResult
