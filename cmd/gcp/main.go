@@ -144,6 +144,7 @@ commands:
   repro    run the paper's cross-validation protocol on a CSV file
   splits   run the standard UCI benchmark splits: RMSE, NLL, coverage
   demo     run the paper's synthetic experiments and plot them as PNG files
+  version  print the module version and source revision of this command
 
 Run "gcp <command> -h" for the flags of a command.
 `
@@ -163,6 +164,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		"repro":   repro,
 		"splits":  splits,
 		"plot":    drawPlot,
+		"version": version,
 	}
 	if cmd, ok := commands[args[0]]; ok {
 		err := cmd(args[1:], stdout, stderr)
