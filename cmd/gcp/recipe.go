@@ -176,8 +176,8 @@ type fitResult struct {
 	// for plain.
 	progress *fitProgress
 	plain    bool
-	small bool // plain because the data was too small to hold rows out
-	rows  int
+	small    bool // plain because the data was too small to hold rows out
+	rows     int
 	// members is the number of networks trained, Config.Members.
 	members int
 }
