@@ -106,10 +106,13 @@ const conformalLevelSlack = 0x1p-50
 // (the split-conformal guarantee), provided the rows played no part in
 // training or choosing the model. AutoFit takes it from its cross-fitted
 // predictions, each row scored by a fold model that did not train on it:
-// that guarantee holds exactly for a fold model, and the returned model,
-// fitted with the same settings on more rows, keeps it to the extent that
-// its normalized residuals on new data are no larger than the fold models'
-// on their held-out rows (see AutoFit).
+// the guarantee holds exactly for a fold model and its held-out rows
+// (given the hyperparameters, which the search chose on the same rows),
+// and the returned model, fitted with the same settings on more rows,
+// keeps it to the extent that its normalized residuals on new data are no
+// larger than the fold models' on their held-out rows. That is the "CV"
+// method of Barber et al. (2021), not their CV+, whose bound of 1 − 2α
+// needs the fold models themselves at prediction time.
 //
 // It returns ErrLevel for a level outside (0, 1), ErrNoConformal for a
 // model without a conformal calibration (one trained without held-out
