@@ -58,10 +58,22 @@ func (noFeatureInfo) FeatureNames() ([]string, string)           { return nil, "
 func (noFeatureInfo) FeatureRanges() (lo, hi []float64, ok bool) { return nil, nil, false }
 func (noFeatureInfo) OutsideRange([]float64) (count, first int)  { return 0, 0 }
 
+// bayesFloat64 gives a comparator of package bayes, which is float64 and
+// has no held-out rows to calibrate on, the model interface's answers for
+// its precision and its (missing) conformal calibration.
+type bayesFloat64 struct{}
+
+func (bayesFloat64) bits() int { return 64 }
+
+func (bayesFloat64) ConformalInterval(gcp.Prediction, float64) (lo, hi float64, err error) {
+	return 0, 0, gcp.ErrNoConformal
+}
+
 // pbpModel is a PBP model as a bayesModel.
 type pbpModel struct {
 	*bayes.PBP
 	noFeatureInfo
+	bayesFloat64
 }
 
 func (p pbpModel) inputs() int { return p.Config().Inputs }
@@ -75,6 +87,7 @@ func (p pbpModel) predictor() func(x []float64) (gcp.Prediction, error) {
 type svgdModel struct {
 	*bayes.SVGD
 	noFeatureInfo
+	bayesFloat64
 }
 
 func (s svgdModel) inputs() int { return s.Config().Inputs }

@@ -11,17 +11,27 @@ type model interface {
 	// predictor returns a function that predicts one row, for use by one
 	// goroutine.
 	predictor() func(x []float64) (gcp.Prediction, error)
+	// bits is the precision of the model's parameters, 32 or 64: the
+	// digits its predictions have.
+	bits() int
 	FeatureNames() (features []string, target string)
 	FeatureRanges() (lo, hi []float64, ok bool)
 	OutsideRange(x []float64) (count, first int)
+	ConformalInterval(p gcp.Prediction, level float64) (lo, hi float64, err error)
 }
 
 // network is a model of the root package, read as float64 whatever type
 // it was trained in: a float32 model loads exactly, and float64
-// arithmetic only removes rounding.
-type network struct{ *gcp.Model[float64] }
+// arithmetic only removes rounding. stored is the precision it was saved
+// in, 32 or 64.
+type network struct {
+	*gcp.Model[float64]
+	stored int
+}
 
 func (n network) inputs() int { return n.Config().Inputs }
+
+func (n network) bits() int { return n.stored }
 
 func (n network) predictor() func(x []float64) (gcp.Prediction, error) {
 	ws := n.NewWorkspace()
