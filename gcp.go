@@ -16,6 +16,18 @@
 // prediction is the mixture of its members' and adds the model's own
 // (epistemic) uncertainty to the noise (Prediction.Disagreement).
 //
+// A model can also take the records of a real table: LearnEncoding
+// learns from the training rows how text columns (one-hot, rare levels
+// pooled) and missing values (a median and a missing-value indicator)
+// become the network's inputs, and the model keeps that Encoding, so that
+// PredictRecord predicts from a record of text by column name exactly as
+// the gcp command predicts a row of a CSV file (ParseNumber reads the
+// numbers, with a decimal point or comma). A TargetTransform lets the
+// network model ln y for a positive, skewed target; the model's
+// predictions answer in the original units, every interval mapped back
+// through exp (none below 0) and the mean that of the calibrated
+// log-normal predictive (see Prediction.Transform).
+//
 // Models hold their parameters in one contiguous []float32 or []float64
 // buffer. Prediction and training steps allocate nothing, and prediction
 // is safe for concurrent use with one Workspace per goroutine.

@@ -11,7 +11,8 @@ import "math"
 //
 // A prediction returned with a nil error has a finite Mean, finite and
 // positive Var and VarCorrected (Var is +Inf only for a FixedAlpha ≤ 1,
-// where the variance does not exist), and a finite scale, so that its
+// where the variance does not exist, or under a TargetTransform, see
+// Transform), and a finite scale, so that its
 // central intervals are finite (for a FixedAlpha below 1, whose tails are
 // very heavy, up to the levels whose quantiles fit in float64).
 // Far outside the training data the softplus of the β, ν or α head can
@@ -101,7 +102,8 @@ type Prediction struct {
 	//   - VarCorrected is the calibrated predictive's variance,
 	//     (e^ZVarCorrected − 1)·e^(2·ZMean + ZVarCorrected), and Var the
 	//     same expression of ZVar: the variance of a log-normal with the
-	//     Student t's variance in z (the log-Student-t has none).
+	//     Student t's variance in z (the log-Student-t has none), +Inf
+	//     where that overflows, as it does where α nears 1.
 	Transform TargetTransform
 	// ZMean, ZVar and ZVarCorrected are the Mean, Var and VarCorrected
 	// of the predictive of the modeled target z under a Transform; zero

@@ -66,8 +66,11 @@ func (p Prediction) transformedInterval(level float64, interval func(Prediction,
 // transformBack turns p, a prediction of the modeled target z that passed
 // sane, into one in original units under the transform tr, as
 // Prediction.Transform documents, and reports whether its mean and
-// variances are still finite (a log model's exp can overflow where z's
-// are finite).
+// corrected variance are still finite (a log model's exp can overflow
+// where z's are finite). Var may overflow to +Inf: where α nears 1 the
+// Student t's variance in z is huge, a normal state on data with
+// outliers, and the log-normal stand-in for a variance that the
+// log-Student-t does not have at all is then beyond float64.
 func (m *Model[T]) transformBack(p *Prediction, tr TargetTransform) bool {
 	p.Transform, p.ZMean, p.ZVar, p.ZVarCorrected = tr, p.Mean, p.Var, p.VarCorrected
 	// tr is TransformLog, the one transform besides none: the log-normal
@@ -77,8 +80,8 @@ func (m *Model[T]) transformBack(p *Prediction, tr TargetTransform) bool {
 	p.Mean = math.Exp(mu + p.ZVarCorrected/2)
 	p.VarCorrected = math.Expm1(p.ZVarCorrected) * math.Exp(2*mu+p.ZVarCorrected)
 	p.Var = math.Expm1(p.ZVar) * math.Exp(2*mu+p.ZVar)
-	if math.IsInf(p.ZVar, 1) {
-		p.Var = p.ZVar // no variance in z, none in y; Inf·0 would be NaN
+	if math.IsInf(p.ZVar, 1) || math.IsNaN(p.Var) {
+		p.Var = math.Inf(1) // no variance in z, or Inf·0: none in y
 	}
-	return m.saneMoments(p.Mean, p.Var, p.VarCorrected)
+	return finite(p.Mean) && p.Var > 0 && positiveFinite(p.VarCorrected)
 }

@@ -121,11 +121,15 @@ func (c TransformChoice) String() string {
 }
 
 // ChooseTargetTransform picks a transform for the training targets y, the
-// rule of gcp train's -target-transform auto: TransformLog when every
-// target is positive, their skewness is at least autoLogSkew (1), and
-// the log makes them more symmetric (|skewness of ln y| below the
-// skewness of y); TransformNone otherwise. Pass the training rows' targets
-// only, never those of rows held out to test on.
+// first step of gcp train's -target-transform auto: TransformLog when
+// every target is positive, their skewness is at least autoLogSkew (1),
+// and the log makes them more symmetric (|skewness of ln y| below the
+// skewness of y); TransformNone otherwise. Skewness says when a log scale
+// may help, not that it will: where the recipe cross-fits, gcp train then
+// trains the model both ways and keeps the one whose cross-fitted NLL in
+// original units (AutoResult.CVNLL plus the mean of ln y) is lower. Pass
+// the training rows' targets only, never those of rows held out to test
+// on.
 func ChooseTargetTransform(y []float64) TransformChoice {
 	c := TransformChoice{Positive: len(y) > 0, Skew: skewness(y, TransformNone), LogSkew: math.NaN()}
 	for _, v := range y {

@@ -239,6 +239,24 @@ func TestTransformMethods(t *testing.T) {
 			}
 		}
 	}
+	// The Student t's variance in z beyond ln MaxFloat64 ≈ 709, as
+	// where α nears 1, has no log-normal stand-in in float64: Var is
+	// +Inf, and the prediction stands.
+	m := transformModels(t)["gcp"]
+	if err := m.SetTargetTransform(TransformLog); err != nil {
+		t.Fatal(err)
+	}
+	p0, _ := m.Predict(m.NewWorkspace(), transformInputs[0])
+	z := p0.modeled()
+	z.Var = 800
+	if !m.transformBack(&z, TransformLog) || !math.IsInf(z.Var, 1) || !(z.VarCorrected < math.Inf(1)) {
+		t.Errorf("a variance of 800 in z: Var %v, VarCorrected %v", z.Var, z.VarCorrected)
+	}
+	z = p0.modeled()
+	z.VarCorrected = 800
+	if m.transformBack(&z, TransformLog) {
+		t.Errorf("a corrected variance of 800 in z passed: VarCorrected %v", z.VarCorrected)
+	}
 	// Far below the data every bound is still ≥ 0 (an underflow gives 0,
 	// never a negative value).
 	p := Prediction{Transform: TransformLog, Loss: LossGaussianML, Alpha: math.Inf(1), Members: 1, ZMean: -800, ZVar: 4, ZVarCorrected: 4}
@@ -281,14 +299,21 @@ func TestTransformCoverage(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const n = 200000
 	levels := []float64{0.5, 0.8, 0.95}
+	var bounds [][2]float64
+	for _, level := range levels {
+		lo, hi, err := p.Interval(level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds = append(bounds, [2]float64{lo, hi})
+	}
 	inside := make([]int, len(levels))
 	for range n {
 		// t with 2α degrees of freedom: N / √(χ²/dof), χ² = 2·Gamma(α).
 		chi2 := 2 * gammaDraw(r, g.Alpha)
 		y := math.Exp(g.M + scale*r.NormFloat64()/math.Sqrt(chi2/(2*g.Alpha)))
-		for i, level := range levels {
-			lo, hi, _ := p.Interval(level)
-			if lo <= y && y <= hi {
+		for i, b := range bounds {
+			if b[0] <= y && y <= b[1] {
 				inside[i]++
 			}
 		}

@@ -49,7 +49,7 @@ func TestSVGDUCI(t *testing.T) {
 		if !slices.Contains(sets, c.name) {
 			continue
 		}
-		tab, err := dataset.ReadFile("../data/uci/" + c.name + ".csv")
+		tab, err := dataset.ReadFile("../data/uci/"+c.name+".csv", dataset.Dialect{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -50,13 +50,33 @@ func fitBayes(m method, h bayesHyper, x, y []float64) (bayesModel, error) {
 
 // noFeatureInfo gives a comparator of package bayes, which keeps neither
 // its features' names nor their ranges, the model interface's answers for
-// a model without them: columns are taken by position, and no row is
-// known to lie outside the training data.
+// a model without them: columns are taken by position, each a number
+// (gcp.ParseNumber), none missing, and no row is known to lie outside the
+// training data.
 type noFeatureInfo struct{}
 
-func (noFeatureInfo) FeatureNames() ([]string, string)           { return nil, "" }
+func (noFeatureInfo) columns() ([]string, string)                { return nil, "" }
+func (noFeatureInfo) inputColumn(j int) int                      { return j }
 func (noFeatureInfo) FeatureRanges() (lo, hi []float64, ok bool) { return nil, nil, false }
 func (noFeatureInfo) OutsideRange([]float64) (count, first int)  { return 0, 0 }
+
+func (noFeatureInfo) encode(x []float64, fields []string, decimal byte) (gcp.RecordNotes, error) {
+	for j, f := range fields {
+		v, missing, err := gcp.ParseNumber(f, decimal)
+		if missing {
+			err = errBayesMissing
+		}
+		if err != nil {
+			return gcp.RecordNotes{}, &gcp.FieldError{Index: j, Err: err}
+		}
+		x[j] = v
+	}
+	return gcp.RecordNotes{}, nil
+}
+
+// errBayesMissing reports a missing value given to a comparator of
+// package bayes, which has no encoding to impute it.
+var errBayesMissing = errors.New("missing value: the Bayesian comparators (pbp, svgd) take numbers only")
 
 // bayesFloat64 gives a comparator of package bayes, which is float64 and
 // has no held-out rows to calibrate on, the model interface's answers for

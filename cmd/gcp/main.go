@@ -4,6 +4,7 @@
 // Usage:
 //
 //	gcp train -data FILE.csv -o MODEL.gcpm [-target NAME] [-validation 0.1]
+//	          [-target-transform auto|log|none] [-sep , -decimal .]
 //	          [-epochs N] [-lr X] [-dropout P] [-patience N] [-batch N]
 //	          [-optimizer adam|rmsprop|nesterov|sgd] [-hidden 50[,50]]
 //	          [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd|pbp|svgd]
@@ -22,14 +23,29 @@
 //	gcp version
 //
 // Data files are CSV: a header line of distinct column names, then one
-// row of numbers per sample. The target is the last column unless -target
-// names another; every other column is a feature. Errors in a file name
-// the file, the line (the header is line 1) and the column. A model
-// written by train keeps the names of its features and target: predict
-// and eval refuse a file whose feature columns are missing, extra or in
-// another order, and name them (-reorder picks the features by name
-// instead). A model saved without names, by an older release, takes the
-// columns by position.
+// row per sample. The separator (comma, semicolon or tab) and the decimal
+// mark (point or comma) are detected, or given by -sep and -decimal on
+// every command that reads data; quoted fields, CRLF and a UTF-8
+// byte-order mark are read. The target is the last column unless -target
+// names another; every other column is a feature. A column that is not
+// all numbers is text, one-hot encoded; empty fields, NA, NaN and ? are
+// missing values, imputed with an indicator (see gcp.Encoding), and a
+// row with a missing target is left out of training and of eval's
+// scores. Errors in a file name the file, the line (the header is line
+// 1) and the column. A model written by train keeps the names of its
+// columns and target and its encoding: predict and eval refuse a file
+// whose feature columns are missing, extra or in another order, and name
+// them (-reorder picks the features by name instead), and warn about
+// levels they do not know and values outside the training range. A model
+// saved without names, by an older release, takes the columns by
+// position.
+//
+// train's -target-transform (log, none, or auto, the default: log for a
+// positive target whose skewness is above 1 if that model's cross-fitted
+// NLL is lower than the untransformed one's) makes the networks model
+// ln y; every prediction, interval and score is in the original units,
+// and the mean is that of the calibrated predictive (the log-normal
+// mean).
 //
 // train fits a GCP network, or with -method one of the paper's comparator
 // methods (ML, ML_Bayes, DPD, or the Bayesian PBP and SVGD of package

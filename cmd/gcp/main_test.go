@@ -116,8 +116,10 @@ func TestTrainPredictEval(t *testing.T) {
 			model := filepath.Join(dir, "model"+typ+".gcpm")
 			stdout, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model,
 				"-epochs", "150", "-lr", "0.003", "-seed", "3", "-members", tc.members, typ)
-			// Off a terminal: no progress bar, and the summary on stderr.
-			if err != nil || stdout != "" || !strings.HasPrefix(stderr, tc.summary) ||
+			// Off a terminal: no progress bar, and the summary on stderr:
+			// what was read and chosen, then what trained.
+			read := "read " + trainCSV + ": 400 rows (separator ',', decimal mark '.')\ntarget transform (-target-transform auto): none: some targets are not positive"
+			if err != nil || stdout != "" || !strings.HasPrefix(stderr, read) || !strings.Contains(stderr, "\n"+tc.summary) ||
 				strings.Contains(stderr, "\r") || !strings.Contains(stderr, "wrote "+model) {
 				t.Fatalf("train: %v; stdout %q, stderr %q (want only the summary)", err, stdout, stderr)
 			}
@@ -294,7 +296,7 @@ func TestErrors(t *testing.T) {
 		}
 		return path
 	}
-	bad := write("bad.csv", "a,b,y\n1,2,3\n4,oops,6\n")
+	bad := write("bad.csv", "a,b,y\n1,2,3\n4,5,oops\n")
 	ragged := write("ragged.csv", "a,b,y\n1,2,3\n4,5\n")
 	good := write("good.csv", "a,b,y\n1,2,3\n4,5,6\n2,1,0\n")
 	wide := write("wide.csv", "a,b,c,d,y\n1,2,3,4,5\n")
@@ -312,7 +314,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"no command", nil, "no command"},
 		{"unknown command", []string{"fit"}, `unknown command "fit"`},
-		{"non-number", []string{"train", "-data", bad, "-o", model}, bad + `: line 3, column 2 (b): not a number: "oops"`},
+		{"non-number target", []string{"train", "-data", bad, "-o", model}, bad + `: line 3, column 3 (y): not a number: "oops"`},
 		{"ragged row", []string{"train", "-data", ragged, "-o", model}, ragged + ": line 3: wrong number of fields: 2, the header has 3"},
 		{"missing -data", []string{"train", "-o", model}, "train: -data is required"},
 		{"missing -o", []string{"train", "-data", good}, "train: -o is required"},

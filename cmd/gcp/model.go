@@ -6,15 +6,24 @@ import "github.com/gcpnet/gcp"
 // root package's networks (gcp.Model) or a Bayesian comparator of
 // package bayes. The names are those of gcp.Model's methods.
 type model interface {
-	// inputs is the number of features of a row.
+	// inputs is the number of inputs of a row, after its encoding.
 	inputs() int
+	// columns returns the names of the columns of a record, in the
+	// model's order, and the target's; nil and "" for a model without
+	// names, which takes inputs() columns by position.
+	columns() (names []string, target string)
+	// encode encodes the record whose columns hold fields, numbers with
+	// the decimal mark decimal, into the inputs x, as
+	// gcp.Model.EncodeFields does.
+	encode(x []float64, fields []string, decimal byte) (gcp.RecordNotes, error)
+	// inputColumn returns the column that input j comes from.
+	inputColumn(j int) int
 	// predictor returns a function that predicts one row, for use by one
 	// goroutine.
 	predictor() func(x []float64) (gcp.Prediction, error)
 	// bits is the precision of the model's parameters, 32 or 64: the
 	// digits its predictions have.
 	bits() int
-	FeatureNames() (features []string, target string)
 	FeatureRanges() (lo, hi []float64, ok bool)
 	OutsideRange(x []float64) (count, first int)
 	ConformalInterval(p gcp.Prediction, level float64) (lo, hi float64, err error)
@@ -32,6 +41,29 @@ type network struct {
 func (n network) inputs() int { return n.Config().Inputs }
 
 func (n network) bits() int { return n.stored }
+
+func (n network) columns() ([]string, string) {
+	e := n.Encoding()
+	if e == nil {
+		return nil, ""
+	}
+	var names []string
+	for _, c := range e.Columns() {
+		names = append(names, c.Name)
+	}
+	return names, e.Target()
+}
+
+func (n network) encode(x []float64, fields []string, decimal byte) (gcp.RecordNotes, error) {
+	return n.EncodeFields(x, fields, decimal)
+}
+
+func (n network) inputColumn(j int) int {
+	if e := n.Encoding(); e != nil {
+		return e.InputColumn(j)
+	}
+	return j
+}
 
 func (n network) predictor() func(x []float64) (gcp.Prediction, error) {
 	ws := n.NewWorkspace()

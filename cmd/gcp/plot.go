@@ -65,28 +65,38 @@ FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, else (for a model saved without
 names) the last of one column more than the model's features.
 `+columnsAbout)
-	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column (default: the model's target)")
+	a := modelFlags(c, "name of the target column (default: the model's target)")
 	out := c.fs.String("o", "plot.png", "the PNG file to write")
-	axis := c.fs.String("x", "", "a column of FILE.csv for the horizontal axis (default: the rows in order of their predicted mean)")
-	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
-	if err != nil {
+	axis := c.fs.String("x", "", "a numeric column of FILE.csv for the horizontal axis (default: the rows in order of their predicted mean)")
+	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
 	}
 	if !strings.EqualFold(filepath.Ext(*out), ".png") {
 		return fmt.Errorf("-o %s: want a file name ending in .png", *out)
 	}
-	x, y, err := columns(m, tab, *target, *reorder, false)
+	m, tab, e, err := a.load(stderr, false)
 	if err != nil {
 		return err
 	}
-	if tab.Rows() == 0 {
+	preds, err := predictRows(m, tab, e.x)
+	if err != nil {
+		return err
+	}
+	var y []float64
+	if e.y != nil {
+		// Rows without a target are left out of every panel.
+		var rows []int
+		for i, v := range e.y {
+			if !math.IsNaN(v) {
+				rows = append(rows, i)
+			}
+		}
+		tab = tab.Select(rows)
+		preds, y = withTargets(stderr, tab.File, preds, e.y)
+	}
+	if len(preds) == 0 {
 		return fmt.Errorf("%s: no rows to plot", tab.File)
 	}
-	preds, err := predictRows(m, tab, x)
-	if err != nil {
-		return err
-	}
-	warnOutside(stderr, m, tab, x)
 	order, xs, xLabel, err := plotAxis(tab, preds, *axis)
 	if err != nil {
 		return err
@@ -95,7 +105,7 @@ names) the last of one column more than the model's features.
 	if err != nil {
 		return err
 	}
-	panels := []*plot.Plot{predictionPanel(rows, xLabel, targetLabel(m, *target))}
+	panels := []*plot.Plot{predictionPanel(rows, xLabel, targetLabel(m, *a.target))}
 	if y != nil {
 		p, err := calibrationPanel(m, preds, y)
 		if err != nil {
@@ -131,7 +141,7 @@ func targetLabel(m model, target string) string {
 	if target != "" {
 		return target
 	}
-	if _, name := m.FeatureNames(); name != "" {
+	if _, name := m.columns(); name != "" {
 		return name
 	}
 	return "target"
@@ -159,7 +169,14 @@ func plotAxis(tab *dataset.Table, preds []gcp.Prediction, column string) (order 
 	}
 	v := make([]float64, len(preds))
 	for i := range v {
-		v[i] = tab.Values[i*len(tab.Header)+k]
+		f, missing, err := gcp.ParseNumber(tab.Row(i)[k], tab.Dialect.Decimal)
+		if missing {
+			err = dataset.ErrMissing
+		}
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("-x %s: %w", column, tab.FieldError(i, k, err))
+		}
+		v[i] = f
 	}
 	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(v[i], v[j]) })
 	xs = make([]float64, len(order))

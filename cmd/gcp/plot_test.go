@@ -110,7 +110,7 @@ func predictCoverage(t *testing.T, model, data string) string {
 	if err != nil {
 		t.Fatalf("predict: %v", err)
 	}
-	tab, err := dataset.ReadFile(data)
+	tab, err := dataset.ReadFile(data, dataset.Dialect{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func predictCoverage(t *testing.T, model, data string) string {
 
 // TestPlotAxis checks the order of the rows along each horizontal axis.
 func TestPlotAxis(t *testing.T) {
-	tab := &dataset.Table{File: "t.csv", Header: []string{"a", "y"}, Values: []float64{3, 0, 1, 0, 2, 0, 1, 0}, Lines: []int{2, 3, 4, 5}}
+	tab := &dataset.Table{File: "t.csv", Header: []string{"a", "y"}, Fields: []string{"3", "0", "1", "0", "2", "0", "1", "0"}, Lines: []int{2, 3, 4, 5}, Dialect: dataset.Dialect{Sep: ',', Decimal: '.'}}
 	preds := []gcp.Prediction{{Mean: 5}, {Mean: -1}, {Mean: 7}, {Mean: 0}}
 	for _, c := range []struct {
 		column string
@@ -201,7 +201,7 @@ type namedModel struct {
 	target string
 }
 
-func (n namedModel) FeatureNames() ([]string, string) { return []string{"a"}, n.target }
+func (n namedModel) columns() ([]string, string) { return []string{"a"}, n.target }
 
 // TestTargetLabel checks the vertical axis's name: -target, else the
 // model's target, else "target".

@@ -7,45 +7,76 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/metrics"
 )
 
-// modelFlags adds the flags that predict and eval share; targetHelp
-// describes -target.
-func modelFlags(c *command, targetHelp string) (model, data, target *string, reorder *bool) {
-	model = c.fs.String("model", "", "model file written by gcp train (required)")
-	data = c.fs.String("data", "", "data file: CSV with a header line (required)")
-	target = c.fs.String("target", "", targetHelp)
-	reorder = c.fs.Bool("reorder", false, "pick the model's features by name wherever they stand, ignoring other columns")
-	return model, data, target, reorder
+// modelArgs are the flags that predict, eval and plot share.
+type modelArgs struct {
+	model, data, target *string
+	reorder             *bool
+	dialect             dialectFlags
 }
 
-// parseAndLoad parses the command's flags, requires -model and -data, and
-// loads both files.
-func parseAndLoad(c *command, args []string, stdout, stderr io.Writer, modelPath, dataPath *string) (model, *dataset.Table, error) {
+// modelFlags adds the flags that predict, eval and plot share;
+// targetHelp describes -target.
+func modelFlags(c *command, targetHelp string) modelArgs {
+	return modelArgs{
+		model:   c.fs.String("model", "", "model file written by gcp train (required)"),
+		data:    c.fs.String("data", "", "data file: CSV with a header line (required)"),
+		target:  c.fs.String("target", "", targetHelp),
+		reorder: c.fs.Bool("reorder", false, "pick the model's features by name wherever they stand, ignoring other columns"),
+		dialect: addDialectFlags(c),
+	}
+}
+
+// parse parses the command's flags and requires -model and -data.
+func (a modelArgs) parse(c *command, args []string, stdout, stderr io.Writer) error {
 	if err := c.parse(args, stdout, stderr); err != nil {
-		return nil, nil, err
+		return err
 	}
-	if err := c.require(stderr, "model", "data"); err != nil {
-		return nil, nil, err
-	}
-	return load(*modelPath, *dataPath)
+	return c.require(stderr, "model", "data")
 }
 
-// load reads the model and the data file that predict and eval work on.
-func load(modelPath, dataPath string) (model, *dataset.Table, error) {
-	m, err := loadModel(modelPath)
+// load loads the model and the data file and encodes the data file's rows
+// as the model takes them (encodeRows), with warnings on stderr about
+// what the encoding noted; wantTarget requires the target column.
+func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *dataset.Table, encoded, error) {
+	m, tab, e, _, err := a.loadTaking(stderr, wantTarget, "")
+	return m, tab, e, err
+}
+
+// loadTaking is load, which first takes the column called take, unless
+// empty, out of the data file (takeColumn): it is no input of the model,
+// and its fields are returned as they are, for gcp predict's -id.
+func (a modelArgs) loadTaking(stderr io.Writer, wantTarget bool, take string) (model, *dataset.Table, encoded, []string, error) {
+	m, err := loadModel(*a.model)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, encoded{}, nil, err
 	}
-	tab, err := dataset.ReadFile(dataPath)
+	tab, err := a.dialect.readTable(*a.data)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, encoded{}, nil, err
 	}
-	return m, tab, nil
+	var taken []string
+	if take != "" {
+		if tab, taken, err = takeColumn(tab, take); err != nil {
+			return nil, nil, encoded{}, nil, err
+		}
+	}
+	sel, err := selectColumns(m, tab, *a.target, *a.reorder, wantTarget)
+	if err != nil {
+		return nil, nil, encoded{}, nil, err
+	}
+	e, err := encodeRows(m, tab, sel)
+	if err != nil {
+		return nil, nil, encoded{}, nil, err
+	}
+	warnRows(stderr, m, tab, sel, e)
+	return m, tab, e, taken, nil
 }
 
 // loadModel reads a saved model of any method: a network of the root
@@ -93,11 +124,16 @@ func storedBits(path string) int {
 
 // columnsAbout is the help text on how predict and eval find the model's
 // columns.
-const columnsAbout = `A model written by gcp train knows its features' names: the columns of
-FILE.csv other than the target must be those features, in the same order,
+const columnsAbout = `A model written by gcp train knows its columns' names: the columns of
+FILE.csv other than the target must be those columns, in the same order,
 or the command stops and names the difference (-reorder picks them by name
 instead). A model saved without names (by an older release) takes the
-columns by position.`
+columns by position. The rows are encoded as they were for training:
+the same separator and decimal mark are detected (-sep, -decimal),
+text columns take the model's levels, and missing values (empty, NA,
+NaN, ?) the model's imputation. A level the model does not know, a
+missing value in a column that had none in training, and a number
+outside the training range are counted on stderr.`
 
 // predict writes the predictive distribution of every row to stdout.
 func predict(args []string, stdout, stderr io.Writer) error {
@@ -144,40 +180,32 @@ or above 1, or an sd far beyond the targets' spread.
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
 `+columnsAbout)
-	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
+	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
 	levelsFlag := c.fs.String("levels", "0.95", "interval levels, comma-separated, each in (0, 1): 0.5,0.9,0.95 writes three intervals of each kind")
 	id := c.fs.String("id", "", "a column of FILE.csv to pass through as the first column, to match rows (not a feature)")
-	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
-	if err != nil {
+	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
 	}
 	levels, err := parseLevels(*levelsFlag)
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	var ids []float64
-	if *id != "" {
-		if tab, ids, err = takeColumn(tab, *id); err != nil {
-			return err
-		}
-	}
-	x, _, err := columns(m, tab, *target, *reorder, false)
+	m, tab, e, ids, err := a.loadTaking(stderr, false, *id)
 	if err != nil {
 		return err
 	}
-	preds, err := predictRows(m, tab, x)
+	preds, err := predictRows(m, tab, e.x)
 	if err != nil {
 		return err
 	}
-	warnOutside(stderr, m, tab, x)
 	pw := newPredictWriter(stdout, m, levels, *id)
 	d := m.inputs()
 	for i, p := range preds {
-		var idv float64
+		var idv string
 		if ids != nil {
 			idv = ids[i]
 		}
-		if err := pw.row(idv, x[i*d:(i+1)*d], p); err != nil {
+		if err := pw.row(idv, e.x[i*d:(i+1)*d], p); err != nil {
 			return err
 		}
 	}
@@ -185,21 +213,20 @@ or the model's target if FILE.csv has it, and is ignored.
 }
 
 // takeColumn returns tab without the column called name, and that
-// column's values.
-func takeColumn(tab *dataset.Table, name string) (*dataset.Table, []float64, error) {
+// column's fields as they are in the file.
+func takeColumn(tab *dataset.Table, name string) (*dataset.Table, []string, error) {
 	k, err := tab.Column(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	rest := *tab
 	rest.Header = slices.Delete(slices.Clone(tab.Header), k, k+1)
-	ncol := len(tab.Header)
-	rest.Values = make([]float64, 0, len(tab.Values)-tab.Rows())
-	col := make([]float64, tab.Rows())
+	rest.Fields = make([]string, 0, len(tab.Fields)-tab.Rows())
+	col := make([]string, tab.Rows())
 	for i := range col {
-		row := tab.Values[i*ncol : (i+1)*ncol]
+		row := tab.Row(i)
 		col[i] = row[k]
-		rest.Values = append(append(rest.Values, row[:k]...), row[k+1:]...)
+		rest.Fields = append(append(rest.Fields, row[:k]...), row[k+1:]...)
 	}
 	return &rest, col, nil
 }
@@ -241,20 +268,19 @@ PIT histograms: the share of targets in each tenth of their predictive
 CDF, flat at 0.1 for a calibrated predictive, U-shaped for intervals too
 narrow, humped for too wide, sloped for a bias.
 `+columnsAbout)
-	modelPath, dataPath, target, reorder := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
-	m, tab, err := parseAndLoad(c, args, stdout, stderr, modelPath, dataPath)
+	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
+	if err := a.parse(c, args, stdout, stderr); err != nil {
+		return err
+	}
+	m, tab, e, err := a.load(stderr, true)
 	if err != nil {
 		return err
 	}
-	x, y, err := columns(m, tab, *target, *reorder, true)
+	preds, err := predictRows(m, tab, e.x)
 	if err != nil {
 		return err
 	}
-	preds, err := predictRows(m, tab, x)
-	if err != nil {
-		return err
-	}
-	warnOutside(stderr, m, tab, x)
+	preds, y := withTargets(stderr, tab.File, preds, e.y)
 	s, err := score(preds, y)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
@@ -262,30 +288,51 @@ narrow, humped for too wide, sloped for a bias.
 	return writeReport(stdout, m, preds, y, s)
 }
 
-// warnOutside writes to w how many rows of x have a feature outside the
-// model's training range, and the first such row, if any.
-func warnOutside(w io.Writer, m model, tab *dataset.Table, x []float64) {
+// warnRows writes to w, for each kind of RecordNotes, how many rows of
+// the encoded table e have it, and the first such row: rows outside the
+// training data's range, levels the model does not know, and missing
+// values imputed without an indicator.
+func warnRows(w io.Writer, m model, tab *dataset.Table, sel selection, e encoded) {
+	names, _ := m.columns()
+	name := func(c int) string {
+		if names == nil {
+			return fmt.Sprintf("feature %d", c+1)
+		}
+		return names[c]
+	}
 	d := m.inputs()
-	names, _ := m.FeatureNames()
-	rows, firstRow, firstFeature := 0, 0, 0
-	for i := 0; i < tab.Rows(); i++ {
-		if n, j := m.OutsideRange(x[i*d : (i+1)*d]); n > 0 {
-			if rows == 0 {
-				firstRow, firstFeature = i, j
+	lo, hi, _ := m.FeatureRanges()
+	for _, k := range []struct {
+		count func(gcp.RecordNotes) (n, first int)
+		what  func(i, c int) string
+	}{
+		{func(n gcp.RecordNotes) (int, int) { return n.Outside, n.FirstOutside }, func(i, c int) string {
+			_, j := m.OutsideRange(e.x[i*d : (i+1)*d])
+			return fmt.Sprintf("lie outside the training data's range (first: %s line %d, %s = %s, trained on [%g, %g]); their uncertainty is an extrapolation",
+				tab.File, tab.Lines[i], name(c), strings.TrimSpace(tab.Row(i)[sel.idx[c]]), lo[j], hi[j])
+		}},
+		{func(n gcp.RecordNotes) (int, int) { return n.Unseen, n.FirstUnseen }, func(i, c int) string {
+			return fmt.Sprintf("have a level the model does not know (first: %s line %d, %s = %q), encoded as its pooled rare levels or as none",
+				tab.File, tab.Lines[i], name(c), strings.TrimSpace(tab.Row(i)[sel.idx[c]]))
+		}},
+		{func(n gcp.RecordNotes) (int, int) { return n.Imputed, n.FirstImputed }, func(i, c int) string {
+			return fmt.Sprintf("have a missing value in a column that had none in training (first: %s line %d, %s), imputed by its training median or as no level",
+				tab.File, tab.Lines[i], name(c))
+		}},
+	} {
+		rows, first, col := 0, 0, 0
+		for i, n := range e.notes {
+			if c, f := k.count(n); c > 0 {
+				if rows == 0 {
+					first, col = i, f
+				}
+				rows++
 			}
-			rows++
+		}
+		if rows > 0 {
+			fmt.Fprintf(w, "warning: %d of %d rows %s\n", rows, tab.Rows(), k.what(first, col))
 		}
 	}
-	if rows == 0 {
-		return
-	}
-	feature := fmt.Sprintf("feature %d", firstFeature+1)
-	if names != nil {
-		feature = names[firstFeature]
-	}
-	lo, hi, _ := m.FeatureRanges()
-	fmt.Fprintf(w, "warning: %d of %d rows lie outside the training data's range (first: %s line %d, %s = %g, trained on [%g, %g]); their uncertainty is an extrapolation\n",
-		rows, tab.Rows(), tab.File, tab.Lines[firstRow], feature, x[firstRow*d+firstFeature], lo[firstFeature], hi[firstFeature])
 }
 
 // scores are the measures eval prints.
@@ -337,43 +384,6 @@ func rankedAUC(mean, y, variance []float64) (float64, error) {
 		}
 	}
 	return math.NaN(), nil
-}
-
-// features returns the feature columns of tab for a model of the given
-// number of inputs, and its target column if it has one, by the rule
-// predict documents: a column that -target names is the target and left
-// out; a -target that names no column leaves every column a feature;
-// without -target, a table with one column more than the model's inputs
-// has the target last.
-func features(tab *dataset.Table, inputs int, target string) (x, y []float64, err error) {
-	ncol := len(tab.Header)
-	hasTarget := ncol == inputs+1
-	if target != "" {
-		_, err := tab.Column(target)
-		hasTarget = err == nil
-	}
-	if !hasTarget {
-		if ncol != inputs {
-			return nil, nil, fmt.Errorf("%s: %d columns, all features; the model takes %d features (and the target column, if present)",
-				tab.File, ncol, inputs)
-		}
-		return tab.Values, nil, nil
-	}
-	if x, y, err = tab.Split(target); err != nil {
-		return nil, nil, err
-	}
-	return x, y, checkInputs(tab, target, inputs)
-}
-
-// checkInputs returns an error unless tab, less its target column, has
-// the model's number of inputs.
-func checkInputs(tab *dataset.Table, target string, inputs int) error {
-	if got := len(tab.Header) - 1; got != inputs {
-		k, _ := tab.Column(target)
-		return fmt.Errorf("%s: %d feature columns besides the target %s; the model takes %d",
-			tab.File, got, tab.Header[k], inputs)
-	}
-	return nil
 }
 
 // predictRows returns the prediction of every row of the row-major x; an

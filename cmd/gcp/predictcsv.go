@@ -98,9 +98,9 @@ func csvField(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// row writes the line of the prediction p of the input row x, after id
-// if the writer has an id column.
-func (pw *predictWriter) row(id float64, x []float64, p gcp.Prediction) error {
+// row writes the line of the prediction p of the input row x, after the
+// field id, as it was in the file, if the writer has an id column.
+func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction) error {
 	pw.buf = pw.buf[:0]
 	sep := false
 	put := func(v float64) {
@@ -110,8 +110,8 @@ func (pw *predictWriter) row(id float64, x []float64, p gcp.Prediction) error {
 		sep = true
 		pw.buf = appendNumber(pw.buf, v, pw.bits)
 	}
-	if pw.hasID { // the file's number, not the model's: all its digits
-		pw.buf, sep = appendNumber(pw.buf, id, 64), true
+	if pw.hasID {
+		pw.buf, sep = append(pw.buf, csvField(id)...), true
 	}
 	put(p.Mean)
 	type intervalFunc func(gcp.Prediction, float64) (float64, float64, error)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gcpnet/gcp"
@@ -22,10 +23,17 @@ type fitJob struct {
 	tc     gcp.TrainConfig
 	search gcp.AutoOptions // LearningRates, Dropouts and MaxEpochs fixed by flags
 	plain  bool            // -validation 0: Fit on every row, no search
-	x, y   []float64       // row-major features and targets
-	// names and target are the columns' names, which the model keeps.
-	names  []string
-	target string
+	x, y   []float64       // row-major inputs and targets, transformed
+	// enc and transform are how the rows were encoded and the targets
+	// transformed, which the model keeps.
+	enc       *gcp.Encoding
+	transform gcp.TargetTransform
+	// untransformed holds the targets before the log when
+	// -target-transform auto is to compare the log model with one of the
+	// targets as they are (fitTransformed); nil otherwise.
+	untransformed []float64
+	// transformNote says which transform the targets have, and why.
+	transformNote string
 	// term is the terminal to draw progress on, nil if there is none.
 	term io.Writer
 }
@@ -38,6 +46,7 @@ type recipeFlags struct {
 	lr, dropout, fixedAlpha   *float64
 	validation                *float64
 	optimizer, hidden, method *string
+	transform                 *string
 	seed                      *uint64
 	f32, f64                  *bool
 	// Parsed by check.
@@ -72,6 +81,7 @@ func addRecipeFlags(c *command) *recipeFlags {
 		seed:       c.fs.Uint64("seed", 1, "seed of the initial weights, the held-out rows, the dropout masks and the shuffling"),
 		f32:        c.fs.Bool("float32", false, "train in float32: faster, less precise"),
 		f64:        c.fs.Bool("float64", false, "train in float64 (the default)"),
+		transform:  c.fs.String("target-transform", "auto", "model the target as it is (none), its logarithm (log: positive targets only), or choose (auto: for a positive target whose skewness is above 1, train both and keep the lower cross-fitted NLL)"),
 	}
 }
 
@@ -100,6 +110,9 @@ func (f *recipeFlags) check(c *command) error {
 	if f.layers, err = parseHidden(*f.hidden); err != nil {
 		return err
 	}
+	if !slices.Contains(transformFlags, *f.transform) {
+		return fmt.Errorf("-target-transform %q: want %s", *f.transform, strings.Join(transformFlags, ", "))
+	}
 	return f.checkBayes(c)
 }
 
@@ -107,7 +120,7 @@ func (f *recipeFlags) check(c *command) error {
 // use for: it trains one model on every row, by its own rule. PBP has no
 // step size or minibatch either.
 var (
-	networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64"}
+	networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64", "target-transform"}
 	pbpUnused   = []string{"lr", "batch"}
 )
 
@@ -149,16 +162,19 @@ func (f *recipeFlags) bayesHyper(c *command) bayesHyper {
 	return h
 }
 
-// job returns the fitJob of the checked flags for the features and target
-// called names and target.
-func (f *recipeFlags) job(c *command, names []string, target string, x, y []float64) fitJob {
+// job returns the fitJob of the checked flags for the training data td.
+func (f *recipeFlags) job(c *command, td trainingData) fitJob {
 	job := fitJob{
-		names: names, target: target,
-		cfg:    gcp.Config{Inputs: len(names), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members},
+		enc: td.enc, transform: td.choice.Transform,
+		cfg:    gcp.Config{Inputs: td.enc.Inputs(), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members},
 		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed},
 		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed},
 		plain:  *f.validation == 0,
-		x:      x, y: y,
+		x:      td.x, y: td.y,
+	}
+	job.transformNote = describeTransform(td.choice, *f.transform)
+	if *f.transform == "auto" && td.choice.Transform != gcp.TransformNone {
+		job.untransformed = td.raw
 	}
 	if c.set("lr") {
 		job.search.LearningRates = []float64{*f.lr}
@@ -180,6 +196,8 @@ type fitResult struct {
 	rows     int
 	// members is the number of networks trained, Config.Members.
 	members int
+	// transform says which target transform the model has, and why.
+	transform string
 }
 
 // fitModel trains a Model[T] as job says.
@@ -197,7 +215,8 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 			return nil, res, trainingError(err)
 		}
 		res.auto = auto
-		return m, res, m.SetFeatureNames(job.names, job.target)
+		res.auto.CVNLL = cvNLL(auto.CVNLL, auto.CVRows, job.transform, job.y)
+		return m, res, keep(job, m)
 	}
 	cfg, tc, epochs := job.cfg, job.tc, job.search.MaxEpochs
 	tc.LearningRate, cfg.Dropout = genericHyper.lr, genericHyper.dropout
@@ -231,12 +250,18 @@ func fitModel[T gcp.Float](job fitJob) (*gcp.Model[T], fitResult, error) {
 		return nil, res, trainingError(err)
 	}
 	res.auto = gcp.AutoResult{LearningRate: tc.LearningRate, Dropout: cfg.Dropout, Epoch: st.Epoch, EpochsRun: st.Epoch, TrainRows: len(job.y), Candidates: 1, VarScale: 1, CorrectedScale: 1}
-	return model, res, model.SetFeatureNames(job.names, job.target)
+	return model, res, keep(job, model)
+}
+
+// keep sets the job's encoding and target transform on m, which the
+// model saves and applies to every record it predicts.
+func keep[T gcp.Float](job fitJob, m *gcp.Model[T]) error {
+	return errors.Join(m.SetEncoding(job.enc), m.SetTargetTransform(job.transform))
 }
 
 // fitAndSave trains a Model[T] as job says and saves it to path.
 func fitAndSave[T gcp.Float](job fitJob, path string) (fitResult, error) {
-	model, res, err := fitModel[T](job)
+	model, res, err := fitTransformed[T](job)
 	if err != nil {
 		return res, err
 	}

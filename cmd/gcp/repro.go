@@ -53,6 +53,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 		reproAbout)
 	data := c.fs.String("data", "", "data: CSV with a header line (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
+	dialect := addDialectFlags(c)
 	methodFlag := c.fs.String("method", "gcp", methodNames+" (paper Sec. 6.1)")
 	folds := c.fs.Int("folds", 50, "number of random 95/5 train/test splits")
 	outliers := c.fs.Float64("outliers", 0, "share of training targets replaced by outliers, in [0, 1)")
@@ -87,11 +88,11 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	if err := overrideHyper(c.fs, &h); err != nil {
 		return fmt.Errorf("repro: %w", err)
 	}
-	tab, x, y, err := readSplit(*data, *target)
+	tab, x, y, err := readSplit(dialect, *data, *target)
 	if err != nil {
 		return err
 	}
-	if err := fitsFloat32(tab); err != nil {
+	if err := fitsFloat32(tab, allRows(tab.Rows()), allRows(len(tab.Header))); err != nil {
 		return err
 	}
 	n := len(y)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/metrics"
 )
 
@@ -69,6 +70,7 @@ func splits(args []string, stdout, stderr io.Writer) error {
 	data := c.fs.String("data", "", "data: CSV with a header line (required)")
 	splitFile := c.fs.String("splits", "", "test splits, one line of 0-based row numbers each (default: splits/NAME_test_idx.txt beside -data)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
+	dialect := addDialectFlags(c)
 	count := c.fs.Int("n", 0, "run only the first N splits (default: all)")
 	inner := c.fs.Bool("inner", false, "never read the test rows: score on a tenth of each training split held out from training")
 	asJSON := c.fs.Bool("json", false, "print one JSON object per split and one for the summary instead of a table")
@@ -86,32 +88,34 @@ func splits(args []string, stdout, stderr io.Writer) error {
 	if *splitFile == "" {
 		*splitFile = filepath.Join(filepath.Dir(*data), "splits", name+"_test_idx.txt")
 	}
-	tab, x, y, err := readSplit(*data, *target)
+	tab, err := dialect.readTable(*data)
 	if err != nil {
 		return err
 	}
-	tests, err := readTestSplits(*splitFile, len(y))
+	k, err := tab.Target(*target)
+	if err != nil {
+		return err
+	}
+	tests, err := readTestSplits(*splitFile, tab.Rows())
 	if err != nil {
 		return err
 	}
 	if *count > 0 && *count < len(tests) {
 		tests = tests[:*count]
 	}
-	names, targetName := columnNames(tab, *target)
-	all := table{x: x, y: y, d: len(names)}
 	var res []splitScores
 	start := time.Now()
 	for i, test := range tests {
-		train, eval := all.split(test)
+		train, eval := splitRows(allRows(tab.Rows()), test)
 		if *inner {
-			train, eval = train.split(innerHoldOut(len(train.y), *rf.seed, i))
+			train, eval = splitRows(train, innerHoldOut(len(train), *rf.seed, i))
 		}
 		t0 := time.Now()
 		var s splitScores
 		if rf.meth.network() {
-			s, err = runSplit(rf.job(c, names, targetName, train.x, train.y), *rf.f32, eval)
+			s, err = runSplit(c, rf, tab, k, train, eval)
 		} else {
-			s, err = bayesSplit(rf.meth, rf.bayesHyper(c), train, eval)
+			s, err = bayesSplit(rf.meth, rf.bayesHyper(c), tab, k, train, eval)
 		}
 		if err != nil {
 			return fmt.Errorf("splits: split %d: %w", i, err)
@@ -159,21 +163,18 @@ func readTestSplits(path string, rows int) ([][]int, error) {
 	return out, nil
 }
 
-// split returns the rows of t not in test, in order, and the rows in
-// test, in test's order.
-func (t table) split(test []int) (rest, sel table) {
-	in := make([]bool, len(t.y))
+// splitRows returns the rows not at the positions test in rows, in
+// order, and those at them, in test's order.
+func splitRows(rows, test []int) (rest, sel []int) {
+	in := make([]bool, len(rows))
 	for _, i := range test {
 		in[i] = true
+		sel = append(sel, rows[i])
 	}
-	rest.d, sel.d = t.d, t.d
-	for i := range t.y {
+	for i, r := range rows {
 		if !in[i] {
-			rest.x, rest.y = append(rest.x, t.x[i*t.d:(i+1)*t.d]...), append(rest.y, t.y[i])
+			rest = append(rest, r)
 		}
-	}
-	for _, i := range test {
-		sel.x, sel.y = append(sel.x, t.x[i*t.d:(i+1)*t.d]...), append(sel.y, t.y[i])
 	}
 	return rest, sel
 }
@@ -185,16 +186,27 @@ func innerHoldOut(n int, seed uint64, split int) []int {
 	return r.Perm(n)[:max(1, n/10)]
 }
 
-// runSplit trains by job and scores the rows of eval.
-func runSplit(job fitJob, f32 bool, eval table) (splitScores, error) {
-	if f32 {
-		return trainAndScore[float32](job, eval)
+// runSplit trains as gcp train would with the recipe's flags on the rows
+// train of tab, whose target is column k, and scores the rows eval.
+func runSplit(c *command, rf *recipeFlags, tab *dataset.Table, k int, train, eval []int) (splitScores, error) {
+	td, err := prepareTraining(tab, tab.Header[k], train, *rf.transform)
+	if err != nil {
+		return splitScores{}, err
 	}
-	return trainAndScore[float64](job, eval)
+	job := rf.job(c, td)
+	test := tab.Select(eval)
+	if *rf.f32 {
+		return trainAndScore[float32](job, test, k)
+	}
+	return trainAndScore[float64](job, test, k)
 }
 
-func trainAndScore[T gcp.Float](job fitJob, eval table) (splitScores, error) {
-	m, fr, err := fitModel[T](job)
+func trainAndScore[T gcp.Float](job fitJob, test *dataset.Table, k int) (splitScores, error) {
+	m, fr, err := fitTransformed[T](job)
+	if err != nil {
+		return splitScores{}, err
+	}
+	eval, err := encodeFor(m, test, k)
 	if err != nil {
 		return splitScores{}, err
 	}
@@ -234,32 +246,74 @@ func (s *splitScores) intervals(m conformalModel, preds []gcp.Prediction, y []fl
 	return err
 }
 
-// bayesSplit trains the Bayesian comparator m by h on train and scores
-// the rows of eval. It has no calibration: the calibrated and raw
-// measures are those of its Gaussian predictive.
-func bayesSplit(m method, h bayesHyper, train, eval table) (splitScores, error) {
-	model, err := fitBayes(m, h, train.x, train.y)
+// bayesSplit trains the Bayesian comparator m by h on the rows train of
+// tab, whose target is column k, and scores the rows eval. It has no
+// calibration: the calibrated and raw measures are those of its Gaussian
+// predictive.
+func bayesSplit(m method, h bayesHyper, tab *dataset.Table, k int, train, eval []int) (splitScores, error) {
+	td, err := prepareTraining(tab, tab.Header[k], train, "none")
 	if err != nil {
 		return splitScores{}, err
 	}
-	preds, _, err := predictRowsOf(model, eval.x)
+	if err := td.plain(); err != nil {
+		return splitScores{}, err
+	}
+	model, err := fitBayes(m, h, td.x, td.y)
 	if err != nil {
 		return splitScores{}, err
 	}
-	sc, err := score(preds, eval.y)
+	test := tab.Select(eval)
+	e, err := encodeRows(model, test, byPosition(test, k))
+	if err != nil {
+		return splitScores{}, err
+	}
+	preds, _, err := predictRowsOf(model, e.x)
+	if err != nil {
+		return splitScores{}, err
+	}
+	preds, y := withTargets(io.Discard, test.File, preds, e.y)
+	sc, err := score(preds, y)
 	if err != nil {
 		return splitScores{}, err
 	}
 	s := splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
 		NLLRaw: sc.nll, Cover95Raw: sc.cover95, Cover95CalRaw: sc.cover95Cal, Epoch: h.epochs, VarScale: 1}
-	return s, s.intervals(model, preds, eval.y)
+	return s, s.intervals(model, preds, y)
+}
+
+// testRows are the encoded inputs and the targets of the test rows that
+// have a target.
+type testRows[T gcp.Float] struct {
+	x []T
+	y []float64
+}
+
+// encodeFor encodes the rows of test, whose target is column k, for the
+// model m, through its encoding as gcp predict does, leaving out the rows
+// without a target.
+func encodeFor[T gcp.Float](m *gcp.Model[T], test *dataset.Table, k int) (testRows[T], error) {
+	d := m.Config().Inputs
+	x := make([]T, test.Rows()*d)
+	_, y, err := encodeTable(test, byPosition(test, k), func(i int, fields []string) (gcp.RecordNotes, error) {
+		return m.EncodeFields(x[i*d:(i+1)*d], fields, test.Dialect.Decimal)
+	})
+	if err != nil {
+		return testRows[T]{}, err
+	}
+	var out testRows[T]
+	for i, v := range y {
+		if !math.IsNaN(v) {
+			out.x, out.y = append(out.x, x[i*d:(i+1)*d]...), append(out.y, v)
+		}
+	}
+	return out, nil
 }
 
 // scoreModel returns m's predictions of the rows of eval and their
 // scores.
-func scoreModel[T gcp.Float](m *gcp.Model[T], eval table) ([]gcp.Prediction, scores, error) {
+func scoreModel[T gcp.Float](m *gcp.Model[T], eval testRows[T]) ([]gcp.Prediction, scores, error) {
 	preds := make([]gcp.Prediction, len(eval.y))
-	if err := m.PredictBatch(m.NewWorkspace(), convert[T](eval.x), preds); err != nil {
+	if err := m.PredictBatch(m.NewWorkspace(), eval.x, preds); err != nil {
 		return nil, scores{}, err
 	}
 	s, err := score(preds, eval.y)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,19 @@ of the paper's comparators) to FILE.csv and write it to MODEL.gcpm,
 atomically. The target is the last column unless -target names another;
 every other column is a feature. Features and target are standardized
 from the data.
+
+FILE.csv may separate its fields by commas, semicolons or tabs and write
+decimal commas; both are detected unless -sep or -decimal give them. A
+column that is not all numbers is text, one-hot encoded by its levels
+(rare ones pooled). Empty fields, NA, NaN and ? are missing values: a
+column with any gets a missing-value indicator and its median in their
+place, and a row whose target is missing is left out. -target-transform
+auto (the default) models the log of a target that is positive and
+skewed (skewness above 1, more symmetric after the log) if the log model's
+cross-fitted NLL, in original units, is lower than that of the same
+recipe on the targets as they are: it trains both. A log model answers in
+the original units: every interval lies above 0, and the mean is the
+calibrated log-normal mean. The summary says what was read and chosen.
 
 By default the hyperparameters are chosen for you (gcp.AutoFit): a share
 of the rows (-validation) is held out; every learning rate in
@@ -41,6 +55,7 @@ too when stderr is a terminal.`)
 	data := c.fs.String("data", "", "training data: CSV with a header line (required)")
 	out := c.fs.String("o", "", "file to write the model to (required)")
 	target := c.fs.String("target", "", "name of the target column (default: the last column)")
+	dialect := addDialectFlags(c)
 	rf := addRecipeFlags(c)
 	force := c.fs.Bool("force", false, "overwrite -o even if it is not a saved model")
 	if err := c.parse(args, stdout, stderr); err != nil {
@@ -56,22 +71,33 @@ too when stderr is a terminal.`)
 	if err := checkOutput(*out, *data, *force); err != nil {
 		return fmt.Errorf("train: %w", err)
 	}
-	tab, x, y, err := readSplit(*data, *target)
+	tab, err := dialect.readTable(*data)
 	if err != nil {
 		return err
 	}
 	if !rf.meth.network() {
-		return trainBayes(c, rf, x, y, *out, stderr)
+		td, err := prepareTraining(tab, *target, nil, "none")
+		if err != nil {
+			return err
+		}
+		if err := td.plain(); err != nil {
+			return err
+		}
+		return trainBayes(c, rf, td.x, td.y, *out, stderr)
 	}
-	names, targetName := columnNames(tab, *target)
-	job := rf.job(c, names, targetName, x, y)
+	td, err := prepareTraining(tab, *target, nil, *rf.transform)
+	if err != nil {
+		return err
+	}
+	td.describe(stderr)
+	job := rf.job(c, td)
 	if isTerminal(stderr) {
 		job.term = stderr
 	}
 	start := time.Now()
 	var res fitResult
 	if *rf.f32 {
-		if err := fitsFloat32(tab); err != nil {
+		if err := fitsFloat32(tab, td.rows, numericColumns(tab, td.enc)); err != nil {
 			return err
 		}
 		res, err = fitAndSave[float32](job, *out)
@@ -81,32 +107,33 @@ too when stderr is a terminal.`)
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stderr, "target transform %s\n", res.transform)
 	res.summarize(stderr, rf.meth.String(), *out, time.Since(start))
 	return nil
 }
 
-// columnNames returns the names of tab's feature columns, in order, and
-// of the target column that target names (the last if empty; Split has
-// checked that it exists).
-func columnNames(tab *dataset.Table, target string) (features []string, name string) {
-	k, _ := tab.Column(target)
-	for j, h := range tab.Header {
-		if j != k {
-			features = append(features, h)
-		}
-	}
-	return features, tab.Header[k]
-}
-
-// readSplit reads the data file at path and splits it into features and
-// the target column that target names (the last if empty).
-func readSplit(path, target string) (tab *dataset.Table, x, y []float64, err error) {
-	tab, err = dataset.ReadFile(path)
+// readSplit reads the data file at path, in the dialect d gives, and
+// splits it into features and the target column that target names (the
+// last if empty): a table of numbers, without missing values.
+func readSplit(d dialectFlags, path, target string) (tab *dataset.Table, x, y []float64, err error) {
+	tab, err = d.readTable(path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	x, y, err = tab.Split(target)
 	return tab, x, y, err
+}
+
+// numericColumns returns the columns of tab that enc takes as numbers,
+// and the target's.
+func numericColumns(tab *dataset.Table, enc *gcp.Encoding) []int {
+	cols := []int{slices.Index(tab.Header, enc.Target())}
+	for _, c := range enc.Columns() {
+		if c.Kind == gcp.Numeric {
+			cols = append(cols, slices.Index(tab.Header, c.Name))
+		}
+	}
+	return cols
 }
 
 // trainingError wraps an error of Fit, with a hint for one that
@@ -127,23 +154,26 @@ func convert[T, S gcp.Float](v []S) []T {
 	return out
 }
 
-// fitsFloat32 returns an error naming the first value of tab that
-// overflows float32, or else the first column whose largest magnitude is
-// below float32's smallest normal number, 2⁻¹²⁶ ≈ 1.2e-38: float32 would
-// flush its values to 0 or keep only a few of their digits, where it
-// keeps 24 bits of every other column's largest value. (Tiny values
-// beside larger ones in their column are flushed too, but by less than
-// float32 rounds the larger ones, so standardization loses nothing.)
-func fitsFloat32(tab *dataset.Table) error {
-	ncol := len(tab.Header)
-	largest := make([]float64, ncol)
-	for i, v := range tab.Values {
-		j := i % ncol
-		if math.Abs(v) > math.MaxFloat32 {
-			return fmt.Errorf("%s: line %d, column %d (%s): %g overflows float32; train with -float64",
-				tab.File, tab.Lines[i/ncol], j+1, tab.Header[j], v)
+// fitsFloat32 returns an error naming the first number in the given
+// rows and columns of tab that overflows float32, or else the first such
+// column whose largest magnitude is below float32's smallest normal
+// number, 2⁻¹²⁶ ≈ 1.2e-38: float32 would flush its values to 0 or keep
+// only a few of their digits, where it keeps 24 bits of every other
+// column's largest value. (Tiny values beside larger ones in their
+// column are flushed too, but by less than float32 rounds the larger
+// ones, so standardization loses nothing.) Missing values are skipped;
+// the columns hold numbers (the training data's encoding parsed them).
+func fitsFloat32(tab *dataset.Table, rows, cols []int) error {
+	largest := make([]float64, len(tab.Header))
+	for _, i := range rows {
+		for _, j := range cols {
+			v, _, _ := gcp.ParseNumber(tab.Row(i)[j], tab.Dialect.Decimal)
+			if math.Abs(v) > math.MaxFloat32 {
+				return fmt.Errorf("%s: line %d, column %d (%s): %g overflows float32; train with -float64",
+					tab.File, tab.Lines[i], j+1, tab.Header[j], v)
+			}
+			largest[j] = max(largest[j], math.Abs(v))
 		}
-		largest[j] = max(largest[j], math.Abs(v))
 	}
 	for j, v := range largest {
 		if v > 0 && v < 0x1p-126 {

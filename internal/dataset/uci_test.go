@@ -76,11 +76,14 @@ func TestUCIRead(t *testing.T) {
 		{"kin8nm", 8192, 9},
 	}
 	for _, tt := range tests {
-		tab, err := ReadFile(filepath.Join(uciDir, tt.name+".csv"))
+		tab, err := ReadFile(filepath.Join(uciDir, tt.name+".csv"), Dialect{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tab.Rows() != tt.rows || len(tab.Header) != tt.cols || tab.Header[tt.cols-1] != "y" {
+		if _, _, err := tab.Split(""); err != nil {
+			t.Error(err)
+		}
+		if tab.Rows() != tt.rows || len(tab.Header) != tt.cols || tab.Header[tt.cols-1] != "y" || tab.Dialect != (Dialect{',', '.'}) {
 			t.Errorf("%s: %d rows, header %v; want %d rows, %d columns ending in y",
 				tt.name, tab.Rows(), tab.Header, tt.rows, tt.cols)
 		}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/gcpnet/gcp/internal/dataset"
+)
+
+// dialectFlags are -sep and -decimal, which every command that reads a
+// data file has: the file's separator and decimal mark, detected unless
+// given (dataset.Read).
+type dialectFlags struct{ sep, decimal *string }
+
+// addDialectFlags defines -sep and -decimal on c.
+func addDialectFlags(c *command) dialectFlags {
+	return dialectFlags{
+		sep:     c.fs.String("sep", "", `the data file's field separator: ",", ";" or "tab" (default: detected from the header and the first rows)`),
+		decimal: c.fs.String("decimal", "", `the data file's decimal mark: "." or "," (default: detected from the numbers)`),
+	}
+}
+
+// dialect returns the dialect the flags give, zero fields to detect.
+func (f dialectFlags) dialect() (dataset.Dialect, error) {
+	var d dataset.Dialect
+	switch *f.sep {
+	case "":
+	case ",", ";":
+		d.Sep = rune((*f.sep)[0])
+	case "tab", "\t", `\t`:
+		d.Sep = '\t'
+	default:
+		return d, fmt.Errorf(`-sep %q: want ",", ";" or "tab"`, *f.sep)
+	}
+	switch *f.decimal {
+	case "":
+	case ".", ",":
+		d.Decimal = (*f.decimal)[0]
+	default:
+		return d, fmt.Errorf(`-decimal %q: want "." or ","`, *f.decimal)
+	}
+	return d, nil
+}
+
+// readTable reads the data file at path in the dialect the flags give.
+func (f dialectFlags) readTable(path string) (*dataset.Table, error) {
+	d, err := f.dialect()
+	if err != nil {
+		return nil, err
+	}
+	return dataset.ReadFile(path, d)
+}
