@@ -32,16 +32,16 @@ import "math"
 // CRPS returns the continuous ranked probability score of the prediction's
 // predictive at y: the Student t t_{2α} of a single GCP network, the
 // Gaussian N(Mean, Var) of a comparator, or an ensemble's mixture. The
-// first two are closed forms, accurate to about 1e-13 relative; the
-// mixture's is integrated numerically to about 1e-10 relative
-// (mixtureCRPS), at a cost of some hundreds of evaluations of its CDF.
-// A Student t with 2α ≤ ½ degrees of freedom (FixedAlpha ≤ ¼), whose tails
-// are too heavy for the integral to converge, and an infinite y give
-// +Inf; a NaN y gives NaN. Under the log TargetTransform the predictive
-// is that of y = e^z, integrated numerically over z (logMixtureCRPS):
-// finite for the Gaussians of the comparators, and +Inf for a Student t,
-// whose tails in y are too heavy for any CRPS. Lower is better; see
-// Prediction.CalibratedCRPS for the calibrated predictive.
+// first two are closed forms, accurate to 1e-11 relative; the mixture's
+// is integrated numerically to about 1e-10 relative, at a cost of some
+// thousands of evaluations of its members' CDFs. A Student t with 2α ≤ ½
+// degrees of freedom (FixedAlpha ≤ ¼), whose tails are too heavy for the
+// integral to converge, and an infinite y give +Inf; a NaN y gives NaN.
+// Under the log TargetTransform the predictive is that of y = e^z,
+// integrated numerically over z: finite for the Gaussians of the
+// comparators, and +Inf for a Student t, whose tails in y are too heavy
+// for any CRPS. Lower is better; see Prediction.CalibratedCRPS for the
+// calibrated predictive.
 func (p Prediction) CRPS(y float64) float64 {
 	if p.Transform != TransformNone {
 		q := p.modeled()
@@ -82,11 +82,11 @@ func (p Prediction) CalibratedCRPS(y float64) float64 {
 	return studentTCRPS(p.Mean, math.Sqrt(p.VarCorrected), math.Inf(1), y)
 }
 
-// crpsSeriesEps bounds |ν − 1| below which studentTCRPSAt takes ln R(ν)/(ν−1)
-// from its Taylor series: there the difference of log-gammas that forms ln R
-// directly has an absolute error of about 1e-15, which division by ν − 1
-// would make 1e-11 relative at the bound, while the series' first omitted
-// term is below 1e-12.
+// crpsSeriesEps bounds |ν − 1| below which studentTDist.crps takes
+// ln R(ν)/(ν−1) from its Taylor series: there the difference of
+// log-gammas that forms ln R directly has an absolute error of about
+// 1e-15, which division by ν − 1 would make 1e-11 relative at the bound,
+// while the series' first omitted term is below 1e-12.
 const crpsSeriesEps = 1e-4
 
 // The Taylor coefficients of ln R(ν) = ln(B(½, ν−½)/B(½, ν/2)) about ν = 1:
