@@ -42,8 +42,10 @@ type AutoOptions struct {
 	// Workers is how many candidates train at once, at most maxWorkers
 	// (1024). Default GOMAXPROCS. The result does not depend on it.
 	Workers int
-	// Progress, if set, is called after each round of the search, from
-	// the goroutine that called AutoFit.
+	// Progress, if set, is called after each round of the search, each
+	// epoch of an ensemble's run and each epoch of a calibration fold
+	// (AutoRound.Phase says which), from the goroutine that called
+	// AutoFit.
 	Progress func(AutoRound)
 }
 
@@ -82,12 +84,17 @@ const (
 	searchEta = 3
 )
 
-// AutoRound reports one round of AutoFit's search.
+// AutoRound reports AutoFit's progress: a round of the search, or with
+// Phase an epoch of the ensemble or of the calibration folds.
 type AutoRound struct {
-	Round      int // 1-based
-	Epochs     int // the epoch budget of this round
-	Candidates int // candidates trained in this round
-	BestValNLL float64
+	Phase AutoPhase
+	// Done of Total is how far the phase has come, in its units
+	// (AutoPhase).
+	Done, Total int
+	Round       int     // the search's round, 1-based; 0 in the other phases
+	Epochs      int     // the epoch budget of a search round; the ensemble's epoch
+	Candidates  int     // candidates trained in a search round
+	BestValNLL  float64 // the best held-out NLL of the search or the ensemble so far
 }
 
 // AutoResult describes the model AutoFit returns.
@@ -140,7 +147,8 @@ type AutoResult struct {
 //     the rows and predict the fifth. The held-out rows alone would give an
 //     optimistic calibration, since they chose the winner. The same
 //     predictions give AutoResult's CVNLL and CVCoverage95, honest
-//     estimates of what new data will see.
+//     estimates of what new data will see, and the model's conformal
+//     calibration (Model.ConformalInterval).
 //
 // Only the data passed in is used: hold the test data back from it. cfg's
 // Dropout is replaced by the grid's, and tc's LearningRate by the grid's;
@@ -306,7 +314,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 			best = min(best, c.score())
 		}
 		if s.opt.Progress != nil {
-			s.opt.Progress(AutoRound{Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
+			s.opt.Progress(AutoRound{Phase: PhaseSearch, Done: round + 1, Total: len(budgets), Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
 		}
 		if round < len(budgets)-1 {
 			alive = s.prune(alive)
@@ -354,6 +362,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	}
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, y, m.cfg.Loss.gaussian())
+		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
 	}
@@ -381,11 +390,13 @@ func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], *folds[T], error) {
 	}
 	c := &candidate[T]{lr: win.lr, dropout: win.dropout, run: r}
 	f := s.newFolds(win)
-	parallel(s.opt.Workers, s.opt.Workers, func(i int) {
+	var report func(AutoRound) // set by relay, before train runs
+	train := func(i int) {
 		if i == 0 {
 			for e := r.stats.Epoch + 1; e <= s.maxEpochs && c.err == nil && !c.done; e = r.stats.Epoch + 1 {
 				if s.advance(c, e); c.err == nil {
 					f.reached(e, r.stats.BestEpoch == e)
+					report(AutoRound{Phase: PhaseEnsemble, Done: r.stats.Epoch, Total: s.maxEpochs, Epochs: r.stats.Epoch, BestValNLL: r.stats.BestValNLL})
 				}
 			}
 			if c.err != nil {
@@ -395,6 +406,10 @@ func (s *search[T]) ensemble(win *candidate[T]) (*fitRun[T], *folds[T], error) {
 			}
 		}
 		f.train()
+	}
+	s.relay(func(rep func(AutoRound)) {
+		report, f.report = rep, rep
+		parallel(s.opt.Workers, s.opt.Workers, train)
 	})
 	if c.err != nil {
 		return nil, nil, c.err
