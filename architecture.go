@@ -45,6 +45,14 @@ func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
+	if s.opt.Progress != nil {
+		best := math.Inf(1)
+		for _, c := range cands {
+			best = min(best, c.score())
+		}
+		n := s.searchRounds()
+		s.opt.Progress(AutoRound{Phase: PhaseSearch, Done: n, Total: n, Round: n, Epochs: s.maxEpochs, Candidates: len(archs), BestValNLL: best})
+	}
 	nlls := make([][]float64, len(cands))
 	for i, c := range cands {
 		nlls[i] = s.rowNLLs(c)

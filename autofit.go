@@ -56,8 +56,10 @@ type AutoOptions struct {
 	// Workers is how many candidates train at once, at most maxWorkers
 	// (1024). Default GOMAXPROCS. The result does not depend on it.
 	Workers int
-	// Progress, if set, is called after each round of the search, from
-	// the goroutine that called AutoFit.
+	// Progress, if set, is called after each round of the search, each
+	// epoch of an ensemble's run and each epoch of a calibration fold
+	// (AutoRound.Phase says which), from the goroutine that called
+	// AutoFit.
 	Progress func(AutoRound)
 }
 
@@ -117,17 +119,24 @@ const (
 	// data to about 0.02 and 0.005; the folds, which train five more
 	// models, are for smaller data, where every row counts.
 	minCalibrationRows = 2000
+	// searchHalvings is the number of rounds of successive halving.
+	searchHalvings = 3
 	// searchEta is successive halving's ratio: each round keeps the best
 	// third of the candidates and trains them three times as long.
 	searchEta = 3
 )
 
-// AutoRound reports one round of AutoFit's search.
+// AutoRound reports AutoFit's progress: a round of the search, or with
+// Phase an epoch of the ensemble or of the calibration folds.
 type AutoRound struct {
-	Round      int // 1-based
-	Epochs     int // the epoch budget of this round
-	Candidates int // candidates trained in this round
-	BestValNLL float64
+	Phase AutoPhase
+	// Done of Total is how far the phase has come, in its units
+	// (AutoPhase).
+	Done, Total int
+	Round       int     // the search's round, 1-based; 0 in the other phases
+	Epochs      int     // the epoch budget of a search round; the ensemble's epoch
+	Candidates  int     // candidates trained in a search round
+	BestValNLL  float64 // the best held-out NLL of the search or the ensemble so far
 }
 
 // AutoResult describes the model AutoFit returns.
@@ -195,7 +204,8 @@ type AutoResult struct {
 //     the rows and predict the fifth. The held-out rows alone would give an
 //     optimistic calibration, since they chose the winner. The same
 //     predictions give AutoResult's CVNLL and CVCoverage95, honest
-//     estimates of what new data will see.
+//     estimates of what new data will see, and the model's conformal
+//     calibration (Model.ConformalInterval).
 //
 // Only the data passed in is used: hold the test data back from it. cfg's
 // Dropout is replaced by the grid's, and tc's LearningRate by the grid's;
@@ -395,6 +405,16 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	return s, nil
 }
 
+// searchRounds returns the rounds of the search that Progress counts: the
+// rounds of successive halving, and the architecture stage if there is
+// one.
+func (s *search[T]) searchRounds() int {
+	if len(s.opt.Architectures) > 1 {
+		return searchHalvings + 1
+	}
+	return searchHalvings
+}
+
 // runOptions returns the settings of every run of the search: each
 // candidate's, the ensemble's and the folds' shuffles are drawn from the
 // same seed, the targets are dequantized on a lattice, the best epoch is
@@ -427,7 +447,7 @@ func autoEpochs(n, batch int) int {
 // and calibrates it.
 func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	alive := slices.Clone(s.cands)
-	budgets := []int{max(1, s.maxEpochs/(searchEta*searchEta)), max(1, s.maxEpochs/searchEta), s.maxEpochs}
+	budgets := [searchHalvings]int{max(1, s.maxEpochs/(searchEta*searchEta)), max(1, s.maxEpochs/searchEta), s.maxEpochs}
 	for round, budget := range budgets {
 		s.train(alive, budget)
 		if err := s.ctx.Err(); err != nil {
@@ -438,7 +458,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 			best = min(best, c.score())
 		}
 		if s.opt.Progress != nil {
-			s.opt.Progress(AutoRound{Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
+			s.opt.Progress(AutoRound{Phase: PhaseSearch, Done: round + 1, Total: s.searchRounds(), Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
 		}
 		if round < len(budgets)-1 {
 			alive = s.prune(alive)
@@ -500,6 +520,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	}
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
+		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
 		for _, v := range y {
@@ -532,19 +553,27 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 		return nil, err
 	}
 	c := &candidate[T]{hyper: win.hyper, run: r}
-	train := func() {
+	var report func(AutoRound) // set by relay, before train runs
+	epochs := func() {
 		for e := r.stats.Epoch + 1; e <= s.maxEpochs && c.err == nil && !c.done; e = r.stats.Epoch + 1 {
-			if s.advance(c, e); c.err == nil && f != nil {
-				f.reached(e, r.stats.BestEpoch == e)
+			if s.advance(c, e); c.err == nil {
+				if f != nil {
+					f.reached(e, r.stats.BestEpoch == e)
+				}
+				report(AutoRound{Phase: PhaseEnsemble, Done: r.stats.Epoch, Total: s.maxEpochs, Epochs: r.stats.Epoch, BestValNLL: r.stats.BestValNLL})
 			}
 		}
 	}
-	if f == nil {
-		train()
-	} else {
+	s.relay(func(rep func(AutoRound)) {
+		report = rep
+		if f == nil {
+			epochs()
+			return
+		}
+		f.report = rep
 		parallel(s.opt.Workers, s.opt.Workers, func(i int) {
 			if i == 0 {
-				train()
+				epochs()
 				if c.err != nil {
 					f.finish(0) // no fold is needed
 				} else {
@@ -553,7 +582,7 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 			}
 			f.train()
 		})
-	}
+	})
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -149,7 +149,9 @@ func (m *Model[T]) SetCorrectedScale(c float64) error {
 // deviations (calibrateCorrected), so that gross outliers among the
 // held-out targets cannot widen the intervals meant for clean ones. A
 // comparator (Loss other than LossGCP) has no corrected variance and
-// keeps CorrectedScale.
+// keeps CorrectedScale. The same rows become the model's conformal
+// calibration (Model.ConformalInterval), with the split-conformal
+// guarantee if they played no part in training or choosing the model.
 // Errors are those of PredictBatch, ErrShape for no rows, and
 // ErrNonFinite for a NaN or ±Inf target; on error the model is unchanged.
 //
@@ -177,6 +179,7 @@ func (m *Model[T]) Calibrate(x, y []T) (varScale, corrScale float64, err error) 
 		return 0, 0, ErrNonFinite
 	}
 	m.varScale, m.corrScale = vs, cs
+	m.ext.conformal = newConformalScores(preds, y)
 	return vs, cs, nil
 }
 

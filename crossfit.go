@@ -51,6 +51,8 @@ type folds[T Float] struct {
 	limit int
 	final bool
 	best  []bool // best[e]: the ensemble scored a new best at epoch e
+	// report, if set, is told of each fold epoch once the limit is final.
+	report func(AutoRound)
 }
 
 // newFolds deals the rows into folds and starts each fold's run; a fold
@@ -148,8 +150,25 @@ func (f *folds[T]) train() {
 			r.keep(r.best)
 			r.stats.BestEpoch = e
 		}
+		if f.report != nil && f.final {
+			f.report(f.progress())
+		}
 		f.wake.Broadcast()
 	}
+}
+
+// progress reports the fold epochs trained towards the final limit, a
+// failed fold's counted as done; f.mu must be held.
+func (f *folds[T]) progress() AutoRound {
+	var done int
+	for k, r := range f.runs {
+		if r == nil {
+			done += f.limit
+		} else {
+			done += min(f.at[k], f.limit)
+		}
+	}
+	return AutoRound{Phase: PhaseCalibration, Done: done, Total: len(f.runs) * f.limit}
 }
 
 // predictions returns, for the pooled rows, each row's prediction by its
@@ -182,6 +201,9 @@ func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction,
 	f.best = make([]bool, epochs+1)
 	f.best[epochs] = true
 	f.finish(epochs)
-	parallel(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
+	s.relay(func(report func(AutoRound)) {
+		f.report = report
+		parallel(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
+	})
 	return f.predictions(epochs)
 }

@@ -24,6 +24,9 @@ var (
 	ErrBatch = errors.New("gcp: batch size out of range")
 	// ErrLevel reports an interval level outside (0, 1).
 	ErrLevel = errors.New("gcp: interval level outside (0, 1)")
+	// ErrNoConformal reports a model without the conformal calibration
+	// that Model.ConformalInterval needs.
+	ErrNoConformal = errors.New("gcp: the model has no conformal calibration")
 	// ErrProbability reports a probability outside (0, 1).
 	ErrProbability = errors.New("gcp: probability outside (0, 1)")
 	// ErrNotRegular reports a path to save a model to that exists and is

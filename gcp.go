@@ -2,7 +2,9 @@
 // multi-layer perceptrons that map an input x to the four parameters
 // (m, α, β, ν) of a normal-gamma prior over the mean and precision of a
 // Gaussian target y (Gurevich & Stuke, "Gradient conjugate priors and
-// multi-layer neural networks"). Every prediction carries its own
+// multi-layer neural networks", arXiv:1802.02643,
+// https://arxiv.org/abs/1802.02643; Artificial Intelligence 278 (2020)
+// 103184). Every prediction carries its own
 // uncertainty: a mean, a variance, an outlier-corrected variance, the trust
 // signal α, and the full Student-t predictive distribution.
 //

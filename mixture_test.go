@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,46 +66,60 @@ type mixtureRef struct {
 
 func mixtureLoadRef(t *testing.T) []*mixtureRef {
 	t.Helper()
-	recs := readRefCSV(t, "testdata/mixture_ref.csv")
-	parse := func(s string) float64 {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatalf("mixture_ref.csv: %v", err)
-		}
-		return v
-	}
 	var out []*mixtureRef
-	for _, rec := range recs {
-		id, err := strconv.Atoi(rec[1])
-		if err != nil || id > len(out) {
-			t.Fatalf("mixture_ref.csv: bad id in %v", rec)
-		}
-		if rec[0] == "mixture" {
-			m := &mixtureRef{name: rec[1]}
-			for _, f := range strings.Fields(rec[3]) {
-				p := strings.Split(f, "/")
-				m.c = append(m.c, Component{parse(p[0]), parse(p[1]), parse(p[2])})
-			}
-			if len(m.c) != int(parse(rec[2])) {
-				t.Fatalf("mixture_ref.csv: %d members, want %s", len(m.c), rec[2])
-			}
-			out = append(out, m)
-			continue
-		}
-		m, row := out[id], [2]float64{parse(rec[2]), parse(rec[3])}
-		switch rec[0] {
-		case "cdf":
-			m.cdf = append(m.cdf, row)
-		case "logpdf":
-			m.logpdf = append(m.logpdf, row)
-		case "quantile":
-			m.quantil = append(m.quantil, row)
-		default:
-			t.Fatalf("mixture_ref.csv: unknown kind %q", rec[0])
-		}
+	for _, d := range loadDistRefs(t, "testdata/mixture_ref.csv", []string{"mixture"}, []string{"cdf", "logpdf", "quantile"}) {
+		out = append(out, &mixtureRef{name: d.id, c: d.c, cdf: d.rows["cdf"], logpdf: d.rows["logpdf"], quantil: d.rows["quantile"]})
 	}
 	if len(out) < 25 {
 		t.Fatalf("mixture_ref.csv: %d mixtures", len(out))
+	}
+	return out
+}
+
+// distRef is one distribution of a reference table: its kind, its id,
+// its members and its rows, (arg, value) pairs by kind.
+type distRef struct {
+	kind, id string
+	c        []Component
+	rows     map[string][][2]float64
+}
+
+// loadDistRefs reads a reference table with the columns kind,id,arg,value
+// (mixture_ref.csv, crps_ref.csv): a row of one of the kinds dists opens
+// distribution id, with arg its member count K and value its members
+// "mean/scale/dof" separated by spaces; a row of one of rowKinds gives an
+// (arg, value) pair of distribution id.
+func loadDistRefs(t *testing.T, path string, dists, rowKinds []string) []*distRef {
+	t.Helper()
+	parse := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return v
+	}
+	var out []*distRef
+	for _, rec := range readRefCSV(t, path) {
+		id, err := strconv.Atoi(rec[1])
+		if err != nil || id > len(out) {
+			t.Fatalf("%s: bad id in %v", path, rec)
+		}
+		switch {
+		case slices.Contains(dists, rec[0]):
+			d := &distRef{kind: rec[0], id: rec[1], rows: map[string][][2]float64{}}
+			for _, f := range strings.Fields(rec[3]) {
+				p := strings.Split(f, "/")
+				d.c = append(d.c, Component{parse(p[0]), parse(p[1]), parse(p[2])})
+			}
+			if len(d.c) != int(parse(rec[2])) {
+				t.Fatalf("%s: %d members, want %s", path, len(d.c), rec[2])
+			}
+			out = append(out, d)
+		case slices.Contains(rowKinds, rec[0]):
+			out[id].rows[rec[0]] = append(out[id].rows[rec[0]], [2]float64{parse(rec[2]), parse(rec[3])})
+		default:
+			t.Fatalf("%s: unknown kind %q", path, rec[0])
+		}
 	}
 	return out
 }

@@ -68,7 +68,7 @@ func persistKind(err error) (error, error) {
 // persistDiff compares two models field by field, floats bit for bit.
 func persistDiff[T Float](want, got *Model[T]) string {
 	return cmp.Diff(want, got,
-		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}, extensions{}, Encoding{}),
+		cmp.AllowUnexported(Model[T]{}, layout{}, layer{}, extensions{}, Encoding{}, conformalScores{}),
 		cmp.Comparer(func(a, b *kernelSet[T]) bool { return a == b }),
 		cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
 		cmp.Comparer(func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }))
@@ -1300,6 +1300,21 @@ var goldenFiles = []struct {
 			return m
 		},
 	},
+	{
+		name:   "model_v5_conformal_float32.gcpm",
+		inputs: [][]float64{{0.5, -1}, {2, 0.25}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A GCP network calibrated by Calibrate on 40 rows it did not
+			// train on: both scales, and the conformal section of the
+			// rows' 40 normalized residuals.
+			m := persistFitted[float32](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 53})
+			x, y := persistData[float32](54, 40, 2)
+			if _, _, err := m.Calibrate(x, y); err != nil {
+				t.Fatal(err)
+			}
+			return m
+		},
+	},
 }
 
 func goldenMust(t *testing.T, err error) {
@@ -1334,11 +1349,14 @@ type goldenExpect struct {
 	Target                      string
 	Features                    []string
 	XMinBits, XMaxBits          []uint64
-	// Version 5 only: the target transform and the encoding's columns.
-	Transform TargetTransform
-	Columns   []Column
-	Params    []uint64
-	Preds     []goldenPrediction
+	// Version 5 only: the target transform, the encoding's columns and
+	// the conformal calibration's rows and order statistics.
+	Transform     TargetTransform
+	Columns       []Column
+	ConformalRows int
+	ConformalBits []uint64
+	Params        []uint64
+	Preds         []goldenPrediction
 }
 
 type goldenPrediction struct {
@@ -1462,6 +1480,9 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 	if m.ext.encoding != nil {
 		e.Columns = m.ext.encoding.Columns()
 	}
+	if c := m.ext.conformal; c != nil {
+		e.ConformalRows, e.ConformalBits = c.n, bits(c.q)
+	}
 	for _, v := range m.params {
 		e.Params = append(e.Params, persistBits(v))
 	}
@@ -1571,6 +1592,9 @@ func formatGolden(w *strings.Builder, e goldenExpect) {
 		}
 		w.WriteString("\n")
 	}
+	if e.ConformalRows > 0 {
+		fmt.Fprintf(w, "conformal %d %s\n", e.ConformalRows, list(e.ConformalBits))
+	}
 	for _, p := range e.Params {
 		fmt.Fprintf(w, "param %#x\n", p)
 	}
@@ -1618,6 +1642,20 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		return err
 	case "column":
 		return parseGoldenColumn(e, f)
+	case "conformal":
+		n, err := strconv.Atoi(f[0])
+		if err != nil {
+			return err
+		}
+		e.ConformalRows = n
+		for _, h := range f[1:] {
+			v, err := strconv.ParseUint(h, 0, 64)
+			if err != nil {
+				return err
+			}
+			e.ConformalBits = append(e.ConformalBits, v)
+		}
+		return nil
 	case "target", "features":
 		var names []string
 		for _, q := range f {

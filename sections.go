@@ -46,6 +46,7 @@ import (
 const (
 	sectionTransform = 1 // the target transform (transform.go)
 	sectionEncoding  = 2 // the record encoding (encoding_format.go)
+	sectionConformal = 3 // the conformal calibration (conformal.go)
 )
 
 // sectionHeaderLen is the size of a section's tag and length.
@@ -56,6 +57,9 @@ const sectionHeaderLen = 6
 type extensions struct {
 	transform TargetTransform
 	encoding  *Encoding // nil: the inputs are the features as they are
+	// conformal is the conformal calibration (conformal.go), nil if none;
+	// replaced, never changed in place, so clones share it.
+	conformal *conformalScores
 }
 
 // sectionKind is one kind of section.
@@ -79,6 +83,7 @@ type sectionKind struct {
 var sectionKinds = []sectionKind{
 	{sectionTransform, "target transform", func(int) int64 { return transformLen }, appendTransform, parseTransform},
 	{sectionEncoding, "encoding", maxEncodingLen, appendEncoding, parseEncoding},
+	{sectionConformal, "conformal calibration", conformalMaxLen, appendConformal, parseConformal},
 }
 
 // maxSectionsLen bounds the total length of the sections of a model with

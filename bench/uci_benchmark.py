@@ -18,13 +18,15 @@ record; the file is rewritten after each data set, so an interrupted run
 keeps the data sets already done.
 
 It then prints a Markdown table: per data set our RMSE, NLL (Student-t
-predictive), NLL (calibrated predictive, N(mean, corrected variance)),
-coverage of the calibrated central 95% interval, each mean ± standard error
-over the splits, and the architectures the recipe chose, next to the
-published RMSE and NLL of PBP, MC dropout, MC dropout with grid search
-(2018) and Deep Ensembles, the RMSE of MC dropout with two hidden layers
-and the best published RMSE of any method, and a PASS/FAIL column for the
-targets of the accuracy issue (#22):
+predictive), NLL (calibrated predictive, N(mean, corrected variance)), the
+coverage and mean width of the calibrated central 95% interval and of the
+conformal one (gcp.Model.ConformalInterval; "—" in records written before
+gcp splits reported it), each mean ± standard error over the splits, and
+the architectures the recipe chose, next to the published RMSE and NLL of
+PBP, MC dropout, MC dropout with grid search (2018) and Deep Ensembles,
+the RMSE of MC dropout with two hidden layers and the best published RMSE
+of any method, and a PASS/FAIL column for the targets of the accuracy
+issue (#22):
 
   - RMSE ≤ the grid-search MC dropout RMSE (the two-layer MC dropout's is
     shown as the stretch goal, not judged);
@@ -141,7 +143,8 @@ def run_one(exe, ds, n, members, extra=()):
         if "split" in obj:
             splits.append(obj)
             print(f"  {ds} split {obj['split']}: RMSE {obj['rmse']:.4g}, NLL {obj['nll']:.4g}, "
-                  f"calibrated cover95 {obj['coverage95_calibrated']:.3f}, {obj['seconds']:.1f} s",
+                  f"calibrated cover95 {obj['coverage95_calibrated']:.3f}, "
+                  f"conformal cover95 {obj.get('coverage95_conformal') or float('nan'):.3f}, {obj['seconds']:.1f} s",
                   file=sys.stderr, flush=True)
         else:
             summary = obj
@@ -237,7 +240,8 @@ def render(args, records, pub):
     flags = f"-members {args.members}" if args.members else "no flag"
     print(f"\n**UCI benchmark: `gcp splits` with {flags} vs published results** "
           f"(ours: mean ± SE over the splits; published: RMSE / NLL as printed)\n")
-    head = ["Data set", "Splits", "RMSE", "NLL (Student-t)", "NLL (calibrated)", "95% cover (calibrated)", "Hidden layers chosen"]
+    head = ["Data set", "Splits", "RMSE", "NLL (Student-t)", "NLL (calibrated)", "95% cover (calibrated)",
+            "95% width (calibrated)", "95% cover (conformal)", "95% width (conformal)", "Hidden layers chosen"]
     head += [f"{label} RMSE / NLL" for _, label in PUBLISHED]
     head += ["MC dropout, 2 layers RMSE", "Best published RMSE", "Targets"]
     print("| " + " | ".join(head) + " |")
@@ -251,9 +255,11 @@ def render(args, records, pub):
             k = s["splits"]
             cells.append(str(k) if k >= FULL_SPLITS else f"{k} (partial)")
             cells += [ours(s["rmse"], digits(ds, "rmse")), ours(s["nll"], 3),
-                      ours(s["nll_calibrated"], 3), ours(s["cover95_calibrated"], 3), architectures(r)]
+                      ours(s["nll_calibrated"], 3), ours(s["cover95_calibrated"], 3),
+                      ours(s.get("width95_calibrated"), 3), ours(s.get("cover95_conformal"), 3),
+                      ours(s.get("width95_conformal"), 3), architectures(r)]
         else:
-            cells += ["not run", "—", "—", "—", "—", "—"]
+            cells += ["not run"] + ["—"] * 8
         for key, _ in PUBLISHED:
             v = pub[key]["values"].get(ds)
             cells.append(f"{printed(v['rmse']['mean'])} / {printed(v['nll']['mean'])}" if v else "—")

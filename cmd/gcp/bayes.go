@@ -85,10 +85,22 @@ func (noFeatureInfo) encode(x []float64, fields []string, decimal byte) (gcp.Rec
 // package bayes, which has no encoding to impute it.
 var errBayesMissing = errors.New("missing value: the Bayesian comparators (pbp, svgd) take numbers only")
 
+// bayesFloat64 gives a comparator of package bayes, which is float64 and
+// has no held-out rows to calibrate on, the model interface's answers for
+// its precision and its (missing) conformal calibration.
+type bayesFloat64 struct{}
+
+func (bayesFloat64) bits() int { return 64 }
+
+func (bayesFloat64) ConformalInterval(gcp.Prediction, float64) (lo, hi float64, err error) {
+	return 0, 0, gcp.ErrNoConformal
+}
+
 // pbpModel is a PBP model as a bayesModel.
 type pbpModel struct {
 	*bayes.PBP
 	noFeatureInfo
+	bayesFloat64
 }
 
 func (p pbpModel) inputs() int { return p.Config().Inputs }
@@ -102,6 +114,7 @@ func (p pbpModel) predictor() func(x []float64) (gcp.Prediction, error) {
 type svgdModel struct {
 	*bayes.SVGD
 	noFeatureInfo
+	bayesFloat64
 }
 
 func (s svgdModel) inputs() int { return s.Config().Inputs }

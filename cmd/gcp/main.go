@@ -9,7 +9,8 @@
 //	          [-optimizer adam|rmsprop|nesterov|sgd] [-hidden 50[,50]]
 //	          [-fixed-alpha A] [-method gcp|ml|ml_bayes|dpd|pbp|svgd]
 //	          [-seed S] [-float32|-float64] [-force]
-//	gcp predict -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
+//	gcp predict -model MODEL.gcpm -data FILE.csv [-levels 0.95] [-id COLUMN]
+//	            [-target NAME] [-reorder]
 //	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
 //	gcp plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN]
 //	         [-target NAME] [-reorder] [-force]
@@ -19,6 +20,7 @@
 //	          [-outliers P] [-seed S] [-json] [-target NAME] [-epochs N]
 //	          [-batch N] [-lr X] [-optimizer O] [-hidden 50] [-dropout P]
 //	gcp demo [-o DIR] [-epochs N] [-seed S]
+//	gcp version
 //
 // Data files are CSV: a header line of distinct column names, then one
 // row per sample. The separator (comma, semicolon or tab) and the decimal
@@ -64,26 +66,39 @@
 // save before its rename, leaves MODEL.gcpm as it was and exits with an
 // error saying so; splits and repro stop the same way. It always prints a
 // summary on stderr (what it chose, the best epoch, the NLL and coverage
-// to expect on new data, the time) and draws a progress bar there when
-// stderr is a terminal.
+// to expect on new data, the time of each phase: search, ensemble,
+// calibration) and draws a progress bar for each phase there when stderr
+// is a terminal.
+//
+// version prints the module version and the source revision the command
+// was built from.
 //
 // predict writes, for every row of a data file, in order, one CSV line of
-// the predictive distribution to stdout: mean, sd (the Student-t standard
-// deviation), sd_corrected (the outlier-corrected one), alpha, lo95 and
-// hi95 (the Student-t's central 95% interval), lo95_cal and hi95_cal (the
-// calibrated one, of N(mean, sd_corrected²)), input_z (the row's largest
-// robust z-score) and outside (how many features lie outside their
-// training range); it warns on stderr about rows outside the range. The
-// target column may be left out: it is the one -target names, or the
-// model's target if the file has it.
+// the predictive distribution to stdout: mean; for each level of -levels
+// (default 0.95) the calibrated interval loL_cal and hiL_cal (of
+// N(mean, sd_corrected²); lo95_cal for 0.95) and, for a model with a
+// conformal calibration (the automatic recipe's), the conformal interval
+// loL_conformal and hiL_conformal; sd_corrected (the outlier-corrected
+// standard deviation); the interval of the model's own predictive (the
+// Student t, an ensemble's mixture of them) loL_student_t and
+// hiL_student_t and its standard deviation sd_student_t; alpha; input_z
+// (the row's largest robust z-score) and outside (how many features lie
+// outside their training range); sd_epistemic and disagreement (an
+// ensemble's spread). -id COLUMN writes that column first. Numbers have
+// the digits of the model's type: the shortest decimal that reads back as
+// the same float64, or float32. It warns on stderr about rows outside the
+// range. The target column may be left out: it is the one -target names,
+// or the model's target if the file has it.
 //
 // eval scores a model on a data file with a target column: the RMSE, the
 // area under the paper's RMSE-versus-rejection curve (the paper's AUC,
 // Sec. 6.4, subsecRealWorld) with points ranked by the Student-t variance
 // (RMSE_curve_area) and by the corrected variance (RMSE_curve_area_corr),
-// and a calibration table: for the Student-t and the calibrated
-// predictive, the mean negative log predictive density and the coverage
-// and mean width of the central 50, 80, 90, 95 and 99% intervals.
+// the mean CRPS and the miscalibration area of the Student-t and the
+// calibrated predictive; a table: for the Student-t, the calibrated and
+// (if the model has them) the conformal intervals, the mean negative log
+// predictive density and the coverage, mean width and interval score of
+// the central 50, 80, 90, 95 and 99% intervals; and the PIT histograms.
 //
 // plot draws a model's predictions on a data file into a PNG image (-o,
 // default plot.png; it must end in .png, and replaces neither the model
@@ -92,8 +107,9 @@
 // predicted mean and calibrated 95% interval with its target, black
 // inside the interval and red outside, in order of the predicted mean or
 // of the column -x names; if the file has targets, the share inside the
-// central interval of both predictives at levels 10% to 99% against the
-// diagonal; and for an ensemble, each row's disagreement on a log scale.
+// central interval of both predictives and the conformal intervals at
+// levels 10% to 99% against the diagonal, and the PIT histograms; and for
+// an ensemble, each row's disagreement on a log scale.
 // It prints on stderr what it drew and how many targets the 95% intervals
 // hold.
 //
@@ -101,8 +117,9 @@
 // line of a split file (default: splits/NAME_test_idx.txt beside the data,
 // as in data/uci), train on the other rows as train would, with the same
 // flags, and score the test rows; it prints the mean and standard error of
-// RMSE, NLL and 95% coverage over the splits. With -inner it never reads
-// the test rows and scores a held-out tenth of each training split.
+// RMSE, NLL, 95% coverage and the 95% intervals' widths over the splits.
+// With -inner it never reads the test rows and scores a held-out tenth of
+// each training split.
 //
 // repro runs the paper's real-world protocol (Sec. 6.4–6.5,
 // subsecRealWorld and subsecRealWorldOutliers) with one of its methods:
@@ -164,6 +181,7 @@ commands:
   repro    run the paper's cross-validation protocol on a CSV file
   splits   run the standard UCI benchmark splits: RMSE, NLL, coverage
   demo     run the paper's synthetic experiments and plot them as PNG files
+  version  print the module version and source revision of this command
 
 Run "gcp <command> -h" for the flags of a command.
 `
@@ -183,6 +201,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		"repro":   repro,
 		"splits":  splits,
 		"plot":    drawPlot,
+		"version": version,
 	}
 	if cmd, ok := commands[args[0]]; ok {
 		err := cmd(args[1:], stdout, stderr)

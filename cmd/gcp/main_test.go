@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,6 +70,33 @@ func readCSV(t *testing.T, s string) [][]string {
 	return recs
 }
 
+// predictRecord is one row of gcp predict's CSV, read by column name.
+type predictRecord map[string]string
+
+// readPredict parses predict's output into its header and its rows.
+func readPredict(t *testing.T, s string) (header []string, rows []predictRecord) {
+	t.Helper()
+	recs := readCSV(t, s)
+	for _, rec := range recs[1:] {
+		r := predictRecord{}
+		for j, name := range recs[0] {
+			r[name] = rec[j]
+		}
+		rows = append(rows, r)
+	}
+	return recs[0], rows
+}
+
+// num returns the number in column name of r.
+func (r predictRecord) num(t *testing.T, name string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(r[name], 64)
+	if err != nil {
+		t.Fatalf("column %s: %q: %v", name, r[name], err)
+	}
+	return v
+}
+
 // TestTrainPredictEval trains on a small synthetic file in each element
 // type, then checks predict's CSV and eval's measures.
 func TestTrainPredictEval(t *testing.T) {
@@ -101,32 +129,75 @@ func TestTrainPredictEval(t *testing.T) {
 			if err != nil {
 				t.Fatalf("predict: %v", err)
 			}
-			recs := readCSV(t, stdout)
-			if got := strings.Join(recs[0], ","); got != "mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside,sd_epistemic,disagreement" {
+			plain := stdout
+			header, rows := readPredict(t, stdout)
+			if got := strings.Join(header, ","); got != "mean,lo95_cal,hi95_cal,lo95_conformal,hi95_conformal,sd_corrected,lo95_student_t,hi95_student_t,sd_student_t,alpha,input_z,outside,sd_epistemic,disagreement" {
 				t.Errorf("predict header %q", got)
 			}
-			if len(recs) != 101 {
-				t.Fatalf("predict wrote %d lines, want a header and 100 rows", len(recs))
+			if len(rows) != 100 {
+				t.Fatalf("predict wrote %d rows, want 100", len(rows))
 			}
 			means := make([]float64, 100)
-			for i, rec := range recs[1:] {
-				v := make([]float64, len(rec))
-				for j, f := range rec {
-					v[j], err = strconv.ParseFloat(f, 64)
-					if err != nil || math.IsNaN(v[j]) || math.IsInf(v[j], 0) {
-						t.Fatalf("row %d: field %d is %q, want a finite number", i+1, j+1, f)
+			for i, r := range rows {
+				for _, name := range header {
+					if v := r.num(t, name); math.IsNaN(v) || math.IsInf(v, 0) {
+						t.Fatalf("row %d: %s is %v, want a finite number", i+1, name, v)
 					}
 				}
-				mean, sd, sdc, alpha, lo, hi := v[0], v[1], v[2], v[3], v[4], v[5]
-				if !(sd > 0 && sdc > 0 && alpha > 0 && lo < mean && mean < hi) {
-					t.Errorf("row %d: %v, want positive sd, sd_corrected and alpha and lo95 < mean < hi95", i+1, v)
+				mean := r.num(t, "mean")
+				if !(r.num(t, "sd_student_t") > 0 && r.num(t, "sd_corrected") > 0 && r.num(t, "alpha") > 0) {
+					t.Errorf("row %d: %v, want positive sds and alpha", i+1, r)
+				}
+				for _, kind := range []string{"cal", "conformal", "student_t"} {
+					if lo, hi := r.num(t, "lo95_"+kind), r.num(t, "hi95_"+kind); !(lo < mean && mean < hi) {
+						t.Errorf("row %d: %s interval [%v, %v] does not hold the mean %v", i+1, kind, lo, hi, mean)
+					}
+				}
+				// Numbers carry the digits of the model's type: a float32
+				// model's are the shortest that read back as the same
+				// float32, a float64 model's as the same float64.
+				bits := 64
+				if typ == "-float32" {
+					bits = 32
+				}
+				if v, _ := strconv.ParseFloat(r["mean"], bits); strconv.FormatFloat(v, 'g', -1, bits) != r["mean"] {
+					t.Errorf("row %d: mean %s is not the shortest float%d", i+1, r["mean"], bits)
 				}
 				means[i] = mean
 			}
 
+			// -levels and -id: the id column first, then each kind of
+			// interval at each level, in order. The file has a column
+			// "row" before the model's.
+			var withID strings.Builder
+			for i, line := range strings.Split(strings.TrimSpace(filetest.Read(t, testCSV)), "\n") {
+				if i == 0 {
+					fmt.Fprintf(&withID, "row,%s\n", line)
+				} else {
+					fmt.Fprintf(&withID, "%d,%s\n", 1000+i, line)
+				}
+			}
+			idCSV := filepath.Join(dir, "test_id.csv")
+			if err := os.WriteFile(idCSV, []byte(withID.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			stdout, _, err = gcpRun("predict", "-model", model, "-data", idCSV, "-levels", "0.5, 0.975", "-id", "row")
+			if err != nil {
+				t.Fatalf("predict -levels -id: %v", err)
+			}
+			header, idRows := readPredict(t, stdout)
+			if got := strings.Join(header[:11], ","); got != "row,mean,lo50_cal,hi50_cal,lo97.5_cal,hi97.5_cal,lo50_conformal,hi50_conformal,lo97.5_conformal,hi97.5_conformal,sd_corrected" {
+				t.Errorf("predict -levels 0.5,0.975 -id row: header %q", got)
+			}
+			for i, r := range idRows {
+				if r["row"] != strconv.Itoa(1001+i) || r["mean"] != rows[i]["mean"] {
+					t.Errorf("row %d: id %s and mean %s, want %d and the mean without -id, %s", i+1, r["row"], r["mean"], 1001+i, rows[i]["mean"])
+				}
+			}
+
 			features, _, err := gcpRun("predict", "-model", model, "-data", testX)
-			if err != nil || features != stdout {
-				t.Errorf("predict on the file without its target: %v; output differs: %t", err, features != stdout)
+			if err != nil || features != plain {
+				t.Errorf("predict on the file without its target: %v; output differs: %t", err, features != plain)
 			}
 
 			stdout, _, err = gcpRun("eval", "-model", model, "-data", testCSV)
@@ -135,8 +206,8 @@ func TestTrainPredictEval(t *testing.T) {
 			}
 			t.Logf("eval:\n%s", stdout)
 			got := parseEval(t, stdout)
-			if len(got) != 4+2*(1+len(calibrationLevels)) || got["N"] != 100 {
-				t.Fatalf("eval printed %v, want N = 100, 3 measures and two calibration blocks", got)
+			if len(got) != 8+2*(1+3*len(calibrationLevels))+3*len(calibrationLevels)+2 || got["N"] != 100 {
+				t.Fatalf("eval printed %v, want N = 100, 7 measures, three interval blocks and two PIT histograms", got)
 			}
 			// The noise alone has an RMSE of √E[(0.05+0.3|a|)²] ≈ 0.21
 			// for a ~ U(−1, 1); 0.3 leaves room for the fit of 400 rows.
@@ -153,12 +224,30 @@ func TestTrainPredictEval(t *testing.T) {
 			// 0.96 of these 100 rows with -seed 3; the binomial sd of a
 			// share of 100 rows is about 0.022 at 95%, and [0.85, 1] is
 			// about 4.5 sd below it, so only a broken calibration fails.
-			for _, k := range []string{"student-t", "calibrated"} {
+			for _, k := range []string{"student-t", "calibrated", "conformal"} {
 				if c := got[k+" 95%"]; !(c >= 0.85 && c <= 1) {
 					t.Errorf("%s coverage at 95%% = %v, want in [0.85, 1]", k, c)
 				}
-				if nll := got[k+" NLL"]; math.IsNaN(nll) || math.IsInf(nll, 0) {
-					t.Errorf("%s NLL = %v, want finite", k, nll)
+				if nll, ok := got[k+" NLL"]; ok == (k == "conformal") || math.IsNaN(nll) || math.IsInf(nll, 0) {
+					t.Errorf("%s NLL = %v (%t), want a finite one, and none for the conformal intervals", k, nll, ok)
+				}
+			}
+			// The CRPS lies between 0 and the mean absolute error of the
+			// means (its value for a point mass at the mean, which a
+			// proper score ranks below a calibrated spread), and the
+			// miscalibration area between 0 and ½.
+			for _, k := range []string{"", "_calibrated"} {
+				if c := got["CRPS"+k]; !(c > 0 && c < got["RMSE"]) {
+					t.Errorf("CRPS%s = %v, want in (0, RMSE = %v)", k, c, got["RMSE"])
+				}
+				if a := got["miscalibration_area"+k]; !(a >= 0 && a <= 0.5) {
+					t.Errorf("miscalibration_area%s = %v, want in [0, ½]", k, a)
+				}
+			}
+			// Each PIT histogram's shares sum to 1.
+			for _, k := range []string{"student-t", "calibrated"} {
+				if s := got[k+" PIT"]; math.Abs(s-1) > 1e-9 {
+					t.Errorf("%s PIT shares sum to %v, want 1", k, s)
 				}
 			}
 			// eval's RMSE is that of predict's means, up to the 6
@@ -184,7 +273,7 @@ func TestTrainPredictEval(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := "model-float32.gcpm model-float64.gcpm test.csv test_x.csv train.csv"; strings.Join(names, " ") != want {
+	if want := "model-float32.gcpm model-float64.gcpm test.csv test_id.csv test_x.csv train.csv"; strings.Join(names, " ") != want {
 		t.Errorf("directory holds %v, want %s", names, want)
 	}
 }
@@ -342,14 +431,15 @@ func TestRankedAUCAllInfinite(t *testing.T) {
 	}
 }
 
-// parseEval reads eval's output into "name" → value for the measures
-// and "predictive NLL" and "predictive level%" → coverage for the
-// calibration table.
+// parseEval reads eval's output into "name" → value for the measures,
+// "predictive NLL" and "predictive level%" → coverage for the interval
+// table, "predictive level% width" and "… score" for its other columns,
+// and "predictive PIT" → the sum of a PIT histogram's shares.
 func parseEval(t *testing.T, out string) map[string]float64 {
 	t.Helper()
-	head, table, ok := strings.Cut(out, "\n\n")
-	if !ok {
-		t.Fatalf("eval output has no calibration table:\n%s", out)
+	blocks := strings.Split(strings.TrimSpace(out), "\n\n")
+	if len(blocks) != 3 {
+		t.Fatalf("eval output has %d blocks, want measures, the interval table and the PIT histograms:\n%s", len(blocks), out)
 	}
 	got := map[string]float64{}
 	num := func(s string) float64 {
@@ -359,7 +449,7 @@ func parseEval(t *testing.T, out string) map[string]float64 {
 		}
 		return v
 	}
-	for _, line := range strings.Split(head, "\n") {
+	for _, line := range strings.Split(blocks[0], "\n") {
 		f := strings.Fields(line)
 		if len(f) != 2 {
 			t.Fatalf("eval line %q, want a name and a value", line)
@@ -367,17 +457,30 @@ func parseEval(t *testing.T, out string) map[string]float64 {
 		got[f[0]] = num(f[1])
 	}
 	var predictive string
-	for _, line := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
+	for _, line := range strings.Split(blocks[1], "\n")[1:] {
 		f := strings.Fields(line)
-		if len(f) == 5 {
+		if len(f) == 6 {
 			predictive = f[0]
-			got[predictive+" NLL"] = num(f[1])
+			if f[1] != "-" {
+				got[predictive+" NLL"] = num(f[1])
+			}
 			f = f[2:]
 		}
-		if len(f) != 3 {
+		if len(f) != 4 {
 			t.Fatalf("eval table line %q", line)
 		}
 		got[predictive+" "+f[0]] = num(f[1])
+		got[predictive+" "+f[0]+" width"] = num(f[2])
+		got[predictive+" "+f[0]+" score"] = num(f[3])
+	}
+	for _, line := range strings.Split(blocks[2], "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) != 1+pitBins {
+			t.Fatalf("eval PIT line %q, want a name and %d shares", line, pitBins)
+		}
+		for _, s := range f[1:] {
+			got[f[0]+" PIT"] += num(s)
+		}
 	}
 	return got
 }
@@ -409,9 +512,9 @@ func TestTrainMethod(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		row := readCSV(t, stdout)[1]
-		if row[1] != row[2] || row[3] != "+Inf" {
-			t.Errorf("-method %s: predict row %v, want sd = sd_corrected and alpha +Inf", c.method, row)
+		_, rows := readPredict(t, stdout)
+		if row := rows[0]; row["sd_student_t"] != row["sd_corrected"] || row["alpha"] != "+Inf" {
+			t.Errorf("-method %s: predict row %v, want sd_student_t = sd_corrected and alpha +Inf", c.method, row)
 		}
 	}
 	if _, _, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "x.gcpm"), "-method", "bnn"); err == nil {
@@ -457,12 +560,12 @@ func TestTrainBayes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		row := readCSV(t, stdout)[1]
-		if row[1] != row[2] || row[3] != "+Inf" || row[10] == "0" {
-			t.Errorf("%s: predict row %v, want sd = sd_corrected, alpha +Inf and a positive sd_epistemic", c.method, row)
+		header, rows := readPredict(t, stdout)
+		if row := rows[0]; row["sd_student_t"] != row["sd_corrected"] || row["alpha"] != "+Inf" || row["sd_epistemic"] == "0" || slices.Contains(header, "lo95_conformal") {
+			t.Errorf("%s: predict row %v, want sd_student_t = sd_corrected, alpha +Inf, a positive sd_epistemic and no conformal interval", c.method, row)
 		}
 		stdout, _, err = gcpRun("eval", "-model", model, "-data", trainCSV)
-		if err != nil || !strings.Contains(stdout, "N                     200") {
+		if err != nil || parseEval(t, stdout)["N"] != 200 {
 			t.Errorf("%s: eval: %v\n%s", c.method, err, stdout)
 		}
 		_, _, err = gcpRun("train", "-data", trainCSV, "-o", model, "-method", c.method, c.unused, "3")

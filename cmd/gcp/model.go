@@ -32,16 +32,26 @@ type model interface {
 	// predictor returns a function that predicts one row, for use by one
 	// goroutine.
 	predictor() func(x []float64) (gcp.Prediction, error)
+	// bits is the precision of the model's parameters, 32 or 64: the
+	// digits its predictions have.
+	bits() int
 	FeatureRanges() (lo, hi []float64, ok bool)
 	OutsideRange(x []float64) (count, first int)
+	ConformalInterval(p gcp.Prediction, level float64) (lo, hi float64, err error)
 }
 
 // network is a model of the root package, read as float64 whatever type
 // it was trained in: a float32 model loads exactly, and float64
-// arithmetic only removes rounding.
-type network struct{ *gcp.Model[float64] }
+// arithmetic only removes rounding. stored is the precision it was saved
+// in, 32 or 64.
+type network struct {
+	*gcp.Model[float64]
+	stored int
+}
 
 func (n network) inputs() int { return n.Config().Inputs }
+
+func (n network) bits() int { return n.stored }
 
 func (n network) columns() ([]string, string) {
 	e := n.Encoding()
@@ -85,6 +95,21 @@ func predictRowsOf(m model, x []float64) (preds []gcp.Prediction, failed int, er
 	return preds, 0, nil
 }
 
+// elementSizeAt is the offset of the element size in the header of a
+// saved model of the root package: 4 for float32 parameters, 8 for
+// float64 (persist.go).
+const elementSizeAt = 10
+
+// storedBits returns the precision of the parameters of the saved model
+// whose first bytes are head, 32 or 64, from the element size in its
+// header, which ReadFrom then checks.
+func storedBits(head []byte) int {
+	if len(head) > elementSizeAt && head[elementSizeAt] == 4 {
+		return 32
+	}
+	return 64
+}
+
 // loadModel reads a saved model of any method: a network of the root
 // package, read as float64 whatever type it was trained in (a float32
 // model loads exactly, and float64 arithmetic only removes rounding), or
@@ -102,7 +127,7 @@ func loadModel(path string) (model, error) {
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
-	head, err := r.Peek(atomicfile.HeadLen)
+	head, err := r.Peek(max(atomicfile.HeadLen, elementSizeAt+1))
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("loading %s: %w", path, err)
 	}
@@ -111,7 +136,7 @@ func loadModel(path string) (model, error) {
 	switch {
 	case bytes.HasPrefix(head, []byte(atomicfile.MagicGCPM)):
 		n := new(gcp.Model[float64])
-		m, from = network{n}, n
+		m, from = network{n, storedBits(head)}, n
 	case bytes.HasPrefix(head, []byte(atomicfile.MagicPBP)):
 		p := new(bayes.PBP)
 		m, from = pbpModel{PBP: p}, p

@@ -46,8 +46,14 @@ each:
                widens its intervals).
   calibration  (when FILE.csv has the target) the share of targets inside
                the central interval at levels 10% to 99%, for the
-               calibrated predictive and the Student-t one, against the
+               calibrated predictive, the Student-t one and the conformal
+               intervals (for a model that has them), against the
                diagonal a calibrated model follows.
+  PIT          (when FILE.csv has the target) the histogram of the
+               targets' places in their predictive distributions, F(y), in
+               tenths, for the calibrated and the Student-t predictive: flat
+               at 1 for a calibrated one, U-shaped where the intervals are
+               too narrow, humped where too wide, sloped for a bias.
   disagreement (for an ensemble, train -members K) each row's
                disagreement, the members' spread over the noise, on a log
                scale and in the same order: near or above 1 (0 on the
@@ -108,11 +114,15 @@ names) the last of one column more than the model's features.
 	}
 	panels := []*plot.Plot{predictionPanel(rows, xLabel, targetLabel(m, *a.target))}
 	if y != nil {
-		p, err := calibrationPanel(preds, y)
+		p, err := calibrationPanel(m, preds, y)
 		if err != nil {
 			return err
 		}
-		panels = append(panels, p)
+		pit, err := pitPanel(preds, y)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p, pit)
 	}
 	if rows.disagreement != nil {
 		panels = append(panels, disagreementPanel(rows, xLabel))
@@ -132,7 +142,7 @@ names) the last of one column more than the model's features.
 		fmt.Fprintf(stderr, "%s has no target column: no targets drawn, no calibration panel\n", tab.File)
 		return nil
 	}
-	return writeCoverage(stderr, preds, y, rows.inside)
+	return writeCoverage(stderr, m, preds, y, rows.inside)
 }
 
 // targetLabel names the target on the vertical axis: the column -target
@@ -245,29 +255,68 @@ func predictionPanel(r plotRows, xLabel, yLabel string) *plot.Plot {
 }
 
 // calibrationPanel draws the share of the targets y inside their central
-// interval at each of plotLevels, for both predictives, against the
-// diagonal of perfect calibration.
-func calibrationPanel(preds []gcp.Prediction, y []float64) (*plot.Plot, error) {
+// interval at each of plotLevels, for both predictives and m's conformal
+// intervals if it has them, against the diagonal of perfect calibration.
+func calibrationPanel(m model, preds []gcp.Prediction, y []float64) (*plot.Plot, error) {
 	p := &plot.Plot{Title: "calibration", XLabel: "interval level", YLabel: "share of targets inside",
 		X: plot.Range{Min: 0, Max: 1}, Y: plot.Range{Min: 0, Max: 1}, Legend: plot.TopLeft}
 	p.Line("ideal", []float64{0, 1}, []float64{0, 1}, plot.Style{Color: plot.Black, Dash: 6})
-	for _, c := range []struct {
-		kind  metrics.Predictive
-		label string
-		color plot.Style
-	}{
+	type curve struct {
+		intervals metrics.Intervals
+		label     string
+		color     plot.Style
+	}
+	curves := []curve{
 		{metrics.Calibrated, "calibrated", plot.Style{Color: plot.Blue, Width: 2, Radius: 3}},
 		{metrics.StudentT, "Student t", plot.Style{Color: plot.Orange, Width: 2, Radius: 3}},
-	} {
+	}
+	if hasConformal(m) {
+		curves = append(curves, curve{conformal{m}, "conformal", plot.Style{Color: plot.Green, Width: 2, Radius: 3}})
+	}
+	for _, c := range curves {
 		cover := make([]float64, len(plotLevels))
 		for i, level := range plotLevels {
 			var err error
-			if cover[i], _, err = metrics.Coverage(preds, y, level, c.kind); err != nil {
+			if cover[i], _, err = metrics.Coverage(preds, y, level, c.intervals); err != nil {
 				return nil, err
 			}
 		}
 		p.Line(c.label, plotLevels, cover, c.color)
 		p.Points("", plotLevels, cover, c.color)
+	}
+	return p, nil
+}
+
+// pitPanel draws the histograms of the PIT values of the targets y, in
+// tenths as densities, for the calibrated and the Student-t predictive,
+// against the uniform density 1 of a calibrated predictive.
+func pitPanel(preds []gcp.Prediction, y []float64) (*plot.Plot, error) {
+	p := &plot.Plot{Title: "PIT", XLabel: "F(target)", YLabel: "density",
+		X: plot.Range{Min: 0, Max: 1}, Y: plot.Range{Min: 0, Max: 2}, Legend: plot.TopLeft}
+	p.Line("uniform: calibrated", []float64{0, 1}, []float64{1, 1}, plot.Style{Color: plot.Black, Dash: 6})
+	counts := make([]int, pitBins)
+	for _, c := range []struct {
+		kind  metrics.Predictive
+		label string
+		color plot.Style
+	}{
+		{metrics.Calibrated, "calibrated", plot.Style{Color: plot.Blue, Width: 2}},
+		{metrics.StudentT, "Student t", plot.Style{Color: plot.Orange, Width: 2}},
+	} {
+		h, err := metrics.PIT(preds, y, c.kind)
+		if err != nil {
+			return nil, err
+		}
+		h.Histogram(counts)
+		// A step line: each bin's density, count/(N·width), across it.
+		var xs, ds []float64
+		for j, n := range counts {
+			d := float64(n) * pitBins / float64(len(y))
+			xs = append(xs, float64(j)/pitBins, float64(j+1)/pitBins)
+			ds = append(ds, d, d)
+			p.Y.Max = max(p.Y.Max, 1.1*d) // from 0 to at least 2, and every bin
+		}
+		p.Line(c.label, xs, ds, c.color)
 	}
 	return p, nil
 }
@@ -281,10 +330,11 @@ func disagreementPanel(r plotRows, xLabel string) *plot.Plot {
 	return p
 }
 
-// writeCoverage writes how many of the targets y the 95% intervals of
-// both predictives hold: the calibrated one's as the prediction panel
-// colours them (inside), the Student-t one's by metrics.Coverage.
-func writeCoverage(w io.Writer, preds []gcp.Prediction, y []float64, inside []bool) error {
+// writeCoverage writes how many of the targets y the 95% intervals hold:
+// the calibrated ones' as the prediction panel colours them (inside), the
+// Student-t ones' and, for a model that has them, the conformal ones' by
+// metrics.Coverage.
+func writeCoverage(w io.Writer, m model, preds []gcp.Prediction, y []float64, inside []bool) error {
 	outside := 0
 	for _, in := range inside {
 		if !in {
@@ -296,7 +346,15 @@ func writeCoverage(w io.Writer, preds []gcp.Prediction, y []float64, inside []bo
 		return err
 	}
 	n := float64(len(y))
-	_, err = fmt.Fprintf(w, "the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f\n",
-		1-float64(outside)/n, outside, len(y), coverT)
+	conf := ""
+	if hasConformal(m) {
+		c, _, err := metrics.Coverage(preds, y, 0.95, conformal{m})
+		if err != nil {
+			return err
+		}
+		conf = fmt.Sprintf(", the conformal ones %.3f", c)
+	}
+	_, err = fmt.Fprintf(w, "the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f%s\n",
+		1-float64(outside)/n, outside, len(y), coverT, conf)
 	return err
 }

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,29 +25,38 @@ func TestPlot(t *testing.T) {
 	trainCSV := writeSynthetic(t, dir, "train.csv", 1, 300, false)
 	testCSV := writeSynthetic(t, dir, "test.csv", 2, 80, false)
 	testX := writeSynthetic(t, dir, "test_x.csv", 2, 80, true)
-	for _, members := range []string{"5", "1"} {
-		t.Run("members="+members, func(t *testing.T) {
-			model := filepath.Join(dir, "m"+members+".gcpm")
-			if _, stderr, err := gcpRun("train", "-data", trainCSV, "-o", model, "-validation", "0", "-epochs", "60", "-members", members); err != nil {
+	// An ensemble and a network trained on all rows, and a network of
+	// the automatic recipe, which has conformal intervals.
+	for _, c := range []struct {
+		name         string
+		args         []string
+		titles, bare string // with targets and without
+	}{
+		{"members=5", []string{"-validation", "0", "-epochs", "60", "-members", "5"}, "predictions, calibration, PIT, disagreement", "predictions, disagreement"},
+		{"members=1", []string{"-validation", "0", "-epochs", "60", "-members", "1"}, "predictions, calibration, PIT", "predictions"},
+		{"conformal", []string{"-epochs", "30", "-lr", "0.003", "-dropout", "0", "-members", "1"}, "predictions, calibration, PIT", "predictions"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			model := filepath.Join(dir, c.name+".gcpm")
+			if _, stderr, err := gcpRun(append([]string{"train", "-data", trainCSV, "-o", model}, c.args...)...); err != nil {
 				t.Fatalf("train: %v; stderr %q", err, stderr)
 			}
-			titles := "predictions, calibration, disagreement"
-			if members == "1" {
-				titles = "predictions, calibration"
-			}
-			out := filepath.Join(dir, "p"+members+".png")
+			out := filepath.Join(dir, c.name+".png")
 			_, stderr, err := gcpRun("plot", "-model", model, "-data", testCSV, "-o", out)
 			if err != nil {
 				t.Fatalf("plot: %v", err)
 			}
 			stderr = withoutRangeWarning(t, stderr)
-			want := fmt.Sprintf("wrote %s: %s, for the 80 rows of %s by rank of the predicted mean\n", out, titles, testCSV)
+			want := fmt.Sprintf("wrote %s: %s, for the 80 rows of %s by rank of the predicted mean\n", out, c.titles, testCSV)
 			if !strings.HasPrefix(stderr, want) {
 				t.Errorf("plot said %q, want it to start with %q", stderr, want)
 			}
-			checkPanels(t, out, strings.Count(titles, ",")+1)
+			checkPanels(t, out, strings.Count(c.titles, ",")+1)
 			if got, want := stderr[len(want):], predictCoverage(t, model, testCSV); got != want {
 				t.Errorf("plot reported %q, gcp predict's intervals give %q", got, want)
+			}
+			if strings.Contains(stderr, "the conformal ones") != (c.name == "conformal") {
+				t.Errorf("plot said %q: want the conformal intervals' coverage exactly for the automatic recipe's model", stderr)
 			}
 
 			// Without targets: the predictions panel, and the disagreement of
@@ -57,14 +66,12 @@ func TestPlot(t *testing.T) {
 				t.Fatalf("plot without targets: %v", err)
 			}
 			stderr = withoutRangeWarning(t, stderr)
-			titles = strings.Replace(titles, "calibration", "", 1)
-			titles = strings.ReplaceAll(strings.TrimSuffix(titles, ", "), ", , ", ", ")
 			want = fmt.Sprintf("wrote %s: %s, for the 80 rows of %s by a\n%s has no target column: no targets drawn, no calibration panel\n",
-				out, titles, testX, testX)
+				out, c.bare, testX, testX)
 			if stderr != want {
 				t.Errorf("plot without targets said %q, want %q", stderr, want)
 			}
-			checkPanels(t, out, strings.Count(titles, ",")+1)
+			checkPanels(t, out, strings.Count(c.bare, ",")+1)
 		})
 	}
 }
@@ -115,26 +122,26 @@ func predictCoverage(t *testing.T, model, data string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs := readCSV(t, stdout)[1:]
-	outsideCal, outsideT := 0, 0
-	for i, rec := range recs {
-		v := func(k int) float64 {
-			f, err := strconv.ParseFloat(rec[k], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return f
-		}
-		if !(v(6) <= y[i] && y[i] <= v(7)) { // lo95_cal, hi95_cal
+	header, rows := readPredict(t, stdout)
+	outsideCal, outsideT, insideConf := 0, 0, 0
+	for i, r := range rows {
+		if !(r.num(t, "lo95_cal") <= y[i] && y[i] <= r.num(t, "hi95_cal")) {
 			outsideCal++
 		}
-		if !(v(4) <= y[i] && y[i] <= v(5)) { // lo95, hi95
+		if !(r.num(t, "lo95_student_t") <= y[i] && y[i] <= r.num(t, "hi95_student_t")) {
 			outsideT++
+		}
+		if slices.Contains(header, "lo95_conformal") && r.num(t, "lo95_conformal") <= y[i] && y[i] <= r.num(t, "hi95_conformal") {
+			insideConf++
 		}
 	}
 	n := float64(len(y))
-	return fmt.Sprintf("the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f\n",
-		1-float64(outsideCal)/n, outsideCal, len(y), 1-float64(outsideT)/n)
+	conf := ""
+	if slices.Contains(header, "lo95_conformal") {
+		conf = fmt.Sprintf(", the conformal ones %.3f", float64(insideConf)/n)
+	}
+	return fmt.Sprintf("the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f%s\n",
+		1-float64(outsideCal)/n, outsideCal, len(y), 1-float64(outsideT)/n, conf)
 }
 
 // TestPlotAxis checks the order of the rows along each horizontal axis.
@@ -271,7 +278,7 @@ func TestPlotOutputNeverReplacesInputs(t *testing.T) {
 	}
 	unchanged(t, data, dataText)
 	unchanged(t, model, modelText)
-	checkPanels(t, notes, 2)
+	checkPanels(t, notes, 3) // intervals, calibration and the PIT histogram
 	if _, _, err := gcpRun("plot", "-model", model, "-data", data, "-o", notes); err != nil {
 		t.Errorf("plot over its own PNG: %v", err)
 	}

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/gcpnet/gcp"
@@ -44,24 +43,38 @@ func (a modelArgs) parse(c *command, args []string, stdout, stderr io.Writer) er
 // as the model takes them (encodeRows), with warnings on stderr about
 // what the encoding noted; wantTarget requires the target column.
 func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *dataset.Table, encoded, error) {
+	m, tab, e, _, err := a.loadTaking(stderr, wantTarget, "")
+	return m, tab, e, err
+}
+
+// loadTaking is load, which first takes the column called take, unless
+// empty, out of the data file (takeColumn): it is no input of the model,
+// and its fields are returned as they are, for gcp predict's -id.
+func (a modelArgs) loadTaking(stderr io.Writer, wantTarget bool, take string) (model, *dataset.Table, encoded, []string, error) {
 	m, err := loadModel(*a.model)
 	if err != nil {
-		return nil, nil, encoded{}, err
+		return nil, nil, encoded{}, nil, err
 	}
 	tab, err := a.dialect.readTable(*a.data)
 	if err != nil {
-		return nil, nil, encoded{}, err
+		return nil, nil, encoded{}, nil, err
+	}
+	var taken []string
+	if take != "" {
+		if tab, taken, err = takeColumn(tab, take); err != nil {
+			return nil, nil, encoded{}, nil, err
+		}
 	}
 	sel, err := selectColumns(m, tab, *a.target, *a.reorder, wantTarget)
 	if err != nil {
-		return nil, nil, encoded{}, err
+		return nil, nil, encoded{}, nil, err
 	}
 	e, err := encodeRows(m, tab, sel)
 	if err != nil {
-		return nil, nil, encoded{}, err
+		return nil, nil, encoded{}, nil, err
 	}
 	warnRows(stderr, m, tab, sel, e)
-	return m, tab, e, nil
+	return m, tab, e, taken, nil
 }
 
 // columnsAbout is the help text on how predict and eval find the model's
@@ -83,22 +96,40 @@ predictive.`
 // predict writes the predictive distribution of every row to stdout.
 func predict(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("predict",
-		"predict -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]",
+		"predict -model MODEL.gcpm -data FILE.csv [-levels 0.95] [-id COLUMN] [-target NAME] [-reorder]",
 		`Write one CSV line per row of FILE.csv to stdout, in order, with the
-columns
+columns (L for each level of -levels: lo95_cal for 0.95, lo97.5_cal for
+0.975)
+  COLUMN          the -id column, passed through, if -id names one
   mean            the predicted mean
-  sd              the Student-t standard deviation (+Inf for a model
-                  trained with -fixed-alpha 1 or less)
-  sd_corrected    the outlier-corrected standard deviation
-  alpha           the trust signal α
-  lo95, hi95      the central 95% interval of the Student-t predictive
-  lo95_cal, hi95_cal  the central 95% calibrated interval, of
+  loL_cal, hiL_cal  the central L% calibrated interval, of
                   N(mean, sd_corrected²): the one to use for coverage
+  loL_conformal, hiL_conformal  the conformal interval, mean ± q·sd_corrected
+                  with q from the model's cross-fitted residuals, meant to
+                  cover at least L% of new targets drawn as the training
+                  rows were, outliers included (the README's "Conformal
+                  intervals" says what is guaranteed); ±Inf where the
+                  training rows are too few to bound L; left out for a
+                  model without a conformal calibration (trained with
+                  -validation 0, by -method pbp or svgd, or by an older
+                  release)
+  sd_corrected    the outlier-corrected standard deviation
+  loL_student_t, hiL_student_t  the central L% interval of the model's own
+                  predictive: the Student t (an ensemble's mixture of
+                  them; the Gaussian of a comparator), whose heavy tails
+                  make it wider
+  sd_student_t    the Student t's standard deviation: +Inf where α ≤ 1 and
+                  huge where α is near 1, so prefer sd_corrected
+  alpha           the trust signal α
   input_z         the largest robust z-score of the row's features
   outside         how many features lie outside their training range
   sd_epistemic    the spread of an ensemble's members (train -members K):
                   the model's own uncertainty; 0 for a single GCP network
   disagreement    sd_epistemic over the aleatoric sd, the noise
+Numbers have the digits the model has: the shortest decimal that reads
+back as the same float64, or as the same float32 for a model trained with
+-float32.
+
 Rows far outside the training data (large input_z, outside > 0) are
 extrapolations: do not trust their uncertainty. A count of them is
 written to stderr. An ensemble also says so itself: a disagreement near
@@ -108,10 +139,16 @@ FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
 `+columnsAbout)
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
+	levelsFlag := c.fs.String("levels", "0.95", "interval levels, comma-separated, each in (0, 1): 0.5,0.9,0.95 writes three intervals of each kind")
+	id := c.fs.String("id", "", "a column of FILE.csv to pass through as the first column, to match rows (not a feature)")
 	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
 	}
-	m, tab, e, err := a.load(stderr, false)
+	levels, err := parseLevels(*levelsFlag)
+	if err != nil {
+		return fmt.Errorf("predict: %w", err)
+	}
+	m, tab, e, ids, err := a.loadTaking(stderr, false, *id)
 	if err != nil {
 		return err
 	}
@@ -119,7 +156,37 @@ or the model's target if FILE.csv has it, and is ignored.
 	if err != nil {
 		return err
 	}
-	return writePredictions(stdout, m, e.x, preds)
+	pw := newPredictWriter(stdout, m, levels, *id)
+	d := m.inputs()
+	for i, p := range preds {
+		var idv string
+		if ids != nil {
+			idv = ids[i]
+		}
+		if err := pw.row(idv, e.x[i*d:(i+1)*d], p); err != nil {
+			return err
+		}
+	}
+	return pw.flush()
+}
+
+// takeColumn returns tab without the column called name, and that
+// column's fields as they are in the file.
+func takeColumn(tab *dataset.Table, name string) (*dataset.Table, []string, error) {
+	k, err := tab.Column(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	rest := *tab
+	rest.Header = slices.Delete(slices.Clone(tab.Header), k, k+1)
+	rest.Fields = make([]string, 0, len(tab.Fields)-tab.Rows())
+	col := make([]string, tab.Rows())
+	for i := range col {
+		row := tab.Row(i)
+		col[i] = row[k]
+		rest.Fields = append(append(rest.Fields, row[:k]...), row[k+1:]...)
+	}
+	return &rest, col, nil
 }
 
 // eval scores the model on a data file with a target column.
@@ -136,11 +203,28 @@ the model's target, else the last column, and print:
                   AUC (Sec. 6.4); lower means the variance ranks the errors
                   well
   RMSE_curve_area_corr  the same, ranked by the outlier-corrected variance
-then a calibration table: for the Student-t predictive and the calibrated
-one, N(mean, corrected variance), the mean negative log predictive density
-(NLL, lower is better) and, at 50, 80, 90, 95 and 99%, the share of targets
-inside their central interval (coverage; near the level for a calibrated
-model) and the intervals' mean width.
+  CRPS            the mean continuous ranked probability score of the
+                  Student-t predictive (an ensemble's mixture of them; a
+                  comparator's Gaussian): in the target's units, lower is
+                  better, the absolute error for a point prediction
+  CRPS_calibrated the same for the calibrated predictive, N(mean,
+                  corrected variance)
+  miscalibration_area  the area between the share of targets inside their
+                  central intervals and the intervals' level, over all
+                  levels: 0 for perfect calibration, about 0.31/√N from
+                  sampling alone (uncertainty-toolbox's, computed exactly);
+                  and _calibrated, of the calibrated predictive
+then a table: for the Student-t predictive, the calibrated one and, for a
+model with a conformal calibration (gcp train's automatic recipe), the
+conformal intervals, the mean negative log predictive density (NLL, lower
+is better; none for the conformal intervals, which are no distribution)
+and, at 50, 80, 90, 95 and 99%, the share of targets inside their central
+interval (coverage; near the level for a calibrated model), the
+intervals' mean width and their mean interval score (the width plus
+2/(1 − level) times each miss's distance: lower is better); and last the
+PIT histograms: the share of targets in each tenth of their predictive
+CDF, flat at 0.1 for a calibrated predictive, U-shaped for intervals too
+narrow, humped for too wide, sloped for a bias.
 `+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
 	if err := a.parse(c, args, stdout, stderr); err != nil {
@@ -159,37 +243,7 @@ model) and the intervals' mean width.
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
-	fmt.Fprintf(stdout, "N                     %d\nRMSE                  %.6g\nRMSE_curve_area       %.6g\nRMSE_curve_area_corr  %.6g\n\n",
-		len(y), s.rmse, s.auc, s.aucCorr)
-	return writeCalibration(stdout, preds, y)
-}
-
-// calibrationLevels are the interval levels eval reports.
-var calibrationLevels = []float64{0.5, 0.8, 0.9, 0.95, 0.99}
-
-// writeCalibration writes eval's calibration table.
-func writeCalibration(w io.Writer, preds []gcp.Prediction, y []float64) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-12s %10s %8s %10s %10s\n", "predictive", "NLL", "level", "coverage", "width")
-	for _, k := range []metrics.Predictive{metrics.StudentT, metrics.Calibrated} {
-		nll, err := metrics.MeanNLL(preds, y, k)
-		if err != nil {
-			return err
-		}
-		for i, level := range calibrationLevels {
-			cover, width, err := metrics.Coverage(preds, y, level, k)
-			if err != nil {
-				return err
-			}
-			name, nllText := "", ""
-			if i == 0 {
-				name, nllText = k.String(), strconv.FormatFloat(nll, 'g', 6, 64)
-			}
-			fmt.Fprintf(&b, "%-12s %10s %7g%% %10.4f %10.4g\n", name, nllText, 100*level, cover, width)
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return writeReport(stdout, m, preds, y, s)
 }
 
 // warnRows writes to w, for each kind of RecordNotes, how many rows of
@@ -298,35 +352,4 @@ func predictRows(m model, tab *dataset.Table, x []float64) ([]gcp.Prediction, er
 		return nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Lines[i], err)
 	}
 	return preds, nil
-}
-
-// writePredictions writes the CSV of predict to w, for the row-major
-// inputs x.
-func writePredictions(w io.Writer, m model, x []float64, preds []gcp.Prediction) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("mean,sd,sd_corrected,alpha,lo95,hi95,lo95_cal,hi95_cal,input_z,outside,sd_epistemic,disagreement\n")
-	var buf []byte
-	d := m.inputs()
-	for i, p := range preds {
-		lo, hi, err := p.Interval(0.95)
-		if err != nil {
-			return err
-		}
-		loCal, hiCal, err := p.CalibratedInterval(0.95)
-		if err != nil {
-			return err
-		}
-		outside, _ := m.OutsideRange(x[i*d : (i+1)*d])
-		buf = buf[:0]
-		for j, v := range [...]float64{p.Mean, math.Sqrt(p.Var), math.Sqrt(p.VarCorrected), p.Alpha, lo, hi, loCal, hiCal, p.InputZ, float64(outside),
-			math.Sqrt(p.VarEpistemic), p.Disagreement} {
-			if j > 0 {
-				buf = append(buf, ',')
-			}
-			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
-		}
-		buf = append(buf, '\n')
-		bw.Write(buf)
-	}
-	return bw.Flush()
 }

@@ -157,9 +157,6 @@ func fitTransformed[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T]
 	}
 	alt := job
 	alt.y, alt.transform, alt.untransformed = job.untransformed, gcp.TransformNone, nil
-	if job.bar != nil {
-		alt.bar = newProgressBar(job.bar.w, job.bar.total)
-	}
 	m2, res2, err := fitModel[T](ctx, alt)
 	if err != nil {
 		if ctx.Err() != nil {

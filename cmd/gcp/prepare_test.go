@@ -209,7 +209,7 @@ func TestTrainMissingValues(t *testing.T) {
 		t.Errorf("RMSE %v on the complete test rows, want < 0.6", r)
 	}
 	stdout, stderr, err := gcpRun("eval", "-model", model, "-data", testCSV)
-	if err != nil || !strings.Contains(stdout, "N                     294\n") || !strings.Contains(stderr, "6 of 300 rows have no target (missing): left out of the scores") {
+	if err != nil || parseEval(t, stdout)["N"] != 294 || !strings.Contains(stderr, "6 of 300 rows have no target (missing): left out of the scores") {
 		t.Errorf("eval: %v\n%s\n%s", err, stdout, stderr)
 	}
 }
@@ -283,7 +283,10 @@ func TestTrainSkewedTarget(t *testing.T) {
 // intervals, cols by name, lies above 0.
 func positiveBounds(t *testing.T, cols map[string][]float64) {
 	t.Helper()
-	for _, c := range []string{"lo95", "lo95_cal"} {
+	for _, c := range []string{"lo95_student_t", "lo95_cal", "lo95_conformal"} {
+		if cols[c] == nil {
+			t.Fatalf("predict wrote no column %s", c)
+		}
 		for i, v := range cols[c] {
 			if !(v > 0) {
 				t.Fatalf("row %d: %s = %v, want above 0", i+1, c, v)
@@ -416,8 +419,8 @@ func TestRecordMatchesCLI(t *testing.T) {
 		}
 		lo, hi, _ := p.Interval(0.95)
 		loCal, hiCal, _ := p.CalibratedInterval(0.95)
-		for name, v := range map[string]float64{"mean": p.Mean, "sd": math.Sqrt(p.Var), "sd_corrected": math.Sqrt(p.VarCorrected),
-			"lo95": lo, "hi95": hi, "lo95_cal": loCal, "hi95_cal": hiCal, "input_z": p.InputZ} {
+		for name, v := range map[string]float64{"mean": p.Mean, "sd_student_t": math.Sqrt(p.Var), "sd_corrected": math.Sqrt(p.VarCorrected),
+			"lo95_student_t": lo, "hi95_student_t": hi, "lo95_cal": loCal, "hi95_cal": hiCal, "input_z": p.InputZ} {
 			if math.Float64bits(v) != math.Float64bits(cols[name][i]) {
 				t.Fatalf("row %d: %s %v from the record, %v from gcp predict", i+1, name, v, cols[name][i])
 			}

@@ -36,14 +36,15 @@ const (
 type progressBar struct {
 	mu    sync.Mutex
 	w     io.Writer
-	total int // epochs
+	total int    // units of work, epochs unless unit says otherwise
+	unit  string // what the count counts, before it on the line
 	start time.Time
 	drawn time.Time // when the line was last drawn; zero before the first draw
 }
 
 // newProgressBar returns a bar for total epochs that writes to w.
 func newProgressBar(w io.Writer, total int) *progressBar {
-	return &progressBar{w: w, total: total, start: time.Now()}
+	return &progressBar{w: w, total: total, unit: "epoch", start: time.Now()}
 }
 
 // update redraws the bar after an epoch of one Fit, with the epoch's
@@ -59,27 +60,36 @@ func (p *progressBar) update(st gcp.EpochStats) bool {
 // draw redraws the bar at done of the total epochs, with detail after the
 // count, at most every progressRedraw and always at the end.
 func (p *progressBar) draw(done int, detail string) {
+	if p != nil {
+		p.drawAt(done, detail, done == p.total)
+	}
+}
+
+// drawAt is draw, which redraws at the end, or every time if last: then
+// the line says how long the bar took rather than how long it has left
+// (a phase that early stopping ends before its total).
+func (p *progressBar) drawAt(done int, detail string, last bool) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
-	if done < p.total && now.Sub(p.drawn) < progressRedraw {
+	if !last && done < p.total && now.Sub(p.drawn) < progressRedraw {
 		return
 	}
 	p.drawn = now
-	bar := progressWidth * done / p.total
+	bar := progressWidth * min(done, p.total) / max(p.total, 1)
 	elapsed := now.Sub(p.start)
-	timing := fmt.Sprintf("%s left", time.Duration(float64(elapsed)*float64(p.total-done)/float64(done)).Round(time.Second))
-	if done == p.total {
+	timing := fmt.Sprintf("%s left", time.Duration(float64(elapsed)*float64(p.total-done)/float64(max(done, 1))).Round(time.Second))
+	if last {
 		timing = fmt.Sprintf("took %s", elapsed.Round(time.Millisecond))
 	}
 	// \r returns to the line's start; \x1b[K clears what a longer
 	// previous line left behind.
-	fmt.Fprintf(p.w, "\r[%s%s] epoch %d/%d  %s  %s\x1b[K",
+	fmt.Fprintf(p.w, "\r[%s%s] %s %d/%d  %s  %s\x1b[K",
 		strings.Repeat("=", bar), strings.Repeat(" ", progressWidth-bar),
-		done, p.total, detail, timing)
+		p.unit, done, p.total, detail, timing)
 }
 
 // finish ends the bar's line, if one was drawn.

@@ -49,3 +49,47 @@ func TestIsTerminal(t *testing.T) {
 		t.Error("a regular file or a buffer counts as a terminal")
 	}
 }
+
+// TestFitProgress feeds fitProgress the rounds of an ensemble's fit: each
+// phase gets a line of its own that ends by saying how long it took (the
+// ensemble's too, which early stopping ends before its total), and the
+// summary names every phase with how far it went.
+func TestFitProgress(t *testing.T) {
+	var buf bytes.Buffer
+	f := newFitProgress(&buf)
+	for _, r := range []gcp.AutoRound{
+		{Phase: gcp.PhaseSearch, Done: 1, Total: 3, Round: 1, Candidates: 16, Epochs: 11, BestValNLL: 1.5},
+		{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Round: 3, Candidates: 2, Epochs: 100, BestValNLL: 1.25},
+		{Phase: gcp.PhaseEnsemble, Done: 1, Total: 100, Epochs: 1, BestValNLL: 2},
+		{Phase: gcp.PhaseEnsemble, Done: 40, Total: 100, Epochs: 40, BestValNLL: 1},
+		{Phase: gcp.PhaseCalibration, Done: 150, Total: 150},
+	} {
+		f.update(r)
+	}
+	f.end()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want one per phase:\n%q", len(lines), buf.String())
+	}
+	for i, want := range []string{"search round 3/3  2 candidates, 100 epochs, best held-out NLL 1.25  took ",
+		"ensemble epoch 40/100  best held-out NLL 1, calibration folds training behind it  took ",
+		"calibration fold epoch 150/150  5 fold models, each to predict the rows it does not train on  took "} {
+		last := lines[i][strings.LastIndex(lines[i], "\r")+1:]
+		if !strings.Contains(last, want) {
+			t.Errorf("line %d ends as %q, want %q", i+1, last, want)
+		}
+	}
+	sum := f.summary()
+	for _, want := range []string{"search ", " (3 rounds), ensemble ", " (40 epochs, the calibration folds training behind it), calibration ", " (150 fold epochs)"} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary %q lacks %q", sum, want)
+		}
+	}
+	// Off a terminal nothing is drawn, and the spans are still kept.
+	quiet := newFitProgress(nil)
+	quiet.update(gcp.AutoRound{Phase: gcp.PhaseSearch, Done: 3, Total: 3})
+	quiet.end()
+	if !strings.HasPrefix(quiet.summary(), "search ") {
+		t.Errorf("a fitProgress off a terminal sums up %q", quiet.summary())
+	}
+}

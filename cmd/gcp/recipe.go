@@ -35,7 +35,8 @@ type fitJob struct {
 	untransformed []float64
 	// transformNote says which transform the targets have, and why.
 	transformNote string
-	bar           *progressBar // counts the search's rounds, or plain Fit's epochs
+	// term is the terminal to draw progress on, nil if there is none.
+	term io.Writer
 }
 
 // recipeFlags are the flags of the training recipe, which train and
@@ -196,10 +197,13 @@ func (f *recipeFlags) job(c *command, td trainingData) fitJob {
 
 // fitResult is what a fitJob did, for the summary.
 type fitResult struct {
-	auto  gcp.AutoResult // the search's result; for plain, its lr, dropout and epochs
-	plain bool
-	small bool // plain because the data was too small to hold rows out
-	rows  int
+	auto gcp.AutoResult // the search's result; for plain, its lr, dropout and epochs
+	// progress is how long each phase of the automatic recipe took; nil
+	// for plain.
+	progress *fitProgress
+	plain    bool
+	small    bool // plain because the data was too small to hold rows out
+	rows     int
 	// members is the number of networks trained, Config.Members.
 	members int
 	// transform says which target transform the model has, and why.
@@ -213,11 +217,10 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 		res.plain, res.small = true, true
 	}
 	if !res.plain {
-		job.search.Progress = func(r gcp.AutoRound) {
-			job.bar.draw(r.Round, fmt.Sprintf("round of %d candidates, %d epochs, best held-out NLL %.4g", r.Candidates, r.Epochs, r.BestValNLL))
-		}
+		res.progress = newFitProgress(job.term)
+		job.search.Progress = res.progress.update
 		m, auto, err := gcp.AutoFitContext[T](ctx, job.cfg, job.tc, convert[T](job.x), convert[T](job.y), job.search)
-		job.bar.finish()
+		res.progress.end()
 		if err != nil {
 			return nil, res, trainingError(err)
 		}
@@ -247,11 +250,12 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 	if err != nil {
 		return nil, res, err
 	}
-	if job.bar != nil {
-		job.bar.total = epochs // plain Fit counts epochs, not rounds
+	var bar *progressBar
+	if job.term != nil {
+		bar = newProgressBar(job.term, epochs)
 	}
-	st, err := tr.FitContext(ctx, convert[T](job.x), convert[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: job.bar.update})
-	job.bar.finish()
+	st, err := tr.FitContext(ctx, convert[T](job.x), convert[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: bar.update})
+	bar.finish()
 	if err != nil {
 		return nil, res, trainingError(err)
 	}
@@ -310,5 +314,9 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 			from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
 	}
-	fmt.Fprintf(w, "wrote %s in %s\n", path, took.Round(time.Millisecond))
+	fmt.Fprintf(w, "wrote %s in %s", path, took.Round(time.Millisecond))
+	if r.progress != nil {
+		fmt.Fprintf(w, ": %s", r.progress.summary())
+	}
+	fmt.Fprintln(w)
 }

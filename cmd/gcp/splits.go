@@ -27,8 +27,10 @@ rows exactly as gcp train would with the same flags (by default the
 automatic recipe, with no flag at all), then score the test rows in
 original units: RMSE, the mean negative log predictive density (NLL) and
 the coverage of the central 95% interval, for the Student-t predictive
-and for the calibrated one, N(mean, corrected variance). It prints each
-measure's mean and standard error over the splits.
+and for the calibrated one, N(mean, corrected variance), with the
+calibrated interval's mean width, and the coverage and mean width of the
+conformal 95% interval (for a model of the automatic recipe). It prints
+each measure's mean and standard error over the splits.
 
 -splits defaults to splits/NAME_test_idx.txt beside FILE.csv, the layout of
 data/uci. With -inner the test rows are never read: each training split
@@ -43,6 +45,12 @@ type splitScores struct {
 	NLLCal     float64 `json:"nll_calibrated"`
 	Cover95    float64 `json:"coverage95"`
 	Cover95Cal float64 `json:"coverage95_calibrated"`
+	// The mean width of the calibrated 95% intervals, and the coverage and
+	// mean width of the conformal ones (NaN for a model without them: a
+	// Bayesian comparator, or -validation 0).
+	Width95Cal  float64   `json:"width95_calibrated"`
+	Cover95Conf jsonFloat `json:"coverage95_conformal"`
+	Width95Conf jsonFloat `json:"width95_conformal"`
 	// The same measures of the model before calibration (VarScale and
 	// CorrectedScale 1): what calibration changed.
 	NLLRaw        float64 `json:"nll_uncalibrated"`
@@ -208,7 +216,7 @@ func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *dataset.T
 	if err != nil {
 		return splitScores{}, err
 	}
-	sc, err := scoreModel(m, eval)
+	preds, sc, err := scoreModel(m, eval)
 	if err != nil {
 		return splitScores{}, err
 	}
@@ -216,15 +224,33 @@ func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *dataset.T
 	if err := errors.Join(raw.SetVarScale(1), raw.SetCorrectedScale(1)); err != nil {
 		return splitScores{}, err
 	}
-	rs, err := scoreModel(raw, eval)
+	_, rs, err := scoreModel(raw, eval)
 	if err != nil {
 		return splitScores{}, err
 	}
 	a := fr.auto
-	return splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
+	s := splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
 		NLLRaw: rs.nll, Cover95Raw: rs.cover95, Cover95CalRaw: rs.cover95Cal,
 		LR: a.LearningRate, Dropout: a.Dropout, Hidden: a.Hidden, Weighting: a.ScaleWeighting, Quantum: a.Quantum,
-		Epoch: a.Epoch, VarScale: a.VarScale}, nil
+		Epoch: a.Epoch, VarScale: a.VarScale}
+	return s, s.intervals(m, preds, eval.y)
+}
+
+// intervals sets the widths of the calibrated and conformal 95%
+// intervals of m's predictions preds and the conformal ones' coverage of
+// the targets y.
+func (s *splitScores) intervals(m conformalModel, preds []gcp.Prediction, y []float64) error {
+	cal, err := metrics.CentralIntervals(preds, y, 0.95, metrics.Calibrated)
+	if err != nil {
+		return err
+	}
+	s.Width95Cal, s.Cover95Conf, s.Width95Conf = cal.Width, jsonFloat(math.NaN()), jsonFloat(math.NaN())
+	if !hasConformal(m) {
+		return nil
+	}
+	conf, err := metrics.CentralIntervals(preds, y, 0.95, conformal{m})
+	s.Cover95Conf, s.Width95Conf = jsonFloat(conf.Coverage), jsonFloat(conf.Width)
+	return err
 }
 
 // bayesSplit trains the Bayesian comparator m by h on the rows train of
@@ -254,8 +280,12 @@ func bayesSplit(ctx context.Context, m method, h bayesHyper, tab *dataset.Table,
 	}
 	preds, y := withTargets(io.Discard, test.File, preds, e.y)
 	sc, err := score(preds, y)
-	return splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
-		NLLRaw: sc.nll, Cover95Raw: sc.cover95, Cover95CalRaw: sc.cover95Cal, Epoch: h.epochs, VarScale: 1}, err
+	if err != nil {
+		return splitScores{}, err
+	}
+	s := splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
+		NLLRaw: sc.nll, Cover95Raw: sc.cover95, Cover95CalRaw: sc.cover95Cal, Epoch: h.epochs, VarScale: 1}
+	return s, s.intervals(model, preds, y)
 }
 
 // testRows are the encoded inputs and the targets of the test rows that
@@ -286,13 +316,15 @@ func encodeFor[T gcp.Float](m *gcp.Model[T], test *dataset.Table, k int) (testRo
 	return out, nil
 }
 
-// scoreModel scores m on the rows of eval.
-func scoreModel[T gcp.Float](m *gcp.Model[T], eval testRows[T]) (scores, error) {
+// scoreModel returns m's predictions of the rows of eval and their
+// scores.
+func scoreModel[T gcp.Float](m *gcp.Model[T], eval testRows[T]) ([]gcp.Prediction, scores, error) {
 	preds := make([]gcp.Prediction, len(eval.y))
 	if err := m.PredictBatch(m.NewWorkspace(), eval.x, preds); err != nil {
-		return scores{}, err
+		return nil, scores{}, err
 	}
-	return score(preds, eval.y)
+	s, err := score(preds, eval.y)
+	return preds, s, err
 }
 
 // meanSE returns the mean of v and its standard error, sd/√n.
@@ -315,6 +347,9 @@ func writeSplitsSummary(w io.Writer, name string, inner, asJSON bool, res []spli
 		{"NLL_calibrated", func(s splitScores) float64 { return s.NLLCal }},
 		{"cover95", func(s splitScores) float64 { return s.Cover95 }},
 		{"cover95_calibrated", func(s splitScores) float64 { return s.Cover95Cal }},
+		{"width95_calibrated", func(s splitScores) float64 { return s.Width95Cal }},
+		{"cover95_conformal", func(s splitScores) float64 { return float64(s.Cover95Conf) }},
+		{"width95_conformal", func(s splitScores) float64 { return float64(s.Width95Conf) }},
 	}
 	type ms struct {
 		Mean jsonFloat `json:"mean"`

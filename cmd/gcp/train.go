@@ -97,7 +97,7 @@ within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 	td.describe(stderr)
 	job := rf.job(c, td)
 	if isTerminal(stderr) {
-		job.bar = newProgressBar(stderr, 3)
+		job.term = stderr
 	}
 	start := time.Now()
 	var res fitResult

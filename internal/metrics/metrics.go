@@ -1,8 +1,10 @@
 // Package metrics scores a model's predictions on a test set by the
 // measures of the paper's Sec. subsecRealWorld (RMSE, and the curve of
-// RMSE versus rejection with its AUC) and by two measures of the predictive
-// distribution: the mean negative log predictive density and the coverage
-// of central intervals. MeanStd aggregates a measure over folds.
+// RMSE versus rejection with its AUC) and by the measures of the
+// predictive distribution that the field reads: the mean negative log
+// predictive density, the mean CRPS, the coverage, width and interval
+// score of central intervals, and the PIT values with their histogram and
+// miscalibration area. MeanStd aggregates a measure over folds.
 package metrics
 
 import (
@@ -123,54 +125,139 @@ func (k Predictive) logPDF(p gcp.Prediction, y float64) float64 {
 	return p.LogPDF(y)
 }
 
-func (k Predictive) interval(p gcp.Prediction, level float64) (lo, hi float64, err error) {
+// Interval returns the central interval of probability level of the
+// predictive k of p.
+func (k Predictive) Interval(p gcp.Prediction, level float64) (lo, hi float64, err error) {
 	if k == Calibrated {
 		return p.CalibratedInterval(level)
 	}
 	return p.Interval(level)
 }
 
+func (k Predictive) cdf(p gcp.Prediction, y float64) float64 {
+	if k == Calibrated {
+		return p.CalibratedCDF(y)
+	}
+	return p.CDF(y)
+}
+
+func (k Predictive) crps(p gcp.Prediction, y float64) float64 {
+	if k == Calibrated {
+		return p.CalibratedCRPS(y)
+	}
+	return p.CRPS(y)
+}
+
+// Intervals gives a prediction's central interval at a level: a
+// Predictive's, or another kind, such as a model's conformal intervals.
+type Intervals interface {
+	Interval(p gcp.Prediction, level float64) (lo, hi float64, err error)
+}
+
 // MeanNLL returns the mean negative log predictive density −(1/N)·Σ ln
 // p_i(y_i) of the targets under the predictions' predictive k, in the
 // units of the targets: rescaling the targets by s adds ln s.
 func MeanNLL(pred []gcp.Prediction, y []float64, k Predictive) (float64, error) {
-	if err := check(len(y), 1, y); err != nil {
+	return mean(pred, y, func(p gcp.Prediction, y float64) float64 { return -k.logPDF(p, y) })
+}
+
+// mean returns the mean of score over the predictions and their targets,
+// or ErrLength, ErrTooFew or ErrNaN for targets it cannot score.
+func mean(pred []gcp.Prediction, y []float64, score func(gcp.Prediction, float64) float64) (float64, error) {
+	if err := checkPredictions(pred, y); err != nil {
 		return 0, err
-	}
-	if len(pred) != len(y) {
-		return 0, ErrLength
 	}
 	var sum float64
 	for i, p := range pred {
-		sum -= k.logPDF(p, y[i])
+		sum += score(p, y[i])
 	}
 	return sum / float64(len(y)), nil
 }
 
-// Coverage returns the fraction of targets that fall inside the central
-// interval of probability level of the predictive k, ends included, and
-// the intervals' mean width. For a calibrated model the fraction is close
-// to level. A level outside (0, 1) gives gcp.ErrLevel.
-func Coverage(pred []gcp.Prediction, y []float64, level float64, k Predictive) (cover, width float64, err error) {
+// checkPredictions returns ErrTooFew for no targets, ErrNaN for a NaN
+// one, and ErrLength unless there is a prediction for each.
+func checkPredictions(pred []gcp.Prediction, y []float64) error {
 	if err := check(len(y), 1, y); err != nil {
-		return 0, 0, err
+		return err
 	}
 	if len(pred) != len(y) {
-		return 0, 0, ErrLength
+		return ErrLength
+	}
+	return nil
+}
+
+// IntervalStats describes a test set's central intervals of one level.
+type IntervalStats struct {
+	// Coverage is the share of targets inside their interval, ends
+	// included: close to the level for a calibrated model.
+	Coverage float64
+	// Width is the intervals' mean width.
+	Width float64
+	// Score is the mean interval score (gcp.IntervalScore), which adds to
+	// the width 2/(1 − level) times each miss's distance: lower is better.
+	Score float64
+}
+
+// CentralIntervals returns the coverage, mean width and mean interval
+// score of the central intervals of probability level that k gives the
+// predictions, against the targets y. A level outside (0, 1) gives
+// gcp.ErrLevel.
+func CentralIntervals(pred []gcp.Prediction, y []float64, level float64, k Intervals) (IntervalStats, error) {
+	var s IntervalStats
+	if err := checkPredictions(pred, y); err != nil {
+		return s, err
 	}
 	inside := 0
 	for i, p := range pred {
-		lo, hi, err := k.interval(p, level)
+		lo, hi, err := k.Interval(p, level)
 		if err != nil {
-			return 0, 0, err
+			return s, err
+		}
+		score, err := gcp.IntervalScore(lo, hi, level, y[i])
+		if err != nil {
+			return s, err
 		}
 		if lo <= y[i] && y[i] <= hi {
 			inside++
 		}
-		width += hi - lo
+		s.Width += hi - lo
+		s.Score += score
 	}
 	n := float64(len(y))
-	return float64(inside) / n, width / n, nil
+	s.Coverage, s.Width, s.Score = float64(inside)/n, s.Width/n, s.Score/n
+	return s, nil
+}
+
+// Coverage returns the fraction of targets that fall inside the central
+// interval of probability level of k, ends included, and the intervals'
+// mean width: CentralIntervals' Coverage and Width.
+func Coverage(pred []gcp.Prediction, y []float64, level float64, k Intervals) (cover, width float64, err error) {
+	s, err := CentralIntervals(pred, y, level, k)
+	return s.Coverage, s.Width, err
+}
+
+// MeanCRPS returns the mean continuous ranked probability score of the
+// predictions' predictive k at the targets (gcp.Prediction.CRPS), in the
+// units of the targets; +Inf if a predictive's tails are too heavy for
+// its CRPS to exist.
+func MeanCRPS(pred []gcp.Prediction, y []float64, k Predictive) (float64, error) {
+	return mean(pred, y, k.crps)
+}
+
+// PIT returns the probability integral transform values F(y) of the
+// targets under the predictions' predictive k, collected for their
+// histogram and miscalibration area.
+func PIT(pred []gcp.Prediction, y []float64, k Predictive) (*gcp.PIT, error) {
+	if err := checkPredictions(pred, y); err != nil {
+		return nil, err
+	}
+	h := new(gcp.PIT)
+	for i, p := range pred {
+		if err := h.Add(k.cdf(p, y[i])); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
 }
 
 // MeanStd returns the mean of a measure over folds and its sample

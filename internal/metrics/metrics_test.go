@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gcpnet/gcp"
@@ -179,6 +180,53 @@ func TestCoverage(t *testing.T) {
 	}
 }
 
+func TestCentralIntervals(t *testing.T) {
+	ps := []gcp.Prediction{cauchy, cauchy, cauchy}
+	// The Cauchy's central 50% interval is 10 ± 1, width 2, and a miss
+	// costs 2/(1 − 0.5) = 4 per unit: 10 scores 2, 12 scores 2 + 4·1 and
+	// 8.5 scores 2 + 4·0.5.
+	got, err := CentralIntervals(ps, []float64{10, 12, 8.5}, 0.5, StudentT)
+	want := IntervalStats{Coverage: 1.0 / 3, Width: 2, Score: (2 + 6 + 4) / 3.0}
+	// The interval's ends come from the Student-t quantile, accurate to
+	// 1e-13 relative (studentTQuantile), which the score carries.
+	if err != nil || got.Coverage != want.Coverage || !closeTo(got.Width, want.Width, 1e-13) || !closeTo(got.Score, want.Score, 1e-13) {
+		t.Errorf("CentralIntervals = %+v, %v; want %+v", got, err, want)
+	}
+	if _, err := CentralIntervals(ps, []float64{1, 2, 3}, 1, StudentT); !errors.Is(err, gcp.ErrLevel) {
+		t.Errorf("level 1: %v, want gcp.ErrLevel", err)
+	}
+}
+
+func TestMeanCRPS(t *testing.T) {
+	// A comparator's N(0, 1) at its mean scores 2φ(0) − 1/√π = (√2 − 1)/√π;
+	// the calibrated predictive of a GCP prediction with VarCorrected 4,
+	// N(0, 2²), twice that.
+	g := gcp.Prediction{Loss: gcp.LossGaussianML, Var: 1, VarCorrected: 1, Alpha: math.Inf(1)}
+	c := gcp.Prediction{Loss: gcp.LossGCP, Alpha: 2, Beta: 1, Nu: 1, VarCorrected: 4}
+	want := (math.Sqrt2 - 1) / math.Sqrt(math.Pi)
+	// The closed form is accurate to a few eps.
+	if got, err := MeanCRPS([]gcp.Prediction{g, g}, []float64{0, 0}, StudentT); err != nil || !closeTo(got, want, 1e-14) {
+		t.Errorf("MeanCRPS of N(0, 1) at 0 = %v, %v; want %v", got, err, want)
+	}
+	if got, err := MeanCRPS([]gcp.Prediction{c}, []float64{0}, Calibrated); err != nil || !closeTo(got, 2*want, 1e-14) {
+		t.Errorf("calibrated MeanCRPS of N(0, 4) at 0 = %v, %v; want %v", got, err, 2*want)
+	}
+}
+
+func TestPIT(t *testing.T) {
+	// The Cauchy's CDF is ½ + atan(y − 10)/π: exactly ½ at 10 (the edge
+	// of bins 1 and 2 of 4, so bin 2), 0.148 at 8 and 0.898 at 13.
+	h, err := PIT([]gcp.Prediction{cauchy, cauchy, cauchy}, []float64{10, 8, 13}, StudentT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := make([]int, 4)
+	h.Histogram(counts)
+	if h.Len() != 3 || !slices.Equal(counts, []int{1, 0, 1, 1}) {
+		t.Errorf("PIT values %d, histogram %v; want 3 values, [1 0 1 1]", h.Len(), counts)
+	}
+}
+
 func TestMeanStd(t *testing.T) {
 	// Mean of 1..4 is 2.5; squared deviations 2.25+0.25+0.25+2.25 = 5,
 	// sample variance 5/3.
@@ -213,6 +261,11 @@ func TestErrors(t *testing.T) {
 		{"Coverage lengths", third(Coverage(one, []float64{1, 2}, 0.95, StudentT)), ErrLength},
 		{"Coverage NaN", third(Coverage(one, []float64{math.NaN()}, 0.95, StudentT)), ErrNaN},
 		{"MeanStd empty", third(MeanStd(nil)), ErrTooFew},
+		{"CentralIntervals lengths", second(CentralIntervals(one, []float64{1, 2}, 0.95, StudentT)), ErrLength},
+		{"MeanCRPS lengths", second(MeanCRPS(one, []float64{1, 2}, StudentT)), ErrLength},
+		{"MeanCRPS NaN", second(MeanCRPS(one, []float64{math.NaN()}, StudentT)), ErrNaN},
+		{"PIT lengths", second(PIT(one, []float64{1, 2}, StudentT)), ErrLength},
+		{"PIT empty", second(PIT(nil, nil, StudentT)), ErrTooFew},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, tt.want) {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gcpnet/gcp"
+)
+
+// fitProgress follows the phases of gcp.AutoFit that its Progress callback
+// reports (gcp.AutoRound): the search, an ensemble's run and the
+// calibration folds. On a terminal it draws each phase on a line of its
+// own, a progress bar that ends by saying how long the phase took; always
+// it records each phase's span for the summary.
+type fitProgress struct {
+	w      io.Writer // the terminal; nil off one: nothing drawn
+	bar    *progressBar
+	phases []phaseSpan
+	since  time.Time // when the current phase began
+	detail string    // the current phase's last detail, for its last line
+}
+
+// phaseSpan is how far one phase of a fit went and how long it took.
+type phaseSpan struct {
+	phase       gcp.AutoPhase
+	done, total int
+	took        time.Duration
+}
+
+// newFitProgress returns a fitProgress that draws on w, if not nil, and
+// whose first phase begins now.
+func newFitProgress(w io.Writer) *fitProgress {
+	return &fitProgress{w: w, since: time.Now()}
+}
+
+// update records the round r and redraws; it is AutoFit's Progress.
+func (f *fitProgress) update(r gcp.AutoRound) {
+	now := time.Now()
+	if len(f.phases) == 0 || f.phases[len(f.phases)-1].phase != r.Phase {
+		f.end()
+		f.phases = append(f.phases, phaseSpan{phase: r.Phase})
+		if f.w != nil {
+			f.bar = &progressBar{w: f.w, total: r.Total, unit: phaseUnits[r.Phase], start: f.since}
+		}
+	}
+	p := &f.phases[len(f.phases)-1]
+	p.done, p.total, p.took = r.Done, r.Total, now.Sub(f.since)
+	switch r.Phase {
+	case gcp.PhaseSearch:
+		f.detail = fmt.Sprintf("%d candidates, %d epochs, best held-out NLL %.4g", r.Candidates, r.Epochs, r.BestValNLL)
+	case gcp.PhaseEnsemble:
+		f.detail = fmt.Sprintf("best held-out NLL %.4g, calibration folds training behind it", r.BestValNLL)
+	default:
+		f.detail = "5 fold models, each to predict the rows it does not train on"
+	}
+	f.bar.draw(r.Done, f.detail)
+}
+
+// phaseUnits names what each phase's bar counts.
+var phaseUnits = map[gcp.AutoPhase]string{
+	gcp.PhaseSearch:      "search round",
+	gcp.PhaseEnsemble:    "ensemble epoch",
+	gcp.PhaseCalibration: "calibration fold epoch",
+}
+
+// end closes the current phase, if any: its line, drawn once more as
+// finished, and its span, which the next phase begins at.
+func (f *fitProgress) end() {
+	if len(f.phases) == 0 {
+		return
+	}
+	p := &f.phases[len(f.phases)-1]
+	p.took = time.Since(f.since)
+	f.since = f.since.Add(p.took)
+	f.bar.drawAt(p.done, f.detail, true)
+	f.bar.finish()
+}
+
+// summary describes the phases' spans on one line.
+func (f *fitProgress) summary() string {
+	var parts []string
+	for _, p := range f.phases {
+		what := map[gcp.AutoPhase]string{
+			gcp.PhaseSearch:      fmt.Sprintf("%d rounds", p.done),
+			gcp.PhaseEnsemble:    fmt.Sprintf("%d epochs, the calibration folds training behind it", p.done),
+			gcp.PhaseCalibration: fmt.Sprintf("%d fold epochs", p.done),
+		}[p.phase]
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", p.phase, p.took.Round(time.Millisecond), what))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/gcpnet/gcp"
+)
+
+// predictLevel is one interval level of gcp predict's -levels: the level
+// and its percentage as the column names spell it, "95" for 0.95.
+type predictLevel struct {
+	p     float64
+	label string
+}
+
+// parseLevels parses -levels: levels in (0, 1), separated by commas, each
+// named after its exact decimal percentage (0.975 gives lo97.5_cal).
+func parseLevels(s string) ([]predictLevel, error) {
+	var out []predictLevel
+	seen := map[string]bool{}
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		r, ok := new(big.Rat).SetString(f)
+		p, err := strconv.ParseFloat(f, 64)
+		if !ok || err != nil || !(p > 0 && p < 1) {
+			return nil, fmt.Errorf("-levels %q: %q is not a level in (0, 1); want levels like 0.5,0.9,0.95", s, f)
+		}
+		label := percent(r)
+		if seen[label] {
+			return nil, fmt.Errorf("-levels %q: %s%% twice", s, label)
+		}
+		seen[label] = true
+		out = append(out, predictLevel{p, label})
+	}
+	return out, nil
+}
+
+// percent returns 100·r with as many decimals as it needs: r is a
+// decimal written with finitely many digits, so some count is exact.
+func percent(r *big.Rat) string {
+	r = new(big.Rat).Mul(r, big.NewRat(100, 1))
+	for d := 0; ; d++ {
+		s := r.FloatString(d)
+		if back, _ := new(big.Rat).SetString(s); back.Cmp(r) == 0 {
+			return s
+		}
+	}
+}
+
+// predictWriter writes gcp predict's CSV: the header, then a line per row.
+type predictWriter struct {
+	w         *bufio.Writer
+	m         model
+	levels    []predictLevel
+	conformal bool // the model has a conformal calibration
+	bits      int  // 32 for a float32 model: fewer digits
+	hasID     bool
+	buf       []byte
+}
+
+// newPredictWriter returns a writer of m's predictions at the levels,
+// with an id column first if idName is not empty, and writes the header.
+func newPredictWriter(w io.Writer, m model, levels []predictLevel, idName string) *predictWriter {
+	pw := &predictWriter{w: bufio.NewWriter(w), m: m, levels: levels, bits: m.bits(),
+		conformal: hasConformal(m), hasID: idName != ""}
+	var cols []string
+	if pw.hasID {
+		cols = append(cols, csvField(idName))
+	}
+	cols = append(cols, "mean")
+	interval := func(suffix string) {
+		for _, l := range levels {
+			cols = append(cols, "lo"+l.label+suffix, "hi"+l.label+suffix)
+		}
+	}
+	interval("_cal")
+	if pw.conformal {
+		interval("_conformal")
+	}
+	cols = append(cols, "sd_corrected")
+	interval("_student_t")
+	cols = append(cols, "sd_student_t", "alpha", "input_z", "outside", "sd_epistemic", "disagreement")
+	pw.w.WriteString(strings.Join(cols, ",") + "\n")
+	return pw
+}
+
+// csvField quotes s as a CSV field where it needs quotes.
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// row writes the line of the prediction p of the input row x, after the
+// field id, as it was in the file, if the writer has an id column.
+func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction) error {
+	pw.buf = pw.buf[:0]
+	sep := false
+	put := func(v float64) {
+		if sep {
+			pw.buf = append(pw.buf, ',')
+		}
+		sep = true
+		pw.buf = appendNumber(pw.buf, v, pw.bits)
+	}
+	if pw.hasID {
+		pw.buf, sep = append(pw.buf, csvField(id)...), true
+	}
+	put(p.Mean)
+	type intervalFunc func(gcp.Prediction, float64) (float64, float64, error)
+	intervals := func(f intervalFunc) error {
+		for _, l := range pw.levels {
+			lo, hi, err := f(p, l.p)
+			if err != nil {
+				return err
+			}
+			put(lo)
+			put(hi)
+		}
+		return nil
+	}
+	if err := intervals(gcp.Prediction.CalibratedInterval); err != nil {
+		return err
+	}
+	if pw.conformal {
+		if err := intervals(pw.m.ConformalInterval); err != nil {
+			return err
+		}
+	}
+	put(math.Sqrt(p.VarCorrected))
+	if err := intervals(gcp.Prediction.Interval); err != nil {
+		return err
+	}
+	outside, _ := pw.m.OutsideRange(x)
+	for _, v := range [...]float64{math.Sqrt(p.Var), p.Alpha, p.InputZ, float64(outside), math.Sqrt(p.VarEpistemic), p.Disagreement} {
+		put(v)
+	}
+	pw.buf = append(pw.buf, '\n')
+	_, err := pw.w.Write(pw.buf)
+	return err
+}
+
+// flush writes what is buffered.
+func (pw *predictWriter) flush() error { return pw.w.Flush() }
+
+// appendNumber appends v with the digits it has: the shortest decimal
+// that reads back as the same float64, or for a float32 model (bits 32)
+// as the same float32, since its parameters hold no more; a value beyond
+// float32's normal range is written with float32's 9 significant digits.
+func appendNumber(b []byte, v float64, bits int) []byte {
+	if bits != 32 {
+		return strconv.AppendFloat(b, v, 'g', -1, 64)
+	}
+	if a := math.Abs(v); a == 0 || a >= 0x1p-126 && a <= math.MaxFloat32 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return strconv.AppendFloat(b, v, 'g', -1, 32)
+	}
+	return strconv.AppendFloat(b, v, 'g', 9, 64)
+}
