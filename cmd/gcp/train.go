@@ -41,14 +41,21 @@ calibrated log-normal mean. The summary says what was read and chosen.
 By default the hyperparameters are chosen for you (gcp.AutoFit): a share
 of the rows (-validation) is held out; every learning rate in
 1e-4, 3e-4, 1e-3, 3e-3 with every dropout rate in 0, 0.1, 0.2, 0.4 trains
-a single network with early stopping on the held-out rows; successive
-halving drops the worst two thirds twice; the best settings then train
-the ensemble, early-stopped on the held-out rows, and its variance is
-calibrated on cross-fitted predictions (five ensembles, each predicting
-the fifth of the rows it did not train on). -members 1 keeps the best
-single network instead. -lr, -dropout or -epochs fix that value instead
-of searching it. -validation 0 trains on every row, without early
-stopping or calibration, for -epochs (default 500) at -lr (default
+a single network of one hidden layer of 50 units per head with early
+stopping on the held-out rows; successive halving drops the worst two
+thirds twice; a second hidden layer of 50 then trains with the winner's
+settings and replaces it where the held-out NLL is lower by more than one
+standard error. Gradients are weighted by the predicted scale
+(-scale-weighting), every run keeps the average of its parameters over
+the last epoch, and a target on a lattice (integer scores) is
+dequantized. The best settings then train the ensemble, early-stopped on
+the held-out rows, and its variance is calibrated on rows that neither
+trained nor chose it: cross-fitted predictions under 5000 rows (five
+ensembles, each predicting the fifth of the rows it did not train on),
+half of the held-out rows above. -members 1 keeps the best single
+network instead. -lr, -dropout, -hidden or -epochs fix that value
+instead of searching it. -validation 0 trains on every row, without
+early stopping or calibration, for -epochs (default 500) at -lr (default
 0.001).
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
