@@ -3,6 +3,8 @@ package gcp
 import (
 	"math"
 	"slices"
+
+	"github.com/gcpnet/gcp/internal/onese"
 )
 
 // The architecture stage of AutoFit. A deeper head can fit a mean that a
@@ -28,7 +30,7 @@ import (
 // AutoOptions.Architectures, one candidate with win's other settings, in
 // parallel, and returns the candidate to keep: the one of lowest held-out
 // NLL among win and those, unless an earlier architecture's is within
-// one standard error of it (oneSEPick). It returns an error only for a
+// one standard error of it (onese.Pick). It returns an error only for a
 // done context.
 func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 	archs := s.opt.Architectures[1:]
@@ -57,7 +59,7 @@ func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 	for i, c := range cands {
 		nlls[i] = s.rowNLLs(c)
 	}
-	return cands[oneSEPick(nlls)], nil
+	return cands[onese.Pick(nlls)], nil
 }
 
 // rowNLLs returns the negative log predictive density of each held-out
@@ -80,44 +82,4 @@ func (s *search[T]) rowNLLs(c *candidate[T]) []float64 {
 		out[i] = -p.LogPDF(float64(s.valRows.y[s.valRows.row(i)]))
 	}
 	return out
-}
-
-// oneSEPick returns the index of the first of the models whose per-row
-// held-out NLLs are nlls (nil for a model that failed) whose mean is
-// within one standard error of the best model's: the standard error of
-// the mean of the paired per-row differences between the two. The first
-// model must have scored.
-func oneSEPick(nlls [][]float64) int {
-	mean := func(v []float64) float64 {
-		var s float64
-		for _, x := range v {
-			s += x
-		}
-		return s / float64(len(v))
-	}
-	best := 0
-	for i, v := range nlls {
-		if v != nil && mean(v) < mean(nlls[best]) {
-			best = i
-		}
-	}
-	for i, v := range nlls[:best] {
-		if v == nil {
-			continue
-		}
-		d := make([]float64, len(v))
-		for j := range v {
-			d[j] = v[j] - nlls[best][j]
-		}
-		md := mean(d)
-		var ss float64
-		for _, x := range d {
-			ss += (x - md) * (x - md)
-		}
-		se := math.Sqrt(ss / float64(len(d)-1) / float64(len(d)))
-		if md <= se {
-			return i
-		}
-	}
-	return best
 }

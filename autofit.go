@@ -167,10 +167,14 @@ type AutoResult struct {
 	// model itself. NaN if no model could score them.
 	CVNLL, CVCoverage95 float64
 	CVRows, CVFolds     int
-	// CVMeanTarget is the mean target of the CVRows rows scored: under a
-	// log target transform, the CVNLL of the targets in original units is
-	// CVNLL + CVMeanTarget (the log's Jacobian, −ln f(y) = −ln f(z) + z).
-	CVMeanTarget float64
+	// CVNLLs and CVTargets are the negative log predictive density and
+	// the target of each of the CVRows rows scored, in the order scored
+	// (the same for the same rows and seed): CVNLL is their mean. Two
+	// fits of the same rows, such as gcp train's with and without a
+	// target transform, compare row by row through them; under a log
+	// transform, a row's NLL in original units is its CVNLL plus its
+	// CVTarget (the log's Jacobian: −ln f(y) = −ln f(z) + z).
+	CVNLLs, CVTargets []float64
 	// VarScale and CorrectedScale are the calibration factors fitted to
 	// those predictions (Model.VarScale, Model.CorrectedScale); 1 if no
 	// model could score them.
@@ -540,10 +544,14 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
-		res.CVNLL, res.CVCoverage95, res.CVRows = heldOutScores(preds, y)
-		for _, v := range y {
-			res.CVMeanTarget += float64(v) / float64(len(y))
+		res.CVNLLs, res.CVCoverage95 = heldOutScores(preds, y)
+		res.CVRows, res.CVTargets = len(y), make([]float64, len(y))
+		var sum float64
+		for i, v := range y {
+			sum += res.CVNLLs[i]
+			res.CVTargets[i] = float64(v)
 		}
+		res.CVNLL = sum / float64(len(y))
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}
@@ -740,20 +748,21 @@ func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
 	return preds, nil
 }
 
-// heldOutScores returns the mean negative log predictive density of the
-// targets y under preds and the share inside the central 95% calibrated
-// interval.
-func heldOutScores[T Float](preds []Prediction, y []T) (nll, cover95 float64, rows int) {
+// heldOutScores returns the negative log predictive density of each
+// target of y under preds and the share inside the central 95%
+// calibrated interval.
+func heldOutScores[T Float](preds []Prediction, y []T) (nlls []float64, cover95 float64) {
 	var in int
+	nlls = make([]float64, len(y))
 	for i, p := range preds {
 		v := float64(y[i])
-		nll -= p.LogPDF(v)
+		nlls[i] = -p.LogPDF(v)
 		lo, hi, _ := p.CalibratedInterval(0.95)
 		if lo <= v && v <= hi {
 			in++
 		}
 	}
-	return nll / float64(len(y)), float64(in) / float64(len(y)), len(y)
+	return nlls, float64(in) / float64(len(y))
 }
 
 // dequantized returns the targets y plus the uniform noise on
