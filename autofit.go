@@ -35,6 +35,12 @@ type AutoOptions struct {
 	// and ScaleWeightings {0} trains by the paper's update alone.
 	Architectures   [][]int
 	ScaleWeightings []float64
+	// TargetTransform says that the targets y passed to AutoFit are
+	// already transformed, z = g(y) (a log model's ln y): AutoFit sets it
+	// on the returned model, so that its predictions answer in original
+	// units, and scores the held-out rows (AutoResult's CV fields) in
+	// original units too. Default TransformNone.
+	TargetTransform TargetTransform
 	// MaxEpochs is the most epochs any candidate trains, at most
 	// maxEpochs (2²⁰). Default: enough for about stepBudget minibatch
 	// steps, within [minAutoEpochs, maxAutoEpochs] (autoEpochs).
@@ -167,14 +173,13 @@ type AutoResult struct {
 	// model itself. NaN if no model could score them.
 	CVNLL, CVCoverage95 float64
 	CVRows, CVFolds     int
-	// CVNLLs and CVTargets are the negative log predictive density and
-	// the target of each of the CVRows rows scored, in the order scored
-	// (the same for the same rows and seed): CVNLL is their mean. Two
-	// fits of the same rows, such as gcp train's with and without a
-	// target transform, compare row by row through them; under a log
-	// transform, a row's NLL in original units is its CVNLL plus its
-	// CVTarget (the log's Jacobian: −ln f(y) = −ln f(z) + z).
-	CVNLLs, CVTargets []float64
+	// CVNLLs and CVErrors are the negative log predictive density and
+	// the error y − Mean of each of the CVRows rows scored, in original
+	// units and in the order scored (the same for the same rows and
+	// seed): CVNLL is the mean of CVNLLs. Two fits of the same rows, such
+	// as gcp train's with and without a target transform, compare row by
+	// row through them.
+	CVNLLs, CVErrors []float64
 	// VarScale and CorrectedScale are the calibration factors fitted to
 	// those predictions (Model.VarScale, Model.CorrectedScale); 1 if no
 	// model could score them.
@@ -540,16 +545,16 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
 	}
+	m.ext.transform = s.opt.TargetTransform
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
-		res.CVNLLs, res.CVCoverage95 = heldOutScores(preds, y)
-		res.CVRows, res.CVTargets = len(y), make([]float64, len(y))
+		res.CVNLLs, res.CVErrors, res.CVCoverage95 = heldOutScores(m, preds, y)
+		res.CVRows = len(y)
 		var sum float64
-		for i, v := range y {
-			sum += res.CVNLLs[i]
-			res.CVTargets[i] = float64(v)
+		for _, v := range res.CVNLLs {
+			sum += v
 		}
 		res.CVNLL = sum / float64(len(y))
 		if s.calRows.len() == 0 {
@@ -748,21 +753,27 @@ func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
 	return preds, nil
 }
 
-// heldOutScores returns the negative log predictive density of each
-// target of y under preds and the share inside the central 95%
-// calibrated interval.
-func heldOutScores[T Float](preds []Prediction, y []T) (nlls []float64, cover95 float64) {
+// heldOutScores returns, for each prediction of preds in the modeled
+// units and its target of y, the negative log predictive density and the
+// error y − Mean in original units (through m's target transform), and
+// the share of the targets inside their central 95% calibrated interval.
+func heldOutScores[T Float](m *Model[T], preds []Prediction, y []T) (nlls, errs []float64, cover95 float64) {
 	var in int
-	nlls = make([]float64, len(y))
+	tr := m.ext.transform
+	nlls, errs = make([]float64, len(y)), make([]float64, len(y))
 	for i, p := range preds {
 		v := float64(y[i])
-		nlls[i] = -p.LogPDF(v)
+		if tr != TransformNone {
+			m.transformBack(&p, tr)
+			v = tr.invert(v)
+		}
+		nlls[i], errs[i] = -p.LogPDF(v), v-p.Mean
 		lo, hi, _ := p.CalibratedInterval(0.95)
 		if lo <= v && v <= hi {
 			in++
 		}
 	}
-	return nlls, float64(in) / float64(len(y))
+	return nlls, errs, float64(in) / float64(len(y))
 }
 
 // dequantized returns the targets y plus the uniform noise on

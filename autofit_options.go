@@ -21,6 +21,9 @@ func (o AutoOptions) validate() error {
 				ErrConfig, len(o.LearningRates), len(o.Dropouts), len(o.Architectures), len(o.ScaleWeightings), maxCandidates)
 		}
 	}
+	if o.TargetTransform > TransformLog {
+		return fmt.Errorf("%w: AutoOptions.TargetTransform = %v", ErrConfig, o.TargetTransform)
+	}
 	for i, b := range o.ScaleWeightings {
 		if err := checkScaleWeighting(b); err != nil {
 			return fmt.Errorf("AutoOptions.ScaleWeightings[%d]: %w", i, err)

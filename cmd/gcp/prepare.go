@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -141,19 +142,18 @@ func describeTransform(c gcp.TransformChoice, flag string) string {
 
 // fitTransformed trains a Model[T] as job says. Where -target-transform
 // auto found the log a candidate (job.untransformed), it trains the same
-// job on the untransformed targets too and keeps the log model only if
-// its cross-fitted NLL, in original units (cvNLLs), is lower by more than
-// one standard error of the paired differences over the rows both
-// scored (the one-standard-error rule, internal/onese, with the targets
-// as they are the simpler model): a skewed positive target is not always
-// better modelled on a log scale (Yacht's resistances span four decades,
-// the smallest recorded to two decimals, and the log gives their relative
-// errors the weight of the largest targets'), and where the two NLLs are
-// about equal the log model's mean can still be worse (Yacht's inner
-// hold-outs: the same NLL, RMSE 1.04 against 0.74). The cross-fitted NLL,
-// on rows each fold's model did not train on, measures it without a test
-// row. The fit that trains on every row (-validation 0, small files) has
-// no cross-fit and keeps the log.
+// job on the untransformed targets too and keeps the log model only if,
+// on the rows both fits scored out of sample (AutoResult's CV fields, in
+// original units), its NLL is lower by more than one standard error of
+// the paired differences and its squared error is not higher by more
+// than one (the one-standard-error rule, internal/onese, with the targets
+// as they are the simpler model). A skewed positive target is not always
+// better modelled on a log scale: Yacht's resistances span four decades,
+// the smallest recorded to two decimals, the log gives their relative
+// errors the weight of the largest targets', and on its inner hold-outs
+// the log model had about the same NLL and a much worse mean (RMSE 1.04
+// against 0.74). The fit that trains on every row (-validation 0, small
+// files) has no held-out rows and keeps the log.
 func fitTransformed[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
 	m, res, err := fitModel[T](ctx, job)
 	res.transform = job.transformNote
@@ -169,41 +169,34 @@ func fitTransformed[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T]
 		}
 		return m, res, nil // the log model stands
 	}
-	logNLL, noneNLL := res.auto.CVNLL, res2.auto.CVNLL
-	none, log := cvNLLs(res2.auto, gcp.TransformNone), cvNLLs(res.auto, job.transform)
-	if len(log) != len(none) || onese.Pick([][]float64{none, log}) == 0 {
-		res2.transform = fmt.Sprintf("(-target-transform auto): none: the targets are positive and skewed, but their cross-fitted NLL on a log scale (%.4g) is not lower by more than a standard error than as they are (%.4g)", logNLL, noneNLL)
+	log, none := res.auto, res2.auto
+	logRMSE, noneRMSE := rms(log.CVErrors), rms(none.CVErrors)
+	if len(log.CVNLLs) != len(none.CVNLLs) ||
+		onese.Pick([][]float64{none.CVNLLs, log.CVNLLs}) == 0 ||
+		onese.Pick([][]float64{squares(log.CVErrors), squares(none.CVErrors)}) == 1 {
+		res2.transform = fmt.Sprintf("(-target-transform auto): none: the targets are positive and skewed, but on a log scale their held-out NLL (%.4g against %.4g) is not lower, or their RMSE (%.4g against %.4g) is higher, by more than a standard error", log.CVNLL, none.CVNLL, logRMSE, noneRMSE)
 		return m2, res2, nil
 	}
-	res.transform += fmt.Sprintf("; cross-fitted NLL %.4g on the log scale, %.4g without", logNLL, noneNLL)
+	res.transform += fmt.Sprintf("; held-out NLL %.4g on the log scale, %.4g without; RMSE %.4g and %.4g", log.CVNLL, none.CVNLL, logRMSE, noneRMSE)
 	return m, res, nil
 }
 
-// cvNLLs returns the cross-fitted NLL of each row AutoFit scored, in
-// original units: AutoFit scores the transformed targets z, and
-// −ln f(y) = −ln f(z) + z under the log transform.
-func cvNLLs(a gcp.AutoResult, tr gcp.TargetTransform) []float64 {
-	if tr == gcp.TransformNone {
-		return a.CVNLLs
-	}
-	out := make([]float64, len(a.CVNLLs))
-	for i, v := range a.CVNLLs {
-		out[i] = v + a.CVTargets[i]
+// squares returns the squares of v.
+func squares(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = x * x
 	}
 	return out
 }
 
-// cvNLL returns the cross-fitted NLL of a in original units, the mean of
-// cvNLLs; NaN if no row was scored.
-func cvNLL(a gcp.AutoResult, tr gcp.TargetTransform) float64 {
-	if tr == gcp.TransformNone || a.CVRows == 0 {
-		return a.CVNLL
+// rms returns the root mean square of v.
+func rms(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
 	}
-	var sum float64
-	for _, v := range cvNLLs(a, tr) {
-		sum += v
-	}
-	return sum / float64(a.CVRows)
+	return math.Sqrt(s / float64(len(v)))
 }
 
 // allRows returns 0, 1, …, n−1.

@@ -219,13 +219,13 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 	if !res.plain {
 		res.progress = newFitProgress(job.term)
 		job.search.Progress = res.progress.update
+		job.search.TargetTransform = job.transform
 		m, auto, err := gcp.AutoFitContext[T](ctx, job.cfg, job.tc, convert[T](job.x), convert[T](job.y), job.search)
 		res.progress.end()
 		if err != nil {
 			return nil, res, trainingError(err)
 		}
 		res.auto = auto
-		res.auto.CVNLL = cvNLL(auto, job.transform)
 		return m, res, keep(job, m)
 	}
 	cfg, tc, epochs := job.cfg, job.tc, job.search.MaxEpochs
