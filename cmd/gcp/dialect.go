@@ -41,11 +41,12 @@ func (f dialectFlags) dialect() (dataset.Dialect, error) {
 	return d, nil
 }
 
-// readTable reads the data file at path in the dialect the flags give.
-func (f dialectFlags) readTable(path string) (*dataset.Table, error) {
+// readTable reads the data file at path in the dialect the flags give,
+// keeping the columns named by text as text (dataset.Read).
+func (f dialectFlags) readTable(path string, text ...string) (*dataset.Table, error) {
 	d, err := f.dialect()
 	if err != nil {
 		return nil, err
 	}
-	return dataset.ReadFile(path, d)
+	return dataset.ReadFile(path, d, text...)
 }
