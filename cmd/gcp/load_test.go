@@ -161,3 +161,47 @@ func benchLoad[T gcp.Float](b *testing.B, path string) {
 	b.ReportMetric(live/rows, "kept-B/row")
 	b.ReportMetric(live/(8*fields), "kept/data")
 }
+
+// TestPredictLevelsThatAreNumbers checks that gcp predict reads the
+// levels of a model's text column as the file writes them, where every
+// field of the column in the file to predict is a number ("007" and
+// "7.0" are two levels, both the number 7), and passes an -id column of
+// numbers through as written: the reader keeps both as text. The
+// predictions are those of the rows as records of text (PredictRecord).
+func TestPredictLevelsThatAreNumbers(t *testing.T) {
+	dir := t.TempDir()
+	effect := map[string]float64{"007": -1, "7.0": 1, "x": 3}
+	train := drawRows(21, 22, 60, func(r *rand.Rand, i int) tableRow {
+		zip := []string{"007", "7.0", "x"}[i%3]
+		a := r.Float64()
+		return tableRow{[]string{zip, number(a, '.')}, effect[zip] + a + 0.1*r.NormFloat64()}
+	})
+	header := []string{"zip", "a", "y"}
+	data := writeTable(t, dir, "train.csv", ",", '.', header, train)
+	model := filepath.Join(dir, "m.gcpm")
+	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "5", "-members", "1"); err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	test := filepath.Join(dir, "test.csv")
+	if err := os.WriteFile(test, []byte("id,zip,a\n0012,007,0.5\n13.50,7.0,0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := gcpRun("predict", "-model", model, "-data", test, "-id", "id")
+	if err != nil || stderr != "" {
+		t.Fatalf("predict: %v, stderr %q (want no warning of unknown levels)", err, stderr)
+	}
+	_, rows := readPredict(t, stdout)
+	m, err := gcp.LoadFile[float64](model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct{ id, zip string }{{"0012", "007"}, {"13.50", "7.0"}} {
+		p, notes, err := m.PredictRecord(m.NewWorkspace(), gcp.MapRecord{"zip": want.zip, "a": "0.5"})
+		if err != nil || notes.Unseen != 0 {
+			t.Fatalf("PredictRecord(%s): %v, %+v", want.zip, err, notes)
+		}
+		if rows[i]["id"] != want.id || rows[i]["mean"] != strconv.FormatFloat(p.Mean, 'g', -1, 64) {
+			t.Errorf("row %d: id %s, mean %s; want %s, %v", i+1, rows[i]["id"], rows[i]["mean"], want.id, p.Mean)
+		}
+	}
+}
