@@ -207,39 +207,68 @@ const (
 func encodeField[T Float](x []T, c *Column, field string, decimal byte, center float64) (fieldNote, error) {
 	if c == nil || c.Kind == Numeric {
 		v, missing, err := ParseNumber(field, decimal)
-		switch {
-		case err != nil:
+		if err != nil {
 			return noteNone, err
-		case !missing:
-			x[0] = T(v)
-		case c == nil || !c.Missing:
-			x[0] = T(center)
-			return noteImputed, nil
-		default:
-			x[0] = T(c.Impute)
 		}
-		if c != nil && c.Missing {
-			x[1] = indicator[T](missing)
-		}
-		return noteNone, nil
+		return encodeNumber(x, c, v, missing, center), nil
 	}
+	return encodeLevel(x, c, field), nil
+}
+
+// encodeCell is encodeField for row i of the table column tc, whose
+// numbers it takes as they are.
+func encodeCell[T Float](x []T, c *Column, tc *TableColumn, i int, decimal byte, center float64) (fieldNote, error) {
+	if tc.Numbers == nil {
+		return encodeField(x, c, tc.Levels[tc.Codes[i]], decimal, center)
+	}
+	if c == nil || c.Kind == Numeric {
+		v, missing, err := tc.Number(i, decimal)
+		if err != nil {
+			return noteNone, err
+		}
+		return encodeNumber(x, c, v, missing, center), nil
+	}
+	return encodeLevel(x, c, tc.Field(i, decimal)), nil
+}
+
+// encodeNumber writes the inputs x of the numeric column c (nil: without
+// a missing indicator) for the number v, or a missing value.
+func encodeNumber[T Float](x []T, c *Column, v float64, missing bool, center float64) fieldNote {
+	switch {
+	case !missing:
+		x[0] = T(v)
+	case c == nil || !c.Missing:
+		x[0] = T(center)
+		return noteImputed
+	default:
+		x[0] = T(c.Impute)
+	}
+	if c != nil && c.Missing {
+		x[1] = indicator[T](missing)
+	}
+	return noteNone
+}
+
+// encodeLevel writes the inputs x of the categorical column c for the
+// text field.
+func encodeLevel[T Float](x []T, c *Column, field string) fieldNote {
 	clear(x)
 	level := strings.TrimSpace(field)
 	if isMissing(level) {
 		if !c.Missing {
-			return noteImputed, nil
+			return noteImputed
 		}
 		x[len(x)-1] = 1
-		return noteNone, nil
+		return noteNone
 	}
 	if i := sort.SearchStrings(c.Levels, level); i < len(c.Levels) && c.Levels[i] == level {
 		x[i] = 1
-		return noteNone, nil
+		return noteNone
 	}
 	if c.Other {
 		x[len(c.Levels)] = 1
 	}
-	return noteUnseen, nil
+	return noteUnseen
 }
 
 // indicator returns 1 for true and 0 for false.

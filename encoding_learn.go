@@ -69,7 +69,36 @@ var ErrMissingColumn = errors.New("gcp: the record lacks a column of the model")
 // for a row of another length than header; ErrBatch if no row has a
 // target; and a *FieldError for a target that is not a number or a
 // number that is infinite, in a numeric column or the target.
+//
+// LearnEncodingColumns learns the same from a table held by column,
+// without the text of its numbers.
 func LearnEncoding(header []string, rows [][]string, target string, decimal byte) (*Encoding, *EncodedRows, error) {
+	cols := make([]TableColumn, len(header))
+	for j := range cols {
+		cols[j] = TableColumn{Codes: make([]uint32, len(rows)), Levels: make([]string, len(rows))}
+	}
+	for i, row := range rows {
+		if len(row) != len(header) {
+			return nil, nil, fmt.Errorf("%w: row %d has %d fields, the header %d", ErrShape, i, len(row), len(header))
+		}
+		for j, f := range row {
+			cols[j].Codes[i], cols[j].Levels[i] = uint32(i), f
+		}
+	}
+	return LearnEncodingColumns(header, cols, nil, target, decimal)
+}
+
+// LearnEncodingColumns is LearnEncoding for a table held by column: cols
+// holds one TableColumn per column of header, and rows the indices of
+// the training rows among the columns' (nil: every row). The encoding
+// and the encoded rows are those LearnEncoding learns from the same
+// rows as text, bit for bit; EncodedRows.Rows and FieldError.Row are
+// indices among the columns' rows. A column of Numbers is numeric. It
+// returns the errors of LearnEncoding, ErrShape for columns of other
+// lengths than the first or for an index of a row or level out of
+// range, and a *FieldError wrapping ErrNonFinite for an infinite number
+// of a numeric column.
+func LearnEncodingColumns(header []string, cols []TableColumn, rows []int, target string, decimal byte) (*Encoding, *EncodedRows, error) {
 	k := slices.Index(header, target)
 	if k < 0 || len(header) < 2 {
 		return nil, nil, fmt.Errorf("%w: the target %q is not one of %d columns, or is the only one", ErrConfig, target, len(header))
@@ -78,12 +107,27 @@ func LearnEncoding(header []string, rows [][]string, target string, decimal byte
 	if err := checkNames(names, target); err != nil {
 		return nil, nil, err
 	}
-	out := &EncodedRows{}
-	for i, row := range rows {
-		if len(row) != len(header) {
-			return nil, nil, fmt.Errorf("%w: row %d has %d fields, the header %d", ErrShape, i, len(row), len(header))
+	if len(cols) != len(header) {
+		return nil, nil, fmt.Errorf("%w: %d columns for a header of %d", ErrShape, len(cols), len(header))
+	}
+	n := cols[0].Rows()
+	if err := checkColumns(cols, n); err != nil {
+		return nil, nil, err
+	}
+	given := len(rows)
+	if rows == nil {
+		given = n
+	}
+	out := &EncodedRows{Y: make([]float64, 0, given), Rows: make([]int, 0, given)}
+	for r := range given {
+		i := r
+		if rows != nil {
+			i = rows[r]
 		}
-		v, missing, err := ParseNumber(row[k], decimal)
+		if i < 0 || i >= n {
+			return nil, nil, fmt.Errorf("%w: row %d of %d", ErrShape, i, n)
+		}
+		v, missing, err := cols[k].Number(i, decimal)
 		switch {
 		case err != nil:
 			return nil, nil, &FieldError{Row: i, Index: k, Column: target, Err: err}
@@ -94,15 +138,11 @@ func LearnEncoding(header []string, rows [][]string, target string, decimal byte
 		}
 	}
 	if len(out.Rows) == 0 {
-		return nil, nil, fmt.Errorf("%w: none of the %d rows has a target", ErrBatch, len(rows))
+		return nil, nil, fmt.Errorf("%w: none of the %d rows has a target", ErrBatch, given)
 	}
 	columns := make([]Column, len(names))
 	for c, name := range names {
-		j := c
-		if j >= k {
-			j++ // the table's column after the target
-		}
-		col, err := learnColumn(name, rows, out.Rows, j, decimal)
+		col, err := learnColumn(name, &cols[tableColumn(c, k)], out.Rows, tableColumn(c, k), decimal)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -112,33 +152,37 @@ func LearnEncoding(header []string, rows [][]string, target string, decimal byte
 	if e.Inputs() > maxWidth {
 		return nil, nil, fmt.Errorf("%w: the columns become %d inputs, want at most %d", ErrConfig, e.Inputs(), maxWidth)
 	}
-	out.X = make([]float64, 0, len(out.Rows)*e.Inputs())
-	for _, i := range out.Rows {
-		x := out.X[len(out.X) : len(out.X)+e.Inputs()]
+	out.X = make([]float64, len(out.Rows)*e.Inputs())
+	for r, i := range out.Rows {
+		x := out.X[r*e.Inputs() : (r+1)*e.Inputs()]
 		for c := range e.columns {
-			j := c
-			if j >= k {
-				j++
-			}
+			j := tableColumn(c, k)
 			// Every missing value of these rows has its indicator: no
 			// center is needed.
-			if _, err := encodeField(x[e.start[c]:e.start[c+1]], &e.columns[c], rows[i][j], decimal, 0); err != nil {
+			if _, err := encodeCell(x[e.start[c]:e.start[c+1]], &e.columns[c], &cols[j], i, decimal, 0); err != nil {
 				return nil, nil, &FieldError{Row: i, Index: j, Column: names[c], Err: err}
 			}
 		}
-		out.X = out.X[:len(out.X)+e.Inputs()]
 	}
 	return e, out, nil
 }
 
-// learnColumn learns the column called name, column j of the rows whose
-// indices are kept.
-func learnColumn(name string, rows [][]string, kept []int, j int, decimal byte) (Column, error) {
+// tableColumn returns the table's index of feature column c, the target
+// being the table's column k.
+func tableColumn(c, k int) int {
+	if c >= k {
+		return c + 1
+	}
+	return c
+}
+
+// learnColumn learns the column called name, the table's column j, from
+// the kept rows of tc.
+func learnColumn(name string, tc *TableColumn, kept []int, j int, decimal byte) (Column, error) {
 	col := Column{Name: name}
-	var numbers []float64
 	var bad error // the first infinite number, an error if the column is numeric
 	for _, i := range kept {
-		v, missing, err := ParseNumber(rows[i][j], decimal)
+		_, missing, err := tc.Number(i, decimal)
 		switch {
 		case errors.Is(err, ErrNotNumber):
 			col.Kind = Categorical
@@ -146,31 +190,46 @@ func learnColumn(name string, rows [][]string, kept []int, j int, decimal byte) 
 			bad = &FieldError{Row: i, Index: j, Column: name, Err: err}
 		case missing:
 			col.Missing = true
-		case err == nil:
-			numbers = append(numbers, v)
 		}
 	}
 	if col.Kind == Categorical {
-		col.Levels, col.Other = learnLevels(rows, kept, j)
+		col.Levels, col.Other = learnLevels(tc, kept, decimal)
 		return col, nil
 	}
 	if bad != nil {
 		return Column{}, bad
 	}
-	if col.Missing && len(numbers) > 0 {
-		slices.Sort(numbers)
-		col.Impute = robust.Quantile(numbers, 0.5)
+	if col.Missing {
+		col.Impute = median(tc, kept, decimal)
 	}
 	return col, nil
 }
 
-// learnLevels returns the levels of column j of the kept rows that have an
+// median returns the median of the numbers of the kept rows of the
+// numeric column tc, 0 if all are missing. It is a second pass over the
+// rows, made only for a column with missing values, so that the
+// numbers of every other column are not copied.
+func median(tc *TableColumn, kept []int, decimal byte) float64 {
+	var numbers []float64
+	for _, i := range kept {
+		if v, missing, _ := tc.Number(i, decimal); !missing {
+			numbers = append(numbers, v)
+		}
+	}
+	if len(numbers) == 0 {
+		return 0
+	}
+	slices.Sort(numbers)
+	return robust.Quantile(numbers, 0.5)
+}
+
+// learnLevels returns the levels of the kept rows of tc that have an
 // input of their own, sorted, and whether any other level was pooled (see
 // Encoding).
-func learnLevels(rows [][]string, kept []int, j int) (levels []string, other bool) {
+func learnLevels(tc *TableColumn, kept []int, decimal byte) (levels []string, other bool) {
 	counts := map[string]int{}
 	for _, i := range kept {
-		if l := strings.TrimSpace(rows[i][j]); !isMissing(l) {
+		if l := strings.TrimSpace(tc.Field(i, decimal)); !isMissing(l) {
 			counts[l]++
 		}
 	}

@@ -103,3 +103,27 @@ func ExampleModel_PredictRecord() {
 	// Paris: 90% interval above 0 and around the mean: true; unseen levels: 0
 	// Lyon: 90% interval above 0 and around the mean: true; unseen levels: 1
 }
+
+// A table held by column, as a program that reads a large file keeps
+// it: a column of numbers as float64 (NaN where a value is missing) and
+// a column of text as a code per row into its distinct levels.
+// LearnEncodingColumns learns the encoding that LearnEncoding learns from
+// the same rows as text, and EncodeRow encodes a row as EncodeFields
+// encodes its text.
+func ExampleLearnEncodingColumns() {
+	header := []string{"city", "area", "price"}
+	cols := []gcp.TableColumn{
+		{Codes: []uint32{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 2}, Levels: []string{"Madrid", "Paris", "Roma"}},
+		{Numbers: []float64{50, 60, math.NaN(), 80, 90, 100, 110, 120, 130, 140, 150}},
+		{Numbers: []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, math.NaN()}},
+	}
+	enc, data, err := gcp.LearnEncodingColumns(header, cols, nil, "price", '.')
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("inputs:", enc.InputNames())
+	fmt.Println("rows with a target:", len(data.Rows), "row 2:", data.X[2*enc.Inputs():3*enc.Inputs()])
+	// Output:
+	// inputs: [city=Madrid city=Paris area area=(missing)]
+	// rows with a target: 10 row 2: [1 0 100 1]
+}

@@ -139,7 +139,32 @@ func (m *Model[T]) EncodeFields(x []T, fields []string, decimal byte) (RecordNot
 	if len(fields) != m.columns() {
 		return RecordNotes{}, fmt.Errorf("%w: %d fields for %d columns", ErrShape, len(fields), m.columns())
 	}
-	return m.encodeRecord(x, func(c int) (string, bool) { return fields[c], true }, decimal)
+	return m.encodeRecord(x, func(c int, x []T, col *Column, center float64) (fieldNote, error) {
+		return encodeField(x, col, fields[c], decimal, center)
+	})
+}
+
+// EncodeRow encodes row i of a table held by column (TableColumn) into
+// the model's inputs x, as EncodeFields encodes the same row as text:
+// cols holds the model's columns in their order, and numbers of text
+// columns have the decimal mark decimal. It returns the errors of
+// EncodeFields, and ErrShape for a row that is not one of every
+// column's, or whose code is not an index of its column's Levels.
+func (m *Model[T]) EncodeRow(x []T, cols []TableColumn, i int, decimal byte) (RecordNotes, error) {
+	if m == nil || m.lay == nil {
+		return RecordNotes{}, fmt.Errorf("%w: a model that is nil or was not built by New", ErrConfig)
+	}
+	if len(cols) != m.columns() {
+		return RecordNotes{}, fmt.Errorf("%w: %d columns for a model of %d", ErrShape, len(cols), m.columns())
+	}
+	for c := range cols {
+		if err := cols[c].checkRow(i); err != nil {
+			return RecordNotes{}, err
+		}
+	}
+	return m.encodeRecord(x, func(c int, x []T, col *Column, center float64) (fieldNote, error) {
+		return encodeCell(x, col, &cols[c], i, decimal, center)
+	})
 }
 
 // EncodeRecord encodes the record r into the model's inputs x, as
@@ -151,13 +176,13 @@ func (m *Model[T]) EncodeRecord(x []T, r Record, decimal byte) (RecordNotes, err
 	if m == nil || m.lay == nil || m.ext.encoding == nil && m.featureNames == nil {
 		return RecordNotes{}, fmt.Errorf("%w: the model is nil, not built by New, or has no column names", ErrConfig)
 	}
-	e := m.ext.encoding
-	return m.encodeRecord(x, func(c int) (string, bool) {
-		if e != nil {
-			return r.Field(e.columns[c].Name)
+	return m.encodeRecord(x, func(c int, x []T, col *Column, center float64) (fieldNote, error) {
+		text, ok := r.Field(m.columnName(c))
+		if !ok {
+			return noteNone, ErrMissingColumn
 		}
-		return r.Field(m.featureNames[c])
-	}, decimal)
+		return encodeField(x, col, text, decimal, center)
+	})
 }
 
 // PredictRecord returns the prediction for the record r, in original
@@ -182,8 +207,12 @@ func (m *Model[T]) PredictRecord(ws *Workspace[T], r Record) (Prediction, Record
 	return p, notes, err
 }
 
-// encodeRecord encodes the record whose column c has the text field(c) into x.
-func (m *Model[T]) encodeRecord(x []T, field func(c int) (string, bool), decimal byte) (RecordNotes, error) {
+// encodeRecord encodes a record into x: encode(c, x, col, center)
+// writes the inputs x of the model's column c, whose encoding is col
+// (nil for a model without an Encoding) and whose missing number takes
+// center where it has no indicator, and returns encodeField's note and
+// error.
+func (m *Model[T]) encodeRecord(x []T, encode func(c int, x []T, col *Column, center float64) (fieldNote, error)) (RecordNotes, error) {
 	var notes RecordNotes
 	if len(x) != m.cfg.Inputs {
 		return notes, fmt.Errorf("%w: %d inputs for a model of %d", ErrShape, len(x), m.cfg.Inputs)
@@ -194,11 +223,7 @@ func (m *Model[T]) encodeRecord(x []T, field func(c int) (string, bool), decimal
 		if e != nil {
 			start, end, col = e.start[c], e.start[c+1], &e.columns[c]
 		}
-		text, ok := field(c)
-		if !ok {
-			return notes, &FieldError{Index: c, Column: m.columnName(c), Err: ErrMissingColumn}
-		}
-		n, err := encodeField(x[start:end], col, text, decimal, m.xMean[start])
+		n, err := encode(c, x[start:end], col, m.xMean[start])
 		if err != nil {
 			return notes, &FieldError{Index: c, Column: m.columnName(c), Err: err}
 		}

@@ -67,9 +67,11 @@ func (noFeatureInfo) inputColumn(j int) int                      { return j }
 func (noFeatureInfo) FeatureRanges() (lo, hi []float64, ok bool) { return nil, nil, false }
 func (noFeatureInfo) OutsideRange([]float64) (count, first int)  { return 0, 0 }
 
-func (noFeatureInfo) encode(x []float64, fields []string, decimal byte) (gcp.RecordNotes, error) {
-	for j, f := range fields {
-		v, missing, err := gcp.ParseNumber(f, decimal)
+func (noFeatureInfo) categorical() []string { return nil }
+
+func (noFeatureInfo) encode(x []float64, cols []gcp.TableColumn, i int, decimal byte) (gcp.RecordNotes, error) {
+	for j := range cols {
+		v, missing, err := cols[j].Number(i, decimal)
 		if missing {
 			err = errBayesMissing
 		}

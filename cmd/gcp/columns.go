@@ -157,30 +157,29 @@ func encodeRows(m model, tab *dataset.Table, sel selection) (encoded, error) {
 	d := m.inputs()
 	e := encoded{x: make([]float64, tab.Rows()*d)}
 	var err error
-	e.notes, e.y, err = encodeTable(tab, sel, func(i int, fields []string) (gcp.RecordNotes, error) {
-		return m.encode(e.x[i*d:(i+1)*d], fields, tab.Dialect.Decimal)
+	e.notes, e.y, err = encodeTable(tab, sel, func(i int, cols []gcp.TableColumn) (gcp.RecordNotes, error) {
+		return m.encode(e.x[i*d:(i+1)*d], cols, i, tab.Dialect.Decimal)
 	})
 	return e, err
 }
 
-// encodeTable calls encode with the index and the fields of every row of
-// tab, the model's columns in its order, and returns the notes; it
-// parses the target column, if sel has one, into y, NaN where a target
-// is missing. An error names the field's line and column.
-func encodeTable(tab *dataset.Table, sel selection, encode func(i int, fields []string) (gcp.RecordNotes, error)) (notes []gcp.RecordNotes, y []float64, err error) {
+// encodeTable calls encode with the index of every row of tab and the
+// model's columns of tab, in the model's order, and returns the notes;
+// it parses the target column, if sel has one, into y, NaN where a
+// target is missing. An error names the field's line and column.
+func encodeTable(tab *dataset.Table, sel selection, encode func(i int, cols []gcp.TableColumn) (gcp.RecordNotes, error)) (notes []gcp.RecordNotes, y []float64, err error) {
 	notes = make([]gcp.RecordNotes, tab.Rows())
-	fields := make([]string, len(sel.idx))
+	cols := make([]gcp.TableColumn, len(sel.idx))
+	for c, j := range sel.idx {
+		cols[c] = tab.Columns[j]
+	}
 	for i := range tab.Rows() {
-		row := tab.Row(i)
-		for c, j := range sel.idx {
-			fields[c] = row[j]
-		}
-		if notes[i], err = encode(i, fields); err != nil {
+		if notes[i], err = encode(i, cols); err != nil {
 			var fe *gcp.FieldError
 			if errors.As(err, &fe) {
 				return nil, nil, tab.FieldError(i, sel.idx[fe.Index], fe.Err)
 			}
-			return nil, nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Lines[i], err)
+			return nil, nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Line(i), err)
 		}
 	}
 	if sel.target < 0 {
@@ -188,7 +187,7 @@ func encodeTable(tab *dataset.Table, sel selection, encode func(i int, fields []
 	}
 	y = make([]float64, tab.Rows())
 	for i := range y {
-		v, missing, err := gcp.ParseNumber(tab.Row(i)[sel.target], tab.Dialect.Decimal)
+		v, missing, err := tab.Number(i, sel.target)
 		if err != nil {
 			return nil, nil, tab.FieldError(i, sel.target, err)
 		}

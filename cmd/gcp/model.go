@@ -23,10 +23,14 @@ type model interface {
 	// model's order, and the target's; nil and "" for a model without
 	// names, which takes inputs() columns by position.
 	columns() (names []string, target string)
-	// encode encodes the record whose columns hold fields, numbers with
-	// the decimal mark decimal, into the inputs x, as
-	// gcp.Model.EncodeFields does.
-	encode(x []float64, fields []string, decimal byte) (gcp.RecordNotes, error)
+	// encode encodes row i of the model's columns cols, numbers in text
+	// with the decimal mark decimal, into the inputs x, as
+	// gcp.Model.EncodeRow does.
+	encode(x []float64, cols []gcp.TableColumn, i int, decimal byte) (gcp.RecordNotes, error)
+	// categorical returns the names of the columns the model takes as
+	// categorical, whose levels are text as written: a data file's
+	// reader keeps them as text (dataset.Read).
+	categorical() []string
 	// inputColumn returns the column that input j comes from.
 	inputColumn(j int) int
 	// predictor returns a function that predicts one row, for use by one
@@ -65,8 +69,20 @@ func (n network) columns() ([]string, string) {
 	return names, e.Target()
 }
 
-func (n network) encode(x []float64, fields []string, decimal byte) (gcp.RecordNotes, error) {
-	return n.EncodeFields(x, fields, decimal)
+func (n network) encode(x []float64, cols []gcp.TableColumn, i int, decimal byte) (gcp.RecordNotes, error) {
+	return n.EncodeRow(x, cols, i, decimal)
+}
+
+func (n network) categorical() []string {
+	var names []string
+	if e := n.Encoding(); e != nil {
+		for _, c := range e.Columns() {
+			if c.Kind == gcp.Categorical {
+				names = append(names, c.Name)
+			}
+		}
+	}
+	return names
 }
 
 func (n network) inputColumn(j int) int {

@@ -179,7 +179,7 @@ func plotAxis(tab *dataset.Table, preds []gcp.Prediction, column string) (order 
 	}
 	v := make([]float64, len(preds))
 	for i := range v {
-		f, missing, err := gcp.ParseNumber(tab.Row(i)[k], tab.Dialect.Decimal)
+		f, missing, err := tab.Number(i, k)
 		if missing {
 			err = dataset.ErrMissing
 		}

@@ -146,7 +146,10 @@ func predictCoverage(t *testing.T, model, data string) string {
 
 // TestPlotAxis checks the order of the rows along each horizontal axis.
 func TestPlotAxis(t *testing.T) {
-	tab := &dataset.Table{File: "t.csv", Header: []string{"a", "y"}, Fields: []string{"3", "0", "1", "0", "2", "0", "1", "0"}, Lines: []int{2, 3, 4, 5}, Dialect: dataset.Dialect{Sep: ',', Decimal: '.'}}
+	tab, err := dataset.Read(strings.NewReader("a,y\n3,0\n1,0\n2,0\n1,0\n"), "t.csv", dataset.Dialect{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	preds := []gcp.Prediction{{Mean: 5}, {Mean: -1}, {Mean: 7}, {Mean: 0}}
 	for _, c := range []struct {
 		column string

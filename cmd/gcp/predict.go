@@ -55,7 +55,11 @@ func (a modelArgs) loadTaking(stderr io.Writer, wantTarget bool, take string) (m
 	if err != nil {
 		return nil, nil, encoded{}, nil, err
 	}
-	tab, err := a.dialect.readTable(*a.data)
+	text := m.categorical()
+	if take != "" {
+		text = append(text, take)
+	}
+	tab, err := a.dialect.readTable(*a.data, text...)
 	if err != nil {
 		return nil, nil, encoded{}, nil, err
 	}
@@ -171,7 +175,7 @@ or the model's target if FILE.csv has it, and is ignored.
 }
 
 // takeColumn returns tab without the column called name, and that
-// column's fields as they are in the file.
+// column's fields as they are in the file (tab must hold it as text).
 func takeColumn(tab *dataset.Table, name string) (*dataset.Table, []string, error) {
 	k, err := tab.Column(name)
 	if err != nil {
@@ -179,12 +183,10 @@ func takeColumn(tab *dataset.Table, name string) (*dataset.Table, []string, erro
 	}
 	rest := *tab
 	rest.Header = slices.Delete(slices.Clone(tab.Header), k, k+1)
-	rest.Fields = make([]string, 0, len(tab.Fields)-tab.Rows())
+	rest.Columns = slices.Delete(slices.Clone(tab.Columns), k, k+1)
 	col := make([]string, tab.Rows())
 	for i := range col {
-		row := tab.Row(i)
-		col[i] = row[k]
-		rest.Fields = append(append(rest.Fields, row[:k]...), row[k+1:]...)
+		col[i] = tab.Field(i, k)
 	}
 	return &rest, col, nil
 }
@@ -267,15 +269,15 @@ func warnRows(w io.Writer, m model, tab *dataset.Table, sel selection, e encoded
 		{func(n gcp.RecordNotes) (int, int) { return n.Outside, n.FirstOutside }, func(i, c int) string {
 			_, j := m.OutsideRange(e.x[i*d : (i+1)*d])
 			return fmt.Sprintf("lie outside the training data's range (first: %s line %d, %s = %s, trained on [%g, %g]); their uncertainty is an extrapolation",
-				tab.File, tab.Lines[i], name(c), strings.TrimSpace(tab.Row(i)[sel.idx[c]]), lo[j], hi[j])
+				tab.File, tab.Line(i), name(c), strings.TrimSpace(tab.Field(i, sel.idx[c])), lo[j], hi[j])
 		}},
 		{func(n gcp.RecordNotes) (int, int) { return n.Unseen, n.FirstUnseen }, func(i, c int) string {
 			return fmt.Sprintf("have a level the model does not know (first: %s line %d, %s = %q), encoded as its pooled rare levels or as none",
-				tab.File, tab.Lines[i], name(c), strings.TrimSpace(tab.Row(i)[sel.idx[c]]))
+				tab.File, tab.Line(i), name(c), strings.TrimSpace(tab.Field(i, sel.idx[c])))
 		}},
 		{func(n gcp.RecordNotes) (int, int) { return n.Imputed, n.FirstImputed }, func(i, c int) string {
 			return fmt.Sprintf("have a missing value in a column that had none in training (first: %s line %d, %s), imputed by its training median or as no level",
-				tab.File, tab.Lines[i], name(c))
+				tab.File, tab.Line(i), name(c))
 		}},
 	} {
 		rows, first, col := 0, 0, 0
@@ -349,7 +351,7 @@ func rankedAUC(mean, y, variance []float64) (float64, error) {
 func predictRows(m model, tab *dataset.Table, x []float64) ([]gcp.Prediction, error) {
 	preds, i, err := predictRowsOf(m, x)
 	if err != nil {
-		return nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Lines[i], err)
+		return nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Line(i), err)
 	}
 	return preds, nil
 }

@@ -43,28 +43,22 @@ func prepareTraining(tab *dataset.Table, target string, rows []int, flag string)
 	if err != nil {
 		return trainingData{}, err
 	}
-	if rows == nil {
-		rows = allRows(tab.Rows())
-	}
-	text := make([][]string, len(rows))
-	for r, i := range rows {
-		text[r] = tab.Row(i)
-	}
-	enc, er, err := gcp.LearnEncoding(tab.Header, text, tab.Header[k], tab.Dialect.Decimal)
+	enc, er, err := gcp.LearnEncodingColumns(tab.Header, tab.Columns, rows, tab.Header[k], tab.Dialect.Decimal)
 	var fe *gcp.FieldError
 	switch {
 	case errors.As(err, &fe):
-		return trainingData{}, tab.FieldError(rows[fe.Row], fe.Index, fe.Err)
+		return trainingData{}, tab.FieldError(fe.Row, fe.Index, fe.Err)
 	case errors.Is(err, gcp.ErrBatch):
+		n := len(rows)
+		if rows == nil {
+			n = tab.Rows()
+		}
 		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Column: k + 1, Name: tab.Header[k],
-			Err: fmt.Errorf("the target is missing in every one of the %d rows", len(rows))}
+			Err: fmt.Errorf("the target is missing in every one of the %d rows", n)}
 	case err != nil: // the header's names
 		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Err: headerError{err}}
 	}
-	td := trainingData{tab: tab, enc: enc, x: er.X, y: slices.Clone(er.Y), raw: er.Y, dropped: er.Dropped, rows: make([]int, len(er.Rows)), flag: flag}
-	for r, i := range er.Rows {
-		td.rows[r] = rows[i]
-	}
+	td := trainingData{tab: tab, enc: enc, x: er.X, y: slices.Clone(er.Y), raw: er.Y, dropped: er.Dropped, rows: er.Rows, flag: flag}
 	td.choice = gcp.ChooseTargetTransform(td.y)
 	switch flag {
 	case "log":
@@ -155,14 +149,15 @@ func describeTransform(c gcp.TransformChoice, flag string) string {
 // against 0.74). The fit that trains on every row (-validation 0, small
 // files) has no held-out rows and keeps the log.
 func fitTransformed[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
-	m, res, err := fitModel[T](ctx, job)
+	x := asFloat[T](job.x) // one copy for both fits, none in float64
+	m, res, err := fitModel(ctx, job, x)
 	res.transform = job.transformNote
 	if job.untransformed == nil || err != nil || res.plain {
 		return m, res, err
 	}
 	alt := job
 	alt.y, alt.transform, alt.untransformed = job.untransformed, gcp.TransformNone, nil
-	m2, res2, err := fitModel[T](ctx, alt)
+	m2, res2, err := fitModel(ctx, alt, x)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, res2, err

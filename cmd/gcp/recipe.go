@@ -210,8 +210,9 @@ type fitResult struct {
 	transform string
 }
 
-// fitModel trains a Model[T] as job says, stopped by ctx.
-func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
+// fitModel trains a Model[T] as job says on x, job.x as T, stopped by
+// ctx.
+func fitModel[T gcp.Float](ctx context.Context, job fitJob, x []T) (*gcp.Model[T], fitResult, error) {
 	res := fitResult{plain: job.plain, rows: len(job.y), members: max(1, job.cfg.Members)}
 	if !job.plain && len(job.y) < gcp.MinAutoFitRows {
 		res.plain, res.small = true, true
@@ -220,7 +221,7 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 		res.progress = newFitProgress(job.term)
 		job.search.Progress = res.progress.update
 		job.search.TargetTransform = job.transform
-		m, auto, err := gcp.AutoFitContext[T](ctx, job.cfg, job.tc, convert[T](job.x), convert[T](job.y), job.search)
+		m, auto, err := gcp.AutoFitContext[T](ctx, job.cfg, job.tc, x, asFloat[T](job.y), job.search)
 		res.progress.end()
 		if err != nil {
 			return nil, res, trainingError(err)
@@ -254,7 +255,7 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 	if job.term != nil {
 		bar = newProgressBar(job.term, epochs)
 	}
-	st, err := tr.FitContext(ctx, convert[T](job.x), convert[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: bar.update})
+	st, err := tr.FitContext(ctx, x, asFloat[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: bar.update})
 	bar.finish()
 	if err != nil {
 		return nil, res, trainingError(err)

@@ -301,8 +301,8 @@ type testRows[T gcp.Float] struct {
 func encodeFor[T gcp.Float](m *gcp.Model[T], test *dataset.Table, k int) (testRows[T], error) {
 	d := m.Config().Inputs
 	x := make([]T, test.Rows()*d)
-	_, y, err := encodeTable(test, byPosition(test, k), func(i int, fields []string) (gcp.RecordNotes, error) {
-		return m.EncodeFields(x[i*d:(i+1)*d], fields, test.Dialect.Decimal)
+	_, y, err := encodeTable(test, byPosition(test, k), func(i int, cols []gcp.TableColumn) (gcp.RecordNotes, error) {
+		return m.EncodeRow(x[i*d:(i+1)*d], cols, i, test.Dialect.Decimal)
 	})
 	if err != nil {
 		return testRows[T]{}, err

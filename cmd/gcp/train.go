@@ -157,6 +157,16 @@ func trainingError(err error) error {
 	return fmt.Errorf("training: %w", err)
 }
 
+// asFloat returns v as T: v itself where T is float64, which AutoFit
+// and Fit read and never write, so that the encoded rows are not copied;
+// else a copy converted to T.
+func asFloat[T gcp.Float](v []float64) []T {
+	if same, ok := any(v).([]T); ok {
+		return same
+	}
+	return convert[T](v)
+}
+
 // convert returns v converted to T.
 func convert[T, S gcp.Float](v []S) []T {
 	out := make([]T, len(v))
@@ -179,10 +189,10 @@ func fitsFloat32(tab *dataset.Table, rows, cols []int) error {
 	largest := make([]float64, len(tab.Header))
 	for _, i := range rows {
 		for _, j := range cols {
-			v, _, _ := gcp.ParseNumber(tab.Row(i)[j], tab.Dialect.Decimal)
+			v, _, _ := tab.Number(i, j)
 			if math.Abs(v) > math.MaxFloat32 {
 				return fmt.Errorf("%s: line %d, column %d (%s): %g overflows float32; train with -float64",
-					tab.File, tab.Lines[i], j+1, tab.Header[j], v)
+					tab.File, tab.Line(i), j+1, tab.Header[j], v)
 			}
 			largest[j] = max(largest[j], math.Abs(v))
 		}

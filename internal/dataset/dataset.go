@@ -1,5 +1,5 @@
-// Package dataset reads the CSV files of the gcp command as text: one
-// header line of column names, then one row of fields per sample, in the
+// Package dataset reads the CSV files of the gcp command: one header
+// line of column names, then one row of fields per sample, in the
 // dialects spreadsheets write. The separator is a comma, a semicolon or
 // a tab, and the decimal mark a point or a comma; each is detected from
 // the file unless given (Dialect). Fields may be quoted as RFC 4180 says
@@ -10,6 +10,11 @@
 // model's encoding (gcp.Encoding), which parses numbers with
 // gcp.ParseNumber and the table's decimal mark.
 //
+// A table is held by column (gcp.TableColumn): a column of numbers as
+// float64, a column of text as a code per row and each distinct text
+// once, so that a file of numbers takes about 8 bytes a field in memory,
+// however many digits the file writes.
+//
 // Every error about the contents of a file is an *Error that names the
 // file, the 1-based line (the header is line 1) and, where one is to
 // blame, the column; it wraps one of the sentinel errors below, or one
@@ -17,13 +22,8 @@
 package dataset
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"slices"
 	"strings"
 
 	"github.com/gcpnet/gcp"
@@ -54,6 +54,9 @@ var (
 	// ErrDialect reports a separator or decimal mark that the package
 	// does not read.
 	ErrDialect = errors.New("unknown CSV dialect")
+	// ErrChanged reports a file whose second reading differs from its
+	// first (Read reads a file twice): another program wrote to it.
+	ErrChanged = errors.New("the file changed while it was read")
 )
 
 // Error is an error in the contents of a file. It wraps one of the
@@ -101,214 +104,71 @@ func (d Dialect) String() string {
 	return fmt.Sprintf("separator '%s', decimal mark '%c'", sep, d.Decimal)
 }
 
-// Table is a CSV file held in memory, as text.
+// Table is a CSV file held in memory by column.
 type Table struct {
 	File       string   // the name used in error messages
 	Header     []string // the column names, in file order, without surrounding spaces
 	HeaderLine int      // the header's 1-based line: 1 unless empty lines precede it
-	// Fields holds the rows, row-major: row i is Row(i).
-	Fields []string
-	Lines  []int // the 1-based line on which each row starts
+	// Columns holds the fields, one column per name of Header: Numbers
+	// for a column whose every field is a number or missing in the
+	// table's decimal mark (unless Read was told to keep it as text),
+	// each number as gcp.ParseNumber reads it; text for any other.
+	Columns []gcp.TableColumn
 	// Dialect is the file's, as given to Read or detected.
 	Dialect Dialect
+	rows    int
+	lines   lineIndex // the line on which each row starts
 }
 
 // Rows returns the number of data rows.
-func (t *Table) Rows() int { return len(t.Lines) }
+func (t *Table) Rows() int { return t.rows }
 
-// Row returns the fields of row i.
+// Line returns the 1-based line on which row i starts.
+func (t *Table) Line(i int) int { return t.lines.line(i) }
+
+// Field returns the field of row i in column j as text: as the file
+// writes it in a column of text, and as the shortest text of the number
+// in the table's decimal mark in a column of numbers ("" if missing);
+// see gcp.TableColumn.Field.
+func (t *Table) Field(i, j int) string { return t.Columns[j].Field(i, t.Dialect.Decimal) }
+
+// Number returns the field of row i in column j as gcp.ParseNumber reads
+// it in the table's decimal mark.
+func (t *Table) Number(i, j int) (v float64, missing bool, err error) {
+	return t.Columns[j].Number(i, t.Dialect.Decimal)
+}
+
+// Row returns the fields of row i as text (Field).
 func (t *Table) Row(i int) []string {
-	n := len(t.Header)
-	return t.Fields[i*n : (i+1)*n : (i+1)*n]
+	row := make([]string, len(t.Columns))
+	for j := range row {
+		row[j] = t.Field(i, j)
+	}
+	return row
 }
 
 // Select returns the table of the given rows, in that order.
 func (t *Table) Select(rows []int) *Table {
 	s := *t
-	s.Fields, s.Lines = make([]string, 0, len(rows)*len(t.Header)), make([]int, len(rows))
+	s.rows, s.lines = len(rows), lineIndex{}
+	s.Columns = make([]gcp.TableColumn, len(t.Columns))
+	for j, c := range t.Columns {
+		if c.Numbers != nil {
+			s.Columns[j].Numbers = make([]float64, len(rows))
+			for k, i := range rows {
+				s.Columns[j].Numbers[k] = c.Numbers[i]
+			}
+			continue
+		}
+		s.Columns[j].Codes, s.Columns[j].Levels = make([]uint32, len(rows)), c.Levels
+		for k, i := range rows {
+			s.Columns[j].Codes[k] = c.Codes[i]
+		}
+	}
 	for k, i := range rows {
-		s.Fields = append(s.Fields, t.Row(i)...)
-		s.Lines[k] = t.Lines[i]
+		s.lines.add(k, t.Line(i))
 	}
 	return &s
-}
-
-// ReadFile reads the CSV file at path in the dialect d (its zero fields
-// detected); its errors name the file by path.
-func ReadFile(path string, d Dialect) (*Table, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f, path, d)
-}
-
-// utf8BOM is the byte-order mark that some spreadsheet programs write at
-// the start of a UTF-8 CSV file.
-var utf8BOM = []byte("\uFEFF")
-
-// Read reads a CSV table from r in the dialect d; file names it in
-// errors. The first line is the header: the column names, distinct, not
-// all of them numbers (a header of numbers is a data row, and the file
-// then lacks its header). Every following line is a row with one field
-// per column.
-//
-// A zero d.Sep is detected from the header and the first sampleRows
-// rows: the separator of ',', ';' and tab that splits all of them into
-// the same number of fields, the most fields if several do (a comma
-// before a semicolon on a tie); if none does, the one that splits the
-// header into the most. A zero d.Decimal is detected from every field:
-// ',' if more fields are numbers with a decimal comma ("1,5") than with
-// a decimal point ("1.5"), else '.'. Numbers with thousands separators
-// are not numbers in either dialect.
-func Read(r io.Reader, file string, d Dialect) (*Table, error) {
-	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
-		return nil, fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	data = bytes.TrimPrefix(data, utf8BOM)
-	if d.Sep == 0 {
-		d.Sep = detectSep(data)
-	}
-	t := &Table{File: file, Dialect: d}
-	cr := csv.NewReader(bytes.NewReader(data))
-	cr.Comma = d.Sep
-	cr.FieldsPerRecord = -1 // checked here, to say which line and why
-	rec, err := cr.Read()
-	if err == io.EOF {
-		return nil, &Error{File: file, Line: 1, Err: ErrEmpty}
-	}
-	if err != nil {
-		return nil, t.csvError(err)
-	}
-	t.HeaderLine, _ = cr.FieldPos(0)
-	ncol := len(rec)
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, t.csvError(err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != ncol {
-			return nil, &Error{File: file, Line: line,
-				Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, len(rec), ncol)}
-		}
-		t.Fields = append(t.Fields, rec...)
-		t.Lines = append(t.Lines, line)
-	}
-	if t.Dialect.Decimal == 0 {
-		t.Dialect.Decimal = detectDecimal(t.Fields)
-	}
-	if err := t.setHeader(rec); err != nil {
-		return nil, err
-	}
-	if len(t.Lines) == 0 {
-		return nil, &Error{File: file, Line: t.HeaderLine, Err: ErrNoRows}
-	}
-	return t, nil
-}
-
-// sampleRows is how many rows after the header detectSep looks at.
-const sampleRows = 20
-
-// detectSep returns the separator of the CSV data, as Read documents.
-func detectSep(data []byte) rune {
-	best, bestFields := ',', 0
-	widest, widestHeader := ',', 0
-	for _, sep := range []rune{',', ';', '\t'} {
-		cr := csv.NewReader(bytes.NewReader(data))
-		cr.Comma = sep
-		cr.FieldsPerRecord = -1
-		fields, consistent := 0, true
-		for i := 0; i <= sampleRows; i++ {
-			rec, err := cr.Read()
-			if err == io.EOF {
-				break
-			}
-			switch {
-			case err != nil:
-				consistent = false
-			case i == 0:
-				fields = len(rec)
-			case len(rec) != fields:
-				consistent = false
-			}
-			if err != nil {
-				break
-			}
-		}
-		if fields > widestHeader {
-			widest, widestHeader = sep, fields
-		}
-		if consistent && fields > bestFields {
-			best, bestFields = sep, fields
-		}
-	}
-	if bestFields > 1 {
-		return best
-	}
-	return widest
-}
-
-// detectDecimal returns the decimal mark of the fields, as Read
-// documents.
-func detectDecimal(fields []string) byte {
-	comma, point := 0, 0
-	for _, f := range fields {
-		switch {
-		case strings.IndexByte(f, ',') >= 0:
-			if _, missing, err := gcp.ParseNumber(f, ','); err == nil && !missing {
-				comma++
-			}
-		case strings.IndexByte(f, '.') >= 0:
-			if _, missing, err := gcp.ParseNumber(f, '.'); err == nil && !missing {
-				point++
-			}
-		}
-	}
-	if comma > point {
-		return ','
-	}
-	return '.'
-}
-
-// setHeader validates the header record and stores a copy of its names.
-func (t *Table) setHeader(rec []string) error {
-	seen := make(map[string]int, len(rec))
-	numeric := true
-	for j, field := range rec {
-		name := strings.TrimSpace(field)
-		if k, dup := seen[name]; dup {
-			return &Error{File: t.File, Line: t.HeaderLine, Column: j + 1, Name: name,
-				Err: fmt.Errorf("%w: column name %q repeats column %d", ErrHeader, name, k+1)}
-		}
-		seen[name] = j
-		if _, missing, err := gcp.ParseNumber(name, t.Dialect.Decimal); err != nil || missing {
-			numeric = false
-		}
-		t.Header = append(t.Header, name)
-	}
-	if numeric {
-		return &Error{File: t.File, Line: t.HeaderLine,
-			Err: fmt.Errorf("%w: every field is a number; the first line must name the columns", ErrHeader)}
-	}
-	return nil
-}
-
-// csvError converts an error of the csv package to an *Error.
-func (t *Table) csvError(err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &Error{File: t.File, Line: pe.Line, Err: fmt.Errorf("%w: %v", ErrSyntax, pe.Err)}
-	}
-	return fmt.Errorf("%s: %w", t.File, err)
 }
 
 // Column returns the index of the column called name, or of the last
@@ -340,7 +200,7 @@ func (t *Table) Target(name string) (int, error) {
 // FieldError returns the *Error of the field of row i in column j, which
 // err (such as gcp.ParseNumber's) says is bad.
 func (t *Table) FieldError(i, j int, err error) error {
-	return &Error{File: t.File, Line: t.Lines[i], Column: j + 1, Name: t.Header[j], Err: err}
+	return &Error{File: t.File, Line: t.Line(i), Column: j + 1, Name: t.Header[j], Err: err}
 }
 
 // Split returns the features and the target of a table of numbers, with
@@ -358,8 +218,8 @@ func (t *Table) Split(target string) (x, y []float64, err error) {
 	x = make([]float64, 0, t.Rows()*(ncol-1))
 	y = make([]float64, t.Rows())
 	for i := range y {
-		for j, f := range t.Row(i) {
-			v, missing, err := gcp.ParseNumber(f, t.Dialect.Decimal)
+		for j := range ncol {
+			v, missing, err := t.Number(i, j)
 			if missing {
 				err = ErrMissing
 			}

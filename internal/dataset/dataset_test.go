@@ -2,55 +2,98 @@ package dataset
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gcpnet/gcp"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
+
+// table is what TestRead expects of a table: its header, the line of
+// each row, its dialect and its columns.
+type table struct {
+	Header  []string
+	Lines   []int
+	Dialect Dialect
+	Columns []gcp.TableColumn
+}
+
+// nums and text are the columns of numbers and of text (each distinct
+// text once, in order of first appearance) of the fields given.
+func nums(v ...float64) gcp.TableColumn { return gcp.TableColumn{Numbers: v} }
+
+func text(fields ...string) gcp.TableColumn {
+	var c gcp.TableColumn
+	for _, f := range fields {
+		k := slices.Index(c.Levels, f)
+		if k < 0 {
+			k, c.Levels = len(c.Levels), append(c.Levels, f)
+		}
+		c.Codes = append(c.Codes, uint32(k))
+	}
+	return c
+}
+
+// of returns what TestRead compares of t.
+func of(t *Table) table {
+	got := table{Header: t.Header, Dialect: t.Dialect, Columns: t.Columns}
+	for i := range t.Rows() {
+		got.Lines = append(got.Lines, t.Line(i))
+	}
+	return got
+}
 
 func TestRead(t *testing.T) {
 	comma := Dialect{Sep: ',', Decimal: '.'}
+	nan := math.NaN()
 	tests := []struct {
 		name, in string
-		want     *Table
+		want     table
 	}{{
 		name: "plain",
 		in:   "a,b,y\n1,2,3\n-4.5,6e-1,7\n",
-		want: &Table{File: "f.csv", Header: []string{"a", "b", "y"}, HeaderLine: 1,
-			Fields: []string{"1", "2", "3", "-4.5", "6e-1", "7"}, Lines: []int{2, 3}, Dialect: comma},
+		want: table{Header: []string{"a", "b", "y"}, Lines: []int{2, 3}, Dialect: comma,
+			Columns: []gcp.TableColumn{nums(1, -4.5), nums(2, 0.6), nums(3, 7)}},
 	}, {
 		name: "CRLF, no final newline, spaces, quotes",
 		in:   "a ,\"b\"\r\n 1,\"2\"\r\n3 ,4",
-		want: &Table{File: "f.csv", Header: []string{"a", "b"}, HeaderLine: 1,
-			Fields: []string{" 1", "2", "3 ", "4"}, Lines: []int{2, 3}, Dialect: comma},
+		want: table{Header: []string{"a", "b"}, Lines: []int{2, 3}, Dialect: comma,
+			Columns: []gcp.TableColumn{nums(1, 3), nums(2, 4)}},
 	}, {
 		name: "byte-order mark and blank lines",
 		in:   "\uFEFFx,y\n\n1,2\n\n3,4\n",
-		want: &Table{File: "f.csv", Header: []string{"x", "y"}, HeaderLine: 1,
-			Fields: []string{"1", "2", "3", "4"}, Lines: []int{3, 5}, Dialect: comma},
+		want: table{Header: []string{"x", "y"}, Lines: []int{3, 5}, Dialect: comma,
+			Columns: []gcp.TableColumn{nums(1, 3), nums(2, 4)}},
 	}, {
 		name: "numeric column names with one that is not",
 		in:   "1,2,y\n1,2,3\n",
-		want: &Table{File: "f.csv", Header: []string{"1", "2", "y"}, HeaderLine: 1,
-			Fields: []string{"1", "2", "3"}, Lines: []int{2}, Dialect: comma},
+		want: table{Header: []string{"1", "2", "y"}, Lines: []int{2}, Dialect: comma,
+			Columns: []gcp.TableColumn{nums(1), nums(2), nums(3)}},
 	}, {
 		name: "semicolons and decimal commas, a quoted field with a semicolon and a line break",
-		in:   "city;size;price\r\nMadrid;1,5;200\r\n\"Rome; centre\nnorth\";NA;2,25e2\r\n",
-		want: &Table{File: "f.csv", Header: []string{"city", "size", "price"}, HeaderLine: 1,
-			Fields: []string{"Madrid", "1,5", "200", "Rome; centre\nnorth", "NA", "2,25e2"}, Lines: []int{2, 3}, Dialect: Dialect{Sep: ';', Decimal: ','}},
+		in:   "city;size;price\r\nMadrid;1,5;200\r\n\"Rome; centre\nnorth\";NA;2,25e2\r\nOslo;;1\r\n",
+		want: table{Header: []string{"city", "size", "price"}, Lines: []int{2, 3, 5}, Dialect: Dialect{Sep: ';', Decimal: ','},
+			Columns: []gcp.TableColumn{text("Madrid", "Rome; centre\nnorth", "Oslo"), nums(1.5, nan, nan), nums(200, 225, 1)}},
 	}, {
 		name: "tabs, decimal points, text with commas",
-		in:   "name\tx\ty\nSmith, J.\t0.5\t1\nLee, K.\t1.5\t2\n",
-		want: &Table{File: "f.csv", Header: []string{"name", "x", "y"}, HeaderLine: 1,
-			Fields: []string{"Smith, J.", "0.5", "1", "Lee, K.", "1.5", "2"}, Lines: []int{2, 3}, Dialect: Dialect{Sep: '\t', Decimal: '.'}},
+		in:   "name\tx\ty\nSmith, J.\t0.5\t1\nLee, K.\t1.5\t2\nSmith, J.\t inf\t3\n",
+		want: table{Header: []string{"name", "x", "y"}, Lines: []int{2, 3, 4}, Dialect: Dialect{Sep: '\t', Decimal: '.'},
+			Columns: []gcp.TableColumn{text("Smith, J.", "Lee, K.", "Smith, J."), text("0.5", "1.5", " inf"), nums(1, 2, 3)}},
 	}, {
 		name: "commas, quoted decimal commas",
 		in:   "a,y\n\"1,5\",\"2,5\"\n3,\"0,25\"\n",
-		want: &Table{File: "f.csv", Header: []string{"a", "y"}, HeaderLine: 1,
-			Fields: []string{"1,5", "2,5", "3", "0,25"}, Lines: []int{2, 3}, Dialect: Dialect{Sep: ',', Decimal: ','}},
+		want: table{Header: []string{"a", "y"}, Lines: []int{2, 3}, Dialect: Dialect{Sep: ',', Decimal: ','},
+			Columns: []gcp.TableColumn{nums(1.5, 3), nums(2.5, 0.25)}},
+	}, {
+		name: "decimal commas, a column of points is text",
+		in:   "a;b;y\n1,5;1.5;1\n2,5;2;2\n",
+		want: table{Header: []string{"a", "b", "y"}, Lines: []int{2, 3}, Dialect: Dialect{Sep: ';', Decimal: ','},
+			Columns: []gcp.TableColumn{nums(1.5, 2.5), text("1.5", "2"), nums(1, 2)}},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,12 +101,12 @@ func TestRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			if diff := cmp.Diff(tt.want, of(got), cmpopts.EquateNaNs()); diff != "" || got.File != "f.csv" || got.HeaderLine != 1 {
 				t.Errorf("Read mismatch (-want +got):\n%s", diff)
 			}
 			// The dialect given is the dialect detected.
 			given, err := Read(strings.NewReader(tt.in), "f.csv", tt.want.Dialect)
-			if err != nil || !cmp.Equal(given, got) {
+			if err != nil || !cmp.Equal(of(given), of(got), cmpopts.EquateNaNs()) {
 				t.Errorf("Read with the dialect given: %v, %+v", err, given)
 			}
 		})
@@ -86,7 +129,7 @@ func TestDetectSep(t *testing.T) {
 		{"a,\"b;c\"\n1,2\n", ','},        // a quoted semicolon
 		{"a;b\n" + strings.Repeat("1;2\n", 25) + "1,5;2,5;3\n", ';'}, // beyond the sample
 	} {
-		if got := detectSep([]byte(tc.in)); got != tc.want {
+		if got, err := detectSep(&source{r: strings.NewReader(tc.in)}); got != tc.want || err != nil {
 			t.Errorf("detectSep(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -105,8 +148,12 @@ func TestDetectDecimal(t *testing.T) {
 		{[]string{"Smith, J.", "Lee, K.", "1.5"}, '.'},
 		{[]string{"1,2,3", "v1.2"}, '.'},
 	} {
-		if got := detectDecimal(tc.fields); got != tc.want {
-			t.Errorf("detectDecimal(%q) = %q, want %q", tc.fields, got, tc.want)
+		var v decimalVotes
+		for _, f := range tc.fields {
+			v.add(f)
+		}
+		if got := v.mark(); got != tc.want {
+			t.Errorf("the decimal mark of %q = %q, want %q", tc.fields, got, tc.want)
 		}
 	}
 }
@@ -257,5 +304,22 @@ func TestReadFile(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join(t.TempDir(), "missing.csv"), Dialect{}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("ReadFile of a missing file: %v, want os.ErrNotExist", err)
+	}
+}
+
+// TestSelect checks the rows Select picks, their lines and fields.
+func TestSelect(t *testing.T) {
+	tab, err := Read(strings.NewReader("c,x,y\na,1,2\n\nb,NA,4\nc,5,6\n"), "f.csv", Dialect{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tab.Select([]int{2, 0, 2})
+	want := table{Header: tab.Header, Lines: []int{5, 2, 5}, Dialect: tab.Dialect,
+		Columns: []gcp.TableColumn{{Codes: []uint32{2, 0, 2}, Levels: []string{"a", "b", "c"}}, nums(5, 1, 5), nums(6, 2, 6)}}
+	if d := cmp.Diff(want, of(s)); d != "" || s.Rows() != 3 {
+		t.Errorf("Select (-want +got):\n%s", d)
+	}
+	if f := tab.Row(1); !cmp.Equal(f, []string{"b", "", "4"}) {
+		t.Errorf("Row(1) = %q, want b, the missing value's empty text, 4", f)
 	}
 }
