@@ -176,6 +176,7 @@ type Workspace[T Float] struct {
 	lay  *layout
 	a    *activations[T]
 	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
+	z    []float64 // the InputZ of each row of a chunk
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -188,7 +189,7 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	}
 	if m.cfg.Loss != LossMLBayes {
 		return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false),
-			link: make([]float64, (m.lay.heads-m.lay.members)*workspaceRows)}
+			link: make([]float64, (m.lay.heads-m.lay.members)*workspaceRows), z: make([]float64, workspaceRows)}
 	}
 	// An ML_Bayes prediction runs the hidden layers on one row and the
 	// output layer on MCSamples (forwardMC): one row of activations, and
@@ -196,7 +197,7 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	s := m.cfg.MCSamples
 	a := newActivations[T](m.lay, 1, true)
 	a.out = make([]T, m.lay.heads*s)
-	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-m.lay.members)*s)}
+	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-m.lay.members)*s), z: make([]float64, 1)}
 }
 
 // fits reports whether ws has the buffers m needs.
@@ -239,7 +240,8 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 	}
 	for start := 0; start < len(out); start += chunk {
 		n := min(chunk, len(out)-start)
-		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d]); err != nil {
+		z := ws.z[:n]
+		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d], z); err != nil {
 			return err
 		}
 		passes := n
@@ -260,8 +262,8 @@ func (m *Model[T]) PredictBatch(ws *Workspace[T], x []T, out []Prediction) error
 		default:
 			m.predictions(ws, n, out[start:start+n])
 		}
-		for i := range n {
-			out[start+i].InputZ = inputZ(a.x[i*d : (i+1)*d])
+		for i, v := range z {
+			out[start+i].InputZ = v
 			if !m.sane(&out[start+i]) {
 				return ErrNonFinite
 			}

@@ -184,7 +184,7 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	if !m.k.allFinite(y) {
 		return 0, ErrNonFinite
 	}
-	if err := m.standardizeRows(t.a.x[:len(x)], x); err != nil {
+	if err := m.standardizeRows(t.a.x[:len(x)], x, nil); err != nil {
 		return 0, err
 	}
 	for i, v := range y {
