@@ -2,7 +2,11 @@
 
 package gcp
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX2FMA reports whether the CPU (and the OS, through XGETBV) supports
 // AVX2 and FMA3, the instructions of simd_amd64.s. GODEBUG=cpu.avx2=off
@@ -107,4 +111,26 @@ func gcpLossLanes(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, 
 		return gcpLossF64AVX512(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
 	}
 	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}
+
+// softplusKernel returns softplusGeneric in assembly, a closure as
+// linearForwardKernel returns: softplusF32 or softplusF64, or with wide
+// softplusF32AVX512 or softplusF64AVX512, by name (see "Stubs by name" in
+// simd_asm.go).
+//
+//go:noinline
+func softplusKernel[T Float](wide bool) func(dst []float64, x []T) {
+	return func(dst []float64, x []T) {
+		n, d, p := softplusOperands(dst, x)
+		switch {
+		case unsafe.Sizeof(x[0]) == 8 && wide:
+			softplusF64AVX512(n, d, (*float64)(p))
+		case unsafe.Sizeof(x[0]) == 8:
+			softplusF64(n, d, (*float64)(p))
+		case wide:
+			softplusF32AVX512(n, d, (*float32)(p))
+		default:
+			softplusF32(n, d, (*float32)(p))
+		}
+	}
 }

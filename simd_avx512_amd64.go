@@ -26,8 +26,8 @@ func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 		axpyF32AVX512, scaleF32AVX512, sumSquaresF32AVX512, allFiniteF32AVX512, sgdF32AVX512, nesterovF32AVX512, rmspropF32AVX512, adamF32AVX512}
 	s64.elementwise = elementwiseAsm[float64]{mulF64AVX512, mulToF64AVX512, reluBackwardF64AVX512, tanhBackwardF64AVX512,
 		axpyF64AVX512, scaleF64AVX512, sumSquaresF64AVX512, allFiniteF64AVX512, sgdF64AVX512, nesterovF64AVX512, rmspropF64AVX512, adamF64AVX512}
-	s32.lanes, s64.lanes = 1, 1 // the AVX-512 element-wise kernels end with a masked vector
-	s32.softplus, s64.softplus = softplusF32AVX512, softplusF64AVX512
+	s32.lanes, s64.lanes = 1, 1     // the AVX-512 element-wise kernels end with a masked vector
+	s32.wide, s64.wide = true, true // softplusF32AVX512, softplusF64AVX512
 	loss := gcpAsm{wide: true, lanes: 1}
 	s32.gcpLoss, s64.gcpLoss = loss.loss32, loss.loss64
 	return s32, s64
