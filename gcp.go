@@ -351,57 +351,17 @@ func targetScaleOK(s float64) bool { return s >= 0x1p-256 && s <= 0x1p256 }
 func finite(v float64) bool         { return v-v == 0 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
 
-// standardizeRows writes rows of x, standardized, into dst, and, if z is
-// not nil, each row's InputZ into z: the largest |u| over its standardized
-// features u. It returns ErrNonFinite if x holds a NaN or ±Inf, or a
-// value that overflows T once standardized (a float32 input far outside
-// the training data's range). Checking the results finds both:
+// standardizeRows writes rows of x, standardized, into dst, and each row's
+// InputZ into z: the largest |u| over its standardized features u
+// (m.k.standardize). It returns ErrNonFinite if x holds a NaN or ±Inf,
+// or a value that overflows T once standardized (a float32 input far
+// outside the training data's range). Checking the results finds both:
 // xInvScale is positive and not NaN, so (v − xMean)·xInvScale is NaN or
 // ±Inf for every NaN or ±Inf v.
-//
-// One number per row serves both: the largest float64 bits of |u| as an
-// integer. The bits of non-negative floats order as their values do, and
-// those of ±Inf and NaN are the largest of all (from absBitsInf on), so
-// the row's largest is InputZ's bits when the row is finite, and at least
-// absBitsInf when it is not. An integer max is a conditional move, where
-// comparisons of the values branched on every feature's sign, and a sum
-// of u − u over the rows made one chain of dependent additions.
 func (m *Model[T]) standardizeRows(dst, x []T, z []float64) error {
 	d := m.cfg.Inputs
-	mean, inv := m.xMean[:d], m.xInvScale[:d]
-	for r, i := 0, 0; r+d <= len(x); r, i = r+d, i+1 {
-		big := standardizeRow(dst[r:r+d], x[r:r+d], mean, inv)
-		if big >= absBitsInf {
-			return ErrNonFinite
-		}
-		if z != nil {
-			z[i] = math.Float64frombits(big)
-		}
+	if !m.k.standardize(dst, x, m.xMean[:d], m.xInvScale[:d], z[:len(x)/d]) {
+		return ErrNonFinite
 	}
 	return nil
 }
-
-// standardizeRow writes the row x, standardized, into u and returns the
-// largest float64 bits of |u| (see standardizeRows). It is a function of
-// its own, kept from inlining, so that its loop keeps every value in a
-// register: inlined into standardizeRows, the loop kept its maximum on the
-// stack, 20 instructions a feature against 14.
-//
-//go:noinline
-func standardizeRow[T Float](u, x []T, mean, inv []float64) (big uint64) {
-	u, mean, inv = u[:len(x)], mean[:len(x)], inv[:len(x)]
-	for j, v := range x {
-		s := T((float64(v) - mean[j]) * inv[j])
-		u[j] = s
-		big = max(big, math.Float64bits(float64(s))&^signBit)
-	}
-	return big
-}
-
-// signBit is the sign of a float64's bits, and absBitsInf the bits of
-// +Inf: those of |v| are at least absBitsInf exactly when v is ±Inf or
-// NaN.
-const (
-	signBit    = 1 << 63
-	absBitsInf = 0x7ff0000000000000
-)

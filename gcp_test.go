@@ -79,7 +79,7 @@ func TestNetworkGradient(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := m.standardizeRows(tr.a.x[:len(x)], x, nil); err != nil {
+			if err := m.standardizeRows(tr.a.x[:len(x)], x, tr.z); err != nil {
 				t.Fatal(err)
 			}
 			copy(tr.y, y)

@@ -34,11 +34,13 @@ func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 }
 
 // avx512Tables returns the AVX-512 kernel tables: avx512Sets' kernels,
-// and the dropout masks, which only this table draws with assembly.
+// the dropout masks, which only this table draws with assembly, and the
+// standardization, which NEON leaves to the generic kernel.
 func avx512Tables() (*kernelSet[float32], *kernelSet[float64]) {
 	s32, s64 := avx512Sets()
 	k32, k64 := asmKernels("avx512", s32, s64)
 	k32.dropoutMask, k64.dropoutMask = dropoutMaskAVX512[float32], dropoutMaskAVX512[float64]
+	k32.standardize, k64.standardize = standardizeKernel[float32](true), standardizeKernel[float64](true)
 	return k32, k64
 }
 
@@ -101,6 +103,18 @@ func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4
 //
 //go:noescape
 func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+
+// standardizeF32AVX512 is standardizeF32 with AVX-512: eight features
+// at a time, in float64 lanes, the last d mod 8 masked.
+//
+//go:noescape
+func standardizeF32AVX512(rows, d int, u, x *float32, mean, inv, z *float64) bool
+
+// standardizeF64AVX512 is standardizeF64 with AVX-512, as
+// standardizeF32AVX512.
+//
+//go:noescape
+func standardizeF64AVX512(rows, d int, u, x *float64, mean, inv, z *float64) bool
 
 // softplusF32AVX512 is softplusF32 with AVX-512: eight float32 at a time
 // in a YMM, converted to a ZMM of float64, within the same 4e-6.
