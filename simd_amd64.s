@@ -14072,6 +14072,7 @@ outputForwardF32_vec:
 	VFMADD231PS (R8)(AX*4), Y4, Y0
 	ADDQ        $0x08, AX
 	JMP         outputForwardF32_vec
+	PCALIGN $0x40
 
 outputForwardF32_tail:
 	CMPQ        DX, k+16(FP)
@@ -14158,6 +14159,7 @@ outputForwardF64_vec:
 	VFMADD231PD (R8)(AX*8), Y4, Y0
 	ADDQ        $0x04, AX
 	JMP         outputForwardF64_vec
+	PCALIGN $0x40
 
 outputForwardF64_tail:
 	CMPQ        DX, k+16(FP)
