@@ -68,7 +68,7 @@ func (p Prediction) CalibratedInterval(level float64) (lo, hi float64, err error
 // scaleVariance returns p with its predictive variance multiplied by c:
 // β, and with it Var and VarCorrected, for a GCP prediction; Var and its
 // parts for a Gaussian one; for an ensemble the whole mixture, scaled
-// about its mean by √c, as Prediction.mix applies the model's VarScale.
+// about its mean by √c, as mixRows applies the model's VarScale.
 func (p Prediction) scaleVariance(c float64) Prediction {
 	p.Beta *= c
 	p.Var *= c

@@ -121,21 +121,3 @@ func (m *Model[T]) extendRanges(x []T) {
 		}
 	}
 }
-
-// inputZ returns the largest absolute value among the standardized
-// features u of one row: the input's largest robust z-score. The values
-// are finite (standardizeRows checked them), so plain comparisons do: the
-// builtin max, which must order NaN and ±0, cost a single-row Predict
-// about 40 ns here, a tenth of its time.
-func inputZ[T Float](u []T) float64 {
-	var z T
-	for _, v := range u {
-		if v < 0 {
-			v = -v
-		}
-		if v > z {
-			z = v
-		}
-	}
-	return float64(z)
-}

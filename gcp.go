@@ -397,24 +397,16 @@ func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale flo
 func finite(v float64) bool         { return math.Abs(v) <= math.MaxFloat64 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
 
-// standardizeRows writes rows of x, standardized, into dst. It returns
-// ErrNonFinite if x holds a NaN or ±Inf, or a value that overflows T once
-// standardized (a float32 input far outside the training data's range).
-// Checking the results finds both: xInvScale is positive and not NaN, so
-// (v − xMean)·xInvScale is NaN or ±Inf for every NaN or ±Inf v.
-func (m *Model[T]) standardizeRows(dst, x []T) error {
+// standardizeRows writes rows of x, standardized, into dst, and each row's
+// InputZ into z: the largest |u| over its standardized features u
+// (m.k.standardize). It returns ErrNonFinite if x holds a NaN or ±Inf,
+// or a value that overflows T once standardized (a float32 input far
+// outside the training data's range). Checking the results finds both:
+// xInvScale is positive and not NaN, so (v − xMean)·xInvScale is NaN or
+// ±Inf for every NaN or ±Inf v.
+func (m *Model[T]) standardizeRows(dst, x []T, z []float64) error {
 	d := m.cfg.Inputs
-	mean, inv := m.xMean[:d], m.xInvScale[:d]
-	var s T // Σ (u − u) over the results: 0 unless one is NaN or ±Inf, as in allFinite
-	for r := 0; r+d <= len(x); r += d {
-		out := dst[r : r+d]
-		for j, v := range x[r : r+d] {
-			u := T((float64(v) - mean[j]) * inv[j])
-			out[j] = u
-			s += u - u
-		}
-	}
-	if s != 0 {
+	if !m.k.standardize(dst, x, m.xMean[:d], m.xInvScale[:d], z[:len(x)/d]) {
 		return ErrNonFinite
 	}
 	return nil

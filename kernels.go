@@ -26,7 +26,8 @@ type kernelSet[T Float] struct {
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
-	dropoutMask           func(src *pcg, p float64, mask []T) // fillDropoutMask
+	standardize           func(u, x []T, mean, inv, z []float64) bool // rows of len(mean) features, len(z) of them
+	dropoutMask           func(src *pcg, p float64, mask []T)         // fillDropoutMask
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -51,6 +52,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		adam:                  adamGeneric[T],
 		gcpLoss:               gcpLossGeneric[T],
 		softplus:              softplusGeneric[T],
+		standardize:           standardizeGeneric[T],
 		dropoutMask:           fillDropoutMask[T],
 	}
 	k.outputBackward = outputBackwardVia(k)

@@ -173,10 +173,15 @@ func (p NormalGamma) Var() float64 {
 	if !p.valid() {
 		return math.NaN()
 	}
+	return p.varOfSigma(p.sigma())
+}
+
+// varOfSigma returns Var of a valid p whose σ is sigma.
+func (p NormalGamma) varOfSigma(sigma float64) float64 {
 	if p.Alpha <= 1 {
 		return math.Inf(1)
 	}
-	return p.sigma() / (p.Alpha - 1)
+	return sigma / (p.Alpha - 1)
 }
 
 // VarCorrected returns the outlier-corrected variance

@@ -219,10 +219,15 @@ const workspaceRows = 64
 // per goroutine with NewWorkspace; a Workspace must not be shared by
 // goroutines at the same time.
 type Workspace[T Float] struct {
-	lay    *layout
-	a      *activations[T]
-	link   []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
-	record []T       // PredictRecord's encoded record, allocated by its first call
+	lay  *layout
+	a    *activations[T]
+	link []float64 // the softplus heads' links of a chunk: β, ν, then α−1 (or σ²), each for every member
+	z    []float64 // the InputZ of each row of a chunk
+	// record is PredictRecord's encoded record, allocated by its first call.
+	record []T
+	// members holds the runs of every member's predictive for the rows
+	// of a chunk, a copy of which each loss fills (PredictBatch).
+	members memberPredictives
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
@@ -235,7 +240,8 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	}
 	if m.cfg.Loss != LossMLBayes {
 		return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false),
-			link: make([]float64, (m.lay.heads-m.lay.members)*workspaceRows)}
+			link: make([]float64, (m.lay.heads-m.lay.members)*workspaceRows), z: make([]float64, workspaceRows),
+			members: newMemberPredictives(m.lay.members, workspaceRows)}
 	}
 	// An ML_Bayes prediction runs the hidden layers on one row and the
 	// output layer on MCSamples (forwardMC): one row of activations, and
@@ -243,7 +249,8 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	s := m.cfg.MCSamples
 	a := newActivations[T](m.lay, 1, true)
 	a.out = make([]T, m.lay.heads*s)
-	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-m.lay.members)*s)}
+	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-m.lay.members)*s), z: make([]float64, 1),
+		members: newMemberPredictives(m.lay.members, 1)}
 }
 
 // fits reports whether ws has the buffers m needs.
@@ -303,7 +310,8 @@ func (m *Model[T]) predictBatch(ws *Workspace[T], x []T, out []Prediction, tr Ta
 	}
 	for start := 0; start < len(out); start += chunk {
 		n := min(chunk, len(out)-start)
-		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d]); err != nil {
+		z := ws.z[:n]
+		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d], z); err != nil {
 			return err
 		}
 		passes := n
@@ -316,52 +324,27 @@ func (m *Model[T]) predictBatch(ws *Workspace[T], x []T, out []Prediction, tr Ta
 		if !m.k.allFinite(a.out[:m.lay.heads*passes]) {
 			return ErrNonFinite
 		}
+		p, ok := ws.members, true // the runs of ws, pointed at others by the loss (on the stack, where that takes no write barrier)
 		switch {
 		case m.cfg.Loss == LossMLBayes:
-			m.mcPrediction(ws, &out[start])
+			m.mcPredictives(ws, &p)
 		case m.cfg.Loss.gaussian():
-			m.gaussianPredictions(ws, n, out[start:start+n])
+			m.gaussianPredictives(ws, n, &p)
 		default:
-			m.predictions(ws, n, out[start:start+n])
+			ok = m.gcpPredictives(ws, n, &p)
 		}
-		for i := range n {
-			p := &out[start+i]
-			p.InputZ = inputZ(a.x[i*d : (i+1)*d])
-			if !m.sane(p) || tr != TransformNone && !m.transformBack(p, tr) {
-				return ErrNonFinite
+		if !m.mixRows(&p, z, out[start:start+n]) || !ok {
+			return ErrNonFinite
+		}
+		if tr != TransformNone {
+			for i := range out[start : start+n] {
+				if !m.transformBack(&out[start+i], tr) {
+					return ErrNonFinite
+				}
 			}
 		}
 	}
 	return nil
-}
-
-// sane reports whether p keeps the promise of Prediction: a finite mean,
-// finite positive variances (Var may be +Inf for a FixedAlpha ≤ 1) and,
-// for a Student-t predictive, a finite σ, so that the scale √(σ/α) is at
-// most √MaxFloat64 for α ≥ 1 and its intervals are finite; for an
-// ensemble, finite means and positive finite scales of its members.
-func (m *Model[T]) sane(p *Prediction) bool {
-	ok := m.saneMoments(p.Mean, p.Var, p.VarCorrected)
-	if c := p.mixture(); c != nil {
-		for _, c := range c {
-			ok = ok && finite(c.Mean) && positiveFinite(c.Scale)
-		}
-		return ok
-	}
-	if m.cfg.Loss.gaussian() {
-		return ok
-	}
-	return ok && positiveFinite(p.Prior().sigma())
-}
-
-// saneMoments reports whether a prediction's mean is finite and its
-// variances positive and finite, Var +Inf allowed where FixedAlpha ≤ 1
-// leaves the Student t without a variance.
-func (m *Model[T]) saneMoments(mean, v, vc float64) bool {
-	if m.cfg.FixedAlpha > 0 && m.cfg.FixedAlpha <= 1 && math.IsInf(v, 1) {
-		v = 1 // no variance exists, as documented
-	}
-	return finite(mean) && positiveFinite(v) && positiveFinite(vc)
 }
 
 // linkFloor is the least value, in standardized units, of a GCP
@@ -373,108 +356,78 @@ func (m *Model[T]) saneMoments(mean, v, vc float64) bool {
 // itself is beyond 2⁷⁶⁸.
 const linkFloor = 0x1p-256
 
-// predictions maps the raw outputs of n rows in ws to predictions in
-// original units. The links are those of gcpPrior, with the softplus of
-// every β, ν and α head of every member computed by one kernel call and
-// floored at linkFloor; a target standardized as (y − yMean)/yScale has
-// the prior (yMean + yScale·m, ν, α, yScale²·β). An ensemble's members
-// are summed into its mixture (mix).
-func (m *Model[T]) predictions(ws *Workspace[T], n int, out []Prediction) {
+// gcpPredictives fills p with the members' predictives of the n rows in
+// ws, and reports whether every member's σ is positive and finite, so
+// that the scale √(σ/α) of a single network is at most √MaxFloat64 for
+// α ≥ 1 and its intervals are finite (an ensemble's members' scales, which
+// mixRows checks, are finite only if their σ are). The links are those of
+// gcpPrior, with the softplus of every β, ν and α head of every member
+// computed by one kernel call and floored at linkFloor; a target
+// standardized as (y − yMean)/yScale has the prior (yMean + yScale·m, ν,
+// α, yScale²·β). β, ν and α (with a learned α) are those of ws.link, β
+// and α in place of their links.
+//
+// Var, VarCorrected and σ are what NormalGamma's Var, VarCorrected and
+// sigma compute of each member's prior, bit for bit, with σ computed once;
+// the prior is valid (the methods' NaN otherwise): ν and, with a learned
+// α, α−1 are at least linkFloor, a fixed α is positive, and β is too,
+// unless varianceUnit underflowed, when every variance is 0 and mixRows
+// refuses them alike. Each step is a pass over every member's rows, whose
+// divisions and polynomials the core overlaps; with the correction's call
+// inside a loop of its own, no other value needs to wait in memory for it
+// (Go's calls keep none in registers).
+func (m *Model[T]) gcpPredictives(ws *Workspace[T], n int, p *memberPredictives) bool {
 	l := m.lay
-	K := l.members
-	link := ws.link[:(l.heads-K)*n]
-	m.k.softplus(link, ws.a.out[K*n:l.heads*n]) // the heads after the m heads, in order
+	kn := l.members * n
+	link := ws.link[:(l.heads-l.members)*n]
+	m.k.softplus(link, ws.a.out[kn:l.heads*n]) // the heads after the m heads, in order
 	for i, v := range link {
-		link[i] = max(v, linkFloor)
+		if v < linkFloor { // max(v, linkFloor), NaN kept, without the builtin's care for ±0
+			link[i] = linkFloor
+		}
 	}
-	// at returns the link of head h (after headM) of member k for row i.
-	at := func(h, k, i int) float64 { return link[(l.head(h, k)-K)*n+i] }
+	mean, variance, corrected, sigma := p.mean[:kn], p.variance[:kn], p.corrected[:kn], p.sigma[:kn]
+	beta, nu := link[:kn], link[kn:2*kn]
+	p.aleatoric, p.epistemic, p.beta, p.nu = variance, p.zero, beta, nu
+	for j, z := range ws.a.out[:kn] {
+		mean[j] = m.yMean + m.yScale*float64(z)
+	}
 	s2 := m.varianceUnit()
-	for i := range out {
-		o := &out[i]
-		o.reset(LossGCP, K)
-		for k := range K {
-			zm := ws.a.out[l.head(headM, k)*n+i]
-			p := NormalGamma{M: m.yMean + m.yScale*float64(zm), Nu: at(headNu, k, i), Alpha: m.cfg.FixedAlpha, Beta: at(headBeta, k, i) * s2}
-			var v float64
-			if m.cfg.FixedAlpha == 0 {
-				// α = 1 + softplus(za) rounds to 1 once softplus(za) <
-				// 1.1e-16, a normal state where the training data had
-				// outliers, and σ/(α−1) would be +Inf: divide by the
-				// link's α − 1 instead.
-				alphaMinusOne := at(headAlpha, k, i)
-				p.Alpha = 1 + alphaMinusOne
-				v = p.sigma() / alphaMinusOne
-			} else {
-				v = p.Var()
-			}
-			o.Mean += p.M
-			o.Var += v
-			o.VarAleatoric += v
-			o.VarCorrected += p.VarCorrected()
-			o.Alpha += p.Alpha
-			o.Beta += p.Beta
-			o.Nu += p.Nu
-			if K > 1 {
-				o.Components[k] = Component{Mean: p.M, Scale: p.scale(), DoF: 2 * p.Alpha}
-			}
-		}
-		o.mix(m.varScale, m.corrScale, s2)
+	ok := true
+	for j, b := range beta {
+		b *= s2
+		beta[j] = b
+		s := NormalGamma{Nu: nu[j], Beta: b}.sigma()
+		sigma[j] = s
+		ok = ok && positiveFinite(s)
 	}
-}
-
-// reset prepares p to sum the predictives of members networks: the
-// fields that mix averages are zeroed, and so are the Components no
-// member fills (all of them for a single network).
-func (p *Prediction) reset(loss Loss, members int) {
-	p.Loss, p.Members = loss, members
-	p.Transform, p.ZMean, p.ZVar, p.ZVarCorrected = TransformNone, 0, 0, 0
-	p.Mean, p.Var, p.VarCorrected, p.VarAleatoric, p.VarEpistemic = 0, 0, 0, 0, 0
-	p.Alpha, p.Beta, p.Nu = 0, 0, 0
-	if members == 1 {
-		p.Components = [MaxMembers]Component{}
+	alpha := p.alpha[:kn]
+	if fixed := m.cfg.FixedAlpha; fixed != 0 {
+		gap := correctionGap(fixed)
+		for j, s := range sigma {
+			alpha[j] = fixed
+			variance[j] = NormalGamma{Alpha: fixed}.varOfSigma(s)
+			corrected[j] = s / gap
+		}
 	} else {
-		clear(p.Components[members:])
-	}
-}
-
-// mix turns the sums over the members accumulated in p's fields (with
-// each member's mean also in Components for an ensemble) into the
-// mixture's moments: the means of the members' values, plus, in every
-// variance but the aleatoric one, the variance of their means, the
-// between-member term of the law of total variance; corrScale then
-// multiplies VarCorrected. The members' variances already include
-// varScale, and so that VarScale scales the whole predictive about its
-// mean, as it does a single network's, the spread of the members' means
-// is scaled by it too: the variance of the means by varScale, each
-// member's mean's offset from the mixture mean by its square root. For a
-// single network each division is by 1 and the added term 0, which
-// changes no bit. unit is the variance of the targets' spread in original
-// units, the model's varianceUnit, for Disagreement.
-func (p *Prediction) mix(varScale, corrScale, unit float64) {
-	k := float64(p.Members)
-	p.Mean /= k
-	p.Var /= k
-	p.VarCorrected /= k
-	p.VarAleatoric /= k
-	p.VarEpistemic /= k
-	p.Alpha /= k
-	p.Beta /= k
-	p.Nu /= k
-	var between float64
-	if c := p.mixture(); c != nil {
-		for _, c := range c {
-			d := c.Mean - p.Mean
-			between += d * d
+		// α = 1 + softplus(za) rounds to 1 once softplus(za) < 1.1e-16, a
+		// normal state where the training data had outliers, and σ/(α−1)
+		// would be +Inf: divide by the link's α − 1 instead.
+		alpha = link[2*kn:]
+		p.alpha = alpha
+		for j, a := range alpha {
+			variance[j] = sigma[j] / a
+			alpha[j] = 1 + a
 		}
-		between = between / k * varScale
-		r := math.Sqrt(varScale)
-		for i := range c {
-			c[i].Mean = p.Mean + r*(c[i].Mean-p.Mean)
+		for j, a := range alpha {
+			corrected[j] = sigma[j] / correctionGap(a)
 		}
 	}
-	p.Var += between
-	p.VarEpistemic += between
-	p.VarCorrected = (p.VarCorrected + between) * corrScale
-	p.Disagreement = math.Sqrt(p.VarEpistemic / min(p.VarAleatoric, unit))
+	if l.members > 1 {
+		scale := p.scale[:kn]
+		for j, s := range sigma {
+			scale[j] = math.Sqrt(s / alpha[j]) // NormalGamma.scale
+		}
+	}
+	return ok
 }

@@ -118,36 +118,47 @@ func (m *Model[T]) gaussianVariances(ws *Workspace[T], n int) []float64 {
 	return v
 }
 
-// gaussianPredictions maps the raw outputs of n rows in ws of a
-// Gaussian-loss model to predictions in original units: each member's
-// N(yMean + yScale·m, yScale²·σ²), mixed (Prediction.mix).
-func (m *Model[T]) gaussianPredictions(ws *Workspace[T], n int, out []Prediction) {
-	l := m.lay
+// gaussianPredictives fills p with the members' predictives of the n rows
+// in ws of a Gaussian-loss model: each member's N(yMean + yScale·m,
+// yScale²·σ²), σ² its variance link (gaussianVariances).
+func (m *Model[T]) gaussianPredictives(ws *Workspace[T], n int, p *memberPredictives) {
 	v := m.gaussianVariances(ws, n)
+	kn := len(v)
+	mean, variance, alpha := p.mean[:kn], p.variance[:kn], p.alpha[:kn]
+	p.aleatoric, p.corrected, p.epistemic = variance, variance, p.zero
+	for j, z := range ws.a.out[:kn] {
+		mean[j] = m.yMean + m.yScale*float64(z)
+	}
 	s2 := m.varianceUnit()
-	for i := range out {
-		o := &out[i]
-		o.reset(m.cfg.Loss, l.members)
-		for k := range l.members {
-			zm := ws.a.out[l.head(headM, k)*n+i]
-			o.addGaussian(k, m.yMean+m.yScale*float64(zm), s2*v[k*n+i], 0)
+	for j, x := range v {
+		variance[j] = s2 * x
+		alpha[j] = math.Inf(1)
+	}
+	m.gaussianScales(p, kn)
+}
+
+// gaussianScales sets, for an ensemble, the first kn members' Component
+// scales to the standard deviations of their Gaussian predictives.
+func (m *Model[T]) gaussianScales(p *memberPredictives, kn int) {
+	if m.lay.members > 1 {
+		for j, v := range p.variance[:kn] {
+			p.scale[j] = math.Sqrt(v)
 		}
-		o.mix(m.varScale, m.corrScale, s2)
 	}
 }
 
-// mcPrediction combines the raw outputs in ws of the MCSamples passes over
-// one input into its LossMLBayes prediction, by the law of total variance
-// (Sec. subsecSyntheticAleatoricEpistemic): the aleatoric variance is the
-// mean of the passes' σ², the epistemic one the variance of their means;
-// an ensemble mixes its members' (mix). The variance of the means is
+// mcPredictives fills p with the members' predictives of the one input
+// whose MCSamples passes' raw outputs are in ws, for a LossMLBayes model:
+// by the law of total variance (Sec. subsecSyntheticAleatoricEpistemic),
+// each member's aleatoric variance is the mean of its passes' σ², its
+// epistemic one the variance of their means. The variance of the means is
 // summed as squared deviations from their mean, which cannot go negative
 // as E[m²] − E[m]² can.
-func (m *Model[T]) mcPrediction(ws *Workspace[T], out *Prediction) {
+func (m *Model[T]) mcPredictives(ws *Workspace[T], p *memberPredictives) {
 	l, s := m.lay, m.cfg.MCSamples
 	v := m.gaussianVariances(ws, s)
+	p.corrected = p.variance
 	s2 := m.varianceUnit()
-	out.reset(m.cfg.Loss, l.members)
 	for k := range l.members {
 		zm, vk := ws.a.head(l.head(headM, k), s), v[k*s:(k+1)*s]
 		var mean, aleatoric float64
@@ -161,24 +172,12 @@ func (m *Model[T]) mcPrediction(ws *Workspace[T], out *Prediction) {
 			d := float64(z) - mean
 			epistemic += d * d
 		}
-		out.addGaussian(k, m.yMean+m.yScale*mean, s2*aleatoric/float64(s), s2*epistemic/float64(s))
+		p.mean[k] = m.yMean + m.yScale*mean
+		p.aleatoric[k], p.epistemic[k] = s2*aleatoric/float64(s), s2*epistemic/float64(s)
+		p.variance[k] = p.aleatoric[k] + p.epistemic[k]
+		p.alpha[k] = math.Inf(1)
 	}
-	out.mix(m.varScale, m.corrScale, s2)
-}
-
-// addGaussian adds member k's Gaussian predictive N(mean, aleatoric +
-// epistemic) to the sums of p (reset, then mix).
-func (p *Prediction) addGaussian(k int, mean, aleatoric, epistemic float64) {
-	v := aleatoric + epistemic
-	p.Mean += mean
-	p.Var += v
-	p.VarCorrected += v
-	p.VarAleatoric += aleatoric
-	p.VarEpistemic += epistemic
-	p.Alpha = math.Inf(1)
-	if p.Members > 1 {
-		p.Components[k] = Component{Mean: mean, Scale: math.Sqrt(v), DoF: math.Inf(1)}
-	}
+	m.gaussianScales(p, l.members)
 }
 
 // varianceUnit is what a variance in standardized units is multiplied by

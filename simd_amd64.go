@@ -2,7 +2,11 @@
 
 package gcp
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX2FMA reports whether the CPU (and the OS, through XGETBV) supports
 // AVX2 and FMA3, the instructions of simd_amd64.s. GODEBUG=cpu.avx2=off
@@ -23,7 +27,9 @@ func init() {
 	}
 	s32, s64 := baseSets()
 	s32.outputBackward, s64.outputBackward = outputBackwardF32, outputBackwardF64
-	installKernels(asmKernels("avx2fma", s32, s64))
+	k32, k64 := asmKernels("avx2fma", s32, s64)
+	k32.standardize, k64.standardize = standardizeKernel[float32](false), standardizeKernel[float64](false)
+	installKernels(k32, k64)
 	if useAVX512 {
 		installKernels(avx512Tables())
 	}
@@ -107,4 +113,86 @@ func gcpLossLanes(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, 
 		return gcpLossF64AVX512(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
 	}
 	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}
+
+// softplusKernel returns softplusGeneric in assembly, a closure as
+// linearForwardKernel returns: softplusF32 or softplusF64, or with wide
+// softplusF32AVX512 or softplusF64AVX512, by name (see "Stubs by name" in
+// simd_asm.go).
+//
+//go:noinline
+func softplusKernel[T Float](wide bool) func(dst []float64, x []T) {
+	return func(dst []float64, x []T) {
+		n, d, p := softplusOperands(dst, x)
+		switch {
+		case unsafe.Sizeof(x[0]) == 8 && wide:
+			softplusF64AVX512(n, d, (*float64)(p))
+		case unsafe.Sizeof(x[0]) == 8:
+			softplusF64(n, d, (*float64)(p))
+		case wide:
+			softplusF32AVX512(n, d, (*float32)(p))
+		default:
+			softplusF32(n, d, (*float32)(p))
+		}
+	}
+}
+
+// standardizeF32 computes, for rows ≥ 0 rows of d ≥ 1 features, and
+// reports whether every u and z is finite,
+//
+//	for i := range rows { big := uint64(0)
+//		for j := range d {
+//			s := float32((float64(x[i*d+j]) - mean[j]) * inv[j])
+//			u[i*d+j] = s; big = max(big, math.Float64bits(float64(s))&^(1<<63)) }
+//		z[i] = math.Float64frombits(big) }
+//	return every big < absBitsInf
+//
+//go:noescape
+func standardizeF32(rows, d int, u, x *float32, mean, inv, z *float64) bool
+
+// standardizeF64 is standardizeF32 for float64.
+//
+//	for i := range rows { big := uint64(0)
+//		for j := range d {
+//			s := (x[i*d+j] - mean[j]) * inv[j]
+//			u[i*d+j] = s; big = max(big, math.Float64bits(s)&^(1<<63)) }
+//		z[i] = math.Float64frombits(big) }
+//	return every big < absBitsInf
+//
+//go:noescape
+func standardizeF64(rows, d int, u, x *float64, mean, inv, z *float64) bool
+
+// standardizeKernel returns standardizeGeneric in assembly, a closure as
+// linearForwardKernel returns: standardizeF32 or standardizeF64, or with
+// wide their AVX-512 forms, by name (see "Stubs by name" in simd_asm.go).
+// The operands are cut to the rows of z, so that a short one panics
+// before the assembly runs.
+//
+//go:noinline
+func standardizeKernel[T Float](wide bool) func(u, x []T, mean, inv, z []float64) bool {
+	return func(u, x []T, mean, inv, z []float64) bool {
+		rows, d := len(z), len(mean)
+		if rows == 0 || d == 0 {
+			return true
+		}
+		u, x, inv = u[:rows*d], x[:rows*d], inv[:d]
+		if raceEnabled {
+			raceRead(x)
+			raceWrite(u)
+			raceMat(mean, 1, 0, d, false)
+			raceMat(inv, 1, 0, d, false)
+			raceMat(z, 1, 0, rows, true)
+		}
+		up, xp, mp, ip, zp := unsafe.Pointer(unsafe.SliceData(u)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.SliceData(mean), unsafe.SliceData(inv), unsafe.SliceData(z)
+		switch {
+		case unsafe.Sizeof(x[0]) == 8 && wide:
+			return standardizeF64AVX512(rows, d, (*float64)(up), (*float64)(xp), mp, ip, zp)
+		case unsafe.Sizeof(x[0]) == 8:
+			return standardizeF64(rows, d, (*float64)(up), (*float64)(xp), mp, ip, zp)
+		case wide:
+			return standardizeF32AVX512(rows, d, (*float32)(up), (*float32)(xp), mp, ip, zp)
+		default:
+			return standardizeF32(rows, d, (*float32)(up), (*float32)(xp), mp, ip, zp)
+		}
+	}
 }

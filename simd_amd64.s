@@ -14072,6 +14072,7 @@ outputForwardF32_vec:
 	VFMADD231PS (R8)(AX*4), Y4, Y0
 	ADDQ        $0x08, AX
 	JMP         outputForwardF32_vec
+	PCALIGN $0x40
 
 outputForwardF32_tail:
 	CMPQ        DX, k+16(FP)
@@ -14158,6 +14159,7 @@ outputForwardF64_vec:
 	VFMADD231PD (R8)(AX*8), Y4, Y0
 	ADDQ        $0x04, AX
 	JMP         outputForwardF64_vec
+	PCALIGN $0x40
 
 outputForwardF64_tail:
 	CMPQ        DX, k+16(FP)
@@ -21482,6 +21484,323 @@ softplusF64AVX512_last:
 	VMOVSD       X1, 16(SI)(AX*8)
 
 softplusF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func standardizeF32(rows int, d int, u *float32, x *float32, mean *float64, inv *float64, z *float64) bool
+// Requires: AVX, AVX2
+TEXT ·standardizeF32(SB), NOSPLIT, $0-57
+	MOVQ         rows+0(FP), CX
+	MOVQ         d+8(FP), DX
+	VPXOR        X1, X1, X1
+	TESTQ        CX, CX
+	JEQ          standardizeF32_done
+	MOVQ         DX, R11
+	SHLQ         $0x02, R11
+	MOVQ         DX, BX
+	ANDQ         $-4, BX
+	MOVQ         DX, R12
+	SUBQ         BX, R12
+	VMOVQ        R12, X14
+	VPBROADCASTQ X14, Y14
+	VPCMPGTQ     lanes64<>+0(SB), Y14, Y14
+	VMOVQ        R12, X13
+	VPBROADCASTD X13, Y13
+	VPCMPGTD     lanes32<>+0(SB), Y13, Y13
+	MOVQ         u+16(FP), SI
+	MOVQ         x+24(FP), DI
+	MOVQ         mean+32(FP), R8
+	MOVQ         inv+40(FP), R9
+	MOVQ         z+48(FP), R10
+
+standardizeF32_row:
+	VPXOR X0, X0, X0
+	XORQ  AX, AX
+
+standardizeF32_vec:
+	CMPQ       AX, BX
+	JGE        standardizeF32_tail
+	VCVTPS2PD  (DI)(AX*4), Y2
+	VSUBPD     (R8)(AX*8), Y2, Y2
+	VMULPD     (R9)(AX*8), Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMOVUPS    X2, (SI)(AX*4)
+	VCVTPS2PD  X2, Y2
+	VANDPD     gcAbs<>+0(SB), Y2, Y2
+	VPCMPGTQ   Y0, Y2, Y3
+	VBLENDVPD  Y3, Y2, Y0, Y0
+	ADDQ       $0x04, AX
+	JMP        standardizeF32_vec
+
+standardizeF32_tail:
+	CMPQ       BX, DX
+	JEQ        standardizeF32_max
+	VMASKMOVPS (DI)(AX*4), X13, X2
+	VCVTPS2PD  X2, Y2
+	VMASKMOVPD (R8)(AX*8), Y14, Y3
+	VMASKMOVPD (R9)(AX*8), Y14, Y4
+	VSUBPD     Y3, Y2, Y2
+	VMULPD     Y4, Y2, Y2
+	VCVTPD2PSY Y2, X2
+	VMASKMOVPS X2, X13, (SI)(AX*4)
+	VCVTPS2PD  X2, Y2
+	VANDPD     gcAbs<>+0(SB), Y2, Y2
+	VPCMPGTQ   Y0, Y2, Y3
+	VBLENDVPD  Y3, Y2, Y0, Y0
+
+standardizeF32_max:
+	VEXTRACTI128 $0x01, Y0, X2
+	VPCMPGTQ     X0, X2, X3
+	VBLENDVPD    X3, X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPCMPGTQ     X0, X2, X3
+	VBLENDVPD    X3, X2, X0, X0
+	VMOVQ        X0, (R10)
+	VPCMPGTQ     X1, X0, X3
+	VBLENDVPD    X3, X0, X1, X1
+	ADDQ         R11, SI
+	ADDQ         R11, DI
+	ADDQ         $0x08, R10
+	DECQ         CX
+	JNZ          standardizeF32_row
+
+standardizeF32_done:
+	VMOVQ X1, AX
+	MOVQ  $0x7ff0000000000000, R12
+	CMPQ  AX, R12
+	SETCS ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func standardizeF64(rows int, d int, u *float64, x *float64, mean *float64, inv *float64, z *float64) bool
+// Requires: AVX, AVX2
+TEXT ·standardizeF64(SB), NOSPLIT, $0-57
+	MOVQ         rows+0(FP), CX
+	MOVQ         d+8(FP), DX
+	VPXOR        X1, X1, X1
+	TESTQ        CX, CX
+	JEQ          standardizeF64_done
+	MOVQ         DX, R11
+	SHLQ         $0x03, R11
+	MOVQ         DX, BX
+	ANDQ         $-4, BX
+	MOVQ         DX, R12
+	SUBQ         BX, R12
+	VMOVQ        R12, X14
+	VPBROADCASTQ X14, Y14
+	VPCMPGTQ     lanes64<>+0(SB), Y14, Y14
+	MOVQ         u+16(FP), SI
+	MOVQ         x+24(FP), DI
+	MOVQ         mean+32(FP), R8
+	MOVQ         inv+40(FP), R9
+	MOVQ         z+48(FP), R10
+
+standardizeF64_row:
+	VPXOR X0, X0, X0
+	XORQ  AX, AX
+
+standardizeF64_vec:
+	CMPQ      AX, BX
+	JGE       standardizeF64_tail
+	VMOVUPD   (DI)(AX*8), Y2
+	VSUBPD    (R8)(AX*8), Y2, Y2
+	VMULPD    (R9)(AX*8), Y2, Y2
+	VMOVUPD   Y2, (SI)(AX*8)
+	VANDPD    gcAbs<>+0(SB), Y2, Y2
+	VPCMPGTQ  Y0, Y2, Y3
+	VBLENDVPD Y3, Y2, Y0, Y0
+	ADDQ      $0x04, AX
+	JMP       standardizeF64_vec
+
+standardizeF64_tail:
+	CMPQ       BX, DX
+	JEQ        standardizeF64_max
+	VMASKMOVPD (DI)(AX*8), Y14, Y2
+	VMASKMOVPD (R8)(AX*8), Y14, Y3
+	VMASKMOVPD (R9)(AX*8), Y14, Y4
+	VSUBPD     Y3, Y2, Y2
+	VMULPD     Y4, Y2, Y2
+	VMASKMOVPD Y2, Y14, (SI)(AX*8)
+	VANDPD     gcAbs<>+0(SB), Y2, Y2
+	VPCMPGTQ   Y0, Y2, Y3
+	VBLENDVPD  Y3, Y2, Y0, Y0
+
+standardizeF64_max:
+	VEXTRACTI128 $0x01, Y0, X2
+	VPCMPGTQ     X0, X2, X3
+	VBLENDVPD    X3, X2, X0, X0
+	VPSHUFD      $0x4e, X0, X2
+	VPCMPGTQ     X0, X2, X3
+	VBLENDVPD    X3, X2, X0, X0
+	VMOVQ        X0, (R10)
+	VPCMPGTQ     X1, X0, X3
+	VBLENDVPD    X3, X0, X1, X1
+	ADDQ         R11, SI
+	ADDQ         R11, DI
+	ADDQ         $0x08, R10
+	DECQ         CX
+	JNZ          standardizeF64_row
+
+standardizeF64_done:
+	VMOVQ X1, AX
+	MOVQ  $0x7ff0000000000000, R12
+	CMPQ  AX, R12
+	SETCS ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func standardizeF32AVX512(rows int, d int, u *float32, x *float32, mean *float64, inv *float64, z *float64) bool
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·standardizeF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ  rows+0(FP), CX
+	MOVQ  d+8(FP), DX
+	VPXOR X1, X1, X1
+	TESTQ CX, CX
+	JEQ   standardizeF32AVX512_done
+	MOVQ  DX, R11
+	SHLQ  $0x02, R11
+	MOVQ  DX, BX
+	ANDQ  $-8, BX
+	MOVQ  DX, R12
+	SUBQ  BX, R12
+	XORL  AX, AX
+	BTSL  R12, AX
+	DECL  AX
+	KMOVW AX, K1
+	MOVQ  u+16(FP), SI
+	MOVQ  x+24(FP), DI
+	MOVQ  mean+32(FP), R8
+	MOVQ  inv+40(FP), R9
+	MOVQ  z+48(FP), R10
+
+standardizeF32AVX512_row:
+	VPXOR X0, X0, X0
+	XORQ  AX, AX
+
+standardizeF32AVX512_vec:
+	CMPQ      AX, BX
+	JGE       standardizeF32AVX512_tail
+	VCVTPS2PD (DI)(AX*4), Z2
+	VSUBPD    (R8)(AX*8), Z2, Z2
+	VMULPD    (R9)(AX*8), Z2, Z2
+	VCVTPD2PS Z2, Y2
+	VMOVUPS   Y2, (SI)(AX*4)
+	VCVTPS2PD Y2, Z2
+	VPANDQ    gcAbs<>+0(SB), Z2, Z2
+	VPMAXUQ   Z2, Z0, Z0
+	ADDQ      $0x08, AX
+	JMP       standardizeF32AVX512_vec
+
+standardizeF32AVX512_tail:
+	CMPQ      BX, DX
+	JEQ       standardizeF32AVX512_max
+	VMOVUPS.Z (DI)(AX*4), K1, Y2
+	VCVTPS2PD Y2, Z2
+	VMOVUPD.Z (R8)(AX*8), K1, Z3
+	VMOVUPD.Z (R9)(AX*8), K1, Z4
+	VSUBPD    Z3, Z2, Z2
+	VMULPD    Z4, Z2, Z2
+	VCVTPD2PS Z2, Y2
+	VMOVUPS   Y2, K1, (SI)(AX*4)
+	VCVTPS2PD Y2, Z2
+	VPANDQ    gcAbs<>+0(SB), Z2, Z2
+	VPMAXUQ   Z2, Z0, Z0
+
+standardizeF32AVX512_max:
+	VEXTRACTI64X4 $0x01, Z0, Y2
+	VPMAXUQ       Y2, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X2
+	VPMAXUQ       X2, X0, X0
+	VPSHUFD       $0x4e, X0, X2
+	VPMAXUQ       X2, X0, X0
+	VMOVQ         X0, (R10)
+	VPMAXUQ       X0, X1, X1
+	ADDQ          R11, SI
+	ADDQ          R11, DI
+	ADDQ          $0x08, R10
+	DECQ          CX
+	JNZ           standardizeF32AVX512_row
+
+standardizeF32AVX512_done:
+	VMOVQ X1, AX
+	MOVQ  $0x7ff0000000000000, R12
+	CMPQ  AX, R12
+	SETCS ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func standardizeF64AVX512(rows int, d int, u *float64, x *float64, mean *float64, inv *float64, z *float64) bool
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·standardizeF64AVX512(SB), NOSPLIT, $0-57
+	MOVQ  rows+0(FP), CX
+	MOVQ  d+8(FP), DX
+	VPXOR X1, X1, X1
+	TESTQ CX, CX
+	JEQ   standardizeF64AVX512_done
+	MOVQ  DX, R11
+	SHLQ  $0x03, R11
+	MOVQ  DX, BX
+	ANDQ  $-8, BX
+	MOVQ  DX, R12
+	SUBQ  BX, R12
+	XORL  AX, AX
+	BTSL  R12, AX
+	DECL  AX
+	KMOVW AX, K1
+	MOVQ  u+16(FP), SI
+	MOVQ  x+24(FP), DI
+	MOVQ  mean+32(FP), R8
+	MOVQ  inv+40(FP), R9
+	MOVQ  z+48(FP), R10
+
+standardizeF64AVX512_row:
+	VPXOR X0, X0, X0
+	XORQ  AX, AX
+
+standardizeF64AVX512_vec:
+	CMPQ    AX, BX
+	JGE     standardizeF64AVX512_tail
+	VMOVUPD (DI)(AX*8), Z2
+	VSUBPD  (R8)(AX*8), Z2, Z2
+	VMULPD  (R9)(AX*8), Z2, Z2
+	VMOVUPD Z2, (SI)(AX*8)
+	VPANDQ  gcAbs<>+0(SB), Z2, Z2
+	VPMAXUQ Z2, Z0, Z0
+	ADDQ    $0x08, AX
+	JMP     standardizeF64AVX512_vec
+
+standardizeF64AVX512_tail:
+	CMPQ      BX, DX
+	JEQ       standardizeF64AVX512_max
+	VMOVUPD.Z (DI)(AX*8), K1, Z2
+	VMOVUPD.Z (R8)(AX*8), K1, Z3
+	VMOVUPD.Z (R9)(AX*8), K1, Z4
+	VSUBPD    Z3, Z2, Z2
+	VMULPD    Z4, Z2, Z2
+	VMOVUPD   Z2, K1, (SI)(AX*8)
+	VPANDQ    gcAbs<>+0(SB), Z2, Z2
+	VPMAXUQ   Z2, Z0, Z0
+
+standardizeF64AVX512_max:
+	VEXTRACTI64X4 $0x01, Z0, Y2
+	VPMAXUQ       Y2, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X2
+	VPMAXUQ       X2, X0, X0
+	VPSHUFD       $0x4e, X0, X2
+	VPMAXUQ       X2, X0, X0
+	VMOVQ         X0, (R10)
+	VPMAXUQ       X0, X1, X1
+	ADDQ          R11, SI
+	ADDQ          R11, DI
+	ADDQ          $0x08, R10
+	DECQ          CX
+	JNZ           standardizeF64AVX512_row
+
+standardizeF64AVX512_done:
+	VMOVQ X1, AX
+	MOVQ  $0x7ff0000000000000, R12
+	CMPQ  AX, R12
+	SETCS ret+56(FP)
 	VZEROUPPER
 	RET
 

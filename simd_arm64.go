@@ -2,6 +2,8 @@
 
 package gcp
 
+import "unsafe"
+
 // NEON is part of the arm64 baseline, so the assembly kernels of
 // simd_arm64.s need no feature detection: init installs them in every
 // build with gc and without the purego tag.
@@ -57,6 +59,22 @@ func inPlaceNEON[T Float](f func(n int, x *T)) func(x []T) {
 // gcpLanes is how many samples gcpLossF64 takes at a time: the two
 // float64 of a vector.
 const gcpLanes = 2
+
+// softplusKernel returns softplusGeneric in assembly, a closure as
+// linearForwardKernel returns: softplusF32 or softplusF64 by name (see
+// "Stubs by name" in simd_asm.go). NEON has no wide form.
+//
+//go:noinline
+func softplusKernel[T Float](bool) func(dst []float64, x []T) {
+	return func(dst []float64, x []T) {
+		n, d, p := softplusOperands(dst, x)
+		if unsafe.Sizeof(x[0]) == 4 {
+			softplusF32(n, d, (*float32)(p))
+		} else {
+			softplusF64(n, d, (*float64)(p))
+		}
+	}
+}
 
 // gcpTmpLen is the length of the scratch buffer gcpLossF64 takes: NEON
 // keeps every value in its 32 registers and does not use it.

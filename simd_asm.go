@@ -15,16 +15,37 @@ import "unsafe"
 //     on the other, like gemmBcast1F64 on arm64). They take pointers and
 //     lengths, check nothing, and each has the reference Go loop in its
 //     doc comment;
-//   - xxx32 and xxx64 are the typed wrappers the kernel table holds: they
-//     validate the operands (a short slice panics before the assembly
-//     runs), report the assembly's memory accesses in race builds, and
-//     call the stub;
+//   - the kernel table holds wrappers, generic over the element type and
+//     the same for every instruction set: they validate the operands (a
+//     short slice panics before the assembly runs), report the assembly's
+//     memory accesses in race builds, and call the stub;
 //   - xxxGeneric (simd_generic.go) is the pure-Go kernel: the fallback on
 //     every other platform and with the purego tag, and the tests' oracle.
 
 // ptr returns the address of s's first element without a bounds check; the
 // assembly reads through it only where need (or a reslice) has checked.
 func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
+
+// Stubs by name. A func value of an assembly function (the fields of
+// asmSet and gemmAsm) is Go's ABI wrapper of it, which takes the
+// arguments in registers, stores them again for the stub and makes one
+// more call: some 15 instructions a call, which the kernels of a batch do
+// not notice and a single-row Predict, with three such calls, did (3,035
+// instructions against 2,990 with main's wrappers per type, which called
+// their stubs by name). So the wrappers of a Predict's kernels call their
+// stubs by name: linearForwardKernel's single rows and
+// outputForwardKernel, whose stubs both instruction sets of an
+// architecture share, here for both architectures, and softplusKernel,
+// whose stubs differ by set, in each architecture's file. They choose
+// the stub of their element type by unsafe.Sizeof of an element, 4 for
+// float32, a constant in each instantiation of a generic function (one
+// per element type), so that the branch is compiled away.
+//
+// The functions that return these closures are kept from inlining: the
+// Go compiler does not inline the calls inside the copy of a closure that
+// inlining its function makes (golang/go#81380), and the tables are built
+// in asmTable; so each closure is its function's own, with its helpers
+// inlined.
 
 // raceMat reports to the race detector, in race builds, the assembly's
 // reads (or writes) of rows rows of cols elements, ld apart, of s.
@@ -89,9 +110,10 @@ func need(n, rows, ld, cols int) {
 // Each set of simd_amd64.s and simd_arm64.s fills one for float32 and one
 // for float64, and asmKernels makes kernel tables of them.
 type asmSet[T Float] struct {
-	gemm          gemmAsm[T]
-	outputForward func(m, heads, k int, x *T, ldx int, w, b, y *T)
-	softplus      func(n int, dst *float64, x *T)
+	gemm gemmAsm[T]
+	// wide selects, where a kernel has them, the stubs named …AVX512 of
+	// simd_amd64.s (softplusKernel).
+	wide bool
 	// outputBackward, if not nil, does outputBackwardVia's passes in one
 	// (outputBackwardF32 of simd_amd64.s); NEON composes them.
 	outputBackward func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *T)
@@ -120,14 +142,14 @@ func asmTable[T Float](name string, gen *kernelSet[T], s *asmSet[T]) *kernelSet[
 	k.linearForward = s.gemm.linearForwardKernel()
 	k.linearBackwardWeights = s.gemm.linearBackwardWeights
 	k.linearBackwardInput = s.gemm.linearBackwardInput
-	k.outputForward = s.outputForwardKernel()
+	k.outputForward = outputForwardKernel[T]()
 	k.outputBackward = outputBackwardVia(&k)
 	if s.outputBackward != nil {
 		k.outputBackward = s.outputBackwardKernel
 	}
 	s.elementwise.install(&k, s.lanes)
 	k.gcpLoss = s.gcpLoss
-	k.softplus = s.softplusKernel()
+	k.softplus = softplusKernel[T](s.wide)
 	return &k
 }
 
@@ -136,17 +158,13 @@ func asmTable[T Float](name string, gen *kernelSet[T], s *asmSet[T]) *kernelSet[
 func baseSets() (*asmSet[float32], *asmSet[float64]) {
 	loss := gcpAsm{lanes: gcpLanes}
 	return &asmSet[float32]{
-			gemm:          gemmAsm[float32]{bcast: gemmBcastF32, bcast1: gemmBcast1F32, dot: gemmDotF32, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one32},
-			outputForward: outputForwardF32,
-			softplus:      softplusF32,
+			gemm: gemmAsm[float32]{bcast: gemmBcastF32, bcast1: gemmBcast1F32, dot: gemmDotF32, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one32},
 			elementwise: elementwiseAsm[float32]{mulF32, mulToF32, reluBackwardF32, tanhBackwardF32, axpyF32, scaleF32,
 				sumSquaresF32, allFiniteF32, sgdF32, nesterovF32, rmspropF32, adamF32},
 			lanes:   asmLanes32,
 			gcpLoss: loss.loss32,
 		}, &asmSet[float64]{
-			gemm:          gemmAsm[float64]{bcast: gemmBcastF64, bcast1: gemmBcast1F64, dot: gemmDotF64, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one64},
-			outputForward: outputForwardF64,
-			softplus:      softplusF64,
+			gemm: gemmAsm[float64]{bcast: gemmBcastF64, bcast1: gemmBcast1F64, dot: gemmDotF64, tileRows: gemmTileRows, loneRows: gemmLoneRows, one: &one64},
 			elementwise: elementwiseAsm[float64]{mulF64, mulToF64, reluBackwardF64, tanhBackwardF64, axpyF64, scaleF64,
 				sumSquaresF64, allFiniteF64, sgdF64, nesterovF64, rmspropF64, adamF64},
 			lanes:   asmLanes64,
@@ -259,9 +277,12 @@ func gemmDotF64(m, n, k int, a *float64, lda int, b *float64, ldb int, c *float6
 // linearForwardKernel returns linearForwardGeneric in assembly: a
 // closure whose body is the wrapper, so that a call from the kernel table
 // is one call, where a method value adds one that copies every argument
-// again (about 40 instructions, 5% of a single-row Predict); the body
-// takes the slices' addresses with unsafe.SliceData, which inlines here,
-// where ptr does not.
+// again (about 40 instructions, 5% of a single-row Predict). A single row
+// of up to g.narrow columns, a Predict's, goes to gemmBcast1F32 or
+// gemmBcast1F64 by name (see "Stubs by name"); wider ones, to the set's
+// own one-row kernel if it has one.
+//
+//go:noinline
 func (g *gemmAsm[T]) linearForwardKernel() func(m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool) {
 	return func(m, n, k int, x []T, ldx int, w, b, y []T, ldy int, relu bool) {
 		flags, ok := linearForwardOperands(m, n, k, x, ldx, w, b, y, ldy, relu)
@@ -272,8 +293,14 @@ func (g *gemmAsm[T]) linearForwardKernel() func(m, n, k int, x []T, ldx int, w, 
 		switch {
 		case n == 1:
 			g.dot(m, 1, k, xp, ldx, wp, k, yp, ldy, bp, flags)
+		case m == 1 && g.bcast1Wide != nil && n > g.narrow:
+			g.bcast1Wide(n, k, xp, 1, wp, n, yp, bp, flags)
+		case m == 1 && unsafe.Sizeof(x[0]) == 4:
+			a, b, c, bias := unsafe.Pointer(xp), unsafe.Pointer(wp), unsafe.Pointer(yp), unsafe.Pointer(bp)
+			gemmBcast1F32(n, k, (*float32)(a), 1, (*float32)(b), n, (*float32)(c), (*float32)(bias), flags)
 		case m == 1:
-			g.single(n)(n, k, xp, 1, wp, n, yp, bp, flags)
+			a, b, c, bias := unsafe.Pointer(xp), unsafe.Pointer(wp), unsafe.Pointer(yp), unsafe.Pointer(bp)
+			gemmBcast1F64(n, k, (*float64)(a), 1, (*float64)(b), n, (*float64)(c), (*float64)(bias), flags)
 		default:
 			g.rows(m, n, k, xp, ldx, 1, wp, n, yp, ldy, bp, flags)
 		}
@@ -462,12 +489,22 @@ func (s *asmSet[T]) outputBackwardKernel(m, heads, k int, dy, x, w, dw, db, dx, 
 	}
 }
 
-// outputForwardKernel returns outputForwardGeneric in assembly, as
-// linearForwardKernel does.
-func (s *asmSet[T]) outputForwardKernel() func(m, heads, k int, x []T, ldx int, w, b, y []T) {
+// outputForwardKernel returns outputForwardGeneric in assembly, a closure
+// as linearForwardKernel returns: outputForwardF32 or outputForwardF64 by
+// name (see "Stubs by name"), in every set (the AVX-512 set keeps AVX2's,
+// see avx512Sets).
+//
+//go:noinline
+func outputForwardKernel[T Float]() func(m, heads, k int, x []T, ldx int, w, b, y []T) {
 	return func(m, heads, k int, x []T, ldx int, w, b, y []T) {
-		if outputOperands(m, heads, k, x, ldx, w, b, y) {
-			s.outputForward(m, heads, k, unsafe.SliceData(x), ldx, unsafe.SliceData(w), unsafe.SliceData(b), unsafe.SliceData(y))
+		if !outputOperands(m, heads, k, x, ldx, w, b, y) {
+			return
+		}
+		xp, wp, bp, yp := unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(y))
+		if unsafe.Sizeof(x[0]) == 4 {
+			outputForwardF32(m, heads, k, (*float32)(xp), ldx, (*float32)(wp), (*float32)(bp), (*float32)(yp))
+		} else {
+			outputForwardF64(m, heads, k, (*float64)(xp), ldx, (*float64)(wp), (*float64)(bp), (*float64)(yp))
 		}
 	}
 }
@@ -924,17 +961,15 @@ func softplusF32(n int, dst *float64, x *float32)
 //go:noescape
 func softplusF64(n int, dst, x *float64)
 
-// softplusKernel returns softplusGeneric in assembly, as
-// linearForwardKernel does. x is cut to the length of dst, so that a
-// short x panics before the assembly runs, and the assembly's accesses
-// are reported in race builds.
-func (s *asmSet[T]) softplusKernel() func(dst []float64, x []T) {
-	return func(dst []float64, x []T) {
-		x = x[:len(dst)]
-		if raceEnabled {
-			raceRead(x)
-			raceWrite(dst)
-		}
-		s.softplus(len(dst), unsafe.SliceData(dst), unsafe.SliceData(x))
+// softplusOperands returns the length, dst and x of softplusKernel's call
+// of the assembly. x is cut to the length of dst, so that a short x
+// panics before the assembly runs, and the assembly's accesses are
+// reported in race builds.
+func softplusOperands[T Float](dst []float64, x []T) (n int, d *float64, p unsafe.Pointer) {
+	x = x[:len(dst)]
+	if raceEnabled {
+		raceRead(x)
+		raceWrite(dst)
 	}
+	return len(dst), unsafe.SliceData(dst), unsafe.Pointer(unsafe.SliceData(x))
 }

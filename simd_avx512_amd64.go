@@ -26,19 +26,21 @@ func avx512Sets() (*asmSet[float32], *asmSet[float64]) {
 		axpyF32AVX512, scaleF32AVX512, sumSquaresF32AVX512, allFiniteF32AVX512, sgdF32AVX512, nesterovF32AVX512, rmspropF32AVX512, adamF32AVX512}
 	s64.elementwise = elementwiseAsm[float64]{mulF64AVX512, mulToF64AVX512, reluBackwardF64AVX512, tanhBackwardF64AVX512,
 		axpyF64AVX512, scaleF64AVX512, sumSquaresF64AVX512, allFiniteF64AVX512, sgdF64AVX512, nesterovF64AVX512, rmspropF64AVX512, adamF64AVX512}
-	s32.lanes, s64.lanes = 1, 1 // the AVX-512 element-wise kernels end with a masked vector
-	s32.softplus, s64.softplus = softplusF32AVX512, softplusF64AVX512
+	s32.lanes, s64.lanes = 1, 1     // the AVX-512 element-wise kernels end with a masked vector
+	s32.wide, s64.wide = true, true // softplusF32AVX512, softplusF64AVX512
 	loss := gcpAsm{wide: true, lanes: 1}
 	s32.gcpLoss, s64.gcpLoss = loss.loss32, loss.loss64
 	return s32, s64
 }
 
 // avx512Tables returns the AVX-512 kernel tables: avx512Sets' kernels,
-// and the dropout masks, which only this table draws with assembly.
+// the dropout masks, which only this table draws with assembly, and the
+// standardization, which NEON leaves to the generic kernel.
 func avx512Tables() (*kernelSet[float32], *kernelSet[float64]) {
 	s32, s64 := avx512Sets()
 	k32, k64 := asmKernels("avx512", s32, s64)
 	k32.dropoutMask, k64.dropoutMask = dropoutMaskAVX512[float32], dropoutMaskAVX512[float64]
+	k32.standardize, k64.standardize = standardizeKernel[float32](true), standardizeKernel[float64](true)
 	return k32, k64
 }
 
@@ -101,6 +103,18 @@ func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4
 //
 //go:noescape
 func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+
+// standardizeF32AVX512 is standardizeF32 with AVX-512: eight features
+// at a time, in float64 lanes, the last d mod 8 masked.
+//
+//go:noescape
+func standardizeF32AVX512(rows, d int, u, x *float32, mean, inv, z *float64) bool
+
+// standardizeF64AVX512 is standardizeF64 with AVX-512, as
+// standardizeF32AVX512.
+//
+//go:noescape
+func standardizeF64AVX512(rows, d int, u, x *float64, mean, inv, z *float64) bool
 
 // softplusF32AVX512 is softplusF32 with AVX-512: eight float32 at a time
 // in a YMM, converted to a ZMM of float64, within the same 4e-6.

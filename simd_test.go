@@ -136,6 +136,7 @@ var ktCovered = map[string]string{
 	"adam":                  "TestKernelElementwise, TestKernelOptimizerFinite",
 	"gcpLoss":               "TestKernelGCPLoss",
 	"softplus":              "TestKernelSoftplus",
+	"standardize":           "TestKernelStandardize",
 	"dropoutMask":           "TestKernelDropoutMask",
 }
 
@@ -1316,6 +1317,85 @@ func TestKernelSoftplus(t *testing.T) {
 	ktRun(t, ktTestSoftplus[float32], ktTestSoftplus[float64])
 }
 
+// --- the standardization of inputs ---------------------------------------
+
+// ktCheckStandardize runs standardize of act and gen on rows rows of d
+// features at offset off, x filled by mode (ktFill: with specials in
+// modes 1 and 2, and in mode 1 rows scaled by up to 1e36, so that a
+// float32 u can overflow), and compares them bit for bit: u and ok, and z
+// where it is finite (a row with a NaN or ±Inf gives a z at least +Inf's
+// bits in both, NaN payloads aside).
+func ktCheckStandardize[T Float](tb testing.TB, act, gen *kernelSet[T], rows, d, off, mode int, r *rand.Rand) {
+	tb.Helper()
+	what := fmt.Sprintf("%s standardize rows=%d d=%d off=%d mode=%d", ktTypeName[T](), rows, d, off, mode)
+	x := ktNewMat[T](r, off, rows, d, d)
+	ktFill(r, x.s(), mode)
+	if mode == 1 {
+		for i := range rows {
+			scale := math.Pow(10, float64(r.IntN(37)))
+			for j := range d {
+				x.set(i, j, T(float64(x.at(i, j))*scale))
+			}
+		}
+	}
+	mean, inv := ktNewMat[float64](r, (off+1)%4, 1, d, d), ktNewMat[float64](r, (off+2)%4, 1, d, d)
+	for j := range d {
+		inv.set(0, j, math.Exp(r.NormFloat64())) // positive, as 1/scale
+	}
+	saved, savedMean, savedInv := x.clone(), mean.clone(), inv.clone()
+	u, z := ktNewMat[T](r, (off+3)%4, rows, d, d), ktNewMat[float64](r, off, 1, rows, rows)
+	uG, zG := u.clone(), z.clone()
+	ok := act.standardize(u.s(), x.s(), mean.s(), inv.s(), z.s())
+	okG := gen.standardize(uG.s(), x.s(), mean.s(), inv.s(), zG.s())
+	for _, m := range []*ktMat[float64]{mean, inv, z} {
+		m.checkGuards(tb, what)
+	}
+	x.checkGuards(tb, what)
+	u.checkGuards(tb, what)
+	x.checkUnchanged(tb, saved, what)
+	mean.checkUnchanged(tb, savedMean, what)
+	inv.checkUnchanged(tb, savedInv, what)
+	if ok != okG {
+		tb.Fatalf("%s: ok = %v, generic %v", what, ok, okG)
+	}
+	for i, g := range uG.s() {
+		if a := u.s()[i]; !ktSame(a, g) {
+			tb.Fatalf("%s: u[%d] = %v, generic %v (x = %v)", what, i, a, g, x.s()[i])
+		}
+	}
+	for i, g := range zG.s() {
+		a := z.s()[i]
+		if finite(g) && ktBits(a) != ktBits(g) || !finite(g) && !(math.Float64bits(a) >= absBitsInf && math.Float64bits(a) < signBit) {
+			tb.Fatalf("%s: z[%d] = %v, generic %v", what, i, a, g)
+		}
+	}
+}
+
+func ktTestStandardize[T Float](t *testing.T, act *kernelSet[T]) {
+	gen := genericKernelsFor[T]()
+	r := rand.New(rand.NewPCG(15, 16))
+	for d := 1; d <= 17; d++ {
+		for rows := 0; rows <= 3; rows++ {
+			for mode := 0; mode < 3; mode++ {
+				ktCheckStandardize(t, act, gen, rows, d, (d+rows+mode)%4, mode, r)
+			}
+		}
+	}
+	for _, d := range []int{13, 90} {
+		for mode := 0; mode < 3; mode++ {
+			ktCheckStandardize(t, act, gen, 64, d, d%4, mode, r)
+		}
+	}
+}
+
+// TestKernelStandardize compares the standardization of inputs with the
+// generic kernel: every row width from 1 to 17 (the AVX2 kernel's vectors
+// of four and the AVX-512 kernel's of eight, whole and masked), the UCI
+// and MSD inputs, 0 to 3 rows and 64.
+func TestKernelStandardize(t *testing.T) {
+	ktRun(t, ktTestStandardize[float32], ktTestStandardize[float64])
+}
+
 // ktTestDropoutMask compares dropoutMask with the generic kernel, bit for
 // bit, from the same generator state: every length across the AVX-512
 // kernel's groups of 16 and its tail, at each offset, guards included,
@@ -1590,7 +1670,8 @@ var (
 )
 
 // FuzzKernelsElementwise compares the element-wise kernels and the
-// reductions on fuzzed lengths, offsets and data.
+// reductions on fuzzed lengths, offsets and data, and the standardization
+// on rows of n mod 97 + 1 features (a few rows, as many as fit n).
 func FuzzKernelsElementwise(f *testing.F) {
 	for _, n := range []uint16{0, 1, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000} {
 		f.Add(n, uint8(n%4), uint8(n%5), uint64(n), 1.5)
@@ -1598,7 +1679,17 @@ func FuzzKernelsElementwise(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n uint16, off, mode uint8, seed uint64, a float64) {
 		ktFuzzVec[float32](t, ktElementwiseNames, int(n%4200), int(off%4), int(mode%5), seed, []float64{a})
 		ktFuzzVec[float64](t, ktElementwiseNames, int(n%4200), int(off%4), int(mode%5), seed, []float64{a})
+		d := int(n%97) + 1
+		ktFuzzStandardize[float32](t, min(int(n)/d, 70), d, int(off%4), int(mode%3), seed)
+		ktFuzzStandardize[float64](t, min(int(n)/d, 70), d, int(off%4), int(mode%3), seed)
 	})
+}
+
+func ktFuzzStandardize[T Float](t *testing.T, rows, d, off, mode int, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 11))
+	for _, act := range ktTables[T]() {
+		ktCheckStandardize(t, act, genericKernelsFor[T](), rows, d, off, mode, r)
+	}
 }
 
 // FuzzKernelsOptimizer compares the optimizer steps on fuzzed lengths,

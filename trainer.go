@@ -116,6 +116,7 @@ type Trainer[T Float] struct {
 	opt  *optimizer[T]
 	a, d *activations[T] // forward buffers, and the gradients flowing back
 	y    []T             // standardized targets
+	z    []float64       // the InputZ of each row, which a step does not use
 	mask []T             // dropout mask, BatchSize × width(last)
 	grad []T
 	// s2, sp1 and sp2 hold one member's squared scales and two of its
@@ -150,6 +151,7 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 		a:    newActivations[T](m.lay, rows, dropout),
 		d:    newActivations[T](m.lay, rows, false),
 		y:    make([]T, rows),
+		z:    make([]float64, rows),
 		grad: make([]T, len(m.params)),
 		src:  newPCG(cfg.Seed, dropoutStream),
 	}
@@ -200,7 +202,7 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	if !m.k.allFinite(y) {
 		return 0, ErrNonFinite
 	}
-	if err := m.standardizeRows(t.a.x[:len(x)], x); err != nil {
+	if err := m.standardizeRows(t.a.x[:len(x)], x, t.z); err != nil {
 		return 0, err
 	}
 	for i, v := range y {

@@ -92,7 +92,7 @@ func TestScaleWeightingGradient(t *testing.T) {
 				}
 				w[k] = s
 			}
-			if err := m.standardizeRows(tr.a.x[:len(x)], x); err != nil {
+			if err := m.standardizeRows(tr.a.x[:len(x)], x, make([]float64, len(y))); err != nil {
 				t.Fatal(err)
 			}
 			copy(tr.y, y) // the model has no standardization: y is as given

@@ -2,6 +2,7 @@ package main
 
 import (
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
@@ -192,4 +193,12 @@ func highRegs(t elem, from, to int) []VecPhysical {
 		r = append(r, t.v(i))
 	}
 	return r
+}
+
+// pcalign pads the code with NOPs to the next multiple of n bytes, as the
+// Go assembler's PCALIGN directive, which avo has no instruction for. Put
+// it where nothing falls through to it (after a jump), so that the NOPs
+// are not executed.
+func pcalign(n int) {
+	Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{U8(n)}})
 }

@@ -37,6 +37,9 @@ func main() {
 	for _, t := range elems2 {
 		softplus(t)
 	}
+	for _, t := range elems2 {
+		standardize(t)
+	}
 	for _, t := range elems {
 		dropoutMask(t.wide())
 	}
