@@ -156,7 +156,7 @@ def run_one(exe, ds, n, members, extra=()):
     print(f"  {ds}: {len(splits)} splits in {wall:.0f} s", file=sys.stderr, flush=True)
     return {"dataset": ds, "command": "gcp " + " ".join(args), "n": n or None,
             "commit": git("rev-parse", "HEAD"),
-            "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+            "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)bench/uci_results*.jsonl")),
             "go": git_go_version(), "cpus": os.cpu_count(), "started": started,
             "wall_seconds": round(wall, 1), "splits": splits, "summary": summary}
 
