@@ -16,7 +16,7 @@ type AutoOptions struct {
 	// LearningRates and Dropouts span the grid of candidates, every
 	// learning rate with every dropout rate. Defaults: defaultLearningRates
 	// and defaultDropouts, which cover the paper's grid
-	// (appendixHyperparameters) at a coarser step. A single value fixes
+	// (Appendix E) at a coarser step. A single value fixes
 	// that hyperparameter. A learning rate must be finite and > 0, a
 	// dropout rate in [0, 1), and the grid at most maxCandidates (1024)
 	// pairs. For LossMLBayes a dropout of 0 is left out: its MC samples
@@ -93,7 +93,7 @@ const (
 	// stepBudget is about how many minibatch steps a candidate may take
 	// when MaxEpochs is not set: small data sets get many epochs, large
 	// ones few, and every candidate as many updates as the paper's
-	// smallest settings give (appendixHyperparameters: 700 epochs of
+	// smallest settings give (Appendix E: 700 epochs of
 	// minibatch 5 on Boston's 455 rows are 64,000 steps).
 	stepBudget    = 65536
 	minAutoEpochs = 100

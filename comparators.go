@@ -6,7 +6,7 @@ import "math"
 // DPD parameter; γ = 0.5 is a common choice of Ghosh & Basu (2016) between
 // efficiency on clean data (γ → 0 is maximum likelihood) and robustness.
 // The paper took 50 MC-dropout samples, after Kendall & Gal
-// (appendixHyperparameters).
+// (Appendix E).
 const (
 	defaultDPDGamma  = 0.5
 	defaultMCSamples = 50

@@ -91,7 +91,7 @@ func TestComparatorPointGradients(t *testing.T) {
 // (Basu et al. 1998: the divergence tends to the KL divergence), and an
 // outlier's pull on the mean vanishes, however far the outlier, while
 // ML's grows with the distance: the robustness of Fig.
-// figSyntheticDataWithOutliers.
+// Fig. 6.2.
 func TestDPDLimits(t *testing.T) {
 	for _, c := range []struct{ zm, zv, y float64 }{{0.3, 0.2, 1.1}, {-1, -2, 0.5}, {0, 1.5, -3}} {
 		_, _, gm, gv := gaussianPoint(c.zm, c.zv, c.y, 0)
@@ -299,8 +299,8 @@ func fitLoss(t *testing.T, cfg Config, x, y []float32, epochs int) *Model[float3
 }
 
 // TestComparatorsOnOutliers runs ML and DPD on the data of Sec.
-// subsecSynthetic and checks the paper's findings there (Fig.
-// figSyntheticDataWithOutliers): the DPD mean is much less affected by the
+// Sec. 6.3 and checks the paper's findings there (Fig.
+// Fig. 6.2): the DPD mean is much less affected by the
 // outliers than the ML mean, and the ML standard deviation is
 // significantly distorted, unlike GCP_corr's (TestSyntheticOutliers
 // measures GCP_corr's sd error at 0.057 with the same data and settings).
@@ -340,8 +340,8 @@ func TestComparatorsOnOutliers(t *testing.T) {
 }
 
 // TestEpistemicUncertainty checks the finding of Sec.
-// subsecSyntheticAleatoricEpistemic (Fig.
-// figSyntheticDataAleatoricEpistemic) that ML_Bayes captures the epistemic
+// Sec. 6.2 (Fig.
+// Fig. 6.1) that ML_Bayes captures the epistemic
 // uncertainty due to a lack of data: on 20 points y ~ N(x³, 3²) with x in
 // [−4, −2] ∪ [2, 4], its epistemic variance beyond the data (|x| = 5.5,
 // 6) is several times that on the data. (In the gap between the clusters
@@ -372,7 +372,7 @@ func TestEpistemicUncertainty(t *testing.T) {
 	}
 }
 
-// cubicData draws the data set of Sec. subsecSyntheticAleatoricEpistemic:
+// cubicData draws the data set of Sec. 6.2:
 // n inputs uniform on [−4, −2] ∪ [2, 4] and targets y ~ N(x³, 3²).
 func cubicData(n int, seed uint64) (x, y []float32) {
 	r := rand.New(rand.NewPCG(seed, 2))

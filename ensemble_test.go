@@ -291,7 +291,7 @@ func TestEnsembleMomentsMonteCarlo(t *testing.T) {
 }
 
 // TestEnsembleEpistemicCubic is the experiment of Sec.
-// subsecSyntheticAleatoricEpistemic (Fig. 6.1) for a GCP ensemble of five,
+// Sec. 6.2 (Fig. 6.1) for a GCP ensemble of five,
 // trained as the demo trains its panels (2000 epochs of minibatch 5,
 // learning rate 3e-3): 20 points on [−4, −2] ∪ [2, 4], y ~ N(x³, 3²). Its
 // epistemic standard deviation must grow in the gap (x = 0) and beyond the

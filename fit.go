@@ -69,7 +69,7 @@ type EpochStats struct {
 // every feature and the target are centred on their median and divided by
 // a robust estimate of their standard deviation (robust.CenterScale). On
 // clean data that is the paper's zero mean and unit variance
-// (appendixHyperparameters) up to sampling noise; to reproduce the paper
+// (Appendix E) up to sampling noise; to reproduce the paper
 // exactly, call SetStandardization with means and standard deviations
 // before Fit. It returns the last epoch's statistics, whose BestEpoch
 // names the epoch whose parameters the model holds when early stopping

@@ -10,7 +10,7 @@
 //
 // Training is the GCP update: a gradient step on the KL divergence from the
 // posterior after observing y, held frozen, to the prior. By the paper's
-// Lemma lNablawKy that is a step on −ln t_{2α}(y | m, β(ν+1)/(να)).
+// Lemma 2.1 that is a step on −ln t_{2α}(y | m, β(ν+1)/(να)).
 //
 // Config.Members makes a model an ensemble of GCP networks, whose
 // prediction is the mixture of its members' and adds the model's own
@@ -79,7 +79,7 @@ type Config struct {
 	// Inputs is the number of features D of an input row. Required.
 	Inputs int
 	// Hidden is the number of units of each hidden layer, per head.
-	// Default {50}, the paper's architecture (Sec. subsecRealWorld).
+	// Default {50}, the paper's architecture (Sec. 6.4).
 	Hidden []int
 	// Activation of the hidden layers. Default ReLU.
 	Activation Activation
@@ -87,7 +87,7 @@ type Config struct {
 	// and the output during training, in [0, 1). Default 0.
 	Dropout float64
 	// FixedAlpha, when > 0, holds α at that value instead of learning it
-	// (Sec. secDynamicsFixedAlpha); the α head is then not built. It must
+	// (Sec. 4); the α head is then not built. It must
 	// be at least minFixedAlpha, 2⁻³² (about 2.3e-10): the corrected
 	// variance divides by α − A(α), about 1.27α² for small α, and below
 	// that bound it would overflow where a learned α's does not.
@@ -212,7 +212,7 @@ func (c Config) memberHeads() int {
 }
 
 // Model is a GCP network over element type T: the heads for m, α, β and ν
-// (eqNetworksMAlphaBetaNu), in one contiguous parameter buffer, and the
+// (Eq. (2.16)), in one contiguous parameter buffer, and the
 // standardization of inputs and target learned by Fit.
 //
 // A Model is safe for concurrent prediction, one Workspace per goroutine:

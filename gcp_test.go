@@ -136,7 +136,7 @@ func fitSynthetic(t *testing.T, x, y []float32) *Model[float32] {
 }
 
 // TestSyntheticOutliers reproduces the experiment of the paper's Sec.
-// subsecSynthetic (Fig. figSyntheticDataWithOutliers): 400 points, 5% of
+// Sec. 6.3 (Fig. 6.2): 400 points, 5% of
 // the targets replaced by outliers from U(−4, 16).
 //
 // The thresholds: the clean noise has sd 0.5cos⁴x ≤ 0.5, so with about 380
@@ -193,7 +193,7 @@ func TestSyntheticOutliers(t *testing.T) {
 // TestAlphaMarksOutlierRegion checks the trust signal: with the outliers
 // of TestSyntheticOutliers confined to x > 0, the learned α is small where
 // the training set had outliers and grows where it had none (Theorem
-// thStrip: α → ∞ on clean Gaussian data).
+// Theorem 3.2: α → ∞ on clean Gaussian data).
 func TestAlphaMarksOutlierRegion(t *testing.T) {
 	x, y, _ := synth.SinOutliers(2, 400, 0.1, func(x float64) bool { return x > 0 })
 	m := fitSynthetic(t, x, y)

@@ -3,13 +3,13 @@ package gcp
 import "fmt"
 
 // Loss selects what a model learns and how it predicts. GCP is the default;
-// the others are the paper's comparators (Sec. secNN), built on the same
+// the others are the paper's comparators (Sec. 6), built on the same
 // networks, optimizers and kernels so that a comparison measures the loss
 // and nothing else.
 type Loss int
 
 const (
-	// LossGCP trains by the GCP update (eqGradientDescentW): four heads
+	// LossGCP trains by the GCP update (Eq. (2.10)): four heads
 	// give the normal-gamma prior (m, α, β, ν) and the predictive is the
 	// Student t t_{2α}(y | m, β(ν+1)/(να)).
 	LossGCP Loss = iota
@@ -51,8 +51,8 @@ func (l Loss) String() string {
 // gaussian reports whether the loss predicts a Gaussian with heads m and σ².
 func (l Loss) gaussian() bool { return l != LossGCP }
 
-// gcpPrior maps the raw head outputs to the prior (paper: apprGeneral):
-// m is the identity, β = softplus(zb) and ν = softplus(zn) (eqBetaSoftplus),
+// gcpPrior maps the raw head outputs to the prior (paper: Practical approach 2.1):
+// m is the identity, β = softplus(zb) and ν = softplus(zn) (Eq. (5.2)),
 // and α = 1 + softplus(za), so that V_est stays finite, or the fixed α. It
 // also returns α − 1 as the link computes it, softplus(za), which stays
 // exact where α itself rounds to 1.
@@ -67,7 +67,7 @@ func gcpPrior(zm, za, zb, zn, fixedAlpha float64) (p NormalGamma, alphaMinusOne 
 
 // gcpPoint returns the GCP loss of one sample, −ln t_{2α}(y | m, β(ν+1)/(να)),
 // and its gradient with respect to the raw outputs: the GCP gradient
-// (eqDKmPure–eqDKnuPure, through Lemma lNablawKy) times the derivative of
+// (Eq. (3.4)–Eq. (3.7), through Lemma 2.1) times the derivative of
 // each link, softplus' = sigmoid. With a fixed α, ga is not meaningful.
 func gcpPoint(zm, za, zb, zn, y, fixedAlpha float64) (nll, gm, ga, gb, gn float64) {
 	p, _ := gcpPrior(zm, za, zb, zn, fixedAlpha)

@@ -10,7 +10,7 @@ import (
 type Activation int
 
 const (
-	// ReLU is max(x, 0), the paper's choice (Sec. subsecRealWorld).
+	// ReLU is max(x, 0), the paper's choice (Sec. 6.4).
 	ReLU Activation = iota
 	// Tanh is the hyperbolic tangent.
 	Tanh
@@ -56,8 +56,8 @@ type layer struct {
 	w, b   int // offsets of the weights (blocks × cols × rows, input-major) and biases (blocks × rows)
 }
 
-// layout places the independent per-head networks of Sec. apprGeneral
-// (eqNetworksMAlphaBetaNu) in one contiguous parameter buffer.
+// layout places the independent per-head networks of Practical approach 2.1
+// (Eq. (2.16)) in one contiguous parameter buffer.
 type layout struct {
 	inputs  int
 	heads   int     // raw outputs of all members
@@ -162,7 +162,7 @@ const (
 // layer (fan-in and fan-out counted per head), and zeroes the biases: the
 // defaults of the Keras and Lasagne dense layers the paper's experiments
 // were most likely run with. With zero output biases β and ν start near
-// the regime the paper analyses (eqInitialBetaNu, eqBetaSoftplus): ln 2
+// the regime the paper analyses (Eq. (5.1), Eq. (5.2)): ln 2
 // ≈ 1 at a zero hidden layer, spread over about 0.3–3 across inputs by
 // the output weights. Against He-normal hidden weights and an output
 // layer 14× smaller, this init lowered the error of most cells of the
@@ -212,7 +212,7 @@ func (a *activations[T]) head(h, n int) []T { return a.out[h*n : h*n+n] }
 // forward runs the network with parameters p on the first n rows of a.x and
 // leaves the raw head outputs in a.out, head h's in a.head(h, n). A non-nil
 // mask (n × width(last)) applies inverted dropout between the last hidden
-// layer and the output (Sec. subsecRealWorld).
+// layer and the output (Sec. 6.4).
 func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int, mask []T) {
 	in := forwardHidden(k, l, act, p, a, n)
 	if mask != nil {

@@ -2,10 +2,9 @@ package gcp
 
 // Tests of NormalGamma against the paper "Gradient conjugate priors and
 // multi-layer neural networks" (Gurevich & Stuke): accuracy against mpmath
-// (testdata/gen_normalgamma.py), Lemma 2.1 (lNablawKy), Theorems 3.1 and 3.2
-// (thDKm, thStrip) with Corollary 3.1 (corVestAlphaInfintiy), Theorem 4.1
-// (thDynamicsFixedAlpha) with Corollary 4.1 (corVestAlphaFixed), Fig. 5.1
-// (figOutliers), and the edge cases documented in normalgamma.go.
+// (testdata/gen_normalgamma.py), Lemma 2.1, Theorems 3.1 and 3.2 with
+// Corollary 3.1, Theorem 4.1 with Corollary 4.1, Fig. 5.1, and the edge
+// cases documented in normalgamma.go.
 
 import (
 	"bufio"
@@ -206,7 +205,7 @@ func TestNormalGammaAccuracyMpmath(t *testing.T) {
 		}
 		// σ/(α−1) and σ/(α−A(α)) are a few correctly rounded operations on
 		// top of correctionGap, so 1e-12 relative leaves a wide margin; A(α)
-		// in the table is a 50-digit root of eqDKbetanu02.
+		// in the table is a 50-digit root of Eq. (3.15).
 		const rel = 1e-12
 		v := &ngWorst{name: "Var"}
 		vc := &ngWorst{name: "VarCorrected"}
@@ -225,7 +224,7 @@ func TestNormalGammaAccuracyMpmath(t *testing.T) {
 	})
 
 	t.Run("Posterior", func(t *testing.T) {
-		// eqCPUpdade is two or three roundings per field; 1e-14 relative to
+		// Eq. (2.7) is two or three roundings per field; 1e-14 relative to
 		// the size of the terms (|νm|+|y|)/(ν+1) for m', the value for the
 		// sums of positive terms ν', α', β'.
 		const rel = 1e-14
@@ -246,11 +245,11 @@ func TestNormalGammaAccuracyMpmath(t *testing.T) {
 	})
 
 	t.Run("KL", func(t *testing.T) {
-		// eqKLDivergence is a sum of nine terms, each a few roundings (two
+		// Eq. (2.9) is a sum of nine terms, each a few roundings (two
 		// log-gammas, a digamma, two logs); the error is a few ulps of the
 		// largest term, so 1e-13 of the sum of their absolute values (the
 		// scale column) is a margin of ~100. Two rows were checked by the
-		// generator against a 2-D quadrature of eqKLDivergenceIntegral.
+		// generator against a 2-D quadrature of Eq. (2.8).
 		const rel = 1e-13
 		w := &ngWorst{name: "KL"}
 		for _, r := range tab["kl"] {
@@ -313,7 +312,7 @@ func TestNormalGammaAccuracyMpmath(t *testing.T) {
 
 // TestNormalGammaVarCorrectedVsVar checks the relations between the two
 // variance estimates that Corollaries 3.1 and 4.1 rely on. Lemma
-// lAProperties item 3, 2α/(2α+3) < A(α) < min(α, 1), gives
+// Lemma 3.1 item 3, 2α/(2α+3) < A(α) < min(α, 1), gives
 // σ(2α+3)/(α(2α+1)) < VarCorrected for all α and VarCorrected < Var for
 // α > 1; both estimate the same V in the limit α → ∞, where
 // Var/VarCorrected − 1 = (1−A)/(α−1) ≈ 1.5/α². For α ≤ 1 only the
@@ -342,7 +341,7 @@ func TestNormalGammaVarCorrectedVsVar(t *testing.T) {
 			t.Errorf("α=%g: VarCorrected = %.17g not below Var = %.17g", a, vc, v)
 		}
 		if a >= 100 && a <= 1e6 {
-			// (1−A)/(α−1) with 1−A = 1.5/α + O(α⁻²) (Lemma lAProperties
+			// (1−A)/(α−1) with 1−A = 1.5/α + O(α⁻²) (Lemma 3.1
 			// item 5): within 5/α of 1.5/α² relative, plus the rounding of
 			// the quotient.
 			got := v/vc - 1
@@ -365,7 +364,7 @@ func ngLogPredTerms(p NormalGamma, y float64) float64 {
 }
 
 // ngKLTerms returns the sum of the absolute values of the terms of
-// eqKLDivergence for KL(p‖q): the scale of its rounding error.
+// Eq. (2.9) for KL(p‖q): the scale of its rounding error.
 func ngKLTerms(p, q NormalGamma) float64 {
 	lgq, _ := math.Lgamma(q.Alpha)
 	lgp, _ := math.Lgamma(p.Alpha)
@@ -445,7 +444,7 @@ const (
 	ngFDRound = 16
 )
 
-// TestLemma21GradIsMinusGradLogPredictive checks Lemma lNablawKy in the
+// TestLemma21GradIsMinusGradLogPredictive checks Lemma 2.1 in the
 // form ∇K = −∇ ln p_pred: Grad against central differences of
 // −LogPredictive in each of m, α, β, ν.
 func TestLemma21GradIsMinusGradLogPredictive(t *testing.T) {
@@ -472,9 +471,9 @@ func TestLemma21GradIsMinusGradLogPredictive(t *testing.T) {
 }
 
 // TestLemma21GradIsKLGradient checks the definition behind Lemma
-// lNablawKy: Grad is the gradient of K = D_KL(p_post‖q) with respect to
+// Lemma 2.1: Grad is the gradient of K = D_KL(p_post‖q) with respect to
 // the prior q at q = p, with the posterior p_post = p.Posterior(y) held
-// fixed (eqKLDivergence differentiated in its nonprimed variables).
+// fixed (Eq. (2.9) differentiated in its nonprimed variables).
 func TestLemma21GradIsKLGradient(t *testing.T) {
 	ps, ys := ngLemmaPoints()
 	worst := 0.0
@@ -522,7 +521,7 @@ func ngMeanVar(ys []float64) (mean, variance float64) {
 	return mean, variance / float64(len(ys))
 }
 
-// ngCurveC is the left side of eqCurvesNuBeta, β² + ν² + 2ν³/3.
+// ngCurveC is the left side of Eq. (3.21), β² + ν² + 2ν³/3.
 func ngCurveC(p NormalGamma) float64 { return p.Beta*p.Beta + p.Nu*p.Nu + 2*p.Nu*p.Nu*p.Nu/3 }
 
 // ngRun is the record of iterating GCPStep over a data set for some epochs.
@@ -544,13 +543,13 @@ type ngRun struct {
 }
 
 // ngIterate applies GCPStep with learning rate lr over ys for the given
-// number of epochs (eqGradientDescent with λ1 = … = λ4 = lr); with
-// fixedAlpha, α is reset after every step (eqGradientDescentFixedAlpha).
+// number of epochs (Eq. (3.2) with λ1 = … = λ4 = lr); with
+// fixedAlpha, α is reset after every step (Eq. (4.1)).
 //
 // Along the way it splits the change of C = β² + ν² + 2ν³/3 exactly into
 // the first-order part 2βΔβ + 2ν(ν+1)Δν, which vanishes for a step along
 // −∇K because β·∂K/∂β = −ν(ν+1)·∂K/∂ν for every y (the per-sample form of
-// eqCurvesNuBetaODE), and the remainder Δβ² + (1+2ν)Δν² + (2/3)Δν³, which
+// Eq. (3.22)), and the remainder Δβ² + (1+2ν)Δν² + (2/3)Δν³, which
 // is O(lr²) per step and so O(lr) over a fixed ODE time: the drift off the
 // integral curve.
 func ngIterate(ys []float64, p NormalGamma, lr float64, epochs int, fixedAlpha bool) ngRun {
@@ -592,9 +591,9 @@ func ngIterate(ys []float64, p NormalGamma, lr float64, epochs int, fixedAlpha b
 	return run
 }
 
-// ngLocation returns the zero of the sample mean of ∂K/∂m (eqDKmPure) in
+// ngLocation returns the zero of the sample mean of ∂K/∂m (Eq. (3.4)) in
 // m for fixed σ: the finite-sample equilibrium of the first equation of
-// eqODE4, a Student-t location M-estimate. It is the fixed point of the
+// Eq. (3.8), a Student-t location M-estimate. It is the fixed point of the
 // weighted mean m = Σw_i y_i/Σw_i, w_i = 1/(σ + (m−y_i)²/2).
 func ngLocation(ys []float64, sigma, m float64) float64 {
 	for it := 0; it < 500; it++ {
@@ -613,7 +612,7 @@ func ngLocation(ys []float64, sigma, m float64) float64 {
 	return m
 }
 
-// ngScale returns the σ at which the sample mean of ∂K/∂β (eqDKbetaPure)
+// ngScale returns the σ at which the sample mean of ∂K/∂β (Eq. (3.6))
 // vanishes for fixed m and α: mean_i (α+½)/(1+u_i) = α, u_i = (y_i−m)²/(2σ).
 // The left side increases in σ, so bisection in ln σ finds the root.
 func ngScale(ys []float64, alpha, m float64) float64 {
@@ -660,7 +659,7 @@ func ngGradMeanM(p NormalGamma, ys []float64) float64 {
 	return s / float64(len(ys))
 }
 
-// ngCheckInvariant checks the integral curve eqCurvesNuBeta for a run: the
+// ngCheckInvariant checks the integral curve Eq. (3.21) for a run: the
 // first-order part of the change of C vanishes up to rounding, so the whole
 // drift is the O(lr²)-per-step remainder, which must stay below maxDrift·C0.
 func ngCheckInvariant(t *testing.T, run ngRun, maxDrift float64) {
@@ -684,10 +683,10 @@ func ngCheckInvariant(t *testing.T, run ngRun, maxDrift float64) {
 	}
 }
 
-// Theorem 3.1/3.2 experiment (Fig. figTrajectories3D): 2000 samples of
+// Theorem 3.1/3.2 experiment (Fig. 3.4): 2000 samples of
 // N(0,1), one learning rate for all four parameters (Condition
-// condLambdaEqual). With λ = 2e-4 an epoch is 0.4 units of the time of
-// eqODE4, and 250 epochs take α from its start to about 3 (α grows like
+// Condition 3.1). With λ = 2e-4 an epoch is 0.4 units of the time of
+// Eq. (3.8), and 250 epochs take α from its start to about 3 (α grows like
 // t^{1/3}). Smaller ν or β would need a smaller λ: the drift off the
 // integral curve per unit time grows like λ/β² and λ/ν².
 const (
@@ -707,9 +706,9 @@ var ngThm3Starts = []NormalGamma{
 }
 
 // TestTheorem31Theorem32GCPDynamics iterates the four-parameter GCP update
-// and checks Theorem thDKm (m → E[y]), Theorem thStrip items 2–4 (α and β
-// eventually increase, ν decreases, (ν, β) stays on eqCurvesNuBeta) and
-// Corollary corVestAlphaInfintiy (V_est → V from above, within the
+// and checks Theorem 3.1 (m → E[y]), Theorem 3.2 items 2–4 (α and β
+// eventually increase, ν decreases, (ν, β) stays on Eq. (3.21)) and
+// Corollary 3.1 (V_est → V from above, within the
 // corollary's bound for the α reached).
 func TestTheorem31Theorem32GCPDynamics(t *testing.T) {
 	ys, mean, variance := ngSample(31, ngThm3N, 1)
@@ -810,7 +809,7 @@ func TestTheorem31Theorem32GCPDynamics(t *testing.T) {
 }
 
 // TestTheorem32CurveDriftScalesWithLR shows that the drift of the GCP
-// iterate off the integral curve eqCurvesNuBeta is a discretization effect
+// iterate off the integral curve Eq. (3.21) is a discretization effect
 // of order λ: over the same ODE time (λ·N·epochs = 50), halving the
 // learning rate halves the drift, and the first-order change is zero.
 func TestTheorem32CurveDriftScalesWithLR(t *testing.T) {
@@ -835,25 +834,25 @@ func TestTheorem32CurveDriftScalesWithLR(t *testing.T) {
 	}
 }
 
-// ngThm4Case is one run of the fixed-α experiment (Fig. figTrajectories2D,
-// figCleanNoisy) for data N(0, V).
+// ngThm4Case is one run of the fixed-α experiment (Fig. 4.1,
+// Fig. 5.2) for data N(0, V).
 type ngThm4Case struct {
 	v      float64
 	seed   uint64
 	start  NormalGamma
 	lr     float64
 	epochs int
-	// maxDrift bounds the drift off eqCurvesNuBeta (measured values in the
+	// maxDrift bounds the drift off Eq. (3.21) (measured values in the
 	// comment of TestTheorem41FixedAlpha).
 	maxDrift float64
 }
 
-// TestTheorem41FixedAlpha checks Theorem thDynamicsFixedAlpha and Corollary
-// corVestAlphaFixed with α = 2 for V ∈ {0.01, 1, 100}: VarCorrected → V,
+// TestTheorem41FixedAlpha checks Theorem 4.1 and
+// Corollary 4.1 with α = 2 for V ∈ {0.01, 1, 100}: VarCorrected → V,
 // (ν, β) moves along the integral curve through its start, in the direction
 // item 2 gives, to its intersection with the curve of equilibria.
 //
-// Learning rates and starts (Sec. subsecRoleAlpha): with one learning rate
+// Learning rates and starts (Sec. 5.2): with one learning rate
 // the stiff direction is β when (α−A)V ≪ 1 (β* < (α−A)V, the relaxation
 // rate is ~α/β*²) and ν when (α−A)V ≫ 1 (ν* small); the mean relaxes at
 // rate ~(α+½)/σ ≈ 1/V. So the start is put at σ(0) of the order of V,
@@ -931,7 +930,7 @@ func TestTheorem41FixedAlpha(t *testing.T) {
 }
 
 // ngCurveIntersection returns the point where β² + ν² + 2ν³/3 = c meets
-// β(ν+1)/ν = sigma (eqOrthogonalCurves): on the first curve β falls from
+// β(ν+1)/ν = sigma (Eq. (4.4)): on the first curve β falls from
 // √c to 0 as ν grows from 0 to its end, while sigma·ν/(ν+1) rises, so the
 // difference has one zero, found by bisection.
 func ngCurveIntersection(c, sigma float64) (nu, beta float64) {
@@ -949,7 +948,7 @@ func ngCurveIntersection(c, sigma float64) (nu, beta float64) {
 	return nu, curve(nu)
 }
 
-// TestFigure51Outliers reproduces Fig. figOutliers: 500 samples of N(0,1)
+// TestFigure51Outliers reproduces Fig. 5.1: 500 samples of N(0,1)
 // and one outlier y = 100. The GCP update with α fixed at 1 keeps the mean
 // and, through the correction formula, the variance of the clean samples,
 // while least squares and the Gaussian maximum likelihood are pulled away.

@@ -4,7 +4,7 @@ import "math"
 
 // Prediction is a model's answer for one input, in the target's original
 // units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
-// and the estimates derived from it (paper: apprGeneral). For the
+// and the estimates derived from it (paper: Practical approach 2.1). For the
 // comparator losses (Loss other than LossGCP) the predictive is the
 // Gaussian N(Mean, Var), its α → ∞ limit: Alpha is +Inf, Beta and Nu are
 // 0, and VarCorrected equals Var.
@@ -22,19 +22,19 @@ import "math"
 // overflows float64 instead, Predict returns ErrNonFinite.
 type Prediction struct {
 	Loss Loss    // the loss of the model that made the prediction
-	Mean float64 // m, the predicted mean (eqEstMeanVarNetwork')
+	Mean float64 // m, the predicted mean (Eq. (2.17))
 	// Var is the Student-t variance V_est = β(ν+1)/((α−1)ν)
-	// (eqEstMeanVarNetwork'); +Inf when α ≤ 1. With a learned α it is
+	// (Eq. (2.17)); +Inf when α ≤ 1. With a learned α it is
 	// computed from α−1 as the network outputs it, so it stays finite (if
 	// huge) where α is within rounding of 1 and Prior().Var() is +Inf.
 	Var float64
-	// VarCorrected is Ṽ_est = β(ν+1)/((α−A(α))ν) (eqEstMeanVarNetwork),
+	// VarCorrected is Ṽ_est = β(ν+1)/((α−A(α))ν) (Eq. (2.18)),
 	// the variance of the clean part of the data when the training targets
 	// held outliers.
 	VarCorrected float64
 	// Alpha is α, a trust signal: it grows without bound on clean data
-	// (Theorem thStrip) and stays small where the training set had
-	// outliers (Sec. subsecSynthetic).
+	// (Theorem 3.2) and stays small where the training set had
+	// outliers (Sec. 6.3).
 	Alpha float64
 	Beta  float64 // β, in squared target units
 	Nu    float64 // ν
@@ -48,10 +48,10 @@ type Prediction struct {
 	// be trusted.
 	InputZ float64
 	// VarAleatoric and VarEpistemic split Var by the law of total
-	// variance (Sec. subsecSyntheticAleatoricEpistemic) for LossMLBayes:
+	// variance (Sec. 6.2) for LossMLBayes:
 	// the noise of the data, and the model's own uncertainty across its
 	// MC-dropout samples. The other losses estimate aleatoric variance
-	// only (the paper's Sec. secNN): VarAleatoric is Var and VarEpistemic
+	// only (the paper's Sec. 6): VarAleatoric is Var and VarEpistemic
 	// is 0. For an ensemble (Members > 1) VarAleatoric is the mean of the
 	// members' aleatoric variances and VarEpistemic adds the variance of
 	// their means to the mean of their epistemic ones.

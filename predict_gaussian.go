@@ -149,7 +149,7 @@ func (m *Model[T]) gaussianScales(p *memberPredictives, kn int) {
 
 // mcPredictives fills p with the members' predictives of the one input
 // whose MCSamples passes' raw outputs are in ws, for a LossMLBayes model:
-// by the law of total variance (Sec. subsecSyntheticAleatoricEpistemic),
+// by the law of total variance (Sec. 6.2),
 // each member's aleatoric variance is the mean of its passes' σ², its
 // epistemic one the variance of their means. The variance of the means is
 // summed as squared deviations from their mean, which cannot go negative

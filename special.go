@@ -7,10 +7,10 @@ import (
 )
 
 // This file holds the float64 special functions of the normal-gamma model:
-// ψ and ψ' (paper: eqKLDivergence, eqDKalphaPure, eqAsympPsi'infty), the
-// scaled complementary error function behind F (paper: eqFAalpha), the
-// correction A(α) of Definition 3.1 (paper: defA) and the stable link
-// functions of the softplus outputs (paper: eqBetaSoftplus). Every accuracy
+// ψ and ψ' (paper: Eq. (2.9), Eq. (3.5), Eq. (D.7)), the
+// scaled complementary error function behind F (paper: Eq. (3.16)), the
+// correction A(α) of Definition 3.1 and the stable link
+// functions of the softplus outputs (paper: Eq. (5.2)). Every accuracy
 // figure quoted below is asserted by special_test.go against mpmath tables
 // in testdata, written by testdata/gen_special.py.
 
@@ -55,7 +55,7 @@ func evalPoly(c []float64, y float64) float64 {
 
 // Digamma returns the digamma function ψ(x) = Γ'(x)/Γ(x) for every real x;
 // the KL divergence of the normal-gamma update and its α-gradient are built
-// on it (paper: eqKLDivergence, eqDKalphaPure).
+// on it (paper: Eq. (2.9), Eq. (3.5)).
 //
 // For x > 0 the recurrence ψ(x) = ψ(x+n) − Σ_{k<n} 1/(x+k) lifts the
 // argument to z = x+n ≥ 10, where the asymptotic series digammaSeries is
@@ -100,7 +100,7 @@ func digammaPositive(x float64) float64 {
 
 // Trigamma returns the trigamma function ψ'(x) for every real x; it is the
 // derivative of Digamma and enters the second α-derivatives of the KL
-// divergence (paper: eqAsympPsi'infty).
+// divergence (paper: Eq. (D.7)).
 //
 // For x > 0 the recurrence ψ'(x) = ψ'(x+n) + Σ_{k<n} 1/(x+k)² lifts the
 // argument to z ≥ 10, where the asymptotic series trigammaSeries is used;
@@ -144,7 +144,7 @@ func trigammaPositive(x float64) float64 {
 }
 
 // Erfcx returns the scaled complementary error function exp(x²)·erfc(x),
-// which gives F(x) = (√π/2)·erfcx(√x)/√x of the paper (eqFAalpha) without
+// which gives F(x) = (√π/2)·erfcx(√x)/√x of the paper (Eq. (3.16)) without
 // the overflow of exp(x) and the underflow of erfc(√x) for large x.
 //
 // For 0 ≤ x < 0.46875 it is exp(x²)·math.Erfc(x) with x² split exactly
@@ -240,12 +240,12 @@ func expSquare(x float64) float64 {
 	return math.Exp(hi) * (1 + lo)
 }
 
-// CorrectionA returns A(α) of Definition 3.1 (paper: defA), the unique root
-// of F(α−A) = α/((2α+1)(α−A)) (paper: eqDKbetanu02, eqFAalpha). It corrects
+// CorrectionA returns A(α) of Definition 3.1, the unique root
+// of F(α−A) = α/((2α+1)(α−A)) (paper: Eq. (3.15), Eq. (3.16)). It corrects
 // the variance estimate of the GCP update, and it satisfies
-// 2α/(2α+3) < A(α) < min(α, 1), A' > 0, the ODE eqAODE and
+// 2α/(2α+3) < A(α) < min(α, 1), A' > 0, the ODE Eq. (3.17) and
 // A(α) = α − (4/π)α² + o(α²) as α → 0, A(α) = 1 − 3/(2α) + o(1/α) as α → ∞
-// (paper: lAProperties, eqPropertiesA).
+// (paper: Lemma 3.1, Eq. (3.18)).
 //
 // A root solve per call would be far too slow for every corrected
 // prediction, so A is read off precomputed approximations of two bounded,
@@ -275,10 +275,10 @@ func CorrectionA(alpha float64) float64 {
 
 // correctionGap returns α − A(α) with full relative accuracy for all α > 0
 // (below 1e-12, see CorrectionA). For small α it is ≈ (4/π)α² (paper:
-// eqPropertiesA), which alpha − CorrectionA(alpha) would lose to
+// Eq. (3.18)), which alpha − CorrectionA(alpha) would lose to
 // cancellation; here it is α²·q(α) below α = 1 and (α−1) + p(α)/α above,
 // a sum of non-negative terms. The normal-gamma code divides by it to
-// correct the variance (σ/(α−A), paper: eqSigmaFunctions).
+// correct the variance (σ/(α−A), paper: Eq. (3.19)).
 //
 // Special cases: correctionGap(0) = 0, correctionGap(+Inf) = +Inf and
 // correctionGap(α) = NaN for α < 0 or NaN.
@@ -340,7 +340,7 @@ func correctionPiece(alpha float64) float64 {
 }
 
 // digammaHalfStep returns ψ(x+½) − ψ(x) for x ≥ 0, the digamma part of the
-// α-gradient of the KL divergence (paper: eqDKalphaPure); it runs for every
+// α-gradient of the KL divergence (paper: Eq. (3.5)); it runs for every
 // training sample.
 //
 // It is not a difference of two Digamma calls, which would cancel for large
@@ -370,8 +370,8 @@ func digammaHalfStep(x float64) float64 {
 }
 
 // lgammaHalfStep returns lnΓ(x+½) − lnΓ(x) for x ≥ 0, the log of the
-// gamma-function ratio in the Student-t predictive density (paper: eqPpred,
-// eqLogLikelihoodPredictive).
+// gamma-function ratio in the Student-t predictive density (paper: Eq. (2.11),
+// Eq. (1.1)).
 //
 // The difference of two math.Lgamma calls cancels: at x = 1e6 both terms
 // are ≈ 1.3e7 and only about 10 digits of the result ≈ 6.9 survive. For
@@ -436,7 +436,7 @@ func estrin8(c *[8]float64, u float64) float64 {
 }
 
 // softplus returns ln(1+eˣ), the link that keeps β and ν positive (paper:
-// eqBetaSoftplus). It is x + log1p(e^−x) for x > 0 and log1p(eˣ) otherwise,
+// Eq. (5.2)). It is x + log1p(e^−x) for x > 0 and log1p(eˣ) otherwise,
 // so e^±x never overflows: softplus(1000) = 1000 and softplus(−1000)
 // underflows to 0, never NaN. Relative error below 1e-15 (measured by
 // special_test.go).

@@ -293,7 +293,7 @@ func correctionGrid(lo, hi int) []float64 {
 	return slices.Compact(grid)
 }
 
-// TestCorrectionALemma checks the items of Lemma 3.1 (paper: lAProperties)
+// TestCorrectionALemma checks the items of Lemma 3.1
 // and the values quoted in the paper.
 func TestCorrectionALemma(t *testing.T) {
 	t.Run("paper values", func(t *testing.T) {
@@ -307,7 +307,7 @@ func TestCorrectionALemma(t *testing.T) {
 		}
 	})
 	t.Run("bounds", func(t *testing.T) {
-		// 2α/(2α+3) < A(α) < min(α, 1) (item lAProperties3). The grid stops
+		// 2α/(2α+3) < A(α) < min(α, 1) (Lemma 3.1, item 3). The grid stops
 		// at 1e6: the gap A − 2α/(2α+3) ≈ 1.5/α² must stay well above the
 		// rounding of numbers near 1 (1e-16) for a strict test.
 		for _, a := range correctionGrid(-8, 6) {
@@ -317,7 +317,7 @@ func TestCorrectionALemma(t *testing.T) {
 		}
 	})
 	t.Run("monotone", func(t *testing.T) {
-		// A' > 0 (item lAProperties2), across every piece boundary too.
+		// A' > 0 (Lemma 3.1, item 2), across every piece boundary too.
 		grid := correctionGrid(-9, 12)
 		for i := 1; i < len(grid); i++ {
 			if !(CorrectionA(grid[i]) > CorrectionA(grid[i-1])) {
@@ -326,7 +326,7 @@ func TestCorrectionALemma(t *testing.T) {
 		}
 	})
 	t.Run("ODE", func(t *testing.T) {
-		// A' = 1 − 2(α−A)/((2α+1)A) (eqAODE), with A' from central
+		// A' = 1 − 2(α−A)/((2α+1)A) (Eq. (3.17)), with A' from central
 		// differences, h = 1e-4·α: truncation h²·|A'''|/6 ≤ 1e-8·A' and
 		// rounding eps·A/h ≤ 1e-9·A' on [1e-3, 1e3], so 1e-6 is safe.
 		for _, a := range correctionGrid(-3, 3) {
@@ -334,12 +334,12 @@ func TestCorrectionALemma(t *testing.T) {
 			d := (CorrectionA(a+h) - CorrectionA(a-h)) / (2 * h)
 			rhs := 1 - 2*correctionGap(a)/((2*a+1)*CorrectionA(a))
 			if math.Abs(d-rhs) > 1e-6*rhs {
-				t.Errorf("α = %v: A' ≈ %v, eqAODE gives %v", a, d, rhs)
+				t.Errorf("α = %v: A' ≈ %v, Eq. (3.17) gives %v", a, d, rhs)
 			}
 		}
 	})
 	t.Run("asymptotics", func(t *testing.T) {
-		// eqPropertiesA as α → 0: (α−A)/α² = 4/π + q₁α + O(α²) with
+		// Eq. (3.18) as α → 0: (α−A)/α² = 4/π + q₁α + O(α²) with
 		// q₁ = −32(π/2−1)/π² ≈ −1.851 (series inversion of α(x), see
 		// testdata/gen_correction.py). |q₁| < 2 bounds the next order.
 		for _, a := range []float64{1e-9, 1e-7, 1e-5} {
@@ -350,7 +350,7 @@ func TestCorrectionALemma(t *testing.T) {
 				t.Errorf("A(%v) = %v, want α − (4/π)α² ± 2α³", a, v)
 			}
 		}
-		// eqPropertiesA as α → ∞: A = 1 − 3/(2α) + c₁/α² + … with
+		// Eq. (3.18) as α → ∞: A = 1 − 3/(2α) + c₁/α² + … with
 		// c₁ = 15/4 (corrAsym[1] is −c₁ for p = α(1−A)). 4/α² bounds the
 		// next order; eps is the rounding of a number near 1.
 		for _, a := range []float64{1e3, 1e4, 1e6, 1e12} {

@@ -103,7 +103,7 @@ func validateFor[T Float](c TrainConfig) error {
 	return nil
 }
 
-// Trainer trains a Model by the GCP update (paper: eqGradientDescentW), or
+// Trainer trains a Model by the GCP update (paper: Eq. (2.10)), or
 // by the model's comparator loss, with a minibatch optimizer. It owns every buffer a step needs, so Step
 // allocates nothing. A Trainer is not safe for concurrent use, and its
 // Step, Fit and FitContext change its model, which must not predict, or
