@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // FitOptions configures Trainer.Fit.
@@ -179,53 +177,6 @@ func holdOut[T Float](all rowSet[T], share float64, seed uint64) (train, val row
 		rows[i] = int32(all.row(p))
 	}
 	return all.subset(rows[k:]), all.subset(rows[:k]), nil
-}
-
-// fitStandardization sets the standardization of every feature and of the
-// target to its median and robust scale over the rows of set
-// (learnStandardization), or returns learnStandardization's error and
-// leaves m as it was.
-func (m *Model[T]) fitStandardization(set rowSet[T]) error {
-	center, scale, yCenter, yScale, err := learnStandardization(set)
-	if err != nil {
-		return err
-	}
-	m.setStandardization(center, scale, yCenter, yScale)
-	return nil
-}
-
-// learnStandardization returns the median and robust scale
-// (robust.CenterScale) of every feature, and of the target, over the
-// rows of set. A target scale that predictions cannot map back
-// (robust.TargetScaleOK), or a column whose extreme values overflow T
-// once standardized, one that spans more than float64's range about its
-// median, or a float32 column whose outliers lie beyond float32's range
-// in units of its scale, gives an error that wraps ErrNonFinite and names
-// the column.
-func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCenter, yScale float64, err error) {
-	n, d := set.len(), set.d
-	buf := make([]float64, n)
-	center, scale = make([]float64, d), make([]float64, d)
-	for j := 0; j < d; j++ {
-		for i := range buf {
-			buf[i] = float64(set.x[set.row(i)*d+j])
-		}
-		center[j], scale[j] = robust.CenterScale(buf)
-		if err := robust.Standardizable[T](buf[0], buf[n-1], center[j], scale[j]); err != nil {
-			return nil, nil, 0, 0, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
-		}
-	}
-	for i := range buf {
-		buf[i] = float64(set.y[set.row(i)])
-	}
-	yCenter, yScale = robust.CenterScale(buf)
-	if err := robust.CheckTargetScale(yScale); err != nil {
-		return nil, nil, 0, 0, fmt.Errorf("%w: %v", ErrNonFinite, err)
-	}
-	if err := robust.Standardizable[T](buf[0], buf[n-1], yCenter, yScale); err != nil {
-		return nil, nil, 0, 0, fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
-	}
-	return center, scale, yCenter, yScale, nil
 }
 
 // meanNLL returns the mean negative log predictive density of the

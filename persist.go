@@ -592,36 +592,6 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	return m, nil
 }
 
-// decodeStandardization reads the standardization into m, which holds the
-// identity maps. A set standardization goes through SetStandardization,
-// so a saved model holds exactly what the API accepts and derives; an
-// unset one must be the identity bit for bit, so that the model re-encodes
-// to the same bytes.
-func decodeStandardization[T Float](d *decoder, m *Model[T], set bool) error {
-	start := d.off
-	yMean, yScale := d.f64(), d.f64()
-	xMean, xScale := make([]float64, m.cfg.Inputs), make([]float64, m.cfg.Inputs)
-	for _, s := range [][]float64{xMean, xScale} {
-		for j := range s {
-			s[j] = d.f64()
-		}
-	}
-	if set {
-		if err := m.SetStandardization(xMean, xScale, yMean, yScale); err != nil {
-			return fmt.Errorf("offsets %d..%d: standardization: %w", start, d.off, err)
-		}
-		return nil
-	}
-	identity := math.Float64bits(yMean) == 0 && yScale == 1
-	for j, s := range xScale {
-		identity = identity && math.Float64bits(xMean[j]) == 0 && s == 1
-	}
-	if !identity {
-		return fmt.Errorf("%w: offsets %d..%d: standardization is not set but is not the identity", ErrFormat, start, d.off)
-	}
-	return nil
-}
-
 // decodeData reads version 3's calibration, ranges and names of size
 // names into m. Each must be what the API can set: positive finite
 // scales, finite ranges with lo ≤ hi (or, unrecorded, zero bytes), and
