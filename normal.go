@@ -66,7 +66,7 @@ const normalTailMin = 1e-10
 
 // normalTailQuantile returns the z < 0 with Φ(z) = q, for 0 < q < ½, by
 // Newton's method on g(z) = ln Φ(z) − ln q, with ln Φ(z) = ln(½·erfcx(x))
-// − z²/2 and g′(z) = φ(z)/Φ(z) = √(2/π)/erfcx(x), x = −z/√2 (Erfcx): no
+// − z²/2 and g′(z) = φ(z)/Φ(z) = √(2/π)/erfcx(x), x = −z/√2 (erfcx): no
 // term underflows, so a subnormal q is resolved as well as a normal one,
 // where Φ and φ themselves would keep only a few bits. ln Φ is concave,
 // so the iteration converges monotonically, and quadratically, from the
@@ -77,7 +77,7 @@ func normalTailQuantile(q float64) float64 {
 	u := -2 * lq
 	z := -math.Sqrt(u - math.Log(u) - math.Log(2*math.Pi))
 	for range normalTailSteps {
-		e := Erfcx(-z / math.Sqrt2)
+		e := erfcx(-z / math.Sqrt2)
 		step := (math.Log(0.5*e) - z*z/2 - lq) * e / math.Sqrt(2/math.Pi)
 		z -= step
 		if math.Abs(step) <= 0x1p-52*math.Abs(z) {

@@ -7,7 +7,7 @@ import (
 )
 
 // This file holds the float64 special functions of the normal-gamma model:
-// ψ and ψ' (paper: Eq. (2.9), Eq. (3.5), Eq. (D.7)), the
+// ψ (paper: Eq. (2.9), Eq. (3.5)), the
 // scaled complementary error function behind F (paper: Eq. (3.16)), the
 // correction A(α) of Definition 3.1 and the stable link
 // functions of the softplus outputs (paper: Eq. (5.2)). Every accuracy
@@ -15,12 +15,12 @@ import (
 // in testdata, written by testdata/gen_special.py.
 
 const (
-	// gammaAsymMin is where Digamma, Trigamma, digammaHalfStep and
+	// gammaAsymMin is where Digamma, digammaHalfStep and
 	// lgammaHalfStep switch from the upward recurrence to their asymptotic
 	// series: for z ≥ 10 the first omitted series term is below 2e-17
 	// relative, and the recurrence takes at most 10 steps.
 	gammaAsymMin = 10
-	// erfcxOverflow bounds the x < 0 branch of Erfcx: below it
+	// erfcxOverflow bounds the x < 0 branch of erfcx: below it
 	// 2·exp(x²) > MaxFloat64 (the threshold is x ≈ −26.63), so the
 	// result is +Inf. Returning it directly also keeps expSquare away from
 	// |x| > 1.3e154, where x*x overflows and its FMA split gives −Inf.
@@ -36,12 +36,6 @@ const (
 // ψ(z) ~ ln z − 1/(2z) − Σ B_2k/(2k·z^2k) (Abramowitz & Stegun 6.3.18).
 var digammaSeries = [...]float64{
 	1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132, -691.0 / 32760, 1.0 / 12, -3617.0 / 8160,
-}
-
-// trigammaSeries holds B_2k, k = 1…9, of the asymptotic series
-// ψ'(z) ~ 1/z + 1/(2z²) + Σ B_2k/z^(2k+1) (Abramowitz & Stegun 6.4.12).
-var trigammaSeries = [...]float64{
-	1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6, -3617.0 / 510, 43867.0 / 798,
 }
 
 // evalPoly returns Σ c[k]·y^k by Horner's rule.
@@ -98,52 +92,7 @@ func digammaPositive(x float64) float64 {
 	return (math.Log(x) - sum) - (0.5/x + u*evalPoly(digammaSeries[:], u))
 }
 
-// Trigamma returns the trigamma function ψ'(x) for every real x; it is the
-// derivative of Digamma and enters the second α-derivatives of the KL
-// divergence (paper: Eq. (D.7)).
-//
-// For x > 0 the recurrence ψ'(x) = ψ'(x+n) + Σ_{k<n} 1/(x+k)² lifts the
-// argument to z ≥ 10, where the asymptotic series trigammaSeries is used;
-// all terms are positive, so nothing cancels. For x < 0 the reflection
-// formula ψ'(x) = (π/sin(πr))² − ψ'(1−x), r = x − round(x) exact, is used;
-// its first term is at least π² > ψ'(1−x), so it does not cancel either.
-// The error is below 1e-14·max(1, ψ'(x)) for x > 0 and for non-integer
-// x ∈ (−100, 0); special_test.go measures it.
-//
-// Special cases: Trigamma(±0) = +Inf and Trigamma(x) = +Inf for negative
-// integers x (both one-sided limits are +Inf, so unlike Digamma there is no
-// sign to choose), Trigamma(+Inf) = 0, Trigamma(−Inf) = NaN and
-// Trigamma(NaN) = NaN.
-func Trigamma(x float64) float64 {
-	switch {
-	case x > 0:
-		return trigammaPositive(x)
-	case x >= -math.MaxFloat64: // finite x ≤ 0
-		r := x - math.Round(x)
-		if r == 0 {
-			return math.Inf(1)
-		}
-		s := math.Pi / math.Sin(math.Pi*r)
-		return s*s - trigammaPositive(1-x)
-	}
-	return math.NaN() // −Inf or NaN
-}
-
-// trigammaPositive returns ψ'(x) for x > 0 (including +Inf) by the upward
-// recurrence and the asymptotic series described at Trigamma. Each 1/(x+k)
-// is squared after the division, so tiny x overflows to +Inf cleanly
-// instead of going through a subnormal x².
-func trigammaPositive(x float64) float64 {
-	sum := 0.0
-	for ; x < gammaAsymMin; x++ {
-		r := 1 / x
-		sum += r * r
-	}
-	r := 1 / x
-	return sum + r*(1+0.5*r+r*r*evalPoly(trigammaSeries[:], r*r))
-}
-
-// Erfcx returns the scaled complementary error function exp(x²)·erfc(x),
+// erfcx returns the scaled complementary error function exp(x²)·erfc(x),
 // which gives F(x) = (√π/2)·erfcx(√x)/√x of the paper (Eq. (3.16)) without
 // the overflow of exp(x) and the underflow of erfc(√x) for large x.
 //
@@ -151,21 +100,21 @@ func trigammaPositive(x float64) float64 {
 // into hi + lo (lo by FMA), so the exponential is not spoiled by the
 // rounding of x²; from there on it is Cody's rational approximation
 // (erfcxRational), which takes no exponential and neither overflows nor
-// underflows (Erfcx(1e300) = 1/(1e300·√π)); for x < 0 it is
-// 2·exp(x²) − Erfcx(−x), a difference that never cancels since
-// Erfcx(−x) ≤ 1 < 2·exp(x²). The relative error is below 1e-14 on
+// underflows (erfcx(1e300) = 1/(1e300·√π)); for x < 0 it is
+// 2·exp(x²) − erfcx(−x), a difference that never cancels since
+// erfcx(−x) ≤ 1 < 2·exp(x²). The relative error is below 1e-14 on
 // [−26, +Inf); special_test.go measures it.
 //
-// Special cases: Erfcx(+Inf) = 0, Erfcx(x) = +Inf for x < −26.7 (the true
-// value overflows) and Erfcx(NaN) = NaN.
-func Erfcx(x float64) float64 {
+// Special cases: erfcx(+Inf) = 0, erfcx(x) = +Inf for x < −26.7 (the true
+// value overflows) and erfcx(NaN) = NaN.
+func erfcx(x float64) float64 {
 	switch {
 	case x >= erfcxRationalMin:
 		return erfcxRational(x)
 	case x >= 0:
 		return expSquare(x) * math.Erfc(x)
 	case x >= erfcxOverflow:
-		return 2*expSquare(x) - Erfcx(-x)
+		return 2*expSquare(x) - erfcx(-x)
 	case x < erfcxOverflow:
 		return math.Inf(1)
 	}
@@ -176,7 +125,7 @@ func Erfcx(x float64) float64 {
 // by W. J. Cody's rational Chebyshev approximations (Math. Comp. 23, 1969,
 // 631–637, as in his CALERF of SPECFUN, public domain): a ratio of degree
 // 8 over 8 in x up to x = 4, and (1/√π − y·P(y)/Q(y))/x, y = 1/x², of
-// degree 5 over 5 beyond. Neither takes an exponential: Erfcx is it from
+// degree 5 over 5 beyond. Neither takes an exponential: erfcx is it from
 // erfcxRationalMin on, and a caller with e^(−x²) at hand
 // (incBetaLargeAHalf has e^(−z), x = √z) gets erfc for a product where
 // math.Erfc takes two exponentials from x = 1.25 on.
