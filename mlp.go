@@ -164,11 +164,8 @@ const (
 // were most likely run with. With zero output biases β and ν start near
 // the regime the paper analyses (Eq. (5.1), Eq. (5.2)): ln 2
 // ≈ 1 at a zero hidden layer, spread over about 0.3–3 across inputs by
-// the output weights. Against He-normal hidden weights and an output
-// layer 14× smaller, this init lowered the error of most cells of the
-// paper's Tables 6.1 and 6.2 and shrank our misses (Concrete GCP RMSE
-// 5.73 → 5.62, Yacht ML RMSE 1.76 → 1.04, 50 folds; docs/reproduction.md,
-// "Table 6.1").
+// the output weights. docs/reproduction.md ("Table 6.1") records what
+// it changed against He-normal weights.
 func initParams[T Float](l *layout, p []T, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, initStream))
 	clear(p)
