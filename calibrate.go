@@ -146,7 +146,7 @@ func (m *Model[T]) SetCorrectedScale(c float64) error {
 // early stopping on a small validation set may leave it. Then
 // CorrectedScale, by the Gaussian likelihood of the calibrated predictive
 // N(Mean, VarCorrected) on the points within five of its standard
-// deviations (calibrateCorrected), so that gross outliers among the
+// deviations, so that gross outliers among the
 // held-out targets cannot widen the intervals meant for clean ones. A
 // comparator (Loss other than LossGCP) has no corrected variance and
 // keeps CorrectedScale. The same rows become the model's conformal

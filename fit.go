@@ -9,8 +9,7 @@ import (
 
 // FitOptions configures Trainer.Fit.
 type FitOptions[T Float] struct {
-	// Epochs is the most passes over the training data: 1..maxEpochs
-	// (2²⁰).
+	// Epochs is the most passes over the training data: 1..2²⁰.
 	Epochs int
 	// Seed fixes the order in which each epoch visits the data, and which
 	// rows ValidationShare holds out.
@@ -28,10 +27,10 @@ type FitOptions[T Float] struct {
 	// Fit then restores the parameters of the epoch with the lowest
 	// validation NLL, bit for bit (the trainer's optimizer state stays the
 	// last epoch's). It needs a validation set. 0 trains all Epochs and
-	// keeps the last epoch's parameters. At most maxEpochs (2²⁰).
+	// keeps the last epoch's parameters. At most 2²⁰.
 	Patience int
 	// Average, when true, keeps an exponential moving average of the
-	// parameters over about an epoch (at least minAverageSteps = 100
+	// parameters over about an epoch (at least 100
 	// steps; Polyak averaging), which the validation set scores and Fit
 	// returns in place of the last step's parameters: the noise of the
 	// minibatch steps averaged out. Training goes on from the last step's
@@ -75,7 +74,7 @@ type EpochStats struct {
 // out of range, a ValidationShare out of range, or Patience without a
 // validation set, ErrBatch for a ValidationShare that leaves no row on
 // either side, and ErrNonFinite, naming the column, for a column that
-// cannot be standardized in T (learnStandardization); a
+// cannot be standardized in T (its values overflow T once standardized); a
 // step that fails ends training with the model as it was before that step
 // (and without the learned standardization if that was the first step).
 // Fit allocates its buffers once; its steps allocate nothing.

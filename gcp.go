@@ -86,7 +86,7 @@ type Config struct {
 	Dropout float64
 	// FixedAlpha, when > 0, holds α at that value instead of learning it
 	// (Sec. 4); the α head is then not built. It must
-	// be at least minFixedAlpha, 2⁻³² (about 2.3e-10): the corrected
+	// be at least 2⁻³² (about 2.3e-10): the corrected
 	// variance divides by α − A(α), about 1.27α² for small α, and below
 	// that bound it would overflow where a learned α's does not.
 	FixedAlpha float64
@@ -97,7 +97,7 @@ type Config struct {
 	// default) or one of the paper's comparators.
 	Loss Loss
 	// DPDGamma is the density power divergence's γ > 0, for LossDPD only.
-	// Default 0.5 (see defaultDPDGamma).
+	// Default 0.5.
 	DPDGamma float64
 	// MCSamples is the number of MC-dropout passes per prediction, for
 	// LossMLBayes only. Default 50, the paper's choice.

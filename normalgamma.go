@@ -99,7 +99,7 @@ func (p NormalGamma) LogPredictive(y float64) float64 {
 // With u = (m−y)²/(2σ), the β and ν components share the factor
 // g = (α+½)/(1+u) − α, which is evaluated as ½/(1+u) − α·u/(1+u) so that no
 // two large terms cancel when α is large, and Ψ(α) − Ψ(α+½) is evaluated
-// directly (digammaHalfStep), not as a difference of two digammas.
+// directly, not as a difference of two digammas.
 func (p NormalGamma) Grad(y float64) (dm, dalpha, dbeta, dnu float64) {
 	if !p.valid() {
 		nan := math.NaN()
@@ -187,8 +187,8 @@ func (p NormalGamma) varOfSigma(sigma float64) float64 {
 // VarCorrected returns the outlier-corrected variance
 // Ṽ_est = β(ν+1)/((α−A(α))ν) (paper: Eq. (2.18), Eq. (4.5)),
 // with A from Definition 3.1. It recovers the variance of the clean
-// Gaussian part of the data when outliers keep α finite (Corollary
-// Corollary 4.1). α−A(α) is evaluated directly (correctionGap), since
+// Gaussian part of the data when outliers keep α finite
+// (Corollary 4.1). α−A(α) is evaluated directly, since
 // for small α it is ≈ (4/π)α² and a subtraction would cancel.
 func (p NormalGamma) VarCorrected() float64 {
 	if !p.valid() {

@@ -320,7 +320,7 @@ func appendFloats(b []byte, slices ...[]float64) []byte {
 // Every size is checked against the package limits before anything is
 // allocated, so hostile data cannot cause an allocation larger than itself
 // by more than a small factor, plus, for a LossMLBayes model, its
-// MC-dropout masks, which Config bounds at 2¹⁸ elements (maxMCMask). Errors, matched with errors.Is: ErrMagic,
+// MC-dropout masks, which Config bounds at 2¹⁸ elements. Errors, matched with errors.Is: ErrMagic,
 // ErrVersion, ErrTruncated, ErrChecksum, ErrFormat (sizes beyond the
 // limits, a parameter count that does not fit the Config, a malformed
 // section, trailing bytes),

@@ -16,8 +16,8 @@ import "math"
 // central intervals are finite (for a FixedAlpha below 1, whose tails are
 // very heavy, up to the levels whose quantiles fit in float64).
 // Far outside the training data the softplus of the β, ν or α head can
-// underflow to 0; each is then floored at 2⁻²⁵⁶ in standardized units
-// (linkFloor), which keeps the prediction finite, though no more
+// underflow to 0; each is then floored at 2⁻²⁵⁶ in standardized units,
+// which keeps the prediction finite, though no more
 // trustworthy than the extrapolation it comes from. Where a variance
 // overflows float64 instead, Predict returns ErrNonFinite.
 type Prediction struct {

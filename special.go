@@ -52,7 +52,7 @@ func evalPoly(c []float64, y float64) float64 {
 // on it (paper: Eq. (2.9), Eq. (3.5)).
 //
 // For x > 0 the recurrence ψ(x) = ψ(x+n) − Σ_{k<n} 1/(x+k) lifts the
-// argument to z = x+n ≥ 10, where the asymptotic series digammaSeries is
+// argument to z = x+n ≥ 10, where the asymptotic series is
 // used. For x < 0 the reflection formula ψ(x) = ψ(1−x) − π·cot(πx)
 // is used with cot(πx) = cot(πr), where r = x − round(x) is exact, so values
 // next to a pole (x = −3 + 1e-10, say) keep full relative accuracy. The
@@ -204,7 +204,7 @@ func expSquare(x float64) float64 {
 // from α = 1 on (one polynomial per quarter binade up to 256, then the
 // exact asymptotic series in 1/α). A = α − α²·q or A = 1 − p/α. The
 // generator bounds the approximation error by 2e-16; special_test.go
-// asserts a relative error below 1e-12 for A and for α−A (correctionGap)
+// asserts a relative error below 1e-12 for A and for α−A
 // on [1e-9, 1e12] against an independent mpmath table (measured: under
 // 2 eps). One call costs a table lookup and a degree-11 polynomial.
 //
