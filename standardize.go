@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gcpnet/gcp/internal/binfmt"
 	"github.com/gcpnet/gcp/internal/robust"
 )
 
@@ -187,18 +188,18 @@ func (m *Model[T]) extendRanges(x []T) {
 // so a saved model holds exactly what the API accepts and derives; an
 // unset one must be the identity bit for bit, so that the model re-encodes
 // to the same bytes.
-func decodeStandardization[T Float](d *decoder, m *Model[T], set bool) error {
-	start := d.off
-	yMean, yScale := d.f64(), d.f64()
+func decodeStandardization[T Float](d *binfmt.Decoder, m *Model[T], set bool) error {
+	start := d.Off()
+	yMean, yScale := d.F64(), d.F64()
 	xMean, xScale := make([]float64, m.cfg.Inputs), make([]float64, m.cfg.Inputs)
 	for _, s := range [][]float64{xMean, xScale} {
 		for j := range s {
-			s[j] = d.f64()
+			s[j] = d.F64()
 		}
 	}
 	if set {
 		if err := m.SetStandardization(xMean, xScale, yMean, yScale); err != nil {
-			return fmt.Errorf("offsets %d..%d: standardization: %w", start, d.off, err)
+			return fmt.Errorf("offsets %d..%d: standardization: %w", start, d.Off(), err)
 		}
 		return nil
 	}
@@ -207,7 +208,7 @@ func decodeStandardization[T Float](d *decoder, m *Model[T], set bool) error {
 		identity = identity && math.Float64bits(xMean[j]) == 0 && s == 1
 	}
 	if !identity {
-		return fmt.Errorf("%w: offsets %d..%d: standardization is not set but is not the identity", ErrFormat, start, d.off)
+		return fmt.Errorf("%w: offsets %d..%d: standardization is not set but is not the identity", ErrFormat, start, d.Off())
 	}
 	return nil
 }
