@@ -232,8 +232,7 @@ func (m *Model[T]) encode() []byte {
 	var names []byte
 	if m.featureNames != nil {
 		for _, name := range append([]string{m.targetName}, m.featureNames...) {
-			names = le.AppendUint16(names, uint16(len(name)))
-			names = append(names, name...)
+			names = appendName(names, name)
 		}
 	}
 	if names != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 {
@@ -532,20 +531,16 @@ func decodeData[T Float](d *binfmt.Decoder, m *Model[T], names int) error {
 		return nil
 	}
 	off = d.Off()
-	end := d.Off() + names
+	nd := binfmt.NewDecoder(d.Bytes(names), 0)
 	all := make([]string, 0, m.cfg.Inputs+1)
-	for len(all) < m.cfg.Inputs+1 {
-		if end-d.Off() < 2 {
-			return fmt.Errorf("%w: offset %d: the names end after %d of %d", ErrFormat, off, len(all), m.cfg.Inputs+1)
-		}
-		k := int(d.U16())
-		if end-d.Off() < k {
-			return fmt.Errorf("%w: offset %d: name %d runs past the names", ErrFormat, d.Off()-2, len(all))
-		}
-		all = append(all, string(d.Bytes(k)))
+	for nd.Err() == nil && len(all) < m.cfg.Inputs+1 {
+		all = append(all, readName(nd))
 	}
-	if d.Off() != end {
-		return fmt.Errorf("%w: offset %d: %d bytes after the names", ErrFormat, d.Off(), end-d.Off())
+	switch {
+	case nd.Err() != nil:
+		return fmt.Errorf("offset %d: names: %w", off, nd.Err())
+	case nd.Len() > 0:
+		return fmt.Errorf("%w: offset %d: %d bytes after the names", ErrFormat, d.Off()-nd.Len(), nd.Len())
 	}
 	if err := checkNames(all[1:], all[0]); err != nil {
 		return fmt.Errorf("%w: offset %d: %v", ErrFormat, off, err)

@@ -2,6 +2,7 @@ package binfmt
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -45,5 +46,60 @@ func TestDecoder(t *testing.T) {
 	}
 	if d.Off() != len(data) {
 		t.Errorf("Off = %d at the end, want %d", d.Off(), len(data))
+	}
+}
+
+// TestDecoderPastEnd reads past the end of the data at every offset
+// with every kind of field: the read returns zero, Err an ErrFormat, and
+// every later read zero without moving on, however short its field.
+func TestDecoderPastEnd(t *testing.T) {
+	data := []byte{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	for _, c := range []struct {
+		name string
+		size int
+		read func(d *Decoder) bool // reports whether the value is zero
+	}{
+		{"U8", 1, func(d *Decoder) bool { return d.U8() == 0 }},
+		{"U16", 2, func(d *Decoder) bool { return d.U16() == 0 }},
+		{"U32", 4, func(d *Decoder) bool { return d.U32() == 0 }},
+		{"U64", 8, func(d *Decoder) bool { return d.U64() == 0 }},
+		{"F64", 8, func(d *Decoder) bool { return d.F64() == 0 }},
+		{"F32", 4, func(d *Decoder) bool { return d.F32() == 0 }},
+		{"Bytes(3)", 3, func(d *Decoder) bool { return d.Bytes(3) == nil }},
+	} {
+		for off := len(data) - c.size + 1; off <= len(data); off++ {
+			d := NewDecoder(data, off)
+			if zero := c.read(d); !zero || !errors.Is(d.Err(), ErrFormat) {
+				t.Errorf("%s at offset %d of %d: zero %t, Err %v; want zero and ErrFormat", c.name, off, len(data), zero, d.Err())
+			}
+			if d.U8() != 0 || d.Off() != off || d.Len() != len(data)-off {
+				t.Errorf("%s at offset %d: after the error U8 read data or moved to %d", c.name, off, d.Off())
+			}
+		}
+		// The data's bytes are all nonzero, so no field of them is zero.
+		if d := NewDecoder(data, len(data)-c.size); c.read(d) || d.Err() != nil || d.Len() != 0 {
+			t.Errorf("%s of the last %d bytes: read zero, or Err %v, %d left; want a value, nil, 0", c.name, c.size, d.Err(), d.Len())
+		}
+	}
+	if d := NewDecoder(data, 0); d.Bytes(-1) != nil || !errors.Is(d.Err(), ErrFormat) {
+		t.Errorf("Bytes(-1): Err %v, want ErrFormat", d.Err())
+	}
+}
+
+// TestDecoderFail checks that Fail keeps the first error and stops the
+// reads.
+func TestDecoderFail(t *testing.T) {
+	first, second := errors.New("first"), errors.New("second")
+	d := NewDecoder([]byte{1, 2, 3}, 0)
+	d.Fail(first)
+	d.Fail(second)
+	if d.U8() != 0 || d.Err() != first {
+		t.Errorf("after Fail: U8 read data or Err = %v, want first", d.Err())
+	}
+	d = NewDecoder(nil, 0)
+	d.U8()
+	d.Fail(second)
+	if !errors.Is(d.Err(), ErrFormat) {
+		t.Errorf("Fail after a read past the end: Err = %v, want the ErrFormat first met", d.Err())
 	}
 }
