@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -799,3 +800,80 @@ func TestAllocs(t *testing.T) {
 
 // allLosses are the losses a Config can select.
 var allLosses = []Loss{LossGCP, LossGaussianML, LossDPD, LossMLBayes}
+
+// TestMCMaskBound checks Config's bound on the MC-dropout masks: an
+// ML_Bayes model holds MCSamples dropout masks of the last hidden layer's width, which no limit covered, so a
+// 24.7 KB file (Hidden {1024}, MCSamples 4096) made the loader allocate
+// 200 MB. Config bounds the masks at maxMCMask elements, and loading that
+// file must be cheap and fail with ErrConfig. The file is built here, a
+// valid model with MCSamples 64 whose stored MCSamples is set to 4096 and
+// whose CRCs are fixed; it was FuzzUnmarshal's largest corpus entry, 100
+// times the size of its seeds, too large for the engine to minimize what
+// it mutates from it.
+// regression: a 24.7 KB file made the loader allocate 200 MB (issue 11).
+func TestMCMaskBound(t *testing.T) {
+	cfg := Config{Inputs: 1, Hidden: []int{1024}, Loss: LossMLBayes, Dropout: 0.5, MCSamples: 4096}
+	if _, err := New[float32](cfg); !errors.Is(err, ErrConfig) {
+		t.Errorf("New with %d mask elements = %v, want ErrConfig", 4096*2*1024, err)
+	}
+	ok := cfg
+	ok.Hidden, ok.MCSamples = []int{maxMCMask / 2 / 64}, 64 // exactly maxMCMask
+	if _, err := New[float32](ok); err != nil {
+		t.Errorf("New with maxMCMask mask elements: %v", err)
+	}
+	ok.Hidden, ok.MCSamples = []int{1024}, 64
+	data := mustModel[float32](t, ok).encode()
+	le.PutUint32(data[headerLen+4*len(ok.Hidden)+35:], 4096) // MCSamples, at the offset fuzzMCMask reads
+	data = persistFixCRCs(data)
+	var m Model[float64]
+	var err error
+	// The bound of FuzzUnmarshal for a model without masks.
+	if alloc := persistAllocated(func() { err = m.UnmarshalBinary(data) }); alloc > 20*uint64(len(data))+64<<10 {
+		t.Errorf("loading %d bytes allocated %d", len(data), alloc)
+	}
+	if !errors.Is(err, ErrConfig) {
+		t.Errorf("UnmarshalBinary = %v, want ErrConfig", err)
+	}
+}
+
+// TestNilReceivers calls the methods of a nil *Model and a nil *Trainer:
+// Predict, NewWorkspace, Clone, NumParams, Config, UnmarshalBinary and Step
+// panicked there, while MarshalBinary and NewTrainer returned ErrConfig.
+// Every exported
+// method, found by reflection so that a new one is covered too, is called
+// on a nil receiver with zero arguments: none may panic, and every error
+// it returns must match ErrConfig.
+// regression: methods of a nil *Model or *Trainer panicked (issue 11).
+func TestNilReceivers(t *testing.T) {
+	for _, recv := range []any{(*Model[float64])(nil), (*Model[float32])(nil), (*Trainer[float64])(nil), (*Trainer[float32])(nil)} {
+		v := reflect.ValueOf(recv)
+		for i := 0; i < v.NumMethod(); i++ {
+			name := fmt.Sprintf("(%T).%s", recv, v.Type().Method(i).Name)
+			method := v.Method(i)
+			args := make([]reflect.Value, method.Type().NumIn())
+			for j := range args {
+				args[j] = reflect.Zero(method.Type().In(j))
+			}
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s panics: %v", name, r)
+					}
+				}()
+				out := method.Call(args)
+				if n := len(out); n > 0 && out[n-1].Type() == reflect.TypeFor[error]() {
+					if err, _ := out[n-1].Interface().(error); !errors.Is(err, ErrConfig) {
+						t.Errorf("%s = %v, want ErrConfig", name, err)
+					}
+				}
+			}()
+		}
+	}
+	var m *Model[float64]
+	if _, err := m.Predict(m.NewWorkspace(), []float64{1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil Model: Predict with its own Workspace = %v, want ErrConfig", err)
+	}
+	if c := m.Clone(); c != nil || m.NumParams() != 0 {
+		t.Errorf("nil Model: Clone %v, NumParams %d, want nil and 0", c, m.NumParams())
+	}
+}

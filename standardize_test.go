@@ -1,8 +1,10 @@
 package gcp
 
 import (
+	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -81,4 +83,141 @@ func TestStandardizationRoundTrip(t *testing.T) {
 func TestStandardizeRowsInputZ(t *testing.T) {
 	t.Run("float32", testStandardizeRowsInputZ[float32])
 	t.Run("float64", testStandardizeRowsInputZ[float64])
+}
+
+// TestFitConstantColumn checks that a constant column keeps the scale 1
+// (robust.CenterScale): a column of 40 copies of 0.1 has a mean, sum/40,
+// that is not exactly 0.1, and its standard deviation came out as 4e-17
+// instead of 0, so that the column was scaled by 1/4e-17 and an input of
+// 0.10001 predicted a mean of 3.5e10 and a NaN interval with a nil error.
+// regression: a constant column's rounding-noise spread used as its scale (issue 11).
+func TestFitConstantColumn(t *testing.T) {
+	const n = 40
+	var x, y []float64
+	for i := 0; i < n; i++ {
+		v := float64(i) / n
+		x = append(x, 0.1, v)
+		y = append(y, v+0.01*math.Sin(float64(i)))
+	}
+	t.Run("float64", func(t *testing.T) { testFitConstantColumn[float64](t, x, y) })
+	t.Run("float32", func(t *testing.T) { testFitConstantColumn[float32](t, x, y) })
+}
+
+func testFitConstantColumn[T Float](t *testing.T, x, y []float64) {
+	m := fitFresh[T](t, Config{Inputs: 2, Hidden: []int{8}, Seed: 1}, x, y, 100)
+	if _, xs, _, _ := m.Standardization(); xs[0] != 1 {
+		t.Errorf("constant column: scale %v, want 1", xs[0])
+	}
+	p, err := m.Predict(m.NewWorkspace(), []T{0.10001, 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSane(t, p)
+	// y ≈ x1 on [0, 1): a mean beyond [−1, 2] is garbage, not a fit.
+	if !(p.Mean > -1 && p.Mean < 2) {
+		t.Errorf("mean %v at x1 = 0.5, want about 0.5", p.Mean)
+	}
+}
+
+// TestFitExtremeColumns checks that Fit standardizes features at float64's
+// extremes; it reported ErrNonFinite on finite data. A feature with a subnormal spread got a subnormal scale, whose
+// reciprocal is +Inf; a feature of ±1e308 overflowed the median's
+// interpolation, −1e308 + ½·(1e308 − (−1e308)). Both must train. A
+// feature spanning more than float64's range about its median cannot be
+// standardized at all, and the error must say which feature and why.
+// regression: a subnormal scale or an overflowing median made finite data ErrNonFinite (issue 11).
+func TestFitExtremeColumns(t *testing.T) {
+	const n = 40
+	for _, c := range []struct {
+		name string
+		x0   func(i int) float64
+	}{
+		{"subnormal-spread", func(i int) float64 { return float64(i) * 1e-310 }},
+		{"plus-minus-1e308", func(i int) float64 { return float64(1-2*(i%2)) * 1e308 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var x, y []float64
+			for i := 0; i < n; i++ {
+				v := float64(i) / n
+				x = append(x, c.x0(i), v)
+				y = append(y, v)
+			}
+			m := fitFresh[float64](t, Config{Inputs: 2, Hidden: []int{8}, Seed: 1}, x, y, 20)
+			xm, xs, _, _ := m.Standardization()
+			if !finite(xm[0]) || !positiveFinite(xs[0]) || !positiveFinite(1/xs[0]) {
+				t.Errorf("feature 0: centre %v, scale %v: want finite, with a finite reciprocal", xm[0], xs[0])
+			}
+			p, err := m.Predict(m.NewWorkspace(), []float64{x[2], x[3]})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSane(t, p)
+		})
+	}
+	t.Run("wider-than-float64", func(t *testing.T) {
+		var x, y []float64
+		for i := 0; i < n; i++ {
+			x = append(x, math.MaxFloat64)
+			y = append(y, float64(i))
+		}
+		x[0] = -math.MaxFloat64 // 2·MaxFloat64 below the median
+		m := mustModel[float64](t, Config{Inputs: 1, Hidden: []int{4}})
+		tr := mustTrainer(t, m, TrainConfig{})
+		_, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1})
+		if !errors.Is(err, ErrNonFinite) || !strings.Contains(err.Error(), "feature 0") || m.standardized {
+			t.Fatalf("Fit = %v, standardized %v: want ErrNonFinite naming feature 0, and no standardization", err, m.standardized)
+		}
+	})
+}
+
+// TestTargetScaleRange checks the range of the target's scale: a
+// prediction's variance is β·yScale² in original units, which overflowed for targets of scale 1e200 and
+// underflowed for 1e-200, giving NaN or Inf uncertainty with a nil error.
+// A target scale outside [2⁻²⁵⁶, 2²⁵⁶] is refused by SetStandardization
+// and by Fit; at the ends of that range predictions stay sane.
+// regression: targets of scale 1e200 or 1e-200 gave NaN or Inf uncertainty with a nil error (issue 11).
+func TestTargetScaleRange(t *testing.T) {
+	var x, y []float64
+	for i := 0; i < 40; i++ {
+		v := float64(i) / 40
+		x = append(x, v)
+		y = append(y, v+0.1*math.Sin(float64(i)))
+	}
+	// The targets' own robust scale is about 0.3, so 2^±260 puts theirs
+	// outside the range for Fit as 2^±257 does for SetStandardization.
+	for _, s := range []float64{1e-200, 1e200, 0x1p-260, 0x1p260} {
+		m := mustModel[float64](t, Config{Inputs: 1, Hidden: []int{4}})
+		for _, ys := range []float64{s, s / 8, s * 8} {
+			if err := m.SetStandardization([]float64{0}, []float64{1}, 0, ys); !errors.Is(err, ErrNonFinite) {
+				t.Errorf("SetStandardization with yScale %g = %v, want ErrNonFinite", ys, err)
+			}
+		}
+		ys := make([]float64, len(y))
+		for i, v := range y {
+			ys[i] = v * s
+		}
+		tr := mustTrainer(t, m, TrainConfig{})
+		if _, err := tr.Fit(x, ys, FitOptions[float64]{Epochs: 1}); !errors.Is(err, ErrNonFinite) || m.standardized {
+			t.Errorf("Fit on targets of scale %g = %v, standardized %v: want ErrNonFinite and no standardization", s, err, m.standardized)
+		}
+	}
+	for _, s := range []float64{0x1p-256, 0x1p256} {
+		ys := make([]float64, len(y))
+		for i, v := range y {
+			ys[i] = v * s
+		}
+		m := mustModel[float64](t, Config{Inputs: 1, Hidden: []int{8}, Seed: 1})
+		if err := m.SetStandardization([]float64{0.5}, []float64{0.3}, 0.5*s, s); err != nil {
+			t.Fatal(err)
+		}
+		tr := mustTrainer(t, m, TrainConfig{BatchSize: 8, LearningRate: 1e-2})
+		if _, err := tr.Fit(x, ys, FitOptions[float64]{Epochs: 30}); err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(m.NewWorkspace(), []float64{0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSane(t, p)
+	}
 }

@@ -1,0 +1,122 @@
+package gcp
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// TestPredictExtrapolation checks that far out, every prediction is sane
+// or an error: a model trained on x in [0, 1] and asked about x = 1000
+// gave Var = 0, VarCorrected = NaN and a NaN interval with a nil error,
+// because the softplus of the β head underflowed to 0.
+// regression: an underflowed β head reached the prediction as Var = 0 (issue 11).
+func TestPredictExtrapolation(t *testing.T) {
+	var x, y []float64
+	for i := 0; i < 40; i++ {
+		v := float64(i) / 39
+		x = append(x, v)
+		y = append(y, 2*v+0.1*math.Sin(7*v))
+	}
+	t.Run("float64", func(t *testing.T) { testPredictExtrapolation[float64](t, x, y) })
+	t.Run("float32", func(t *testing.T) { testPredictExtrapolation[float32](t, x, y) })
+}
+
+func testPredictExtrapolation[T Float](t *testing.T, x, y []float64) {
+	m := fitFresh[T](t, Config{Inputs: 1, Seed: 1}, x, y, 100)
+	ws := m.NewWorkspace()
+	p, err := m.Predict(ws, []T{1000}) // the reproduction of issue 11
+	if err != nil {
+		t.Fatalf("x = 1000: %v", err)
+	}
+	checkSane(t, p)
+	for _, v := range []float64{-1e30, -1e6, -1e3, 30, 1e4, 1e6, 1e30} {
+		p, err := m.Predict(ws, []T{T(v)})
+		if err != nil {
+			if !errors.Is(err, ErrNonFinite) {
+				t.Fatalf("x = %g: %v, want a prediction or ErrNonFinite", v, err)
+			}
+			continue
+		}
+		checkSane(t, p)
+	}
+}
+
+// TestPredictUnderflowingLinks drives each softplus head of a model to a
+// raw output of ±1e4 through its output bias, as far extrapolation does:
+// softplus(−1e4) underflows to 0 and softplus(1e4) = 1e4. A β, ν or α−1
+// of 0 must not reach the prediction; a variance that overflows float64
+// in original units must be ErrNonFinite.
+// regression: a β, ν or α−1 underflowed to 0 gave NaN variances with a nil error (issue 11).
+func TestPredictUnderflowingLinks(t *testing.T) {
+	for _, loss := range []Loss{LossGCP, LossGaussianML, LossMLBayes} {
+		cfg := Config{Inputs: 1, Hidden: []int{4}, Seed: 1, Loss: loss}
+		if loss == LossMLBayes {
+			cfg.Dropout, cfg.MCSamples = 0.5, 4
+		}
+		heads := cfg.memberHeads()
+		overflows := 0
+		// Every combination of −1e4 and +1e4 on the heads after m.
+		for mask := 0; mask < 1<<(heads-1); mask++ {
+			m := mustModel[float64](t, cfg)
+			ly := m.lay.layers[len(m.lay.hidden)]
+			for h := headBeta; h < heads; h++ {
+				z := -1e4
+				if mask>>(h-1)&1 == 1 {
+					z = 1e4
+				}
+				clear(blockW(m.params, ly, h))
+				blockB(m.params, ly, h)[0] = z
+			}
+			for _, yScale := range []float64{1, 0x1p-256, 0x1p256} {
+				if err := m.SetStandardization([]float64{0}, []float64{1}, 0, yScale); err != nil {
+					t.Fatal(err)
+				}
+				p, err := m.Predict(m.NewWorkspace(), []float64{0.5})
+				if err != nil {
+					if !errors.Is(err, ErrNonFinite) {
+						t.Fatalf("%v, heads %b, yScale %g: %v", loss, mask, yScale, err)
+					}
+					overflows++
+					continue
+				}
+				checkSane(t, p)
+			}
+		}
+		// β = 1e4 with ν floored gives σ = 1e4·2²⁵⁶ in standardized
+		// units, 1e4·2⁷⁶⁸ beyond float64 at yScale = 2²⁵⁶: the check of
+		// the variances must have caught it.
+		if loss == LossGCP && overflows == 0 {
+			t.Errorf("%v: no combination overflowed, want ErrNonFinite for β = 1e4, ν = linkFloor, yScale = 2²⁵⁶", loss)
+		}
+	}
+}
+
+// TestIntervalNearOne checks intervals at the level 1 − 2⁻⁵³, the largest
+// float64 below 1: there the upper tail's probability 1 − (1 − level)/2 rounds
+// to 1, so the upper bound came out as Quantile(1): +Inf for a
+// NormalGamma and 0 (the ignored ErrProbability) for a Prediction, such
+// as [93.1, 0] from an ML model. The bounds must be the two tails'
+// quantiles, here at 2⁻⁵⁴ and 1 − 2⁻⁵⁴. The references are mpmath's: for
+// 2α = 2 degrees of freedom the Student-t quantile is
+// (2p−1)/√(2p(1−p)) in closed form, times the scale √(σ/α) = √2; for the
+// Gaussian √2·erfinv(2p−1). The tolerances are 1e-13 relative, about 500
+// ulps, the accuracy the quantile tests accept far in the tails.
+// regression: the upper bound taken as Quantile(1), +Inf or 0 (issue 11).
+func TestIntervalNearOne(t *testing.T) {
+	level := math.Nextafter(1, 0)
+	check := func(name string, lo, hi float64, err error, want float64) {
+		t.Helper()
+		if err != nil || math.Abs(lo+want) > 1e-13*want || math.Abs(hi-want) > 1e-13*want {
+			t.Errorf("%s: Interval(1 − 2⁻⁵³) = [%v, %v] (%v), want ±%v", name, lo, hi, err, want)
+		}
+	}
+	const studentT, gauss = 134217727.9999999888241291046142575540061, 8.29236107581359553823415231377928942719
+	ng := NormalGamma{M: 0, Nu: 1, Alpha: 1, Beta: 1}
+	lo, hi, err := ng.Interval(level)
+	check("NormalGamma", lo, hi, err, studentT)
+	lo, hi, err = Prediction{Loss: LossGCP, Nu: 1, Alpha: 1, Beta: 1}.Interval(level)
+	check("GCP Prediction", lo, hi, err, studentT)
+	lo, hi, err = Prediction{Loss: LossGaussianML, Var: 1, VarCorrected: 1, Alpha: math.Inf(1)}.Interval(level)
+	check("ML Prediction", lo, hi, err, gauss)
+}
