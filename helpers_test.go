@@ -40,3 +40,12 @@ func checkSane(t *testing.T, p Prediction) {
 		t.Fatalf("prediction %+v with 95%% interval [%v, %v] (%v): want a finite mean, variances and interval", p, lo, hi, err)
 	}
 }
+
+// repeat returns count copies of s, end to end.
+func repeat(s []float64, count int) []float64 {
+	out := make([]float64, 0, len(s)*count)
+	for i := 0; i < count; i++ {
+		out = append(out, s...)
+	}
+	return out
+}

@@ -1124,3 +1124,47 @@ func TestNormalGammaGCPStepStaysPositive(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNormalGamma calls every NormalGamma method on arbitrary values. No
+// call may panic, and for a valid prior (finite m, finite positive ν, α, β)
+// and a finite y no result may be NaN: the extremes (α → ∞, ν → 0,
+// |y − m| → ∞, overflow of σ) give limits such as ±Inf or 0 instead. KL is
+// excepted when the posterior's β′ = β + ν(y−m)²/(2(ν+1)) overflows, where
+// its closed form meets ∞ − ∞.
+// regression: NaN at overflowed or subnormal parameters; the two crashers stay as seeds.
+func FuzzNormalGamma(f *testing.F) {
+	f.Add(0.0, 1.0, 2.0, 1.0, 0.5, 0.1)
+	f.Add(1e308, 1e-308, 1e6, 1e308, -1e308, 1e300)
+	f.Add(0.0, 1e-300, 1e-300, 1e-300, 1e300, 1.0)
+	f.Add(-3.0, 1e300, 1e300, 5e-324, 0.0, 0.0)
+	f.Fuzz(func(t *testing.T, m, nu, alpha, beta, y, lr float64) {
+		p := NormalGamma{M: m, Nu: nu, Alpha: alpha, Beta: beta}
+		lp := p.LogPredictive(y)
+		dm, da, db, dn := p.Grad(y)
+		post := p.Posterior(y)
+		kl := post.KL(p)
+		step := p.GCPStep(y, lr)
+		v, vc := p.Var(), p.VarCorrected()
+		c, q := p.CDF(y), p.Quantile(0.3)
+		_, _, _ = p.Interval(0.9)
+		ok := finite(m) && finite(y) && positiveFinite(nu) && positiveFinite(alpha) && positiveFinite(beta)
+		if !ok {
+			return
+		}
+		for name, r := range map[string]float64{"LogPredictive": lp, "∂m": dm, "∂α": da, "∂β": db, "∂ν": dn,
+			"Var": v, "VarCorrected": vc, "CDF": c, "Quantile": q, "Posterior.M": post.M, "Posterior.Beta": post.Beta} {
+			if math.IsNaN(r) {
+				t.Fatalf("%s(%+v, y=%g) = NaN", name, p, y)
+			}
+		}
+		if math.IsNaN(kl) && finite(post.Beta) {
+			t.Fatalf("KL(%+v ‖ %+v) = NaN", post, p)
+		}
+		if c < 0 || c > 1 {
+			t.Fatalf("CDF(%+v, %g) = %g", p, y, c)
+		}
+		if lr >= 0 && finite(lr) && !(step.Nu > 0 && step.Alpha > 0 && step.Beta > 0 && !math.IsNaN(step.M)) {
+			t.Fatalf("GCPStep(%+v, y=%g, lr=%g) = %+v leaves the domain", p, y, lr, step)
+		}
+	})
+}

@@ -3,6 +3,8 @@ package gcp
 import (
 	"errors"
 	"math"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -119,4 +121,52 @@ func TestIntervalNearOne(t *testing.T) {
 	check("GCP Prediction", lo, hi, err, studentT)
 	lo, hi, err = Prediction{Loss: LossGaussianML, Var: 1, VarCorrected: 1, Alpha: math.Inf(1)}.Interval(level)
 	check("ML Prediction", lo, hi, err, gauss)
+}
+
+// TestHotSwap exercises the documented pattern for training while serving:
+// goroutines predict from the model an atomic.Pointer holds, while a
+// trainer trains a clone and publishes it. Under -race it shows that
+// prediction never reads what training writes.
+func TestHotSwap(t *testing.T) {
+	var live atomic.Pointer[Model[float32]]
+	live.Store(mustModel[float32](t, Config{Inputs: 3, Hidden: []int{8}, Seed: 1}))
+	x, y := randomBatch[float32](2, 32, 3)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := live.Load().NewWorkspace() // fits every model of the same shape
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				p, err := live.Load().Predict(ws, x[(i%32)*3:(i%32)*3+3])
+				if err != nil || !finite(p.Mean) || !finite(p.VarCorrected) {
+					errs <- errors.New("prediction during a swap failed")
+					return
+				}
+			}
+		}()
+	}
+	for swap := 0; swap < 10; swap++ {
+		next := live.Load().Clone()
+		tr := mustTrainer(t, next, TrainConfig{BatchSize: 32})
+		for s := 0; s < 5; s++ {
+			if _, err := tr.Step(x, y); err != nil {
+				t.Fatal(err)
+			}
+		}
+		live.Store(next)
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }
