@@ -877,3 +877,60 @@ func TestNilReceivers(t *testing.T) {
 		t.Errorf("nil Model: Clone %v, NumParams %d, want nil and 0", c, m.NumParams())
 	}
 }
+
+// TestEnsembleConfig checks Members' validation and defaults.
+func TestEnsembleConfig(t *testing.T) {
+	for _, k := range []int{-1, MaxMembers + 1} {
+		if _, err := New[float32](Config{Inputs: 2, Members: k}); !errors.Is(err, ErrConfig) {
+			t.Errorf("Members = %d: got %v, want ErrConfig", k, err)
+		}
+	}
+	one := mustModel[float32](t, Config{Inputs: 2})
+	if got := one.Config().Members; got != 1 {
+		t.Errorf("default Members = %d, want 1", got)
+	}
+	five := mustModel[float32](t, Config{Inputs: 2, Members: 5})
+	if got, want := five.NumParams(), 5*one.NumParams(); got != want {
+		t.Errorf("5 members have %d parameters, want 5 × %d", got, one.NumParams())
+	}
+	// A workspace of a single network does not serve an ensemble of the
+	// same total width.
+	wide := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Members: 2, Loss: LossGaussianML})
+	narrow := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}})
+	if _, err := wide.Predict(narrow.NewWorkspace(), []float32{1, 2}); !errors.Is(err, ErrShape) {
+		t.Errorf("a 4-head single network's workspace for 2 members of 2 heads: got %v, want ErrShape", err)
+	}
+}
+
+// TestEnsembleOneMemberUnchanged checks that Members: 1 is today's model:
+// the same parameters, predictions and saved bytes as a Config without
+// Members, for every loss.
+func TestEnsembleOneMemberUnchanged(t *testing.T) {
+	for _, loss := range allLosses {
+		cfg := Config{Inputs: 3, Hidden: []int{5}, Loss: loss, Seed: 4}
+		if loss == LossMLBayes {
+			cfg.Dropout = 0.3
+		}
+		a := trainFew[float64](t, cfg, TrainConfig{BatchSize: 4, Seed: 2}, 5)
+		cfg.Members = 1
+		b := trainFew[float64](t, cfg, TrainConfig{BatchSize: 4, Seed: 2}, 5)
+		ba, _ := a.MarshalBinary()
+		bb, _ := b.MarshalBinary()
+		if string(ba) != string(bb) {
+			t.Errorf("%v: Members 1 saves other bytes than Members 0", loss)
+		}
+		x, _ := randomBatch[float64](9, 3, 3)
+		pa, pb := make([]Prediction, 3), make([]Prediction, 3)
+		if err := a.PredictBatch(a.NewWorkspace(), x, pa); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.PredictBatch(b.NewWorkspace(), x, pb); err != nil {
+			t.Fatal(err)
+		}
+		for i := range pa {
+			if pa[i] != pb[i] || pa[i].Members != 1 || pa[i].Components != [MaxMembers]Component{} {
+				t.Errorf("%v row %d: %+v and %+v", loss, i, pa[i], pb[i])
+			}
+		}
+	}
+}

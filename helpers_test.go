@@ -49,3 +49,56 @@ func repeat(s []float64, count int) []float64 {
 	}
 	return out
 }
+
+// embedMember copies the parameters of the single network s into member
+// k of the ensemble e, a model of the same Config but for Members: in the
+// stacked first layer, s's head h occupies the columns of e's head
+// e.lay.head(h, k); in the later, block-diagonal layers, its block.
+func embedMember[T Float](e, s *Model[T], k int) {
+	el, sl := e.lay, s.lay
+	for i, ly := range sl.layers {
+		ely := el.layers[i]
+		if i > 0 {
+			for h := range sl.heads {
+				copy(blockW(e.params, ely, el.head(h, k)), blockW(s.params, ly, h))
+				copy(blockB(e.params, ely, el.head(h, k)), blockB(s.params, ly, h))
+			}
+			continue
+		}
+		u := sl.hidden[0]
+		for h := range sl.heads {
+			at := el.head(h, k) * u
+			for j := range sl.inputs { // input-major: row j holds every head's units
+				copy(e.params[ely.w+j*ely.rows+at:][:u], s.params[ly.w+j*ly.rows+h*u:][:u])
+			}
+			copy(e.params[ely.b+at:][:u], s.params[ly.b+h*u:][:u])
+		}
+	}
+}
+
+// ensembleOfSingles returns K single networks of cfg, seeded 1..K, and
+// the ensemble of K members holding exactly their parameters, all with
+// the same standardization.
+func ensembleOfSingles(t *testing.T, cfg Config, members int) (*Model[float64], []*Model[float64]) {
+	t.Helper()
+	ecfg := cfg
+	ecfg.Members = members
+	e := mustModel[float64](t, ecfg)
+	xm, xs := make([]float64, cfg.Inputs), make([]float64, cfg.Inputs)
+	for j := range xm {
+		xm[j], xs[j] = 0.1*float64(j), 1+0.5*float64(j)
+	}
+	singles := make([]*Model[float64], members)
+	for k := range singles {
+		c := cfg
+		c.Seed = uint64(k + 1)
+		singles[k] = mustModel[float64](t, c)
+		embedMember(e, singles[k], k)
+	}
+	for _, m := range append([]*Model[float64]{e}, singles...) {
+		if err := m.SetStandardization(xm, xs, 0.5, 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, singles
+}

@@ -2,7 +2,9 @@ package gcp
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -168,5 +170,177 @@ func TestHotSwap(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// TestEnsemblePredictionIsMixture checks an ensemble's prediction against
+// its members' predictions made by K single networks holding the same
+// parameters: the mean of the means; Var, VarCorrected and the epistemic
+// variance by the law of total variance; VarAleatoric, Alpha, Beta and Nu
+// as the members' means; Components as each member's predictive; LogPDF
+// and CDF of the uniform mixture. Then that VarScale scales the whole
+// mixture about its mean. Both routes compute the same sums in other
+// orders: 1e-12 relative.
+func TestEnsemblePredictionIsMixture(t *testing.T) {
+	for _, loss := range []Loss{LossGCP, LossGaussianML} {
+		t.Run(loss.String(), func(t *testing.T) {
+			const K = 4
+			e, singles := ensembleOfSingles(t, Config{Inputs: 2, Hidden: []int{5}, Loss: loss}, K)
+			// Train the members apart a little, so that their means differ.
+			for k, s := range singles {
+				tr := mustTrainer(t, s, TrainConfig{BatchSize: 8, LearningRate: 1e-2})
+				for step := range 20 {
+					x, y := randomBatch[float64](uint64(10*k+step), 8, 2)
+					if _, err := tr.Step(x, y); err != nil {
+						t.Fatal(err)
+					}
+				}
+				embedMember(e, s, k)
+			}
+			close := func(what string, got, want float64) {
+				t.Helper()
+				if got != want && !(math.Abs(got-want) <= 1e-12*max(math.Abs(got), math.Abs(want))) {
+					t.Errorf("%s = %v, want %v", what, got, want)
+				}
+			}
+			x, _ := randomBatch[float64](7, 10, 2)
+			ws := e.NewWorkspace()
+			for i := range 10 {
+				row := x[2*i : 2*i+2]
+				p, err := e.Predict(ws, row)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var q [K]Prediction
+				var mean, v, vc, alpha, beta, nu float64
+				for k, s := range singles {
+					if q[k], err = s.Predict(s.NewWorkspace(), row); err != nil {
+						t.Fatal(err)
+					}
+					mean += q[k].Mean / K
+					v += q[k].Var / K
+					vc += q[k].VarCorrected / K
+					alpha += q[k].Alpha / K
+					beta += q[k].Beta / K
+					nu += q[k].Nu / K
+				}
+				var between float64
+				for _, qk := range q {
+					between += (qk.Mean - mean) * (qk.Mean - mean) / K
+				}
+				if p.Members != K {
+					t.Fatalf("Members = %d, want %d", p.Members, K)
+				}
+				close("Mean", p.Mean, mean)
+				close("Var", p.Var, v+between)
+				close("VarCorrected", p.VarCorrected, vc+between)
+				close("VarAleatoric", p.VarAleatoric, v)
+				close("VarEpistemic", p.VarEpistemic, between)
+				close("Disagreement", p.Disagreement, math.Sqrt(between/min(v, 4))) // yScale 2
+				close("Alpha", p.Alpha, alpha)
+				close("Beta", p.Beta, beta)
+				close("Nu", p.Nu, nu)
+				for k, qk := range q {
+					c := p.Components[k]
+					scale, dof := math.Sqrt(qk.Var), math.Inf(1)
+					if loss == LossGCP {
+						scale, dof = qk.Prior().scale(), 2*qk.Alpha
+					}
+					close(fmt.Sprintf("Components[%d].Mean", k), c.Mean, qk.Mean)
+					close(fmt.Sprintf("Components[%d].Scale", k), c.Scale, scale)
+					close(fmt.Sprintf("Components[%d].DoF", k), c.DoF, dof)
+				}
+				for _, d := range []float64{-3, -0.5, 0, 0.7, 4} {
+					y := p.Mean + d*math.Sqrt(p.Var)
+					var pdf, cdf float64
+					for _, qk := range q {
+						pdf += math.Exp(qk.LogPDF(y)) / K
+						cdf += qk.CDF(y) / K
+					}
+					close("LogPDF", p.LogPDF(y), math.Log(pdf))
+					close("CDF", p.CDF(y), cdf)
+				}
+				// VarScale c scales the mixture about its mean by √c.
+				if err := e.SetVarScale(2.5); err != nil {
+					t.Fatal(err)
+				}
+				ps, err := e.Predict(ws, row)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := e.SetVarScale(1); err != nil {
+					t.Fatal(err)
+				}
+				close("Mean at VarScale 2.5", ps.Mean, p.Mean)
+				close("Var at VarScale 2.5", ps.Var, 2.5*p.Var)
+				close("VarEpistemic at VarScale 2.5", ps.VarEpistemic, 2.5*p.VarEpistemic)
+				for _, d := range []float64{-2, 0.3, 1.5} {
+					y := p.Mean + d*math.Sqrt(p.Var)
+					close("CDF at VarScale 2.5", ps.CDF(p.Mean+math.Sqrt(2.5)*(y-p.Mean)), p.CDF(y))
+				}
+			}
+		})
+	}
+}
+
+// TestEnsembleMomentsMonteCarlo checks a trained GCP ensemble's Mean, Var
+// and CDF against 400,000 draws from its members' predictives (a member
+// chosen uniformly, then its Student t by inversion with
+// studentTQuantile): the law of total variance against sampling. The
+// members' degrees of freedom exceed 4, so the sample variance has a
+// finite variance; each check allows 5 standard errors, which a wrong
+// between-member term (a factor K, a missing square) exceeds by far.
+func TestEnsembleMomentsMonteCarlo(t *testing.T) {
+	x, y := cubicData(40, 3)
+	m := fitLoss(t, Config{Inputs: 1, Hidden: []int{20}, Members: 5, Seed: 3}, x, y, 300)
+	ws := m.NewWorkspace()
+	for _, at := range []float32{-3, 0, 5} {
+		p, err := m.Predict(ws, []float32{at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range p.Components[:p.Members] {
+			if !(c.DoF > 4) {
+				t.Skipf("a member with %v degrees of freedom has no finite fourth moment", c.DoF)
+			}
+		}
+		r := rand.New(rand.NewPCG(4, 5))
+		const n = 400_000
+		probes := []float64{p.Mean - math.Sqrt(p.Var), p.Mean, p.Mean + 0.5*math.Sqrt(p.Var)}
+		var s1, s2, s4 float64
+		below := make([]int, len(probes))
+		draws := make([]float64, n)
+		for i := range draws {
+			c := p.Components[r.IntN(p.Members)]
+			v := c.Mean + c.Scale*studentTQuantile(r.Float64(), c.DoF)
+			draws[i] = v
+			s1 += v
+			for j, b := range probes {
+				if v <= b {
+					below[j]++
+				}
+			}
+		}
+		mean := s1 / n
+		for _, v := range draws {
+			d := (v - mean) * (v - mean)
+			s2 += d
+			s4 += d * d
+		}
+		variance := s2 / n
+		seMean := math.Sqrt(variance / n)
+		seVar := math.Sqrt((s4/n - variance*variance) / n)
+		if math.Abs(mean-p.Mean) > 5*seMean {
+			t.Errorf("x = %v: sampled mean %.6g, Mean %.6g (SE %.3g)", at, mean, p.Mean, seMean)
+		}
+		if math.Abs(variance-p.Var) > 5*seVar {
+			t.Errorf("x = %v: sampled variance %.6g, Var %.6g (SE %.3g)", at, variance, p.Var, seVar)
+		}
+		for j, b := range probes {
+			f := float64(below[j]) / n
+			if se := math.Sqrt(f * (1 - f) / n); math.Abs(f-p.CDF(b)) > 5*se {
+				t.Errorf("x = %v: sampled P(Y ≤ %.4g) = %.5f, CDF %.5f (SE %.2g)", at, b, f, p.CDF(b), se)
+			}
+		}
 	}
 }
