@@ -102,3 +102,18 @@ func ensembleOfSingles(t *testing.T, cfg Config, members int) (*Model[float64], 
 	}
 	return e, singles
 }
+
+// ngEps is the unit roundoff of float64.
+const ngEps = 0x1p-52
+
+// fitSynthetic trains a float32 GCP network on one input, with the
+// hyperparameters the synthetic tests share.
+func fitSynthetic(t *testing.T, x, y []float32) *Model[float32] {
+	t.Helper()
+	m := mustModel[float32](t, Config{Inputs: 1, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{LearningRate: 3e-3, BatchSize: 32, Seed: 1})
+	if _, err := tr.Fit(x, y, FitOptions[float32]{Epochs: 1500, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
