@@ -181,3 +181,17 @@ func TestFitRejectsBadInput(t *testing.T) {
 		t.Error("a rejected SetStandardization changed the model")
 	}
 }
+
+// TestFailedFitLeavesNoTrace checks that a Fit whose first step fails does
+// not keep the standardization it learned.
+func TestFailedFitLeavesNoTrace(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 2, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 4, LearningRate: 1, WeightDecay: 1e308})
+	x, y := randomBatch[float64](1, 8, 2)
+	if _, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1}); !errors.Is(err, ErrDiverged) {
+		t.Fatalf("Fit = %v, want ErrDiverged", err)
+	}
+	if xm, xs, ym, ys := m.Standardization(); m.standardized || xm[0] != 0 || xs[0] != 1 || ym != 0 || ys != 1 {
+		t.Error("a Fit that trained nothing kept its standardization")
+	}
+}

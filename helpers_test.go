@@ -4,7 +4,13 @@
 
 package gcp
 
-import "testing"
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 // fitFresh trains a fresh Model[T] of cfg on the row-major x and y for
 // epochs epochs and returns it.
@@ -117,3 +123,61 @@ func fitSynthetic(t *testing.T, x, y []float32) *Model[float32] {
 	}
 	return m
 }
+
+// randomBatch returns n rows of d standard-normal features and targets.
+func randomBatch[T Float](seed uint64, n, d int) (x, y []T) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	x, y = make([]T, n*d), make([]T, n)
+	for i := range x {
+		x[i] = T(r.NormFloat64())
+	}
+	for i := range y {
+		y[i] = T(2 * r.NormFloat64())
+	}
+	return x, y
+}
+
+func mustModel[T Float](t testing.TB, cfg Config) *Model[T] {
+	t.Helper()
+	m, err := New[T](cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func mustTrainer[T Float](t testing.TB, m *Model[T], cfg TrainConfig) *Trainer[T] {
+	t.Helper()
+	tr, err := NewTrainer(m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// trainFew returns a model of type T trained for steps minibatch steps.
+func trainFew[T Float](t testing.TB, cfg Config, tc TrainConfig, steps int) *Model[T] {
+	m := mustModel[T](t, cfg)
+	tr := mustTrainer(t, m, tc)
+	x, y := randomBatch[T](5, tc.BatchSize, cfg.Inputs)
+	for i := 0; i < steps; i++ {
+		if _, err := tr.Step(x, y); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+// cmpRel compares float64s to a relative tolerance.
+func cmpRel(tol float64) cmp.Option {
+	return cmp.Comparer(func(a, b float64) bool {
+		return a == b || math.Abs(a-b) <= tol*max(math.Abs(a), math.Abs(b))
+	})
+}
+
+// allLosses are the losses a Config can select.
+var allLosses = []Loss{LossGCP, LossGaussianML, LossDPD, LossMLBayes}
+
+var sinkLoss float64
+
+var sinkPrediction Prediction

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestPredictExtrapolation checks that far out, every prediction is sane
@@ -342,5 +344,153 @@ func TestEnsembleMomentsMonteCarlo(t *testing.T) {
 				t.Errorf("x = %v: sampled P(Y ≤ %.4g) = %.5f, CDF %.5f (SE %.2g)", at, b, f, p.CDF(b), se)
 			}
 		}
+	}
+}
+
+func TestPredictRejectsBadInput(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 3, Seed: 1})
+	ws := m.NewWorkspace()
+	other := mustModel[float64](t, Config{Inputs: 3, Hidden: []int{7}})
+	out := make([]Prediction, 2)
+	for _, tc := range []struct {
+		name string
+		ws   *Workspace[float64]
+		x    []float64
+		want error
+	}{
+		{"short", ws, []float64{1, 2}, ErrShape},
+		{"nil-workspace", nil, []float64{1, 2, 3}, ErrShape},
+		{"other-shape-workspace", other.NewWorkspace(), []float64{1, 2, 3}, ErrShape},
+		{"nan", ws, []float64{1, math.NaN(), 3}, ErrNonFinite},
+		{"inf", ws, []float64{math.Inf(-1), 2, 3}, ErrNonFinite},
+	} {
+		if _, err := m.Predict(tc.ws, tc.x); !errors.Is(err, tc.want) {
+			t.Errorf("%s: Predict = %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if err := m.PredictBatch(ws, make([]float64, 5), out); !errors.Is(err, ErrShape) {
+		t.Errorf("PredictBatch with 5 values for 2 rows = %v, want ErrShape", err)
+	}
+	p, err := m.Predict(ws, []float64{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []float64{0, 1, -0.5, math.NaN()} {
+		if _, _, err := p.Interval(level); !errors.Is(err, ErrLevel) {
+			t.Errorf("Interval(%v) = %v, want ErrLevel", level, err)
+		}
+		if _, err := p.Quantile(level); !errors.Is(err, ErrProbability) {
+			t.Errorf("Quantile(%v) = %v, want ErrProbability", level, err)
+		}
+	}
+}
+
+// TestPredictionInOriginalUnits checks that standardization is undone
+// exactly: a target standardized as (y − a)/s has the prior
+// (a + s·m, ν, α, s²·β) (the normal-gamma family's affine map).
+func TestPredictionInOriginalUnits(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 2, Hidden: []int{5}, Seed: 4})
+	ws := m.NewWorkspace()
+	x := []float64{0.3, -1.2}
+	raw, err := m.Predict(ws, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const a, s = 1000, 25
+	xs := []float64{0.3*3 + 5, -1.2*3 + 5} // the same network input under x ↦ (x−5)/3
+	if err := m.SetStandardization([]float64{5, 5}, []float64{3, 3}, a, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Predict(ws, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Prediction{Mean: a + s*raw.Mean, Var: s * s * raw.Var, VarCorrected: s * s * raw.VarCorrected,
+		Alpha: raw.Alpha, Beta: s * s * raw.Beta, Nu: raw.Nu, VarAleatoric: s * s * raw.Var,
+		InputZ: 1.2, Members: 1} // |−1.2| before, |(−1.2·3+5−5)/3| after
+	// A few roundings in the affine maps and the network input: 1e-13.
+	if diff := cmp.Diff(want, got, cmpRel(1e-13)); diff != "" {
+		t.Errorf("prediction after standardization (-want +got):\n%s", diff)
+	}
+	lo, hi, err := got.Interval(0.9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The interval holds its level of the predictive mass, and quantiles
+	// invert the CDF; both within the Student-t functions' 1e-12.
+	if mass := got.CDF(hi) - got.CDF(lo); math.Abs(mass-0.9) > 1e-12 {
+		t.Errorf("interval mass %.15g, want 0.9", mass)
+	}
+	q, err := got.Quantile(0.3)
+	if err != nil || math.Abs(got.CDF(q)-0.3) > 1e-12 {
+		t.Errorf("CDF(Quantile(0.3)) = %.15g (err %v), want 0.3", got.CDF(q), err)
+	}
+}
+
+// TestPredictAlphaAtOne checks Var where the learned α rounds to 1: with
+// the α head's output fixed at −60, α−1 = softplus(−60) ≈ 8.8e-27 is far
+// below half the spacing of float64 at 1, so α = 1 exactly, and Var =
+// σ/(α−1) must still be finite, divided by the link's α−1 (to within the
+// link kernels' tolerance, simd_test.go's ktSoftplusTol), on every kernel
+// table.
+func TestPredictAlphaAtOne(t *testing.T) {
+	t.Run("float32", testPredictAlphaAtOne[float32])
+	t.Run("float64", testPredictAlphaAtOne[float64])
+}
+
+func testPredictAlphaAtOne[T Float](t *testing.T) {
+	for _, k := range []*kernelSet[T]{kernelsFor[T](), genericKernelsFor[T]()} {
+		m := mustModel[T](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 1})
+		m.k = k
+		out := m.lay.layers[len(m.lay.hidden)]
+		clear(blockW(m.params, out, headAlpha))
+		blockB(m.params, out, headAlpha)[0] = -60
+		p, err := m.Predict(m.NewWorkspace(), []T{0.5, -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.Prior().sigma() / softplus(-60)
+		if p.Alpha != 1 || !(math.Abs(p.Var-want) <= ktSoftplusTol[T]()*want) || !finite(p.VarCorrected) {
+			t.Errorf("%s kernels: Alpha %v, Var %v (want %v), VarCorrected %v", k.name, p.Alpha, p.Var, want, p.VarCorrected)
+		}
+	}
+}
+
+// TestConcurrentPredict predicts from one model on many goroutines, each
+// with its own Workspace, and compares with serial results; under -race it
+// also checks that prediction does not write shared state.
+func TestConcurrentPredict(t *testing.T) {
+	for _, members := range []int{1, 5} {
+		t.Run(fmt.Sprintf("members=%d", members), func(t *testing.T) { testConcurrentPredict(t, members) })
+	}
+}
+
+func testConcurrentPredict(t *testing.T, members int) {
+	m := trainFew[float32](t, Config{Inputs: 3, Hidden: []int{8}, Seed: 2, Members: members}, TrainConfig{BatchSize: 4}, 5)
+	x, _ := randomBatch[float32](3, 100, 3)
+	want := make([]Prediction, 100)
+	if err := m.PredictBatch(m.NewWorkspace(), x, want); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := m.NewWorkspace()
+			for i := 0; i < 100; i++ {
+				p, err := m.Predict(ws, x[i*3:i*3+3])
+				if err != nil || p != want[i] {
+					errs <- errors.New("concurrent prediction differs from serial")
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }

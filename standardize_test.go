@@ -326,3 +326,70 @@ func TestPathologicalData(t *testing.T) {
 		t.Run(c.name+"/float32", func(t *testing.T) { fitPathological[float32](t, c, err32) })
 	}
 }
+
+func testStandardizeRowsInputZ[T Float](t *testing.T) {
+	m := mustModel[T](t, Config{Inputs: 3, Seed: 1})
+	if err := m.SetStandardization([]float64{1, -2, 0}, []float64{0.5, 3, 1e-30}, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	over := 1e10 // ·1e30 overflows float32
+	if _, ok := any(T(0)).(float64); ok {
+		over = 1e280
+	}
+	big, inf := T(over), T(math.Inf(1))
+	for _, tc := range []struct {
+		x  []T
+		ok bool
+	}{
+		{[]T{1, -2, 0}, true},                       // every u 0
+		{[]T{-3, 7, T(math.Copysign(0, -1))}, true}, // |u| 8, 3, 0: the largest first
+		{[]T{1.25, -11, -2e-30}, true},              // 0.5, 3, 2: the largest second, signs mixed
+		{[]T{0, 0, 5e-30}, true},                    // 2, 0.667, 5: the largest last
+		{[]T{0, 0, big}, false},                     // overflows T once standardized
+		{[]T{inf, 0, 0}, false},
+		{[]T{0, -inf, 0}, false},
+		{[]T{0, 0, T(math.NaN())}, false},
+	} {
+		x := append(append([]T{0.5, -1, 0}, tc.x...), 2, 2, 2) // three rows: the case in the middle
+		u, z := make([]T, len(x)), make([]float64, 3)
+		err := m.standardizeRows(u, x, z)
+		if !tc.ok {
+			if err != ErrNonFinite {
+				t.Errorf("%v: err %v, want ErrNonFinite", tc.x, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", tc.x, err)
+		}
+		for r := range 3 {
+			want := 0.0
+			for j := range 3 {
+				w := T((float64(x[3*r+j]) - m.xMean[j]) * m.xInvScale[j])
+				if u[3*r+j] != w {
+					t.Errorf("%v: u[%d] = %v, want %v", tc.x, 3*r+j, u[3*r+j], w)
+				}
+				want = max(want, math.Abs(float64(w)))
+			}
+			if math.Float64bits(z[r]) != math.Float64bits(want) {
+				t.Errorf("%v: row %d InputZ %v, want %v", tc.x, r, z[r], want)
+			}
+		}
+	}
+}
+
+// TestOverflowingInput feeds a float32 model an input that is finite but
+// overflows float32 once standardized.
+func TestOverflowingInput(t *testing.T) {
+	m := mustModel[float32](t, Config{Inputs: 1, Seed: 1})
+	if err := m.SetStandardization([]float64{0}, []float64{1e-10}, 0, 1e-10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Predict(m.NewWorkspace(), []float32{3e38}); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("Predict(3e38) = %v, want ErrNonFinite", err)
+	}
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 1})
+	if _, err := tr.Step([]float32{0}, []float32{3e38}); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("Step with target 3e38 = %v, want ErrNonFinite", err)
+	}
+}
