@@ -307,8 +307,8 @@ func TestNormalGammaAccuracyMpmath(t *testing.T) {
 }
 
 // TestNormalGammaVarCorrectedVsVar checks the relations between the two
-// variance estimates that Corollaries 3.1 and 4.1 rely on. Lemma
-// Lemma 3.1 item 3, 2α/(2α+3) < A(α) < min(α, 1), gives
+// variance estimates that Corollaries 3.1 and 4.1 rely on. Lemma 3.1
+// item 3, 2α/(2α+3) < A(α) < min(α, 1), gives
 // σ(2α+3)/(α(2α+1)) < VarCorrected for all α and VarCorrected < Var for
 // α > 1; both estimate the same V in the limit α → ∞, where
 // Var/VarCorrected − 1 = (1−A)/(α−1) ≈ 1.5/α². For α ≤ 1 only the

@@ -494,3 +494,95 @@ func testConcurrentPredict(t *testing.T, members int) {
 		t.Fatal(err)
 	}
 }
+
+// TestMCDropoutPrediction rebuilds an ML_Bayes prediction by hand: for
+// each of the model's MC-dropout masks, a Gaussian ML network whose output
+// weights are multiplied by that mask predicts (m_s, σ²_s); the law of
+// total variance then gives the mean, the aleatoric and the epistemic
+// variance. It also checks that a prediction does not depend on the
+// batch it is part of.
+func TestMCDropoutPrediction(t *testing.T) {
+	cfg := Config{Inputs: 3, Hidden: []int{7}, Loss: LossMLBayes, Dropout: 0.4, MCSamples: 11, Seed: 5}
+	m := trainFew[float64](t, cfg, TrainConfig{BatchSize: 8, LearningRate: 1e-2}, 30)
+	if err := m.SetStandardization([]float64{1, 2, 3}, []float64{0.5, 2, 1}, -4, 3); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := randomBatch[float64](7, 3, 3)
+	got := make([]Prediction, 3)
+	if err := m.PredictBatch(m.NewWorkspace(), x, got); err != nil {
+		t.Fatal(err)
+	}
+	plain := cfg
+	plain.Loss, plain.Dropout, plain.MCSamples = LossGaussianML, 0, 0
+	single := mustModel[float64](t, plain)
+	xm, xs, ym, ys := m.Standardization()
+	if err := single.SetStandardization(xm, xs, ym, ys); err != nil {
+		t.Fatal(err)
+	}
+	out, hidden := m.lay.layers[len(m.lay.hidden)], cfg.Hidden[0]
+	width := m.lay.width(m.lay.last())
+	ws := single.NewWorkspace()
+	for i := range got {
+		var means, vars []float64
+		for s := 0; s < cfg.MCSamples; s++ {
+			copy(single.params, m.params)
+			mask := m.mcMask[s*width : (s+1)*width]
+			for h := 0; h < m.lay.heads; h++ {
+				w := blockW(single.params, out, h)
+				for j := range w {
+					w[j] *= mask[h*hidden+j]
+				}
+			}
+			p, err := single.Predict(ws, x[i*3:i*3+3])
+			if err != nil {
+				t.Fatal(err)
+			}
+			means, vars = append(means, p.Mean), append(vars, p.Var)
+		}
+		mean, aleatoric := meanOf(means), meanOf(vars)
+		var epistemic float64
+		for _, v := range means {
+			epistemic += (v - mean) * (v - mean)
+		}
+		epistemic /= float64(len(means))
+		// The standardization above maps x_j to (x_j − xm_j)/xs_j.
+		var z float64
+		for j := range 3 {
+			z = max(z, math.Abs((x[i*3+j]-xm[j])/xs[j]))
+		}
+		want := Prediction{Loss: LossMLBayes, Mean: mean, Var: aleatoric + epistemic, VarCorrected: aleatoric + epistemic,
+			Alpha: math.Inf(1), VarAleatoric: aleatoric, VarEpistemic: epistemic, InputZ: z,
+			Disagreement: math.Sqrt(epistemic / min(aleatoric, ys*ys)), Members: 1}
+		// The two routes round differently (the library multiplies each
+		// mask into the products of hidden units and weights, this test
+		// into the weights; means in standardized or original units):
+		// 1e-12 relative.
+		if d := cmp.Diff(want, got[i], cmpRel(1e-12)); d != "" {
+			t.Errorf("row %d (-by hand +PredictBatch):\n%s", i, d)
+		}
+		if !(got[i].VarEpistemic > 0) {
+			t.Errorf("row %d: epistemic variance %v, want > 0 with dropout 0.4", i, got[i].VarEpistemic)
+		}
+		alone, err := m.Predict(m.NewWorkspace(), x[i*3:i*3+3])
+		if err != nil || alone != got[i] {
+			t.Errorf("row %d: Predict alone %+v (%v), in a batch %+v", i, alone, err, got[i])
+		}
+	}
+}
+
+// TestWorkspaceForMCDropout checks that a workspace without MC-dropout
+// buffers, or with too few rows, is refused with ErrShape.
+func TestWorkspaceForMCDropout(t *testing.T) {
+	bayes := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Loss: LossMLBayes, Dropout: 0.2, MCSamples: 100, Seed: 1})
+	ml := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Loss: LossGaussianML, Seed: 1})
+	few := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Loss: LossMLBayes, Dropout: 0.2, MCSamples: 3, Seed: 1})
+	x := []float32{0.5, -1}
+	for name, ws := range map[string]*Workspace[float32]{"ML's": ml.NewWorkspace(), "3 samples'": few.NewWorkspace()} {
+		if _, err := bayes.Predict(ws, x); err != ErrShape {
+			t.Errorf("%s workspace: %v, want ErrShape", name, err)
+		}
+	}
+	if _, err := ml.Predict(bayes.NewWorkspace(), x); err != nil {
+		t.Errorf("ML with an ML_Bayes workspace of the same shape: %v", err)
+	}
+}
