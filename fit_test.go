@@ -134,7 +134,7 @@ func TestFitValidationOptions(t *testing.T) {
 
 // TestFitRejectsBadInput checks every error of Fit and of
 // SetStandardization, and that a rejected call leaves the model as it was.
-// regression: a scale of 5e-324, whose reciprocal overflows, was accepted and made every Predict fail.
+// regression: a scale of 5e-324 (reciprocal +Inf) was accepted and made every Predict fail.
 func TestFitRejectsBadInput(t *testing.T) {
 	m := mustModel[float64](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 1})
 	tr := mustTrainer(t, m, TrainConfig{BatchSize: 4})

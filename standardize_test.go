@@ -125,7 +125,7 @@ func testFitConstantColumn[T Float](t *testing.T, x, y []float64) {
 // interpolation, −1e308 + ½·(1e308 − (−1e308)). Both must train. A
 // feature spanning more than float64's range about its median cannot be
 // standardized at all, and the error must say which feature and why.
-// regression: a subnormal scale or an overflowing median made finite data ErrNonFinite (issue 11).
+// regression: a subnormal scale or overflowing median made finite data ErrNonFinite (issue 11).
 func TestFitExtremeColumns(t *testing.T) {
 	const n = 40
 	for _, c := range []struct {
@@ -175,7 +175,7 @@ func TestFitExtremeColumns(t *testing.T) {
 // underflowed for 1e-200, giving NaN or Inf uncertainty with a nil error.
 // A target scale outside [2⁻²⁵⁶, 2²⁵⁶] is refused by SetStandardization
 // and by Fit; at the ends of that range predictions stay sane.
-// regression: targets of scale 1e200 or 1e-200 gave NaN or Inf uncertainty with a nil error (issue 11).
+// regression: targets of scale 1e200 or 1e-200 gave NaN or Inf variances, nil error (issue 11).
 func TestTargetScaleRange(t *testing.T) {
 	var x, y []float64
 	for i := 0; i < 40; i++ {
@@ -315,7 +315,7 @@ func fitPathological[T Float](t *testing.T, c pathologicalCase, wantErr error) {
 // one must train to finite parameters and a prediction on the data's own
 // scale, or fail with an error and an unchanged model: a target of 1e300
 // does not exist in float32, so there it is refused as non-finite input.
-// regression: with mean and standard deviation, one target of 1e300 crushed the clean targets (a mean of −1.9e295 for data centred on 0).
+// regression: one target of 1e300 made mean/sd scaling predict −1.9e295 for data centred on 0.
 func TestPathologicalData(t *testing.T) {
 	for _, c := range pathologicalCases() {
 		t.Run(c.name+"/float64", func(t *testing.T) { fitPathological[float64](t, c, nil) })

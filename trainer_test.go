@@ -13,7 +13,7 @@ import (
 // TestTrainerAfterReshape loads a model of another shape into a model a
 // trainer was built for: the trainer's buffers no longer fit, and Step
 // must say so instead of indexing out of range.
-// regression: Step indexed out of range with a trainer built before a load changed the model's shape.
+// regression: Step indexed out of range after a load changed the model's shape.
 func TestTrainerAfterReshape(t *testing.T) {
 	m := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 1})
 	tr := mustTrainer(t, m, TrainConfig{BatchSize: 2})
