@@ -131,3 +131,67 @@ func TestFitValidationOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestFitRejectsBadInput checks every error of Fit and of
+// SetStandardization, and that a rejected call leaves the model as it was.
+// regression: a scale of 5e-324 (reciprocal +Inf) was accepted and made every Predict fail.
+func TestFitRejectsBadInput(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 4})
+	x, y := randomBatch[float64](1, 6, 2)
+	before := slices.Clone(m.params)
+	for _, tc := range []struct {
+		name string
+		x, y []float64
+		opt  FitOptions[float64]
+		want error
+	}{
+		{"no-epochs", x, y, FitOptions[float64]{}, ErrConfig},
+		{"empty", nil, nil, FitOptions[float64]{Epochs: 1}, ErrBatch},
+		{"ragged", x[:5], y, FitOptions[float64]{Epochs: 1}, ErrShape},
+		{"ragged-validation", x, y, FitOptions[float64]{Epochs: 1, ValX: x[:3], ValY: y[:2]}, ErrShape},
+		{"nan", append([]float64{math.NaN()}, x[1:]...), y, FitOptions[float64]{Epochs: 1}, ErrNonFinite},
+		{"inf-validation", x, y, FitOptions[float64]{Epochs: 1, ValX: x[:2], ValY: []float64{math.Inf(1)}}, ErrNonFinite},
+	} {
+		if _, err := tr.Fit(tc.x, tc.y, tc.opt); !errors.Is(err, tc.want) {
+			t.Errorf("%s: Fit = %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if !slices.Equal(before, m.params) || m.standardized {
+		t.Error("a rejected Fit changed the model")
+	}
+	for _, tc := range []struct {
+		name          string
+		mean, scale   []float64
+		yMean, yScale float64
+		want          error
+	}{
+		{"short", []float64{0}, []float64{1, 1}, 0, 1, ErrShape},
+		{"zero-scale", []float64{0, 0}, []float64{1, 0}, 0, 1, ErrNonFinite},
+		{"subnormal-scale", []float64{0, 0}, []float64{1, 5e-324}, 0, 1, ErrNonFinite}, // 1/5e-324 = +Inf
+		{"nan-mean", []float64{0, math.NaN()}, []float64{1, 1}, 0, 1, ErrNonFinite},
+		{"negative-y-scale", []float64{0, 0}, []float64{1, 1}, 0, -1, ErrNonFinite},
+		{"inf-y-mean", []float64{0, 0}, []float64{1, 1}, math.Inf(1), 1, ErrNonFinite},
+	} {
+		if err := m.SetStandardization(tc.mean, tc.scale, tc.yMean, tc.yScale); !errors.Is(err, tc.want) {
+			t.Errorf("SetStandardization %s = %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if m.standardized {
+		t.Error("a rejected SetStandardization changed the model")
+	}
+}
+
+// TestFailedFitLeavesNoTrace checks that a Fit whose first step fails does
+// not keep the standardization it learned.
+func TestFailedFitLeavesNoTrace(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 2, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 4, LearningRate: 1, WeightDecay: 1e308})
+	x, y := randomBatch[float64](1, 8, 2)
+	if _, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1}); !errors.Is(err, ErrDiverged) {
+		t.Fatalf("Fit = %v, want ErrDiverged", err)
+	}
+	if xm, xs, ym, ys := m.Standardization(); m.standardized || xm[0] != 0 || xs[0] != 1 || ym != 0 || ys != 1 {
+		t.Error("a Fit that trained nothing kept its standardization")
+	}
+}

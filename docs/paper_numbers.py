@@ -203,7 +203,7 @@ DESCRIPTIONS = {
 # Verdicts on the heuristic "printed number next to a label" check of the
 # repository, keyed by (file, label, printed text as found).
 REVIEWED = {
-    ("ensemble_test.go", "subsecSyntheticAleatoricEpistemic", "Fig. 6.1"):
+    ("theorems_test.go", "subsecSyntheticAleatoricEpistemic", "Fig. 6.1"):
         "fine: the label is cited as a section (6.2) and Fig. 6.1 is that section's figure",
 }
 
