@@ -217,8 +217,8 @@ func (t *Table) scan(src *source) (*kinds, error) {
 			return nil, &Error{File: t.File, Line: line,
 				Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, len(rec), ncol)}
 		}
-		if t.rows == math.MaxUint32 {
-			return nil, &Error{File: t.File, Line: line, Err: fmt.Errorf("more than %d rows", math.MaxUint32)}
+		if int64(t.rows) == math.MaxUint32 { // int64: an int of 32 bits cannot hold the bound
+			return nil, &Error{File: t.File, Line: line, Err: fmt.Errorf("more than %d rows", uint64(math.MaxUint32))}
 		}
 		for j, f := range rec {
 			point, comma := k.votes.add(f)
