@@ -14,12 +14,11 @@ import (
 // which are meant for data nobody has tuned for.
 type AutoOptions struct {
 	// LearningRates and Dropouts span the grid of candidates, every
-	// learning rate with every dropout rate. Defaults: defaultLearningRates
-	// and defaultDropouts, which cover the paper's grid
-	// (appendixHyperparameters) at a coarser step. A single value fixes
+	// learning rate with every dropout rate. Defaults: learning rates 1e-4,
+	// 3e-4, 1e-3 and 3e-3 and dropout rates 0, 0.1, 0.2 and 0.4, which cover
+	// the paper's grid (Appendix E) at a coarser step. A single value fixes
 	// that hyperparameter. A learning rate must be finite and > 0, a
-	// dropout rate in [0, 1), and the grid at most maxCandidates (1024)
-	// pairs. For LossMLBayes a dropout of 0 is left out: its MC samples
+	// dropout rate in [0, 1), and the grid at most 1024 pairs. For LossMLBayes a dropout of 0 is left out: its MC samples
 	// need dropout.
 	LearningRates, Dropouts []float64
 	// Architectures are the hidden layers of the heads (Config.Hidden)
@@ -30,7 +29,7 @@ type AutoOptions struct {
 	// further one then trains with the winner's settings, and replaces it
 	// only if its held-out NLL is lower by more than one standard error of
 	// the difference (the architecture stage: see AutoFit). Defaults:
-	// defaultArchitectures and defaultScaleWeightings. A single value
+	// one hidden layer of 50 units, then two of 50; the exponent ½. A single value
 	// fixes that dimension: gcp train's -hidden fixes the architecture,
 	// and ScaleWeightings {0} trains by the paper's update alone.
 	Architectures   [][]int
@@ -42,25 +41,23 @@ type AutoOptions struct {
 	// original units too. Default TransformNone.
 	TargetTransform TargetTransform
 	// MaxEpochs is the most epochs any candidate trains, at most
-	// maxEpochs (2²⁰). Default: enough for about stepBudget minibatch
-	// steps, within [minAutoEpochs, maxAutoEpochs] (autoEpochs).
+	// 2²⁰. Default: enough for about 65,536 minibatch steps, within
+	// [100, 2000].
 	MaxEpochs int
 	// Patience is the early-stopping patience of every candidate, in
-	// epochs, at most maxEpochs (2²⁰). Default MaxEpochs/10, at least
-	// minPatience.
+	// epochs, at most 2²⁰. Default MaxEpochs/10, at least 20.
 	Patience int
 	// ValidationShare, in (0, 1), is the share of the training rows held
 	// out, drawn with Seed, to stop, select and calibrate on. Default 0.1,
-	// at least minValidationRows rows; it must leave minValidationRows
-	// (30) rows to train on.
+	// at least 30 rows; it must leave 30 rows to train on.
 	ValidationShare float64
 	// Seed fixes which rows are held out and each candidate's shuffles.
 	// The candidates' initial weights come from Config.Seed, their dropout
 	// masks from TrainConfig.Seed: all candidates start from the same
 	// weights, so that the search compares hyperparameters, not draws.
 	Seed uint64
-	// Workers is how many candidates train at once, at most maxWorkers
-	// (1024). Default GOMAXPROCS. The result does not depend on it.
+	// Workers is how many candidates train at once, at most 1024.
+	// Default GOMAXPROCS. The result does not depend on it.
 	Workers int
 	// Progress, if set, is called after each round of the search, each
 	// epoch of an ensemble's run and each epoch of a calibration fold
@@ -93,7 +90,7 @@ const (
 	// stepBudget is about how many minibatch steps a candidate may take
 	// when MaxEpochs is not set: small data sets get many epochs, large
 	// ones few, and every candidate as many updates as the paper's
-	// smallest settings give (appendixHyperparameters: 700 epochs of
+	// smallest settings give (Appendix E: 700 epochs of
 	// minibatch 5 on Boston's 455 rows are 64,000 steps).
 	stepBudget    = 65536
 	minAutoEpochs = 100
@@ -111,7 +108,7 @@ const (
 	// maxWorkers bounds AutoOptions.Workers: a goroutine each.
 	maxWorkers = 1024
 	// MinAutoFitRows is the fewest rows AutoFit trains on: enough to hold
-	// out minValidationRows and train on as many.
+	// out 30 and train on as many.
 	MinAutoFitRows = 2 * minValidationRows
 	// maxAutoSteps is the most minibatch steps an epoch of AutoFit takes
 	// when TrainConfig.BatchSize is 0 (autoBatch).
@@ -169,7 +166,7 @@ type AutoResult struct {
 	// as the returned model is: with CVFolds = 5, cross-fitted (each row
 	// scored by a fold model of the chosen settings that did not train on
 	// it), or with CVFolds = 0, on the calibration half of the held-out
-	// rows of a large data set (minCalibrationRows), by the returned
+	// rows of a large data set (500 held-out rows or more), by the returned
 	// model itself. NaN if no model could score them.
 	CVNLL, CVCoverage95 float64
 	CVRows, CVFolds     int
@@ -185,7 +182,7 @@ type AutoResult struct {
 	// model could score them.
 	VarScale, CorrectedScale float64
 	// Quantum is the spacing of the lattice the targets lie on, whose
-	// training targets were dequantized (targetLattice), or 0.
+	// training targets were dequantized (see AutoFit), or 0.
 	Quantum float64
 	// TrainRows and ValRows are how many rows trained and how many were
 	// held out; Candidates how many hyperparameter pairs were tried.
@@ -225,7 +222,7 @@ type AutoResult struct {
 //     rows, cross-fitted predictions (five models of the chosen settings,
 //     epoch count and members each train on four fifths of all the rows
 //     and predict the fifth); for larger data, a half of the held-out
-//     rows that the search never saw (minCalibrationRows). The held-out
+//     rows that the search never saw (from 500 held-out rows on). The held-out
 //     rows that chose the winner would give an optimistic calibration.
 //     The same predictions give AutoResult's CVNLL and CVCoverage95,
 //     honest estimates of what new data will see, and the model's
@@ -237,7 +234,8 @@ type AutoResult struct {
 // LearningRate and ScaleWeighting (AutoOptions says how cfg.Hidden and a
 // nonzero tc.ScaleWeighting fix theirs); the rest of cfg and tc (Loss,
 // Optimizer, BatchSize, the seeds) apply to every candidate, and a zero
-// BatchSize grows with the data (autoBatch). The result is bit-identical
+// BatchSize grows with the data, so that an epoch takes at most 1024
+// steps. The result is bit-identical
 // for a given input and seeds, whatever Workers is. Errors are those of
 // New, NewTrainer and Fit; ErrConfig for invalid options, naming the
 // field, ErrBatch for data too small to hold out a validation set or a

@@ -236,7 +236,7 @@ func BenchmarkDigamma(b *testing.B) {
 }
 
 func BenchmarkErfcx(b *testing.B) {
-	benchSpecialFunc(b, Erfcx, specialBenchPoints(1024, -5, 30, false))
+	benchSpecialFunc(b, erfcx, specialBenchPoints(1024, -5, 30, false))
 }
 
 // BenchmarkCorrectionA spreads α over [1e-7, 1e9], through every branch.

@@ -10,12 +10,12 @@ import (
 
 // The calibrated predictive of a Prediction is the Gaussian
 // N(Mean, VarCorrected): the outlier-corrected variance Ṽ_est of the
-// paper's Definition 3.1 (eqEstMeanVarNetwork, with A(α) of
-// defAlphaCorrection), which estimates the noise of the clean part of the
+// paper's Definition 3.1 (Eq. (2.18)),
+// which estimates the noise of the clean part of the
 // data. Where the training targets held outliers, α stays small and the
 // Student-t predictive t_{2α} has heavy tails and a variance inflated by
 // them, so its central intervals are too wide for clean points; the
-// corrected variance removes that inflation (Sec. subsecSynthetic). On
+// corrected variance removes that inflation (Sec. 6.3). On
 // clean data α grows, A(α) → 1, and the two predictives agree. Under a
 // TargetTransform the Gaussian is that of the modeled target z,
 // N(ZMean, ZVarCorrected), and the calibrated predictive of y is its
@@ -146,7 +146,7 @@ func (m *Model[T]) SetCorrectedScale(c float64) error {
 // early stopping on a small validation set may leave it. Then
 // CorrectedScale, by the Gaussian likelihood of the calibrated predictive
 // N(Mean, VarCorrected) on the points within five of its standard
-// deviations (calibrateCorrected), so that gross outliers among the
+// deviations, so that gross outliers among the
 // held-out targets cannot widen the intervals meant for clean ones. A
 // comparator (Loss other than LossGCP) has no corrected variance and
 // keeps CorrectedScale. The same rows become the model's conformal

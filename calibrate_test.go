@@ -14,8 +14,8 @@ import (
 // closed forms of N(Mean, VarCorrected): the CDF at the mean ± one sd is
 // Φ(±1), the quantile inverts the CDF, the 95% interval is Mean ± 1.96 sd,
 // the log density is the Gaussian's, and the interval at the largest
-// level below 1 is finite and symmetric (defect 8 of issue #11 for the
-// Student-t interval).
+// level below 1 is finite and symmetric (TestIntervalNearOne checks the
+// Student-t interval there).
 func TestCalibratedPredictive(t *testing.T) {
 	p := Prediction{Loss: LossGCP, Mean: 3, VarCorrected: 4, Var: 9, Alpha: 2, Beta: 1, Nu: 1}
 	const sd = 2

@@ -2,7 +2,7 @@
 
 package gcp
 
-// Tables for CorrectionA and correctionGap (paper: defA, eqFAalpha).
+// Tables for CorrectionA and correctionGap (paper: Definition 3.1, Eq. (3.16)).
 // Worst approximation error of A(α) and α−A(α) found by the generator,
 // coefficient rounding included: 1.06e-16 (relative).
 
@@ -22,7 +22,7 @@ const (
 )
 
 // corrSmall approximates q(α) = (α−A(α))/α² on [0, corrPieceMin] as a
-// polynomial in y = 2α/corrPieceMin − 1; q(0) = 4/π (paper: eqPropertiesA).
+// polynomial in y = 2α/corrPieceMin − 1; q(0) = 4/π (paper: Eq. (3.18)).
 var corrSmall = [12]float64{1.2181026774278771, -0.0525714848747163, 0.002440483889739475, -0.00011862711683964418, 5.94943616825454e-06, -3.051783310885705e-07, 1.592217300489985e-08, -8.417774682349591e-10, 4.4976229253519145e-11, -2.4241078167063093e-12, 1.3279797783061732e-13, -7.254472617816452e-15}
 
 // corrPieces[i] approximates, as a polynomial in the local coordinate y,
@@ -128,7 +128,7 @@ var corrPieces = [48][12]float64{
 }
 
 // corrAsym holds the exact coefficients c_k of the asymptotic series
-// p(α) = α(1−A(α)) ~ Σ c_k α^−k, α → ∞; c_0 = 3/2 (paper: eqPropertiesA).
+// p(α) = α(1−A(α)) ~ Σ c_k α^−k, α → ∞; c_0 = 3/2 (paper: Eq. (3.18)).
 var corrAsym = [10]float64{
 	1.5,                // 3/2
 	-3.75,              // -15/4

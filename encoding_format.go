@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
 // The encoding section of a saved model (sections.go) holds its
@@ -82,26 +84,26 @@ func appendName(b []byte, s string) []byte {
 // parseEncoding parses the encoding section's payload into e, checking
 // that it holds what LearnEncoding can learn for a model of cfg.
 func parseEncoding(p []byte, e *extensions, cfg Config) error {
-	r := &sectionReader{p: p}
-	target := r.name()
-	n := r.u32()
-	if r.err == nil && (n < 1 || int64(n) > int64(cfg.Inputs)) {
+	r := binfmt.NewDecoder(p, 0)
+	target := readName(r)
+	n := r.U32()
+	if r.Err() == nil && (n < 1 || int64(n) > int64(cfg.Inputs)) {
 		return fmt.Errorf("%w: %d columns for %d inputs", ErrFormat, n, cfg.Inputs)
 	}
 	// Each column takes at least 4 bytes: no more are allocated than the
 	// payload can hold.
-	columns := make([]Column, 0, min(int(n), len(r.p)/4))
+	columns := make([]Column, 0, min(int(n), r.Len()/4))
 	width := 0
-	for r.err == nil && len(columns) < int(n) {
-		c := Column{Name: r.name()}
-		kind, flags := r.u8(), r.u8()
+	for r.Err() == nil && len(columns) < int(n) {
+		c := Column{Name: readName(r)}
+		kind, flags := r.U8(), r.U8()
 		c.Kind, c.Missing, c.Other = ColumnKind(kind), flags&flagMissing != 0, flags&flagOther != 0
 		switch {
-		case r.err != nil:
+		case r.Err() != nil:
 		case kind > byte(Categorical) || flags > flagMissing|flagOther || c.Kind == Numeric && c.Other:
 			return fmt.Errorf("%w: column %d: kind %d, flags %d", ErrFormat, len(columns), kind, flags)
 		case c.Kind == Numeric && c.Missing:
-			if c.Impute = r.f64(); r.err == nil && !finite(c.Impute) {
+			if c.Impute = r.F64(); r.Err() == nil && !finite(c.Impute) {
 				return fmt.Errorf("%w: column %d: imputed value %v", ErrNonFinite, len(columns), c.Impute)
 			}
 		case c.Kind == Categorical:
@@ -113,10 +115,10 @@ func parseEncoding(p []byte, e *extensions, cfg Config) error {
 		columns = append(columns, c)
 	}
 	switch {
-	case r.err != nil:
-		return r.err
-	case len(r.p) > 0:
-		return fmt.Errorf("%w: %d bytes after the encoding", ErrFormat, len(r.p))
+	case r.Err() != nil:
+		return r.Err()
+	case r.Len() > 0:
+		return fmt.Errorf("%w: %d bytes after the encoding", ErrFormat, r.Len())
 	case width != cfg.Inputs:
 		return fmt.Errorf("%w: the columns make %d inputs, the model has %d", ErrFormat, width, cfg.Inputs)
 	}
@@ -137,18 +139,18 @@ func parseEncoding(p []byte, e *extensions, cfg Config) error {
 
 // parseLevels reads the levels of a categorical column, which has at most
 // room inputs left, into c.
-func (c *Column) parseLevels(r *sectionReader, room int) error {
-	n := r.u32()
-	if r.err != nil {
+func (c *Column) parseLevels(r *binfmt.Decoder, room int) error {
+	n := r.U32()
+	if r.Err() != nil {
 		return nil
 	}
 	if int64(n) > int64(room) || n == 0 && !c.Other {
 		return fmt.Errorf("%w: %d levels with %d inputs left", ErrFormat, n, room)
 	}
-	c.Levels = make([]string, 0, min(int(n), len(r.p)/2)) // each level takes at least 2 bytes
-	for r.err == nil && len(c.Levels) < int(n) {
-		l := r.name()
-		if r.err == nil && (l != strings.TrimSpace(l) || isMissing(l) || len(c.Levels) > 0 && c.Levels[len(c.Levels)-1] >= l) {
+	c.Levels = make([]string, 0, min(int(n), r.Len()/2)) // each level takes at least 2 bytes
+	for r.Err() == nil && len(c.Levels) < int(n) {
+		l := readName(r)
+		if r.Err() == nil && (l != strings.TrimSpace(l) || isMissing(l) || len(c.Levels) > 0 && c.Levels[len(c.Levels)-1] >= l) {
 			return fmt.Errorf("%w: level %q: want levels in increasing order, without surrounding spaces, none a missing value", ErrFormat, l)
 		}
 		c.Levels = append(c.Levels, l)
@@ -156,57 +158,12 @@ func (c *Column) parseLevels(r *sectionReader, room int) error {
 	return nil
 }
 
-// sectionReader reads the fields of a section's payload in order; past
-// its end it records ErrFormat in err and returns zero values.
-type sectionReader struct {
-	p   []byte
-	err error
-}
-
-// take returns the next n bytes, or nil and an error past the end.
-func (r *sectionReader) take(n int) []byte {
-	if r.err != nil || n > len(r.p) {
-		if r.err == nil {
-			r.err = fmt.Errorf("%w: the section ends inside a field", ErrFormat)
-		}
-		return nil
-	}
-	b := r.p[:n]
-	r.p = r.p[n:]
-	return b
-}
-
-func (r *sectionReader) u8() byte {
-	if b := r.take(1); b != nil {
-		return b[0]
-	}
-	return 0
-}
-
-func (r *sectionReader) u32() uint32 {
-	if b := r.take(4); b != nil {
-		return le.Uint32(b)
-	}
-	return 0
-}
-
-func (r *sectionReader) f64() float64 {
-	if b := r.take(8); b != nil {
-		return math.Float64frombits(le.Uint64(b))
-	}
-	return 0
-}
-
-// name reads a uint16 byte count and that many bytes, at most maxNameLen.
-func (r *sectionReader) name() string {
-	b := r.take(2)
-	if b == nil {
-		return ""
-	}
-	n := int(le.Uint16(b))
+// readName reads a uint16 byte count and that many bytes, at most
+// maxNameLen.
+func readName(d *binfmt.Decoder) string {
+	n := int(d.U16())
 	if n > maxNameLen {
-		r.err = fmt.Errorf("%w: a name of %d bytes, want at most %d", ErrFormat, n, maxNameLen)
-		return ""
+		d.Fail(fmt.Errorf("%w: a name of %d bytes, want at most %d", ErrFormat, n, maxNameLen))
 	}
-	return string(r.take(n))
+	return string(d.Bytes(n))
 }

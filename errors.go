@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/gcpnet/gcp/internal/atomicfile"
+	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
 // Sentinel errors. They are returned bare on hot paths so that returning
@@ -56,17 +57,17 @@ var (
 	// ErrMagic reports data that does not start with the saved-model
 	// magic: not a saved model at all, or one mangled by a text-mode
 	// transfer that rewrote line endings or stripped the eighth bit.
-	ErrMagic = errors.New("gcp: not a saved model (bad magic)")
+	ErrMagic = binfmt.ErrMagic
 	// ErrVersion reports a format version this package cannot read, for
 	// example one written by a newer release, or a version-5 section of
 	// a kind it does not know, which a newer release added.
-	ErrVersion = errors.New("gcp: unsupported saved-model format version")
+	ErrVersion = binfmt.ErrVersion
 	// ErrTruncated reports data that ends before the model does, as after
 	// an interrupted copy.
-	ErrTruncated = errors.New("gcp: saved model is truncated")
+	ErrTruncated = binfmt.ErrTruncated
 	// ErrChecksum reports a CRC-32C mismatch: the bytes changed after they
 	// were written.
-	ErrChecksum = errors.New("gcp: saved model fails its CRC-32C check")
+	ErrChecksum = binfmt.ErrChecksum
 	// ErrFormat reports bytes that pass the checksum but break the format:
 	// a size beyond the package's limits, a parameter count that does not
 	// match the stored Config, an unknown element type or flag, a
@@ -74,7 +75,7 @@ var (
 	// section that breaks its kind's format, or bytes after the model's
 	// end. A file this package wrote gives it only if
 	// something was appended to it.
-	ErrFormat = errors.New("gcp: malformed saved model")
+	ErrFormat = binfmt.ErrFormat
 	// ErrOverflow reports a float64 model value too large for float32,
 	// met while loading a float64 model as Model[float32]; load it as
 	// Model[float64] instead.

@@ -2,7 +2,6 @@ package gcp
 
 import (
 	"fmt"
-	"math"
 	"unicode/utf8"
 )
 
@@ -70,54 +69,4 @@ func (m *Model[T]) FeatureNames() (features []string, target string) {
 		return e.InputNames(), e.target
 	}
 	return append([]string(nil), m.featureNames...), m.targetName
-}
-
-// FeatureRanges returns the smallest and largest value of each feature
-// over every row passed to Fit or AutoFit (held-out rows included); ok is
-// false if the model has no record (it was only stepped, or loaded from
-// a file of format version 1 or 2).
-func (m *Model[T]) FeatureRanges() (lo, hi []float64, ok bool) {
-	if m == nil || m.xMin == nil {
-		return nil, nil, false
-	}
-	return append([]float64(nil), m.xMin...), append([]float64(nil), m.xMax...), true
-}
-
-// OutsideRange returns how many features of the input row x lie outside
-// the range they had in the training rows (FeatureRanges), and the first
-// such feature's index, or −1. Without a record of the ranges it returns
-// 0 and −1, as it does for a nil model. A prediction for such an input is an extrapolation; see
-// Prediction.InputZ for how far it reaches.
-func (m *Model[T]) OutsideRange(x []T) (count, first int) {
-	first = -1
-	if m == nil || m.xMin == nil || len(x) != m.cfg.Inputs {
-		return 0, first
-	}
-	for j, v := range x {
-		if f := float64(v); f < m.xMin[j] || f > m.xMax[j] {
-			if count == 0 {
-				first = j
-			}
-			count++
-		}
-	}
-	return count, first
-}
-
-// extendRanges widens the recorded feature ranges to cover the row-major
-// rows x.
-func (m *Model[T]) extendRanges(x []T) {
-	d := m.cfg.Inputs
-	if m.xMin == nil {
-		m.xMin, m.xMax = make([]float64, d), make([]float64, d)
-		for j := range m.xMin {
-			m.xMin[j], m.xMax[j] = math.Inf(1), math.Inf(-1)
-		}
-	}
-	for r := 0; r+d <= len(x); r += d {
-		for j, v := range x[r : r+d] {
-			m.xMin[j] = min(m.xMin[j], float64(v))
-			m.xMax[j] = max(m.xMax[j], float64(v))
-		}
-	}
 }

@@ -2,7 +2,6 @@ package gcp
 
 import (
 	"errors"
-	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -41,58 +40,5 @@ func TestFeatureNames(t *testing.T) {
 	var nilModel *Model[float32]
 	if err := nilModel.SetFeatureNames(nil, ""); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil model: %v, want ErrConfig", err)
-	}
-}
-
-// TestOutOfRangeSignal checks both signals against their definitions: the
-// ranges Fit records are the columns' extremes over every row it was
-// given (held-out rows included), OutsideRange counts the features beyond
-// them, and InputZ is max_j |x_j − median_j|/scale_j with the learned
-// standardization.
-func TestOutOfRangeSignal(t *testing.T) {
-	x := []float64{
-		0, 10,
-		1, 20,
-		2, 30,
-		3, 40,
-		4, 50,
-		5, 60,
-	}
-	y := []float64{1, 2, 3, 4, 5, 6}
-	m := mustModel[float64](t, Config{Inputs: 2, Seed: 1})
-	if _, _, ok := m.FeatureRanges(); ok {
-		t.Fatal("a new model has ranges")
-	}
-	tr := mustTrainer(t, m, TrainConfig{BatchSize: 2})
-	if _, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1, ValidationShare: 0.34, Patience: 1}); err != nil {
-		t.Fatal(err)
-	}
-	lo, hi, ok := m.FeatureRanges()
-	if !ok || !slices.Equal(lo, []float64{0, 10}) || !slices.Equal(hi, []float64{5, 60}) {
-		t.Fatalf("FeatureRanges = %v, %v, %t; want [0 10], [5 60]", lo, hi, ok)
-	}
-	xm, xs, _, _ := m.Standardization()
-	for _, tc := range []struct {
-		x              []float64
-		outside, first int
-	}{
-		{[]float64{2.5, 35}, 0, -1},
-		{[]float64{0, 60}, 0, -1}, // the range's ends are inside
-		{[]float64{-0.5, 35}, 1, 0},
-		{[]float64{2.5, 1e6}, 1, 1},
-		{[]float64{-1e6, -1e6}, 2, 0},
-	} {
-		n, first := m.OutsideRange(tc.x)
-		if n != tc.outside || first != tc.first {
-			t.Errorf("OutsideRange(%v) = %d, %d; want %d, %d", tc.x, n, first, tc.outside, tc.first)
-		}
-		p, err := m.Predict(m.NewWorkspace(), tc.x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := max(math.Abs(tc.x[0]-xm[0])/xs[0], math.Abs(tc.x[1]-xm[1])/xs[1])
-		if math.Abs(p.InputZ-want) > 1e-12*want {
-			t.Errorf("InputZ(%v) = %v, want %v", tc.x, p.InputZ, want)
-		}
 	}
 }

@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
-	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // FitOptions configures Trainer.Fit.
 type FitOptions[T Float] struct {
-	// Epochs is the most passes over the training data: 1..maxEpochs
-	// (2²⁰).
+	// Epochs is the most passes over the training data: 1..2²⁰.
 	Epochs int
 	// Seed fixes the order in which each epoch visits the data, and which
 	// rows ValidationShare holds out.
@@ -30,10 +27,10 @@ type FitOptions[T Float] struct {
 	// Fit then restores the parameters of the epoch with the lowest
 	// validation NLL, bit for bit (the trainer's optimizer state stays the
 	// last epoch's). It needs a validation set. 0 trains all Epochs and
-	// keeps the last epoch's parameters. At most maxEpochs (2²⁰).
+	// keeps the last epoch's parameters. At most 2²⁰.
 	Patience int
 	// Average, when true, keeps an exponential moving average of the
-	// parameters over about an epoch (at least minAverageSteps = 100
+	// parameters over about an epoch (at least 100
 	// steps; Polyak averaging), which the validation set scores and Fit
 	// returns in place of the last step's parameters: the noise of the
 	// minibatch steps averaged out. Training goes on from the last step's
@@ -69,7 +66,7 @@ type EpochStats struct {
 // every feature and the target are centred on their median and divided by
 // a robust estimate of their standard deviation (robust.CenterScale). On
 // clean data that is the paper's zero mean and unit variance
-// (appendixHyperparameters) up to sampling noise; to reproduce the paper
+// (Appendix E) up to sampling noise; to reproduce the paper
 // exactly, call SetStandardization with means and standard deviations
 // before Fit. It returns the last epoch's statistics, whose BestEpoch
 // names the epoch whose parameters the model holds when early stopping
@@ -77,7 +74,7 @@ type EpochStats struct {
 // out of range, a ValidationShare out of range, or Patience without a
 // validation set, ErrBatch for a ValidationShare that leaves no row on
 // either side, and ErrNonFinite, naming the column, for a column that
-// cannot be standardized in T (learnStandardization); a
+// cannot be standardized in T (its values overflow T once standardized); a
 // step that fails ends training with the model as it was before that step
 // (and without the learned standardization if that was the first step).
 // Fit allocates its buffers once; its steps allocate nothing.
@@ -181,53 +178,6 @@ func holdOut[T Float](all rowSet[T], share float64, seed uint64) (train, val row
 	return all.subset(rows[k:]), all.subset(rows[:k]), nil
 }
 
-// fitStandardization sets the standardization of every feature and of the
-// target to its median and robust scale over the rows of set
-// (learnStandardization), or returns learnStandardization's error and
-// leaves m as it was.
-func (m *Model[T]) fitStandardization(set rowSet[T]) error {
-	center, scale, yCenter, yScale, err := learnStandardization(set)
-	if err != nil {
-		return err
-	}
-	m.setStandardization(center, scale, yCenter, yScale)
-	return nil
-}
-
-// learnStandardization returns the median and robust scale
-// (robust.CenterScale) of every feature, and of the target, over the
-// rows of set. A target scale that predictions cannot map back
-// (robust.TargetScaleOK), or a column whose extreme values overflow T
-// once standardized, one that spans more than float64's range about its
-// median, or a float32 column whose outliers lie beyond float32's range
-// in units of its scale, gives an error that wraps ErrNonFinite and names
-// the column.
-func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCenter, yScale float64, err error) {
-	n, d := set.len(), set.d
-	buf := make([]float64, n)
-	center, scale = make([]float64, d), make([]float64, d)
-	for j := 0; j < d; j++ {
-		for i := range buf {
-			buf[i] = float64(set.x[set.row(i)*d+j])
-		}
-		center[j], scale[j] = robust.CenterScale(buf)
-		if err := robust.Standardizable[T](buf[0], buf[n-1], center[j], scale[j]); err != nil {
-			return nil, nil, 0, 0, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
-		}
-	}
-	for i := range buf {
-		buf[i] = float64(set.y[set.row(i)])
-	}
-	yCenter, yScale = robust.CenterScale(buf)
-	if err := robust.CheckTargetScale(yScale); err != nil {
-		return nil, nil, 0, 0, fmt.Errorf("%w: %v", ErrNonFinite, err)
-	}
-	if err := robust.Standardizable[T](buf[0], buf[n-1], yCenter, yScale); err != nil {
-		return nil, nil, 0, 0, fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
-	}
-	return center, scale, yCenter, yScale, nil
-}
-
 // meanNLL returns the mean negative log predictive density of the
 // validated rows of set, in the units of the target the network models
 // (TargetTransform), gathered workspaceRows at a time into xb and yb,
@@ -247,4 +197,154 @@ func (m *Model[T]) meanNLL(ws *Workspace[T], set rowSet[T], xb, yb []T) float64 
 		}
 	}
 	return sum / float64(n)
+}
+
+// fitRun is the state of one training run of Fit, kept between epochs so
+// that AutoFit can advance many runs a few epochs at a time and get
+// exactly what one uninterrupted Fit would: the shuffled order, the
+// minibatch buffers, the validation set and, with early stopping, the
+// parameters of the best epoch so far. The run reads its rows from the
+// data set by index (rowSet), so that the runs of one AutoFit share the
+// data.
+type fitRun[T Float] struct {
+	t       *Trainer[T]
+	train   rowSet[T] // the training rows, reordered at every epoch
+	val     rowSet[T] // the validation rows; none without a validation set
+	ws      *Workspace[T]
+	shuffle *rand.Rand // draws each epoch's order
+	// quantum, when positive, is the spacing of the lattice the targets
+	// lie on (targetLattice), and jitter draws the uniform noise on
+	// (−quantum/2, quantum/2) that dequantizes every target the run
+	// trains on, anew at every step.
+	quantum float64
+	jitter  *rand.Rand
+	avg     *paramAverage[T] // the average the run scores and keeps, or nil
+	xb, yb  []T              // one minibatch, or one chunk of validation rows
+	best    []T              // the best epoch's parameters, when tracking
+	learned bool             // the run learned the model's standardization
+	stats   EpochStats
+}
+
+// runOptions are the settings of a fitRun beyond its rows.
+type runOptions struct {
+	seed uint64 // of the shuffles and the dequantizing noise
+	// quantum, when positive, dequantizes the targets (see fitRun).
+	quantum float64
+	// track keeps a copy of the parameters of the epoch with the lowest
+	// validation NLL; average scores and keeps the parameter average
+	// (paramAverage) instead of the last step's parameters.
+	track, average bool
+}
+
+// newFitRun prepares a run of t on the validated rows train, learning the
+// standardization from them first if the model has none (and returning
+// fitStandardization's error, the model unchanged, if it cannot be
+// learned), scoring val after every epoch when it has rows, as o says.
+func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fitRun[T], error) {
+	m, d := t.m, t.m.cfg.Inputs
+	train.rows = train.indices() // the run's own order, reshuffled at every epoch
+	rows := t.cfg.BatchSize
+	if val.len() > 0 {
+		rows = max(rows, workspaceRows)
+	}
+	r := &fitRun[T]{
+		t: t, train: train, val: val,
+		shuffle: rand.New(rand.NewPCG(o.seed, shuffleStream)),
+		quantum: o.quantum,
+		xb:      make([]T, rows*d), yb: make([]T, rows),
+		learned: !m.standardized,
+		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
+	}
+	if o.quantum > 0 {
+		r.jitter = rand.New(rand.NewPCG(o.seed, dequantizeStream))
+	}
+	if o.average {
+		r.avg = newParamAverage(m.k, m.params, (train.len()+t.cfg.BatchSize-1)/t.cfg.BatchSize)
+	}
+	if r.learned {
+		if err := m.fitStandardization(train); err != nil {
+			return nil, err
+		}
+	}
+	if val.len() > 0 {
+		r.ws = m.NewWorkspace()
+	}
+	if o.track {
+		r.best = make([]T, len(m.params))
+	}
+	return r, nil
+}
+
+// epoch runs one shuffled pass over the training rows, then scores the
+// validation set and, when tracking, keeps the parameters if they are the
+// best so far. A failed step ends the epoch with its error, the model as
+// it was before that step (and, if it was the run's very first step,
+// without the standardization the run learned).
+func (r *fitRun[T]) epoch() error {
+	t, m := r.t, r.t.m
+	d, n, bs := m.cfg.Inputs, r.train.len(), t.cfg.BatchSize
+	e := r.stats.Epoch + 1
+	rows := r.train.rows
+	r.shuffle.Shuffle(n, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	var sum float64
+	for s := 0; s < n; s += bs {
+		k := min(bs, n-s)
+		r.train.gather(s, k, r.xb, r.yb)
+		if r.jitter != nil {
+			for i, v := range r.yb[:k] {
+				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
+			}
+		}
+		loss, err := t.Step(r.xb[:k*d], r.yb[:k])
+		if err != nil {
+			if r.learned && e == 1 && s == 0 {
+				m.resetStandardization() // nothing was trained: leave no trace
+			}
+			return fmt.Errorf("epoch %d: %w", e, err)
+		}
+		sum += loss * float64(k)
+		if r.avg != nil {
+			r.avg.update(m.params)
+		}
+	}
+	st := &r.stats
+	st.Epoch, st.TrainNLL, st.ValNLL = e, sum/float64(n), math.NaN()
+	if r.ws != nil {
+		if r.avg != nil {
+			r.avg.swap(m.params) // score and keep the average
+			defer r.avg.swap(m.params)
+		}
+		st.ValNLL = m.meanNLL(r.ws, r.val, r.xb, r.yb)
+		// NaN (a validation row the model cannot predict) is never best.
+		if st.ValNLL < st.BestValNLL || (st.BestEpoch == 0 && !math.IsNaN(st.ValNLL)) {
+			st.BestEpoch, st.BestValNLL = e, st.ValNLL
+			if r.best != nil {
+				copy(r.best, m.params)
+			}
+		}
+	}
+	return nil
+}
+
+// keep copies the parameters the run would return now (the average, if
+// it keeps one) into dst.
+func (r *fitRun[T]) keep(dst []T) {
+	if r.avg != nil {
+		copy(dst, r.avg.avg)
+		return
+	}
+	copy(dst, r.t.m.params)
+}
+
+// finish leaves in the model the parameters the run returns: the best
+// epoch's, when the run tracks them and some epoch scored, else the
+// average, when it keeps one, else the last step's.
+func (r *fitRun[T]) finish() {
+	switch {
+	case r.best != nil && r.stats.BestEpoch > 0:
+		copy(r.t.m.params, r.best)
+	case r.avg != nil:
+		r.avg.swap(r.t.m.params)
+		r.avg = nil // the run ends: the model holds the average
+	}
 }

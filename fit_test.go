@@ -3,6 +3,7 @@ package gcp
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 )
@@ -50,5 +51,147 @@ func TestFitContext(t *testing.T) {
 	}
 	if !slices.Equal(m.params, before) || m.standardized {
 		t.Error("FitContext with a done context changed the model")
+	}
+}
+
+// TestEarlyStoppingRestoresBestEpoch trains a wide network on 60 noisy
+// rows, where the validation NLL must turn as the variance heads overfit,
+// and checks the three promises of Patience: training stops Patience
+// epochs after the best one, BestEpoch is the epoch of the lowest ValNLL,
+// and the model holds that epoch's parameters bit for bit (so it scores
+// exactly BestValNLL again).
+func TestEarlyStoppingRestoresBestEpoch(t *testing.T) {
+	x, y := randomBatch[float64](3, 60, 4)
+	m := mustModel[float64](t, Config{Inputs: 4, Hidden: []int{64}, Seed: 2})
+	tr := mustTrainer(t, m, TrainConfig{LearningRate: 3e-3, BatchSize: 8, Seed: 2})
+	const patience, epochs = 15, 2000
+	var nll []float64
+	var params [][]float64
+	opt := FitOptions[float64]{Epochs: epochs, Seed: 4, ValidationShare: 0.25, Patience: patience,
+		Progress: func(st EpochStats) bool {
+			nll = append(nll, st.ValNLL)
+			params = append(params, slices.Clone(m.params))
+			return true
+		}}
+	st, err := tr.Fit(x, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := 0
+	for e, v := range nll {
+		if v < nll[best] {
+			best = e
+		}
+	}
+	t.Logf("stopped after epoch %d of %d; best epoch %d, ValNLL %.4f, last %.4f", st.Epoch, epochs, st.BestEpoch, st.BestValNLL, nll[len(nll)-1])
+	if st.Epoch >= epochs || st.Epoch != st.BestEpoch+patience {
+		t.Fatalf("stopped after epoch %d, want BestEpoch %d + Patience %d < %d", st.Epoch, st.BestEpoch, patience, epochs)
+	}
+	if st.BestEpoch != best+1 || st.BestValNLL != nll[best] {
+		t.Fatalf("BestEpoch %d with %v; the lowest ValNLL is epoch %d's %v", st.BestEpoch, st.BestValNLL, best+1, nll[best])
+	}
+	if !(nll[len(nll)-1] > st.BestValNLL) {
+		t.Fatalf("the validation NLL never turned (last %v, best %v): the test does not exercise early stopping", nll[len(nll)-1], st.BestValNLL)
+	}
+	if !slices.Equal(m.params, params[best]) {
+		t.Fatal("the model does not hold the best epoch's parameters")
+	}
+	_, val, err := holdOut(allRows(x, y, 4), 0.25, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb, yb := make([]float64, workspaceRows*4), make([]float64, workspaceRows)
+	if got := m.meanNLL(m.NewWorkspace(), val, xb, yb); got != st.BestValNLL {
+		t.Fatalf("restored model scores %v on the held-out rows, want BestValNLL %v exactly", got, st.BestValNLL)
+	}
+}
+
+// TestFitValidationOptions checks the errors of the new FitOptions.
+func TestFitValidationOptions(t *testing.T) {
+	x, y := randomBatch[float32](1, 10, 2)
+	for _, tc := range []struct {
+		name string
+		opt  FitOptions[float32]
+		want error
+	}{
+		{"patience without validation", FitOptions[float32]{Epochs: 3, Patience: 2}, ErrConfig},
+		{"negative patience", FitOptions[float32]{Epochs: 3, Patience: -1, ValidationShare: 0.2}, ErrConfig},
+		{"share 1", FitOptions[float32]{Epochs: 3, ValidationShare: 1}, ErrConfig},
+		{"share NaN", FitOptions[float32]{Epochs: 3, ValidationShare: math.NaN()}, ErrConfig},
+		{"share leaves no row", FitOptions[float32]{Epochs: 3, ValidationShare: 0.99}, ErrBatch},
+	} {
+		m := mustModel[float32](t, Config{Inputs: 2, Seed: 1})
+		before := slices.Clone(m.params)
+		tr := mustTrainer(t, m, TrainConfig{})
+		if _, err := tr.Fit(x, y, tc.opt); !errors.Is(err, tc.want) {
+			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
+		}
+		if !slices.Equal(before, m.params) || m.standardized {
+			t.Errorf("%s: the model changed", tc.name)
+		}
+	}
+}
+
+// TestFitRejectsBadInput checks every error of Fit and of
+// SetStandardization, and that a rejected call leaves the model as it was.
+// regression: a scale of 5e-324 (reciprocal +Inf) was accepted and made every Predict fail.
+func TestFitRejectsBadInput(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 4})
+	x, y := randomBatch[float64](1, 6, 2)
+	before := slices.Clone(m.params)
+	for _, tc := range []struct {
+		name string
+		x, y []float64
+		opt  FitOptions[float64]
+		want error
+	}{
+		{"no-epochs", x, y, FitOptions[float64]{}, ErrConfig},
+		{"empty", nil, nil, FitOptions[float64]{Epochs: 1}, ErrBatch},
+		{"ragged", x[:5], y, FitOptions[float64]{Epochs: 1}, ErrShape},
+		{"ragged-validation", x, y, FitOptions[float64]{Epochs: 1, ValX: x[:3], ValY: y[:2]}, ErrShape},
+		{"nan", append([]float64{math.NaN()}, x[1:]...), y, FitOptions[float64]{Epochs: 1}, ErrNonFinite},
+		{"inf-validation", x, y, FitOptions[float64]{Epochs: 1, ValX: x[:2], ValY: []float64{math.Inf(1)}}, ErrNonFinite},
+	} {
+		if _, err := tr.Fit(tc.x, tc.y, tc.opt); !errors.Is(err, tc.want) {
+			t.Errorf("%s: Fit = %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if !slices.Equal(before, m.params) || m.standardized {
+		t.Error("a rejected Fit changed the model")
+	}
+	for _, tc := range []struct {
+		name          string
+		mean, scale   []float64
+		yMean, yScale float64
+		want          error
+	}{
+		{"short", []float64{0}, []float64{1, 1}, 0, 1, ErrShape},
+		{"zero-scale", []float64{0, 0}, []float64{1, 0}, 0, 1, ErrNonFinite},
+		{"subnormal-scale", []float64{0, 0}, []float64{1, 5e-324}, 0, 1, ErrNonFinite}, // 1/5e-324 = +Inf
+		{"nan-mean", []float64{0, math.NaN()}, []float64{1, 1}, 0, 1, ErrNonFinite},
+		{"negative-y-scale", []float64{0, 0}, []float64{1, 1}, 0, -1, ErrNonFinite},
+		{"inf-y-mean", []float64{0, 0}, []float64{1, 1}, math.Inf(1), 1, ErrNonFinite},
+	} {
+		if err := m.SetStandardization(tc.mean, tc.scale, tc.yMean, tc.yScale); !errors.Is(err, tc.want) {
+			t.Errorf("SetStandardization %s = %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	if m.standardized {
+		t.Error("a rejected SetStandardization changed the model")
+	}
+}
+
+// TestFailedFitLeavesNoTrace checks that a Fit whose first step fails does
+// not keep the standardization it learned.
+func TestFailedFitLeavesNoTrace(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 2, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 4, LearningRate: 1, WeightDecay: 1e308})
+	x, y := randomBatch[float64](1, 8, 2)
+	if _, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1}); !errors.Is(err, ErrDiverged) {
+		t.Fatalf("Fit = %v, want ErrDiverged", err)
+	}
+	if xm, xs, ym, ys := m.Standardization(); m.standardized || xm[0] != 0 || xs[0] != 1 || ym != 0 || ys != 1 {
+		t.Error("a Fit that trained nothing kept its standardization")
 	}
 }

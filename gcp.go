@@ -10,7 +10,7 @@
 //
 // Training is the GCP update: a gradient step on the KL divergence from the
 // posterior after observing y, held frozen, to the prior. By the paper's
-// Lemma lNablawKy that is a step on −ln t_{2α}(y | m, β(ν+1)/(να)).
+// Lemma 2.1 that is a step on −ln t_{2α}(y | m, β(ν+1)/(να)).
 //
 // Config.Members makes a model an ensemble of GCP networks, whose
 // prediction is the mixture of its members' and adds the model's own
@@ -39,8 +39,6 @@ package gcp
 import (
 	"fmt"
 	"math"
-
-	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // Float is the element type of a model: float64 is the reference path,
@@ -79,7 +77,7 @@ type Config struct {
 	// Inputs is the number of features D of an input row. Required.
 	Inputs int
 	// Hidden is the number of units of each hidden layer, per head.
-	// Default {50}, the paper's architecture (Sec. subsecRealWorld).
+	// Default {50}, the paper's architecture (Sec. 6.4).
 	Hidden []int
 	// Activation of the hidden layers. Default ReLU.
 	Activation Activation
@@ -87,8 +85,8 @@ type Config struct {
 	// and the output during training, in [0, 1). Default 0.
 	Dropout float64
 	// FixedAlpha, when > 0, holds α at that value instead of learning it
-	// (Sec. secDynamicsFixedAlpha); the α head is then not built. It must
-	// be at least minFixedAlpha, 2⁻³² (about 2.3e-10): the corrected
+	// (Sec. 4); the α head is then not built. It must
+	// be at least 2⁻³² (about 2.3e-10): the corrected
 	// variance divides by α − A(α), about 1.27α² for small α, and below
 	// that bound it would overflow where a learned α's does not.
 	FixedAlpha float64
@@ -99,7 +97,7 @@ type Config struct {
 	// default) or one of the paper's comparators.
 	Loss Loss
 	// DPDGamma is the density power divergence's γ > 0, for LossDPD only.
-	// Default 0.5 (see defaultDPDGamma).
+	// Default 0.5.
 	DPDGamma float64
 	// MCSamples is the number of MC-dropout passes per prediction, for
 	// LossMLBayes only. Default 50, the paper's choice.
@@ -212,7 +210,7 @@ func (c Config) memberHeads() int {
 }
 
 // Model is a GCP network over element type T: the heads for m, α, β and ν
-// (eqNetworksMAlphaBetaNu), in one contiguous parameter buffer, and the
+// (Eq. (2.16)), in one contiguous parameter buffer, and the
 // standardization of inputs and target learned by Fit.
 //
 // A Model is safe for concurrent prediction, one Workspace per goroutine:
@@ -296,24 +294,6 @@ func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 	return m
 }
 
-func (m *Model[T]) resetStandardization() {
-	clear(m.xMean)
-	for j := range m.xScale {
-		m.xScale[j], m.xInvScale[j] = 1, 1
-	}
-	m.yMean, m.yScale, m.standardized = 0, 1, false
-}
-
-// setStandardization stores validated maps.
-func (m *Model[T]) setStandardization(xMean, xScale []float64, yMean, yScale float64) {
-	copy(m.xMean, xMean)
-	copy(m.xScale, xScale)
-	for j, s := range xScale {
-		m.xInvScale[j] = 1 / s
-	}
-	m.yMean, m.yScale, m.standardized = yMean, yScale, true
-}
-
 // Config returns the model's configuration, defaults filled in.
 func (m *Model[T]) Config() Config {
 	if m == nil {
@@ -353,61 +333,9 @@ func (m *Model[T]) Clone() *Model[T] {
 	return &c
 }
 
-// SetStandardization sets the affine maps applied to inputs and targets:
-// features enter as (x_j − xMean[j])/xScale[j], the target as
-// (y − yMean)/yScale, and predictions are mapped back. Fit sets them from
-// the training data unless they were set before. It returns ErrShape for
-// slices of the wrong length and ErrNonFinite for a non-finite value, a
-// scale that is not positive or has no finite reciprocal, or a yScale
-// outside [2⁻²⁵⁶, 2²⁵⁶] (robust.TargetScaleOK). It must not run beside
-// prediction or any other method on m (see Model).
-func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
-	if m == nil {
-		return fmt.Errorf("%w: nil Model", ErrConfig)
-	}
-	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
-		return ErrShape
-	}
-	if !robust.TargetScaleOK(yScale) || !finite(yMean) {
-		return ErrNonFinite
-	}
-	for j := range xMean {
-		// 1/scale must be finite too: a subnormal scale's reciprocal is not.
-		if !finite(xMean[j]) || !positiveFinite(xScale[j]) || !positiveFinite(1/xScale[j]) {
-			return ErrNonFinite
-		}
-	}
-	m.setStandardization(xMean, xScale, yMean, yScale)
-	return nil
-}
-
-// Standardization returns copies of the maps set by SetStandardization or
-// Fit (identity maps before either), exactly as they were set.
-func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale float64) {
-	if m == nil {
-		return nil, nil, 0, 1
-	}
-	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
-}
-
 // finite reports whether v is neither NaN nor ±Inf, by a comparison: the
 // idiom v−v == 0 fails where the compiler fuses it with the product that
 // computed v (the Go spec allows it, and arm64 and s390x do it), as
 // fma(a, b, −round(a·b)), the product's rounding error, is not 0.
 func finite(v float64) bool         { return math.Abs(v) <= math.MaxFloat64 }
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
-
-// standardizeRows writes rows of x, standardized, into dst, and each row's
-// InputZ into z: the largest |u| over its standardized features u
-// (m.k.standardize). It returns ErrNonFinite if x holds a NaN or ±Inf,
-// or a value that overflows T once standardized (a float32 input far
-// outside the training data's range). Checking the results finds both:
-// xInvScale is positive and not NaN, so (v − xMean)·xInvScale is NaN or
-// ±Inf for every NaN or ±Inf v.
-func (m *Model[T]) standardizeRows(dst, x []T, z []float64) error {
-	d := m.cfg.Inputs
-	if !m.k.standardize(dst, x, m.xMean[:d], m.xInvScale[:d], z[:len(x)/d]) {
-		return ErrNonFinite
-	}
-	return nil
-}

@@ -10,7 +10,7 @@ import (
 type Activation int
 
 const (
-	// ReLU is max(x, 0), the paper's choice (Sec. subsecRealWorld).
+	// ReLU is max(x, 0), the paper's choice (Sec. 6.4).
 	ReLU Activation = iota
 	// Tanh is the hyperbolic tangent.
 	Tanh
@@ -56,8 +56,8 @@ type layer struct {
 	w, b   int // offsets of the weights (blocks × cols × rows, input-major) and biases (blocks × rows)
 }
 
-// layout places the independent per-head networks of Sec. apprGeneral
-// (eqNetworksMAlphaBetaNu) in one contiguous parameter buffer.
+// layout places the independent per-head networks of Practical approach 2.1
+// (Eq. (2.16)) in one contiguous parameter buffer.
 type layout struct {
 	inputs  int
 	heads   int     // raw outputs of all members
@@ -162,13 +162,10 @@ const (
 // layer (fan-in and fan-out counted per head), and zeroes the biases: the
 // defaults of the Keras and Lasagne dense layers the paper's experiments
 // were most likely run with. With zero output biases β and ν start near
-// the regime the paper analyses (eqInitialBetaNu, eqBetaSoftplus): ln 2
+// the regime the paper analyses (Eq. (5.1), Eq. (5.2)): ln 2
 // ≈ 1 at a zero hidden layer, spread over about 0.3–3 across inputs by
-// the output weights. Against He-normal hidden weights and an output
-// layer 14× smaller, this init lowered the error of most cells of the
-// paper's Tables 6.1 and 6.2 and shrank our misses (Concrete GCP RMSE
-// 5.73 → 5.62, Yacht ML RMSE 1.76 → 1.04, 50 folds; docs/reproduction.md,
-// "Table 6.1").
+// the output weights. docs/reproduction.md ("Table 6.1") records what
+// it changed against He-normal weights.
 func initParams[T Float](l *layout, p []T, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, initStream))
 	clear(p)
@@ -212,7 +209,7 @@ func (a *activations[T]) head(h, n int) []T { return a.out[h*n : h*n+n] }
 // forward runs the network with parameters p on the first n rows of a.x and
 // leaves the raw head outputs in a.out, head h's in a.head(h, n). A non-nil
 // mask (n × width(last)) applies inverted dropout between the last hidden
-// layer and the output (Sec. subsecRealWorld).
+// layer and the output (Sec. 6.4).
 func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int, mask []T) {
 	in := forwardHidden(k, l, act, p, a, n)
 	if mask != nil {
@@ -308,4 +305,37 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 			}
 		}
 	}
+}
+
+// mcDropoutMasks returns the MCSamples inverted-dropout masks of a
+// LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
+// same masks serve every input, so a prediction is reproducible and does
+// not depend on the batch it is part of.
+func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
+	mask := make([]T, cfg.MCSamples*l.width(l.last()))
+	src := newPCG(cfg.Seed, mcDropoutStream)
+	fillDropoutMask(&src, cfg.Dropout, mask)
+	return mask
+}
+
+// fillDropoutMask fills mask with inverted-dropout factors for rate p,
+// drawn from src as drawMask describes: the generic kernel of the tables'
+// dropoutMask, which the AVX-512 table does eight draws at a time
+// (dropoutMaskAVX512). The state stays in a local copy
+// for the loop, and each factor is keep·1 or keep·0 by the sign of
+// half − cut, with no branch: the units drop at random, so a branch on
+// them would be mispredicted for about one unit in ten at p = 0.1.
+func fillDropoutMask[T Float](src *pcg, p float64, mask []T) {
+	g := *src
+	keep := T(1 / (1 - p))
+	cut := int64(p * (1 << 32)) // p < 1, so cut < 2³²
+	var bits uint64
+	for i := 0; i < len(mask); i += 2 {
+		g, bits = g.next()
+		mask[i] = keep * T(1+(int64(uint32(bits))-cut)>>63)
+		if i+1 < len(mask) {
+			mask[i+1] = keep * T(1+(int64(bits>>32)-cut)>>63)
+		}
+	}
+	*src = g
 }

@@ -7,10 +7,10 @@ import (
 )
 
 // NormalGamma is the normal-gamma distribution over the mean μ and the
-// precision τ of a Gaussian target (paper: eqNormalGamma). A GCP network
+// precision τ of a Gaussian target (paper: Eq. (2.1)). A GCP network
 // outputs one per input x. Its predictive distribution for y is the
 // non-standardized Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
-// (paper: apprGeneral).
+// (paper: Practical approach 2.1).
 //
 // The zero value is not a valid distribution: Nu, Alpha and Beta must be
 // positive. Methods of an invalid NormalGamma return NaN.
@@ -21,7 +21,7 @@ type NormalGamma struct {
 	Beta  float64 // β > 0: rate of τ
 }
 
-// sigma returns σ = β(ν+1)/ν (paper: eqSigmaBetaNu), written β(1+1/ν) so
+// sigma returns σ = β(ν+1)/ν (paper: Eq. (3.3)), written β(1+1/ν) so
 // that it stays finite as ν → 0 until 1/ν itself overflows.
 func (p NormalGamma) sigma() float64 { return p.Beta * (1 + 1/p.Nu) }
 
@@ -45,7 +45,7 @@ func (p NormalGamma) valid() bool { return p.Nu > 0 && p.Alpha > 0 && p.Beta > 0
 // |t| > 1 they are computed as 1/(1+u), 1/(1+1/u), 1/(t+1/t) and, once u
 // overflows, 2·ln|t|, so each stays exact for any finite y−m. Working with
 // them keeps the gradients finite and accurate in the limit |y−m| → ∞, a
-// normal operating point for outliers (paper: subsecSensitivityOutliers).
+// normal operating point for outliers (paper: Sec. 5.1).
 func (p NormalGamma) residual(y float64) (w, v, tw, log1pU float64) {
 	t := p.standardize(y, math.Sqrt(2*p.sigma()))
 	u := t * t
@@ -75,13 +75,13 @@ func (p NormalGamma) standardize(y, s float64) float64 {
 }
 
 // LogPredictive returns ln t_{2α}(y | m, β(ν+1)/(να)), the log density of
-// the predictive distribution at y (paper: eqPpred, apprGeneral):
+// the predictive distribution at y (paper: Eq. (2.11), Practical approach 2.1):
 //
 //	lnΓ(α+½) − lnΓ(α) − ½ln(2πσ) − (α+½)·ln(1 + (y−m)²/(2σ)).
 //
 // The gamma ratio is computed as one stable function, not as a difference
 // of two log-gammas, so the value keeps its accuracy for α up to 1e6 and
-// beyond. By Lemma lNablawKy, −LogPredictive is the loss whose gradient
+// beyond. By Lemma 2.1, −LogPredictive is the loss whose gradient
 // is the GCP update.
 func (p NormalGamma) LogPredictive(y float64) float64 {
 	if !p.valid() {
@@ -93,13 +93,13 @@ func (p NormalGamma) LogPredictive(y float64) float64 {
 
 // Grad returns the GCP gradient ∂K/∂(m, α, β, ν) of the KL divergence from
 // the posterior after observing y (held frozen) to the prior p (paper:
-// eqDKmPure, eqDKalphaPure, eqDKbetaPure, eqDKnuPure). By Lemma lNablawKy it
+// Eq. (3.4), Eq. (3.5), Eq. (3.6), Eq. (3.7)). By Lemma 2.1 it
 // equals −∇ LogPredictive(y).
 //
 // With u = (m−y)²/(2σ), the β and ν components share the factor
 // g = (α+½)/(1+u) − α, which is evaluated as ½/(1+u) − α·u/(1+u) so that no
 // two large terms cancel when α is large, and Ψ(α) − Ψ(α+½) is evaluated
-// directly (digammaHalfStep), not as a difference of two digammas.
+// directly, not as a difference of two digammas.
 func (p NormalGamma) Grad(y float64) (dm, dalpha, dbeta, dnu float64) {
 	if !p.valid() {
 		nan := math.NaN()
@@ -119,7 +119,7 @@ func (p NormalGamma) Grad(y float64) (dm, dalpha, dbeta, dnu float64) {
 }
 
 // Posterior returns the conjugate-prior (CP) update of p after observing y
-// (paper: eqCPUpdade):
+// (paper: Eq. (2.7)):
 //
 //	m' = (νm + y)/(ν+1), ν' = ν+1, α' = α+½, β' = β + ν/(ν+1)·(y−m)²/2.
 //
@@ -139,7 +139,7 @@ func (p NormalGamma) Posterior(y float64) NormalGamma {
 }
 
 // KL returns the Kullback–Leibler divergence D_KL(p‖q) between two
-// normal-gamma distributions in closed form (paper: eqKLDivergence, with
+// normal-gamma distributions in closed form (paper: Eq. (2.9), with
 // p in the role of the primed posterior and q of the prior).
 func (p NormalGamma) KL(q NormalGamma) float64 {
 	if !p.valid() || !q.valid() {
@@ -158,7 +158,7 @@ func (p NormalGamma) KL(q NormalGamma) float64 {
 	return mean + nu + gamma
 }
 
-// Mean returns the predicted mean m (paper: eqEstMeanVarNetwork').
+// Mean returns the predicted mean m (paper: Eq. (2.17)).
 func (p NormalGamma) Mean() float64 {
 	if !p.valid() {
 		return math.NaN()
@@ -167,7 +167,7 @@ func (p NormalGamma) Mean() float64 {
 }
 
 // Var returns the Student-t variance V_est = β(ν+1)/((α−1)ν) of the
-// predictive distribution (paper: eqEstMeanVarNetwork'), and +Inf when
+// predictive distribution (paper: Eq. (2.17)), and +Inf when
 // α ≤ 1, where that variance does not exist.
 func (p NormalGamma) Var() float64 {
 	if !p.valid() {
@@ -185,10 +185,10 @@ func (p NormalGamma) varOfSigma(sigma float64) float64 {
 }
 
 // VarCorrected returns the outlier-corrected variance
-// Ṽ_est = β(ν+1)/((α−A(α))ν) (paper: eqEstMeanVarNetwork, eqVarianceEst),
-// with A from Definition defA. It recovers the variance of the clean
-// Gaussian part of the data when outliers keep α finite (Corollary
-// corVestAlphaFixed). α−A(α) is evaluated directly (correctionGap), since
+// Ṽ_est = β(ν+1)/((α−A(α))ν) (paper: Eq. (2.18), Eq. (4.5)),
+// with A from Definition 3.1. It recovers the variance of the clean
+// Gaussian part of the data when outliers keep α finite
+// (Corollary 4.1). α−A(α) is evaluated directly, since
 // for small α it is ≈ (4/π)α² and a subtraction would cancel.
 func (p NormalGamma) VarCorrected() float64 {
 	if !p.valid() {
@@ -240,14 +240,14 @@ func (p NormalGamma) Interval(level float64) (lo, hi float64, err error) {
 }
 
 // GCPStep returns the prior after one parameter-level GCP update with
-// learning rate lr on the observation y (paper: eqGradientDescent):
+// learning rate lr on the observation y (paper: Eq. (3.2)):
 // every parameter moves by −lr·∂K/∂(·). To hold α fixed, as in Sec.
-// secDynamicsFixedAlpha (eqGradientDescentFixedAlpha), set Alpha of the
+// Sec. 4 (Eq. (4.1)), set Alpha of the
 // result back to p.Alpha.
 //
 // A step that would take ν, α or β to zero or below instead halves that
 // parameter, so the iterate stays a valid distribution; with a learning
-// rate small enough for the dynamics of Sec. secDynamics4 this never
+// rate small enough for the dynamics of Sec. 3 this never
 // happens. A step that would make a parameter infinite, or is undefined
 // (an infinite gradient at extreme parameters times lr = 0), leaves it
 // where it is.

@@ -10,7 +10,7 @@ type Optimizer int
 
 const (
 	// Adam is Kingma & Ba (2015), the paper's most used optimizer
-	// (appendixHyperparameters).
+	// (Appendix E).
 	Adam Optimizer = iota
 	// RMSProp divides the gradient by a running root mean square.
 	RMSProp

@@ -3,24 +3,23 @@ package gcp
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 
 	"github.com/gcpnet/gcp/internal/atomicfile"
+	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
 // The saved-model format, versions 1 to 5; MarshalBinary documents them
 // byte by byte.
 const (
-	fileMagic   = atomicfile.MagicGCPM
 	headerLen   = 24 // magic through the header CRC, versions 1 and 2
 	headerLenV3 = 28 // version 3 adds the names' length before the CRC
 	headerLenV5 = 32 // version 5 adds the sections' length after it
 	scalarsLen  = 42 // Activation through yScale, after the hidden widths
 	lossLen     = 13 // version 2's Loss, DPDGamma and MCSamples
 	membersLen  = 4  // version 4's Members, after the loss fields
-	crcLen      = 4
+	crcLen      = binfmt.CRCLen
 )
 
 // The format versions: 1 holds GCP models, 2 adds the loss and its
@@ -59,10 +58,15 @@ const (
 // implementation-dependent.
 const float32Overflow = 0x1.ffffffp127
 
-var (
-	le         = binary.LittleEndian
-	castagnoli = crc32.MakeTable(crc32.Castagnoli)
-)
+var le = binary.LittleEndian
+
+// modelFormat is the saved-model format's magic, versions and header
+// lengths, which package binfmt checks and reads by.
+var modelFormat = binfmt.Format{
+	Magic:      atomicfile.MagicGCPM,
+	MaxVersion: fileVersionSections,
+	HeaderLen:  func(v uint16) int { return int(header{version: int(v)}.headerLen()) },
+}
 
 // header is the size information of a saved model, all validated against
 // the package limits before any of it is used.
@@ -228,8 +232,7 @@ func (m *Model[T]) encode() []byte {
 	var names []byte
 	if m.featureNames != nil {
 		for _, name := range append([]string{m.targetName}, m.featureNames...) {
-			names = le.AppendUint16(names, uint16(len(name)))
-			names = append(names, name...)
+			names = appendName(names, name)
 		}
 	}
 	if names != nil || m.xMin != nil || m.varScale != 1 || m.corrScale != 1 {
@@ -243,8 +246,7 @@ func (m *Model[T]) encode() []byte {
 		h.version, h.names, h.sections = fileVersionSections, len(names), len(sections)
 	}
 	b := make([]byte, 0, h.size())
-	b = append(b, fileMagic...)
-	b = le.AppendUint16(b, uint16(h.version))
+	b = modelFormat.AppendPrefix(b, uint16(h.version))
 	b = append(b, byte(h.esize), byte(h.depth))
 	b = le.AppendUint32(b, uint32(h.inputs))
 	b = le.AppendUint32(b, uint32(h.params))
@@ -254,7 +256,7 @@ func (m *Model[T]) encode() []byte {
 	if h.version >= fileVersionSections {
 		b = le.AppendUint32(b, uint32(h.sections))
 	}
-	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = binfmt.AppendCRC(b)
 	for _, w := range m.cfg.Hidden {
 		b = le.AppendUint32(b, uint32(w))
 	}
@@ -297,7 +299,7 @@ func (m *Model[T]) encode() []byte {
 		}
 	}
 	b = append(b, sections...)
-	return le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binfmt.AppendCRC(b)
 }
 
 // appendFloats appends the IEEE 754 bits of every value of each slice.
@@ -320,7 +322,7 @@ func appendFloats(b []byte, slices ...[]float64) []byte {
 // Every size is checked against the package limits before anything is
 // allocated, so hostile data cannot cause an allocation larger than itself
 // by more than a small factor, plus, for a LossMLBayes model, its
-// MC-dropout masks, which Config bounds at 2¹⁸ elements (maxMCMask). Errors, matched with errors.Is: ErrMagic,
+// MC-dropout masks, which Config bounds at 2¹⁸ elements. Errors, matched with errors.Is: ErrMagic,
 // ErrVersion, ErrTruncated, ErrChecksum, ErrFormat (sizes beyond the
 // limits, a parameter count that does not fit the Config, a malformed
 // section, trailing bytes),
@@ -372,92 +374,19 @@ func (m *Model[T]) ReadFrom(r io.Reader) (int64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("%w: nil Model", ErrConfig)
 	}
-	b := make([]byte, headerLen)
-	n, err := io.ReadFull(r, b)
-	switch {
-	case err == io.EOF:
-		return 0, fmt.Errorf("%w: no bytes before %w", ErrTruncated, io.EOF)
-	case err != nil && err != io.ErrUnexpectedEOF:
-		return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
-	}
-	if v := int(le.Uint16(b[8:])); n == headerLen && v >= fileVersionData && v <= fileVersionSections && string(b[:len(fileMagic)]) == fileMagic {
-		b = append(b, make([]byte, header{version: v}.headerLen()-headerLen)...)
-		k, err := io.ReadFull(r, b[headerLen:])
-		if n += k; err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			return int64(n), fmt.Errorf("gcp: reading a saved model: %w", err)
-		}
-		b = b[:n]
-	}
-	h, err := parseHeader(b[:n])
-	if err != nil {
-		return int64(n), err
-	}
-	b, err = readBounded(r, b, h.size())
-	if err != nil {
-		return int64(len(b)), fmt.Errorf("gcp: reading a saved model: %w", err)
-	}
-	d, err := decode[T](b)
-	if err != nil {
-		return int64(len(b)), err
-	}
-	*m = *d
-	return int64(len(b)), nil
+	return modelFormat.ReadOne(r, func(head []byte) (int64, error) {
+		h, err := parseHeader(head)
+		return h.size(), err
+	}, m.UnmarshalBinary)
 }
 
-// readBounded reads from r and appends to b until b holds size bytes or r
-// ends; an early end is not an error here, decode reports it as a
-// truncation. The capacity at most doubles, plus 512 bytes, per growth and
-// never exceeds size, so b never grows much beyond what has arrived.
-func readBounded(r io.Reader, b []byte, size int64) ([]byte, error) {
-	empty := 0
-	for int64(len(b)) < size {
-		if len(b) == cap(b) {
-			nb := make([]byte, len(b), min(size, 2*int64(cap(b))+512))
-			copy(nb, b)
-			b = nb
-		}
-		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-		if n > 0 {
-			empty = 0
-		} else if empty++; empty == maxEmptyReads {
-			return b, io.ErrNoProgress // a reader that breaks the io.Reader contract
-		}
-	}
-	return b, nil
-}
-
-// maxEmptyReads is how many reads in a row may return no data and no error
-// before ReadFrom gives up with io.ErrNoProgress, as bufio does.
-const maxEmptyReads = 100
-
-// parseHeader checks the magic, version, header CRC and sizes at the start
-// of data and returns the sizes. Checking the version before the CRC lets
-// a later version change everything after the version field.
+// parseHeader checks the header at the start of data, which may be the
+// header alone: its magic, version and CRC (binfmt.Format.Header), then
+// its sizes against the package limits. It returns the sizes.
 func parseHeader(data []byte) (header, error) {
-	n := min(len(data), len(fileMagic))
-	if string(data[:n]) != fileMagic[:n] {
-		return header{}, fmt.Errorf("%w: data starts with %q", ErrMagic, data[:n])
-	}
-	if len(data) < 10 {
-		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), headerLen)
-	}
-	v := le.Uint16(data[8:])
-	if v < fileVersionGCP || v > fileVersionSections {
-		return header{}, fmt.Errorf("%w: version %d, this package reads versions %d to %d", ErrVersion, v, fileVersionGCP, fileVersionSections)
-	}
-	hl := int(header{version: int(v)}.headerLen())
-	if len(data) < hl {
-		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", ErrTruncated, len(data), hl)
-	}
-	if got, want := crc32.Checksum(data[:hl-crcLen], castagnoli), le.Uint32(data[hl-crcLen:]); got != want {
-		return header{}, fmt.Errorf("%w: header CRC is %#08x, stored %#08x", ErrChecksum, got, want)
+	v, err := modelFormat.Header(data)
+	if err != nil {
+		return header{}, err
 	}
 	var names, sections uint32
 	if v >= fileVersionData {
@@ -486,30 +415,6 @@ func parseHeader(data []byte) (header, error) {
 	return header{version: int(v), esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params), names: int(names), sections: int(sections)}, nil
 }
 
-// decoder reads the fields of a saved model in order, after decode has
-// checked that data holds all of them.
-type decoder struct {
-	data []byte
-	off  int
-}
-
-func (d *decoder) u8() byte {
-	d.off++
-	return d.data[d.off-1]
-}
-
-func (d *decoder) u32() uint32 {
-	d.off += 4
-	return le.Uint32(d.data[d.off-4:])
-}
-
-func (d *decoder) u64() uint64 {
-	d.off += 8
-	return le.Uint64(d.data[d.off-8:])
-}
-
-func (d *decoder) f64() float64 { return math.Float64frombits(d.u64()) }
-
 // decode parses a whole saved model, validates it and returns it as a new
 // Model[T]; data is not retained.
 func decode[T Float](data []byte) (*Model[T], error) {
@@ -517,35 +422,30 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	if n, size := int64(len(data)), h.size(); n < size {
-		return nil, fmt.Errorf("%w: %d bytes, the header says %d", ErrTruncated, n, size)
-	} else if n > size {
-		return nil, fmt.Errorf("%w: %d bytes after the model's end at %d", ErrFormat, n-size, size)
+	if err := binfmt.Complete(data, h.size()); err != nil {
+		return nil, err
 	}
 	end := len(data) - crcLen
-	if got, want := crc32.Checksum(data[:end], castagnoli), le.Uint32(data[end:]); got != want {
-		return nil, fmt.Errorf("%w: CRC is %#08x, stored %#08x", ErrChecksum, got, want)
-	}
-	d := &decoder{data: data, off: int(h.headerLen())}
+	d := binfmt.NewDecoder(data, int(h.headerLen()))
 	hidden := make([]int, h.depth)
 	for i := range hidden {
-		w := d.u32()
+		w := d.U32()
 		if w > maxWidth {
-			return nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want at most %d", ErrFormat, d.off-4, i, w, maxWidth)
+			return nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want at most %d", ErrFormat, d.Off()-4, i, w, maxWidth)
 		}
 		hidden[i] = int(w)
 	}
-	act, std := d.u8(), d.u8()
+	act, std := d.U8(), d.U8()
 	if std > 1 {
-		return nil, fmt.Errorf("%w: offset %d: standardized flag %d, want 0 or 1", ErrFormat, d.off-1, std)
+		return nil, fmt.Errorf("%w: offset %d: standardized flag %d, want 0 or 1", ErrFormat, d.Off()-1, std)
 	}
 	cfg := Config{Inputs: h.inputs, Hidden: hidden, Activation: Activation(act), Members: 1}
-	cfg.Dropout = d.f64()
-	cfg.FixedAlpha = d.f64()
-	cfg.Seed = d.u64()
+	cfg.Dropout = d.F64()
+	cfg.FixedAlpha = d.F64()
+	cfg.Seed = d.U64()
 	if h.version != fileVersionGCP {
-		off := d.off
-		cfg.Loss, cfg.DPDGamma, cfg.MCSamples = Loss(d.u8()), d.f64(), int(d.u32())
+		off := d.Off()
+		cfg.Loss, cfg.DPDGamma, cfg.MCSamples = Loss(d.U8()), d.F64(), int(d.U32())
 		if h.version == fileVersionLoss && cfg.Loss == LossGCP {
 			// The encoder writes GCP models as version 1; accepting them
 			// here too would give one model two encodings.
@@ -553,8 +453,8 @@ func decode[T Float](data []byte) (*Model[T], error) {
 		}
 	}
 	if h.version >= fileVersionMembers {
-		off := d.off
-		if cfg.Members = int(d.u32()); cfg.Members == 1 && h.version == fileVersionMembers {
+		off := d.Off()
+		if cfg.Members = int(d.U32()); cfg.Members == 1 && h.version == fileVersionMembers {
 			// A single network is version 1, 2 or 3: one model, one encoding.
 			return nil, fmt.Errorf("%w: offset %d: version %d with Members = 1, which is version %d at most", ErrFormat, off, fileVersionMembers, fileVersionData)
 		}
@@ -579,7 +479,8 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	if err := decodeParams(d, m.params, h.esize); err != nil {
 		return nil, err
 	}
-	if err := parseSections(d.data[d.off:end], d.off, &m.ext, cfg); err != nil {
+	off := d.Off()
+	if err := parseSections(d.Bytes(end-off), off, &m.ext, cfg); err != nil {
 		return nil, err
 	}
 	if enc := m.ext.encoding; enc != nil {
@@ -592,51 +493,21 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	return m, nil
 }
 
-// decodeStandardization reads the standardization into m, which holds the
-// identity maps. A set standardization goes through SetStandardization,
-// so a saved model holds exactly what the API accepts and derives; an
-// unset one must be the identity bit for bit, so that the model re-encodes
-// to the same bytes.
-func decodeStandardization[T Float](d *decoder, m *Model[T], set bool) error {
-	start := d.off
-	yMean, yScale := d.f64(), d.f64()
-	xMean, xScale := make([]float64, m.cfg.Inputs), make([]float64, m.cfg.Inputs)
-	for _, s := range [][]float64{xMean, xScale} {
-		for j := range s {
-			s[j] = d.f64()
-		}
-	}
-	if set {
-		if err := m.SetStandardization(xMean, xScale, yMean, yScale); err != nil {
-			return fmt.Errorf("offsets %d..%d: standardization: %w", start, d.off, err)
-		}
-		return nil
-	}
-	identity := math.Float64bits(yMean) == 0 && yScale == 1
-	for j, s := range xScale {
-		identity = identity && math.Float64bits(xMean[j]) == 0 && s == 1
-	}
-	if !identity {
-		return fmt.Errorf("%w: offsets %d..%d: standardization is not set but is not the identity", ErrFormat, start, d.off)
-	}
-	return nil
-}
-
 // decodeData reads version 3's calibration, ranges and names of size
 // names into m. Each must be what the API can set: positive finite
 // scales, finite ranges with lo ≤ hi (or, unrecorded, zero bytes), and
 // names SetFeatureNames accepts.
-func decodeData[T Float](d *decoder, m *Model[T], names int) error {
-	off := d.off
-	if m.varScale, m.corrScale = d.f64(), d.f64(); !positiveFinite(m.varScale) || !positiveFinite(m.corrScale) {
+func decodeData[T Float](d *binfmt.Decoder, m *Model[T], names int) error {
+	off := d.Off()
+	if m.varScale, m.corrScale = d.F64(), d.F64(); !positiveFinite(m.varScale) || !positiveFinite(m.corrScale) {
 		return fmt.Errorf("%w: offset %d: calibration scales %v and %v, want positive and finite", ErrNonFinite, off, m.varScale, m.corrScale)
 	}
-	off = d.off
-	recorded := d.u8()
+	off = d.Off()
+	recorded := d.U8()
 	lo, hi := make([]float64, m.cfg.Inputs), make([]float64, m.cfg.Inputs)
 	for _, s := range [][]float64{lo, hi} {
 		for j := range s {
-			s[j] = d.f64()
+			s[j] = d.F64()
 		}
 	}
 	switch recorded {
@@ -659,23 +530,17 @@ func decodeData[T Float](d *decoder, m *Model[T], names int) error {
 	if names == 0 {
 		return nil
 	}
-	off = d.off
-	end := d.off + names
+	off = d.Off()
+	nd := binfmt.NewDecoder(d.Bytes(names), 0)
 	all := make([]string, 0, m.cfg.Inputs+1)
-	for len(all) < m.cfg.Inputs+1 {
-		if end-d.off < 2 {
-			return fmt.Errorf("%w: offset %d: the names end after %d of %d", ErrFormat, off, len(all), m.cfg.Inputs+1)
-		}
-		k := int(le.Uint16(d.data[d.off:]))
-		d.off += 2
-		if end-d.off < k {
-			return fmt.Errorf("%w: offset %d: name %d runs past the names", ErrFormat, d.off-2, len(all))
-		}
-		all = append(all, string(d.data[d.off:d.off+k]))
-		d.off += k
+	for nd.Err() == nil && len(all) < m.cfg.Inputs+1 {
+		all = append(all, readName(nd))
 	}
-	if d.off != end {
-		return fmt.Errorf("%w: offset %d: %d bytes after the names", ErrFormat, d.off, end-d.off)
+	switch {
+	case nd.Err() != nil:
+		return fmt.Errorf("offset %d: names: %w", off, nd.Err())
+	case nd.Len() > 0:
+		return fmt.Errorf("%w: offset %d: %d bytes after the names", ErrFormat, d.Off()-nd.Len(), nd.Len())
 	}
 	if err := checkNames(all[1:], all[0]); err != nil {
 		return fmt.Errorf("%w: offset %d: %v", ErrFormat, off, err)
@@ -687,15 +552,15 @@ func decodeData[T Float](d *decoder, m *Model[T], names int) error {
 // decodeParams reads len(dst) parameters of esize bytes each, rejecting
 // non-finite values and, when it narrows float64 to float32, values that
 // would round to ±Inf.
-func decodeParams[T Float](d *decoder, dst []T, esize int) error {
+func decodeParams[T Float](d *binfmt.Decoder, dst []T, esize int) error {
 	narrow := esize > elemSize[T]()
 	for i := range dst {
-		off := d.off
+		off := d.Off()
 		var v float64
 		if esize == 4 {
-			v = float64(math.Float32frombits(d.u32()))
+			v = float64(d.F32())
 		} else {
-			v = d.f64()
+			v = d.F64()
 		}
 		if !finite(v) {
 			return fmt.Errorf("%w: offset %d: parameter %d = %v", ErrNonFinite, off, i, v)

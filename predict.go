@@ -4,7 +4,7 @@ import "math"
 
 // Prediction is a model's answer for one input, in the target's original
 // units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
-// and the estimates derived from it (paper: apprGeneral). For the
+// and the estimates derived from it (paper: Practical approach 2.1). For the
 // comparator losses (Loss other than LossGCP) the predictive is the
 // Gaussian N(Mean, Var), its α → ∞ limit: Alpha is +Inf, Beta and Nu are
 // 0, and VarCorrected equals Var.
@@ -16,25 +16,25 @@ import "math"
 // central intervals are finite (for a FixedAlpha below 1, whose tails are
 // very heavy, up to the levels whose quantiles fit in float64).
 // Far outside the training data the softplus of the β, ν or α head can
-// underflow to 0; each is then floored at 2⁻²⁵⁶ in standardized units
-// (linkFloor), which keeps the prediction finite, though no more
+// underflow to 0; each is then floored at 2⁻²⁵⁶ in standardized units,
+// which keeps the prediction finite, though no more
 // trustworthy than the extrapolation it comes from. Where a variance
 // overflows float64 instead, Predict returns ErrNonFinite.
 type Prediction struct {
 	Loss Loss    // the loss of the model that made the prediction
-	Mean float64 // m, the predicted mean (eqEstMeanVarNetwork')
+	Mean float64 // m, the predicted mean (Eq. (2.17))
 	// Var is the Student-t variance V_est = β(ν+1)/((α−1)ν)
-	// (eqEstMeanVarNetwork'); +Inf when α ≤ 1. With a learned α it is
+	// (Eq. (2.17)); +Inf when α ≤ 1. With a learned α it is
 	// computed from α−1 as the network outputs it, so it stays finite (if
 	// huge) where α is within rounding of 1 and Prior().Var() is +Inf.
 	Var float64
-	// VarCorrected is Ṽ_est = β(ν+1)/((α−A(α))ν) (eqEstMeanVarNetwork),
+	// VarCorrected is Ṽ_est = β(ν+1)/((α−A(α))ν) (Eq. (2.18)),
 	// the variance of the clean part of the data when the training targets
 	// held outliers.
 	VarCorrected float64
 	// Alpha is α, a trust signal: it grows without bound on clean data
-	// (Theorem thStrip) and stays small where the training set had
-	// outliers (Sec. subsecSynthetic).
+	// (Theorem 3.2) and stays small where the training set had
+	// outliers (Sec. 6.3).
 	Alpha float64
 	Beta  float64 // β, in squared target units
 	Nu    float64 // ν
@@ -48,10 +48,10 @@ type Prediction struct {
 	// be trusted.
 	InputZ float64
 	// VarAleatoric and VarEpistemic split Var by the law of total
-	// variance (Sec. subsecSyntheticAleatoricEpistemic) for LossMLBayes:
+	// variance (Sec. 6.2) for LossMLBayes:
 	// the noise of the data, and the model's own uncertainty across its
 	// MC-dropout samples. The other losses estimate aleatoric variance
-	// only (the paper's Sec. secNN): VarAleatoric is Var and VarEpistemic
+	// only (the paper's Sec. 6): VarAleatoric is Var and VarEpistemic
 	// is 0. For an ensemble (Members > 1) VarAleatoric is the mean of the
 	// members' aleatoric variances and VarEpistemic adds the variance of
 	// their means to the mean of their epistemic ones.
@@ -431,3 +431,84 @@ func (m *Model[T]) gcpPredictives(ws *Workspace[T], n int, p *memberPredictives)
 	}
 	return ok
 }
+
+// gaussianVariances returns σ² of the first n raw outputs of every
+// member's variance head in ws, gaussianVariance's link with the softplus
+// of all of them computed by one kernel call (the AVX2 kernel computes a
+// float32 model's in float32, within 4e-6 relative), in ws.link: member
+// k's at k·n.
+func (m *Model[T]) gaussianVariances(ws *Workspace[T], n int) []float64 {
+	l := m.lay
+	v := ws.link[:l.members*n]
+	m.k.softplus(v, ws.a.out[l.head(headVar, 0)*n:l.heads*n])
+	for i := range v {
+		v[i] += minVariance
+	}
+	return v
+}
+
+// gaussianPredictives fills p with the members' predictives of the n rows
+// in ws of a Gaussian-loss model: each member's N(yMean + yScale·m,
+// yScale²·σ²), σ² its variance link (gaussianVariances).
+func (m *Model[T]) gaussianPredictives(ws *Workspace[T], n int, p *memberPredictives) {
+	v := m.gaussianVariances(ws, n)
+	kn := len(v)
+	mean, variance, alpha := p.mean[:kn], p.variance[:kn], p.alpha[:kn]
+	p.aleatoric, p.corrected, p.epistemic = variance, variance, p.zero
+	for j, z := range ws.a.out[:kn] {
+		mean[j] = m.yMean + m.yScale*float64(z)
+	}
+	s2 := m.varianceUnit()
+	for j, x := range v {
+		variance[j] = s2 * x
+		alpha[j] = math.Inf(1)
+	}
+	m.gaussianScales(p, kn)
+}
+
+// gaussianScales sets, for an ensemble, the first kn members' Component
+// scales to the standard deviations of their Gaussian predictives.
+func (m *Model[T]) gaussianScales(p *memberPredictives, kn int) {
+	if m.lay.members > 1 {
+		for j, v := range p.variance[:kn] {
+			p.scale[j] = math.Sqrt(v)
+		}
+	}
+}
+
+// mcPredictives fills p with the members' predictives of the one input
+// whose MCSamples passes' raw outputs are in ws, for a LossMLBayes model:
+// by the law of total variance (Sec. 6.2),
+// each member's aleatoric variance is the mean of its passes' σ², its
+// epistemic one the variance of their means. The variance of the means is
+// summed as squared deviations from their mean, which cannot go negative
+// as E[m²] − E[m]² can.
+func (m *Model[T]) mcPredictives(ws *Workspace[T], p *memberPredictives) {
+	l, s := m.lay, m.cfg.MCSamples
+	v := m.gaussianVariances(ws, s)
+	p.corrected = p.variance
+	s2 := m.varianceUnit()
+	for k := range l.members {
+		zm, vk := ws.a.head(l.head(headM, k), s), v[k*s:(k+1)*s]
+		var mean, aleatoric float64
+		for i := range zm {
+			mean += float64(zm[i])
+			aleatoric += vk[i]
+		}
+		mean /= float64(s)
+		var epistemic float64
+		for _, z := range zm {
+			d := float64(z) - mean
+			epistemic += d * d
+		}
+		p.mean[k] = m.yMean + m.yScale*mean
+		p.aleatoric[k], p.epistemic[k] = s2*aleatoric/float64(s), s2*epistemic/float64(s)
+		p.variance[k] = p.aleatoric[k] + p.epistemic[k]
+		p.alpha[k] = math.Inf(1)
+	}
+	m.gaussianScales(p, l.members)
+}
+
+// varianceUnit is what a variance in standardized units is multiplied by
+// to give it in original units: yScale², times the calibration VarScale.
+func (m *Model[T]) varianceUnit() float64 { return m.yScale * m.yScale * m.varScale }

@@ -410,7 +410,7 @@ const (
 
 // softplusGeneric writes the softplus link of x to dst in float64, for
 // float32 models too, since predictions are float64: the map of the β, ν
-// and α−1 heads' raw outputs to positive values (paper: eqBetaSoftplus):
+// and α−1 heads' raw outputs to positive values (paper: Eq. (5.2)):
 //
 //	for i := range dst { dst[i] = softplus(float64(x[i])) }
 func softplusGeneric[T Float](dst []float64, x []T) {

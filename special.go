@@ -7,20 +7,20 @@ import (
 )
 
 // This file holds the float64 special functions of the normal-gamma model:
-// ψ and ψ' (paper: eqKLDivergence, eqDKalphaPure, eqAsympPsi'infty), the
-// scaled complementary error function behind F (paper: eqFAalpha), the
-// correction A(α) of Definition 3.1 (paper: defA) and the stable link
-// functions of the softplus outputs (paper: eqBetaSoftplus). Every accuracy
+// ψ (paper: Eq. (2.9), Eq. (3.5)), the
+// scaled complementary error function behind F (paper: Eq. (3.16)), the
+// correction A(α) of Definition 3.1 and the stable link
+// functions of the softplus outputs (paper: Eq. (5.2)). Every accuracy
 // figure quoted below is asserted by special_test.go against mpmath tables
 // in testdata, written by testdata/gen_special.py.
 
 const (
-	// gammaAsymMin is where Digamma, Trigamma, digammaHalfStep and
+	// gammaAsymMin is where Digamma, digammaHalfStep and
 	// lgammaHalfStep switch from the upward recurrence to their asymptotic
 	// series: for z ≥ 10 the first omitted series term is below 2e-17
 	// relative, and the recurrence takes at most 10 steps.
 	gammaAsymMin = 10
-	// erfcxOverflow bounds the x < 0 branch of Erfcx: below it
+	// erfcxOverflow bounds the x < 0 branch of erfcx: below it
 	// 2·exp(x²) > MaxFloat64 (the threshold is x ≈ −26.63), so the
 	// result is +Inf. Returning it directly also keeps expSquare away from
 	// |x| > 1.3e154, where x*x overflows and its FMA split gives −Inf.
@@ -38,12 +38,6 @@ var digammaSeries = [...]float64{
 	1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132, -691.0 / 32760, 1.0 / 12, -3617.0 / 8160,
 }
 
-// trigammaSeries holds B_2k, k = 1…9, of the asymptotic series
-// ψ'(z) ~ 1/z + 1/(2z²) + Σ B_2k/z^(2k+1) (Abramowitz & Stegun 6.4.12).
-var trigammaSeries = [...]float64{
-	1.0 / 6, -1.0 / 30, 1.0 / 42, -1.0 / 30, 5.0 / 66, -691.0 / 2730, 7.0 / 6, -3617.0 / 510, 43867.0 / 798,
-}
-
 // evalPoly returns Σ c[k]·y^k by Horner's rule.
 func evalPoly(c []float64, y float64) float64 {
 	s := 0.0
@@ -55,10 +49,10 @@ func evalPoly(c []float64, y float64) float64 {
 
 // Digamma returns the digamma function ψ(x) = Γ'(x)/Γ(x) for every real x;
 // the KL divergence of the normal-gamma update and its α-gradient are built
-// on it (paper: eqKLDivergence, eqDKalphaPure).
+// on it (paper: Eq. (2.9), Eq. (3.5)).
 //
 // For x > 0 the recurrence ψ(x) = ψ(x+n) − Σ_{k<n} 1/(x+k) lifts the
-// argument to z = x+n ≥ 10, where the asymptotic series digammaSeries is
+// argument to z = x+n ≥ 10, where the asymptotic series is
 // used. For x < 0 the reflection formula ψ(x) = ψ(1−x) − π·cot(πx)
 // is used with cot(πx) = cot(πr), where r = x − round(x) is exact, so values
 // next to a pole (x = −3 + 1e-10, say) keep full relative accuracy. The
@@ -98,74 +92,29 @@ func digammaPositive(x float64) float64 {
 	return (math.Log(x) - sum) - (0.5/x + u*evalPoly(digammaSeries[:], u))
 }
 
-// Trigamma returns the trigamma function ψ'(x) for every real x; it is the
-// derivative of Digamma and enters the second α-derivatives of the KL
-// divergence (paper: eqAsympPsi'infty).
-//
-// For x > 0 the recurrence ψ'(x) = ψ'(x+n) + Σ_{k<n} 1/(x+k)² lifts the
-// argument to z ≥ 10, where the asymptotic series trigammaSeries is used;
-// all terms are positive, so nothing cancels. For x < 0 the reflection
-// formula ψ'(x) = (π/sin(πr))² − ψ'(1−x), r = x − round(x) exact, is used;
-// its first term is at least π² > ψ'(1−x), so it does not cancel either.
-// The error is below 1e-14·max(1, ψ'(x)) for x > 0 and for non-integer
-// x ∈ (−100, 0); special_test.go measures it.
-//
-// Special cases: Trigamma(±0) = +Inf and Trigamma(x) = +Inf for negative
-// integers x (both one-sided limits are +Inf, so unlike Digamma there is no
-// sign to choose), Trigamma(+Inf) = 0, Trigamma(−Inf) = NaN and
-// Trigamma(NaN) = NaN.
-func Trigamma(x float64) float64 {
-	switch {
-	case x > 0:
-		return trigammaPositive(x)
-	case x >= -math.MaxFloat64: // finite x ≤ 0
-		r := x - math.Round(x)
-		if r == 0 {
-			return math.Inf(1)
-		}
-		s := math.Pi / math.Sin(math.Pi*r)
-		return s*s - trigammaPositive(1-x)
-	}
-	return math.NaN() // −Inf or NaN
-}
-
-// trigammaPositive returns ψ'(x) for x > 0 (including +Inf) by the upward
-// recurrence and the asymptotic series described at Trigamma. Each 1/(x+k)
-// is squared after the division, so tiny x overflows to +Inf cleanly
-// instead of going through a subnormal x².
-func trigammaPositive(x float64) float64 {
-	sum := 0.0
-	for ; x < gammaAsymMin; x++ {
-		r := 1 / x
-		sum += r * r
-	}
-	r := 1 / x
-	return sum + r*(1+0.5*r+r*r*evalPoly(trigammaSeries[:], r*r))
-}
-
-// Erfcx returns the scaled complementary error function exp(x²)·erfc(x),
-// which gives F(x) = (√π/2)·erfcx(√x)/√x of the paper (eqFAalpha) without
+// erfcx returns the scaled complementary error function exp(x²)·erfc(x),
+// which gives F(x) = (√π/2)·erfcx(√x)/√x of the paper (Eq. (3.16)) without
 // the overflow of exp(x) and the underflow of erfc(√x) for large x.
 //
 // For 0 ≤ x < 0.46875 it is exp(x²)·math.Erfc(x) with x² split exactly
 // into hi + lo (lo by FMA), so the exponential is not spoiled by the
 // rounding of x²; from there on it is Cody's rational approximation
 // (erfcxRational), which takes no exponential and neither overflows nor
-// underflows (Erfcx(1e300) = 1/(1e300·√π)); for x < 0 it is
-// 2·exp(x²) − Erfcx(−x), a difference that never cancels since
-// Erfcx(−x) ≤ 1 < 2·exp(x²). The relative error is below 1e-14 on
+// underflows (erfcx(1e300) = 1/(1e300·√π)); for x < 0 it is
+// 2·exp(x²) − erfcx(−x), a difference that never cancels since
+// erfcx(−x) ≤ 1 < 2·exp(x²). The relative error is below 1e-14 on
 // [−26, +Inf); special_test.go measures it.
 //
-// Special cases: Erfcx(+Inf) = 0, Erfcx(x) = +Inf for x < −26.7 (the true
-// value overflows) and Erfcx(NaN) = NaN.
-func Erfcx(x float64) float64 {
+// Special cases: erfcx(+Inf) = 0, erfcx(x) = +Inf for x < −26.7 (the true
+// value overflows) and erfcx(NaN) = NaN.
+func erfcx(x float64) float64 {
 	switch {
 	case x >= erfcxRationalMin:
 		return erfcxRational(x)
 	case x >= 0:
 		return expSquare(x) * math.Erfc(x)
 	case x >= erfcxOverflow:
-		return 2*expSquare(x) - Erfcx(-x)
+		return 2*expSquare(x) - erfcx(-x)
 	case x < erfcxOverflow:
 		return math.Inf(1)
 	}
@@ -176,7 +125,7 @@ func Erfcx(x float64) float64 {
 // by W. J. Cody's rational Chebyshev approximations (Math. Comp. 23, 1969,
 // 631–637, as in his CALERF of SPECFUN, public domain): a ratio of degree
 // 8 over 8 in x up to x = 4, and (1/√π − y·P(y)/Q(y))/x, y = 1/x², of
-// degree 5 over 5 beyond. Neither takes an exponential: Erfcx is it from
+// degree 5 over 5 beyond. Neither takes an exponential: erfcx is it from
 // erfcxRationalMin on, and a caller with e^(−x²) at hand
 // (incBetaLargeAHalf has e^(−z), x = √z) gets erfc for a product where
 // math.Erfc takes two exponentials from x = 1.25 on.
@@ -240,12 +189,12 @@ func expSquare(x float64) float64 {
 	return math.Exp(hi) * (1 + lo)
 }
 
-// CorrectionA returns A(α) of Definition 3.1 (paper: defA), the unique root
-// of F(α−A) = α/((2α+1)(α−A)) (paper: eqDKbetanu02, eqFAalpha). It corrects
+// CorrectionA returns A(α) of Definition 3.1, the unique root
+// of F(α−A) = α/((2α+1)(α−A)) (paper: Eq. (3.15), Eq. (3.16)). It corrects
 // the variance estimate of the GCP update, and it satisfies
-// 2α/(2α+3) < A(α) < min(α, 1), A' > 0, the ODE eqAODE and
+// 2α/(2α+3) < A(α) < min(α, 1), A' > 0, the ODE Eq. (3.17) and
 // A(α) = α − (4/π)α² + o(α²) as α → 0, A(α) = 1 − 3/(2α) + o(1/α) as α → ∞
-// (paper: lAProperties, eqPropertiesA).
+// (paper: Lemma 3.1, Eq. (3.18)).
 //
 // A root solve per call would be far too slow for every corrected
 // prediction, so A is read off precomputed approximations of two bounded,
@@ -255,7 +204,7 @@ func expSquare(x float64) float64 {
 // from α = 1 on (one polynomial per quarter binade up to 256, then the
 // exact asymptotic series in 1/α). A = α − α²·q or A = 1 − p/α. The
 // generator bounds the approximation error by 2e-16; special_test.go
-// asserts a relative error below 1e-12 for A and for α−A (correctionGap)
+// asserts a relative error below 1e-12 for A and for α−A
 // on [1e-9, 1e12] against an independent mpmath table (measured: under
 // 2 eps). One call costs a table lookup and a degree-11 polynomial.
 //
@@ -275,10 +224,10 @@ func CorrectionA(alpha float64) float64 {
 
 // correctionGap returns α − A(α) with full relative accuracy for all α > 0
 // (below 1e-12, see CorrectionA). For small α it is ≈ (4/π)α² (paper:
-// eqPropertiesA), which alpha − CorrectionA(alpha) would lose to
+// Eq. (3.18)), which alpha − CorrectionA(alpha) would lose to
 // cancellation; here it is α²·q(α) below α = 1 and (α−1) + p(α)/α above,
 // a sum of non-negative terms. The normal-gamma code divides by it to
-// correct the variance (σ/(α−A), paper: eqSigmaFunctions).
+// correct the variance (σ/(α−A), paper: Eq. (3.19)).
 //
 // Special cases: correctionGap(0) = 0, correctionGap(+Inf) = +Inf and
 // correctionGap(α) = NaN for α < 0 or NaN.
@@ -340,7 +289,7 @@ func correctionPiece(alpha float64) float64 {
 }
 
 // digammaHalfStep returns ψ(x+½) − ψ(x) for x ≥ 0, the digamma part of the
-// α-gradient of the KL divergence (paper: eqDKalphaPure); it runs for every
+// α-gradient of the KL divergence (paper: Eq. (3.5)); it runs for every
 // training sample.
 //
 // It is not a difference of two Digamma calls, which would cancel for large
@@ -370,8 +319,8 @@ func digammaHalfStep(x float64) float64 {
 }
 
 // lgammaHalfStep returns lnΓ(x+½) − lnΓ(x) for x ≥ 0, the log of the
-// gamma-function ratio in the Student-t predictive density (paper: eqPpred,
-// eqLogLikelihoodPredictive).
+// gamma-function ratio in the Student-t predictive density (paper: Eq. (2.11),
+// Eq. (1.1)).
 //
 // The difference of two math.Lgamma calls cancels: at x = 1e6 both terms
 // are ≈ 1.3e7 and only about 10 digits of the result ≈ 6.9 survive. For
@@ -436,7 +385,7 @@ func estrin8(c *[8]float64, u float64) float64 {
 }
 
 // softplus returns ln(1+eˣ), the link that keeps β and ν positive (paper:
-// eqBetaSoftplus). It is x + log1p(e^−x) for x > 0 and log1p(eˣ) otherwise,
+// Eq. (5.2)). It is x + log1p(e^−x) for x > 0 and log1p(eˣ) otherwise,
 // so e^±x never overflows: softplus(1000) = 1000 and softplus(−1000)
 // underflows to 0, never NaN. Relative error below 1e-15 (measured by
 // special_test.go).

@@ -133,21 +133,8 @@ func TestDigamma(t *testing.T) {
 	})
 }
 
-func TestTrigamma(t *testing.T) {
-	// All terms of the recurrence and of the reflection are positive or
-	// dominated by π²/sin², so ~20 roundings (~2e-15) is the worst case;
-	// 1e-14 is the promised accuracy, relative to max(1, ψ'(x)) as for
-	// Digamma.
-	checkSpecialRef(t, "Trigamma", Trigamma, 1e-14, 1)
-	checkSpecialValues(t, "Trigamma", Trigamma, []specialValue{
-		{0, specInf}, {specNegZ, specInf}, {-1, specInf}, {-7, specInf}, {-1e300, specInf}, // both one-sided limits are +Inf
-		{specInf, 0}, {specNegInf, specNaN}, {specNaN, specNaN},
-		{1e-200, specInf}, {1e-300, specInf}, // ψ'(x) ≈ 1/x² overflows
-	})
-}
-
 func TestErfcxRational(t *testing.T) {
-	// Cody's rational approximations against the Erfcx rows of mpmath from
+	// Cody's rational approximations against the erfcx rows of mpmath from
 	// erfcxRationalMin on. Measured on a dense grid of [0.47, 40]: 6.1e-16
 	// (2.7 eps) at worst, from the roundings of the polynomials (Estrin's
 	// scheme, all terms positive) and the quotient; 2e-15 leaves a factor 3.
@@ -183,8 +170,8 @@ func TestErfcx(t *testing.T) {
 	// to 64 eps towards x = 12 when the product branch reached that far);
 	// 1e-14 is the required accuracy.
 	const tol = 1e-14
-	checkSpecialRef(t, "Erfcx", Erfcx, tol, 0)
-	checkSpecialValues(t, "Erfcx", Erfcx, []specialValue{
+	checkSpecialRef(t, "Erfcx", erfcx, tol, 0)
+	checkSpecialValues(t, "Erfcx", erfcx, []specialValue{
 		{0, 1}, {specInf, 0}, {specNaN, specNaN},
 		{-27, specInf}, {specNegInf, specInf}, {-1e300, specInf}, // 2·exp(x²) overflows
 	})
@@ -192,7 +179,7 @@ func TestErfcx(t *testing.T) {
 	// which is 1 in float64 for x ≥ 1e8; 2 eps covers the two roundings of
 	// invSqrtPi/x and the product here.
 	for _, x := range []float64{1e8, 1e20, 1e154, 1e155, 1e300} {
-		if r := Erfcx(x) * x * math.Sqrt(math.Pi); math.Abs(r-1) > 2*specEps {
+		if r := erfcx(x) * x * math.Sqrt(math.Pi); math.Abs(r-1) > 2*specEps {
 			t.Errorf("Erfcx(%g)·x·√π = %v, want 1", x, r)
 		}
 	}
@@ -293,7 +280,7 @@ func correctionGrid(lo, hi int) []float64 {
 	return slices.Compact(grid)
 }
 
-// TestCorrectionALemma checks the items of Lemma 3.1 (paper: lAProperties)
+// TestCorrectionALemma checks the items of Lemma 3.1
 // and the values quoted in the paper.
 func TestCorrectionALemma(t *testing.T) {
 	t.Run("paper values", func(t *testing.T) {
@@ -307,7 +294,7 @@ func TestCorrectionALemma(t *testing.T) {
 		}
 	})
 	t.Run("bounds", func(t *testing.T) {
-		// 2α/(2α+3) < A(α) < min(α, 1) (item lAProperties3). The grid stops
+		// 2α/(2α+3) < A(α) < min(α, 1) (Lemma 3.1, item 3). The grid stops
 		// at 1e6: the gap A − 2α/(2α+3) ≈ 1.5/α² must stay well above the
 		// rounding of numbers near 1 (1e-16) for a strict test.
 		for _, a := range correctionGrid(-8, 6) {
@@ -317,7 +304,7 @@ func TestCorrectionALemma(t *testing.T) {
 		}
 	})
 	t.Run("monotone", func(t *testing.T) {
-		// A' > 0 (item lAProperties2), across every piece boundary too.
+		// A' > 0 (Lemma 3.1, item 2), across every piece boundary too.
 		grid := correctionGrid(-9, 12)
 		for i := 1; i < len(grid); i++ {
 			if !(CorrectionA(grid[i]) > CorrectionA(grid[i-1])) {
@@ -326,7 +313,7 @@ func TestCorrectionALemma(t *testing.T) {
 		}
 	})
 	t.Run("ODE", func(t *testing.T) {
-		// A' = 1 − 2(α−A)/((2α+1)A) (eqAODE), with A' from central
+		// A' = 1 − 2(α−A)/((2α+1)A) (Eq. (3.17)), with A' from central
 		// differences, h = 1e-4·α: truncation h²·|A'''|/6 ≤ 1e-8·A' and
 		// rounding eps·A/h ≤ 1e-9·A' on [1e-3, 1e3], so 1e-6 is safe.
 		for _, a := range correctionGrid(-3, 3) {
@@ -334,12 +321,12 @@ func TestCorrectionALemma(t *testing.T) {
 			d := (CorrectionA(a+h) - CorrectionA(a-h)) / (2 * h)
 			rhs := 1 - 2*correctionGap(a)/((2*a+1)*CorrectionA(a))
 			if math.Abs(d-rhs) > 1e-6*rhs {
-				t.Errorf("α = %v: A' ≈ %v, eqAODE gives %v", a, d, rhs)
+				t.Errorf("α = %v: A' ≈ %v, Eq. (3.17) gives %v", a, d, rhs)
 			}
 		}
 	})
 	t.Run("asymptotics", func(t *testing.T) {
-		// eqPropertiesA as α → 0: (α−A)/α² = 4/π + q₁α + O(α²) with
+		// Eq. (3.18) as α → 0: (α−A)/α² = 4/π + q₁α + O(α²) with
 		// q₁ = −32(π/2−1)/π² ≈ −1.851 (series inversion of α(x), see
 		// testdata/gen_correction.py). |q₁| < 2 bounds the next order.
 		for _, a := range []float64{1e-9, 1e-7, 1e-5} {
@@ -350,7 +337,7 @@ func TestCorrectionALemma(t *testing.T) {
 				t.Errorf("A(%v) = %v, want α − (4/π)α² ± 2α³", a, v)
 			}
 		}
-		// eqPropertiesA as α → ∞: A = 1 − 3/(2α) + c₁/α² + … with
+		// Eq. (3.18) as α → ∞: A = 1 − 3/(2α) + c₁/α² + … with
 		// c₁ = 15/4 (corrAsym[1] is −c₁ for p = α(1−A)). 4/α² bounds the
 		// next order; eps is the rounding of a number near 1.
 		for _, a := range []float64{1e3, 1e4, 1e6, 1e12} {
@@ -371,9 +358,7 @@ var specialFuncs = []struct {
 }{
 	{"Digamma", Digamma, func(x float64) bool { return math.IsNaN(x) || x < 0 && x == math.Trunc(x) },
 		func(x, y float64) bool { return true }},
-	{"Trigamma", Trigamma, func(x float64) bool { return math.IsNaN(x) || x == specNegInf },
-		func(x, y float64) bool { return y >= 0 }},
-	{"Erfcx", Erfcx, math.IsNaN, func(x, y float64) bool { return y >= 0 }},
+	{"Erfcx", erfcx, math.IsNaN, func(x, y float64) bool { return y >= 0 }},
 	{"CorrectionA", CorrectionA, func(x float64) bool { return math.IsNaN(x) || x < 0 },
 		func(x, y float64) bool { return y >= 0 && y <= math.Min(x, 1) }},
 	{"correctionGap", correctionGap, func(x float64) bool { return math.IsNaN(x) || x < 0 },

@@ -57,7 +57,7 @@ func (s *Stack[T]) Params() int {
 func (s *Stack[T]) built() bool { return s != nil && s.lay != nil }
 
 // Init fills p (length Params()) with the package's initial weights drawn
-// from seed (initParams: Glorot-uniform weights, zero biases), the same
+// from seed (Glorot-uniform weights, zero biases), the same
 // for the same seed. It returns ErrShape for a wrong length.
 func (s *Stack[T]) Init(p []T, seed uint64) error {
 	if !s.built() || len(p) != s.lay.size {
@@ -129,7 +129,7 @@ type StackPass[T Float] struct {
 
 // NewPass returns the buffers of passes over up to rows rows. It returns
 // ErrBatch for rows < 1 or for buffers beyond the package's limit on a
-// trainer's (maxBuffer elements), and ErrShape for a Stack NewStack did
+// trainer's (2²⁸ elements), and ErrShape for a Stack NewStack did
 // not build.
 func (s *Stack[T]) NewPass(rows int) (*StackPass[T], error) {
 	if !s.built() {

@@ -103,7 +103,7 @@ func validateFor[T Float](c TrainConfig) error {
 	return nil
 }
 
-// Trainer trains a Model by the GCP update (paper: eqGradientDescentW), or
+// Trainer trains a Model by the GCP update (paper: Eq. (2.10)), or
 // by the model's comparator loss, with a minibatch optimizer. It owns every buffer a step needs, so Step
 // allocates nothing. A Trainer is not safe for concurrent use, and its
 // Step, Fit and FitContext change its model, which must not predict, or
@@ -338,25 +338,3 @@ func (t *Trainer[T]) gcpScales(za, zb, zn []T, fixedAlpha float64) {
 // p·2³², so p is honoured to 2⁻³²): the generator was most of a large
 // batch's step when every unit took a draw of its own.
 func (t *Trainer[T]) drawMask(mask []T) { t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask) }
-
-// fillDropoutMask fills mask with inverted-dropout factors for rate p,
-// drawn from src as drawMask describes: the generic kernel of the tables'
-// dropoutMask, which the AVX-512 table does eight draws at a time
-// (dropoutMaskAVX512). The state stays in a local copy
-// for the loop, and each factor is keep·1 or keep·0 by the sign of
-// half − cut, with no branch: the units drop at random, so a branch on
-// them would be mispredicted for about one unit in ten at p = 0.1.
-func fillDropoutMask[T Float](src *pcg, p float64, mask []T) {
-	g := *src
-	keep := T(1 / (1 - p))
-	cut := int64(p * (1 << 32)) // p < 1, so cut < 2³²
-	var bits uint64
-	for i := 0; i < len(mask); i += 2 {
-		g, bits = g.next()
-		mask[i] = keep * T(1+(int64(uint32(bits))-cut)>>63)
-		if i+1 < len(mask) {
-			mask[i+1] = keep * T(1+(int64(bits>>32)-cut)>>63)
-		}
-	}
-	*src = g
-}

@@ -1,19 +1,17 @@
 package bayes
 
 import (
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/atomicfile"
+	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
 // The saved-model format of an SVGD (MarshalBinary).
 const (
-	svgdMagic       = atomicfile.MagicSVGD
 	svgdFileVersion = 1
 	svgdHeaderLen   = 24 // magic, version, sizes and the header's CRC
 	svgdMaxDepth    = 64 // hidden layers, as gcp.Config allows
@@ -21,7 +19,13 @@ const (
 	svgdMaxValues   = 1 << 28 // values per particle, as gcp's parameter limit
 )
 
-var svgdCastagnoli = crc32.MakeTable(crc32.Castagnoli)
+// svgdFormat is the SVGD format's magic, version and header length,
+// which package binfmt checks and reads by.
+var svgdFormat = binfmt.Format{
+	Magic:      atomicfile.MagicSVGD,
+	MaxVersion: svgdFileVersion,
+	HeaderLen:  func(uint16) int { return svgdHeaderLen },
+}
 
 // MarshalBinary encodes the model, to be restored by UnmarshalBinary. The
 // format is little-endian, floats as their IEEE 754 bits; with D hidden
@@ -60,15 +64,13 @@ func (m *SVGD) MarshalBinary() ([]byte, error) {
 	if m == nil || m.stack == nil {
 		return nil, fmt.Errorf("%w: no fitted SVGD", gcp.ErrConfig)
 	}
-	le := binary.LittleEndian
 	c := m.cfg
 	b := make([]byte, 0, svgdSize(len(c.Hidden), c.Inputs, c.Particles, m.weights()+2))
-	b = append(b, svgdMagic...)
-	b = le.AppendUint16(b, svgdFileVersion)
+	b = svgdFormat.AppendPrefix(b, svgdFileVersion)
 	b = append(b, byte(len(c.Hidden)), byte(c.Particles))
 	b = le.AppendUint32(b, uint32(c.Inputs))
 	b = le.AppendUint32(b, uint32(m.weights()+2))
-	b = le.AppendUint32(b, crc32.Checksum(b, svgdCastagnoli))
+	b = binfmt.AppendCRC(b)
 	for _, w := range c.Hidden {
 		b = le.AppendUint32(b, uint32(w))
 	}
@@ -81,7 +83,7 @@ func (m *SVGD) MarshalBinary() ([]byte, error) {
 			b = le.AppendUint64(b, math.Float64bits(f))
 		}
 	}
-	return le.AppendUint32(b, crc32.Checksum(b, svgdCastagnoli)), nil
+	return binfmt.AppendCRC(b), nil
 }
 
 // svgdSize returns the size in bytes of a saved model of depth hidden
@@ -96,24 +98,13 @@ type svgdHeader struct{ depth, particles, inputs, values int }
 // size returns the length of the whole saved model.
 func (h svgdHeader) size() uint64 { return svgdSize(h.depth, h.inputs, h.particles, h.values) }
 
-// parseSVGDHeader checks the magic, version, header CRC and sizes at the
-// start of data, which may be just the header, and returns the sizes.
-// Its errors are UnmarshalBinary's.
+// parseSVGDHeader checks the header at the start of data, which may be
+// the header alone: its magic, version and CRC (binfmt.Format.Header),
+// then its sizes against the limits. It returns the sizes; its errors
+// are UnmarshalBinary's.
 func parseSVGDHeader(data []byte) (svgdHeader, error) {
-	le := binary.LittleEndian
-	if n := min(len(data), len(svgdMagic)); string(data[:n]) != svgdMagic[:n] {
-		return svgdHeader{}, fmt.Errorf("%w: want %q", gcp.ErrMagic, svgdMagic)
-	}
-	if len(data) >= 10 {
-		if v := le.Uint16(data[8:]); v != svgdFileVersion {
-			return svgdHeader{}, fmt.Errorf("%w: version %d, this package reads version %d", gcp.ErrVersion, v, svgdFileVersion)
-		}
-	}
-	if len(data) < svgdHeaderLen {
-		return svgdHeader{}, fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), svgdHeaderLen)
-	}
-	if crc32.Checksum(data[:20], svgdCastagnoli) != le.Uint32(data[20:]) {
-		return svgdHeader{}, fmt.Errorf("%w: header", gcp.ErrChecksum)
+	if _, err := svgdFormat.Header(data); err != nil {
+		return svgdHeader{}, err
 	}
 	depth, particles := int(data[10]), int(data[11])
 	inputs, values := le.Uint32(data[12:]), le.Uint32(data[16:])
@@ -133,9 +124,9 @@ func (m *SVGD) ReadFrom(r io.Reader) (int64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("%w: nil SVGD", gcp.ErrConfig)
 	}
-	return readModel(r, svgdHeaderLen, func(head []byte) (uint64, error) {
+	return svgdFormat.ReadOne(r, func(head []byte) (int64, error) {
 		h, err := parseSVGDHeader(head)
-		return h.size(), err
+		return int64(h.size()), err
 	}, m.UnmarshalBinary)
 }
 
@@ -155,29 +146,18 @@ func (m *SVGD) UnmarshalBinary(data []byte) error {
 	if err != nil {
 		return err
 	}
-	le := binary.LittleEndian
 	depth, particles, inputs, values := h.depth, h.particles, uint32(h.inputs), uint32(h.values)
-	size := h.size()
-	if uint64(len(data)) < size {
-		return fmt.Errorf("%w: %d bytes, the header announces %d", gcp.ErrTruncated, len(data), size)
+	if err := binfmt.Complete(data, int64(h.size())); err != nil {
+		return err
 	}
-	if uint64(len(data)) > size {
-		return fmt.Errorf("%w: %d bytes after the model's end", gcp.ErrFormat, uint64(len(data))-size)
-	}
-	if crc32.Checksum(data[:size-4], svgdCastagnoli) != le.Uint32(data[size-4:]) {
-		return fmt.Errorf("%w: model", gcp.ErrChecksum)
-	}
-	off := svgdHeaderLen
-	u32 := func() int { v := le.Uint32(data[off:]); off += 4; return int(v) }
-	u64 := func() uint64 { v := le.Uint64(data[off:]); off += 8; return v }
-	f64 := func() float64 { return math.Float64frombits(u64()) }
+	d := binfmt.NewDecoder(data, svgdHeaderLen)
 	cfg := SVGDConfig{Inputs: int(inputs), Particles: particles, Hidden: make([]int, depth)}
 	for i := range cfg.Hidden {
-		cfg.Hidden[i] = u32()
+		cfg.Hidden[i] = int(d.U32())
 	}
-	cfg.LearningRate = f64()
-	cfg.Iterations, cfg.BatchSize = u32(), u32()
-	cfg.Seed = u64()
+	cfg.LearningRate = d.F64()
+	cfg.Iterations, cfg.BatchSize = int(d.U32()), int(d.U32())
+	cfg.Seed = d.U64()
 	stack, err := cfg.validate()
 	if err != nil {
 		return err
@@ -188,11 +168,11 @@ func (m *SVGD) UnmarshalBinary(data []byte) error {
 	}
 	n := &SVGD{cfg: cfg, stack: stack, xMean: make([]float64, inputs), xScale: make([]float64, inputs),
 		theta: make([]float64, particles*int(values))}
-	n.yMean, n.yScale = f64(), f64()
+	n.yMean, n.yScale = d.F64(), d.F64()
 	for _, v := range [][]float64{n.xMean, n.xScale, n.theta} {
 		for i := range v {
-			start := off
-			if v[i] = f64(); !finite(v[i]) {
+			start := d.Off()
+			if v[i] = d.F64(); !finite(v[i]) {
 				return fmt.Errorf("%w: offset %d: %g", gcp.ErrNonFinite, start, v[i])
 			}
 		}

@@ -35,7 +35,7 @@ func (m *SVGD) NewWorkspace() *SVGDWorkspace {
 // gcp.LossGaussianML, Members the number of particles and Components
 // their Gaussians (DoF +Inf) when there are several, so that LogPDF, CDF,
 // Quantile and Interval are the mixture's. By the law of total variance
-// (the GCP paper's Sec. subsecSyntheticAleatoricEpistemic) VarAleatoric
+// (the GCP paper's Sec. 6.2) VarAleatoric
 // is the particles' mean noise variance, VarEpistemic the variance of
 // their means, and Var = VarCorrected their sum; Alpha is +Inf, Beta and
 // Nu 0. InputZ is the largest |x_j − mean_j|/sd_j over the features, with

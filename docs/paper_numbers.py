@@ -203,7 +203,7 @@ DESCRIPTIONS = {
 # Verdicts on the heuristic "printed number next to a label" check of the
 # repository, keyed by (file, label, printed text as found).
 REVIEWED = {
-    ("ensemble_test.go", "subsecSyntheticAleatoricEpistemic", "Fig. 6.1"):
+    ("theorems_test.go", "subsecSyntheticAleatoricEpistemic", "Fig. 6.1"):
         "fine: the label is cited as a section (6.2) and Fig. 6.1 is that section's figure",
 }
 
@@ -575,9 +575,10 @@ def render(rows, thms, repo_scan, source):
     w("# Paper label → printed number")
     w("")
     w("Code comments in this repository cite the paper (Gurevich & Stuke, \"Gradient conjugate")
-    w(f"priors and multi-layer neural networks\", {ARXIV}) by its LaTeX `\\label` keys,")
-    w("such as `lNablawKy` or `subsecRealWorld`, which a reader of the PDF cannot look up.")
-    w("This page maps every label of the paper to the number printed in the PDF, written as a")
+    w(f"priors and multi-layer neural networks\", {ARXIV}) by the numbers printed in its PDF.")
+    w("They once cited its LaTeX `\\label` keys, such as `lNablawKy` or `subsecRealWorld`, which")
+    w("a reader of the PDF cannot look up; the rewrite used this table, which maps every label")
+    w("of the paper to the number printed in the PDF, written as a")
     w("citation would be (\"Lemma 2.1\", \"Eq. (3.4)\", \"Sec. 6.4\", \"Appendix E\"); items of")
     w("enumerated statements are written \"Theorem 3.2, item 1\", as the paper itself cites them.")
     w("")

@@ -9,15 +9,15 @@ python3-mpmath):
 The script is deterministic: rerunning it rewrites correction_table.go byte
 for byte. It takes about ten seconds.
 
-What it computes (paper: defA, eqDKbetanu02, eqFAalpha, lAProperties).
-With x = alpha - A(alpha) the defining equation eqDKbetanu02 reads
+What it computes (paper: Definition 3.1, Eq. (3.15), Eq. (3.16), Lemma 3.1).
+With x = alpha - A(alpha) the defining equation Eq. (3.15) reads
 G(x) = alpha/(2 alpha + 1), where G(x) = x F(x) = (sqrt(pi)/2) sqrt(x) erfcx(sqrt(x))
 increases from 0 to 1/2.  So alpha(x) = G(x)/(1 - 2 G(x)) is explicit and
 x(alpha) = alpha - A(alpha) is found by a secant solve in log x at
 50 significant digits.  Two smooth, bounded shapes are approximated:
 
-  q(alpha) = (alpha - A(alpha))/alpha**2   for alpha < 1   (q(0) = 4/pi, eqPropertiesA)
-  p(alpha) = alpha (1 - A(alpha))          for alpha >= 1  (p(inf) = 3/2, eqPropertiesA)
+  q(alpha) = (alpha - A(alpha))/alpha**2   for alpha < 1   (q(0) = 4/pi, Eq. (3.18))
+  p(alpha) = alpha (1 - A(alpha))          for alpha >= 1  (p(inf) = 3/2, Eq. (3.18))
 
 q on [0, 2**CORR_PIECE_MIN_EXP) is one polynomial in y = 2 alpha/2**CORR_PIECE_MIN_EXP - 1.
 On [2**CORR_PIECE_MIN_EXP, 2**CORR_ASYM_EXP) each binade is cut into
@@ -28,7 +28,7 @@ which is well conditioned here: the monomial coefficients fall off by a
 factor 10 or more per degree, so Horner's rule in float64 is accurate.
 For alpha >= 2**CORR_ASYM_EXP, p is the asymptotic series in w = 1/alpha,
 obtained exactly (rational arithmetic) by inverting the asymptotic series
-of erfc (Abramowitz & Stegun 7.1.23), as in the proof of Lemma lEalpha2.
+of erfc (Abramowitz & Stegun 7.1.23), as in the proof of Lemma A.2.
 
 Every piece is checked at CHECKS_PER_PIECE equally spaced points, ends
 included, none of them an interpolation node; the script fails unless the approximation error, measured on the quantities the
@@ -56,7 +56,7 @@ OUT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), 
 
 
 def G(x):
-    """x F(x) of eqFAalpha in closed form."""
+    """x F(x) of Eq. (3.16) in closed form."""
     s = mp.sqrt(x)
     return mp.sqrt(mp.pi) / 2 * s * mp.exp(x) * mp.erfc(s)
 
@@ -85,7 +85,7 @@ def gap(alpha):
 
 def q_shape(alpha):
     if alpha == 0:
-        return 4 / mp.pi  # the limit, eqPropertiesA
+        return 4 / mp.pi  # the limit, Eq. (3.18)
     return gap(alpha) / alpha**2
 
 
@@ -232,7 +232,7 @@ def main():
         "",
         "package gcp",
         "",
-        "// Tables for CorrectionA and correctionGap (paper: defA, eqFAalpha).",
+        "// Tables for CorrectionA and correctionGap (paper: Definition 3.1, Eq. (3.16)).",
         "// Worst approximation error of A(α) and α−A(α) found by the generator,",
         "// coefficient rounding included: %s (relative)." % mp.nstr(worst, 3),
         "",
@@ -252,7 +252,7 @@ def main():
         ")",
         "",
         "// corrSmall approximates q(α) = (α−A(α))/α² on [0, corrPieceMin] as a",
-        "// polynomial in y = 2α/corrPieceMin − 1; q(0) = 4/π (paper: eqPropertiesA).",
+        "// polynomial in y = 2α/corrPieceMin − 1; q(0) = 4/π (paper: Eq. (3.18)).",
         "var corrSmall = [%d]float64%s" % (DEGREE + 1, go_row(small)[:-1]),
         "",
         "// corrPieces[i] approximates, as a polynomial in the local coordinate y,",
@@ -267,7 +267,7 @@ def main():
         "}",
         "",
         "// corrAsym holds the exact coefficients c_k of the asymptotic series",
-        "// p(α) = α(1−A(α)) ~ Σ c_k α^−k, α → ∞; c_0 = 3/2 (paper: eqPropertiesA).",
+        "// p(α) = α(1−A(α)) ~ Σ c_k α^−k, α → ∞; c_0 = 3/2 (paper: Eq. (3.18)).",
         "var corrAsym = [%d]float64{" % len(asym),
     ]
     width = max(len(repr(float(c))) for c in asym) + 2  # gofmt aligns the comments

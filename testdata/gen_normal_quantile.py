@@ -19,7 +19,7 @@ to 1 - 2^-53, the largest float64 below 1.
 Columns name,x,want as in gen_special.py's tables: the Go function's name
 standardNormalQuantile, p printed with %.17g (it reads back exactly) and z
 rounded to 25 significant digits. special_test.go reads it with the other
-tables; predict_gaussian_test.go checks the function and the predictives
+tables; normal_test.go checks the function and the predictives
 built on it.
 """
 

@@ -15,33 +15,33 @@ round-trip form), so the Go test parses exactly the inputs used here.
 Record kinds (one per line, whitespace separated; '#' starts a comment):
 
   grad  m nu alpha beta y  logpred dm dalpha dbeta dnu  ln1pu psihalf halfw alphav
-        logpred = ln t_{2a}(y | m, b(n+1)/(n a))  (eqPpred, apprGeneral)
-        dm, dalpha, dbeta, dnu = eqDKmPure, eqDKalphaPure, eqDKbetaPure,
-        eqDKnuPure; the last four columns are the terms the test builds its
+        logpred = ln t_{2a}(y | m, b(n+1)/(n a))  (Eq. (2.11), Practical approach 2.1)
+        dm, dalpha, dbeta, dnu = Eq. (3.4), Eq. (3.5), Eq. (3.6),
+        Eq. (3.7); the last four columns are the terms the test builds its
         error magnitudes from: ln(1+u), Psi(a+1/2)-Psi(a), w/2 and a*v, with
-        u = (y-m)^2/(2 sigma), sigma = b(n+1)/n (eqSigmaBetaNu), w = 1/(1+u),
+        u = (y-m)^2/(2 sigma), sigma = b(n+1)/n (Eq. (3.3)), w = 1/(1+u),
         v = u/(1+u).
   gradinf  the same columns, for |y-m| up to 1e300, where u overflows a
         double (the implementation's documented large-residual limit).
   var   nu alpha beta  var varcorr gap
-        var = sigma/(a-1) (eqEstMeanVarNetwork', +inf for a <= 1),
-        varcorr = sigma/(a-A(a)) (eqEstMeanVarNetwork), gap = a-A(a), with A
-        the root of eqDKbetanu02, F from eqFAalpha.
-  post  m nu alpha beta y  m' nu' alpha' beta'           (eqCPUpdade)
+        var = sigma/(a-1) (Eq. (2.17), +inf for a <= 1),
+        varcorr = sigma/(a-A(a)) (Eq. (2.18)), gap = a-A(a), with A
+        the root of Eq. (3.15), F from Eq. (3.16).
+  post  m nu alpha beta y  m' nu' alpha' beta'           (Eq. (2.7))
   kl    pm pnu palpha pbeta  qm qnu qalpha qbeta  kl scale
-        kl = D_KL(p || q) by eqKLDivergence (p in the role of the primed
+        kl = D_KL(p || q) by Eq. (2.9) (p in the role of the primed
         posterior, q of the prior); scale = sum of the absolute values of the
-        terms of eqKLDivergence, each log-gamma counted on its own.
+        terms of Eq. (2.9), each log-gamma counted on its own.
   cdf   m nu alpha beta y  cdf
   quant m nu alpha beta prob  q
         The predictive t_{2a}(y | m, s^2), s^2 = sigma/a, through the
         regularized incomplete beta function.
 
 Self-checks run before anything is printed: A(a) satisfies the bounds of
-Lemma lAProperties item 3, eqKLDivergence agrees with a direct numerical
-integration of eqKLDivergenceIntegral for two pairs (mp.quad in two
+Lemma 3.1 item 3, Eq. (2.9) agrees with a direct numerical
+integration of Eq. (2.8) for two pairs (mp.quad in two
 dimensions), the gradient columns agree with numerical derivatives of logpred
-(Lemma lNablawKy), and every quantile inverts its CDF.
+(Lemma 2.1), and every quantile inverts its CDF.
 """
 
 import sys
@@ -81,7 +81,7 @@ def log_predictive(m, nu, alpha, beta, y):
 
 
 def grad_terms(m, nu, alpha, beta, y):
-    """eqDKmPure..eqDKnuPure, written exactly as in the paper."""
+    """Eq. (3.4)..Eq. (3.7), written exactly as in the paper."""
     m, nu, alpha, beta, y = map(mpf, (m, nu, alpha, beta, y))
     half = mpf(1) / 2
     sg = sigma_of(nu, beta)
@@ -136,7 +136,7 @@ def grad_overflow_rows():
 
 
 def xF(x):
-    """x F(x) with F from eqFAalpha."""
+    """x F(x) with F from Eq. (3.16)."""
     rx = mpmath.sqrt(x)
     return mpmath.sqrt(mp.pi) / 2 * rx * mpmath.exp(x) * mpmath.erfc(rx)
 
@@ -144,8 +144,8 @@ def xF(x):
 def gap(alpha):
     """alpha - A(alpha): the root x of x F(x) = alpha/(2 alpha + 1).
 
-    eqDKbetanu02 multiplied by (alpha - A); x F(x) increases from 0 to 1/2,
-    so the root is unique. Bisection in the bracket of Lemma lAProperties,
+    Eq. (3.15) multiplied by (alpha - A); x F(x) increases from 0 to 1/2,
+    so the root is unique. Bisection in the bracket of Lemma 3.1,
     item 3: max(alpha-1, 0) < x < alpha - 2 alpha/(2 alpha + 3).
     """
     a = mpf(alpha)
@@ -163,7 +163,7 @@ def gap(alpha):
             break
     x = (lo + hi) / 2
     A = a - x
-    # Lemma lAProperties, item 3.
+    # Lemma 3.1, item 3.
     assert 2 * a / (2 * a + 3) < A < min(a, 1), alpha
     return x
 
@@ -214,7 +214,7 @@ def post_rows():
 
 
 def kl_terms(p, q):
-    """Terms of eqKLDivergence, primed = p (posterior), nonprimed = q."""
+    """Terms of Eq. (2.9), primed = p (posterior), nonprimed = q."""
     pm, pn, pa, pb = map(mpf, p)
     qm, qn, qa, qb = map(mpf, q)
     return [
@@ -235,18 +235,18 @@ def kl_closed(p, q):
 
 
 def log_ng(mu, tau, m, nu, a, b):
-    """ln of eqNormalGamma."""
+    """ln of Eq. (2.1)."""
     return (a * mpmath.log(b) + mpmath.log(nu) / 2 - mpmath.loggamma(a)
             - mpmath.log(2 * mp.pi) / 2 + (a - mpf(1) / 2) * mpmath.log(tau)
             - b * tau - nu * tau * (mu - m) ** 2 / 2)
 
 
 def kl_integral(p, q):
-    """eqKLDivergenceIntegral by two-dimensional quadrature.
+    """Eq. (2.8) by two-dimensional quadrature.
 
     With mu = pm + z / sqrt(pnu tau) the inner integral has a standard normal
     weight; tau runs over (0, inf) with the Gamma(pa, pb) weight. The
-    integrand is ln p - ln q of eqNormalGamma (log_ng), with the
+    integrand is ln p - ln q of Eq. (2.1) (log_ng), with the
     tau-independent normalizing constants hoisted out of the loop.
     """
     pm, pn, pa, pb = map(mpf, p)
@@ -382,14 +382,14 @@ def quant_rows():
 
 
 def self_checks():
-    # eqKLDivergence against eqKLDivergenceIntegral.
+    # Eq. (2.9) against Eq. (2.8).
     with mpmath.workdps(20):
         for p, q in KL_INTEGRAL_CHECKED:
             ci = kl_integral(p, q)
             cc = kl_closed(p, q)
             assert abs(ci - cc) < mpf(10) ** -15 * (1 + abs(cc)), (p, q, ci, cc)
             sys.stderr.write("KL closed form %s vs integral %s\n" % (mpmath.nstr(cc, 18), mpmath.nstr(ci, 18)))
-    # Lemma lNablawKy: the gradient columns are -d(logpred).
+    # Lemma 2.1: the gradient columns are -d(logpred).
     for row in [(0.3, 0.7, 1.3, 2.1, -0.4), (1.0, 5.0, 0.2, 0.01, 3.0)]:
         m, nu, a, b, y = row
         g = grad_terms(*row)[:4]
@@ -422,7 +422,7 @@ def main():
     out.append("# post m nu alpha beta y  m' nu' alpha' beta'")
     out += post_rows()
     out.append("# kl pm pnu palpha pbeta  qm qnu qalpha qbeta  kl scale"
-               " (rows 1 and 7 checked against a 2-D quadrature of eqKLDivergenceIntegral)")
+               " (rows 1 and 7 checked against a 2-D quadrature of Eq. (2.8))")
     out += kl_rows()
     out.append("# cdf m nu alpha beta y  cdf")
     out += cdf_rows()

@@ -36,7 +36,7 @@ func (h hyper) String() string {
 }
 
 // paperHidden is the width of the paper's single hidden layer on the
-// real-world data sets (subsecRealWorld).
+// real-world data sets (Sec. 6.4).
 const paperHidden = 50
 
 // genericHyper is the fixed training recipe of gcp train -validation 0
@@ -46,15 +46,15 @@ var genericHyper = hyper{optimizer: gcp.Adam, lr: 1e-3, dropout: 0, epochs: 500,
 
 // genericMLBayesDropout is the dropout of ml_bayes on a data set the
 // appendix does not cover: "the same hyperparameters as for the ML, except
-// for the dropout rate, which was set to 0.4" (appendixHyperparameters).
+// for the dropout rate, which was set to 0.4" (Appendix E).
 const genericMLBayesDropout = 0.4
 
-// appendixHyper holds the paper's hyperparameters (appendixHyperparameters:
-// tableHyperparametersBostonConcrete and tableHyperparametersYacht), by
+// appendixHyper holds the paper's hyperparameters (Appendix E:
+// Table E.1 and Table E.2), by
 // data set and loss: optimizer, learning rate, dropout and epochs from the
 // tables; minibatch 5 on Boston, Concrete and Yacht and 10 on Power and
 // Kin8nm, from the text; one hidden layer of 50 ReLU units
-// (subsecRealWorld). The text says that ML_Bayes took ML's
+// (Sec. 6.4). The text says that ML_Bayes took ML's
 // hyperparameters with dropout 0.4, but the tables give ML_Bayes rows of
 // their own, with other dropout rates (0.1 on Concrete) and epochs (4000
 // on Yacht): the rows are used, as the more specific.

@@ -157,7 +157,7 @@ func (h bayesHyper) settings() string {
 
 // svgdAppendixLR is SVGD's learning rate by data set, the only setting
 // the paper's appendix chose per data set for a Bayesian comparator
-// (appendixHyperparameters: "0.001 for Boston, 0.005 for Concrete, 0.005
+// (Appendix E: "0.001 for Boston, 0.005 for Concrete, 0.005
 // for Power, 0.001 for Yacht, 0.005 for Kin8nm").
 var svgdAppendixLR = map[string]float64{"boston": 0.001, "concrete": 0.005, "power": 0.005, "yacht": 0.001, "kin8nm": 0.005}
 

@@ -90,14 +90,14 @@ var (
 	gcpEnsCorrMethod = demoMethod{"GCP_corr x5", gcpEnsembleModel, correctedSD, plot.Brown}
 	// The Bayesian comparators' sd is the predictive one, noise and
 	// weights together: the paper plots it for them with outliers
-	// (figSyntheticDataWithOutliers's footnote).
+	// (Fig. 6.2's footnote).
 	pbpCubicMethod  = demoMethod{"PBP", demoModel{pbpMethod, 1}, aleatoricSD, plot.Olive}
 	pbpSineMethod   = demoMethod{"PBP", demoModel{pbpMethod, 1}, totalSD, plot.Olive}
 	svgdCubicMethod = demoMethod{"SVGD", demoModel{svgdMethod, 1}, aleatoricSD, plot.Pink}
 	svgdSineMethod  = demoMethod{"SVGD", demoModel{svgdMethod, 1}, totalSD, plot.Pink}
 	cubicMethods    = []demoMethod{gcpMethod, mlMethod, mlBayesMethod, dpdMethod, gcpEnsMethod, pbpCubicMethod, svgdCubicMethod}
 	sineMethods     = []demoMethod{gcpMethod, gcpCorrMethod, mlMethod, dpdMethod, gcpEnsCorrMethod, pbpSineMethod, svgdSineMethod}
-	demoHidden      = []int{100} // Sec. subsecSyntheticAleatoricEpistemic
+	demoHidden      = []int{100} // Sec. 6.2
 	demoMLBayesRate = 0.2        // ML_Bayes's dropout rate, for its MC samples
 )
 
@@ -284,7 +284,7 @@ func errorsAgainst(xs []float64, c curves, truthMean, truthSD func(float64) floa
 	return math.Sqrt(rmse / float64(n)), mae / float64(n)
 }
 
-// cubicFigure draws Fig. 6.1 (figSyntheticDataAleatoricEpistemic), one
+// cubicFigure draws Fig. 6.1, one
 // panel per method, and prints each method's errors on the data's range.
 func cubicFigure(w io.Writer, dir string, set *demoSet, fits map[demoModel]*demoFit) error {
 	xs := linspace(-6, 6, 241)
@@ -354,7 +354,7 @@ func epistemicRatios(predict func([]float64) ([]gcp.Prediction, error), x []floa
 	return strings.Join(r, " / "), nil
 }
 
-// sineFigures draws Fig. 6.2 (figSyntheticDataWithOutliers: the data, the
+// sineFigures draws Fig. 6.2 (the data, the
 // means and the standard deviations against the truth) and the RMSE(n)
 // curves on clean test data, and prints each method's errors and AUC.
 func sineFigures(w io.Writer, dir string, seed uint64, set *demoSet, outlier []bool, fits map[demoModel]*demoFit) error {

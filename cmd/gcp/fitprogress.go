@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +52,7 @@ func (f *fitProgress) update(r gcp.AutoRound) {
 	case gcp.PhaseSearch:
 		f.detail = fmt.Sprintf("%d candidates, %d epochs, best held-out NLL %.4g", r.Candidates, r.Epochs, r.BestValNLL)
 	case gcp.PhaseEnsemble:
-		f.detail = fmt.Sprintf("best held-out NLL %.4g, calibration folds training behind it", r.BestValNLL)
+		f.detail = fmt.Sprintf("best held-out NLL %.4g", r.BestValNLL)
 	default:
 		f.detail = "5 fold models, each to predict the rows it does not train on"
 	}
@@ -78,13 +79,20 @@ func (f *fitProgress) end() {
 	f.bar.finish()
 }
 
-// summary describes the phases' spans on one line.
+// summary describes the phases' spans on one line. An ensemble's span
+// says that the calibration folds trained behind it only where there were
+// folds: from 5000 rows on, AutoFit calibrates on held-out rows instead.
 func (f *fitProgress) summary() string {
+	folds := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseCalibration })
 	var parts []string
 	for _, p := range f.phases {
+		ensemble := fmt.Sprintf("%d epochs", p.done)
+		if folds {
+			ensemble += ", the calibration folds training behind it"
+		}
 		what := map[gcp.AutoPhase]string{
 			gcp.PhaseSearch:      fmt.Sprintf("%d rounds", p.done),
-			gcp.PhaseEnsemble:    fmt.Sprintf("%d epochs, the calibration folds training behind it", p.done),
+			gcp.PhaseEnsemble:    ensemble,
 			gcp.PhaseCalibration: fmt.Sprintf("%d fold epochs", p.done),
 		}[p.phase]
 		parts = append(parts, fmt.Sprintf("%s %s (%s)", p.phase, p.took.Round(time.Millisecond), what))

@@ -14,15 +14,15 @@ import (
 	"github.com/gcpnet/gcp/bayes"
 )
 
-// The protocol of the paper's Sec. subsecRealWorld and
-// subsecRealWorldOutliers, one fold at a time.
+// The protocol of the paper's Sec. 6.4 and
+// Sec. 6.5, one fold at a time.
 
 // testShare is the share of rows in each test split: the paper's folds
 // train on 95%.
 const testShare = 0.05
 
 // outlierScale is how many training-target standard deviations wide the
-// outlier distribution is (subsecRealWorldOutliers).
+// outlier distribution is (Sec. 6.5).
 const outlierScale = 10
 
 // minTest is the smallest test split: the AUC needs two points.
@@ -67,7 +67,7 @@ func foldRand(seed uint64, f int) *rand.Rand {
 // and the rest, in permuted order, the training split; then, for
 // outliers p > 0, round(p·n_train) distinct training rows, whose targets
 // are replaced by draws from N(μ, (10σ)²), μ and σ the mean and standard
-// deviation of the clean training targets (subsecRealWorldOutliers); last,
+// deviation of the clean training targets (Sec. 6.5); last,
 // the seeds of training.
 func newFold(t table, seed uint64, f int, p float64) fold {
 	r := foldRand(seed, f)
@@ -121,7 +121,7 @@ func meanSD(v []float64, j, stride int) (mean, sd float64) {
 }
 
 // standardization returns the paper's standardization of a training
-// split (appendixHyperparameters): every feature and the target to zero
+// split (Appendix E): every feature and the target to zero
 // mean and unit variance. A constant column, whose standard deviation is
 // 0, keeps the scale 1: it is only centred.
 func (fd fold) standardization(d int) (xMean, xScale []float64, yMean, yScale float64) {

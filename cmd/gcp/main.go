@@ -92,7 +92,7 @@
 //
 // eval scores a model on a data file with a target column: the RMSE, the
 // area under the paper's RMSE-versus-rejection curve (the paper's AUC,
-// Sec. 6.4, subsecRealWorld) with points ranked by the Student-t variance
+// Sec. 6.4) with points ranked by the Student-t variance
 // (RMSE_curve_area) and by the corrected variance (RMSE_curve_area_corr),
 // the mean CRPS and the miscalibration area of the Student-t and the
 // calibrated predictive; a table: for the Student-t, the calibrated and
@@ -121,8 +121,8 @@
 // With -inner it never reads the test rows and scores a held-out tenth of
 // each training split.
 //
-// repro runs the paper's real-world protocol (Sec. 6.4–6.5,
-// subsecRealWorld and subsecRealWorldOutliers) with one of its methods:
+// repro runs the paper's real-world protocol (Sec. 6.4 and Sec. 6.5)
+// with one of its methods:
 // -folds random 95/5 splits drawn from -seed, each fold's draws depending
 // only on the seed and the fold's number; features and target
 // standardized by the mean and standard deviation of each training split;
@@ -131,7 +131,7 @@
 // deviation over the folds of the test RMSE, AUC, AUC_corr (GCP only),
 // mean NLL and 95% coverage, as a table or, with -json, as one JSON
 // object. The training hyperparameters default to the paper's
-// (appendixHyperparameters) for the five data sets of data/uci, named by
+// (Appendix E) for the five data sets of data/uci, named by
 // the file's base name, and otherwise to train's plain settings (-validation 0:
 // adam, lr 0.001, dropout 0, 500 epochs, batch 32). Folds train
 // float32 models, the fast path, in parallel on GOMAXPROCS goroutines. It
@@ -139,9 +139,9 @@
 //
 // demo runs the paper's two synthetic experiments on generated data, with
 // networks of one hidden layer of 100 units: Sec. 6.2
-// (subsecSyntheticAleatoricEpistemic: 20 points on [−4, −2] ∪ [2, 4],
+// (20 points on [−4, −2] ∪ [2, 4],
 // y ~ N(x³, 3²); GCP, ML, ML_Bayes, DPD, an ensemble of five GCP
-// networks, PBP and SVGD) and Sec. 6.3 (subsecSynthetic: 400 points with
+// networks, PBP and SVGD) and Sec. 6.3 (400 points with
 // mean sin 3x, sd 0.5·cos⁴x and 5% outliers from U(−4, 16); GCP,
 // GCP_corr, ML, DPD, the ensemble's GCP_corr, PBP and SVGD). It writes PNG figures like the
 // paper's into the directory -o (default gcp-demo): the means and ±3 sd

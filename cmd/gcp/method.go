@@ -8,7 +8,7 @@ import (
 )
 
 // method is what -method selects: a network of the root package under one
-// of the paper's losses (gcp, ml, ml_bayes, dpd; Sec. subsecMethods), or
+// of the paper's losses (gcp, ml, ml_bayes, dpd; Sec. 6.1), or
 // one of its Bayesian comparators in package bayes (pbp, svgd).
 type method struct {
 	loss  gcp.Loss // a network's loss; unused for a Bayesian comparator

@@ -72,7 +72,7 @@ func TestFitProgress(t *testing.T) {
 		t.Fatalf("%d lines, want one per phase:\n%q", len(lines), buf.String())
 	}
 	for i, want := range []string{"search round 3/3  2 candidates, 100 epochs, best held-out NLL 1.25  took ",
-		"ensemble epoch 40/100  best held-out NLL 1, calibration folds training behind it  took ",
+		"ensemble epoch 40/100  best held-out NLL 1  took ",
 		"calibration fold epoch 150/150  5 fold models, each to predict the rows it does not train on  took "} {
 		last := lines[i][strings.LastIndex(lines[i], "\r")+1:]
 		if !strings.Contains(last, want) {
@@ -84,6 +84,15 @@ func TestFitProgress(t *testing.T) {
 		if !strings.Contains(sum, want) {
 			t.Errorf("summary %q lacks %q", sum, want)
 		}
+	}
+	// Without a calibration phase (AutoFit's calibration split) the
+	// ensemble's span names no folds.
+	split := newFitProgress(nil)
+	split.update(gcp.AutoRound{Phase: gcp.PhaseSearch, Done: 3, Total: 3})
+	split.update(gcp.AutoRound{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100})
+	split.end()
+	if sum := split.summary(); !strings.HasSuffix(sum, " (100 epochs)") {
+		t.Errorf("summary without folds %q, want it to end in \" (100 epochs)\"", sum)
 	}
 	// Off a terminal nothing is drawn, and the spans are still kept.
 	quiet := newFitProgress(nil)

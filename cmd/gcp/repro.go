@@ -36,7 +36,7 @@ GOMAXPROCS goroutines; each fold's draws depend only on -seed and its
 number.
 
 The training flags default to the paper's hyperparameters
-(appendixHyperparameters, one hidden layer of 50 ReLU units) when FILE's
+(Appendix E, one hidden layer of 50 ReLU units) when FILE's
 base name is boston, concrete, power, yacht or
 kin8nm, and otherwise to the fixed settings of gcp train -validation 0
 (adam, lr 0.001, dropout 0, 500 epochs, batch 32; dropout 0.4 for

@@ -1,5 +1,5 @@
 // Package metrics scores a model's predictions on a test set by the
-// measures of the paper's Sec. subsecRealWorld (RMSE, and the curve of
+// measures of the paper's Sec. 6.4 (RMSE, and the curve of
 // RMSE versus rejection with its AUC) and by the measures of the
 // predictive distribution that the field reads: the mean negative log
 // predictive density, the mean CRPS, the coverage, width and interval
@@ -41,7 +41,7 @@ func RMSE(pred, y []float64) (float64, error) {
 }
 
 // AUC returns the paper's area under the RMSE-versus-rejection curve
-// (Sec. subsecRealWorld), the curve RMSECurve returns:
+// (Sec. 6.4), the curve RMSECurve returns:
 //
 //	AUC = 1/(N−1) · Σ_{n=0}^{N−2} (RMSE(n) + RMSE(n+1))/2,
 //
@@ -65,7 +65,7 @@ func AUC(pred, y, variance []float64) (float64, error) {
 }
 
 // RMSECurve returns the paper's curve RMSE(n), n = 0..N−1, of the N test
-// points (Sec. subsecRealWorld, figSqErrorRemovedSampleCurves): the
+// points (Sec. 6.4, Fig. 6.3): the
 // points are ordered by variance, ascending, and RMSE(n) is the RMSE of
 // the N−n points with the lowest variance, those left when the n with
 // the highest variance are removed. Points with equal variance keep their

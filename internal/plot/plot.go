@@ -1,5 +1,5 @@
 // Package plot draws the figures of the gcp command (the panels of the
-// paper's Sec. secNN: data, means, ±3 sd bands, RMSE(n) curves) into PNG
+// paper's Sec. 6: data, means, ±3 sd bands, RMSE(n) curves) into PNG
 // images with the standard library alone. A Plot is one panel: axes with
 // tick labels in a built-in 5×7 bitmap font, then points, lines (solid or
 // dashed), filled bands and a legend; Grid lays panels out in one image

@@ -8,13 +8,13 @@ import (
 )
 
 // SinMean and SinSD are the ground truth of the outlier experiment (paper:
-// subsecSynthetic): mean sin 3x and standard deviation 0.5·cos⁴x.
+// Sec. 6.3): mean sin 3x and standard deviation 0.5·cos⁴x.
 func SinMean(x float64) float64 { return math.Sin(3 * x) }
 
 // SinSD is the ground-truth standard deviation 0.5·cos⁴x.
 func SinSD(x float64) float64 { return 0.5 * math.Pow(math.Cos(x), 4) }
 
-// SinOutliers draws the data set of the paper's Sec. subsecSynthetic: n
+// SinOutliers draws the data set of the paper's Sec. 6.3: n
 // inputs x ~ U(−1, 1) and targets y ~ N(SinMean(x), SinSD(x)²), of which
 // each, where where(x) holds, is replaced with probability p by a draw from
 // U(−4, 16). It reports which targets are outliers. The paper's data set
@@ -38,14 +38,14 @@ func SinOutliers(seed uint64, n int, p float64, where func(x float64) bool) (x, 
 func Everywhere(float64) bool { return true }
 
 // CubicMean is the ground-truth mean x³ of the aleatoric-versus-epistemic
-// experiment (paper: subsecSyntheticAleatoricEpistemic).
+// experiment (paper: Sec. 6.2).
 func CubicMean(x float64) float64 { return x * x * x }
 
 // CubicSD is the ground-truth standard deviation of that experiment.
 const CubicSD = 3
 
 // Cubic draws the data set of the paper's Sec.
-// subsecSyntheticAleatoricEpistemic: n inputs uniform on [−4, −2] ∪ [2, 4]
+// Sec. 6.2: n inputs uniform on [−4, −2] ∪ [2, 4]
 // and targets y ~ N(CubicMean(x), CubicSD²). The gap and the outside of
 // [−4, 4] hold no data, so that a model's epistemic uncertainty shows
 // there. The paper's data set has n = 20.

@@ -1,35 +1,38 @@
 package bayes
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/atomicfile"
+	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
 // The saved-model format of a PBP model; MarshalBinary documents it byte
 // by byte.
 const (
-	fileMagic   = atomicfile.MagicPBP
 	fileVersion = 1
 	headerLen   = 25 // magic through the header CRC
 	scalarsLen  = 68 // Seed through yScale
-	crcLen      = 4
+	crcLen      = binfmt.CRCLen
 )
+
+// pbpFormat is the PBP format's magic, version and header length, which
+// package binfmt checks and reads by.
+var pbpFormat = binfmt.Format{
+	Magic:      atomicfile.MagicPBP,
+	MaxVersion: fileVersion,
+	HeaderLen:  func(uint16) int { return headerLen },
+}
 
 // maxTrainedEpochs bounds the stored count of epochs trained, so that it
 // fits an int on every platform and the next epoch's stream cannot wrap.
 const maxTrainedEpochs = 1 << 31
 
-var (
-	le         = binary.LittleEndian
-	castagnoli = crc32.MakeTable(crc32.Castagnoli)
-)
+var le = binary.LittleEndian
 
 // header is the size information at the start of a saved model.
 type header struct{ depth, inputs, params int }
@@ -88,12 +91,11 @@ func (m *PBP) MarshalBinary() ([]byte, error) {
 	}
 	h := header{depth: len(m.cfg.Hidden), inputs: m.cfg.Inputs, params: m.lay.params()}
 	b := make([]byte, 0, h.size())
-	b = append(b, fileMagic...)
-	b = le.AppendUint16(b, fileVersion)
+	b = pbpFormat.AppendPrefix(b, fileVersion)
 	b = append(b, byte(h.depth))
 	b = le.AppendUint32(b, uint32(h.inputs))
 	b = le.AppendUint32(b, uint32(h.params))
-	b = le.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = binfmt.AppendCRC(b)
 	for _, w := range m.cfg.Hidden {
 		b = le.AppendUint32(b, uint32(w))
 	}
@@ -106,7 +108,7 @@ func (m *PBP) MarshalBinary() ([]byte, error) {
 	for _, v := range m.buf {
 		b = le.AppendUint64(b, math.Float64bits(v))
 	}
-	return le.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+	return binfmt.AppendCRC(b), nil
 }
 
 // UnmarshalBinary decodes a model written by MarshalBinary into m,
@@ -154,58 +156,18 @@ func (m *PBP) ReadFrom(r io.Reader) (int64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("%w: nil PBP", gcp.ErrConfig)
 	}
-	return readModel(r, headerLen, func(head []byte) (uint64, error) {
+	return pbpFormat.ReadOne(r, func(head []byte) (int64, error) {
 		h, err := parseHeader(head)
-		return uint64(h.size()), err
+		return int64(h.size()), err
 	}, m.UnmarshalBinary)
 }
 
-// readModel reads one saved model of either format from r into a model
-// by decode (its UnmarshalBinary, which leaves it unchanged on error) and
-// returns the number of bytes read: the first headerLen bytes, whose
-// header parse validates and sizes, then exactly the rest, into a buffer
-// that grows with what r delivers. PBP.ReadFrom documents the errors.
-func readModel(r io.Reader, headerLen int, parse func(head []byte) (uint64, error), decode func([]byte) error) (int64, error) {
-	head := make([]byte, headerLen)
-	n, err := io.ReadFull(r, head)
-	if err == io.EOF {
-		return 0, fmt.Errorf("%w: no bytes before %w", gcp.ErrTruncated, io.EOF)
-	}
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return int64(n), fmt.Errorf("bayes: reading a saved model: %w", err)
-	}
-	size, err := parse(head[:n])
-	if err != nil {
-		return int64(n), err
-	}
-	var buf bytes.Buffer
-	buf.Write(head)
-	k, err := buf.ReadFrom(io.LimitReader(r, int64(size)-int64(headerLen)))
-	if err != nil {
-		return int64(n) + k, fmt.Errorf("bayes: reading a saved model: %w", err)
-	}
-	return int64(n) + k, decode(buf.Bytes())
-}
-
-// parseHeader checks the magic, version, header CRC and sizes at the
-// start of data and returns the sizes. The version is checked before the
-// CRC, so that a later version may change everything after it.
+// parseHeader checks the header at the start of data, which may be the
+// header alone: its magic, version and CRC (binfmt.Format.Header), then
+// its sizes against the limits. It returns the sizes.
 func parseHeader(data []byte) (header, error) {
-	n := min(len(data), len(fileMagic))
-	if string(data[:n]) != fileMagic[:n] {
-		return header{}, fmt.Errorf("%w: data starts with %q, want %q", gcp.ErrMagic, data[:n], fileMagic)
-	}
-	if len(data) < len(fileMagic)+2 {
-		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), headerLen)
-	}
-	if v := le.Uint16(data[len(fileMagic):]); v != fileVersion {
-		return header{}, fmt.Errorf("%w: version %d, this package reads version %d", gcp.ErrVersion, v, fileVersion)
-	}
-	if len(data) < headerLen {
-		return header{}, fmt.Errorf("%w: %d bytes, the header alone is %d", gcp.ErrTruncated, len(data), headerLen)
-	}
-	if got, want := crc32.Checksum(data[:headerLen-crcLen], castagnoli), le.Uint32(data[headerLen-crcLen:]); got != want {
-		return header{}, fmt.Errorf("%w: header CRC is %#08x, stored %#08x", gcp.ErrChecksum, got, want)
+	if _, err := pbpFormat.Header(data); err != nil {
+		return header{}, err
 	}
 	depth, inputs, params := int(data[12]), le.Uint32(data[13:]), le.Uint32(data[17:])
 	switch {
@@ -226,48 +188,38 @@ func decode(data []byte) (*PBP, error) {
 	if err != nil {
 		return nil, err
 	}
-	if size := h.size(); len(data) < size {
-		return nil, fmt.Errorf("%w: %d bytes, the header says %d", gcp.ErrTruncated, len(data), size)
-	} else if len(data) > size {
-		return nil, fmt.Errorf("%w: %d bytes after the model's end at %d", gcp.ErrFormat, len(data)-size, size)
+	if err := binfmt.Complete(data, int64(h.size())); err != nil {
+		return nil, err
 	}
-	end := len(data) - crcLen
-	if got, want := crc32.Checksum(data[:end], castagnoli), le.Uint32(data[end:]); got != want {
-		return nil, fmt.Errorf("%w: CRC is %#08x, stored %#08x", gcp.ErrChecksum, got, want)
-	}
-	off := headerLen
-	u32 := func() uint32 { off += 4; return le.Uint32(data[off-4:]) }
-	u64 := func() uint64 { off += 8; return le.Uint64(data[off-8:]) }
-	f64 := func() float64 { return math.Float64frombits(u64()) }
-
+	d := binfmt.NewDecoder(data, headerLen)
 	cfg := PBPConfig{Inputs: h.inputs, Hidden: make([]int, h.depth)}
 	for i := range cfg.Hidden {
-		w := u32()
+		w := d.U32()
 		if w < 1 || w > maxWidth {
-			return nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want 1..%d", gcp.ErrFormat, off-4, i, w, maxWidth)
+			return nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want 1..%d", gcp.ErrFormat, d.Off()-4, i, w, maxWidth)
 		}
 		cfg.Hidden[i] = int(w)
 	}
 	if p := paramCount(cfg.Inputs, cfg.Hidden); p != int64(h.params) {
 		return nil, fmt.Errorf("%w: Hidden makes %d weights, the header says %d", gcp.ErrFormat, p, h.params)
 	}
-	cfg.Seed = u64()
-	cfg.Epochs = int(u32())
+	cfg.Seed = d.U64()
+	cfg.Epochs = int(d.U32())
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	m := newModel(cfg)
-	epochs := u64()
+	epochs := d.U64()
 	if epochs >= maxTrainedEpochs {
-		return nil, fmt.Errorf("%w: offset %d: %d epochs trained, want fewer than %d", gcp.ErrFormat, off-8, epochs, uint64(maxTrainedEpochs))
+		return nil, fmt.Errorf("%w: offset %d: %d epochs trained, want fewer than %d", gcp.ErrFormat, d.Off()-8, epochs, uint64(maxTrainedEpochs))
 	}
 	m.epochs = int(epochs)
 	scalars := [...]*float64{&m.noiseA, &m.noiseB, &m.priorA, &m.priorB, &m.yMean, &m.yScale}
 	for _, p := range scalars {
-		*p = f64()
+		*p = d.F64()
 	}
 	for i := range m.buf {
-		m.buf[i] = f64()
+		m.buf[i] = d.F64()
 	}
 	return m, m.check()
 }

@@ -24,8 +24,9 @@ func TestStandardNormalQuantile(t *testing.T) {
 // mean + sd·z to within 1e-15·(|mean| + sd·|z|) (z is within 4e-16 of its
 // value, TestStandardNormalQuantile, and scaling by sd and adding the
 // mean round twice more); for mean 0 the upper tail is the exact mirror
-// of the lower one. The first row is the probe's reproduction: N(0, 1)'s
-// Quantile(1e-17) was −Inf with a nil error.
+// of the lower one. The first row, labelled "the probe's", is the
+// reproduction of N4 of issue 26: N(0, 1)'s Quantile(1e-17) was −Inf with
+// a nil error.
 // regression: N4 of issue 26.
 func TestPredictiveQuantileTails(t *testing.T) {
 	refs, err := loadSpecialRefs()
@@ -57,5 +58,70 @@ func TestPredictiveQuantileTails(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNormalPredictive checks the Gaussian predictive of the comparators
+// against closed forms and tabulated values of Φ (Abramowitz & Stegun
+// 26.2; Φ(−10) and Φ⁻¹(1e-10) to 16 digits from mpmath).
+func TestNormalPredictive(t *testing.T) {
+	p := Prediction{Loss: LossGaussianML, Mean: 3, Var: 4, VarCorrected: 4, Alpha: math.Inf(1)}
+	rel := func(got, want float64) float64 { return math.Abs(got-want) / math.Abs(want) }
+	const z975 = 1.959963984540054 // Φ⁻¹(0.975)
+	checks := []struct {
+		name      string
+		got, want float64
+		tol       float64 // a few ulps, or erfc's documented accuracy
+	}{
+		{"CDF(m)", p.CDF(3), 0.5, 1e-16},
+		{"CDF(m+z975·sd)", p.CDF(3 + 2*z975), 0.975, 1e-15},
+		{"CDF(m−10 sd)", p.CDF(3 - 20), 7.619853024160527e-24, 1e-13},
+		{"LogPDF(m)", p.LogPDF(3), -0.5 * math.Log(2*math.Pi*4), 1e-15},
+		{"LogPDF(m+2)", p.LogPDF(5), -0.5*math.Log(2*math.Pi*4) - 0.5, 1e-15},
+	}
+	q, err := p.Quantile(1e-10)
+	checks = append(checks, struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{"Quantile(1e-10)", q, 3 + 2*-6.361340902404056, 1e-13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi, err := p.Interval(0.95)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks = append(checks, struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{"Interval(0.95).lo", lo, 3 - 2*z975, 1e-14}, struct {
+		name      string
+		got, want float64
+		tol       float64
+	}{"Interval(0.95).hi", hi, 3 + 2*z975, 1e-14})
+	for _, c := range checks {
+		if r := rel(c.got, c.want); !(r <= c.tol) {
+			t.Errorf("%s = %.17g, want %.17g (rel %.2g)", c.name, c.got, c.want, r)
+		}
+	}
+	for _, prob := range []float64{1e-300, 1e-20, 0.01, 0.3, 0.5, 0.9, 1 - 1e-12} {
+		q, err := p.Quantile(prob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The round trip's error is the CDF's slope times the quantile's
+		// rounding: a few ulps relative in the lower tail; in the upper
+		// tail 1 − prob itself carries ulps of 1.
+		if got := p.CDF(q); math.Abs(got-prob) > 1e-13*min(prob, 1-prob)+1e-16 {
+			t.Errorf("CDF(Quantile(%g)) = %g", prob, got)
+		}
+	}
+	if _, err := p.Quantile(1); err == nil {
+		t.Error("Quantile(1) gives no error")
+	}
+	if _, _, err := p.Interval(1); err == nil {
+		t.Error("Interval(1) gives no error")
 	}
 }

@@ -13,11 +13,12 @@ import (
 	"github.com/gcpnet/gcp/internal/filetest"
 )
 
-// TestSaveFileOverFIFO is defect 4: SaveFile renamed a regular file over
-// a FIFO or a device; as root, "gcp train -o /dev/null" replaced the
-// machine's /dev/null with a model. A FIFO stands in for the device here,
-// so that the test cannot harm the machine it runs on. It must be refused
-// with ErrNotRegular and left a FIFO, directly and through a link.
+// TestSaveFileOverFIFO checks that SaveFile refuses a FIFO or a device
+// with ErrNotRegular and leaves it a FIFO, directly and through a link;
+// as root, "gcp train -o /dev/null" replaced the machine's /dev/null with
+// a model. A FIFO stands in for the device here, so that the test cannot
+// harm the machine it runs on.
+// regression: SaveFile renamed a regular file over a FIFO or a device (issue 11).
 func TestSaveFileOverFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo, link := filepath.Join(dir, "fifo"), filepath.Join(dir, "link")
