@@ -229,3 +229,13 @@ func svgdTestTrainer(t *testing.T, m, rows int) *svgdTrainer {
 	}
 	return tr
 }
+
+// hiddenCopied reports whether withDefaults, called by with on a Hidden
+// of {7}, returns a copy of it: a later change to the caller's slice
+// must not reach the configuration.
+func hiddenCopied(with func(hidden []int) []int) bool {
+	h := []int{7}
+	got := with(h)
+	h[0] = 9
+	return got[0] == 7
+}

@@ -73,3 +73,38 @@ func TestLayerMomentsMonteCarlo(t *testing.T) {
 		mcCheck(t, fmt.Sprintf("unit %d ReLU output", j), z, m, vr)
 	}
 }
+
+// TestPropagateDeterministic checks propagate's wiring of the layers on
+// a network of 2 inputs, 3 hidden units and the output whose weights
+// have variance 0: the moments are then those of one network, which is
+// computed here by hand from the documented layout (a row of weights per
+// unit, the bias weight last, the sum scaled by 1/√(fan-in + 1)), and
+// the output's variance is 0. A few sums of order-1 values: 1e-14
+// relative.
+func TestPropagateDeterministic(t *testing.T) {
+	m := newModel(PBPConfig{Inputs: 2, Hidden: []int{3}, Epochs: 1}.withDefaults())
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range m.mean {
+		m.mean[i] = r.NormFloat64()
+	}
+	x := []float64{0.7, -1.3}
+	ws := m.NewWorkspace()
+	copy(ws.input(m), x)
+	mean, variance := m.propagate(ws)
+	w1, w2 := m.mean[:9], m.mean[9:13]
+	want, active := w2[3], 0
+	for j := range 3 {
+		a := (w1[3*j]*x[0] + w1[3*j+1]*x[1] + w1[3*j+2]) / math.Sqrt(3)
+		want += w2[j] * max(a, 0)
+		if a > 0 {
+			active++
+		}
+	}
+	if active == 0 || active == 3 {
+		t.Fatalf("%d of 3 hidden units active: the seed must give both kinds", active)
+	}
+	want /= 2 // √(3 + 1)
+	if !close(mean, want, 1e-14) || variance != 0 {
+		t.Errorf("propagate gives N(%.17g, %g), the network by hand %.17g with variance 0", mean, variance, want)
+	}
+}
