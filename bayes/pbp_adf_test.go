@@ -76,12 +76,6 @@ func TestADFLinearIsKalman(t *testing.T) {
 	}
 }
 
-// close reports whether got is within tol of want, relative to |want|
-// or to 1 for values below 1.
-func close(got, want, tol float64) bool {
-	return math.Abs(got-want) <= tol*max(1, math.Abs(want))
-}
-
 // TestLogZGradientFiniteDifferences checks backward's gradient of log Z =
 // log N(y | μ, σ² + noise) with respect to every weight's mean and
 // variance in a network with two hidden layers against central finite

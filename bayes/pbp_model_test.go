@@ -5,26 +5,10 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/gcpnet/gcp"
 )
-
-// sineData returns n rows of y = sin(x) + N(0, noiseSD²) with x uniform
-// on [−3, 3], drawn from seed.
-func sineData(n int, seed uint64) (x, y []float64) {
-	r := rand.New(rand.NewPCG(seed, 99))
-	x, y = make([]float64, n), make([]float64, n)
-	for i := range x {
-		x[i] = 6*r.Float64() - 3
-		y[i] = math.Sin(x[i]) + noiseSD*r.NormFloat64()
-	}
-	return x, y
-}
-
-// noiseSD is the noise of sineData.
-const noiseSD = 0.2
 
 // TestPBPSineCoverageAndExtrapolation fits the default network (50 hidden
 // units, 40 epochs) to 500 rows of sineData and checks, on 2000 new rows
@@ -91,16 +75,6 @@ func TestPBPSineCoverageAndExtrapolation(t *testing.T) {
 			t.Errorf("x = %g: epistemic variance %.4g, want above 100 × %.4g and above the noise's %.4g", xi, p.VarEpistemic, inside, p.VarAleatoric)
 		}
 	}
-}
-
-// mustMarshal returns m's saved bytes.
-func mustMarshal(t *testing.T, m *PBP) []byte {
-	t.Helper()
-	b, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestPBPFitIsReproducible checks that a seed gives a bit-identical model,

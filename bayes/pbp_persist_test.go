@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -22,23 +21,6 @@ const goldenFile = "testdata/pbp_v1.gcpbp"
 
 // goldenInputs are the rows TestPBPGolden predicts.
 var goldenInputs = [][]float64{{0, 0}, {0.5, -1}, {-2, 3}, {4, 4}, {-7, 0.25}}
-
-// goldenModel trains the model of the golden file: 3 epochs of a network
-// with hidden layers of 3 and 2 units on 60 rows of a smooth function of
-// two inputs.
-func goldenModel(t *testing.T) *PBP {
-	t.Helper()
-	var x, y []float64
-	for i := range 60 {
-		a, b := float64(i%10)/3-1.5, float64(i/10)-2.5
-		x, y = append(x, a, b), append(y, math.Sin(a)+0.3*b*b+0.05*math.Cos(7*float64(i)))
-	}
-	m, err := FitPBP(PBPConfig{Inputs: 2, Hidden: []int{3, 2}, Epochs: 3, Seed: 7}, x, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
 
 // readGolden returns the golden file's bytes, after rewriting it under
 // -update.
@@ -211,14 +193,6 @@ func TestPBPCorruption(t *testing.T) {
 	if !bytes.Equal(before, mustMarshal(t, m)) {
 		t.Error("failed loads changed the model")
 	}
-}
-
-// reseal recomputes both CRCs of a saved model, so that a test can change
-// a field and reach the check behind the checksums.
-func reseal(b []byte) []byte {
-	le.PutUint32(b[headerLen-crcLen:], crc32.Checksum(b[:headerLen-crcLen], castagnoli))
-	le.PutUint32(b[len(b)-crcLen:], crc32.Checksum(b[:len(b)-crcLen], castagnoli))
-	return b
 }
 
 // TestPBPFormatErrors checks the error of each kind of well-sealed but

@@ -12,17 +12,6 @@ import (
 // TestPBPPredictAllocs.
 var sinkPrediction gcp.Prediction
 
-// fitSine returns a small model of sineData for the prediction tests.
-func fitSine(t *testing.T) *PBP {
-	t.Helper()
-	x, y := sineData(300, 4)
-	m, err := FitPBP(PBPConfig{Inputs: 1, Hidden: []int{20, 10}, Epochs: 5, Seed: 2}, x, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestPBPPredictAllocs checks that Predict allocates nothing.
 func TestPBPPredictAllocs(t *testing.T) {
 	m := fitSine(t)

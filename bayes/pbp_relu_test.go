@@ -1,9 +1,7 @@
 package bayes
 
 import (
-	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 )
 
@@ -21,10 +19,6 @@ func simpson(f func(float64) float64, a, b float64, n int) float64 {
 	}
 	return sum * h / 3
 }
-
-// stdNormal is the standard normal density, written out here rather than
-// shared with the code under test.
-func stdNormal(t float64) float64 { return math.Exp(-t*t/2) / math.Sqrt(2*math.Pi) }
 
 // TestReLUMomentsQuadrature checks reluMoments against numerical
 // quadrature of the definitions E[z] = ∫max(0, μ+σt)φ(t)dt and Var z =
@@ -76,73 +70,6 @@ func TestReLUMomentsTails(t *testing.T) {
 	}
 	if m, v, cdf, dens := reluMoments(2, 0); m != 2 || v != 0 || cdf != 1 || dens != 0 {
 		t.Errorf("reluMoments(2, 0) = %g, %g, %g, %g, want 2, 0, 1, 0", m, v, cdf, dens)
-	}
-}
-
-// mcCheck fails t unless the sample mean and variance of xs agree with
-// want within 5 of their standard errors: s/√N for the mean and, for the
-// variance, the standard deviation of the squared deviations over √N. A
-// correct formula fails one such check with probability 6e-7, so the few
-// dozen checks here together fail with probability about 1e-5, while a
-// wrong formula is off by many standard errors at N = 200 000.
-func mcCheck(t *testing.T, name string, xs []float64, wantMean, wantVar float64) {
-	t.Helper()
-	n := float64(len(xs))
-	var mean float64
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= n
-	var m2, m4 float64
-	for _, x := range xs {
-		d := (x - mean) * (x - mean)
-		m2 += d
-		m4 += d * d
-	}
-	m2 /= n
-	m4 /= n
-	seMean, seVar := math.Sqrt(m2/n), math.Sqrt((m4-m2*m2)/n)
-	if math.Abs(mean-wantMean) > 5*seMean {
-		t.Errorf("%s: MC mean %.6g ± %.2g, formula %.6g", name, mean, seMean, wantMean)
-	}
-	if math.Abs(m2-wantVar) > 5*seVar {
-		t.Errorf("%s: MC variance %.6g ± %.2g, formula %.6g", name, m2, seVar, wantVar)
-	}
-}
-
-// TestLayerMomentsMonteCarlo samples a hidden layer of 4 units on 5
-// inputs and a bias, with Gaussian weights and Gaussian inputs of the
-// given moments, and checks the moments of its pre-activations
-// (preactivation, exact for independent factors) and of its ReLU outputs
-// for a Gaussian pre-activation (reluMoments, PBP's assumption) against
-// the samples' (mcCheck gives the tolerance).
-func TestLayerMomentsMonteCarlo(t *testing.T) {
-	const inputs, units, samples = 6, 4, 200000
-	r := rand.New(rand.NewPCG(3, 4))
-	mz, vz := make([]float64, inputs), make([]float64, inputs)
-	for i := range inputs - 1 {
-		mz[i], vz[i] = r.NormFloat64(), 0.5*r.Float64()
-	}
-	mz[inputs-1], vz[inputs-1] = 1, 0 // the bias input
-	w, v := make([]float64, units*inputs), make([]float64, units*inputs)
-	for i := range w {
-		w[i], v[i] = r.NormFloat64(), 0.3*r.Float64()
-	}
-	a, z := make([]float64, samples), make([]float64, samples)
-	for j := range units {
-		mu, s2 := preactivation(w[j*inputs:(j+1)*inputs], v[j*inputs:(j+1)*inputs], mz, vz)
-		for s := range samples {
-			var sum float64
-			for i := range inputs {
-				wi := w[j*inputs+i] + math.Sqrt(v[j*inputs+i])*r.NormFloat64()
-				sum += wi * (mz[i] + math.Sqrt(vz[i])*r.NormFloat64())
-			}
-			a[s] = sum / math.Sqrt(inputs)
-			z[s] = max(0, mu+math.Sqrt(s2)*r.NormFloat64())
-		}
-		mcCheck(t, fmt.Sprintf("unit %d pre-activation", j), a, mu, s2)
-		m, vr, _, _ := reluMoments(mu, s2)
-		mcCheck(t, fmt.Sprintf("unit %d ReLU output", j), z, m, vr)
 	}
 }
 

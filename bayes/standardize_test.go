@@ -8,16 +8,6 @@ import (
 	"github.com/gcpnet/gcp"
 )
 
-// lineData returns n rows of one feature on [−1, 1) and targets
-// 2x + 0.1·sin(7i), times scale.
-func lineData(n int, scale float64) (x, y []float64) {
-	for i := range n {
-		a := float64(i)/float64(n/2) - 1
-		x, y = append(x, a), append(y, scale*(2*a+0.1*math.Sin(7*float64(i))))
-	}
-	return x, y
-}
-
 // fitBoth fits a small PBP and a small SVGD (5 particles, 50 iterations:
 // the emulated CI legs run this) to x, y by rule s and returns their
 // predictors, or the errors of the fits.

@@ -2,40 +2,10 @@ package bayes
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/gcpnet/gcp"
 )
-
-// svgdTestTrainer returns a trainer of m particles with initialized
-// particles on random standardized data: rows rows of 3 features, one
-// hidden layer of 4 units, minibatches of 10 rows.
-func svgdTestTrainer(t *testing.T, m, rows int) *svgdTrainer {
-	t.Helper()
-	const d = 3
-	r := rand.New(rand.NewPCG(7, 8))
-	x, y := make([]float64, rows*d), make([]float64, rows)
-	for i := range x {
-		x[i] = r.NormFloat64()
-	}
-	for i := range y {
-		y[i] = x[i*d] - x[i*d+1]*x[i*d+2] + 0.3*r.NormFloat64()
-	}
-	cfg := SVGDConfig{Inputs: d, Hidden: []int{4}, Particles: m, BatchSize: 10, LearningRate: 0.01}.withDefaults()
-	stack, err := cfg.validate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := newSVGDTrainer(&SVGD{cfg: cfg, stack: stack}, x, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.initParticles(rand.New(rand.NewPCG(9, 10))); err != nil {
-		t.Fatal(err)
-	}
-	return tr
-}
 
 // svgdLogPosterior returns the authors' log posterior (bayesian_nn.py's
 // log_posterior, constants included) of the one-particle θ on the
