@@ -181,3 +181,34 @@ var allLosses = []Loss{LossGCP, LossGaussianML, LossDPD, LossMLBayes}
 var sinkLoss float64
 
 var sinkPrediction Prediction
+
+// checkParamGradient compares grad, the gradient of an objective with
+// respect to the parameters p, with central differences of step h of
+// eval, the objective at the current p, and reports each parameter whose
+// relative error is above tol, what names the gradient (such as
+// "backprop"). The error is relative to |grad[i]|, floored at 1e-3 of the
+// largest |grad|, so that the zero gradients of dead or dropped units stay
+// meaningful. It logs the worst error and leaves p as it found it.
+func checkParamGradient(t *testing.T, what string, p, grad []float64, h, tol float64, eval func() float64) {
+	t.Helper()
+	gmax := 0.0
+	for _, g := range grad {
+		gmax = max(gmax, math.Abs(g))
+	}
+	worst := 0.0
+	for i := range p {
+		orig := p[i]
+		p[i] = orig + h
+		fp := eval()
+		p[i] = orig - h
+		fm := eval()
+		p[i] = orig
+		fd := (fp - fm) / (2 * h)
+		rel := math.Abs(fd-grad[i]) / max(math.Abs(grad[i]), 1e-3*gmax)
+		worst = max(worst, rel)
+		if rel > tol {
+			t.Errorf("param %d: %s %.12g, finite difference %.12g (rel %.2g)", i, what, grad[i], fd, rel)
+		}
+	}
+	t.Logf("%d parameters, worst relative error %.2g", len(p), worst)
+}

@@ -87,26 +87,10 @@ func TestNetworkGradient(t *testing.T) {
 			// meaningful for parameters whose gradient is zero (dead ReLU
 			// units, dropped units).
 			const h, tol = 1e-4, 1e-6
-			gmax := 0.0
-			for _, g := range grad {
-				gmax = max(gmax, math.Abs(g))
-			}
-			worst := 0.0
-			for i := range m.params {
-				orig := m.params[i]
-				m.params[i] = orig + h
-				_, lp := tr.gradientMasked(n, mask)
-				m.params[i] = orig - h
-				_, lm := tr.gradientMasked(n, mask)
-				m.params[i] = orig
-				fd := (lp - lm) / (2 * h)
-				rel := math.Abs(fd-grad[i]) / max(math.Abs(grad[i]), 1e-3*gmax)
-				worst = max(worst, rel)
-				if rel > tol {
-					t.Errorf("param %d: backprop %.12g, finite difference %.12g (rel %.2g)", i, grad[i], fd, rel)
-				}
-			}
-			t.Logf("%d parameters, worst relative error %.2g", len(m.params), worst)
+			checkParamGradient(t, "backprop", m.params, grad, h, tol, func() float64 {
+				_, l := tr.gradientMasked(n, mask)
+				return l
+			})
 		})
 	}
 }

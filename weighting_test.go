@@ -105,26 +105,10 @@ func TestScaleWeightingGradient(t *testing.T) {
 			// applied to the wrong head or member, or left unnormalized, is
 			// an O(1) error.
 			const h, tol = 1e-5, 1e-5
-			gmax := 0.0
-			for _, g := range grad {
-				gmax = max(gmax, math.Abs(g))
-			}
-			worst := 0.0
-			for i := range m.params {
-				orig := m.params[i]
-				m.params[i] = orig + h
-				jp, _ := objective(w)
-				m.params[i] = orig - h
-				jm, _ := objective(w)
-				m.params[i] = orig
-				fd := (jp - jm) / (2 * h)
-				rel := math.Abs(fd-grad[i]) / max(math.Abs(grad[i]), 1e-3*gmax)
-				worst = max(worst, rel)
-				if rel > tol {
-					t.Errorf("param %d: step's gradient %.10g, finite difference %.10g (rel %.2g)", i, grad[i], fd, rel)
-				}
-			}
-			t.Logf("%d parameters, worst relative error %.2g", len(m.params), worst)
+			checkParamGradient(t, "step's gradient", m.params, grad, h, tol, func() float64 {
+				j, _ := objective(w)
+				return j
+			})
 		})
 	}
 }
