@@ -208,7 +208,7 @@ type AutoResult struct {
 //     parallel on Workers goroutines. Each further architecture (a
 //     second hidden layer by default) then trains with the winner's
 //     settings, and replaces it only if its held-out NLL is lower by more
-//     than one standard error (architecture.go).
+//     than one standard error (autofit_architecture.go).
 //  3. The winner is kept as it is, not refit on all rows: its
 //     early-stopping epoch was measured on rows it never trained on,
 //     which a refit would lose. For an ensemble (cfg.Members > 1, and
