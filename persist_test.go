@@ -1244,7 +1244,18 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 		t.Fatalf("Predict on a loaded model: %v", err)
 	}
 	bound := persistRawBound(m, x)
-	if bound < 1e30 && math.Abs(m.yMean)+m.yScale*bound < 1e300 && (bound+1)*m.yScale*m.yScale < 1e300 {
+	// The calibration scales multiply the variances: a file may hold any
+	// positive one, and one far from 1 (such as 1e-307) under- or
+	// overflows them, which Predict refuses with ErrNonFinite as
+	// documented. So the scales enter the bound on the variances, and
+	// neither may be below 1e-30: the least variance a network can give,
+	// its link floor 2⁻²⁵⁶ times a target scale of at least 2⁻²⁵⁶
+	// squared, times 1e-30, is still about 2⁻⁸⁶⁸, far above float64's
+	// smallest 2⁻¹⁰⁷⁴.
+	// regression: a fuzzed ML_Bayes file with VarScale 9e-308 and
+	// CorrectedScale 1.4e-76 was required to predict.
+	scale := max(m.varScale, m.corrScale, 1)
+	if bound < 1e30 && math.Abs(m.yMean)+m.yScale*bound < 1e300 && (bound+1)*m.yScale*m.yScale*scale < 1e300 && min(m.varScale, m.corrScale) >= 1e-30 {
 		if err != nil {
 			t.Fatalf("Predict: %v, though every value of the network is below %g", err, bound)
 		}
