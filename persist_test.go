@@ -1158,12 +1158,16 @@ func fuzzMCMask(data []byte) uint64 {
 	}
 	hlen := int(header{version: int(v)}.headerLen())
 	off := hlen + 4*int(data[11]) // the end of Hidden
-	if data[11] == 0 || len(data) < off+scalarsLen+lossLen+membersLen || Loss(data[off+26]) != LossMLBayes {
+	// Activation, standardized, Dropout, FixedAlpha and Seed take 26
+	// bytes; then Loss, DPDGamma and MCSamples (lossLen), and Members.
+	if data[11] == 0 || len(data) < off+26+lossLen+membersLen || Loss(data[off+26]) != LossMLBayes {
 		return 0
 	}
 	members := uint64(1)
 	if v >= fileVersionMembers {
-		members = uint64(le.Uint32(data[off+scalarsLen+lossLen:]))
+		// regression: Members was read after yScale, 16 bytes too far, and
+		// a fuzzed ensemble's masks (a valid allocation) broke the bound.
+		members = uint64(le.Uint32(data[off+26+lossLen:]))
 	}
 	n := uint64(le.Uint32(data[off+35:])) * 2 * members * uint64(le.Uint32(data[off-4:]))
 	if n > maxMCMask {
