@@ -1,7 +1,12 @@
 package gcp
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -90,5 +95,179 @@ func TestEncodingInputs(t *testing.T) {
 	}
 	if !newEncoding("y", []Column{{Name: "a"}, {Name: "b"}}).plain() {
 		t.Error("numeric columns without indicators are not plain")
+	}
+}
+
+// persistEncoding returns an encoding of the given width that is not
+// plain: a categorical column of one level for one input; else a numeric
+// column with missing values and, beyond two inputs, a categorical one:
+// of one level for three, and from four on with a missing indicator, an
+// input for pooled levels and the rest as levels.
+func persistEncoding(inputs int) *Encoding {
+	if inputs == 1 {
+		return newEncoding("t", []Column{{Name: "only", Kind: Categorical, Levels: []string{"a"}}})
+	}
+	cols := []Column{{Name: "num", Missing: true, Impute: -1.25}}
+	if inputs == 3 {
+		cols = append(cols, Column{Name: "städte", Kind: Categorical, Levels: []string{"level_01"}})
+	}
+	if inputs > 3 {
+		c := Column{Name: "städte", Kind: Categorical, Other: true, Missing: true}
+		for i := range inputs - 4 {
+			c.Levels = append(c.Levels, fmt.Sprintf("level_%02d", i+1))
+		}
+		cols = append(cols, c)
+	}
+	return newEncoding("ln_y", cols)
+}
+
+// persistEncoded returns persistFittedV5's model with persistEncoding's
+// encoding in place of its names.
+func persistEncoded[T Float](t testing.TB, cfg Config) *Model[T] {
+	t.Helper()
+	m := persistFittedV5[T](t, cfg)
+	m.featureNames = nil
+	if err := m.SetEncoding(persistEncoding(cfg.Inputs)); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// encodingPayload builds an encoding section by hand, from the layout
+// documented in encoding.go: fields are appended as given, a
+// string as its uint16 length and bytes, a uint32 or byte as is, a
+// float64 as its bits.
+func encodingPayload(fields ...any) []byte {
+	var b []byte
+	for _, f := range fields {
+		switch v := f.(type) {
+		case string:
+			b = append(le.AppendUint16(b, uint16(len(v))), v...)
+		case uint32:
+			b = le.AppendUint32(b, v)
+		case byte:
+			b = append(b, v)
+		case float64:
+			b = le.AppendUint64(b, math.Float64bits(v))
+		default:
+			panic(f)
+		}
+	}
+	return b
+}
+
+// TestEncodingSection checks the encoding section's bytes against the
+// documented layout, and that each malformed payload is refused.
+func TestEncodingSection(t *testing.T) {
+	m := persistEncoded[float64](t, Config{Inputs: 6, Hidden: []int{3}, Seed: 27})
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// num: numeric, Missing (2 inputs); städte: levels 01 and 02, Other,
+	// Missing (4 inputs).
+	good := encodingPayload("ln_y", uint32(2),
+		"num", byte(0), byte(flagMissing), -1.25,
+		"städte", byte(1), byte(flagMissing|flagOther), uint32(2), "level_01", "level_02")
+	transform := section(sectionTransform, byte(TransformLog))
+	want := append(slices.Clone(transform), section(sectionEncoding, good...)...)
+	h, _ := parseHeader(b)
+	if got := b[len(b)-crcLen-h.sections : len(b)-crcLen]; !bytes.Equal(got, want) || h.names != 0 {
+		t.Fatalf("sections\n% x\nwant\n% x\n(names %d bytes, want 0)", got, want, h.names)
+	}
+	var got Model[float64]
+	if err := got.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if names, target := got.FeatureNames(); target != "ln_y" || strings.Join(names, "|") != "num|num=(missing)|städte=level_01|städte=level_02|städte=(other)|städte=(missing)" {
+		t.Errorf("loaded names %q, %q", names, target)
+	}
+	long := strings.Repeat("n", maxNameLen+1)
+	num := func(flags byte, impute float64) []any { return []any{"num", byte(0), flags, impute} }
+	cat := func(name string, flags byte, levels ...string) []any {
+		f := []any{name, byte(1), flags, uint32(len(levels))}
+		for _, l := range levels {
+			f = append(f, l)
+		}
+		return f
+	}
+	payload := func(columns uint32, cols ...[]any) []byte {
+		f := []any{"t", columns}
+		for _, c := range cols {
+			f = append(f, c...)
+		}
+		return encodingPayload(f...)
+	}
+	okCat := cat("c", flagMissing|flagOther, "a", "b") // with num, 6 inputs
+	for _, tc := range []struct {
+		name string
+		p    []byte
+		want error
+	}{
+		{"good, rebuilt", payload(2, num(flagMissing, -1.25), okCat), nil},
+		{"no column", payload(0), ErrFormat},
+		{"more columns than inputs", payload(7, num(flagMissing, 0)), ErrFormat},
+		{"kind 2", payload(2, num(flagMissing, 0), append([]any{"c", byte(2), byte(0)}, okCat[3:]...)), ErrFormat},
+		{"unknown flag", payload(2, num(flagMissing|4, 0), okCat), ErrFormat},
+		{"numeric with Other", payload(2, num(flagMissing|flagOther, 0), okCat), ErrFormat},
+		{"NaN imputed", payload(2, num(flagMissing, math.NaN()), okCat), ErrNonFinite},
+		{"levels out of order", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther, "b", "a")), ErrFormat},
+		{"repeated level", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther|0, "a", "a")), ErrFormat},
+		{"level with spaces", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther, " a", "b")), ErrFormat},
+		{"missing token as level", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther, "NA", "b")), ErrFormat},
+		{"more levels than inputs", payload(2, num(flagMissing, 0), cat("c", 0, "a", "b", "c", "d", "e")), ErrFormat},
+		{"no level, no Other", payload(1, cat("c", flagMissing)), ErrFormat},
+		{"too few inputs", payload(2, num(flagMissing, 0), cat("c", flagOther, "a")), ErrFormat},
+		{"bytes after", append(payload(2, num(flagMissing, 0), okCat), 0), ErrFormat},
+		{"cut short", payload(2, num(flagMissing, 0), okCat)[:20], ErrFormat},
+		{"name too long", payload(2, num(flagMissing, 0), cat(long, flagMissing|flagOther, "a", "b")), ErrFormat},
+		{"repeated column", payload(2, num(flagMissing, 0), cat("num", flagMissing|flagOther, "a", "b")), ErrFormat},
+		{"empty column name", payload(2, num(flagMissing, 0), cat("", flagMissing|flagOther, "a", "b")), ErrFormat},
+		{"plain", payload(6, num(0, 0), []any{"b", byte(0), byte(0)}, []any{"c", byte(0), byte(0)}, []any{"d", byte(0), byte(0)}, []any{"e", byte(0), byte(0)}, []any{"f", byte(0), byte(0)}), ErrFormat},
+	} {
+		data := persistWithSections(b, append(slices.Clone(transform), section(sectionEncoding, tc.p...)...), -1)
+		var got Model[float64]
+		err := got.UnmarshalBinary(data)
+		if kind, _ := persistKind(err); kind != tc.want && !(tc.want == nil && err == nil) {
+			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
+		}
+	}
+	// A names section beside the encoding: one model, one encoding.
+	named := m.Clone()
+	named.featureNames = []string{"a", "b", "c", "d", "e", "f"}
+	if err := new(Model[float64]).UnmarshalBinary(named.encode()); !errors.Is(err, ErrFormat) {
+		t.Errorf("names beside an encoding: %v, want ErrFormat", err)
+	}
+}
+
+// TestMaxEncodingLen checks the bound on the section against encodings
+// that each fill their inputs with the longest names.
+func TestMaxEncodingLen(t *testing.T) {
+	long := func(i int) string { return fmt.Sprintf("%04d", i) + strings.Repeat("x", maxNameLen-4) }
+	for inputs := 1; inputs <= 6; inputs++ {
+		for _, e := range []*Encoding{
+			func() *Encoding { // every input a numeric column with Missing: half as many columns
+				var cols []Column
+				for i := range inputs / 2 {
+					cols = append(cols, Column{Name: long(i), Missing: true})
+				}
+				if inputs%2 == 1 {
+					cols = append(cols, Column{Name: long(99), Kind: Categorical, Levels: []string{long(98)}})
+				}
+				return newEncoding(long(100), cols)
+			}(),
+			func() *Encoding { // every input a categorical column of one level
+				var cols []Column
+				for i := range inputs {
+					cols = append(cols, Column{Name: long(i), Kind: Categorical, Levels: []string{long(i)}})
+				}
+				return newEncoding(long(100), cols)
+			}(),
+		} {
+			b, ok := appendEncoding(nil, &extensions{encoding: e})
+			if e.Inputs() != inputs || !ok || int64(len(b)) > maxEncodingLen(inputs) {
+				t.Errorf("%d inputs: a payload of %d bytes, bound %d", e.Inputs(), len(b), maxEncodingLen(inputs))
+			}
+		}
 	}
 }

@@ -87,7 +87,7 @@ type Prediction struct {
 	// the Mean, Var and VarCorrected of the predictive of z, and Alpha,
 	// Beta, Nu, Components, VarAleatoric, VarEpistemic, Disagreement and
 	// Prior describe z too. Every method answers for y: the predictive of
-	// y is that of z mapped through g⁻¹ (see predict_transform.go), so
+	// y is that of z mapped through g⁻¹ (see transform.go), so
 	// that each quantile and interval bound is g⁻¹ of z's, exactly, and
 	// LogPDF and CDF are those of y (LogPDF with the Jacobian, so that a
 	// mean negative log density is in y's units). Mean, Var and

@@ -45,7 +45,7 @@ import (
 // Tags of the kinds of section.
 const (
 	sectionTransform = 1 // the target transform (transform.go)
-	sectionEncoding  = 2 // the record encoding (encoding_format.go)
+	sectionEncoding  = 2 // the record encoding (encoding.go)
 	sectionConformal = 3 // the conformal calibration (conformal.go)
 )
 

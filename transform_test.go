@@ -136,3 +136,288 @@ func TestSetTargetTransformErrors(t *testing.T) {
 		t.Errorf("unknown transform: %v, model's %v", err, m.TargetTransform())
 	}
 }
+
+// transformModels are models of each predictive kind whose predictions
+// the transform tests map back: a single GCP network, a Gaussian
+// comparator, and GCP and Gaussian ensembles, with standardizations that
+// put ln y near 2 with a spread of about 0.5, and a calibration.
+func transformModels(t *testing.T) map[string]*Model[float64] {
+	out := map[string]*Model[float64]{}
+	for name, cfg := range map[string]Config{
+		"gcp":              {Inputs: 2, Hidden: []int{6}, Seed: 31},
+		"gaussian":         {Inputs: 2, Hidden: []int{6}, Loss: LossGaussianML, Seed: 32},
+		"gcp ensemble":     {Inputs: 2, Hidden: []int{6}, Members: 3, Seed: 33},
+		"gaussian members": {Inputs: 2, Hidden: []int{5}, Loss: LossGaussianML, Members: 2, Seed: 34},
+	} {
+		m := mustModel[float64](t, cfg)
+		if err := m.SetStandardization([]float64{0, 1}, []float64{1, 2}, 2, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.SetVarScale(1.3); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.SetCorrectedScale(0.8); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = m
+	}
+	return out
+}
+
+// transformInputs are the rows the transform tests predict.
+var transformInputs = [][]float64{{0, 0}, {1.5, -2}, {-3, 4}}
+
+// TestTransformPrediction checks that a log model's prediction is its
+// untransformed prediction, bit for bit, in the Z fields and in every
+// field that describes z, and that Mean, Var and VarCorrected are the
+// moments of the log-normal of Prediction.Transform's documentation.
+func TestTransformPrediction(t *testing.T) {
+	for name, m := range transformModels(t) {
+		ws := m.NewWorkspace()
+		for _, x := range transformInputs {
+			z, err := m.Predict(ws, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lm := m.Clone()
+			if err := lm.SetTargetTransform(TransformLog); err != nil {
+				t.Fatal(err)
+			}
+			p, err := lm.Predict(ws, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := z
+			want.Transform, want.ZMean, want.ZVar, want.ZVarCorrected = TransformLog, z.Mean, z.Var, z.VarCorrected
+			want.Mean = math.Exp(z.Mean + z.VarCorrected/2)
+			want.Var = (math.Exp(z.Var) - 1) * math.Exp(2*z.Mean+z.Var)
+			want.VarCorrected = (math.Exp(z.VarCorrected) - 1) * math.Exp(2*z.Mean+z.VarCorrected)
+			// Expm1 and Exp(a + b) in place of Exp(b) − 1 and a product:
+			// a few ulps.
+			for _, f := range [][3]float64{{p.Mean, want.Mean}, {p.Var, want.Var}, {p.VarCorrected, want.VarCorrected}} {
+				if math.Abs(f[0]-f[1]) > 1e-13*f[1] {
+					t.Errorf("%s %v: moment %v, want %v", name, x, f[0], f[1])
+				}
+			}
+			p.Mean, p.Var, p.VarCorrected = want.Mean, want.Var, want.VarCorrected
+			if p != want {
+				t.Errorf("%s %v: transformed prediction\n%+v\nwant\n%+v", name, x, p, want)
+			}
+			if got := lm.TargetTransform(); got != TransformLog {
+				t.Errorf("TargetTransform() = %v", got)
+			}
+		}
+	}
+}
+
+// TestTransformMethods checks a log model's predictive of y against
+// identities that do not use the code's mapping: the density is the
+// derivative of the CDF (central differences), the quantile inverts the
+// CDF, the calibrated density integrates to 1 with the mean Mean and the
+// variance VarCorrected (Simpson's rule over ln y), and no quantile or
+// interval bound is negative, even far below the data.
+func TestTransformMethods(t *testing.T) {
+	for name, m := range transformModels(t) {
+		if err := m.SetTargetTransform(TransformLog); err != nil {
+			t.Fatal(err)
+		}
+		ws := m.NewWorkspace()
+		for _, x := range transformInputs {
+			p, err := m.Predict(ws, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type pred struct {
+				name     string
+				logPDF   func(float64) float64
+				cdf      func(float64) float64
+				quantile func(float64) (float64, error)
+				interval func(float64) (float64, float64, error)
+			}
+			for _, k := range []pred{
+				{"predictive", p.LogPDF, p.CDF, p.Quantile, p.Interval},
+				{"calibrated", p.CalibratedLogPDF, p.CalibratedCDF, p.CalibratedQuantile, p.CalibratedInterval},
+			} {
+				for _, prob := range []float64{0.01, 0.2, 0.5, 0.9, 0.999} {
+					y, err := k.quantile(prob)
+					if err != nil || !(y > 0) {
+						t.Fatalf("%s %s: quantile(%g) = %v, %v", name, k.name, prob, y, err)
+					}
+					// Central differences with h = 1e-5·y: truncation
+					// O(h²·f″/f) ~ 1e-10 and rounding ε/h ~ 1e-11 relative.
+					h := 1e-5 * y
+					fd := (k.cdf(y+h) - k.cdf(y-h)) / (2 * h)
+					if f := math.Exp(k.logPDF(y)); math.Abs(fd-f) > 1e-6*f {
+						t.Errorf("%s %s at y = %g: density %v, CDF's derivative %v", name, k.name, y, f, fd)
+					}
+					// The CDF of the quantile: the quantile's accuracy
+					// (mixture: 1e-12 relative in the tail), amplified by
+					// the density.
+					if c := k.cdf(y); math.Abs(c-prob) > 1e-9 {
+						t.Errorf("%s %s: CDF(quantile(%g)) = %v", name, k.name, prob, c)
+					}
+				}
+				lo, hi, err := k.interval(0.9)
+				if err != nil || !(lo > 0) || !(hi > lo) || math.Abs(k.cdf(hi)-k.cdf(lo)-0.9) > 1e-9 {
+					t.Errorf("%s %s: 90%% interval [%v, %v] (%v), holding %v", name, k.name, lo, hi, err, k.cdf(hi)-k.cdf(lo))
+				}
+				if k.logPDF(0) != math.Inf(-1) || k.logPDF(-1) != math.Inf(-1) || k.cdf(-1) != 0 || k.cdf(0) != 0 || !math.IsNaN(k.logPDF(math.NaN())) {
+					t.Errorf("%s %s: outside y > 0: log density %v, %v, CDF %v, %v", name, k.name, k.logPDF(0), k.logPDF(-1), k.cdf(-1), k.cdf(0))
+				}
+			}
+			// The calibrated predictive's moments: ∫ yᵏ f(y) dy over
+			// u = ln y, where f(y) dy = f(e^u) e^u du, on
+			// ZMean ± 14 sd (the log-normal's mass beyond is below 1e-44,
+			// and its mean's share beyond, e^(σ²/2) shifted, is too), by
+			// Simpson's rule on 4000 panels, whose error (h⁴ f⁗) is below
+			// 1e-12 for these smooth integrands.
+			sd := math.Sqrt(p.ZVarCorrected)
+			var mass, mean, second float64
+			simpson(p.ZMean-14*sd, p.ZMean+14*sd, 4000, func(u, w float64) {
+				y := math.Exp(u)
+				f := math.Exp(p.CalibratedLogPDF(y)) * y * w
+				mass += f
+				mean += y * f
+				second += y * y * f
+			})
+			if v := second - mean*mean; math.Abs(mass-1) > 1e-10 || math.Abs(mean-p.Mean) > 1e-10*p.Mean || math.Abs(v-p.VarCorrected) > 1e-8*p.VarCorrected {
+				t.Errorf("%s %v: calibrated mass %v, mean %v (Mean %v), variance %v (VarCorrected %v)", name, x, mass, mean, p.Mean, v, p.VarCorrected)
+			}
+		}
+	}
+	// The Student t's variance in z beyond ln MaxFloat64 ≈ 709, as
+	// where α nears 1, has no log-normal stand-in in float64: Var is
+	// +Inf, and the prediction stands.
+	m := transformModels(t)["gcp"]
+	if err := m.SetTargetTransform(TransformLog); err != nil {
+		t.Fatal(err)
+	}
+	p0, _ := m.Predict(m.NewWorkspace(), transformInputs[0])
+	z := p0.modeled()
+	z.Var = 800
+	if !m.transformBack(&z, TransformLog) || !math.IsInf(z.Var, 1) || !(z.VarCorrected < math.Inf(1)) {
+		t.Errorf("a variance of 800 in z: Var %v, VarCorrected %v", z.Var, z.VarCorrected)
+	}
+	z = p0.modeled()
+	z.VarCorrected = 800
+	if m.transformBack(&z, TransformLog) {
+		t.Errorf("a corrected variance of 800 in z passed: VarCorrected %v", z.VarCorrected)
+	}
+	// Far below the data every bound is still ≥ 0 (an underflow gives 0,
+	// never a negative value).
+	p := Prediction{Transform: TransformLog, Loss: LossGaussianML, Alpha: math.Inf(1), Members: 1, ZMean: -800, ZVar: 4, ZVarCorrected: 4}
+	if lo, _, err := p.Interval(0.99); err != nil || lo < 0 {
+		t.Errorf("interval at ZMean = −800: lower bound %v, %v", lo, err)
+	}
+}
+
+// simpson calls add(u, w) for the nodes u and weights w of Simpson's
+// rule with panels panels on [a, b].
+func simpson(a, b float64, panels int, add func(u, w float64)) {
+	h := (b - a) / float64(2*panels)
+	for i := 0; i <= 2*panels; i++ {
+		w := 2.0
+		switch {
+		case i == 0 || i == 2*panels:
+			w = 1
+		case i%2 == 1:
+			w = 4
+		}
+		add(a+float64(i)*h, w*h/3)
+	}
+}
+
+// TestTransformCoverage draws targets from a single GCP network's
+// Student-t predictive of z and checks that the log model's intervals of
+// y hold them at their level: n = 200000 draws, so that the coverage's
+// standard error is below 0.0011 and 0.005 is beyond 4 of them.
+func TestTransformCoverage(t *testing.T) {
+	m := transformModels(t)["gcp"]
+	if err := m.SetTargetTransform(TransformLog); err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Predict(m.NewWorkspace(), transformInputs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.Prior()
+	scale := math.Sqrt(g.Beta * (g.Nu + 1) / (g.Nu * g.Alpha))
+	r := rand.New(rand.NewPCG(5, 6))
+	const n = 200000
+	levels := []float64{0.5, 0.8, 0.95}
+	var bounds [][2]float64
+	for _, level := range levels {
+		lo, hi, err := p.Interval(level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bounds = append(bounds, [2]float64{lo, hi})
+	}
+	inside := make([]int, len(levels))
+	for range n {
+		// t with 2α degrees of freedom: N / √(χ²/dof), χ² = 2·Gamma(α).
+		chi2 := 2 * gammaDraw(r, g.Alpha)
+		y := math.Exp(g.M + scale*r.NormFloat64()/math.Sqrt(chi2/(2*g.Alpha)))
+		for i, b := range bounds {
+			if b[0] <= y && y <= b[1] {
+				inside[i]++
+			}
+		}
+	}
+	for i, level := range levels {
+		if c := float64(inside[i]) / n; math.Abs(c-level) > 0.005 {
+			t.Errorf("%g%% interval holds %v of the draws", 100*level, c)
+		}
+	}
+}
+
+// gammaDraw draws from Gamma(shape, 1) by Marsaglia and Tsang's method,
+// with the usual boost U^(1/shape) for a shape below 1.
+func gammaDraw(r *rand.Rand, shape float64) float64 {
+	if shape < 1 {
+		return gammaDraw(r, shape+1) * math.Pow(r.Float64(), 1/shape)
+	}
+	d := shape - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := r.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		if u := r.Float64(); math.Log(u) < x*x/2+d-d*v+d*math.Log(v) {
+			return d * v
+		}
+	}
+}
+
+// TestTransformAllocs checks that a log model predicts, and its
+// prediction's methods answer, without allocating.
+func TestTransformAllocs(t *testing.T) {
+	for name, m := range transformModels(t) {
+		if err := m.SetTargetTransform(TransformLog); err != nil {
+			t.Fatal(err)
+		}
+		ws := m.NewWorkspace()
+		x := []float64{0.5, -1}
+		out := make([]Prediction, 70)
+		xb := make([]float64, 2*len(out))
+		for name2, f := range map[string]func(){
+			"Predict":      func() { sinkPrediction, _ = m.Predict(ws, x) },
+			"PredictBatch": func() { _ = m.PredictBatch(ws, xb, out) },
+			"methods": func() {
+				p := sinkPrediction
+				lo, hi, _ := p.Interval(0.9)
+				clo, chi, _ := p.CalibratedInterval(0.9)
+				q, _ := p.Quantile(0.3)
+				cq, _ := p.CalibratedQuantile(0.3)
+				sinkLoss = lo + hi + clo + chi + q + cq + p.LogPDF(7) + p.CDF(7) + p.CalibratedLogPDF(7) + p.CalibratedCDF(7)
+			},
+		} {
+			if a := testing.AllocsPerRun(20, f); a != 0 {
+				t.Errorf("%s %s allocates %v times per call", name, name2, a)
+			}
+		}
+	}
+}
