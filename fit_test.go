@@ -101,7 +101,7 @@ func TestEarlyStoppingRestoresBestEpoch(t *testing.T) {
 		t.Fatal(err)
 	}
 	xb, yb := make([]float64, workspaceRows*4), make([]float64, workspaceRows)
-	if got := m.meanNLL(m.NewWorkspace(), val, xb, yb); got != st.BestValNLL {
+	if got, _ := m.validationScores(m.NewWorkspace(), val, xb, yb); got != st.BestValNLL {
 		t.Fatalf("restored model scores %v on the held-out rows, want BestValNLL %v exactly", got, st.BestValNLL)
 	}
 }
@@ -193,5 +193,59 @@ func TestFailedFitLeavesNoTrace(t *testing.T) {
 	}
 	if xm, xs, ym, ys := m.Standardization(); m.standardized || xm[0] != 0 || xs[0] != 1 || ym != 0 || ys != 1 {
 		t.Error("a Fit that trained nothing kept its standardization")
+	}
+}
+
+// TestMeanStopKeepsMeanHeads checks a run with runOptions.meanStop
+// against scores recorded independently after every epoch: BestEpoch is
+// the epoch of the lowest held-out NLL and meanEpoch that of the lowest
+// squared error from BestEpoch on, the run stops only when both are
+// patience epochs old,
+// and finish leaves the mean heads of meanEpoch's parameters and the
+// other heads of BestEpoch's (copyMeanHeads, tested by the forward pass
+// in mlp_test.go).
+func TestMeanStopKeepsMeanHeads(t *testing.T) {
+	const d, patience = 3, 10
+	// Data 17 has the squared error's best epoch before the NLL's and a
+	// later one after it, the two cases the rule tells apart.
+	x, y := randomBatch[float64](17, 120, d)
+	train, val, err := holdOut(allRows(x, y, d), 0.25, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := mustModel[float64](t, Config{Inputs: d, Hidden: []int{16}, Members: 2, Seed: 3})
+	tr := mustTrainer(t, m, TrainConfig{LearningRate: 3e-3, BatchSize: 8, Seed: 3})
+	r, err := newFitRun(tr, train, val, runOptions{seed: 7, track: true, meanStop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb, yb := make([]float64, workspaceRows*d), make([]float64, workspaceRows)
+	var nlls, sqErrs []float64
+	params := [][]float64{nil} // params[e]: after epoch e
+	for e := 1; e <= 3000 && !r.stale(patience); e++ {
+		if err := r.epoch(); err != nil {
+			t.Fatal(err)
+		}
+		nll, sqErr := m.validationScores(m.NewWorkspace(), val, xb, yb)
+		nlls, sqErrs = append(nlls, nll), append(sqErrs, sqErr)
+		params = append(params, slices.Clone(m.params))
+	}
+	argmin := func(v []float64) int { return slices.Index(v, slices.Min(v)) + 1 }
+	bestNLL := argmin(nlls)
+	bestSq := bestNLL - 1 + argmin(sqErrs[bestNLL-1:])
+	if r.stats.BestEpoch != bestNLL || r.meanEpoch != bestSq {
+		t.Fatalf("BestEpoch %d, meanEpoch %d; the recorded scores' best are %d and %d", r.stats.BestEpoch, r.meanEpoch, bestNLL, bestSq)
+	}
+	if last := r.stats.Epoch; last != max(bestNLL, bestSq)+patience {
+		t.Fatalf("stopped after epoch %d, want the later best %d + patience %d", last, max(bestNLL, bestSq), patience)
+	}
+	if bestSq <= bestNLL || argmin(sqErrs) >= bestNLL {
+		t.Fatalf("the squared error's best epochs (%d overall, %d from the NLL's best on) do not straddle the NLL's %d: the test exercises neither case", argmin(sqErrs), bestSq, bestNLL)
+	}
+	r.finish()
+	want := slices.Clone(params[bestNLL])
+	copyMeanHeads(m.lay, want, params[bestSq])
+	if !slices.Equal(m.params, want) {
+		t.Fatal("the model does not hold the NLL epoch's heads with the squared error epoch's mean heads")
 	}
 }

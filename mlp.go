@@ -124,6 +124,28 @@ func sameShape(a, b *layout) bool {
 // member k.
 func (l *layout) head(h, k int) int { return h*l.members + k }
 
+// copyMeanHeads copies the parameters of every member's m head from src
+// to dst, both shaped like l's parameters. The m heads are the first
+// Members raw outputs (head-major order): their columns come first in
+// each input's row of the stacked first layer, and their blocks first in
+// each later layer.
+func copyMeanHeads[T Float](l *layout, dst, src []T) {
+	for i, ly := range l.layers {
+		if i == 0 {
+			n := l.members * l.hidden[0]
+			for j := range ly.cols {
+				o := ly.w + j*ly.rows
+				copy(dst[o:o+n], src[o:o+n])
+			}
+			copy(dst[ly.b:ly.b+n], src[ly.b:ly.b+n])
+			continue
+		}
+		w, b := l.members*ly.cols*ly.rows, l.members*ly.rows
+		copy(dst[ly.w:ly.w+w], src[ly.w:ly.w+w])
+		copy(dst[ly.b:ly.b+b], src[ly.b:ly.b+b])
+	}
+}
+
 // width returns the width of hidden layer i's activations, all heads.
 func (l *layout) width(i int) int { return l.heads * l.hidden[i] }
 

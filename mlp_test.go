@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -92,5 +93,47 @@ func TestNetworkGradient(t *testing.T) {
 				return l
 			})
 		})
+	}
+}
+
+// TestCopyMeanHeads checks copyMeanHeads by what the network computes:
+// after copying src's mean heads into dst, a forward pass gives every
+// member's m output exactly as src's parameters do and every other raw
+// output exactly as dst's do. Each head is a separate network, so a
+// parameter copied too many or too few changes one of them; tanh keeps
+// every unit live, so that no parameter hides behind a dead ReLU.
+func TestCopyMeanHeads(t *testing.T) {
+	for _, tc := range []Config{
+		{Inputs: 3, Hidden: []int{5}, Members: 1, Activation: Tanh},
+		{Inputs: 2, Hidden: []int{4, 3}, Members: 3, Activation: Tanh},
+		{Inputs: 4, Hidden: []int{3, 2, 5}, Members: 2, FixedAlpha: 2, Activation: Tanh},
+		{Inputs: 3, Hidden: []int{4, 4}, Members: 2, Loss: LossGaussianML, Activation: Tanh},
+	} {
+		src, dst := mustModel[float64](t, tc), mustModel[float64](t, tc)
+		r := rand.New(rand.NewPCG(1, 2))
+		for i := range src.params {
+			src.params[i], dst.params[i] = r.NormFloat64(), r.NormFloat64()
+		}
+		spliced := slices.Clone(dst.params)
+		copyMeanHeads(src.lay, spliced, src.params)
+		const n = 3
+		outs := make([][]float64, 3)
+		for i, p := range [][]float64{src.params, dst.params, spliced} {
+			a := newActivations[float64](src.lay, n, false)
+			for j := range a.x {
+				a.x[j] = float64(j%7) - 3
+			}
+			forward(src.k, src.lay, Tanh, p, a, n, nil)
+			outs[i] = slices.Clone(a.out)
+		}
+		for h := 0; h < src.lay.heads; h++ {
+			want := outs[1] // dst's
+			if h < src.lay.members {
+				want = outs[0] // src's: the m heads come first
+			}
+			if got := outs[2][h*n : h*n+n]; !slices.Equal(got, want[h*n:h*n+n]) {
+				t.Errorf("%+v: raw output %d = %v, want %v", tc, h, got, want[h*n:h*n+n])
+			}
+		}
 	}
 }
