@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +99,23 @@ func TestSplits(t *testing.T) {
 		if !strings.HasPrefix(stdout, "toy: 2 ") || !strings.Contains(stdout, "cover95_calibrated") || strings.Count(stderr, "split ") != 2 {
 			t.Errorf("splits %s printed\n%s\n%s", inner, stdout, stderr)
 		}
+	}
+	// -json names, per split, the transform the model works in and the
+	// epoch of its ensemble's mean heads, never before the NLL's.
+	stdout, stderr, err := gcpRun("splits", "-data", data, "-epochs", "9", "-json", "-n", "1")
+	if err != nil {
+		t.Fatalf("splits -json: %v\n%s", err, stderr)
+	}
+	var split struct {
+		Transform string
+		Epoch     int
+		MeanEpoch int `json:"mean_epoch"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &split); err != nil {
+		t.Fatal(err)
+	}
+	if (split.Transform != "none" && split.Transform != "log") || split.Epoch < 1 || split.MeanEpoch < split.Epoch {
+		t.Errorf("splits -json: transform %q, epoch %d, mean heads' epoch %d, in\n%s", split.Transform, split.Epoch, split.MeanEpoch, stdout)
 	}
 	for _, tc := range []struct{ text, want string }{
 		{"0,1,x\n", `"x" is not a new row number`},

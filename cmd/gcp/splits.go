@@ -62,6 +62,8 @@ type splitScores struct {
 	Weighting     float64 `json:"scale_weighting"`
 	Quantum       float64 `json:"quantum,omitempty"` // the target's lattice spacing, 0 for none
 	Epoch         int     `json:"epoch"`
+	MeanEpoch     int     `json:"mean_epoch,omitempty"` // the ensemble's mean heads' epoch (gcp.AutoResult.MeanEpoch)
+	Transform     string  `json:"transform,omitempty"`  // the target transform the split's model works in
 	VarScale      float64 `json:"var_scale"`
 	Seconds       float64 `json:"seconds"`
 }
@@ -232,7 +234,7 @@ func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *dataset.T
 	s := splitScores{RMSE: sc.rmse, NLL: sc.nll, NLLCal: sc.nllCal, Cover95: sc.cover95, Cover95Cal: sc.cover95Cal,
 		NLLRaw: rs.nll, Cover95Raw: rs.cover95, Cover95CalRaw: rs.cover95Cal,
 		LR: a.LearningRate, Dropout: a.Dropout, Hidden: a.Hidden, Weighting: a.ScaleWeighting, Quantum: a.Quantum,
-		Epoch: a.Epoch, VarScale: a.VarScale}
+		Epoch: a.Epoch, MeanEpoch: a.MeanEpoch, Transform: m.TargetTransform().String(), VarScale: a.VarScale}
 	return s, s.intervals(m, preds, eval.y)
 }
 
