@@ -156,8 +156,8 @@ type AutoResult struct {
 	// early stopping; EpochsRun the epochs its run trained in all (for an
 	// ensemble, the ensemble's run after the search). An ensemble's mean
 	// heads are those of MeanEpoch instead, the epoch of its lowest
-	// held-out squared error (0 for a single network, whose heads are all
-	// Epoch's).
+	// held-out squared error from Epoch on (0 for a single network, whose
+	// heads are all Epoch's).
 	Epoch, EpochsRun, MeanEpoch int
 	// CVNLL estimates the mean negative log predictive density on new
 	// data, in original units, and CVCoverage95 the share of new targets
@@ -218,13 +218,12 @@ type AutoResult struct {
 //     the held-out rows' NLL of its mixture: as Deep Ensembles do, the
 //     members share the hyperparameters of a good single network, and
 //     the search costs no more than for one. The ensemble's mean heads
-//     are kept from the epoch of its lowest held-out squared error
-//     instead (AutoResult.MeanEpoch), and its training goes on until
-//     neither score has improved for the patience: the NLL stops
-//     improving once the variance heads fit the training rows' residuals,
-//     while the separate mean heads often go on learning (Boston's inner
-//     splits: RMSE 6% lower, NLL unchanged). The calibration folds keep
-//     their heads from the same two epochs.
+//     are kept from the epoch of its lowest held-out squared error at or
+//     after the best NLL's, within the patience window early stopping
+//     trains anyway (AutoResult.MeanEpoch): the NLL stops improving once
+//     the variance heads fit the training rows' residuals, while the
+//     separate mean heads often go on learning. The calibration folds
+//     keep their heads from the same two epochs.
 //  4. Its variance is calibrated (Model.Calibrate's two factors) on rows
 //     that neither trained nor chose it: for data of fewer than 5000
 //     rows, cross-fitted predictions (five models of the chosen settings,

@@ -427,7 +427,7 @@ func (s *search[T]) advance(c *candidate[T], budget int) {
 		if c.err = r.epoch(); c.err != nil {
 			return
 		}
-		if r.stale(s.patience) {
+		if r.stats.Epoch-r.stats.BestEpoch >= s.patience {
 			c.done = true
 			return
 		}
