@@ -196,9 +196,11 @@ func (s *search[T]) searchRounds() int {
 // runOptions returns the settings of every run of the search: each
 // candidate's, the ensemble's and the folds' shuffles are drawn from the
 // same seed, the targets are dequantized on a lattice, the best epoch is
-// tracked, and the parameters are averaged (paramAverage).
-func (s *search[T]) runOptions() runOptions {
-	return runOptions{seed: s.opt.Seed ^ searchStream, quantum: s.quantum, track: true, average: true}
+// tracked, and the parameters are averaged (paramAverage); with
+// meanHeads, the runs that make or follow an ensemble keep its mean heads'
+// own epoch too.
+func (s *search[T]) runOptions(meanHeads bool) runOptions {
+	return runOptions{seed: s.opt.Seed ^ searchStream, quantum: s.quantum, track: true, average: true, meanHeads: meanHeads}
 }
 
 // autoBatch returns AutoFit's minibatch size for n training rows when
@@ -330,9 +332,7 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 	if err != nil {
 		return nil, err
 	}
-	o := s.runOptions()
-	o.meanStop = true
-	r, err := newFitRun(t, s.trainRows, s.valRows, o)
+	r, err := newFitRun(t, s.trainRows, s.valRows, s.runOptions(true))
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +442,7 @@ func (s *search[T]) start(c *candidate[T]) error {
 	}
 	// The model's standardization is set: newFitRun learns none and
 	// cannot fail.
-	c.run, err = newFitRun(t, s.trainRows, s.valRows, s.runOptions())
+	c.run, err = newFitRun(t, s.trainRows, s.valRows, s.runOptions(false))
 	return err
 }
 
@@ -725,9 +725,9 @@ func (s *search[T]) newFolds(win *candidate[T]) *folds[T] {
 		}
 		// Tracking only allocates the buffer train keeps parameters in:
 		// without validation rows, epoch never writes it.
-		o := s.runOptions()
-		o.meanStop = true
-		f.runs[k], _ = newFitRun(t, s.data.subset(train), rowSet[T]{}, o)
+		// The folds of an ensemble follow its mean heads' epoch; a
+		// single network's (crossFit) have none to follow.
+		f.runs[k], _ = newFitRun(t, s.data.subset(train), rowSet[T]{}, s.runOptions(s.cfg.Members > 1))
 	}
 	return f
 }

@@ -223,7 +223,7 @@ type fitRun[T Float] struct {
 	avg     *paramAverage[T] // the average the run scores and keeps, or nil
 	xb, yb  []T              // one minibatch, or one chunk of validation rows
 	best    []T              // the best epoch's parameters, when tracking
-	// bestMean, with runOptions.meanStop, holds the parameters of
+	// bestMean, with runOptions.meanHeads, holds the parameters of
 	// meanEpoch, the epoch of lowest validation squared error bestSqErr
 	// among the best NLL's epoch and those after it, whose mean heads
 	// finish puts in the model.
@@ -243,10 +243,10 @@ type runOptions struct {
 	// validation NLL; average scores and keeps the parameter average
 	// (paramAverage) instead of the last step's parameters.
 	track, average bool
-	// meanStop, with track, also keeps the mean heads of the epoch of
+	// meanHeads, with track, also keeps the mean heads of the epoch of
 	// lowest validation squared error from the best NLL's epoch on
-	// (fitRun.finish says why).
-	meanStop bool
+	// (fitRun.finish says why). It does not change when the run stops.
+	meanHeads bool
 }
 
 // newFitRun prepares a run of t on the validated rows train, learning the
@@ -284,7 +284,7 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 	}
 	if o.track {
 		r.best = make([]T, len(m.params))
-		if o.meanStop {
+		if o.meanHeads {
 			r.bestMean = make([]T, len(m.params))
 		}
 	}
@@ -363,7 +363,7 @@ func (r *fitRun[T]) keep(dst []T) {
 // finish leaves in the model the parameters the run returns: the best
 // epoch's, when the run tracks them and some epoch scored, else the
 // average, when it keeps one, else the last step's. With
-// runOptions.meanStop the mean heads are those of the epoch of lowest
+// runOptions.meanHeads the mean heads are those of the epoch of lowest
 // validation squared error from the best NLL's epoch on instead. The
 // four heads are separate networks (Practical approach 2.1), and the NLL
 // stops improving when the variance heads begin to fit the training

@@ -196,14 +196,14 @@ func TestFailedFitLeavesNoTrace(t *testing.T) {
 	}
 }
 
-// TestMeanStopKeepsMeanHeads checks a run with runOptions.meanStop
+// TestMeanHeadsEpoch checks a run with runOptions.meanHeads
 // against scores recorded independently after every epoch: BestEpoch is
 // the epoch of the lowest held-out NLL and meanEpoch that of the lowest
 // squared error from BestEpoch on, and finish leaves the mean heads of
 // meanEpoch's parameters and the other heads of BestEpoch's
 // (copyMeanHeads, tested by the forward pass in mlp_test.go). The run
 // stops as AutoFit's do, patience epochs after the best NLL.
-func TestMeanStopKeepsMeanHeads(t *testing.T) {
+func TestMeanHeadsEpoch(t *testing.T) {
 	const d, patience = 3, 10
 	// Data 17 has the squared error's best epoch before the NLL's and a
 	// later one after it, the two cases the rule tells apart.
@@ -214,7 +214,7 @@ func TestMeanStopKeepsMeanHeads(t *testing.T) {
 	}
 	m := mustModel[float64](t, Config{Inputs: d, Hidden: []int{16}, Members: 2, Seed: 3})
 	tr := mustTrainer(t, m, TrainConfig{LearningRate: 3e-3, BatchSize: 8, Seed: 3})
-	r, err := newFitRun(tr, train, val, runOptions{seed: 7, track: true, meanStop: true})
+	r, err := newFitRun(tr, train, val, runOptions{seed: 7, track: true, meanHeads: true})
 	if err != nil {
 		t.Fatal(err)
 	}
