@@ -25,8 +25,8 @@ type AutoOptions struct {
 	// only where the held-out rows clearly favour it: its NLL, or its
 	// squared error without a worse NLL, lower by more than one standard
 	// error of the difference (the architecture stage: see AutoFit).
-	// Defaults: one hidden layer of 50 units, then two of 50; the
-	// exponent ½. A single value fixes that dimension: gcp train's
+	// Defaults: one hidden layer of 50 units, then one of 100, then two
+	// of 50; the exponent ½. A single value fixes that dimension: gcp train's
 	// -hidden fixes the architecture, and ScaleWeightings {0} trains by
 	// the paper's update alone.
 	Architectures   [][]int
@@ -67,7 +67,7 @@ type AutoOptions struct {
 var (
 	defaultLearningRates   = []float64{1e-4, 3e-4, 1e-3, 3e-3}
 	defaultDropouts        = []float64{0, 0.1, 0.2, 0.4}
-	defaultArchitectures   = [][]int{{50}, {50, 50}}
+	defaultArchitectures   = [][]int{{50}, {100}, {50, 50}}
 	defaultScaleWeightings = []float64{0.5}
 )
 

@@ -204,7 +204,7 @@ func ExampleAutoFit() {
 	cover := float64(inside) / float64(len(testY))
 	fmt.Printf("90%% intervals cover within 3 points of 90%%: %t\n", math.Abs(cover-0.9) < 0.03)
 	// Output:
-	// searched 17 candidates on 1800 rows, 200 held out
+	// searched 18 candidates on 1800 rows, 200 held out
 	// 90% intervals cover within 3 points of 90%: true
 }
 

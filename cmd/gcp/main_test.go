@@ -109,8 +109,8 @@ func TestTrainPredictEval(t *testing.T) {
 	// float32 trains the default ensemble, float64 one network
 	// (-members 1): both summaries.
 	for _, tc := range []struct{ typ, members, summary string }{
-		{"-float32", "5", "trained an ensemble of 5 gcp networks on 360 rows, 40 held out: searched 5 single-network candidates"},
-		{"-float64", "1", "trained gcp on 360 rows, 40 held out: searched 5 candidates"},
+		{"-float32", "5", "trained an ensemble of 5 gcp networks on 360 rows, 40 held out: searched 6 single-network candidates"},
+		{"-float64", "1", "trained gcp on 360 rows, 40 held out: searched 6 candidates"},
 	} {
 		typ := tc.typ
 		t.Run(typ, func(t *testing.T) {

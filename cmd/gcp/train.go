@@ -43,9 +43,9 @@ of the rows (-validation) is held out; every learning rate in
 1e-4, 3e-4, 1e-3, 3e-3 with every dropout rate in 0, 0.1, 0.2, 0.4 trains
 a single network of one hidden layer of 50 units per head with early
 stopping on the held-out rows; successive halving drops the worst two
-thirds twice; a second hidden layer of 50 then trains with the winner's
-settings and replaces it where the held-out NLL is lower by more than one
-standard error. Gradients are weighted by the predicted scale
+thirds twice; one hidden layer of 100, then two of 50, train with the
+winner's settings, and each replaces the network kept so far where the
+held-out NLL is lower by more than one standard error. Gradients are weighted by the predicted scale
 (-scale-weighting), every run keeps the average of its parameters over
 the last epoch, and a target on a lattice (integer scores) is
 dequantized. The best settings then train the ensemble, early-stopped on
