@@ -26,9 +26,9 @@ type AutoOptions struct {
 	// squared error without a worse NLL, lower by more than one standard
 	// error of the difference (the architecture stage: see AutoFit).
 	// Defaults: one hidden layer of 50 units, then one of 100, then two
-	// of 50; the exponent ½. A single value fixes that dimension: gcp train's
-	// -hidden fixes the architecture, and ScaleWeightings {0} trains by
-	// the paper's update alone.
+	// of 50; the exponent ½. A single value fixes that dimension: gcp
+	// train's -hidden fixes the architecture, and ScaleWeightings {0}
+	// trains by the paper's update alone.
 	Architectures   [][]int
 	ScaleWeightings []float64
 	// TargetTransform says that the targets y passed to AutoFit are

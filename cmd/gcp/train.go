@@ -45,7 +45,8 @@ a single network of one hidden layer of 50 units per head with early
 stopping on the held-out rows; successive halving drops the worst two
 thirds twice; one hidden layer of 100, then two of 50, train with the
 winner's settings, and each replaces the network kept so far where the
-held-out NLL is lower by more than one standard error. Gradients are weighted by the predicted scale
+held-out NLL, or the squared error without a worse NLL, is lower by more
+than one standard error. Gradients are weighted by the predicted scale
 (-scale-weighting), every run keeps the average of its parameters over
 the last epoch, and a target on a lattice (integer scores) is
 dequantized. The best settings then train the ensemble, early-stopped on
