@@ -13,8 +13,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-
-	"github.com/gcpnet/gcp/internal/onese"
 )
 
 // candidate is one point of the grid and its training run.
@@ -68,6 +66,12 @@ type search[T Float] struct {
 	yMean, yScale       float64
 	cands               []*candidate[T]
 	maxEpochs, patience int
+	// transform is that of the targets, z = g(y), which the model keeps;
+	// cvNLLs and cvErrors are, once run returns, the NLL and the error
+	// y − Mean in original units of each row that calibrated the model,
+	// which the transform stage compares (AutoFit).
+	transform        TargetTransform
+	cvNLLs, cvErrors []float64
 }
 
 // newSearch validates the options, fills in their defaults, holds out
@@ -324,15 +328,15 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
 	}
-	m.ext.transform = s.opt.TargetTransform
+	m.ext.transform = s.transform
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
-		res.CVNLLs, res.CVErrors, res.CVCoverage95 = heldOutScores(m, preds, y)
+		s.cvNLLs, s.cvErrors, res.CVCoverage95 = heldOutScores(m, preds, y)
 		res.CVRows = len(y)
 		var sum float64
-		for _, v := range res.CVNLLs {
+		for _, v := range s.cvNLLs {
 			sum += v
 		}
 		res.CVNLL = sum / float64(len(y))
@@ -634,21 +638,6 @@ func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 		}
 	}
 	return cands[keep], nil
-}
-
-// replaces reports whether a costlier architecture, of per-row held-out
-// NLLs nllB and squared errors sqB, replaces the one kept so far, of nllA
-// and sqA on the same rows: when its NLL is lower by more than one
-// standard error of the paired differences (onese.Pick), or its squared
-// error is and its NLL is not higher by as much. The second case is the
-// mean's: a deeper head can fit a mean that one layer cannot while its
-// NLL, dominated by the noise model, moves by less than its standard
-// error (Concrete's inner splits: RMSE 1% lower, NLL 0.006 lower).
-func replaces(nllA, sqA, nllB, sqB []float64) bool {
-	nllBetter := onese.Pick([][]float64{nllA, nllB}) == 1
-	nllWorse := onese.Pick([][]float64{nllB, nllA}) == 1
-	meanBetter := onese.Pick([][]float64{sqA, sqB}) == 1
-	return nllBetter || meanBetter && !nllWorse
 }
 
 // rowScores returns the negative log predictive density and the squared
