@@ -16,9 +16,10 @@ import (
 // lower tail below 0 and misses the long upper one.
 //
 // A model's transform (Model.SetTargetTransform) is applied to its
-// predictions only. What takes targets to learn from, Trainer.Step,
-// Trainer.Fit, AutoFit and Model.Calibrate, takes them transformed: pass
-// the values of Apply. Predict, PredictBatch, PredictRecord and the
+// predictions only. Trainer.Step, Trainer.Fit and Model.Calibrate take
+// the targets transformed: pass the values of Apply. AutoFit takes them
+// in original units and applies the transforms it trains with
+// (AutoOptions.TargetTransforms) itself. Predict, PredictBatch, PredictRecord and the
 // methods of the Prediction they return work in original units (see
 // Prediction.Transform), so that a program that loads the model needs no
 // code of its own for it. The transform is saved with the model, in a
