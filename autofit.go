@@ -3,6 +3,7 @@ package gcp
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // AutoOptions configures AutoFit. The zero value selects the defaults,
@@ -31,12 +32,16 @@ type AutoOptions struct {
 	// trains by the paper's update alone.
 	Architectures   [][]int
 	ScaleWeightings []float64
-	// TargetTransform says that the targets y passed to AutoFit are
-	// already transformed, z = g(y) (a log model's ln y): AutoFit sets it
-	// on the returned model, so that its predictions answer in original
-	// units, and scores the held-out rows (AutoResult's CV fields) in
-	// original units too. Default TransformNone.
-	TargetTransform TargetTransform
+	// TargetTransforms are the target transforms (TargetTransform) the
+	// recipe trains with: AutoFit takes the targets y in original units,
+	// runs the whole recipe on each transform's values z = g(y), and keeps
+	// the first model unless a later one is clearly better on the
+	// held-out rows (the transform stage: see AutoFit). Default:
+	// TransformNone, then TransformLog where ChooseTargetTransform picks
+	// it (every target positive and highly skewed), the choice of gcp
+	// train's -target-transform auto. A single value fixes the transform;
+	// TransformLog needs positive targets. At most one of each.
+	TargetTransforms []TargetTransform
 	// MaxEpochs is the most epochs any candidate trains, at most
 	// 2²⁰. Default: enough for about 65,536 minibatch steps, within
 	// [100, 2000].
@@ -135,6 +140,9 @@ const (
 // Phase an epoch of the ensemble or of the calibration folds.
 type AutoRound struct {
 	Phase AutoPhase
+	// Transform is the target transform of the recipe's run under way,
+	// which runs once for each of AutoOptions.TargetTransforms.
+	Transform TargetTransform
 	// Done of Total is how far the phase has come, in its units
 	// (AutoPhase).
 	Done, Total int
@@ -170,13 +178,6 @@ type AutoResult struct {
 	// model itself. NaN if no model could score them.
 	CVNLL, CVCoverage95 float64
 	CVRows, CVFolds     int
-	// CVNLLs and CVErrors are the negative log predictive density and
-	// the error y − Mean of each of the CVRows rows scored, in original
-	// units and in the order scored (the same for the same rows and
-	// seed): CVNLL is the mean of CVNLLs. Two fits of the same rows, such
-	// as gcp train's with and without a target transform, compare row by
-	// row through them.
-	CVNLLs, CVErrors []float64
 	// VarScale and CorrectedScale are the calibration factors fitted to
 	// those predictions (Model.VarScale, Model.CorrectedScale); 1 if no
 	// model could score them.
@@ -187,6 +188,11 @@ type AutoResult struct {
 	// TrainRows and ValRows are how many rows trained and how many were
 	// held out; Candidates how many hyperparameter pairs were tried.
 	TrainRows, ValRows, Candidates int
+	// Transform is the model's target transform (Model.TargetTransform)
+	// and why it was chosen: the targets' skewness and, where the recipe
+	// trained with more than one transform, their held-out scores. The
+	// other fields describe the model kept.
+	Transform TransformChoice
 }
 
 // AutoFit trains a model of shape cfg on the row-major inputs x and
@@ -234,9 +240,19 @@ type AutoResult struct {
 //     The same predictions give AutoResult's CVNLL and CVCoverage95,
 //     honest estimates of what new data will see, and the model's
 //     conformal calibration (Model.ConformalInterval).
+//  5. With more than one target transform (AutoOptions.TargetTransforms:
+//     by default, for positive and highly skewed targets, the log besides
+//     none), steps 1 to 4 run once for each, on the same rows and seeds,
+//     and a later transform's model replaces the one kept so far only if,
+//     on the rows that steps 4 scored, its NLL in original units is lower
+//     by more than one standard error of the paired differences and its
+//     squared error is not higher by as much: stricter than the
+//     architecture stage's rule, since the log weighs small targets'
+//     relative errors as large ones' and can win on NLL with a worse mean.
 //
 // Only the data passed in is used: hold the test data back from it.
-// AutoFit reads x and y in place, from every run, and copies no rows. The
+// AutoFit reads x and y in place, from every run, and copies no rows; a
+// transform other than TransformNone trains on a transformed copy of y. The
 // grid's dimensions replace cfg's Dropout and Hidden and tc's
 // LearningRate and ScaleWeighting (AutoOptions says how cfg.Hidden and a
 // nonzero tc.ScaleWeighting fix theirs); the rest of cfg and tc (Loss,
@@ -260,11 +276,7 @@ func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*M
 // context.DeadlineExceeded). A done ctx before the search starts trains
 // nothing.
 func AutoFitContext[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
-	s, err := newSearch(ctx, cfg, tc, x, y, opt)
-	if err != nil {
-		return nil, AutoResult{}, err
-	}
-	m, res, err := s.run()
+	m, res, err := autoFitTransforms(ctx, cfg, tc, x, y, opt)
 	if err != nil && ctx.Err() != nil {
 		return nil, AutoResult{}, fmt.Errorf("gcp: AutoFit stopped: %w", ctx.Err())
 	}
@@ -273,12 +285,14 @@ func AutoFitContext[T Float](ctx context.Context, cfg Config, tc TrainConfig, x,
 
 // validate checks the options after their defaults are filled in and
 // returns an error wrapping ErrConfig that names the first bad field: an
-// empty or oversized grid, a scale weighting outside [0, 1], a learning rate that is not finite and
-// positive (0 would train at TrainConfig's default and report 0), a
-// dropout rate outside [0, 1), a ValidationShare outside (0, 1), and a
+// empty or oversized grid, a scale weighting outside [0, 1], a learning
+// rate that is not finite and positive (0 would train at TrainConfig's
+// default and report 0), a dropout rate outside [0, 1), an unknown or
+// repeated target transform, a ValidationShare outside (0, 1), and a
 // MaxEpochs, Patience or Workers below 0 or above its bound.
 func (o AutoOptions) validate() error {
-	if len(o.LearningRates) == 0 || len(o.Dropouts) == 0 || len(o.Architectures) == 0 || len(o.ScaleWeightings) == 0 {
+	if len(o.LearningRates) == 0 || len(o.Dropouts) == 0 || len(o.Architectures) == 0 || len(o.ScaleWeightings) == 0 ||
+		o.TargetTransforms != nil && len(o.TargetTransforms) == 0 {
 		return fmt.Errorf("%w: AutoOptions: an empty grid", ErrConfig)
 	}
 	// Each factor is at most maxCandidates, so that the product of four
@@ -290,8 +304,10 @@ func (o AutoOptions) validate() error {
 				ErrConfig, len(o.LearningRates), len(o.Dropouts), len(o.Architectures), len(o.ScaleWeightings), maxCandidates)
 		}
 	}
-	if o.TargetTransform > TransformLog {
-		return fmt.Errorf("%w: AutoOptions.TargetTransform = %v", ErrConfig, o.TargetTransform)
+	for i, t := range o.TargetTransforms {
+		if t > TransformLog || slices.Contains(o.TargetTransforms[:i], t) {
+			return fmt.Errorf("%w: AutoOptions.TargetTransforms[%d] = %v, want none or log, each once", ErrConfig, i, t)
+		}
 	}
 	for i, b := range o.ScaleWeightings {
 		if err := checkScaleWeighting(b); err != nil {

@@ -13,8 +13,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-
-	"github.com/gcpnet/gcp/internal/onese"
 )
 
 // candidate is one point of the grid and its training run.
@@ -68,36 +66,18 @@ type search[T Float] struct {
 	yMean, yScale       float64
 	cands               []*candidate[T]
 	maxEpochs, patience int
+	// transform is that of the targets, z = g(y), which the model keeps;
+	// cvNLLs and cvErrors are, once run returns, the NLL and the error
+	// y − Mean in original units of each row that calibrated the model,
+	// which the transform stage compares (AutoFit).
+	transform        TargetTransform
+	cvNLLs, cvErrors []float64
 }
 
 // newSearch validates the options, fills in their defaults, holds out
 // the validation rows and learns the standardization; ctx stops its runs.
 func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*search[T], error) {
-	n := len(y)
-	if opt.LearningRates == nil {
-		opt.LearningRates = defaultLearningRates
-	}
-	if opt.Dropouts == nil {
-		opt.Dropouts = defaultDropouts
-	}
-	if opt.Architectures == nil {
-		opt.Architectures = defaultArchitectures
-		if len(cfg.Hidden) > 0 {
-			opt.Architectures = [][]int{cfg.Hidden}
-		}
-	}
-	if opt.ScaleWeightings == nil {
-		opt.ScaleWeightings = defaultScaleWeightings
-		if tc.ScaleWeighting != 0 {
-			opt.ScaleWeightings = []float64{tc.ScaleWeighting}
-		}
-	}
-	if opt.ValidationShare == 0 {
-		opt.ValidationShare = 0.1
-	}
-	if opt.Workers == 0 {
-		opt.Workers = min(runtime.GOMAXPROCS(0), maxWorkers)
-	}
+	opt = opt.withDefaults(cfg, tc)
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
@@ -105,63 +85,11 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 		cfg.Members = AutoMembers
 	}
 	s := &search[T]{ctx: ctx, cfg: cfg.withDefaults(), tc: tc, opt: opt}
-	for _, lr := range opt.LearningRates {
-		for _, p := range opt.Dropouts {
-			if s.cfg.Loss == LossMLBayes && p == 0 {
-				continue
-			}
-			for _, b := range opt.ScaleWeightings {
-				s.cands = append(s.cands, &candidate[T]{hyper: hyper{lr: lr, dropout: p, hidden: opt.Architectures[0], weighting: b}})
-			}
-		}
-	}
-	if len(s.cands) == 0 {
-		return nil, fmt.Errorf("%w: AutoOptions: LossMLBayes needs a dropout rate above 0 in Dropouts", ErrConfig)
-	}
-	// Every candidate's Config and TrainConfig must be valid, and so
-	// must every architecture.
-	for _, c := range s.cands {
-		cfg, tc := c.configs(s.cfg, s.tc, s.cfg.Members)
-		if err := cfg.validate(); err != nil {
-			return nil, err
-		}
-		for _, hidden := range opt.Architectures[1:] {
-			cfg.Hidden = hidden
-			if err := cfg.validate(); err != nil {
-				return nil, err
-			}
-		}
-		if err := tc.withDefaults().validate(); err != nil {
-			return nil, err
-		}
-		if err := validateFor[T](tc.withDefaults()); err != nil {
-			return nil, err
-		}
-	}
-	if len(x) != n*s.cfg.Inputs {
-		return nil, ErrShape
-	}
-	if k := kernelsFor[T](); !k.allFinite(x) || !k.allFinite(y) {
-		return nil, ErrNonFinite
-	}
-	share := max(opt.ValidationShare, float64(minValidationRows)/float64(n))
-	if n < MinAutoFitRows {
-		return nil, fmt.Errorf("%w: %d rows; AutoFit holds out at least %d to validate on and needs as many to train", ErrBatch, n, minValidationRows)
-	}
-	if k := int(math.Round(share * float64(n))); n-k < minValidationRows {
-		return nil, fmt.Errorf("%w: AutoOptions.ValidationShare = %v of %d rows leaves %d to train on, want at least %d", ErrBatch, opt.ValidationShare, n, n-k, minValidationRows)
-	}
-	var err error
-	if err = checkRows(n); err != nil {
+	if err := s.grid(); err != nil {
 		return nil, err
 	}
-	s.data = allRows(x, y, s.cfg.Inputs)
-	if s.trainRows, s.valRows, err = holdOut(s.data, share, opt.Seed); err != nil {
+	if err := s.holdOut(x, y); err != nil {
 		return nil, err
-	}
-	if v := s.valRows.len(); v >= 2*minCalibrationRows {
-		rows := s.valRows.rows
-		s.valRows, s.calRows = s.data.subset(rows[:v/2]), s.data.subset(rows[v/2:])
 	}
 	s.quantum = targetLattice(y)
 	if s.tc.BatchSize == 0 {
@@ -177,10 +105,112 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	}
 	// One standardization for all candidates, learned from the training
 	// rows as Fit would, so that their held-out NLLs are comparable.
-	if s.xMean, s.xScale, s.yMean, s.yScale, err = learnStandardization(s.trainRows); err != nil {
-		return nil, err
+	var err error
+	s.xMean, s.xScale, s.yMean, s.yScale, err = learnStandardization(s.trainRows)
+	return s, err
+}
+
+// withDefaults returns o with the defaults of its zero fields filled in
+// (AutoOptions says which): the grid's, where cfg.Hidden fixes the
+// architecture and a nonzero tc.ScaleWeighting the scale weighting, the
+// validation share and the workers. MaxEpochs and Patience depend on the
+// data and are the search's to fill in.
+func (o AutoOptions) withDefaults(cfg Config, tc TrainConfig) AutoOptions {
+	if o.LearningRates == nil {
+		o.LearningRates = defaultLearningRates
 	}
-	return s, nil
+	if o.Dropouts == nil {
+		o.Dropouts = defaultDropouts
+	}
+	if o.Architectures == nil {
+		o.Architectures = defaultArchitectures
+		if len(cfg.Hidden) > 0 {
+			o.Architectures = [][]int{cfg.Hidden}
+		}
+	}
+	if o.ScaleWeightings == nil {
+		o.ScaleWeightings = defaultScaleWeightings
+		if tc.ScaleWeighting != 0 {
+			o.ScaleWeightings = []float64{tc.ScaleWeighting}
+		}
+	}
+	if o.ValidationShare == 0 {
+		o.ValidationShare = 0.1
+	}
+	if o.Workers == 0 {
+		o.Workers = min(runtime.GOMAXPROCS(0), maxWorkers)
+	}
+	return o
+}
+
+// grid makes the candidates of the search, every learning rate with every
+// dropout rate (above 0 for LossMLBayes) and scale weighting, of the
+// first architecture, and checks that every candidate's Config and
+// TrainConfig are valid with every architecture.
+func (s *search[T]) grid() error {
+	opt := s.opt
+	for _, lr := range opt.LearningRates {
+		for _, p := range opt.Dropouts {
+			if s.cfg.Loss == LossMLBayes && p == 0 {
+				continue
+			}
+			for _, b := range opt.ScaleWeightings {
+				s.cands = append(s.cands, &candidate[T]{hyper: hyper{lr: lr, dropout: p, hidden: opt.Architectures[0], weighting: b}})
+			}
+		}
+	}
+	if len(s.cands) == 0 {
+		return fmt.Errorf("%w: AutoOptions: LossMLBayes needs a dropout rate above 0 in Dropouts", ErrConfig)
+	}
+	for _, c := range s.cands {
+		cfg, tc := c.configs(s.cfg, s.tc, s.cfg.Members)
+		for _, hidden := range opt.Architectures {
+			cfg.Hidden = hidden
+			if err := cfg.validate(); err != nil {
+				return err
+			}
+		}
+		if err := tc.withDefaults().validate(); err != nil {
+			return err
+		}
+		if err := validateFor[T](tc.withDefaults()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// holdOut checks the rows x and y, holds out the validation share of
+// them, drawn with the search's seed, and from 2·minCalibrationRows
+// held-out rows on, keeps half of those to calibrate on (calRows).
+func (s *search[T]) holdOut(x, y []T) error {
+	n := len(y)
+	if len(x) != n*s.cfg.Inputs {
+		return ErrShape
+	}
+	if k := kernelsFor[T](); !k.allFinite(x) || !k.allFinite(y) {
+		return ErrNonFinite
+	}
+	share := max(s.opt.ValidationShare, float64(minValidationRows)/float64(n))
+	if n < MinAutoFitRows {
+		return fmt.Errorf("%w: %d rows; AutoFit holds out at least %d to validate on and needs as many to train", ErrBatch, n, minValidationRows)
+	}
+	if k := int(math.Round(share * float64(n))); n-k < minValidationRows {
+		return fmt.Errorf("%w: AutoOptions.ValidationShare = %v of %d rows leaves %d to train on, want at least %d", ErrBatch, s.opt.ValidationShare, n, n-k, minValidationRows)
+	}
+	if err := checkRows(n); err != nil {
+		return err
+	}
+	s.data = allRows(x, y, s.cfg.Inputs)
+	var err error
+	if s.trainRows, s.valRows, err = holdOut(s.data, share, s.opt.Seed); err != nil {
+		return err
+	}
+	if v := s.valRows.len(); v >= 2*minCalibrationRows {
+		rows := s.valRows.rows
+		s.valRows, s.calRows = s.data.subset(rows[:v/2]), s.data.subset(rows[v/2:])
+	}
+	return nil
 }
 
 // searchRounds returns the rounds of the search that Progress counts: the
@@ -298,15 +328,15 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
 	}
-	m.ext.transform = s.opt.TargetTransform
+	m.ext.transform = s.transform
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
-		res.CVNLLs, res.CVErrors, res.CVCoverage95 = heldOutScores(m, preds, y)
+		s.cvNLLs, s.cvErrors, res.CVCoverage95 = heldOutScores(m, preds, y)
 		res.CVRows = len(y)
 		var sum float64
-		for _, v := range res.CVNLLs {
+		for _, v := range s.cvNLLs {
 			sum += v
 		}
 		res.CVNLL = sum / float64(len(y))
@@ -608,21 +638,6 @@ func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 		}
 	}
 	return cands[keep], nil
-}
-
-// replaces reports whether a costlier architecture, of per-row held-out
-// NLLs nllB and squared errors sqB, replaces the one kept so far, of nllA
-// and sqA on the same rows: when its NLL is lower by more than one
-// standard error of the paired differences (onese.Pick), or its squared
-// error is and its NLL is not higher by as much. The second case is the
-// mean's: a deeper head can fit a mean that one layer cannot while its
-// NLL, dominated by the noise model, moves by less than its standard
-// error (Concrete's inner splits: RMSE 1% lower, NLL 0.006 lower).
-func replaces(nllA, sqA, nllB, sqB []float64) bool {
-	nllBetter := onese.Pick([][]float64{nllA, nllB}) == 1
-	nllWorse := onese.Pick([][]float64{nllB, nllA}) == 1
-	meanBetter := onese.Pick([][]float64{sqA, sqB}) == 1
-	return nllBetter || meanBetter && !nllWorse
 }
 
 // rowScores returns the negative log predictive density and the squared

@@ -34,43 +34,6 @@ func TestAutoFitArchitectures(t *testing.T) {
 	}
 }
 
-// TestArchitectureReplaces checks the architecture stage's rule on
-// per-row scores made for it, each difference's mean and standard error
-// worked by hand: a costlier model replaces the kept one when its NLL is
-// clearly lower, or its squared error is and its NLL not clearly higher.
-func TestArchitectureReplaces(t *testing.T) {
-	base := []float64{1, 2, 3, 4, 5, 6, 7, 8}
-	shift := func(d ...float64) []float64 {
-		out := slices.Clone(base)
-		for i := range out {
-			out[i] += d[i%len(d)]
-		}
-		return out
-	}
-	clearlyLower := shift(-0.5)     // differences −0.5 on every row: se 0
-	clearlyHigher := shift(0.5)     // +0.5, se 0
-	noise := shift(-1.1, 0.9)       // mean −0.1, se 0.38: within one se
-	noiseHigher := shift(1.1, -0.9) // mean +0.1, se 0.38
-	for _, tc := range []struct {
-		name       string
-		nllB, sqB  []float64
-		wantChosen bool
-	}{
-		{"NLL clearly lower", clearlyLower, base, true},
-		{"NLL clearly lower, squared error higher", clearlyLower, clearlyHigher, true},
-		{"squared error clearly lower, NLL within noise", noiseHigher, clearlyLower, true},
-		{"squared error clearly lower, NLL the same", base, clearlyLower, true},
-		{"squared error clearly lower, NLL clearly higher", clearlyHigher, clearlyLower, false},
-		{"both within noise", noise, noise, false},
-		{"both the same", base, base, false},
-		{"NLL within noise, squared error higher", noise, clearlyHigher, false},
-	} {
-		if got := replaces(base, base, tc.nllB, tc.sqB); got != tc.wantChosen {
-			t.Errorf("%s: replaces = %v, want %v", tc.name, got, tc.wantChosen)
-		}
-	}
-}
-
 // TestCalibratedIntervalCoverage checks the product's promise on the
 // paper's heteroscedastic data with 5% gross outliers in training (Sec.
 // 6.3: sd 0.5cos⁴x, outliers from U(−4, 16)): AutoFit with its defaults,

@@ -176,51 +176,6 @@ func TestAutoFitContextDeadline(t *testing.T) {
 	goroutinesSettle(t, before)
 }
 
-// TestAutoFitTargetTransform checks AutoOptions.TargetTransform on log
-// targets: the same fit with and without it trains the same networks, so
-// each row's held-out NLL in original units must be its NLL in the
-// modeled units plus z = ln y (the log's Jacobian), and the returned
-// model must carry the transform.
-func TestAutoFitTargetTransform(t *testing.T) {
-	x, y, _ := synth.SinOutliers(7, 300, 0, synth.Everywhere)
-	z := make([]float64, len(y))
-	x64 := make([]float64, len(x))
-	for i, v := range y {
-		z[i] = float64(v) // the modeled target; the original is e^z
-		x64[i] = float64(x[i])
-	}
-	opt := AutoOptions{MaxEpochs: 20, Seed: 3, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}}}
-	cfg := Config{Inputs: 1, Seed: 2, Members: 1}
-	_, plain, err := AutoFit(cfg, TrainConfig{Seed: 2}, x64, z, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt.TargetTransform = TransformLog
-	m, logged, err := AutoFit(cfg, TrainConfig{Seed: 2}, x64, z, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.TargetTransform() != TransformLog || len(logged.CVNLLs) != len(plain.CVNLLs) || len(plain.CVNLLs) == 0 {
-		t.Fatalf("transform %v, %d and %d rows scored", m.TargetTransform(), len(logged.CVNLLs), len(plain.CVNLLs))
-	}
-	// The rows were scored in the same order, every row once (300 rows:
-	// the cross-fit). Each row's difference must be its z, so the sorted
-	// differences are the sorted z; a few roundings of values of order 1
-	// apart, 1e-12 relative.
-	d := make([]float64, len(z))
-	for i, v := range plain.CVNLLs {
-		d[i] = logged.CVNLLs[i] - v
-	}
-	slices.Sort(d)
-	slices.Sort(z)
-	for i := range d {
-		if math.Abs(d[i]-z[i]) > 1e-12*max(1, math.Abs(z[i])) {
-			t.Fatalf("sorted difference %d: %v, want z = %v", i, d[i], z[i])
-		}
-	}
-
-}
-
 // TestAutoOptionsRefusesBadGrid reproduces N7 of issue 26:
 // AutoOptions{LearningRates: []float64{0}} trained at TrainConfig's
 // default 1e-3 but reported a learning rate of 0. A learning rate that is

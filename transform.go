@@ -16,9 +16,10 @@ import (
 // lower tail below 0 and misses the long upper one.
 //
 // A model's transform (Model.SetTargetTransform) is applied to its
-// predictions only. What takes targets to learn from, Trainer.Step,
-// Trainer.Fit, AutoFit and Model.Calibrate, takes them transformed: pass
-// the values of Apply. Predict, PredictBatch, PredictRecord and the
+// predictions only. Trainer.Step, Trainer.Fit and Model.Calibrate take
+// the targets transformed: pass the values of Apply. AutoFit takes them
+// in original units and applies the transforms it trains with
+// (AutoOptions.TargetTransforms) itself. Predict, PredictBatch, PredictRecord and the
 // methods of the Prediction they return work in original units (see
 // Prediction.Transform), so that a program that loads the model needs no
 // code of its own for it. The transform is saved with the model, in a
@@ -98,7 +99,11 @@ func (t TargetTransform) logJacobian(z float64) float64 {
 // y's largest values are about twice its median.
 const autoLogSkew = 1
 
-// TransformChoice is what ChooseTargetTransform chose and why.
+// TransformChoice is which target transform was chosen and why: by
+// ChooseTargetTransform from the targets' skewness alone, or by AutoFit
+// (AutoResult.Transform), which where the skewness makes the log a
+// candidate trains the model both ways and compares them on held-out
+// rows.
 type TransformChoice struct {
 	Transform TargetTransform
 	// Positive reports whether every target is above 0, the log
@@ -107,11 +112,26 @@ type TransformChoice struct {
 	// Skew is the targets' sample skewness, m₃/m₂^{3/2}; LogSkew that of
 	// their logarithms, NaN unless Positive.
 	Skew, LogSkew float64
+	// Compared reports that AutoFit trained the model both without and
+	// with the log and kept Transform by their held-out scores (see
+	// AutoFit); CVNLL and CVRMSE are then each model's held-out NLL and
+	// RMSE in original units, indexed by transform: CVNLL[TransformLog]
+	// is the log model's.
+	Compared      bool
+	CVNLL, CVRMSE [2]float64
 }
 
 // String says what was chosen and why, in a few words.
 func (c TransformChoice) String() string {
 	switch {
+	case c.Compared && c.Transform == TransformLog:
+		return fmt.Sprintf("log: every target is positive, of skewness %.3g (%.3g after the log); held-out NLL %.4g on the log scale, %.4g without; RMSE %.4g and %.4g",
+			c.Skew, c.LogSkew, c.CVNLL[TransformLog], c.CVNLL[TransformNone], c.CVRMSE[TransformLog], c.CVRMSE[TransformNone])
+	case c.Compared:
+		return fmt.Sprintf("none: the targets are positive, of skewness %.3g (%.3g after the log), but on a log scale their held-out NLL (%.4g against %.4g) is not lower, or their RMSE (%.4g against %.4g) is higher, by more than a standard error",
+			c.Skew, c.LogSkew, c.CVNLL[TransformLog], c.CVNLL[TransformNone], c.CVRMSE[TransformLog], c.CVRMSE[TransformNone])
+	case c.Transform != c.screen():
+		return fmt.Sprintf("%s: the targets' skewness %.3g (%.3g after the log)", c.Transform, c.Skew, c.LogSkew)
 	case c.Transform == TransformLog:
 		return fmt.Sprintf("log: every target is positive and their skewness %.3g is above %d (%.3g after the log)", c.Skew, autoLogSkew, c.LogSkew)
 	case !c.Positive:
@@ -122,17 +142,32 @@ func (c TransformChoice) String() string {
 	return fmt.Sprintf("none: the targets' skewness %.3g would be %.3g after the log, no more symmetric", c.Skew, c.LogSkew)
 }
 
-// ChooseTargetTransform picks a transform for the training targets y, the
-// first step of gcp train's -target-transform auto: TransformLog when
-// every target is positive, their skewness is at least 1 (the mark of a
-// highly skewed sample) and the log makes them more symmetric (|skewness
-// of ln y| below the skewness of y); TransformNone otherwise. Skewness
-// says when a log scale may help, not that it will: where the recipe
-// cross-fits, gcp train then trains the model both ways and keeps the one
-// whose cross-fitted NLL in original units (AutoResult.CVNLL plus the
-// mean of ln y) is lower. Pass the training rows' targets only, never
-// those of rows held out to test on.
+// screen returns the transform the targets' skewness picks
+// (ChooseTargetTransform).
+func (c TransformChoice) screen() TargetTransform {
+	if c.Positive && c.Skew >= autoLogSkew && math.Abs(c.LogSkew) < c.Skew {
+		return TransformLog
+	}
+	return TransformNone
+}
+
+// ChooseTargetTransform picks a transform for the training targets y from
+// their skewness alone: TransformLog when every target is positive, their
+// skewness is at least 1 (the mark of a highly skewed sample) and the log
+// makes them more symmetric (|skewness of ln y| below the skewness of y);
+// TransformNone otherwise. Skewness says when a log scale may help, not
+// that it will: AutoFit's default takes it as a screen, and trains the
+// model both ways where it picks the log (AutoOptions.TargetTransforms).
+// It is the whole choice for a model trained without held-out rows to
+// compare on, by Fit. Pass the training rows' targets only, never those
+// of rows held out to test on.
 func ChooseTargetTransform(y []float64) TransformChoice {
+	return chooseTransform(y)
+}
+
+// chooseTransform is ChooseTargetTransform for targets of any Float type,
+// whose skewness it computes in float64.
+func chooseTransform[T Float](y []T) TransformChoice {
 	c := TransformChoice{Positive: len(y) > 0, Skew: skewness(y, TransformNone), LogSkew: math.NaN()}
 	for _, v := range y {
 		c.Positive = c.Positive && v > 0
@@ -141,25 +176,23 @@ func ChooseTargetTransform(y []float64) TransformChoice {
 		return c
 	}
 	c.LogSkew = skewness(y, TransformLog)
-	if c.Skew >= autoLogSkew && math.Abs(c.LogSkew) < c.Skew {
-		c.Transform = TransformLog
-	}
+	c.Transform = c.screen()
 	return c
 }
 
 // skewness returns the sample skewness m₃/m₂^{3/2} of t applied to the
 // values of y, with moments about the mean: 0 for fewer than two values
 // or values that are all equal.
-func skewness(y []float64, t TargetTransform) float64 {
+func skewness[T Float](y []T, t TargetTransform) float64 {
 	n := float64(len(y))
 	var mean float64
 	for _, v := range y {
-		z, _ := t.forward(v)
+		z, _ := t.forward(float64(v))
 		mean += z / n
 	}
 	var m2, m3 float64
 	for _, v := range y {
-		z, _ := t.forward(v)
+		z, _ := t.forward(float64(v))
 		d := z - mean
 		m2 += d * d / n
 		m3 += d * d * d / n

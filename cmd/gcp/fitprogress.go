@@ -12,7 +12,8 @@ import (
 
 // fitProgress follows the phases of gcp.AutoFit that its Progress callback
 // reports (gcp.AutoRound): the search, an ensemble's run and the
-// calibration folds. On a terminal it draws each phase on a line of its
+// calibration folds, once for each target transform the recipe trains
+// with. On a terminal it draws each phase on a line of its
 // own, a progress bar that ends by saying how long the phase took; always
 // it records each phase's span for the summary.
 type fitProgress struct {
@@ -26,6 +27,7 @@ type fitProgress struct {
 // phaseSpan is how far one phase of a fit went and how long it took.
 type phaseSpan struct {
 	phase       gcp.AutoPhase
+	transform   gcp.TargetTransform
 	done, total int
 	took        time.Duration
 }
@@ -39,9 +41,9 @@ func newFitProgress(w io.Writer) *fitProgress {
 // update records the round r and redraws; it is AutoFit's Progress.
 func (f *fitProgress) update(r gcp.AutoRound) {
 	now := time.Now()
-	if len(f.phases) == 0 || f.phases[len(f.phases)-1].phase != r.Phase {
+	if n := len(f.phases); n == 0 || f.phases[n-1].phase != r.Phase || f.phases[n-1].transform != r.Transform {
 		f.end()
-		f.phases = append(f.phases, phaseSpan{phase: r.Phase})
+		f.phases = append(f.phases, phaseSpan{phase: r.Phase, transform: r.Transform})
 		if f.w != nil {
 			f.bar = &progressBar{w: f.w, total: r.Total, unit: phaseUnits[r.Phase], start: f.since}
 		}
@@ -82,10 +84,13 @@ func (f *fitProgress) end() {
 // summary describes the phases' spans on one line. An ensemble's span
 // says that the calibration folds trained behind it only where there were
 // folds: from 5000 rows on, AutoFit calibrates on held-out rows instead.
+// Where the recipe trained with more than one target transform, the
+// phases of each come after its name.
 func (f *fitProgress) summary() string {
 	folds := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseCalibration })
-	var parts []string
-	for _, p := range f.phases {
+	transforms := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.transform != f.phases[0].transform })
+	var b strings.Builder
+	for i, p := range f.phases {
 		ensemble := fmt.Sprintf("%d epochs", p.done)
 		if folds {
 			ensemble += ", the calibration folds training behind it"
@@ -95,7 +100,16 @@ func (f *fitProgress) summary() string {
 			gcp.PhaseEnsemble:    ensemble,
 			gcp.PhaseCalibration: fmt.Sprintf("%d fold epochs", p.done),
 		}[p.phase]
-		parts = append(parts, fmt.Sprintf("%s %s (%s)", p.phase, p.took.Round(time.Millisecond), what))
+		switch {
+		case transforms && (i == 0 || p.transform != f.phases[i-1].transform):
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "target transform %s: ", p.transform)
+		case i > 0:
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %s (%s)", p.phase, p.took.Round(time.Millisecond), what)
 	}
-	return strings.Join(parts, ", ")
+	return b.String()
 }

@@ -93,10 +93,9 @@ func heap() (live, allocated uint64) {
 // TestLoadMemory checks what loading a data file keeps in memory per
 // row, against what the design holds: the table, 8 bytes a number and 4
 // a field of text (its code; each level once), and the encoded rows, 8
-// bytes an input, beside the targets (raw and transformed) and the rows'
-// indices, 8 bytes each. 16 bytes a row more are allowed for what is
-// not per row (the header, the levels, the encoding), spread over the
-// rows. A copy of the fields' text, or their string headers (16 bytes a
+// bytes an input, beside the targets and the rows' indices, 8 bytes
+// each. 16 bytes a row more are allowed for what is not per row (the
+// header, the levels, the encoding), spread over the rows. A copy of the fields' text, or their string headers (16 bytes a
 // field), would break the bound at once; so would a second copy of the
 // encoded rows.
 func TestLoadMemory(t *testing.T) {
@@ -115,7 +114,7 @@ func TestLoadMemory(t *testing.T) {
 		if tc.text {
 			inputs, tableRow = tc.d+len(cities), tableRow+4
 		}
-		bound := tableRow + 8*inputs + 3*8 + 16
+		bound := tableRow + 8*inputs + 2*8 + 16
 		perRow := float64(after-before) / n
 		if perRow > float64(bound) || td.enc.Inputs() != inputs || &x[0] != &td.x[0] {
 			t.Errorf("%d features (text %v): %.1f bytes a row kept, want at most %d; %d inputs, want %d; the float64 rows shared: %v",

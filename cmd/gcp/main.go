@@ -42,10 +42,11 @@
 //
 // train's -target-transform (log, none, or auto, the default: log for a
 // positive target whose skewness is above 1 if that model's cross-fitted
-// NLL is lower than the untransformed one's) makes the networks model
-// ln y; every prediction, interval and score is in the original units,
-// and the mean is that of the calibrated predictive (the log-normal
-// mean).
+// NLL is lower than the untransformed one's by more than a standard
+// error, and its squared error not higher by as much) makes the networks
+// model ln y; every prediction, interval and score is in the original
+// units, and the mean is that of the calibrated predictive (the
+// log-normal mean).
 //
 // train fits a GCP network, or with -method one of the paper's comparator
 // methods (ML, ML_Bayes, DPD, or the Bayesian PBP and SVGD of package

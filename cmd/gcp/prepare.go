@@ -1,43 +1,46 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strings"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/dataset"
-	"github.com/gcpnet/gcp/internal/onese"
 )
 
 // trainingData is what gcp train, and each split of gcp splits, learns
 // from the training rows of a data file before any network trains: the
-// encoding of the columns (gcp.LearnEncoding), the target transform, and
-// the rows encoded, targets transformed.
+// encoding of the columns (gcp.LearnEncoding) and the rows encoded.
 type trainingData struct {
-	tab    *dataset.Table
-	enc    *gcp.Encoding
-	choice gcp.TransformChoice // Transform is the one applied
-	x, y   []float64           // the encoded inputs, row-major, and the transformed targets
-	raw    []float64           // the targets before the transform
-	rows   []int               // the table's row of each encoded row
+	tab  *dataset.Table
+	enc  *gcp.Encoding
+	x, y []float64 // the encoded inputs, row-major, and the targets
+	rows []int     // the table's row of each encoded row
 	// dropped is how many rows had no target.
 	dropped int
-	flag    string // -target-transform
 }
 
 // transformFlags are the values of -target-transform.
 var transformFlags = []string{"auto", "log", "none"}
 
+// flagTransforms returns the target transforms of -target-transform flag:
+// nil (the recipe's choice) for auto.
+func flagTransforms(flag string) []gcp.TargetTransform {
+	switch flag {
+	case "log":
+		return []gcp.TargetTransform{gcp.TransformLog}
+	case "none":
+		return []gcp.TargetTransform{gcp.TransformNone}
+	}
+	return nil
+}
+
 // prepareTraining learns the encoding from the rows of tab whose indices
 // are rows (nil: all), with the column target names (the last if empty)
-// as the target, and applies the transform flag says: auto
-// (gcp.ChooseTargetTransform on these rows' targets), log or none. Errors
-// name the file, and a bad field its line and column.
+// as the target, and checks that -target-transform flag can take every
+// target. Errors name the file, and a bad field its line and column.
 func prepareTraining(tab *dataset.Table, target string, rows []int, flag string) (trainingData, error) {
 	k, err := tab.Target(target)
 	if err != nil {
@@ -58,20 +61,14 @@ func prepareTraining(tab *dataset.Table, target string, rows []int, flag string)
 	case err != nil: // the header's names
 		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Err: headerError{err}}
 	}
-	td := trainingData{tab: tab, enc: enc, x: er.X, y: slices.Clone(er.Y), raw: er.Y, dropped: er.Dropped, rows: er.Rows, flag: flag}
-	td.choice = gcp.ChooseTargetTransform(td.y)
-	switch flag {
-	case "log":
-		td.choice.Transform = gcp.TransformLog
-	case "none":
-		td.choice.Transform = gcp.TransformNone
-	}
-	for r, v := range td.y {
-		if td.y[r], err = td.choice.Transform.Apply(v); err != nil {
-			return trainingData{}, tab.FieldError(td.rows[r], k, fmt.Errorf("-target-transform %s: %w", flag, err))
+	for _, tr := range flagTransforms(flag) {
+		for r, v := range er.Y {
+			if _, err := tr.Apply(v); err != nil {
+				return trainingData{}, tab.FieldError(er.Rows[r], k, fmt.Errorf("-target-transform %s: %w", flag, err))
+			}
 		}
 	}
-	return td, nil
+	return trainingData{tab: tab, enc: enc, x: er.X, y: er.Y, dropped: er.Dropped, rows: er.Rows}, nil
 }
 
 // plain reports whether the encoding takes every column as the number
@@ -121,8 +118,8 @@ func describeColumn(c gcp.Column) string {
 	return s
 }
 
-// describeTransform says which transform the model has and why: the flag
-// given, or auto's choice (gcp.ChooseTargetTransform).
+// describeTransform says which transform the model has and why: the
+// -target-transform flag given, or auto's choice.
 func describeTransform(c gcp.TransformChoice, flag string) string {
 	if flag != "auto" {
 		return fmt.Sprintf("(-target-transform %s): %s", flag, c.Transform)
@@ -132,66 +129,6 @@ func describeTransform(c gcp.TransformChoice, flag string) string {
 		s += "; the mean reported is the log-normal mean of the calibrated predictive"
 	}
 	return s
-}
-
-// fitTransformed trains a Model[T] as job says. Where -target-transform
-// auto found the log a candidate (job.untransformed), it trains the same
-// job on the untransformed targets too and keeps the log model only if,
-// on the rows both fits scored out of sample (AutoResult's CV fields, in
-// original units), its NLL is lower by more than one standard error of
-// the paired differences and its squared error is not higher by more
-// than one (the one-standard-error rule, internal/onese, with the targets
-// as they are the simpler model). A skewed positive target is not always
-// better modelled on a log scale: Yacht's resistances span four decades,
-// the smallest recorded to two decimals, the log gives their relative
-// errors the weight of the largest targets', and on its inner hold-outs
-// the log model had about the same NLL and a much worse mean (RMSE 1.04
-// against 0.74). The fit that trains on every row (-validation 0, small
-// files) has no held-out rows and keeps the log.
-func fitTransformed[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
-	x := asFloat[T](job.x) // one copy for both fits, none in float64
-	m, res, err := fitModel(ctx, job, x)
-	res.transform = job.transformNote
-	if job.untransformed == nil || err != nil || res.plain {
-		return m, res, err
-	}
-	alt := job
-	alt.y, alt.transform, alt.untransformed = job.untransformed, gcp.TransformNone, nil
-	m2, res2, err := fitModel(ctx, alt, x)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, res2, err
-		}
-		return m, res, nil // the log model stands
-	}
-	log, none := res.auto, res2.auto
-	logRMSE, noneRMSE := rms(log.CVErrors), rms(none.CVErrors)
-	if len(log.CVNLLs) != len(none.CVNLLs) ||
-		onese.Pick([][]float64{none.CVNLLs, log.CVNLLs}) == 0 ||
-		onese.Pick([][]float64{squares(log.CVErrors), squares(none.CVErrors)}) == 1 {
-		res2.transform = fmt.Sprintf("(-target-transform auto): none: the targets are positive and skewed, but on a log scale their held-out NLL (%.4g against %.4g) is not lower, or their RMSE (%.4g against %.4g) is higher, by more than a standard error", log.CVNLL, none.CVNLL, logRMSE, noneRMSE)
-		return m2, res2, nil
-	}
-	res.transform += fmt.Sprintf("; held-out NLL %.4g on the log scale, %.4g without; RMSE %.4g and %.4g", log.CVNLL, none.CVNLL, logRMSE, noneRMSE)
-	return m, res, nil
-}
-
-// squares returns the squares of v.
-func squares(v []float64) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = x * x
-	}
-	return out
-}
-
-// rms returns the root mean square of v.
-func rms(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s / float64(len(v)))
 }
 
 // allRows returns 0, 1, …, n−1.

@@ -101,4 +101,17 @@ func TestFitProgress(t *testing.T) {
 	if !strings.HasPrefix(quiet.summary(), "search ") {
 		t.Errorf("a fitProgress off a terminal sums up %q", quiet.summary())
 	}
+	// The recipe run with and without the log: each run's phases after
+	// its transform's name, the same phase of the two runs apart.
+	both := newFitProgress(nil)
+	for _, tr := range []gcp.TargetTransform{gcp.TransformNone, gcp.TransformLog} {
+		both.update(gcp.AutoRound{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Transform: tr})
+		both.update(gcp.AutoRound{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100, Transform: tr})
+	}
+	both.end()
+	sum = both.summary()
+	if !strings.HasPrefix(sum, "target transform none: search ") || strings.Count(sum, "search ") != 2 ||
+		!strings.Contains(sum, " (100 epochs); target transform log: search ") {
+		t.Errorf("summary of two transforms' runs %q", sum)
+	}
 }

@@ -22,19 +22,13 @@ import (
 type fitJob struct {
 	cfg    gcp.Config
 	tc     gcp.TrainConfig
-	search gcp.AutoOptions // LearningRates, Dropouts and MaxEpochs fixed by flags
+	search gcp.AutoOptions // LearningRates, Dropouts, MaxEpochs and TargetTransforms fixed by flags
 	plain  bool            // -validation 0: Fit on every row, no search
-	x, y   []float64       // row-major inputs and targets, transformed
-	// enc and transform are how the rows were encoded and the targets
-	// transformed, which the model keeps.
+	x, y   []float64       // row-major inputs and targets
+	// enc is how the rows were encoded, which the model keeps; transform
+	// is -target-transform.
 	enc       *gcp.Encoding
-	transform gcp.TargetTransform
-	// untransformed holds the targets before the log when
-	// -target-transform auto is to compare the log model with one of the
-	// targets as they are (fitTransformed); nil otherwise.
-	untransformed []float64
-	// transformNote says which transform the targets have, and why.
-	transformNote string
+	transform string
 	// term is the terminal to draw progress on, nil if there is none.
 	term io.Writer
 }
@@ -172,16 +166,12 @@ func (f *recipeFlags) bayesHyper(c *command) bayesHyper {
 // job returns the fitJob of the checked flags for the training data td.
 func (f *recipeFlags) job(c *command, td trainingData) fitJob {
 	job := fitJob{
-		enc: td.enc, transform: td.choice.Transform,
+		enc: td.enc, transform: *f.transform,
 		cfg:    gcp.Config{Inputs: td.enc.Inputs(), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members},
 		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed, ScaleWeighting: *f.weighting},
-		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed},
+		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed, TargetTransforms: flagTransforms(*f.transform)},
 		plain:  *f.validation == 0,
 		x:      td.x, y: td.y,
-	}
-	job.transformNote = describeTransform(td.choice, *f.transform)
-	if *f.transform == "auto" && td.choice.Transform != gcp.TransformNone {
-		job.untransformed = td.raw
 	}
 	if c.set("lr") {
 		job.search.LearningRates = []float64{*f.lr}
@@ -210,24 +200,23 @@ type fitResult struct {
 	transform string
 }
 
-// fitModel trains a Model[T] as job says on x, job.x as T, stopped by
-// ctx.
-func fitModel[T gcp.Float](ctx context.Context, job fitJob, x []T) (*gcp.Model[T], fitResult, error) {
+// fitModel trains a Model[T] as job says, stopped by ctx.
+func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
 	res := fitResult{plain: job.plain, rows: len(job.y), members: max(1, job.cfg.Members)}
 	if !job.plain && len(job.y) < gcp.MinAutoFitRows {
 		res.plain, res.small = true, true
 	}
+	x := asFloat[T](job.x)
 	if !res.plain {
 		res.progress = newFitProgress(job.term)
 		job.search.Progress = res.progress.update
-		job.search.TargetTransform = job.transform
 		m, auto, err := gcp.AutoFitContext[T](ctx, job.cfg, job.tc, x, asFloat[T](job.y), job.search)
 		res.progress.end()
 		if err != nil {
 			return nil, res, trainingError(err)
 		}
-		res.auto = auto
-		return m, res, keep(job, m)
+		res.auto, res.transform = auto, describeTransform(auto.Transform, job.transform)
+		return m, res, m.SetEncoding(job.enc)
 	}
 	cfg, tc, epochs := job.cfg, job.tc, job.search.MaxEpochs
 	tc.LearningRate, cfg.Dropout = genericHyper.lr, genericHyper.dropout
@@ -243,6 +232,18 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob, x []T) (*gcp.Model[T
 	if epochs == 0 {
 		epochs = genericHyper.epochs
 	}
+	// Without held-out rows to compare on, the targets' skewness alone
+	// chooses the transform.
+	choice := gcp.ChooseTargetTransform(job.y)
+	if trs := job.search.TargetTransforms; trs != nil {
+		choice.Transform = trs[0]
+	}
+	z := make([]T, len(job.y))
+	for i, v := range job.y {
+		t, _ := choice.Transform.Apply(v) // prepareTraining checked the log's domain; auto picks it for positive targets only
+		z[i] = T(t)
+	}
+	res.transform = describeTransform(choice, job.transform)
 	model, err := gcp.New[T](cfg)
 	if err != nil {
 		return nil, res, err
@@ -255,25 +256,19 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob, x []T) (*gcp.Model[T
 	if job.term != nil {
 		bar = newProgressBar(job.term, epochs)
 	}
-	st, err := tr.FitContext(ctx, x, asFloat[T](job.y), gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: bar.update})
+	st, err := tr.FitContext(ctx, x, z, gcp.FitOptions[T]{Epochs: epochs, Seed: job.search.Seed, Progress: bar.update})
 	bar.finish()
 	if err != nil {
 		return nil, res, trainingError(err)
 	}
 	res.auto = gcp.AutoResult{LearningRate: tc.LearningRate, Dropout: cfg.Dropout, Epoch: st.Epoch, EpochsRun: st.Epoch, TrainRows: len(job.y), Candidates: 1, VarScale: 1, CorrectedScale: 1}
-	return model, res, keep(job, model)
-}
-
-// keep sets the job's encoding and target transform on m, which the
-// model saves and applies to every record it predicts.
-func keep[T gcp.Float](job fitJob, m *gcp.Model[T]) error {
-	return errors.Join(m.SetEncoding(job.enc), m.SetTargetTransform(job.transform))
+	return model, res, errors.Join(model.SetEncoding(job.enc), model.SetTargetTransform(choice.Transform))
 }
 
 // fitAndSave trains a Model[T] as job says and saves it to t, stopped by
 // ctx.
 func fitAndSave[T gcp.Float](ctx context.Context, job fitJob, t atomicfile.Target) (fitResult, error) {
-	model, res, err := fitTransformed[T](ctx, job)
+	model, res, err := fitModel[T](ctx, job)
 	if err != nil {
 		return res, err
 	}

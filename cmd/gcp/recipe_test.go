@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/filetest"
 )
 
@@ -126,5 +128,45 @@ func TestSplits(t *testing.T) {
 		if _, _, err := gcpRun("splits", "-data", data, "-splits", bad); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("split file %q: %v, want %q", tc.text, err, tc.want)
 		}
+	}
+}
+
+// TestAutoFitMatchesTrain checks that a program which reads a table as
+// gcp train does (internal/dataset, gcp.LearnEncodingColumns) and calls
+// gcp.AutoFit with the options of train's flags gets the model train
+// writes, byte for byte, the target transform's choice included: the
+// recipe is the library's, and the command only reads, parses and prints.
+// The table's target is positive and skewed, and the log model is kept,
+// so that the comparison of both transforms is under test; -members 1,
+// -epochs 30 and -hidden 8 keep it to about a second.
+func TestAutoFitMatchesTrain(t *testing.T) {
+	dir := t.TempDir()
+	data := writeTable(t, dir, "prices.csv", ",", '.', []string{"a", "b", "price"}, skewedRows(6, 150))
+	model := filepath.Join(dir, "train.gcpm")
+	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-members", "1", "-epochs", "30", "-hidden", "8"); err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	tab, err := dataset.ReadFile(data, dataset.Dialect{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, rows, err := gcp.LearnEncodingColumns(tab.Header, tab.Columns, nil, "price", tab.Dialect.Decimal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := gcp.Config{Inputs: enc.Inputs(), Members: 1, Hidden: []int{8}, Seed: 1}
+	m, res, err := gcp.AutoFit(cfg, gcp.TrainConfig{Seed: 1}, rows.X, rows.Y, gcp.AutoOptions{MaxEpochs: 30, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Transform; !c.Compared || c.Transform != gcp.TransformLog {
+		t.Fatalf("the table does not exercise the log model's choice: %s", c)
+	}
+	lib := filepath.Join(dir, "autofit.gcpm")
+	if err := errors.Join(m.SetEncoding(enc), gcp.SaveFile(lib, m)); err != nil {
+		t.Fatal(err)
+	}
+	if filetest.Read(t, lib) != filetest.Read(t, model) {
+		t.Error("gcp.AutoFit's model differs from gcp train's")
 	}
 }

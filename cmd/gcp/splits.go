@@ -210,7 +210,7 @@ func runSplit(ctx context.Context, c *command, rf *recipeFlags, tab *dataset.Tab
 }
 
 func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *dataset.Table, k int) (splitScores, error) {
-	m, fr, err := fitTransformed[T](ctx, job)
+	m, fr, err := fitModel[T](ctx, job)
 	if err != nil {
 		return splitScores{}, err
 	}

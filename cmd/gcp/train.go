@@ -32,11 +32,13 @@ column that is not all numbers is text, one-hot encoded by its levels
 column with any gets a missing-value indicator and its median in their
 place, and a row whose target is missing is left out. -target-transform
 auto (the default) models the log of a target that is positive and
-skewed (skewness above 1, more symmetric after the log) if the log model's
-cross-fitted NLL, in original units, is lower than that of the same
-recipe on the targets as they are: it trains both. A log model answers in
-the original units: every interval lies above 0, and the mean is the
-calibrated log-normal mean. The summary says what was read and chosen.
+skewed (skewness above 1, more symmetric after the log) if the log
+model's cross-fitted NLL, in original units, is lower than that of the
+same recipe on the targets as they are by more than a standard error,
+and its squared error not higher by as much: it trains both. A log model
+answers in the original units: every interval lies above 0, and the mean
+is the calibrated log-normal mean. The summary says what was read and
+chosen.
 
 By default the hyperparameters are chosen for you (gcp.AutoFit): a share
 of the rows (-validation) is held out; every learning rate in

@@ -4,7 +4,7 @@
 // mean loss is within one standard error of the best's, so that the noise
 // of a finite validation set does not pick a costlier or riskier model
 // that the data do not clearly favour. AutoFit uses it to choose the
-// architecture, and gcp train the target transform.
+// architecture and the target transform.
 package onese
 
 import "math"

@@ -1,0 +1,145 @@
+package gcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gcpnet/gcp/internal/synth"
+)
+
+// TestTransformFitScoresInOriginalUnits checks a run of the recipe on log
+// targets: trained on the same values z with and without the log, it
+// trains the same networks, so each row's held-out NLL in original units
+// must be its NLL in the modeled units plus z = ln y (the log's
+// Jacobian), and the model must carry the transform.
+func TestTransformFitScoresInOriginalUnits(t *testing.T) {
+	x, y, _ := synth.SinOutliers(7, 300, 0, synth.Everywhere)
+	z := make([]float64, len(y))
+	x64 := make([]float64, len(x))
+	for i, v := range y {
+		z[i] = float64(v) // the modeled target; the original is e^z
+		x64[i] = float64(x[i])
+	}
+	opt := AutoOptions{MaxEpochs: 20, Seed: 3, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}}}
+	cfg := Config{Inputs: 1, Seed: 2, Members: 1}
+	plain, err := fitTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformNone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged, err := fitTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if logged.m.TargetTransform() != TransformLog || len(logged.nlls) != len(plain.nlls) || len(plain.nlls) == 0 {
+		t.Fatalf("transform %v, %d and %d rows scored", logged.m.TargetTransform(), len(logged.nlls), len(plain.nlls))
+	}
+	// The rows were scored in the same order, every row once (300 rows:
+	// the cross-fit). Each row's difference must be its z, so the sorted
+	// differences are the sorted z; a few roundings of values of order 1
+	// apart, 1e-12 relative.
+	d := make([]float64, len(z))
+	for i, v := range plain.nlls {
+		d[i] = logged.nlls[i] - v
+	}
+	slices.Sort(d)
+	slices.Sort(z)
+	for i := range d {
+		if math.Abs(d[i]-z[i]) > 1e-12*max(1, math.Abs(z[i])) {
+			t.Fatalf("sorted difference %d: %v, want z = %v", i, d[i], z[i])
+		}
+	}
+}
+
+// logNormalRows returns n rows of two inputs in [−1, 1] and a log-normal
+// target whose log is linear in them with noise of sd 0.3 to 0.5:
+// positive, of skewness about 2.
+func logNormalRows(seed uint64, n int) (x, y []float64) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	x, y = make([]float64, 2*n), make([]float64, n)
+	for i := range n {
+		a, b := 2*r.Float64()-1, 2*r.Float64()-1
+		x[2*i], x[2*i+1] = a, b
+		y[i] = math.Exp(1 + 0.8*a - 0.5*b + (0.3+0.2*math.Abs(a))*r.NormFloat64())
+	}
+	return x, y
+}
+
+// TestAutoFitChoosesTransform checks the transform stage: by default, on
+// a positive skewed target, AutoFit trains with and without the log and
+// returns, byte for byte, the model that the kept transform alone
+// trains, its held-out NLL that of TransformChoice; on the same target
+// shifted below 0 it trains once, without the log. Progress names each
+// run's transform.
+func TestAutoFitChoosesTransform(t *testing.T) {
+	x, y := logNormalRows(4, 150)
+	cfg := Config{Inputs: 2, Seed: 1, Members: 1}
+	var seen []TargetTransform
+	opt := AutoOptions{MaxEpochs: 30, Seed: 2, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}},
+		Progress: func(r AutoRound) {
+			if len(seen) == 0 || seen[len(seen)-1] != r.Transform {
+				seen = append(seen, r.Transform)
+			}
+		}}
+	m, res, err := AutoFit(cfg, TrainConfig{Seed: 1}, x, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Transform
+	if !c.Compared || c.Transform != m.TargetTransform() || !slices.Equal(seen, []TargetTransform{TransformNone, TransformLog}) {
+		t.Fatalf("choice %+v, model's transform %v, progress of %v", c, m.TargetTransform(), seen)
+	}
+	if c.CVNLL[c.Transform] != res.CVNLL || c.String() == "" {
+		t.Errorf("the kept model's NLL %v, the choice's %v (%s)", res.CVNLL, c.CVNLL, c)
+	}
+	t.Logf("%s", c)
+	opt.Progress, opt.TargetTransforms = nil, []TargetTransform{c.Transform}
+	alone, res1, err := AutoFit(cfg, TrainConfig{Seed: 1}, x, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, errA := m.MarshalBinary()
+	b, errB := alone.MarshalBinary()
+	if errA != nil || errB != nil || !bytes.Equal(a, b) || res1.Transform.Compared {
+		t.Errorf("the model kept differs from the one TargetTransforms {%v} trains (compared: %v)", c.Transform, res1.Transform.Compared)
+	}
+	shifted := make([]float64, len(y))
+	for i, v := range y {
+		shifted[i] = v - 2
+	}
+	m, res, err = AutoFit(cfg, TrainConfig{Seed: 1}, x, shifted, AutoOptions{MaxEpochs: 30, Seed: 2, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}}})
+	if err != nil || res.Transform.Compared || m.TargetTransform() != TransformNone || res.Transform.Positive {
+		t.Errorf("targets below 0: %+v, model's transform %v (%v)", res.Transform, m.TargetTransform(), err)
+	}
+}
+
+// TestAutoFitTransformErrors checks that AutoFit refuses, before training,
+// a target transform named twice or unknown (ErrConfig) and the log of a
+// target that is not positive (ErrDomain, naming it).
+func TestAutoFitTransformErrors(t *testing.T) {
+	x, y := logNormalRows(4, 100)
+	y[7] = 0
+	for _, tc := range []struct {
+		trs  []TargetTransform
+		want error
+	}{
+		{[]TargetTransform{TransformLog, TransformLog}, ErrConfig},
+		{[]TargetTransform{TransformLog + 1}, ErrConfig},
+		{[]TargetTransform{}, ErrConfig},
+		{[]TargetTransform{TransformLog}, ErrDomain},
+		{[]TargetTransform{TransformNone, TransformLog}, ErrDomain},
+	} {
+		m, _, err := AutoFit(Config{Inputs: 2}, TrainConfig{}, x, y, AutoOptions{TargetTransforms: tc.trs, Progress: func(AutoRound) { t.Fatal("trained") }})
+		if !errors.Is(err, tc.want) || m != nil {
+			t.Errorf("%v: %v, want %v", tc.trs, err, tc.want)
+		}
+		if tc.want == ErrDomain && !strings.Contains(err.Error(), "y[7]") {
+			t.Errorf("%v: %v does not name y[7]", tc.trs, err)
+		}
+	}
+}
