@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,13 +15,15 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// TestDecimalVotesParse checks the claim of decimalVotes.add that one
-// parse tells whether gcp.ParseNumber reads a field with either decimal
-// mark, against ParseNumber itself with each, on fields of every shape
-// a number or a text of digits, signs, marks and letters can take.
-func TestDecimalVotesParse(t *testing.T) {
-	fields := []string{"", " ", "NA", "nan", "?", "1", "1.5", "1,5", "1,5.2", "1.5,2", ",", ".", "1,", ".5", ",5",
-		"1e400", "1,5e400", "-inf", "Inf", "0x1p-2", "0x1,8p1", "1_000", "1 000", "+.5e-3", " 2,25e2 ", "1,2,3", "1..2", "NaN,"}
+// TestClassifyParse checks the claim of classify that one parse tells
+// whether gcp.ParseNumber reads a field with either decimal mark, against
+// ParseNumber itself with each, on fields of every shape a number or a
+// text of digits, signs, marks and letters can take; and the vote of
+// each field.
+func TestClassifyParse(t *testing.T) {
+	fields := []string{"", " ", "NA", "nan", "?", "-", "NULL", "n/a", "#N/A", "1", "1.5", "1,5", "1,5.2", "1.5,2", ",", ".", "1,", ".5", ",5",
+		"1e400", "1,5e400", "-inf", "Inf", "0x1p-2", "0x1,8p1", "1_000", "1 000", "+.5e-3", " 2,25e2 ", "1,2,3", "1..2", "NaN,",
+		"2,296", "398,865", "-1,234", "1.234", "1.234.567", "1,234.5", "1.234,5", "12,3456"}
 	r := rand.New(rand.NewPCG(1, 2))
 	const alphabet = "0123456789.,eE+-xpn_ia "
 	for range 20000 {
@@ -30,27 +34,43 @@ func TestDecimalVotesParse(t *testing.T) {
 		fields = append(fields, string(b))
 	}
 	for _, f := range fields {
-		var v decimalVotes
-		point, comma := v.add(f)
+		missing, point, comma, vote := classify(f)
 		_, pMissing, pErr := gcp.ParseNumber(f, '.')
 		_, cMissing, cErr := gcp.ParseNumber(f, ',')
-		if point != (pErr == nil) || comma != (cErr == nil) {
-			t.Errorf("%q: point %v, comma %v; ParseNumber's errors %v and %v", f, point, comma, pErr, cErr)
+		if missing != (pMissing || cMissing) || !missing && ((point == classNumber) != (pErr == nil) || (comma == classNumber) != (cErr == nil)) {
+			t.Errorf("%q: missing %v, point %v, comma %v; ParseNumber's %v, %v and %v, %v", f, missing, point, comma, pMissing, pErr, cMissing, cErr)
 		}
-		// A vote goes to the mark the field holds, if it is a number with it.
+		// A vote goes to the mark the field holds, if it is a number with
+		// it, unless a comma may be a thousands separator: one comma after
+		// one to three digits (and a sign) and before three.
+		thousands := regexp.MustCompile(`^ *[+-]?[0-9]{1,3},[0-9]{3} *$`).MatchString(f)
 		wantPoint := strings.Contains(f, ".") && !strings.Contains(f, ",") && pErr == nil && !pMissing
-		wantComma := strings.Contains(f, ",") && cErr == nil && !cMissing
-		if v.point != b2i(wantPoint) || v.comma != b2i(wantComma) {
-			t.Errorf("%q: votes %+v", f, v)
+		wantComma := strings.Contains(f, ",") && cErr == nil && !cMissing && !thousands
+		if (vote == '.') != wantPoint || (vote == ',') != wantComma {
+			t.Errorf("%q: vote %q", f, vote)
 		}
 	}
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// TestGrouped checks the numbers with thousands separators that grouped
+// recognizes, against a regular expression of the rule.
+func TestGrouped(t *testing.T) {
+	rule := regexp.MustCompile(`^ *[+-]?[0-9]{1,3}((,[0-9]{3})+(\.[0-9]+)?|(\.[0-9]{3})+(,[0-9]+)?) *$`)
+	r := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "0123456789012345678901234567890123456789.,.,-+ "
+	fields := []string{"1,234", "-12.345.678", "1,234.5", "1.234,5", "1,23", "1234,567", "1,234,56", "1,234.567.8", ",234", "1,234,"}
+	for range 50000 {
+		b := make([]byte, 1+r.IntN(12))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		fields = append(fields, string(b))
 	}
-	return 0
+	for _, f := range fields {
+		if got, want := grouped(f), rule.MatchString(f); got != want {
+			t.Errorf("grouped(%q) = %v, want %v", f, got, want)
+		}
+	}
 }
 
 // TestReadText checks that a column named as text is held as the file
@@ -160,5 +180,20 @@ func TestReadLines(t *testing.T) {
 	}
 	if d := cmp.Diff(want, of(tab).Lines); d != "" {
 		t.Errorf("lines (-want +got):\n%s", d)
+	}
+}
+
+// TestReadFileNotFile checks that a character device and a directory
+// are refused before anything is read from them.
+// regression: issue 32's H4 (gcp train -data /dev/zero).
+func TestReadFileNotFile(t *testing.T) {
+	paths := []string{t.TempDir()}
+	if _, err := os.Stat(os.DevNull); err == nil {
+		paths = append(paths, os.DevNull)
+	}
+	for _, p := range paths {
+		if _, err := ReadFile(p, Dialect{}); !errors.Is(err, ErrNotFile) || !strings.HasPrefix(err.Error(), p+": ") {
+			t.Errorf("ReadFile(%q) = %v, want ErrNotFile naming it", p, err)
+		}
 	}
 }
