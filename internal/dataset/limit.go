@@ -23,6 +23,14 @@ const (
 // ErrTooLarge reports a record beyond MaxRecordBytes or MaxFields.
 var ErrTooLarge = errors.New("record too large")
 
+// The errors of a record beyond each limit, wrapping ErrTooLarge. The
+// bytes of a record do not depend on the separator, so that the
+// detection of the separator stops at errLong.
+var (
+	errLong = fmt.Errorf("%w: more than %d bytes from here without the end of the record (a line break outside quotes); is it a CSV file?", ErrTooLarge, MaxRecordBytes)
+	errWide = fmt.Errorf("%w: more than %d fields", ErrTooLarge, MaxFields)
+)
+
 // LimitRecords returns a reader of r's bytes that fails, with an *Error
 // wrapping ErrTooLarge on the line where the record starts, when a
 // record of CSV data with the separator sep is longer than
@@ -71,9 +79,12 @@ func (l *limiter) Read(p []byte) (int, error) {
 			l.fields++
 		}
 		l.bytes++
-		if l.bytes > MaxRecordBytes || l.fields > MaxFields {
-			l.err = &Error{File: l.file, Line: l.start,
-				Err: fmt.Errorf("%w: more than %d bytes or %d fields from here without the end of the record (a line break outside quotes); is it a CSV file?", ErrTooLarge, MaxRecordBytes, MaxFields)}
+		if l.bytes > MaxRecordBytes {
+			l.err = &Error{File: l.file, Line: l.start, Err: errLong}
+		} else if l.fields > MaxFields {
+			l.err = &Error{File: l.file, Line: l.start, Err: errWide}
+		}
+		if l.err != nil {
 			return i, l.err
 		}
 	}

@@ -209,6 +209,9 @@ func detectSep(src *source) (rune, error) {
 			if err == io.EOF {
 				break
 			}
+			if errors.Is(err, errLong) { // too long with any separator
+				return 0, err
+			}
 			switch {
 			case err != nil:
 				consistent = false
