@@ -533,7 +533,7 @@ func TestPrepareTrainingErrors(t *testing.T) {
 		{"a,y\n1,NA\n2,?\n", ": line 1, column 2 (y): the target is missing in every one of the 2 rows"},
 		{",b,y\n1,2,3\n", ": line 1, column 1: bad header: column 1 has no name"},
 		{"a;y\n1;2\n3;x\n", ": line 3, column 2 (y): not a number: \"x\""},
-		{"a,y\n1,2\n-inf,3\n", ": line 3, column 1 (a): a column of numbers holds a field that is not one: value is NaN, Inf or overflows: \"-inf\" (1 of the column's 2 fields that are not missing are numbers): write a missing value as empty, NA or NULL, or name the column in -text to read it as text"},
+		{"a,y\n1,2\n-inf,3\n", ": line 3, column 1 (a): a column of numbers holds a field that is not one: value is NaN, Inf or overflows: \"-inf\" (1 of the column's 2 fields that are not missing are numbers): a number must be finite and within the float64 range"},
 	} {
 		path := filepath.Join(dir, "t.csv")
 		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {

@@ -221,14 +221,17 @@ func (c *columnStats) numeric(t *Table, mark byte) (bool, error) {
 	p := c.first[m]
 	_, _, err := gcp.ParseNumber(p.field, mark)
 	_, _, otherErr := gcp.ParseNumber(p.field, marks[1-m])
-	why := fmt.Sprintf("%q is not a number", p.field)
+	what, hint := fmt.Sprintf("%q is not a number", p.field), "write a missing value as empty, NA or NULL, or name the column in -text to read it as text"
 	switch {
 	case errors.Is(err, gcp.ErrNonFinite):
-		why = strings.TrimPrefix(err.Error(), "gcp: ")
+		what, hint = strings.TrimPrefix(err.Error(), "gcp: "), "a number must be finite and within the float64 range"
 	case otherErr == nil || grouped(p.field):
-		why = fmt.Sprintf("%q is not a number with the decimal mark '%c' (thousands separators are not read, nor the other decimal mark; give -decimal if '%c' is wrong)", p.field, mark, mark)
+		what = fmt.Sprintf("%q is not a number with the decimal mark '%c'", p.field, mark)
+		hint = fmt.Sprintf("thousands separators are not read, nor the other decimal mark; remove them, or give -decimal if '%c' is wrong", mark)
 	}
-	return false, t.fieldError(p, &mixedError{why: fmt.Sprintf("%s (%d of the column's %d fields that are not missing are numbers)", why, n, n+like+text), err: err})
+	return false, t.fieldError(p, &mixedError{
+		why: fmt.Sprintf("%s (%d of the column's %d fields that are not missing are numbers): %s", what, n, n+like+text, hint),
+		err: err})
 }
 
 // mixedError is the error of a column of numbers with a field that is
@@ -238,8 +241,6 @@ type mixedError struct {
 	err error
 }
 
-func (e *mixedError) Error() string {
-	return ErrMixed.Error() + ": " + e.why + ": write a missing value as empty, NA or NULL, or name the column in -text to read it as text"
-}
+func (e *mixedError) Error() string { return ErrMixed.Error() + ": " + e.why }
 
 func (e *mixedError) Unwrap() []error { return []error{ErrMixed, e.err} }

@@ -87,7 +87,7 @@ func TestReadThousands(t *testing.T) {
 	const in = "pop,y\n\"2,296\",1\n\"398,865\",2\n12,3\n"
 	_, err := Read(strings.NewReader(in), "f.csv", Dialect{})
 	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrMixed) || e.Line != 2 || e.Column != 1 || !strings.Contains(err.Error(), `"2,296"`) {
+	if !errors.As(err, &e) || !errors.Is(err, ErrMixed) || e.Line != 2 || e.Column != 1 || !strings.Contains(err.Error(), `"2,296" is not a number with the decimal mark '.'`) || !strings.Contains(err.Error(), "give -decimal") {
 		t.Errorf("thousands separators: %v; want ErrMixed on line 2, column 1", err)
 	}
 	// A comma that is a decimal mark elsewhere in the file makes both
