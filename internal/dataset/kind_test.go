@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -120,4 +122,61 @@ func TestReadMixedMessage(t *testing.T) {
 	if err != nil || tab.Columns[0].Numbers != nil || tab.Field(50, 0) != "oops" {
 		t.Errorf("the column named as text: %v", err)
 	}
+}
+
+// TestClassifyParse checks the claim of classify that one parse tells
+// whether gcp.ParseNumber reads a field with either decimal mark, against
+// ParseNumber itself with each, on fields of every shape a number or a
+// text of digits, signs, marks and letters can take; and the vote of
+// each field.
+func TestClassifyParse(t *testing.T) {
+	fields := []string{"", " ", "NA", "nan", "?", "-", "NULL", "n/a", "#N/A", "1", "1.5", "1,5", "1,5.2", "1.5,2", ",", ".", "1,", ".5", ",5",
+		"1e400", "1,5e400", "-inf", "Inf", "0x1p-2", "0x1,8p1", "1_000", "1 000", "+.5e-3", " 2,25e2 ", "1,2,3", "1..2", "NaN,",
+		"2,296", "398,865", "-1,234", "1.234", "1.234.567", "1,234.5", "1.234,5", "12,3456"}
+	fields = append(fields, randomFields(1, 20000, 7, "0123456789.,eE+-xpn_ia ")...)
+	thousands := regexp.MustCompile(`^ *[+-]?[0-9]{1,3},[0-9]{3} *$`)
+	for _, f := range fields {
+		missing, point, comma, vote := classify(f)
+		_, pMissing, pErr := gcp.ParseNumber(f, '.')
+		_, cMissing, cErr := gcp.ParseNumber(f, ',')
+		if missing != (pMissing || cMissing) || !missing && ((point == classNumber) != (pErr == nil) || (comma == classNumber) != (cErr == nil)) {
+			t.Errorf("%q: missing %v, point %v, comma %v; ParseNumber's %v, %v and %v, %v", f, missing, point, comma, pMissing, pErr, cMissing, cErr)
+		}
+		// A vote goes to the mark the field holds, if it is a number with
+		// it, unless a comma may be a thousands separator: one comma after
+		// one to three digits (and a sign) and before three.
+		wantPoint := strings.Contains(f, ".") && !strings.Contains(f, ",") && pErr == nil && !pMissing
+		wantComma := strings.Contains(f, ",") && cErr == nil && !cMissing && !thousands.MatchString(f)
+		if (vote == '.') != wantPoint || (vote == ',') != wantComma {
+			t.Errorf("%q: vote %q", f, vote)
+		}
+	}
+}
+
+// TestGrouped checks the numbers with thousands separators that grouped
+// recognizes, against a regular expression of the rule.
+func TestGrouped(t *testing.T) {
+	rule := regexp.MustCompile(`^ *[+-]?[0-9]{1,3}((,[0-9]{3})+(\.[0-9]+)?|(\.[0-9]{3})+(,[0-9]+)?) *$`)
+	fields := []string{"1,234", "-12.345.678", "1,234.5", "1.234,5", "1,23", "1234,567", "1,234,56", "1,234.567.8", ",234", "1,234,"}
+	fields = append(fields, randomFields(5, 50000, 12, "0123456789012345678901234567890123456789.,.,-+ ")...)
+	for _, f := range fields {
+		if got, want := grouped(f), rule.MatchString(f); got != want {
+			t.Errorf("grouped(%q) = %v, want %v", f, got, want)
+		}
+	}
+}
+
+// randomFields returns n fields of 1 to maxLen bytes drawn from
+// alphabet by a generator of the seed.
+func randomFields(seed uint64, n, maxLen int, alphabet string) []string {
+	r := rand.New(rand.NewPCG(seed, 2))
+	fields := make([]string, n)
+	for k := range fields {
+		b := make([]byte, 1+r.IntN(maxLen))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		fields[k] = string(b)
+	}
+	return fields
 }

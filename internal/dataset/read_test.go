@@ -5,7 +5,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,64 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
-
-// TestClassifyParse checks the claim of classify that one parse tells
-// whether gcp.ParseNumber reads a field with either decimal mark, against
-// ParseNumber itself with each, on fields of every shape a number or a
-// text of digits, signs, marks and letters can take; and the vote of
-// each field.
-func TestClassifyParse(t *testing.T) {
-	fields := []string{"", " ", "NA", "nan", "?", "-", "NULL", "n/a", "#N/A", "1", "1.5", "1,5", "1,5.2", "1.5,2", ",", ".", "1,", ".5", ",5",
-		"1e400", "1,5e400", "-inf", "Inf", "0x1p-2", "0x1,8p1", "1_000", "1 000", "+.5e-3", " 2,25e2 ", "1,2,3", "1..2", "NaN,",
-		"2,296", "398,865", "-1,234", "1.234", "1.234.567", "1,234.5", "1.234,5", "12,3456"}
-	r := rand.New(rand.NewPCG(1, 2))
-	const alphabet = "0123456789.,eE+-xpn_ia "
-	for range 20000 {
-		b := make([]byte, 1+r.IntN(7))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		fields = append(fields, string(b))
-	}
-	for _, f := range fields {
-		missing, point, comma, vote := classify(f)
-		_, pMissing, pErr := gcp.ParseNumber(f, '.')
-		_, cMissing, cErr := gcp.ParseNumber(f, ',')
-		if missing != (pMissing || cMissing) || !missing && ((point == classNumber) != (pErr == nil) || (comma == classNumber) != (cErr == nil)) {
-			t.Errorf("%q: missing %v, point %v, comma %v; ParseNumber's %v, %v and %v, %v", f, missing, point, comma, pMissing, pErr, cMissing, cErr)
-		}
-		// A vote goes to the mark the field holds, if it is a number with
-		// it, unless a comma may be a thousands separator: one comma after
-		// one to three digits (and a sign) and before three.
-		thousands := regexp.MustCompile(`^ *[+-]?[0-9]{1,3},[0-9]{3} *$`).MatchString(f)
-		wantPoint := strings.Contains(f, ".") && !strings.Contains(f, ",") && pErr == nil && !pMissing
-		wantComma := strings.Contains(f, ",") && cErr == nil && !cMissing && !thousands
-		if (vote == '.') != wantPoint || (vote == ',') != wantComma {
-			t.Errorf("%q: vote %q", f, vote)
-		}
-	}
-}
-
-// TestGrouped checks the numbers with thousands separators that grouped
-// recognizes, against a regular expression of the rule.
-func TestGrouped(t *testing.T) {
-	rule := regexp.MustCompile(`^ *[+-]?[0-9]{1,3}((,[0-9]{3})+(\.[0-9]+)?|(\.[0-9]{3})+(,[0-9]+)?) *$`)
-	r := rand.New(rand.NewPCG(5, 6))
-	const alphabet = "0123456789012345678901234567890123456789.,.,-+ "
-	fields := []string{"1,234", "-12.345.678", "1,234.5", "1.234,5", "1,23", "1234,567", "1,234,56", "1,234.567.8", ",234", "1,234,"}
-	for range 50000 {
-		b := make([]byte, 1+r.IntN(12))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		fields = append(fields, string(b))
-	}
-	for _, f := range fields {
-		if got, want := grouped(f), rule.MatchString(f); got != want {
-			t.Errorf("grouped(%q) = %v, want %v", f, got, want)
-		}
-	}
-}
 
 // TestReadText checks that a column named as text is held as the file
 // writes it, numbers and all.
