@@ -1,11 +1,14 @@
 package dataset
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // zeros is an endless input without a line break, as /dev/zero is; it
@@ -82,4 +85,75 @@ func TestLimitRecords(t *testing.T) {
 	if _, err := io.Copy(io.Discard, LimitRecords(strings.NewReader(wide+","), "f.csv", 0)); err != nil {
 		t.Errorf("fields counted without a separator: %v", err)
 	}
+}
+
+// TestLimitRecordsByByte checks the limiter, which counts stretches
+// between quotes and line breaks, against a count byte by byte, on
+// random data of separators, quotes, line breaks and letters with small
+// limits, read whole and a byte at a time: an error on the same line, or
+// none. (Which limit it names may differ: a stretch that passes both
+// names the bytes.)
+func TestLimitRecordsByByte(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = ",\"\nab"[r.IntN(5)]
+		}
+		maxBytes, maxFields := 1+r.IntN(12), 1+r.IntN(5)
+		want := limitByByte(b, maxBytes, maxFields)
+		for _, one := range []bool{false, true} {
+			var src io.Reader = bytes.NewReader(b)
+			if one {
+				src = iotest.OneByteReader(src)
+			}
+			l := LimitRecords(src, "f.csv", ',').(*limiter)
+			l.maxBytes, l.maxFields = maxBytes, maxFields
+			_, err := io.Copy(io.Discard, l)
+			if lineOf(err) != lineOf(want) {
+				t.Fatalf("%q with at most %d bytes, %d fields (a byte at a time: %v): %v, want %v", b, maxBytes, maxFields, one, err, want)
+			}
+		}
+	}
+}
+
+// limitByByte returns the error of LimitRecords on b, with the limits
+// given, from a count byte by byte.
+func limitByByte(b []byte, maxBytes, maxFields int) error {
+	line, start, n, fields, quoted := 1, 1, 0, 1, false
+	for _, c := range b {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '\n':
+			line++
+			if !quoted {
+				n, fields, start = 0, 1, line
+				continue
+			}
+		case c == ',' && !quoted:
+			fields++
+		}
+		n++
+		if n > maxBytes {
+			return &Error{File: "f.csv", Line: start, Err: errLong}
+		}
+		if fields > maxFields {
+			return &Error{File: "f.csv", Line: start, Err: errWide}
+		}
+	}
+	return nil
+}
+
+// lineOf returns the line of an *Error, 0 for no error and -1 for
+// another.
+func lineOf(err error) int {
+	var e *Error
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &e) && errors.Is(err, ErrTooLarge):
+		return e.Line
+	}
+	return -1
 }
