@@ -51,6 +51,9 @@ func isMissing(s string) bool {
 	case "", "?", "-":
 		return true
 	}
+	if len(s) > 4 { // longer than every spelling: most numbers
+		return false
+	}
 	for _, m := range missingWords {
 		if strings.EqualFold(s, m) {
 			return true
