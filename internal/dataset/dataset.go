@@ -40,7 +40,8 @@ var (
 	// ErrNoRows reports a header with no data rows after it.
 	ErrNoRows = errors.New("header but no data rows")
 	// ErrHeader reports a header line that is not a list of distinct
-	// column names: a duplicate name, or numbers only, which means the
+	// column names: a duplicate or empty name, a carriage return in one
+	// (lines that end in CR alone), or numbers only, which means the
 	// header line is missing.
 	ErrHeader = errors.New("bad header")
 	// ErrRagged reports a row whose number of fields differs from the
@@ -55,7 +56,8 @@ var (
 	// ErrMissing reports a missing value where Split wants a number.
 	ErrMissing = errors.New("missing value")
 	// ErrDialect reports a separator or decimal mark that the package
-	// does not read.
+	// does not read, or a decimal mark that Read cannot tell (as many
+	// numbers have each).
 	ErrDialect = errors.New("unknown CSV dialect")
 	// ErrChanged reports a file whose second reading differs from its
 	// first (Read reads a file twice): another program wrote to it.
@@ -64,7 +66,8 @@ var (
 	// number nor missing (Read); the *Error names the field.
 	ErrMixed = errors.New("a column of numbers holds a field that is not one")
 	// ErrNotFile reports a path to read that is not a regular file nor a
-	// pipe: a device such as /dev/zero, a directory or a socket.
+	// pipe: a device such as /dev/zero, a directory or a socket
+	// (ReadFile's error, which names the path but no line).
 	ErrNotFile = errors.New("not a regular file or a pipe")
 )
 
