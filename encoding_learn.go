@@ -65,7 +65,9 @@ var ErrMissingColumn = errors.New("gcp: the record lacks a column of the model")
 // or missing, and categorical otherwise (Encoding describes both). Errors:
 // ErrConfig for a target that names no column, no feature column, or
 // names that SetFeatureNames would refuse (empty, repeated, or not UTF-8
-// of at most 1024 bytes), or more inputs than a Config allows; ErrShape
+// of at most 1024 bytes), more inputs than a Config allows, or two
+// inputs of the same name (Encoding.InputNames: a column "c=red" beside
+// a column c with the level red); ErrShape
 // for a row of another length than header; ErrBatch if no row has a
 // target; and a *FieldError for a target that is not a number or a
 // number that is infinite, in a numeric column or the target.
@@ -152,6 +154,9 @@ func LearnEncodingColumns(header []string, cols []TableColumn, rows []int, targe
 	if e.Inputs() > maxWidth {
 		return nil, nil, fmt.Errorf("%w: the columns become %d inputs, want at most %d", ErrConfig, e.Inputs(), maxWidth)
 	}
+	if err := checkInputNames(e.InputNames()); err != nil {
+		return nil, nil, err
+	}
 	out.X = make([]float64, len(out.Rows)*e.Inputs())
 	for r, i := range out.Rows {
 		x := out.X[r*e.Inputs() : (r+1)*e.Inputs()]
@@ -165,6 +170,20 @@ func LearnEncodingColumns(header []string, cols []TableColumn, rows []int, targe
 		}
 	}
 	return e, out, nil
+}
+
+// checkInputNames returns ErrConfig for two inputs of the same name: a
+// column called "c=red" beside a column c with the level red, whose
+// inputs a model's FeatureNames could not tell apart.
+func checkInputNames(names []string) error {
+	seen := make(map[string]int, len(names))
+	for i, name := range names {
+		if j, dup := seen[name]; dup {
+			return fmt.Errorf("%w: inputs %d and %d are both named %q (a column's name is another's name=level)", ErrConfig, j, i, name)
+		}
+		seen[name] = i
+	}
+	return nil
 }
 
 // tableColumn returns the table's index of feature column c, the target

@@ -180,6 +180,8 @@ func TestLearnEncodingErrors(t *testing.T) {
 		{"infinite target", header, [][]string{{"1", "2", "-Inf"}}, "y", ErrNonFinite, 0, 2},
 		{"infinite feature", header, [][]string{{"1", "2", "3"}, {"1", "1e999", "3"}}, "y", ErrNonFinite, 1, 1},
 		{"target first", header, [][]string{{"x", "1", "3"}}, "a", ErrNotNumber, 0, 0},
+		// regression: issue 32's low item (c=red named two inputs)
+		{"two inputs of one name", []string{"c=red", "c", "y"}, [][]string{{"1", "red", "3"}, {"1", "red", "3"}, {"1", "red", "3"}, {"1", "red", "3"}, {"1", "red", "3"}}, "y", ErrConfig, -1, 0},
 	} {
 		_, _, err := LearnEncoding(tc.header, tc.rows, tc.target, '.')
 		if !errors.Is(err, tc.want) {

@@ -17,9 +17,11 @@ var ErrNotNumber = errors.New("gcp: not a number")
 // strconv.ParseFloat accepts ("1.5", "-2e-3"), with surrounding spaces
 // ignored, whose decimal mark is decimal: ',' as spreadsheets in much of
 // Europe write numbers ("1,5"; a field with a '.' in it is then not a
-// number), or '.' for any other value. missing reports a missing value: an empty field, NA,
-// NaN or ? (in any case), for which v is 0. Text that is not a number
-// gives an error wrapping ErrNotNumber, an infinity or a number beyond
+// number), or '.' for any other value. missing reports a missing value,
+// for which v is 0: an empty field, ?, -, or NA, NaN, N/A, #N/A or NULL
+// in any case, the spellings that R, pandas, spreadsheets and SQL
+// exports write for one; such a field is never a number nor a level of
+// a category. Text that is not a number gives an error wrapping ErrNotNumber, an infinity or a number beyond
 // the float64 range one wrapping ErrNonFinite. With a decimal point it
 // allocates nothing on success.
 func ParseNumber(field string, decimal byte) (v float64, missing bool, err error) {
@@ -45,8 +47,24 @@ func ParseNumber(field string, decimal byte) (v float64, missing bool, err error
 
 // isMissing reports whether the trimmed field s is a missing value.
 func isMissing(s string) bool {
-	return s == "" || s == "?" || strings.EqualFold(s, "NA") || strings.EqualFold(s, "NaN")
+	switch s {
+	case "", "?", "-":
+		return true
+	}
+	if len(s) > 4 { // longer than every spelling: most numbers
+		return false
+	}
+	for _, m := range missingWords {
+		if strings.EqualFold(s, m) {
+			return true
+		}
+	}
+	return false
 }
+
+// missingWords are the spellings of a missing value that isMissing
+// matches in any case.
+var missingWords = [...]string{"NA", "NaN", "N/A", "#N/A", "NULL"}
 
 // withDecimalPoint returns s with its first ',' replaced by '.'; a second
 // one is left for ParseFloat to refuse.

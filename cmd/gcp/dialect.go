@@ -3,20 +3,22 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/gcpnet/gcp/internal/dataset"
 )
 
-// dialectFlags are -sep and -decimal, which every command that reads a
-// data file has: the file's separator and decimal mark, detected unless
-// given (dataset.Read).
-type dialectFlags struct{ sep, decimal *string }
+// dialectFlags are -sep, -decimal and -text, which every command that
+// reads a data file has: the file's separator and decimal mark, detected
+// unless given, and the columns to read as text (dataset.Read).
+type dialectFlags struct{ sep, decimal, text *string }
 
-// addDialectFlags defines -sep and -decimal on c.
+// addDialectFlags defines -sep, -decimal and -text on c.
 func addDialectFlags(c *command) dialectFlags {
 	return dialectFlags{
 		sep:     c.fs.String("sep", "", `the data file's field separator: ",", ";" or "tab" (default: detected from the header and the first rows)`),
 		decimal: c.fs.String("decimal", "", `the data file's decimal mark: "." or "," (default: detected from the numbers)`),
+		text:    c.fs.String("text", "", `columns to read as text (categorical), as written: names separated by commas. A column of numbers with a few fields that are not numbers is an error unless named here`),
 	}
 }
 
@@ -43,11 +45,16 @@ func (f dialectFlags) dialect() (dataset.Dialect, error) {
 }
 
 // readTable reads the data file at path in the dialect the flags give,
-// keeping the columns named by text as text (dataset.Read).
+// keeping the columns named by text and by -text as text (dataset.Read).
 func (f dialectFlags) readTable(path string, text ...string) (*dataset.Table, error) {
 	d, err := f.dialect()
 	if err != nil {
 		return nil, err
+	}
+	if f.text != nil && *f.text != "" {
+		for _, name := range strings.Split(*f.text, ",") {
+			text = append(text, strings.TrimSpace(name))
+		}
 	}
 	tab, err := dataset.ReadFile(path, d, text...)
 	// The reading leaves garbage about the size of the file (the csv

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gcpnet/gcp"
@@ -25,6 +26,14 @@ type trainingData struct {
 // transformFlags are the values of -target-transform.
 var transformFlags = []string{"auto", "log", "none"}
 
+// errTooWide reports a table with more inputs than training rows.
+// Fewer rows than inputs cannot show which inputs matter, so that the
+// fit learns noise, and its time and memory grow with the inputs: on 100
+// rows of 500 numbers gcp train took 20 s of CPU and 400 MB to learn
+// nothing of a target that was three times the first column, and 100
+// rows of 10,000 ran for more than 15 minutes in 3 GB.
+var errTooWide = errors.New("more inputs than rows to train on")
+
 // flagTransforms returns the target transforms of -target-transform flag:
 // nil (the recipe's choice) for auto.
 func flagTransforms(flag string) []gcp.TargetTransform {
@@ -40,7 +49,8 @@ func flagTransforms(flag string) []gcp.TargetTransform {
 // prepareTraining learns the encoding from the rows of tab whose indices
 // are rows (nil: all), with the column target names (the last if empty)
 // as the target, and checks that -target-transform flag can take every
-// target. Errors name the file, and a bad field its line and column.
+// target. Errors name the file, and a bad field its line and column; more
+// inputs than rows with a target is an error wrapping errTooWide.
 func prepareTraining(tab *dataset.Table, target string, rows []int, flag string) (trainingData, error) {
 	k, err := tab.Target(target)
 	if err != nil {
@@ -60,6 +70,10 @@ func prepareTraining(tab *dataset.Table, target string, rows []int, flag string)
 			Err: fmt.Errorf("the target is missing in every one of the %d rows", n)}
 	case err != nil: // the header's names
 		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Err: headerError{err}}
+	}
+	if enc.Inputs() > len(er.Rows) {
+		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine,
+			Err: fmt.Errorf("%w: the %d feature columns become %d inputs, and %d rows have a target: train on more rows or fewer columns", errTooWide, len(enc.Columns()), enc.Inputs(), len(er.Rows))}
 	}
 	for _, tr := range flagTransforms(flag) {
 		for r, v := range er.Y {
@@ -90,6 +104,9 @@ func (td trainingData) describe(w io.Writer) {
 		fmt.Fprintf(w, "; %d rows without a target (missing) left out", td.dropped)
 	}
 	fmt.Fprintln(w)
+	if m := describeMissing(td.tab); m != "" {
+		fmt.Fprintf(w, "missing values read: %s\n", m)
+	}
 	var cols []string
 	for _, c := range td.enc.Columns() {
 		if c.Kind != gcp.Numeric || c.Missing {
@@ -99,6 +116,34 @@ func (td trainingData) describe(w io.Writer) {
 	if cols != nil {
 		fmt.Fprintf(w, "columns: %s\n", strings.Join(cols, "; "))
 	}
+}
+
+// describeMissing says how many fields of each column of tab were read
+// as missing, by spelling ("a: 2 \"NULL\", 1 empty; y: 1 \"NA\""), or ""
+// if none were: a spelling that a file uses for something else ("-" for
+// zero, say) shows here.
+func describeMissing(tab *dataset.Table) string {
+	var cols []string
+	for j, counts := range tab.Missing {
+		if counts == nil {
+			continue
+		}
+		spellings := make([]string, 0, len(counts))
+		for spelling := range counts {
+			spellings = append(spellings, spelling)
+		}
+		slices.Sort(spellings)
+		var s []string
+		for _, spelling := range spellings {
+			if spelling == "" {
+				s = append(s, fmt.Sprintf("%d empty", counts[spelling]))
+			} else {
+				s = append(s, fmt.Sprintf("%d %q", counts[spelling], spelling))
+			}
+		}
+		cols = append(cols, tab.Header[j]+": "+strings.Join(s, ", "))
+	}
+	return strings.Join(cols, "; ")
 }
 
 // describeColumn says how a column that is not a plain number is encoded.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -532,9 +533,9 @@ func TestPrepareTrainingErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ text, want string }{
 		{"a,y\n1,NA\n2,?\n", ": line 1, column 2 (y): the target is missing in every one of the 2 rows"},
-		{",b,y\n1,2,3\n", ": line 1: the header: invalid configuration: feature 0 has an empty name"},
+		{",b,y\n1,2,3\n", ": line 1, column 1: bad header: column 1 has no name"},
 		{"a;y\n1;2\n3;x\n", ": line 3, column 2 (y): not a number: \"x\""},
-		{"a,y\n1,2\n-inf,3\n", ": line 3, column 1 (a): value is NaN, Inf or overflows: \"-inf\""},
+		{"a,y\n1,2\n-inf,3\n", ": line 3, column 1 (a): a column of numbers holds a field that is not one: value is NaN, Inf or overflows: \"-inf\" (1 of the column's 2 fields that are not missing are numbers): a number must be finite and within the float64 range"},
 	} {
 		path := filepath.Join(dir, "t.csv")
 		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
@@ -545,4 +546,71 @@ func TestPrepareTrainingErrors(t *testing.T) {
 			t.Errorf("%q: %v, want %s%s", tc.text, err, path, tc.want)
 		}
 	}
+}
+
+// TestTrainMissingSpellings trains on 1000 rows of y = 3a + b + noise
+// where one field of a is NULL and one of b #N/A: both columns stay
+// numbers, each with its missing indicator and median, and the summary
+// says which fields were read as missing and how they were spelled.
+// regression: issue 32's H2 (the NULL made column a text, 0 levels and a
+// constant input for rare levels: the test RMSE went from 0.104 to
+// 0.897, and training exited 0).
+func TestTrainMissingSpellings(t *testing.T) {
+	dir := t.TempDir()
+	rows := drawRows(33, 13, 1000, func(r *rand.Rand, i int) tableRow {
+		a, b := 2*r.Float64()-1, 2*r.Float64()-1
+		fa, fb := number(a, '.'), number(b, '.')
+		switch i {
+		case 100:
+			fa = "NULL"
+		case 200, 300:
+			fb = "#N/A"
+		case 400:
+			fb = ""
+		}
+		return tableRow{[]string{fa, fb}, 3*a + b + 0.1*r.NormFloat64()}
+	})
+	data := writeTable(t, dir, "d.csv", ",", '.', []string{"a", "b", "y"}, rows)
+	_, stderr, err := gcpRun("train", "-data", data, "-o", filepath.Join(dir, "m.gcpm"), "-validation", "0", "-epochs", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`missing values read: a: 1 "NULL"; b: 1 empty, 2 "#N/A"` + "\n",
+		"columns: a numeric, missing values imputed by the median",
+		"; b numeric, missing values imputed by the median",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestTrainRefusesWideTable checks that a table with more inputs than
+// rows to train on is refused before any training, naming the counts.
+// regression: issue 32's M4 (100 rows of 10,000 columns trained for
+// more than 15 minutes in 3.1 GB without a word).
+func TestTrainRefusesWideTable(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for j := range 40 {
+		fmt.Fprintf(&b, "x%d,", j)
+	}
+	b.WriteString("y\n")
+	for i := range 30 {
+		for j := range 41 {
+			fmt.Fprintf(&b, "%d,", (i*7+j*3)%11)
+		}
+		fmt.Fprintf(&b, "\n")
+	}
+	data := filepath.Join(dir, "wide.csv")
+	if err := os.WriteFile(data, []byte(strings.ReplaceAll(b.String(), ",\n", "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := gcpRun("train", "-data", data, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "100000", "-validation", "0")
+	want := data + ": line 1: more inputs than rows to train on: the 40 feature columns become 40 inputs, and 30 rows have a target: train on more rows or fewer columns"
+	if !errors.Is(err, errTooWide) || err.Error() != want {
+		t.Errorf("train on 30 rows of 40 features: %v, want %s", err, want)
+	}
+	filetest.Only(t, dir, "wide.csv")
 }

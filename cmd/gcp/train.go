@@ -28,9 +28,12 @@ from the data.
 FILE.csv may separate its fields by commas, semicolons or tabs and write
 decimal commas; both are detected unless -sep or -decimal give them. A
 column that is not all numbers is text, one-hot encoded by its levels
-(rare ones pooled). Empty fields, NA, NaN and ? are missing values: a
-column with any gets a missing-value indicator and its median in their
-place, and a row whose target is missing is left out. -target-transform
+(rare ones pooled); but a column of at least 95% numbers with a field
+that is not one is an error naming it (-text reads it as text). Empty
+fields, NA, NaN, N/A, #N/A, NULL, ? and - are missing values: a column
+with any gets a missing-value indicator and its median in their place, a
+row whose target is missing is left out, and the summary counts them. A
+table with more inputs than rows is refused. -target-transform
 auto (the default) models the log of a target that is positive and
 skewed (skewness above 1, more symmetric after the log) if the log
 model's cross-fitted NLL, in original units, is lower than that of the

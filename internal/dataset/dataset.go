@@ -8,7 +8,10 @@
 // header is ignored, and so are empty lines. What a field means (a
 // number, a level of a category, a missing value) is the business of the
 // model's encoding (gcp.Encoding), which parses numbers with
-// gcp.ParseNumber and the table's decimal mark.
+// gcp.ParseNumber and the table's decimal mark; but the reader refuses a
+// column that is overwhelmingly numbers with a field that is not one,
+// rather than hand the encoding a column of text made by one stray
+// token, and a record beyond MaxRecordBytes or MaxFields (Read).
 //
 // A table is held by column (gcp.TableColumn): a column of numbers as
 // float64, a column of text as a code per row and each distinct text
@@ -37,7 +40,8 @@ var (
 	// ErrNoRows reports a header with no data rows after it.
 	ErrNoRows = errors.New("header but no data rows")
 	// ErrHeader reports a header line that is not a list of distinct
-	// column names: a duplicate name, or numbers only, which means the
+	// column names: a duplicate or empty name, a carriage return in one
+	// (lines that end in CR alone), or numbers only, which means the
 	// header line is missing.
 	ErrHeader = errors.New("bad header")
 	// ErrRagged reports a row whose number of fields differs from the
@@ -52,11 +56,19 @@ var (
 	// ErrMissing reports a missing value where Split wants a number.
 	ErrMissing = errors.New("missing value")
 	// ErrDialect reports a separator or decimal mark that the package
-	// does not read.
+	// does not read, or a decimal mark that Read cannot tell (as many
+	// numbers have each).
 	ErrDialect = errors.New("unknown CSV dialect")
 	// ErrChanged reports a file whose second reading differs from its
 	// first (Read reads a file twice): another program wrote to it.
 	ErrChanged = errors.New("the file changed while it was read")
+	// ErrMixed reports a column of numbers with a field that is not a
+	// number nor missing (Read); the *Error names the field.
+	ErrMixed = errors.New("a column of numbers holds a field that is not one")
+	// ErrNotFile reports a path to read that is not a regular file nor a
+	// pipe: a device such as /dev/zero, a directory or a socket
+	// (ReadFile's error, which names the path but no line).
+	ErrNotFile = errors.New("not a regular file or a pipe")
 )
 
 // Error is an error in the contents of a file. It wraps one of the
@@ -116,6 +128,11 @@ type Table struct {
 	Columns []gcp.TableColumn
 	// Dialect is the file's, as given to Read or detected.
 	Dialect Dialect
+	// Missing counts, for each column, the fields read as missing
+	// (gcp.ParseNumber) by their spelling, spaces trimmed ("" for an
+	// empty field, "NULL", "N/A"); nil for a column without any. It
+	// counts every row read (Select keeps the counts).
+	Missing []map[string]int
 	rows    int
 	lines   lineIndex // the line on which each row starts
 }

@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/gcpnet/gcp"
 )
@@ -24,7 +26,30 @@ func ReadFile(path string, d Dialect, text ...string) (*Table, error) {
 		return nil, err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if m := info.Mode(); !m.IsRegular() && m&fs.ModeNamedPipe == 0 {
+		return nil, fmt.Errorf("%s: %w: it is %s", path, ErrNotFile, describeMode(m))
+	}
 	return Read(f, path, d, text...)
+}
+
+// describeMode names the kind of file that mode, not a regular file nor a
+// pipe, is.
+func describeMode(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file (" + m.String() + ")"
 }
 
 // utf8BOM is the byte-order mark that some spreadsheet programs write at
@@ -37,44 +62,60 @@ var utf8BOM = []byte("\uFEFF")
 // then lacks its header). Every following line is a row with one field
 // per column.
 //
+// A column name is the header's field without surrounding spaces and
+// byte-order marks; an empty name is an error, and so is a carriage
+// return in one, which is what a file whose lines end in CR alone (old
+// Mac OS) gives.
+//
 // A zero d.Sep is detected from the header and the first sampleRows
 // rows: the separator of ',', ';' and tab that splits all of them into
 // the same number of fields, the most fields if several do (a comma
 // before a semicolon on a tie); if none does, the one that splits the
 // header into the most. A zero d.Decimal is detected from every field:
 // ',' if more fields are numbers with a decimal comma ("1,5") than with
-// a decimal point ("1.5"), else '.'. Numbers with thousands separators
-// are not numbers in either dialect.
+// a decimal point ("1.5"), '.' if fewer or none, and an error wrapping
+// ErrDialect if as many. A comma before three digits after one to three
+// ("2,296", "398,865") is as likely a thousands separator and does not
+// count. Numbers with thousands separators are not numbers in either
+// dialect.
 //
 // A column whose every field is a number or missing (gcp.ParseNumber, in
-// the decimal mark) is held as numbers, unless text names it: a column
-// that a model takes as categorical, whose levels are the text as
-// written ("007" and "7" are two), or one passed through as written.
-// Any other column is held as text.
+// the decimal mark; its missing spellings include NA, NULL, N/A, #N/A
+// and -) is held as numbers, unless text names it: a column that a model
+// takes as categorical, whose levels are the text as written ("007" and
+// "7" are two), or one passed through as written. Table.Missing counts
+// the missing fields by spelling. A column whose fields, missing ones
+// aside, are at least 95% numbers, or numbers that are not read (with
+// thousands separators, the other decimal mark, or infinite), but not
+// all numbers, is an error wrapping ErrMixed that names its first field
+// that is not a number: one stray token must not turn a column of
+// numbers into text in silence. Any other column is held as text.
+//
+// No record may be longer than MaxRecordBytes or have more fields than
+// MaxFields (LimitRecords): such input is an error wrapping ErrTooLarge,
+// found in memory bounded by the limits, not by the input.
 //
 // Read reads r twice: first to find the rows, the dialect and each
 // column's kind, then to hold each field as its column's kind, so that
 // the file's text is never all in memory. An r that cannot seek back to
-// where it started (a pipe) is read into memory first. A file that
-// changes between the two readings is an error wrapping ErrChanged.
+// where it started (a pipe) is read into memory first, each record
+// within the limits. A file that changes between the two readings is an
+// error wrapping ErrChanged.
 func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
 	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
 		return nil, fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
 	}
-	src, err := newSource(r)
+	src, err := newSource(r, file)
 	if err == nil && d.Sep == 0 {
 		d.Sep, err = detectSep(src)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, fileError(file, err)
 	}
 	t := &Table{File: file, Dialect: d}
 	kinds, err := t.scan(src)
 	if err != nil {
 		return nil, err
-	}
-	if t.Dialect.Decimal == 0 {
-		t.Dialect.Decimal = kinds.votes.mark()
 	}
 	if err := t.setHeader(kinds.header); err != nil {
 		return nil, err
@@ -82,14 +123,30 @@ func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
 	if t.rows == 0 {
 		return nil, &Error{File: file, Line: t.HeaderLine, Err: ErrNoRows}
 	}
-	numeric := kinds.point
-	if t.Dialect.Decimal == ',' {
-		numeric = kinds.comma
+	if t.Dialect.Decimal == 0 {
+		if t.Dialect.Decimal, err = kinds.votes.mark(t); err != nil {
+			return nil, err
+		}
 	}
+	numeric := make([]bool, len(t.Header))
+	t.Missing = make([]map[string]int, len(t.Header))
 	for j, name := range t.Header {
-		numeric[j] = numeric[j] && !slices.Contains(text, name)
+		t.Missing[j] = kinds.columns[j].missing
+		if !slices.Contains(text, name) {
+			if numeric[j], err = kinds.columns[j].numeric(t, t.Dialect.Decimal); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return t, t.fill(src, numeric)
+}
+
+// fileError returns err, naming file unless it is an *Error, which does.
+func fileError(file string, err error) error {
+	if _, ok := err.(*Error); ok {
+		return err
+	}
+	return fmt.Errorf("%s: %w", file, err)
 }
 
 // source is the CSV data that Read reads twice: a reader that seeks back
@@ -97,31 +154,35 @@ func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
 type source struct {
 	r     io.ReadSeeker
 	start int64
+	file  string
 }
 
-// newSource returns the source of r: r itself if it can seek, else its
-// bytes read into memory.
-func newSource(r io.Reader) (*source, error) {
+// newSource returns the source of r, called file in errors: r itself if
+// it can seek, else its bytes read into memory, each record within the
+// limits of LimitRecords (whose fields are counted in each reading, once
+// the separator is known).
+func newSource(r io.Reader, file string) (*source, error) {
 	if rs, ok := r.(io.ReadSeeker); ok {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			return &source{r: rs, start: start}, nil
+			return &source{r: rs, start: start, file: file}, nil
 		}
 	}
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(LimitRecords(r, file, 0))
 	if err != nil {
 		return nil, err
 	}
-	return &source{r: bytes.NewReader(data)}, nil
+	return &source{r: bytes.NewReader(data), file: file}, nil
 }
 
 // csv returns a reader of the CSV records of s from its start, past a
-// byte-order mark, with the separator sep; it leaves the number of
-// fields to be checked by the caller, which can say which line and why.
+// byte-order mark, with the separator sep, each record within the limits
+// of LimitRecords; it leaves the number of fields to be checked by the
+// caller, which can say which line and why.
 func (s *source) csv(sep rune) (*csv.Reader, error) {
 	if _, err := s.r.Seek(s.start, io.SeekStart); err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(s.r, 1<<16)
+	br := bufio.NewReaderSize(LimitRecords(s.r, s.file, sep), 1<<16)
 	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
@@ -147,6 +208,9 @@ func detectSep(src *source) (rune, error) {
 			rec, err := cr.Read()
 			if err == io.EOF {
 				break
+			}
+			if errors.Is(err, errLong) { // too long with any separator
+				return 0, err
 			}
 			switch {
 			case err != nil:
@@ -175,12 +239,9 @@ func detectSep(src *source) (rune, error) {
 
 // kinds is what the first reading of a file finds of its columns.
 type kinds struct {
-	header []string
-	// point and comma report, for each column, whether every field is a
-	// number or missing (gcp.ParseNumber) with a decimal point, and with a
-	// decimal comma.
-	point, comma []bool
-	votes        decimalVotes
+	header  []string
+	columns []columnStats
+	votes   decimalVotes
 }
 
 // scan reads the records of src, the first reading: it sets the table's
@@ -189,7 +250,7 @@ type kinds struct {
 func (t *Table) scan(src *source) (*kinds, error) {
 	cr, err := src.csv(t.Dialect.Sep)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.File, err)
+		return nil, fileError(t.File, err)
 	}
 	rec, err := cr.Read()
 	if err == io.EOF {
@@ -200,10 +261,7 @@ func (t *Table) scan(src *source) (*kinds, error) {
 	}
 	t.HeaderLine, _ = cr.FieldPos(0)
 	ncol := len(rec)
-	k := &kinds{header: slices.Clone(rec), point: make([]bool, ncol), comma: make([]bool, ncol)}
-	for j := range ncol {
-		k.point[j], k.comma[j] = true, true
-	}
+	k := &kinds{header: slices.Clone(rec), columns: make([]columnStats, ncol)}
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -221,8 +279,8 @@ func (t *Table) scan(src *source) (*kinds, error) {
 			return nil, &Error{File: t.File, Line: line, Err: fmt.Errorf("more than %d rows", uint64(math.MaxUint32))}
 		}
 		for j, f := range rec {
-			point, comma := k.votes.add(f)
-			k.point[j], k.comma[j] = k.point[j] && point, k.comma[j] && comma
+			l, _ := cr.FieldPos(j)
+			k.columns[j].add(position{line: l, column: j + 1, field: f}, &k.votes)
 		}
 		t.lines.add(t.rows, line)
 		t.rows++
@@ -296,56 +354,22 @@ func (t *Table) changed(line int) error {
 	return &Error{File: t.File, Line: line, Err: ErrChanged}
 }
 
-// decimalVotes counts the fields that are numbers with a decimal comma
-// ("1,5") and with a decimal point ("1.5"), to detect the decimal mark.
-type decimalVotes struct{ comma, point int }
-
-// add counts the vote of field, and reports whether gcp.ParseNumber
-// reads it without error (a number or missing) with a decimal point and
-// with a decimal comma. One parse tells both: a field with neither mark
-// reads alike with both, one with a point is never a number with a
-// decimal comma (ParseNumber refuses it), one with a comma never one with
-// a decimal point (strconv.ParseFloat takes no comma), and one with both
-// is neither.
-func (v *decimalVotes) add(field string) (point, comma bool) {
-	hasComma, hasPoint := strings.IndexByte(field, ',') >= 0, strings.IndexByte(field, '.') >= 0
-	switch {
-	case hasComma && hasPoint:
-		return false, false
-	case hasComma:
-		_, missing, err := gcp.ParseNumber(field, ',')
-		if err == nil && !missing {
-			v.comma++
-		}
-		return false, err == nil
-	case hasPoint:
-		_, missing, err := gcp.ParseNumber(field, '.')
-		if err == nil && !missing {
-			v.point++
-		}
-		return err == nil, false
-	}
-	_, _, err := gcp.ParseNumber(field, '.')
-	return err == nil, err == nil
-}
-
-// mark returns the decimal mark the votes detect, as Read documents.
-func (v *decimalVotes) mark() byte {
-	if v.comma > v.point {
-		return ','
-	}
-	return '.'
-}
-
 // setHeader validates the header record and stores a copy of its names.
 func (t *Table) setHeader(rec []string) error {
 	seen := make(map[string]int, len(rec))
 	numeric := true
 	for j, field := range rec {
-		name := strings.TrimSpace(field)
-		if k, dup := seen[name]; dup {
-			return &Error{File: t.File, Line: t.HeaderLine, Column: j + 1, Name: name,
-				Err: fmt.Errorf("%w: column name %q repeats column %d", ErrHeader, name, k+1)}
+		name := strings.TrimFunc(field, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' })
+		bad := func(format string, a ...any) error {
+			return &Error{File: t.File, Line: t.HeaderLine, Column: j + 1, Name: name, Err: fmt.Errorf("%w: "+format, append([]any{ErrHeader}, a...)...)}
+		}
+		switch k, dup := seen[name]; {
+		case strings.ContainsRune(field, '\r'):
+			return bad("a carriage return in column name %q: do the lines end in CR alone (old Mac OS)? Save the file with LF or CRLF line ends", field)
+		case name == "":
+			return bad("column %d has no name", j+1)
+		case dup:
+			return bad("column name %q repeats column %d", name, k+1)
 		}
 		seen[name] = j
 		if _, missing, err := gcp.ParseNumber(name, t.Dialect.Decimal); err != nil || missing {
@@ -360,11 +384,24 @@ func (t *Table) setHeader(rec []string) error {
 	return nil
 }
 
-// csvError converts an error of the csv package to an *Error.
+// fieldError returns the *Error of the field at p.
+func (t *Table) fieldError(p position, err error) error {
+	return &Error{File: t.File, Line: p.line, Column: p.column, Name: t.Header[p.column-1], Err: err}
+}
+
+// csvError converts an error of the csv package, or of LimitRecords, to
+// an *Error. A quote that is not closed shows as a syntax error at the
+// end of the file, or where the next quote is; it is reported on the line
+// where its record starts, which is where it was opened unless an
+// earlier quoted field of the record holds a line break.
 func (t *Table) csvError(err error) error {
 	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return &Error{File: t.File, Line: pe.Line, Err: fmt.Errorf("%w: %v", ErrSyntax, pe.Err)}
+	if !errors.As(err, &pe) {
+		return fileError(t.File, err)
 	}
-	return fmt.Errorf("%s: %w", t.File, err)
+	if errors.Is(pe.Err, csv.ErrQuote) && pe.StartLine < pe.Line {
+		return &Error{File: t.File, Line: pe.StartLine,
+			Err: fmt.Errorf("%w: a quote opened in the record that starts here is not closed by line %d (%v)", ErrSyntax, pe.Line, pe.Err)}
+	}
+	return &Error{File: t.File, Line: pe.Line, Err: fmt.Errorf("%w: %v", ErrSyntax, pe.Err)}
 }

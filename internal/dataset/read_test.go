@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,46 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
-
-// TestDecimalVotesParse checks the claim of decimalVotes.add that one
-// parse tells whether gcp.ParseNumber reads a field with either decimal
-// mark, against ParseNumber itself with each, on fields of every shape
-// a number or a text of digits, signs, marks and letters can take.
-func TestDecimalVotesParse(t *testing.T) {
-	fields := []string{"", " ", "NA", "nan", "?", "1", "1.5", "1,5", "1,5.2", "1.5,2", ",", ".", "1,", ".5", ",5",
-		"1e400", "1,5e400", "-inf", "Inf", "0x1p-2", "0x1,8p1", "1_000", "1 000", "+.5e-3", " 2,25e2 ", "1,2,3", "1..2", "NaN,"}
-	r := rand.New(rand.NewPCG(1, 2))
-	const alphabet = "0123456789.,eE+-xpn_ia "
-	for range 20000 {
-		b := make([]byte, 1+r.IntN(7))
-		for i := range b {
-			b[i] = alphabet[r.IntN(len(alphabet))]
-		}
-		fields = append(fields, string(b))
-	}
-	for _, f := range fields {
-		var v decimalVotes
-		point, comma := v.add(f)
-		_, pMissing, pErr := gcp.ParseNumber(f, '.')
-		_, cMissing, cErr := gcp.ParseNumber(f, ',')
-		if point != (pErr == nil) || comma != (cErr == nil) {
-			t.Errorf("%q: point %v, comma %v; ParseNumber's errors %v and %v", f, point, comma, pErr, cErr)
-		}
-		// A vote goes to the mark the field holds, if it is a number with it.
-		wantPoint := strings.Contains(f, ".") && !strings.Contains(f, ",") && pErr == nil && !pMissing
-		wantComma := strings.Contains(f, ",") && cErr == nil && !cMissing
-		if v.point != b2i(wantPoint) || v.comma != b2i(wantComma) {
-			t.Errorf("%q: votes %+v", f, v)
-		}
-	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // TestReadText checks that a column named as text is held as the file
 // writes it, numbers and all.
@@ -160,5 +121,20 @@ func TestReadLines(t *testing.T) {
 	}
 	if d := cmp.Diff(want, of(tab).Lines); d != "" {
 		t.Errorf("lines (-want +got):\n%s", d)
+	}
+}
+
+// TestReadFileNotFile checks that a character device and a directory
+// are refused before anything is read from them.
+// regression: issue 32's H4 (gcp train -data /dev/zero).
+func TestReadFileNotFile(t *testing.T) {
+	paths := []string{t.TempDir()}
+	if _, err := os.Stat(os.DevNull); err == nil {
+		paths = append(paths, os.DevNull)
+	}
+	for _, p := range paths {
+		if _, err := ReadFile(p, Dialect{}); !errors.Is(err, ErrNotFile) || !strings.HasPrefix(err.Error(), p+": ") {
+			t.Errorf("ReadFile(%q) = %v, want ErrNotFile naming it", p, err)
+		}
 	}
 }
