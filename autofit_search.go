@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/gcpnet/gcp/internal/par"
 )
 
 // candidate is one point of the grid and its training run.
@@ -385,7 +387,7 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 			return
 		}
 		f.report = rep
-		parallel(s.opt.Workers, s.opt.Workers, func(i int) {
+		par.Each(s.opt.Workers, s.opt.Workers, func(i int) {
 			if i == 0 {
 				epochs()
 				if c.err != nil {
@@ -407,32 +409,12 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 	return r, nil
 }
 
-// parallel calls do(0), …, do(n−1) on up to workers goroutines.
-func parallel(n, workers int, do func(i int)) {
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				do(i)
-			}
-		}()
-	}
-	for i := range n {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-}
-
 // train advances every candidate of cands that is still running to epoch
 // budget, on up to Workers goroutines. Each candidate's run depends only
 // on its own state, so the order in which workers take them changes
 // nothing.
 func (s *search[T]) train(cands []*candidate[T], budget int) {
-	parallel(len(cands), s.opt.Workers, func(i int) { s.advance(cands[i], budget) })
+	par.Each(len(cands), s.opt.Workers, func(i int) { s.advance(cands[i], budget) })
 }
 
 // advance trains c until epoch budget, early stopping, an error or the
@@ -872,7 +854,7 @@ func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction,
 	f.finish(epochs, 0)
 	s.relay(func(report func(AutoRound)) {
 		f.report = report
-		parallel(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
+		par.Each(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
 	})
 	return f.predictions(epochs, 0)
 }

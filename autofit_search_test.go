@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gcpnet/gcp/internal/longtest"
 	"github.com/gcpnet/gcp/internal/synth"
 )
 
@@ -52,9 +53,7 @@ func TestAutoFitArchitectures(t *testing.T) {
 // intervals, whose α sits near its floor, cover 0.87, 0.98 and 0.999,
 // which the test logs).
 func TestCalibratedIntervalCoverage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains 16 candidates, three times")
-	}
+	longtest.Skip(t)
 	levels := []float64{0.8, 0.9, 0.95}
 	tol := []float64{0.035, 0.025, 0.015}
 	mean := make([]float64, len(levels))

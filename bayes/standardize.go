@@ -2,10 +2,10 @@ package bayes
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/paper"
 	"github.com/gcpnet/gcp/internal/robust"
 )
 
@@ -89,43 +89,14 @@ func (s Standardization) learn(x, y []float64, d int) (xCenter, xScale []float64
 }
 
 // centerScale returns the centre and scale of the column v by rule s,
-// reordering v.
+// reordering v. MeanSD's are the paper's protocol's (paper.MeanSD and
+// paper.Scale, as gcp repro's folds have them): the mean and the
+// population standard deviation, scale 1 for a constant column, and
+// finite for finite data whose spread's square overflows.
 func (s Standardization) centerScale(v []float64) (center, scale float64) {
 	if s == MeanSD {
-		return meanScale(v)
+		mean, sd := paper.MeanSD(v, 0, 1)
+		return mean, paper.Scale(sd)
 	}
 	return robust.CenterScale(v)
-}
-
-// meanScale returns the mean and the population standard deviation of v,
-// with scale 1 for a constant column, as the authors' code does. A
-// deviation of at most n·ε·|mean| counts as constant: it is the rounding
-// error of the mean of n equal values, and dividing by it would blow the
-// column up. A spread whose square overflows is computed from the values
-// scaled by their largest magnitude, so that finite data always give a
-// finite, positive scale.
-func meanScale(v []float64) (mean, scale float64) {
-	var peak float64
-	for _, x := range v {
-		peak = max(peak, math.Abs(x))
-	}
-	if peak == 0 {
-		return 0, 1
-	}
-	n := float64(len(v))
-	var sum float64
-	for _, x := range v {
-		sum += x / peak
-	}
-	mean = sum / n
-	var ss float64
-	for _, x := range v {
-		d := x/peak - mean
-		ss += d * d
-	}
-	mean, scale = mean*peak, math.Sqrt(ss/n)*peak
-	if !(scale > n*0x1p-52*math.Abs(mean)) || !finite(scale) {
-		scale = 1
-	}
-	return mean, scale
 }

@@ -79,7 +79,7 @@ func TestSVGDBadInput(t *testing.T) {
 	_, err = FitSVGD(good, x, infY)
 	check("FitSVGD Inf target", err, gcp.ErrNonFinite)
 	// Targets whose spread's square overflows still have a finite scale
-	// (meanScale divides by their largest magnitude first); training may
+	// (paper.MeanSD scales them by a power of two first); training may
 	// then fit them or diverge (it does on arm64, where the compiler fuses
 	// multiply-adds), and diverging must be an error, not a panic.
 	if _, err = FitSVGD(good, x, hugeY); err != nil && !errors.Is(err, gcp.ErrNonFinite) {

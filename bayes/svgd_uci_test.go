@@ -1,9 +1,7 @@
 package bayes
 
 import (
-	"encoding/binary"
 	"math"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/internal/paper"
 )
 
 // TestSVGDUCI runs the GCP paper's Table 6.1 protocol (and, with
@@ -22,10 +21,9 @@ import (
 // and GCP_SVGD_DATA a comma-separated list of data sets (default
 // boston,yacht; also concrete, power, kin8nm, for their timings).
 //
-// The folds are those of `gcp repro` with its default -seed 1: the
-// permutation, the outliers and the model seed are drawn from the same
-// ChaCha8 stream as cmd/gcp's newFold (fold.go), so fold f here is fold f
-// there. The learning rates are the paper's appendix grid-search choices.
+// The folds are those of `gcp repro` with its default -seed 1, drawn by
+// the same paper.NewFold: fold f here is fold f there, outliers and
+// model seed included. The learning rates are the paper's appendix grid-search choices.
 func TestSVGDUCI(t *testing.T) {
 	if os.Getenv("GCP_SVGD_UCI") != "1" {
 		t.Skip("set GCP_SVGD_UCI=1 to run the UCI benchmark")
@@ -61,14 +59,14 @@ func TestSVGDUCI(t *testing.T) {
 		for _, share := range []float64{0, 0.05} {
 			var sum, secs float64
 			for f := range folds {
-				fd := svgdReproFold(x, y, d, f, share)
+				fd := paper.NewFold(x, y, d, 1, f, share)
 				start := time.Now()
-				m, err := FitSVGD(SVGDConfig{Inputs: d, LearningRate: c.lr, Seed: fd.seed, Standardization: MeanSD}, fd.trainX, fd.trainY)
+				m, err := FitSVGD(SVGDConfig{Inputs: d, LearningRate: c.lr, Seed: fd.ModelSeed, Standardization: MeanSD}, fd.TrainX, fd.TrainY)
 				if err != nil {
 					t.Fatal(err)
 				}
 				el := time.Since(start).Seconds()
-				rmse := svgdRMSE(t, m, fd.testX, fd.testY)
+				rmse := svgdRMSE(t, m, fd.TestX, fd.TestY)
 				t.Logf("%s outliers %.2f fold %d: RMSE %.3f in %.2f s", c.name, share, f, rmse, el)
 				sum += rmse
 				secs += el
@@ -80,43 +78,6 @@ func TestSVGDUCI(t *testing.T) {
 			t.Logf("%s outliers %.2f: mean RMSE %.3f over %d folds (paper %.2f), %.2f s per fold", c.name, share, sum/float64(folds), folds, paper, secs/float64(folds))
 		}
 	}
-}
-
-// svgdFold is one train/test split of the repro protocol.
-type svgdFold struct {
-	trainX, trainY, testX, testY []float64
-	seed                         uint64
-}
-
-// svgdReproFold draws fold f of `gcp repro -seed 1 -outliers share` as
-// cmd/gcp's newFold does: a permutation whose first round(n/20) rows are
-// the test split; round(share·n_train) training targets replaced by
-// draws from N(μ, (10σ)²), μ and σ (divided by the count) those of the
-// clean training targets; then the model seed, the first of three.
-func svgdReproFold(x, y []float64, d, f int, share float64) svgdFold {
-	var key [32]byte
-	binary.LittleEndian.PutUint64(key[0:], 1)
-	binary.LittleEndian.PutUint64(key[8:], uint64(f))
-	copy(key[16:], "gcp repro folds")
-	r := rand.New(rand.NewChaCha8(key))
-	n := len(y)
-	nTest := int(math.Round(0.05 * float64(n)))
-	var fd svgdFold
-	for i, row := range r.Perm(n) {
-		if i < nTest {
-			fd.testX, fd.testY = append(fd.testX, x[row*d:(row+1)*d]...), append(fd.testY, y[row])
-		} else {
-			fd.trainX, fd.trainY = append(fd.trainX, x[row*d:(row+1)*d]...), append(fd.trainY, y[row])
-		}
-	}
-	if k := int(math.Round(share * float64(len(fd.trainY)))); k > 0 {
-		mean, sd := meanScale(fd.trainY)
-		for _, i := range r.Perm(len(fd.trainY))[:k] {
-			fd.trainY[i] = mean + 10*sd*r.NormFloat64()
-		}
-	}
-	fd.seed = r.Uint64()
-	return fd
 }
 
 // svgdRMSE returns the root mean squared error of m's predictive means

@@ -17,6 +17,7 @@ import (
 	"github.com/gcpnet/gcp/bayes"
 	"github.com/gcpnet/gcp/internal/atomicfile"
 	"github.com/gcpnet/gcp/internal/metrics"
+	"github.com/gcpnet/gcp/internal/par"
 	"github.com/gcpnet/gcp/internal/plot"
 	"github.com/gcpnet/gcp/internal/synth"
 )
@@ -159,7 +160,7 @@ func demo(args []string, stdout, stderr io.Writer) error {
 	}
 	plan(cubicFits, cubic, cubicMethods)
 	plan(sineFits, sine, sineMethods)
-	err := parallel(len(jobs), runtime.GOMAXPROCS(0), func(i int, _ func() bool) error {
+	err := par.Do(len(jobs), runtime.GOMAXPROCS(0), func(i int, _ func() bool) error {
 		return jobs[i].train(*seed)
 	})
 	if err != nil {

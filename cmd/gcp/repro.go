@@ -16,6 +16,8 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/metrics"
+	"github.com/gcpnet/gcp/internal/paper"
+	"github.com/gcpnet/gcp/internal/par"
 )
 
 // reproAbout is the help text of gcp repro.
@@ -97,7 +99,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	n := len(y)
-	if testSize(n) < minTest {
+	if paper.TestSize(n) < minTest {
 		return fmt.Errorf("repro: %s has %d rows; a 95/5 split needs at least 30, for a test split of %d", *data, n, minTest)
 	}
 	run := reproRun{
@@ -129,7 +131,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 		source = "the paper's appendix's for " + strings.ToLower(name)
 	}
 	fmt.Fprintf(stdout, "%s: %d folds of %d training and %d test rows, %g%% outliers (%d per training split), seed %d\n",
-		*data, *folds, n-testSize(n), testSize(n), 100**outliers, int(math.Round(*outliers*float64(n-testSize(n)))), *seed)
+		*data, *folds, n-paper.TestSize(n), paper.TestSize(n), 100**outliers, int(math.Round(*outliers*float64(n-paper.TestSize(n)))), *seed)
 	fmt.Fprintf(stdout, "%s: %s (defaults: %s)\n\n", meth, h.describe(meth), source)
 	return sum.writeTable(stdout)
 }
@@ -209,7 +211,7 @@ func (r reproRun) results(ctx context.Context, workers int) ([]scores, error) {
 	res := make([]scores, r.folds)
 	var epochs, done atomic.Int64
 	total := r.folds * r.h.epochs
-	err := parallel(r.folds, workers, func(f int, stop func() bool) error {
+	err := par.Do(r.folds, workers, func(f int, stop func() bool) error {
 		epoch := func() bool {
 			if r.bar != nil {
 				r.bar.draw(int(epochs.Add(1)), fmt.Sprintf("%d/%d folds done", done.Load(), r.folds))
@@ -225,7 +227,7 @@ func (r reproRun) results(ctx context.Context, workers int) ([]scores, error) {
 		return nil
 	})
 	if err == nil {
-		err = ctx.Err() // the folds stopped by it report errStopped
+		err = ctx.Err() // the folds stopped by it report par.ErrStopped
 	}
 	if err != nil {
 		return nil, err
@@ -248,7 +250,7 @@ func (r reproRun) fold(ctx context.Context, f int, epoch func() bool) (scores, e
 	if err != nil {
 		return scores{}, err
 	}
-	return score(preds, fd.testY)
+	return score(preds, fd.TestY)
 }
 
 // jsonFloat is a float64 that JSON encodes as null when it is not

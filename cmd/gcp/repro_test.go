@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -14,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gcpnet/gcp"
@@ -22,105 +20,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// indexTable returns n rows whose target is the row's index and whose
-// features are the index and its negative, so that a row can be told
-// from every other and its features checked against its target.
-func indexTable(n int) table {
-	t := table{d: 2}
-	for i := 0; i < n; i++ {
-		t.x = append(t.x, float64(i), -float64(i))
-		t.y = append(t.y, float64(i))
-	}
-	return t
-}
-
-func TestFoldSplit(t *testing.T) {
-	for _, n := range []int{30, 103, 506} {
-		fd := newFold(indexTable(n), 7, 3, 0)
-		nTest := int(math.Round(float64(n) / 20))
-		if len(fd.testY) != nTest || len(fd.trainY) != n-nTest {
-			t.Fatalf("n = %d: %d test and %d training rows, want %d and %d", n, len(fd.testY), len(fd.trainY), nTest, n-nTest)
-		}
-		if len(fd.testX) != 2*nTest || len(fd.trainX) != 2*(n-nTest) {
-			t.Fatalf("n = %d: feature lengths %d and %d", n, len(fd.testX), len(fd.trainX))
-		}
-		// Disjoint and covering: every index exactly once, features with
-		// their own row.
-		seen := make([]int, n)
-		for _, part := range []struct{ x, y []float64 }{{fd.trainX, fd.trainY}, {fd.testX, fd.testY}} {
-			for i, y := range part.y {
-				seen[int(y)]++
-				if part.x[2*i] != y || part.x[2*i+1] != -y {
-					t.Errorf("row %v has features %v", y, part.x[2*i:2*i+2])
-				}
-			}
-		}
-		for i, c := range seen {
-			if c != 1 {
-				t.Errorf("n = %d: row %d appears %d times, want once", n, i, c)
-			}
-		}
-		if len(fd.outliers) != 0 {
-			t.Errorf("outliers %v without -outliers", fd.outliers)
-		}
-	}
-}
-
-// TestFoldDeterministic checks that a fold depends on the seed and its
-// number only.
-func TestFoldDeterministic(t *testing.T) {
-	tab := indexTable(200)
-	a, b := newFold(tab, 5, 2, 0.05), newFold(tab, 5, 2, 0.05)
-	if diff := cmp.Diff(a, b, cmp.AllowUnexported(fold{})); diff != "" {
-		t.Errorf("the same seed and fold drew different folds:\n%s", diff)
-	}
-	for _, other := range []fold{newFold(tab, 5, 3, 0.05), newFold(tab, 6, 2, 0.05)} {
-		if slices.Equal(other.testY, a.testY) || other.modelSeed == a.modelSeed {
-			t.Errorf("another fold or seed drew the same test split %v or model seed", a.testY)
-		}
-	}
-}
-
-func TestFoldOutliers(t *testing.T) {
-	// Targets N(3, 2²)-like spread: the rows 0..199 scaled.
-	tab := indexTable(200)
-	for i := range tab.y {
-		tab.y[i] = 3 + 2*math.Sin(float64(i))
-	}
-	var z []float64 // the outliers, standardized by their distribution
-	for f := 0; f < 50; f++ {
-		clean, dirty := newFold(tab, 9, f, 0), newFold(tab, 9, f, 0.05)
-		// 5% of 190 training rows is 9.5, rounded to 10.
-		if len(dirty.outliers) != 10 {
-			t.Fatalf("fold %d: %d outliers, want round(0.05·190) = 10", f, len(dirty.outliers))
-		}
-		if !slices.Equal(clean.testY, dirty.testY) || !slices.Equal(clean.testX, dirty.testX) || !slices.Equal(clean.trainX, dirty.trainX) {
-			t.Fatalf("fold %d: outliers changed the split or a test row", f)
-		}
-		mean, sd := meanSD(clean.trainY, 0, 1)
-		replaced := map[int]bool{}
-		for _, i := range dirty.outliers {
-			replaced[i] = true
-			z = append(z, (dirty.trainY[i]-mean)/(10*sd))
-		}
-		if len(replaced) != 10 {
-			t.Fatalf("fold %d: outlier rows %v repeat", f, dirty.outliers)
-		}
-		for i := range clean.trainY {
-			if changed := clean.trainY[i] != dirty.trainY[i]; changed != replaced[i] {
-				t.Errorf("fold %d: training target %d changed %t, replaced %t", f, i, changed, replaced[i])
-			}
-		}
-	}
-	// 500 draws of N(0, 1): the mean has sd 0.045 and the sd about 0.03;
-	// the bounds are 4 of those.
-	m, sd := meanSD(z, 0, 1)
-	if math.Abs(m) > 0.18 || math.Abs(sd-1) > 0.13 {
-		t.Errorf("outliers standardized by N(mean, (10·sd)²) have mean %.3f and sd %.3f, want 0 and 1", m, sd)
-	}
-}
-
-func TestStandardization(t *testing.T) {
+// TestTrainKeepsFoldStandardization checks that train hands the fold's
+// standardization (paper.Fold.Standardization: a constant feature only
+// centred, the target's that of the contaminated split) to the model,
+// and that Fit keeps it.
+func TestTrainKeepsFoldStandardization(t *testing.T) {
 	tab := table{d: 3}
 	for i := 0; i < 100; i++ {
 		v := float64(i)
@@ -128,27 +32,7 @@ func TestStandardization(t *testing.T) {
 		tab.y = append(tab.y, 2*v+1)
 	}
 	fd := newFold(tab, 1, 0, 0.1)
-	xm, xs, ym, ys := fd.standardization(3)
-	for j := 0; j < 3; j++ {
-		var col []float64
-		for i := j; i < len(fd.trainX); i += 3 {
-			col = append(col, fd.trainX[i])
-		}
-		m, sd := naiveMeanSD(col)
-		if j == 1 {
-			sd = 1 // a constant column is only centred
-		}
-		if !near(xm[j], m) || !near(xs[j], sd) {
-			t.Errorf("feature %d: mean %v, scale %v; want %v, %v from the training split", j, xm[j], xs[j], m, sd)
-		}
-	}
-	// The target's standardization is that of the contaminated training
-	// split, not of the clean one or of the whole table.
-	m, sd := naiveMeanSD(fd.trainY)
-	if !near(ym, m) || !near(ys, sd) {
-		t.Errorf("target: mean %v, scale %v; want %v, %v", ym, ys, m, sd)
-	}
-	// train hands them to the model, and Fit keeps them.
+	xm, xs, ym, ys := fd.Standardization(3)
 	model, err := fd.train(3, gcp.LossGCP, hyper{optimizer: gcp.Adam, lr: 1e-3, epochs: 1, batch: 8, hidden: []int{4}}, func() bool { return true })
 	if err != nil {
 		t.Fatal(err)
@@ -158,21 +42,6 @@ func TestStandardization(t *testing.T) {
 		t.Errorf("model standardization %v %v %v %v, want %v %v %v %v", gm, gs, gym, gys, xm, xs, ym, ys)
 	}
 }
-
-// naiveMeanSD is the two-pass mean and population standard deviation of
-// v, written out as the oracle of meanSD.
-func naiveMeanSD(v []float64) (mean, sd float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	for _, x := range v {
-		sd += (x - mean) * (x - mean) / float64(len(v))
-	}
-	return mean, math.Sqrt(sd)
-}
-
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
 
 // tinyHyper trains for a few epochs only, for tests.
 var tinyHyper = hyper{optimizer: gcp.Adam, lr: 3e-3, epochs: 3, batch: 16, hidden: []int{8}}
@@ -244,44 +113,6 @@ func TestReproProgress(t *testing.T) {
 	}
 	if !strings.HasSuffix(out, "\x1b[K\n") {
 		t.Errorf("progress %q does not end its line", out)
-	}
-}
-
-func TestParallelReportsLowestError(t *testing.T) {
-	for _, workers := range []int{1, 2, 8} {
-		var mu sync.Mutex
-		started := make([]bool, 10)
-		failed := []int{}
-		err := parallel(10, workers, func(i int, stop func() bool) error {
-			mu.Lock()
-			started[i] = true
-			mu.Unlock()
-			switch {
-			case i == 3 || i == 5:
-				mu.Lock()
-				failed = append(failed, i)
-				mu.Unlock()
-				return fmt.Errorf("fold %d failed", i)
-			case stop():
-				return errStopped
-			}
-			return nil
-		})
-		// Folds handed out before a failure may be skipped, so fold 5 can
-		// fail while fold 3 never runs; the error is that of the lowest
-		// fold that failed, never errStopped.
-		if len(failed) == 0 {
-			t.Fatalf("%d workers: no fold failed", workers)
-		}
-		if want := fmt.Sprintf("fold %d failed", slices.Min(failed)); err == nil || err.Error() != want {
-			t.Errorf("%d workers: %v, want %q", workers, err, want)
-		}
-		if workers == 1 && (slices.Contains(started[4:], true) || !slices.Equal(failed, []int{3})) {
-			t.Errorf("1 worker: started %v, failed %v; want folds 0 to 3 and nothing after the failure", started, failed)
-		}
-	}
-	if err := parallel(5, 2, func(int, func() bool) error { return nil }); err != nil {
-		t.Errorf("no failures: %v", err)
 	}
 }
 
@@ -492,18 +323,12 @@ func TestReproErrors(t *testing.T) {
 }
 
 // TestReproConstantColumn is defect 1 of issue 11 in repro: a column of
-// 40 copies of 0.1 has a mean, sum/40, that is not exactly 0.1, and meanSD
-// gave it a standard deviation of 4e-17 instead of 0, so that the fold
-// scaled it by 1/4e-17 and diverged. The first 30 rows of yacht.csv, where
-// the first feature is constant, made every fold fail so.
+// 40 copies of 0.1 has a mean, sum/40, that is not exactly 0.1, and its
+// standard deviation came out 4e-17 instead of 0 (paper.MeanSD's test),
+// so that the fold scaled it by 1/4e-17 and diverged. The first 30 rows
+// of yacht.csv, where the first feature is constant, made every fold fail
+// so.
 func TestReproConstantColumn(t *testing.T) {
-	v := make([]float64, 40)
-	for i := range v {
-		v[i] = 0.1
-	}
-	if _, sd := meanSD(v, 0, 1); sd != 0 {
-		t.Errorf("meanSD(40 × 0.1) gives the standard deviation %v, want 0 for a constant column", sd)
-	}
 	lines := strings.SplitAfterN(filetest.Read(t, filepath.Join("..", "..", "data", "uci", "yacht.csv")), "\n", 32)
 	data := filepath.Join(t.TempDir(), "yacht.csv")
 	if err := os.WriteFile(data, []byte(strings.Join(lines[:31], "")), 0o644); err != nil {
