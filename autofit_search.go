@@ -479,33 +479,6 @@ func (s *search[T]) prune(cands []*candidate[T]) []*candidate[T] {
 	return slices.DeleteFunc(slices.Clone(cands), func(c *candidate[T]) bool { return !slices.Contains(ranked, c) })
 }
 
-// predictAll returns the predictions of the row-major rows x, of the
-// target the network models (TargetTransform).
-func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
-	preds := make([]Prediction, len(x)/m.cfg.Inputs)
-	if err := m.predictModeled(m.NewWorkspace(), x, preds); err != nil {
-		return nil, err
-	}
-	return preds, nil
-}
-
-// predictSet returns the predictions of the rows of set, of the target the
-// network models (TargetTransform), gathered workspaceRows at a time.
-func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
-	d, n := m.cfg.Inputs, set.len()
-	preds := make([]Prediction, n)
-	ws := m.NewWorkspace()
-	xb, yb := make([]T, workspaceRows*d), make([]T, workspaceRows)
-	for s := 0; s < n; s += workspaceRows {
-		k := min(workspaceRows, n-s)
-		set.gather(s, k, xb, yb)
-		if err := m.predictModeled(ws, xb[:k*d], preds[s:s+k]); err != nil {
-			return nil, err
-		}
-	}
-	return preds, nil
-}
-
 // heldOutScores returns, for each prediction of preds in the modeled
 // units and its target of y, the negative log predictive density and the
 // error y − Mean in original units (through m's target transform), and
