@@ -41,13 +41,9 @@ import (
 	"math"
 )
 
-// Limits on a model's shape. They keep a mistaken or hostile Config from
-// asking for an absurd allocation.
+// Limits on a model's values that a mistaken or hostile Config or file
+// could push to absurd ones.
 const (
-	maxWidth  = 1 << 16 // inputs or units per hidden layer
-	maxDepth  = 64      // hidden layers
-	maxParams = 1 << 28 // parameters in all
-	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
 	// minFixedAlpha is the smallest Config.FixedAlpha. The corrected
 	// variance β(ν+1)/((α − A(α))ν) (Definition 3.1) has α − A(α) ≈
 	// (4/π)·α² for small α: at 2⁻³² that is about 6.9e-20, so the
@@ -327,4 +323,25 @@ func (m *Model[T]) Clone() *Model[T] {
 		c.xMin, c.xMax = nil, nil
 	}
 	return &c
+}
+
+// mcDropoutMasks returns the MCSamples inverted-dropout masks of a
+// LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
+// same masks serve every input, so a prediction is reproducible and does
+// not depend on the batch it is part of.
+func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
+	mask := make([]T, cfg.MCSamples*l.width(l.last()))
+	src := newPCG(cfg.Seed, mcDropoutStream)
+	fillDropoutMask(&src, cfg.Dropout, mask)
+	return mask
+}
+
+// resetStandardization sets the identity maps of a new model: centres 0,
+// scales 1, not yet standardized.
+func (m *Model[T]) resetStandardization() {
+	clear(m.xMean)
+	for j := range m.xScale {
+		m.xScale[j], m.xInvScale[j] = 1, 1
+	}
+	m.yMean, m.yScale, m.standardized = 0, 1, false
 }

@@ -329,17 +329,6 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 	}
 }
 
-// mcDropoutMasks returns the MCSamples inverted-dropout masks of a
-// LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
-// same masks serve every input, so a prediction is reproducible and does
-// not depend on the batch it is part of.
-func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
-	mask := make([]T, cfg.MCSamples*l.width(l.last()))
-	src := newPCG(cfg.Seed, mcDropoutStream)
-	fillDropoutMask(&src, cfg.Dropout, mask)
-	return mask
-}
-
 // fillDropoutMask fills mask with inverted-dropout factors for rate p,
 // drawn from src as drawMask describes: the generic kernel of the tables'
 // dropoutMask, which the AVX-512 table does eight draws at a time
@@ -361,3 +350,12 @@ func fillDropoutMask[T Float](src *pcg, p float64, mask []T) {
 	}
 	*src = g
 }
+
+// Limits on a model's shape. They keep a mistaken or hostile Config from
+// asking for an absurd allocation.
+const (
+	maxWidth  = 1 << 16 // inputs or units per hidden layer
+	maxDepth  = 64      // hidden layers
+	maxParams = 1 << 28 // parameters in all
+	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
+)
