@@ -332,7 +332,7 @@ func (m *Model[T]) Clone() *Model[T] {
 func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
 	mask := make([]T, cfg.MCSamples*l.width(l.last()))
 	src := newPCG(cfg.Seed, mcDropoutStream)
-	fillDropoutMask(&src, cfg.Dropout, mask)
+	dropoutMaskGeneric(&src, cfg.Dropout, mask)
 	return mask
 }
 
