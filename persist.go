@@ -1,7 +1,6 @@
 package gcp
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -57,8 +56,6 @@ const (
 // since the Go spec makes an out-of-range conversion's result
 // implementation-dependent.
 const float32Overflow = 0x1.ffffffp127
-
-var le = binary.LittleEndian
 
 // modelFormat is the saved-model format's magic, versions and header
 // lengths, which package binfmt checks and reads by.

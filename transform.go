@@ -193,28 +193,6 @@ func (m *Model[T]) TargetTransform() TargetTransform {
 	return m.ext.transform
 }
 
-// transformLen is the length of the transform section's payload: the
-// transform, one byte, never TransformNone (a model without a transform
-// has no section).
-const transformLen = 1
-
-// appendTransform appends the transform section's payload for e.
-func appendTransform(b []byte, e *extensions) ([]byte, bool) {
-	if e.transform == TransformNone {
-		return b, false
-	}
-	return append(b, byte(e.transform)), true
-}
-
-// parseTransform parses the transform section's payload into e.
-func parseTransform(p []byte, e *extensions, _ Config) error {
-	if len(p) != transformLen || p[0] == byte(TransformNone) || p[0] > byte(TransformLog) {
-		return fmt.Errorf("%w: % x, want one byte: 1 (log)", ErrFormat, p)
-	}
-	e.transform = TargetTransform(p[0])
-	return nil
-}
-
 // A prediction of a model with a TargetTransform z = g(y): the network's
 // predictive is that of z, and the predictive of y is its image under
 // g⁻¹. Since g is increasing, P(Y ≤ y) = P(Z ≤ g(y)): the CDF of y is z's
