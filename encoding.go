@@ -1,8 +1,10 @@
 package gcp
 
 import (
+	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // An Encoding turns a record of a table's feature columns, as text, into
@@ -277,4 +279,28 @@ func indicator[T Float](b bool) T {
 		return 1
 	}
 	return 0
+}
+
+// maxNameLen is the longest feature or target name, in bytes; it bounds
+// what a saved model's names may ask to allocate.
+const maxNameLen = 1024
+
+// checkNames reports the first bad name as an error wrapping ErrConfig.
+func checkNames(features []string, target string) error {
+	seen := make(map[string]int, len(features))
+	for j, name := range features {
+		if name == "" {
+			return fmt.Errorf("%w: feature %d has an empty name", ErrConfig, j)
+		}
+		if i, dup := seen[name]; dup {
+			return fmt.Errorf("%w: features %d and %d are both named %q", ErrConfig, i, j, name)
+		}
+		seen[name] = j
+	}
+	for _, name := range append([]string{target}, features...) {
+		if len(name) > maxNameLen || !utf8.ValidString(name) {
+			return fmt.Errorf("%w: name %.40q…: want valid UTF-8 of at most %d bytes", ErrConfig, name, maxNameLen)
+		}
+	}
+	return nil
 }

@@ -57,16 +57,6 @@ const (
 // sectionHeaderLen is the size of a section's tag and length.
 const sectionHeaderLen = 6
 
-// extensions is what version 5's sections hold: a model's state beyond
-// the fields of version 4. Its zero value is a model with none of it.
-type extensions struct {
-	transform TargetTransform
-	encoding  *Encoding // nil: the inputs are the features as they are
-	// conformal is the conformal calibration (conformal.go), nil if none;
-	// replaced, never changed in place, so clones share it.
-	conformal *conformalScores
-}
-
 // sectionKind is one kind of section.
 type sectionKind struct {
 	tag  uint16
