@@ -28,67 +28,6 @@ func (m *Model[T]) TargetTransform() TargetTransform {
 	return m.ext.transform
 }
 
-// A prediction of a model with a TargetTransform z = g(y): the network's
-// predictive is that of z, and the predictive of y is its image under
-// g⁻¹. Since g is increasing, P(Y ≤ y) = P(Z ≤ g(y)): the CDF of y is z's
-// at g(y), the quantile of y at any probability is g⁻¹ of z's, and so is
-// every bound of a central interval; the density of y is z's at g(y)
-// times g′(y). The methods below apply these identities to the
-// prediction's predictive of z (modeled), for each predictive (the
-// Student t or mixture, and the calibrated one).
-
-// modeled returns p's predictive of the modeled target z, with Mean, Var
-// and VarCorrected those of z and no transform.
-func (p Prediction) modeled() Prediction {
-	p.Mean, p.Var, p.VarCorrected = p.ZMean, p.ZVar, p.ZVarCorrected
-	p.Transform, p.ZMean, p.ZVar, p.ZVarCorrected = TransformNone, 0, 0, 0
-	return p
-}
-
-// transformedLogPDF returns the log density of y under the predictive
-// whose log density of z is logPDF: logPDF(g(y)) + ln g′(y), −Inf outside
-// the transform's domain and NaN for a NaN y.
-func (p Prediction) transformedLogPDF(y float64, logPDF func(Prediction, float64) float64) float64 {
-	z, ok := p.Transform.forward(y)
-	if !ok {
-		if math.IsNaN(y) {
-			return y
-		}
-		return math.Inf(-1)
-	}
-	return logPDF(p.modeled(), z) + p.Transform.logJacobian(z)
-}
-
-// transformedCDF returns P(Y ≤ y) under the predictive whose CDF of z is
-// cdf: cdf(g(y)), 0 below the transform's domain and NaN for a NaN y.
-func (p Prediction) transformedCDF(y float64, cdf func(Prediction, float64) float64) float64 {
-	z, ok := p.Transform.forward(y)
-	if !ok {
-		if math.IsNaN(y) {
-			return y
-		}
-		return 0
-	}
-	return cdf(p.modeled(), z)
-}
-
-// transformedQuantile returns g⁻¹ of the quantile of z that quantile
-// returns.
-func (p Prediction) transformedQuantile(prob float64, quantile func(Prediction, float64) (float64, error)) (float64, error) {
-	z, err := quantile(p.modeled(), prob)
-	return p.Transform.invert(z), err
-}
-
-// transformedInterval returns g⁻¹ of both bounds of the interval of z
-// that interval returns.
-func (p Prediction) transformedInterval(level float64, interval func(Prediction, float64) (float64, float64, error)) (lo, hi float64, err error) {
-	lo, hi, err = interval(p.modeled(), level)
-	if err != nil {
-		return 0, 0, err
-	}
-	return p.Transform.invert(lo), p.Transform.invert(hi), nil
-}
-
 // transformBack turns p, a prediction of the modeled target z that passed
 // sane, into one in original units under the transform tr, as
 // Prediction.Transform documents, and reports whether its mean and
