@@ -97,37 +97,6 @@ func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4
 //go:noescape
 func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64)
 
-// gcpLossF64AVX512 is gcpLossF64 with AVX-512, for any n: eight samples
-// in the lanes of a ZMM at a time, the last group's lanes past n masked
-// off by an opmask register, and tmp twice as long (gcpTmpLen).
-//
-//go:noescape
-func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
-
-// standardizeF32AVX512 is standardizeF32 with AVX-512: eight features
-// at a time, in float64 lanes, the last d mod 8 masked.
-//
-//go:noescape
-func standardizeF32AVX512(rows, d int, u, x *float32, mean, inv, z *float64) bool
-
-// standardizeF64AVX512 is standardizeF64 with AVX-512, as
-// standardizeF32AVX512.
-//
-//go:noescape
-func standardizeF64AVX512(rows, d int, u, x *float64, mean, inv, z *float64) bool
-
-// softplusF32AVX512 is softplusF32 with AVX-512: eight float32 at a time
-// in a YMM, converted to a ZMM of float64, within the same 4e-6.
-//
-//go:noescape
-func softplusF32AVX512(n int, dst *float64, x *float32)
-
-// softplusF64AVX512 is softplusF64 with AVX-512: eight float64 at a time,
-// within the same 1e-13.
-//
-//go:noescape
-func softplusF64AVX512(n int, dst, x *float64)
-
 // gemmBcastF32AVX512 is gemmBcastF32 with AVX-512: tiles of six rows by
 // four ZMM (64 columns), and the columns left over in one tile of as many
 // vectors as they need, the last masked.
