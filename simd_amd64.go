@@ -78,7 +78,7 @@ const gcpTmpLen = 2 * 124
 
 // gcpLossLanes calls gcpLossF64, or gcpLossF64AVX512 if wide, with its
 // scratch buffer on the stack. The calls are direct, so that the stubs'
-// go:noescape keeps the buffers of the callers (gcpAsm.loss32's chunks)
+// noescape directives keep the buffers of the callers (gcpAsm.loss32's chunks)
 // on their stack.
 func gcpLossLanes(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
 	var tmp [gcpTmpLen]float64
