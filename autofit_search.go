@@ -517,30 +517,11 @@ func (s *search[T]) dequantized(y []T) []T {
 	return out
 }
 
-// The architecture stage of AutoFit. A deeper or wider head can fit a
-// mean that a single hidden layer of 50 units cannot (on one data set,
-// two layers of 50 cut the RMSE from 1.98 to 0.58; on Yacht's inner
-// hold-outs, one layer of 100 lowered the NLL by 0.17 ± 0.03 and the
-// RMSE by 9%), but costs more to train: a layer of 100 twice the work of
-// one of 50, and a second layer of 50 units per head is 50×50 weights for
-// each of the four heads, against the D×50 of the first, six times the
-// work of one layer for 8 features. Searched as a full dimension of the
-// grid, the architecture would multiply the search's cost; instead, the
-// grid is searched with the first (cheapest) architecture, and each
-// further one trains once, to early stopping, with the winner's learning
-// rate, dropout and scale weighting. Where they do not help (inner
-// hold-outs: two layers cost Yacht 0.19 nats, Boston and Concrete 0.01),
-// a costlier network is kept only when the held-out rows clearly favour
-// it: its NLL lower by more than one standard error of their difference
-// over the held-out rows, or its squared error lower by as much without
-// its NLL higher by as much. That is the one-standard-error rule of model
-// selection (Breiman et al., "Classification and Regression Trees",
-// 1984), which keeps the simpler model unless the data clearly favour the
-// other, so that noise on a few dozen held-out rows does not pick a model
-// that costs several times as much to train and calibrate. Two layers of
-// 100 are left out of the default: about four times the work of two of
-// 50 per row, they would take a zero-flag training on Power's 8,600 rows,
-// 27.5 s with two layers of 50, to about 100 s where they were chosen.
+// The architecture stage of AutoFit: the grid is searched with the first,
+// cheapest architecture, each further one trains once with the winner's
+// other settings, and a costlier one is kept only when the held-out rows
+// clearly favour it (the one-standard-error rule). docs/reproduction.md
+// records the measurements behind this design.
 
 // architectures trains, for every architecture after the first in
 // AutoOptions.Architectures, one candidate with win's other settings, in
