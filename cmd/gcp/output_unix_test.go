@@ -156,15 +156,14 @@ func TestPlotOutputFIFO(t *testing.T) {
 	}
 }
 
-// TestTrainInterrupted is Build item 2 of issue 26 in the command: gcp
-// train (the automatic recipe, plain Fit with -validation 0, and a
-// comparator of package bayes) and gcp splits stop on SIGINT within an
-// epoch, return an error saying they were interrupted (main prints it on
-// stderr and exits 2), and leave -o as it was. Training for 10⁵ epochs
-// would take minutes; the test sends SIGINT every 20 ms until the command
-// returns (it subscribes to SIGINT itself, so that a signal that arrives
-// before the command listens cannot end the test binary).
-// regression: N10 of issue 26 (training could not be cancelled).
+// TestTrainInterrupted checks that gcp train (the automatic recipe, plain
+// Fit with -validation 0, and a comparator of package bayes) and gcp
+// splits stop on SIGINT within an epoch, return an error saying they were
+// interrupted (main prints it on stderr and exits 2), and leave -o as it
+// was. The test sends SIGINT every 20 ms until the command returns, having
+// subscribed to SIGINT itself, so that a signal that arrives before the
+// command listens cannot end the test binary.
+// regression: training could not be cancelled (N10 of issue 26).
 func TestTrainInterrupted(t *testing.T) {
 	catchSIGINT(t)
 	dir := t.TempDir()
