@@ -57,9 +57,9 @@ type AutoOptions struct {
 	Workers int
 	// Progress, if set, is called after each round of the search, each
 	// epoch of an ensemble's run and each epoch of a calibration fold
-	// (AutoRound.Phase says which), from the goroutine that called
+	// (AutoProgress.Phase says which), from the goroutine that called
 	// AutoFit.
-	Progress func(AutoRound)
+	Progress func(AutoProgress)
 }
 
 // The defaults of AutoOptions.
@@ -130,9 +130,10 @@ const (
 	searchEta = 3
 )
 
-// AutoRound reports AutoFit's progress: a round of the search, or with
-// Phase an epoch of the ensemble or of the calibration folds.
-type AutoRound struct {
+// AutoProgress reports AutoFit's progress in each of its phases: a round
+// of the search, an epoch of the ensemble, or an epoch of the calibration
+// folds (Phase says which).
+type AutoProgress struct {
 	Phase AutoPhase
 	// Done of Total is how far the phase has come, in its units
 	// (AutoPhase).
@@ -239,7 +240,7 @@ func (o AutoOptions) validate() error {
 	return nil
 }
 
-// AutoPhase names a stage of AutoFit, as AutoRound reports it.
+// AutoPhase names a stage of AutoFit, as AutoProgress reports it.
 type AutoPhase int
 
 const (

@@ -238,7 +238,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 			best = min(best, c.score())
 		}
 		if s.opt.Progress != nil {
-			s.opt.Progress(AutoRound{Phase: PhaseSearch, Done: round + 1, Total: s.searchRounds(), Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
+			s.opt.Progress(AutoProgress{Phase: PhaseSearch, Done: round + 1, Total: s.searchRounds(), Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
 		}
 		if round < len(budgets)-1 {
 			alive = s.prune(alive)
@@ -337,18 +337,18 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 		return nil, err
 	}
 	c := &candidate[T]{hyper: win.hyper, run: r}
-	var report func(AutoRound) // set by relay, before train runs
+	var report func(AutoProgress) // set by relay, before train runs
 	epochs := func() {
 		for e := r.stats.Epoch + 1; e <= s.maxEpochs && c.err == nil && !c.done; e = r.stats.Epoch + 1 {
 			if s.advance(c, e); c.err == nil {
 				if f != nil {
 					f.reached(e, r.stats.BestEpoch == e, r.meanEpoch == e)
 				}
-				report(AutoRound{Phase: PhaseEnsemble, Done: r.stats.Epoch, Total: s.maxEpochs, Epochs: r.stats.Epoch, BestValNLL: r.stats.BestValNLL})
+				report(AutoProgress{Phase: PhaseEnsemble, Done: r.stats.Epoch, Total: s.maxEpochs, Epochs: r.stats.Epoch, BestValNLL: r.stats.BestValNLL})
 			}
 		}
 	}
-	s.relay(func(rep func(AutoRound)) {
+	s.relay(func(rep func(AutoProgress)) {
 		report = rep
 		if f == nil {
 			epochs()
@@ -549,7 +549,7 @@ func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 			best = min(best, c.score())
 		}
 		n := s.searchRounds()
-		s.opt.Progress(AutoRound{Phase: PhaseSearch, Done: n, Total: n, Round: n, Epochs: s.maxEpochs, Candidates: len(archs), BestValNLL: best})
+		s.opt.Progress(AutoProgress{Phase: PhaseSearch, Done: n, Total: n, Round: n, Epochs: s.maxEpochs, Candidates: len(archs), BestValNLL: best})
 	}
 	nlls, sqErrs := make([][]float64, len(cands)), make([][]float64, len(cands))
 	for i, c := range cands {
@@ -649,7 +649,7 @@ type folds[T Float] struct {
 	// best squared error, at epoch e.
 	best, bestMean []bool
 	// report, if set, is told of each fold epoch once the limit is final.
-	report func(AutoRound)
+	report func(AutoProgress)
 }
 
 // newFolds deals the rows into folds and starts each fold's run; a fold
@@ -766,7 +766,7 @@ func (f *folds[T]) train() {
 
 // progress reports the fold epochs trained towards the final limit, a
 // failed fold's counted as done; f.mu must be held.
-func (f *folds[T]) progress() AutoRound {
+func (f *folds[T]) progress() AutoProgress {
 	var done int
 	for k, r := range f.runs {
 		if r == nil {
@@ -775,7 +775,7 @@ func (f *folds[T]) progress() AutoRound {
 			done += min(f.at[k], f.limit)
 		}
 	}
-	return AutoRound{Phase: PhaseCalibration, Done: done, Total: len(f.runs) * f.limit}
+	return AutoProgress{Phase: PhaseCalibration, Done: done, Total: len(f.runs) * f.limit}
 }
 
 // predictions returns, for the pooled rows, each row's prediction by its
@@ -809,7 +809,7 @@ func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction,
 	f.best, f.bestMean = make([]bool, epochs+1), make([]bool, epochs+1)
 	f.best[epochs] = true
 	f.finish(epochs, 0)
-	s.relay(func(report func(AutoRound)) {
+	s.relay(func(report func(AutoProgress)) {
 		f.report = report
 		parallel(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
 	})
@@ -821,15 +821,15 @@ func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction,
 // calibration folds and the ensemble train on the workers' goroutines,
 // and Progress is called from the goroutine that called AutoFit, as
 // AutoOptions says.
-func (s *search[T]) relay(work func(report func(AutoRound))) {
+func (s *search[T]) relay(work func(report func(AutoProgress))) {
 	if s.opt.Progress == nil {
-		work(func(AutoRound) {})
+		work(func(AutoProgress) {})
 		return
 	}
-	rounds, done := make(chan AutoRound, 64), make(chan struct{})
+	rounds, done := make(chan AutoProgress, 64), make(chan struct{})
 	go func() {
 		defer close(done)
-		work(func(r AutoRound) { rounds <- r })
+		work(func(r AutoProgress) { rounds <- r })
 	}()
 	for {
 		select {

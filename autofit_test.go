@@ -326,10 +326,10 @@ func TestAutoFitProgress(t *testing.T) {
 	caller := goroutineID()
 	x, y, _ := synth.SinOutliers(6, 200, 0.05, synth.Everywhere)
 	for _, members := range []int{1, 2} {
-		var rounds []AutoRound
+		var rounds []AutoProgress
 		_, res, err := AutoFit(Config{Inputs: 1, Hidden: []int{8}, Seed: 4, Members: members}, TrainConfig{Seed: 4}, x, y,
 			AutoOptions{MaxEpochs: 27, Seed: 5, Workers: 2, LearningRates: []float64{1e-3, 3e-3}, Dropouts: []float64{0},
-				Progress: func(r AutoRound) {
+				Progress: func(r AutoProgress) {
 					if id := goroutineID(); id != caller {
 						t.Errorf("Progress called on goroutine %s, AutoFit on %s", id, caller)
 					}
@@ -343,7 +343,7 @@ func TestAutoFitProgress(t *testing.T) {
 			want = []AutoPhase{PhaseSearch, PhaseCalibration}
 		}
 		var phases []AutoPhase
-		last := map[AutoPhase]AutoRound{}
+		last := map[AutoPhase]AutoProgress{}
 		for i, r := range rounds {
 			if len(phases) == 0 || phases[len(phases)-1] != r.Phase {
 				phases = append(phases, r.Phase)
