@@ -20,6 +20,13 @@ import "math"
 // which keeps the prediction finite, though no more
 // trustworthy than the extrapolation it comes from. Where a variance
 // overflows float64 instead, Predict returns ErrNonFinite.
+//
+// A Prediction is a value of 608 bytes on 64-bit platforms: it holds the
+// MaxMembers components of an ensemble's mixture inline, so that
+// predicting allocates nothing. Where copies matter, index a slice of
+// predictions or pass a pointer. PredictBatch fills a slice the caller
+// owns, one Prediction a row, which the caller can reuse from call to
+// call.
 type Prediction struct {
 	Loss Loss    // the loss of the model that made the prediction
 	Mean float64 // m, the predicted mean (Eq. (2.17))
