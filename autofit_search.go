@@ -270,7 +270,7 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 			best = min(best, c.score())
 		}
 		if s.opt.Progress != nil {
-			s.opt.Progress(AutoRound{Phase: PhaseSearch, Done: round + 1, Total: s.searchRounds(), Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
+			s.opt.Progress(AutoProgress{Phase: PhaseSearch, Done: round + 1, Total: s.searchRounds(), Round: round + 1, Epochs: budget, Candidates: len(alive), BestValNLL: best})
 		}
 		if round < len(budgets)-1 {
 			alive = s.prune(alive)
@@ -369,18 +369,18 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 		return nil, err
 	}
 	c := &candidate[T]{hyper: win.hyper, run: r}
-	var report func(AutoRound) // set by relay, before train runs
+	var report func(AutoProgress) // set by relay, before train runs
 	epochs := func() {
 		for e := r.stats.Epoch + 1; e <= s.maxEpochs && c.err == nil && !c.done; e = r.stats.Epoch + 1 {
 			if s.advance(c, e); c.err == nil {
 				if f != nil {
 					f.reached(e, r.stats.BestEpoch == e, r.meanEpoch == e)
 				}
-				report(AutoRound{Phase: PhaseEnsemble, Done: r.stats.Epoch, Total: s.maxEpochs, Epochs: r.stats.Epoch, BestValNLL: r.stats.BestValNLL})
+				report(AutoProgress{Phase: PhaseEnsemble, Done: r.stats.Epoch, Total: s.maxEpochs, Epochs: r.stats.Epoch, BestValNLL: r.stats.BestValNLL})
 			}
 		}
 	}
-	s.relay(func(rep func(AutoRound)) {
+	s.relay(func(rep func(AutoProgress)) {
 		report = rep
 		if f == nil {
 			epochs()
@@ -491,33 +491,6 @@ func (s *search[T]) prune(cands []*candidate[T]) []*candidate[T] {
 	return slices.DeleteFunc(slices.Clone(cands), func(c *candidate[T]) bool { return !slices.Contains(ranked, c) })
 }
 
-// predictAll returns the predictions of the row-major rows x, of the
-// target the network models (TargetTransform).
-func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
-	preds := make([]Prediction, len(x)/m.cfg.Inputs)
-	if err := m.predictModeled(m.NewWorkspace(), x, preds); err != nil {
-		return nil, err
-	}
-	return preds, nil
-}
-
-// predictSet returns the predictions of the rows of set, of the target the
-// network models (TargetTransform), gathered workspaceRows at a time.
-func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
-	d, n := m.cfg.Inputs, set.len()
-	preds := make([]Prediction, n)
-	ws := m.NewWorkspace()
-	xb, yb := make([]T, workspaceRows*d), make([]T, workspaceRows)
-	for s := 0; s < n; s += workspaceRows {
-		k := min(workspaceRows, n-s)
-		set.gather(s, k, xb, yb)
-		if err := m.predictModeled(ws, xb[:k*d], preds[s:s+k]); err != nil {
-			return nil, err
-		}
-	}
-	return preds, nil
-}
-
 // heldOutScores returns, for each prediction of preds in the modeled
 // units and its target of y, the negative log predictive density and the
 // error y − Mean in original units (through m's target transform), and
@@ -556,30 +529,11 @@ func (s *search[T]) dequantized(y []T) []T {
 	return out
 }
 
-// The architecture stage of AutoFit. A deeper or wider head can fit a
-// mean that a single hidden layer of 50 units cannot (on one data set,
-// two layers of 50 cut the RMSE from 1.98 to 0.58; on Yacht's inner
-// hold-outs, one layer of 100 lowered the NLL by 0.17 ± 0.03 and the
-// RMSE by 9%), but costs more to train: a layer of 100 twice the work of
-// one of 50, and a second layer of 50 units per head is 50×50 weights for
-// each of the four heads, against the D×50 of the first, six times the
-// work of one layer for 8 features. Searched as a full dimension of the
-// grid, the architecture would multiply the search's cost; instead, the
-// grid is searched with the first (cheapest) architecture, and each
-// further one trains once, to early stopping, with the winner's learning
-// rate, dropout and scale weighting. Where they do not help (inner
-// hold-outs: two layers cost Yacht 0.19 nats, Boston and Concrete 0.01),
-// a costlier network is kept only when the held-out rows clearly favour
-// it: its NLL lower by more than one standard error of their difference
-// over the held-out rows, or its squared error lower by as much without
-// its NLL higher by as much. That is the one-standard-error rule of model
-// selection (Breiman et al., "Classification and Regression Trees",
-// 1984), which keeps the simpler model unless the data clearly favour the
-// other, so that noise on a few dozen held-out rows does not pick a model
-// that costs several times as much to train and calibrate. Two layers of
-// 100 are left out of the default: about four times the work of two of
-// 50 per row, they would take a zero-flag training on Power's 8,600 rows,
-// 27.5 s with two layers of 50, to about 100 s where they were chosen.
+// The architecture stage of AutoFit: the grid is searched with the first,
+// cheapest architecture, each further one trains once with the winner's
+// other settings, and a costlier one is kept only when the held-out rows
+// clearly favour it (the one-standard-error rule). docs/reproduction.md
+// records the measurements behind this design.
 
 // architectures trains, for every architecture after the first in
 // AutoOptions.Architectures, one candidate with win's other settings, in
@@ -607,7 +561,7 @@ func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 			best = min(best, c.score())
 		}
 		n := s.searchRounds()
-		s.opt.Progress(AutoRound{Phase: PhaseSearch, Done: n, Total: n, Round: n, Epochs: s.maxEpochs, Candidates: len(archs), BestValNLL: best})
+		s.opt.Progress(AutoProgress{Phase: PhaseSearch, Done: n, Total: n, Round: n, Epochs: s.maxEpochs, Candidates: len(archs), BestValNLL: best})
 	}
 	nlls, sqErrs := make([][]float64, len(cands)), make([][]float64, len(cands))
 	for i, c := range cands {
@@ -692,7 +646,7 @@ type folds[T Float] struct {
 	// best squared error, at epoch e.
 	best, bestMean []bool
 	// report, if set, is told of each fold epoch once the limit is final.
-	report func(AutoRound)
+	report func(AutoProgress)
 }
 
 // newFolds deals the rows into folds and starts each fold's run; a fold
@@ -809,7 +763,7 @@ func (f *folds[T]) train() {
 
 // progress reports the fold epochs trained towards the final limit, a
 // failed fold's counted as done; f.mu must be held.
-func (f *folds[T]) progress() AutoRound {
+func (f *folds[T]) progress() AutoProgress {
 	var done int
 	for k, r := range f.runs {
 		if r == nil {
@@ -818,7 +772,7 @@ func (f *folds[T]) progress() AutoRound {
 			done += min(f.at[k], f.limit)
 		}
 	}
-	return AutoRound{Phase: PhaseCalibration, Done: done, Total: len(f.runs) * f.limit}
+	return AutoProgress{Phase: PhaseCalibration, Done: done, Total: len(f.runs) * f.limit}
 }
 
 // predictions returns, for the pooled rows, each row's prediction by its
@@ -852,7 +806,7 @@ func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction,
 	f.best, f.bestMean = make([]bool, epochs+1), make([]bool, epochs+1)
 	f.best[epochs] = true
 	f.finish(epochs, 0)
-	s.relay(func(report func(AutoRound)) {
+	s.relay(func(report func(AutoProgress)) {
 		f.report = report
 		par.Each(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
 	})
@@ -864,15 +818,15 @@ func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction,
 // calibration folds and the ensemble train on the workers' goroutines,
 // and Progress is called from the goroutine that called AutoFit, as
 // AutoOptions says.
-func (s *search[T]) relay(work func(report func(AutoRound))) {
+func (s *search[T]) relay(work func(report func(AutoProgress))) {
 	if s.opt.Progress == nil {
-		work(func(AutoRound) {})
+		work(func(AutoProgress) {})
 		return
 	}
-	rounds, done := make(chan AutoRound, 64), make(chan struct{})
+	rounds, done := make(chan AutoProgress, 64), make(chan struct{})
 	go func() {
 		defer close(done)
-		work(func(r AutoRound) { rounds <- r })
+		work(func(r AutoProgress) { rounds <- r })
 	}()
 	for {
 		select {

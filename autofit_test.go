@@ -109,15 +109,15 @@ func goroutinesSettle(t *testing.T, before int) {
 	}
 }
 
-// TestAutoFitContextCancel is N10 of issue 26: AutoFit could not be
-// cancelled. A context cancelled at every stage of the search (before
-// it, in each round of candidates, in the ensemble of three and in the
-// calibration folds, on 2 workers) must make AutoFitContext return an
-// error matching context.Canceled and no model, or, if no check ever saw
-// the cancel, the whole model; and leave no goroutine behind. Every epoch
-// of every run is preceded by a check that passed: the candidates train
-// at most as many epochs as the checks that passed, so a cancel stops
-// each run within the epoch under way. regression: N10 of issue 26.
+// TestAutoFitContextCancel cancels a context at every stage of the
+// search (before it, in each round of candidates, in the ensemble of three
+// and in the calibration folds, on 2 workers): AutoFitContext must return
+// an error matching context.Canceled and no model, or, if no check ever saw
+// the cancel, the whole model, and leave no goroutine behind. Every epoch
+// of every run is preceded by a check that passed: the candidates train at
+// most as many epochs as the checks that passed, so a cancel stops each
+// run within the epoch under way.
+// regression: AutoFit could not be cancelled (N10 of issue 26).
 func TestAutoFitContextCancel(t *testing.T) {
 	x, y, _ := synth.SinOutliers(5, 90, 0.05, synth.Everywhere)
 	opt := AutoOptions{MaxEpochs: 9, Seed: 1, Workers: 2, LearningRates: []float64{1e-3, 3e-3}, Dropouts: []float64{0, 0.1}}
@@ -176,12 +176,10 @@ func TestAutoFitContextDeadline(t *testing.T) {
 	goroutinesSettle(t, before)
 }
 
-// TestAutoOptionsRefusesBadGrid reproduces N7 of issue 26:
-// AutoOptions{LearningRates: []float64{0}} trained at TrainConfig's
-// default 1e-3 but reported a learning rate of 0. A learning rate that is
-// not finite and positive, and a dropout rate outside [0, 1), must be
-// refused with ErrConfig naming the field and its index, before anything
-// trains. regression: N7 of issue 26.
+// TestAutoOptionsRefusesBadGrid checks that a learning rate that is not
+// finite and positive, and a dropout rate outside [0, 1), are refused
+// with ErrConfig naming the field and its index, before anything trains.
+// regression: a learning rate of 0 trained at the default and reported 0 (N7 of issue 26).
 func TestAutoOptionsRefusesBadGrid(t *testing.T) {
 	x, y := randomBatch[float64](1, 100, 2)
 	for _, c := range []struct {
@@ -204,12 +202,11 @@ func TestAutoOptionsRefusesBadGrid(t *testing.T) {
 	}
 }
 
-// TestAutoOptionsKeepsTrainingRows reproduces N8 of issue 26:
-// ValidationShare 0.99 on 200 rows trained on 2 rows, though AutoFit says
-// it needs 30 to train. A share that leaves fewer than minValidationRows
-// rows to train on must be refused with ErrBatch naming
-// ValidationShare; one that leaves exactly that many (0.85 of 200: 170
-// held out, 30 to train) trains. regression: N8 of issue 26.
+// TestAutoOptionsKeepsTrainingRows checks that a ValidationShare that
+// leaves fewer than minValidationRows rows to train on is refused with
+// ErrBatch naming ValidationShare, and that one that leaves exactly that
+// many (0.85 of 200: 170 held out, 30 to train) trains.
+// regression: ValidationShare 0.99 on 200 rows trained on 2 (N8 of issue 26).
 func TestAutoOptionsKeepsTrainingRows(t *testing.T) {
 	x, y := randomBatch[float64](1, 200, 2)
 	cfg := Config{Inputs: 2, Hidden: []int{4}}
@@ -225,12 +222,11 @@ func TestAutoOptionsKeepsTrainingRows(t *testing.T) {
 	}
 }
 
-// TestAutoOptionsBounded reproduces the bounds half of N10 of issue 26:
-// AutoFit accepted any MaxEpochs, and 1 << 40 never returned. Every count
-// in AutoOptions and FitOptions has an upper bound, and a value beyond it
-// is refused with ErrConfig naming the field, at once: on main the first
-// case trained for ever, so a call still running after 5 s fails the
-// test. regression: N10 of issue 26.
+// TestAutoOptionsBounded checks that every count in AutoOptions and
+// FitOptions has an upper bound, and that a value beyond it is refused at
+// once with ErrConfig naming the field: a call still running after 5 s
+// fails the test.
+// regression: MaxEpochs 1 << 40 was accepted and never returned (N10 of issue 26).
 func TestAutoOptionsBounded(t *testing.T) {
 	x, y := randomBatch[float64](1, 100, 2)
 	cfg := Config{Inputs: 2, Hidden: []int{4}}
@@ -281,10 +277,10 @@ func TestAutoFitProgress(t *testing.T) {
 	caller := goroutineID()
 	x, y, _ := synth.SinOutliers(6, 200, 0.05, synth.Everywhere)
 	for _, members := range []int{1, 2} {
-		var rounds []AutoRound
+		var rounds []AutoProgress
 		_, res, err := AutoFit(Config{Inputs: 1, Hidden: []int{8}, Seed: 4, Members: members}, TrainConfig{Seed: 4}, x, y,
 			AutoOptions{MaxEpochs: 27, Seed: 5, Workers: 2, LearningRates: []float64{1e-3, 3e-3}, Dropouts: []float64{0},
-				Progress: func(r AutoRound) {
+				Progress: func(r AutoProgress) {
 					if id := goroutineID(); id != caller {
 						t.Errorf("Progress called on goroutine %s, AutoFit on %s", id, caller)
 					}
@@ -298,7 +294,7 @@ func TestAutoFitProgress(t *testing.T) {
 			want = []AutoPhase{PhaseSearch, PhaseCalibration}
 		}
 		var phases []AutoPhase
-		last := map[AutoPhase]AutoRound{}
+		last := map[AutoPhase]AutoProgress{}
 		for i, r := range rounds {
 			if len(phases) == 0 || phases[len(phases)-1] != r.Phase {
 				phases = append(phases, r.Phase)

@@ -82,7 +82,7 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 // for the comparison.
 func fitTransform[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, z []T, opt AutoOptions, tr TargetTransform) (*transformFit[T], error) {
 	if report := opt.Progress; report != nil {
-		opt.Progress = func(r AutoRound) {
+		opt.Progress = func(r AutoProgress) {
 			r.Transform = tr
 			report(r)
 		}

@@ -81,7 +81,7 @@ func TestAutoFitChoosesTransform(t *testing.T) {
 	cfg := Config{Inputs: 2, Seed: 1, Members: 1}
 	var seen []TargetTransform
 	opt := AutoOptions{MaxEpochs: 30, Seed: 2, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}},
-		Progress: func(r AutoRound) {
+		Progress: func(r AutoProgress) {
 			if len(seen) == 0 || seen[len(seen)-1] != r.Transform {
 				seen = append(seen, r.Transform)
 			}
@@ -134,7 +134,7 @@ func TestAutoFitTransformErrors(t *testing.T) {
 		{[]TargetTransform{TransformLog}, ErrDomain},
 		{[]TargetTransform{TransformNone, TransformLog}, ErrDomain},
 	} {
-		m, _, err := AutoFit(Config{Inputs: 2}, TrainConfig{}, x, y, AutoOptions{TargetTransforms: tc.trs, Progress: func(AutoRound) { t.Fatal("trained") }})
+		m, _, err := AutoFit(Config{Inputs: 2}, TrainConfig{}, x, y, AutoOptions{TargetTransforms: tc.trs, Progress: func(AutoProgress) { t.Fatal("trained") }})
 		if !errors.Is(err, tc.want) || m != nil {
 			t.Errorf("%v: %v, want %v", tc.trs, err, tc.want)
 		}

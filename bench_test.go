@@ -232,7 +232,7 @@ func benchSpecialFunc(b *testing.B, f func(float64) float64, xs []float64) {
 }
 
 func BenchmarkDigamma(b *testing.B) {
-	benchSpecialFunc(b, Digamma, specialBenchPoints(1024, 1e-2, 1e3, true))
+	benchSpecialFunc(b, digamma, specialBenchPoints(1024, 1e-2, 1e3, true))
 }
 
 func BenchmarkErfcx(b *testing.B) {
@@ -241,7 +241,7 @@ func BenchmarkErfcx(b *testing.B) {
 
 // BenchmarkCorrectionA spreads α over [1e-7, 1e9], through every branch.
 func BenchmarkCorrectionA(b *testing.B) {
-	benchSpecialFunc(b, CorrectionA, specialBenchPoints(1024, 1e-7, 1e9, true))
+	benchSpecialFunc(b, correctionA, specialBenchPoints(1024, 1e-7, 1e9, true))
 }
 
 func BenchmarkDigammaHalfStep(b *testing.B) {

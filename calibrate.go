@@ -298,3 +298,30 @@ const outlierSigma = 5
 // calibrationRange bounds |ln c| of the variance scale: a factor of
 // e^4.6 ≈ 100 either way, far beyond what a trained model needs.
 const calibrationRange = 4.6
+
+// predictAll returns the predictions of the row-major rows x, of the
+// target the network models (TargetTransform).
+func (m *Model[T]) predictAll(x []T) ([]Prediction, error) {
+	preds := make([]Prediction, len(x)/m.cfg.Inputs)
+	if err := m.predictModeled(m.NewWorkspace(), x, preds); err != nil {
+		return nil, err
+	}
+	return preds, nil
+}
+
+// predictSet returns the predictions of the rows of set, of the target the
+// network models (TargetTransform), gathered workspaceRows at a time.
+func (m *Model[T]) predictSet(set rowSet[T]) ([]Prediction, error) {
+	d, n := m.cfg.Inputs, set.len()
+	preds := make([]Prediction, n)
+	ws := m.NewWorkspace()
+	xb, yb := make([]T, workspaceRows*d), make([]T, workspaceRows)
+	for s := 0; s < n; s += workspaceRows {
+		k := min(workspaceRows, n-s)
+		set.gather(s, k, xb, yb)
+		if err := m.predictModeled(ws, xb[:k*d], preds[s:s+k]); err != nil {
+			return nil, err
+		}
+	}
+	return preds, nil
+}

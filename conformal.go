@@ -6,41 +6,6 @@ import (
 	"slices"
 )
 
-// Conformal intervals (Vovk, Gammerman & Shafer 2005; Lei et al. 2018)
-// widen or narrow the calibrated interval Mean ± z·√VarCorrected to
-// Mean ± q·√VarCorrected, with q an order statistic of the normalized
-// residuals |y − Mean|/√VarCorrected of n calibration rows: the
-// ⌈(n+1)·level⌉-th smallest (+Inf if that rank exceeds n). If the
-// calibration rows and a new row are exchangeable and the model that
-// scores them did not train on any of them, the new row's score is
-// equally likely to take any rank among the n+1, so the interval holds
-// its target with probability at least ⌈(n+1)·level⌉/(n+1) ≥ level
-// (split conformal: Lei et al. 2018, Theorem 2.2), whatever the
-// distribution of the data and however wrong the model: for heavy-tailed
-// noise, outliers in new data as in old, or a misfit variance head. (A
-// common factor on every variance, such as the model's calibration
-// scales, changes neither the ranks nor the interval.)
-//
-// A model keeps its calibration scores as M = min(n, maxConformalScores)
-// order statistics: the ⌈j·n/M⌉-th smallest for j = 1..M, all of them
-// when n ≤ maxConformalScores. The rank r a level needs is answered with
-// the stored one at the least rank ⌈j·n/M⌉ ≥ r, which is never below the
-// r-th and at most n/M ranks above it, so every level keeps its
-// guarantee and the interval is at most that much more conservative.
-
-// maxConformalScores bounds the order statistics a model keeps, 16 KiB:
-// beyond it, a level's rank is rounded up by at most n/2048 ranks, less
-// than 0.05% of the level.
-const maxConformalScores = 2048
-
-// conformalScores is a model's conformal calibration.
-type conformalScores struct {
-	n int // calibration rows
-	// q[j−1] is the ⌈j·n/M⌉-th smallest score, j = 1..M = len(q);
-	// ascending, and +Inf where a residual overflowed.
-	q []float64
-}
-
 // newConformalScores returns the conformal calibration of the predictions
 // preds of the targets y, or nil if there are none.
 func newConformalScores[T Float](preds []Prediction, y []T) *conformalScores {
@@ -56,41 +21,6 @@ func newConformalScores[T Float](preds []Prediction, y []T) *conformalScores {
 	slices.Sort(s)
 	return thinScores(s)
 }
-
-// thinScores keeps the order statistics of the ascending scores s that a
-// model stores.
-func thinScores(s []float64) *conformalScores {
-	n := len(s)
-	m := min(n, maxConformalScores)
-	c := &conformalScores{n: n, q: make([]float64, m)}
-	for j := 1; j <= m; j++ {
-		c.q[j-1] = s[(int64(j)*int64(n)+int64(m)-1)/int64(m)-1] // the ⌈j·n/m⌉-th smallest, in int64 for 32-bit platforms
-	}
-	return c
-}
-
-// quantile returns the score bound of level in (0, 1): the
-// ⌈(n+1)·level⌉-th smallest score, or the stored one just above it, and
-// +Inf if the rank exceeds n. The level is read to within
-// conformalLevelSlack of itself, so that a decimal level takes the rank
-// its decimal value does: 0.8 is stored as 0.8000000000000000444, whose
-// exact rank among 9 rows is ⌈10·0.8000000000000000444⌉ = 9, not 8.
-func (c *conformalScores) quantile(level float64) float64 {
-	r := math.Ceil(float64(c.n+1) * level * (1 - conformalLevelSlack))
-	if r > float64(c.n) {
-		return math.Inf(1)
-	}
-	rank := max(1, int64(r))
-	return c.q[(rank-1)*int64(len(c.q))/int64(c.n)] // j = ⌊(r−1)·M/n⌋ + 1, the least j with ⌈j·n/M⌉ ≥ r
-}
-
-// conformalLevelSlack is how far below a level quantile may read it:
-// 2⁻⁵⁰, four units in the last place of a level near 1, which covers the
-// decimal-to-binary rounding of any level written with up to 15 digits.
-// With the rounding of the product (n+1)·level·(1 − 2⁻⁵⁰) the rank is at
-// least (n+1)·level·(1 − 2⁻⁴⁹), so the coverage guarantee is level to
-// within 2⁻⁴⁹ of itself.
-const conformalLevelSlack = 0x1p-50
 
 // ConformalInterval returns the conformal interval of the prediction p at
 // level in (0, 1): Mean ± q·√VarCorrected, q from the model's conformal
@@ -140,56 +70,4 @@ func (m *Model[T]) ConformalRows() int {
 		return 0
 	}
 	return m.ext.conformal.n
-}
-
-// The conformal section of format version 5 (sectionConformal) holds a
-// model's conformal calibration:
-//
-//	offset  size  field
-//	0       8     n, uint64: the calibration rows, at least 1
-//	8       8·M   the M = min(n, 2048) order statistics kept, float64,
-//	              ascending, each at least 0 (+Inf where a residual
-//	              overflowed)
-//
-// A model without a conformal calibration has no such section.
-
-// conformalMaxLen bounds the conformal section's payload.
-func conformalMaxLen(int) int64 { return 8 + 8*maxConformalScores }
-
-// appendConformal appends the conformal section's payload for e.
-func appendConformal(b []byte, e *extensions) ([]byte, bool) {
-	c := e.conformal
-	if c == nil {
-		return b, false
-	}
-	b = le.AppendUint64(b, uint64(c.n))
-	for _, v := range c.q {
-		b = le.AppendUint64(b, math.Float64bits(v))
-	}
-	return b, true
-}
-
-// parseConformal parses the conformal section's payload into e.
-func parseConformal(p []byte, e *extensions, _ Config) error {
-	if len(p) < 8 {
-		return fmt.Errorf("%w: %d bytes, too few for the number of rows", ErrFormat, len(p))
-	}
-	n := le.Uint64(p)
-	m := min(n, maxConformalScores)
-	switch {
-	case n == 0 || n > math.MaxInt:
-		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, math.MaxInt)
-	case uint64(len(p)) != 8+8*m:
-		return fmt.Errorf("%w: %d bytes for %d rows, want %d", ErrFormat, len(p), n, 8+8*m)
-	}
-	c := &conformalScores{n: int(n), q: make([]float64, m)}
-	for j := range c.q {
-		v := math.Float64frombits(le.Uint64(p[8+8*j:]))
-		if !(v >= 0) || j > 0 && v < c.q[j-1] {
-			return fmt.Errorf("%w: order statistic %d is %v, want ascending values ≥ 0", ErrFormat, j, v)
-		}
-		c.q[j] = v
-	}
-	e.conformal = c
-	return nil
 }

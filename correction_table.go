@@ -2,7 +2,7 @@
 
 package gcp
 
-// Tables for CorrectionA and correctionGap (paper: Definition 3.1, Eq. (3.16)).
+// Tables for correctionA and correctionGap (paper: Definition 3.1, Eq. (3.16)).
 // Worst approximation error of A(α) and α−A(α) found by the generator,
 // coefficient rounding included: 1.06e-16 (relative).
 

@@ -212,7 +212,7 @@ func TestEncodingSection(t *testing.T) {
 		{"numeric with Other", payload(2, num(flagMissing|flagOther, 0), okCat), ErrFormat},
 		{"NaN imputed", payload(2, num(flagMissing, math.NaN()), okCat), ErrNonFinite},
 		{"levels out of order", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther, "b", "a")), ErrFormat},
-		{"repeated level", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther|0, "a", "a")), ErrFormat},
+		{"repeated level", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther, "a", "a")), ErrFormat},
 		{"level with spaces", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther, " a", "b")), ErrFormat},
 		{"missing token as level", payload(2, num(flagMissing, 0), cat("c", flagMissing|flagOther, "NA", "b")), ErrFormat},
 		{"more levels than inputs", payload(2, num(flagMissing, 0), cat("c", 0, "a", "b", "c", "d", "e")), ErrFormat},

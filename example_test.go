@@ -76,17 +76,6 @@ func ExampleNormalGamma_Interval() {
 	// Output: 95% of the predictive mass lies in [7.175, 12.825]
 }
 
-// A(α) of Definition 3.1 (Lemma 3.1: A(1) ≈ 0.46, A(2) ≈ 0.619).
-func ExampleCorrectionA() {
-	for _, a := range []float64{1, 2, 100} {
-		fmt.Printf("A(%g) = %.4f\n", a, gcp.CorrectionA(a))
-	}
-	// Output:
-	// A(1) = 0.4633
-	// A(2) = 0.6189
-	// A(100) = 0.9854
-}
-
 // Training in the background while serving: predict from the model an
 // atomic.Pointer holds, train a clone, and publish it. Prediction takes no
 // lock, and no goroutine ever sees a model that is being trained.

@@ -2,17 +2,12 @@ package gcp
 
 import (
 	"fmt"
-	"unicode/utf8"
 )
 
 // What a model remembers of the data it was trained on, so that data of
 // another shape or meaning can be refused and inputs far outside the
 // training data can be flagged: the names of its features and target, and
 // each feature's range over the training rows.
-
-// maxNameLen is the longest feature or target name, in bytes; it bounds
-// what a saved model's names may ask to allocate.
-const maxNameLen = 1024
 
 // SetFeatureNames stores the names of the model's input features, in
 // order, and of its target, so that a program can check that its data has
@@ -35,26 +30,6 @@ func (m *Model[T]) SetFeatureNames(features []string, target string) error {
 		return err
 	}
 	m.featureNames, m.targetName = append([]string(nil), features...), target
-	return nil
-}
-
-// checkNames reports the first bad name as an error wrapping ErrConfig.
-func checkNames(features []string, target string) error {
-	seen := make(map[string]int, len(features))
-	for j, name := range features {
-		if name == "" {
-			return fmt.Errorf("%w: feature %d has an empty name", ErrConfig, j)
-		}
-		if i, dup := seen[name]; dup {
-			return fmt.Errorf("%w: features %d and %d are both named %q", ErrConfig, i, j, name)
-		}
-		seen[name] = j
-	}
-	for _, name := range append([]string{target}, features...) {
-		if len(name) > maxNameLen || !utf8.ValidString(name) {
-			return fmt.Errorf("%w: name %.40q…: want valid UTF-8 of at most %d bytes", ErrConfig, name, maxNameLen)
-		}
-	}
 	return nil
 }
 

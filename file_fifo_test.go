@@ -14,11 +14,9 @@ import (
 )
 
 // TestSaveFileOverFIFO checks that SaveFile refuses a FIFO or a device
-// with ErrNotRegular and leaves it a FIFO, directly and through a link;
-// as root, "gcp train -o /dev/null" replaced the machine's /dev/null with
-// a model. A FIFO stands in for the device here, so that the test cannot
-// harm the machine it runs on.
-// regression: SaveFile renamed a regular file over a FIFO or a device (issue 11).
+// with ErrNotRegular and leaves it a FIFO, directly and through a link. A
+// FIFO stands in for the device, so that the test cannot harm the machine.
+// regression: as root, "gcp train -o /dev/null" replaced /dev/null with a model (issue 11).
 func TestSaveFileOverFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo, link := filepath.Join(dir, "fifo"), filepath.Join(dir, "link")

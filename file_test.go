@@ -211,10 +211,8 @@ func TestSaveFileNotRegular(t *testing.T) {
 }
 
 // TestSaveFileDanglingSymlink saves through a link whose target does not
-// exist yet: when path was a symbolic link to a file that did not exist yet, SaveFile replaced the link with a
-// regular file, though its doc says the link is kept. The model must land
-// in the link's target, relative to the link's directory, through a chain
-// of two links.
+// exist yet: the model must land in the link's target, relative to the
+// link's directory, through a chain of two links, and the links stay.
 // regression: a dangling link was replaced by a regular file (issue 11).
 func TestSaveFileDanglingSymlink(t *testing.T) {
 	dir := t.TempDir()
@@ -250,10 +248,7 @@ func TestSaveFileDanglingSymlink(t *testing.T) {
 
 // TestSaveFileContext checks that a save whose context is done, before it
 // starts, between two chunks or while the complete file is flushed to
-// disk, leaves the old file as it was and no temporary file: five Ctrl-Cs
-// during saves left 550 MB of ".NAME.tmp*" files (issue 11), and N9 of
-// issue 26 found a cancel during the final flush ignored (SaveFileContext
-// checks its context again right before the rename).
+// disk, leaves the old file as it was and no temporary file.
 // regression: a cancelled save left its temporary file or replaced the old one (issues 11, 26).
 func TestSaveFileContext(t *testing.T) {
 	dir := t.TempDir()

@@ -41,17 +41,9 @@ import (
 	"math"
 )
 
-// Float is the element type of a model: float64 is the reference path,
-// float32 the fast one.
-type Float interface{ float32 | float64 }
-
-// Limits on a model's shape. They keep a mistaken or hostile Config from
-// asking for an absurd allocation.
+// Limits on a model's values that a mistaken or hostile Config or file
+// could push to absurd ones.
 const (
-	maxWidth  = 1 << 16 // inputs or units per hidden layer
-	maxDepth  = 64      // hidden layers
-	maxParams = 1 << 28 // parameters in all
-	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
 	// minFixedAlpha is the smallest Config.FixedAlpha. The corrected
 	// variance β(ν+1)/((α − A(α))ν) (Definition 3.1) has α − A(α) ≈
 	// (4/π)·α² for small α: at 2⁻³² that is about 6.9e-20, so the
@@ -333,9 +325,33 @@ func (m *Model[T]) Clone() *Model[T] {
 	return &c
 }
 
-// finite reports whether v is neither NaN nor ±Inf, by a comparison: the
-// idiom v−v == 0 fails where the compiler fuses it with the product that
-// computed v (the Go spec allows it, and arm64 and s390x do it), as
-// fma(a, b, −round(a·b)), the product's rounding error, is not 0.
-func finite(v float64) bool         { return math.Abs(v) <= math.MaxFloat64 }
-func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
+// mcDropoutMasks returns the MCSamples inverted-dropout masks of a
+// LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
+// same masks serve every input, so a prediction is reproducible and does
+// not depend on the batch it is part of.
+func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
+	mask := make([]T, cfg.MCSamples*l.width(l.last()))
+	src := newPCG(cfg.Seed, mcDropoutStream)
+	dropoutMaskGeneric(&src, cfg.Dropout, mask)
+	return mask
+}
+
+// resetStandardization sets the identity maps of a new model: centres 0,
+// scales 1, not yet standardized.
+func (m *Model[T]) resetStandardization() {
+	clear(m.xMean)
+	for j := range m.xScale {
+		m.xScale[j], m.xInvScale[j] = 1, 1
+	}
+	m.yMean, m.yScale, m.standardized = 0, 1, false
+}
+
+// extensions is what version 5's sections hold: a model's state beyond
+// the fields of version 4. Its zero value is a model with none of it.
+type extensions struct {
+	transform TargetTransform
+	encoding  *Encoding // nil: the inputs are the features as they are
+	// conformal is the conformal calibration (conformal.go), nil if none;
+	// replaced, never changed in place, so clones share it.
+	conformal *conformalScores
+}

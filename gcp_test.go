@@ -239,15 +239,11 @@ func TestAllocs(t *testing.T) {
 	}
 }
 
-// TestMCMaskBound checks Config's bound on the MC-dropout masks: an
-// ML_Bayes model holds MCSamples dropout masks of the last hidden layer's width, which no limit covered, so a
-// 24.7 KB file (Hidden {1024}, MCSamples 4096) made the loader allocate
-// 200 MB. Config bounds the masks at maxMCMask elements, and loading that
-// file must be cheap and fail with ErrConfig. The file is built here, a
-// valid model with MCSamples 64 whose stored MCSamples is set to 4096 and
-// whose CRCs are fixed; it was FuzzUnmarshal's largest corpus entry, 100
-// times the size of its seeds, too large for the engine to minimize what
-// it mutates from it.
+// TestMCMaskBound checks Config's bound on the MC-dropout masks, which an
+// ML_Bayes model holds beside its parameters: loading a 24.7 KB file with
+// Hidden {1024} and MCSamples 4096 must be cheap and fail with ErrConfig.
+// The file is built here, a valid model with MCSamples 64 whose stored
+// MCSamples is set to 4096 and whose CRCs are fixed.
 // regression: a 24.7 KB file made the loader allocate 200 MB (issue 11).
 func TestMCMaskBound(t *testing.T) {
 	cfg := Config{Inputs: 1, Hidden: []int{1024}, Loss: LossMLBayes, Dropout: 0.5, MCSamples: 4096}
@@ -274,13 +270,10 @@ func TestMCMaskBound(t *testing.T) {
 	}
 }
 
-// TestNilReceivers calls the methods of a nil *Model and a nil *Trainer:
-// Predict, NewWorkspace, Clone, NumParams, Config, UnmarshalBinary and Step
-// panicked there, while MarshalBinary and NewTrainer returned ErrConfig.
-// Every exported
-// method, found by reflection so that a new one is covered too, is called
-// on a nil receiver with zero arguments: none may panic, and every error
-// it returns must match ErrConfig.
+// TestNilReceivers calls every exported method of a nil *Model and a nil
+// *Trainer, found by reflection so that a new one is covered too, with
+// zero arguments: none may panic, and every error it returns must match
+// ErrConfig.
 // regression: methods of a nil *Model or *Trainer panicked (issue 11).
 func TestNilReceivers(t *testing.T) {
 	for _, recv := range []any{(*Model[float64])(nil), (*Model[float32])(nil), (*Trainer[float64])(nil), (*Trainer[float32])(nil)} {

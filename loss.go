@@ -99,14 +99,6 @@ const minVariance = 1e-6
 // gaussianVariance maps the raw variance head to σ² = softplus(z) + 1e-6.
 func gaussianVariance(zv float64) float64 { return softplus(zv) + minVariance }
 
-// gaussianNLL returns −ln N(y | m, s) and its derivatives with respect to
-// m and the variance s.
-func gaussianNLL(m, s, y float64) (nll, dm, ds float64) {
-	r := y - m
-	q := r / s
-	return 0.5 * (math.Log(2*math.Pi*s) + r*q), -q, 0.5 * (1 - r*q) / s
-}
-
 // gaussianPoint returns the Gaussian negative log-likelihood of one
 // sample, which is also what ML minimizes, and its gradient with respect
 // to the raw outputs (zm, zv).

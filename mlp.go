@@ -329,35 +329,11 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 	}
 }
 
-// mcDropoutMasks returns the MCSamples inverted-dropout masks of a
-// LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
-// same masks serve every input, so a prediction is reproducible and does
-// not depend on the batch it is part of.
-func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
-	mask := make([]T, cfg.MCSamples*l.width(l.last()))
-	src := newPCG(cfg.Seed, mcDropoutStream)
-	fillDropoutMask(&src, cfg.Dropout, mask)
-	return mask
-}
-
-// fillDropoutMask fills mask with inverted-dropout factors for rate p,
-// drawn from src as drawMask describes: the generic kernel of the tables'
-// dropoutMask, which the AVX-512 table does eight draws at a time
-// (dropoutMaskAVX512). The state stays in a local copy
-// for the loop, and each factor is keep·1 or keep·0 by the sign of
-// half − cut, with no branch: the units drop at random, so a branch on
-// them would be mispredicted for about one unit in ten at p = 0.1.
-func fillDropoutMask[T Float](src *pcg, p float64, mask []T) {
-	g := *src
-	keep := T(1 / (1 - p))
-	cut := int64(p * (1 << 32)) // p < 1, so cut < 2³²
-	var bits uint64
-	for i := 0; i < len(mask); i += 2 {
-		g, bits = g.next()
-		mask[i] = keep * T(1+(int64(uint32(bits))-cut)>>63)
-		if i+1 < len(mask) {
-			mask[i+1] = keep * T(1+(int64(bits>>32)-cut)>>63)
-		}
-	}
-	*src = g
-}
+// Limits on a model's shape. They keep a mistaken or hostile Config from
+// asking for an absurd allocation.
+const (
+	maxWidth  = 1 << 16 // inputs or units per hidden layer
+	maxDepth  = 64      // hidden layers
+	maxParams = 1 << 28 // parameters in all
+	maxBuffer = 1 << 28 // elements of a trainer's per-batch buffers
+)

@@ -91,3 +91,11 @@ func normalTailQuantile(q float64) float64 {
 // start's 1e-3 relative error, quadratic convergence needs four to reach
 // float64's precision, and one more confirms it.
 const normalTailSteps = 8
+
+// gaussianNLL returns −ln N(y | m, s) and its derivatives with respect to
+// m and the variance s.
+func gaussianNLL(m, s, y float64) (nll, dm, ds float64) {
+	r := y - m
+	q := r / s
+	return 0.5 * (math.Log(2*math.Pi*s) + r*q), -q, 0.5 * (1 - r*q) / s
+}

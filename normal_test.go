@@ -24,10 +24,8 @@ func TestStandardNormalQuantile(t *testing.T) {
 // mean + sd·z to within 1e-15·(|mean| + sd·|z|) (z is within 4e-16 of its
 // value, TestStandardNormalQuantile, and scaling by sd and adding the
 // mean round twice more); for mean 0 the upper tail is the exact mirror
-// of the lower one. The first row, labelled "the probe's", is the
-// reproduction of N4 of issue 26: N(0, 1)'s Quantile(1e-17) was −Inf with
-// a nil error.
-// regression: N4 of issue 26.
+// of the lower one.
+// regression: N(0, 1)'s Quantile(1e-17) was −Inf with a nil error (N4 of issue 26).
 func TestPredictiveQuantileTails(t *testing.T) {
 	refs, err := loadSpecialRefs()
 	if err != nil {

@@ -154,7 +154,7 @@ func (p NormalGamma) KL(q NormalGamma) float64 {
 	lgq, _ := math.Lgamma(q.Alpha)
 	lgp, _ := math.Lgamma(p.Alpha)
 	gamma := -q.Alpha*logFull(q.Beta/p.Beta) + (lgq - lgp) -
-		(q.Alpha-p.Alpha)*Digamma(p.Alpha) + p.Alpha*((q.Beta-p.Beta)/p.Beta)
+		(q.Alpha-p.Alpha)*digamma(p.Alpha) + p.Alpha*((q.Beta-p.Beta)/p.Beta)
 	return mean + nu + gamma
 }
 

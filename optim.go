@@ -1,50 +1,6 @@
 package gcp
 
-import (
-	"fmt"
-	"math"
-)
-
-// Optimizer selects the update rule of a Trainer.
-type Optimizer int
-
-const (
-	// Adam is Kingma & Ba (2015), the paper's most used optimizer
-	// (Appendix E).
-	Adam Optimizer = iota
-	// RMSProp divides the gradient by a running root mean square.
-	RMSProp
-	// Nesterov is SGD with Nesterov momentum.
-	Nesterov
-	// SGD is plain gradient descent.
-	SGD
-)
-
-// String returns the optimizer's name.
-func (o Optimizer) String() string {
-	switch o {
-	case Adam:
-		return "adam"
-	case RMSProp:
-		return "rmsprop"
-	case Nesterov:
-		return "nesterov"
-	case SGD:
-		return "sgd"
-	}
-	return fmt.Sprintf("Optimizer(%d)", int(o))
-}
-
-// stateBuffers returns how many parameter-sized state buffers o keeps.
-func (o Optimizer) stateBuffers() int {
-	switch o {
-	case Adam:
-		return 2
-	case RMSProp, Nesterov:
-		return 1
-	}
-	return 0
-}
+import "math"
 
 // optimizer applies one update rule to a contiguous parameter buffer. It is
 // double-buffered: an update is written into spare buffers, checked, and

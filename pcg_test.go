@@ -27,7 +27,7 @@ func TestPCGMatchesRand(t *testing.T) {
 	}
 }
 
-// TestDropoutMaskRule checks fillDropoutMask against drawMask's rule,
+// TestDropoutMaskRule checks dropoutMaskGeneric against drawMask's rule,
 // written out with math/rand/v2's PCG: each draw decides two units by its
 // halves, low half first, a unit dropped (0) when its half is below p·2³²
 // and kept (1/(1−p)) otherwise, a mask of odd length using the low half of
@@ -46,7 +46,7 @@ func ktDropoutRule[T Float](t *testing.T) {
 		dropped, total := 0, 0
 		for _, n := range []int{1, 2, 3, 64, 1001, 4000} {
 			mask := make([]T, n)
-			fillDropoutMask(&src, p, mask)
+			dropoutMaskGeneric(&src, p, mask)
 			for i := 0; i < n; i += 2 {
 				bits := ref.Uint64()
 				for h := 0; h < 2 && i+h < n; h++ {

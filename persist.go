@@ -1,7 +1,6 @@
 package gcp
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -10,7 +9,7 @@ import (
 	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
-// The saved-model format, versions 1 to 5; MarshalBinary documents them
+// The saved-model format, versions 1 to 5; docs/format.md documents them
 // byte by byte.
 const (
 	headerLen   = 24 // magic through the header CRC, versions 1 and 2
@@ -57,8 +56,6 @@ const (
 // since the Go spec makes an out-of-range conversion's result
 // implementation-dependent.
 const float32Overflow = 0x1.ffffffp127
-
-var le = binary.LittleEndian
 
 // modelFormat is the saved-model format's magic, versions and header
 // lengths, which package binfmt checks and reads by.
@@ -133,85 +130,10 @@ func elemSize[T Float]() int {
 // predicts and trains exactly as this one. It fails only for a zero Model,
 // with ErrConfig.
 //
-// The format is little-endian throughout, floats as their IEEE 754 bits.
-// A LossGCP model is written as version 1 and any other as version 2,
-// which inserts the loss fields after Seed (L = 13 bytes below; L = 0 in
-// version 1), unless it has feature names, recorded feature ranges or a
-// calibration other than 1: then it is written as version 3, described
-// after the table of versions 1 and 2. With D = len(Hidden), I = Inputs,
-// P = NumParams and E = 4 for float32, 8 for float64, the format of
-// versions 1 and 2 is, by byte offset:
-//
-//	offset      size field
-//	Header, validated before the rest is read or anything is allocated:
-//	0           8    magic "GCPM\x89\r\n\x1a": 0x89 catches a transfer that
-//	                 strips the eighth bit, \r\n one that rewrites line
-//	                 endings, \x1a (Ctrl-Z) ends a text-mode read on Windows
-//	8           2    format version, uint16: 1, or 2 (Loss is not LossGCP)
-//	10          1    E, the element type: 4 = float32, 8 = float64
-//	11          1    D, 1..64
-//	12          4    I, uint32, at most 65536
-//	16          4    P, uint32, at most 2^28
-//	20          4    CRC-32C (Castagnoli) of bytes 0..19
-//	Config:
-//	24          4·D  Hidden[0..D), uint32 each, at most 65536
-//	24+4D       1    Activation: 0 = ReLU, 1 = Tanh
-//	25+4D       1    standardized: 1 if set by Fit or SetStandardization,
-//	                 else 0 and the maps below are the identity
-//	26+4D       8    Dropout, float64
-//	34+4D       8    FixedAlpha, float64
-//	42+4D       8    Seed, uint64
-//	Version 2 only (L = 13):
-//	50+4D       1    Loss: 1 = LossGaussianML, 2 = LossDPD, 3 = LossMLBayes
-//	51+4D       8    DPDGamma, float64
-//	59+4D       4    MCSamples, uint32
-//	Standardization:
-//	50+4D+L     8    yMean, float64
-//	58+4D+L     8    yScale, float64
-//	66+4D+L     8·I  xMean[0..I), float64
-//	66+4D+L+8I  8·I  xScale[0..I), float64
-//	Parameters:
-//	66+4D+L+16I E·P  the parameter buffer, in the order of the network's
-//	                 layout, each float32 or float64 as E says
-//	66+4D+L+16I+EP 4 CRC-32C of every byte before it
-//
-// The whole model is 70 + 4D + L + 16I + EP bytes. The header has a CRC of its
-// own so that a flipped bit in a size reads as ErrChecksum, not as a
-// truncation, and so that ReadFrom can trust the sizes before it reads the
-// rest.
-//
-// Version 3 holds every model. It inserts N, the size in bytes of the
-// names section below (uint32, at most (I+1)·1026), at offset 20 and
-// moves the header CRC to 24..28, which shifts everything after the
-// header by 4; it always has the loss fields (L = 13, Loss 0 for
-// LossGCP); and between the standardization and the parameters, at
-// offset S = 70 + 4D + L + 16I, it inserts:
-//
-//	S           8    VarScale, float64, positive
-//	S+8         8    CorrectedScale, float64, positive
-//	S+16        1    ranges recorded: 1, or 0 and the next 16I bytes zero
-//	S+17        8·I  the features' smallest training values, float64
-//	S+17+8I     8·I  their largest, float64
-//	S+17+16I    N    the names, if N > 0: the target's, then each
-//	                 feature's, each a uint16 byte count and UTF-8 bytes
-//
-// A version-3 model is 104 + 4D + 32I + N + EP bytes.
-//
-// Version 4 holds ensembles (Config.Members > 1) and only them. It is
-// version 3 with Members, a uint32 in 2..20, after MCSamples (L = 17),
-// which shifts everything after it by 4: 108 + 4D + 32I + N + EP bytes.
-// The parameters are those of all members, in the order of the layout,
-// whose heads are stacked head-major (the members' m heads, then their β
-// heads, and so on).
-//
-// Version 5 holds the models that have something only a section holds
-// (sections.go: a target transform, an encoding of records), single
-// networks and ensembles alike. It is version 4 with Members in 1..20,
-// X, the total length of the sections (uint32, bounded by the kinds'
-// limits), inserted at offset 24 before the header CRC, which moves to
-// 28..32 and shifts everything after the header by 4 more, and the
-// sections, at least one, between the parameters and the final CRC:
-// 112 + 4D + 32I + N + EP + X bytes.
+// The format is little-endian, floats as their IEEE 754 bits, and
+// versioned: a model is written in the lowest of versions 1 to 5 that
+// holds everything it has, so that older releases read it. The module's
+// docs/format.md lays out every version byte by byte.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: nil Model", ErrConfig)

@@ -130,3 +130,7 @@ func (m *Model[T]) mixRows(p *memberPredictives, z []float64, out []Prediction) 
 	}
 	return ok
 }
+
+// varianceUnit is what a variance in standardized units is multiplied by
+// to give it in original units: yScale², times the calibration VarScale.
+func (m *Model[T]) varianceUnit() float64 { return m.yScale * m.yScale * m.varScale }

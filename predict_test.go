@@ -13,10 +13,8 @@ import (
 )
 
 // TestPredictExtrapolation checks that far out, every prediction is sane
-// or an error: a model trained on x in [0, 1] and asked about x = 1000
-// gave Var = 0, VarCorrected = NaN and a NaN interval with a nil error,
-// because the softplus of the β head underflowed to 0.
-// regression: an underflowed β head reached the prediction as Var = 0 (issue 11).
+// or an error: a model trained on x in [0, 1] is asked about x = 1000.
+// regression: an underflowed β head reached the prediction as Var = 0, VarCorrected = NaN (issue 11).
 func TestPredictExtrapolation(t *testing.T) {
 	var x, y []float64
 	for i := 0; i < 40; i++ {
@@ -99,15 +97,13 @@ func TestPredictUnderflowingLinks(t *testing.T) {
 }
 
 // TestIntervalNearOne checks intervals at the level 1 − 2⁻⁵³, the largest
-// float64 below 1: there the upper tail's probability 1 − (1 − level)/2 rounds
-// to 1, so the upper bound came out as Quantile(1): +Inf for a
-// NormalGamma and 0 (the ignored ErrProbability) for a Prediction, such
-// as [93.1, 0] from an ML model. The bounds must be the two tails'
-// quantiles, here at 2⁻⁵⁴ and 1 − 2⁻⁵⁴. The references are mpmath's: for
-// 2α = 2 degrees of freedom the Student-t quantile is
-// (2p−1)/√(2p(1−p)) in closed form, times the scale √(σ/α) = √2; for the
-// Gaussian √2·erfinv(2p−1). The tolerances are 1e-13 relative, about 500
-// ulps, the accuracy the quantile tests accept far in the tails.
+// float64 below 1, where the upper tail's probability 1 − (1 − level)/2
+// rounds to 1: the bounds must be the two tails' quantiles, at 2⁻⁵⁴ and
+// 1 − 2⁻⁵⁴. The references are mpmath's: for 2α = 2 degrees of freedom
+// the Student-t quantile is (2p−1)/√(2p(1−p)) in closed form, times the
+// scale √(σ/α) = √2; for the Gaussian √2·erfinv(2p−1). The tolerances are
+// 1e-13 relative, about 500 ulps, the accuracy the quantile tests accept
+// far in the tails.
 // regression: the upper bound taken as Quantile(1), +Inf or 0 (issue 11).
 func TestIntervalNearOne(t *testing.T) {
 	level := math.Nextafter(1, 0)

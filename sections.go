@@ -1,7 +1,12 @@
 package gcp
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
 // Version 5 of the saved-model format ends with a list of tagged
@@ -33,7 +38,7 @@ import (
 //  2. add a field for what it holds to extensions (zero when the model has
 //     none of it, which Clone copies with the struct: make it immutable
 //     or deep-copy it there);
-//  3. write its append and parse functions, beside the concept they store,
+//  3. write its append and parse functions, with its payload's format, in this file,
 //     and its maxLen, and add them to sectionKinds, in tag order;
 //  4. add a version-5 golden file that holds the section (testdata).
 //
@@ -51,16 +56,6 @@ const (
 
 // sectionHeaderLen is the size of a section's tag and length.
 const sectionHeaderLen = 6
-
-// extensions is what version 5's sections hold: a model's state beyond
-// the fields of version 4. Its zero value is a model with none of it.
-type extensions struct {
-	transform TargetTransform
-	encoding  *Encoding // nil: the inputs are the features as they are
-	// conformal is the conformal calibration (conformal.go), nil if none;
-	// replaced, never changed in place, so clones share it.
-	conformal *conformalScores
-}
 
 // sectionKind is one kind of section.
 type sectionKind struct {
@@ -164,3 +159,239 @@ func knownSection(tag uint16) bool {
 	}
 	return false
 }
+
+// transformLen is the length of the transform section's payload: the
+// transform, one byte, never TransformNone (a model without a transform
+// has no section).
+const transformLen = 1
+
+// appendTransform appends the transform section's payload for e.
+func appendTransform(b []byte, e *extensions) ([]byte, bool) {
+	if e.transform == TransformNone {
+		return b, false
+	}
+	return append(b, byte(e.transform)), true
+}
+
+// parseTransform parses the transform section's payload into e.
+func parseTransform(p []byte, e *extensions, _ Config) error {
+	if len(p) != transformLen || p[0] == byte(TransformNone) || p[0] > byte(TransformLog) {
+		return fmt.Errorf("%w: % x, want one byte: 1 (log)", ErrFormat, p)
+	}
+	e.transform = TargetTransform(p[0])
+	return nil
+}
+
+// The conformal section of format version 5 (sectionConformal) holds a
+// model's conformal calibration:
+//
+//	offset  size  field
+//	0       8     n, uint64: the calibration rows, at least 1
+//	8       8·M   the M = min(n, 2048) order statistics kept, float64,
+//	              ascending, each at least 0 (+Inf where a residual
+//	              overflowed)
+//
+// A model without a conformal calibration has no such section.
+
+// conformalMaxLen bounds the conformal section's payload.
+func conformalMaxLen(int) int64 { return 8 + 8*maxConformalScores }
+
+// appendConformal appends the conformal section's payload for e.
+func appendConformal(b []byte, e *extensions) ([]byte, bool) {
+	c := e.conformal
+	if c == nil {
+		return b, false
+	}
+	b = le.AppendUint64(b, uint64(c.n))
+	for _, v := range c.q {
+		b = le.AppendUint64(b, math.Float64bits(v))
+	}
+	return b, true
+}
+
+// parseConformal parses the conformal section's payload into e.
+func parseConformal(p []byte, e *extensions, _ Config) error {
+	if len(p) < 8 {
+		return fmt.Errorf("%w: %d bytes, too few for the number of rows", ErrFormat, len(p))
+	}
+	n := le.Uint64(p)
+	m := min(n, maxConformalScores)
+	switch {
+	case n == 0 || n > math.MaxInt:
+		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, math.MaxInt)
+	case uint64(len(p)) != 8+8*m:
+		return fmt.Errorf("%w: %d bytes for %d rows, want %d", ErrFormat, len(p), n, 8+8*m)
+	}
+	c := &conformalScores{n: int(n), q: make([]float64, m)}
+	for j := range c.q {
+		v := math.Float64frombits(le.Uint64(p[8+8*j:]))
+		if !(v >= 0) || j > 0 && v < c.q[j-1] {
+			return fmt.Errorf("%w: order statistic %d is %v, want ascending values ≥ 0", ErrFormat, j, v)
+		}
+		c.q[j] = v
+	}
+	e.conformal = c
+	return nil
+}
+
+// The encoding section of a saved model (sections.go) holds its
+// Encoding; a model whose encoding is plain (numeric columns without
+// missing values) keeps its feature names instead and has none. The
+// payload, little-endian:
+//
+//	size  field
+//	2+n   the target's name: a uint16 byte count n and UTF-8 bytes
+//	4     C, uint32: the number of columns, 1..Inputs
+//	per column:
+//	2+n   its name, as the target's
+//	1     Kind: 0 numeric, 1 categorical
+//	1     flags: 1 Missing, 2 Other (categorical only)
+//	8     numeric with Missing: Impute, float64, finite
+//	4     categorical: L, uint32, the number of Levels
+//	2+n   categorical: each level, as the target's name, in
+//	      increasing byte order
+//
+// The columns' inputs must add up to the model's Inputs, and the names
+// section of such a model is empty: the inputs' names come from the
+// encoding.
+
+// Flags of a column in the encoding section.
+const (
+	flagMissing = 1
+	flagOther   = 2
+)
+
+// maxEncodingLen bounds the encoding section of a model with the given
+// number of inputs: every column and every level is at least one input,
+// and each has a name of at most maxNameLen bytes; a column adds 14 bytes
+// of kind, flags and Impute or L.
+func maxEncodingLen(inputs int) int64 {
+	name := int64(2 + maxNameLen)
+	return name + 4 + int64(inputs)*(name+14) + int64(inputs)*name
+}
+
+// appendEncoding appends the encoding section's payload for e.
+func appendEncoding(b []byte, e *extensions) ([]byte, bool) {
+	enc := e.encoding
+	if enc == nil {
+		return b, false
+	}
+	b = appendName(b, enc.target)
+	b = le.AppendUint32(b, uint32(len(enc.columns)))
+	for _, c := range enc.columns {
+		b = appendName(b, c.Name)
+		var flags byte
+		if c.Missing {
+			flags |= flagMissing
+		}
+		if c.Other {
+			flags |= flagOther
+		}
+		b = append(b, byte(c.Kind), flags)
+		if c.Kind == Numeric {
+			if c.Missing {
+				b = le.AppendUint64(b, math.Float64bits(c.Impute))
+			}
+			continue
+		}
+		b = le.AppendUint32(b, uint32(len(c.Levels)))
+		for _, l := range c.Levels {
+			b = appendName(b, l)
+		}
+	}
+	return b, true
+}
+
+// appendName appends s as a uint16 byte count and its bytes.
+func appendName(b []byte, s string) []byte {
+	return append(le.AppendUint16(b, uint16(len(s))), s...)
+}
+
+// parseEncoding parses the encoding section's payload into e, checking
+// that it holds what LearnEncoding can learn for a model of cfg.
+func parseEncoding(p []byte, e *extensions, cfg Config) error {
+	r := binfmt.NewDecoder(p, 0)
+	target := readName(r)
+	n := r.U32()
+	if r.Err() == nil && (n < 1 || int64(n) > int64(cfg.Inputs)) {
+		return fmt.Errorf("%w: %d columns for %d inputs", ErrFormat, n, cfg.Inputs)
+	}
+	// Each column takes at least 4 bytes: no more are allocated than the
+	// payload can hold.
+	columns := make([]Column, 0, min(int(n), r.Len()/4))
+	width := 0
+	for r.Err() == nil && len(columns) < int(n) {
+		c := Column{Name: readName(r)}
+		kind, flags := r.U8(), r.U8()
+		c.Kind, c.Missing, c.Other = ColumnKind(kind), flags&flagMissing != 0, flags&flagOther != 0
+		switch {
+		case r.Err() != nil:
+		case kind > byte(Categorical) || flags > flagMissing|flagOther || c.Kind == Numeric && c.Other:
+			return fmt.Errorf("%w: column %d: kind %d, flags %d", ErrFormat, len(columns), kind, flags)
+		case c.Kind == Numeric && c.Missing:
+			if c.Impute = r.F64(); r.Err() == nil && !finite(c.Impute) {
+				return fmt.Errorf("%w: column %d: imputed value %v", ErrNonFinite, len(columns), c.Impute)
+			}
+		case c.Kind == Categorical:
+			if err := c.parseLevels(r, cfg.Inputs-width); err != nil {
+				return fmt.Errorf("column %d: %w", len(columns), err)
+			}
+		}
+		width += c.width()
+		columns = append(columns, c)
+	}
+	switch {
+	case r.Err() != nil:
+		return r.Err()
+	case r.Len() > 0:
+		return fmt.Errorf("%w: %d bytes after the encoding", ErrFormat, r.Len())
+	case width != cfg.Inputs:
+		return fmt.Errorf("%w: the columns make %d inputs, the model has %d", ErrFormat, width, cfg.Inputs)
+	}
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = c.Name
+	}
+	if err := checkNames(names, target); err != nil {
+		return fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	enc := newEncoding(target, columns)
+	if enc.plain() {
+		return fmt.Errorf("%w: a plain encoding, which a model holds as its feature names", ErrFormat)
+	}
+	e.encoding = enc
+	return nil
+}
+
+// parseLevels reads the levels of a categorical column, which has at most
+// room inputs left, into c.
+func (c *Column) parseLevels(r *binfmt.Decoder, room int) error {
+	n := r.U32()
+	if r.Err() != nil {
+		return nil
+	}
+	if int64(n) > int64(room) || n == 0 && !c.Other {
+		return fmt.Errorf("%w: %d levels with %d inputs left", ErrFormat, n, room)
+	}
+	c.Levels = make([]string, 0, min(int(n), r.Len()/2)) // each level takes at least 2 bytes
+	for r.Err() == nil && len(c.Levels) < int(n) {
+		l := readName(r)
+		if r.Err() == nil && (l != strings.TrimSpace(l) || isMissing(l) || len(c.Levels) > 0 && c.Levels[len(c.Levels)-1] >= l) {
+			return fmt.Errorf("%w: level %q: want levels in increasing order, without surrounding spaces, none a missing value", ErrFormat, l)
+		}
+		c.Levels = append(c.Levels, l)
+	}
+	return nil
+}
+
+// readName reads a uint16 byte count and that many bytes, at most
+// maxNameLen.
+func readName(d *binfmt.Decoder) string {
+	n := int(d.U16())
+	if n > maxNameLen {
+		d.Fail(fmt.Errorf("%w: a name of %d bytes, want at most %d", ErrFormat, n, maxNameLen))
+	}
+	return string(d.Bytes(n))
+}
+
+var le = binary.LittleEndian

@@ -27,7 +27,7 @@ type kernelSet[T Float] struct {
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
 	standardize           func(u, x []T, mean, inv, z []float64) bool // rows of len(mean) features, len(z) of them
-	dropoutMask           func(src *pcg, p float64, mask []T)         // fillDropoutMask
+	dropoutMask           func(src *pcg, p float64, mask []T)         // dropoutMaskGeneric
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -53,7 +53,7 @@ func genericKernels[T Float]() *kernelSet[T] {
 		gcpLoss:               gcpLossGeneric[T],
 		softplus:              softplusGeneric[T],
 		standardize:           standardizeGeneric[T],
-		dropoutMask:           fillDropoutMask[T],
+		dropoutMask:           dropoutMaskGeneric[T],
 	}
 	k.outputBackward = outputBackwardVia(k)
 	return k

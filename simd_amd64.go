@@ -8,33 +8,6 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// useAVX2FMA reports whether the CPU (and the OS, through XGETBV) supports
-// AVX2 and FMA3, the instructions of simd_amd64.s. GODEBUG=cpu.avx2=off
-// turns it off, and with it every assembly kernel.
-var useAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
-
-// useAVX512 reports whether the CPU and the OS support, on top of those,
-// the AVX-512 subsets of the kernels named …AVX512 in simd_amd64.s:
-// Foundation, with the 128- and 256-bit forms (VL), and the
-// double- and quadword (DQ) and byte and word (BW) instructions, which
-// every AVX-512 CPU since Skylake-SP and Zen 4 has. GODEBUG=cpu.avx512f=off
-// turns it off, and the AVX2 kernels run instead.
-var useAVX512 = useAVX2FMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512BW
-
-func init() {
-	if !useAVX2FMA {
-		return
-	}
-	s32, s64 := baseSets()
-	s32.outputBackward, s64.outputBackward = outputBackwardF32, outputBackwardF64
-	k32, k64 := asmKernels("avx2fma", s32, s64)
-	k32.standardize, k64.standardize = standardizeKernel[float32](false), standardizeKernel[float64](false)
-	installKernels(k32, k64)
-	if useAVX512 {
-		installKernels(avx512Tables())
-	}
-}
-
 // outputBackwardF32 is outputBackwardVia's composition in one pass, for m,
 // heads ≥ 1 and k ≥ 0, with x, dx, mask and act m rows of heads·k (mask,
 // act and colsum may be nil):
@@ -105,7 +78,7 @@ const gcpTmpLen = 2 * 124
 
 // gcpLossLanes calls gcpLossF64, or gcpLossF64AVX512 if wide, with its
 // scratch buffer on the stack. The calls are direct, so that the stubs'
-// go:noescape keeps the buffers of the callers (gcpAsm.loss32's chunks)
+// noescape directives keep the buffers of the callers (gcpAsm.loss32's chunks)
 // on their stack.
 func gcpLossLanes(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
 	var tmp [gcpTmpLen]float64
@@ -196,3 +169,47 @@ func standardizeKernel[T Float](wide bool) func(u, x []T, mean, inv, z []float64
 		}
 	}
 }
+
+// gcpLossF64AVX512 is gcpLossF64 with AVX-512, for any n: eight samples
+// in the lanes of a ZMM at a time, the last group's lanes past n masked
+// off by an opmask register, and tmp twice as long (gcpTmpLen).
+//
+//go:noescape
+func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
+
+// standardizeF32AVX512 is standardizeF32 with AVX-512: eight features
+// at a time, in float64 lanes, the last d mod 8 masked.
+//
+//go:noescape
+func standardizeF32AVX512(rows, d int, u, x *float32, mean, inv, z *float64) bool
+
+// standardizeF64AVX512 is standardizeF64 with AVX-512, as
+// standardizeF32AVX512.
+//
+//go:noescape
+func standardizeF64AVX512(rows, d int, u, x *float64, mean, inv, z *float64) bool
+
+// softplusF32AVX512 is softplusF32 with AVX-512: eight float32 at a time
+// in a YMM, converted to a ZMM of float64, within the same 4e-6.
+//
+//go:noescape
+func softplusF32AVX512(n int, dst *float64, x *float32)
+
+// softplusF64AVX512 is softplusF64 with AVX-512: eight float64 at a time,
+// within the same 1e-13.
+//
+//go:noescape
+func softplusF64AVX512(n int, dst, x *float64)
+
+// useAVX2FMA reports whether the CPU (and the OS, through XGETBV) supports
+// AVX2 and FMA3, the instructions of simd_amd64.s. GODEBUG=cpu.avx2=off
+// turns it off, and with it every assembly kernel.
+var useAVX2FMA = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// useAVX512 reports whether the CPU and the OS support, on top of those,
+// the AVX-512 subsets of the kernels named …AVX512 in simd_amd64.s:
+// Foundation, with the 128- and 256-bit forms (VL), and the
+// double- and quadword (DQ) and byte and word (BW) instructions, which
+// every AVX-512 CPU since Skylake-SP and Zen 4 has. GODEBUG=cpu.avx512f=off
+// turns it off, and the AVX2 kernels run instead.
+var useAVX512 = useAVX2FMA && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512BW

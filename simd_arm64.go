@@ -4,17 +4,6 @@ package gcp
 
 import "unsafe"
 
-// NEON is part of the arm64 baseline, so the assembly kernels of
-// simd_arm64.s need no feature detection: init installs them in every
-// build with gc and without the purego tag.
-func init() {
-	s32, s64 := baseSets()
-	k32, k64 := asmKernels("neon", s32, s64)
-	k32.tanh = inPlaceNEON(tanhF32)
-	k64.tanh = inPlaceNEON(tanhF64)
-	installKernels(k32, k64)
-}
-
 // gemmTileRows is the height of gemmBcast's tiles. gemmAsm.rows gives no row
 // to gemmBcast1 (gemmLoneRows = 0): NEON's gemmBcast takes the rows past
 // its whole tiles one at a time itself, and its gemmBcast1 is gemmBcast.

@@ -7,7 +7,9 @@ import "unsafe"
 // This file holds what the assembly of both architectures shares: the
 // stubs that simd_amd64.s and simd_arm64.s both implement, their Go
 // wrappers, and the kernel table they fill; simd_amd64.go and
-// simd_arm64.go keep only what one architecture has alone.
+// simd_arm64.go keep only what one architecture has alone, below this
+// file (with the shared stubs they call, in simd_asm_calls.go), and
+// simd_install_amd64.go and simd_install_arm64.go install the tables.
 //
 // Naming, once for all kernels:
 //   - xxxF32 and xxxF64 are assembly stubs (a TEXT in simd_amd64.s and
@@ -21,10 +23,6 @@ import "unsafe"
 //     memory accesses in race builds, and call the stub;
 //   - xxxGeneric (simd_generic.go) is the pure-Go kernel: the fallback on
 //     every other platform and with the purego tag, and the tests' oracle.
-
-// ptr returns the address of s's first element without a bounds check; the
-// assembly reads through it only where need (or a reslice) has checked.
-func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
 
 // Stubs by name. A func value of an assembly function (the fields of
 // asmSet and gemmAsm) is Go's ABI wrapper of it, which takes the
@@ -46,35 +44,6 @@ func ptr[T Float](s []T) *T { return unsafe.SliceData(s) }
 // inlining its function makes (golang/go#81380), and the tables are built
 // in asmTable; so each closure is its function's own, with its helpers
 // inlined.
-
-// raceMat reports to the race detector, in race builds, the assembly's
-// reads (or writes) of rows rows of cols elements, ld apart, of s.
-func raceMat[T Float](s []T, rows, ld, cols int, write bool) {
-	if !raceEnabled || rows <= 0 || cols <= 0 {
-		return
-	}
-	size := int(unsafe.Sizeof(s[0]))
-	for i := 0; i < rows; i++ {
-		if p := unsafe.Pointer(&s[i*ld]); write {
-			raceWriteRange(p, cols*size)
-		} else {
-			raceReadRange(p, cols*size)
-		}
-	}
-}
-
-// raceRead and raceWrite report the assembly's accesses to whole vectors.
-func raceRead[T Float](s ...[]T) {
-	for _, v := range s {
-		raceMat(v, 1, 0, len(v), false)
-	}
-}
-
-func raceWrite[T Float](s ...[]T) {
-	for _, v := range s {
-		raceMat(v, 1, 0, len(v), true)
-	}
-}
 
 // Flags of the matrix kernels; simd_arm64.s tests them by bit number
 // (BIAS_BIT, ACCUM_BIT, RELU_BIT).
@@ -199,31 +168,6 @@ func (g *gemmAsm[T]) single(n int) func(n, k int, a *T, aqs int, b *T, ldb int, 
 	}
 	return g.bcast1
 }
-
-// gemmBcastF32 computes, for a row-major C of m rows (row stride ldc) and n
-// columns, with A(i, q) = a[i*ars + q*aqs] and B(q, j) = b[q*ldb + j]:
-//
-//	for i := range m { for j := range n {
-//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
-//		for q := range k { s += A(i, q) * B(q, j) }
-//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
-//
-// It broadcasts A(i, q) over a row of B, with fused multiply-adds, in
-// tiles of several rows of C by sixteen columns (six rows with AVX2, four
-// with NEON).
-//
-//go:noescape
-func gemmBcastF32(m, n, k int, a *float32, ars, aqs int, b *float32, ldb int, c *float32, ldc int, bias *float32, flags int)
-
-// gemmBcastF64 is gemmBcastF32 for float64, with tiles eight columns wide.
-//
-//	for i := range m { for j := range n {
-//		s := 0 (or bias[j] with gemmBias, or c[i*ldc+j] with gemmAccum)
-//		for q := range k { s += A(i, q) * B(q, j) }
-//		if flags&gemmReLU != 0 { s = max(s, 0) }; c[i*ldc+j] = s } }
-//
-//go:noescape
-func gemmBcastF64(m, n, k int, a *float64, ars, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
 
 // rows computes what g.bcast computes, except that the rows past the
 // last whole tile of g.tileRows, when there are at most g.loneRows of
@@ -840,18 +784,6 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 	}
 }
 
-// gcpLossF64 is gcpLossGeneric for float64 over n samples, n a multiple
-// of gcpLanes, with the loss sum accumulated per lane; tmp is scratch of
-// gcpTmpLen float64 (which NEON does not use). With fixedAlpha ≠ 0 (it
-// must not be −0), za and ga are not used.
-//
-//	for i := range n {
-//		l, dm, da, db, dn := gcpPoint(zm[i], za[i], zb[i], zn[i], y[i], fixedAlpha)
-//		sum += l; gm[i], ga[i], gb[i], gn[i] = scale*dm, scale*da, scale*db, scale*dn }
-//
-//go:noescape
-func gcpLossF64(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
-
 // gcpAsm is an instruction set's GCP loss kernel: gcpLossF64 (wide
 // false) or the AVX-512 gcpLoss512F64 (wide true), through gcpLossLanes,
 // which takes n a multiple of lanes (1: any n). The float32 loss calls it
@@ -939,37 +871,4 @@ func gcpLossTail[T Float](nv int, zm, za, zb, zn, y []T, fixedAlpha, scale float
 		za, ga = za[nv:], ga[nv:]
 	}
 	return gcpLossGeneric(zm[nv:], za, zb[nv:], zn[nv:], y[nv:], fixedAlpha, scale, gm[nv:], ga, gb[nv:], gn[nv:])
-}
-
-// softplusF32 computes, to within 4e-6 relative,
-//
-//	for i := range n { dst[i] = softplus(float64(x[i])) }
-//
-// The AVX2 kernel computes in float32 (measured 1.8e-7; see SP32_LINK in
-// simd_amd64.s), the NEON kernel in float64, with gcpLossF64's exp and ln
-// (measured 3.9e-16 over 24M float32 inputs in (−800, 800); see SP_LINK in
-// simd_arm64.s).
-//
-//go:noescape
-func softplusF32(n int, dst *float64, x *float32)
-
-// softplusF64 computes, to within 1e-13 relative (measured: AVX2 4.4e-16,
-// NEON 3.9e-16),
-//
-//	for i := range n { dst[i] = softplus(x[i]) }
-//
-//go:noescape
-func softplusF64(n int, dst, x *float64)
-
-// softplusOperands returns the length, dst and x of softplusKernel's call
-// of the assembly. x is cut to the length of dst, so that a short x
-// panics before the assembly runs, and the assembly's accesses are
-// reported in race builds.
-func softplusOperands[T Float](dst []float64, x []T) (n int, d *float64, p unsafe.Pointer) {
-	x = x[:len(dst)]
-	if raceEnabled {
-		raceRead(x)
-		raceWrite(dst)
-	}
-	return len(dst), unsafe.SliceData(dst), unsafe.Pointer(unsafe.SliceData(x))
 }

@@ -51,11 +51,11 @@ var pcgJump8 = func() [4]uint64 {
 	return [4]uint64{a.lo, a.hi, c.lo, c.hi}
 }()
 
-// dropoutMaskAVX512 is fillDropoutMask with the AVX-512 kernels for whole
+// dropoutMaskAVX512 is dropoutMaskGeneric with the AVX-512 kernels for whole
 // groups of 16 units, which draw eight numbers at a time from eight
 // states of the generator a draw apart, each stepping eight draws at once:
 // the same numbers, the same mask, bit for bit. The last len(mask) mod 16
-// units go to fillDropoutMask, from the state after the last group. The
+// units go to dropoutMaskGeneric, from the state after the last group. The
 // stubs are called directly, so that lanes stays on the stack.
 func dropoutMaskAVX512[T Float](src *pcg, p float64, mask []T) {
 	groups := len(mask) / 16
@@ -70,7 +70,7 @@ func dropoutMaskAVX512[T Float](src *pcg, p float64, mask []T) {
 			g, _ = g.next()
 			lanes[j], lanes[8+j] = g.hi, g.lo
 		}
-		cut := uint64(p * (1 << 32)) // as fillDropoutMask's
+		cut := uint64(p * (1 << 32)) // as dropoutMaskGeneric's
 		switch m := any(mask).(type) {
 		case []float32:
 			dropoutMaskF32AVX512(groups, &m[0], &lanes, &pcgJump8, cut, float32(1/(1-p)))
@@ -79,14 +79,14 @@ func dropoutMaskAVX512[T Float](src *pcg, p float64, mask []T) {
 		}
 		*src = pcg{lanes[7], lanes[15]}
 	}
-	fillDropoutMask(src, p, mask[16*groups:])
+	dropoutMaskGeneric(src, p, mask[16*groups:])
 }
 
-// dropoutMaskF32AVX512 writes groups·16 units of fillDropoutMask's mask,
+// dropoutMaskF32AVX512 writes groups·16 units of dropoutMaskGeneric's mask,
 // each group from eight draws, the generator's states after each in
 // lanes (the his, then the los), which it leaves holding the states after
 // the last group's draws; jump holds pcgJump(8) as (A.lo, A.hi, C.lo,
-// C.hi), cut is fillDropoutMask's (a unit is dropped where its half of a
+// C.hi), cut is dropoutMaskGeneric's (a unit is dropped where its half of a
 // draw is below it), keep is 1/(1−p).
 //
 //go:noescape
@@ -96,37 +96,6 @@ func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4
 //
 //go:noescape
 func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64)
-
-// gcpLossF64AVX512 is gcpLossF64 with AVX-512, for any n: eight samples
-// in the lanes of a ZMM at a time, the last group's lanes past n masked
-// off by an opmask register, and tmp twice as long (gcpTmpLen).
-//
-//go:noescape
-func gcpLossF64AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64, tmp *float64) float64
-
-// standardizeF32AVX512 is standardizeF32 with AVX-512: eight features
-// at a time, in float64 lanes, the last d mod 8 masked.
-//
-//go:noescape
-func standardizeF32AVX512(rows, d int, u, x *float32, mean, inv, z *float64) bool
-
-// standardizeF64AVX512 is standardizeF64 with AVX-512, as
-// standardizeF32AVX512.
-//
-//go:noescape
-func standardizeF64AVX512(rows, d int, u, x *float64, mean, inv, z *float64) bool
-
-// softplusF32AVX512 is softplusF32 with AVX-512: eight float32 at a time
-// in a YMM, converted to a ZMM of float64, within the same 4e-6.
-//
-//go:noescape
-func softplusF32AVX512(n int, dst *float64, x *float32)
-
-// softplusF64AVX512 is softplusF64 with AVX-512: eight float64 at a time,
-// within the same 1e-13.
-//
-//go:noescape
-func softplusF64AVX512(n int, dst, x *float64)
 
 // gemmBcastF32AVX512 is gemmBcastF32 with AVX-512: tiles of six rows by
 // four ZMM (64 columns), and the columns left over in one tile of as many

@@ -428,3 +428,25 @@ func tanhGeneric[T Float](x []T) {
 		x[i] = T(math.Tanh(float64(v)))
 	}
 }
+
+// dropoutMaskGeneric fills mask with inverted-dropout factors for rate p,
+// drawn from src as drawMask describes: the generic kernel of the tables'
+// dropoutMask, which the AVX-512 table does eight draws at a time
+// (dropoutMaskAVX512). The state stays in a local copy
+// for the loop, and each factor is keep·1 or keep·0 by the sign of
+// half − cut, with no branch: the units drop at random, so a branch on
+// them would be mispredicted for about one unit in ten at p = 0.1.
+func dropoutMaskGeneric[T Float](src *pcg, p float64, mask []T) {
+	g := *src
+	keep := T(1 / (1 - p))
+	cut := int64(p * (1 << 32)) // p < 1, so cut < 2³²
+	var bits uint64
+	for i := 0; i < len(mask); i += 2 {
+		g, bits = g.next()
+		mask[i] = keep * T(1+(int64(uint32(bits))-cut)>>63)
+		if i+1 < len(mask) {
+			mask[i+1] = keep * T(1+(int64(bits>>32)-cut)>>63)
+		}
+	}
+	*src = g
+}

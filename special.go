@@ -15,7 +15,7 @@ import (
 // in testdata, written by testdata/gen_special.py.
 
 const (
-	// gammaAsymMin is where Digamma, digammaHalfStep and
+	// gammaAsymMin is where digamma, digammaHalfStep and
 	// lgammaHalfStep switch from the upward recurrence to their asymptotic
 	// series: for z ≥ 10 the first omitted series term is below 2e-17
 	// relative, and the recurrence takes at most 10 steps.
@@ -47,7 +47,7 @@ func evalPoly(c []float64, y float64) float64 {
 	return s
 }
 
-// Digamma returns the digamma function ψ(x) = Γ'(x)/Γ(x) for every real x;
+// digamma returns the digamma function ψ(x) = Γ'(x)/Γ(x) for every real x;
 // the KL divergence of the normal-gamma update and its α-gradient are built
 // on it (paper: Eq. (2.9), Eq. (3.5)).
 //
@@ -59,11 +59,11 @@ func evalPoly(c []float64, y float64) float64 {
 // error is below 1e-14·max(1, |ψ(x)|) for x > 0 and for non-integer
 // x ∈ (−100, 0); special_test.go measures it.
 //
-// Special cases follow math.Gamma: Digamma(±0) = ∓Inf (the one-sided limit
-// chosen by the sign of the zero), Digamma(x) = NaN for negative integers x
-// (the one-sided limits are +Inf and −Inf), Digamma(+Inf) = +Inf,
-// Digamma(−Inf) = NaN and Digamma(NaN) = NaN.
-func Digamma(x float64) float64 {
+// Special cases follow math.Gamma: digamma(±0) = ∓Inf (the one-sided limit
+// chosen by the sign of the zero), digamma(x) = NaN for negative integers x
+// (the one-sided limits are +Inf and −Inf), digamma(+Inf) = +Inf,
+// digamma(−Inf) = NaN and digamma(NaN) = NaN.
+func digamma(x float64) float64 {
 	switch {
 	case x > 0:
 		return digammaPositive(x)
@@ -80,7 +80,7 @@ func Digamma(x float64) float64 {
 }
 
 // digammaPositive returns ψ(x) for x > 0 (including +Inf) by the upward
-// recurrence and the asymptotic series described at Digamma.
+// recurrence and the asymptotic series described at digamma.
 func digammaPositive(x float64) float64 {
 	sum := 0.0 // Σ 1/(x+k) over the steps taken
 	for ; x < gammaAsymMin; x++ {
@@ -189,7 +189,7 @@ func expSquare(x float64) float64 {
 	return math.Exp(hi) * (1 + lo)
 }
 
-// CorrectionA returns A(α) of Definition 3.1, the unique root
+// correctionA returns A(α) of Definition 3.1, the unique root
 // of F(α−A) = α/((2α+1)(α−A)) (paper: Eq. (3.15), Eq. (3.16)). It corrects
 // the variance estimate of the GCP update, and it satisfies
 // 2α/(2α+3) < A(α) < min(α, 1), A' > 0, the ODE Eq. (3.17) and
@@ -208,9 +208,9 @@ func expSquare(x float64) float64 {
 // on [1e-9, 1e12] against an independent mpmath table (measured: under
 // 2 eps). One call costs a table lookup and a degree-11 polynomial.
 //
-// Special cases: CorrectionA(0) = 0, CorrectionA(+Inf) = 1 and
-// CorrectionA(α) = NaN for α < 0 or NaN.
-func CorrectionA(alpha float64) float64 {
+// Special cases: correctionA(0) = 0, correctionA(+Inf) = 1 and
+// correctionA(α) = NaN for α < 0 or NaN.
+func correctionA(alpha float64) float64 {
 	switch {
 	case alpha >= 1:
 		return 1 - correctionTail(alpha)
@@ -223,8 +223,8 @@ func CorrectionA(alpha float64) float64 {
 }
 
 // correctionGap returns α − A(α) with full relative accuracy for all α > 0
-// (below 1e-12, see CorrectionA). For small α it is ≈ (4/π)α² (paper:
-// Eq. (3.18)), which alpha − CorrectionA(alpha) would lose to
+// (below 1e-12, see correctionA). For small α it is ≈ (4/π)α² (paper:
+// Eq. (3.18)), which alpha − correctionA(alpha) would lose to
 // cancellation; here it is α²·q(α) below α = 1 and (α−1) + p(α)/α above,
 // a sum of non-negative terms. The normal-gamma code divides by it to
 // correct the variance (σ/(α−A), paper: Eq. (3.19)).
@@ -292,7 +292,7 @@ func correctionPiece(alpha float64) float64 {
 // α-gradient of the KL divergence (paper: Eq. (3.5)); it runs for every
 // training sample.
 //
-// It is not a difference of two Digamma calls, which would cancel for large
+// It is not a difference of two digamma calls, which would cancel for large
 // x (the result is ≈ 1/(2x)). For x ≥ 10 it is the asymptotic series
 // coef.DigammaHalf, which has no log term; below, the recurrence
 // ψ(x+½) − ψ(x) = [ψ(z+½) − ψ(z)] + Σ_{k<n} 1/((x+k)(2(x+k)+1)), z = x+n,

@@ -124,8 +124,8 @@ func TestDigamma(t *testing.T) {
 	// promised accuracy. Near the root x0 ≈ 1.4616 and the roots on the
 	// negative axis ψ is a difference of O(1) terms, so only the absolute
 	// error can be small there: hence the floor 1.
-	checkSpecialRef(t, "Digamma", Digamma, 1e-14, 1)
-	checkSpecialValues(t, "Digamma", Digamma, []specialValue{
+	checkSpecialRef(t, "Digamma", digamma, 1e-14, 1)
+	checkSpecialValues(t, "Digamma", digamma, []specialValue{
 		{0, specNegInf}, {specNegZ, specInf}, // one-sided limits picked by the sign, like math.Gamma(±0) = ±Inf
 		{-1, specNaN}, {-2, specNaN}, {-1e300, specNaN}, {-0x1p52, specNaN}, // poles: the one-sided limits differ
 		{specInf, specInf}, {specNegInf, specNaN}, {specNaN, specNaN},
@@ -235,15 +235,15 @@ func TestSigmoid(t *testing.T) {
 func TestCorrectionA(t *testing.T) {
 	// The generator bounds the approximation error by 2e-16; evaluation
 	// adds a few roundings. 1e-12 is the requirement, on [1e-9, 1e12].
-	checkSpecialRef(t, "CorrectionA", CorrectionA, 1e-12, 0)
-	checkSpecialValues(t, "CorrectionA", CorrectionA, []specialValue{
+	checkSpecialRef(t, "CorrectionA", correctionA, 1e-12, 0)
+	checkSpecialValues(t, "CorrectionA", correctionA, []specialValue{
 		{0, 0}, {specInf, 1}, {math.MaxFloat64, 1}, {5e-324, 5e-324},
 		{-1, specNaN}, {specNegInf, specNaN}, {specNaN, specNaN},
 	})
 }
 
 func TestCorrectionGap(t *testing.T) {
-	// As for CorrectionA; the small-α branch is α²·q(α), with no
+	// As for correctionA; the small-α branch is α²·q(α), with no
 	// cancellation, so the relative error holds down to 1e-9 and beyond.
 	checkSpecialRef(t, "correctionGap", correctionGap, 1e-12, 0)
 	checkSpecialValues(t, "correctionGap", correctionGap, []specialValue{
@@ -253,7 +253,7 @@ func TestCorrectionGap(t *testing.T) {
 	// A(α) + (α − A(α)) = α up to the rounding of the sum and of the two
 	// parts (each within a few eps of its own size ≤ α).
 	for _, a := range correctionGrid(-9, 12) {
-		if s := CorrectionA(a) + correctionGap(a); math.Abs(s-a) > 4*specEps*a {
+		if s := correctionA(a) + correctionGap(a); math.Abs(s-a) > 4*specEps*a {
 			t.Errorf("A(%v) + gap = %v", a, s)
 		}
 	}
@@ -261,7 +261,7 @@ func TestCorrectionGap(t *testing.T) {
 
 // correctionGrid returns α = 10^(k/100) for k from 100·lo to 100·hi, plus
 // b·(1 ∓ 1e-9) and b for every boundary b between the approximations of
-// CorrectionA, in increasing order.
+// correctionA, in increasing order.
 func correctionGrid(lo, hi int) []float64 {
 	var grid []float64
 	for k := 100 * lo; k <= 100*hi; k++ {
@@ -286,10 +286,10 @@ func TestCorrectionALemma(t *testing.T) {
 	t.Run("paper values", func(t *testing.T) {
 		// The paper quotes A(1) ≈ 0.46 and A(2) ≈ 0.619: within half a unit
 		// of the last digit shown.
-		if a := CorrectionA(1); math.Abs(a-0.46) > 0.005 {
+		if a := correctionA(1); math.Abs(a-0.46) > 0.005 {
 			t.Errorf("A(1) = %v, want ≈ 0.46", a)
 		}
-		if a := CorrectionA(2); math.Abs(a-0.619) > 0.0005 {
+		if a := correctionA(2); math.Abs(a-0.619) > 0.0005 {
 			t.Errorf("A(2) = %v, want ≈ 0.619", a)
 		}
 	})
@@ -298,7 +298,7 @@ func TestCorrectionALemma(t *testing.T) {
 		// at 1e6: the gap A − 2α/(2α+3) ≈ 1.5/α² must stay well above the
 		// rounding of numbers near 1 (1e-16) for a strict test.
 		for _, a := range correctionGrid(-8, 6) {
-			if v := CorrectionA(a); !(2*a/(2*a+3) < v && v < math.Min(a, 1)) {
+			if v := correctionA(a); !(2*a/(2*a+3) < v && v < math.Min(a, 1)) {
 				t.Errorf("A(%v) = %v outside (%v, %v)", a, v, 2*a/(2*a+3), math.Min(a, 1))
 			}
 		}
@@ -307,8 +307,8 @@ func TestCorrectionALemma(t *testing.T) {
 		// A' > 0 (Lemma 3.1, item 2), across every piece boundary too.
 		grid := correctionGrid(-9, 12)
 		for i := 1; i < len(grid); i++ {
-			if !(CorrectionA(grid[i]) > CorrectionA(grid[i-1])) {
-				t.Errorf("A(%v) = %v ≤ A(%v) = %v", grid[i], CorrectionA(grid[i]), grid[i-1], CorrectionA(grid[i-1]))
+			if !(correctionA(grid[i]) > correctionA(grid[i-1])) {
+				t.Errorf("A(%v) = %v ≤ A(%v) = %v", grid[i], correctionA(grid[i]), grid[i-1], correctionA(grid[i-1]))
 			}
 		}
 	})
@@ -318,8 +318,8 @@ func TestCorrectionALemma(t *testing.T) {
 		// rounding eps·A/h ≤ 1e-9·A' on [1e-3, 1e3], so 1e-6 is safe.
 		for _, a := range correctionGrid(-3, 3) {
 			h := 1e-4 * a
-			d := (CorrectionA(a+h) - CorrectionA(a-h)) / (2 * h)
-			rhs := 1 - 2*correctionGap(a)/((2*a+1)*CorrectionA(a))
+			d := (correctionA(a+h) - correctionA(a-h)) / (2 * h)
+			rhs := 1 - 2*correctionGap(a)/((2*a+1)*correctionA(a))
 			if math.Abs(d-rhs) > 1e-6*rhs {
 				t.Errorf("α = %v: A' ≈ %v, Eq. (3.17) gives %v", a, d, rhs)
 			}
@@ -333,7 +333,7 @@ func TestCorrectionALemma(t *testing.T) {
 			if q := correctionGap(a) / (a * a); math.Abs(q-4/math.Pi) > 2*a+4*specEps {
 				t.Errorf("(α−A)/α² = %v at α = %v, want 4/π ± 2α", q, a)
 			}
-			if v := CorrectionA(a); math.Abs(v-(a-4/math.Pi*a*a)) > 2*a*a*a+specEps*a {
+			if v := correctionA(a); math.Abs(v-(a-4/math.Pi*a*a)) > 2*a*a*a+specEps*a {
 				t.Errorf("A(%v) = %v, want α − (4/π)α² ± 2α³", a, v)
 			}
 		}
@@ -341,7 +341,7 @@ func TestCorrectionALemma(t *testing.T) {
 		// c₁ = 15/4 (corrAsym[1] is −c₁ for p = α(1−A)). 4/α² bounds the
 		// next order; eps is the rounding of a number near 1.
 		for _, a := range []float64{1e3, 1e4, 1e6, 1e12} {
-			if v := CorrectionA(a); math.Abs(v-(1-1.5/a)) > 4/(a*a)+specEps {
+			if v := correctionA(a); math.Abs(v-(1-1.5/a)) > 4/(a*a)+specEps {
 				t.Errorf("A(%v) = %v, want 1 − 3/(2α) ± 4/α²", a, v)
 			}
 		}
@@ -356,10 +356,10 @@ var specialFuncs = []struct {
 	nanAt   func(x float64) bool
 	inRange func(x, y float64) bool
 }{
-	{"Digamma", Digamma, func(x float64) bool { return math.IsNaN(x) || x < 0 && x == math.Trunc(x) },
+	{"Digamma", digamma, func(x float64) bool { return math.IsNaN(x) || x < 0 && x == math.Trunc(x) },
 		func(x, y float64) bool { return true }},
 	{"Erfcx", erfcx, math.IsNaN, func(x, y float64) bool { return y >= 0 }},
-	{"CorrectionA", CorrectionA, func(x float64) bool { return math.IsNaN(x) || x < 0 },
+	{"CorrectionA", correctionA, func(x float64) bool { return math.IsNaN(x) || x < 0 },
 		func(x, y float64) bool { return y >= 0 && y <= math.Min(x, 1) }},
 	{"correctionGap", correctionGap, func(x float64) bool { return math.IsNaN(x) || x < 0 },
 		func(x, y float64) bool { return y >= 0 && y <= x }},

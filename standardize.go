@@ -14,16 +14,6 @@ import (
 // and the ranges of the training inputs, against which a row's distance
 // from the data is reported (Prediction.InputZ, OutsideRange).
 
-// resetStandardization sets the identity maps of a new model: centres 0,
-// scales 1, not yet standardized.
-func (m *Model[T]) resetStandardization() {
-	clear(m.xMean)
-	for j := range m.xScale {
-		m.xScale[j], m.xInvScale[j] = 1, 1
-	}
-	m.yMean, m.yScale, m.standardized = 0, 1, false
-}
-
 // setStandardization stores validated maps.
 func (m *Model[T]) setStandardization(xMean, xScale []float64, yMean, yScale float64) {
 	copy(m.xMean, xMean)

@@ -86,10 +86,9 @@ func TestStandardizeRowsInputZ(t *testing.T) {
 }
 
 // TestFitConstantColumn checks that a constant column keeps the scale 1
-// (robust.CenterScale): a column of 40 copies of 0.1 has a mean, sum/40,
-// that is not exactly 0.1, and its standard deviation came out as 4e-17
-// instead of 0, so that the column was scaled by 1/4e-17 and an input of
-// 0.10001 predicted a mean of 3.5e10 and a NaN interval with a nil error.
+// (robust.CenterScale) although its mean, sum/40 of 40 copies of 0.1, is
+// not exactly 0.1, and that an input of 0.10001 there gives a sane
+// prediction with a mean in the range of the targets.
 // regression: a constant column's rounding-noise spread used as its scale (issue 11).
 func TestFitConstantColumn(t *testing.T) {
 	const n = 40
@@ -120,10 +119,9 @@ func testFitConstantColumn[T Float](t *testing.T, x, y []float64) {
 }
 
 // TestFitExtremeColumns checks that Fit standardizes features at float64's
-// extremes; it reported ErrNonFinite on finite data. A feature with a subnormal spread got a subnormal scale, whose
-// reciprocal is +Inf; a feature of ±1e308 overflowed the median's
-// interpolation, −1e308 + ½·(1e308 − (−1e308)). Both must train. A
-// feature spanning more than float64's range about its median cannot be
+// extremes: a feature with a subnormal spread, whose reciprocal is +Inf,
+// and one of ±1e308, whose median's interpolation overflows, must train;
+// a feature spanning more than float64's range about its median cannot be
 // standardized at all, and the error must say which feature and why.
 // regression: a subnormal scale or overflowing median made finite data ErrNonFinite (issue 11).
 func TestFitExtremeColumns(t *testing.T) {
@@ -170,11 +168,10 @@ func TestFitExtremeColumns(t *testing.T) {
 	})
 }
 
-// TestTargetScaleRange checks the range of the target's scale: a
-// prediction's variance is β·yScale² in original units, which overflowed for targets of scale 1e200 and
-// underflowed for 1e-200, giving NaN or Inf uncertainty with a nil error.
-// A target scale outside [2⁻²⁵⁶, 2²⁵⁶] is refused by SetStandardization
-// and by Fit; at the ends of that range predictions stay sane.
+// TestTargetScaleRange checks the range of the target's scale, whose
+// square multiplies every variance in original units: a target scale
+// outside [2⁻²⁵⁶, 2²⁵⁶] is refused by SetStandardization and by Fit, and at
+// the ends of that range predictions stay sane.
 // regression: targets of scale 1e200 or 1e-200 gave NaN or Inf variances, nil error (issue 11).
 func TestTargetScaleRange(t *testing.T) {
 	var x, y []float64

@@ -16,8 +16,6 @@ import "math"
 // large s).
 
 const (
-	// studentTLnSqrtPi is ln √π = ln Γ(½).
-	studentTLnSqrtPi = 0.57236494292470008707171367567652935582364740645766
 	// studentTLnSqrt2Pi is ln √(2π), the normalizing constant of the normal
 	// density.
 	studentTLnSqrt2Pi = 0.91893853320467274178032973640561763986139747363778

@@ -7,13 +7,13 @@ import (
 	"strings"
 )
 
-// A TableColumn is one column of a table held by column, the way a
-// reader of a large data file keeps it (gcp's own does): the input of
-// LearnEncodingColumns and Model.EncodeRow, the columnar siblings of
-// LearnEncoding and Model.EncodeFields. A column of numbers is held as
-// numbers, 8 bytes a row, where the rows as text hold each number's
-// digits and a string header of 16 bytes besides: on a wide numeric
-// table the text takes three times the memory of the numbers.
+// A TableColumn is one column of a table held by column rather than by
+// row: the input of LearnEncodingColumns and Model.EncodeRow, the
+// columnar forms of LearnEncoding and Model.EncodeFields. Hold a large
+// table this way to save memory: a column of numbers takes 8 bytes a row,
+// where the same rows as text take each number's digits and a string
+// header of 16 bytes besides, about three times as much on a wide numeric
+// table.
 //
 // A column is one of two kinds:
 //
@@ -22,9 +22,9 @@ import (
 //     where the value is missing. ±Inf is an infinite value, refused as
 //     ParseNumber refuses its text.
 //   - Otherwise row i's field is the text Levels[Codes[i]], as the file
-//     writes it, surrounding spaces included. Levels may repeat, but a
-//     reader that holds each distinct text once keeps a column of few
-//     distinct values at 4 bytes a row.
+//     writes it, surrounding spaces included. Levels may repeat; keeping
+//     each distinct text once holds a column of few distinct values at 4
+//     bytes a row.
 //
 // The methods panic, as a slice index does, for a row out of range or a
 // code that is not an index of Levels; LearnEncodingColumns and
@@ -63,8 +63,8 @@ func (c *TableColumn) Number(i int, decimal byte) (v float64, missing bool, err 
 // number as the shortest text that ParseNumber reads back as the same
 // number with the decimal mark decimal ("" where the value is missing).
 // A model that takes the column as categorical (Encoding) reads its
-// levels from this text, so that a reader should keep such a column as
-// text: "007" and "7.0" are levels of their own, and both numbers 7.
+// levels from this text, so keep such a column as text: "007" and "7.0"
+// are levels of their own, but both the number 7.
 func (c *TableColumn) Field(i int, decimal byte) string {
 	if c.Numbers == nil {
 		return c.Levels[c.Codes[i]]

@@ -181,7 +181,7 @@ func TestLearnEncodingColumnsErrors(t *testing.T) {
 // same number with either decimal mark, and that NaN is a missing value.
 func TestTableColumnField(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	c := TableColumn{Numbers: []float64{math.NaN(), 0, -0.0, math.MaxFloat64, 5e-324, 1e21, 0.1}}
+	c := TableColumn{Numbers: []float64{math.NaN(), 0, math.Copysign(0, -1), math.MaxFloat64, 5e-324, 1e21, 0.1}}
 	for range 1000 {
 		c.Numbers = append(c.Numbers, math.Float64frombits(r.Uint64()&^(0x7ff<<52)|uint64(r.IntN(0x7ff))<<52))
 	}

@@ -36,7 +36,7 @@ func ngKLTerms(p, q NormalGamma) float64 {
 	d := q.M - p.M
 	return 0.5*p.Alpha/p.Beta*d*d*q.Nu + 0.5*q.Nu/p.Nu + 0.5*math.Abs(math.Log(q.Nu/p.Nu)) + 0.5 +
 		math.Abs(q.Alpha*math.Log(q.Beta/p.Beta)) + math.Abs(lgq) + math.Abs(lgp) +
-		math.Abs((q.Alpha-p.Alpha)*Digamma(p.Alpha)) + math.Abs((q.Beta-p.Beta)*p.Alpha/p.Beta)
+		math.Abs((q.Alpha-p.Alpha)*digamma(p.Alpha)) + math.Abs((q.Beta-p.Beta)*p.Alpha/p.Beta)
 }
 
 // ngGradMagnitudes returns the sizes of the terms of each Grad component

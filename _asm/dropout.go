@@ -7,7 +7,7 @@ import (
 )
 
 // dropoutMask emits dropoutMaskF32AVX512 or dropoutMaskF64AVX512: the
-// dropout mask of fillDropoutMask, sixteen units (eight draws of the PCG)
+// dropout mask of dropoutMaskGeneric, sixteen units (eight draws of the PCG)
 // per group, with the generator's state in eight lanes. Lane j holds the
 // state after draw 8g+j+1, as the 128-bit (hi, lo) in Z0 and Z1; its
 // output (DXSM, as pcg.next) is one qword whose low and high dwords decide

@@ -27,13 +27,12 @@ func fitBoth(s Standardization, x, y []float64) (predict []func([]float64) (gcp.
 	return predict, errs
 }
 
-// TestFitRefusesTargetScale reproduces N5 of issue 26: FitPBP and FitSVGD
-// accepted targets near 1e±300 with a nil error, and every later Predict
-// failed with ErrNonFinite, since the variances in units of the target
-// scale's square overflow or underflow. Both must refuse a target scale
-// outside [2⁻²⁵⁶, 2²⁵⁶] with gcp.ErrNonFinite, as gcp.Trainer.Fit does,
-// by either rule; inside it (1e±70) they must fit and predict finite
-// values. regression: N5 of issue 26.
+// TestFitRefusesTargetScale checks that FitPBP and FitSVGD refuse a
+// target scale outside [2⁻²⁵⁶, 2²⁵⁶] with gcp.ErrNonFinite, as
+// gcp.Trainer.Fit does, by either rule, since the variances in units of
+// the scale's square would overflow or underflow; inside it (1e±70) they
+// must fit and predict finite values.
+// regression: targets near 1e±300 fitted, and every Predict then failed (N5 of issue 26).
 func TestFitRefusesTargetScale(t *testing.T) {
 	for _, s := range []Standardization{Robust, MeanSD} {
 		for _, scale := range []float64{1e300, 1e-300, 1e80, 1e-80} {
@@ -57,20 +56,18 @@ func TestFitRefusesTargetScale(t *testing.T) {
 	}
 }
 
-// TestRobustStandardizationIgnoresOutlier is Build item 4 of issue 26:
-// with the mean and standard deviation, one target of 1e30 among
-// targets of about ±2 made the target scale about 1e29 and moved every
-// prediction to about 1e28. With the default Robust rule the target
-// scale is the clean targets' (the interquartile range moves by at most
-// one order statistic: within 10% here, where MeanSD's is 28 orders of
-// magnitude off), for PBP and SVGD alike, and SVGD's predicted means at
-// clean inputs stay on the data's scale: within 3 of the line 2x, whose
-// targets span [−2, 2] (the outlier still enters its Gaussian
-// likelihood, which widens the noise for it and fits the rest less
-// well, so the bound is the data's scale, not a fit's accuracy). PBP's
-// moment matching takes a step on the outlier's residual of about 7e29
-// standardized units whatever the scale, so its means are not bounded
-// here: the rule cannot make a Gaussian likelihood robust.
+// TestRobustStandardizationIgnoresOutlier puts one target of 1e30 among
+// targets of about ±2. With the default Robust rule the target scale is
+// the clean targets' (the interquartile range moves by at most one order
+// statistic: within 10% here, where MeanSD's is 28 orders of magnitude
+// off), for PBP and SVGD alike, and SVGD's predicted means at clean inputs
+// stay on the data's scale: within 3 of the line 2x, whose targets span
+// [−2, 2] (the outlier still enters its Gaussian likelihood, which widens
+// the noise for it and fits the rest less well, so the bound is the data's
+// scale, not a fit's accuracy). PBP's moment matching takes a step on the
+// outlier's residual of about 7e29 standardized units whatever the scale,
+// so its means are not bounded here: the rule cannot make a Gaussian
+// likelihood robust.
 func TestRobustStandardizationIgnoresOutlier(t *testing.T) {
 	x, y := lineData(100, 1)
 	_, _, _, clean, _ := Robust.learn(x, y, 1)

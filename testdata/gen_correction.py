@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate ../correction_table.go, the coefficient tables behind CorrectionA.
+"""Generate ../correction_table.go, the coefficient tables behind correctionA.
 
 Run from anywhere (needs python3 and mpmath; on Debian: apt-get install
 python3-mpmath):
@@ -232,7 +232,7 @@ def main():
         "",
         "package gcp",
         "",
-        "// Tables for CorrectionA and correctionGap (paper: Definition 3.1, Eq. (3.16)).",
+        "// Tables for correctionA and correctionGap (paper: Definition 3.1, Eq. (3.16)).",
         "// Worst approximation error of A(α) and α−A(α) found by the generator,",
         "// coefficient rounding included: %s (relative)." % mp.nstr(worst, 3),
         "",

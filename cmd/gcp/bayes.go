@@ -63,7 +63,6 @@ func fitBayes(ctx context.Context, m method, h bayesHyper, x, y []float64) (baye
 type noFeatureInfo struct{}
 
 func (noFeatureInfo) columns() ([]string, string)                { return nil, "" }
-func (noFeatureInfo) inputColumn(j int) int                      { return j }
 func (noFeatureInfo) FeatureRanges() (lo, hi []float64, ok bool) { return nil, nil, false }
 func (noFeatureInfo) OutsideRange([]float64) (count, first int)  { return 0, 0 }
 

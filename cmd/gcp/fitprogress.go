@@ -11,7 +11,7 @@ import (
 )
 
 // fitProgress follows the phases of gcp.AutoFit that its Progress callback
-// reports (gcp.AutoRound): the search, an ensemble's run and the
+// reports (gcp.AutoProgress): the search, an ensemble's run and the
 // calibration folds, once for each target transform the recipe trains
 // with. On a terminal it draws each phase on a line of its
 // own, a progress bar that ends by saying how long the phase took; always
@@ -39,7 +39,7 @@ func newFitProgress(w io.Writer) *fitProgress {
 }
 
 // update records the round r and redraws; it is AutoFit's Progress.
-func (f *fitProgress) update(r gcp.AutoRound) {
+func (f *fitProgress) update(r gcp.AutoProgress) {
 	now := time.Now()
 	if n := len(f.phases); n == 0 || f.phases[n-1].phase != r.Phase || f.phases[n-1].transform != r.Transform {
 		f.end()

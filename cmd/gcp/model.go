@@ -31,8 +31,6 @@ type model interface {
 	// categorical, whose levels are text as written: a data file's
 	// reader keeps them as text (dataset.Read).
 	categorical() []string
-	// inputColumn returns the column that input j comes from.
-	inputColumn(j int) int
 	// predictor returns a function that predicts one row, for use by one
 	// goroutine.
 	predictor() func(x []float64) (gcp.Prediction, error)
@@ -83,13 +81,6 @@ func (n network) categorical() []string {
 		}
 	}
 	return names
-}
-
-func (n network) inputColumn(j int) int {
-	if e := n.Encoding(); e != nil {
-		return e.InputColumn(j)
-	}
-	return j
 }
 
 func (n network) predictor() func(x []float64) (gcp.Prediction, error) {

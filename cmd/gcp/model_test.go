@@ -12,13 +12,11 @@ import (
 	"github.com/gcpnet/gcp/bayes"
 )
 
-// TestLoadModelBounded reproduces N2 of issue 26: predict, eval and plot
-// read a whole -model file that was not a root-package model into memory
-// before trying the formats of package bayes, so "gcp predict -model
-// /dev/zero" grew to 488 MB in 8 s and kept growing. A 256 MiB file of
-// zeros (sparse, so it costs no disk) must be refused with gcp.ErrMagic
-// having allocated under 1 MiB, and /dev/zero within a second.
-// regression: N2 of issue 26.
+// TestLoadModelBounded checks that predict, eval and plot read a -model
+// file that is not a root-package model without reading it whole: a
+// 256 MiB file of zeros (sparse, so it costs no disk) is refused with
+// gcp.ErrMagic having allocated under 1 MiB, and /dev/zero within a second.
+// regression: "gcp predict -model /dev/zero" grew without bound (N2 of issue 26).
 func TestLoadModelBounded(t *testing.T) {
 	zeros := filepath.Join(t.TempDir(), "zeros.gcpm")
 	f, err := os.Create(zeros)

@@ -30,11 +30,11 @@ func unchanged(t *testing.T, path, text string) {
 	}
 }
 
-// TestTrainOutputSafety keeps the probe's reproductions of defect 5 of
-// issue 11: "gcp train -data v.csv -o v.csv" overwrote the training data
-// with the model, and so did -o naming any existing file that is not a
-// model. Both must be refused before training, leaving the file as it
-// was; -force allows the second, never the first.
+// TestTrainOutputSafety checks that gcp train's -o naming the training
+// data, or an existing file that is not a model, is refused before
+// training, leaving the file as it was; -force allows the second, never
+// the first.
+// regression: "gcp train -data v.csv -o v.csv" overwrote the data with the model (issue 11).
 func TestTrainOutputSafety(t *testing.T) {
 	dir := t.TempDir()
 	data := writeSynthetic(t, dir, "v.csv", 1, 20, false)
@@ -73,10 +73,10 @@ func TestTrainOutputSafety(t *testing.T) {
 	}
 }
 
-// TestTrainOutputLinks is defect 12 of issue 11 in the command: -o naming
-// a dangling symbolic link replaced the link with a regular file. The
-// model must go where the link points, and the link stay. A link to the
-// training data is the training data (defect 5).
+// TestTrainOutputLinks checks that -o naming a dangling symbolic link
+// writes the model where the link points, and the link stays; a link to
+// the training data is the training data, and refused.
+// regression: a dangling link was replaced by a regular file (issue 11).
 func TestTrainOutputLinks(t *testing.T) {
 	if runtime.GOOS == "wasip1" {
 		t.Skip("WASI has no portable symbolic links: a runtime may refuse path_symlink")
@@ -111,13 +111,12 @@ func TestTrainOutputLinks(t *testing.T) {
 	}
 }
 
-// TestTrainFloat32Underflow is defect 6 of issue 11: -float32 silently
-// flushed small values to 0. A feature of about 1e-300 vanished (RMSE
-// 0.998 against 0.004 in float64), and targets of about 1e-200 all became
-// 0. A column whose largest magnitude is below float32's smallest normal
-// number must be refused, naming the column, as overflow is; a column
-// whose tiny values sit beside ordinary ones loses nothing to the flush
-// once standardized and must train.
+// TestTrainFloat32Underflow checks that with -float32 a column whose
+// largest magnitude is below float32's smallest normal number is refused,
+// naming the column, as overflow is, and that a column whose tiny values
+// sit beside ordinary ones, which loses nothing to the flush once
+// standardized, trains.
+// regression: -float32 flushed a feature of about 1e-300 and targets of 1e-200 to 0 (issue 11).
 func TestTrainFloat32Underflow(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string, row func(i int) string) string {
@@ -157,13 +156,12 @@ func TestTrainFloat32Underflow(t *testing.T) {
 	}
 }
 
-// TestTrainRefusesBadHeaderFirst reproduces N3 of issue 26: a header name
-// over 1024 bytes, or an empty one, was refused only after the whole
-// training (9.4 s in the probe), when the model was given the names. It
-// must be refused before training, naming the file's header: with 10⁵
-// epochs, training first would take 20 s. splits refuses it the same
-// way (the reader refuses the empty name, the library the long one).
-// regression: N3 of issue 26.
+// TestTrainRefusesBadHeaderFirst checks that a header name over 1024
+// bytes, or an empty one, is refused before training, naming the file's
+// header (with 10⁵ epochs, training first would take 20 s), by train and
+// splits alike (the reader refuses the empty name, the library the long
+// one).
+// regression: a bad header name was refused only after the whole training (N3 of issue 26).
 func TestTrainRefusesBadHeaderFirst(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {

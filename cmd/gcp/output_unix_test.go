@@ -19,11 +19,10 @@ import (
 	"github.com/gcpnet/gcp/internal/filetest"
 )
 
-// TestTrainOutputFIFO is defect 4 of issue 11 in the command: as root,
-// "gcp train -o /dev/null" replaced the machine's /dev/null with a model,
-// and as another user it failed only after training. A FIFO stands in for
-// the device, so that the test cannot harm the machine it runs on; it
-// must be refused before training and stay a FIFO.
+// TestTrainOutputFIFO checks that gcp train refuses a FIFO or a device as
+// -o before training, and leaves it as it was. A FIFO stands in for the
+// device, so that the test cannot harm the machine it runs on.
+// regression: as root, "gcp train -o /dev/null" replaced /dev/null with a model (issue 11).
 func TestTrainOutputFIFO(t *testing.T) {
 	dir := t.TempDir()
 	data := writeSynthetic(t, dir, "d.csv", 1, 20, false)
@@ -41,13 +40,12 @@ func TestTrainOutputFIFO(t *testing.T) {
 	}
 }
 
-// TestSaveModelInterrupted is defect 9 of issue 11: Ctrl-C during a save
-// left a hidden ".NAME.tmp*" file as large as the model (five interrupts,
-// 550 MB). saveModel catches SIGINT while it saves: the test sends one as
-// soon as the temporary file appears, and the save must stop with no
-// temporary file left and the old model in place. The test subscribes to
-// SIGINT itself, so that a signal that arrives after the save cannot end
-// the test binary; a save that finished before the signal is tried again.
+// TestSaveModelInterrupted checks that saveModel stops on SIGINT with no
+// temporary file left and the old model in place: the test sends one as
+// soon as the temporary file appears. It subscribes to SIGINT itself, so
+// that a signal that arrives after the save cannot end the test binary; a
+// save that finished before the signal is tried again.
+// regression: Ctrl-C during a save left a hidden temporary file as large as the model (issue 11).
 func TestSaveModelInterrupted(t *testing.T) {
 	catchSIGINT(t)
 	dir := t.TempDir()
@@ -117,12 +115,10 @@ func interruptWhenTemp(t *testing.T, dir string, done chan error) error {
 	}
 }
 
-// TestPlotOutputFIFO reproduces N6 of issue 26: "mkfifo f.png; gcp plot
-// -o f.png" with no reader reported "wrote" and exited 0, and a PNG over
-// the pipe's 64 KB buffer would have blocked forever. It must be refused
-// at once, forced or not, and the FIFO stay a FIFO. If plot blocks, the
-// test fails and reads the FIFO so that it can end. regression: N6 of
-// issue 26.
+// TestPlotOutputFIFO checks that gcp plot refuses a FIFO as -o at once,
+// forced or not, and the FIFO stays a FIFO. If plot blocks, the test fails
+// and reads the FIFO so that it can end.
+// regression: "mkfifo f.png; gcp plot -o f.png" reported "wrote" and exited 0 (N6 of issue 26).
 func TestPlotOutputFIFO(t *testing.T) {
 	dir := t.TempDir()
 	data, model := smallModel(t, dir)
@@ -156,15 +152,14 @@ func TestPlotOutputFIFO(t *testing.T) {
 	}
 }
 
-// TestTrainInterrupted is Build item 2 of issue 26 in the command: gcp
-// train (the automatic recipe, plain Fit with -validation 0, and a
-// comparator of package bayes) and gcp splits stop on SIGINT within an
-// epoch, return an error saying they were interrupted (main prints it on
-// stderr and exits 2), and leave -o as it was. Training for 10⁵ epochs
-// would take minutes; the test sends SIGINT every 20 ms until the command
-// returns (it subscribes to SIGINT itself, so that a signal that arrives
-// before the command listens cannot end the test binary).
-// regression: N10 of issue 26 (training could not be cancelled).
+// TestTrainInterrupted checks that gcp train (the automatic recipe, plain
+// Fit with -validation 0, and a comparator of package bayes) and gcp
+// splits stop on SIGINT within an epoch, return an error saying they were
+// interrupted (main prints it on stderr and exits 2), and leave -o as it
+// was. The test sends SIGINT every 20 ms until the command returns, having
+// subscribed to SIGINT itself, so that a signal that arrives before the
+// command listens cannot end the test binary.
+// regression: training could not be cancelled (N10 of issue 26).
 func TestTrainInterrupted(t *testing.T) {
 	catchSIGINT(t)
 	dir := t.TempDir()

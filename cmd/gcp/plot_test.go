@@ -222,14 +222,12 @@ func TestTargetLabel(t *testing.T) {
 	}
 }
 
-// TestPlotOutputNeverReplacesInputs reproduces N1 of issue 26: gcp plot's
-// only guard was -o's extension, so "ln -s d.csv p.png; gcp plot -data
-// d.csv -o p.png" exited 0 with d.csv turned into a PNG, and so did a
-// hard link, "-data d.png -o d.png", "-model m.png -o m.png" and an
-// existing file that is not a PNG. The inputs are refused even with
-// -force, the other file without it, each left as it was; -force then
-// replaces the file that is not a PNG, and plot writes over its own PNG.
-// regression: N1 of issue 26.
+// TestPlotOutputNeverReplacesInputs checks that gcp plot's -o never
+// replaces an input: the data or model file reached through a symbolic
+// link, a hard link or its own name is refused even with -force, and an
+// existing file that is not a PNG without it, each left as it was; -force
+// then replaces the file that is not a PNG, and plot writes over its own PNG.
+// regression: "ln -s d.csv p.png; gcp plot -data d.csv -o p.png" turned the data into a PNG (N1 of issue 26).
 func TestPlotOutputNeverReplacesInputs(t *testing.T) {
 	if runtime.GOOS == "wasip1" {
 		t.Skip("WASI has no portable links")

@@ -57,7 +57,7 @@ func TestIsTerminal(t *testing.T) {
 func TestFitProgress(t *testing.T) {
 	var buf bytes.Buffer
 	f := newFitProgress(&buf)
-	for _, r := range []gcp.AutoRound{
+	for _, r := range []gcp.AutoProgress{
 		{Phase: gcp.PhaseSearch, Done: 1, Total: 3, Round: 1, Candidates: 16, Epochs: 11, BestValNLL: 1.5},
 		{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Round: 3, Candidates: 2, Epochs: 100, BestValNLL: 1.25},
 		{Phase: gcp.PhaseEnsemble, Done: 1, Total: 100, Epochs: 1, BestValNLL: 2},
@@ -88,15 +88,15 @@ func TestFitProgress(t *testing.T) {
 	// Without a calibration phase (AutoFit's calibration split) the
 	// ensemble's span names no folds.
 	split := newFitProgress(nil)
-	split.update(gcp.AutoRound{Phase: gcp.PhaseSearch, Done: 3, Total: 3})
-	split.update(gcp.AutoRound{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100})
+	split.update(gcp.AutoProgress{Phase: gcp.PhaseSearch, Done: 3, Total: 3})
+	split.update(gcp.AutoProgress{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100})
 	split.end()
 	if sum := split.summary(); !strings.HasSuffix(sum, " (100 epochs)") {
 		t.Errorf("summary without folds %q, want it to end in \" (100 epochs)\"", sum)
 	}
 	// Off a terminal nothing is drawn, and the spans are still kept.
 	quiet := newFitProgress(nil)
-	quiet.update(gcp.AutoRound{Phase: gcp.PhaseSearch, Done: 3, Total: 3})
+	quiet.update(gcp.AutoProgress{Phase: gcp.PhaseSearch, Done: 3, Total: 3})
 	quiet.end()
 	if !strings.HasPrefix(quiet.summary(), "search ") {
 		t.Errorf("a fitProgress off a terminal sums up %q", quiet.summary())
@@ -105,8 +105,8 @@ func TestFitProgress(t *testing.T) {
 	// its transform's name, the same phase of the two runs apart.
 	both := newFitProgress(nil)
 	for _, tr := range []gcp.TargetTransform{gcp.TransformNone, gcp.TransformLog} {
-		both.update(gcp.AutoRound{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Transform: tr})
-		both.update(gcp.AutoRound{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100, Transform: tr})
+		both.update(gcp.AutoProgress{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Transform: tr})
+		both.update(gcp.AutoProgress{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100, Transform: tr})
 	}
 	both.end()
 	sum = both.summary()

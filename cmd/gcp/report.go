@@ -63,7 +63,7 @@ func writeReport(w io.Writer, m model, preds []gcp.Prediction, y []float64, s sc
 	line("RMSE", s.rmse)
 	line("RMSE_curve_area", s.auc)
 	line("RMSE_curve_area_corr", s.aucCorr)
-	pits := make([]*gcp.PIT, len(rows))
+	pits := make([]*metrics.PITValues, len(rows))
 	var areas []string
 	for i, r := range rows {
 		if !r.dist {

@@ -16,10 +16,12 @@ func TestVersionLine(t *testing.T) {
 	}{
 		{"a checkout's build", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/gcpnet/gcp", Version: "(devel)"},
 			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "ed0d86bf5f3d"}, {Key: "vcs.time", Value: "2025-11-26T01:48:00Z"}, {Key: "vcs.modified", Value: "true"}}},
-			"gcp (devel) (github.com/gcpnet/gcp), revision ed0d86bf5f3d (2025-11-26T01:48:00Z, modified), go1.26.8 " + platform},
-		{"go install of a version", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/gcpnet/gcp", Version: "v0.3.0"}},
-			"gcp v0.3.0 (github.com/gcpnet/gcp), go1.26.8 " + platform},
-		{"no build info", nil, "gcp unknown (github.com/gcpnet/gcp), " + runtime.Version() + " " + platform},
+			"gcp 0.1.0 (github.com/gcpnet/gcp), revision ed0d86bf5f3d (2025-11-26T01:48:00Z, modified), go1.26.8 " + platform},
+		{"go install of the release's tag", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/gcpnet/gcp", Version: "v0.1.0"}},
+			"gcp 0.1.0 (github.com/gcpnet/gcp), go1.26.8 " + platform},
+		{"go install of a commit", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/gcpnet/gcp", Version: "v0.0.0-20251126014800-ed0d86bf5f3d"}},
+			"gcp 0.1.0 (github.com/gcpnet/gcp v0.0.0-20251126014800-ed0d86bf5f3d), go1.26.8 " + platform},
+		{"no build info", nil, "gcp 0.1.0 (github.com/gcpnet/gcp), " + runtime.Version() + " " + platform},
 	} {
 		if got := versionLine(c.info); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
@@ -31,7 +33,7 @@ func TestVersionLine(t *testing.T) {
 // info names the module's path.
 func TestVersionCommand(t *testing.T) {
 	stdout, _, err := gcpRun("version")
-	if err != nil || !strings.HasPrefix(stdout, "gcp ") || !strings.Contains(stdout, runtime.Version()) {
+	if err != nil || !strings.HasPrefix(stdout, "gcp 0.1.0 ") || !strings.Contains(stdout, runtime.Version()) {
 		t.Errorf("gcp version: %q, %v", stdout, err)
 	}
 }

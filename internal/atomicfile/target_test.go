@@ -45,11 +45,10 @@ func TestCheckPaths(t *testing.T) {
 	filetest.Only(t, sub)
 }
 
-// TestTargetRefusesInputs is what gcp plot lacked: "ln -s d.csv p.png;
-// gcp plot -data d.csv -o p.png" turned the data into a PNG, and so did
-// a hard link. An input reached through a symbolic link, a hard link or
-// its own name is refused, with or without Force, and left as it was.
-// regression: N1 of issue 26.
+// TestTargetRefusesInputs checks that an input reached through a
+// symbolic link, a hard link or its own name is refused as a target, with
+// or without Force, and left as it was.
+// regression: gcp plot turned its data file into a PNG through a link (N1 of issue 26).
 func TestTargetRefusesInputs(t *testing.T) {
 	dir := t.TempDir()
 	data := writeFile(t, dir, "d.csv", "x,y\n1,2\n")

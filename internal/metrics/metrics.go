@@ -193,7 +193,7 @@ type IntervalStats struct {
 	Coverage float64
 	// Width is the intervals' mean width.
 	Width float64
-	// Score is the mean interval score (gcp.IntervalScore), which adds to
+	// Score is the mean interval score (IntervalScore), which adds to
 	// the width 2/(1 − level) times each miss's distance: lower is better.
 	Score float64
 }
@@ -213,7 +213,7 @@ func CentralIntervals(pred []gcp.Prediction, y []float64, level float64, k Inter
 		if err != nil {
 			return s, err
 		}
-		score, err := gcp.IntervalScore(lo, hi, level, y[i])
+		score, err := IntervalScore(lo, hi, level, y[i])
 		if err != nil {
 			return s, err
 		}
@@ -247,11 +247,11 @@ func MeanCRPS(pred []gcp.Prediction, y []float64, k Predictive) (float64, error)
 // PIT returns the probability integral transform values F(y) of the
 // targets under the predictions' predictive k, collected for their
 // histogram and miscalibration area.
-func PIT(pred []gcp.Prediction, y []float64, k Predictive) (*gcp.PIT, error) {
+func PIT(pred []gcp.Prediction, y []float64, k Predictive) (*PITValues, error) {
 	if err := checkPredictions(pred, y); err != nil {
 		return nil, err
 	}
-	h := new(gcp.PIT)
+	h := new(PITValues)
 	for i, p := range pred {
 		if err := h.Add(k.cdf(p, y[i])); err != nil {
 			return nil, err

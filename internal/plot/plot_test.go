@@ -37,7 +37,7 @@ func painted(img *image.RGBA) []image.Point {
 // at returns the colour of pixel (x, y) as an NRGBA.
 func at(img *image.RGBA, x, y int) color.NRGBA {
 	c := img.RGBAAt(x, y)
-	return color.NRGBA{c.R, c.G, c.B, c.A}
+	return color.NRGBA(c)
 }
 
 // over returns c painted over white, as blend computes it.

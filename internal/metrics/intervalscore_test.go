@@ -1,10 +1,12 @@
-package gcp
+package metrics
 
 import (
 	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gcpnet/gcp"
 )
 
 func TestIntervalScore(t *testing.T) {
@@ -18,7 +20,7 @@ func TestIntervalScore(t *testing.T) {
 		}
 	}
 	for _, level := range []float64{0, 1, -0.5, math.NaN()} {
-		if _, err := IntervalScore(1, 3, level, 2); !errors.Is(err, ErrLevel) {
+		if _, err := IntervalScore(1, 3, level, 2); !errors.Is(err, gcp.ErrLevel) {
 			t.Errorf("level %v: %v, want ErrLevel", level, err)
 		}
 	}

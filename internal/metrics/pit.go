@@ -1,39 +1,41 @@
-package gcp
+package metrics
 
 import (
 	"math"
 	"slices"
+
+	"github.com/gcpnet/gcp"
 )
 
-// PIT collects the probability integral transform (PIT) values u = F(y)
+// PITValues collects the probability integral transform (PIT) values u = F(y)
 // of a set of predictions at their outcomes, F a predictive's CDF (for
 // example Prediction.CDF or CalibratedCDF), and summarizes how well
 // calibrated the predictive is. Where it is, the values are uniform on
 // [0, 1]: the histogram is flat, a U shape says the intervals are too
 // narrow, a hump that they are too wide, and a slope that the predictions
 // are biased. The zero value is an empty collection.
-type PIT struct {
+type PITValues struct {
 	u []float64
 }
 
-// Add records one PIT value. It returns ErrProbability unless u is in
+// Add records one PIT value. It returns gcp.ErrProbability unless u is in
 // [0, 1].
-func (h *PIT) Add(u float64) error {
+func (h *PITValues) Add(u float64) error {
 	if !(u >= 0 && u <= 1) {
-		return ErrProbability
+		return gcp.ErrProbability
 	}
 	h.u = append(h.u, u)
 	return nil
 }
 
 // Len returns how many values Add recorded.
-func (h *PIT) Len() int { return len(h.u) }
+func (h *PITValues) Len() int { return len(h.u) }
 
 // Histogram counts the values in len(counts) equal bins of [0, 1]: bin j
 // of B holds the values with j/B ≤ u < (j+1)/B (j/B rounded to float64),
 // and the last bin also u = 1. For a calibrated predictive each count is
 // about Len()/B.
-func (h *PIT) Histogram(counts []int) {
+func (h *PITValues) Histogram(counts []int) {
 	clear(counts)
 	b := len(counts)
 	if b == 0 {
@@ -65,7 +67,7 @@ func (h *PIT) Histogram(counts []int) {
 // miscalibration_area with its default prop_type "interval", computed
 // exactly from the values rather than on a grid of 100 levels. NaN if no
 // value was added.
-func (h *PIT) MiscalibrationArea() float64 {
+func (h *PITValues) MiscalibrationArea() float64 {
 	n := len(h.u)
 	if n == 0 {
 		return math.NaN()

@@ -1,21 +1,23 @@
-package gcp
+package metrics
 
 import (
 	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gcpnet/gcp"
 )
 
 func TestPITAdd(t *testing.T) {
-	var h PIT
+	var h PITValues
 	for _, u := range []float64{0, 1, 0.5} {
 		if err := h.Add(u); err != nil {
 			t.Errorf("Add(%v): %v", u, err)
 		}
 	}
 	for _, u := range []float64{math.NaN(), -0.1, 1.1, math.Inf(1)} {
-		if err := h.Add(u); !errors.Is(err, ErrProbability) {
+		if err := h.Add(u); !errors.Is(err, gcp.ErrProbability) {
 			t.Errorf("Add(%v): %v, want ErrProbability", u, err)
 		}
 	}
@@ -30,7 +32,7 @@ func TestPITAdd(t *testing.T) {
 func TestPITHistogram(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, b := range []int{1, 7, 10, 20} {
-		var h PIT
+		var h PITValues
 		var us []float64
 		for range 500 {
 			us = append(us, r.Float64())
@@ -57,7 +59,7 @@ func TestPITHistogram(t *testing.T) {
 			}
 		}
 	}
-	var empty PIT
+	var empty PITValues
 	h := []int{3}
 	empty.Histogram(h)
 	if h[0] != 0 {
@@ -69,7 +71,7 @@ func TestPITHistogram(t *testing.T) {
 // cases and against a midpoint sum of |Ĥ(p) − p| with Ĥ counted directly.
 func TestPITMiscalibrationArea(t *testing.T) {
 	area := func(us ...float64) float64 {
-		var h PIT
+		var h PITValues
 		for _, u := range us {
 			if err := h.Add(u); err != nil {
 				t.Fatal(err)

@@ -1,0 +1,94 @@
+package gcp
+
+import (
+	"context"
+	"fmt"
+)
+
+// AutoFit trains a model of shape cfg on the row-major inputs x and
+// targets y without hand-tuned hyperparameters, the recipe gcp train uses
+// by default:
+//
+//  1. It holds out a share of the rows (AutoOptions.ValidationShare) and
+//     learns the standardization from the rest. Targets on a lattice
+//     (integer scores, cents) are dequantized in every step
+//     (lattice.go), and every run averages its parameters over the last
+//     epoch (average.go), scoring and keeping the average.
+//  2. Every combination of learning rate, dropout rate and scale
+//     weighting (TrainConfig.ScaleWeighting) in the grid trains a single
+//     network of the first architecture with early stopping on the
+//     held-out rows' NLL. Successive halving prunes the grid: all
+//     candidates train for a ninth of the epoch budget, the best third
+//     go on to a third of it, and the best third of those to all of it,
+//     each keeping the parameters of its best epoch. Candidates run in
+//     parallel on Workers goroutines. Each further architecture (a
+//     second hidden layer by default) then trains with the winner's
+//     settings, and replaces it only if its held-out NLL, or its
+//     squared error without a worse NLL, is lower by more than one
+//     standard error (autofit_search.go).
+//  3. The winner is kept as it is, not refit on all rows: its
+//     early-stopping epoch was measured on rows it never trained on,
+//     which a refit would lose. For an ensemble (cfg.Members > 1, and
+//     AutoMembers when 0) the search still runs single networks, and the
+//     winner's settings then train the ensemble, with early stopping on
+//     the held-out rows' NLL of its mixture: as Deep Ensembles do, the
+//     members share the hyperparameters of a good single network, and
+//     the search costs no more than for one. The ensemble's mean heads
+//     are kept from the epoch of its lowest held-out squared error at or
+//     after the best NLL's, within the patience window early stopping
+//     trains anyway (AutoResult.MeanEpoch): the NLL stops improving once
+//     the variance heads fit the training rows' residuals, while the
+//     separate mean heads often go on learning. The calibration folds
+//     keep their heads from the same two epochs.
+//  4. Its variance is calibrated (Model.Calibrate's two factors) on rows
+//     that neither trained nor chose it: for data of fewer than 5000
+//     rows, cross-fitted predictions (five models of the chosen settings,
+//     epoch count and members each train on four fifths of all the rows
+//     and predict the fifth); for larger data, a half of the held-out
+//     rows that the search never saw (from 500 held-out rows on). The held-out
+//     rows that chose the winner would give an optimistic calibration.
+//     The same predictions give AutoResult's CVNLL and CVCoverage95,
+//     honest estimates of what new data will see, and the model's
+//     conformal calibration (Model.ConformalInterval).
+//  5. With more than one target transform (AutoOptions.TargetTransforms:
+//     by default, for positive and highly skewed targets, the log besides
+//     none), steps 1 to 4 run once for each, on the same rows and seeds,
+//     and a later transform's model replaces the one kept so far only if,
+//     on the rows that steps 4 scored, its NLL in original units is lower
+//     by more than one standard error of the paired differences and its
+//     squared error is not higher by as much: stricter than the
+//     architecture stage's rule, since the log weighs small targets'
+//     relative errors as large ones' and can win on NLL with a worse mean.
+//
+// Only the data passed in is used: hold the test data back from it.
+// AutoFit reads x and y in place, from every run, and copies no rows; a
+// transform other than TransformNone trains on a transformed copy of y. The
+// grid's dimensions replace cfg's Dropout and Hidden and tc's
+// LearningRate and ScaleWeighting (AutoOptions says how cfg.Hidden and a
+// nonzero tc.ScaleWeighting fix theirs); the rest of cfg and tc (Loss,
+// Optimizer, BatchSize, the seeds) apply to every candidate, and a zero
+// BatchSize grows with the data, so that an epoch takes at most 1024
+// steps. The result is bit-identical
+// for a given input and seeds, whatever Workers is. Errors are those of
+// New, NewTrainer and Fit; ErrConfig for invalid options, naming the
+// field, ErrBatch for data too small to hold out a validation set or a
+// ValidationShare that leaves too few rows to train on, and the first
+// error of a candidate (by grid order) if every candidate failed.
+func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
+	return AutoFitContext(context.Background(), cfg, tc, x, y, opt)
+}
+
+// AutoFitContext is AutoFit, stopped by ctx: every run it trains (the
+// candidates, the ensemble and the calibration folds) checks ctx before
+// each epoch, so that once ctx is done AutoFitContext returns within an
+// epoch of every run under way, with no goroutine left behind, no model
+// and an error wrapping ctx.Err() (context.Canceled or
+// context.DeadlineExceeded). A done ctx before the search starts trains
+// nothing.
+func AutoFitContext[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
+	m, res, err := autoFitTransforms(ctx, cfg, tc, x, y, opt)
+	if err != nil && ctx.Err() != nil {
+		return nil, AutoResult{}, fmt.Errorf("gcp: AutoFit stopped: %w", ctx.Err())
+	}
+	return m, res, err
+}

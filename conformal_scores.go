@@ -1,0 +1,73 @@
+package gcp
+
+import "math"
+
+// Conformal intervals (Vovk, Gammerman & Shafer 2005; Lei et al. 2018)
+// widen or narrow the calibrated interval Mean ± z·√VarCorrected to
+// Mean ± q·√VarCorrected, with q an order statistic of the normalized
+// residuals |y − Mean|/√VarCorrected of n calibration rows: the
+// ⌈(n+1)·level⌉-th smallest (+Inf if that rank exceeds n). If the
+// calibration rows and a new row are exchangeable and the model that
+// scores them did not train on any of them, the new row's score is
+// equally likely to take any rank among the n+1, so the interval holds
+// its target with probability at least ⌈(n+1)·level⌉/(n+1) ≥ level
+// (split conformal: Lei et al. 2018, Theorem 2.2), whatever the
+// distribution of the data and however wrong the model: for heavy-tailed
+// noise, outliers in new data as in old, or a misfit variance head. (A
+// common factor on every variance, such as the model's calibration
+// scales, changes neither the ranks nor the interval.)
+//
+// A model keeps its calibration scores as M = min(n, maxConformalScores)
+// order statistics: the ⌈j·n/M⌉-th smallest for j = 1..M, all of them
+// when n ≤ maxConformalScores. The rank r a level needs is answered with
+// the stored one at the least rank ⌈j·n/M⌉ ≥ r, which is never below the
+// r-th and at most n/M ranks above it, so every level keeps its
+// guarantee and the interval is at most that much more conservative.
+
+// maxConformalScores bounds the order statistics a model keeps, 16 KiB:
+// beyond it, a level's rank is rounded up by at most n/2048 ranks, less
+// than 0.05% of the level.
+const maxConformalScores = 2048
+
+// conformalScores is a model's conformal calibration.
+type conformalScores struct {
+	n int // calibration rows
+	// q[j−1] is the ⌈j·n/M⌉-th smallest score, j = 1..M = len(q);
+	// ascending, and +Inf where a residual overflowed.
+	q []float64
+}
+
+// thinScores keeps the order statistics of the ascending scores s that a
+// model stores.
+func thinScores(s []float64) *conformalScores {
+	n := len(s)
+	m := min(n, maxConformalScores)
+	c := &conformalScores{n: n, q: make([]float64, m)}
+	for j := 1; j <= m; j++ {
+		c.q[j-1] = s[(int64(j)*int64(n)+int64(m)-1)/int64(m)-1] // the ⌈j·n/m⌉-th smallest, in int64 for 32-bit platforms
+	}
+	return c
+}
+
+// quantile returns the score bound of level in (0, 1): the
+// ⌈(n+1)·level⌉-th smallest score, or the stored one just above it, and
+// +Inf if the rank exceeds n. The level is read to within
+// conformalLevelSlack of itself, so that a decimal level takes the rank
+// its decimal value does: 0.8 is stored as 0.8000000000000000444, whose
+// exact rank among 9 rows is ⌈10·0.8000000000000000444⌉ = 9, not 8.
+func (c *conformalScores) quantile(level float64) float64 {
+	r := math.Ceil(float64(c.n+1) * level * (1 - conformalLevelSlack))
+	if r > float64(c.n) {
+		return math.Inf(1)
+	}
+	rank := max(1, int64(r))
+	return c.q[(rank-1)*int64(len(c.q))/int64(c.n)] // j = ⌊(r−1)·M/n⌋ + 1, the least j with ⌈j·n/M⌉ ≥ r
+}
+
+// conformalLevelSlack is how far below a level quantile may read it:
+// 2⁻⁵⁰, four units in the last place of a level near 1, which covers the
+// decimal-to-binary rounding of any level written with up to 15 digits.
+// With the rounding of the product (n+1)·level·(1 − 2⁻⁵⁰) the rank is at
+// least (n+1)·level·(1 − 2⁻⁴⁹), so the coverage guarantee is level to
+// within 2⁻⁴⁹ of itself.
+const conformalLevelSlack = 0x1p-50

@@ -1,0 +1,52 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// SetTargetTransform sets the transform through which the model's
+// predictions map back to original units (TargetTransform). It returns
+// ErrConfig for a nil model or an unknown transform.
+func (m *Model[T]) SetTargetTransform(t TargetTransform) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if t > TransformLog {
+		return fmt.Errorf("%w: TargetTransform(%d)", ErrConfig, uint8(t))
+	}
+	m.ext.transform = t
+	return nil
+}
+
+// TargetTransform returns the model's target transform: TransformNone
+// unless SetTargetTransform set another (or m is nil).
+func (m *Model[T]) TargetTransform() TargetTransform {
+	if m == nil {
+		return TransformNone
+	}
+	return m.ext.transform
+}
+
+// transformBack turns p, a prediction of the modeled target z that passed
+// sane, into one in original units under the transform tr, as
+// Prediction.Transform documents, and reports whether its mean and
+// corrected variance are still finite (a log model's exp can overflow
+// where z's are finite). Var may overflow to +Inf: where α nears 1 the
+// Student t's variance in z is huge, a normal state on data with
+// outliers, and the log-normal stand-in for a variance that the
+// log-Student-t does not have at all is then beyond float64.
+func (m *Model[T]) transformBack(p *Prediction, tr TargetTransform) bool {
+	p.Transform, p.ZMean, p.ZVar, p.ZVarCorrected = tr, p.Mean, p.Var, p.VarCorrected
+	// tr is TransformLog, the one transform besides none: the log-normal
+	// moments, with e^v − 1 from Expm1 so that a small variance keeps its
+	// digits.
+	mu := p.ZMean
+	p.Mean = math.Exp(mu + p.ZVarCorrected/2)
+	p.VarCorrected = math.Expm1(p.ZVarCorrected) * math.Exp(2*mu+p.ZVarCorrected)
+	p.Var = math.Expm1(p.ZVar) * math.Exp(2*mu+p.ZVar)
+	if math.IsInf(p.ZVar, 1) || math.IsNaN(p.Var) {
+		p.Var = math.Inf(1) // no variance in z, or Inf·0: none in y
+	}
+	return finite(p.Mean) && p.Var > 0 && positiveFinite(p.VarCorrected)
+}

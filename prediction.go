@@ -1,0 +1,280 @@
+package gcp
+
+import "math"
+
+// Prediction is a model's answer for one input, in the target's original
+// units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
+// and the estimates derived from it (paper: Practical approach 2.1). For the
+// comparator losses (Loss other than LossGCP) the predictive is the
+// Gaussian N(Mean, Var), its α → ∞ limit: Alpha is +Inf, Beta and Nu are
+// 0, and VarCorrected equals Var.
+//
+// A prediction returned with a nil error has a finite Mean, finite and
+// positive Var and VarCorrected (Var is +Inf only for a FixedAlpha ≤ 1,
+// where the variance does not exist, or under a TargetTransform, see
+// Transform), and a finite scale, so that its
+// central intervals are finite (for a FixedAlpha below 1, whose tails are
+// very heavy, up to the levels whose quantiles fit in float64).
+// Far outside the training data the softplus of the β, ν or α head can
+// underflow to 0; each is then floored at 2⁻²⁵⁶ in standardized units,
+// which keeps the prediction finite, though no more
+// trustworthy than the extrapolation it comes from. Where a variance
+// overflows float64 instead, Predict returns ErrNonFinite.
+//
+// A Prediction is a value of 608 bytes on 64-bit platforms: it holds the
+// MaxMembers components of an ensemble's mixture inline, so that
+// predicting allocates nothing. Where copies matter, index a slice of
+// predictions or pass a pointer. PredictBatch fills a slice the caller
+// owns, one Prediction a row, which the caller can reuse from call to
+// call.
+type Prediction struct {
+	Loss Loss    // the loss of the model that made the prediction
+	Mean float64 // m, the predicted mean (Eq. (2.17))
+	// Var is the Student-t variance V_est = β(ν+1)/((α−1)ν)
+	// (Eq. (2.17)); +Inf when α ≤ 1. With a learned α it is
+	// computed from α−1 as the network outputs it, so it stays finite (if
+	// huge) where α is within rounding of 1 and Prior().Var() is +Inf.
+	Var float64
+	// VarCorrected is Ṽ_est = β(ν+1)/((α−A(α))ν) (Eq. (2.18)),
+	// the variance of the clean part of the data when the training targets
+	// held outliers.
+	VarCorrected float64
+	// Alpha is α, a trust signal: it grows without bound on clean data
+	// (Theorem 3.2) and stays small where the training set had
+	// outliers (Sec. 6.3).
+	Alpha float64
+	Beta  float64 // β, in squared target units
+	Nu    float64 // ν
+	// InputZ is the largest robust z-score |x_j − center_j|/scale_j of
+	// the input's features, with the standardization learned by Fit (the
+	// median and a robust standard deviation of each feature). Most
+	// training inputs have InputZ below 3 or 4; an input far beyond that
+	// (or outside Model.FeatureRanges) is an extrapolation, where the
+	// network's variances describe nothing it has seen: the model then
+	// does not know how wrong it may be, and its uncertainty should not
+	// be trusted.
+	InputZ float64
+	// VarAleatoric and VarEpistemic split Var by the law of total
+	// variance (Sec. 6.2) for LossMLBayes:
+	// the noise of the data, and the model's own uncertainty across its
+	// MC-dropout samples. The other losses estimate aleatoric variance
+	// only (the paper's Sec. 6): VarAleatoric is Var and VarEpistemic
+	// is 0. For an ensemble (Members > 1) VarAleatoric is the mean of the
+	// members' aleatoric variances and VarEpistemic adds the variance of
+	// their means to the mean of their epistemic ones.
+	VarAleatoric, VarEpistemic float64
+	// Disagreement is the model's own uncertainty in units of the noise:
+	// √(VarEpistemic / min(VarAleatoric, s²)), with s the targets' robust
+	// standard deviation learned by Fit (times √VarScale). It is 0 for a
+	// single GCP network, which estimates aleatoric uncertainty only, and
+	// an ensemble's out-of-distribution signal. Where the training data
+	// were dense the members agree to well within the noise (Disagreement
+	// well below 1); in gaps and beyond the data each extrapolates its own
+	// way, and a Disagreement near or above 1 says: don't trust this
+	// prediction. Far outside the data the members' variance heads
+	// extrapolate too and VarAleatoric may explode; the targets' spread s
+	// then takes its place as the unit, so that the signal keeps growing.
+	Disagreement float64
+	// Members is the number of networks whose predictives the prediction
+	// mixes, Config.Members: 1 for a single network.
+	Members int
+	// Components holds, for an ensemble (Members > 1), the first Members
+	// entries, the members' predictives in original units, each scaled
+	// about Mean by the model's VarScale as the whole mixture is; it is
+	// zero for a single network. The ensemble's predictive is their
+	// uniform mixture: Mean is the mean of their means, Var and
+	// VarCorrected the mean of the members' variances plus the variance of
+	// their means (the law of total variance), Alpha, Beta and Nu the
+	// members' mean values, and LogPDF, CDF, Quantile and Interval those
+	// of the mixture.
+	Components [MaxMembers]Component
+	// Transform is the target transform z = g(y) of the model that made
+	// the prediction (Model.TargetTransform); TransformNone for most. Under
+	// a transform the network models z: ZMean, ZVar and ZVarCorrected are
+	// the Mean, Var and VarCorrected of the predictive of z, and Alpha,
+	// Beta, Nu, Components, VarAleatoric, VarEpistemic, Disagreement and
+	// Prior describe z too. Every method answers for y: the predictive of
+	// y is that of z mapped through g⁻¹ (see transform.go), so
+	// that each quantile and interval bound is g⁻¹ of z's, exactly, and
+	// LogPDF and CDF are those of y (LogPDF with the Jacobian, so that a
+	// mean negative log density is in y's units). Mean, Var and
+	// VarCorrected are in y's units as well; for TransformLog:
+	//
+	//   - Mean is exp(ZMean + ZVarCorrected/2), the mean of the calibrated
+	//     predictive, a log-normal: the prediction that minimizes the
+	//     expected squared error, which RMSE scores. The Student t's
+	//     back-transform has no mean at all (E[e^Z] is infinite for every
+	//     finite degree of freedom); its median, and the calibrated one,
+	//     is exp(ZMean) = Quantile(0.5) for a single network.
+	//   - VarCorrected is the calibrated predictive's variance,
+	//     (e^ZVarCorrected − 1)·e^(2·ZMean + ZVarCorrected), and Var the
+	//     same expression of ZVar: the variance of a log-normal with the
+	//     Student t's variance in z (the log-Student-t has none), +Inf
+	//     where that overflows, as it does where α nears 1.
+	Transform TargetTransform
+	// ZMean, ZVar and ZVarCorrected are the Mean, Var and VarCorrected
+	// of the predictive of the modeled target z under a Transform; zero
+	// without one.
+	ZMean, ZVar, ZVarCorrected float64
+}
+
+// Prior returns the normal-gamma prior behind a GCP prediction. For the
+// other losses there is none, and the result, with Alpha = +Inf and
+// Beta = Nu = 0, is not a valid NormalGamma. For an ensemble it is built
+// from the members' mean α, β and ν, and is not its predictive. Under a
+// Transform it is the prior of the modeled target z, centred on ZMean.
+func (p Prediction) Prior() NormalGamma {
+	if p.Transform != TransformNone {
+		return p.modeled().Prior()
+	}
+	return NormalGamma{M: p.Mean, Nu: p.Nu, Alpha: p.Alpha, Beta: p.Beta}
+}
+
+// mixture returns the members' predictives of an ensemble's prediction,
+// and nil for a single network's.
+func (p *Prediction) mixture() []Component {
+	if p.Members <= 1 || p.Members > MaxMembers {
+		return nil
+	}
+	return p.Components[:p.Members]
+}
+
+// LogPDF returns the log density of the predictive distribution at y.
+func (p Prediction) LogPDF(y float64) float64 {
+	if p.Transform != TransformNone {
+		return p.transformedLogPDF(y, Prediction.LogPDF)
+	}
+	if c := p.mixture(); c != nil {
+		return mixtureLogPDF(c, y)
+	}
+	if p.Loss.gaussian() {
+		return normal{p.Mean, p.Var}.logPDF(y)
+	}
+	return p.Prior().LogPredictive(y)
+}
+
+// Interval returns the central predictive interval holding probability
+// level, for level in (0, 1); ErrLevel otherwise. For a single network
+// the upper bound is the lower one mirrored about the mean, as in
+// NormalGamma.Interval; an ensemble's mixture is not symmetric, and its
+// bounds are its two quantiles. Under a Transform the bounds are those of
+// z mapped back, and the interval is no longer symmetric.
+func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	if p.Transform != TransformNone {
+		return p.transformedInterval(level, Prediction.Interval)
+	}
+	if c := p.mixture(); c != nil {
+		if !(level > 0 && level < 1) {
+			return 0, 0, ErrLevel
+		}
+		lo, hi = mixtureInterval(c, level)
+		return lo, hi, nil
+	}
+	return centralInterval(level, p.Mean, p.Quantile)
+}
+
+// centralInterval returns the central interval holding probability level
+// of a distribution symmetric about mean with the quantile function q:
+// q((1−level)/2) and its mirror image about mean, which stays exact where
+// 1 − (1−level)/2 would round to 1 (level = math.Nextafter(1, 0)). It
+// returns ErrLevel for a level outside (0, 1).
+func centralInterval(level, mean float64, q func(float64) (float64, error)) (lo, hi float64, err error) {
+	if !(level > 0 && level < 1) {
+		return 0, 0, ErrLevel
+	}
+	lo, _ = q((1 - level) / 2)
+	return lo, mean + (mean - lo), nil
+}
+
+// CDF returns the predictive probability P(Y ≤ y).
+func (p Prediction) CDF(y float64) float64 {
+	if p.Transform != TransformNone {
+		return p.transformedCDF(y, Prediction.CDF)
+	}
+	if c := p.mixture(); c != nil {
+		return mixtureCDF(c, y)
+	}
+	if p.Loss.gaussian() {
+		return normal{p.Mean, p.Var}.cdf(y)
+	}
+	return p.Prior().CDF(y)
+}
+
+// Quantile returns the y with CDF(y) = prob, for prob in (0, 1);
+// ErrProbability otherwise.
+func (p Prediction) Quantile(prob float64) (float64, error) {
+	if !(prob > 0 && prob < 1) {
+		return 0, ErrProbability
+	}
+	if p.Transform != TransformNone {
+		return p.transformedQuantile(prob, Prediction.Quantile)
+	}
+	if c := p.mixture(); c != nil {
+		return mixtureQuantile(c, prob), nil
+	}
+	if p.Loss.gaussian() {
+		return normal{p.Mean, p.Var}.quantile(prob), nil
+	}
+	return p.Prior().Quantile(prob), nil
+}
+
+// A prediction of a model with a TargetTransform z = g(y): the network's
+// predictive is that of z, and the predictive of y is its image under
+// g⁻¹. Since g is increasing, P(Y ≤ y) = P(Z ≤ g(y)): the CDF of y is z's
+// at g(y), the quantile of y at any probability is g⁻¹ of z's, and so is
+// every bound of a central interval; the density of y is z's at g(y)
+// times g′(y). The methods below apply these identities to the
+// prediction's predictive of z (modeled), for each predictive (the
+// Student t or mixture, and the calibrated one).
+
+// modeled returns p's predictive of the modeled target z, with Mean, Var
+// and VarCorrected those of z and no transform.
+func (p Prediction) modeled() Prediction {
+	p.Mean, p.Var, p.VarCorrected = p.ZMean, p.ZVar, p.ZVarCorrected
+	p.Transform, p.ZMean, p.ZVar, p.ZVarCorrected = TransformNone, 0, 0, 0
+	return p
+}
+
+// transformedLogPDF returns the log density of y under the predictive
+// whose log density of z is logPDF: logPDF(g(y)) + ln g′(y), −Inf outside
+// the transform's domain and NaN for a NaN y.
+func (p Prediction) transformedLogPDF(y float64, logPDF func(Prediction, float64) float64) float64 {
+	z, ok := p.Transform.forward(y)
+	if !ok {
+		if math.IsNaN(y) {
+			return y
+		}
+		return math.Inf(-1)
+	}
+	return logPDF(p.modeled(), z) + p.Transform.logJacobian(z)
+}
+
+// transformedCDF returns P(Y ≤ y) under the predictive whose CDF of z is
+// cdf: cdf(g(y)), 0 below the transform's domain and NaN for a NaN y.
+func (p Prediction) transformedCDF(y float64, cdf func(Prediction, float64) float64) float64 {
+	z, ok := p.Transform.forward(y)
+	if !ok {
+		if math.IsNaN(y) {
+			return y
+		}
+		return 0
+	}
+	return cdf(p.modeled(), z)
+}
+
+// transformedQuantile returns g⁻¹ of the quantile of z that quantile
+// returns.
+func (p Prediction) transformedQuantile(prob float64, quantile func(Prediction, float64) (float64, error)) (float64, error) {
+	z, err := quantile(p.modeled(), prob)
+	return p.Transform.invert(z), err
+}
+
+// transformedInterval returns g⁻¹ of both bounds of the interval of z
+// that interval returns.
+func (p Prediction) transformedInterval(level float64, interval func(Prediction, float64) (float64, float64, error)) (lo, hi float64, err error) {
+	lo, hi, err = interval(p.modeled(), level)
+	if err != nil {
+		return 0, 0, err
+	}
+	return p.Transform.invert(lo), p.Transform.invert(hi), nil
+}
