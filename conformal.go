@@ -3,6 +3,7 @@ package gcp
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -80,8 +81,12 @@ func (c *conformalScores) quantile(level float64) float64 {
 	if r > float64(c.n) {
 		return math.Inf(1)
 	}
-	rank := max(1, int64(r))
-	return c.q[(rank-1)*int64(len(c.q))/int64(c.n)] // j = ⌊(r−1)·M/n⌋ + 1, the least j with ⌈j·n/M⌉ ≥ r
+	// j = ⌊(r−1)·M/n⌋ + 1 is the least j with ⌈j·n/M⌉ ≥ r. The product
+	// takes up to 64 bits (n ≤ 2⁵³, M ≤ 2¹¹), beyond int64, so it is
+	// formed in 128 bits; the quotient is below M.
+	hi, lo := bits.Mul64(uint64(max(1, r))-1, uint64(len(c.q)))
+	j, _ := bits.Div64(hi, lo, uint64(c.n))
+	return c.q[j]
 }
 
 // conformalLevelSlack is how far below a level quantile may read it:
@@ -146,12 +151,19 @@ func (m *Model[T]) ConformalRows() int {
 // model's conformal calibration:
 //
 //	offset  size  field
-//	0       8     n, uint64: the calibration rows, at least 1
+//	0       8     n, uint64: the calibration rows, 1 to 2⁵³
 //	8       8·M   the M = min(n, 2048) order statistics kept, float64,
 //	              ascending, each at least 0 (+Inf where a residual
 //	              overflowed)
 //
 // A model without a conformal calibration has no such section.
+
+// maxConformalRows bounds a conformal calibration's rows, 2⁵³: a count
+// float64 holds exactly, so that quantile's rank ⌈(n+1)·level⌉ and its
+// test r > n are exact up to the level's own rounding, and far beyond
+// any data set (2⁵³ scores alone are 64 PiB). A file that claims more
+// was not written by this package.
+const maxConformalRows = 1 << 53
 
 // conformalMaxLen bounds the conformal section's payload.
 func conformalMaxLen(int) int64 { return 8 + 8*maxConformalScores }
@@ -177,8 +189,8 @@ func parseConformal(p []byte, e *extensions, _ Config) error {
 	n := le.Uint64(p)
 	m := min(n, maxConformalScores)
 	switch {
-	case n == 0 || n > math.MaxInt:
-		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, math.MaxInt)
+	case n == 0 || n > min(maxConformalRows, math.MaxInt):
+		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, min(maxConformalRows, math.MaxInt))
 	case uint64(len(p)) != 8+8*m:
 		return fmt.Errorf("%w: %d bytes for %d rows, want %d", ErrFormat, len(p), n, 8+8*m)
 	}
