@@ -1032,8 +1032,10 @@ func TestReadFromStream(t *testing.T) {
 // zero; allocation bounded by a small multiple of len(data); UnmarshalBinary
 // and ReadFrom agree; a model that loads re-encodes to the same bytes in
 // its own type, loads in float32 exactly when in float64 and without
-// float32 overflow, with the float64 parameters rounded; and it predicts
-// finite values for a finite input wherever its weights cannot overflow.
+// float32 overflow, with the float64 parameters rounded, and re-encodes
+// the same after a reload or a Clone; it predicts finite values for a
+// finite input wherever its weights cannot overflow; and its records,
+// predictions and intervals keep their invariants (fuzzMethods).
 func FuzzUnmarshal(f *testing.F) {
 	seeds := fuzzUnmarshalSeeds(f)
 	fresh := seeds[len(seeds)-1]
@@ -1138,7 +1140,7 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 			seeds = append(seeds, persistFittedV3[float32](f, cfg).encode(), persistFittedV3[float64](f, cfg).encode())
 		}
 	}
-	return seeds
+	return append(seeds, fuzzSeedsV5(f)...)
 }
 
 // fuzzDecoded holds the results of decoding one input as Model[T] through
@@ -1232,6 +1234,12 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 	if err := again.UnmarshalBinary(b); err != nil {
 		t.Fatalf("a re-encoded model does not load: %v", err)
 	}
+	if b2, err := again.MarshalBinary(); err != nil || !bytes.Equal(b2, b) {
+		t.Fatalf("a re-encoded model re-loads to other bytes (err %v)", err)
+	}
+	if b2, err := m.Clone().MarshalBinary(); err != nil || !bytes.Equal(b2, b) {
+		t.Fatalf("a loaded model's clone encodes to other bytes (err %v)", err)
+	}
 
 	// Predict reports an overflowing network as ErrNonFinite. Where
 	// interval arithmetic bounds every value of the network (the
@@ -1273,6 +1281,7 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 			}
 		}
 	}
+	fuzzMethods(t, m)
 	return m, nil
 }
 
