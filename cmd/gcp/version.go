@@ -14,10 +14,14 @@ func version(args []string, stdout, stderr io.Writer) error {
 		`Print the version of the gcp module this command was built from, the
 version-control revision of its source (with the commit time, and
 "modified" if the work tree had uncommitted changes), and the Go version
-and platform. A command built inside a checkout ("go build", "go run")
-has the module version (devel) and the checkout's revision; one installed
-with "go install github.com/gcpnet/gcp/cmd/gcp@VERSION" has that version
-and no revision.`)
+and platform. A command built by "go build" inside a git checkout has the
+version Go derives from it: the commit's tag, or else a pseudo-version
+such as v0.0.0-20261128142711-81d42c755f0f (the commit's time and
+revision), with +dirty for uncommitted changes, and the checkout's
+revision; one installed with "go install
+github.com/gcpnet/gcp/cmd/gcp@VERSION" has that version and no revision;
+one from "go run", or built with -buildvcs=false, has (devel) and no
+revision.`)
 	if err := c.parse(args, stdout, stderr); err != nil {
 		return err
 	}
