@@ -1,6 +1,9 @@
 package gcp
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // Conformal intervals (Vovk, Gammerman & Shafer 2005; Lei et al. 2018)
 // widen or narrow the calibrated interval Mean ± z·√VarCorrected to
@@ -60,8 +63,12 @@ func (c *conformalScores) quantile(level float64) float64 {
 	if r > float64(c.n) {
 		return math.Inf(1)
 	}
-	rank := max(1, int64(r))
-	return c.q[(rank-1)*int64(len(c.q))/int64(c.n)] // j = ⌊(r−1)·M/n⌋ + 1, the least j with ⌈j·n/M⌉ ≥ r
+	// j = ⌊(r−1)·M/n⌋ + 1 is the least j with ⌈j·n/M⌉ ≥ r. The product
+	// takes up to 64 bits (n ≤ 2⁵³, M ≤ 2¹¹), beyond int64, so it is
+	// formed in 128 bits; the quotient is below M.
+	hi, lo := bits.Mul64(uint64(max(1, r))-1, uint64(len(c.q)))
+	j, _ := bits.Div64(hi, lo, uint64(c.n))
+	return c.q[j]
 }
 
 // conformalLevelSlack is how far below a level quantile may read it:

@@ -6,13 +6,14 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
 // exactRank returns ⌈(n+1)·level·(1 − slack)⌉ in exact rational
 // arithmetic.
-func exactRank(n int, level, slack float64) int64 {
-	p := new(big.Rat).Mul(big.NewRat(int64(n+1), 1), new(big.Rat).SetFloat64(level))
+func exactRank(n int64, level, slack float64) int64 {
+	p := new(big.Rat).Mul(big.NewRat(n+1, 1), new(big.Rat).SetFloat64(level))
 	p.Mul(p, new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(slack)))
 	q := new(big.Int).Quo(p.Num(), p.Denom()) // ⌊p⌋ for p ≥ 0
 	if !p.IsInt() {
@@ -51,7 +52,7 @@ func TestConformalQuantileRank(t *testing.T) {
 		}
 		for range 20 {
 			level := r.Float64()
-			lo, hi := exactRank(n, level, 0x1p-49), exactRank(n, level, 0)
+			lo, hi := exactRank(int64(n), level, 0x1p-49), exactRank(int64(n), level, 0)
 			if got := c.quantile(level); got < score(lo) || got > score(hi) {
 				t.Fatalf("n = %d, level %v: score %v, want rank %d to %d", n, level, got, lo, hi)
 			}
@@ -76,7 +77,7 @@ func TestConformalThinned(t *testing.T) {
 		}
 		slack := (n + maxConformalScores - 1) / maxConformalScores
 		for _, level := range []float64{1e-9, 0.1, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, float64(n) / float64(n+1)} {
-			lo, hi := exactRank(n, level, 0x1p-49), exactRank(n, level, 0) // as TestConformalQuantileRank
+			lo, hi := exactRank(int64(n), level, 0x1p-49), exactRank(int64(n), level, 0) // as TestConformalQuantileRank
 			got := c.quantile(level)
 			if lo > int64(n) {
 				if !math.IsInf(got, 1) {
@@ -284,6 +285,63 @@ func TestConformalSection(t *testing.T) {
 		var got Model[float64]
 		if err := got.UnmarshalBinary(withConformal(p)); !errors.Is(err, ErrFormat) {
 			t.Errorf("%s: %v, want ErrFormat", name, err)
+		}
+	}
+}
+
+// TestConformalHugeRowCount loads conformal sections that claim more
+// calibration rows than any data set holds, as a crafted file may: up to
+// 2⁵³ rows the model answers each level with the stored order statistic
+// of a rank ⌈j·n/M⌉ (with n = 2⁵³ and M = 2048, j·2⁴²) that keeps the
+// level's guarantee and is the least such, in exact arithmetic as
+// TestConformalThinned, and its interval contains its mean; beyond 2⁵³
+// the load fails with ErrFormat.
+// regression: (rank−1)·M overflowed int64 from about n = 2⁵², and gcp
+// predict panicked with an index out of range, or at n = 2⁶² picked a low
+// score and gave an interval that missed its mean.
+func TestConformalHugeRowCount(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("a 32-bit int holds at most 2³¹ − 1 rows, which TestConformalSection's \"beyond int\" covers")
+	}
+	fitted := persistFittedV3[float64](t, Config{Inputs: 2, Hidden: []int{3}, Seed: 29})
+	fitted.ext.conformal = thinScores([]float64{1}) // a version-5 model, whose section is replaced
+	base, err := fitted.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(n uint64) (*Model[float64], error) {
+		p := le.AppendUint64(nil, n)
+		for j := range maxConformalScores {
+			p = le.AppendUint64(p, math.Float64bits(float64(j+1))) // the j-th kept score is j
+		}
+		b := persistWithSections(base, section(sectionConformal, p...), -1)
+		var m Model[float64]
+		return &m, m.UnmarshalBinary(b)
+	}
+	const n int64 = 1 << 53
+	m, err := load(uint64(n))
+	if err != nil {
+		t.Fatalf("n = 2⁵³: %v", err)
+	}
+	p, err := m.Predict(m.NewWorkspace(), []float64{0.5, -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []float64{1e-9, 0.5, 0.9, 0.95, 0.99, 1 - 0x1p-40} {
+		lo, hi, err := m.ConformalInterval(p, level)
+		if err != nil || !(lo <= p.Mean && p.Mean <= hi) {
+			t.Fatalf("n = 2⁵³, level %v: [%v, %v], %v; want an interval around the mean %v", level, lo, hi, err, p.Mean)
+		}
+		// The score j has rank j·2⁴²: at least the rank that keeps the
+		// guarantee, and the one below it short of the exact rank.
+		j := int64(m.ext.conformal.quantile(level))
+		if lo, hi := exactRank(n, level, 0x1p-49), exactRank(n, level, 0); j<<42 < lo || (j-1)<<42 >= hi {
+			t.Errorf("n = 2⁵³, level %v: score %d of rank %d, want the least rank ⌈j·2⁴²⌉ ≥ %d, at least %d", level, j, j<<42, hi, lo)
+		}
+	}
+	for _, n := range []uint64{1<<53 + 1, 1 << 62, math.MaxInt64} {
+		if _, err := load(n); !errors.Is(err, ErrFormat) {
+			t.Errorf("n = %d: %v, want ErrFormat", n, err)
 		}
 	}
 }

@@ -82,18 +82,62 @@ type crpsQuad struct {
 
 // mixtureCRPS returns the CRPS at y of the uniform mixture of the members
 // c: +Inf if a member has at most ½ degree of freedom (its tails are too
-// heavy for the integral to converge), for an infinite y, and where y − mean
-// overflows for a member; NaN for a NaN y. The members' scales must be
-// positive and finite, as a Prediction's are.
+// heavy for the integral to converge), for an infinite y, and where the
+// CRPS is beyond float64's range; NaN for a NaN y. The members' scales
+// must be positive and finite, as a Prediction's are.
 func mixtureCRPS(c []Component, y float64) float64 {
 	if math.IsNaN(y) {
 		return math.NaN()
 	}
+	if s, ok := crpsShrink(c, y); ok {
+		return crpsFarScale * linearCRPS(s.c[:len(c)], y/crpsFarScale)
+	}
+	return linearCRPS(c, y)
+}
+
+// linearCRPS is mixtureCRPS for a y that is not NaN, of a mixture and an
+// outcome within crpsFar.
+func linearCRPS(c []Component, y float64) float64 {
 	var q crpsQuad
 	if !q.init(c, y) {
 		return math.Inf(1)
 	}
 	return q.sides(y)
+}
+
+// The CRPS is scale-equivariant: for the mixture and the outcome divided
+// by s, it is the CRPS divided by s. mixtureCRPS uses that where y or a
+// member's mean or scale is beyond crpsFar: there y − mean may overflow,
+// the panels must reach past the t = w·(eᵛ − 1) of vMax, at most
+// MaxFloat64/e, and their Kronrod sums (weights adding up to 2) may
+// overflow. It works on the mixture divided by crpsFarScale, a power of
+// two, so that the division is exact (but for subnormal means, whose
+// digits are far below the CRPS's rounding) and keeps every scale of a
+// Prediction, at least 2⁻⁵³⁷ as the square root of a positive variance,
+// normal.
+const (
+	crpsFar      = 0x1p1000
+	crpsFarScale = 0x1p32
+)
+
+// crpsShrunk holds a mixture divided by crpsFarScale.
+type crpsShrunk struct{ c [MaxMembers]Component }
+
+// crpsShrink returns the mixture c divided by crpsFarScale, and true, if
+// y or one of its members' means or scales is beyond crpsFar.
+func crpsShrink(c []Component, y float64) (crpsShrunk, bool) {
+	far := math.Abs(y) > crpsFar
+	for _, ci := range c {
+		far = far || math.Abs(ci.Mean) > crpsFar || ci.Scale > crpsFar
+	}
+	var s crpsShrunk
+	if !far {
+		return s, false
+	}
+	for i, ci := range c {
+		s.c[i] = Component{Mean: ci.Mean / crpsFarScale, Scale: ci.Scale / crpsFarScale, DoF: ci.DoF}
+	}
+	return s, true
 }
 
 // logMixtureCRPS returns the CRPS at y of Y = e^X, X the uniform mixture
@@ -145,7 +189,7 @@ func (q *crpsQuad) init(c []Component, y float64) bool {
 		q.m[i].mean, q.m[i].scale = ci.Mean, ci.Scale
 		q.w, q.minDoF = min(q.w, ci.Scale), min(q.minDoF, ci.DoF)
 	}
-	q.vMax = math.Log(math.MaxFloat64/q.w) - 1
+	q.vMax = math.Log(math.MaxFloat64) - math.Log(q.w) - 1 // Max/w overflows for w < 1
 	return true
 }
 
@@ -276,6 +320,11 @@ func (q *crpsQuad) refine() float64 {
 // integrand returns P(beyond y + t)²·dt/dv at v, t = w·(eᵛ − 1).
 func (q *crpsQuad) integrand(v float64) float64 {
 	t := q.w * math.Expm1(v)
+	if math.IsInf(t, 1) {
+		// eᵛ overflows where w·eᵛ (w < 1, v ≤ vMax) does not; eᵛ − 1
+		// is eᵛ there.
+		t = math.Exp(v + math.Log(q.w))
+	}
 	var g float64
 	for i := range q.k {
 		m := &q.m[i]

@@ -59,3 +59,37 @@ func TestGaussKronrodExact(t *testing.T) {
 		}
 	}
 }
+
+// TestMixtureCRPSFarOutcome checks the CRPS of a mixture at outcomes so
+// far from it that the integral nears float64's range: it is then
+// |y − m̄| − ½·E|X − X′| for the mixture's mean m̄ (an outcome beyond all
+// of its mass), and the second term, of the order of the members' scales
+// (here about 1), is far below an ulp of the first (2⁹⁷⁰ ≈ 1e292 near
+// 1e308): the CRPS must equal |y − m̄| to within the quadrature's
+// tolerance, 1e-10 relative as in TestMixtureCRPSReference. Members 2e308 apart, both Student t's with
+// 3 degrees of freedom about ±1e308 and y = MaxFloat64, are beyond y − m
+// for one of them, but their CRPS is in range:
+// E|X − y| − ½·E|X − X′| = MaxFloat64 − ½·1e308, and at y = −MaxFloat64/2
+// the mean distance of the members less ½·1e308.
+// regression: from |y| ≈ 1.7e308 the quadrature's sums overflowed to NaN,
+// and from about 6.6e307 its range stopped short of the members.
+func TestMixtureCRPSFarOutcome(t *testing.T) {
+	c := []Component{{Mean: -0.5, Scale: 1, DoF: 3}, {Mean: 1.5, Scale: 0.5, DoF: 8}}
+	const mean, tol = 0.5, 1e-10
+	for _, y := range []float64{1e300, 1e307, 6e307, 1e308, 1.7e308, math.MaxFloat64} {
+		for _, y := range []float64{y, -y} {
+			want := math.Abs(y - mean)
+			if got := mixtureCRPS(c, y); !(math.Abs(got-want) <= tol*want) {
+				t.Errorf("y = %g: CRPS %v, want %v", y, got, want)
+			}
+		}
+	}
+	far := []Component{{Mean: -1e308, Scale: 1, DoF: 3}, {Mean: 1e308, Scale: 1, DoF: 3}}
+	if got, want := mixtureCRPS(far, math.MaxFloat64), math.MaxFloat64-0.5e308; !(math.Abs(got-want) <= tol*want) {
+		t.Errorf("members at ±1e308, y = MaxFloat64: CRPS %v, want %v", got, want)
+	}
+	y := -math.MaxFloat64 / 2
+	if got, want := mixtureCRPS(far, y), math.Abs(-1e308-y)/2+math.Abs(1e308-y)/2-0.5e308; !(math.Abs(got-want) <= tol*want) {
+		t.Errorf("members at ±1e308, y = %v: CRPS %v, want %v", y, got, want)
+	}
+}

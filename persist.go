@@ -1,6 +1,7 @@
 package gcp
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -239,7 +240,9 @@ func appendFloats(b []byte, slices ...[]float64) []byte {
 // model. A float32 model loads into a Model[float64] exactly; a float64
 // model loads into a Model[float32] with every parameter rounded to the
 // nearest float32 (ties to even, tiny values to subnormals or zero), and a
-// parameter beyond the float32 range gives ErrOverflow rather than ±Inf.
+// parameter beyond the float32 range gives ErrOverflow rather than ±Inf
+// (if nothing else in data is wrong: otherwise that error, as for
+// Model[float64]).
 //
 // Every size is checked against the package limits before anything is
 // allocated, so hostile data cannot cause an allocation larger than itself
@@ -398,8 +401,13 @@ func decode[T Float](data []byte) (*Model[T], error) {
 			return nil, err
 		}
 	}
-	if err := decodeParams(d, m.params, h.esize); err != nil {
-		return nil, err
+	// A parameter that overflows T fails the load only if the rest of the
+	// file is valid: a float64 file fails as Model[float32] with
+	// ErrOverflow exactly when it loads as Model[float64], and otherwise
+	// with the same error.
+	overflow := decodeParams(d, m.params, h.esize)
+	if overflow != nil && !errors.Is(overflow, ErrOverflow) {
+		return nil, overflow
 	}
 	off := d.Off()
 	if err := parseSections(d.Bytes(end-off), off, &m.ext, cfg); err != nil {
@@ -411,6 +419,9 @@ func decode[T Float](data []byte) (*Model[T], error) {
 			return nil, fmt.Errorf("%w: offset 20: names of %d bytes beside an encoding, which holds them", ErrFormat, h.names)
 		}
 		m.targetName = enc.target
+	}
+	if overflow != nil {
+		return nil, overflow
 	}
 	return m, nil
 }
@@ -472,10 +483,13 @@ func decodeData[T Float](d *binfmt.Decoder, m *Model[T], names int) error {
 }
 
 // decodeParams reads len(dst) parameters of esize bytes each, rejecting
-// non-finite values and, when it narrows float64 to float32, values that
-// would round to ±Inf.
+// non-finite values, and, when it narrows float64 to float32, reports
+// the first value that would round to ±Inf with ErrOverflow after reading
+// the rest (each such value stored as 0), so that a later non-finite one
+// takes precedence as it does for float64.
 func decodeParams[T Float](d *binfmt.Decoder, dst []T, esize int) error {
 	narrow := esize > elemSize[T]()
+	var overflow error
 	for i := range dst {
 		off := d.Off()
 		var v float64
@@ -488,9 +502,12 @@ func decodeParams[T Float](d *binfmt.Decoder, dst []T, esize int) error {
 			return fmt.Errorf("%w: offset %d: parameter %d = %v", ErrNonFinite, off, i, v)
 		}
 		if narrow && math.Abs(v) >= float32Overflow {
-			return fmt.Errorf("%w: offset %d: parameter %d = %v", ErrOverflow, off, i, v)
+			if overflow == nil {
+				overflow = fmt.Errorf("%w: offset %d: parameter %d = %v", ErrOverflow, off, i, v)
+			}
+			v = 0
 		}
 		dst[i] = T(v)
 	}
-	return nil
+	return overflow
 }

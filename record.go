@@ -171,10 +171,13 @@ func (m *Model[T]) EncodeRow(x []T, cols []TableColumn, i int, decimal byte) (Re
 // EncodeFields encodes its fields, taking each of the model's columns by
 // name. Besides the errors of EncodeFields it returns a *FieldError
 // wrapping ErrMissingColumn for a column r lacks, and ErrConfig for a
-// model without names.
+// model without names or a nil r.
 func (m *Model[T]) EncodeRecord(x []T, r Record, decimal byte) (RecordNotes, error) {
-	if m == nil || m.lay == nil || m.ext.encoding == nil && m.featureNames == nil {
+	switch {
+	case m == nil || m.lay == nil || m.ext.encoding == nil && m.featureNames == nil:
 		return RecordNotes{}, fmt.Errorf("%w: the model is nil, not built by New, or has no column names", ErrConfig)
+	case r == nil:
+		return RecordNotes{}, fmt.Errorf("%w: a nil Record", ErrConfig)
 	}
 	return m.encodeRecord(x, func(c int, x []T, col *Column, center float64) (fieldNote, error) {
 		text, ok := r.Field(m.columnName(c))

@@ -121,6 +121,13 @@ func TestEncodeRecordErrors(t *testing.T) {
 	if _, _, err := nilModel.PredictRecord(nil, MapRecord{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil model: %v", err)
 	}
+	// regression: a nil Record was dereferenced, a panic.
+	if _, err := m.EncodeRecord(x, nil, '.'); !errors.Is(err, ErrConfig) {
+		t.Errorf("EncodeRecord of a nil record: %v, want ErrConfig", err)
+	}
+	if _, _, err := m.PredictRecord(m.NewWorkspace(), nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("PredictRecord of a nil record: %v, want ErrConfig", err)
+	}
 	if nilModel.Encoding() != nil || nameless.Encoding() != nil {
 		t.Error("Encoding of a nil or nameless model is not nil")
 	}

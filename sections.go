@@ -186,12 +186,19 @@ func parseTransform(p []byte, e *extensions, _ Config) error {
 // model's conformal calibration:
 //
 //	offset  size  field
-//	0       8     n, uint64: the calibration rows, at least 1
+//	0       8     n, uint64: the calibration rows, 1 to 2⁵³
 //	8       8·M   the M = min(n, 2048) order statistics kept, float64,
 //	              ascending, each at least 0 (+Inf where a residual
 //	              overflowed)
 //
 // A model without a conformal calibration has no such section.
+
+// maxConformalRows bounds a conformal calibration's rows, 2⁵³: a count
+// float64 holds exactly, so that quantile's rank ⌈(n+1)·level⌉ and its
+// test r > n are exact up to the level's own rounding, and far beyond
+// any data set (2⁵³ scores alone are 64 PiB). A file that claims more
+// was not written by this package.
+const maxConformalRows = 1 << 53
 
 // conformalMaxLen bounds the conformal section's payload.
 func conformalMaxLen(int) int64 { return 8 + 8*maxConformalScores }
@@ -217,8 +224,8 @@ func parseConformal(p []byte, e *extensions, _ Config) error {
 	n := le.Uint64(p)
 	m := min(n, maxConformalScores)
 	switch {
-	case n == 0 || n > math.MaxInt:
-		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, math.MaxInt)
+	case n == 0 || n > min(maxConformalRows, math.MaxInt):
+		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, min(maxConformalRows, math.MaxInt))
 	case uint64(len(p)) != 8+8*m:
 		return fmt.Errorf("%w: %d bytes for %d rows, want %d", ErrFormat, len(p), n, 8+8*m)
 	}

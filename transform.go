@@ -181,19 +181,31 @@ func chooseTransform[T Float](y []T) TransformChoice {
 }
 
 // skewness returns the sample skewness m₃/m₂^{3/2} of t applied to the
-// values of y, with moments about the mean: 0 for fewer than two values
-// or values that are all equal.
+// values of y, with moments about the mean: 0 for fewer than two values,
+// values that are all equal, or a value that is not finite. Skewness
+// does not change with the scale of the values, so they are divided by
+// the largest |value| first: every deviation from the mean is then at
+// most 2, and its cube neither overflows nor, for values of any
+// magnitude, underflows to 0.
 func skewness[T Float](y []T, t TargetTransform) float64 {
 	n := float64(len(y))
+	var scale float64
+	for _, v := range y {
+		z, _ := t.forward(float64(v))
+		scale = max(scale, math.Abs(z))
+	}
+	if !(scale > 0 && scale <= math.MaxFloat64) {
+		return 0
+	}
 	var mean float64
 	for _, v := range y {
 		z, _ := t.forward(float64(v))
-		mean += z / n
+		mean += z / scale / n
 	}
 	var m2, m3 float64
 	for _, v := range y {
 		z, _ := t.forward(float64(v))
-		d := z - mean
+		d := z/scale - mean
 		m2 += d * d / n
 		m3 += d * d * d / n
 	}

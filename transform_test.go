@@ -34,9 +34,29 @@ func TestSkewness(t *testing.T) {
 	if got, want := skewness([]float64{0, 0, 0, 1}, TransformNone), 2/math.Sqrt(3); math.Abs(got-want) > 1e-15 {
 		t.Errorf("skewness of 0, 0, 0, 1 = %v, want 2/√3 = %v", got, want)
 	}
-	for _, y := range [][]float64{nil, {3}, {2, 2, 2}, {0.1, 0.1, 0.1, 0.1}} {
+	for _, y := range [][]float64{nil, {3}, {2, 2, 2}, {0.1, 0.1, 0.1, 0.1}, {1e300, 1e300, 1e300}} {
 		if got := skewness(y, TransformNone); got != 0 {
 			t.Errorf("skewness of %v = %v, want 0", y, got)
+		}
+	}
+	// Skewness does not depend on location or scale: the same sample
+	// scaled near the ends of float64's range, where the moments' sums
+	// overflow or underflow, and spanning it, shifted by −MaxFloat64/2
+	// (0 and 1 ↦ −MaxFloat64/2 and +MaxFloat64/2, so that 1 − 0 is
+	// beyond float64). The scaling adds a rounding or two to each
+	// deviation: 1e-14 relative.
+	// regression: the squared deviations overflowed and the skewness came
+	// out 0 (or, underflowing, 0 too).
+	for _, s := range []struct {
+		name       string
+		scale, add float64
+	}{{"×1e300", 1e300, 0}, {"×1e155", 1e155, 0}, {"×1e-300", 1e-300, 0}, {"×MaxFloat64 − MaxFloat64/2", math.MaxFloat64, -math.MaxFloat64 / 2}} {
+		y := []float64{0, 0, 0, 1}
+		for i := range y {
+			y[i] = y[i]*s.scale + s.add
+		}
+		if got, want := skewness(y, TransformNone), 2/math.Sqrt(3); !(math.Abs(got-want) <= 1e-14) {
+			t.Errorf("skewness of 0, 0, 0, 1 %s = %v, want 2/√3 = %v", s.name, got, want)
 		}
 	}
 }

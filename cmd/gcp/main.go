@@ -21,6 +21,7 @@
 //	          [-batch N] [-lr X] [-optimizer O] [-hidden 50] [-dropout P]
 //	gcp demo [-o DIR] [-epochs N] [-seed S]
 //	gcp version
+//	gcp help [command]
 //
 // Data files are CSV: a header line of distinct column names, then one
 // row per sample. The separator (comma, semicolon or tab) and the decimal
@@ -165,10 +166,17 @@ import (
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		// The library's errors start with "gcp: " already.
-		fmt.Fprintln(os.Stderr, "gcp: "+strings.TrimPrefix(err.Error(), "gcp: "))
+		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(2)
 	}
+}
+
+// errorLine returns the line main prints for err: "gcp: " and err's text
+// without the "gcp: " that starts the package's errors, wherever one of
+// them follows the command's context ("train: -o FILE: gcp: path holds
+// a file of another kind"), so that the line names the command once.
+func errorLine(err error) string {
+	return "gcp: " + strings.ReplaceAll(strings.TrimPrefix(err.Error(), "gcp: "), ": gcp: ", ": ")
 }
 
 const usage = `usage: gcp <command> [flags]
@@ -184,7 +192,7 @@ commands:
   demo     run the paper's synthetic experiments and plot them as PNG files
   version  print the module version and source revision of this command
 
-Run "gcp <command> -h" for the flags of a command.
+Run "gcp <command> -h" or "gcp help <command>" for the flags of a command.
 `
 
 // run executes the command line args, writing results to stdout and
@@ -204,20 +212,26 @@ func run(args []string, stdout, stderr io.Writer) error {
 		"plot":    drawPlot,
 		"version": version,
 	}
-	if cmd, ok := commands[args[0]]; ok {
-		err := cmd(args[1:], stdout, stderr)
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
-	}
-	switch args[0] {
+	name, rest := args[0], args[1:]
+	switch name {
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		if len(rest) == 0 {
+			_, err := fmt.Fprint(stdout, usage)
+			return err
+		}
+		// gcp help CMD is gcp CMD -h.
+		name, rest = rest[0], []string{"-h"}
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", name)
+	}
+	err := cmd(rest, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", args[0])
+	return err
 }
 
 // command is the flag set of a subcommand with its usage text.
@@ -236,22 +250,42 @@ func newCommand(name, synopsis, about string) *command {
 	return &command{fs: fs, synopsis: synopsis, about: about}
 }
 
-// usage writes the command's usage text and flags to w.
-func (c *command) usage(w io.Writer) {
-	fmt.Fprintf(w, "usage: gcp %s\n\n%s\n\nflags:\n", c.synopsis, c.about)
-	c.fs.SetOutput(w)
+// usage writes the command's usage text and flags to w, and returns the
+// first error of writing them.
+func (c *command) usage(w io.Writer) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "usage: gcp %s\n\n%s\n\nflags:\n", c.synopsis, c.about)
+	c.fs.SetOutput(ew)
 	c.fs.PrintDefaults()
 	c.fs.SetOutput(io.Discard)
+	return ew.err
+}
+
+// errWriter writes to w and keeps the first error, for writers such as
+// flag.FlagSet.PrintDefaults that drop it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // parse parses args. For -h it writes the usage to stdout and returns
-// flag.ErrHelp, which run treats as success; for a bad flag or a
-// positional argument it writes the usage to stderr and returns the
-// error.
+// flag.ErrHelp, which run treats as success, or the error of writing it;
+// for a bad flag or a positional argument it writes the usage to stderr
+// and returns the error.
 func (c *command) parse(args []string, stdout, stderr io.Writer) error {
 	err := c.fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		c.usage(stdout)
+		if werr := c.usage(stdout); werr != nil {
+			return fmt.Errorf("%s: writing the help: %w", c.fs.Name(), werr)
+		}
 		return err
 	}
 	if err == nil && c.fs.NArg() > 0 {

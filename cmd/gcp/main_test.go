@@ -348,6 +348,61 @@ func TestHelp(t *testing.T) {
 	}
 }
 
+// failWriter fails every write, as stdout redirected to /dev/full does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestHelpWriteError checks that help that cannot be written is an
+// error, so that the command exits non-zero.
+// regression: gcp help > /dev/full exited 0.
+func TestHelpWriteError(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"help", "train"}, {"train", "-h"}, {"version", "-h"}} {
+		var stderr bytes.Buffer
+		if err := run(args, failWriter{}, &stderr); err == nil || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("gcp %s with stdout failing: %v, want the write error", strings.Join(args, " "), err)
+		}
+	}
+}
+
+// TestHelpCommand checks that gcp help CMD prints CMD's help, as
+// gcp CMD -h does, and refuses an unknown CMD.
+// regression: it printed the general help.
+func TestHelpCommand(t *testing.T) {
+	for _, cmd := range []string{"train", "predict", "eval", "plot", "repro", "splits", "demo", "version"} {
+		stdout, _, err := gcpRun("help", cmd)
+		want, _, _ := gcpRun(cmd, "-h")
+		if err != nil || !strings.HasPrefix(stdout, "usage: gcp "+cmd) || stdout != want {
+			t.Errorf("gcp help %s: %v, stdout starting %.40q; want gcp %s -h's usage, starting %.40q", cmd, err, stdout, cmd, want)
+		}
+	}
+	if _, stderr, err := gcpRun("help", "nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(stderr, "commands:") {
+		t.Errorf("gcp help nope: %v, stderr %q; want an error naming it and the commands on stderr", err, stderr)
+	}
+}
+
+// TestErrorLineNamesGcpOnce checks the line main prints for an -o that
+// holds another kind of file, a device, and a model file that is not
+// one: "gcp: " once, though the package's errors start with it too.
+// regression: "gcp: train: -o FILE: gcp: path holds a file of another kind".
+func TestErrorLineNamesGcpOnce(t *testing.T) {
+	dir := t.TempDir()
+	data := writeSynthetic(t, dir, "d.csv", 1, 20, false)
+	foreign := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(foreign, []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"train", "-data", data, "-o", foreign, "-epochs", "1"},
+		{"plot", "-model", foreign, "-data", data, "-o", filepath.Join(dir, "p.png")},
+	} {
+		_, _, err := gcpRun(args...)
+		if line := errorLine(err); err == nil || strings.Count(line, "gcp:") != 1 {
+			t.Errorf("gcp %s: %q, want one \"gcp:\"", strings.Join(args, " "), line)
+		}
+	}
+}
+
 func TestDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "figs") // demo creates it
 	stdout, _, err := gcpRun("demo", "-o", dir, "-epochs", "20")
