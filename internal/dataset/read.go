@@ -58,8 +58,8 @@ var utf8BOM = []byte("\uFEFF")
 // where it started (a pipe) is read into memory first. A file that
 // changes between the two readings is an error wrapping ErrChanged.
 func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
-	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
-		return nil, fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
+	if err := d.check(file); err != nil {
+		return nil, err
 	}
 	src, err := newSource(r)
 	if err == nil && d.Sep == 0 {
@@ -90,6 +90,21 @@ func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
 		numeric[j] = numeric[j] && !slices.Contains(text, name)
 	}
 	return t, t.fill(src, numeric)
+}
+
+// check returns ErrDialect, naming file, unless d is a dialect Read
+// reads: zero fields are detected.
+func (d Dialect) check(file string) error {
+	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
+		return fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
+	}
+	return nil
+}
+
+// ragged returns the *Error of the row on line with fields fields where
+// the header has ncol.
+func (t *Table) ragged(line, fields, ncol int) error {
+	return &Error{File: t.File, Line: line, Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, fields, ncol)}
 }
 
 // source is the CSV data that Read reads twice: a reader that seeks back
@@ -214,8 +229,7 @@ func (t *Table) scan(src *source) (*kinds, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) != ncol {
-			return nil, &Error{File: t.File, Line: line,
-				Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, len(rec), ncol)}
+			return nil, t.ragged(line, len(rec), ncol)
 		}
 		if int64(t.rows) == math.MaxUint32 { // int64: an int of 32 bits cannot hold the bound
 			return nil, &Error{File: t.File, Line: line, Err: fmt.Errorf("more than %d rows", uint64(math.MaxUint32))}
