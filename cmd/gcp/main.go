@@ -88,7 +88,9 @@
 // the digits of the model's type: the shortest decimal that reads back as
 // the same float64, or float32. It warns on stderr about rows outside the
 // range. The target column may be left out: it is the one -target names,
-// or the model's target if the file has it.
+// or the model's target if the file has it. predict and eval read the
+// data once, a chunk of rows at a time, from the standard input for
+// -data -.
 //
 // eval scores a model on a data file with a target column: the RMSE, the
 // area under the paper's RMSE-versus-rejection curve (the paper's AUC,
