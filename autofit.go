@@ -105,7 +105,8 @@ const (
 	// maxWorkers bounds AutoOptions.Workers: a goroutine each.
 	maxWorkers = 1024
 	// MinAutoFitRows is the fewest rows AutoFit trains on: enough to hold
-	// out 30 and train on as many.
+	// out 30, below which a held-out NLL is too noisy to choose or
+	// calibrate on, and to train on as many. Fewer give ErrTooFewRows.
 	MinAutoFitRows = 2 * minValidationRows
 	// maxAutoSteps is the most minibatch steps an epoch of AutoFit takes
 	// when TrainConfig.BatchSize is 0 (autoBatch).
@@ -245,8 +246,8 @@ type AutoResult struct {
 // steps. The result is bit-identical
 // for a given input and seeds, whatever Workers is. Errors are those of
 // New, NewTrainer and Fit; ErrConfig for invalid options, naming the
-// field, ErrBatch for data too small to hold out a validation set or a
-// ValidationShare that leaves too few rows to train on, and the first
+// field, ErrTooFewRows for fewer than MinAutoFitRows rows, ErrBatch for
+// a ValidationShare that leaves too few rows to train on, and the first
 // error of a candidate (by grid order) if every candidate failed.
 func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
 	return AutoFitContext(context.Background(), cfg, tc, x, y, opt)

@@ -146,7 +146,7 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	}
 	share := max(opt.ValidationShare, float64(minValidationRows)/float64(n))
 	if n < MinAutoFitRows {
-		return nil, fmt.Errorf("%w: %d rows; AutoFit holds out at least %d to validate on and needs as many to train", ErrBatch, n, minValidationRows)
+		return nil, fmt.Errorf("%w: %d, want at least %d: AutoFit holds out %d to choose and calibrate the model on and trains on as many", ErrTooFewRows, n, MinAutoFitRows, minValidationRows)
 	}
 	if k := int(math.Round(share * float64(n))); n-k < minValidationRows {
 		return nil, fmt.Errorf("%w: AutoOptions.ValidationShare = %v of %d rows leaves %d to train on, want at least %d", ErrBatch, opt.ValidationShare, n, n-k, minValidationRows)

@@ -202,7 +202,6 @@ type fitResult struct {
 	// for plain.
 	progress *fitProgress
 	plain    bool
-	small    bool // plain because the data was too small to hold rows out
 	rows     int
 	// members is the number of networks trained, Config.Members.
 	members int
@@ -214,9 +213,6 @@ type fitResult struct {
 // ctx.
 func fitModel[T gcp.Float](ctx context.Context, job fitJob, x []T) (*gcp.Model[T], fitResult, error) {
 	res := fitResult{plain: job.plain, rows: len(job.y), members: max(1, job.cfg.Members)}
-	if !job.plain && len(job.y) < gcp.MinAutoFitRows {
-		res.plain, res.small = true, true
-	}
 	if !res.plain {
 		res.progress = newFitProgress(job.term)
 		job.search.Progress = res.progress.update
@@ -287,9 +283,6 @@ func fitAndSave[T gcp.Float](ctx context.Context, job fitJob, t atomicfile.Targe
 func (r fitResult) summarize(w io.Writer, method, path string, took time.Duration) {
 	a := r.auto
 	if r.plain {
-		if r.small {
-			fmt.Fprintf(w, "only %d rows, fewer than the %d the automatic recipe needs to hold rows out: ", r.rows, gcp.MinAutoFitRows)
-		}
 		model := method
 		if r.members > 1 {
 			model = fmt.Sprintf("an ensemble of %d %s networks", r.members, method)
