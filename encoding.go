@@ -151,9 +151,9 @@ func (e *Encoding) Columns() []Column {
 // Config.Inputs of a model that uses the encoding.
 func (e *Encoding) Inputs() int { return e.start[len(e.columns)] }
 
-// InputColumn returns the index of the column that input i comes from,
+// inputColumn returns the index of the column that input i comes from,
 // for i in [0, Inputs()).
-func (e *Encoding) InputColumn(i int) int {
+func (e *Encoding) inputColumn(i int) int {
 	return sort.SearchInts(e.start[1:], i+1)
 }
 

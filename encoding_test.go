@@ -85,8 +85,8 @@ func TestEncodingInputs(t *testing.T) {
 		t.Errorf("inputs %d, target %q, plain %v, names (-want +got):\n%s", e.Inputs(), e.Target(), e.plain(), d)
 	}
 	for i, c := range []int{0, 0, 0, 0, 1, 2, 2, 3} {
-		if got := e.InputColumn(i); got != c {
-			t.Errorf("InputColumn(%d) = %d, want %d", i, got, c)
+		if got := e.inputColumn(i); got != c {
+			t.Errorf("inputColumn(%d) = %d, want %d", i, got, c)
 		}
 	}
 	e.Columns()[0].Levels[0] = "changed"

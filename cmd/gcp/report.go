@@ -45,11 +45,10 @@ type predictiveRow struct {
 	dist         bool               // it is a distribution: NLL, CRPS, PIT
 }
 
-// writeReport writes eval's report of the predictions preds of m against
-// the targets y to w, from the measures s already computed: the measures
-// of the point prediction and of each predictive as name-value lines,
-// then the interval table, then the PIT histograms.
-func writeReport(w io.Writer, m model, preds []gcp.Prediction, y []float64, s scores) error {
+// predictiveRows returns the predictives of eval's report of m: the
+// Student t, the calibrated Gaussian and, for a model with a conformal
+// calibration, the conformal intervals.
+func predictiveRows(m model) []predictiveRow {
 	rows := []predictiveRow{
 		{"student-t", "", metrics.StudentT, metrics.StudentT, true},
 		{"calibrated", "_calibrated", metrics.Calibrated, metrics.Calibrated, true},
@@ -57,46 +56,39 @@ func writeReport(w io.Writer, m model, preds []gcp.Prediction, y []float64, s sc
 	if hasConformal(m) {
 		rows = append(rows, predictiveRow{name: "conformal", suffix: "_conformal", intervals: conformal{m}})
 	}
+	return rows
+}
+
+// writeReport writes eval's report of the rows tallied in t to w, with
+// the measures s of the point prediction already computed: those
+// measures and each predictive's as name-value lines, then the interval
+// table, then the PIT histograms.
+func writeReport(w io.Writer, t *evalTally, s scores) error {
 	var b strings.Builder
 	line := func(name string, v float64) { fmt.Fprintf(&b, "%-32s %.6g\n", name, v) }
-	fmt.Fprintf(&b, "%-32s %d\n", "N", len(y))
+	fmt.Fprintf(&b, "%-32s %d\n", "N", len(t.y))
 	line("RMSE", s.rmse)
 	line("RMSE_curve_area", s.auc)
 	line("RMSE_curve_area_corr", s.aucCorr)
-	pits := make([]*metrics.PITValues, len(rows))
 	var areas []string
-	for i, r := range rows {
+	for i, r := range t.rows {
 		if !r.dist {
 			continue
 		}
-		crps, err := metrics.MeanCRPS(preds, y, r.kind)
-		if err != nil {
-			return err
-		}
-		if pits[i], err = metrics.PIT(preds, y, r.kind); err != nil {
-			return err
-		}
-		line("CRPS"+r.suffix, crps)
-		areas = append(areas, fmt.Sprintf("%-32s %.6g\n", "miscalibration_area"+r.suffix, pits[i].MiscalibrationArea()))
+		line("CRPS"+r.suffix, t.crps[i].Value())
+		areas = append(areas, fmt.Sprintf("%-32s %.6g\n", "miscalibration_area"+r.suffix, t.pit[i].MiscalibrationArea()))
 	}
 	b.WriteString(strings.Join(areas, ""))
 	fmt.Fprintf(&b, "\n%-12s %10s %8s %10s %10s %14s\n", "predictive", "NLL", "level", "coverage", "width", "interval_score")
-	for _, r := range rows {
+	for i, r := range t.rows {
 		nll := "-"
 		if r.dist {
-			v, err := metrics.MeanNLL(preds, y, r.kind)
-			if err != nil {
-				return err
-			}
-			nll = strconv.FormatFloat(v, 'g', 6, 64)
+			nll = strconv.FormatFloat(t.nll[i].Value(), 'g', 6, 64)
 		}
-		for i, level := range calibrationLevels {
-			st, err := metrics.CentralIntervals(preds, y, level, r.intervals)
-			if err != nil {
-				return err
-			}
+		for j, level := range calibrationLevels {
+			st := t.intervals[i][j].Stats()
 			name, nllText := "", ""
-			if i == 0 {
+			if j == 0 {
 				name, nllText = r.name, nll
 			}
 			fmt.Fprintf(&b, "%-12s %10s %7g%% %10.4f %10.4g %14.4g\n", name, nllText, 100*level, st.Coverage, st.Width, st.Score)
@@ -104,14 +96,14 @@ func writeReport(w io.Writer, m model, preds []gcp.Prediction, y []float64, s sc
 	}
 	fmt.Fprintf(&b, "\nPIT histogram: the share of targets in each tenth of their predictive CDF, 0.1 each where calibrated\n")
 	counts := make([]int, pitBins)
-	for i, r := range rows {
+	for i, r := range t.rows {
 		if !r.dist {
 			continue
 		}
-		pits[i].Histogram(counts)
+		t.pit[i].Histogram(counts)
 		fmt.Fprintf(&b, "%-12s", r.name)
 		for _, c := range counts {
-			fmt.Fprintf(&b, " %5.3f", float64(c)/float64(len(y)))
+			fmt.Fprintf(&b, " %5.3f", float64(c)/float64(len(t.y)))
 		}
 		b.WriteString("\n")
 	}

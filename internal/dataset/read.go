@@ -102,8 +102,8 @@ var utf8BOM = []byte("\uFEFF")
 // within the limits. A file that changes between the two readings is an
 // error wrapping ErrChanged.
 func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
-	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
-		return nil, fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
+	if err := d.check(file); err != nil {
+		return nil, err
 	}
 	src, err := newSource(r, file)
 	if err == nil && d.Sep == 0 {
@@ -147,6 +147,21 @@ func fileError(file string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %w", file, err)
+}
+
+// check returns ErrDialect, naming file, unless d is a dialect Read
+// reads: zero fields are detected.
+func (d Dialect) check(file string) error {
+	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
+		return fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
+	}
+	return nil
+}
+
+// ragged returns the *Error of the row on line with fields fields where
+// the header has ncol.
+func (t *Table) ragged(line, fields, ncol int) error {
+	return &Error{File: t.File, Line: line, Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, fields, ncol)}
 }
 
 // source is the CSV data that Read reads twice: a reader that seeks back
@@ -272,8 +287,7 @@ func (t *Table) scan(src *source) (*kinds, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) != ncol {
-			return nil, &Error{File: t.File, Line: line,
-				Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, len(rec), ncol)}
+			return nil, t.ragged(line, len(rec), ncol)
 		}
 		if int64(t.rows) == math.MaxUint32 { // int64: an int of 32 bits cannot hold the bound
 			return nil, &Error{File: t.File, Line: line, Err: fmt.Errorf("more than %d rows", uint64(math.MaxUint32))}
