@@ -152,7 +152,7 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
 	hl := headerLen
-	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionSections {
+	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionDates {
 		hl = int(header{version: int(le.Uint16(b[8:]))}.headerLen())
 	}
 	if len(b) >= hl {
@@ -657,7 +657,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 6", patch(8, []byte{6, 0}), ErrVersion, false},
+		{"version 7", patch(8, []byte{7, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -843,7 +843,7 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 10:
 				// Another version this package reads fails the header
 				// CRC, which covers the version.
-				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionSections {
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionDates {
 					want = ErrVersion
 				}
 			}
@@ -1157,7 +1157,7 @@ func fuzzMCMask(data []byte) uint64 {
 		return 0
 	}
 	v := le.Uint16(data[8:])
-	if v < fileVersionLoss || v > fileVersionSections {
+	if v < fileVersionLoss || v > fileVersionDates {
 		return 0
 	}
 	hlen := int(header{version: int(v)}.headerLen())
