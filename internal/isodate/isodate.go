@@ -251,7 +251,8 @@ func pad(b []byte, n, width int) []byte {
 // Ambiguous reports whether s, spaces trimmed, is written like a date that
 // is not ISO: three groups of digits separated by '/', '.' or '-' (the
 // same twice), a year of 2 or 4 digits first or last and the other two of
-// 1 or 2 digits (03/04/2024, 17.03.2024, 3-4-24, 2024/03/17), optionally
+// 1 or 2 digits (03/04/2024, 17.03.2024, 3-4-24, 2024/03/17; but not
+// 2024-3-17 nor 2024-02-30, in ISO's order, which is no guess), optionally
 // followed by a space or 'T' and a time. Whether 03/04 is the 3rd of
 // April or March the 4th, the text does not say.
 func Ambiguous(s string) bool {
@@ -282,5 +283,5 @@ func Ambiguous(s string) bool {
 	short := func(n int) bool { return n == 1 || n == 2 }
 	year := func(n int) bool { return n == 2 || n == 4 }
 	return year(groups[2]) && short(groups[0]) && short(groups[1]) ||
-		groups[0] == 4 && short(groups[1]) && short(groups[2])
+		groups[0] == 4 && short(groups[1]) && short(groups[2]) && sep != '-'
 }

@@ -101,7 +101,7 @@ func TestFormatReadsBack(t *testing.T) {
 func TestAmbiguousDates(t *testing.T) {
 	for s, want := range map[string]bool{
 		"03/04/2024": true, "17.03.2024": true, "3-4-24": true, "2024/03/17": true, "1/2/2024 10:00": true,
-		"2024-3-17": true, "03/04/2024/1": false, "03/04-2024": false, "1.5": false, "1,234.5": false,
+		"2024-3-17": false, "2024-02-30": false, "03/04/2024/1": false, "03/04-2024": false, "1.5": false, "1,234.5": false,
 		"12/2024": false, "abc": false, "": false, "123/4/2024": false, "1.2.3": false,
 	} {
 		if got := Ambiguous(s); got != want {
