@@ -51,15 +51,14 @@ func Parse(s string) (days float64, ok bool) {
 // parseTime returns the seconds since midnight UTC of the time part of a
 // date-time, s starting with its 'T' or space.
 func parseTime(s string) (float64, bool) {
-	if len(s) < 6 || s[0] != 'T' && s[0] != ' ' || s[3] != ':' {
+	if len(s) < 6 || s[0] != 'T' && s[0] != ' ' {
 		return 0, false
 	}
-	h, okH := num(s[1:3])
-	mi, okM := num(s[4:6])
-	if !okH || !okM || h > 23 || mi > 59 {
+	minutes, ok := clock(s[1:6])
+	if !ok {
 		return 0, false
 	}
-	sec := float64(3600*h + 60*mi)
+	sec := float64(60 * minutes)
 	s = s[6:]
 	if len(s) >= 3 && s[0] == ':' {
 		ss, ok := num(s[1:3])
@@ -81,20 +80,29 @@ func parseTime(s string) (float64, bool) {
 	switch {
 	case s == "" || s == "Z":
 		return sec, true
-	case len(s) != 6 || s[0] != '+' && s[0] != '-' || s[3] != ':':
+	case len(s) != 6 || s[0] != '+' && s[0] != '-':
 		return 0, false
 	}
-	oh, okH := num(s[1:3])
-	om, okM := num(s[4:6])
-	if !okH || !okM || oh > 23 || om > 59 {
+	offset, ok := clock(s[1:])
+	if !ok {
 		return 0, false
 	}
-	offset := float64(3600*oh + 60*om)
 	if s[0] == '-' {
 		offset = -offset
 	}
 	// Local time is UTC plus the offset.
-	return sec - offset, true
+	return sec - float64(60*offset), true
+}
+
+// clock returns the minutes since midnight that s, "HH:MM", writes, and
+// false unless s is that with hours below 24 and minutes below 60.
+func clock(s string) (int, bool) {
+	if len(s) != 5 || s[2] != ':' {
+		return 0, false
+	}
+	h, okH := num(s[0:2])
+	m, okM := num(s[3:5])
+	return 60*h + m, okH && okM && h <= 23 && m <= 59
 }
 
 // num returns the number the ASCII digits s write, and false if s holds
@@ -176,7 +184,7 @@ func ToCivil(days int) (y, m, d int) {
 }
 
 // floorDiv returns a/b rounded down, b > 0.
-func floorDiv(a, b int) int {
+func floorDiv[I int | int64](a, b I) I {
 	q := a / b
 	if a%b != 0 && a < 0 {
 		q--
@@ -187,7 +195,11 @@ func floorDiv(a, b int) int {
 // Weekday returns the day of the week of the instant days (UTC), 0 for
 // Monday to 6 for Sunday; 1970-01-01 was a Thursday.
 func Weekday(days float64) int {
-	return int(floorMod(int64(math.Floor(days))+3, 7))
+	w := math.Mod(math.Floor(days)+3, 7)
+	if w < 0 {
+		w += 7
+	}
+	return int(w)
 }
 
 // Month returns the month, 1 to 12, of the instant days (UTC).
@@ -196,22 +208,13 @@ func Month(days float64) int {
 	return m
 }
 
-// floorMod returns a mod b in [0, b).
-func floorMod(a, b int64) int64 {
-	r := a % b
-	if r < 0 {
-		r += b
-	}
-	return r
-}
-
 // Format returns the ISO text of the instant days: YYYY-MM-DD for a
 // whole day, else the date-time in UTC to the millisecond,
 // YYYY-MM-DDTHH:MM:SS[.fff]Z, which Parse reads back to within half a
 // millisecond.
 func Format(days float64) string {
 	ms := int64(math.Round(days * secondsPerDay * 1000))
-	day := floorDiv64(ms, secondsPerDay*1000)
+	day := floorDiv(ms, secondsPerDay*1000)
 	y, m, d := ToCivil(int(day))
 	b := make([]byte, 0, 24)
 	b = pad(b, y, 4)
@@ -228,15 +231,6 @@ func Format(days float64) string {
 		b = pad(append(b, '.'), f, 3)
 	}
 	return string(append(b, 'Z'))
-}
-
-// floorDiv64 returns a/b rounded down, b > 0.
-func floorDiv64(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
-	}
-	return q
 }
 
 // pad appends n, at least 0, in at least width digits, zeros leading.

@@ -54,7 +54,8 @@ func TestParseRefusesWhatIsNotAnISODate(t *testing.T) {
 	}
 }
 
-// 2024-03-17 was a Sunday, 2000-01-01 a Saturday, 1970-01-01 a Thursday
+// 2024-03-17 was a Sunday, 2000-01-01 a Saturday, 1900-01-01 a Monday,
+// 1969-12-27 a Saturday, 1970-01-01 a Thursday
 // and 1969-12-31 a Wednesday.
 func TestWeekdayOfKnownDates(t *testing.T) {
 	for _, c := range []struct {
@@ -62,7 +63,7 @@ func TestWeekdayOfKnownDates(t *testing.T) {
 		weekday int
 		month   int
 	}{
-		{"2024-03-17", 6, 3}, {"2000-01-01", 5, 1}, {"1970-01-01", 3, 1}, {"1969-12-31", 2, 12},
+		{"2024-03-17", 6, 3}, {"2000-01-01", 5, 1}, {"1900-01-01", 0, 1}, {"1969-12-27", 5, 12}, {"1970-01-01", 3, 1}, {"1969-12-31", 2, 12},
 		{"1969-12-31T23:59:59Z", 2, 12}, {"2024-03-17T00:00:00+02:00", 5, 3}, // Saturday in UTC
 	} {
 		days, _ := Parse(c.s)
