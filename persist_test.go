@@ -1131,7 +1131,8 @@ var fuzzSeedConfigs = []Config{
 // fuzzUnmarshalSeeds returns FuzzUnmarshal's seed models, each as
 // Model[float32] and Model[float64]: the fresh models of fuzzSeedConfigs,
 // and the first two fitted with everything version 3 adds (names, ranges,
-// calibration).
+// calibration); the golden model of version 6, with a date column; and
+// fuzzSeedsV5's.
 func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 	var seeds [][]byte
 	for i, cfg := range fuzzSeedConfigs {
@@ -1142,7 +1143,12 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 			seeds = append(seeds, persistFittedV3[float32](f, cfg).encode(), persistFittedV3[float64](f, cfg).encode())
 		}
 	}
-	return append(seeds, fuzzSeedsV5(f)...)
+	// The golden model with a date column, trained rather than new.
+	golden, err := os.ReadFile(filepath.Join("testdata", "model_v6_dates_float64.gcpm"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return append(append(seeds, golden), fuzzSeedsV5(f)...)
 }
 
 // fuzzDecoded holds the results of decoding one input as Model[T] through
@@ -1151,7 +1157,7 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 // allocates if its header and Config claim a LossMLBayes model that
 // Config.validate accepts: MCSamples × 2 heads × Members × the last
 // hidden width, read at the offsets MarshalBinary documents (versions 3
-// to 5 shifted by their longer headers). Otherwise it returns 0.
+// to 6 shifted by their longer headers). Otherwise it returns 0.
 func fuzzMCMask(data []byte) uint64 {
 	if len(data) < headerLenV3 {
 		return 0

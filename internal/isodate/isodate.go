@@ -13,6 +13,9 @@ import (
 	"strings"
 )
 
+// lastDay is 9999-12-31, the last day of 4-digit years.
+const lastDay = 2932896
+
 // secondsPerDay is the length of a day in seconds; a date-time's time
 // of day is a fraction of it (leap seconds are not written).
 const secondsPerDay = 86400
@@ -211,9 +214,13 @@ func Month(days float64) int {
 // Format returns the ISO text of the instant days: YYYY-MM-DD for a
 // whole day, else the date-time in UTC to the millisecond,
 // YYYY-MM-DDTHH:MM:SS[.fff]Z, which Parse reads back to within half a
-// millisecond.
+// millisecond (a millisecond in the last one of year 9999), for any days
+// Parse returns.
 func Format(days float64) string {
 	ms := int64(math.Round(days * secondsPerDay * 1000))
+	// The last millisecond of 9999 does not round into year 10000,
+	// which has no ISO text of 4 digits.
+	ms = min(ms, (lastDay+1)*secondsPerDay*1000-1)
 	day := floorDiv(ms, secondsPerDay*1000)
 	y, m, d := ToCivil(int(day))
 	b := make([]byte, 0, 24)
