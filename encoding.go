@@ -15,9 +15,10 @@ import (
 // at prediction: the columns a program or a data file holds (numbers,
 // text, missing values) on one side, the model's Config.Inputs on the
 // other. LearnEncoding learns it from the training rows; the model keeps
-// it (Model.SetEncoding) and saves it, in a section of format version 5 (6 with a date column),
-// so that Model.EncodeFields, EncodeRecord and PredictRecord apply it to
-// new records, and gcp predict to the rows of a file.
+// it (Model.SetEncoding) and saves it, in a section of format version 5
+// (6 with a date column), so that Model.EncodeFields, EncodeRecord and
+// PredictRecord apply it to new records, and gcp predict to the rows of
+// a file.
 //
 // Each column becomes one or more inputs, in the order of the columns:
 //
