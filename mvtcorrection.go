@@ -119,15 +119,7 @@ func mvtCorrectionSolve(d int, nu float64) (c, gap float64) {
 		} else {
 			lo = u
 		}
-		step := max(-2, min(2, -f/df))
-		next := u + step
-		if next >= hi || next <= lo {
-			bound := hi
-			if next <= lo {
-				bound = lo
-			}
-			next = (u + bound) / 2
-		}
+		next := safeguardedStep(u, -f/df, 2, lo, hi)
 		if math.Abs(next-u) < mvtCorrStepTol || f == 0 {
 			u = next
 			break
@@ -214,4 +206,26 @@ func expE1(s float64) float64 {
 	}
 	const eulerGamma = 0.57721566490153286060651209008240243104215933593992
 	return math.Exp(s) * (-eulerGamma - math.Log(s) - sum)
+}
+
+// safeguardedStep returns the next iterate of a Newton solve at u with the
+// proposed step (NaN allowed), the step clipped to ±maxStep and, where it
+// would leave the bracket (lo, hi) of the root, replaced by the midpoint
+// between u and the bound it crosses. A side not yet found is infinite;
+// the clip keeps the iterate finite until it is.
+func safeguardedStep(u, step, maxStep, lo, hi float64) float64 {
+	if math.IsNaN(step) {
+		step = maxStep // only from a degenerate slope; the bracket decides
+		if u >= hi {
+			step = -maxStep
+		}
+	}
+	next := u + max(-maxStep, min(maxStep, step))
+	switch {
+	case next >= hi:
+		return (u + hi) / 2
+	case next <= lo:
+		return (u + lo) / 2
+	}
+	return next
 }
