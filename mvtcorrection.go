@@ -28,9 +28,11 @@ const (
 	// below 2e-21 relative for every d (checked by the generator).
 	mvtCorrAsymMin = 1e4
 	// mvtGammaMeanSplit: below it h_k comes from h_½ or h_1 by the upward
-	// recurrence h_{j+1} = (s/j)(1 − h_j), whose terms 1 − h_j stay
-	// above a quarter there; from it on, e_k comes from Legendre's
-	// continued fraction, which converges fast for s ≥ 2.
+	// recurrence h_{j+1} = (s/j)(1 − h_j), whose factors 1 − h_j stay
+	// above 0.15 there (1 − h_½(2) = 0.157), so a step multiplies the
+	// relative error by at most about 6, the first step only; from it on,
+	// e_k comes from Legendre's continued fraction, which converges fast
+	// for s ≥ 2.
 	mvtGammaMeanSplit = 2
 	// mvtCorrMaxSteps bounds the root solve; safeguarded Newton steps in
 	// ln s take 4–8 from the starting guess.
@@ -44,7 +46,8 @@ const (
 )
 
 // mvtCorrection returns c_d(ν) and its complement 1 − c_d(ν), each with
-// full relative accuracy (below 1e-9 against mpmath, measured a few 1e-14),
+// relative error below 1e-9 against mpmath (measured: 2.6e-14 for c,
+// 7.5e-12 for 1 − c, which the root solve forms from c below ν = 1e4),
 // for 1 ≤ d ≤ mvtMaxDim and ν ≥ 0: the corrected covariance of a
 // multivariate t predictive with scale S is S/c_d(ν). For d = 1 it is
 // the one-dimensional correction, c_1(2α) = (α − A(α))/α.
@@ -132,27 +135,34 @@ func mvtCorrectionSolve(d int, nu float64) (c, gap float64) {
 
 // mvtGammaMean returns h = E[s/(s+T)] and e = E[T/(s+T)] = 1 − h for
 // T ∼ Gamma(d/2, 1) and s > 0, the smaller of the two with full relative
-// accuracy: h below mvtGammaMeanSplit, from h_½(s) = √(πs)·erfcx(√s) or
-// h_1(s) = s·eˢ·E₁(s) by the recurrence h_{j+1} = (s/j)(1 − h_j) (the
-// downward-free form of Γ(a+1, s) = aΓ(a, s) + sᵃe⁻ˢ), and e from
+// accuracy: h from mvtGammaMeanUp below mvtGammaMeanSplit, and e from
 // mvtGammaMeanCF above it.
 func mvtGammaMean(d int, s float64) (h, e float64) {
-	k := float64(d) / 2
 	if s >= mvtGammaMeanSplit {
+		k := float64(d) / 2
 		e = k / s * mvtGammaMeanCF(k+1, s)
 		return 1 - e, e
 	}
-	j := 1.0
+	h = mvtGammaMeanUp(d, s)
+	return h, 1 - h
+}
+
+// mvtGammaMeanUp returns h_k(s), k = d/2, from h_½(s) = √(πs)·erfcx(√s)
+// or h_1(s) = s·eˢ·E₁(s) by the recurrence h_{j+1} = (s/j)(1 − h_j), the
+// form of Γ(a+1, s) = aΓ(a, s) + sᵃe⁻ˢ that never subtracts two close
+// numbers while h_j stays away from 1 (s below a few).
+func mvtGammaMeanUp(d int, s float64) float64 {
+	j, h := 1.0, 0.0
 	if d%2 == 1 {
 		r := math.Sqrt(s)
 		j, h = 0.5, math.Sqrt(math.Pi)*r*erfcx(r)
 	} else {
 		h = s * expE1(s)
 	}
-	for ; j < k; j++ {
+	for ; j < float64(d)/2; j++ {
 		h = s / j * (1 - h)
 	}
-	return h, 1 - h
+	return h
 }
 
 // mvtGammaMeanCF returns h_m(s) = eˢ sᵐ Γ(1−m, s) for s ≥ 2 from
