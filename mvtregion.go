@@ -19,14 +19,18 @@ import "math"
 //
 // over a = 0, 1, …, d/2 − 1 with t₀ = 0 for even d, and over
 // a = ½, 3/2, …, d/2 − 1 with t₀ = P(|T| > √q), T ∼ t_ν, for odd d.
-// Consecutive terms differ by the factor x(b+a)/(a+1) =
-// (q/2)(1 + 2a/ν)/((1 + q/ν)(a+1)), which is also right for ν = +Inf.
+// Consecutive terms differ by the factor x(b+a)/(a+1), which tends to
+// (q/2)/(a+1) as ν → ∞.
 
 const (
 	// mvtRegionMaxSteps bounds the radius's root solve: safeguarded Newton
-	// steps in ln q, at most ±mvtRegionMaxStep each, take about 5–15.
+	// steps in ln q take about 5–15. Both ends of the curve are nearly
+	// straight in ln q (ln tail ≈ −(ν/2)·ln q far out, ln content ≈
+	// (d/2)·ln q near 0), so a step may be long: mvtRegionMaxStep lets the
+	// solve reach a quantile of 1e2000 (ν = 1e-3), which it returns as
+	// +Inf, in a few steps.
 	mvtRegionMaxSteps = 200
-	mvtRegionMaxStep  = 3
+	mvtRegionMaxStep  = 100
 	// mvtRegionStepTol: a Newton step shorter than this in ln q leaves an
 	// error of order its square.
 	mvtRegionStepTol = 1e-10
@@ -42,28 +46,25 @@ func mvtRegionTail(q float64, d int, nu float64) (tail, dens float64) {
 	if q == 0 {
 		return 1, 0
 	}
-	inf := math.IsInf(nu, 1)
-	lead := -q / 2 // ln (1−x)ᵇ
-	onePlus := 1.0 // 1 + q/ν
-	if !inf {
-		lead = -nu / 2 * math.Log1p(q/nu)
-		onePlus = 1 + q/nu
+	// x = q/(q+ν), formed so that q + ν cannot overflow, and x·b; for
+	// ν = +Inf, x → 0 while x·b → q/2 and (1−x)ᵇ → e^(−q/2).
+	x, xb, lead := 0.0, q/2, -q/2 // lead = ln (1−x)ᵇ
+	if !math.IsInf(nu, 1) {
+		x = 1 / (1 + nu/q)
+		xb = x * nu / 2
+		lead = -nu / 2 * mvtLog1pQ(nu, 0, 1, q)
 	}
 	a, term := 0.0, math.Exp(lead)
 	if d%2 == 1 {
-		// x^½(1−x)ᵇΓ(b+½)/(Γ(b)Γ(3/2)), with √(xb) = √(q/2)/√(1+q/ν) and
+		// x^½(1−x)ᵇΓ(b+½)/(Γ(b)Γ(3/2)), with Γ(3/2) = √π/2 and
 		// Γ(b+½)/(Γ(b)√b) = exp(mvtLogNorm(1, ν)).
 		a = 0.5
-		term = 2 / math.SqrtPi * math.Sqrt(q/2/onePlus) * math.Exp(lead+mvtLogNorm(1, nu))
+		term = 2 / math.SqrtPi * math.Sqrt(xb) * math.Exp(lead+mvtLogNorm(1, nu))
 		tail = 2 * studentTCDF(-math.Sqrt(q), nu)
 	}
 	for ; a < float64(d)/2; a++ {
 		tail += term
-		step := 2 * a / nu
-		if inf {
-			step = 0
-		}
-		term *= q / 2 * (1 + step) / onePlus / (a + 1)
+		term *= (xb + x*a) / (a + 1) // x(b+a)/(a+1)
 	}
 	// term is now the one at a = d/2; dens = (d/2)·term.
 	return tail, float64(d) / 2 * term
@@ -77,7 +78,8 @@ func mvtRegionTail(q float64, d int, nu float64) (tail, dens float64) {
 // result's relative error is a few times the tail's, 1e-13 against mpmath
 // for p in [0.01, 0.999].
 //
-// Special cases: 0 for p = 0, +Inf for p = 1, NaN for p outside [0, 1],
+// Special cases: 0 for p = 0, +Inf for p = 1 and where r² exceeds the
+// largest float64 (ν ≪ 1: the tail falls like q^(−ν/2)), NaN for p outside [0, 1],
 // ν ≤ 0, NaN or d < 1.
 func mvtRegionRadius2(p float64, d int, nu float64) float64 {
 	switch {
@@ -114,5 +116,13 @@ func mvtRegionRadius2(p float64, d int, nu float64) float64 {
 		}
 		u = next
 	}
-	return math.Exp(u)
+	r2 := math.Exp(u)
+	if r2 > 1e300 {
+		// The bracket may have closed on the largest float64 from below:
+		// a quantile beyond it is +Inf.
+		if tail, _ := mvtRegionTail(math.MaxFloat64, d, nu); tail > 1-p {
+			return math.Inf(1)
+		}
+	}
+	return r2
 }

@@ -64,6 +64,26 @@ func TestMvtRegionTailOneDimAndDensity(t *testing.T) {
 	}
 }
 
+// For d = 2 the tail is (1 + q/ν)^(−ν/2), so r² = ν((1−p)^(−2/ν) − 1) in
+// closed form, and 2·ln(1/(1−p)) for ν = +Inf: the radius matches it from
+// ν = 1e-3 (where it overflows to +Inf) to 1e12 (where it differs from
+// the χ² radius by about 2e-12) within 1e-12 relative, the tail's
+// rounding times the quantile's conditioning.
+func TestMvtRegionRadiusTwoDimClosedForm(t *testing.T) {
+	for _, nu := range []float64{1e-3, 0.05, 0.5, 3, 40, 1e6, 1e12, math.Inf(1)} {
+		for _, p := range []float64{0.01, 0.5, 0.9, 0.999} {
+			want := -2 * math.Log1p(-p)
+			if !math.IsInf(nu, 1) {
+				want = nu * math.Expm1(-2/nu*math.Log1p(-p))
+			}
+			got := mvtRegionRadius2(p, 2, nu)
+			if math.IsInf(want, 1) && got != want || !math.IsInf(want, 1) && relErr(got, want) > 1e-12 {
+				t.Errorf("ν=%g p=%g: r² = %.17g, want %.17g", nu, p, got, want)
+			}
+		}
+	}
+}
+
 // Draws of the t, y = m + Lz·√(ν/W) with z standard normal and W ∼ χ²_ν,
 // fall inside the p-region q ≤ r²(p) at rate p, and draws of the Gaussian
 // N(m, LLᵀ) inside the χ²_d region (ν = +Inf), within 3 standard errors
