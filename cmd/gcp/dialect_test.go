@@ -72,17 +72,26 @@ func TestTrainTextFlag(t *testing.T) {
 	}
 }
 
-// TestTrainRefusesDevice checks that a character device is refused as
-// -data before it is read. regression: issue 32's H4 (gcp train -data
-// /dev/zero grew until the runtime died).
-func TestTrainRefusesDevice(t *testing.T) {
+// TestDataRefusesDevice checks that a character device is refused as
+// -data before it is read, by every command that reads data.
+// regression: issue 32's H4 (gcp train -data /dev/zero grew until the
+// runtime died; predict and eval read 16 MiB of it, 130 MB of memory,
+// before the record limit stopped them).
+func TestDataRefusesDevice(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero here")
 	}
 	dir := t.TempDir()
-	_, _, err := gcpRun("train", "-data", "/dev/zero", "-o", filepath.Join(dir, "m.gcpm"))
-	if !errors.Is(err, dataset.ErrNotFile) || err.Error() != "/dev/zero: not a regular file or a pipe: it is a character device" {
-		t.Errorf("train -data /dev/zero: %v, want dataset.ErrNotFile", err)
+	_, model := smallModel(t, dir)
+	for _, args := range [][]string{
+		{"train", "-data", "/dev/zero", "-o", filepath.Join(dir, "new.gcpm")},
+		{"predict", "-model", model, "-data", "/dev/zero"},
+		{"eval", "-model", model, "-data", "/dev/zero"},
+	} {
+		_, _, err := gcpRun(args...)
+		if !errors.Is(err, dataset.ErrNotFile) || err.Error() != "/dev/zero: not a regular file or a pipe: it is a character device" {
+			t.Errorf("%v: %v, want dataset.ErrNotFile", args, err)
+		}
 	}
 }
 

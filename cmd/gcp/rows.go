@@ -44,7 +44,7 @@ func (a modelArgs) eachChunk(stderr io.Writer, m model, wantTarget bool, take st
 	}
 	r, name := stdin, stdinName
 	if *a.data != "-" {
-		f, err := os.Open(*a.data)
+		f, err := dataset.Open(*a.data)
 		if err != nil {
 			return err
 		}

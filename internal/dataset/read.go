@@ -22,19 +22,33 @@ import (
 // detected), keeping the columns named by text as text (Read); its
 // errors name the file by path.
 func ReadFile(path string, d Dialect, text ...string) (*Table, error) {
-	f, err := os.Open(path)
+	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
+	return Read(f, path, d, text...)
+}
+
+// Open opens the data file at path for reading: a regular file or a
+// named pipe. Anything else (a directory, a device such as /dev/zero, a
+// socket) is an error wrapping ErrNotFile, before a byte is read: a
+// device never ends.
+func Open(path string) (*os.File, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
 	if m := info.Mode(); !m.IsRegular() && m&fs.ModeNamedPipe == 0 {
+		f.Close()
 		return nil, fmt.Errorf("%s: %w: it is %s", path, ErrNotFile, describeMode(m))
 	}
-	return Read(f, path, d, text...)
+	return f, nil
 }
 
 // describeMode names the kind of file that mode, not a regular file nor a
