@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -80,18 +81,22 @@ func writeReport(w io.Writer, m model, preds []gcp.Prediction, y []float64, s sc
 		areas = append(areas, fmt.Sprintf("%-32s %.6g\n", "miscalibration_area"+r.suffix, pits[i].MiscalibrationArea()))
 	}
 	b.WriteString(strings.Join(areas, ""))
+	known, yKnown, unseen, yUnseen := splitUnseen(preds, y)
 	fmt.Fprintf(&b, "\n%-12s %10s %8s %10s %10s %14s\n", "predictive", "NLL", "level", "coverage", "width", "interval_score")
 	for _, r := range rows {
+		if len(known) == 0 {
+			break
+		}
 		nll := "-"
 		if r.dist {
-			v, err := metrics.MeanNLL(preds, y, r.kind)
+			v, err := metrics.MeanNLL(known, yKnown, r.kind)
 			if err != nil {
 				return err
 			}
 			nll = strconv.FormatFloat(v, 'g', 6, 64)
 		}
 		for i, level := range calibrationLevels {
-			st, err := metrics.CentralIntervals(preds, y, level, r.intervals)
+			st, err := metrics.CentralIntervals(known, yKnown, level, r.intervals)
 			if err != nil {
 				return err
 			}
@@ -101,6 +106,14 @@ func writeReport(w io.Writer, m model, preds []gcp.Prediction, y []float64, s sc
 			}
 			fmt.Fprintf(&b, "%-12s %10s %7g%% %10.4f %10.4g %14.4g\n", name, nllText, 100*level, st.Coverage, st.Width, st.Score)
 		}
+	}
+	if len(unseen) > 0 {
+		cover, _, err := metrics.Coverage(unseen, yUnseen, 0.95, metrics.StudentT)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%d of %d rows hold a level training never saw (input_z +Inf) and are left out of the table: their calibrated and conformal intervals are unknown; their Student-t 95%% intervals held %.4f of their targets\n",
+			len(unseen), len(y), cover)
 	}
 	fmt.Fprintf(&b, "\nPIT histogram: the share of targets in each tenth of their predictive CDF, 0.1 each where calibrated\n")
 	counts := make([]int, pitBins)
@@ -117,4 +130,20 @@ func writeReport(w io.Writer, m model, preds []gcp.Prediction, y []float64, s sc
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// splitUnseen splits the predictions and their targets into those of rows
+// whose levels training knew and those of rows with a code no training row
+// had (InputZ +Inf), whose calibrated and conformal intervals are unknown:
+// eval's interval table is over the first, and reports the second apart,
+// so that their infinite widths do not make every mean infinite.
+func splitUnseen(preds []gcp.Prediction, y []float64) (known []gcp.Prediction, yKnown []float64, unseen []gcp.Prediction, yUnseen []float64) {
+	for i, p := range preds {
+		if math.IsInf(p.InputZ, 1) {
+			unseen, yUnseen = append(unseen, p), append(yUnseen, y[i])
+		} else {
+			known, yKnown = append(known, p), append(yKnown, y[i])
+		}
+	}
+	return known, yKnown, unseen, yUnseen
 }
