@@ -194,3 +194,38 @@ func TestPredictWithCodesAllocatesNothing(t *testing.T) {
 		t.Errorf("Predict allocates %v times, want 0", n)
 	}
 }
+
+// TestInputZOfMissingIndicator checks a numeric column with a missing
+// indicator: a missing value counts by how rare missing values were (10%
+// of the rows, against 90% present: z = Φ⁻¹(0.95), worked by hand from
+// the indicator's standard deviation √(0.1·0.9) = 0.3), a present one by
+// its robust z-score alone, and an indicator neither 0 nor 1 as a code no
+// training row had.
+func TestInputZOfMissingIndicator(t *testing.T) {
+	enc := newEncoding("y", []Column{{Name: "x", Missing: true, Impute: 0}})
+	m := mustModel[float64](t, Config{Inputs: enc.Inputs(), Hidden: []int{4}, Seed: 1})
+	if err := m.SetStandardization([]float64{0, 0}, []float64{2, 0.3}, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetEncoding(enc); err != nil {
+		t.Fatal(err)
+	}
+	ws := m.NewWorkspace()
+	for _, c := range []struct {
+		x    []float64
+		want float64
+	}{
+		{[]float64{0, 1}, 1.6448536269514722},
+		{[]float64{3, 0}, 1.5},
+		{[]float64{0, 0.5}, math.Inf(1)},
+	} {
+		p, err := m.Predict(ws, c.x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 1e-12: as in TestInputZMeasuresLevelsByTheirRarity.
+		if !(p.InputZ == c.want || math.Abs(p.InputZ-c.want) <= 1e-12*c.want) {
+			t.Errorf("x %v: InputZ = %v, want %v", c.x, p.InputZ, c.want)
+		}
+	}
+}
