@@ -109,7 +109,8 @@ const (
 	// maxWorkers bounds AutoOptions.Workers: a goroutine each.
 	maxWorkers = 1024
 	// MinAutoFitRows is the fewest rows AutoFit trains on: enough to hold
-	// out 30 and train on as many.
+	// out 30, below which a held-out NLL is too noisy to choose or
+	// calibrate on, and to train on as many. Fewer give ErrTooFewRows.
 	MinAutoFitRows = 2 * minValidationRows
 	// maxAutoSteps is the most minibatch steps an epoch of AutoFit takes
 	// when TrainConfig.BatchSize is 0 (autoBatch).

@@ -71,8 +71,8 @@ import (
 // steps. The result is bit-identical
 // for a given input and seeds, whatever Workers is. Errors are those of
 // New, NewTrainer and Fit; ErrConfig for invalid options, naming the
-// field, ErrBatch for data too small to hold out a validation set or a
-// ValidationShare that leaves too few rows to train on, and the first
+// field, ErrTooFewRows for fewer than MinAutoFitRows rows, ErrBatch for
+// a ValidationShare that leaves too few rows to train on, and the first
 // error of a candidate (by grid order) if every candidate failed.
 func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
 	return AutoFitContext(context.Background(), cfg, tc, x, y, opt)

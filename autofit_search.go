@@ -195,7 +195,7 @@ func (s *search[T]) holdOut(x, y []T) error {
 	}
 	share := max(s.opt.ValidationShare, float64(minValidationRows)/float64(n))
 	if n < MinAutoFitRows {
-		return fmt.Errorf("%w: %d rows; AutoFit holds out at least %d to validate on and needs as many to train", ErrBatch, n, minValidationRows)
+		return fmt.Errorf("%w: %d, want at least %d: AutoFit holds out %d to choose and calibrate the model on and trains on as many", ErrTooFewRows, n, MinAutoFitRows, minValidationRows)
 	}
 	if k := int(math.Round(share * float64(n))); n-k < minValidationRows {
 		return fmt.Errorf("%w: AutoOptions.ValidationShare = %v of %d rows leaves %d to train on, want at least %d", ErrBatch, s.opt.ValidationShare, n, n-k, minValidationRows)

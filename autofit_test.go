@@ -3,6 +3,7 @@ package gcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -58,7 +59,7 @@ func TestAutoFitBadInput(t *testing.T) {
 		opt  AutoOptions
 		want error
 	}{
-		{"too few rows", x[:2*40], y[:40], cfg, AutoOptions{}, ErrBatch},
+		{"too few rows", x[:2*(MinAutoFitRows-1)], y[:MinAutoFitRows-1], cfg, AutoOptions{}, ErrTooFewRows},
 		{"shape", x[:5], y, cfg, AutoOptions{}, ErrShape},
 		{"NaN", append([]float64{math.NaN()}, x[1:]...), y, cfg, AutoOptions{}, ErrNonFinite},
 		{"empty grid", x, y, cfg, AutoOptions{LearningRates: []float64{}}, ErrConfig},
@@ -69,6 +70,20 @@ func TestAutoFitBadInput(t *testing.T) {
 	} {
 		if _, _, err := AutoFit(tc.cfg, TrainConfig{}, tc.x, tc.y, tc.opt); !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestAutoFitTooFewRows checks that AutoFit refuses fewer than
+// MinAutoFitRows rows with ErrTooFewRows, naming the rows and the
+// minimum, and trains nothing.
+// regression: gcp train fell back to training 2 rows uncalibrated.
+func TestAutoFitTooFewRows(t *testing.T) {
+	x, y := randomBatch[float64](1, MinAutoFitRows, 1)
+	for _, n := range []int{1, 2, MinAutoFitRows - 1} {
+		m, _, err := AutoFit(Config{Inputs: 1}, TrainConfig{}, x[:n], y[:n], AutoOptions{})
+		if want := fmt.Sprintf("too few rows: %d, want at least %d", n, MinAutoFitRows); m != nil || !errors.Is(err, ErrTooFewRows) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%d rows: %v, %v; want no model and ErrTooFewRows saying %q", n, m, err, want)
 		}
 	}
 }

@@ -2,9 +2,12 @@ package gcp
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gcpnet/gcp/internal/isodate"
 )
 
 // An Encoding turns a record of a table's feature columns, as text, into
@@ -12,9 +15,10 @@ import (
 // at prediction: the columns a program or a data file holds (numbers,
 // text, missing values) on one side, the model's Config.Inputs on the
 // other. LearnEncoding learns it from the training rows; the model keeps
-// it (Model.SetEncoding) and saves it, in a section of format version 5,
-// so that Model.EncodeFields, EncodeRecord and PredictRecord apply it to
-// new records, and gcp predict to the rows of a file.
+// it (Model.SetEncoding) and saves it, in a section of format version 5
+// (6 with a date column), so that Model.EncodeFields, EncodeRecord and
+// PredictRecord apply it to new records, and gcp predict to the rows of
+// a file.
 //
 // Each column becomes one or more inputs, in the order of the columns:
 //
@@ -35,6 +39,20 @@ import (
 //     known level), and RecordNotes.Unseen counts it, so that the caller
 //     can warn: the prediction then rests on what the model learned of
 //     the column's other levels, or of none.
+//   - A date column (TableColumn.Dates; LearnEncoding finds a column of
+//     text whose every value is an ISO date, 2024-03-17, or date-time,
+//     2024-03-17T06:30:00Z or 2024-03-17 06:30, or missing) is five
+//     inputs: the days since 1970-01-01 00:00 UTC, fractional for a
+//     date-time (one taken without an offset as UTC), then its weekday's
+//     and its month's sine and cosine on their circles (the weekday of the
+//     UTC day, Monday 0 of 7; the month, January 0 of 12). The days carry
+//     a trend, which one-hot levels of dates never seen again cannot; the
+//     circles carry the weekly and yearly cycles that sales, traffic or
+//     prices follow, which a network would otherwise have to carve out of
+//     the days with a period of its own, and they place Sunday beside
+//     Monday and December beside January. A column without such cycles
+//     costs four inputs whose weights learn to be small. At prediction
+//     the text of a date column must be an ISO date or missing.
 //   - A column whose training rows had missing values (ParseNumber's
 //     missing tokens) gets one more input, its missing indicator: 1
 //     where the value is missing, else 0. A missing number takes the
@@ -61,12 +79,18 @@ const (
 	Numeric ColumnKind = iota
 	// Categorical columns are one input per level (one-hot).
 	Categorical
+	// Date columns are five inputs: the days since 1970-01-01 UTC and
+	// the weekday's and the month's sine and cosine.
+	Date
 )
 
-// String returns "numeric" or "categorical".
+// String returns "numeric", "categorical" or "date".
 func (k ColumnKind) String() string {
-	if k == Categorical {
+	switch k {
+	case Categorical:
 		return "categorical"
+	case Date:
+		return "date"
 	}
 	return "numeric"
 }
@@ -87,9 +111,10 @@ type Column struct {
 	// Missing reports whether the column's training rows had missing
 	// values, and the column has a missing-indicator input.
 	Missing bool
-	// Impute is the value a numeric column with Missing takes where its
-	// value is missing: the median of its training values (0 if it had
-	// none).
+	// Impute is the value a numeric or date column with Missing takes
+	// where its value is missing: the median of its training values, in
+	// days for a date (0 if it had none). A missing date's weekday and
+	// month inputs are 0, the centers of their circles.
 	Impute float64
 }
 
@@ -105,10 +130,18 @@ const (
 	maxLevels = 64
 )
 
+// dateWidth is the number of inputs of a date column besides its missing
+// indicator: the days, and the sine and cosine of the weekday and the
+// month.
+const dateWidth = 5
+
 // width returns the number of inputs of c.
 func (c *Column) width() int {
 	n := 1
-	if c.Kind == Categorical {
+	switch c.Kind {
+	case Date:
+		n = dateWidth
+	case Categorical:
 		n = len(c.Levels)
 		if c.Other {
 			n++
@@ -151,20 +184,25 @@ func (e *Encoding) Columns() []Column {
 // Config.Inputs of a model that uses the encoding.
 func (e *Encoding) Inputs() int { return e.start[len(e.columns)] }
 
-// InputColumn returns the index of the column that input i comes from,
+// inputColumn returns the index of the column that input i comes from,
 // for i in [0, Inputs()).
-func (e *Encoding) InputColumn(i int) int {
+func (e *Encoding) inputColumn(i int) int {
 	return sort.SearchInts(e.start[1:], i+1)
 }
 
 // InputNames returns a name for each input: a numeric column's name,
 // "name=level" for a level's input, "name=(other)" for the pooled
-// levels' and "name=(missing)" for the missing indicator.
+// levels', a date column's name and "name=(weekday sin)", "(weekday
+// cos)", "(month sin)", "(month cos)" for its inputs, and
+// "name=(missing)" for the missing indicator.
 func (e *Encoding) InputNames() []string {
 	names := make([]string, 0, e.Inputs())
 	for _, c := range e.columns {
-		if c.Kind == Numeric {
+		if c.Kind != Categorical {
 			names = append(names, c.Name)
+		}
+		if c.Kind == Date {
+			names = append(names, c.Name+"=(weekday sin)", c.Name+"=(weekday cos)", c.Name+"=(month sin)", c.Name+"=(month cos)")
 		}
 		for _, l := range c.Levels {
 			names = append(names, c.Name+"="+l)
@@ -191,6 +229,20 @@ func (e *Encoding) plain() bool {
 	return true
 }
 
+// hasDates reports whether e, nil or not, has a date column: a model
+// with one is saved in format version 6.
+func (e *Encoding) hasDates() bool {
+	if e == nil {
+		return false
+	}
+	for _, c := range e.columns {
+		if c.Kind == Date {
+			return true
+		}
+	}
+	return false
+}
+
 // fieldNote is what encodeField had to assume about a field.
 type fieldNote uint8
 
@@ -205,8 +257,16 @@ const (
 // feature) for the text field, with numbers parsed by ParseNumber with
 // the decimal mark decimal; center is the value a missing number takes
 // where the column has no indicator. It returns ParseNumber's error for
-// text in a numeric column.
+// text in a numeric column, and an error wrapping ErrNotNumber for text
+// in a date column that is not an ISO date.
 func encodeField[T Float](x []T, c *Column, field string, decimal byte, center float64) (fieldNote, error) {
+	if c != nil && c.Kind == Date {
+		days, missing, err := parseDate(field)
+		if err != nil {
+			return noteNone, err
+		}
+		return encodeDate(x, c, days, missing, center), nil
+	}
 	if c == nil || c.Kind == Numeric {
 		v, missing, err := ParseNumber(field, decimal)
 		if err != nil {
@@ -220,17 +280,21 @@ func encodeField[T Float](x []T, c *Column, field string, decimal byte, center f
 // encodeCell is encodeField for row i of the table column tc, whose
 // numbers it takes as they are.
 func encodeCell[T Float](x []T, c *Column, tc *TableColumn, i int, decimal byte, center float64) (fieldNote, error) {
-	if tc.Numbers == nil {
-		return encodeField(x, c, tc.Levels[tc.Codes[i]], decimal, center)
-	}
-	if c == nil || c.Kind == Numeric {
+	switch {
+	case tc.Dates && c != nil && c.Kind == Date:
+		v := tc.Numbers[i]
+		if math.IsInf(v, 0) {
+			return noteNone, fmt.Errorf("%w: a date of %g days", ErrNonFinite, v)
+		}
+		return encodeDate(x, c, v, math.IsNaN(v), center), nil
+	case tc.Numbers != nil && !tc.Dates && (c == nil || c.Kind == Numeric):
 		v, missing, err := tc.Number(i, decimal)
 		if err != nil {
 			return noteNone, err
 		}
 		return encodeNumber(x, c, v, missing, center), nil
 	}
-	return encodeLevel(x, c, tc.Field(i, decimal)), nil
+	return encodeField(x, c, tc.Field(i, decimal), decimal, center)
 }
 
 // encodeNumber writes the inputs x of the numeric column c (nil: without
@@ -249,6 +313,41 @@ func encodeNumber[T Float](x []T, c *Column, v float64, missing bool, center flo
 		x[1] = indicator[T](missing)
 	}
 	return noteNone
+}
+
+// encodeDate writes the inputs x of the date column c for the instant
+// days (see Encoding), or a missing value.
+func encodeDate[T Float](x []T, c *Column, days float64, missing bool, center float64) fieldNote {
+	clear(x)
+	note := noteNone
+	switch {
+	case !missing:
+		x[0] = T(days)
+		w := 2 * math.Pi * float64(isodate.Weekday(days)) / 7
+		m := 2 * math.Pi * float64(isodate.Month(days)-1) / 12
+		x[1], x[2], x[3], x[4] = T(math.Sin(w)), T(math.Cos(w)), T(math.Sin(m)), T(math.Cos(m))
+	case !c.Missing:
+		x[0], note = T(center), noteImputed
+	default:
+		x[0] = T(c.Impute)
+	}
+	if c.Missing {
+		x[dateWidth] = indicator[T](missing)
+	}
+	return note
+}
+
+// parseDate returns the days of the ISO date field (isodate.Parse), or
+// whether it is missing, and an error wrapping ErrNotNumber for any other
+// text.
+func parseDate(field string) (days float64, missing bool, err error) {
+	if days, ok := isodate.Parse(field); ok {
+		return days, false, nil
+	}
+	if isMissing(strings.TrimSpace(field)) {
+		return 0, true, nil
+	}
+	return 0, false, fmt.Errorf("%w: %q is not an ISO date (YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SS)", ErrNotNumber, field)
 }
 
 // encodeLevel writes the inputs x of the categorical column c for the

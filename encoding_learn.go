@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -62,7 +63,9 @@ var ErrMissingColumn = errors.New("gcp: the record lacks a column of the model")
 // encoding must not see, as a model must not see their targets.
 //
 // A column is numeric if every one of its training values is a number
-// or missing, and categorical otherwise (Encoding describes both). Errors:
+// or missing, a date column if every one of its fields is an ISO date or
+// date-time or missing (and one at least a date), and categorical
+// otherwise (Encoding describes them). Errors:
 // ErrConfig for a target that names no column, no feature column, or
 // names that SetFeatureNames would refuse (empty, repeated, or not UTF-8
 // of at most 1024 bytes), more inputs than a Config allows, or two
@@ -73,7 +76,7 @@ var ErrMissingColumn = errors.New("gcp: the record lacks a column of the model")
 // number that is infinite, in a numeric column or the target.
 //
 // LearnEncodingColumns learns the same from a table held by column,
-// without the text of its numbers.
+// without the text of its numbers or dates.
 func LearnEncoding(header []string, rows [][]string, target string, decimal byte) (*Encoding, *EncodedRows, error) {
 	cols := make([]TableColumn, len(header))
 	for j := range cols {
@@ -87,6 +90,9 @@ func LearnEncoding(header []string, rows [][]string, target string, decimal byte
 			cols[j].Codes[i], cols[j].Levels[i] = uint32(i), f
 		}
 	}
+	for j := range cols {
+		cols[j] = asDates(cols[j])
+	}
 	return LearnEncodingColumns(header, cols, nil, target, decimal)
 }
 
@@ -94,8 +100,11 @@ func LearnEncoding(header []string, rows [][]string, target string, decimal byte
 // holds one TableColumn per column of header, and rows the indices of
 // the training rows among the columns' (nil: every row). The encoding
 // and the encoded rows are those LearnEncoding learns from the same
-// rows as text, bit for bit; EncodedRows.Rows and FieldError.Row are
-// indices among the columns' rows. A column of Numbers is numeric. It
+// rows as text, bit for bit, where the columns LearnEncoding finds to be
+// dates are given as Dates; EncodedRows.Rows and FieldError.Row are
+// indices among the columns' rows. A column of Numbers is numeric, one
+// with Dates a date column, and a column of text never a date column:
+// pass Dates to have one, or text to have the dates as levels. It
 // returns the errors of LearnEncoding, ErrShape for columns of other
 // lengths than the first or for an index of a row or level out of
 // range, and a *FieldError wrapping ErrNonFinite for an infinite number
@@ -198,6 +207,9 @@ func tableColumn(c, k int) int {
 // learnColumn learns the column called name, the table's column j, from
 // the kept rows of tc.
 func learnColumn(name string, tc *TableColumn, kept []int, j int, decimal byte) (Column, error) {
+	if tc.Dates && tc.Numbers != nil {
+		return learnDates(name, tc, kept, j)
+	}
 	col := Column{Name: name}
 	var bad error // the first infinite number, an error if the column is numeric
 	for _, i := range kept {
@@ -224,14 +236,61 @@ func learnColumn(name string, tc *TableColumn, kept []int, j int, decimal byte) 
 	return col, nil
 }
 
-// median returns the median of the numbers of the kept rows of the
-// numeric column tc, 0 if all are missing. It is a second pass over the
-// rows, made only for a column with missing values, so that the
-// numbers of every other column are not copied.
+// learnDates learns the date column called name, the table's column j,
+// from the kept rows of tc, a column of Dates.
+func learnDates(name string, tc *TableColumn, kept []int, j int) (Column, error) {
+	col := Column{Name: name, Kind: Date}
+	for _, i := range kept {
+		switch v := tc.Numbers[i]; {
+		case math.IsInf(v, 0):
+			return Column{}, &FieldError{Row: i, Index: j, Column: name, Err: fmt.Errorf("%w: a date of %g days", ErrNonFinite, v)}
+		case math.IsNaN(v):
+			col.Missing = true
+		}
+	}
+	if col.Missing {
+		col.Impute = median(tc, kept, 0)
+	}
+	return col, nil
+}
+
+// asDates returns the column of text tc as a column of Dates if every
+// one of its fields is an ISO date or missing, and one at least a date;
+// else tc.
+func asDates(tc TableColumn) TableColumn {
+	days := make([]float64, len(tc.Codes))
+	some := false
+	for i, code := range tc.Codes {
+		v, missing, err := parseDate(tc.Levels[code])
+		if err != nil {
+			return tc
+		}
+		if missing {
+			v = math.NaN()
+		}
+		days[i], some = v, some || !missing
+	}
+	if !some {
+		return tc
+	}
+	return TableColumn{Numbers: days, Dates: true}
+}
+
+// median returns the median of the numbers (the days of Dates) of the
+// kept rows of the numeric or date column tc, 0 if all are missing. It
+// is a second pass over the rows, made only for a column with missing
+// values, so that the numbers of every other column are not copied.
 func median(tc *TableColumn, kept []int, decimal byte) float64 {
 	var numbers []float64
 	for _, i := range kept {
-		if v, missing, _ := tc.Number(i, decimal); !missing {
+		var v float64
+		var missing bool
+		if tc.Dates {
+			v, missing = tc.Numbers[i], math.IsNaN(tc.Numbers[i])
+		} else {
+			v, missing, _ = tc.Number(i, decimal)
+		}
+		if !missing {
 			numbers = append(numbers, v)
 		}
 	}

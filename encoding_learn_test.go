@@ -61,8 +61,8 @@ func TestLearnEncoding(t *testing.T) {
 		t.Errorf("input names (-want +got):\n%s", d)
 	}
 	for i, c := range []int{0, 0, 0, 0, 1, 1, 2} {
-		if got := e.InputColumn(i); got != c {
-			t.Errorf("InputColumn(%d) = %d, want %d", i, got, c)
+		if got := e.inputColumn(i); got != c {
+			t.Errorf("inputColumn(%d) = %d, want %d", i, got, c)
 		}
 	}
 	if got.Dropped != 1 || len(got.Rows) != 14 || got.Rows[3] != 4 || len(got.Y) != 14 || got.Y[3] != 14 {

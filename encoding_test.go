@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestEncodeField checks each column kind's inputs, written out from
@@ -85,8 +86,8 @@ func TestEncodingInputs(t *testing.T) {
 		t.Errorf("inputs %d, target %q, plain %v, names (-want +got):\n%s", e.Inputs(), e.Target(), e.plain(), d)
 	}
 	for i, c := range []int{0, 0, 0, 0, 1, 2, 2, 3} {
-		if got := e.InputColumn(i); got != c {
-			t.Errorf("InputColumn(%d) = %d, want %d", i, got, c)
+		if got := e.inputColumn(i); got != c {
+			t.Errorf("inputColumn(%d) = %d, want %d", i, got, c)
 		}
 	}
 	e.Columns()[0].Levels[0] = "changed"
@@ -269,5 +270,95 @@ func TestMaxEncodingLen(t *testing.T) {
 				t.Errorf("%d inputs: a payload of %d bytes, bound %d", e.Inputs(), len(b), maxEncodingLen(inputs))
 			}
 		}
+	}
+}
+
+// A date column becomes its days since 1970-01-01 and its weekday's and
+// month's circles, worked by hand: 2024-03-17 is day 19799, a Sunday
+// (weekday 6 of 7) in March (month 2 of 12); 2024-03-18 a Monday.
+func TestLearnEncodingReadsISODates(t *testing.T) {
+	header := []string{"sold", "y"}
+	var rows [][]string
+	for i, d := range []string{"2024-03-17", "2024-03-18", "", "2024-03-20T12:00:00Z", "2024-03-18"} {
+		rows = append(rows, []string{d, fmt.Sprint(i)})
+	}
+	e, enc, err := LearnEncoding(header, rows, "y", '.')
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := e.Columns()
+	// The median of 19799, 19800, 19800 and 19802.5 is 19800.
+	if len(cols) != 1 || cols[0].Kind != Date || !cols[0].Missing || cols[0].Impute != 19800 || e.Inputs() != 6 {
+		t.Fatalf("columns %+v, %d inputs", cols, e.Inputs())
+	}
+	sun, mar := 2*math.Pi*6/7, 2*math.Pi*2/12
+	want := []float64{19799, math.Sin(sun), math.Cos(sun), math.Sin(mar), math.Cos(mar), 0}
+	if got := enc.X[:6]; !cmp.Equal(got, want, cmpopts.EquateApprox(0, 1e-15)) { // sin and cos within an ulp of math's
+		t.Errorf("2024-03-17: inputs %v, want %v", got, want)
+	}
+	if got := enc.X[12:18]; !cmp.Equal(got, []float64{19800, 0, 0, 0, 0, 1}) {
+		t.Errorf("missing: inputs %v, want the median, zeros and the indicator", got)
+	}
+	if got := enc.X[18]; got != 19802.5 {
+		t.Errorf("2024-03-20T12:00:00Z: days %v, want 19802.5", got)
+	}
+	names := e.InputNames()
+	if names[0] != "sold" || names[1] != "sold=(weekday sin)" || names[5] != "sold=(missing)" {
+		t.Errorf("input names %q", names)
+	}
+	// The columnar form, given the dates as days, learns the same, bit
+	// for bit; given them as text, the levels.
+	days := []float64{19799, 19800, math.NaN(), 19802.5, 19800}
+	y := TableColumn{Numbers: []float64{0, 1, 2, 3, 4}}
+	e2, enc2, err := LearnEncodingColumns(header, []TableColumn{{Numbers: days, Dates: true}, y}, nil, "y", '.')
+	if err != nil || !cmp.Equal(e2.Columns(), cols) || !cmp.Equal(enc2.X, enc.X) {
+		t.Errorf("columnar: %v, %+v, %v", err, e2.Columns(), enc2.X)
+	}
+	text := TableColumn{Codes: []uint32{0, 1, 2, 3, 1}, Levels: []string{"2024-03-17", "2024-03-18", "", "2024-03-20T12:00:00Z"}}
+	if e3, _, err := LearnEncodingColumns(header, []TableColumn{text, y}, nil, "y", '.'); err != nil || e3.Columns()[0].Kind != Categorical {
+		t.Errorf("columnar text: %v, %+v", err, e3.Columns())
+	}
+}
+
+// A model with a date column encodes a record's date text, a table's
+// days and a saved-and-loaded copy's alike, and refuses text that is not
+// an ISO date.
+func TestDateColumnEncodesRecordsAndRoundTrips(t *testing.T) {
+	e := newEncoding("y", []Column{{Name: "sold", Kind: Date, Missing: true, Impute: 19000}, {Name: "rooms"}})
+	m := mustModel[float64](t, Config{Inputs: e.Inputs(), Hidden: []int{3}, Seed: 5})
+	if err := m.SetEncoding(e); err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.MarshalBinary()
+	if err != nil || le.Uint16(b[8:]) != fileVersionDates {
+		t.Fatalf("MarshalBinary: %v, version %d", err, le.Uint16(b[8:]))
+	}
+	var back Model[float64]
+	if err := back.UnmarshalBinary(b); err != nil || !cmp.Equal(back.Encoding().Columns(), e.Columns()) {
+		t.Fatalf("UnmarshalBinary: %v", err)
+	}
+	x1, x2, x3 := make([]float64, 7), make([]float64, 7), make([]float64, 7)
+	if _, err := back.EncodeRecord(x1, MapRecord{"sold": "2024-03-17T06:00:00+06:00", "rooms": "3"}, '.'); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.EncodeRow(x2, []TableColumn{{Numbers: []float64{19799}, Dates: true}, {Numbers: []float64{3}}}, 0, '.'); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.EncodeFields(x3, []string{"2024-03-17", "3"}, '.'); err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(x1, x2) || !cmp.Equal(x1, x3) || x1[0] != 19799 {
+		t.Errorf("record %v, row %v, fields %v: want the same inputs, day 19799 first", x1, x2, x3)
+	}
+	_, err = m.EncodeFields(x3, []string{"03/04/2024", "3"}, '.')
+	if fe := (*FieldError)(nil); !errors.As(err, &fe) || !errors.Is(err, ErrNotNumber) || fe.Column != "sold" {
+		t.Errorf("03/04/2024: %v, want a FieldError on sold wrapping ErrNotNumber", err)
+	}
+	// A version-5 file cannot hold a date column, nor a version-6 file
+	// be without one.
+	b5 := persistFixCRCs(append([]byte(nil), b...))
+	le.PutUint16(b5[8:], fileVersionSections)
+	if err := back.UnmarshalBinary(persistFixCRCs(b5)); !errors.Is(err, ErrFormat) {
+		t.Errorf("a date column in version 5: %v, want ErrFormat", err)
 	}
 }

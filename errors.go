@@ -23,6 +23,12 @@ var (
 	// ErrBatch reports an empty batch or one larger than the trainer's
 	// BatchSize.
 	ErrBatch = errors.New("gcp: batch size out of range")
+	// ErrTooFewRows reports data too small for AutoFit to hold rows out
+	// to choose and calibrate a model on: fewer than MinAutoFitRows. A
+	// model trained on a handful of rows without them states intervals it
+	// cannot know (2 rows gave a "95%" interval that covered 30% of new
+	// targets), so AutoFit refuses rather than pretend.
+	ErrTooFewRows = errors.New("gcp: too few rows")
 	// ErrLevel reports an interval level outside (0, 1).
 	ErrLevel = errors.New("gcp: interval level outside (0, 1)")
 	// ErrNoConformal reports a model without the conformal calibration

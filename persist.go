@@ -10,7 +10,7 @@ import (
 	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
-// The saved-model format, versions 1 to 5; docs/format.md documents them
+// The saved-model format, versions 1 to 6; docs/format.md documents them
 // byte by byte.
 const (
 	headerLen   = 24 // magic through the header CRC, versions 1 and 2
@@ -25,18 +25,21 @@ const (
 // The format versions: 1 holds GCP models, 2 adds the loss and its
 // parameters for the comparators, 3 what the model remembers of its
 // training data and its calibration, 4 the number of members of an
-// ensemble, 5 the tagged sections (sections.go). A model is written in
+// ensemble, 5 the tagged sections (sections.go), 6 date columns in the
+// encoding section, so that a release that knows no date column refuses
+// such a model as written by a newer release. A model is written in
 // the lowest version that holds it, so that a file stays readable by as
 // many versions of this package as it can: a single GCP network without
 // names, ranges or calibration as version 1, a comparator as version 2,
-// only an ensemble as version 4, and only a model with a section as
-// version 5.
+// only an ensemble as version 4, only a model with a section as version
+// 5, and only a model with a date column as version 6.
 const (
 	fileVersionGCP      = 1
 	fileVersionLoss     = 2
 	fileVersionData     = 3
 	fileVersionMembers  = 4
 	fileVersionSections = 5
+	fileVersionDates    = 6
 )
 
 // maxNamesLen bounds a version-3 file's names section: a length and
@@ -62,7 +65,7 @@ const float32Overflow = 0x1.ffffffp127
 // lengths, which package binfmt checks and reads by.
 var modelFormat = binfmt.Format{
 	Magic:      atomicfile.MagicGCPM,
-	MaxVersion: fileVersionSections,
+	MaxVersion: fileVersionDates,
 	HeaderLen:  func(v uint16) int { return int(header{version: int(v)}.headerLen()) },
 }
 
@@ -132,7 +135,7 @@ func elemSize[T Float]() int {
 // with ErrConfig.
 //
 // The format is little-endian, floats as their IEEE 754 bits, and
-// versioned: a model is written in the lowest of versions 1 to 5 that
+// versioned: a model is written in the lowest of versions 1 to 6 that
 // holds everything it has, so that older releases read it. The module's
 // docs/format.md lays out every version byte by byte.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
@@ -167,6 +170,9 @@ func (m *Model[T]) encode() []byte {
 	sections := appendSections(nil, &m.ext)
 	if len(sections) > 0 {
 		h.version, h.names, h.sections = fileVersionSections, len(names), len(sections)
+	}
+	if m.ext.encoding.hasDates() {
+		h.version = fileVersionDates
 	}
 	b := make([]byte, 0, h.size())
 	b = modelFormat.AppendPrefix(b, uint16(h.version))
@@ -412,6 +418,9 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	off := d.Off()
 	if err := parseSections(d.Bytes(end-off), off, &m.ext, cfg); err != nil {
 		return nil, err
+	}
+	if dates := m.ext.encoding.hasDates(); dates != (h.version == fileVersionDates) {
+		return nil, fmt.Errorf("%w: offset 8: version %d for a model with date columns: %v; want version %d exactly when it has some", ErrFormat, h.version, dates, fileVersionDates)
 	}
 	if enc := m.ext.encoding; enc != nil {
 		// The encoding names the target and the inputs.

@@ -176,6 +176,24 @@ var goldenFiles = []struct {
 		},
 	},
 	{
+		name: "model_v6_dates_float64.gcpm",
+		// 2024-03-17 (a Sunday in March, day 19799) with 3 rooms, and a
+		// missing date (the median, its indicator set) with 5.
+		inputs: [][]float64{{19799, -0.7818314824680298, 0.6234898018587336, 0.8660254037844386, 0.5, 0, 3}, {19000, 0, 0, 0, 0, 1, 5}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A GCP network with an encoding of a date column with missing
+			// values (its days, weekday and month, and its indicator) and
+			// a numeric column: version 6, which releases that know no
+			// date column refuse as newer.
+			m := persistFitted[float64](t, Config{Inputs: 7, Hidden: []int{4}, Seed: 61})
+			goldenMust(t, m.SetEncoding(newEncoding("price", []Column{
+				{Name: "sold", Kind: Date, Missing: true, Impute: 19000},
+				{Name: "rooms"},
+			})))
+			return m
+		},
+	},
+	{
 		name:   "model_v5_conformal_float32.gcpm",
 		inputs: [][]float64{{0.5, -1}, {2, 0.25}},
 		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {

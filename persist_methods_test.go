@@ -1,5 +1,5 @@
 // FuzzUnmarshal's checks of what a loaded model does (persist_test.go
-// checks how it loads), and its seeds of format version 5: every method
+// checks how it loads), and its seeds of format versions 5 and 6: every method
 // that a program calls on a model it loaded, on records built from the
 // model's own encoding, and the invariants the package documents for
 // them.
@@ -18,18 +18,20 @@ import (
 // Model[float32] and Model[float64]: one of each kind of section alone
 // (a log transform; an encoding with a categorical column with Other and
 // a missing indicator and a numeric column with one; a conformal
-// calibration of three rows), and all three together, on a single network
-// and an ensemble. Their shapes are fuzzSeedConfigs', with as many inputs
+// calibration of three rows), and all three together, and an encoding
+// with a date column (version 6), on a single network and an ensemble. Their shapes are fuzzSeedConfigs', with as many inputs
 // as the encoding needs, so that they stay a few hundred bytes.
 func fuzzSeedsV5(t testing.TB) [][]byte {
 	enc := newEncoding("y", []Column{
 		{Name: "c", Kind: Categorical, Levels: []string{"a", "b"}, Other: true, Missing: true},
 		{Name: "x", Missing: true, Impute: 2.5},
 	})
+	dates := newEncoding("y", []Column{{Name: "d", Kind: Date, Missing: true, Impute: 19799}, {Name: "x"}})
 	sections := []struct {
 		inputs int
 		set    func(e *extensions)
 	}{
+		{dates.Inputs(), func(e *extensions) { e.encoding = dates }},
 		{1, func(e *extensions) { e.transform = TransformLog }},
 		{enc.Inputs(), func(e *extensions) { e.encoding = enc }},
 		{1, func(e *extensions) { e.conformal = thinScores([]float64{0.5, 1, 2}) }},
@@ -53,7 +55,7 @@ func fuzzSeedsV5(t testing.TB) [][]byte {
 func fuzzSeedV5[T Float](t testing.TB, cfg Config, set func(*extensions)) *Model[T] {
 	m := mustModel[T](t, cfg)
 	set(&m.ext)
-	if h, _ := parseHeader(m.encode()); h.version != fileVersionSections {
+	if h, _ := parseHeader(m.encode()); h.version < fileVersionSections {
 		t.Fatalf("a seed with sections is written in version %d", h.version)
 	}
 	return m
@@ -69,7 +71,10 @@ func fuzzRecords(cols []Column) [][]string {
 	records := make([][]string, 4)
 	for _, c := range cols {
 		known, outside, bad := "0.5", "-1e300", "x"
-		if c.Kind == Categorical {
+		switch c.Kind {
+		case Date:
+			known, outside, bad = "2024-03-17", "9999-12-31T23:59:59.999Z", "03/04/2024"
+		case Categorical:
 			known, outside, bad = "z", " \x00 ", "1e999"
 			if len(c.Levels) > 0 {
 				known = c.Levels[0]
@@ -103,6 +108,9 @@ func fuzzTable(cols []Column, fields []string) []TableColumn {
 				v = math.NaN()
 			}
 			table[c] = TableColumn{Numbers: []float64{v}}
+		}
+		if cols[c].Kind == Date {
+			table[c] = asDates(table[c])
 		}
 	}
 	return table

@@ -152,7 +152,7 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
 	hl := headerLen
-	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionSections {
+	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionDates {
 		hl = int(header{version: int(le.Uint16(b[8:]))}.headerLen())
 	}
 	if len(b) >= hl {
@@ -657,7 +657,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 6", patch(8, []byte{6, 0}), ErrVersion, false},
+		{"version 7", patch(8, []byte{7, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -843,7 +843,7 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 10:
 				// Another version this package reads fails the header
 				// CRC, which covers the version.
-				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionSections {
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionDates {
 					want = ErrVersion
 				}
 			}
@@ -1131,7 +1131,8 @@ var fuzzSeedConfigs = []Config{
 // fuzzUnmarshalSeeds returns FuzzUnmarshal's seed models, each as
 // Model[float32] and Model[float64]: the fresh models of fuzzSeedConfigs,
 // and the first two fitted with everything version 3 adds (names, ranges,
-// calibration).
+// calibration); the golden model of version 6, with a date column; and
+// fuzzSeedsV5's.
 func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 	var seeds [][]byte
 	for i, cfg := range fuzzSeedConfigs {
@@ -1142,7 +1143,12 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 			seeds = append(seeds, persistFittedV3[float32](f, cfg).encode(), persistFittedV3[float64](f, cfg).encode())
 		}
 	}
-	return append(seeds, fuzzSeedsV5(f)...)
+	// The golden model with a date column, trained rather than new.
+	golden, err := os.ReadFile(filepath.Join("testdata", "model_v6_dates_float64.gcpm"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return append(append(seeds, golden), fuzzSeedsV5(f)...)
 }
 
 // fuzzDecoded holds the results of decoding one input as Model[T] through
@@ -1151,13 +1157,13 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 // allocates if its header and Config claim a LossMLBayes model that
 // Config.validate accepts: MCSamples × 2 heads × Members × the last
 // hidden width, read at the offsets MarshalBinary documents (versions 3
-// to 5 shifted by their longer headers). Otherwise it returns 0.
+// to 6 shifted by their longer headers). Otherwise it returns 0.
 func fuzzMCMask(data []byte) uint64 {
 	if len(data) < headerLenV3 {
 		return 0
 	}
 	v := le.Uint16(data[8:])
-	if v < fileVersionLoss || v > fileVersionSections {
+	if v < fileVersionLoss || v > fileVersionDates {
 		return 0
 	}
 	hlen := int(header{version: int(v)}.headerLen())

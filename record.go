@@ -238,7 +238,7 @@ func (m *Model[T]) encodeRecord(x []T, encode func(c int, x []T, col *Column, ce
 	if n, first := m.OutsideRange(x); n > 0 {
 		notes.Outside, notes.FirstOutside = n, first
 		if e != nil {
-			notes.FirstOutside = e.InputColumn(first)
+			notes.FirstOutside = e.inputColumn(first)
 		}
 	}
 	return notes, nil

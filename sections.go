@@ -251,9 +251,9 @@ func parseConformal(p []byte, e *extensions, _ Config) error {
 //	4     C, uint32: the number of columns, 1..Inputs
 //	per column:
 //	2+n   its name, as the target's
-//	1     Kind: 0 numeric, 1 categorical
+//	1     Kind: 0 numeric, 1 categorical, 2 date (version 6 only)
 //	1     flags: 1 Missing, 2 Other (categorical only)
-//	8     numeric with Missing: Impute, float64, finite
+//	8     numeric or date with Missing: Impute, float64, finite
 //	4     categorical: L, uint32, the number of Levels
 //	2+n   categorical: each level, as the target's name, in
 //	      increasing byte order
@@ -295,7 +295,7 @@ func appendEncoding(b []byte, e *extensions) ([]byte, bool) {
 			flags |= flagOther
 		}
 		b = append(b, byte(c.Kind), flags)
-		if c.Kind == Numeric {
+		if c.Kind != Categorical {
 			if c.Missing {
 				b = le.AppendUint64(b, math.Float64bits(c.Impute))
 			}
@@ -333,9 +333,9 @@ func parseEncoding(p []byte, e *extensions, cfg Config) error {
 		c.Kind, c.Missing, c.Other = ColumnKind(kind), flags&flagMissing != 0, flags&flagOther != 0
 		switch {
 		case r.Err() != nil:
-		case kind > byte(Categorical) || flags > flagMissing|flagOther || c.Kind == Numeric && c.Other:
+		case kind > byte(Date) || flags > flagMissing|flagOther || c.Kind != Categorical && c.Other:
 			return fmt.Errorf("%w: column %d: kind %d, flags %d", ErrFormat, len(columns), kind, flags)
-		case c.Kind == Numeric && c.Missing:
+		case c.Kind != Categorical && c.Missing:
 			if c.Impute = r.F64(); r.Err() == nil && !finite(c.Impute) {
 				return fmt.Errorf("%w: column %d: imputed value %v", ErrNonFinite, len(columns), c.Impute)
 			}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gcpnet/gcp/internal/isodate"
 )
 
 // A TableColumn is one column of a table held by column rather than by
@@ -15,12 +17,17 @@ import (
 // header of 16 bytes besides, about three times as much on a wide numeric
 // table.
 //
-// A column is one of two kinds:
+// A column is one of three kinds:
 //
 //   - Numbers, if not nil, holds a column whose every field is a number
 //     or missing: each number as ParseNumber reads its field, and NaN
 //     where the value is missing. ±Inf is an infinite value, refused as
 //     ParseNumber refuses its text.
+//   - With Dates set, Numbers holds a column of ISO dates or date-times
+//     (see Encoding): each as days since 1970-01-01 00:00 UTC, NaN where
+//     the value is missing. An encoding takes it as a date column; its
+//     fields are dates, not numbers (Number returns ErrNotNumber). Dates
+//     without Numbers is a column of text, as if Dates were not set.
 //   - Otherwise row i's field is the text Levels[Codes[i]], as the file
 //     writes it, surrounding spaces included. Levels may repeat; keeping
 //     each distinct text once holds a column of few distinct values at 4
@@ -31,6 +38,7 @@ import (
 // Model.EncodeRow check both and return ErrShape.
 type TableColumn struct {
 	Numbers []float64
+	Dates   bool
 	Codes   []uint32
 	Levels  []string
 }
@@ -47,8 +55,11 @@ func (c *TableColumn) Rows() int {
 // decimal mark decimal for a column of text: the number, or missing, or
 // an error wrapping ErrNotNumber or ErrNonFinite.
 func (c *TableColumn) Number(i int, decimal byte) (v float64, missing bool, err error) {
-	if c.Numbers == nil {
+	switch {
+	case c.Numbers == nil:
 		return ParseNumber(c.Levels[c.Codes[i]], decimal)
+	case c.Dates:
+		return ParseNumber(c.Field(i, decimal), decimal)
 	}
 	switch v = c.Numbers[i]; {
 	case math.IsNaN(v):
@@ -61,7 +72,8 @@ func (c *TableColumn) Number(i int, decimal byte) (v float64, missing bool, err 
 
 // Field returns row i's field as text: a text column's as it is, and a
 // number as the shortest text that ParseNumber reads back as the same
-// number with the decimal mark decimal ("" where the value is missing).
+// number with the decimal mark decimal, and a date as its ISO text, a
+// date-time in UTC to the millisecond ("" where the value is missing).
 // A model that takes the column as categorical (Encoding) reads its
 // levels from this text, so keep such a column as text: "007" and "7.0"
 // are levels of their own, but both the number 7.
@@ -70,8 +82,11 @@ func (c *TableColumn) Field(i int, decimal byte) string {
 		return c.Levels[c.Codes[i]]
 	}
 	v := c.Numbers[i]
-	if math.IsNaN(v) {
+	switch {
+	case math.IsNaN(v):
 		return ""
+	case c.Dates:
+		return isodate.Format(v)
 	}
 	s := strconv.FormatFloat(v, 'g', -1, 64)
 	if decimal == ',' {

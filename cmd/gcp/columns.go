@@ -202,6 +202,13 @@ func encodeTable(tab *dataset.Table, sel selection, encode func(i int, cols []gc
 // withTargets returns preds and the targets y of the rows that have one,
 // and says on w how many rows without a target were left out.
 func withTargets(w io.Writer, file string, preds []gcp.Prediction, y []float64) ([]gcp.Prediction, []float64) {
+	p, t := keepTargets(preds, y)
+	noteNoTarget(w, file, len(y)-len(t), len(y))
+	return p, t
+}
+
+// keepTargets returns preds and the targets y of the rows that have one.
+func keepTargets(preds []gcp.Prediction, y []float64) ([]gcp.Prediction, []float64) {
 	var p []gcp.Prediction
 	var t []float64
 	for i, v := range y {
@@ -209,8 +216,13 @@ func withTargets(w io.Writer, file string, preds []gcp.Prediction, y []float64) 
 			p, t = append(p, preds[i]), append(t, v)
 		}
 	}
-	if n := len(y) - len(t); n > 0 {
-		fmt.Fprintf(w, "%s: %d of %d rows have no target (missing): left out of the scores\n", file, n, len(y))
-	}
 	return p, t
+}
+
+// noteNoTarget says on w, if missing > 0, that missing rows of the total
+// have no target and were left out.
+func noteNoTarget(w io.Writer, file string, missing, total int) {
+	if missing > 0 {
+		fmt.Fprintf(w, "%s: %d of %d rows have no target (missing): left out of the scores\n", file, missing, total)
+	}
 }

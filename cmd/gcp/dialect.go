@@ -8,17 +8,19 @@ import (
 	"github.com/gcpnet/gcp/internal/dataset"
 )
 
-// dialectFlags are -sep, -decimal and -text, which every command that
-// reads a data file has: the file's separator and decimal mark, detected
-// unless given, and the columns to read as text (dataset.Read).
-type dialectFlags struct{ sep, decimal, text *string }
+// dialectFlags are -sep, -decimal, -text and -dates, which every command
+// that reads a data file has: the file's separator and decimal mark,
+// detected unless given, the columns to read as text, and whether ISO
+// dates are read as dates (dataset.Read).
+type dialectFlags struct{ sep, decimal, text, dates *string }
 
-// addDialectFlags defines -sep, -decimal and -text on c.
+// addDialectFlags defines -sep, -decimal, -text and -dates on c.
 func addDialectFlags(c *command) dialectFlags {
 	return dialectFlags{
 		sep:     c.fs.String("sep", "", `the data file's field separator: ",", ";" or "tab" (default: detected from the header and the first rows)`),
 		decimal: c.fs.String("decimal", "", `the data file's decimal mark: "." or "," (default: detected from the numbers)`),
 		text:    c.fs.String("text", "", `columns to read as text (categorical), as written: names separated by commas. A column of numbers with a few fields that are not numbers is an error unless named here`),
+		dates:   c.fs.String("dates", "on", `"on": a column of ISO dates (2024-03-17, 2024-03-17T06:30:00Z, 2024-03-17 06:30) is a date, the model's inputs its days since 1970-01-01 and its weekday and month; a column of other dates (03/04/2024) is an error unless named in -text. "off": dates are text, as before`),
 	}
 }
 
@@ -40,6 +42,13 @@ func (f dialectFlags) dialect() (dataset.Dialect, error) {
 		d.Decimal = (*f.decimal)[0]
 	default:
 		return d, fmt.Errorf(`-decimal %q: want "." or ","`, *f.decimal)
+	}
+	switch {
+	case f.dates == nil || *f.dates == "on":
+	case *f.dates == "off":
+		d.NoDates = true
+	default:
+		return d, fmt.Errorf(`-dates %q: want "on" or "off"`, *f.dates)
 	}
 	return d, nil
 }

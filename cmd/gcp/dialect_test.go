@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/internal/isodate"
 )
 
 func TestDialectFlags(t *testing.T) {
@@ -82,5 +83,50 @@ func TestTrainRefusesDevice(t *testing.T) {
 	_, _, err := gcpRun("train", "-data", "/dev/zero", "-o", filepath.Join(dir, "m.gcpm"))
 	if !errors.Is(err, dataset.ErrNotFile) || err.Error() != "/dev/zero: not a regular file or a pipe: it is a character device" {
 		t.Errorf("train -data /dev/zero: %v, want dataset.ErrNotFile", err)
+	}
+}
+
+// dateFile writes a table of n rows, dates from first on (one a day),
+// and a target that rises with the date, to path.
+func dateFile(t *testing.T, path string, first, n int) {
+	var b strings.Builder
+	b.WriteString("sold,price\n")
+	for i := first; i < first+n; i++ {
+		fmt.Fprintf(&b, "%s,%g\n", isodate.Format(float64(19723+i)), 100+0.5*float64(i)+float64(i%3))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTrainReadsDates checks that gcp train reads a column of ISO dates
+// as a date, says so, and that predict on later dates, none of them seen
+// in training, encodes them without a warning of unknown levels (as 64
+// one-hot levels did: issue 33); -dates off reads them as text as
+// before, and slash dates are refused where they are.
+func TestTrainReadsDates(t *testing.T) {
+	dir := t.TempDir()
+	train, later, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "later.csv"), filepath.Join(dir, "m.gcpm")
+	dateFile(t, train, 0, 150)
+	dateFile(t, later, 200, 50)
+	_, stderr, err := gcpRun("train", "-data", train, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1", "-hidden", "4", "-target-transform", "none")
+	if err != nil || !strings.Contains(stderr, "columns: sold date: days since 1970-01-01, weekday, month") {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	stdout, stderr, err := gcpRun("predict", "-model", model, "-data", later)
+	if err != nil || strings.Contains(stderr, "does not know") || strings.Count(stdout, "\n") != 51 {
+		t.Errorf("predict on later dates: %v, %d lines\n%s", err, strings.Count(stdout, "\n"), stderr)
+	}
+	_, stderr, err = gcpRun("train", "-data", train, "-o", model, "-validation", "0", "-epochs", "1", "-members", "1", "-hidden", "4", "-dates", "off")
+	if err != nil || !strings.Contains(stderr, "columns: sold text, one-hot") {
+		t.Errorf("-dates off: %v\n%s", err, stderr)
+	}
+	slash := filepath.Join(dir, "slash.csv")
+	if err := os.WriteFile(slash, []byte("sold,price\n17/03/2024,1\n18/03/2024,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = gcpRun("train", "-data", slash, "-o", model)
+	if !errors.Is(err, dataset.ErrDateFormat) || !strings.HasPrefix(err.Error(), slash+`: line 2, column 1 (sold): a date not written as YYYY-MM-DD: "17/03/2024"`) {
+		t.Errorf("slash dates: %v", err)
 	}
 }

@@ -60,8 +60,9 @@
 // candidate and calibrates its variance on cross-fitted predictions.
 // -lr, -dropout and -epochs fix that value instead of searching it;
 // -validation 0 trains on every row for -epochs (default 500) at -lr
-// (default 0.001), without early stopping or calibration, as does a file
-// of fewer than 60 rows. It refuses, before training, a MODEL.gcpm that
+// (default 0.001), without early stopping or calibration; the automatic
+// recipe refuses a file of fewer than 60 rows (gcp.ErrTooFewRows), which
+// it cannot calibrate. It refuses, before training, a MODEL.gcpm that
 // is the data file, that is not a regular file (a device such as
 // /dev/null) or that exists and is not a model (unless -force).
 // Ctrl-C (SIGINT) or SIGTERM stops the training within an epoch, or the
@@ -94,7 +95,9 @@
 // the digits of the model's type: the shortest decimal that reads back as
 // the same float64, or float32. It warns on stderr about rows outside the
 // range. The target column may be left out: it is the one -target names,
-// or the model's target if the file has it.
+// or the model's target if the file has it. predict and eval read the
+// data once, a chunk of rows at a time, from the standard input for
+// -data -.
 //
 // eval scores a model on a data file with a target column: the RMSE, the
 // area under the paper's RMSE-versus-rejection curve (the paper's AUC,

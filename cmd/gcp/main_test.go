@@ -285,7 +285,7 @@ func TestErrors(t *testing.T) {
 	onlyB := write("onlyb.csv", "x,b,y\n2,1,3\n")
 	unnamed := filepath.Join("..", "..", "testdata", "model_v1_float64.gcpm")
 	model := filepath.Join(dir, "m.gcpm")
-	if _, _, err := gcpRun("train", "-data", good, "-o", model, "-epochs", "1"); err != nil {
+	if _, _, err := gcpRun("train", "-data", good, "-o", model, "-epochs", "1", "-validation", "0"); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

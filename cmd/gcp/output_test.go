@@ -16,9 +16,10 @@ import (
 	"github.com/gcpnet/gcp/internal/filetest"
 )
 
-// trainOnce runs "gcp train" for one epoch on data, writing to out.
+// trainOnce runs "gcp train -validation 0" for one epoch on data,
+// writing to out.
 func trainOnce(data, out string, extra ...string) error {
-	_, _, err := gcpRun(append([]string{"train", "-data", data, "-o", out, "-epochs", "1"}, extra...)...)
+	_, _, err := gcpRun(append([]string{"train", "-data", data, "-o", out, "-validation", "0", "-epochs", "1"}, extra...)...)
 	return err
 }
 
@@ -147,11 +148,11 @@ func TestTrainFloat32Underflow(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.column) || !strings.Contains(err.Error(), "-float64") {
 			t.Errorf("train -float32 on %s = %v, want an error naming %s and suggesting -float64", filepath.Base(c.data), err, c.column)
 		}
-		if _, _, err := gcpRun("train", "-data", c.data, "-o", model, "-epochs", "1"); err != nil {
+		if _, _, err := gcpRun("train", "-data", c.data, "-o", model, "-epochs", "1", "-validation", "0"); err != nil {
 			t.Errorf("train -float64 on %s: %v", filepath.Base(c.data), err)
 		}
 	}
-	if _, _, err := gcpRun("train", "-data", mixed, "-o", model, "-epochs", "1", "-float32"); err != nil {
+	if _, _, err := gcpRun("train", "-data", mixed, "-o", model, "-epochs", "1", "-float32", "-validation", "0"); err != nil {
 		t.Errorf("train -float32 with 1e-300 beside 2..20: %v", err)
 	}
 }

@@ -165,11 +165,13 @@ func TestTrainInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	data, model := smallModel(t, dir)
 	old := filetest.Read(t, model)
+	// Zero flags, the automatic recipe, take 60 rows and more.
+	large := writeSynthetic(t, dir, "large.csv", 1, 200, false)
 	for _, args := range [][]string{
-		{"train", "-data", data, "-o", model, "-epochs", "100000"},
+		{"train", "-data", large, "-o", model, "-epochs", "100000"},
 		{"train", "-data", data, "-o", model, "-epochs", "100000", "-validation", "0"},
 		{"train", "-data", data, "-o", model, "-epochs", "1000000", "-method", "svgd"},
-		{"splits", "-data", data, "-splits", writeSplitFile(t, dir), "-epochs", "100000"},
+		{"splits", "-data", large, "-splits", writeSplitFile(t, dir), "-epochs", "100000"},
 	} {
 		done := make(chan error, 1)
 		go func() {
@@ -194,7 +196,7 @@ func TestTrainInterrupted(t *testing.T) {
 		if filetest.Read(t, model) != old {
 			t.Errorf("%v interrupted changed -o", args)
 		}
-		filetest.Only(t, dir, "d.csv", "m.gcpm", "splits.txt")
+		filetest.Only(t, dir, "d.csv", "large.csv", "m.gcpm", "splits.txt")
 	}
 }
 

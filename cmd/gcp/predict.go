@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
-	"strings"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/dataset"
@@ -39,47 +37,43 @@ func (a modelArgs) parse(c *command, args []string, stdout, stderr io.Writer) er
 	return c.require(stderr, "model", "data")
 }
 
-// load loads the model and the data file and encodes the data file's rows
-// as the model takes them (encodeRows), with warnings on stderr about
-// what the encoding noted; wantTarget requires the target column.
+// load loads the model and the whole data file, for gcp plot, and
+// encodes the data file's rows as the model takes them (encodeRows), with
+// warnings on stderr about what the encoding noted; wantTarget requires
+// the target column.
 func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *dataset.Table, encoded, error) {
-	m, tab, e, _, err := a.loadTaking(stderr, wantTarget, "")
-	return m, tab, e, err
-}
-
-// loadTaking is load, which first takes the column called take, unless
-// empty, out of the data file (takeColumn): it is no input of the model,
-// and its fields are returned as they are, for gcp predict's -id.
-func (a modelArgs) loadTaking(stderr io.Writer, wantTarget bool, take string) (model, *dataset.Table, encoded, []string, error) {
 	m, err := loadModel(*a.model)
 	if err != nil {
-		return nil, nil, encoded{}, nil, err
+		return nil, nil, encoded{}, err
 	}
-	text := m.categorical()
-	if take != "" {
-		text = append(text, take)
-	}
-	tab, err := a.dialect.readTable(*a.data, text...)
+	tab, err := a.dialect.readTable(*a.data, m.categorical()...)
 	if err != nil {
-		return nil, nil, encoded{}, nil, err
-	}
-	var taken []string
-	if take != "" {
-		if tab, taken, err = takeColumn(tab, take); err != nil {
-			return nil, nil, encoded{}, nil, err
-		}
+		return nil, nil, encoded{}, err
 	}
 	sel, err := selectColumns(m, tab, *a.target, *a.reorder, wantTarget)
 	if err != nil {
-		return nil, nil, encoded{}, nil, err
+		return nil, nil, encoded{}, err
 	}
 	e, err := encodeRows(m, tab, sel)
 	if err != nil {
-		return nil, nil, encoded{}, nil, err
+		return nil, nil, encoded{}, err
 	}
-	warnRows(stderr, m, tab, sel, e)
-	return m, tab, e, taken, nil
+	warn := newRowWarnings(m)
+	warn.add(tab, sel, e)
+	warn.write(stderr)
+	return m, tab, e, nil
 }
+
+// dataStdinHelp is the help of -data for the commands that read it once,
+// as it comes.
+const dataStdinHelp = "data file: CSV with a header line, or - for the standard input (required)"
+
+// streamAbout is the help text on how predict and eval read their data.
+const streamAbout = `-data - reads the standard input. The data are read once, a few thousand
+rows at a time, in memory that does not grow with the rows (eval keeps six
+numbers a row): a bad row (a text where the model takes a number, a CSV
+syntax error) stops the command there, after the rows before it; a decimal mark not given by -decimal is detected from the first
+1024 rows.`
 
 // columnsAbout is the help text on how predict and eval find the model's
 // columns.
@@ -141,10 +135,12 @@ or above 1, or an sd far beyond the targets' spread.
 
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
-`+columnsAbout)
+
+`+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
 	levelsFlag := c.fs.String("levels", "0.95", "interval levels, comma-separated, each in (0, 1): 0.5,0.9,0.95 writes three intervals of each kind")
-	id := c.fs.String("id", "", "a column of FILE.csv to pass through as the first column, to match rows (not a feature)")
+	id := c.fs.String("id", "", "a column of FILE.csv to pass through as the first column, to match rows (a feature column stays a feature too)")
+	c.fs.Lookup("data").Usage = dataStdinHelp
 	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
 	}
@@ -152,43 +148,33 @@ or the model's target if FILE.csv has it, and is ignored.
 	if err != nil {
 		return fmt.Errorf("predict: %w", err)
 	}
-	m, tab, e, ids, err := a.loadTaking(stderr, false, *id)
+	m, err := loadModel(*a.model)
 	if err != nil {
 		return err
 	}
-	preds, err := predictRows(m, tab, e.x)
-	if err != nil {
-		return err
-	}
-	pw := newPredictWriter(stdout, m, levels, *id)
+	var pw *predictWriter
 	d := m.inputs()
-	for i, p := range preds {
-		var idv string
-		if ids != nil {
-			idv = ids[i]
+	err = a.eachChunk(stderr, m, false, *id, chunkRows, func(c *chunk) error {
+		if pw == nil {
+			pw = newPredictWriter(stdout, m, levels, *id)
 		}
-		if err := pw.row(idv, e.x[i*d:(i+1)*d], p); err != nil {
-			return err
+		for i, p := range c.preds {
+			var idv string
+			if c.ids != nil {
+				idv = c.ids[i]
+			}
+			if err := pw.row(idv, c.e.x[i*d:(i+1)*d], p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if pw != nil {
+		if ferr := pw.flush(); err == nil {
+			err = ferr
 		}
 	}
-	return pw.flush()
-}
-
-// takeColumn returns tab without the column called name, and that
-// column's fields as they are in the file (tab must hold it as text).
-func takeColumn(tab *dataset.Table, name string) (*dataset.Table, []string, error) {
-	k, err := tab.Column(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	rest := *tab
-	rest.Header = slices.Delete(slices.Clone(tab.Header), k, k+1)
-	rest.Columns = slices.Delete(slices.Clone(tab.Columns), k, k+1)
-	col := make([]string, tab.Rows())
-	for i := range col {
-		col[i] = tab.Field(i, k)
-	}
-	return &rest, col, nil
+	return err
 }
 
 // eval scores the model on a data file with a target column.
@@ -227,72 +213,42 @@ intervals' mean width and their mean interval score (the width plus
 PIT histograms: the share of targets in each tenth of their predictive
 CDF, flat at 0.1 for a calibrated predictive, U-shaped for intervals too
 narrow, humped for too wide, sloped for a bias.
-`+columnsAbout)
+
+`+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
+	c.fs.Lookup("data").Usage = dataStdinHelp
 	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
 	}
-	m, tab, e, err := a.load(stderr, true)
+	m, err := loadModel(*a.model)
 	if err != nil {
 		return err
 	}
-	preds, err := predictRows(m, tab, e.x)
+	t := newEvalTally(m)
+	rows, file := 0, ""
+	err = a.eachChunk(stderr, m, true, "", chunkRows, func(c *chunk) error {
+		rows, file = rows+c.tab.Rows(), c.tab.File
+		if err := t.add(keepTargets(c.preds, c.e.y)); err != nil {
+			return fmt.Errorf("eval: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	preds, y := withTargets(stderr, tab.File, preds, e.y)
-	s, err := score(preds, y)
+	noteNoTarget(stderr, file, rows-len(t.y), rows)
+	if n := len(t.y); n < 2 {
+		rows := fmt.Sprintf("%d rows", n)
+		if n == 1 {
+			rows = "1 row"
+		}
+		return fmt.Errorf("eval: %s: %w: %s with a target; eval needs at least 2 (the RMSE curve's area takes two)", file, metrics.ErrTooFew, rows)
+	}
+	s, err := pointScores(t.mean, t.y, t.v, t.vc)
 	if err != nil {
 		return fmt.Errorf("eval: %w", err)
 	}
-	return writeReport(stdout, m, preds, y, s)
-}
-
-// warnRows writes to w, for each kind of RecordNotes, how many rows of
-// the encoded table e have it, and the first such row: rows outside the
-// training data's range, levels the model does not know, and missing
-// values imputed without an indicator.
-func warnRows(w io.Writer, m model, tab *dataset.Table, sel selection, e encoded) {
-	names, _ := m.columns()
-	name := func(c int) string {
-		if names == nil {
-			return fmt.Sprintf("feature %d", c+1)
-		}
-		return names[c]
-	}
-	d := m.inputs()
-	lo, hi, _ := m.FeatureRanges()
-	for _, k := range []struct {
-		count func(gcp.RecordNotes) (n, first int)
-		what  func(i, c int) string
-	}{
-		{func(n gcp.RecordNotes) (int, int) { return n.Outside, n.FirstOutside }, func(i, c int) string {
-			_, j := m.OutsideRange(e.x[i*d : (i+1)*d])
-			return fmt.Sprintf("lie outside the training data's range (first: %s line %d, %s = %s, trained on [%g, %g]); their uncertainty is an extrapolation",
-				tab.File, tab.Line(i), name(c), strings.TrimSpace(tab.Field(i, sel.idx[c])), lo[j], hi[j])
-		}},
-		{func(n gcp.RecordNotes) (int, int) { return n.Unseen, n.FirstUnseen }, func(i, c int) string {
-			return fmt.Sprintf("have a level the model does not know (first: %s line %d, %s = %q), encoded as its pooled rare levels or as none",
-				tab.File, tab.Line(i), name(c), strings.TrimSpace(tab.Field(i, sel.idx[c])))
-		}},
-		{func(n gcp.RecordNotes) (int, int) { return n.Imputed, n.FirstImputed }, func(i, c int) string {
-			return fmt.Sprintf("have a missing value in a column that had none in training (first: %s line %d, %s), imputed by its training median or as no level",
-				tab.File, tab.Line(i), name(c))
-		}},
-	} {
-		rows, first, col := 0, 0, 0
-		for i, n := range e.notes {
-			if c, f := k.count(n); c > 0 {
-				if rows == 0 {
-					first, col = i, f
-				}
-				rows++
-			}
-		}
-		if rows > 0 {
-			fmt.Fprintf(w, "warning: %d of %d rows %s\n", rows, tab.Rows(), k.what(first, col))
-		}
-	}
+	return writeReport(stdout, t, s)
 }
 
 // scores are the measures eval prints.
@@ -310,15 +266,8 @@ func score(preds []gcp.Prediction, y []float64) (scores, error) {
 	for i, p := range preds {
 		mean[i], v[i], vc[i] = p.Mean, p.Var, p.VarCorrected
 	}
-	var s scores
-	var err error
-	if s.rmse, err = metrics.RMSE(mean, y); err != nil {
-		return s, err
-	}
-	if s.auc, err = rankedAUC(mean, y, v); err != nil {
-		return s, err
-	}
-	if s.aucCorr, err = rankedAUC(mean, y, vc); err != nil {
+	s, err := pointScores(mean, y, v, vc)
+	if err != nil {
 		return s, err
 	}
 	if s.nll, err = metrics.MeanNLL(preds, y, metrics.StudentT); err != nil {
@@ -331,6 +280,23 @@ func score(preds []gcp.Prediction, y []float64) (scores, error) {
 		return s, err
 	}
 	s.cover95Cal, _, err = metrics.Coverage(preds, y, 0.95, metrics.Calibrated)
+	return s, err
+}
+
+// pointScores returns the measures of the means mean against the
+// targets y (RMSE) and of their ranking by the Student-t variances v
+// and the corrected variances vc (the RMSE curves' areas), the rest of
+// scores zero.
+func pointScores(mean, y, v, vc []float64) (scores, error) {
+	var s scores
+	var err error
+	if s.rmse, err = metrics.RMSE(mean, y); err != nil {
+		return s, err
+	}
+	if s.auc, err = rankedAUC(mean, y, v); err != nil {
+		return s, err
+	}
+	s.aucCorr, err = rankedAUC(mean, y, vc)
 	return s, err
 }
 

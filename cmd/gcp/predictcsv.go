@@ -19,21 +19,31 @@ type predictLevel struct {
 	label string
 }
 
+// maxLevelText is the longest level -levels takes, in bytes: a float64
+// tells apart at most 17 significant digits, so that "0." and 17 digits
+// say all a level can, with room for an exponent; the label of a longer
+// one would take time quadratic in its length to find.
+const maxLevelText = 24
+
 // parseLevels parses -levels: levels in (0, 1), separated by commas, each
-// named after its exact decimal percentage (0.975 gives lo97.5_cal).
+// named after its exact decimal percentage (0.975 gives lo97.5_cal), and
+// each at most maxLevelText bytes long.
 func parseLevels(s string) ([]predictLevel, error) {
 	var out []predictLevel
 	seen := map[string]bool{}
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
+		if len(f) > maxLevelText {
+			return nil, fmt.Errorf("-levels %q: %q is longer than %d characters; a level has at most 17 significant digits", shorten(s), shorten(f), maxLevelText)
+		}
 		r, ok := new(big.Rat).SetString(f)
 		p, err := strconv.ParseFloat(f, 64)
 		if !ok || err != nil || !(p > 0 && p < 1) {
-			return nil, fmt.Errorf("-levels %q: %q is not a level in (0, 1); want levels like 0.5,0.9,0.95", s, f)
+			return nil, fmt.Errorf("-levels %q: %q is not a level in (0, 1); want levels like 0.5,0.9,0.95", shorten(s), f)
 		}
 		label := percent(r)
 		if seen[label] {
-			return nil, fmt.Errorf("-levels %q: %s%% twice", s, label)
+			return nil, fmt.Errorf("-levels %q: %s%% twice", shorten(s), label)
 		}
 		seen[label] = true
 		out = append(out, predictLevel{p, label})

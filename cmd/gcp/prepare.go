@@ -9,6 +9,7 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/internal/isodate"
 )
 
 // trainingData is what gcp train, and each split of gcp splits, learns
@@ -149,12 +150,18 @@ func describeMissing(tab *dataset.Table) string {
 // describeColumn says how a column that is not a plain number is encoded.
 func describeColumn(c gcp.Column) string {
 	var s string
-	if c.Kind == gcp.Categorical {
+	switch c.Kind {
+	case gcp.Categorical:
 		s = fmt.Sprintf("text, one-hot: %d levels", len(c.Levels))
 		if c.Other {
 			s += " and an input for rare levels"
 		}
-	} else {
+	case gcp.Date:
+		s = "date: days since 1970-01-01, weekday, month (-dates off reads it as text)"
+		if c.Missing {
+			s += fmt.Sprintf(", missing dates imputed by the median %s", isodate.Format(c.Impute))
+		}
+	default:
 		s = fmt.Sprintf("numeric, missing values imputed by the median %.4g", c.Impute)
 	}
 	if c.Missing {

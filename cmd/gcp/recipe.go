@@ -192,7 +192,6 @@ type fitResult struct {
 	// for plain.
 	progress *fitProgress
 	plain    bool
-	small    bool // plain because the data was too small to hold rows out
 	rows     int
 	// members is the number of networks trained, Config.Members.
 	members int
@@ -203,9 +202,6 @@ type fitResult struct {
 // fitModel trains a Model[T] as job says, stopped by ctx.
 func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
 	res := fitResult{plain: job.plain, rows: len(job.y), members: max(1, job.cfg.Members)}
-	if !job.plain && len(job.y) < gcp.MinAutoFitRows {
-		res.plain, res.small = true, true
-	}
 	x := asFloat[T](job.x)
 	if !res.plain {
 		res.progress = newFitProgress(job.term)
@@ -282,9 +278,6 @@ func fitAndSave[T gcp.Float](ctx context.Context, job fitJob, t atomicfile.Targe
 func (r fitResult) summarize(w io.Writer, method, path string, took time.Duration) {
 	a := r.auto
 	if r.plain {
-		if r.small {
-			fmt.Fprintf(w, "only %d rows, fewer than the %d the automatic recipe needs to hold rows out: ", r.rows, gcp.MinAutoFitRows)
-		}
 		model := method
 		if r.members > 1 {
 			model = fmt.Sprintf("an ensemble of %d %s networks", r.members, method)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,25 +55,31 @@ func TestReorderColumns(t *testing.T) {
 	}
 }
 
-// TestTrainSmallData checks that zero flags on a file too small to hold
-// rows out still train, on every row, and say so, naming the ensemble the
-// default trains or the single network -members 1 does.
-func TestTrainSmallData(t *testing.T) {
+// TestTrainRefusesTooFewRows checks that zero flags on a file of fewer
+// than 60 rows, too few to hold rows out to choose and calibrate on, are
+// refused with gcp.ErrTooFewRows, naming the rows and the minimum and
+// writing no model, and that -validation 0 still trains on every row
+// and says it calibrated nothing.
+// regression: 2 rows trained with exit 0, their "calibrated" 95%
+// interval covering 30% of new targets.
+func TestTrainRefusesTooFewRows(t *testing.T) {
 	dir := t.TempDir()
-	trainCSV := writeSynthetic(t, dir, "train.csv", 1, gcp.MinAutoFitRows-1, false)
-	for _, c := range []struct {
-		flags []string
-		said  string
-	}{
-		{nil, "trained an ensemble of 5 gcp networks on all 59 rows: lr 0.001, dropout 0, 3 epochs"},
-		{[]string{"-members", "1"}, "trained gcp on all 59 rows: lr 0.001, dropout 0, 3 epochs"},
-	} {
-		args := append([]string{"train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3"}, c.flags...)
-		_, stderr, err := gcpRun(args...)
-		if err != nil || !strings.Contains(stderr, "only 59 rows, fewer than the 60 the automatic recipe needs") ||
-			!strings.Contains(stderr, c.said) {
-			t.Fatalf("train %v: %v; stderr %q", c.flags, err, stderr)
+	for _, n := range []int{1, 2, 3, gcp.MinAutoFitRows - 1} {
+		trainCSV := writeSynthetic(t, dir, "train.csv", 1, n, false)
+		_, _, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3")
+		if n < 3 { // fewer rows than the three inputs: refused before the recipe
+			if !errors.Is(err, errTooWide) {
+				t.Errorf("train on %d rows of 3 inputs: %v, want errTooWide", n, err)
+			}
+		} else if want := fmt.Sprintf("too few rows: %d, want at least 60", n); !errors.Is(err, gcp.ErrTooFewRows) ||
+			!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "-validation 0") {
+			t.Errorf("train on %d rows: %v, want gcp.ErrTooFewRows saying %q and -validation 0", n, err, want)
 		}
+		filetest.Only(t, dir, "train.csv")
+	}
+	_, stderr, err := gcpRun("train", "-data", filepath.Join(dir, "train.csv"), "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3", "-validation", "0", "-members", "1")
+	if err != nil || !strings.Contains(stderr, "trained gcp on all 59 rows: lr 0.001, dropout 0, 3 epochs (no held-out rows: no early stopping, no calibration)") {
+		t.Errorf("train -validation 0 on 59 rows: %v; stderr %q", err, stderr)
 	}
 }
 

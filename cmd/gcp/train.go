@@ -62,7 +62,8 @@ half of the held-out rows above. -members 1 keeps the best single
 network instead. -lr, -dropout, -hidden or -epochs fix that value
 instead of searching it. -validation 0 trains on every row, without
 early stopping or calibration, for -epochs (default 500) at -lr (default
-0.001).
+0.001). Without it, a file of fewer than 60 rows is refused: too few to
+hold out 30 to choose and calibrate on and train on as many.
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
 too when stderr is a terminal. Ctrl-C (or SIGTERM) stops the training
@@ -157,8 +158,11 @@ func numericColumns(tab *dataset.Table, enc *gcp.Encoding) []int {
 // trainingError wraps an error of Fit, with a hint for one that
 // diverged.
 func trainingError(err error) error {
-	if errors.Is(err, gcp.ErrDiverged) {
+	switch {
+	case errors.Is(err, gcp.ErrDiverged):
 		return fmt.Errorf("training: %w (try a smaller -lr)", err)
+	case errors.Is(err, gcp.ErrTooFewRows):
+		return fmt.Errorf("training: %w; -validation 0 trains on every row, holding none out: its intervals are not calibrated", err)
 	}
 	return fmt.Errorf("training: %w", err)
 }

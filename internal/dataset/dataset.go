@@ -65,6 +65,10 @@ var (
 	// ErrMixed reports a column of numbers with a field that is not a
 	// number nor missing (Read); the *Error names the field.
 	ErrMixed = errors.New("a column of numbers holds a field that is not one")
+	// ErrDateFormat reports a column of dates written in a format other
+	// than ISO 8601 (03/04/2024, 17.03.2024), whose order of day and
+	// month Read does not guess (Read); the *Error names the field.
+	ErrDateFormat = errors.New("a date not written as YYYY-MM-DD")
 	// ErrNotFile reports a path to read that is not a regular file nor a
 	// pipe: a device such as /dev/zero, a directory or a socket
 	// (ReadFile's error, which names the path but no line).
@@ -101,10 +105,13 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Dialect is how a CSV file writes its fields: Sep separates them (',',
 // ';' or '\t') and Decimal is the decimal mark of its numbers ('.' or
-// ','). A zero field is detected by Read.
+// ','). A zero Sep or Decimal is detected by Read. NoDates reads columns
+// of ISO dates as text, as releases before dates did, rather than as
+// dates (Read).
 type Dialect struct {
 	Sep     rune
 	Decimal byte
+	NoDates bool
 }
 
 // String describes d as "separator ';', decimal mark ','".
@@ -124,7 +131,9 @@ type Table struct {
 	// Columns holds the fields, one column per name of Header: Numbers
 	// for a column whose every field is a number or missing in the
 	// table's decimal mark (unless Read was told to keep it as text),
-	// each number as gcp.ParseNumber reads it; text for any other.
+	// each number as gcp.ParseNumber reads it; Numbers with Dates for a
+	// column of ISO dates (Read), each as days since 1970-01-01 UTC;
+	// text for any other.
 	Columns []gcp.TableColumn
 	// Dialect is the file's, as given to Read or detected.
 	Dialect Dialect
@@ -171,7 +180,7 @@ func (t *Table) Select(rows []int) *Table {
 	s.Columns = make([]gcp.TableColumn, len(t.Columns))
 	for j, c := range t.Columns {
 		if c.Numbers != nil {
-			s.Columns[j].Numbers = make([]float64, len(rows))
+			s.Columns[j].Numbers, s.Columns[j].Dates = make([]float64, len(rows)), c.Dates
 			for k, i := range rows {
 				s.Columns[j].Numbers[k] = c.Numbers[i]
 			}

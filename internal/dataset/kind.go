@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/isodate"
 )
 
 // fieldClass is what a field that is not missing is in a column of
@@ -21,6 +22,12 @@ const (
 	classLike
 	// classText is any other field.
 	classText
+	// classDate is an ISO date or date-time (isodate.Parse), alike with
+	// both marks.
+	classDate
+	// classAmbiguous is a date that is not ISO and whose order of day
+	// and month the text does not tell (isodate.Ambiguous: 03/04/2024).
+	classAmbiguous
 	nClasses
 )
 
@@ -54,6 +61,11 @@ func classify(field string) (missing bool, point, comma fieldClass, vote byte) {
 		c = classLike
 	case err != nil:
 		c = textOrGrouped(field)
+		if _, ok := isodate.Parse(field); ok {
+			c = classDate
+		} else if c == classText && isodate.Ambiguous(field) {
+			c = classAmbiguous
+		}
 	}
 	switch {
 	case hasComma && c == classNumber:
@@ -163,12 +175,14 @@ func (v *decimalVotes) mark(t *Table) (byte, error) {
 
 // columnStats is what the first reading of a file learns of one column:
 // how many of its fields are of each class with each decimal mark, the
-// first field that is not a number with each, and the missing values by
-// their spelling.
+// first field that is not a number with each, the first that is not an
+// ISO date and the first ambiguous date, and the missing values by their
+// spelling.
 type columnStats struct {
-	count   [2][nClasses]int
-	first   [2]position
-	missing map[string]int
+	count          [2][nClasses]int
+	first          [2]position
+	notDate, ambig position
+	missing        map[string]int
 }
 
 // add counts the field at p.
@@ -189,11 +203,72 @@ func (c *columnStats) add(p position, v *decimalVotes) {
 		v.add(vote, p)
 	}
 	for m, class := range [2]fieldClass{point, comma} {
-		if class != classNumber && c.count[m][classLike]+c.count[m][classText] == 0 {
-			c.first[m] = position{line: p.line, column: p.column, field: strings.Clone(p.field)}
+		if class != classNumber && c.count[m][classNumber] == c.fields(m) {
+			c.first[m] = p.clone()
+		}
+		if m == 0 && class != classDate && c.count[m][classDate] == c.fields(m) {
+			c.notDate = p.clone()
+		}
+		if m == 0 && class == classAmbiguous && c.count[m][classAmbiguous] == 0 {
+			c.ambig = p.clone()
 		}
 		c.count[m][class]++
 	}
+}
+
+// clone returns p with a copy of its field, not the record it is part of.
+func (p position) clone() position {
+	p.field = strings.Clone(p.field)
+	return p
+}
+
+// fields returns the number of fields counted that are not missing, with
+// the decimal mark of index m.
+func (c *columnStats) fields(m int) int {
+	n := 0
+	for _, k := range c.count[m] {
+		n += k
+	}
+	return n
+}
+
+// columnKind is how a table holds a column.
+type columnKind uint8
+
+const (
+	kindText columnKind = iota
+	kindNumbers
+	kindDates
+)
+
+// kind returns how the column is held with the decimal mark: as dates if
+// dates is true and every field is an ISO date or missing; as numbers if
+// every field is a number or missing (numeric); else as text. A column
+// whose fields, missing ones aside, are at least 95% dates, but not all
+// ISO dates, is an error: one that wraps ErrDateFormat and names its
+// first date that is not ISO, if it has one (03/04/2024 is the 3rd of
+// April or March the 4th, and the reader does not guess); else one that
+// wraps ErrMixed and names its first field that is not a date.
+func (c *columnStats) kind(t *Table, mark byte, dates bool) (columnKind, error) {
+	count, total := c.count[0], c.fields(0)
+	if d := count[classDate] + count[classAmbiguous]; dates && d > 0 && 20*d >= 19*total {
+		switch {
+		case count[classAmbiguous] > 0:
+			p := c.ambig
+			return kindText, t.fieldError(p, fmt.Errorf("%w: %q: is it day/month or month/day? Write dates as YYYY-MM-DD (ISO 8601), or name the column in -text to read it as text", ErrDateFormat, p.field))
+		case count[classDate] == total:
+			return kindDates, nil
+		}
+		p := c.notDate
+		return kindText, t.fieldError(p, &mixedError{
+			why: fmt.Sprintf("%q is not an ISO date (%d of the column's %d fields that are not missing are dates): write a missing value as empty, NA or NULL, or name the column in -text to read it as text", p.field, count[classDate], total),
+			err: gcp.ErrNotNumber})
+	}
+	numeric, err := c.numeric(t, mark)
+	if numeric {
+		return kindNumbers, err
+	}
+	return kindText, err
 }
 
 // numeric reports whether the column is one of numbers with the decimal
@@ -211,7 +286,8 @@ func (c *columnStats) numeric(t *Table, mark byte) (bool, error) {
 	if mark == ',' {
 		m = 1
 	}
-	n, like, text := c.count[m][classNumber], c.count[m][classLike], c.count[m][classText]
+	n, like := c.count[m][classNumber], c.count[m][classLike]
+	text := c.fields(m) - n - like
 	switch {
 	case like+text == 0:
 		return true, nil

@@ -180,3 +180,79 @@ func randomFields(seed uint64, n, maxLen int, alphabet string) []string {
 	}
 	return fields
 }
+
+// datesWith returns a file of columns d and y, 40 rows, where d holds ISO
+// dates from 2024-03-01 on, then date-times, and row 21 (line 22) field.
+func datesWith(field string) string {
+	var b strings.Builder
+	b.WriteString("d,y\n")
+	for i := range 40 {
+		f := fmt.Sprintf("2024-03-%02d", i%28+1)
+		switch {
+		case i == 20:
+			f = field
+		case i > 30:
+			f += " 06:00"
+		}
+		fmt.Fprintf(&b, "%s,%d\n", f, i)
+	}
+	return b.String()
+}
+
+func TestReadISODates(t *testing.T) {
+	tab, err := Read(strings.NewReader(datesWith("NA")), "d.csv", Dialect{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := tab.Columns[0]
+	// 2024-03-01 is day 19723 + 31 + 29 - 29 = 19783 (see isodate's
+	// tests); row 31 is 2024-03-04 at 06:00, a quarter day on.
+	if !d.Dates || d.Numbers[0] != 19783 || !math.IsNaN(d.Numbers[20]) || d.Numbers[31] != 19786.25 || tab.Columns[1].Dates {
+		t.Fatalf("dates %v, %v", d.Dates, d.Numbers)
+	}
+	if got := tab.Field(31, 0); got != "2024-03-04T06:00:00Z" {
+		t.Errorf("Field = %q", got)
+	}
+	if s := tab.Select([]int{1}); !s.Columns[0].Dates || s.Columns[0].Numbers[0] != 19784 {
+		t.Errorf("Select lost the dates: %+v", s.Columns[0])
+	}
+	for _, text := range []struct {
+		d    Dialect
+		cols []string
+	}{{Dialect{NoDates: true}, nil}, {Dialect{}, []string{"d"}}} {
+		tab, err := Read(strings.NewReader(datesWith("NA")), "d.csv", text.d, text.cols...)
+		if err != nil || tab.Columns[0].Numbers != nil || tab.Field(0, 0) != "2024-03-01" {
+			t.Errorf("%+v %v: %v, %+v; want text", text.d, text.cols, err, tab.Columns[0])
+		}
+	}
+}
+
+// A date that is not ISO is refused where it is, day and month order
+// unguessed, and so is a stray token among dates (the 95% rule); with
+// dates off both columns are text as before.
+func TestReadRefusesAmbiguousAndMixedDates(t *testing.T) {
+	for _, c := range []struct {
+		field string
+		want  error
+		msg   string
+	}{
+		{"03/04/2024", ErrDateFormat, `d.csv: line 22, column 1 (d): a date not written as YYYY-MM-DD: "03/04/2024": is it day/month or month/day?`},
+		{"17.03.2024", ErrDateFormat, `line 22, column 1 (d): a date not written as YYYY-MM-DD: "17.03.2024"`},
+		{"n.a.", ErrMixed, `line 22, column 1 (d): a column of numbers holds a field that is not one: "n.a." is not an ISO date (39 of the column's 40`},
+		{"2024-02-30", ErrMixed, `"2024-02-30" is not an ISO date`},
+	} {
+		_, err := Read(strings.NewReader(datesWith(c.field)), "d.csv", Dialect{})
+		if !errors.Is(err, c.want) || err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v; want %v containing %q", c.field, err, c.want, c.msg)
+		}
+		tab, err := Read(strings.NewReader(datesWith(c.field)), "d.csv", Dialect{NoDates: true})
+		if err != nil || tab.Columns[0].Numbers != nil {
+			t.Errorf("%s with NoDates: %v", c.field, err)
+		}
+	}
+	// A column of slash dates alone is refused too, at its first field.
+	_, err := Read(strings.NewReader("d,y\n17/03/2024,1\n18/03/2024,2\n"), "s.csv", Dialect{})
+	if !errors.Is(err, ErrDateFormat) || !strings.Contains(err.Error(), `line 2, column 1 (d)`) {
+		t.Errorf("slash dates: %v", err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/isodate"
 )
 
 // ReadFile reads the CSV file at path in the dialect d (its zero fields
@@ -91,6 +92,15 @@ var utf8BOM = []byte("\uFEFF")
 // that is not a number: one stray token must not turn a column of
 // numbers into text in silence. Any other column is held as text.
 //
+// A column whose every field is an ISO date or date-time (2024-03-17,
+// 2024-03-17T06:30:00Z, 2024-03-17 06:30) or missing, one at least a
+// date, is held as dates (gcp.TableColumn.Dates), unless d.NoDates is
+// set or text names it. A column whose fields, missing ones aside, are
+// at least 95% dates but not all ISO dates is an error: one wrapping
+// ErrDateFormat that names its first date written otherwise (03/04/2024,
+// 17.03.2024: is it day/month or month/day?), or else one wrapping
+// ErrMixed that names its first field that is not a date.
+//
 // No record may be longer than MaxRecordBytes or have more fields than
 // MaxFields (LimitRecords): such input is an error wrapping ErrTooLarge,
 // found in memory bounded by the limits, not by the input.
@@ -102,8 +112,8 @@ var utf8BOM = []byte("\uFEFF")
 // within the limits. A file that changes between the two readings is an
 // error wrapping ErrChanged.
 func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
-	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
-		return nil, fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
+	if err := d.check(file); err != nil {
+		return nil, err
 	}
 	src, err := newSource(r, file)
 	if err == nil && d.Sep == 0 {
@@ -128,17 +138,17 @@ func Read(r io.Reader, file string, d Dialect, text ...string) (*Table, error) {
 			return nil, err
 		}
 	}
-	numeric := make([]bool, len(t.Header))
+	held := make([]columnKind, len(t.Header))
 	t.Missing = make([]map[string]int, len(t.Header))
 	for j, name := range t.Header {
 		t.Missing[j] = kinds.columns[j].missing
 		if !slices.Contains(text, name) {
-			if numeric[j], err = kinds.columns[j].numeric(t, t.Dialect.Decimal); err != nil {
+			if held[j], err = kinds.columns[j].kind(t, t.Dialect.Decimal, !d.NoDates); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return t, t.fill(src, numeric)
+	return t, t.fill(src, held)
 }
 
 // fileError returns err, naming file unless it is an *Error, which does.
@@ -147,6 +157,21 @@ func fileError(file string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %w", file, err)
+}
+
+// check returns ErrDialect, naming file, unless d is a dialect Read
+// reads: zero fields are detected.
+func (d Dialect) check(file string) error {
+	if !slices.Contains([]rune{0, ',', ';', '\t'}, d.Sep) || !slices.Contains([]byte{0, '.', ','}, d.Decimal) {
+		return fmt.Errorf("%s: %w: separator %q, decimal mark %q; want ',', ';' or tab, and '.' or ','", file, ErrDialect, d.Sep, d.Decimal)
+	}
+	return nil
+}
+
+// ragged returns the *Error of the row on line with fields fields where
+// the header has ncol.
+func (t *Table) ragged(line, fields, ncol int) error {
+	return &Error{File: t.File, Line: line, Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, fields, ncol)}
 }
 
 // source is the CSV data that Read reads twice: a reader that seeks back
@@ -272,8 +297,7 @@ func (t *Table) scan(src *source) (*kinds, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if len(rec) != ncol {
-			return nil, &Error{File: t.File, Line: line,
-				Err: fmt.Errorf("%w: %d, the header has %d", ErrRagged, len(rec), ncol)}
+			return nil, t.ragged(line, len(rec), ncol)
 		}
 		if int64(t.rows) == math.MaxUint32 { // int64: an int of 32 bits cannot hold the bound
 			return nil, &Error{File: t.File, Line: line, Err: fmt.Errorf("more than %d rows", uint64(math.MaxUint32))}
@@ -288,9 +312,9 @@ func (t *Table) scan(src *source) (*kinds, error) {
 }
 
 // fill reads the records of src again, the second reading, and holds
-// their fields in the table's columns: numbers in the columns that
-// numeric says are, each distinct text once in the others.
-func (t *Table) fill(src *source, numeric []bool) error {
+// their fields in the table's columns as held says: numbers, dates as
+// days, or each distinct text once.
+func (t *Table) fill(src *source, held []columnKind) error {
 	cr, err := src.csv(t.Dialect.Sep)
 	if err != nil {
 		return fmt.Errorf("%s: %w", t.File, err)
@@ -298,11 +322,11 @@ func (t *Table) fill(src *source, numeric []bool) error {
 	if _, err := cr.Read(); err != nil {
 		return t.changed(t.HeaderLine)
 	}
-	t.Columns = make([]gcp.TableColumn, len(numeric))
-	codes := make([]map[string]uint32, len(numeric))
-	for j, num := range numeric {
-		if num {
-			t.Columns[j].Numbers = make([]float64, t.rows)
+	t.Columns = make([]gcp.TableColumn, len(held))
+	codes := make([]map[string]uint32, len(held))
+	for j, k := range held {
+		if k != kindText {
+			t.Columns[j].Numbers, t.Columns[j].Dates = make([]float64, t.rows), k == kindDates
 		} else {
 			t.Columns[j].Codes, codes[j] = make([]uint32, t.rows), map[string]uint32{}
 		}
@@ -314,7 +338,7 @@ func (t *Table) fill(src *source, numeric []bool) error {
 			return nil
 		case i == t.rows: // a row more than the first reading found
 			return t.changed(t.Line(i - 1))
-		case err != nil || len(rec) != len(numeric):
+		case err != nil || len(rec) != len(held):
 			return t.changed(t.Line(i))
 		}
 		for j, f := range rec {
@@ -323,16 +347,33 @@ func (t *Table) fill(src *source, numeric []bool) error {
 				c.Codes[i] = intern(c, codes[j], f)
 				continue
 			}
-			v, missing, err := gcp.ParseNumber(f, t.Dialect.Decimal)
+			v, err := value(held[j], f, t.Dialect.Decimal)
 			if err != nil {
 				return t.changed(t.Line(i))
-			}
-			if missing {
-				v = math.NaN()
 			}
 			c.Numbers[i] = v
 		}
 	}
+}
+
+// value returns the field f of a column held as numbers or dates (kind)
+// as the table holds it: the number (gcp.ParseNumber, with the decimal
+// mark), the days since 1970-01-01 UTC of an ISO date (isodate.Parse),
+// or NaN if it is missing; and an error if it is neither.
+func value(kind columnKind, f string, decimal byte) (float64, error) {
+	if kind == kindDates {
+		if days, ok := isodate.Parse(f); ok {
+			return days, nil
+		}
+	}
+	v, missing, err := gcp.ParseNumber(f, decimal)
+	switch {
+	case missing:
+		return math.NaN(), nil
+	case err == nil && kind == kindDates:
+		return 0, fmt.Errorf("%w: %q is a number, not a date", gcp.ErrNotNumber, f)
+	}
+	return v, err
 }
 
 // intern returns the code of the text f among the levels of the text

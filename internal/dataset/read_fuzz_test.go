@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/isodate"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // readErrors are the sentinel errors Read may return for data in memory.
-var readErrors = []error{ErrEmpty, ErrNoRows, ErrHeader, ErrRagged, ErrSyntax, ErrDialect, ErrMixed, ErrTooLarge}
+var readErrors = []error{ErrEmpty, ErrNoRows, ErrHeader, ErrRagged, ErrSyntax, ErrDialect, ErrMixed, ErrDateFormat, ErrTooLarge}
 
 // learnErrors are those LearnEncodingColumns may return for a table that
 // Read returned.
@@ -41,6 +42,8 @@ func FuzzRead(f *testing.F) {
 		"a,y\n1,\"2\n3,4\n",
 		"x0,x1,\n1,2,3\n",
 		"a,b,y\r1,2,3\r",
+		"d,y\n2024-03-17,1\n2024-03-18T06:00:00+02:00,2\nNA,3\n2024-03-19 23:59:59.5,4\n",
+		"d,y\n17/03/2024,1\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -105,7 +108,7 @@ func checkReadError(t *testing.T, err error, sentinels []error) {
 // checkTable fails t unless tab is whole: as many names as columns,
 // distinct, not empty, without a carriage return or surrounding spaces;
 // every column of every row; rows on increasing lines; numbers finite or
-// missing; and the field of each number reading back as it.
+// missing; and the field of each number or date reading back as it.
 func checkTable(t *testing.T, tab *Table) {
 	t.Helper()
 	if len(tab.Header) != len(tab.Columns) || len(tab.Missing) != len(tab.Header) || tab.Rows() < 1 {
@@ -128,6 +131,17 @@ func checkTable(t *testing.T, tab *Table) {
 				t.Fatalf("row %d on line %d after %d", i, tab.Line(i), tab.Line(i-1))
 			}
 			if c.Numbers == nil {
+				continue
+			}
+			if c.Dates {
+				// A date's field is its ISO text to the millisecond:
+				// it reads back within one (half of one but at the end
+				// of year 9999).
+				v := c.Numbers[i]
+				back, ok := isodate.Parse(tab.Field(i, j))
+				if math.IsNaN(v) != (tab.Field(i, j) == "") || !math.IsNaN(v) && (!ok || math.Abs(back-v)*86400 > 0.001) {
+					t.Fatalf("row %d, column %d: date %v, field %q reads back as %v, %v", i, j, v, tab.Field(i, j), back, ok)
+				}
 				continue
 			}
 			v, missing, err := tab.Number(i, j)

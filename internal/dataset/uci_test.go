@@ -83,7 +83,7 @@ func TestUCIRead(t *testing.T) {
 		if _, _, err := tab.Split(""); err != nil {
 			t.Error(err)
 		}
-		if tab.Rows() != tt.rows || len(tab.Header) != tt.cols || tab.Header[tt.cols-1] != "y" || tab.Dialect != (Dialect{',', '.'}) {
+		if tab.Rows() != tt.rows || len(tab.Header) != tt.cols || tab.Header[tt.cols-1] != "y" || tab.Dialect != (Dialect{Sep: ',', Decimal: '.'}) {
 			t.Errorf("%s: %d rows, header %v; want %d rows, %d columns ending in y",
 				tt.name, tab.Rows(), tab.Header, tt.rows, tt.cols)
 		}

@@ -158,20 +158,49 @@ type Intervals interface {
 // p_i(y_i) of the targets under the predictions' predictive k, in the
 // units of the targets: rescaling the targets by s adds ln s.
 func MeanNLL(pred []gcp.Prediction, y []float64, k Predictive) (float64, error) {
-	return mean(pred, y, func(p gcp.Prediction, y float64) float64 { return -k.logPDF(p, y) })
-}
-
-// mean returns the mean of score over the predictions and their targets,
-// or ErrLength, ErrTooFew or ErrNaN for targets it cannot score.
-func mean(pred []gcp.Prediction, y []float64, score func(gcp.Prediction, float64) float64) (float64, error) {
-	if err := checkPredictions(pred, y); err != nil {
+	var m Mean
+	if err := m.AddNLL(pred, y, k); err != nil {
 		return 0, err
 	}
-	var sum float64
-	for i, p := range pred {
-		sum += score(p, y[i])
+	return m.Value(), nil
+}
+
+// Mean is the running mean of a measure of predictions added a chunk at
+// a time, for a test set too large to hold its predictions: the same sum
+// in the same order as MeanNLL's and MeanCRPS's over the whole set, which
+// use it. The zero value is empty.
+type Mean struct {
+	sum float64
+	n   int
+}
+
+// AddNLL adds the negative log densities of the targets y under the
+// predictions' predictive k, as MeanNLL; it returns MeanNLL's errors,
+// and adds nothing then.
+func (m *Mean) AddNLL(pred []gcp.Prediction, y []float64, k Predictive) error {
+	return m.add(pred, y, func(p gcp.Prediction, y float64) float64 { return -k.logPDF(p, y) })
+}
+
+// AddCRPS adds the CRPS of the predictions' predictive k at the targets
+// y, as MeanCRPS; it returns MeanCRPS's errors, and adds nothing then.
+func (m *Mean) AddCRPS(pred []gcp.Prediction, y []float64, k Predictive) error {
+	return m.add(pred, y, k.crps)
+}
+
+// Value returns the mean of the values added: NaN for none.
+func (m *Mean) Value() float64 { return m.sum / float64(m.n) }
+
+// add adds score over the predictions and their targets, or returns
+// ErrLength, ErrTooFew or ErrNaN for targets it cannot score.
+func (m *Mean) add(pred []gcp.Prediction, y []float64, score func(gcp.Prediction, float64) float64) error {
+	if err := checkPredictions(pred, y); err != nil {
+		return err
 	}
-	return sum / float64(len(y)), nil
+	for i, p := range pred {
+		m.sum += score(p, y[i])
+	}
+	m.n += len(y)
+	return nil
 }
 
 // checkPredictions returns ErrTooFew for no targets, ErrNaN for a NaN
@@ -203,29 +232,53 @@ type IntervalStats struct {
 // predictions, against the targets y. A level outside (0, 1) gives
 // gcp.ErrLevel.
 func CentralIntervals(pred []gcp.Prediction, y []float64, level float64, k Intervals) (IntervalStats, error) {
-	var s IntervalStats
-	if err := checkPredictions(pred, y); err != nil {
-		return s, err
+	var t IntervalTally
+	if err := t.Add(pred, y, level, k); err != nil {
+		return IntervalStats{}, err
 	}
-	inside := 0
+	return t.Stats(), nil
+}
+
+// IntervalTally holds the running sums of CentralIntervals over
+// predictions added a chunk at a time, for a test set too large to hold
+// its predictions: the same sums in the same order. The zero value is
+// empty.
+type IntervalTally struct {
+	inside, n    int
+	width, score float64
+}
+
+// Add adds the central intervals of probability level that k gives the
+// predictions, against the targets y; it returns CentralIntervals'
+// errors, and then may have added some of them.
+func (t *IntervalTally) Add(pred []gcp.Prediction, y []float64, level float64, k Intervals) error {
+	if err := checkPredictions(pred, y); err != nil {
+		return err
+	}
 	for i, p := range pred {
 		lo, hi, err := k.Interval(p, level)
 		if err != nil {
-			return s, err
+			return err
 		}
 		score, err := IntervalScore(lo, hi, level, y[i])
 		if err != nil {
-			return s, err
+			return err
 		}
 		if lo <= y[i] && y[i] <= hi {
-			inside++
+			t.inside++
 		}
-		s.Width += hi - lo
-		s.Score += score
+		t.width += hi - lo
+		t.score += score
+		t.n++
 	}
-	n := float64(len(y))
-	s.Coverage, s.Width, s.Score = float64(inside)/n, s.Width/n, s.Score/n
-	return s, nil
+	return nil
+}
+
+// Stats returns the coverage, mean width and mean interval score of the
+// intervals added: NaN for none.
+func (t *IntervalTally) Stats() IntervalStats {
+	n := float64(t.n)
+	return IntervalStats{Coverage: float64(t.inside) / n, Width: t.width / n, Score: t.score / n}
 }
 
 // Coverage returns the fraction of targets that fall inside the central
@@ -241,23 +294,37 @@ func Coverage(pred []gcp.Prediction, y []float64, level float64, k Intervals) (c
 // units of the targets; +Inf if a predictive's tails are too heavy for
 // its CRPS to exist.
 func MeanCRPS(pred []gcp.Prediction, y []float64, k Predictive) (float64, error) {
-	return mean(pred, y, k.crps)
+	var m Mean
+	if err := m.AddCRPS(pred, y, k); err != nil {
+		return 0, err
+	}
+	return m.Value(), nil
 }
 
 // PIT returns the probability integral transform values F(y) of the
 // targets under the predictions' predictive k, collected for their
 // histogram and miscalibration area.
 func PIT(pred []gcp.Prediction, y []float64, k Predictive) (*PITValues, error) {
-	if err := checkPredictions(pred, y); err != nil {
+	h := new(PITValues)
+	if err := AddPIT(h, pred, y, k); err != nil {
 		return nil, err
 	}
-	h := new(PITValues)
+	return h, nil
+}
+
+// AddPIT adds to h the PIT values of the targets y under the
+// predictions' predictive k, as PIT collects them, for a test set added a
+// chunk at a time; it returns PIT's errors.
+func AddPIT(h *PITValues, pred []gcp.Prediction, y []float64, k Predictive) error {
+	if err := checkPredictions(pred, y); err != nil {
+		return err
+	}
 	for i, p := range pred {
 		if err := h.Add(k.cdf(p, y[i])); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return h, nil
+	return nil
 }
 
 // MeanStd returns the mean of a measure over folds and its sample

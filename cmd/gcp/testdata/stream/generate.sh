@@ -1,0 +1,20 @@
+#!/bin/sh
+# Writes the expected outputs of gcp predict and eval on the tables here,
+# from cmd/gcp: the outputs of the command at f025608, before predict and
+# eval read their files as a stream, which must not change a byte of them.
+# Usage (from cmd/gcp, with GCP the command built at f025608):
+#   GCP=/tmp/gcp_old sh testdata/stream/generate.sh
+set -u
+d=testdata/stream
+run() {
+	name=$1
+	shift
+	"$GCP" "$@" >"$d/$name.out" 2>"$d/$name.err"
+}
+run predict_mixed predict -model $d/mixed.gcpm -data $d/test_mixed.csv -reorder
+run predict_mixed_id predict -model $d/mixed.gcpm -data $d/test_mixed.csv -id row -levels 0.5,0.975
+run predict_mixed_noid predict -model $d/mixed.gcpm -data $d/test_mixed_noid.csv
+run predict_num32 predict -model $d/num32.gcpm -data $d/test_num.csv
+run predict_num32_x predict -model $d/num32.gcpm -data $d/test_num_x.csv -levels 0.9
+run eval_mixed eval -model $d/mixed.gcpm -data $d/test_mixed.csv -reorder
+run eval_num32 eval -model $d/num32.gcpm -data $d/test_num.csv
