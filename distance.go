@@ -19,8 +19,8 @@ import "math"
 // codeDistances replaces each row's InputZ in z, which the standardization
 // kernel set to the largest |u| over all of the row's inputs, with its
 // distance for the encoding e: the largest |u| over the numeric values
-// only, or the z of the rarest code among the row's columns if that is
-// larger. x holds the rows as given, u standardized. It allocates nothing.
+// and the dates' days only, or the z of the rarest code among the row's
+// columns if that is larger. x holds the rows as given, u standardized. It allocates nothing.
 func (m *Model[T]) codeDistances(e *Encoding, x, u []T, z []float64) {
 	d := m.cfg.Inputs
 	for i := range z {
@@ -29,14 +29,16 @@ func (m *Model[T]) codeDistances(e *Encoding, x, u []T, z []float64) {
 		p := 1.0 // the smallest tail probability of the row's codes
 		for c := range e.columns {
 			col, start, end := &e.columns[c], e.start[c], e.start[c+1]
-			if col.Kind == Numeric {
-				big = max(big, math.Abs(float64(ui[start])))
-				if col.Missing {
-					p = min(p, m.codeTail(xi, start+1, end, true))
-				}
+			if col.Kind == Categorical {
+				p = min(p, m.codeTail(xi, start, end, false))
 				continue
 			}
-			p = min(p, m.codeTail(xi, start, end, false))
+			// A number, or a date's days: its weekday's and month's
+			// circles lie on every date's.
+			big = max(big, math.Abs(float64(ui[start])))
+			if col.Missing {
+				p = min(p, m.codeTail(xi, end-1, end, true))
+			}
 		}
 		if p < 1 {
 			big = max(big, -standardNormalQuantile(p/2))

@@ -229,3 +229,24 @@ func TestInputZOfMissingIndicator(t *testing.T) {
 		}
 	}
 }
+
+// TestInputZOfDateColumn checks that a date column counts by the robust
+// z-score of its days alone: its weekday's and month's sines and cosines
+// lie on the circles of every date, however their z-scores fall.
+func TestInputZOfDateColumn(t *testing.T) {
+	enc := newEncoding("y", []Column{{Name: "d", Kind: Date}})
+	m := mustModel[float64](t, Config{Inputs: enc.Inputs(), Hidden: []int{4}, Seed: 1})
+	if err := m.SetStandardization([]float64{19000, 0, 0, 0, 0}, []float64{100, 0.01, 0.01, 0.01, 0.01}, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetEncoding(enc); err != nil {
+		t.Fatal(err)
+	}
+	p, err := m.Predict(m.NewWorkspace(), []float64{19250, 1, 0, -1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.InputZ != 2.5 {
+		t.Errorf("InputZ = %v, want 2.5, the days' z-score", p.InputZ)
+	}
+}
