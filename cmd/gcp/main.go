@@ -89,7 +89,8 @@
 // of its numbers, or of a text column's level by its rarity; +Inf for a
 // level training never saw, whose calibrated and conformal intervals are
 // then -Inf and +Inf) and outside (how many features lie outside their
-// training range, or text columns hold a level never seen);
+// training range, or text columns hold a level never seen) and unseen
+// (how many of its text fields hold a level the model does not know);
 // sd_epistemic and disagreement (an
 // ensemble's spread). -id COLUMN writes that column first. Numbers have
 // the digits of the model's type: the shortest decimal that reads back as

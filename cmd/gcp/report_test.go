@@ -36,8 +36,8 @@ func writeColours(t *testing.T, dir, name string, seed uint64, n, unseen int) st
 
 // TestEvalReportsUnseenLevelsApart checks eval and predict on test rows of
 // a colour training never saw: predict marks their calibrated intervals
-// unknown (−Inf, +Inf), counts them as outside and gives them input_z
-// +Inf; eval's interval table is over the other rows, all finite, and a
+// unknown (−Inf, +Inf), counts them as outside and unseen and gives them
+// input_z +Inf; eval's interval table is over the other rows, all finite, and a
 // line reports the unseen rows and their Student-t coverage. Before, the
 // calibrated widths and interval scores of the table were +Inf once the
 // library marked those intervals unknown.
@@ -55,10 +55,10 @@ func TestEvalReportsUnseenLevelsApart(t *testing.T) {
 	}
 	_, rows := readPredict(t, stdout)
 	for i, r := range rows {
-		lo, z, outside := r.num(t, "lo95_cal"), r.num(t, "input_z"), r.num(t, "outside")
+		lo, z, outside, n := r.num(t, "lo95_cal"), r.num(t, "input_z"), r.num(t, "outside"), r.num(t, "unseen")
 		// A known row may still have an x beyond the training range.
-		if unseen := i >= 80; unseen != math.IsInf(lo, -1) || unseen != math.IsInf(z, 1) || unseen && outside < 1 {
-			t.Fatalf("row %d (unseen: %t): lo95_cal %v, input_z %v, outside %v", i, unseen, lo, z, outside)
+		if unseen := i >= 80; unseen != math.IsInf(lo, -1) || unseen != math.IsInf(z, 1) || unseen && outside < 1 || unseen != (n == 1) {
+			t.Fatalf("row %d (unseen: %t): lo95_cal %v, input_z %v, outside %v, unseen %v", i, unseen, lo, z, outside, n)
 		}
 	}
 	stdout, _, err = gcpRun("eval", "-model", model, "-data", test)
