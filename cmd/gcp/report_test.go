@@ -38,7 +38,8 @@ func writeColours(t *testing.T, dir, name string, seed uint64, n, unseen int) st
 // a colour training never saw: predict marks their calibrated intervals
 // unknown (−Inf, +Inf), counts them as outside and unseen and gives them
 // input_z +Inf; eval's interval table is over the other rows, all finite, and a
-// line reports the unseen rows and their Student-t coverage. Before, the
+// line reports the unseen rows and their Student-t coverage, as plot's
+// summary does. Before, the
 // calibrated widths and interval scores of the table were +Inf once the
 // library marked those intervals unknown.
 func TestEvalReportsUnseenLevelsApart(t *testing.T) {
@@ -71,5 +72,9 @@ func TestEvalReportsUnseenLevelsApart(t *testing.T) {
 	table := stdout[strings.Index(stdout, "predictive"):strings.Index(stdout, "20 of 100")]
 	if strings.Contains(table, "Inf") {
 		t.Errorf("eval's interval table holds infinities:\n%s", table)
+	}
+	stdout, stderr, err := gcpRun("plot", "-model", model, "-data", test, "-o", filepath.Join(dir, "p.png"))
+	if err != nil || !strings.Contains(stdout+stderr, "; 20 rows hold a level training never saw") {
+		t.Errorf("plot: %v; its summary does not name the unseen rows:\n%s%s", err, stdout, stderr)
 	}
 }
