@@ -44,6 +44,10 @@ func newConformalScores[T Float](preds []Prediction, y []T) *conformalScores {
 // method of Barber et al. (2021), not their CV+, whose bound of 1 − 2α
 // needs the fold models themselves at prediction time.
 //
+// For an input that holds a code no training row had (InputZ +Inf) the
+// interval is unknown, as CalibratedInterval's is, and its bounds are
+// −Inf and +Inf: the calibration rows held no such code.
+//
 // It returns ErrLevel for a level outside (0, 1), ErrNoConformal for a
 // model without a conformal calibration (one trained without held-out
 // rows, or saved by an older release), and ErrConfig for a nil model.
@@ -58,6 +62,9 @@ func (m *Model[T]) ConformalInterval(p Prediction, level float64) (lo, hi float6
 	}
 	if p.Transform != TransformNone {
 		return p.transformedInterval(level, m.ConformalInterval)
+	}
+	if p.unknown() {
+		return unknownInterval(level)
 	}
 	half := m.ext.conformal.quantile(level) * math.Sqrt(p.VarCorrected)
 	return p.Mean - half, p.Mean + half, nil

@@ -94,14 +94,21 @@ func ExampleModel_PredictRecord() {
 		if err != nil {
 			panic(err)
 		}
+		// A city training never saw has a calibrated interval that is
+		// unknown: 0 to +Inf for a log-transformed target.
 		lo, hi, _ := p.CalibratedInterval(0.9)
-		fmt.Printf("%s: 90%% interval above 0 and around the mean: %t; unseen levels: %d\n", h.City, 0 < lo && lo < p.Mean && p.Mean < hi, notes.Unseen)
+		fmt.Printf("%s: unseen levels: %d; ", h.City, notes.Unseen)
+		if math.IsInf(hi, 1) {
+			fmt.Println("90% interval unknown:", lo, hi)
+		} else {
+			fmt.Println("90% interval above 0 and around the mean:", 0 < lo && lo < p.Mean && p.Mean < hi)
+		}
 	}
 	// Output:
 	// transform: log
 	// inputs: [city=Madrid city=Paris city=Roma rooms rooms=(missing) area]
-	// Paris: 90% interval above 0 and around the mean: true; unseen levels: 0
-	// Lyon: 90% interval above 0 and around the mean: true; unseen levels: 1
+	// Paris: unseen levels: 0; 90% interval above 0 and around the mean: true
+	// Lyon: unseen levels: 1; 90% interval unknown: 0 +Inf
 }
 
 // A table held by column, as a program that reads a large file keeps

@@ -102,8 +102,12 @@ func (m *Model[T]) predictBatch(ws *Workspace[T], x []T, out []Prediction, tr Ta
 	for start := 0; start < len(out); start += chunk {
 		n := min(chunk, len(out)-start)
 		z := ws.z[:n]
-		if err := m.standardizeRows(a.x[:n*d], x[start*d:(start+n)*d], z); err != nil {
+		rows := x[start*d : (start+n)*d]
+		if err := m.standardizeRows(a.x[:n*d], rows, z); err != nil {
 			return err
+		}
+		if e := m.ext.encoding; e != nil {
+			m.codeDistances(e, rows, a.x[:n*d], z)
 		}
 		passes := n
 		if m.cfg.Loss == LossMLBayes {

@@ -45,14 +45,24 @@ type Prediction struct {
 	Alpha float64
 	Beta  float64 // β, in squared target units
 	Nu    float64 // ν
-	// InputZ is the largest robust z-score |x_j − center_j|/scale_j of
-	// the input's features, with the standardization learned by Fit (the
-	// median and a robust standard deviation of each feature). Most
-	// training inputs have InputZ below 3 or 4; an input far beyond that
-	// (or outside Model.FeatureRanges) is an extrapolation, where the
-	// network's variances describe nothing it has seen: the model then
-	// does not know how wrong it may be, and its uncertainty should not
-	// be trusted.
+	// InputZ is the input's distance from the training data, in units of
+	// a normal z-score: the largest robust z-score |x_j − center_j|/scale_j
+	// of the input's numeric features, with the standardization learned
+	// by Fit (the median and a robust standard deviation of each feature).
+	// For a model with an Encoding, a text column's one-hot inputs are not
+	// measured so, since the z-score of a known but rare level is large
+	// and that of a level never seen (all zeros) is 0: a column's level
+	// counts as the z whose two-sided normal tail probability is the share
+	// of training rows whose level was no more frequent than it (the
+	// frequencies derived from the standardization), and InputZ is +Inf
+	// for a code no training row had (a level never seen, in a column
+	// without the Other input, or a missing value in a column that had
+	// none), whose calibrated and conformal intervals are then unknown
+	// (CalibratedInterval). Most training inputs have InputZ below 3 or
+	// 4; an input far beyond that (or outside Model.FeatureRanges) is an
+	// extrapolation, where the network's variances describe nothing it
+	// has seen: the model then does not know how wrong it may be, and its
+	// uncertainty should not be trusted.
 	InputZ float64
 	// VarAleatoric and VarEpistemic split Var by the law of total
 	// variance (Sec. 6.2) for LossMLBayes:

@@ -41,9 +41,12 @@ type RecordNotes struct {
 	// none, taken as the training median or the all-zero code.
 	Imputed, FirstImputed int
 	// Outside counts the inputs outside the range they had in the
-	// training rows (Model.OutsideRange; a numeric column's value, or a
-	// code its training rows never had), and FirstOutside is the column
-	// of the first: the prediction is an extrapolation.
+	// training rows and the text columns whose code no training row had
+	// (Model.OutsideRange: a numeric column's value beyond its range, a
+	// level never seen in a column without the Other input), and
+	// FirstOutside is the column of the first: the prediction is an
+	// extrapolation, and for such a code its calibrated and conformal
+	// intervals are unknown (Prediction.CalibratedInterval).
 	Outside, FirstOutside int
 }
 

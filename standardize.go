@@ -136,8 +136,13 @@ func (m *Model[T]) FeatureRanges() (lo, hi []float64, ok bool) {
 
 // OutsideRange returns how many features of the input row x lie outside
 // the range they had in the training rows (FeatureRanges), and the first
-// such feature's index, or −1. Without a record of the ranges it returns
-// 0 and −1, as it does for a nil model. A prediction for such an input is an extrapolation; see
+// such feature's index, or −1. For a model with an Encoding, a
+// categorical column whose inputs are all 0 counts as one more, its first
+// input as its index: every one of its inputs lies in its range, but no
+// training row had that code (a level training never saw, in a column
+// without the Other input, or a missing value in a column that had none).
+// Without a record of the ranges it returns 0 and −1, as it does for a
+// nil model. A prediction for such an input is an extrapolation; see
 // Prediction.InputZ for how far it reaches.
 func (m *Model[T]) OutsideRange(x []T) (count, first int) {
 	first = -1
@@ -152,7 +157,39 @@ func (m *Model[T]) OutsideRange(x []T) (count, first int) {
 			count++
 		}
 	}
+	e := m.ext.encoding
+	if e == nil {
+		return count, first
+	}
+	for c := range e.columns {
+		start, end := e.start[c], e.start[c+1]
+		if e.columns[c].Kind != Categorical {
+			continue
+		}
+		if hot, ok := hotInput(x[start:end]); hot < 0 && ok {
+			if count == 0 || first > start {
+				first = start
+			}
+			count++
+		}
+	}
 	return count, first
+}
+
+// hotInput returns the index of the input of the code x that is 1, or −1
+// if all are 0, and false if x is not such a code: an input neither 0 nor
+// 1, or more than one 1.
+func hotInput[T Float](x []T) (hot int, ok bool) {
+	hot = -1
+	for j, v := range x {
+		switch {
+		case v == 1 && hot < 0:
+			hot = j
+		case v != 0:
+			return -1, false
+		}
+	}
+	return hot, true
 }
 
 // extendRanges widens the recorded feature ranges to cover the row-major

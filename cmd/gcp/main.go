@@ -85,8 +85,13 @@
 // standard deviation); the interval of the model's own predictive (the
 // Student t, an ensemble's mixture of them) loL_student_t and
 // hiL_student_t and its standard deviation sd_student_t; alpha; input_z
-// (the row's largest robust z-score) and outside (how many features lie
-// outside their training range); sd_epistemic and disagreement (an
+// (the row's distance from the training data: the largest robust z-score
+// of its numbers, or of a text column's level by its rarity; +Inf for a
+// level training never saw, whose calibrated and conformal intervals are
+// then -Inf and +Inf) and outside (how many features lie outside their
+// training range, or text columns hold a level never seen) and unseen
+// (how many of its text fields hold a level the model does not know);
+// sd_epistemic and disagreement (an
 // ensemble's spread). -id COLUMN writes that column first. Numbers have
 // the digits of the model's type: the shortest decimal that reads back as
 // the same float64, or float32. It warns on stderr about rows outside the

@@ -131,7 +131,7 @@ func TestTrainPredictEval(t *testing.T) {
 			}
 			plain := stdout
 			header, rows := readPredict(t, stdout)
-			if got := strings.Join(header, ","); got != "mean,lo95_cal,hi95_cal,lo95_conformal,hi95_conformal,sd_corrected,lo95_student_t,hi95_student_t,sd_student_t,alpha,input_z,outside,sd_epistemic,disagreement" {
+			if got := strings.Join(header, ","); got != "mean,lo95_cal,hi95_cal,lo95_conformal,hi95_conformal,sd_corrected,lo95_student_t,hi95_student_t,sd_student_t,alpha,input_z,outside,unseen,sd_epistemic,disagreement" {
 				t.Errorf("predict header %q", got)
 			}
 			if len(rows) != 100 {

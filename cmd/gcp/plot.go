@@ -333,7 +333,9 @@ func disagreementPanel(r plotRows, xLabel string) *plot.Plot {
 // writeCoverage writes how many of the targets y the 95% intervals hold:
 // the calibrated ones' as the prediction panel colours them (inside), the
 // Student-t ones' and, for a model that has them, the conformal ones' by
-// metrics.Coverage.
+// metrics.Coverage; and how many rows hold a level training never saw,
+// whose unknown intervals hold every target, with their Student-t
+// coverage.
 func writeCoverage(w io.Writer, m model, preds []gcp.Prediction, y []float64, inside []bool) error {
 	outside := 0
 	for _, in := range inside {
@@ -353,6 +355,13 @@ func writeCoverage(w io.Writer, m model, preds []gcp.Prediction, y []float64, in
 			return err
 		}
 		conf = fmt.Sprintf(", the conformal ones %.3f", c)
+	}
+	if _, _, unseen, yUnseen := splitUnseen(preds, y); len(unseen) > 0 {
+		c, _, err := metrics.Coverage(unseen, yUnseen, 0.95, metrics.StudentT)
+		if err != nil {
+			return err
+		}
+		conf += fmt.Sprintf("; %d rows hold a level training never saw, whose calibrated and conformal intervals are unknown, -Inf to +Inf, and hold them (their Student-t ones hold %.3f)", len(unseen), c)
 	}
 	_, err = fmt.Fprintf(w, "the calibrated 95%% intervals hold %.3f of the targets (%d of %d outside, drawn red), the Student-t ones %.3f%s\n",
 		1-float64(outside)/n, outside, len(y), coverT, conf)

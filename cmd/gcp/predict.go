@@ -119,8 +119,17 @@ columns (L for each level of -levels: lo95_cal for 0.95, lo97.5_cal for
   sd_student_t    the Student t's standard deviation: +Inf where α ≤ 1 and
                   huge where α is near 1, so prefer sd_corrected
   alpha           the trust signal α
-  input_z         the largest robust z-score of the row's features
-  outside         how many features lie outside their training range
+  input_z         the row's distance from the training data: the largest
+                  robust z-score of its numbers (a date's days), or of a
+                  text column's level the normal z of its rarity (the
+                  share of training rows whose level was no more
+                  common); +Inf for a level no training row had, whose
+                  _cal and _conformal intervals are then -Inf and +Inf
+  outside         how many features lie outside their training range, or
+                  text columns hold a level no training row had
+  unseen          how many of the row's text fields hold a level the
+                  model does not know (pooled into a column's rare
+                  levels, or never seen)
   sd_epistemic    the spread of an ensemble's members (train -members K):
                   the model's own uncertainty; 0 for a single GCP network
   disagreement    sd_epistemic over the aleatoric sd, the noise
@@ -163,7 +172,7 @@ or the model's target if FILE.csv has it, and is ignored.
 			if c.ids != nil {
 				idv = c.ids[i]
 			}
-			if err := pw.row(idv, c.e.x[i*d:(i+1)*d], p); err != nil {
+			if err := pw.row(idv, c.e.x[i*d:(i+1)*d], p, c.e.notes[i]); err != nil {
 				return err
 			}
 		}

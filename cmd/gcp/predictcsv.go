@@ -95,7 +95,7 @@ func newPredictWriter(w io.Writer, m model, levels []predictLevel, idName string
 	}
 	cols = append(cols, "sd_corrected")
 	interval("_student_t")
-	cols = append(cols, "sd_student_t", "alpha", "input_z", "outside", "sd_epistemic", "disagreement")
+	cols = append(cols, "sd_student_t", "alpha", "input_z", "outside", "unseen", "sd_epistemic", "disagreement")
 	pw.w.WriteString(strings.Join(cols, ",") + "\n")
 	return pw
 }
@@ -108,9 +108,10 @@ func csvField(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
-// row writes the line of the prediction p of the input row x, after the
-// field id, as it was in the file, if the writer has an id column.
-func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction) error {
+// row writes the line of the prediction p of the input row x, whose
+// encoding noted notes, after the field id, as it was in the file, if the
+// writer has an id column.
+func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction, notes gcp.RecordNotes) error {
 	pw.buf = pw.buf[:0]
 	sep := false
 	put := func(v float64) {
@@ -149,7 +150,7 @@ func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction) error {
 		return err
 	}
 	outside, _ := pw.m.OutsideRange(x)
-	for _, v := range [...]float64{math.Sqrt(p.Var), p.Alpha, p.InputZ, float64(outside), math.Sqrt(p.VarEpistemic), p.Disagreement} {
+	for _, v := range [...]float64{math.Sqrt(p.Var), p.Alpha, p.InputZ, float64(outside), float64(notes.Unseen), math.Sqrt(p.VarEpistemic), p.Disagreement} {
 		put(v)
 	}
 	pw.buf = append(pw.buf, '\n')

@@ -81,6 +81,9 @@ func writeReport(w io.Writer, t *evalTally, s scores) error {
 	b.WriteString(strings.Join(areas, ""))
 	fmt.Fprintf(&b, "\n%-12s %10s %8s %10s %10s %14s\n", "predictive", "NLL", "level", "coverage", "width", "interval_score")
 	for i, r := range t.rows {
+		if t.unseenRows == len(t.y) {
+			break // no row for the table
+		}
 		nll := "-"
 		if r.dist {
 			nll = strconv.FormatFloat(t.nll[i].Value(), 'g', 6, 64)
@@ -93,6 +96,10 @@ func writeReport(w io.Writer, t *evalTally, s scores) error {
 			}
 			fmt.Fprintf(&b, "%-12s %10s %7g%% %10.4f %10.4g %14.4g\n", name, nllText, 100*level, st.Coverage, st.Width, st.Score)
 		}
+	}
+	if n := t.unseenRows; n > 0 {
+		fmt.Fprintf(&b, "%d of %d rows hold a level training never saw (input_z +Inf) and are left out of the table: their calibrated and conformal intervals are unknown; their Student-t 95%% intervals held %.4f of their targets\n",
+			n, len(t.y), t.unseen.Stats().Coverage)
 	}
 	fmt.Fprintf(&b, "\nPIT histogram: the share of targets in each tenth of their predictive CDF, 0.1 each where calibrated\n")
 	counts := make([]int, pitBins)

@@ -47,6 +47,10 @@ func (w *rowWarnings) add(tab *dataset.Table, sel selection, e encoded) {
 		{func(n gcp.RecordNotes) (int, int) { return n.Outside, n.FirstOutside }, func(i, c int) string {
 			lo, hi, _ := w.m.FeatureRanges()
 			_, j := w.m.OutsideRange(e.x[i*d : (i+1)*d])
+			if v := e.x[i*d+j]; lo[j] <= v && v <= hi[j] { // a code no training row had
+				return fmt.Sprintf("lie outside the training data (first: %s line %d, %s = %s, a level no training row had); their input_z is +Inf and their calibrated and conformal intervals unknown",
+					tab.File, tab.Line(i), name(c), field(i, c))
+			}
 			return fmt.Sprintf("lie outside the training data's range (first: %s line %d, %s = %s, trained on [%g, %g]); their uncertainty is an extrapolation",
 				tab.File, tab.Line(i), name(c), field(i, c), lo[j], hi[j])
 		}},

@@ -1,8 +1,12 @@
 #!/bin/sh
 # Writes the expected outputs of gcp predict and eval on the tables here,
 # from cmd/gcp: the outputs of the command at f025608, before predict and
-# eval read their files as a stream, which must not change a byte of them.
-# Usage (from cmd/gcp, with GCP the command built at f025608):
+# eval read their files as a stream, which must not change a byte of them;
+# rewritten since by the command of the signals branch (issue 33), whose
+# input_z measures text columns by their levels' rarity, +Inf for a level
+# no row had (intervals -Inf and +Inf, counted outside), and whose predict
+# writes the unseen column: nothing else changed.
+# Usage (from cmd/gcp, with GCP the command built at that revision):
 #   GCP=/tmp/gcp_old sh testdata/stream/generate.sh
 set -u
 d=testdata/stream
