@@ -27,6 +27,12 @@ func TestIntervalScore(t *testing.T) {
 	if got, _ := IntervalScore(math.Inf(-1), math.Inf(1), 0.9, 2); !math.IsInf(got, 1) {
 		t.Errorf("an unbounded interval scores %v, want +Inf", got)
 	}
+	// regression: [3, 1] scored −2 at y = 2, a reward for no interval.
+	for _, b := range [][2]float64{{3, 1}, {math.NaN(), 1}, {1, math.NaN()}} {
+		if _, err := IntervalScore(b[0], b[1], 0.9, 2); !errors.Is(err, ErrBounds) {
+			t.Errorf("IntervalScore(%v, %v, 0.9, 2): %v, want ErrBounds", b[0], b[1], err)
+		}
+	}
 }
 
 // TestIntervalScoreProper checks by Monte Carlo that the mean score of
