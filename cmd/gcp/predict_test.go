@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -192,5 +195,109 @@ func TestPredictStreamsStandardInput(t *testing.T) {
 	// the readers' buffers (tens of kilobytes): about 300 kB.
 	if !errors.Is(err, errFull) || n > 1<<20 {
 		t.Errorf("predict on an endless input: %v, having read %d bytes; want errFull after about 300 kB", err, n)
+	}
+}
+
+// TestPredictJSONLinesMatchCSV checks that predict -format json, reading
+// the standard input a few rows at a time, writes one JSON object per
+// row whose keys are the CSV's column names and whose values are the CSV
+// row's: the -id field as a string (one holds a comma and is quoted in
+// the CSV), the numbers as JSON numbers, and the ±Inf ends of a level
+// never seen as the strings "Infinity" and "-Infinity", which must occur;
+// and for a float32 model, the same float32 digits.
+func TestPredictJSONLinesMatchCSV(t *testing.T) {
+	defer func(n int) { chunkRows = n }(chunkRows)
+	chunkRows = 7
+	for _, c := range []struct {
+		model, data string
+		args        []string
+		wantInf     bool
+	}{
+		{"mixed.gcpm", "test_mixed.csv", []string{"-id", "row", "-levels", "0.5,0.975"}, true},
+		{"num32.gcpm", "test_num.csv", nil, false},
+	} {
+		args := append([]string{"predict", "-model", streamFile(c.model), "-data", streamFile(c.data)}, c.args...)
+		csvOut, _, err := gcpRun(args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		records, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, rows := records[0], records[1:]
+		f, err := os.Open(streamFile(c.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdin = struct{ io.Reader }{f} // read as a pipe is
+		args[4] = "-"
+		jsonOut, _, err := gcpRun(append(args, "-format", "json")...)
+		f.Close()
+		stdin = os.Stdin
+		if err != nil {
+			t.Fatalf("%s -format json: %v", c.model, err)
+		}
+		lines := strings.Split(strings.TrimSuffix(jsonOut, "\n"), "\n")
+		if len(lines) != len(rows) {
+			t.Fatalf("%s: %d JSON lines, want %d, the CSV's rows", c.model, len(lines), len(rows))
+		}
+		infs := 0
+		for i, line := range lines {
+			d := json.NewDecoder(strings.NewReader(line))
+			d.UseNumber()
+			var obj map[string]any
+			if err := d.Decode(&obj); err != nil {
+				t.Fatalf("%s line %d: %v: %s", c.model, i+1, err, line)
+			}
+			if len(obj) != len(header) {
+				t.Errorf("%s line %d: %d keys, want %d: %s", c.model, i+1, len(obj), len(header), line)
+			}
+			for k, name := range header {
+				want := rows[i][k]
+				switch v := obj[name].(type) {
+				case json.Number:
+					if got, err := strconv.ParseFloat(string(v), 64); err != nil || got != mustFloat(t, want) {
+						t.Errorf("%s line %d, %s: %v, want %s", c.model, i+1, name, v, want)
+					}
+				case string:
+					if name == "row" {
+						if v != want {
+							t.Errorf("%s line %d, id: %q, want %q", c.model, i+1, v, want)
+						}
+						continue
+					}
+					got, err := strconv.ParseFloat(v, 64)
+					if err != nil || !math.IsInf(got, 0) || got != mustFloat(t, want) {
+						t.Errorf("%s line %d, %s: %q, want a string only for ±Inf, %s", c.model, i+1, name, v, want)
+					}
+					infs++
+				default:
+					t.Errorf("%s line %d, %s: %v (%T), want %s", c.model, i+1, name, v, v, want)
+				}
+			}
+		}
+		if c.wantInf != (infs > 0) {
+			t.Errorf("%s: %d infinite values; want some: %t", c.model, infs, c.wantInf)
+		}
+	}
+}
+
+// mustFloat parses a CSV number of predict's.
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestPredictFormatUnknown checks that a -format predict does not write
+// is refused with errFormat before any row is read.
+func TestPredictFormatUnknown(t *testing.T) {
+	stdout, _, err := gcpRun("predict", "-model", streamFile("num32.gcpm"), "-data", streamFile("test_num.csv"), "-format", "xml")
+	if !errors.Is(err, errFormat) || stdout != "" {
+		t.Errorf("-format xml: %v, stdout %q; want errFormat and nothing written", err, stdout)
 	}
 }
