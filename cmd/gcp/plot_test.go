@@ -183,16 +183,25 @@ func TestAxisValuesSkipsMissing(t *testing.T) {
 	}
 }
 
+// quickModel writes 80 rows of the synthetic data set to dir/d.csv and a
+// model trained on them for two epochs to dir/m.gcpm, and returns their
+// paths: a model to draw, not a good one.
+func quickModel(t *testing.T, dir string) (data, model string) {
+	t.Helper()
+	data = writeSynthetic(t, dir, "d.csv", 1, 80, false)
+	model = filepath.Join(dir, "m.gcpm")
+	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
+		t.Fatalf("train: %v; stderr %q", err, stderr)
+	}
+	return data, model
+}
+
 // TestPlotSkipsMissingAxis checks that plot -x draws the rows whose -x
 // cell is present and says on stderr how many it left out.
 // regression: one missing cell stopped plot ("-x a: … missing value").
 func TestPlotSkipsMissingAxis(t *testing.T) {
 	dir := t.TempDir()
-	data := writeSynthetic(t, dir, "d.csv", 1, 80, false)
-	model := filepath.Join(dir, "m.gcpm")
-	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
-		t.Fatalf("train: %v; stderr %q", err, stderr)
-	}
+	data, model := quickModel(t, dir)
 	b, err := os.ReadFile(data)
 	if err != nil {
 		t.Fatal(err)
@@ -221,11 +230,7 @@ func TestPlotSkipsMissingAxis(t *testing.T) {
 // names a column -x does not find.
 func TestPlotRefuses(t *testing.T) {
 	dir := t.TempDir()
-	data := writeSynthetic(t, dir, "d.csv", 1, 80, false)
-	model := filepath.Join(dir, "m.gcpm")
-	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
-		t.Fatalf("train: %v; stderr %q", err, stderr)
-	}
+	data, model := quickModel(t, dir)
 	before, err := os.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)

@@ -167,34 +167,37 @@ func (w *fullWriter) Write(b []byte) (int, error) {
 }
 
 // TestPredictStreamsStandardInput checks that predict -data - reads the
-// standard input as it comes and writes each row's line as it goes: on
-// an endless input it writes 20,000 lines, having read about as many
-// rows (a chunk and a buffer more), and stops at the output's error.
+// standard input as it comes and writes each row's line as it goes, as
+// CSV and as JSON Lines: on an endless input it writes 20,000 lines,
+// having read about as many rows (a chunk and a buffer more), and stops
+// at the output's error.
 // regression: -data - was "open -: no such file or directory", and
 // predict held every row of a file before writing the first line.
 func TestPredictStreamsStandardInput(t *testing.T) {
-	r, w := io.Pipe()
-	written := make(chan int)
-	go func() {
-		n, _ := io.WriteString(w, "a;b\n")
-		block := strings.Repeat("0,5;1,25\n", 1000)
-		for {
-			k, err := io.WriteString(w, block)
-			if n += k; err != nil {
-				written <- n
-				return
-			}
-		}
-	}()
-	stdin = r
 	defer func() { stdin = os.Stdin }()
-	err := predict([]string{"-model", streamFile("num32.gcpm"), "-data", "-"}, &fullWriter{lines: 20000}, io.Discard)
-	r.CloseWithError(io.EOF)
-	n := <-written
-	// 20,000 rows of 9 bytes, a chunk of 4096 and the 1024 read ahead, and
-	// the readers' buffers (tens of kilobytes): about 300 kB.
-	if !errors.Is(err, errFull) || n > 1<<20 {
-		t.Errorf("predict on an endless input: %v, having read %d bytes; want errFull after about 300 kB", err, n)
+	for _, format := range []string{"csv", "json"} {
+		r, w := io.Pipe()
+		written := make(chan int)
+		go func() {
+			n, _ := io.WriteString(w, "a;b\n")
+			block := strings.Repeat("0,5;1,25\n", 1000)
+			for {
+				k, err := io.WriteString(w, block)
+				if n += k; err != nil {
+					written <- n
+					return
+				}
+			}
+		}()
+		stdin = r
+		err := predict([]string{"-model", streamFile("num32.gcpm"), "-data", "-", "-format", format}, &fullWriter{lines: 20000}, io.Discard)
+		r.CloseWithError(io.EOF)
+		n := <-written
+		// 20,000 rows of 9 bytes, a chunk of 4096 and the 1024 read ahead, and
+		// the readers' buffers (tens of kilobytes): about 300 kB.
+		if !errors.Is(err, errFull) || n > 1<<20 {
+			t.Errorf("predict -format %s on an endless input: %v, having read %d bytes; want errFull after about 300 kB", format, err, n)
+		}
 	}
 }
 
