@@ -80,7 +80,7 @@ var (
 // 2017), the model gcp train makes with no flag. With zero flags on the
 // standard UCI splits it beat the single network's NLL on all five data
 // sets, by 0.02 to 0.25 nats, and its RMSE on all five
-// (bench/uci_results.jsonl against bench/uci_results_members1.jsonl), and
+// (the repository's UCI benchmark records, with and without -members 1), and
 // only an ensemble can say where the model has not seen data
 // (Prediction.Disagreement). New's zero Members stays one network: a
 // model built by hand is what its Config says, while AutoFit's zero
@@ -102,7 +102,7 @@ const (
 	// minValidationRows is the smallest validation set: below about 30
 	// rows a validation NLL is too noisy to select or calibrate on. It is
 	// also the fewest rows the candidates may train on.
-	minValidationRows = 30
+	minValidationRows = MinAutoFitRows / 2
 	// maxCandidates bounds the grid: each candidate holds a model and its
 	// trainer until the search prunes it.
 	maxCandidates = 1024
@@ -111,7 +111,7 @@ const (
 	// MinAutoFitRows is the fewest rows AutoFit trains on: enough to hold
 	// out 30, below which a held-out NLL is too noisy to choose or
 	// calibrate on, and to train on as many. Fewer give ErrTooFewRows.
-	MinAutoFitRows = 2 * minValidationRows
+	MinAutoFitRows = 60
 	// maxAutoSteps is the most minibatch steps an epoch of AutoFit takes
 	// when TrainConfig.BatchSize is 0 (autoBatch).
 	maxAutoSteps = 1024

@@ -11,9 +11,10 @@ import (
 //
 //  1. It holds out a share of the rows (AutoOptions.ValidationShare) and
 //     learns the standardization from the rest. Targets on a lattice
-//     (integer scores, cents) are dequantized in every step
-//     (lattice.go), and every run averages its parameters over the last
-//     epoch (average.go), scoring and keeping the average.
+//     (integer scores, cents) are dequantized in every step (uniform
+//     noise of the lattice's spacing added to the targets), and every run
+//     averages its parameters over the last epoch, scoring and keeping
+//     the average.
 //  2. Every combination of learning rate, dropout rate and scale
 //     weighting (TrainConfig.ScaleWeighting) in the grid trains a single
 //     network of the first architecture with early stopping on the
@@ -25,7 +26,7 @@ import (
 //     second hidden layer by default) then trains with the winner's
 //     settings, and replaces it only if its held-out NLL, or its
 //     squared error without a worse NLL, is lower by more than one
-//     standard error (autofit_search.go).
+//     standard error.
 //  3. The winner is kept as it is, not refit on all rows: its
 //     early-stopping epoch was measured on rows it never trained on,
 //     which a refit would lose. For an ensemble (cfg.Members > 1, and
@@ -59,6 +60,15 @@ import (
 //     squared error is not higher by as much: stricter than the
 //     architecture stage's rule, since the log weighs small targets'
 //     relative errors as large ones' and can win on NLL with a worse mean.
+//
+// AutoFit takes numbers. A table with text columns, dates or missing
+// values reaches it through an Encoding, as gcp train's does:
+// LearnEncoding (rows of text fields) or LearnEncodingColumns (parsed
+// columns) learns the encoding from the training rows and returns it with
+// the encoded rows, whose X and Y (as T) AutoFit trains on, with
+// cfg.Inputs set to the Encoding's Inputs; Model.SetEncoding then gives
+// the returned model that encoding, so that it is saved with the model
+// and EncodeRecord, EncodeRow and PredictRecord take raw rows.
 //
 // Only the data passed in is used: hold the test data back from it.
 // AutoFit reads x and y in place, from every run, and copies no rows; a

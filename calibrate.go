@@ -13,7 +13,7 @@ import (
 // paper's Definition 3.1 (Eq. (2.18)),
 // which estimates the noise of the clean part of the
 // data. Where the training targets held outliers, α stays small and the
-// Student-t predictive t_{2α} has heavy tails and a variance inflated by
+// Student-t predictive (2α degrees of freedom) has heavy tails and a variance inflated by
 // them, so its central intervals are too wide for clean points; the
 // corrected variance removes that inflation (Sec. 6.3). On
 // clean data α grows, A(α) → 1, and the two predictives agree. Under a

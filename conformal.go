@@ -23,8 +23,10 @@ func newConformalScores[T Float](preds []Prediction, y []T) *conformalScores {
 }
 
 // ConformalInterval returns the conformal interval of the prediction p at
-// level in (0, 1): Mean ± q·√VarCorrected, q from the model's conformal
-// calibration (see the package's conformal.go for the method); under a
+// level in (0, 1): Mean ± q·√VarCorrected, q the ⌈(n+1)·level⌉-th
+// smallest of the normalized residuals |y − Mean|/√VarCorrected of the n
+// rows of the model's conformal calibration (of many rows the model keeps
+// a subset, and q is its score just above that rank); under a
 // TargetTransform, the interval ZMean ± q·√ZVarCorrected of the modeled
 // target mapped back, as the scores are of the modeled target. It is
 // ±Inf when level is so high that the calibration rows cannot bound it

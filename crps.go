@@ -30,7 +30,7 @@ import "math"
 // s·[z(2Φ(z) − 1) + 2φ(z) − 1/√π].
 
 // CRPS returns the continuous ranked probability score of the prediction's
-// predictive at y: the Student t t_{2α} of a single GCP network, the
+// predictive at y: the Student t (2α degrees of freedom) of a single GCP network, the
 // Gaussian N(Mean, Var) of a comparator, or an ensemble's mixture. The
 // first two are closed forms, accurate to 1e-11 relative; the mixture's
 // is integrated numerically to about 1e-10 relative, at a cost of some

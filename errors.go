@@ -39,11 +39,11 @@ var (
 	// ErrNotRegular reports a path to save a model to that exists and is
 	// not a regular file, such as a directory, a device or a FIFO:
 	// SaveFile would replace it with one.
-	ErrNotRegular = atomicfile.ErrNotRegular
+	ErrNotRegular = errors.New("gcp: path exists and is not a regular file")
 	// ErrForeignFile reports a path to save a model to that holds a
 	// regular file other than a saved model (or an empty file): SaveFile
 	// would lose it.
-	ErrForeignFile = atomicfile.ErrForeign
+	ErrForeignFile = errors.New("gcp: path holds a file of another kind, which a save would lose")
 	// ErrDomain reports a target outside the domain of a
 	// TargetTransform: one that is not positive, for TransformLog.
 	ErrDomain = errors.New("gcp: target outside the target transform's domain")
@@ -63,17 +63,17 @@ var (
 	// ErrMagic reports data that does not start with the saved-model
 	// magic: not a saved model at all, or one mangled by a text-mode
 	// transfer that rewrote line endings or stripped the eighth bit.
-	ErrMagic = binfmt.ErrMagic
+	ErrMagic = errors.New("gcp: not a saved model (bad magic)")
 	// ErrVersion reports a format version this package cannot read, for
 	// example one written by a newer release, or a version-5 section of
 	// a kind it does not know, which a newer release added.
-	ErrVersion = binfmt.ErrVersion
+	ErrVersion = errors.New("gcp: unsupported saved-model format version")
 	// ErrTruncated reports data that ends before the model does, as after
 	// an interrupted copy.
-	ErrTruncated = binfmt.ErrTruncated
+	ErrTruncated = errors.New("gcp: saved model is truncated")
 	// ErrChecksum reports a CRC-32C mismatch: the bytes changed after they
 	// were written.
-	ErrChecksum = binfmt.ErrChecksum
+	ErrChecksum = errors.New("gcp: saved model fails its CRC-32C check")
 	// ErrFormat reports bytes that pass the checksum but break the format:
 	// a size beyond the package's limits, a parameter count that does not
 	// match the stored Config, an unknown element type or flag, a
@@ -81,9 +81,18 @@ var (
 	// section that breaks its kind's format, or bytes after the model's
 	// end. A file this package wrote gives it only if
 	// something was appended to it.
-	ErrFormat = binfmt.ErrFormat
+	ErrFormat = errors.New("gcp: malformed saved model")
 	// ErrOverflow reports a float64 model value too large for float32,
 	// met while loading a float64 model as Model[float32]; load it as
 	// Model[float64] instead.
 	ErrOverflow = errors.New("gcp: saved float64 value overflows float32")
 )
+
+// init has the packages that read and write model files return this
+// package's load and save errors, so that errors.Is matches what they
+// return to these sentinels (and their messages stay these).
+func init() {
+	binfmt.ErrMagic, binfmt.ErrVersion, binfmt.ErrTruncated = ErrMagic, ErrVersion, ErrTruncated
+	binfmt.ErrChecksum, binfmt.ErrFormat = ErrChecksum, ErrFormat
+	atomicfile.ErrNotRegular, atomicfile.ErrForeign = ErrNotRegular, ErrForeignFile
+}

@@ -10,7 +10,9 @@
 //
 // Training is the GCP update: a gradient step on the KL divergence from the
 // posterior after observing y, held frozen, to the prior. By the paper's
-// Lemma 2.1 that is a step on −ln t_{2α}(y | m, β(ν+1)/(να)).
+// Lemma 2.1 that is a step on −ln t₂α(y | m, β(ν+1)/(να)), the log density
+// of the Student t with 2α degrees of freedom, location m and squared
+// scale β(ν+1)/(να).
 //
 // Config.Members makes a model an ensemble of GCP networks, whose
 // prediction is the mixture of its members' and adds the model's own

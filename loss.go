@@ -14,7 +14,7 @@ type Loss int
 const (
 	// LossGCP trains by the GCP update (Eq. (2.10)): four heads
 	// give the normal-gamma prior (m, α, β, ν) and the predictive is the
-	// Student t t_{2α}(y | m, β(ν+1)/(να)).
+	// Student t t₂α(y | m, β(ν+1)/(να)) with 2α degrees of freedom.
 	LossGCP Loss = iota
 	// LossGaussianML is the mean–variance network of Nix & Weigend: two
 	// heads give m and σ², trained by the Gaussian negative
@@ -68,7 +68,7 @@ func gcpPrior(zm, za, zb, zn, fixedAlpha float64) (p NormalGamma, alphaMinusOne 
 	return NormalGamma{M: zm, Alpha: alpha, Beta: softplus(zb), Nu: softplus(zn)}, alphaMinusOne
 }
 
-// gcpPoint returns the GCP loss of one sample, −ln t_{2α}(y | m, β(ν+1)/(να)),
+// gcpPoint returns the GCP loss of one sample, −ln t₂α(y | m, β(ν+1)/(να)),
 // and its gradient with respect to the raw outputs: the GCP gradient
 // (Eq. (3.4)–Eq. (3.7), through Lemma 2.1) times the derivative of
 // each link, softplus' = sigmoid. With a fixed α, ga is not meaningful.

@@ -7,7 +7,7 @@ import "math"
 // With the normal-Wishart prior NW(m, κ, Ψ, n) on the mean and precision
 // of a d-dimensional Gaussian, the predictive of one observation is the
 // multivariate t with ν = n − d + 1 degrees of freedom, location m and
-// scale S = (κ+1)/(κν)·Ψ; for d = 1 it is the t_{2α} of Lemma 2.1 and
+// scale S = (κ+1)/(κν)·Ψ; for d = 1 it is the t₂α of Lemma 2.1 and
 // Practical approach 2.1 (docs/multivariate.md). The scale is carried by
 // its Cholesky factor S = LLᵀ, L lower triangular with a positive
 // diagonal, stored packed by rows: L_ij (j ≤ i) at i(i+1)/2 + j. The heads

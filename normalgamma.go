@@ -9,7 +9,8 @@ import (
 // NormalGamma is the normal-gamma distribution over the mean μ and the
 // precision τ of a Gaussian target (paper: Eq. (2.1)). A GCP network
 // outputs one per input x. Its predictive distribution for y is the
-// non-standardized Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
+// non-standardized Student's t-distribution t₂α(y | m, β(ν+1)/(να)), with
+// 2α degrees of freedom, location m and squared scale β(ν+1)/(να)
 // (paper: Practical approach 2.1).
 //
 // The zero value is not a valid distribution: Nu, Alpha and Beta must be
@@ -74,7 +75,7 @@ func (p NormalGamma) standardize(y, s float64) float64 {
 	return y/s - p.M/s
 }
 
-// LogPredictive returns ln t_{2α}(y | m, β(ν+1)/(να)), the log density of
+// LogPredictive returns ln t₂α(y | m, β(ν+1)/(να)), the log density of
 // the predictive distribution at y (paper: Eq. (2.11), Practical approach 2.1):
 //
 //	lnΓ(α+½) − lnΓ(α) − ½ln(2πσ) − (α+½)·ln(1 + (y−m)²/(2σ)).
@@ -198,7 +199,7 @@ func (p NormalGamma) VarCorrected() float64 {
 }
 
 // CDF returns the predictive distribution function P(Y ≤ y) of
-// t_{2α}(y | m, β(ν+1)/(να)).
+// t₂α(y | m, β(ν+1)/(να)).
 func (p NormalGamma) CDF(y float64) float64 {
 	if !p.valid() {
 		return math.NaN()

@@ -3,7 +3,8 @@ package gcp
 import "math"
 
 // Prediction is a model's answer for one input, in the target's original
-// units: the predictive Student's t-distribution t_{2α}(y | m, β(ν+1)/(να))
+// units: the predictive Student's t-distribution t₂α(y | m, β(ν+1)/(να)),
+// with 2α degrees of freedom,
 // and the estimates derived from it (paper: Practical approach 2.1). For the
 // comparator losses (Loss other than LossGCP) the predictive is the
 // Gaussian N(Mean, Var), its α → ∞ limit: Alpha is +Inf, Beta and Nu are
@@ -104,7 +105,7 @@ type Prediction struct {
 	// the Mean, Var and VarCorrected of the predictive of z, and Alpha,
 	// Beta, Nu, Components, VarAleatoric, VarEpistemic, Disagreement and
 	// Prior describe z too. Every method answers for y: the predictive of
-	// y is that of z mapped through g⁻¹ (see transform.go), so
+	// y is that of z mapped through g⁻¹ (TargetTransform), so
 	// that each quantile and interval bound is g⁻¹ of z's, exactly, and
 	// LogPDF and CDF are those of y (LogPDF with the Jacobian, so that a
 	// mean negative log density is in y's units). Mean, Var and

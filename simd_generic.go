@@ -332,7 +332,7 @@ func adamGeneric[T Float](p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool {
 
 // gcpLossGeneric is the Student-t gradient loop of the GCP loss. For each
 // sample i it maps the raw head outputs (zm, za, zb, zn) through the links
-// to (m, α, β, ν), adds −ln t_{2α}(y_i | m, β(ν+1)/(να)) to the returned
+// to (m, α, β, ν), adds −ln t₂α(y_i | m, β(ν+1)/(να)) to the returned
 // sum, and writes scale times the gradient with respect to the raw outputs,
 // softplus chain included (gcpPoint). With a fixed α, za and ga are empty.
 //

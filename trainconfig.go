@@ -20,7 +20,7 @@ type TrainConfig struct {
 	Seed         uint64    // dropout masks and Fit's shuffling
 	// ScaleWeighting, in [0, 1], weights each sample's gradient by its
 	// predictive's squared scale to this power, normalized over the
-	// minibatch (weighting.go): 0, the default, is the paper's update;
+	// minibatch: 0, the default, is the paper's update;
 	// ½ lets the mean learn at hard inputs as fast as at easy ones.
 	ScaleWeighting float64
 }

@@ -8,7 +8,9 @@ import "github.com/gcpnet/gcp"
 // neural network), the comparator of the GCP paper's Sec. 6: M particles,
 // each a ReLU network f(x; W) giving the mean of a Gaussian target with
 // its own noise precision γ and weight precision λ, moved together
-// towards the posterior of the model in svgd_posterior.go. Where the
+// towards the posterior of the authors' model: a Gaussian likelihood of
+// precision γ, N(0, 1/λ) priors on every weight and bias, and Gamma(1,
+// 0.1) priors (shape, rate) on γ and λ, on standardized data. Where the
 // paper is silent it follows the authors' code,
 // DartML/Stein-Variational-Gradient-Descent, python/bayesian_nn.py.
 //

@@ -43,7 +43,8 @@ each:
                if FILE.csv has it: black inside the interval, red outside.
                The rows stand in order of their predicted mean, or of the
                column -x names (a feature, say, to see where the model
-               widens its intervals).
+               widens its intervals); rows whose -x cell is missing are
+               left out of every panel, and counted on stderr.
   calibration  (when FILE.csv has the target) the share of targets inside
                the central interval at levels 10% to 99%, for the
                calibrated predictive, the Student-t one and the conformal
@@ -70,7 +71,7 @@ names) the last of one column more than the model's features.
 	a := modelFlags(c, "name of the target column (default: the model's target)")
 	out := c.fs.String("o", "plot.png", "the PNG file to write")
 	force := c.fs.Bool("force", false, "overwrite -o even if it is not a PNG image")
-	axis := c.fs.String("x", "", "a numeric column of FILE.csv for the horizontal axis (default: the rows in order of their predicted mean)")
+	axis := c.fs.String("x", "", "a numeric column of FILE.csv for the horizontal axis, rows missing it left out (default: the rows in order of their predicted mean)")
 	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
 	}
@@ -101,13 +102,26 @@ names) the last of one column more than the model's features.
 		tab = tab.Select(rows)
 		preds, y = withTargets(stderr, tab.File, preds, e.y)
 	}
+	var xv []float64
+	if *axis != "" {
+		// Rows whose -x cell is missing have no place on the axis and
+		// are left out of every panel, as rows without a target are.
+		var keep []int
+		if xv, keep, err = axisValues(tab, *axis); err != nil {
+			return err
+		}
+		if n := tab.Rows(); len(keep) < n {
+			fmt.Fprintf(stderr, "%s: %d of %d rows have no -x %s (missing): left out of every panel\n", tab.File, n-len(keep), n, *axis)
+			tab, preds = tab.Select(keep), pick(preds, keep)
+			if y != nil {
+				y = pick(y, keep)
+			}
+		}
+	}
 	if len(preds) == 0 {
 		return fmt.Errorf("%s: no rows to plot", tab.File)
 	}
-	order, xs, xLabel, err := plotAxis(tab, preds, *axis)
-	if err != nil {
-		return err
-	}
+	order, xs, xLabel := plotAxis(preds, xv, *axis)
 	rows, err := arrange(preds, y, order, xs)
 	if err != nil {
 		return err
@@ -158,9 +172,9 @@ func targetLabel(m model, target string) string {
 }
 
 // plotAxis returns the order of the rows along the horizontal axis, their
-// positions on it and its label: the rank of the predicted mean, or the
-// values of the column named by column.
-func plotAxis(tab *dataset.Table, preds []gcp.Prediction, column string) (order []int, xs []float64, label string, err error) {
+// positions on it and its label: the rank of the predicted mean if column
+// is empty, else the row's value v of the column named column.
+func plotAxis(preds []gcp.Prediction, v []float64, column string) (order []int, xs []float64, label string) {
 	order = make([]int, len(preds))
 	for i := range order {
 		order[i] = i
@@ -171,29 +185,43 @@ func plotAxis(tab *dataset.Table, preds []gcp.Prediction, column string) (order 
 		for r := range xs {
 			xs[r] = float64(r + 1)
 		}
-		return order, xs, "rank of the predicted mean", nil
-	}
-	k := slices.Index(tab.Header, column)
-	if k < 0 {
-		return nil, nil, "", fmt.Errorf("-x %s: %s has no such column (it has %s)", column, tab.File, strings.Join(tab.Header, ", "))
-	}
-	v := make([]float64, len(preds))
-	for i := range v {
-		f, missing, err := tab.Number(i, k)
-		if missing {
-			err = dataset.ErrMissing
-		}
-		if err != nil {
-			return nil, nil, "", fmt.Errorf("-x %s: %w", column, tab.FieldError(i, k, err))
-		}
-		v[i] = f
+		return order, xs, "rank of the predicted mean"
 	}
 	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(v[i], v[j]) })
 	xs = make([]float64, len(order))
 	for r, i := range order {
 		xs[r] = v[i]
 	}
-	return order, xs, column, nil
+	return order, xs, column
+}
+
+// axisValues returns the numbers of the column of tab named column (-x)
+// in the rows where it is not missing, and those rows; an error if tab
+// has no such column or a cell is not a number.
+func axisValues(tab *dataset.Table, column string) (v []float64, rows []int, err error) {
+	k := slices.Index(tab.Header, column)
+	if k < 0 {
+		return nil, nil, fmt.Errorf("-x %s: %s has no such column (it has %s)", column, tab.File, strings.Join(tab.Header, ", "))
+	}
+	for i := range tab.Rows() {
+		f, missing, err := tab.Number(i, k)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-x %s: %w", column, tab.FieldError(i, k, err))
+		}
+		if !missing {
+			v, rows = append(v, f), append(rows, i)
+		}
+	}
+	return v, rows, nil
+}
+
+// pick returns the elements of s at rows, in order.
+func pick[T any](s []T, rows []int) []T {
+	out := make([]T, len(rows))
+	for k, i := range rows {
+		out[k] = s[i]
+	}
+	return out
 }
 
 // arrange gathers what the panels draw of each row, in the given order.

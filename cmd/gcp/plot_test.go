@@ -146,26 +146,83 @@ func predictCoverage(t *testing.T, model, data string) string {
 
 // TestPlotAxis checks the order of the rows along each horizontal axis.
 func TestPlotAxis(t *testing.T) {
-	tab, err := dataset.Read(strings.NewReader("a,y\n3,0\n1,0\n2,0\n1,0\n"), "t.csv", dataset.Dialect{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	preds := []gcp.Prediction{{Mean: 5}, {Mean: -1}, {Mean: 7}, {Mean: 0}}
 	for _, c := range []struct {
 		column string
+		v      []float64
 		order  []int
 		xs     []float64
 	}{
-		{"", []int{1, 3, 0, 2}, []float64{1, 2, 3, 4}},
-		{"a", []int{1, 3, 2, 0}, []float64{1, 1, 2, 3}}, // stable: row 1 before row 3
+		{"", nil, []int{1, 3, 0, 2}, []float64{1, 2, 3, 4}},
+		{"a", []float64{3, 1, 2, 1}, []int{1, 3, 2, 0}, []float64{1, 1, 2, 3}}, // stable: row 1 before row 3
 	} {
-		order, xs, _, err := plotAxis(tab, preds, c.column)
-		if err != nil || fmt.Sprint(order, xs) != fmt.Sprint(c.order, c.xs) {
-			t.Errorf("plotAxis(%q) = %v, %v, %v; want %v, %v", c.column, order, xs, err, c.order, c.xs)
+		order, xs, _ := plotAxis(preds, c.v, c.column)
+		if fmt.Sprint(order, xs) != fmt.Sprint(c.order, c.xs) {
+			t.Errorf("plotAxis(%q) = %v, %v; want %v, %v", c.column, order, xs, c.order, c.xs)
 		}
 	}
-	if _, _, _, err := plotAxis(tab, preds, "b"); err == nil || !strings.Contains(err.Error(), "-x b: t.csv has no such column (it has a, y)") {
-		t.Errorf("plotAxis(b): %v", err)
+}
+
+// TestAxisValuesSkipsMissing checks that the -x column's numbers are
+// those of the rows where it is not missing (empty, NA), with those
+// rows, and that a column -x does not find or a text cell is an error.
+func TestAxisValuesSkipsMissing(t *testing.T) {
+	tab, err := dataset.Read(strings.NewReader("a,y,c\n3,0,p\n,0,q\n2,0,r\nNA,0,s\n1.5,0,t\n"), "t.csv", dataset.Dialect{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, rows, err := axisValues(tab, "a")
+	if err != nil || fmt.Sprint(v, rows) != fmt.Sprint([]float64{3, 2, 1.5}, []int{0, 2, 4}) {
+		t.Errorf("axisValues(a) = %v, %v, %v; want [3 2 1.5] [0 2 4]", v, rows, err)
+	}
+	if _, _, err := axisValues(tab, "b"); err == nil || !strings.Contains(err.Error(), "-x b: t.csv has no such column (it has a, y, c)") {
+		t.Errorf("axisValues(b): %v", err)
+	}
+	if _, _, err := axisValues(tab, "c"); err == nil {
+		t.Errorf("axisValues(c), a text column: no error")
+	}
+}
+
+// quickModel writes 80 rows of the synthetic data set to dir/d.csv and a
+// model trained on them for two epochs to dir/m.gcpm, and returns their
+// paths: a model to draw, not a good one.
+func quickModel(t *testing.T, dir string) (data, model string) {
+	t.Helper()
+	data = writeSynthetic(t, dir, "d.csv", 1, 80, false)
+	model = filepath.Join(dir, "m.gcpm")
+	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
+		t.Fatalf("train: %v; stderr %q", err, stderr)
+	}
+	return data, model
+}
+
+// TestPlotSkipsMissingAxis checks that plot -x draws the rows whose -x
+// cell is present and says on stderr how many it left out.
+// regression: one missing cell stopped plot ("-x a: … missing value").
+func TestPlotSkipsMissingAxis(t *testing.T) {
+	dir := t.TempDir()
+	data, model := quickModel(t, dir)
+	b, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for _, k := range []int{2, 5, 9} { // a is the first column
+		lines[k] = lines[k][strings.Index(lines[k], ","):]
+	}
+	test := filepath.Join(dir, "t.csv")
+	if err := os.WriteFile(test, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	png := filepath.Join(dir, "p.png")
+	_, stderr, err := gcpRun("plot", "-model", model, "-data", test, "-x", "a", "-o", png)
+	n := len(lines) - 1
+	want := fmt.Sprintf("%s: 3 of %d rows have no -x a (missing): left out of every panel\n", test, n)
+	if err != nil || !strings.Contains(stderr, want) || !strings.Contains(stderr, fmt.Sprintf("for the %d rows of %s by a", n-3, test)) {
+		t.Errorf("plot -x a with 3 missing cells: %v; stderr:\n%s\nwant it to contain %q and the %d rows drawn", err, stderr, want, n-3)
+	}
+	if _, err := os.Stat(png); err != nil {
+		t.Errorf("no image: %v", err)
 	}
 }
 
@@ -173,11 +230,7 @@ func TestPlotAxis(t *testing.T) {
 // names a column -x does not find.
 func TestPlotRefuses(t *testing.T) {
 	dir := t.TempDir()
-	data := writeSynthetic(t, dir, "d.csv", 1, 80, false)
-	model := filepath.Join(dir, "m.gcpm")
-	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
-		t.Fatalf("train: %v; stderr %q", err, stderr)
-	}
+	data, model := quickModel(t, dir)
 	before, err := os.ReadFile(model)
 	if err != nil {
 		t.Fatal(err)

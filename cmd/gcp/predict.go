@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -91,10 +92,13 @@ of ln y (train -target-transform) answers in the original units: every
 interval lies above 0, and the mean is that of the calibrated log-normal
 predictive.`
 
+// errFormat is the error of a -format predict does not write.
+var errFormat = errors.New("not an output format")
+
 // predict writes the predictive distribution of every row to stdout.
 func predict(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("predict",
-		"predict -model MODEL.gcpm -data FILE.csv [-levels 0.95] [-id COLUMN] [-target NAME] [-reorder]",
+		"predict -model MODEL.gcpm -data FILE.csv [-levels 0.95] [-id COLUMN] [-format csv|json] [-target NAME] [-reorder]",
 		`Write one CSV line per row of FILE.csv to stdout, in order, with the
 columns (L for each level of -levels: lo95_cal for 0.95, lo97.5_cal for
 0.975)
@@ -137,6 +141,12 @@ Numbers have the digits the model has: the shortest decimal that reads
 back as the same float64, or as the same float32 for a model trained with
 -float32.
 
+-format json writes JSON Lines instead: one object per row and line, its
+keys the column names above, its values JSON numbers (the -id field a
+string). JSON has no infinity: ±Inf and NaN are written as the strings
+"Infinity", "-Infinity" and "NaN", which keep an unknown interval's sign
+and which most languages' number parsers read back.
+
 Rows far outside the training data (large input_z, outside > 0) are
 extrapolations: do not trust their uncertainty. A count of them is
 written to stderr. An ensemble also says so itself: a disagreement near
@@ -149,9 +159,13 @@ or the model's target if FILE.csv has it, and is ignored.
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
 	levelsFlag := c.fs.String("levels", "0.95", "interval levels, comma-separated, each in (0, 1): 0.5,0.9,0.95 writes three intervals of each kind")
 	id := c.fs.String("id", "", "a column of FILE.csv to pass through as the first column, to match rows (a feature column stays a feature too)")
+	format := c.fs.String("format", "csv", "output format: csv, or json for JSON Lines, an object per row")
 	c.fs.Lookup("data").Usage = dataStdinHelp
 	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
+	}
+	if *format != "csv" && *format != "json" {
+		return fmt.Errorf("predict: -format %q: %w; want csv or json", shorten(*format), errFormat)
 	}
 	levels, err := parseLevels(*levelsFlag)
 	if err != nil {
@@ -165,7 +179,7 @@ or the model's target if FILE.csv has it, and is ignored.
 	d := m.inputs()
 	err = a.eachChunk(stderr, m, false, *id, chunkRows, func(c *chunk) error {
 		if pw == nil {
-			pw = newPredictWriter(stdout, m, levels, *id)
+			pw = newPredictWriter(stdout, m, levels, *id, *format == "json")
 		}
 		for i, p := range c.preds {
 			var idv string

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -164,33 +167,140 @@ func (w *fullWriter) Write(b []byte) (int, error) {
 }
 
 // TestPredictStreamsStandardInput checks that predict -data - reads the
-// standard input as it comes and writes each row's line as it goes: on
-// an endless input it writes 20,000 lines, having read about as many
-// rows (a chunk and a buffer more), and stops at the output's error.
+// standard input as it comes and writes each row's line as it goes, as
+// CSV and as JSON Lines: on an endless input it writes 20,000 lines,
+// having read about as many rows (a chunk and a buffer more), and stops
+// at the output's error.
 // regression: -data - was "open -: no such file or directory", and
 // predict held every row of a file before writing the first line.
 func TestPredictStreamsStandardInput(t *testing.T) {
-	r, w := io.Pipe()
-	written := make(chan int)
-	go func() {
-		n, _ := io.WriteString(w, "a;b\n")
-		block := strings.Repeat("0,5;1,25\n", 1000)
-		for {
-			k, err := io.WriteString(w, block)
-			if n += k; err != nil {
-				written <- n
-				return
+	defer func() { stdin = os.Stdin }()
+	for _, format := range []string{"csv", "json"} {
+		r, w := io.Pipe()
+		written := make(chan int)
+		go func() {
+			n, _ := io.WriteString(w, "a;b\n")
+			block := strings.Repeat("0,5;1,25\n", 1000)
+			for {
+				k, err := io.WriteString(w, block)
+				if n += k; err != nil {
+					written <- n
+					return
+				}
+			}
+		}()
+		stdin = r
+		err := predict([]string{"-model", streamFile("num32.gcpm"), "-data", "-", "-format", format}, &fullWriter{lines: 20000}, io.Discard)
+		r.CloseWithError(io.EOF)
+		n := <-written
+		// 20,000 rows of 9 bytes, a chunk of 4096 and the 1024 read ahead, and
+		// the readers' buffers (tens of kilobytes): about 300 kB.
+		if !errors.Is(err, errFull) || n > 1<<20 {
+			t.Errorf("predict -format %s on an endless input: %v, having read %d bytes; want errFull after about 300 kB", format, err, n)
+		}
+	}
+}
+
+// TestPredictJSONLinesMatchCSV checks that predict -format json, reading
+// the standard input a few rows at a time, writes one JSON object per
+// row whose keys are the CSV's column names and whose values are the CSV
+// row's: the -id field as a string (one holds a comma and is quoted in
+// the CSV), the numbers as JSON numbers, and the ±Inf ends of a level
+// never seen as the strings "Infinity" and "-Infinity", which must occur;
+// and for a float32 model, the same float32 digits.
+func TestPredictJSONLinesMatchCSV(t *testing.T) {
+	defer func(n int) { chunkRows = n }(chunkRows)
+	chunkRows = 7
+	for _, c := range []struct {
+		model, data string
+		args        []string
+		wantInf     bool
+	}{
+		{"mixed.gcpm", "test_mixed.csv", []string{"-id", "row", "-levels", "0.5,0.975"}, true},
+		{"num32.gcpm", "test_num.csv", nil, false},
+	} {
+		args := append([]string{"predict", "-model", streamFile(c.model), "-data", streamFile(c.data)}, c.args...)
+		csvOut, _, err := gcpRun(args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		records, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, rows := records[0], records[1:]
+		f, err := os.Open(streamFile(c.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdin = struct{ io.Reader }{f} // read as a pipe is
+		args[4] = "-"
+		jsonOut, _, err := gcpRun(append(args, "-format", "json")...)
+		f.Close()
+		stdin = os.Stdin
+		if err != nil {
+			t.Fatalf("%s -format json: %v", c.model, err)
+		}
+		lines := strings.Split(strings.TrimSuffix(jsonOut, "\n"), "\n")
+		if len(lines) != len(rows) {
+			t.Fatalf("%s: %d JSON lines, want %d, the CSV's rows", c.model, len(lines), len(rows))
+		}
+		infs := 0
+		for i, line := range lines {
+			d := json.NewDecoder(strings.NewReader(line))
+			d.UseNumber()
+			var obj map[string]any
+			if err := d.Decode(&obj); err != nil {
+				t.Fatalf("%s line %d: %v: %s", c.model, i+1, err, line)
+			}
+			if len(obj) != len(header) {
+				t.Errorf("%s line %d: %d keys, want %d: %s", c.model, i+1, len(obj), len(header), line)
+			}
+			for k, name := range header {
+				want := rows[i][k]
+				switch v := obj[name].(type) {
+				case json.Number:
+					if got, err := strconv.ParseFloat(string(v), 64); err != nil || got != mustFloat(t, want) {
+						t.Errorf("%s line %d, %s: %v, want %s", c.model, i+1, name, v, want)
+					}
+				case string:
+					if name == "row" {
+						if v != want {
+							t.Errorf("%s line %d, id: %q, want %q", c.model, i+1, v, want)
+						}
+						continue
+					}
+					got, err := strconv.ParseFloat(v, 64)
+					if err != nil || !math.IsInf(got, 0) || got != mustFloat(t, want) {
+						t.Errorf("%s line %d, %s: %q, want a string only for ±Inf, %s", c.model, i+1, name, v, want)
+					}
+					infs++
+				default:
+					t.Errorf("%s line %d, %s: %v (%T), want %s", c.model, i+1, name, v, v, want)
+				}
 			}
 		}
-	}()
-	stdin = r
-	defer func() { stdin = os.Stdin }()
-	err := predict([]string{"-model", streamFile("num32.gcpm"), "-data", "-"}, &fullWriter{lines: 20000}, io.Discard)
-	r.CloseWithError(io.EOF)
-	n := <-written
-	// 20,000 rows of 9 bytes, a chunk of 4096 and the 1024 read ahead, and
-	// the readers' buffers (tens of kilobytes): about 300 kB.
-	if !errors.Is(err, errFull) || n > 1<<20 {
-		t.Errorf("predict on an endless input: %v, having read %d bytes; want errFull after about 300 kB", err, n)
+		if c.wantInf != (infs > 0) {
+			t.Errorf("%s: %d infinite values; want some: %t", c.model, infs, c.wantInf)
+		}
+	}
+}
+
+// mustFloat parses a CSV number of predict's.
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestPredictFormatUnknown checks that a -format predict does not write
+// is refused with errFormat before any row is read.
+func TestPredictFormatUnknown(t *testing.T) {
+	stdout, _, err := gcpRun("predict", "-model", streamFile("num32.gcpm"), "-data", streamFile("test_num.csv"), "-format", "xml")
+	if !errors.Is(err, errFormat) || stdout != "" {
+		t.Errorf("-format xml: %v, stdout %q; want errFormat and nothing written", err, stdout)
 	}
 }

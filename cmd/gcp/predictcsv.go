@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -63,7 +64,9 @@ func percent(r *big.Rat) string {
 	}
 }
 
-// predictWriter writes gcp predict's CSV: the header, then a line per row.
+// predictWriter writes gcp predict's rows: as CSV, the header, then a
+// line per row; or as JSON Lines (-format json), an object per row whose
+// keys are the CSV's column names.
 type predictWriter struct {
 	w         *bufio.Writer
 	m         model
@@ -71,17 +74,20 @@ type predictWriter struct {
 	conformal bool // the model has a conformal calibration
 	bits      int  // 32 for a float32 model: fewer digits
 	hasID     bool
+	keys      [][]byte // JSON: each column's name, quoted, and a colon; nil for CSV
+	vals      []float64
 	buf       []byte
 }
 
 // newPredictWriter returns a writer of m's predictions at the levels,
-// with an id column first if idName is not empty, and writes the header.
-func newPredictWriter(w io.Writer, m model, levels []predictLevel, idName string) *predictWriter {
+// with an id column first if idName is not empty, as JSON Lines if
+// asJSON, else as CSV, whose header it writes.
+func newPredictWriter(w io.Writer, m model, levels []predictLevel, idName string, asJSON bool) *predictWriter {
 	pw := &predictWriter{w: bufio.NewWriter(w), m: m, levels: levels, bits: m.bits(),
 		conformal: hasConformal(m), hasID: idName != ""}
 	var cols []string
 	if pw.hasID {
-		cols = append(cols, csvField(idName))
+		cols = append(cols, idName)
 	}
 	cols = append(cols, "mean")
 	interval := func(suffix string) {
@@ -96,6 +102,15 @@ func newPredictWriter(w io.Writer, m model, levels []predictLevel, idName string
 	cols = append(cols, "sd_corrected")
 	interval("_student_t")
 	cols = append(cols, "sd_student_t", "alpha", "input_z", "outside", "unseen", "sd_epistemic", "disagreement")
+	if asJSON {
+		for _, c := range cols {
+			pw.keys = append(pw.keys, append(jsonString(nil, c), ':'))
+		}
+		return pw
+	}
+	for i, c := range cols {
+		cols[i] = csvField(c)
+	}
 	pw.w.WriteString(strings.Join(cols, ",") + "\n")
 	return pw
 }
@@ -108,23 +123,17 @@ func csvField(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
+// jsonString appends s as a JSON string.
+func jsonString(b []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(b, q...)
+}
+
 // row writes the line of the prediction p of the input row x, whose
 // encoding noted notes, after the field id, as it was in the file, if the
 // writer has an id column.
 func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction, notes gcp.RecordNotes) error {
-	pw.buf = pw.buf[:0]
-	sep := false
-	put := func(v float64) {
-		if sep {
-			pw.buf = append(pw.buf, ',')
-		}
-		sep = true
-		pw.buf = appendNumber(pw.buf, v, pw.bits)
-	}
-	if pw.hasID {
-		pw.buf, sep = append(pw.buf, csvField(id)...), true
-	}
-	put(p.Mean)
+	pw.vals = append(pw.vals[:0], p.Mean)
 	type intervalFunc func(gcp.Prediction, float64) (float64, float64, error)
 	intervals := func(f intervalFunc) error {
 		for _, l := range pw.levels {
@@ -132,8 +141,7 @@ func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction, notes gcp
 			if err != nil {
 				return err
 			}
-			put(lo)
-			put(hi)
+			pw.vals = append(pw.vals, lo, hi)
 		}
 		return nil
 	}
@@ -145,17 +153,67 @@ func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction, notes gcp
 			return err
 		}
 	}
-	put(math.Sqrt(p.VarCorrected))
+	pw.vals = append(pw.vals, math.Sqrt(p.VarCorrected))
 	if err := intervals(gcp.Prediction.Interval); err != nil {
 		return err
 	}
 	outside, _ := pw.m.OutsideRange(x)
-	for _, v := range [...]float64{math.Sqrt(p.Var), p.Alpha, p.InputZ, float64(outside), float64(notes.Unseen), math.Sqrt(p.VarEpistemic), p.Disagreement} {
-		put(v)
+	pw.vals = append(pw.vals, math.Sqrt(p.Var), p.Alpha, p.InputZ, float64(outside), float64(notes.Unseen), math.Sqrt(p.VarEpistemic), p.Disagreement)
+	if pw.keys != nil {
+		pw.buf = pw.jsonLine(id)
+	} else {
+		pw.buf = pw.csvLine(id)
 	}
-	pw.buf = append(pw.buf, '\n')
 	_, err := pw.w.Write(pw.buf)
 	return err
+}
+
+// csvLine returns the CSV line of the id, if the writer has an id
+// column, and the values, in pw.buf.
+func (pw *predictWriter) csvLine(id string) []byte {
+	b := pw.buf[:0]
+	if pw.hasID {
+		b = append(append(b, csvField(id)...), ',')
+	}
+	for i, v := range pw.vals {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendNumber(b, v, pw.bits)
+	}
+	return append(b, '\n')
+}
+
+// jsonLine returns the JSON object of the id, if the writer has an id
+// column, and the values, in pw.buf. JSON has no infinity and no NaN:
+// those are written as the strings "Infinity", "-Infinity" and "NaN",
+// which keep the sign of an unknown interval's ends (a null would not)
+// and which Go's strconv.ParseFloat, Python's float and JavaScript's
+// Number read back.
+func (pw *predictWriter) jsonLine(id string) []byte {
+	b := append(pw.buf[:0], '{')
+	keys := pw.keys
+	if pw.hasID {
+		b = jsonString(append(b, keys[0]...), id)
+		keys = keys[1:]
+	}
+	for i, v := range pw.vals {
+		if i > 0 || pw.hasID {
+			b = append(b, ',')
+		}
+		b = append(b, keys[i]...)
+		switch {
+		case math.IsInf(v, 1):
+			b = append(b, `"Infinity"`...)
+		case math.IsInf(v, -1):
+			b = append(b, `"-Infinity"`...)
+		case math.IsNaN(v):
+			b = append(b, `"NaN"`...)
+		default:
+			b = appendNumber(b, v, pw.bits)
+		}
+	}
+	return append(b, "}\n"...)
 }
 
 // flush writes what is buffered.

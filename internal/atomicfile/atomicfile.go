@@ -13,8 +13,8 @@ package atomicfile
 import "errors"
 
 // The errors of a Target, matchable with errors.Is; the returned error
-// wraps one and names the path. The root package exports the first two
-// as gcp.ErrNotRegular and gcp.ErrForeignFile.
+// wraps one and names the path. The root package's init sets the first
+// two to its gcp.ErrNotRegular and gcp.ErrForeignFile, which it documents.
 var (
 	// ErrNotRegular reports a path that exists and is not a regular file
 	// (or a link to one), such as a directory, a device or a FIFO.

@@ -20,8 +20,9 @@ import (
 
 // The errors of loading a saved model, matchable with errors.Is; the
 // returned error wraps one and names the field or offset. The root
-// package exports them as gcp.ErrMagic, gcp.ErrVersion, gcp.ErrTruncated,
-// gcp.ErrChecksum and gcp.ErrFormat, and documents them there.
+// package's init sets them to its gcp.ErrMagic, gcp.ErrVersion,
+// gcp.ErrTruncated, gcp.ErrChecksum and gcp.ErrFormat, which it documents
+// (declaring them there keeps this package out of its documentation).
 var (
 	ErrMagic     = errors.New("gcp: not a saved model (bad magic)")
 	ErrVersion   = errors.New("gcp: unsupported saved-model format version")
