@@ -8,15 +8,15 @@ import (
 	"strings"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/isodate"
+	"github.com/gcpnet/gcp/table"
 )
 
 // trainingData is what gcp train, and each split of gcp splits, learns
 // from the training rows of a data file before any network trains: the
 // encoding of the columns (gcp.LearnEncoding) and the rows encoded.
 type trainingData struct {
-	tab  *dataset.Table
+	tab  *table.Table
 	enc  *gcp.Encoding
 	x, y []float64 // the encoded inputs, row-major, and the targets
 	rows []int     // the table's row of each encoded row
@@ -52,7 +52,7 @@ func flagTransforms(flag string) []gcp.TargetTransform {
 // as the target, and checks that -target-transform flag can take every
 // target. Errors name the file, and a bad field its line and column; more
 // inputs than rows with a target is an error wrapping errTooWide.
-func prepareTraining(tab *dataset.Table, target string, rows []int, flag string) (trainingData, error) {
+func prepareTraining(tab *table.Table, target string, rows []int, flag string) (trainingData, error) {
 	k, err := tab.Target(target)
 	if err != nil {
 		return trainingData{}, err
@@ -67,13 +67,13 @@ func prepareTraining(tab *dataset.Table, target string, rows []int, flag string)
 		if rows == nil {
 			n = tab.Rows()
 		}
-		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Column: k + 1, Name: tab.Header[k],
+		return trainingData{}, &table.Error{File: tab.File, Line: tab.HeaderLine, Column: k + 1, Name: tab.Header[k],
 			Err: fmt.Errorf("the target is missing in every one of the %d rows", n)}
 	case err != nil: // the header's names
-		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Err: headerError{err}}
+		return trainingData{}, &table.Error{File: tab.File, Line: tab.HeaderLine, Err: headerError{err}}
 	}
 	if enc.Inputs() > len(er.Rows) {
-		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine,
+		return trainingData{}, &table.Error{File: tab.File, Line: tab.HeaderLine,
 			Err: fmt.Errorf("%w: the %d feature columns become %d inputs, and %d rows have a target: train on more rows or fewer columns", errTooWide, len(enc.Columns()), enc.Inputs(), len(er.Rows))}
 	}
 	for _, tr := range flagTransforms(flag) {
@@ -123,7 +123,7 @@ func (td trainingData) describe(w io.Writer) {
 // as missing, by spelling ("a: 2 \"NULL\", 1 empty; y: 1 \"NA\""), or ""
 // if none were: a spelling that a file uses for something else ("-" for
 // zero, say) shows here.
-func describeMissing(tab *dataset.Table) string {
+func describeMissing(tab *table.Table) string {
 	var cols []string
 	for j, counts := range tab.Missing {
 		if counts == nil {

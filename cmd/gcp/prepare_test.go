@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/filetest"
 	"github.com/gcpnet/gcp/internal/longtest"
+	"github.com/gcpnet/gcp/table"
 )
 
 // tableRow is one row of the tables these tests write: the fields of
@@ -400,7 +400,7 @@ func TestRecordMatchesCLI(t *testing.T) {
 	if err != nil || m.TargetTransform() != gcp.TransformLog {
 		t.Fatalf("the model's transform %v (%v)", m.TargetTransform(), err)
 	}
-	tab, err := dataset.ReadFile(data, dataset.Dialect{})
+	tab, err := table.ReadFile(data, table.Dialect{})
 	if err != nil {
 		t.Fatal(err)
 	}
