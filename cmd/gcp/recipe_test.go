@@ -68,8 +68,8 @@ func TestTrainRefusesTooFewRows(t *testing.T) {
 		trainCSV := writeSynthetic(t, dir, "train.csv", 1, n, false)
 		_, _, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3")
 		if n < 3 { // fewer rows than the three inputs: refused before the recipe
-			if !errors.Is(err, errTooWide) {
-				t.Errorf("train on %d rows of 3 inputs: %v, want errTooWide", n, err)
+			if !errors.Is(err, table.ErrTooWide) {
+				t.Errorf("train on %d rows of 3 inputs: %v, want table.ErrTooWide", n, err)
 			}
 		} else if want := fmt.Sprintf("too few rows: %d, want at least 60", n); !errors.Is(err, gcp.ErrTooFewRows) ||
 			!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "-validation 0") {
