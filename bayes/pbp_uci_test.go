@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/table"
 )
 
 // uciDir holds the benchmark data and its standard splits.
@@ -110,7 +110,7 @@ func meanSE(v []float64) (mean, se float64) {
 // readUCI reads data/uci/name.csv: its features row-major, its targets
 // and the number of features.
 func readUCI(t *testing.T, name string) (x, y []float64, d int) {
-	tab, err := dataset.ReadFile(filepath.Join(uciDir, name+".csv"), dataset.Dialect{})
+	tab, err := table.ReadFile(filepath.Join(uciDir, name+".csv"), table.Dialect{})
 	if err != nil {
 		t.Fatal(err)
 	}

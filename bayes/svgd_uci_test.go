@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/paper"
+	"github.com/gcpnet/gcp/table"
 )
 
 // TestSVGDUCI runs the GCP paper's Table 6.1 protocol (and, with
@@ -47,7 +47,7 @@ func TestSVGDUCI(t *testing.T) {
 		if !slices.Contains(sets, c.name) {
 			continue
 		}
-		tab, err := dataset.ReadFile("../data/uci/"+c.name+".csv", dataset.Dialect{})
+		tab, err := table.ReadFile("../data/uci/"+c.name+".csv", table.Dialect{})
 		if err != nil {
 			t.Fatal(err)
 		}

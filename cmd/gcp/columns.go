@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/table"
 )
 
 // selection is where a model's columns and the target stand in a data
@@ -30,7 +30,7 @@ type selection struct {
 // it, else (with wantTarget) the last column. A model without names
 // (format versions 1 and 2) takes the columns by position, as
 // positional describes.
-func selectColumns(m model, tab *dataset.Table, target string, reorder, wantTarget bool) (selection, error) {
+func selectColumns(m model, tab *table.Table, target string, reorder, wantTarget bool) (selection, error) {
 	names, modelTarget := m.columns()
 	if names == nil {
 		return positional(m, tab, target, wantTarget)
@@ -63,8 +63,8 @@ func selectColumns(m model, tab *dataset.Table, target string, reorder, wantTarg
 		sel.idx = append(sel.idx, j)
 	}
 	if missing != nil {
-		return sel, &dataset.Error{File: tab.File, Line: tab.HeaderLine,
-			Err: fmt.Errorf("%w %s; the columns are %s", dataset.ErrNoColumn, strings.Join(missing, ", "), strings.Join(tab.Header, ", "))}
+		return sel, &table.Error{File: tab.File, Line: tab.HeaderLine,
+			Err: fmt.Errorf("%w %s; the columns are %s", table.ErrNoColumn, strings.Join(missing, ", "), strings.Join(tab.Header, ", "))}
 	}
 	return sel, nil
 }
@@ -75,7 +75,7 @@ func selectColumns(m model, tab *dataset.Table, target string, reorder, wantTarg
 // without -target, a table with one column more than the model's inputs
 // has the target last; with wantTarget the target is the last column
 // unless -target names another.
-func positional(m model, tab *dataset.Table, target string, wantTarget bool) (selection, error) {
+func positional(m model, tab *table.Table, target string, wantTarget bool) (selection, error) {
 	ncol, inputs := len(tab.Header), m.inputs()
 	k := -1
 	hasTarget := wantTarget || ncol == inputs+1
@@ -104,7 +104,7 @@ func positional(m model, tab *dataset.Table, target string, wantTarget bool) (se
 // byPosition returns the selection of every column of tab but the
 // target, column k (−1: none), in file order: the columns a model
 // trained on tab's other rows takes.
-func byPosition(tab *dataset.Table, k int) selection {
+func byPosition(tab *table.Table, k int) selection {
 	sel := selection{target: k}
 	for j := range tab.Header {
 		if j != k {
@@ -153,7 +153,7 @@ type encoded struct {
 
 // encodeRows encodes every row of tab for m (model.encode) and parses
 // the target column if sel has one.
-func encodeRows(m model, tab *dataset.Table, sel selection) (encoded, error) {
+func encodeRows(m model, tab *table.Table, sel selection) (encoded, error) {
 	d := m.inputs()
 	e := encoded{x: make([]float64, tab.Rows()*d)}
 	var err error
@@ -167,7 +167,7 @@ func encodeRows(m model, tab *dataset.Table, sel selection) (encoded, error) {
 // model's columns of tab, in the model's order, and returns the notes;
 // it parses the target column, if sel has one, into y, NaN where a
 // target is missing. An error names the field's line and column.
-func encodeTable(tab *dataset.Table, sel selection, encode func(i int, cols []gcp.TableColumn) (gcp.RecordNotes, error)) (notes []gcp.RecordNotes, y []float64, err error) {
+func encodeTable(tab *table.Table, sel selection, encode func(i int, cols []gcp.TableColumn) (gcp.RecordNotes, error)) (notes []gcp.RecordNotes, y []float64, err error) {
 	notes = make([]gcp.RecordNotes, tab.Rows())
 	cols := make([]gcp.TableColumn, len(sel.idx))
 	for c, j := range sel.idx {

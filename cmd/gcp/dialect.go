@@ -5,13 +5,13 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/table"
 )
 
 // dialectFlags are -sep, -decimal, -text and -dates, which every command
 // that reads a data file has: the file's separator and decimal mark,
 // detected unless given, the columns to read as text, and whether ISO
-// dates are read as dates (dataset.Read).
+// dates are read as dates (table.Read).
 type dialectFlags struct{ sep, decimal, text, dates *string }
 
 // addDialectFlags defines -sep, -decimal, -text and -dates on c.
@@ -25,8 +25,8 @@ func addDialectFlags(c *command) dialectFlags {
 }
 
 // dialect returns the dialect the flags give, zero fields to detect.
-func (f dialectFlags) dialect() (dataset.Dialect, error) {
-	var d dataset.Dialect
+func (f dialectFlags) dialect() (table.Dialect, error) {
+	var d table.Dialect
 	switch *f.sep {
 	case "":
 	case ",", ";":
@@ -54,8 +54,8 @@ func (f dialectFlags) dialect() (dataset.Dialect, error) {
 }
 
 // readTable reads the data file at path in the dialect the flags give,
-// keeping the columns named by text and by -text as text (dataset.Read).
-func (f dialectFlags) readTable(path string, text ...string) (*dataset.Table, error) {
+// keeping the columns named by text and by -text as text (table.Read).
+func (f dialectFlags) readTable(path string, text ...string) (*table.Table, error) {
 	d, err := f.dialect()
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func (f dialectFlags) readTable(path string, text ...string) (*dataset.Table, er
 			text = append(text, strings.TrimSpace(name))
 		}
 	}
-	tab, err := dataset.ReadFile(path, d, text...)
+	tab, err := table.ReadFile(path, d, text...)
 	// The reading leaves garbage about the size of the file (the csv
 	// package's copy of each record), beside a table that the encoded
 	// rows then match in size: collected now, its pages take the encoded

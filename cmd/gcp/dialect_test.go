@@ -9,26 +9,26 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/isodate"
+	"github.com/gcpnet/gcp/table"
 )
 
 func TestDialectFlags(t *testing.T) {
 	for _, tc := range []struct {
 		sep, decimal string
-		want         dataset.Dialect
+		want         table.Dialect
 		ok           bool
 	}{
-		{"", "", dataset.Dialect{}, true},
-		{",", ".", dataset.Dialect{Sep: ',', Decimal: '.'}, true},
-		{";", ",", dataset.Dialect{Sep: ';', Decimal: ','}, true},
-		{"tab", "", dataset.Dialect{Sep: '\t'}, true},
-		{"\t", "", dataset.Dialect{Sep: '\t'}, true},
-		{`\t`, "", dataset.Dialect{Sep: '\t'}, true},
-		{"|", "", dataset.Dialect{}, false},
-		{";;", "", dataset.Dialect{}, false},
-		{"", "'", dataset.Dialect{}, false},
-		{"", ",,", dataset.Dialect{}, false},
+		{"", "", table.Dialect{}, true},
+		{",", ".", table.Dialect{Sep: ',', Decimal: '.'}, true},
+		{";", ",", table.Dialect{Sep: ';', Decimal: ','}, true},
+		{"tab", "", table.Dialect{Sep: '\t'}, true},
+		{"\t", "", table.Dialect{Sep: '\t'}, true},
+		{`\t`, "", table.Dialect{Sep: '\t'}, true},
+		{"|", "", table.Dialect{}, false},
+		{";;", "", table.Dialect{}, false},
+		{"", "'", table.Dialect{}, false},
+		{"", ",,", table.Dialect{}, false},
 	} {
 		c := newCommand("t", "t", "")
 		f := addDialectFlags(c)
@@ -63,8 +63,8 @@ func TestTrainTextFlag(t *testing.T) {
 	}
 	model := filepath.Join(dir, "m.gcpm")
 	_, _, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "1")
-	if !errors.Is(err, dataset.ErrMixed) || !strings.HasPrefix(err.Error(), data+`: line 42, column 1 (code): a column of numbers holds a field that is not one: "A17" is not a number`) {
-		t.Errorf("a stray token: %v, want dataset.ErrMixed on line 42", err)
+	if !errors.Is(err, table.ErrMixed) || !strings.HasPrefix(err.Error(), data+`: line 42, column 1 (code): a column of numbers holds a field that is not one: "A17" is not a number`) {
+		t.Errorf("a stray token: %v, want table.ErrMixed on line 42", err)
 	}
 	_, stderr, err := gcpRun("train", "-data", data, "-o", model, "-validation", "0", "-epochs", "1", "-text", "other, code")
 	if err != nil || !strings.Contains(stderr, "columns: code text, one-hot: 4 levels and an input for rare levels") {
@@ -89,8 +89,8 @@ func TestDataRefusesDevice(t *testing.T) {
 		{"eval", "-model", model, "-data", "/dev/zero"},
 	} {
 		_, _, err := gcpRun(args...)
-		if !errors.Is(err, dataset.ErrNotFile) || err.Error() != "/dev/zero: not a regular file or a pipe: it is a character device" {
-			t.Errorf("%v: %v, want dataset.ErrNotFile", args, err)
+		if !errors.Is(err, table.ErrNotFile) || err.Error() != "/dev/zero: not a regular file or a pipe: it is a character device" {
+			t.Errorf("%v: %v, want table.ErrNotFile", args, err)
 		}
 	}
 }
@@ -135,7 +135,7 @@ func TestTrainReadsDates(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = gcpRun("train", "-data", slash, "-o", model)
-	if !errors.Is(err, dataset.ErrDateFormat) || !strings.HasPrefix(err.Error(), slash+`: line 2, column 1 (sold): a date not written as YYYY-MM-DD: "17/03/2024"`) {
+	if !errors.Is(err, table.ErrDateFormat) || !strings.HasPrefix(err.Error(), slash+`: line 2, column 1 (sold): a date not written as YYYY-MM-DD: "17/03/2024"`) {
 		t.Errorf("slash dates: %v", err)
 	}
 }

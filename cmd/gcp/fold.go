@@ -17,9 +17,9 @@ import (
 // minTest is the smallest test split: the AUC needs two points.
 const minTest = 2
 
-// table is a data set in memory: len(y) rows of d features, row-major in
+// matrix is a data set in memory: len(y) rows of d features, row-major in
 // x.
-type table struct {
+type matrix struct {
 	x, y []float64
 	d    int
 }
@@ -29,7 +29,7 @@ type fold struct{ paper.Fold }
 
 // newFold draws fold f of t from seed, with an outlier share p, as
 // paper.NewFold does.
-func newFold(t table, seed uint64, f int, p float64) fold {
+func newFold(t matrix, seed uint64, f int, p float64) fold {
 	return fold{paper.NewFold(t.x, t.y, t.d, seed, f, p)}
 }
 

@@ -29,7 +29,7 @@ type model interface {
 	encode(x []float64, cols []gcp.TableColumn, i int, decimal byte) (gcp.RecordNotes, error)
 	// categorical returns the names of the columns the model takes as
 	// categorical, whose levels are text as written: a data file's
-	// reader keeps them as text (dataset.Read).
+	// reader keeps them as text (table.Read).
 	categorical() []string
 	// predictor returns a function that predicts one row, for use by one
 	// goroutine.

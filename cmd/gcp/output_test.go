@@ -12,8 +12,8 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/atomicfile"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/filetest"
+	"github.com/gcpnet/gcp/table"
 )
 
 // trainOnce runs "gcp train -validation 0" for one epoch on data,
@@ -171,7 +171,7 @@ func TestTrainRefusesBadHeaderFirst(t *testing.T) {
 		text   string
 	}{
 		{strings.Repeat("x", 1025) + ",y", gcp.ErrConfig, "the header"},
-		{",y", dataset.ErrHeader, "bad header"},
+		{",y", table.ErrHeader, "bad header"},
 	} {
 		header := tc.header
 		var b strings.Builder

@@ -11,9 +11,9 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/atomicfile"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/metrics"
 	"github.com/gcpnet/gcp/internal/plot"
+	"github.com/gcpnet/gcp/table"
 )
 
 // plotLevels are the central-interval levels of the calibration panel:
@@ -198,7 +198,7 @@ func plotAxis(preds []gcp.Prediction, v []float64, column string) (order []int, 
 // axisValues returns the numbers of the column of tab named column (-x)
 // in the rows where it is not missing, and those rows; an error if tab
 // has no such column or a cell is not a number.
-func axisValues(tab *dataset.Table, column string) (v []float64, rows []int, err error) {
+func axisValues(tab *table.Table, column string) (v []float64, rows []int, err error) {
 	k := slices.Index(tab.Header, column)
 	if k < 0 {
 		return nil, nil, fmt.Errorf("-x %s: %s has no such column (it has %s)", column, tab.File, strings.Join(tab.Header, ", "))

@@ -13,8 +13,8 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/atomicfile"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/filetest"
+	"github.com/gcpnet/gcp/table"
 )
 
 // TestPlot trains an ensemble and a single network on the synthetic data,
@@ -114,7 +114,7 @@ func predictCoverage(t *testing.T, model, data string) string {
 	if err != nil {
 		t.Fatalf("predict: %v", err)
 	}
-	tab, err := dataset.ReadFile(data, dataset.Dialect{})
+	tab, err := table.ReadFile(data, table.Dialect{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestPlotAxis(t *testing.T) {
 // those of the rows where it is not missing (empty, NA), with those
 // rows, and that a column -x does not find or a text cell is an error.
 func TestAxisValuesSkipsMissing(t *testing.T) {
-	tab, err := dataset.Read(strings.NewReader("a,y,c\n3,0,p\n,0,q\n2,0,r\nNA,0,s\n1.5,0,t\n"), "t.csv", dataset.Dialect{})
+	tab, err := table.Read(strings.NewReader("a,y,c\n3,0,p\n,0,q\n2,0,r\nNA,0,s\n1.5,0,t\n"), "t.csv", table.Dialect{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"math"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/metrics"
+	"github.com/gcpnet/gcp/table"
 )
 
 // modelArgs are the flags that predict, eval and plot share.
@@ -42,7 +42,7 @@ func (a modelArgs) parse(c *command, args []string, stdout, stderr io.Writer) er
 // encodes the data file's rows as the model takes them (encodeRows), with
 // warnings on stderr about what the encoding noted; wantTarget requires
 // the target column.
-func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *dataset.Table, encoded, error) {
+func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *table.Table, encoded, error) {
 	m, err := loadModel(*a.model)
 	if err != nil {
 		return nil, nil, encoded{}, err
@@ -337,7 +337,7 @@ func rankedAUC(mean, y, variance []float64) (float64, error) {
 
 // predictRows returns the prediction of every row of the row-major x; an
 // error names the row's line.
-func predictRows(m model, tab *dataset.Table, x []float64) ([]gcp.Prediction, error) {
+func predictRows(m model, tab *table.Table, x []float64) ([]gcp.Prediction, error) {
 	preds, i, err := predictRowsOf(m, x)
 	if err != nil {
 		return nil, fmt.Errorf("%s: line %d: %w", tab.File, tab.Line(i), err)

@@ -1,22 +1,21 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/isodate"
+	"github.com/gcpnet/gcp/table"
 )
 
 // trainingData is what gcp train, and each split of gcp splits, learns
 // from the training rows of a data file before any network trains: the
 // encoding of the columns (gcp.LearnEncoding) and the rows encoded.
 type trainingData struct {
-	tab  *dataset.Table
+	tab  *table.Table
 	enc  *gcp.Encoding
 	x, y []float64 // the encoded inputs, row-major, and the targets
 	rows []int     // the table's row of each encoded row
@@ -26,14 +25,6 @@ type trainingData struct {
 
 // transformFlags are the values of -target-transform.
 var transformFlags = []string{"auto", "log", "none"}
-
-// errTooWide reports a table with more inputs than training rows.
-// Fewer rows than inputs cannot show which inputs matter, so that the
-// fit learns noise, and its time and memory grow with the inputs: on 100
-// rows of 500 numbers gcp train took 20 s of CPU and 400 MB to learn
-// nothing of a target that was three times the first column, and 100
-// rows of 10,000 ran for more than 15 minutes in 3 GB.
-var errTooWide = errors.New("more inputs than rows to train on")
 
 // flagTransforms returns the target transforms of -target-transform flag:
 // nil (the recipe's choice) for auto.
@@ -50,32 +41,14 @@ func flagTransforms(flag string) []gcp.TargetTransform {
 // prepareTraining learns the encoding from the rows of tab whose indices
 // are rows (nil: all), with the column target names (the last if empty)
 // as the target, and checks that -target-transform flag can take every
-// target. Errors name the file, and a bad field its line and column; more
-// inputs than rows with a target is an error wrapping errTooWide.
-func prepareTraining(tab *dataset.Table, target string, rows []int, flag string) (trainingData, error) {
-	k, err := tab.Target(target)
+// target. Its errors are Table.LearnEncoding's, and a target the
+// transform refuses, named by its line and column.
+func prepareTraining(tab *table.Table, target string, rows []int, flag string) (trainingData, error) {
+	enc, er, err := tab.LearnEncoding(target, rows)
 	if err != nil {
 		return trainingData{}, err
 	}
-	enc, er, err := gcp.LearnEncodingColumns(tab.Header, tab.Columns, rows, tab.Header[k], tab.Dialect.Decimal)
-	var fe *gcp.FieldError
-	switch {
-	case errors.As(err, &fe):
-		return trainingData{}, tab.FieldError(fe.Row, fe.Index, fe.Err)
-	case errors.Is(err, gcp.ErrBatch):
-		n := len(rows)
-		if rows == nil {
-			n = tab.Rows()
-		}
-		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Column: k + 1, Name: tab.Header[k],
-			Err: fmt.Errorf("the target is missing in every one of the %d rows", n)}
-	case err != nil: // the header's names
-		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine, Err: headerError{err}}
-	}
-	if enc.Inputs() > len(er.Rows) {
-		return trainingData{}, &dataset.Error{File: tab.File, Line: tab.HeaderLine,
-			Err: fmt.Errorf("%w: the %d feature columns become %d inputs, and %d rows have a target: train on more rows or fewer columns", errTooWide, len(enc.Columns()), enc.Inputs(), len(er.Rows))}
-	}
+	k, _ := tab.Target(target)
 	for _, tr := range flagTransforms(flag) {
 		for r, v := range er.Y {
 			if _, err := tr.Apply(v); err != nil {
@@ -123,7 +96,7 @@ func (td trainingData) describe(w io.Writer) {
 // as missing, by spelling ("a: 2 \"NULL\", 1 empty; y: 1 \"NA\""), or ""
 // if none were: a spelling that a file uses for something else ("-" for
 // zero, say) shows here.
-func describeMissing(tab *dataset.Table) string {
+func describeMissing(tab *table.Table) string {
 	var cols []string
 	for j, counts := range tab.Missing {
 		if counts == nil {
@@ -191,12 +164,3 @@ func allRows(n int) []int {
 	}
 	return rows
 }
-
-// headerError is an error in the header's names, which it says; it wraps
-// the library's error (gcp.ErrConfig) for errors.Is.
-type headerError struct{ err error }
-
-func (e headerError) Error() string {
-	return "the header: " + strings.TrimPrefix(e.err.Error(), "gcp: ")
-}
-func (e headerError) Unwrap() error { return e.err }

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/filetest"
 	"github.com/gcpnet/gcp/internal/longtest"
+	"github.com/gcpnet/gcp/table"
 )
 
 // tableRow is one row of the tables these tests write: the fields of
@@ -400,7 +400,7 @@ func TestRecordMatchesCLI(t *testing.T) {
 	if err != nil || m.TargetTransform() != gcp.TransformLog {
 		t.Fatalf("the model's transform %v (%v)", m.TargetTransform(), err)
 	}
-	tab, err := dataset.ReadFile(data, dataset.Dialect{})
+	tab, err := table.ReadFile(data, table.Dialect{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -539,7 +539,7 @@ func TestBayesTakesNumbersOnly(t *testing.T) {
 func TestPrepareTrainingErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ text, want string }{
-		{"a,y\n1,NA\n2,?\n", ": line 1, column 2 (y): the target is missing in every one of the 2 rows"},
+		{"a,y\n1,NA\n2,?\n", ": line 1, column 2 (y): missing value in the target of every one of the 2 rows"},
 		{",b,y\n1,2,3\n", ": line 1, column 1: bad header: column 1 has no name"},
 		{"a;y\n1;2\n3;x\n", ": line 3, column 2 (y): not a number: \"x\""},
 		{"a,y\n1,2\n-inf,3\n", ": line 3, column 1 (a): a column of numbers holds a field that is not one: value is NaN, Inf or overflows: \"-inf\" (1 of the column's 2 fields that are not missing are numbers): a number must be finite and within the float64 range"},
@@ -616,7 +616,7 @@ func TestTrainRefusesWideTable(t *testing.T) {
 	}
 	_, _, err := gcpRun("train", "-data", data, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "100000", "-validation", "0")
 	want := data + ": line 1: more inputs than rows to train on: the 40 feature columns become 40 inputs, and 30 rows have a target: train on more rows or fewer columns"
-	if !errors.Is(err, errTooWide) || err.Error() != want {
+	if !errors.Is(err, table.ErrTooWide) || err.Error() != want {
 		t.Errorf("train on 30 rows of 40 features: %v, want %s", err, want)
 	}
 	filetest.Only(t, dir, "wide.csv")

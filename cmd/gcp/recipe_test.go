@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/filetest"
+	"github.com/gcpnet/gcp/table"
 )
 
 // TestReorderColumns checks the column check on real predictions: a file
@@ -68,8 +68,8 @@ func TestTrainRefusesTooFewRows(t *testing.T) {
 		trainCSV := writeSynthetic(t, dir, "train.csv", 1, n, false)
 		_, _, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3")
 		if n < 3 { // fewer rows than the three inputs: refused before the recipe
-			if !errors.Is(err, errTooWide) {
-				t.Errorf("train on %d rows of 3 inputs: %v, want errTooWide", n, err)
+			if !errors.Is(err, table.ErrTooWide) {
+				t.Errorf("train on %d rows of 3 inputs: %v, want table.ErrTooWide", n, err)
 			}
 		} else if want := fmt.Sprintf("too few rows: %d, want at least 60", n); !errors.Is(err, gcp.ErrTooFewRows) ||
 			!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "-validation 0") {
@@ -139,7 +139,7 @@ func TestSplits(t *testing.T) {
 }
 
 // TestAutoFitMatchesTrain checks that a program which reads a table as
-// gcp train does (internal/dataset, gcp.LearnEncodingColumns) and calls
+// gcp train does (package table, gcp.LearnEncodingColumns) and calls
 // gcp.AutoFit with the options of train's flags gets the model train
 // writes, byte for byte, the target transform's choice included: the
 // recipe is the library's, and the command only reads, parses and prints.
@@ -153,7 +153,7 @@ func TestAutoFitMatchesTrain(t *testing.T) {
 	if _, stderr, err := gcpRun("train", "-data", data, "-o", model, "-members", "1", "-epochs", "30", "-hidden", "8"); err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}
-	tab, err := dataset.ReadFile(data, dataset.Dialect{})
+	tab, err := table.ReadFile(data, table.Dialect{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("repro: %s has %d rows; a 95/5 split needs at least 30, for a test split of %d", *data, n, minTest)
 	}
 	run := reproRun{
-		t: table{x: x, y: y, d: len(tab.Header) - 1}, meth: meth, h: h,
+		t: matrix{x: x, y: y, d: len(tab.Header) - 1}, meth: meth, h: h,
 		folds: *folds, outliers: *outliers, seed: *seed,
 	}
 	if isTerminal(stderr) {
@@ -195,7 +195,7 @@ func positiveInt(name, v string) (int, error) {
 
 // reproRun is one invocation of the protocol.
 type reproRun struct {
-	t        table
+	t        matrix
 	meth     method
 	h        hyper
 	folds    int

@@ -25,7 +25,7 @@ import (
 // centred, the target's that of the contaminated split) to the model,
 // and that Fit keeps it.
 func TestTrainKeepsFoldStandardization(t *testing.T) {
-	tab := table{d: 3}
+	tab := matrix{d: 3}
 	for i := 0; i < 100; i++ {
 		v := float64(i)
 		tab.x = append(tab.x, v, 7, v*v) // the middle feature is constant
@@ -81,9 +81,9 @@ func TestResultsIndependentOfScheduling(t *testing.T) {
 
 // synthTable returns n rows of main_test's synthetic data: features
 // a, b, c ~ U(−1, 1), target a + 2b − c with noise of sd noiseSD(a).
-func synthTable(n int) table {
+func synthTable(n int) matrix {
 	r := rand.New(rand.NewPCG(1, 7))
-	t := table{d: 3}
+	t := matrix{d: 3}
 	for i := 0; i < n; i++ {
 		a, b, c := 2*r.Float64()-1, 2*r.Float64()-1, 2*r.Float64()-1
 		t.x = append(t.x, a, b, c)

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/table"
 )
 
 // stdin is what -data - reads: the standard input, or a test's reader.
@@ -24,7 +24,7 @@ var chunkRows = 4096
 
 // chunk is a run of rows of a data file, encoded and predicted.
 type chunk struct {
-	tab   *dataset.Table
+	tab   *table.Table
 	e     encoded
 	preds []gcp.Prediction
 	ids   []string // the fields of the column taken (-id), if any
@@ -44,7 +44,7 @@ func (a modelArgs) eachChunk(stderr io.Writer, m model, wantTarget bool, take st
 	}
 	r, name := stdin, stdinName
 	if *a.data != "-" {
-		f, err := dataset.Open(*a.data)
+		f, err := table.Open(*a.data)
 		if err != nil {
 			return err
 		}
@@ -55,7 +55,7 @@ func (a modelArgs) eachChunk(stderr io.Writer, m model, wantTarget bool, take st
 	if take != "" {
 		text = append(text, take)
 	}
-	st, err := dataset.NewStream(r, name, d, text...)
+	st, err := table.NewStream(r, name, d, text...)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (a modelArgs) eachChunk(stderr io.Writer, m model, wantTarget bool, take st
 // one of m's columns, and that column's fields as they are in the file
 // (tab must hold it as text): gcp predict's -id, which may name a
 // feature, written then both as the id and as the model's input.
-func takeColumn(m model, tab *dataset.Table, name string) (*dataset.Table, []string, error) {
+func takeColumn(m model, tab *table.Table, name string) (*table.Table, []string, error) {
 	k, err := tab.Column(name)
 	if err != nil {
 		return nil, nil, err

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
 	"github.com/gcpnet/gcp/internal/metrics"
+	"github.com/gcpnet/gcp/table"
 )
 
 // splitsAbout is the help text of gcp splits.
@@ -196,7 +196,7 @@ func innerHoldOut(n int, seed uint64, split int) []int {
 
 // runSplit trains as gcp train would with the recipe's flags on the rows
 // train of tab, whose target is column k, and scores the rows eval.
-func runSplit(ctx context.Context, c *command, rf *recipeFlags, tab *dataset.Table, k int, train, eval []int) (splitScores, error) {
+func runSplit(ctx context.Context, c *command, rf *recipeFlags, tab *table.Table, k int, train, eval []int) (splitScores, error) {
 	td, err := prepareTraining(tab, tab.Header[k], train, *rf.transform)
 	if err != nil {
 		return splitScores{}, err
@@ -209,7 +209,7 @@ func runSplit(ctx context.Context, c *command, rf *recipeFlags, tab *dataset.Tab
 	return trainAndScore[float64](ctx, job, test, k)
 }
 
-func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *dataset.Table, k int) (splitScores, error) {
+func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *table.Table, k int) (splitScores, error) {
 	m, fr, err := fitModel[T](ctx, job)
 	if err != nil {
 		return splitScores{}, err
@@ -259,7 +259,7 @@ func (s *splitScores) intervals(m conformalModel, preds []gcp.Prediction, y []fl
 // tab, whose target is column k, and scores the rows eval. It has no
 // calibration: the calibrated and raw measures are those of its Gaussian
 // predictive.
-func bayesSplit(ctx context.Context, m method, h bayesHyper, tab *dataset.Table, k int, train, eval []int) (splitScores, error) {
+func bayesSplit(ctx context.Context, m method, h bayesHyper, tab *table.Table, k int, train, eval []int) (splitScores, error) {
 	td, err := prepareTraining(tab, tab.Header[k], train, "none")
 	if err != nil {
 		return splitScores{}, err
@@ -300,7 +300,7 @@ type testRows[T gcp.Float] struct {
 // encodeFor encodes the rows of test, whose target is column k, for the
 // model m, through its encoding as gcp predict does, leaving out the rows
 // without a target.
-func encodeFor[T gcp.Float](m *gcp.Model[T], test *dataset.Table, k int) (testRows[T], error) {
+func encodeFor[T gcp.Float](m *gcp.Model[T], test *table.Table, k int) (testRows[T], error) {
 	d := m.Config().Inputs
 	x := make([]T, test.Rows()*d)
 	_, y, err := encodeTable(test, byPosition(test, k), func(i int, cols []gcp.TableColumn) (gcp.RecordNotes, error) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/internal/atomicfile"
-	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/table"
 )
 
 // train fits a model to a CSV file and saves it.
@@ -134,7 +134,7 @@ within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 // readSplit reads the data file at path, in the dialect d gives, and
 // splits it into features and the target column that target names (the
 // last if empty): a table of numbers, without missing values.
-func readSplit(d dialectFlags, path, target string) (tab *dataset.Table, x, y []float64, err error) {
+func readSplit(d dialectFlags, path, target string) (tab *table.Table, x, y []float64, err error) {
 	tab, err = d.readTable(path)
 	if err != nil {
 		return nil, nil, nil, err
@@ -145,7 +145,7 @@ func readSplit(d dialectFlags, path, target string) (tab *dataset.Table, x, y []
 
 // numericColumns returns the columns of tab that enc takes as numbers,
 // and the target's.
-func numericColumns(tab *dataset.Table, enc *gcp.Encoding) []int {
+func numericColumns(tab *table.Table, enc *gcp.Encoding) []int {
 	cols := []int{slices.Index(tab.Header, enc.Target())}
 	for _, c := range enc.Columns() {
 		if c.Kind == gcp.Numeric {
@@ -195,7 +195,7 @@ func convert[T, S gcp.Float](v []S) []T {
 // column are flushed too, but by less than float32 rounds the larger
 // ones, so standardization loses nothing.) Missing values are skipped;
 // the columns hold numbers (the training data's encoding parsed them).
-func fitsFloat32(tab *dataset.Table, rows, cols []int) error {
+func fitsFloat32(tab *table.Table, rows, cols []int) error {
 	largest := make([]float64, len(tab.Header))
 	for _, i := range rows {
 		for _, j := range cols {

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcpnet/gcp"
-	"github.com/gcpnet/gcp/internal/dataset"
+	"github.com/gcpnet/gcp/table"
 )
 
 // rowWarnings counts, over the chunks of a data file, the rows of each
@@ -30,7 +30,7 @@ func newRowWarnings(m model) *rowWarnings { return &rowWarnings{m: m} }
 
 // add counts the notes of the rows of tab, encoded as e with the
 // columns sel.
-func (w *rowWarnings) add(tab *dataset.Table, sel selection, e encoded) {
+func (w *rowWarnings) add(tab *table.Table, sel selection, e encoded) {
 	names, _ := w.m.columns()
 	name := func(c int) string {
 		if names == nil {

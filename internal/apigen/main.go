@@ -1,10 +1,12 @@
-// Command apigen writes the record of the root package's exported API,
+// Command apigen writes the record of the exported API of the module's
+// recorded packages (Packages: the root package and package table),
 // api/v0.1.0.txt, in the style of the Go project's own api files: one
 // line per exported name, sorted, such as
 //
 //	pkg github.com/gcpnet/gcp, func New[T Float](Config) (*Model[T], error)
 //	pkg github.com/gcpnet/gcp, method (*Model[T]) NumParams() int
 //	pkg github.com/gcpnet/gcp, type Config struct, Hidden []int
+//	pkg github.com/gcpnet/gcp/table, func ReadFile(string, Dialect, ...string) (*Table, error)
 //
 // Each exported constant, variable, function and type of the package has
 // a line, as do each exported method of an exported type, each exported
@@ -33,6 +35,16 @@ import (
 
 // File is the record, relative to the repository root.
 const File = "api/v0.1.0.txt"
+
+// Packages are the packages whose API File records, as directories
+// relative to the repository root: every package of the module that a
+// program imports, but the Bayesian comparators (package bayes), which
+// exist to reproduce the paper's tables and promise no API.
+var Packages = []string{".", "./table"}
+
+// unrecorded are the packages of the module that a program may import
+// but File does not record, each with its reason in Packages' doc.
+var unrecorded = []string{"./bayes"}
 
 func main() {
 	write := flag.Bool("w", false, "write "+File+" instead of printing it")
@@ -66,13 +78,19 @@ func count(lines []string) int {
 	return n
 }
 
-// generate returns the record's lines for the package in dir, sorted.
+// generate returns the record's lines for the Packages of the module
+// whose root is dir, sorted.
 func generate(dir string) ([]string, error) {
-	p, err := srcpkg.Load(dir, ".")
-	if err != nil {
-		return nil, err
+	var lines []string
+	for _, pattern := range Packages {
+		p, err := srcpkg.Load(dir, pattern)
+		if err != nil {
+			return nil, err
+		}
+		lines = append(lines, describe(p.Types)...)
 	}
-	return describe(p.Types), nil
+	sort.Strings(lines)
+	return lines, nil
 }
 
 // describe returns one line per exported name of pkg, sorted.

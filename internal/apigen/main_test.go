@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-// TestAPIRecordCurrent fails while api/v0.1.0.txt and the root package's
+// TestAPIRecordCurrent fails while api/v0.1.0.txt and the recorded packages'
 // exported API differ: a change to the API must come with the record's.
 func TestAPIRecordCurrent(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
@@ -48,6 +48,39 @@ func TestAPIRecordCurrent(t *testing.T) {
 		}
 	}
 	t.Errorf("the exported API and %s differ: run `go run ./internal/apigen -w` from the repository root", File)
+}
+
+// TestPackagesCoverModule fails when the module has an importable
+// package (not internal, not a command) that Packages neither records nor
+// leaves out on purpose: a new public package must come with its record.
+func TestPackagesCoverModule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the packages")
+	}
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.Name}}", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const module = "github.com/gcpnet/gcp"
+	var public []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, name, _ := strings.Cut(line, " ")
+		if name == "main" || strings.Contains(path+"/", "/internal/") {
+			continue
+		}
+		public = append(public, "."+strings.TrimPrefix(path, module))
+	}
+	listed := slices.Concat(Packages, unrecorded)
+	slices.Sort(public)
+	slices.Sort(listed)
+	if !slices.Equal(public, listed) {
+		t.Errorf("the module's importable packages are %q; Packages and unrecorded list %q", public, listed)
+	}
+	if !slices.Contains(public, "./table") {
+		t.Errorf("package table is not among the module's importable packages %q", public)
+	}
 }
 
 // TestDescribe records a small package whose every kind of exported name

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"crypto/sha256"
@@ -13,7 +13,7 @@ import (
 )
 
 // uciDir is the repository's copy of the benchmark data.
-const uciDir = "../../data/uci"
+const uciDir = "../data/uci"
 
 // checksumLine matches a line of sha256sum output: 64 hex digits, two
 // spaces, a path.

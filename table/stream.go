@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"encoding/csv"
@@ -50,7 +50,7 @@ func NewStream(r io.Reader, file string, d Dialect, text ...string) (*Stream, er
 	// r enters here, and only here: every byte of the table comes through
 	// rp.
 	rp := &replay{r: r, recording: d.Sep == 0}
-	src := &source{r: rp, file: file} // its csv reader bounds each record (LimitRecords)
+	src := &source{r: rp, file: file} // its csv reader bounds each record (limitRecords)
 	s := &Stream{t: Table{File: file, Dialect: d}, text: text}
 	var err error
 	if d.Sep == 0 {

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"bufio"
@@ -82,8 +82,8 @@ var utf8BOM = []byte("\uFEFF")
 // return in one, which is what a file whose lines end in CR alone (old
 // Mac OS) gives.
 //
-// A zero d.Sep is detected from the header and the first sampleRows
-// rows: the separator of ',', ';' and tab that splits all of them into
+// A zero d.Sep is detected from the header and the first 20 rows: the
+// separator of ',', ';' and tab that splits all of them into
 // the same number of fields, the most fields if several do (a comma
 // before a semicolon on a tie); if none does, the one that splits the
 // header into the most. A zero d.Decimal is detected from every field:
@@ -116,7 +116,7 @@ var utf8BOM = []byte("\uFEFF")
 // ErrMixed that names its first field that is not a date.
 //
 // No record may be longer than MaxRecordBytes or have more fields than
-// MaxFields (LimitRecords): such input is an error wrapping ErrTooLarge,
+// MaxFields: such input is an error wrapping ErrTooLarge,
 // found in memory bounded by the limits, not by the input.
 //
 // Read reads r twice: first to find the rows, the dialect and each
@@ -198,7 +198,7 @@ type source struct {
 
 // newSource returns the source of r, called file in errors: r itself if
 // it can seek, else its bytes read into memory, each record within the
-// limits of LimitRecords (whose fields are counted in each reading, once
+// limits of limitRecords (whose fields are counted in each reading, once
 // the separator is known).
 func newSource(r io.Reader, file string) (*source, error) {
 	if rs, ok := r.(io.ReadSeeker); ok {
@@ -206,7 +206,7 @@ func newSource(r io.Reader, file string) (*source, error) {
 			return &source{r: rs, start: start, file: file}, nil
 		}
 	}
-	data, err := io.ReadAll(LimitRecords(r, file, 0))
+	data, err := io.ReadAll(limitRecords(r, file, 0))
 	if err != nil {
 		return nil, err
 	}
@@ -215,13 +215,13 @@ func newSource(r io.Reader, file string) (*source, error) {
 
 // csv returns a reader of the CSV records of s from its start, past a
 // byte-order mark, with the separator sep, each record within the limits
-// of LimitRecords; it leaves the number of fields to be checked by the
+// of limitRecords; it leaves the number of fields to be checked by the
 // caller, which can say which line and why.
 func (s *source) csv(sep rune) (*csv.Reader, error) {
 	if _, err := s.r.Seek(s.start, io.SeekStart); err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(LimitRecords(s.r, s.file, sep), 1<<16)
+	br := bufio.NewReaderSize(limitRecords(s.r, s.file, sep), 1<<16)
 	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
@@ -444,7 +444,7 @@ func (t *Table) fieldError(p position, err error) error {
 	return &Error{File: t.File, Line: p.line, Column: p.column, Name: t.Header[p.column-1], Err: err}
 }
 
-// csvError converts an error of the csv package, or of LimitRecords, to
+// csvError converts an error of the csv package, or of limitRecords, to
 // an *Error. A quote that is not closed shows as a syntax error at the
 // end of the file, or where the next quote is; it is reported on the line
 // where its record starts, which is where it was opened unless an

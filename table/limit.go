@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 )
 
 // The limits of one record (a line, or the lines of a record whose
-// quoted fields hold line breaks) that LimitRecords enforces.
+// quoted fields hold line breaks) that Read and Stream enforce.
 const (
 	// MaxRecordBytes is the most bytes of a record, its final line
 	// break aside: 256 bytes for each of MaxFields fields, far more than
@@ -32,7 +32,7 @@ var (
 	errWide = fmt.Errorf("%w: more than %d fields", ErrTooLarge, MaxFields)
 )
 
-// LimitRecords returns a reader of r's bytes that fails, with an *Error
+// limitRecords returns a reader of r's bytes that fails, with an *Error
 // wrapping ErrTooLarge on the line where the record starts, when a
 // record of CSV data with the separator sep is longer than
 // MaxRecordBytes or has more fields than MaxFields (sep 0: the bytes
@@ -41,7 +41,7 @@ var (
 // the field. A CSV reader that holds a record in memory is then bounded
 // by the limits whatever r holds, where encoding/csv would read a file
 // without line breaks into memory whole. file names r in errors.
-func LimitRecords(r io.Reader, file string, sep rune) io.Reader {
+func limitRecords(r io.Reader, file string, sep rune) io.Reader {
 	l := &limiter{r: r, file: file, line: 1, start: 1, fields: 1, maxBytes: MaxRecordBytes, maxFields: MaxFields}
 	if sep != 0 {
 		l.sep = []byte{byte(sep)}
@@ -49,7 +49,7 @@ func LimitRecords(r io.Reader, file string, sep rune) io.Reader {
 	return l
 }
 
-// limiter is LimitRecords' reader.
+// limiter is limitRecords' reader.
 type limiter struct {
 	r      io.Reader
 	file   string

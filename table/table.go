@@ -1,28 +1,56 @@
-// Package dataset reads the CSV files of the gcp command: one header
-// line of column names, then one row of fields per sample, in the
-// dialects spreadsheets write. The separator is a comma, a semicolon or
-// a tab, and the decimal mark a point or a comma; each is detected from
-// the file unless given (Dialect). Fields may be quoted as RFC 4180 says
-// (a quoted field may hold the separator, quotes doubled, and line
-// breaks); lines may end in CRLF; a UTF-8 byte-order mark before the
-// header is ignored, and so are empty lines. What a field means (a
-// number, a level of a category, a missing value) is the business of the
-// model's encoding (gcp.Encoding), which parses numbers with
-// gcp.ParseNumber and the table's decimal mark; but the reader refuses a
-// column that is overwhelmingly numbers with a field that is not one,
-// rather than hand the encoding a column of text made by one stray
-// token, and a record beyond MaxRecordBytes or MaxFields (Read).
+// Package table reads the tables that gcp learns from: CSV files as
+// spreadsheets and databases write them, held by column in the form that
+// gcp.LearnEncodingColumns takes, so that a program reads, encodes and
+// trains (gcp.AutoFit) on the same file, with the same results and the
+// same errors, as the gcp command, which reads its files through this
+// package.
 //
-// A table is held by column (gcp.TableColumn): a column of numbers as
-// float64, a column of text as a code per row and each distinct text
-// once, so that a file of numbers takes about 8 bytes a field in memory,
-// however many digits the file writes.
+// A file has one header line of distinct column names, then one row of
+// fields per sample. Its dialect is detected unless given (Dialect):
+//
+//   - The separator is a comma, a semicolon or a tab: the one that splits
+//     the header and the first 20 rows into the same number of fields,
+//     the most fields if several do.
+//   - The decimal mark is a point or a comma: the one more numbers of the
+//     file are written with. "2,296" and "398,865" could be thousands and
+//     do not count; numbers with thousands separators are not read.
+//   - Fields may be quoted as RFC 4180 says (a quoted field may hold the
+//     separator, doubled quotes and line breaks); lines may end in CRLF;
+//     a UTF-8 byte-order mark before the header and empty lines are
+//     ignored.
+//
+// A column whose every field is a number or missing is a column of
+// numbers. A missing field is empty, ?, -, or NA, NaN, N/A, #N/A or
+// NULL in any case (gcp.ParseNumber), surrounding spaces aside;
+// Table.Missing counts them by spelling. A column whose
+// every field is an ISO 8601 date or date-time (2024-03-17,
+// 2024-03-17T06:30:00Z) or missing is a column of dates, which a model
+// takes as a number of days and its weekday and month. Any other column
+// is text, whose distinct values a model takes as the levels of a
+// category. Two kinds of column are refused rather than guessed at: a
+// column of numbers with a stray field that is not one (at least 95% of
+// its fields numbers: ErrMixed names the field, since one token such as
+// "n.a." would otherwise turn the column into a category in silence),
+// and a column of dates written other than as ISO dates (03/04/2024:
+// ErrDateFormat, since the order of day and month is not known). Name
+// such a column among the text columns of Read to read it as text.
+//
+// A record may not be longer than MaxRecordBytes nor have more fields
+// than MaxFields (ErrTooLarge), so that a file without line breaks, or a
+// device that never ends, fails in bounded memory; ReadFile refuses a
+// path that is not a regular file or a pipe (ErrNotFile).
+//
+// A table of numbers takes about 8 bytes a field in memory, however many
+// digits the file writes, and a column of text 4 bytes a row and each
+// distinct text once. Read reads its input twice, so that the file's text
+// is never all in memory; Stream reads once, a chunk of rows at a time,
+// to predict on a file or a pipe of any length.
 //
 // Every error about the contents of a file is an *Error that names the
-// file, the 1-based line (the header is line 1) and, where one is to
-// blame, the column; it wraps one of the sentinel errors below, or one
-// of package gcp's, so that callers can match it with errors.Is.
-package dataset
+// file, the line (the header is line 1) and, where one is to blame, the
+// column; it wraps one of the sentinel errors below, or one of package
+// gcp's, which errors.Is matches.
+package table
 
 import (
 	"errors"
@@ -32,8 +60,9 @@ import (
 	"github.com/gcpnet/gcp"
 )
 
-// Sentinel errors of Read, Table.Column and Table.Split, wrapped in an
-// *Error.
+// Sentinel errors of the package, wrapped in an *Error that says where,
+// but for ErrDialect of a Dialect that Read does not read and ErrNotFile,
+// whose errors name the file alone.
 var (
 	// ErrEmpty reports a file with no header line.
 	ErrEmpty = errors.New("empty file: want a header line of column names")
@@ -53,7 +82,8 @@ var (
 	ErrNoColumn = errors.New("no such column")
 	// ErrNoFeatures reports a table whose only column is the target.
 	ErrNoFeatures = errors.New("no feature columns besides the target")
-	// ErrMissing reports a missing value where Split wants a number.
+	// ErrMissing reports a missing value where Split wants a number,
+	// or a target missing in every row (Table.LearnEncoding).
 	ErrMissing = errors.New("missing value")
 	// ErrDialect reports a separator or decimal mark that the package
 	// does not read, or a decimal mark that Read cannot tell (as many

@@ -1,6 +1,6 @@
 //go:build unix
 
-package dataset
+package table
 
 import (
 	"os"

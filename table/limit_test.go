@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"bytes"
@@ -72,7 +72,7 @@ func TestLimitRecords(t *testing.T) {
 		{"a field more", "a\n" + wide + ",\n", 2},
 		{"separators in quotes", "a\n\"" + wide + ",\"\n", 0},
 	} {
-		_, err := io.Copy(io.Discard, LimitRecords(strings.NewReader(tc.in), "f.csv", ','))
+		_, err := io.Copy(io.Discard, limitRecords(strings.NewReader(tc.in), "f.csv", ','))
 		var e *Error
 		switch {
 		case tc.line == 0 && err != nil:
@@ -82,7 +82,7 @@ func TestLimitRecords(t *testing.T) {
 		}
 	}
 	// Without a separator, only the bytes count.
-	if _, err := io.Copy(io.Discard, LimitRecords(strings.NewReader(wide+","), "f.csv", 0)); err != nil {
+	if _, err := io.Copy(io.Discard, limitRecords(strings.NewReader(wide+","), "f.csv", 0)); err != nil {
 		t.Errorf("fields counted without a separator: %v", err)
 	}
 }
@@ -107,7 +107,7 @@ func TestLimitRecordsByByte(t *testing.T) {
 			if one {
 				src = iotest.OneByteReader(src)
 			}
-			l := LimitRecords(src, "f.csv", ',').(*limiter)
+			l := limitRecords(src, "f.csv", ',').(*limiter)
 			l.maxBytes, l.maxFields = maxBytes, maxFields
 			_, err := io.Copy(io.Discard, l)
 			if lineOf(err) != lineOf(want) {
@@ -117,7 +117,7 @@ func TestLimitRecordsByByte(t *testing.T) {
 	}
 }
 
-// limitByByte returns the error of LimitRecords on b, with the limits
+// limitByByte returns the error of limitRecords on b, with the limits
 // given, from a count byte by byte.
 func limitByByte(b []byte, maxBytes, maxFields int) error {
 	line, start, n, fields, quoted := 1, 1, 0, 1, false
