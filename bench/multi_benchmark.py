@@ -294,10 +294,9 @@ def run_product(exe, name, split, header, rows, test, tmp):
     preds = []
     t0 = time.monotonic()
     for j, t in enumerate(names):
-        tr, te = os.path.join(tmp, f"train_{j}.csv"), os.path.join(tmp, f"test_{j}.csv")
-        model = os.path.join(tmp, f"model_{j}.gcpm")
-        write_csv(tr, header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in train])
-        write_csv(te, header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in test_rows])
+        tr, te, model = f"train_{j}.csv", f"test_{j}.csv", f"model_{j}.gcpm"  # in tmp, gcp's working folder
+        write_csv(os.path.join(tmp, tr), header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in train])
+        write_csv(os.path.join(tmp, te), header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in test_rows])
         t1 = time.monotonic()
         gcp(exe, ["train", "-data", tr, "-o", model], tmp)
         rec["train_seconds"][t] = round(time.monotonic() - t1, 2)
