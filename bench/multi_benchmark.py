@@ -111,6 +111,7 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the work tree from the imports below
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from paper_tables import load as load_jsonl  # noqa: E402
 from uci_benchmark import ROOT, git, git_go_version  # noqa: E402
