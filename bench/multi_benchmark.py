@@ -1,0 +1,478 @@
+#!/usr/bin/env python3
+"""Run the multi-target benchmark of issue 34 on the Mulan sets in data/multi.
+
+Data: data/multi/NAME.csv for NAME in slump, jura, edm, wq, atp1d and
+oes97 (converted from Mulan's ARFF by bench/mulan_to_csv.py; the targets
+are the last TARGETS[NAME] columns, see data/multi/README.md). Splits:
+data/multi/splits/NAME_test_idx.txt, line i (i = 0..19) the 0-based data
+rows of split i's test set, comma-separated; the training set is the rest.
+They are random 90/10 partitions (n·9//10 rows to train) drawn once with a
+fixed seed by `--make-splits` and committed, so that every method reads
+the same ones; the script checks each line is a set of distinct rows in
+range before using it.
+
+Methods (--method):
+  product   comparator (a) of issue 34: d independent one-dimensional GCP
+            models, one per target and split, each trained and scored
+            with zero flags:
+                gcp train   -data TRAIN_j.csv -o MODEL_j.gcpm
+                gcp predict -model MODEL_j.gcpm -data TEST_j.csv -levels GRID
+                gcp eval    -model MODEL_j.gcpm -data TEST_j.csv
+            where TRAIN_j/TEST_j hold the features and target j alone, last
+            (so the default target; the other targets are not inputs).
+  mvgcp     the multivariate GCP network (gcp train -target a,b,c) and
+  mvml      comparator (b), a full-covariance Gaussian network: not built
+            yet; the script stops with a clear message (status 1). Their
+            hook is the METHODS table: a function that returns the same
+            per-split record as run_product.
+
+Per split, for the product method (every figure on the test rows, in the
+targets' original units unless said otherwise):
+  rmse[t], nll[t], nll_cal[t], crps[t], crps_cal[t], cov95_cal[t]
+            gcp eval's per-target RMSE, mean NLL of the Student-t
+            predictive (an ensemble's mixture) and of the calibrated one
+            N(mean, sd_corrected²), CRPS of each, and the calibrated 95%
+            interval's coverage (eval prints 6 significant digits).
+  joint_nll, joint_nll_cal
+            the mean joint NLL of the product density: the product's log
+            density is the sum of the marginals' at every row, so its mean
+            over rows is the sum over targets of eval's mean NLL.
+  energy_score, energy_score_cal, energy_score_std, energy_score_cal_std
+            the energy score ES = E‖Y−y‖ − ½E‖Y−Y′‖ (Gneiting & Raftery
+            2007; the CRPS for d = 1) of the product predictive, Student-t
+            and calibrated, by Monte Carlo: each target's marginal is taken
+            as the equal-weight points of its quantiles at (k−½)/K,
+            k = 1..K (K = 200), read from gcp predict's central intervals
+            at levels 1 − (2k−1)/K (the interval at level L has its ends at
+            the (1∓L)/2 quantiles); M = 4000 pairs (Y, Y′) per row draw one
+            point of each target's marginal independently, as a Latin
+            hypercube (each of Y's and Y′'s coordinates takes every grid
+            point M/K times, in an order shuffled by a random.Random seeded
+            by "NAME/split/method"); the same draws serve both predictives.
+            On slump's first split the grid's exact CRPS matched eval's to
+            1e-4 relative (2.48938 against 2.48923, 5.01816 against
+            5.0179), and over ten seeds the Monte Carlo's standard
+            deviation was 0.4% of the score for one target and 0.3% for
+            two (11 test rows; independent draws instead of the Latin
+            hypercube, at M = 1000: 2%). _std divides each target by its
+            training rows' standard deviation first, so that a target of
+            large units does not dominate the norm.
+  es1d[t], es1d_cal[t]
+            the same Monte Carlo estimate for each target alone: it must
+            agree with eval's CRPS and CRPS_calibrated up to the Monte Carlo
+            error and the grid's truncated tails (a check of the above).
+  cov95_rect_cal
+            the share of test rows whose every target lies in its own
+            calibrated 95% interval: the naive joint region of the product
+            (the rectangle of the marginal 95% intervals), whose coverage
+            falls below 0.95 as d grows; the issue compares the
+            multivariate model's calibrated 95% joint region against it.
+  cov95_rect_sidak_cal
+            the same for the rectangle of per-target levels 0.95^(1/d),
+            the product density's own 95% rectangle (exact if the targets
+            were independent given the features).
+  seconds, train_seconds[t]
+            the split's wall time and each training's.
+
+The summary gives the mean and standard error over the splits of each.
+
+A set the command refuses (atp1d: 411 features and 303 training rows;
+gcp train refuses a table with more inputs than rows) is recorded with
+its error and no splits.
+
+Results: bench/multi_results.jsonl, one JSON line per data set and method
+(a later run replaces the earlier record of the same pair), with the
+commit, whether the work tree had uncommitted changes, the command
+template, the Go version, the time it started and the wall time.
+
+How long: `--datasets slump --n 2` (2 splits × 3 targets, 6 trainings of
+92 rows) took 25 s including the build on a 2-core machine shared with
+other work (load average 13); a training there took 2–8 s. The full
+product run is 20 splits × (3 + 3 + 2 + 14 + 16) = 760 trainings (atp1d is
+refused at once), and the energy scores add about 0.2 s per test row of
+wq or oes97; estimated at 2–4 hours on 2 quiet cores, dominated by wq
+(280 trainings of 954 rows) and oes97 (320 of 300 rows × 263 features).
+
+Usage (relative paths are taken from the repository root):
+    python3 bench/multi_benchmark.py [--datasets slump,jura,...] [--n N]
+        [--method product] [--out bench/multi_results.jsonl] [--render-only]
+    python3 bench/multi_benchmark.py --make-splits   # once; refuses to overwrite
+"""
+import argparse
+import csv
+import datetime
+import json
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the work tree from the imports below
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paper_tables import load as load_jsonl  # noqa: E402
+from uci_benchmark import ROOT, git, git_go_version  # noqa: E402
+
+DATASETS = ["slump", "jura", "edm", "wq", "atp1d", "oes97"]
+TARGETS = {"slump": 3, "jura": 3, "edm": 2, "wq": 14, "atp1d": 6, "oes97": 16}
+FULL_SPLITS = 20
+SPLIT_SEED = 34  # the issue's number: random.Random(34) draws every set's splits
+GRID = 200       # quantile points per marginal for the energy score
+DRAWS = 4000     # Monte Carlo pairs (Y, Y') per test row
+
+
+def read_table(name):
+    """Returns the header and rows (lists of strings) of data/multi/NAME.csv."""
+    with open(os.path.join(ROOT, "data", "multi", name + ".csv"), newline="") as f:
+        rows = list(csv.reader(f))
+    return rows[0], rows[1:]
+
+
+def splits_path(name):
+    return os.path.join(ROOT, "data", "multi", "splits", name + "_test_idx.txt")
+
+
+def make_splits(names):
+    """Writes FULL_SPLITS random 90/10 test sets per data set; never overwrites."""
+    os.makedirs(os.path.dirname(splits_path("x")), exist_ok=True)
+    for name in names:
+        path = splits_path(name)
+        if os.path.exists(path):
+            sys.exit(f"{path} exists: the splits are fixed once drawn; delete it by hand to redraw")
+        n = len(read_table(name)[1])
+        rng = random.Random(SPLIT_SEED)
+        n_test = n - n * 9 // 10
+        with open(path, "w") as f:
+            for _ in range(FULL_SPLITS):
+                f.write(",".join(str(i) for i in sorted(rng.sample(range(n), n_test))) + "\n")
+        print(f"{path}: {FULL_SPLITS} splits of {n - n_test} training and {n_test} test rows")
+
+
+def read_splits(name, n):
+    """Returns the test row lists of data set name (n rows), checked."""
+    out = []
+    with open(splits_path(name)) as f:
+        for lineno, line in enumerate(f, 1):
+            idx = [int(v) for v in line.strip().split(",")]
+            if len(set(idx)) != len(idx) or not all(0 <= i < n for i in idx):
+                sys.exit(f"{splits_path(name)}:{lineno}: not a set of distinct rows in [0, {n})")
+            out.append(idx)
+    if len(out) != FULL_SPLITS:
+        sys.exit(f"{splits_path(name)}: {len(out)} splits, want {FULL_SPLITS}")
+    return out
+
+
+def write_csv(path, header, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+
+
+class Refused(Exception):
+    """gcp train refused the data (its message is the exception's)."""
+
+
+def gcp(exe, args, cwd):
+    """Runs gcp with args in cwd and returns its stdout; a failure raises
+    Refused with gcp's last stderr line for train, else stops the script."""
+    r = subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True)
+    if r.returncode != 0:
+        msg = (r.stderr.strip().splitlines() or ["(no message)"])[-1]
+        if args[0] == "train":
+            raise Refused(msg)
+        sys.exit(f"gcp {' '.join(args)} failed with status {r.returncode}: {msg}")
+    return r.stdout
+
+
+def grid_levels(d):
+    """The -levels of predict: the quantile grid's central levels, then 0.95
+    and the Šidák level 0.95^(1/d)."""
+    levels = [1 - (2 * k - 1) / GRID for k in range(1, GRID // 2 + 1)]
+    return levels + [0.95, 0.95 ** (1 / d)]
+
+
+def parse_predict(text, nlevels):
+    """Returns, per row, (mean, lo/hi pairs of the calibrated intervals,
+    lo/hi pairs of the Student-t intervals), each pair list in -levels
+    order. The columns are located by position: mean, the calibrated
+    pairs, the conformal pairs if any, sd_corrected, the Student-t pairs."""
+    rows = list(csv.reader(text.splitlines()))
+    head = rows[0]
+    if head[0] != "mean" or "sd_corrected" not in head:
+        sys.exit(f"gcp predict: unexpected header {head[:3]}")
+    t0 = head.index("sd_corrected") + 1
+    if head[t0 + 2 * nlevels] != "sd_student_t":
+        sys.exit(f"gcp predict: {nlevels} levels, but the header has {t0 + 2 * nlevels} columns before sd_student_t")
+    out = []
+    for r in rows[1:]:
+        v = [float(x) for x in r]
+        cal = [(v[1 + 2 * i], v[2 + 2 * i]) for i in range(nlevels)]
+        st = [(v[t0 + 2 * i], v[t0 + 1 + 2 * i]) for i in range(nlevels)]
+        out.append((v[0], cal, st))
+    return out
+
+
+def parse_eval(text):
+    """Returns gcp eval's measures: the KEY VALUE lines and, from its table,
+    nll/nll_cal and the 95% coverages cov95/cov95_cal."""
+    out, pred = {}, None
+    names = {"student-t": "", "calibrated": "_cal", "conformal": "_conformal"}
+    for line in text.splitlines():
+        p = line.split()
+        if len(p) == 2 and p[0] != "predictive":
+            try:
+                out[p[0]] = float(p[1])
+            except ValueError:
+                pass
+        elif len(p) == 6 and p[0] in names:
+            pred = names[p[0]]
+            if p[1] != "-":
+                out["nll" + pred] = float(p[1])
+            p = p[2:]  # level, coverage, width, interval score, as the rows below it
+        if pred is not None and len(p) == 4 and p[0] == "95%":
+            out["cov95" + pred] = float(p[1])
+        if line.startswith("PIT"):
+            pred = None
+    return out
+
+
+def quantile_points(pairs):
+    """The grid's quantiles, ascending, from the first GRID/2 central
+    intervals (levels 1 − (2k−1)/GRID)."""
+    lo = [p[0] for p in pairs[:GRID // 2]]
+    hi = [p[1] for p in pairs[:GRID // 2]]
+    return sorted(lo + hi)
+
+
+def energy_scores(y, points, scale, rng):
+    """Monte Carlo energy scores of one test row under the product of
+    marginals. y: the row's targets; points[kind][j]: target j's GRID
+    quantile points under predictive kind; scale[j]: the divisor of the
+    standardized score. Returns {kind: (es, es_std, [es of each target])}."""
+    d = len(y)
+    sums = {k: [0.0, 0.0, [0.0] * d] for k in points}  # ‖Y−y‖ − ½‖Y−Y′‖, standardized, per target
+    draws = []  # per target, DRAWS/GRID copies of each grid point in random order: a Latin hypercube
+    for _ in range(2 * d):
+        idx = list(range(GRID)) * (DRAWS // GRID)
+        rng.shuffle(idx)
+        draws.append(idx)
+    for m in range(DRAWS):
+        a = [draws[j][m] for j in range(d)]
+        b = [draws[d + j][m] for j in range(d)]
+        for kind, q in points.items():
+            s = sums[kind]
+            e2 = f2 = es2 = fs2 = 0.0
+            for j in range(d):
+                ya, yb = q[j][a[j]], q[j][b[j]]
+                e, f = ya - y[j], ya - yb
+                e2 += e * e
+                f2 += f * f
+                es2 += (e / scale[j]) ** 2
+                fs2 += (f / scale[j]) ** 2
+                s[2][j] += abs(e) - 0.5 * abs(f)
+            s[0] += math.sqrt(e2) - 0.5 * math.sqrt(f2)
+            s[1] += math.sqrt(es2) - 0.5 * math.sqrt(fs2)
+    return {k: (s[0] / DRAWS, s[1] / DRAWS, [v / DRAWS for v in s[2]]) for k, s in sums.items()}
+
+
+def run_product(exe, name, split, header, rows, test, tmp):
+    """Comparator (a) on one split: returns the split's record."""
+    d = TARGETS[name]
+    nf = len(header) - d
+    names = header[nf:]
+    test_set = set(test)
+    train = [r for i, r in enumerate(rows) if i not in test_set]
+    test_rows = [rows[i] for i in test]
+    levels = grid_levels(d)
+    lv = ",".join(repr(l) for l in levels)
+    rec = {"split": split, "n_train": len(train), "n_test": len(test), "train_seconds": {}}
+    for key in ("rmse", "nll", "nll_cal", "crps", "crps_cal", "cov95_cal"):
+        rec[key] = {}
+    preds = []
+    t0 = time.monotonic()
+    for j, t in enumerate(names):
+        tr, te, model = f"train_{j}.csv", f"test_{j}.csv", f"model_{j}.gcpm"  # in tmp, gcp's working folder
+        write_csv(os.path.join(tmp, tr), header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in train])
+        write_csv(os.path.join(tmp, te), header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in test_rows])
+        t1 = time.monotonic()
+        gcp(exe, ["train", "-data", tr, "-o", model], tmp)
+        rec["train_seconds"][t] = round(time.monotonic() - t1, 2)
+        preds.append(parse_predict(gcp(exe, ["predict", "-model", model, "-data", te, "-levels", lv], tmp),
+                                   len(levels)))
+        ev = parse_eval(gcp(exe, ["eval", "-model", model, "-data", te], tmp))
+        for key, src in (("rmse", "RMSE"), ("nll", "nll"), ("nll_cal", "nll_cal"), ("crps", "CRPS"),
+                         ("crps_cal", "CRPS_calibrated"), ("cov95_cal", "cov95_cal")):
+            rec[key][t] = ev[src]
+        print(f"    {name} split {split} {t}: RMSE {ev['RMSE']:.4g}, NLL {ev['nll']:.4g}, "
+              f"{rec['train_seconds'][t]:.1f} s", file=sys.stderr, flush=True)
+    ys = [[float(r[nf + j]) for j in range(d)] for r in test_rows]
+    scale = [statistics.stdev(float(r[nf + j]) for r in train) or 1.0 for j in range(d)]
+    rng = random.Random(f"{name}/{split}/product")
+    es = {"t": [0.0, 0.0, [0.0] * d], "cal": [0.0, 0.0, [0.0] * d]}
+    inside, inside_sidak = 0, 0
+    for i, y in enumerate(ys):
+        pts = {"t": [quantile_points(preds[j][i][2]) for j in range(d)],
+               "cal": [quantile_points(preds[j][i][1]) for j in range(d)]}
+        for kind, (v, vs, per) in energy_scores(y, pts, scale, rng).items():
+            es[kind][0] += v / len(ys)
+            es[kind][1] += vs / len(ys)
+            es[kind][2] = [a + b / len(ys) for a, b in zip(es[kind][2], per)]
+        cal95 = [preds[j][i][1][-2] for j in range(d)]
+        sidak = [preds[j][i][1][-1] for j in range(d)]
+        inside += all(lo <= yj <= hi for (lo, hi), yj in zip(cal95, y))
+        inside_sidak += all(lo <= yj <= hi for (lo, hi), yj in zip(sidak, y))
+    rec["joint_nll"] = sum(rec["nll"].values())
+    rec["joint_nll_cal"] = sum(rec["nll_cal"].values())
+    rec["energy_score"], rec["energy_score_std"] = es["t"][0], es["t"][1]
+    rec["energy_score_cal"], rec["energy_score_cal_std"] = es["cal"][0], es["cal"][1]
+    rec["es1d"] = dict(zip(names, es["t"][2]))
+    rec["es1d_cal"] = dict(zip(names, es["cal"][2]))
+    rec["cov95_rect_cal"] = inside / len(ys)
+    rec["cov95_rect_sidak_cal"] = inside_sidak / len(ys)
+    rec["seconds"] = round(time.monotonic() - t0, 1)
+    return rec
+
+
+# Each method's runner: (exe, name, split, header, rows, test rows, temp dir)
+# -> the split's record, with at least the keys run_product gives.
+METHODS = {"product": run_product}
+# Methods issue 34 plans, not built yet: --method names them and stops.
+PLANNED = {"mvgcp": "the multivariate GCP network (gcp train -target a,b,c; issue 34, item 5)",
+           "mvml": "comparator (b), a full-covariance Gaussian network (issue 34, item 6)"}
+
+COMMANDS = {"product": "gcp train -data TRAIN_j.csv -o MODEL_j.gcpm; "
+            "gcp predict -model MODEL_j.gcpm -data TEST_j.csv -levels GRID; "
+            "gcp eval -model MODEL_j.gcpm -data TEST_j.csv (per target j)"}
+
+
+def mean_se(values):
+    values = [v for v in values if v is not None and math.isfinite(v)]
+    if not values:
+        return None
+    se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else None
+    return {"mean": statistics.fmean(values), "se": se, "n": len(values)}
+
+
+def summarize(splits):
+    out = {"splits": len(splits)}
+    for key, v in splits[0].items():
+        if isinstance(v, dict):
+            out[key] = {t: mean_se([s[key][t] for s in splits]) for t in v}
+        elif key not in ("split", "n_train", "n_test"):
+            out[key] = mean_se([s[key] for s in splits])
+    return out
+
+
+def run_set(exe, name, n, method):
+    header, rows = read_table(name)
+    tests = read_splits(name, len(rows))[: n or FULL_SPLITS]
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.monotonic()
+    splits, refused = [], None
+    print(f"{name}: {len(rows)} rows, {TARGETS[name]} targets, {len(tests)} splits, method {method}",
+          file=sys.stderr, flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, test in enumerate(tests):
+            try:
+                splits.append(METHODS[method](exe, name, i, header, rows, test, tmp))
+            except Refused as e:
+                refused = str(e)
+                print(f"  {name}: refused: {refused}", file=sys.stderr, flush=True)
+                break
+            s = splits[-1]
+            print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, ES {s['energy_score']:.4g}, "
+                  f"rectangle cover95 {s['cov95_rect_cal']:.3f}, {s['seconds']:.0f} s", file=sys.stderr, flush=True)
+    rec = {"dataset": name, "method": method, "command": COMMANDS.get(method), "n": n or None,
+           "targets": header[len(header) - TARGETS[name]:], "commit": git("rev-parse", "HEAD"),
+           "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                             ":(exclude)bench/multi_results.jsonl")),
+           "go": git_go_version(), "cpus": os.cpu_count(), "started": started,
+           "wall_seconds": round(time.monotonic() - t0, 1), "grid": GRID, "draws": DRAWS}
+    if refused:
+        rec["refused"] = refused
+    else:
+        rec["splits"] = splits
+        rec["summary"] = summarize(splits)
+    return rec
+
+
+def save(path, records):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
+            f.write(json.dumps(records[key]) + "\n")
+    os.replace(tmp, path)
+
+
+def fmt(stat, digits=3):
+    if not stat:
+        return "—"
+    se = f"{stat['se']:.{digits}f}" if stat.get("se") is not None else "—"
+    return f"{stat['mean']:.{digits}g} ± {se}" if abs(stat["mean"]) >= 1000 else f"{stat['mean']:.{digits}f} ± {se}"
+
+
+def render(records, names):
+    print("\n| Data set | Method | Splits | Joint NLL (t) | Joint NLL (cal) | Energy score (t) | "
+          "Energy score, std. units (t) | 95% rectangle cover (cal) | Šidák rectangle cover (cal) | Wall s |")
+    print("|" + " --- |" * 10)
+    for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
+        if key[0] not in names:
+            continue
+        r = records[key]
+        if "refused" in r:
+            print(f"| {key[0]} | {key[1]} | refused: {r['refused']} |" + " — |" * 7)
+            continue
+        s = r["summary"]
+        print(f"| {key[0]} | {key[1]} | {s['splits']} | {fmt(s['joint_nll'])} | {fmt(s['joint_nll_cal'])} | "
+              f"{fmt(s['energy_score'])} | {fmt(s['energy_score_std'])} | {fmt(s['cov95_rect_cal'])} | "
+              f"{fmt(s['cov95_rect_sidak_cal'])} | {r['wall_seconds']:.0f} |")
+    print("\nPer-target RMSE (original units, mean ± SE over the splits):\n")
+    for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
+        r = records[key]
+        if key[0] in names and "summary" in r:
+            print(f"- {key[0]}, {key[1]}: " + "; ".join(f"{t} {fmt(v)}" for t, v in r["summary"]["rmse"].items()))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated subset of " + ",".join(DATASETS))
+    ap.add_argument("--n", type=int, default=0, help="run only the first N splits")
+    ap.add_argument("--method", default="product", help="one of " + ", ".join(METHODS))
+    ap.add_argument("--out", default="bench/multi_results.jsonl")
+    ap.add_argument("--make-splits", action="store_true", help="draw and write the splits (once), then stop")
+    ap.add_argument("--render-only", action="store_true", help="print the table from the results file")
+    args = ap.parse_args()
+    names = [d for d in args.datasets.split(",") if d]
+    for d in names:
+        if d not in DATASETS:
+            ap.error(f"unknown data set {d!r}: choose from {','.join(DATASETS)}")
+    if args.method in PLANNED:
+        sys.exit(f"--method {args.method}: {PLANNED[args.method]} is not built yet; "
+                 f"add its runner to METHODS in bench/multi_benchmark.py once it is")
+    if args.method not in METHODS:
+        ap.error(f"unknown method {args.method!r}: choose from {', '.join([*METHODS, *PLANNED])}")
+    if args.n < 0 or args.n > FULL_SPLITS:
+        ap.error(f"--n must be in 0..{FULL_SPLITS}")
+    if args.make_splits:
+        make_splits(names)
+        return
+    out = args.out if os.path.isabs(args.out) else os.path.join(ROOT, args.out)
+    records = load_jsonl(out, key=lambda r: (r["dataset"], r["method"]))
+    if not args.render_only:
+        t0 = time.monotonic()
+        with tempfile.TemporaryDirectory() as tmp:
+            exe = os.path.join(tmp, "gcp")
+            subprocess.run(["go", "build", "-o", exe, "./cmd/gcp"], cwd=ROOT, check=True)
+            for name in names:
+                records[(name, args.method)] = run_set(exe, name, args.n, args.method)
+                save(out, records)
+        print(f"This run: {time.monotonic() - t0:.0f} s wall time including the build.", file=sys.stderr)
+    render(records, names)
+
+
+if __name__ == "__main__":
+    main()
