@@ -50,7 +50,8 @@ type AutoOptions struct {
 	Patience int
 	// ValidationShare, in (0, 1), is the share of the training rows held
 	// out, drawn with Seed, to stop, select and calibrate on. Default 0.1,
-	// at least 30 rows; it must leave 30 rows to train on.
+	// at least 30 rows (below 60 rows, half of them); it must leave as
+	// many to train on.
 	ValidationShare float64
 	// Seed fixes which rows are held out and each candidate's shuffles.
 	// The candidates' initial weights come from Config.Seed, their dropout
@@ -99,19 +100,25 @@ const (
 	// minPatience keeps early stopping from ending on the noise of a few
 	// epochs.
 	minPatience = 20
-	// minValidationRows is the smallest validation set: below about 30
-	// rows a validation NLL is too noisy to select or calibrate on. It is
-	// also the fewest rows the candidates may train on.
-	minValidationRows = MinAutoFitRows / 2
+	// minValidationRows is the smallest validation set from 60 rows on:
+	// below about 30 rows a validation NLL is noisy to select on. It is
+	// also the fewest rows the candidates may train on there; below 60
+	// rows, half the rows each.
+	minValidationRows = 30
 	// maxCandidates bounds the grid: each candidate holds a model and its
 	// trainer until the search prunes it.
 	maxCandidates = 1024
 	// maxWorkers bounds AutoOptions.Workers: a goroutine each.
 	maxWorkers = 1024
-	// MinAutoFitRows is the fewest rows AutoFit trains on: enough to hold
-	// out 30, below which a held-out NLL is too noisy to choose or
-	// calibrate on, and to train on as many. Fewer give ErrTooFewRows.
-	MinAutoFitRows = 60
+	// MinAutoFitRows is the fewest rows AutoFit trains on. From 60 rows
+	// it holds out 30, below which a held-out NLL is noisy, and trains on
+	// the rest; below 60 it holds out half the rows. On 20 rows the
+	// conformal 95% interval is still finite (its rank ⌈21·0.95⌉ = 20 is
+	// within the 20 cross-fitted rows); below 19 it could not be. Below
+	// 100 rows the calibration cannot be trusted as it stands, and the
+	// recipe widens it and says so (AutoResult.SmallData). Fewer give
+	// ErrTooFewRows.
+	MinAutoFitRows = 20
 	// maxAutoSteps is the most minibatch steps an epoch of AutoFit takes
 	// when TrainConfig.BatchSize is 0 (autoBatch).
 	maxAutoSteps = 1024
@@ -183,6 +190,18 @@ type AutoResult struct {
 	// those predictions (Model.VarScale, Model.CorrectedScale); 1 if no
 	// model could score them.
 	VarScale, CorrectedScale float64
+	// SmallData is, when the data had fewer rows than the calibration
+	// can be trusted on, that number of rows (100), and 0 otherwise.
+	// Below it the variance scale, fitted to so few cross-fitted
+	// residuals, is itself uncertain, and the recipe widens the variance
+	// (VarScale) to the upper end of the scale's 90% confidence interval:
+	// a factor of 1.33 on 50 rows, 1.61 on 20. On synthetic data sets of
+	// three shapes the calibrated 95% interval then covered 0.961 of new
+	// rows on average at 50 rows and 0.945 at 20, and fewer than 0.90 on
+	// 6% of the data sets at 50 rows and 16% at 20: with so few rows, one
+	// data set's intervals can still be far off, as a warning should say.
+	// The conformal interval keeps its own finite-sample guarantee.
+	SmallData int
 	// Quantum is the spacing of the lattice the targets lie on, whose
 	// training targets were dequantized (see AutoFit), or 0.
 	Quantum float64

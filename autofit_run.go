@@ -50,7 +50,9 @@ import (
 //     rows that chose the winner would give an optimistic calibration.
 //     The same predictions give AutoResult's CVNLL and CVCoverage95,
 //     honest estimates of what new data will see, and the model's
-//     conformal calibration (Model.ConformalInterval).
+//     conformal calibration (Model.ConformalInterval). Under 100 rows,
+//     too few for that calibration to be trusted as it stands, the
+//     variance is widened for its uncertainty (AutoResult.SmallData).
 //  5. With more than one target transform (AutoOptions.TargetTransforms:
 //     by default, for positive and highly skewed targets, the log besides
 //     none), steps 1 to 4 run once for each, on the same rows and seeds,

@@ -193,12 +193,13 @@ func (s *search[T]) holdOut(x, y []T) error {
 	if k := kernelsFor[T](); !k.allFinite(x) || !k.allFinite(y) {
 		return ErrNonFinite
 	}
-	share := max(s.opt.ValidationShare, float64(minValidationRows)/float64(n))
+	minVal, minTrain := heldOutRows(n)
+	share := max(s.opt.ValidationShare, float64(minVal)/float64(n))
 	if n < MinAutoFitRows {
-		return fmt.Errorf("%w: %d, want at least %d: AutoFit holds out %d to choose and calibrate the model on and trains on as many", ErrTooFewRows, n, MinAutoFitRows, minValidationRows)
+		return fmt.Errorf("%w: %d, want at least %d: AutoFit holds out half the rows to choose and calibrate the model on and trains on the other half", ErrTooFewRows, n, MinAutoFitRows)
 	}
-	if k := int(math.Round(share * float64(n))); n-k < minValidationRows {
-		return fmt.Errorf("%w: AutoOptions.ValidationShare = %v of %d rows leaves %d to train on, want at least %d", ErrBatch, s.opt.ValidationShare, n, n-k, minValidationRows)
+	if k := int(math.Round(share * float64(n))); n-k < minTrain {
+		return fmt.Errorf("%w: AutoOptions.ValidationShare = %v of %d rows leaves %d to train on, want at least %d", ErrBatch, s.opt.ValidationShare, n, n-k, minTrain)
 	}
 	if err := checkRows(n); err != nil {
 		return err
@@ -329,10 +330,12 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch, MeanEpoch: final.meanEpoch,
 		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
 		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
+		SmallData: smallData(s.data.len()),
 	}
 	m.ext.transform = s.transform
 	if len(y) > 0 {
 		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
+		m.varScale *= widenSmall(preds, s.data.len())
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		s.cvNLLs, s.cvErrors, res.CVCoverage95 = heldOutScores(m, preds, y)

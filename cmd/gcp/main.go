@@ -61,8 +61,9 @@
 // -lr, -dropout and -epochs fix that value instead of searching it;
 // -validation 0 trains on every row for -epochs (default 500) at -lr
 // (default 0.001), without early stopping or calibration; the automatic
-// recipe refuses a file of fewer than 60 rows (gcp.ErrTooFewRows), which
-// it cannot calibrate. It refuses, before training, a MODEL.gcpm that
+// recipe refuses a file of fewer than 20 rows (gcp.ErrTooFewRows), which
+// it cannot calibrate, and under 100 rows widens the intervals for the
+// uncertainty of their calibration and warns. It refuses, before training, a MODEL.gcpm that
 // is the data file, that is not a regular file (a device such as
 // /dev/null) or that exists and is not a model (unless -force).
 // Ctrl-C (SIGINT) or SIGTERM stops the training within an epoch, or the

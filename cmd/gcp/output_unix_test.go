@@ -166,7 +166,7 @@ func TestTrainInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	data, model := smallModel(t, dir)
 	old := filetest.Read(t, model)
-	// Zero flags, the automatic recipe, take 60 rows and more.
+	// Zero flags, the automatic recipe, take 20 rows and more.
 	large := writeSynthetic(t, dir, "large.csv", 1, 200, false)
 	for _, args := range [][]string{
 		{"train", "-data", large, "-o", model, "-epochs", "100000"},

@@ -302,6 +302,10 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		}
 		fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 			from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
+		if a.SmallData > 0 {
+			fmt.Fprintf(w, "warning: trained on %d rows, fewer than the %d from which the calibration can be trusted: the variance is widened to the upper end of the 90%% confidence interval of its scale, which so few rows leave uncertain, and this data set's intervals may still cover more or less than their level\n",
+				a.TrainRows+a.ValRows, a.SmallData)
+		}
 	}
 	fmt.Fprintf(w, "wrote %s in %s", path, took.Round(time.Millisecond))
 	if r.progress != nil {

@@ -56,7 +56,7 @@ func TestReorderColumns(t *testing.T) {
 }
 
 // TestTrainRefusesTooFewRows checks that zero flags on a file of fewer
-// than 60 rows, too few to hold rows out to choose and calibrate on, are
+// than 20 rows, too few to hold rows out to choose and calibrate on, are
 // refused with gcp.ErrTooFewRows, naming the rows and the minimum and
 // writing no model, and that -validation 0 still trains on every row
 // and says it calibrated nothing.
@@ -71,15 +71,38 @@ func TestTrainRefusesTooFewRows(t *testing.T) {
 			if !errors.Is(err, table.ErrTooWide) {
 				t.Errorf("train on %d rows of 3 inputs: %v, want table.ErrTooWide", n, err)
 			}
-		} else if want := fmt.Sprintf("too few rows: %d, want at least 60", n); !errors.Is(err, gcp.ErrTooFewRows) ||
+		} else if want := fmt.Sprintf("too few rows: %d, want at least 20", n); !errors.Is(err, gcp.ErrTooFewRows) ||
 			!strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "-validation 0") {
 			t.Errorf("train on %d rows: %v, want gcp.ErrTooFewRows saying %q and -validation 0", n, err, want)
 		}
 		filetest.Only(t, dir, "train.csv")
 	}
 	_, stderr, err := gcpRun("train", "-data", filepath.Join(dir, "train.csv"), "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3", "-validation", "0", "-members", "1")
-	if err != nil || !strings.Contains(stderr, "trained gcp on all 59 rows: lr 0.001, dropout 0, 3 epochs (no held-out rows: no early stopping, no calibration)") {
-		t.Errorf("train -validation 0 on 59 rows: %v; stderr %q", err, stderr)
+	if err != nil || !strings.Contains(stderr, "trained gcp on all 19 rows: lr 0.001, dropout 0, 3 epochs (no held-out rows: no early stopping, no calibration)") {
+		t.Errorf("train -validation 0 on 19 rows: %v; stderr %q", err, stderr)
+	}
+}
+
+// TestTrainWarnsOfSmallData checks that zero flags on a file of 20 to 99
+// rows train, holding out half of them below 60, and that the summary
+// warns that the calibration of so few rows cannot be trusted, naming the
+// rows and the 100 from which it can; on 100 rows it does not.
+// regression: 50 rows were refused; before the 60-row floor, they trained
+// without a word, their 95% intervals covering 0.44 of new rows.
+func TestTrainWarnsOfSmallData(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		n    int
+		want string
+	}{
+		{20, "on 10 rows, 10 held out"}, {50, "on 25 rows, 25 held out"}, {99, "on 69 rows, 30 held out"}, {100, "on 70 rows, 30 held out"},
+	} {
+		trainCSV := writeSynthetic(t, dir, "train.csv", 1, c.n, false)
+		_, stderr, err := gcpRun("train", "-data", trainCSV, "-o", filepath.Join(dir, "m.gcpm"), "-epochs", "3", "-lr", "0.001", "-dropout", "0", "-hidden", "8", "-members", "1")
+		warning := fmt.Sprintf("warning: trained on %d rows, fewer than the 100 from which the calibration can be trusted", c.n)
+		if err != nil || !strings.Contains(stderr, c.want) || strings.Contains(stderr, warning) != (c.n < 100) || c.n >= 100 && strings.Contains(stderr, "warning:") {
+			t.Errorf("train on %d rows: %v; stderr %q, want %q and the warning only under 100 rows", c.n, err, stderr, c.want)
+		}
 	}
 }
 

@@ -62,8 +62,10 @@ half of the held-out rows above. -members 1 keeps the best single
 network instead. -lr, -dropout, -hidden or -epochs fix that value
 instead of searching it. -validation 0 trains on every row, without
 early stopping or calibration, for -epochs (default 500) at -lr (default
-0.001). Without it, a file of fewer than 60 rows is refused: too few to
-hold out 30 to choose and calibrate on and train on as many.
+0.001). Without it, a file of fewer than 20 rows is refused: too few to
+hold out 10 to choose and calibrate on and train on as many. Under 100
+rows the calibration cannot be trusted as it stands: the variance is
+widened for the uncertainty of its scale, and the summary warns.
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
 too when stderr is a terminal. Ctrl-C (or SIGTERM) stops the training
