@@ -57,7 +57,9 @@ type EpochStats struct {
 	BestValNLL float64
 }
 
-// Fit trains on the row-major inputs x (len(y) rows) and targets y for up
+// Fit trains on the row-major inputs x (len(y) rows; len(y)/d rows of d
+// targets each for a model of d ≥ 2 Targets, which standardizes each
+// target on its own and takes no validation set yet) and targets y for up
 // to opt.Epochs epochs of shuffled minibatches of the trainer's
 // BatchSize, stopping early when opt.Patience says so. If
 // the model has no standardization yet, Fit first learns it from x and y
@@ -94,7 +96,8 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 		return EpochStats{}, fmt.Errorf("%w: a nil or zero Trainer: use NewTrainer", ErrConfig)
 	}
 	m := t.m
-	d, n := m.cfg.Inputs, len(y)
+	ty := m.cfg.targets()
+	d, n := m.cfg.Inputs, len(y)/ty
 	if opt.Epochs < 1 || opt.Epochs > maxEpochs {
 		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want 1..%d", ErrConfig, opt.Epochs, maxEpochs)
 	}
@@ -110,8 +113,11 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 	if n < 1 {
 		return EpochStats{}, ErrBatch
 	}
-	if len(x) != n*d || len(opt.ValX) != len(opt.ValY)*d {
+	if len(x) != n*d || len(y) != n*ty || len(opt.ValX) != len(opt.ValY)*d {
 		return EpochStats{}, ErrShape
+	}
+	if ty > 1 && (len(opt.ValY) > 0 || opt.ValidationShare > 0 || opt.Patience > 0) {
+		return EpochStats{}, fmt.Errorf("%w: a validation set (ValX, ValY, ValidationShare, Patience) with %d targets: not yet supported", ErrConfig, ty)
 	}
 	for _, s := range [][]T{x, y, opt.ValX, opt.ValY} {
 		if !m.k.allFinite(s) {
@@ -122,6 +128,9 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 		return EpochStats{}, err
 	}
 	all := allRows(x, y, d)
+	if ty > 1 {
+		all.ty = ty
+	}
 	train, val := all, allRows(opt.ValX, opt.ValY, d)
 	if val.len() == 0 && opt.ValidationShare > 0 {
 		var err error
@@ -264,7 +273,7 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 		t: t, train: train, val: val,
 		shuffle: rand.New(rand.NewPCG(o.seed, shuffleStream)),
 		quantum: o.quantum,
-		xb:      make([]T, rows*d), yb: make([]T, rows),
+		xb:      make([]T, rows*d), yb: make([]T, rows*max(train.ty, 1)),
 		learned: !m.standardized,
 		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
 	}
@@ -311,7 +320,7 @@ func (r *fitRun[T]) epoch() error {
 				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
 			}
 		}
-		loss, err := t.Step(r.xb[:k*d], r.yb[:k])
+		loss, err := t.Step(r.xb[:k*d], r.yb[:k*max(r.train.ty, 1)])
 		if err != nil {
 			if r.learned && e == 1 && s == 0 {
 				m.resetStandardization() // nothing was trained: leave no trace

@@ -108,6 +108,14 @@ type Config struct {
 	// ensemble of AutoMembers. With LossGaussianML and K = 5 the model is
 	// a Deep Ensemble without adversarial training.
 	Members int
+	// Targets is the number d of targets a row has, 1..16; 0 means 1.
+	// With d ≥ 2 the model is the multivariate GCP network (the paper's
+	// Sec. 7, item 1): the prior over the mean vector and precision
+	// matrix of a d-dimensional Gaussian target is normal-Wishart, and
+	// its predictive a multivariate Student t, whose location, Cholesky
+	// factor and degrees of freedom three networks per member give
+	// (MultiPrediction). It needs LossGCP and a learned α.
+	Targets int
 }
 
 // withDefaults returns c with the defaults filled in and Hidden copied.
@@ -144,6 +152,9 @@ func (c Config) validate() error {
 	}
 	if c.Members < 1 || c.Members > MaxMembers {
 		return fmt.Errorf("%w: Members = %d, want 1..%d", ErrConfig, c.Members, MaxMembers)
+	}
+	if err := c.validateTargets(); err != nil {
+		return err
 	}
 	if c.Activation != ReLU && c.Activation != Tanh {
 		return fmt.Errorf("%w: Activation = %d, want ReLU or Tanh", ErrConfig, int(c.Activation))
@@ -188,12 +199,54 @@ func (c Config) validate() error {
 	return nil
 }
 
+// maxTargets bounds Config.Targets: the multivariate prediction keeps
+// every member's d(d+1)/2 Cholesky entries, and the docs promise d ≤ 16.
+const maxTargets = 16
+
+// mvNuMin is the least ν of the multivariate t, ν = mvNuMin + softplus(z):
+// at ν > 2 the t's own covariance ν/(ν−2)·S exists, as α = 1 + softplus
+// keeps the one-dimensional V_est finite (Eq. (5.2)).
+const mvNuMin = 2
+
+// validateTargets reports an invalid Targets, or a field that several
+// targets do not support, as an error wrapping ErrConfig.
+func (c Config) validateTargets() error {
+	switch {
+	case c.Targets < 0 || c.Targets > maxTargets:
+		return fmt.Errorf("%w: Targets = %d, want 0 or 1 (one target) to %d", ErrConfig, c.Targets, maxTargets)
+	case c.Targets < 2:
+		return nil
+	case c.Loss != LossGCP:
+		return fmt.Errorf("%w: Targets = %d needs LossGCP, Loss = %v", ErrConfig, c.Targets, c.Loss)
+	case c.FixedAlpha != 0:
+		return fmt.Errorf("%w: Targets = %d learns ν, FixedAlpha = %v", ErrConfig, c.Targets, c.FixedAlpha)
+	}
+	return nil
+}
+
+// targets returns the number of targets of a row, at least 1.
+func (c Config) targets() int { return max(c.Targets, 1) }
+
+// layout lays out the parameters of the validated c, or reports false if
+// they would number more than maxParams.
+func (c Config) layout() (*layout, bool) {
+	if c.Targets > 1 {
+		return multiLayout(c.Inputs, c.Members, c.Targets, c.Hidden)
+	}
+	return newLayout(c.Inputs, c.Members, c.memberHeads(), c.Hidden)
+}
+
 // heads returns the number of raw outputs of all members.
 func (c Config) heads() int { return c.Members * c.memberHeads() }
 
-// memberHeads returns the number of raw outputs of one member: m and σ²
-// for the Gaussian losses; else m, β, ν, and α unless fixed.
+// memberHeads returns the number of head networks of one member: m and
+// σ² for the Gaussian losses; the mean, the Cholesky factor and ν for
+// several targets; else m, β, ν, and α unless fixed. Each has one output
+// but the multivariate heads, which have several (multiLayout).
 func (c Config) memberHeads() int {
+	if c.Targets > 1 {
+		return mvHeadKinds
+	}
 	if c.Loss.gaussian() {
 		return 2
 	}
@@ -239,7 +292,10 @@ type Model[T Float] struct {
 	// as (y − yMean)/yScale.
 	xMean, xScale, xInvScale []float64
 	yMean, yScale            float64
-	standardized             bool // set by Fit or SetStandardization
+	// yMeans and yScales standardize each of several targets, the j-th
+	// as (y_j − yMeans[j])/yScales[j]; nil for one target.
+	yMeans, yScales []float64
+	standardized    bool // set by Fit or SetStandardization
 	// varScale multiplies the predictive variance and corrScale, on top
 	// of it, the corrected variance (VarScale, CorrectedScale): 1 unless
 	// calibrated.
@@ -263,7 +319,7 @@ func New[T Float](cfg Config) (*Model[T], error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	lay, ok := newLayout(cfg.Inputs, cfg.Members, cfg.memberHeads(), cfg.Hidden)
+	lay, ok := cfg.layout()
 	if !ok {
 		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs more than %d parameters", ErrConfig, cfg.Hidden, cfg.Inputs, maxParams)
 	}
@@ -280,6 +336,9 @@ func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 		params: make([]T, lay.size),
 		xMean:  make([]float64, cfg.Inputs), xScale: make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs),
 		varScale: 1, corrScale: 1,
+	}
+	if lay.targets > 1 {
+		m.yMeans, m.yScales = make([]float64, lay.targets), make([]float64, lay.targets)
 	}
 	m.resetStandardization()
 	if cfg.Loss == LossMLBayes {
@@ -319,6 +378,9 @@ func (m *Model[T]) Clone() *Model[T] {
 	c.xMean = append([]float64(nil), m.xMean...)
 	c.xScale = append([]float64(nil), m.xScale...)
 	c.xInvScale = append([]float64(nil), m.xInvScale...)
+	if m.yScales != nil {
+		c.yMeans, c.yScales = append([]float64(nil), m.yMeans...), append([]float64(nil), m.yScales...)
+	}
 	c.featureNames = append([]string(nil), m.featureNames...)
 	c.xMin, c.xMax = append([]float64(nil), m.xMin...), append([]float64(nil), m.xMax...)
 	if m.xMin == nil {
@@ -346,6 +408,9 @@ func (m *Model[T]) resetStandardization() {
 		m.xScale[j], m.xInvScale[j] = 1, 1
 	}
 	m.yMean, m.yScale, m.standardized = 0, 1, false
+	for j := range m.yScales {
+		m.yMeans[j], m.yScales[j] = 0, 1
+	}
 }
 
 // extensions is what version 5's sections hold: a model's state beyond

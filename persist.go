@@ -145,6 +145,9 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if err := m.cfg.validate(); err != nil {
 		return nil, err
 	}
+	if m.cfg.Targets > 1 {
+		return nil, fmt.Errorf("%w: saving a model of %d targets is not supported yet", ErrConfig, m.cfg.Targets)
+	}
 	return m.encode(), nil
 }
 
