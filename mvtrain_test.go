@@ -89,9 +89,8 @@ func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 }
 
 // TestMultiStepLossIsTheDensity checks the NLL Step reports, in original
-// units, against the multivariate t's density computed here from the raw
-// outputs of a forward pass mapped to original units by hand: location
-// yMean + yScale·m, Cholesky rows scaled by yScale, ν = 2 + softplus.
+// units, against the multivariate t's density of each member's
+// predictive mapped to original units by hand (handMember).
 func TestMultiStepLossIsTheDensity(t *testing.T) {
 	cfg := Config{Inputs: 2, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 5}
 	m := mustModel[float64](t, cfg)
@@ -103,28 +102,11 @@ func TestMultiStepLossIsTheDensity(t *testing.T) {
 	if _, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1, Seed: 2}); err != nil {
 		t.Fatal(err)
 	}
-	a := newActivations[float64](m.lay, 6, false)
-	if err := m.standardizeRows(a.x, x, make([]float64, 6)); err != nil {
-		t.Fatal(err)
-	}
-	forward(m.k, m.lay, cfg.Activation, m.params, a, 6, nil)
 	var want float64
 	z := make([]float64, 3)
 	for i := range 6 {
-		row := a.out[i*m.lay.outputs : (i+1)*m.lay.outputs]
 		for k := range 2 {
-			mean, l := make([]float64, 3), make([]float64, 6)
-			for j := range 3 {
-				mean[j] = m.yMeans[j] + m.yScales[j]*row[m.lay.multiColumn(mvHeadMean, k)+j]
-				for c := 0; c <= j; c++ {
-					v := row[m.lay.multiColumn(mvHeadChol, k)+j*(j+1)/2+c]
-					if c == j {
-						v = math.Exp(v)
-					}
-					l[j*(j+1)/2+c] = m.yScales[j] * v
-				}
-			}
-			nu := 2 + math.Log1p(math.Exp(row[m.lay.multiColumn(mvHeadNu, k)]))
+			mean, l, nu := handMember(t, m, x[i*2:i*2+2], k)
 			want -= mvtLogDensity(y[i*3:i*3+3], mean, l, nu, z) / 12
 		}
 	}
@@ -227,4 +209,30 @@ func TestMultiFitStandardizesEachTarget(t *testing.T) {
 			t.Errorf("target %d: scale %v, want about %v", j, m.yScales[j], want)
 		}
 	}
+}
+
+// handMember returns member k's predictive for the input row x in
+// original units, computed here apart from the model's code: a forward
+// pass, then location yMeans + yScales·m, the Cholesky factor's rows
+// scaled by yScales with exp on the diagonal, and ν = 2 + ln(1 + e^z).
+func handMember(t *testing.T, m *Model[float64], x []float64, k int) (mean, l []float64, nu float64) {
+	t.Helper()
+	d, lay := m.cfg.Targets, m.lay
+	a := newActivations[float64](lay, 1, false)
+	if err := m.standardizeRows(a.x, x, make([]float64, 1)); err != nil {
+		t.Fatal(err)
+	}
+	forward(m.k, lay, m.cfg.Activation, m.params, a, 1, nil)
+	mean, l = make([]float64, d), make([]float64, d*(d+1)/2)
+	for j := range d {
+		mean[j] = m.yMeans[j] + m.yScales[j]*a.out[lay.multiColumn(mvHeadMean, k)+j]
+		for c := 0; c <= j; c++ {
+			v := a.out[lay.multiColumn(mvHeadChol, k)+j*(j+1)/2+c]
+			if c == j {
+				v = math.Exp(v)
+			}
+			l[j*(j+1)/2+c] = m.yScales[j] * v
+		}
+	}
+	return mean, l, 2 + math.Log1p(math.Exp(a.out[lay.multiColumn(mvHeadNu, k)]))
 }
