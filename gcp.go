@@ -199,9 +199,10 @@ func (c Config) validate() error {
 	return nil
 }
 
-// maxTargets bounds Config.Targets: the multivariate prediction keeps
-// every member's d(d+1)/2 Cholesky entries, and the docs promise d ≤ 16.
-const maxTargets = 16
+// maxTargets bounds Config.Targets: the correction c_d is tabulated and
+// tested up to d = 16 (mvtMaxDim), and MultiPrediction's methods keep a
+// scratch of maxTargets values on the stack.
+const maxTargets = mvtMaxDim
 
 // mvNuMin is the least ν of the multivariate t, ν = mvNuMin + softplus(z):
 // at ν > 2 the t's own covariance ν/(ν−2)·S exists, as α = 1 + softplus

@@ -51,12 +51,25 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	return nil
 }
 
-// mix sets p's mean, covariances, the Cholesky factor of the corrected
-// covariance and the disagreement from its members' locations, scales
-// and ν, spread the targets' robust scales, and reports whether all are
-// finite and the corrected covariance positive definite.
+// mix sets p's mean, each member's correction, and for an ensemble its
+// covariances, the Cholesky factor of the corrected covariance and the
+// disagreement, from its members' locations, scales and ν, spread the
+// targets' robust scales, and reports whether all are finite and the
+// corrected covariance positive definite.
 func (p *MultiPrediction) mix(spread []float64) bool {
 	d, k := p.d, float64(p.members)
+	for c, nu := range p.nu {
+		p.corr[c] = mvtCorrectionCheb(d, nu)
+	}
+	if p.members == 1 {
+		copy(p.mean, p.loc)
+		for i := range d {
+			if !finite(p.Cov(i, i)) || !finite(p.CovCorrected(i, i)) {
+				return false
+			}
+		}
+		return true
+	}
 	clear(p.mean)
 	for i, v := range p.loc {
 		p.mean[i%d] += v / k
@@ -64,16 +77,14 @@ func (p *MultiPrediction) mix(spread []float64) bool {
 	clear(p.cov)
 	clear(p.corrected)
 	clear(p.epistemic)
-	for c := range p.members {
-		nu := p.nu[c]
-		cd, _ := mvtCorrection(d, nu)
+	for c, nu := range p.nu {
 		loc := p.loc[c*d : (c+1)*d]
 		for i := range d {
 			for j := range i + 1 {
 				s := p.memberScale(c, i, j)
 				e := (loc[i] - p.mean[i]) * (loc[j] - p.mean[j])
 				p.cov[i*d+j] += nu / (nu - 2) * s / k
-				p.corrected[i*d+j] += s / cd / k
+				p.corrected[i*d+j] += s / p.corr[c] / k
 				p.epistemic[i*d+j] += e / k
 			}
 		}
@@ -85,10 +96,8 @@ func (p *MultiPrediction) mix(spread []float64) bool {
 			p.corrected[i*d+j] += p.epistemic[i*d+j]
 			p.cov[j*d+i], p.corrected[j*d+i], p.epistemic[j*d+i] = p.cov[i*d+j], p.corrected[i*d+j], p.epistemic[i*d+j]
 		}
-		if p.members > 1 {
-			aleatoric := p.cov[i*d+i] - p.epistemic[i*d+i]
-			p.disagreement = max(p.disagreement, math.Sqrt(p.epistemic[i*d+i]/min(aleatoric, spread[i]*spread[i])))
-		}
+		aleatoric := p.cov[i*d+i] - p.epistemic[i*d+i]
+		p.disagreement = max(p.disagreement, math.Sqrt(p.epistemic[i*d+i]/min(aleatoric, spread[i]*spread[i])))
 	}
 	for _, s := range [][]float64{p.mean, p.cov, p.corrected} {
 		for _, v := range s {

@@ -33,16 +33,18 @@ import (
 // range panics, as a slice index does.
 type MultiPrediction struct {
 	d, members int
-	// mean is the predictive mean, nu each member's ν, loc and chol each
-	// member's location and the packed Cholesky factor of its scale S,
-	// all in original units.
-	mean, nu, loc, chol []float64
-	// cov, corrected and epistemic are d×d, row-major.
+	// mean is the predictive mean, nu each member's ν and corr its
+	// c_d(ν), loc and chol each member's location and the packed Cholesky
+	// factor of its scale S, all in original units.
+	mean, nu, corr, loc, chol []float64
+	// cov, corrected and epistemic are an ensemble's covariances, d×d,
+	// row-major, and corrChol the packed Cholesky factor of corrected, for
+	// the Mahalanobis distance. A single network's are those of its one
+	// member, which the methods compute from chol, so that a prediction
+	// costs O(d) beyond the network.
 	cov, corrected, epistemic []float64
-	// corrChol is the packed Cholesky factor of corrected, for the
-	// Mahalanobis distance.
-	corrChol     []float64
-	disagreement float64
+	corrChol                  []float64
+	disagreement              float64
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -56,10 +58,12 @@ func (p *MultiPrediction) resize(d, members int) {
 	}
 	nl := mvtPackedLen(d)
 	p.d, p.members = d, members
-	p.mean, p.nu = grow(p.mean, d), grow(p.nu, members)
+	p.mean, p.nu, p.corr = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members)
 	p.loc, p.chol = grow(p.loc, members*d), grow(p.chol, members*nl)
-	p.cov, p.corrected, p.epistemic = grow(p.cov, d*d), grow(p.corrected, d*d), grow(p.epistemic, d*d)
-	p.corrChol = grow(p.corrChol, nl)
+	if members > 1 {
+		p.cov, p.corrected, p.epistemic = grow(p.cov, d*d), grow(p.corrected, d*d), grow(p.epistemic, d*d)
+		p.corrChol = grow(p.corrChol, nl)
+	}
 }
 
 // Dim returns the number of targets d.
@@ -109,23 +113,38 @@ func (p *MultiPrediction) memberScale(k, i, j int) float64 {
 
 // Cov returns entry (i, j) of the predictive covariance: ν/(ν−2)·S_ij,
 // for an ensemble the mean of the members' plus CovEpistemic(i, j).
-func (p *MultiPrediction) Cov(i, j int) float64 { return p.cov[i*p.d+j] }
+func (p *MultiPrediction) Cov(i, j int) float64 {
+	if p.members == 1 {
+		return p.nu[0] / (p.nu[0] - 2) * p.memberScale(0, i, j)
+	}
+	return p.cov[i*p.d+j]
+}
 
 // CovCorrected returns entry (i, j) of the corrected covariance
 // Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
 // members' plus CovEpistemic(i, j).
-func (p *MultiPrediction) CovCorrected(i, j int) float64 { return p.corrected[i*p.d+j] }
+func (p *MultiPrediction) CovCorrected(i, j int) float64 {
+	if p.members == 1 {
+		return p.memberScale(0, i, j) / p.corr[0]
+	}
+	return p.corrected[i*p.d+j]
+}
 
 // CovEpistemic returns entry (i, j) of the covariance of an ensemble's
 // members' means, the model's own (epistemic) uncertainty; 0 for a
 // single network.
-func (p *MultiPrediction) CovEpistemic(i, j int) float64 { return p.epistemic[i*p.d+j] }
+func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
+	if p.members == 1 {
+		return 0
+	}
+	return p.epistemic[i*p.d+j]
+}
 
 // Corr returns the predicted correlation of targets i and j,
 // CovCorrected(i, j)/√(CovCorrected(i, i)·CovCorrected(j, j)). For a
 // single network it is that of S, and of Cov, too.
 func (p *MultiPrediction) Corr(i, j int) float64 {
-	return p.corrected[i*p.d+j] / math.Sqrt(p.corrected[i*p.d+i]*p.corrected[j*p.d+j])
+	return p.CovCorrected(i, j) / math.Sqrt(p.CovCorrected(i, i)*p.CovCorrected(j, j))
 }
 
 // Disagreement is an ensemble's own uncertainty in units of the noise,
@@ -169,6 +188,10 @@ func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 		return math.NaN()
 	}
 	var z [maxTargets]float64
+	if p.members == 1 { // Σ̃ = S/c: its factor is L/√c
+		_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
+		return sigma * math.Sqrt(r*p.corr[0])
+	}
 	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.mean, p.corrChol)
 	return sigma * math.Sqrt(r)
 }
