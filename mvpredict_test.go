@@ -219,7 +219,7 @@ func TestPredictMultiRegionCoverage(t *testing.T) {
 			for range n {
 				w := 1.0
 				if !math.IsInf(nu, 1) {
-					w = chiSquare(r, nu) / nu
+					w = 2 * gammaDraw(r, nu/2) / nu // chi-square with ν degrees of freedom, over ν
 				}
 				for i := range g {
 					g[i] = r.NormFloat64() / math.Sqrt(w)
@@ -242,30 +242,6 @@ func TestPredictMultiRegionCoverage(t *testing.T) {
 			if math.Abs(rate-prob) > 3*se {
 				t.Errorf("d=%d members=%d p=%v: %v inside, want within %.3f", d, cfg.Members, prob, rate, 3*se)
 			}
-		}
-	}
-}
-
-// chiSquare draws from the chi-square law of nu degrees of freedom, as
-// twice a Gamma(ν/2, 1) draw by Marsaglia and Tsang's method (with the
-// usual boost for a shape below 1).
-func chiSquare(r *rand.Rand, nu float64) float64 {
-	a, boost := nu/2, 1.0
-	if a < 1 {
-		boost = math.Pow(r.Float64(), 1/a)
-		a++
-	}
-	d := a - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		x := r.NormFloat64()
-		v := 1 + c*x
-		if v <= 0 {
-			continue
-		}
-		v = v * v * v
-		if u := r.Float64(); math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
-			return 2 * d * v * boost
 		}
 	}
 }
