@@ -28,6 +28,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	}
 	d, nl, members := l.targets, mvtPackedLen(l.targets), l.members
 	p.resize(d, members)
+	p.inputZ = ws.z[0]
 	out := a.out[:l.outputs]
 	for k := range members {
 		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
@@ -97,7 +98,8 @@ func (p *MultiPrediction) mix(spread []float64) bool {
 			p.cov[j*d+i], p.corrected[j*d+i], p.epistemic[j*d+i] = p.cov[i*d+j], p.corrected[i*d+j], p.epistemic[i*d+j]
 		}
 		aleatoric := p.cov[i*d+i] - p.epistemic[i*d+i]
-		p.disagreement = max(p.disagreement, math.Sqrt(p.epistemic[i*d+i]/min(aleatoric, spread[i]*spread[i])))
+		p.dis[i] = math.Sqrt(p.epistemic[i*d+i] / min(aleatoric, spread[i]*spread[i]))
+		p.disagreement = max(p.disagreement, p.dis[i])
 	}
 	for _, s := range [][]float64{p.mean, p.cov, p.corrected} {
 		for _, v := range s {

@@ -45,8 +45,10 @@ func fullScale(l []float64, d int) []float64 {
 // ν/(ν−2)·LLᵀ plus the covariance of the means, CovCorrected with
 // LLᵀ/c_d(ν) (c_d itself is checked against mpmath in
 // TestMvtCorrectionMatchesMpmath), the epistemic part, correlations,
-// Disagreement, and the Mahalanobis distance against Σ̃⁻¹ by a linear
-// solve, for a single network and an ensemble, d = 2, 3 and 5.
+// Disagreement, the Mahalanobis distance against Σ̃⁻¹ by a linear
+// solve, and each target's Marginal (its density that of the univariate
+// t of scale² S_ii, or their mixture), for a single network and an
+// ensemble, d = 2, 3 and 5.
 func TestPredictMultiMatchesItsMembers(t *testing.T) {
 	for _, cfg := range []Config{
 		{Inputs: 3, Hidden: []int{6}, Targets: 2, Seed: 1},
@@ -71,6 +73,8 @@ func TestPredictMultiMatchesItsMembers(t *testing.T) {
 		mean, cov, corr, epi := make([]float64, d), make([]float64, d*d), make([]float64, d*d), make([]float64, d*d)
 		locs := make([][]float64, K)
 		var dens float64
+		marg := make([]float64, d) // each target's marginal density
+		zz := make([]float64, 1)
 		z := make([]float64, d)
 		for k := range K {
 			loc, l, nu := handMember(t, m, x, k)
@@ -80,6 +84,8 @@ func TestPredictMultiMatchesItsMembers(t *testing.T) {
 			s := fullScale(l, d)
 			for i := range d {
 				mean[i] += loc[i] / float64(K)
+				// The marginal is the 1-D t of the same ν with scale² S_ii.
+				marg[i] += math.Exp(mvtLogDensity(y[i:i+1], loc[i:i+1], []float64{math.Sqrt(s[i*d+i])}, nu, zz)) / float64(K)
 			}
 			for i := range s {
 				cov[i] += nu / (nu - 2) * s[i] / float64(K)
@@ -106,6 +112,11 @@ func TestPredictMultiMatchesItsMembers(t *testing.T) {
 		}
 		near("LogPDF", p.LogPDF(y), math.Log(dens))
 		for i := range d {
+			q := p.Marginal(i)
+			near("Marginal LogPDF", q.LogPDF(y[i]), math.Log(marg[i]))
+			near("Marginal Var", q.Var, cov[i*d+i])
+			near("Marginal VarCorrected", q.VarCorrected, corr[i*d+i])
+			near("Marginal VarEpistemic", q.VarEpistemic, epi[i*d+i])
 			near("Mean", p.Mean(i), mean[i])
 			for j := range d {
 				near("Cov", p.Cov(i, j), cov[i*d+j])
@@ -180,7 +191,9 @@ func dot(a, b []float64) float64 {
 // chi-square with ν degrees of freedom), for an ensemble from the
 // corrected Gaussian N(Mean, CovCorrected), whose region Inside tests.
 // The rate must be p within 3 binomial standard errors, for p = 0.5, 0.9
-// and 0.95 and d = 2 and 5.
+// and 0.95 and d = 2 and 5; so must the rate at which the last target
+// falls in its Marginal's central interval (Interval for the t,
+// CalibratedInterval for the corrected Gaussian).
 func TestPredictMultiRegionCoverage(t *testing.T) {
 	const n = 4000
 	for _, cfg := range []Config{
@@ -215,7 +228,15 @@ func TestPredictMultiRegionCoverage(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(d), 11))
 		g, y := make([]float64, d), make([]float64, d)
 		for _, prob := range []float64{0.5, 0.9, 0.95} {
-			in := 0
+			in, inMarg := 0, 0
+			marg := p.Marginal(d - 1)
+			lo, hi, err := marg.Interval(prob)
+			if cfg.Members > 1 {
+				lo, hi, err = marg.CalibratedInterval(prob)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
 			for range n {
 				w := 1.0
 				if !math.IsInf(nu, 1) {
@@ -237,10 +258,16 @@ func TestPredictMultiRegionCoverage(t *testing.T) {
 				if ok {
 					in++
 				}
+				if y[d-1] >= lo && y[d-1] <= hi {
+					inMarg++
+				}
 			}
 			rate, se := float64(in)/n, math.Sqrt(prob*(1-prob)/n)
 			if math.Abs(rate-prob) > 3*se {
 				t.Errorf("d=%d members=%d p=%v: %v inside, want within %.3f", d, cfg.Members, prob, rate, 3*se)
+			}
+			if rate := float64(inMarg) / n; math.Abs(rate-prob) > 3*se {
+				t.Errorf("d=%d members=%d p=%v: the last target's marginal interval holds %v, want within %.3f", d, cfg.Members, prob, rate, 3*se)
 			}
 		}
 	}

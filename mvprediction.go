@@ -44,7 +44,10 @@ type MultiPrediction struct {
 	// costs O(d) beyond the network.
 	cov, corrected, epistemic []float64
 	corrChol                  []float64
-	disagreement              float64
+	// dis is each target's disagreement (an ensemble's), inputZ the
+	// input's Prediction.InputZ.
+	dis                  []float64
+	disagreement, inputZ float64
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -62,7 +65,7 @@ func (p *MultiPrediction) resize(d, members int) {
 	p.loc, p.chol = grow(p.loc, members*d), grow(p.chol, members*nl)
 	if members > 1 {
 		p.cov, p.corrected, p.epistemic = grow(p.cov, d*d), grow(p.corrected, d*d), grow(p.epistemic, d*d)
-		p.corrChol = grow(p.corrChol, nl)
+		p.corrChol, p.dis = grow(p.corrChol, nl), grow(p.dis, d)
 	}
 }
 
@@ -218,4 +221,34 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 	var z [maxTargets]float64
 	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
 	return sigma*sigma*r <= mvtRegionRadius2(prob, p.d, p.nu[0]), nil
+}
+
+// Marginal returns the predictive of target i alone as a one-dimensional
+// Prediction, so that every method of one target applies to it: its
+// intervals, quantiles, CRPS and the calibrated predictive
+// N(Mean, VarCorrected). The marginal of a multivariate t is the
+// univariate t with the same ν, location m_i and squared scale S_ii;
+// Prediction holds it as Alpha = ν/2 (2α degrees of freedom),
+// Nu = 1 (the normal-Wishart κ, fixed by convention, as it has no head)
+// and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii. VarCorrected is
+// CovCorrected(i, i), the d-dimensional correction S_ii/c_d(ν), not the
+// one-dimensional A(α). For an ensemble the Components are the members'
+// marginals, and Var, VarCorrected, VarAleatoric, VarEpistemic and
+// Disagreement those of the mixture, as in one dimension.
+func (p *MultiPrediction) Marginal(i int) Prediction {
+	q := Prediction{Loss: LossGCP, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.CovCorrected(i, i),
+		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
+	for k, nu := range p.nu {
+		s := p.memberScale(k, i, i)
+		q.Beta += s * nu / 4 / float64(p.members)
+		if p.members > 1 {
+			q.Components[k] = Component{Mean: p.loc[k*p.d+i], Scale: math.Sqrt(s), DoF: nu}
+		}
+	}
+	q.VarEpistemic = p.CovEpistemic(i, i)
+	q.VarAleatoric = q.Var - q.VarEpistemic
+	if p.members > 1 {
+		q.Disagreement = p.dis[i]
+	}
+	return q
 }
