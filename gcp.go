@@ -293,10 +293,7 @@ type Model[T Float] struct {
 	// as (y − yMean)/yScale.
 	xMean, xScale, xInvScale []float64
 	yMean, yScale            float64
-	// yMeans and yScales standardize each of several targets, the j-th
-	// as (y_j − yMeans[j])/yScales[j]; nil for one target.
-	yMeans, yScales []float64
-	standardized    bool // set by Fit or SetStandardization
+	standardized             bool // set by Fit or SetStandardization
 	// varScale multiplies the predictive variance and corrScale, on top
 	// of it, the corrected variance (VarScale, CorrectedScale): 1 unless
 	// calibrated.
@@ -339,7 +336,7 @@ func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 		varScale: 1, corrScale: 1,
 	}
 	if lay.targets > 1 {
-		m.yMeans, m.yScales = make([]float64, lay.targets), make([]float64, lay.targets)
+		m.ext.targets = identityTargets(lay.targets)
 	}
 	m.resetStandardization()
 	if cfg.Loss == LossMLBayes {
@@ -379,9 +376,6 @@ func (m *Model[T]) Clone() *Model[T] {
 	c.xMean = append([]float64(nil), m.xMean...)
 	c.xScale = append([]float64(nil), m.xScale...)
 	c.xInvScale = append([]float64(nil), m.xInvScale...)
-	if m.yScales != nil {
-		c.yMeans, c.yScales = append([]float64(nil), m.yMeans...), append([]float64(nil), m.yScales...)
-	}
 	c.featureNames = append([]string(nil), m.featureNames...)
 	c.xMin, c.xMax = append([]float64(nil), m.xMin...), append([]float64(nil), m.xMax...)
 	if m.xMin == nil {
@@ -409,8 +403,8 @@ func (m *Model[T]) resetStandardization() {
 		m.xScale[j], m.xInvScale[j] = 1, 1
 	}
 	m.yMean, m.yScale, m.standardized = 0, 1, false
-	for j := range m.yScales {
-		m.yMeans[j], m.yScales[j] = 0, 1
+	if t := m.ext.targets; t != nil {
+		m.ext.targets = identityTargets(len(t.scales))
 	}
 }
 
@@ -422,4 +416,20 @@ type extensions struct {
 	// conformal is the conformal calibration (conformal.go), nil if none;
 	// replaced, never changed in place, so clones share it.
 	conformal *conformalScores
+	// targets standardizes each of several targets; nil for one target.
+	// Replaced, never changed in place, so clones share it.
+	targets *targetMaps
+}
+
+// targetMaps are the standardization of several targets: the j-th enters
+// the network as (y_j − means[j])/scales[j].
+type targetMaps struct{ means, scales []float64 }
+
+// identityTargets returns the identity maps of d targets.
+func identityTargets(d int) *targetMaps {
+	t := &targetMaps{means: make([]float64, d), scales: make([]float64, d)}
+	for j := range t.scales {
+		t.scales[j] = 1
+	}
+	return t
 }

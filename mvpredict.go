@@ -34,19 +34,19 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
 		loc, chol := p.loc[k*d:(k+1)*d], p.chol[k*nl:(k+1)*nl]
 		for i := range d {
-			loc[i] = m.yMeans[i] + m.yScales[i]*float64(out[cm+i])
+			loc[i] = m.ext.targets.means[i] + m.ext.targets.scales[i]*float64(out[cm+i])
 			o := i * (i + 1) / 2
 			for j := range i + 1 {
 				v := float64(out[cl+o+j])
 				if j == i {
 					v = math.Exp(v)
 				}
-				chol[o+j] = m.yScales[i] * v
+				chol[o+j] = m.ext.targets.scales[i] * v
 			}
 		}
 		p.nu[k] = mvNuMin + softplus(float64(out[l.multiColumn(mvHeadNu, k)]))
 	}
-	if !p.mix(m.yScales) {
+	if !p.mix(m.ext.targets.scales) {
 		return ErrNonFinite
 	}
 	return nil

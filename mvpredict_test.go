@@ -19,8 +19,8 @@ func randomMultiModel(t *testing.T, cfg Config) *Model[float64] {
 	for i := range m.params {
 		m.params[i] = 0.4 * r.NormFloat64()
 	}
-	for j := range m.yScales {
-		m.yMeans[j], m.yScales[j] = 3*float64(j)-2, float64(j)+0.5
+	for j := range m.ext.targets.scales {
+		m.ext.targets.means[j], m.ext.targets.scales[j] = 3*float64(j)-2, float64(j)+0.5
 	}
 	m.standardized = true
 	return m
@@ -129,7 +129,7 @@ func TestPredictMultiMatchesItsMembers(t *testing.T) {
 		if K > 1 {
 			for i := range d {
 				a := cov[i*d+i] - epi[i*d+i]
-				dis = max(dis, math.Sqrt(epi[i*d+i]/min(a, m.yScales[i]*m.yScales[i])))
+				dis = max(dis, math.Sqrt(epi[i*d+i]/min(a, m.ext.targets.scales[i]*m.ext.targets.scales[i])))
 			}
 		}
 		near("Disagreement", p.Disagreement(), dis)
@@ -318,8 +318,8 @@ func TestPredictMultiBadInput(t *testing.T) {
 func TestPredictMultiAllocatesNothing(t *testing.T) {
 	cfg := Config{Inputs: 13, Hidden: []int{50}, Targets: 3, Members: 2, Seed: 1}
 	m32 := mustModel[float32](t, cfg)
-	for j := range m32.yScales {
-		m32.yScales[j] = 1
+	for j := range m32.ext.targets.scales {
+		m32.ext.targets.scales[j] = 1
 	}
 	m := randomMultiModel(t, cfg)
 	x := make([]float64, 13)

@@ -198,15 +198,15 @@ func TestMultiFitStandardizesEachTarget(t *testing.T) {
 	for j := range 3 {
 		slices.Sort(cols[j])
 		med := (cols[j][199] + cols[j][200]) / 2
-		if m.yMeans[j] != med {
-			t.Errorf("target %d: centre %v, median %v", j, m.yMeans[j], med)
+		if m.ext.targets.means[j] != med {
+			t.Errorf("target %d: centre %v, median %v", j, m.ext.targets.means[j], med)
 		}
 		// The column's spread is (j+1)·scale (randomMultiBatch) plus the
 		// shared term's, about √((j+1)² + 1)·scale: a robust scale
 		// within 20% of it (400 rows: sampling error about 7%).
 		want := math.Sqrt(float64((j+1)*(j+1)+1)) * scale[j]
-		if r := m.yScales[j] / want; r < 0.8 || r > 1.2 {
-			t.Errorf("target %d: scale %v, want about %v", j, m.yScales[j], want)
+		if r := m.ext.targets.scales[j] / want; r < 0.8 || r > 1.2 {
+			t.Errorf("target %d: scale %v, want about %v", j, m.ext.targets.scales[j], want)
 		}
 	}
 }
@@ -225,13 +225,13 @@ func handMember(t *testing.T, m *Model[float64], x []float64, k int) (mean, l []
 	forward(m.k, lay, m.cfg.Activation, m.params, a, 1, nil)
 	mean, l = make([]float64, d), make([]float64, d*(d+1)/2)
 	for j := range d {
-		mean[j] = m.yMeans[j] + m.yScales[j]*a.out[lay.multiColumn(mvHeadMean, k)+j]
+		mean[j] = m.ext.targets.means[j] + m.ext.targets.scales[j]*a.out[lay.multiColumn(mvHeadMean, k)+j]
 		for c := 0; c <= j; c++ {
 			v := a.out[lay.multiColumn(mvHeadChol, k)+j*(j+1)/2+c]
 			if c == j {
 				v = math.Exp(v)
 			}
-			l[j*(j+1)/2+c] = m.yScales[j] * v
+			l[j*(j+1)/2+c] = m.ext.targets.scales[j] * v
 		}
 	}
 	return mean, l, 2 + math.Log1p(math.Exp(a.out[lay.multiColumn(mvHeadNu, k)]))

@@ -269,10 +269,11 @@ func decodeStandardization[T Float](d *binfmt.Decoder, m *Model[T], set bool) er
 // one target (y − yMean)/yScale, with several the j-th of each row
 // (y_j − yMeans[j])/yScales[j].
 func (m *Model[T]) standardizeTargets(dst, y []T) {
-	if d := len(m.yScales); d > 1 {
+	if t := m.ext.targets; t != nil {
+		d := len(t.scales)
 		for i, v := range y {
 			j := i % d
-			dst[i] = T((float64(v) - m.yMeans[j]) / m.yScales[j])
+			dst[i] = T((float64(v) - t.means[j]) / t.scales[j])
 		}
 		return
 	}
@@ -285,11 +286,11 @@ func (m *Model[T]) standardizeTargets(dst, y []T) {
 // standardization, which turns a negative log density in standardized
 // units into one in original units: ln yScale, or Σ_j ln yScales[j].
 func (m *Model[T]) logTargetScale() float64 {
-	if m.yScales == nil {
+	if m.ext.targets == nil {
 		return math.Log(m.yScale)
 	}
 	var s float64
-	for _, v := range m.yScales {
+	for _, v := range m.ext.targets.scales {
 		s += math.Log(v)
 	}
 	return s
@@ -314,7 +315,6 @@ func (m *Model[T]) fitMultiStandardization(set rowSet[T]) error {
 		}
 	}
 	m.setStandardization(center, scale, 0, 1)
-	copy(m.yMeans, yc)
-	copy(m.yScales, ys)
+	m.ext.targets = &targetMaps{means: yc, scales: ys}
 	return nil
 }
