@@ -59,7 +59,8 @@ type EpochStats struct {
 
 // Fit trains on the row-major inputs x (len(y) rows; len(y)/d rows of d
 // targets each for a model of d ≥ 2 Targets, which standardizes each
-// target on its own and takes no validation set yet) and targets y for up
+// target on its own and scores a validation set, ValY row-major as y, by
+// the joint negative log density) and targets y for up
 // to opt.Epochs epochs of shuffled minibatches of the trainer's
 // BatchSize, stopping early when opt.Patience says so. If
 // the model has no standardization yet, Fit first learns it from x and y
@@ -113,11 +114,8 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 	if n < 1 {
 		return EpochStats{}, ErrBatch
 	}
-	if len(x) != n*d || len(y) != n*ty || len(opt.ValX) != len(opt.ValY)*d {
+	if len(x) != n*d || len(y) != n*ty || len(opt.ValX) != len(opt.ValY)/ty*d || len(opt.ValY)%ty != 0 {
 		return EpochStats{}, ErrShape
-	}
-	if ty > 1 && (len(opt.ValY) > 0 || opt.ValidationShare > 0 || opt.Patience > 0) {
-		return EpochStats{}, fmt.Errorf("%w: a validation set (ValX, ValY, ValidationShare, Patience) with %d targets: not yet supported", ErrConfig, ty)
 	}
 	for _, s := range [][]T{x, y, opt.ValX, opt.ValY} {
 		if !m.k.allFinite(s) {
@@ -127,11 +125,11 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 	if err := checkRows(n); err != nil {
 		return EpochStats{}, err
 	}
-	all := allRows(x, y, d)
+	all, val := allRows(x, y, d), allRows(opt.ValX, opt.ValY, d)
 	if ty > 1 {
-		all.ty = ty
+		all.ty, val.ty = ty, ty
 	}
-	train, val := all, allRows(opt.ValX, opt.ValY, d)
+	train := all
 	if val.len() == 0 && opt.ValidationShare > 0 {
 		var err error
 		if train, val, err = holdOut(all, opt.ValidationShare, opt.Seed); err != nil {
@@ -193,6 +191,9 @@ func holdOut[T Float](all rowSet[T], share float64, seed uint64) (train, val row
 // (TargetTransform), gathered workspaceRows at a time into xb and yb,
 // which hold as many rows. Both are NaN if a row cannot be predicted.
 func (m *Model[T]) validationScores(ws *Workspace[T], set rowSet[T], xb, yb []T) (nll, sqErr float64) {
+	if set.ty > 1 {
+		return m.multiValidationScores(ws, set, xb, yb)
+	}
 	var buf [workspaceRows]Prediction
 	d, n := m.cfg.Inputs, set.len()
 	for s := 0; s < n; s += workspaceRows {

@@ -53,3 +53,27 @@ func mvtPoint[T Float](zm, zl []T, zn T, y []T, scale float64, chol []T, work []
 	*gn = T(-scale * dnu * sigmoid(float64(zn)))
 	return -ll
 }
+
+// multiValidationScores is validationScores for a model of several
+// targets: the mean joint negative log density of the multivariate t
+// (MultiPrediction.LogPDF) over the rows of set, and the mean over them
+// of the summed squared errors of the predicted means, in original units.
+// Both are NaN if a row cannot be predicted.
+func (m *Model[T]) multiValidationScores(ws *Workspace[T], set rowSet[T], xb, yb []T) (nll, sqErr float64) {
+	var p MultiPrediction
+	var y [maxTargets]float64
+	d, ty, n := m.cfg.Inputs, set.ty, set.len()
+	for s := 0; s < n; s++ {
+		set.gather(s, 1, xb, yb)
+		if err := m.PredictMulti(ws, xb[:d], &p); err != nil {
+			return math.NaN(), math.NaN()
+		}
+		for j, v := range yb[:ty] {
+			y[j] = float64(v)
+			e := p.Mean(j) - y[j]
+			sqErr += e * e
+		}
+		nll -= p.LogPDF(y[:ty])
+	}
+	return nll / float64(n), sqErr / float64(n)
+}

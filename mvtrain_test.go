@@ -124,7 +124,7 @@ func TestMultiStepLossIsTheDensity(t *testing.T) {
 // TestMultiTargetsBadInput checks the errors of a model of several
 // targets: too many targets, a loss or field it does not support, a
 // target count that does not divide, a non-finite target, a validation
-// set Fit cannot yet score, and the one-target Predict; the model
+// set of the wrong length, and the one-target Predict; the model
 // unchanged by each.
 func TestMultiTargetsBadInput(t *testing.T) {
 	for _, cfg := range []Config{
@@ -165,8 +165,8 @@ func TestMultiTargetsBadInput(t *testing.T) {
 			t.Errorf("Fit, %s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, err := tr.Fit(x, y, FitOptions[float32]{Epochs: 1, ValidationShare: 0.25}); !errors.Is(err, ErrConfig) {
-		t.Errorf("Fit with a validation share: %v, want ErrConfig", err)
+	if _, err := tr.Fit(x, y, FitOptions[float32]{Epochs: 1, ValX: x[:4], ValY: y[:5]}); !errors.Is(err, ErrShape) {
+		t.Errorf("Fit with a validation row of 5 targets: %v, want ErrShape", err)
 	}
 	if !slices.Equal(m.params, before) || m.standardized {
 		t.Error("a rejected call changed the model")
@@ -235,4 +235,43 @@ func handMember(t *testing.T, m *Model[float64], x []float64, k int) (mean, l []
 		}
 	}
 	return mean, l, 2 + math.Log1p(math.Exp(a.out[lay.multiColumn(mvHeadNu, k)]))
+}
+
+// TestMultiFitEarlyStopping checks Fit's validation for several targets:
+// with early stopping on a validation set, the model it returns scores,
+// by a joint negative log density computed here from PredictMulti row
+// by row, exactly the BestValNLL it reports, at an epoch no later than
+// the last; the rows ValidationShare holds out are scored the same way.
+func TestMultiFitEarlyStopping(t *testing.T) {
+	cfg := Config{Inputs: 2, Hidden: []int{8}, Targets: 2, Members: 2, Seed: 3}
+	x, y := randomMultiBatch[float64](5, 200, 2, 2)
+	vx, vy := randomMultiBatch[float64](6, 50, 2, 2)
+	m := mustModel[float64](t, cfg)
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 20, LearningRate: 1e-2, Seed: 1})
+	st, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 60, Seed: 2, ValX: vx, ValY: vy, Patience: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	var p MultiPrediction
+	ws := m.NewWorkspace()
+	for i := range 50 {
+		if err := m.PredictMulti(ws, vx[2*i:2*i+2], &p); err != nil {
+			t.Fatal(err)
+		}
+		want -= p.LogPDF(vy[2*i:2*i+2]) / 50
+	}
+	// The same terms summed in the same order: equal up to the division
+	// by 50 once against 50 times, a few ulps.
+	if st.BestEpoch < 1 || st.BestEpoch > st.Epoch || math.Abs(st.BestValNLL-want) > 1e-13*math.Abs(want) {
+		t.Errorf("BestEpoch %d of %d, BestValNLL %.17g; the returned model scores %.17g", st.BestEpoch, st.Epoch, st.BestValNLL, want)
+	}
+	if st.Epoch == 60 {
+		t.Logf("no early stop in 60 epochs (best %d)", st.BestEpoch)
+	}
+	m2 := mustModel[float64](t, cfg)
+	st2, err := mustTrainer(t, m2, TrainConfig{BatchSize: 20, Seed: 1}).Fit(x, y, FitOptions[float64]{Epochs: 2, Seed: 2, ValidationShare: 0.2})
+	if err != nil || math.IsNaN(st2.ValNLL) {
+		t.Errorf("ValidationShare: ValNLL %v, err %v", st2.ValNLL, err)
+	}
 }
