@@ -56,7 +56,7 @@ func TestWilliamsCorrelation(t *testing.T) {
 		rhoErr += math.Abs(p.Corr(0, 1)-rho) / grid
 		sErr += (math.Abs(math.Sqrt(p.CovCorrected(0, 0))/s1-1) + math.Abs(math.Sqrt(p.CovCorrected(1, 1))/s2-1)) / (2 * grid)
 	}
-	t.Logf("mean |ρ̂ − ρ| = %.4f, mean relative error of σ̃ = %.4f, ν at π/2 = %.3g", rhoErr, sErr, p.Nu())
+	t.Logf("mean |ρ̂ − ρ| = %.4f, mean relative error of σ̃ = %.4f, ν at x = π(1 − 1/200) = %.3g", rhoErr, sErr, p.Nu())
 	if rhoErr > 0.10 {
 		t.Errorf("mean |ρ̂ − ρ| = %.4f, want ≤ 0.10", rhoErr)
 	}
