@@ -57,7 +57,10 @@ type EpochStats struct {
 	BestValNLL float64
 }
 
-// Fit trains on the row-major inputs x (len(y) rows) and targets y for up
+// Fit trains on the row-major inputs x (len(y) rows; len(y)/d rows of d
+// targets each for a model of d ≥ 2 Targets, which standardizes each
+// target on its own and scores a validation set, ValY row-major as y, by
+// the joint negative log density) and targets y for up
 // to opt.Epochs epochs of shuffled minibatches of the trainer's
 // BatchSize, stopping early when opt.Patience says so. If
 // the model has no standardization yet, Fit first learns it from x and y
@@ -94,7 +97,8 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 		return EpochStats{}, fmt.Errorf("%w: a nil or zero Trainer: use NewTrainer", ErrConfig)
 	}
 	m := t.m
-	d, n := m.cfg.Inputs, len(y)
+	ty := m.cfg.targets()
+	d, n := m.cfg.Inputs, len(y)/ty
 	if opt.Epochs < 1 || opt.Epochs > maxEpochs {
 		return EpochStats{}, fmt.Errorf("%w: Epochs = %d, want 1..%d", ErrConfig, opt.Epochs, maxEpochs)
 	}
@@ -110,7 +114,7 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 	if n < 1 {
 		return EpochStats{}, ErrBatch
 	}
-	if len(x) != n*d || len(opt.ValX) != len(opt.ValY)*d {
+	if len(x) != n*d || len(y) != n*ty || len(opt.ValX) != len(opt.ValY)/ty*d || len(opt.ValY)%ty != 0 {
 		return EpochStats{}, ErrShape
 	}
 	for _, s := range [][]T{x, y, opt.ValX, opt.ValY} {
@@ -121,8 +125,11 @@ func (t *Trainer[T]) FitContext(ctx context.Context, x, y []T, opt FitOptions[T]
 	if err := checkRows(n); err != nil {
 		return EpochStats{}, err
 	}
-	all := allRows(x, y, d)
-	train, val := all, allRows(opt.ValX, opt.ValY, d)
+	all, val := allRows(x, y, d), allRows(opt.ValX, opt.ValY, d)
+	if ty > 1 {
+		all.ty, val.ty = ty, ty
+	}
+	train := all
 	if val.len() == 0 && opt.ValidationShare > 0 {
 		var err error
 		if train, val, err = holdOut(all, opt.ValidationShare, opt.Seed); err != nil {
@@ -184,6 +191,9 @@ func holdOut[T Float](all rowSet[T], share float64, seed uint64) (train, val row
 // (TargetTransform), gathered workspaceRows at a time into xb and yb,
 // which hold as many rows. Both are NaN if a row cannot be predicted.
 func (m *Model[T]) validationScores(ws *Workspace[T], set rowSet[T], xb, yb []T) (nll, sqErr float64) {
+	if set.ty > 1 {
+		return m.multiValidationScores(ws, set, xb, yb)
+	}
 	var buf [workspaceRows]Prediction
 	d, n := m.cfg.Inputs, set.len()
 	for s := 0; s < n; s += workspaceRows {
@@ -264,7 +274,7 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 		t: t, train: train, val: val,
 		shuffle: rand.New(rand.NewPCG(o.seed, shuffleStream)),
 		quantum: o.quantum,
-		xb:      make([]T, rows*d), yb: make([]T, rows),
+		xb:      make([]T, rows*d), yb: make([]T, rows*max(train.ty, 1)),
 		learned: !m.standardized,
 		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
 	}
@@ -311,7 +321,7 @@ func (r *fitRun[T]) epoch() error {
 				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
 			}
 		}
-		loss, err := t.Step(r.xb[:k*d], r.yb[:k])
+		loss, err := t.Step(r.xb[:k*d], r.yb[:k*max(r.train.ty, 1)])
 		if err != nil {
 			if r.learned && e == 1 && s == 0 {
 				m.resetStandardization() // nothing was trained: leave no trace

@@ -108,6 +108,14 @@ type Config struct {
 	// ensemble of AutoMembers. With LossGaussianML and K = 5 the model is
 	// a Deep Ensemble without adversarial training.
 	Members int
+	// Targets is the number d of targets a row has, 1..16; 0 means 1.
+	// With d ≥ 2 the model is the multivariate GCP network (the paper's
+	// Sec. 7, item 1): the prior over the mean vector and precision
+	// matrix of a d-dimensional Gaussian target is normal-Wishart, and
+	// its predictive a multivariate Student t, whose location, Cholesky
+	// factor and degrees of freedom three networks per member give
+	// (MultiPrediction). It needs LossGCP and a learned α.
+	Targets int
 }
 
 // withDefaults returns c with the defaults filled in and Hidden copied.
@@ -144,6 +152,9 @@ func (c Config) validate() error {
 	}
 	if c.Members < 1 || c.Members > MaxMembers {
 		return fmt.Errorf("%w: Members = %d, want 1..%d", ErrConfig, c.Members, MaxMembers)
+	}
+	if err := c.validateTargets(); err != nil {
+		return err
 	}
 	if c.Activation != ReLU && c.Activation != Tanh {
 		return fmt.Errorf("%w: Activation = %d, want ReLU or Tanh", ErrConfig, int(c.Activation))
@@ -188,12 +199,55 @@ func (c Config) validate() error {
 	return nil
 }
 
+// maxTargets bounds Config.Targets: the correction c_d is tabulated and
+// tested up to d = 16 (mvtMaxDim), and MultiPrediction's methods keep a
+// scratch of maxTargets values on the stack.
+const maxTargets = mvtMaxDim
+
+// mvNuMin is the least ν of the multivariate t, ν = mvNuMin + softplus(z):
+// at ν > 2 the t's own covariance ν/(ν−2)·S exists, as α = 1 + softplus
+// keeps the one-dimensional V_est finite (Eq. (5.2)).
+const mvNuMin = 2
+
+// validateTargets reports an invalid Targets, or a field that several
+// targets do not support, as an error wrapping ErrConfig.
+func (c Config) validateTargets() error {
+	switch {
+	case c.Targets < 0 || c.Targets > maxTargets:
+		return fmt.Errorf("%w: Targets = %d, want 0 or 1 (one target) to %d", ErrConfig, c.Targets, maxTargets)
+	case c.Targets < 2:
+		return nil
+	case c.Loss != LossGCP:
+		return fmt.Errorf("%w: Targets = %d needs LossGCP, Loss = %v", ErrConfig, c.Targets, c.Loss)
+	case c.FixedAlpha != 0:
+		return fmt.Errorf("%w: Targets = %d learns ν, FixedAlpha = %v", ErrConfig, c.Targets, c.FixedAlpha)
+	}
+	return nil
+}
+
+// targets returns the number of targets of a row, at least 1.
+func (c Config) targets() int { return max(c.Targets, 1) }
+
+// layout lays out the parameters of the validated c, or reports false if
+// they would number more than maxParams.
+func (c Config) layout() (*layout, bool) {
+	if c.Targets > 1 {
+		return multiLayout(c.Inputs, c.Members, c.Targets, c.Hidden)
+	}
+	return newLayout(c.Inputs, c.Members, c.memberHeads(), c.Hidden)
+}
+
 // heads returns the number of raw outputs of all members.
 func (c Config) heads() int { return c.Members * c.memberHeads() }
 
-// memberHeads returns the number of raw outputs of one member: m and σ²
-// for the Gaussian losses; else m, β, ν, and α unless fixed.
+// memberHeads returns the number of head networks of one member: m and
+// σ² for the Gaussian losses; the mean, the Cholesky factor and ν for
+// several targets; else m, β, ν, and α unless fixed. Each has one output
+// but the multivariate heads, which have several (multiLayout).
 func (c Config) memberHeads() int {
+	if c.Targets > 1 {
+		return mvHeadKinds
+	}
 	if c.Loss.gaussian() {
 		return 2
 	}
@@ -263,7 +317,7 @@ func New[T Float](cfg Config) (*Model[T], error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	lay, ok := newLayout(cfg.Inputs, cfg.Members, cfg.memberHeads(), cfg.Hidden)
+	lay, ok := cfg.layout()
 	if !ok {
 		return nil, fmt.Errorf("%w: Hidden = %v with Inputs = %d needs more than %d parameters", ErrConfig, cfg.Hidden, cfg.Inputs, maxParams)
 	}
@@ -280,6 +334,9 @@ func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 		params: make([]T, lay.size),
 		xMean:  make([]float64, cfg.Inputs), xScale: make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs),
 		varScale: 1, corrScale: 1,
+	}
+	if lay.targets > 1 {
+		m.ext.targets = identityTargets(lay.targets)
 	}
 	m.resetStandardization()
 	if cfg.Loss == LossMLBayes {
@@ -346,6 +403,9 @@ func (m *Model[T]) resetStandardization() {
 		m.xScale[j], m.xInvScale[j] = 1, 1
 	}
 	m.yMean, m.yScale, m.standardized = 0, 1, false
+	if t := m.ext.targets; t != nil {
+		m.ext.targets = identityTargets(len(t.scales))
+	}
 }
 
 // extensions is what version 5's sections hold: a model's state beyond
@@ -356,4 +416,20 @@ type extensions struct {
 	// conformal is the conformal calibration (conformal.go), nil if none;
 	// replaced, never changed in place, so clones share it.
 	conformal *conformalScores
+	// targets standardizes each of several targets; nil for one target.
+	// Replaced, never changed in place, so clones share it.
+	targets *targetMaps
+}
+
+// targetMaps are the standardization of several targets: the j-th enters
+// the network as (y_j − means[j])/scales[j].
+type targetMaps struct{ means, scales []float64 }
+
+// identityTargets returns the identity maps of d targets.
+func identityTargets(d int) *targetMaps {
+	t := &targetMaps{means: make([]float64, d), scales: make([]float64, d)}
+	for j := range t.scales {
+		t.scales[j] = 1
+	}
+	return t
 }

@@ -63,8 +63,11 @@ type layout struct {
 	heads   int     // raw outputs of all members
 	members int     // Config.Members
 	hidden  []int   // units per hidden layer, per head
-	layers  []layer // the hidden layers, then the output layer (rows = 1)
+	layers  []layer // the hidden layers, then the output layer (rows = 1), or for several targets one output layer per kind of head (multiLayout)
 	size    int     // number of parameters
+	// outputs is the number of raw outputs of one row, all members: heads
+	// for one target. targets is the number of targets, 0 for one.
+	outputs, targets int
 }
 
 // newLayout lays out the parameters of members networks of memberHeads
@@ -91,14 +94,14 @@ func newLayout(inputs, members, memberHeads int, hidden []int) (*layout, bool) {
 		ok = add(heads, hidden[i], hidden[i-1])
 	}
 	ok = ok && add(heads, 1, hidden[len(hidden)-1])
-	l.size = int(size)
+	l.size, l.outputs = int(size), heads
 	return l, ok
 }
 
 // activationsPerRow returns how many buffer elements one row of a forward
 // pass needs: the input, every hidden layer and the outputs.
 func (l *layout) activationsPerRow() uint64 {
-	n := uint64(l.inputs + l.heads)
+	n := uint64(l.inputs + l.outputs)
 	for i := range l.hidden {
 		n += uint64(l.width(i))
 	}
@@ -109,7 +112,7 @@ func (l *layout) activationsPerRow() uint64 {
 // same inputs, heads, members and hidden widths. Nil layouts (zero
 // values) serve nothing.
 func sameShape(a, b *layout) bool {
-	if a == nil || b == nil || a.inputs != b.inputs || a.heads != b.heads || a.members != b.members || len(a.hidden) != len(b.hidden) {
+	if a == nil || b == nil || a.inputs != b.inputs || a.heads != b.heads || a.outputs != b.outputs || a.members != b.members || len(a.hidden) != len(b.hidden) {
 		return false
 	}
 	for i, h := range a.hidden {
@@ -211,11 +214,11 @@ type activations[T Float] struct {
 	x    []T   // rows × inputs, standardized
 	act  [][]T // hidden layer i: rows × width(i), all heads side by side
 	drop []T   // rows × width(last): the last hidden layer after dropout
-	out  []T   // the raw outputs of a pass over n rows, head-major: head h's at h·n
+	out  []T   // the raw outputs of a pass over n rows, head-major: head h's at h·n (row-major for several targets)
 }
 
 func newActivations[T Float](l *layout, rows int, dropout bool) *activations[T] {
-	a := &activations[T]{rows: rows, x: make([]T, rows*l.inputs), out: make([]T, l.heads*rows)}
+	a := &activations[T]{rows: rows, x: make([]T, rows*l.inputs), out: make([]T, l.outputs*rows)}
 	for i := range l.hidden {
 		a.act = append(a.act, make([]T, rows*l.width(i)))
 	}
@@ -277,6 +280,10 @@ func forwardHidden[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a
 // forwardOutput runs the output layer of every head on the n rows of in
 // (n × width(last)) into a.out.
 func forwardOutput[T Float](k *kernelSet[T], l *layout, p []T, a *activations[T], n int, in []T) {
+	if l.targets > 1 {
+		multiForwardOutput(k, l, p, a.out[:n*l.outputs], n, in)
+		return
+	}
 	ly := l.layers[len(l.hidden)]
 	k.outputForward(n, l.heads, ly.cols, in, l.width(l.last()), p[ly.w:ly.b], p[ly.b:ly.b+l.heads], a.out[:l.heads*n])
 }
@@ -300,8 +307,12 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 		hl := l.layers[last]
 		relu, dbLast = a.act[last], g[hl.b:hl.b+l.width(last)]
 	}
-	ly := l.layers[last+1]
-	k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu, dbLast)
+	if l.targets > 1 {
+		multiOutputBackward(k, l, p, d.out[:n*l.outputs], n, src, d.act[last], g, mask, relu, dbLast)
+	} else {
+		ly := l.layers[last+1]
+		k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu, dbLast)
+	}
 	for i := last; i >= 0; i-- {
 		w := l.width(i)
 		dy := d.act[i][:n*w]
@@ -327,6 +338,39 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 			}
 		}
 	}
+}
+
+// multiForwardOutput runs the output layers of a multivariate model on the
+// n rows of in (n × width(last)) into out (n × outputs, row-major).
+func multiForwardOutput[T Float](k *kernelSet[T], l *layout, p, out []T, n int, in []T) {
+	h, ld := l.hidden[l.last()], l.width(l.last())
+	col := 0
+	for c, ly := range l.layers[len(l.hidden):] {
+		for j := range ly.blocks {
+			b := c*l.members + j // the block of the last hidden layer
+			k.linearForward(n, ly.rows, ly.cols, in[b*h:], ld, blockW(p, ly, j), blockB(p, ly, j), out[col:], l.outputs, false)
+			col += ly.rows
+		}
+	}
+}
+
+// multiOutputBackward is the backward pass of multiForwardOutput: it
+// accumulates the output layers' gradients into g, given the gradient dy
+// with respect to the raw outputs, and writes into dx the gradient with
+// respect to the last hidden layer's units (inputs x), finished as
+// outputBackward finishes it (kernelSet.hiddenBackward).
+func multiOutputBackward[T Float](k *kernelSet[T], l *layout, p, dy []T, n int, x, dx, g, mask, act, colsum []T) {
+	h, ld := l.hidden[l.last()], l.width(l.last())
+	col := 0
+	for c, ly := range l.layers[len(l.hidden):] {
+		for j := range ly.blocks {
+			b := c*l.members + j
+			k.linearBackwardWeights(n, ly.rows, ly.cols, dy[col:], l.outputs, x[b*h:], ld, blockW(g, ly, j), blockB(g, ly, j))
+			k.linearBackwardInput(n, ly.rows, ly.cols, dy[col:], l.outputs, blockW(p, ly, j), dx[b*h:], ld)
+			col += ly.rows
+		}
+	}
+	k.hiddenBackward(n, ld, dx, mask, act, colsum)
 }
 
 // Limits on a model's shape. They keep a mistaken or hostile Config from

@@ -40,6 +40,7 @@ const (
 	fileVersionMembers  = 4
 	fileVersionSections = 5
 	fileVersionDates    = 6
+	fileVersionTargets  = 7
 )
 
 // maxNamesLen bounds a version-3 file's names section: a length and
@@ -65,7 +66,7 @@ const float32Overflow = 0x1.ffffffp127
 // lengths, which package binfmt checks and reads by.
 var modelFormat = binfmt.Format{
 	Magic:      atomicfile.MagicGCPM,
-	MaxVersion: fileVersionDates,
+	MaxVersion: fileVersionTargets,
 	HeaderLen:  func(v uint16) int { return int(header{version: int(v)}.headerLen()) },
 }
 
@@ -173,6 +174,9 @@ func (m *Model[T]) encode() []byte {
 	}
 	if m.ext.encoding.hasDates() {
 		h.version = fileVersionDates
+	}
+	if m.cfg.Targets > 1 {
+		h.version = fileVersionTargets
 	}
 	b := make([]byte, 0, h.size())
 	b = modelFormat.AppendPrefix(b, uint16(h.version))
@@ -390,13 +394,19 @@ func decode[T Float](data []byte) (*Model[T], error) {
 			return nil, fmt.Errorf("%w: offset %d: version %d with Members = 1, which is version %d at most", ErrFormat, off, fileVersionMembers, fileVersionData)
 		}
 	}
+	if h.version == fileVersionTargets {
+		cfg.Targets = peekTargets(data[end-h.sections : end])
+		if cfg.Targets < 2 {
+			return nil, fmt.Errorf("%w: offset 8: version %d without a targets section", ErrFormat, h.version)
+		}
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	lay, ok := newLayout(cfg.Inputs, cfg.Members, cfg.memberHeads(), cfg.Hidden)
+	lay, ok := cfg.layout()
 	if !ok || lay.size != h.params {
-		return nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v, FixedAlpha = %v and Loss = %v make a different number",
-			ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha, cfg.Loss)
+		return nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v, FixedAlpha = %v, Loss = %v and Targets = %d make a different number",
+			ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha, cfg.Loss, cfg.Targets)
 	}
 	m := newModel[T](cfg, lay)
 	if err := decodeStandardization(d, m, std == 1); err != nil {
@@ -419,8 +429,8 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	if err := parseSections(d.Bytes(end-off), off, &m.ext, cfg); err != nil {
 		return nil, err
 	}
-	if dates := m.ext.encoding.hasDates(); dates != (h.version == fileVersionDates) {
-		return nil, fmt.Errorf("%w: offset 8: version %d for a model with date columns: %v; want version %d exactly when it has some", ErrFormat, h.version, dates, fileVersionDates)
+	if dates := m.ext.encoding.hasDates(); dates && h.version < fileVersionDates || !dates && h.version == fileVersionDates {
+		return nil, fmt.Errorf("%w: offset 8: version %d for a model with date columns: %v; want version %d exactly when it has some (or %d with several targets)", ErrFormat, h.version, dates, fileVersionDates, fileVersionTargets)
 	}
 	if enc := m.ext.encoding; enc != nil {
 		// The encoding names the target and the inputs.

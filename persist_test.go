@@ -152,7 +152,7 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
 	hl := headerLen
-	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionDates {
+	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionTargets {
 		hl = int(header{version: int(le.Uint16(b[8:]))}.headerLen())
 	}
 	if len(b) >= hl {
@@ -657,7 +657,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 7", patch(8, []byte{7, 0}), ErrVersion, false},
+		{"version 8", patch(8, []byte{8, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -843,7 +843,7 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 10:
 				// Another version this package reads fails the header
 				// CRC, which covers the version.
-				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionDates {
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionTargets {
 					want = ErrVersion
 				}
 			}
@@ -1134,6 +1134,7 @@ var fuzzSeedConfigs = []Config{
 	{Inputs: 1, Hidden: []int{1}, Loss: LossMLBayes, Dropout: 0.4, MCSamples: 3, Seed: 6},
 	{Inputs: 1, Hidden: []int{1}, Members: 2, Seed: 7},
 	{Inputs: 1, Hidden: []int{1}, Loss: LossMLBayes, Dropout: 0.3, MCSamples: 2, Members: 2, Seed: 8},
+	{Inputs: 1, Hidden: []int{1}, Targets: 2, Members: 2, Seed: 9}, // version 7's targets section
 }
 
 // fuzzUnmarshalSeeds returns FuzzUnmarshal's seed models, each as
@@ -1267,6 +1268,13 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 	// the Gaussian losses Alpha is +Inf by design and Mean and Var must be
 	// finite.
 	x := make([]T, m.cfg.Inputs)
+	if m.cfg.Targets > 1 { // several targets predict by PredictMulti alone
+		var mp MultiPrediction
+		if err := m.PredictMulti(m.NewWorkspace(), x, &mp); err != nil && !errors.Is(err, ErrNonFinite) {
+			t.Fatalf("PredictMulti on a loaded model: %v", err)
+		}
+		return m, nil
+	}
 	p, err := m.Predict(m.NewWorkspace(), x)
 	if err != nil && !errors.Is(err, ErrNonFinite) {
 		t.Fatalf("Predict on a loaded model: %v", err)

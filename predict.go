@@ -92,8 +92,8 @@ func (m *Model[T]) predictModeled(ws *Workspace[T], x []T, out []Prediction) err
 // transform tr.
 func (m *Model[T]) predictBatch(ws *Workspace[T], x []T, out []Prediction, tr TargetTransform) error {
 	d := m.cfg.Inputs
-	if len(x) != len(out)*d || !ws.fits(m) {
-		return ErrShape
+	if len(x) != len(out)*d || !ws.fits(m) || m.lay.targets > 1 {
+		return ErrShape // PredictMulti answers for several targets
 	}
 	a, chunk := ws.a, ws.a.rows
 	if m.cfg.Loss == LossMLBayes {

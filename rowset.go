@@ -14,6 +14,7 @@ import (
 type rowSet[T Float] struct {
 	x, y []T     // all rows: row-major inputs of d features, targets
 	d    int     // features per row
+	ty   int     // targets per row, 0 for one
 	rows []int32 // the rows of the set, in order; nil for all rows of y
 }
 
@@ -28,13 +29,13 @@ func allRows[T Float](x, y []T, d int) rowSet[T] { return rowSet[T]{x: x, y: y, 
 // subset returns the set of the given rows of s's data. rows indexes the
 // data, not s.
 func (s rowSet[T]) subset(rows []int32) rowSet[T] {
-	return rowSet[T]{x: s.x, y: s.y, d: s.d, rows: rows}
+	return rowSet[T]{x: s.x, y: s.y, d: s.d, ty: s.ty, rows: rows}
 }
 
 // len returns the number of rows in s.
 func (s rowSet[T]) len() int {
 	if s.rows == nil {
-		return len(s.y)
+		return len(s.y) / max(s.ty, 1)
 	}
 	return len(s.rows)
 }
@@ -66,12 +67,16 @@ func (s rowSet[T]) targets() []T {
 	return y
 }
 
-// gather copies rows i, …, i+k−1 of s into the row-major xb and into yb.
+// gather copies rows i, …, i+k−1 of s into the row-major xb and yb.
 func (s rowSet[T]) gather(i, k int, xb, yb []T) {
 	d := s.d
 	for j := range k {
 		r := s.row(i + j)
 		copy(xb[j*d:(j+1)*d], s.x[r*d:(r+1)*d])
+		if s.ty > 1 {
+			copy(yb[j*s.ty:(j+1)*s.ty], s.y[r*s.ty:(r+1)*s.ty])
+			continue
+		}
 		yb[j] = s.y[r]
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gcpnet/gcp/internal/binfmt"
+	"github.com/gcpnet/gcp/internal/robust"
 )
 
 // Version 5 of the saved-model format ends with a list of tagged
@@ -52,6 +53,7 @@ const (
 	sectionTransform = 1 // the target transform (transform.go)
 	sectionEncoding  = 2 // the record encoding (encoding.go)
 	sectionConformal = 3 // the conformal calibration (conformal.go)
+	sectionTargets   = 4 // several targets' standardization (Config.Targets)
 )
 
 // sectionHeaderLen is the size of a section's tag and length.
@@ -79,6 +81,7 @@ var sectionKinds = []sectionKind{
 	{sectionTransform, "target transform", func(int) int64 { return transformLen }, appendTransform, parseTransform},
 	{sectionEncoding, "encoding", maxEncodingLen, appendEncoding, parseEncoding},
 	{sectionConformal, "conformal calibration", conformalMaxLen, appendConformal, parseConformal},
+	{sectionTargets, "targets", targetsMaxLen, appendTargets, parseTargets},
 }
 
 // maxSectionsLen bounds the total length of the sections of a model with
@@ -402,3 +405,75 @@ func readName(d *binfmt.Decoder) string {
 }
 
 var le = binary.LittleEndian
+
+// The targets section (sectionTargets) holds the standardization of a
+// model of d ≥ 2 targets (Config.Targets), which only format version 7
+// has:
+//
+//	offset  size  field
+//	0       4     d, uint32: the number of targets, 2 to 16
+//	4       8·d   each target's centre, float64, finite
+//	4+8d    8·d   each target's scale, float64, positive with a finite
+//	              reciprocal (as SetStandardization's yScale)
+//
+// The parameter count of the header depends on d, so the loader finds
+// this section (peekTargets) before it lays the parameters out; version 7
+// makes a release that knows no several targets refuse the file with
+// ErrVersion rather than misread it.
+
+// targetsMaxLen bounds the targets section's payload.
+func targetsMaxLen(int) int64 { return 4 + 16*maxTargets }
+
+// appendTargets appends the targets section's payload for e.
+func appendTargets(b []byte, e *extensions) ([]byte, bool) {
+	t := e.targets
+	if t == nil {
+		return b, false
+	}
+	b = le.AppendUint32(b, uint32(len(t.scales)))
+	for _, s := range [][]float64{t.means, t.scales} {
+		for _, v := range s {
+			b = le.AppendUint64(b, math.Float64bits(v))
+		}
+	}
+	return b, true
+}
+
+// parseTargets parses the targets section's payload into e; cfg.Targets
+// is what peekTargets found in it.
+func parseTargets(p []byte, e *extensions, cfg Config) error {
+	if len(p) < 4 {
+		return fmt.Errorf("%w: %d bytes, too few for the number of targets", ErrFormat, len(p))
+	}
+	d := le.Uint32(p)
+	if cfg.Targets < 2 || d != uint32(cfg.Targets) || len(p) != 4+16*cfg.Targets {
+		return fmt.Errorf("%w: %d bytes for %d targets in a model of Targets = %d", ErrFormat, len(p), d, cfg.Targets)
+	}
+	t := &targetMaps{means: make([]float64, d), scales: make([]float64, d)}
+	for j := range t.means {
+		t.means[j] = math.Float64frombits(le.Uint64(p[4+8*j:]))
+		t.scales[j] = math.Float64frombits(le.Uint64(p[4+8*(int(d)+j):]))
+		if !finite(t.means[j]) || !robust.TargetScaleOK(t.scales[j]) {
+			return fmt.Errorf("%w: target %d: centre %v, scale %v", ErrNonFinite, j, t.means[j], t.scales[j])
+		}
+	}
+	e.targets = t
+	return nil
+}
+
+// peekTargets returns the number of targets that the targets section
+// among the sections in data says, or 0 if there is none or the
+// sections are malformed (which parseSections then reports).
+func peekTargets(data []byte) int {
+	for len(data) >= sectionHeaderLen {
+		tag, n := le.Uint16(data), le.Uint32(data[2:])
+		if int64(n) > int64(len(data)-sectionHeaderLen) {
+			return 0
+		}
+		if tag == sectionTargets && n >= 4 {
+			return int(min(le.Uint32(data[sectionHeaderLen:]), maxTargets+1))
+		}
+		data = data[sectionHeaderLen+int(n):]
+	}
+	return 0
+}

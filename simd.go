@@ -88,16 +88,25 @@ func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w
 			k.linearBackwardWeights(m, 1, kk, dyh, 1, x[h*kk:], ld, dw[h*kk:h*kk+kk], db[h:h+1])
 			k.linearBackwardInput(m, 1, kk, dyh, 1, w[h*kk:h*kk+kk], dx[h*kk:], ld)
 		}
-		dx = dx[:m*ld]
-		if mask != nil {
-			k.mul(dx, mask)
-		}
-		if act != nil {
-			k.reluBackward(dx, act)
-		}
-		if colsum != nil {
-			k.linearBackwardWeights(m, ld, 0, dx, ld, nil, 0, nil, colsum)
-		}
+		k.hiddenBackward(m, ld, dx, mask, act, colsum)
+	}
+}
+
+// hiddenBackward finishes the gradient dx of the m rows of ld last hidden
+// units that an output layer's backward pass wrote: it applies the
+// dropout mask and the ReLU's derivative (each if non-nil) and adds the
+// column sums of the result, the last hidden layer's bias gradient, to
+// colsum (if non-nil).
+func (k *kernelSet[T]) hiddenBackward(m, ld int, dx, mask, act, colsum []T) {
+	dx = dx[:m*ld]
+	if mask != nil {
+		k.mul(dx, mask)
+	}
+	if act != nil {
+		k.reluBackward(dx, act)
+	}
+	if colsum != nil {
+		k.linearBackwardWeights(m, ld, 0, dx, ld, nil, 0, nil, colsum)
 	}
 }
 

@@ -81,6 +81,9 @@ func (m *Model[T]) standardizeRows(dst, x []T, z []float64) error {
 // (learnStandardization), or returns learnStandardization's error and
 // leaves m as it was.
 func (m *Model[T]) fitStandardization(set rowSet[T]) error {
+	if set.ty > 1 {
+		return m.fitMultiStandardization(set)
+	}
 	center, scale, yCenter, yScale, err := learnStandardization(set)
 	if err != nil {
 		return err
@@ -98,8 +101,25 @@ func (m *Model[T]) fitStandardization(set rowSet[T]) error {
 // in units of its scale, gives an error that wraps ErrNonFinite and names
 // the column.
 func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCenter, yScale float64, err error) {
+	center, scale, buf, err := learnFeatureStandardization(set)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	for i := range buf {
+		buf[i] = float64(set.y[set.row(i)])
+	}
+	yCenter, yScale, err = learnTargetStandardization[T](buf)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	return center, scale, yCenter, yScale, nil
+}
+
+// learnFeatureStandardization is the features' part of
+// learnStandardization; it also returns a scratch of one float64 per row.
+func learnFeatureStandardization[T Float](set rowSet[T]) (center, scale, buf []float64, err error) {
 	n, d := set.len(), set.d
-	buf := make([]float64, n)
+	buf = make([]float64, n)
 	center, scale = make([]float64, d), make([]float64, d)
 	for j := 0; j < d; j++ {
 		for i := range buf {
@@ -107,20 +127,25 @@ func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCen
 		}
 		center[j], scale[j] = robust.CenterScale(buf)
 		if err := robust.Standardizable[T](buf[0], buf[n-1], center[j], scale[j]); err != nil {
-			return nil, nil, 0, 0, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
+			return nil, nil, nil, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
 		}
 	}
-	for i := range buf {
-		buf[i] = float64(set.y[set.row(i)])
+	return center, scale, buf, nil
+}
+
+// learnTargetStandardization returns the median and robust scale of the
+// target values in buf, which it reorders, or an error wrapping
+// ErrNonFinite for a scale that predictions cannot map back or values
+// that overflow T once standardized.
+func learnTargetStandardization[T Float](buf []float64) (center, scale float64, err error) {
+	center, scale = robust.CenterScale(buf)
+	if err := robust.CheckTargetScale(scale); err != nil {
+		return 0, 0, fmt.Errorf("%w: %v", ErrNonFinite, err)
 	}
-	yCenter, yScale = robust.CenterScale(buf)
-	if err := robust.CheckTargetScale(yScale); err != nil {
-		return nil, nil, 0, 0, fmt.Errorf("%w: %v", ErrNonFinite, err)
+	if err := robust.Standardizable[T](buf[0], buf[len(buf)-1], center, scale); err != nil {
+		return 0, 0, fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
 	}
-	if err := robust.Standardizable[T](buf[0], buf[n-1], yCenter, yScale); err != nil {
-		return nil, nil, 0, 0, fmt.Errorf("%w: the target: %v", ErrNonFinite, err)
-	}
-	return center, scale, yCenter, yScale, nil
+	return center, scale, nil
 }
 
 // FeatureRanges returns the smallest and largest value of each feature
@@ -237,5 +262,59 @@ func decodeStandardization[T Float](d *binfmt.Decoder, m *Model[T], set bool) er
 	if !identity {
 		return fmt.Errorf("%w: offsets %d..%d: standardization is not set but is not the identity", ErrFormat, start, d.Off())
 	}
+	return nil
+}
+
+// standardizeTargets writes the standardized targets of y into dst: with
+// one target (y − yMean)/yScale, with several the j-th of each row
+// (y_j − yMeans[j])/yScales[j].
+func (m *Model[T]) standardizeTargets(dst, y []T) {
+	if t := m.ext.targets; t != nil {
+		d := len(t.scales)
+		for i, v := range y {
+			j := i % d
+			dst[i] = T((float64(v) - t.means[j]) / t.scales[j])
+		}
+		return
+	}
+	for i, v := range y {
+		dst[i] = T((float64(v) - m.yMean) / m.yScale)
+	}
+}
+
+// logTargetScale returns the log of the Jacobian of the targets'
+// standardization, which turns a negative log density in standardized
+// units into one in original units: ln yScale, or Σ_j ln yScales[j].
+func (m *Model[T]) logTargetScale() float64 {
+	if m.ext.targets == nil {
+		return math.Log(m.yScale)
+	}
+	var s float64
+	for _, v := range m.ext.targets.scales {
+		s += math.Log(v)
+	}
+	return s
+}
+
+// fitMultiStandardization is fitStandardization for a set of several
+// targets per row: the features' maps as for one target, and each
+// target's median and robust scale (learnTargetStandardization).
+func (m *Model[T]) fitMultiStandardization(set rowSet[T]) error {
+	center, scale, buf, err := learnFeatureStandardization(set)
+	if err != nil {
+		return err
+	}
+	d := set.ty
+	yc, ys := make([]float64, d), make([]float64, d)
+	for j := range d {
+		for i := range buf {
+			buf[i] = float64(set.y[set.row(i)*d+j])
+		}
+		if yc[j], ys[j], err = learnTargetStandardization[T](buf); err != nil {
+			return fmt.Errorf("target %d: %w", j, err)
+		}
+	}
+	m.setStandardization(center, scale, 0, 1)
+	m.ext.targets = &targetMaps{means: yc, scales: ys}
 	return nil
 }

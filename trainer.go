@@ -1,9 +1,6 @@
 package gcp
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Trainer trains a Model by the GCP update (paper: Eq. (2.10)), or
 // by the model's comparator loss, with a minibatch optimizer. It owns every buffer a step needs, so Step
@@ -17,7 +14,7 @@ type Trainer[T Float] struct {
 	cfg  TrainConfig
 	opt  *optimizer[T]
 	a, d *activations[T] // forward buffers, and the gradients flowing back
-	y    []T             // standardized targets
+	y    []T             // standardized targets, row-major for several targets
 	z    []float64       // the InputZ of each row, which a step does not use
 	mask []T             // dropout mask, BatchSize × width(last)
 	grad []T
@@ -25,6 +22,10 @@ type Trainer[T Float] struct {
 	// links for ScaleWeighting; nil without it.
 	s2, sp1, sp2 []float64
 	src          pcg // the dropout masks' generator, restored when a step is rejected
+	// work and chol are the scratch of the multivariate loss (multiLoss),
+	// nil for one target.
+	work []float64
+	chol []T
 }
 
 // NewTrainer returns a trainer for m. An invalid field of cfg gives an
@@ -52,13 +53,19 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 		opt:  newOptimizer(m.k, cfg, len(m.params)),
 		a:    newActivations[T](m.lay, rows, dropout),
 		d:    newActivations[T](m.lay, rows, false),
-		y:    make([]T, rows),
+		y:    make([]T, rows*m.cfg.targets()),
 		z:    make([]float64, rows),
 		grad: make([]T, len(m.params)),
 		src:  newPCG(cfg.Seed, dropoutStream),
 	}
 	if dropout {
 		t.mask = make([]T, rows*m.lay.width(m.lay.last()))
+	}
+	if d := m.lay.targets; d > 1 {
+		if cfg.ScaleWeighting != 0 {
+			return nil, fmt.Errorf("%w: ScaleWeighting = %v applies to one target, the model has %d", ErrConfig, cfg.ScaleWeighting, d)
+		}
+		t.work, t.chol = make([]float64, 2*d), make([]T, mvtPackedLen(d))
 	}
 	if cfg.ScaleWeighting != 0 {
 		t.s2, t.sp1, t.sp2 = make([]float64, rows), make([]float64, rows), make([]float64, rows)
@@ -76,7 +83,9 @@ func (t *Trainer[T]) Model() *Model[T] {
 
 // Step performs one update of the model's loss (for LossGCP the GCP
 // update) on the minibatch of row-major inputs x (len(y) rows of Inputs
-// features) and targets y, in original units, and returns the batch's
+// features) and targets y, in original units (for a model of d ≥ 2
+// Targets, y is row-major too, d targets a row, and x has len(y)/d
+// rows), and returns the batch's
 // mean negative log predictive density in original units before the
 // update. It returns ErrBatch for an empty batch or one larger than
 // BatchSize, ErrShape for mismatched lengths, ErrNonFinite for a NaN or
@@ -91,14 +100,15 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	if t == nil || t.m == nil {
 		return 0, ErrConfig // a nil or zero Trainer: use NewTrainer
 	}
-	m, n := t.m, len(y)
+	m := t.m
+	n := len(y) / m.cfg.targets()
 	if !sameShape(t.lay, m.lay) {
 		return 0, ErrShape // the model was reshaped by UnmarshalBinary or ReadFrom
 	}
 	if n < 1 || n > t.cfg.BatchSize {
 		return 0, ErrBatch
 	}
-	if len(x) != n*m.cfg.Inputs {
+	if len(x) != n*m.cfg.Inputs || len(y) != n*m.cfg.targets() {
 		return 0, ErrShape
 	}
 	if !m.k.allFinite(y) {
@@ -107,10 +117,8 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	if err := m.standardizeRows(t.a.x[:len(x)], x, t.z); err != nil {
 		return 0, err
 	}
-	for i, v := range y {
-		t.y[i] = T((float64(v) - m.yMean) / m.yScale)
-	}
-	if !m.k.allFinite(t.y[:n]) {
+	m.standardizeTargets(t.y[:len(y)], y)
+	if !m.k.allFinite(t.y[:len(y)]) {
 		return 0, ErrNonFinite // a target that overflows T once standardized
 	}
 	// A non-finite gradient needs no check of its own: every update rule
@@ -130,7 +138,7 @@ func (t *Trainer[T]) Step(x, y []T) (float64, error) {
 	old := m.params
 	m.params = next
 	t.opt.commit(old)
-	return loss + math.Log(m.yScale), nil
+	return loss + m.logTargetScale(), nil
 }
 
 // gradient runs the forward and backward passes over the first n rows of
@@ -168,6 +176,9 @@ func (t *Trainer[T]) gradientMasked(n int, mask []T) (nll, objective float64) {
 // members' mean (of each member's own predictive, not the mixture's).
 func (t *Trainer[T]) loss(n int) (nll, objective float64) {
 	l := t.m.lay
+	if l.targets > 1 {
+		return multiLoss(l, n, t.a.out, t.y, t.chol, t.work, t.d.out)
+	}
 	for k := 0; k < l.members; k++ {
 		nk, ok := t.memberLoss(n, k)
 		nll, objective = nll+nk, objective+ok

@@ -1,0 +1,137 @@
+package gcp
+
+import "math"
+
+// PredictMulti writes into p the prediction for one input row x of length
+// Inputs of a model of several targets (Config.Targets ≥ 2), in the
+// targets' original units. It returns ErrShape for a wrong length, a
+// workspace of another shape or a model of one target (which Predict
+// serves), ErrConfig for a nil model or prediction, and ErrNonFinite for
+// a NaN or ±Inf in x, or for an input so far outside the training data
+// that the network or a covariance overflows. It allocates nothing once p
+// has held a prediction of this model's shape, and may run on many
+// goroutines at once, each with its own Workspace and p.
+func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) error {
+	if m == nil || p == nil {
+		return ErrConfig
+	}
+	if len(x) != m.cfg.Inputs || !ws.fits(m) || m.lay.targets < 2 {
+		return ErrShape
+	}
+	a, l := ws.a, m.lay
+	if err := m.standardizeRows(a.x[:len(x)], x, ws.z[:1]); err != nil {
+		return err
+	}
+	forward(m.k, l, m.cfg.Activation, m.params, a, 1, nil)
+	if !m.k.allFinite(a.out[:l.outputs]) {
+		return ErrNonFinite
+	}
+	d, nl, members := l.targets, mvtPackedLen(l.targets), l.members
+	p.resize(d, members)
+	p.inputZ = ws.z[0]
+	out := a.out[:l.outputs]
+	for k := range members {
+		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
+		loc, chol := p.loc[k*d:(k+1)*d], p.chol[k*nl:(k+1)*nl]
+		for i := range d {
+			loc[i] = m.ext.targets.means[i] + m.ext.targets.scales[i]*float64(out[cm+i])
+			o := i * (i + 1) / 2
+			for j := range i + 1 {
+				v := float64(out[cl+o+j])
+				if j == i {
+					v = math.Exp(v)
+				}
+				chol[o+j] = m.ext.targets.scales[i] * v
+			}
+		}
+		p.nu[k] = mvNuMin + softplus(float64(out[l.multiColumn(mvHeadNu, k)]))
+	}
+	if !p.mix(m.ext.targets.scales) {
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// mix sets p's mean, each member's correction, and for an ensemble its
+// covariances, the Cholesky factor of the corrected covariance and the
+// disagreement, from its members' locations, scales and ν, spread the
+// targets' robust scales, and reports whether all are finite and the
+// corrected covariance positive definite.
+func (p *MultiPrediction) mix(spread []float64) bool {
+	d, k := p.d, float64(p.members)
+	for c, nu := range p.nu {
+		p.corr[c] = mvtCorrectionCheb(d, nu)
+	}
+	if p.members == 1 {
+		copy(p.mean, p.loc)
+		for i := range d {
+			if !finite(p.Cov(i, i)) || !finite(p.CovCorrected(i, i)) {
+				return false
+			}
+		}
+		return true
+	}
+	clear(p.mean)
+	for i, v := range p.loc {
+		p.mean[i%d] += v / k
+	}
+	clear(p.cov)
+	clear(p.corrected)
+	clear(p.epistemic)
+	for c, nu := range p.nu {
+		loc := p.loc[c*d : (c+1)*d]
+		for i := range d {
+			for j := range i + 1 {
+				s := p.memberScale(c, i, j)
+				e := (loc[i] - p.mean[i]) * (loc[j] - p.mean[j])
+				p.cov[i*d+j] += nu / (nu - 2) * s / k
+				p.corrected[i*d+j] += s / p.corr[c] / k
+				p.epistemic[i*d+j] += e / k
+			}
+		}
+	}
+	p.disagreement = 0
+	for i := range d {
+		for j := range i + 1 {
+			p.cov[i*d+j] += p.epistemic[i*d+j]
+			p.corrected[i*d+j] += p.epistemic[i*d+j]
+			p.cov[j*d+i], p.corrected[j*d+i], p.epistemic[j*d+i] = p.cov[i*d+j], p.corrected[i*d+j], p.epistemic[i*d+j]
+		}
+		aleatoric := p.cov[i*d+i] - p.epistemic[i*d+i]
+		p.dis[i] = math.Sqrt(p.epistemic[i*d+i] / min(aleatoric, spread[i]*spread[i]))
+		p.disagreement = max(p.disagreement, p.dis[i])
+	}
+	for _, s := range [][]float64{p.mean, p.cov, p.corrected} {
+		for _, v := range s {
+			if !finite(v) {
+				return false
+			}
+		}
+	}
+	return cholesky(p.corrChol, p.corrected, d)
+}
+
+// cholesky writes into l, packed by rows, the Cholesky factor of the
+// row-major d×d symmetric matrix a, and reports whether a is positive
+// definite (and every entry of l finite).
+func cholesky(l, a []float64, d int) bool {
+	for i := range d {
+		o := i * (i + 1) / 2
+		for j := range i + 1 {
+			s := a[i*d+j]
+			q := j * (j + 1) / 2
+			for c := range j {
+				s -= l[o+c] * l[q+c]
+			}
+			if j < i {
+				l[o+j] = s / l[q+j]
+				continue
+			}
+			if !(s > 0) || math.IsInf(s, 1) {
+				return false
+			}
+			l[o+i] = math.Sqrt(s)
+		}
+	}
+	return true
+}

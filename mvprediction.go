@@ -1,0 +1,254 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// MultiPrediction is a model's answer for one input when the model has
+// d ≥ 2 targets (Config.Targets), in the targets' original units: the
+// multivariate Student t predictive t_ν(y | m, S) of the normal-Wishart
+// GCP network, with ν degrees of freedom, location m and scale matrix S,
+// and the estimates derived from it. For an ensemble (Members > 1) the
+// predictive is the uniform mixture of the members' t's.
+//
+// Its covariances come in three kinds, as the one-dimensional
+// Prediction's variances do. Cov is the t's own covariance ν/(ν−2)·S.
+// CovCorrected is Σ̃ = S/c_d(ν), the covariance of the clean part of the
+// data when the training targets held outliers: for a Gaussian truth
+// N(μ, Σ), the t that fits it best in expected log density (the GCP
+// update's fixed point) has scale c_d(ν)·Σ, where c_d(ν) solves
+// E[R/(c·ν + R)] = d/(ν + d) for R chi-square with d degrees of freedom;
+// for d = 1 this is the correction A(α) of Definition 3.1. Correlations
+// are the same under both, since they differ by a scalar. For an
+// ensemble, both add the covariance of the members' means,
+// CovEpistemic, to the mean of the members' (the law of total
+// covariance).
+//
+// A MultiPrediction holds slices that PredictMulti sizes on its first
+// use and then reuses, so that predicting into the same value again
+// allocates nothing. Its methods only read it, so many goroutines may
+// read one prediction at once; one goroutine's PredictMulti into it must
+// not run beside them. Indices i, j run over 0..Dim()−1; an index out of
+// range panics, as a slice index does.
+type MultiPrediction struct {
+	d, members int
+	// mean is the predictive mean, nu each member's ν and corr its
+	// c_d(ν), loc and chol each member's location and the packed Cholesky
+	// factor of its scale S, all in original units.
+	mean, nu, corr, loc, chol []float64
+	// cov, corrected and epistemic are an ensemble's covariances, d×d,
+	// row-major, and corrChol the packed Cholesky factor of corrected, for
+	// the Mahalanobis distance. A single network's are those of its one
+	// member, which the methods compute from chol, so that a prediction
+	// costs O(d) beyond the network.
+	cov, corrected, epistemic []float64
+	corrChol                  []float64
+	// dis is each target's disagreement (an ensemble's), inputZ the
+	// input's Prediction.InputZ.
+	dis                  []float64
+	disagreement, inputZ float64
+}
+
+// resize makes p hold d targets of members members, reusing its slices
+// where they are large enough.
+func (p *MultiPrediction) resize(d, members int) {
+	grow := func(s []float64, n int) []float64 {
+		if cap(s) < n {
+			return make([]float64, n)
+		}
+		return s[:n]
+	}
+	nl := mvtPackedLen(d)
+	p.d, p.members = d, members
+	p.mean, p.nu, p.corr = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members)
+	p.loc, p.chol = grow(p.loc, members*d), grow(p.chol, members*nl)
+	if members > 1 {
+		p.cov, p.corrected, p.epistemic = grow(p.cov, d*d), grow(p.corrected, d*d), grow(p.epistemic, d*d)
+		p.corrChol, p.dis = grow(p.corrChol, nl), grow(p.dis, d)
+	}
+}
+
+// Dim returns the number of targets d.
+func (p *MultiPrediction) Dim() int { return p.d }
+
+// Members returns the number of networks whose predictives the
+// prediction mixes: 1 for a single network.
+func (p *MultiPrediction) Members() int { return p.members }
+
+// Mean returns the predictive mean of target i: the location m_i of the
+// t, for an ensemble the mean of the members' locations.
+func (p *MultiPrediction) Mean(i int) float64 { return p.mean[i] }
+
+// Nu returns the degrees of freedom ν of the t, a trust signal as the
+// one-dimensional Prediction's α is (ν = 2α for d = 1): large on clean
+// data, small where the training targets held outliers. For an ensemble
+// it is the mean of the members' ν. It is always above 2.
+func (p *MultiPrediction) Nu() float64 {
+	var s float64
+	for _, v := range p.nu {
+		s += v
+	}
+	return s / float64(p.members)
+}
+
+// Scale returns entry (i, j) of the t's scale matrix S, for an ensemble
+// the mean of the members' S.
+func (p *MultiPrediction) Scale(i, j int) float64 {
+	var s float64
+	for k := range p.members {
+		s += p.memberScale(k, i, j)
+	}
+	return s / float64(p.members)
+}
+
+// memberScale returns S_ij = Σ_c L_ic·L_jc of member k.
+func (p *MultiPrediction) memberScale(k, i, j int) float64 {
+	nl := mvtPackedLen(p.d)
+	l := p.chol[k*nl : (k+1)*nl]
+	li, lj := l[i*(i+1)/2:], l[j*(j+1)/2:]
+	var s float64
+	for c := range min(i, j) + 1 {
+		s += li[c] * lj[c]
+	}
+	return s
+}
+
+// Cov returns entry (i, j) of the predictive covariance: ν/(ν−2)·S_ij,
+// for an ensemble the mean of the members' plus CovEpistemic(i, j).
+func (p *MultiPrediction) Cov(i, j int) float64 {
+	if p.members == 1 {
+		return p.nu[0] / (p.nu[0] - 2) * p.memberScale(0, i, j)
+	}
+	return p.cov[i*p.d+j]
+}
+
+// CovCorrected returns entry (i, j) of the corrected covariance
+// Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
+// members' plus CovEpistemic(i, j).
+func (p *MultiPrediction) CovCorrected(i, j int) float64 {
+	if p.members == 1 {
+		return p.memberScale(0, i, j) / p.corr[0]
+	}
+	return p.corrected[i*p.d+j]
+}
+
+// CovEpistemic returns entry (i, j) of the covariance of an ensemble's
+// members' means, the model's own (epistemic) uncertainty; 0 for a
+// single network.
+func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
+	if p.members == 1 {
+		return 0
+	}
+	return p.epistemic[i*p.d+j]
+}
+
+// Corr returns the predicted correlation of targets i and j,
+// CovCorrected(i, j)/√(CovCorrected(i, i)·CovCorrected(j, j)). For a
+// single network it is that of S, and of Cov, too.
+func (p *MultiPrediction) Corr(i, j int) float64 {
+	return p.CovCorrected(i, j) / math.Sqrt(p.CovCorrected(i, i)*p.CovCorrected(j, j))
+}
+
+// Disagreement is an ensemble's own uncertainty in units of the noise,
+// the largest over the targets of the one-dimensional
+// Prediction.Disagreement: √(CovEpistemic(i, i) / min(a_i, s_i²)), a_i the
+// mean of the members' Cov(i, i) and s_i target i's robust standard
+// deviation learned by Fit. 0 for a single network.
+func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
+
+// LogPDF returns the log density of the predictive at the target vector
+// y (len(y) = Dim()): ln t_ν(y | m, S), for an ensemble the log of the
+// members' mean density. It allocates nothing. A y of the wrong length
+// gives NaN.
+func (p *MultiPrediction) LogPDF(y []float64) float64 {
+	if len(y) != p.d {
+		return math.NaN()
+	}
+	var z [maxTargets]float64
+	nl := mvtPackedLen(p.d)
+	top, sum := math.Inf(-1), 0.0
+	for k := range p.members {
+		l := mvtLogDensity(y, p.loc[k*p.d:(k+1)*p.d], p.chol[k*nl:(k+1)*nl], p.nu[k], z[:p.d])
+		// Σ exp(l_k) kept as exp(top)·sum, rescaled when top rises.
+		if l > top {
+			sum = sum*math.Exp(top-l) + 1
+			top = l
+		} else {
+			sum += math.Exp(l - top)
+		}
+	}
+	return top + math.Log(sum/float64(p.members))
+}
+
+// Mahalanobis returns the Mahalanobis distance of the target vector y
+// (len(y) = Dim()) from the mean under the corrected covariance,
+// √((y − m)ᵀ Σ̃⁻¹ (y − m)). Where the predictive is the corrected Gaussian
+// N(m, Σ̃), its square is chi-square with d degrees of freedom. A y of
+// the wrong length gives NaN.
+func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
+	if len(y) != p.d {
+		return math.NaN()
+	}
+	var z [maxTargets]float64
+	if p.members == 1 { // Σ̃ = S/c: its factor is L/√c
+		_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
+		return sigma * math.Sqrt(r*p.corr[0])
+	}
+	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.mean, p.corrChol)
+	return sigma * math.Sqrt(r)
+}
+
+// Inside reports whether the target vector y (len(y) = Dim()) lies inside
+// the predictive's central p-region, the ellipsoid that holds probability
+// p: for a single network that of the t, (y − m)ᵀS⁻¹(y − m) ≤ d·F⁻¹(p)
+// with F the F distribution of d and ν degrees of freedom; for an
+// ensemble, whose mixture has no ellipsoidal region, that of the
+// corrected Gaussian N(Mean, CovCorrected), a squared Mahalanobis distance
+// below the chi-square quantile χ²_d(p). It returns ErrLevel for p
+// outside (0, 1) and ErrShape for a y of the wrong length.
+func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
+	if !(prob > 0 && prob < 1) {
+		return false, fmt.Errorf("%w: p = %v", ErrLevel, prob)
+	}
+	if len(y) != p.d {
+		return false, fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
+	}
+	if p.members > 1 {
+		q := p.Mahalanobis(y)
+		return q*q <= mvtRegionRadius2(prob, p.d, math.Inf(1)), nil
+	}
+	var z [maxTargets]float64
+	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
+	return sigma*sigma*r <= mvtRegionRadius2(prob, p.d, p.nu[0]), nil
+}
+
+// Marginal returns the predictive of target i alone as a one-dimensional
+// Prediction, so that every method of one target applies to it: its
+// intervals, quantiles, CRPS and the calibrated predictive
+// N(Mean, VarCorrected). The marginal of a multivariate t is the
+// univariate t with the same ν, location m_i and squared scale S_ii;
+// Prediction holds it as Alpha = ν/2 (2α degrees of freedom),
+// Nu = 1 (the normal-Wishart κ, fixed by convention, as it has no head)
+// and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii. VarCorrected is
+// CovCorrected(i, i), the d-dimensional correction S_ii/c_d(ν), not the
+// one-dimensional A(α). For an ensemble the Components are the members'
+// marginals, and Var, VarCorrected, VarAleatoric, VarEpistemic and
+// Disagreement those of the mixture, as in one dimension.
+func (p *MultiPrediction) Marginal(i int) Prediction {
+	q := Prediction{Loss: LossGCP, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.CovCorrected(i, i),
+		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
+	for k, nu := range p.nu {
+		s := p.memberScale(k, i, i)
+		q.Beta += s * nu / 4 / float64(p.members)
+		if p.members > 1 {
+			q.Components[k] = Component{Mean: p.loc[k*p.d+i], Scale: math.Sqrt(s), DoF: nu}
+		}
+	}
+	q.VarEpistemic = p.CovEpistemic(i, i)
+	q.VarAleatoric = q.Var - q.VarEpistemic
+	if p.members > 1 {
+		q.Disagreement = p.dis[i]
+	}
+	return q
+}

@@ -1,0 +1,79 @@
+package gcp
+
+import "math"
+
+// Training a model of several targets: the GCP update on the multivariate
+// t. By Lemma 2.1's argument, which does not depend on the dimension, the
+// gradient of the KL divergence from the frozen posterior to the
+// normal-Wishart prior is −∇ ln p_pred(y), the multivariate t's, in
+// whatever coordinates the weights reach it; the heads give it in
+// (m, log-Cholesky L, ν) (docs/multivariate.md, Sec. 2 and 5).
+
+// multiLoss is the loss of a model of several targets (Trainer.loss):
+// over the n rows of the raw outputs out and the standardized targets y,
+// each member's negative log density of the multivariate t (mvtPoint),
+// the objective their sum, the returned NLL the members' mean. It writes
+// the objective's gradient with respect to the raw outputs, divided by
+// n, into dout; chol and work are mvtPoint's scratch.
+func multiLoss[T Float](l *layout, n int, out, y []T, chol []T, work []float64, dout []T) (nll, objective float64) {
+	d, nl, w := l.targets, mvtPackedLen(l.targets), l.outputs
+	scale := 1 / float64(n)
+	for k := range l.members {
+		cm, cl, cn := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k), l.multiColumn(mvHeadNu, k)
+		for i := range n {
+			z, g := out[i*w:(i+1)*w], dout[i*w:(i+1)*w]
+			objective += mvtPoint(z[cm:cm+d], z[cl:cl+nl], z[cn], y[i*d:(i+1)*d], scale, chol, work, g[cm:cm+d], g[cl:cl+nl], &g[cn])
+		}
+	}
+	return objective / float64(l.members), objective
+}
+
+// mvtPoint returns −ln t_ν(y | m, LLᵀ) for one member's raw outputs at
+// one row: zm the mean, zl the packed Cholesky factor with ln L_ii on the
+// diagonal, zn the ν head (ν = mvNuMin + softplus(zn)). It writes scale
+// times the gradient of that loss with respect to the raw outputs into
+// gm, gl and gn: the links of m and L_ij are the identity and that of
+// L_ii the exponential, for which mvtLogDensityGrad's ∂ℓ/∂ln L_ii is
+// already the derivative, and ν's chain factor is sigmoid(zn). chol (the
+// factor L) and work (2d) are scratch.
+func mvtPoint[T Float](zm, zl []T, zn T, y []T, scale float64, chol []T, work []float64, gm, gl []T, gn *T) float64 {
+	for i := range zm {
+		o := i * (i + 1) / 2
+		copy(chol[o:o+i], zl[o:o+i])
+		chol[o+i] = T(math.Exp(float64(zl[o+i])))
+	}
+	nu := mvNuMin + softplus(float64(zn))
+	ll, dnu := mvtLogDensityGrad(y, zm, chol[:len(zl)], nu, work, gm, gl)
+	for i, v := range gm {
+		gm[i] = T(-scale * float64(v))
+	}
+	for i, v := range gl {
+		gl[i] = T(-scale * float64(v))
+	}
+	*gn = T(-scale * dnu * sigmoid(float64(zn)))
+	return -ll
+}
+
+// multiValidationScores is validationScores for a model of several
+// targets: the mean joint negative log density of the multivariate t
+// (MultiPrediction.LogPDF) over the rows of set, and the mean over them
+// of the summed squared errors of the predicted means, in original units.
+// Both are NaN if a row cannot be predicted.
+func (m *Model[T]) multiValidationScores(ws *Workspace[T], set rowSet[T], xb, yb []T) (nll, sqErr float64) {
+	var p MultiPrediction
+	var y [maxTargets]float64
+	d, ty, n := m.cfg.Inputs, set.ty, set.len()
+	for s := 0; s < n; s++ {
+		set.gather(s, 1, xb, yb)
+		if err := m.PredictMulti(ws, xb[:d], &p); err != nil {
+			return math.NaN(), math.NaN()
+		}
+		for j, v := range yb[:ty] {
+			y[j] = float64(v)
+			e := p.Mean(j) - y[j]
+			sqErr += e * e
+		}
+		nll -= p.LogPDF(y[:ty])
+	}
+	return nll / float64(n), sqErr / float64(n)
+}

@@ -1,0 +1,277 @@
+package gcp
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// randomMultiBatch returns n rows of d standard-normal features and of
+// targets standard-normal targets, correlated through a shared term so
+// that the Cholesky heads' off-diagonal entries have something to fit.
+func randomMultiBatch[T Float](seed uint64, n, d, targets int) (x, y []T) {
+	r := rand.New(rand.NewPCG(seed, 8))
+	x, y = make([]T, n*d), make([]T, n*targets)
+	for i := range x {
+		x[i] = T(r.NormFloat64())
+	}
+	for i := 0; i < n; i++ {
+		c := r.NormFloat64()
+		for j := 0; j < targets; j++ {
+			y[i*targets+j] = T(float64(j+1)*r.NormFloat64() + c)
+		}
+	}
+	return x, y
+}
+
+// TestMultiBackpropMatchesFiniteDifferences checks the gradient of the
+// multivariate loss with respect to every parameter, through all three
+// heads' links and the network, against central differences of the loss
+// itself, for d = 2, 3 and 8, a single network and an ensemble, ReLU and
+// tanh, with and without dropout.
+func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"d2", Config{Inputs: 3, Hidden: []int{5}, Targets: 2, Seed: 1}},
+		{"d3-tanh-deep", Config{Inputs: 2, Hidden: []int{4, 3}, Targets: 3, Activation: Tanh, Seed: 2}},
+		{"d3-ensemble-dropout", Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Dropout: 0.3, Seed: 3}},
+		{"d8", Config{Inputs: 2, Hidden: []int{3}, Targets: 8, Activation: Tanh, Seed: 4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n = 5
+			m := mustModel[float64](t, tc.cfg)
+			tr := mustTrainer(t, m, TrainConfig{BatchSize: n, Seed: 9})
+			x, y := randomMultiBatch[float64](11, n, tc.cfg.Inputs, tc.cfg.Targets)
+			// A few steps first, off the zero biases' ReLU kinks (see
+			// TestBackpropMatchesFiniteDifferences).
+			for i := 0; i < 3; i++ {
+				if _, err := tr.Step(x, y); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := m.standardizeRows(tr.a.x[:len(x)], x, tr.z); err != nil {
+				t.Fatal(err)
+			}
+			m.standardizeTargets(tr.y[:len(y)], y)
+			var mask []float64
+			if tr.mask != nil {
+				mask = tr.mask[:n*m.lay.width(m.lay.last())]
+				tr.drawMask(mask)
+			}
+			tr.gradientMasked(n, mask)
+			grad := slices.Clone(tr.grad)
+			// Every kind of head's output layer has a gradient: a head
+			// left out of the loss would pass the difference check below
+			// with zeros on both sides.
+			for c, ly := range m.lay.layers[len(m.lay.hidden):] {
+				if g := grad[ly.w : ly.b+ly.blocks*ly.rows]; slices.Max(g) == 0 && slices.Min(g) == 0 {
+					t.Errorf("head kind %d: zero gradient", c)
+				}
+			}
+			// The exponential link of the Cholesky diagonal and the ν
+			// head's digammas curve the loss more than the one-dimensional
+			// heads do: at h = 1e-4 the truncation error O(h²L''') reached
+			// 1.6e-6 relative. h = 1e-5 cuts it a hundredfold, while the
+			// rounding error eps·|L|/h stays near 1e-10 absolute, 1e-7
+			// relative to the smallest gradients compared; a chain-rule or
+			// sign error is O(1).
+			const h, tol = 1e-5, 1e-6
+			checkParamGradient(t, "backprop", m.params, grad, h, tol, func() float64 {
+				_, l := tr.gradientMasked(n, mask)
+				return l
+			})
+		})
+	}
+}
+
+// TestMultiStepLossIsTheDensity checks the NLL Step reports, in original
+// units, against the multivariate t's density of each member's
+// predictive mapped to original units by hand (handMember).
+func TestMultiStepLossIsTheDensity(t *testing.T) {
+	cfg := Config{Inputs: 2, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 5}
+	m := mustModel[float64](t, cfg)
+	x, y := randomMultiBatch[float64](3, 6, 2, 3)
+	for j := range y {
+		y[j] = 10 + 3*y[j] // a standardization far from the identity
+	}
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 6, Seed: 1})
+	if _, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	z := make([]float64, 3)
+	for i := range 6 {
+		for k := range 2 {
+			mean, l, nu := handMember(t, m, x[i*2:i*2+2], k)
+			want -= mvtLogDensity(y[i*3:i*3+3], mean, l, nu, z) / 12
+		}
+	}
+	got, err := tr.Step(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same sums in another order and through the standardized units:
+	// a few ulps of terms of about 10.
+	if math.Abs(got-want) > 1e-12*math.Abs(want) {
+		t.Errorf("Step's NLL = %.17g, density gives %.17g", got, want)
+	}
+}
+
+// TestMultiTargetsBadInput checks the errors of a model of several
+// targets: too many targets, a loss or field it does not support, a
+// target count that does not divide, a non-finite target, a validation
+// set of the wrong length, and the one-target Predict; the model
+// unchanged by each.
+func TestMultiTargetsBadInput(t *testing.T) {
+	for _, cfg := range []Config{
+		{Inputs: 2, Targets: maxTargets + 1},
+		{Inputs: 2, Targets: -1},
+		{Inputs: 2, Targets: 2, Loss: LossGaussianML},
+		{Inputs: 2, Targets: 2, FixedAlpha: 3},
+	} {
+		if _, err := New[float64](cfg); !errors.Is(err, ErrConfig) {
+			t.Errorf("New(%+v) = %v, want ErrConfig", cfg, err)
+		}
+	}
+	if _, err := New[float32](Config{Inputs: 2, Targets: maxTargets}); err != nil {
+		t.Errorf("Targets = %d: %v", maxTargets, err)
+	}
+	m := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{3}, Targets: 3, Seed: 1})
+	if _, err := NewTrainer(m, TrainConfig{ScaleWeighting: 1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("ScaleWeighting: %v, want ErrConfig", err)
+	}
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 4})
+	before := slices.Clone(m.params)
+	x, y := randomMultiBatch[float32](1, 4, 2, 3)
+	nan := slices.Clone(y)
+	nan[7] = float32(math.Inf(1))
+	for _, c := range []struct {
+		name string
+		y    []float32
+		want error
+	}{
+		{"one target short", y[:11], ErrShape},
+		{"a row too many", append(slices.Clone(y), 1, 2, 3), ErrBatch},
+		{"non-finite target", nan, ErrNonFinite},
+	} {
+		if _, err := tr.Step(x, c.y); !errors.Is(err, c.want) {
+			t.Errorf("Step, %s: %v, want %v", c.name, err, c.want)
+		}
+		if _, err := tr.Fit(x, c.y, FitOptions[float32]{Epochs: 1}); !errors.Is(err, ErrShape) && !errors.Is(err, c.want) {
+			t.Errorf("Fit, %s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if _, err := tr.Fit(x, y, FitOptions[float32]{Epochs: 1, ValX: x[:4], ValY: y[:5]}); !errors.Is(err, ErrShape) {
+		t.Errorf("Fit with a validation row of 5 targets: %v, want ErrShape", err)
+	}
+	if !slices.Equal(m.params, before) || m.standardized {
+		t.Error("a rejected call changed the model")
+	}
+	if _, err := m.Predict(m.NewWorkspace(), x[:2]); !errors.Is(err, ErrShape) {
+		t.Errorf("one-target Predict: %v, want ErrShape", err)
+	}
+}
+
+// TestMultiFitStandardizesEachTarget checks that Fit learns each target's
+// centre and scale from its own column: targets on scales 1, 100 and
+// 0.01 about centres −5, 0 and 7 have medians and robust scales that
+// differ by those factors, which a single map would not give.
+func TestMultiFitStandardizesEachTarget(t *testing.T) {
+	m := mustModel[float64](t, Config{Inputs: 2, Hidden: []int{3}, Targets: 3, Seed: 1})
+	x, y := randomMultiBatch[float64](2, 400, 2, 3)
+	scale, centre := []float64{1, 100, 0.01}, []float64{-5, 0, 7}
+	cols := make([][]float64, 3)
+	for i := range 400 {
+		for j := range 3 {
+			y[i*3+j] = centre[j] + scale[j]*y[i*3+j]
+			cols[j] = append(cols[j], y[i*3+j])
+		}
+	}
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 32})
+	if _, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for j := range 3 {
+		slices.Sort(cols[j])
+		med := (cols[j][199] + cols[j][200]) / 2
+		if m.ext.targets.means[j] != med {
+			t.Errorf("target %d: centre %v, median %v", j, m.ext.targets.means[j], med)
+		}
+		// The column's spread is (j+1)·scale (randomMultiBatch) plus the
+		// shared term's, about √((j+1)² + 1)·scale: a robust scale
+		// within 20% of it (400 rows: sampling error about 7%).
+		want := math.Sqrt(float64((j+1)*(j+1)+1)) * scale[j]
+		if r := m.ext.targets.scales[j] / want; r < 0.8 || r > 1.2 {
+			t.Errorf("target %d: scale %v, want about %v", j, m.ext.targets.scales[j], want)
+		}
+	}
+}
+
+// handMember returns member k's predictive for the input row x in
+// original units, computed here apart from the model's code: a forward
+// pass, then location yMeans + yScales·m, the Cholesky factor's rows
+// scaled by yScales with exp on the diagonal, and ν = 2 + ln(1 + e^z).
+func handMember(t *testing.T, m *Model[float64], x []float64, k int) (mean, l []float64, nu float64) {
+	t.Helper()
+	d, lay := m.cfg.Targets, m.lay
+	a := newActivations[float64](lay, 1, false)
+	if err := m.standardizeRows(a.x, x, make([]float64, 1)); err != nil {
+		t.Fatal(err)
+	}
+	forward(m.k, lay, m.cfg.Activation, m.params, a, 1, nil)
+	mean, l = make([]float64, d), make([]float64, d*(d+1)/2)
+	for j := range d {
+		mean[j] = m.ext.targets.means[j] + m.ext.targets.scales[j]*a.out[lay.multiColumn(mvHeadMean, k)+j]
+		for c := 0; c <= j; c++ {
+			v := a.out[lay.multiColumn(mvHeadChol, k)+j*(j+1)/2+c]
+			if c == j {
+				v = math.Exp(v)
+			}
+			l[j*(j+1)/2+c] = m.ext.targets.scales[j] * v
+		}
+	}
+	return mean, l, 2 + math.Log1p(math.Exp(a.out[lay.multiColumn(mvHeadNu, k)]))
+}
+
+// TestMultiFitEarlyStopping checks Fit's validation for several targets:
+// with early stopping on a validation set, the model it returns scores,
+// by a joint negative log density computed here from PredictMulti row
+// by row, exactly the BestValNLL it reports, at an epoch no later than
+// the last; the rows ValidationShare holds out are scored the same way.
+func TestMultiFitEarlyStopping(t *testing.T) {
+	cfg := Config{Inputs: 2, Hidden: []int{8}, Targets: 2, Members: 2, Seed: 3}
+	x, y := randomMultiBatch[float64](5, 200, 2, 2)
+	vx, vy := randomMultiBatch[float64](6, 50, 2, 2)
+	m := mustModel[float64](t, cfg)
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 20, LearningRate: 1e-2, Seed: 1})
+	st, err := tr.Fit(x, y, FitOptions[float64]{Epochs: 60, Seed: 2, ValX: vx, ValY: vy, Patience: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	var p MultiPrediction
+	ws := m.NewWorkspace()
+	for i := range 50 {
+		if err := m.PredictMulti(ws, vx[2*i:2*i+2], &p); err != nil {
+			t.Fatal(err)
+		}
+		want -= p.LogPDF(vy[2*i:2*i+2]) / 50
+	}
+	// The same terms summed in the same order: equal up to the division
+	// by 50 once against 50 times, a few ulps.
+	if st.BestEpoch < 1 || st.BestEpoch > st.Epoch || math.Abs(st.BestValNLL-want) > 1e-13*math.Abs(want) {
+		t.Errorf("BestEpoch %d of %d, BestValNLL %.17g; the returned model scores %.17g", st.BestEpoch, st.Epoch, st.BestValNLL, want)
+	}
+	if st.Epoch == 60 {
+		t.Logf("no early stop in 60 epochs (best %d)", st.BestEpoch)
+	}
+	m2 := mustModel[float64](t, cfg)
+	st2, err := mustTrainer(t, m2, TrainConfig{BatchSize: 20, Seed: 1}).Fit(x, y, FitOptions[float64]{Epochs: 2, Seed: 2, ValidationShare: 0.2})
+	if err != nil || math.IsNaN(st2.ValNLL) {
+		t.Errorf("ValidationShare: ValNLL %v, err %v", st2.ValNLL, err)
+	}
+}
