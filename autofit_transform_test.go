@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp/internal/synth"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestTransformSearchScoresInOriginalUnits checks the search of the
@@ -136,6 +138,36 @@ func TestAutoFitTransformErrors(t *testing.T) {
 		}
 		if tc.want == ErrDomain && !strings.Contains(err.Error(), "y[7]") {
 			t.Errorf("%v: %v does not name y[7]", tc.trs, err)
+		}
+	}
+}
+
+// TestAutoFitTransformWorkersBitIdentical checks that the transform
+// stage, whose searches and single-network folds run before the kept
+// transform's ensemble and its folds, returns the same model and result
+// whatever the number of workers.
+func TestAutoFitTransformWorkersBitIdentical(t *testing.T) {
+	x, y := logNormalRows(6, 150)
+	var got [][]byte
+	var res []AutoResult
+	for _, workers := range []int{1, 2, 4} {
+		m, r, err := AutoFit(Config{Inputs: 2, Seed: 1, Members: 2}, TrainConfig{Seed: 1}, x, y,
+			AutoOptions{MaxEpochs: 24, Seed: 5, Workers: workers, LearningRates: []float64{1e-3, 3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}, {12}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Transform.Compared {
+			t.Fatalf("workers %d: the transforms were not compared: %+v", workers, r.Transform)
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, res = append(got, b), append(res, r)
+	}
+	for i := 1; i < len(got); i++ {
+		if !bytes.Equal(got[0], got[i]) || !cmp.Equal(res[0], res[i], cmpopts.EquateNaNs()) {
+			t.Fatalf("workers change the result: %+v against %+v", res[0], res[i])
 		}
 	}
 }
