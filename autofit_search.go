@@ -257,16 +257,6 @@ func autoEpochs(n, batch int) int {
 	return min(max((stepBudget+steps-1)/steps, minAutoEpochs), maxAutoEpochs)
 }
 
-// run performs the successive-halving rounds and the architecture stage,
-// and trains and calibrates the winner's model.
-func (s *search[T]) run() (*Model[T], AutoResult, error) {
-	win, err := s.choose()
-	if err != nil {
-		return nil, AutoResult{}, err
-	}
-	return s.finish(win)
-}
-
 // choose performs the successive-halving rounds and the architecture
 // stage and returns the winner, a single network at its best epoch.
 func (s *search[T]) choose() (*candidate[T], error) {
