@@ -32,10 +32,11 @@ type AutoOptions struct {
 	Architectures   [][]int
 	ScaleWeightings []float64
 	// TargetTransforms are the target transforms (TargetTransform) the
-	// recipe trains with: AutoFit takes the targets y in original units,
-	// runs the whole recipe on each transform's values z = g(y), and keeps
-	// the first model unless a later one is clearly better on the
-	// held-out rows (the transform stage: see AutoFit). Default:
+	// recipe tries: AutoFit takes the targets y in original units, runs
+	// the search on each transform's values z = g(y), keeps the first
+	// transform unless a later one's winner is clearly better on
+	// cross-fitted rows, and trains the ensemble and its calibration for
+	// the kept one only (the transform stage: see AutoFit). Default:
 	// TransformNone, then TransformLog where ChooseTargetTransform picks
 	// it (every target positive and highly skewed), the choice of gcp
 	// train's -target-transform auto. A single value fixes the transform;
@@ -148,8 +149,9 @@ const (
 // folds (Phase says which).
 type AutoProgress struct {
 	Phase AutoPhase
-	// Transform is the target transform of the recipe's run under way,
-	// which runs once for each of AutoOptions.TargetTransforms.
+	// Transform is the target transform of the run under way: the
+	// search runs once for each of AutoOptions.TargetTransforms, the
+	// ensemble and the calibration for the one kept.
 	Transform TargetTransform
 	// Done of Total is how far the phase has come, in its units
 	// (AutoPhase).
@@ -210,8 +212,9 @@ type AutoResult struct {
 	TrainRows, ValRows, Candidates int
 	// Transform is the model's target transform (Model.TargetTransform)
 	// and why it was chosen: the targets' skewness and, where the recipe
-	// trained with more than one transform, their held-out scores. The
-	// other fields describe the model kept.
+	// compared more than one transform, the cross-fitted scores of each
+	// transform's search winner. The other fields describe the model
+	// kept.
 	Transform TransformChoice
 }
 
@@ -284,7 +287,10 @@ const (
 	// PhaseCalibration is the cross-fitted calibration: Done of the Total
 	// epochs its five fold models train, once Total is known (after the
 	// search for a single network, after the ensemble's run for an
-	// ensemble, which the folds have followed some way already).
+	// ensemble, which the folds have followed some way already). Where
+	// the recipe compares target transforms, each transform's search is
+	// followed by the single-network folds that score its winner, which
+	// are a single network's calibration too.
 	PhaseCalibration
 )
 

@@ -55,13 +55,19 @@ import (
 //     variance is widened for its uncertainty (AutoResult.SmallData).
 //  5. With more than one target transform (AutoOptions.TargetTransforms:
 //     by default, for positive and highly skewed targets, the log besides
-//     none), steps 1 to 4 run once for each, on the same rows and seeds,
-//     and a later transform's model replaces the one kept so far only if,
-//     on the rows that steps 4 scored, its NLL in original units is lower
-//     by more than one standard error of the paired differences and its
-//     squared error is not higher by as much: stricter than the
-//     architecture stage's rule, since the log weighs small targets'
-//     relative errors as large ones' and can win on NLL with a worse mean.
+//     none), steps 1 and 2 run once for each, on the same rows and seeds,
+//     and each winner, a single network, is cross-fitted as step 4
+//     cross-fits a single network (five folds of its settings and epoch
+//     count) and calibrated on those predictions. A later transform
+//     replaces the one kept so far only if, on those rows, its NLL in
+//     original units is lower by more than one standard error of the
+//     paired differences and its squared error is not higher by as much:
+//     stricter than the architecture stage's rule, since the log weighs
+//     small targets' relative errors as large ones' and can win on NLL
+//     with a worse mean. Steps 3 and 4 then run for the kept transform
+//     alone (for a single network, its folds are those the comparison
+//     trained): they are most of the recipe's work on small data, where
+//     the ensemble's calibration trains five ensembles.
 //
 // AutoFit takes numbers. A table with text columns, dates or missing
 // values reaches it through an Encoding, as gcp train's does:

@@ -68,12 +68,14 @@ type search[T Float] struct {
 	yMean, yScale       float64
 	cands               []*candidate[T]
 	maxEpochs, patience int
-	// transform is that of the targets, z = g(y), which the model keeps;
-	// cvNLLs and cvErrors are, once run returns, the NLL and the error
-	// y − Mean in original units of each row that calibrated the model,
-	// which the transform stage compares (AutoFit).
-	transform        TargetTransform
-	cvNLLs, cvErrors []float64
+	// transform is that of the targets, z = g(y), which the model keeps.
+	transform TargetTransform
+	// crossFitted holds crossFit's predictions for win, once made.
+	crossFitted struct {
+		win   *candidate[T]
+		preds []Prediction
+		y     []T
+	}
 }
 
 // newSearch validates the options, fills in their defaults, holds out
@@ -256,15 +258,15 @@ func autoEpochs(n, batch int) int {
 	return min(max((stepBudget+steps-1)/steps, minAutoEpochs), maxAutoEpochs)
 }
 
-// run performs the successive-halving rounds, picks the best candidate
-// and calibrates it.
-func (s *search[T]) run() (*Model[T], AutoResult, error) {
+// choose performs the successive-halving rounds and the architecture
+// stage and returns the winner, a single network at its best epoch.
+func (s *search[T]) choose() (*candidate[T], error) {
 	alive := slices.Clone(s.cands)
 	budgets := [searchHalvings]int{max(1, s.maxEpochs/(searchEta*searchEta)), max(1, s.maxEpochs/searchEta), s.maxEpochs}
 	for round, budget := range budgets {
 		s.train(alive, budget)
 		if err := s.ctx.Err(); err != nil {
-			return nil, AutoResult{}, err
+			return nil, err
 		}
 		best := math.Inf(1)
 		for _, c := range alive {
@@ -286,19 +288,27 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	if math.IsInf(win.score(), 1) {
 		for _, c := range s.cands {
 			if c.err != nil {
-				return nil, AutoResult{}, fmt.Errorf("%v: %w", c.hyper, c.err)
+				return nil, fmt.Errorf("%v: %w", c.hyper, c.err)
 			}
 		}
-		return nil, AutoResult{}, fmt.Errorf("%w: no candidate could score the held-out rows", ErrNonFinite)
+		return nil, fmt.Errorf("%w: no candidate could score the held-out rows", ErrNonFinite)
 	}
 	win, err := s.architectures(win)
 	if err != nil {
-		return nil, AutoResult{}, err
+		return nil, err
 	}
 	win.run.finish()
+	return win, nil
+}
+
+// finish trains the model of win's settings (the ensemble, for more than
+// one member), calibrates it and returns it, with what AutoResult says of
+// it.
+func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
 	final := win.run
 	var preds []Prediction
 	var y []T
+	var err error
 	switch {
 	case s.calRows.len() > 0:
 		if s.cfg.Members > 1 {
@@ -312,13 +322,13 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 			y = s.calRows.targets()
 		}
 	case s.cfg.Members > 1:
-		f := s.newFolds(win)
+		f := s.newFolds(win, s.cfg.Members)
 		if final, err = s.ensemble(win, f); err != nil {
 			return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
 		}
 		preds, y = f.predictions(final.stats.BestEpoch, final.meanEpoch)
 	default:
-		preds, y = s.crossFit(win, final.stats.BestEpoch)
+		preds, y = s.crossFit(win)
 	}
 	if err := s.ctx.Err(); err != nil { // the folds stopped short
 		return nil, AutoResult{}, err
@@ -334,17 +344,11 @@ func (s *search[T]) run() (*Model[T], AutoResult, error) {
 	}
 	m.ext.transform = s.transform
 	if len(y) > 0 {
-		m.varScale, m.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
-		m.varScale *= widenSmall(preds, s.data.len())
+		sc := s.calibrateScores(m, preds, y)
+		m.varScale, m.corrScale = sc.varScale, sc.corrScale
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
-		s.cvNLLs, s.cvErrors, res.CVCoverage95 = heldOutScores(m, preds, y)
-		res.CVRows = len(y)
-		var sum float64
-		for _, v := range s.cvNLLs {
-			sum += v
-		}
-		res.CVNLL = sum / float64(len(y))
+		res.CVNLL, res.CVCoverage95, res.CVRows = sc.nll, sc.cover95, len(y)
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}
@@ -517,6 +521,39 @@ func heldOutScores[T Float](m *Model[T], preds []Prediction, y []T) (nlls, errs 
 	return nlls, errs, float64(in) / float64(len(y))
 }
 
+// calibrated are the scores of predictions of held-out rows, calibrated
+// by the factors fitted to them: per row, the negative log predictive
+// density and the squared error in original units, their means (the
+// root of the squared errors'), and the share of the targets inside
+// their central 95% calibrated interval.
+type calibrated struct {
+	varScale, corrScale float64
+	nlls, sqErrs        []float64
+	nll, rmse, cover95  float64
+}
+
+// calibrateScores fits the calibration factors (Model.Calibrate's) to
+// preds, the predictions of m's kind in the modeled units for the targets
+// y (dequantized as training was), calibrates preds with them in place,
+// widened on small data as the returned model is (widenSmall), and scores
+// them in original units through m's target transform.
+func (s *search[T]) calibrateScores(m *Model[T], preds []Prediction, y []T) calibrated {
+	var c calibrated
+	c.varScale, c.corrScale = fitScales(preds, s.dequantized(y), m.cfg.Loss.gaussian())
+	c.varScale *= widenSmall(preds, s.data.len())
+	var errs []float64
+	c.nlls, errs, c.cover95 = heldOutScores(m, preds, y)
+	c.sqErrs = make([]float64, len(errs))
+	var sumNLL, sumSq float64
+	for i, e := range errs {
+		c.sqErrs[i] = e * e
+		sumNLL += c.nlls[i]
+		sumSq += e * e
+	}
+	c.nll, c.rmse = sumNLL/float64(len(y)), math.Sqrt(sumSq/float64(len(y)))
+	return c
+}
+
 // dequantized returns the targets y plus the uniform noise on
 // (−quantum/2, quantum/2) that training added to them (fitRun), drawn
 // from the search's seed, or y itself for targets not on a lattice.
@@ -652,9 +689,9 @@ type folds[T Float] struct {
 	report func(AutoProgress)
 }
 
-// newFolds deals the rows into folds and starts each fold's run; a fold
-// whose model cannot be built is left out.
-func (s *search[T]) newFolds(win *candidate[T]) *folds[T] {
+// newFolds deals the rows into folds and starts each fold's run, of
+// members networks; a fold whose model cannot be built is left out.
+func (s *search[T]) newFolds(win *candidate[T], members int) *folds[T] {
 	pooled := s.data.subset(slices.Concat(s.trainRows.indices(), s.valRows.indices()))
 	n := pooled.len()
 	f := &folds[T]{
@@ -678,7 +715,7 @@ func (s *search[T]) newFolds(win *candidate[T]) *folds[T] {
 			}
 		}
 		f.tests[k] = s.data.subset(test)
-		t, err := s.trainer(win, s.cfg.Members)
+		t, err := s.trainer(win, members)
 		if err != nil {
 			continue
 		}
@@ -686,7 +723,7 @@ func (s *search[T]) newFolds(win *candidate[T]) *folds[T] {
 		// without validation rows, epoch never writes it.
 		// The folds of an ensemble follow its mean heads' epoch; a
 		// single network's (crossFit) have none to follow.
-		f.runs[k], _ = newFitRun(t, s.data.subset(train), rowSet[T]{}, s.runOptions(s.cfg.Members > 1))
+		f.runs[k], _ = newFitRun(t, s.data.subset(train), rowSet[T]{}, s.runOptions(members > 1))
 	}
 	return f
 }
@@ -800,12 +837,17 @@ func (f *folds[T]) predictions(epoch, meanEpoch int) (preds []Prediction, y []T)
 	return preds, y
 }
 
-// crossFit returns the cross-fitted predictions of folds whose models
-// train for epochs epochs (at least one) on Workers goroutines: the
-// calibration of a single network, whose epoch the search already found.
-func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction, y []T) {
-	epochs = max(1, epochs)
-	f := s.newFolds(win)
+// crossFit returns the cross-fitted predictions of folds whose single
+// networks of win's settings train for win's best epoch (at least one) on
+// Workers goroutines: the calibration of a single network, whose epoch
+// the search already found, and what the transform stage compares. The
+// first call trains the folds; a later one returns the same predictions.
+func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
+	if s.crossFitted.win == win {
+		return s.crossFitted.preds, s.crossFitted.y
+	}
+	epochs := max(1, win.run.stats.BestEpoch)
+	f := s.newFolds(win, 1)
 	f.best, f.bestMean = make([]bool, epochs+1), make([]bool, epochs+1)
 	f.best[epochs] = true
 	f.finish(epochs, 0)
@@ -813,7 +855,9 @@ func (s *search[T]) crossFit(win *candidate[T], epochs int) (preds []Prediction,
 		f.report = report
 		par.Each(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
 	})
-	return f.predictions(epochs, 0)
+	preds, y = f.predictions(epochs, 0)
+	s.crossFitted.win, s.crossFitted.preds, s.crossFitted.y = win, preds, y
+	return preds, y
 }
 
 // relay runs work on another goroutine and calls Progress, if set, on

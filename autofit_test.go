@@ -160,7 +160,7 @@ func TestAutoFitContextCancel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.run(); !errors.Is(err, context.Canceled) {
+		if _, err := s.choose(); !errors.Is(err, context.Canceled) {
 			t.Fatalf("cancelled after %d checks: %v", left, err)
 		}
 		epochs := 0

@@ -11,14 +11,17 @@ import (
 	"testing"
 
 	"github.com/gcpnet/gcp/internal/synth"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-// TestTransformFitScoresInOriginalUnits checks a run of the recipe on log
-// targets: trained on the same values z with and without the log, it
-// trains the same networks, so each row's held-out NLL in original units
-// must be its NLL in the modeled units plus z = ln y (the log's
-// Jacobian), and the model must carry the transform.
-func TestTransformFitScoresInOriginalUnits(t *testing.T) {
+// TestTransformSearchScoresInOriginalUnits checks the search of the
+// transform stage on log targets: run on the same values z with and
+// without the log, it trains the same networks and folds, so each row's
+// cross-fitted NLL in original units must be its NLL in the modeled
+// units plus z = ln y (the log's Jacobian), and the model must carry the
+// transform.
+func TestTransformSearchScoresInOriginalUnits(t *testing.T) {
 	x, y, _ := synth.SinOutliers(7, 300, 0, synth.Everywhere)
 	z := make([]float64, len(y))
 	x64 := make([]float64, len(x))
@@ -28,30 +31,24 @@ func TestTransformFitScoresInOriginalUnits(t *testing.T) {
 	}
 	opt := AutoOptions{MaxEpochs: 20, Seed: 3, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}}}
 	cfg := Config{Inputs: 1, Seed: 2, Members: 1}
-	plain, err := fitTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformNone)
+	plain, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformNone, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logged, err := fitTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformLog)
+	logged, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformLog, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if logged.m.TargetTransform() != TransformLog || len(logged.nlls) != len(plain.nlls) || len(plain.nlls) == 0 {
-		t.Fatalf("transform %v, %d and %d rows scored", logged.m.TargetTransform(), len(logged.nlls), len(plain.nlls))
+	held := plain.s.crossFitted.y
+	if logged.win.run.t.m.TargetTransform() != TransformLog || len(logged.scores.nlls) != len(held) || len(plain.scores.nlls) != len(held) || len(held) != len(z) {
+		t.Fatalf("transform %v, %d and %d rows scored, of %d", logged.win.run.t.m.TargetTransform(), len(logged.scores.nlls), len(plain.scores.nlls), len(z))
 	}
-	// The rows were scored in the same order, every row once (300 rows:
-	// the cross-fit). Each row's difference must be its z, so the sorted
-	// differences are the sorted z; a few roundings of values of order 1
-	// apart, 1e-12 relative.
-	d := make([]float64, len(z))
-	for i, v := range plain.nlls {
-		d[i] = logged.nlls[i] - v
-	}
-	slices.Sort(d)
-	slices.Sort(z)
-	for i := range d {
-		if math.Abs(d[i]-z[i]) > 1e-12*max(1, math.Abs(z[i])) {
-			t.Fatalf("sorted difference %d: %v, want z = %v", i, d[i], z[i])
+	// Every row scored once (the cross-fit), in the same order in both:
+	// each row's difference must be its z; a few roundings of values of
+	// order 1 apart, 1e-12 relative.
+	for i, v := range plain.scores.nlls {
+		if d := logged.scores.nlls[i] - v; math.Abs(d-held[i]) > 1e-12*max(1, math.Abs(held[i])) {
+			t.Fatalf("row %d: difference %v, want z = %v", i, d, held[i])
 		}
 	}
 }
@@ -71,11 +68,12 @@ func logNormalRows(seed uint64, n int) (x, y []float64) {
 }
 
 // TestAutoFitChoosesTransform checks the transform stage: by default, on
-// a positive skewed target, AutoFit trains with and without the log and
-// returns, byte for byte, the model that the kept transform alone
-// trains, its held-out NLL that of TransformChoice; on the same target
-// shifted below 0 it trains once, without the log. Progress names each
-// run's transform.
+// a positive skewed target, AutoFit searches and cross-fits with and
+// without the log, and returns, byte for byte, the model that the kept
+// transform alone trains, its cross-fitted NLL that of TransformChoice
+// (a single network's calibration folds are those the comparison
+// trained); on the same target shifted below 0 it trains once, without
+// the log. Progress names each search's transform.
 func TestAutoFitChoosesTransform(t *testing.T) {
 	x, y := logNormalRows(4, 150)
 	cfg := Config{Inputs: 2, Seed: 1, Members: 1}
@@ -140,6 +138,36 @@ func TestAutoFitTransformErrors(t *testing.T) {
 		}
 		if tc.want == ErrDomain && !strings.Contains(err.Error(), "y[7]") {
 			t.Errorf("%v: %v does not name y[7]", tc.trs, err)
+		}
+	}
+}
+
+// TestAutoFitTransformWorkersBitIdentical checks that the transform
+// stage, whose searches and single-network folds run before the kept
+// transform's ensemble and its folds, returns the same model and result
+// whatever the number of workers.
+func TestAutoFitTransformWorkersBitIdentical(t *testing.T) {
+	x, y := logNormalRows(6, 150)
+	var got [][]byte
+	var res []AutoResult
+	for _, workers := range []int{1, 2, 4} {
+		m, r, err := AutoFit(Config{Inputs: 2, Seed: 1, Members: 2}, TrainConfig{Seed: 1}, x, y,
+			AutoOptions{MaxEpochs: 24, Seed: 5, Workers: workers, LearningRates: []float64{1e-3, 3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}, {12}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Transform.Compared {
+			t.Fatalf("workers %d: the transforms were not compared: %+v", workers, r.Transform)
+		}
+		b, err := m.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, res = append(got, b), append(res, r)
+	}
+	for i := 1; i < len(got); i++ {
+		if !bytes.Equal(got[0], got[i]) || !cmp.Equal(res[0], res[i], cmpopts.EquateNaNs()) {
+			t.Fatalf("workers change the result: %+v against %+v", res[0], res[i])
 		}
 	}
 }

@@ -102,7 +102,7 @@ const autoLogSkew = 1
 // TransformChoice is which target transform was chosen and why: by
 // ChooseTargetTransform from the targets' skewness alone, or by AutoFit
 // (AutoResult.Transform), which where the skewness makes the log a
-// candidate trains the model both ways and compares them on held-out
+// candidate searches both ways and compares the winners on held-out
 // rows.
 type TransformChoice struct {
 	Transform TargetTransform
@@ -112,11 +112,13 @@ type TransformChoice struct {
 	// Skew is the targets' sample skewness, m₃/m₂^{3/2}; LogSkew that of
 	// their logarithms, NaN unless Positive.
 	Skew, LogSkew float64
-	// Compared reports that AutoFit trained the model both without and
-	// with the log and kept Transform by their held-out scores (see
-	// AutoFit); CVNLL and CVRMSE are then each model's held-out NLL and
-	// RMSE in original units, indexed by transform: CVNLL[TransformLog]
-	// is the log model's.
+	// Compared reports that AutoFit searched both without and with the
+	// log and kept Transform by the held-out scores of each search's
+	// winner (see AutoFit); CVNLL and CVRMSE are then each winner's
+	// cross-fitted, calibrated NLL and RMSE in original units, indexed by
+	// transform: CVNLL[TransformLog] is the log's. The winner is a single
+	// network, so for an ensemble these are not the returned model's
+	// AutoResult.CVNLL.
 	Compared      bool
 	CVNLL, CVRMSE [2]float64
 }
@@ -156,8 +158,8 @@ func (c TransformChoice) screen() TargetTransform {
 // skewness is at least 1 (the mark of a highly skewed sample) and the log
 // makes them more symmetric (|skewness of ln y| below the skewness of y);
 // TransformNone otherwise. Skewness says when a log scale may help, not
-// that it will: AutoFit's default takes it as a screen, and trains the
-// model both ways where it picks the log (AutoOptions.TargetTransforms).
+// that it will: AutoFit's default takes it as a screen, and searches
+// both ways where it picks the log (AutoOptions.TargetTransforms).
 // It is the whole choice for a model trained without held-out rows to
 // compare on, by Fit. Pass the training rows' targets only, never those
 // of rows held out to test on.

@@ -12,8 +12,9 @@ import (
 
 // fitProgress follows the phases of gcp.AutoFit that its Progress callback
 // reports (gcp.AutoProgress): the search, an ensemble's run and the
-// calibration folds, once for each target transform the recipe trains
-// with. On a terminal it draws each phase on a line of its
+// calibration folds; where the recipe compares target transforms, the
+// search and its winner's folds for each, then the kept one's ensemble
+// and folds. On a terminal it draws each phase on a line of its
 // own, a progress bar that ends by saying how long the phase took; always
 // it records each phase's span for the summary.
 type fitProgress struct {
@@ -84,8 +85,8 @@ func (f *fitProgress) end() {
 // summary describes the phases' spans on one line. An ensemble's span
 // says that the calibration folds trained behind it only where there were
 // folds: from 5000 rows on, AutoFit calibrates on held-out rows instead.
-// Where the recipe trained with more than one target transform, the
-// phases of each come after its name.
+// Where the recipe compared target transforms, each run of phases of one
+// transform comes after its name.
 func (f *fitProgress) summary() string {
 	folds := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseCalibration })
 	transforms := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.transform != f.phases[0].transform })
