@@ -21805,7 +21805,7 @@ standardizeF64AVX512_done:
 	RET
 
 // func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
 TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-44
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
@@ -21824,7 +21824,8 @@ TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-44
 	VPBROADCASTQ AX, Z8
 	MOVL         $0x00000001, AX
 	VPBROADCASTQ AX, Z9
-	VPBROADCASTD cut+32(FP), Z10
+	MOVQ         cut+32(FP), AX
+	VPBROADCASTW AX, Z10
 	VBROADCASTSS keep+40(FP), Z11
 
 dropoutMaskF32AVX512_group:
@@ -21835,10 +21836,13 @@ dropoutMaskF32AVX512_group:
 	VPXORQ    Z13, Z12, Z12
 	VPORQ     Z9, Z1, Z13
 	VPMULLQ   Z13, Z12, Z12
-	VPCMPUD   $0x05, Z10, Z12, K1
+	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPS.Z Z11, K1, Z13
 	VMOVUPS   Z13, (DI)
-	ADDQ      $0x40, DI
+	KSHIFTRD  $0x10, K1, K2
+	VMOVUPS.Z Z11, K2, Z13
+	VMOVUPS   Z13, 64(DI)
+	ADDQ      $0x00000080, DI
 	DECQ      CX
 	JZ        dropoutMaskF32AVX512_done
 	VPSRLQ    $0x20, Z1, Z14
@@ -21880,7 +21884,7 @@ dropoutMaskF32AVX512_done:
 	RET
 
 // func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64)
-// Requires: AVX, AVX512DQ, AVX512F
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
 TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
@@ -21899,7 +21903,8 @@ TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTQ AX, Z8
 	MOVL         $0x00000001, AX
 	VPBROADCASTQ AX, Z9
-	VPBROADCASTD cut+32(FP), Z10
+	MOVQ         cut+32(FP), AX
+	VPBROADCASTW AX, Z10
 	VBROADCASTSD keep+40(FP), Z11
 
 dropoutMaskF64AVX512_group:
@@ -21910,13 +21915,19 @@ dropoutMaskF64AVX512_group:
 	VPXORQ    Z13, Z12, Z12
 	VPORQ     Z9, Z1, Z13
 	VPMULLQ   Z13, Z12, Z12
-	VPCMPUD   $0x05, Z10, Z12, K1
-	KSHIFTRW  $0x08, K1, K2
+	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPD.Z Z11, K1, Z13
-	VMOVUPD.Z Z11, K2, Z14
 	VMOVUPD   Z13, (DI)
-	VMOVUPD   Z14, 64(DI)
-	ADDQ      $0x80, DI
+	KSHIFTRD  $0x08, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMOVUPD   Z13, 64(DI)
+	KSHIFTRD  $0x10, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMOVUPD   Z13, 128(DI)
+	KSHIFTRD  $0x18, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMOVUPD   Z13, 192(DI)
+	ADDQ      $0x00000100, DI
 	DECQ      CX
 	JZ        dropoutMaskF64AVX512_done
 	VPSRLQ    $0x20, Z1, Z14

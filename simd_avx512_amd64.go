@@ -52,16 +52,16 @@ var pcgJump8 = func() [4]uint64 {
 }()
 
 // dropoutMaskAVX512 is dropoutMaskGeneric with the AVX-512 kernels for whole
-// groups of 16 units, which draw eight numbers at a time from eight
+// groups of 32 units, which draw eight numbers at a time from eight
 // states of the generator a draw apart, each stepping eight draws at once:
-// the same numbers, the same mask, bit for bit. The last len(mask) mod 16
+// the same numbers, the same mask, bit for bit. The last len(mask) mod 32
 // units go to dropoutMaskGeneric, from the state after the last group. The
 // stubs are called directly, so that lanes stays on the stack.
 func dropoutMaskAVX512[T Float](src *pcg, p float64, mask []T) {
-	groups := len(mask) / 16
+	groups := len(mask) / 32
 	if groups > 0 {
 		if raceEnabled {
-			raceWrite(mask[:16*groups])
+			raceWrite(mask[:32*groups])
 		}
 		// lanes: the states after the first eight draws, his then los.
 		var lanes [16]uint64
@@ -70,7 +70,7 @@ func dropoutMaskAVX512[T Float](src *pcg, p float64, mask []T) {
 			g, _ = g.next()
 			lanes[j], lanes[8+j] = g.hi, g.lo
 		}
-		cut := uint64(p * (1 << 32)) // as dropoutMaskGeneric's
+		cut := uint64(p * (1 << 16)) // as dropoutMaskGeneric's
 		switch m := any(mask).(type) {
 		case []float32:
 			dropoutMaskF32AVX512(groups, &m[0], &lanes, &pcgJump8, cut, float32(1/(1-p)))
@@ -79,15 +79,15 @@ func dropoutMaskAVX512[T Float](src *pcg, p float64, mask []T) {
 		}
 		*src = pcg{lanes[7], lanes[15]}
 	}
-	dropoutMaskGeneric(src, p, mask[16*groups:])
+	dropoutMaskGeneric(src, p, mask[32*groups:])
 }
 
-// dropoutMaskF32AVX512 writes groups·16 units of dropoutMaskGeneric's mask,
+// dropoutMaskF32AVX512 writes groups·32 units of dropoutMaskGeneric's mask,
 // each group from eight draws, the generator's states after each in
 // lanes (the his, then the los), which it leaves holding the states after
 // the last group's draws; jump holds pcgJump(8) as (A.lo, A.hi, C.lo,
-// C.hi), cut is dropoutMaskGeneric's (a unit is dropped where its half of a
-// draw is below it), keep is 1/(1−p).
+// C.hi), cut is dropoutMaskGeneric's (a unit is dropped where its quarter
+// of a draw is below it), keep is 1/(1−p).
 //
 //go:noescape
 func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32)

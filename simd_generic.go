@@ -430,22 +430,37 @@ func tanhGeneric[T Float](x []T) {
 }
 
 // dropoutMaskGeneric fills mask with inverted-dropout factors for rate p,
-// drawn from src as drawMask describes: the generic kernel of the tables'
-// dropoutMask, which the AVX-512 table does eight draws at a time
-// (dropoutMaskAVX512). The state stays in a local copy
-// for the loop, and each factor is keep·1 or keep·0 by the sign of
-// half − cut, with no branch: the units drop at random, so a branch on
-// them would be mispredicted for about one unit in ten at p = 0.1.
+// drawn from src as drawMask describes, each draw deciding four units by
+// its 16-bit quarters: the generic kernel of the tables' dropoutMask,
+// which the AVX-512 table does eight draws at a time
+// (dropoutMaskAVX512).
 func dropoutMaskGeneric[T Float](src *pcg, p float64, mask []T) {
+	dropoutMaskWidth(src, p, mask, 16)
+}
+
+// dropoutMaskWidth fills mask with inverted-dropout factors for rate p,
+// each 64-bit draw from src deciding 64/width units by its width-bit
+// parts, lowest first: a unit is dropped (0) when its part is below
+// p·2^width and kept (1/(1−p)) otherwise, so p is honoured to 2^−width,
+// and a mask whose length is not a multiple of 64/width leaves the rest
+// of its last draw unused. The state stays in a local copy for the loop,
+// and each factor is keep·1 or keep·0 by the sign of part − cut, with no
+// branch: the units drop at random, so a branch on them would be
+// mispredicted for about one unit in ten at p = 0.1. Training draws 16
+// bits a unit (dropoutMaskGeneric), where the generator was a fifth of a
+// minibatch-32 step at 32; ML_Bayes's MC masks keep the 32 bits their
+// saved models were written with (mcDropoutMasks).
+func dropoutMaskWidth[T Float](src *pcg, p float64, mask []T, width uint) {
 	g := *src
 	keep := T(1 / (1 - p))
-	cut := int64(p * (1 << 32)) // p < 1, so cut < 2³²
+	cut := int64(p * float64(uint64(1)<<width)) // p < 1, so cut < 2^width
+	per, part := int(64/width), uint64(1)<<width-1
 	var bits uint64
-	for i := 0; i < len(mask); i += 2 {
+	for i := 0; i < len(mask); i += per {
 		g, bits = g.next()
-		mask[i] = keep * T(1+(int64(uint32(bits))-cut)>>63)
-		if i+1 < len(mask) {
-			mask[i+1] = keep * T(1+(int64(bits>>32)-cut)>>63)
+		for j := i; j < min(i+per, len(mask)); j++ {
+			mask[j] = keep * T(1+(int64(bits&part)-cut)>>63)
+			bits >>= width
 		}
 	}
 	*src = g

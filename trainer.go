@@ -236,7 +236,8 @@ func (t *Trainer[T]) gcpScales(za, zb, zn []T, fixedAlpha float64) {
 // drawMask fills mask for inverted dropout: each unit is kept with
 // probability 1−p and then scaled by 1/(1−p), so the expected activation
 // is unchanged and prediction needs no rescaling. Each 64-bit draw decides
-// two units by its 32-bit halves (a unit is dropped when its half is below
-// p·2³², so p is honoured to 2⁻³²): the generator was most of a large
-// batch's step when every unit took a draw of its own.
+// four units by its 16-bit quarters (a unit is dropped when its quarter
+// is below p·2¹⁶, so p is honoured to 2⁻¹⁶, 1.5·10⁻⁵): the generator was
+// most of a large batch's step when every unit took a draw of its own,
+// and still a fifth of a minibatch-32 step when two units shared one.
 func (t *Trainer[T]) drawMask(mask []T) { t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask) }
