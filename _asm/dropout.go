@@ -12,7 +12,9 @@ import (
 // state after draw 8g+j+1, as the 128-bit (hi, lo) in Z0 and Z1; its
 // output (DXSM, as pcg.next) is one qword whose four words, low first,
 // decide units 32g+4j … 32g+4j+3: kept (keep) where the word is at least
-// cut, unsigned, and 0 where below, by an opmask of the 32 words. Then each
+// cut, unsigned, and 0 where below, by an opmask of the 32 words; each
+// vector of the mask is stored, and multiplied by the same units of act
+// into drop (VMULPS, as mulTo), with the mask still in a register. Then each
 // lane steps eight draws ahead at once, s = A·s + C modulo 2¹²⁸ with the
 // jump constants (A, C) of eight steps: the low 64 bits of the products
 // by VPMULLQ, and the high 64 bits of lo·A.lo from four 32-bit products.
@@ -21,8 +23,10 @@ import (
 func dropoutMask(t elem) {
 	var (
 		n     = RCX // groups left
-		mp    = RDI // &mask[16g]
+		mp    = RDI // &mask[32g]
 		lanes = RSI
+		ap    = R8 // &act[32g]
+		dp    = R9 // &drop[32g]
 	)
 	l := kernel(t.name("dropoutMask"))
 	hi, lo := Z0, Z1
@@ -30,6 +34,8 @@ func dropoutMask(t elem) {
 	Load(Param("groups"), n)
 	Load(Param("mask"), mp)
 	Load(Param("lanes"), lanes)
+	Load(Param("act"), ap)
+	Load(Param("drop"), dp)
 	Load(Param("jump"), RAX)
 	VMOVDQU64(at(lanes, 0, nil, 0), hi)
 	VMOVDQU64(at(lanes, 64, nil, 0), lo)
@@ -69,8 +75,12 @@ func dropoutMask(t elem) {
 		}
 		t.MOVU_Z(keep, k, Z13)
 		t.MOVU(Z13, at(mp, 64*v, nil, 0))
+		t.MUL(at(ap, 64*v, nil, 0), Z13, Z13)
+		t.MOVU(Z13, at(dp, 64*v, nil, 0))
 	}
 	ADDQ(U32(32*t.size), mp)
+	ADDQ(U32(32*t.size), ap)
+	ADDQ(U32(32*t.size), dp)
 	DECQ(n)
 	JZ(l.L("done"))
 
