@@ -115,18 +115,23 @@ func benchStep[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, batch int
 }
 
 // benchStepConfig measures one Adam step of a model of cfg at minibatch
-// batch.
+// batch. The steps cycle through the minibatches of stepBenchRows random
+// rows (one minibatch if it is larger): a million steps on one row
+// (BenchmarkStepOverhead's batch 1 for 3 s) fitted it until the update
+// diverged.
 func benchStepConfig[T Float](b *testing.B, k *kernelSet[T], cfg Config, batch int) {
 	inputs := cfg.Inputs
 	m := mustModel[T](b, cfg)
 	m.k = k // before NewTrainer, whose optimizer takes the model's table
 	tr := mustTrainer(b, m, TrainConfig{BatchSize: batch, LearningRate: 1e-4})
-	x, y := randomBatch[T](1, batch, inputs)
+	batches := max(1, stepBenchRows/batch)
+	x, y := randomBatch[T](1, batches*batch, inputs)
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
-		if _, err := tr.Step(x, y); err != nil {
+		j := i % batches * batch
+		if _, err := tr.Step(x[j*inputs:(j+batch)*inputs], y[j:j+batch]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -148,6 +153,9 @@ func BenchmarkStep(b *testing.B) {
 		}
 	}
 }
+
+// stepBenchRows is about how many rows a step benchmark cycles through.
+const stepBenchRows = 4096
 
 // stepOverheadBatches are the minibatches of BenchmarkStepOverhead and
 // of TestStepAllocatesNothing: one row, the paper's 5 and AutoFit's 32.
