@@ -336,7 +336,7 @@ func (m *Model[T]) Clone() *Model[T] {
 func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
 	mask := make([]T, cfg.MCSamples*l.width(l.last()))
 	src := newPCG(cfg.Seed, mcDropoutStream)
-	dropoutMaskWidth(&src, cfg.Dropout, mask, 32)
+	dropoutMask32(&src, cfg.Dropout, mask)
 	return mask
 }
 

@@ -34,18 +34,15 @@ func TestPCGMatchesRand(t *testing.T) {
 // below p·2^width and kept (1/(1−p)) otherwise, a mask whose length is not
 // a multiple of 64/width using the low parts of its last draw; and
 // consecutive masks continue the stream. Training's masks
-// (dropoutMaskGeneric) take 16 bits a unit, ML_Bayes's MC masks 32.
+// (dropoutMaskGeneric) take 16 bits a unit, ML_Bayes's MC masks
+// (dropoutMask32) 32.
 func TestDropoutMaskRule(t *testing.T) {
 	for _, width := range []uint{16, 32} {
-		draw := func(src *pcg, p float64, mask []float64) { dropoutMaskWidth(src, p, mask, width) }
-		if width == 16 {
-			draw = dropoutMaskGeneric[float64]
+		draw, draw32 := dropoutMaskGeneric[float64], dropoutMaskGeneric[float32]
+		if width == 32 {
+			draw, draw32 = dropoutMask32[float64], dropoutMask32[float32]
 		}
 		t.Run(fmt.Sprintf("width%d/float64", width), func(t *testing.T) { ktDropoutRule(t, width, draw) })
-		draw32 := func(src *pcg, p float64, mask []float32) { dropoutMaskWidth(src, p, mask, width) }
-		if width == 16 {
-			draw32 = dropoutMaskGeneric[float32]
-		}
 		t.Run(fmt.Sprintf("width%d/float32", width), func(t *testing.T) { ktDropoutRule(t, width, draw32) })
 	}
 }
