@@ -115,18 +115,23 @@ func benchStep[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, batch int
 }
 
 // benchStepConfig measures one Adam step of a model of cfg at minibatch
-// batch.
+// batch. The steps cycle through the minibatches of stepBenchRows random
+// rows (one minibatch if it is larger): a million steps on one row
+// (BenchmarkStepOverhead's batch 1 for 3 s) fitted it until the update
+// diverged.
 func benchStepConfig[T Float](b *testing.B, k *kernelSet[T], cfg Config, batch int) {
 	inputs := cfg.Inputs
 	m := mustModel[T](b, cfg)
 	m.k = k // before NewTrainer, whose optimizer takes the model's table
 	tr := mustTrainer(b, m, TrainConfig{BatchSize: batch, LearningRate: 1e-4})
-	x, y := randomBatch[T](1, batch, inputs)
+	batches := max(1, stepBenchRows/batch)
+	x, y := randomBatch[T](1, batches*batch, inputs)
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
-		if _, err := tr.Step(x, y); err != nil {
+		j := i % batches * batch
+		if _, err := tr.Step(x[j*inputs:(j+batch)*inputs], y[j:j+batch]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -149,18 +154,26 @@ func BenchmarkStep(b *testing.B) {
 	}
 }
 
+// stepBenchRows is about how many rows a step benchmark cycles through.
+const stepBenchRows = 4096
+
+// stepOverheadBatches are the minibatches of BenchmarkStepOverhead and
+// of TestStepAllocatesNothing: one row, the paper's 5 and AutoFit's 32.
+var stepOverheadBatches = []int{1, 5, 32}
+
 // BenchmarkStepOverhead measures the fixed cost of a step, what does not
 // grow with the rows: Adam steps of the paper's UCI network (D = 13, H =
-// 50, dropout 0.1) at minibatches of 1, 2, 5 and 32, whose time per step
-// against the batch is close to a line; its intercept is the per-step
-// overhead (the optimizer over all parameters, the checks, the calls of
-// the kernels), its slope the work of a row.
+// 50, dropout 0.1) at the minibatches of stepOverheadBatches, whose time
+// per step against the batch is close to a line; its intercept is the
+// per-step overhead (the optimizer over all parameters, the checks, the
+// calls of the kernels), its slope the work of a row. It runs on every
+// kernel table the CPU has, float32 and float64.
 func BenchmarkStepOverhead(b *testing.B) {
-	for _, batch := range []int{1, 2, 5, 32} {
+	for _, batch := range stepOverheadBatches {
 		b.Run(fmt.Sprintf("batch%d", batch), func(b *testing.B) {
-			for _, im := range benchImpls[float32]() {
-				b.Run(im.name, func(b *testing.B) { benchStep(b, im.k, 13, 50, batch) })
-			}
+			benchTypes(b,
+				func(b *testing.B, k *kernelSet[float32]) { benchStep(b, k, 13, 50, batch) },
+				func(b *testing.B, k *kernelSet[float64]) { benchStep(b, k, 13, 50, batch) })
 		})
 	}
 }

@@ -387,11 +387,13 @@ func (m *Model[T]) Clone() *Model[T] {
 // mcDropoutMasks returns the MCSamples inverted-dropout masks of a
 // LossMLBayes model, one row of width(last) each, drawn from cfg.Seed: the
 // same masks serve every input, so a prediction is reproducible and does
-// not depend on the batch it is part of.
+// not depend on the batch it is part of. Each draw decides two units by
+// its 32-bit halves, as when the saved models were written: a model
+// read back predicts what it predicted.
 func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
 	mask := make([]T, cfg.MCSamples*l.width(l.last()))
 	src := newPCG(cfg.Seed, mcDropoutStream)
-	dropoutMaskGeneric(&src, cfg.Dropout, mask)
+	dropoutMask32(&src, cfg.Dropout, mask)
 	return mask
 }
 

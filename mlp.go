@@ -232,16 +232,10 @@ func newActivations[T Float](l *layout, rows int, dropout bool) *activations[T] 
 func (a *activations[T]) head(h, n int) []T { return a.out[h*n : h*n+n] }
 
 // forward runs the network with parameters p on the first n rows of a.x and
-// leaves the raw head outputs in a.out, head h's in a.head(h, n). A non-nil
-// mask (n × width(last)) applies inverted dropout between the last hidden
-// layer and the output (Sec. 6.4).
-func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int, mask []T) {
-	in := forwardHidden(k, l, act, p, a, n)
-	if mask != nil {
-		k.mulTo(a.drop[:len(in)], in, mask)
-		in = a.drop
-	}
-	forwardOutput(k, l, p, a, n, in)
+// leaves the raw head outputs in a.out, head h's in a.head(h, n). (A
+// trainer runs the two halves itself, with dropout between them.)
+func forward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a *activations[T], n int) {
+	forwardOutput(k, l, p, a, n, forwardHidden(k, l, act, p, a, n))
 }
 
 // forwardMC runs the network on the one row in a.x under each of the s

@@ -15,8 +15,14 @@ func TestDropoutMask(t *testing.T) {
 	const p, n = 0.3, 200000
 	m := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Dropout: p, Seed: 1})
 	tr := mustTrainer(t, m, TrainConfig{BatchSize: 1, Seed: 3})
-	mask := make([]float32, n)
-	tr.drawMask(mask)
+	mask, drop, ones := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	tr.drawMask(mask, ones, drop)
+	if !slices.Equal(drop, mask) {
+		t.Error("drop = 1·mask differs from mask")
+	}
 	var zeros int
 	var sum float64
 	for _, v := range mask {
@@ -75,7 +81,7 @@ func TestNetworkGradient(t *testing.T) {
 			var mask []float64 // the same dropout noise for every evaluation
 			if tr.mask != nil {
 				mask = tr.mask[:n*m.lay.width(m.lay.last())]
-				tr.drawMask(mask)
+				dropoutMaskGeneric(&tr.src, m.cfg.Dropout, mask)
 			}
 			tr.gradientMasked(n, mask)
 			grad := slices.Clone(tr.grad)
@@ -123,7 +129,7 @@ func TestCopyMeanHeads(t *testing.T) {
 			for j := range a.x {
 				a.x[j] = float64(j%7) - 3
 			}
-			forward(src.k, src.lay, Tanh, p, a, n, nil)
+			forward(src.k, src.lay, Tanh, p, a, n)
 			outs[i] = slices.Clone(a.out)
 		}
 		for h := 0; h < src.lay.heads; h++ {

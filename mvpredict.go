@@ -22,7 +22,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	if err := m.standardizeRows(a.x[:len(x)], x, ws.z[:1]); err != nil {
 		return err
 	}
-	forward(m.k, l, m.cfg.Activation, m.params, a, 1, nil)
+	forward(m.k, l, m.cfg.Activation, m.params, a, 1)
 	if !m.k.allFinite(a.out[:l.outputs]) {
 		return ErrNonFinite
 	}

@@ -60,7 +60,7 @@ func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 			var mask []float64
 			if tr.mask != nil {
 				mask = tr.mask[:n*m.lay.width(m.lay.last())]
-				tr.drawMask(mask)
+				dropoutMaskGeneric(&tr.src, m.cfg.Dropout, mask)
 			}
 			tr.gradientMasked(n, mask)
 			grad := slices.Clone(tr.grad)
@@ -222,7 +222,7 @@ func handMember(t *testing.T, m *Model[float64], x []float64, k int) (mean, l []
 	if err := m.standardizeRows(a.x, x, make([]float64, 1)); err != nil {
 		t.Fatal(err)
 	}
-	forward(m.k, lay, m.cfg.Activation, m.params, a, 1, nil)
+	forward(m.k, lay, m.cfg.Activation, m.params, a, 1)
 	mean, l = make([]float64, d), make([]float64, d*(d+1)/2)
 	for j := range d {
 		mean[j] = m.ext.targets.means[j] + m.ext.targets.scales[j]*a.out[lay.multiColumn(mvHeadMean, k)+j]

@@ -1,6 +1,7 @@
 package gcp
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -27,31 +28,41 @@ func TestPCGMatchesRand(t *testing.T) {
 	}
 }
 
-// TestDropoutMaskRule checks dropoutMaskGeneric against drawMask's rule,
-// written out with math/rand/v2's PCG: each draw decides two units by its
-// halves, low half first, a unit dropped (0) when its half is below p·2³²
-// and kept (1/(1−p)) otherwise, a mask of odd length using the low half of
-// its last draw; and consecutive masks continue the stream.
+// TestDropoutMaskRule checks the dropout masks against their rule,
+// written out with math/rand/v2's PCG: each draw decides 64/width units by
+// its width-bit parts, lowest first, a unit dropped (0) when its part is
+// below p·2^width and kept (1/(1−p)) otherwise, a mask whose length is not
+// a multiple of 64/width using the low parts of its last draw; and
+// consecutive masks continue the stream. Training's masks
+// (dropoutMaskGeneric) take 16 bits a unit, ML_Bayes's MC masks
+// (dropoutMask32) 32.
 func TestDropoutMaskRule(t *testing.T) {
-	t.Run("float32", func(t *testing.T) { ktDropoutRule[float32](t) })
-	t.Run("float64", func(t *testing.T) { ktDropoutRule[float64](t) })
+	for _, width := range []uint{16, 32} {
+		draw, draw32 := dropoutMaskGeneric[float64], dropoutMaskGeneric[float32]
+		if width == 32 {
+			draw, draw32 = dropoutMask32[float64], dropoutMask32[float32]
+		}
+		t.Run(fmt.Sprintf("width%d/float64", width), func(t *testing.T) { ktDropoutRule(t, width, draw) })
+		t.Run(fmt.Sprintf("width%d/float32", width), func(t *testing.T) { ktDropoutRule(t, width, draw32) })
+	}
 }
 
-func ktDropoutRule[T Float](t *testing.T) {
+func ktDropoutRule[T Float](t *testing.T, width uint, draw func(*pcg, float64, []T)) {
+	per := int(64 / width)
 	for _, p := range []float64{0.1, 0.5, 0.9, 1e-9, 0.999999} {
 		ref := rand.NewPCG(7, dropoutStream)
 		src := newPCG(7, dropoutStream)
 		keep := T(1 / (1 - p))
-		cut := uint64(p * (1 << 32))
+		cut := uint64(p * float64(uint64(1)<<width))
 		dropped, total := 0, 0
-		for _, n := range []int{1, 2, 3, 64, 1001, 4000} {
+		for _, n := range []int{1, 2, 3, 5, 64, 1001, 4000} {
 			mask := make([]T, n)
-			dropoutMaskGeneric(&src, p, mask)
-			for i := 0; i < n; i += 2 {
+			draw(&src, p, mask)
+			for i := 0; i < n; i += per {
 				bits := ref.Uint64()
-				for h := 0; h < 2 && i+h < n; h++ {
+				for h := 0; h < per && i+h < n; h++ {
 					want := keep
-					if half := bits >> (32 * h) & (1<<32 - 1); half < cut {
+					if part := bits >> (width * uint(h)) & (1<<width - 1); part < cut {
 						want = 0
 						dropped++
 					}
@@ -62,8 +73,9 @@ func ktDropoutRule[T Float](t *testing.T) {
 				}
 			}
 		}
-		// The share dropped, against p: a binomial's 6 standard deviations.
-		if sd := math.Sqrt(p * (1 - p) / float64(total)); math.Abs(float64(dropped)/float64(total)-p) > 6*sd+1e-9 {
+		// The share dropped, against p: a binomial's 6 standard
+		// deviations, and the 2^−width to which the cut honours p.
+		if sd := math.Sqrt(p * (1 - p) / float64(total)); math.Abs(float64(dropped)/float64(total)-p) > 6*sd+1/float64(uint64(1)<<width) {
 			t.Errorf("p=%v: dropped %d of %d", p, dropped, total)
 		}
 	}

@@ -114,7 +114,7 @@ func (m *Model[T]) predictBatch(ws *Workspace[T], x []T, out []Prediction, tr Ta
 			passes = m.cfg.MCSamples
 			forwardMC(m.k, m.lay, m.cfg.Activation, m.params, a, passes, m.mcMask)
 		} else {
-			forward(m.k, m.lay, m.cfg.Activation, m.params, a, n, nil)
+			forward(m.k, m.lay, m.cfg.Activation, m.params, a, n)
 		}
 		if !m.k.allFinite(a.out[:m.lay.heads*passes]) {
 			return ErrNonFinite

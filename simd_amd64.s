@@ -21804,12 +21804,14 @@ standardizeF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-44
+// func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32, act *float32, drop *float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-64
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
 	MOVQ         lanes+16(FP), SI
+	MOVQ         act+48(FP), R8
+	MOVQ         drop+56(FP), R9
 	MOVQ         jump+24(FP), AX
 	VMOVDQU64    (SI), Z0
 	VMOVDQU64    64(SI), Z1
@@ -21824,7 +21826,8 @@ TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-44
 	VPBROADCASTQ AX, Z8
 	MOVL         $0x00000001, AX
 	VPBROADCASTQ AX, Z9
-	VPBROADCASTD cut+32(FP), Z10
+	MOVQ         cut+32(FP), AX
+	VPBROADCASTW AX, Z10
 	VBROADCASTSS keep+40(FP), Z11
 
 dropoutMaskF32AVX512_group:
@@ -21835,10 +21838,19 @@ dropoutMaskF32AVX512_group:
 	VPXORQ    Z13, Z12, Z12
 	VPORQ     Z9, Z1, Z13
 	VPMULLQ   Z13, Z12, Z12
-	VPCMPUD   $0x05, Z10, Z12, K1
+	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPS.Z Z11, K1, Z13
 	VMOVUPS   Z13, (DI)
-	ADDQ      $0x40, DI
+	VMULPS    (R8), Z13, Z13
+	VMOVUPS   Z13, (R9)
+	KSHIFTRD  $0x10, K1, K2
+	VMOVUPS.Z Z11, K2, Z13
+	VMOVUPS   Z13, 64(DI)
+	VMULPS    64(R8), Z13, Z13
+	VMOVUPS   Z13, 64(R9)
+	ADDQ      $0x00000080, DI
+	ADDQ      $0x00000080, R8
+	ADDQ      $0x00000080, R9
 	DECQ      CX
 	JZ        dropoutMaskF32AVX512_done
 	VPSRLQ    $0x20, Z1, Z14
@@ -21879,12 +21891,14 @@ dropoutMaskF32AVX512_done:
 	VPXORD    Z20, Z20, Z20
 	RET
 
-// func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64)
-// Requires: AVX, AVX512DQ, AVX512F
-TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-48
+// func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64, act *float64, drop *float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F
+TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-64
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
 	MOVQ         lanes+16(FP), SI
+	MOVQ         act+48(FP), R8
+	MOVQ         drop+56(FP), R9
 	MOVQ         jump+24(FP), AX
 	VMOVDQU64    (SI), Z0
 	VMOVDQU64    64(SI), Z1
@@ -21899,7 +21913,8 @@ TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-48
 	VPBROADCASTQ AX, Z8
 	MOVL         $0x00000001, AX
 	VPBROADCASTQ AX, Z9
-	VPBROADCASTD cut+32(FP), Z10
+	MOVQ         cut+32(FP), AX
+	VPBROADCASTW AX, Z10
 	VBROADCASTSD keep+40(FP), Z11
 
 dropoutMaskF64AVX512_group:
@@ -21910,13 +21925,29 @@ dropoutMaskF64AVX512_group:
 	VPXORQ    Z13, Z12, Z12
 	VPORQ     Z9, Z1, Z13
 	VPMULLQ   Z13, Z12, Z12
-	VPCMPUD   $0x05, Z10, Z12, K1
-	KSHIFTRW  $0x08, K1, K2
+	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPD.Z Z11, K1, Z13
-	VMOVUPD.Z Z11, K2, Z14
 	VMOVUPD   Z13, (DI)
-	VMOVUPD   Z14, 64(DI)
-	ADDQ      $0x80, DI
+	VMULPD    (R8), Z13, Z13
+	VMOVUPD   Z13, (R9)
+	KSHIFTRD  $0x08, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMOVUPD   Z13, 64(DI)
+	VMULPD    64(R8), Z13, Z13
+	VMOVUPD   Z13, 64(R9)
+	KSHIFTRD  $0x10, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMOVUPD   Z13, 128(DI)
+	VMULPD    128(R8), Z13, Z13
+	VMOVUPD   Z13, 128(R9)
+	KSHIFTRD  $0x18, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMOVUPD   Z13, 192(DI)
+	VMULPD    192(R8), Z13, Z13
+	VMOVUPD   Z13, 192(R9)
+	ADDQ      $0x00000100, DI
+	ADDQ      $0x00000100, R8
+	ADDQ      $0x00000100, R9
 	DECQ      CX
 	JZ        dropoutMaskF64AVX512_done
 	VPSRLQ    $0x20, Z1, Z14

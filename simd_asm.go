@@ -113,6 +113,7 @@ func asmTable[T Float](name string, gen *kernelSet[T], s *asmSet[T]) *kernelSet[
 	k.linearBackwardInput = s.gemm.linearBackwardInput
 	k.outputForward = outputForwardKernel[T]()
 	k.outputBackward = outputBackwardVia(&k)
+	k.dropoutMask = dropoutVia(&k)
 	if s.outputBackward != nil {
 		k.outputBackward = s.outputBackwardKernel
 	}

@@ -1397,10 +1397,11 @@ func TestKernelStandardize(t *testing.T) {
 }
 
 // ktTestDropoutMask compares dropoutMask with the generic kernel, bit for
-// bit, from the same generator state: every length across the AVX-512
-// kernel's groups of 16 and its tail, at each offset, guards included,
-// several rates, and the state the generator is left in, over several
-// masks in a row (an odd length leaves half a draw unused).
+// bit, from the same generator state: the mask and the dropped-out units
+// act·mask, every length across the AVX-512 kernel's groups of 32 and its
+// tail, at each offset, guards included, several rates, and the state the
+// generator is left in, over several masks in a row (a length that is not
+// a multiple of four leaves part of a draw unused).
 func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
 	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(17, 18))
@@ -1414,14 +1415,18 @@ func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
 		srcG := src
 		for i, n := range lengths {
 			what := fmt.Sprintf("%s dropoutMask p=%v n=%d", ktTypeName[T](), p, n)
-			m := ktNewMat[T](r, i%4, 1, n, n)
-			mg := m.clone()
-			act.dropoutMask(&src, p, m.s())
-			gen.dropoutMask(&srcG, p, mg.s())
+			m, a, d := ktNewMat[T](r, i%4, 1, n, n), ktNewMat[T](r, (i+1)%4, 1, n, n), ktNewMat[T](r, (i+2)%4, 1, n, n)
+			mg, dg := m.clone(), d.clone()
+			act.dropoutMask(&src, p, m.s(), a.s(), d.s())
+			gen.dropoutMask(&srcG, p, mg.s(), a.s(), dg.s())
 			m.checkGuards(t, what)
+			d.checkGuards(t, what)
 			for j, v := range m.s() {
 				if ktBits(v) != ktBits(mg.s()[j]) {
 					t.Fatalf("%s: unit %d = %v, generic %v", what, j, v, mg.s()[j])
+				}
+				if ktBits(d.s()[j]) != ktBits(dg.s()[j]) {
+					t.Fatalf("%s: dropped unit %d = %v, generic %v", what, j, d.s()[j], dg.s()[j])
 				}
 			}
 			if src != srcG {

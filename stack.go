@@ -168,7 +168,7 @@ func (s *Stack[T]) Forward(ps *StackPass[T], p, x, out []T) error {
 		return ErrNonFinite
 	}
 	copy(ps.a.x, x)
-	forward(s.k, s.lay, s.act, p, ps.a, n, nil)
+	forward(s.k, s.lay, s.act, p, ps.a, n)
 	if !s.k.allFinite(ps.a.out[:len(out)]) {
 		return ErrNonFinite
 	}

@@ -150,16 +150,34 @@ func (t *Trainer[T]) gradient(n int) (nll, objective float64) {
 	var mask []T
 	if t.mask != nil {
 		mask = t.mask[:n*t.m.lay.width(t.m.lay.last())]
-		t.drawMask(mask)
 	}
-	return t.gradientMasked(n, mask)
+	return t.pass(n, mask, true)
 }
 
 // gradientMasked is gradient under the dropout mask given (nil without
 // dropout); the finite-difference tests call it to fix the dropout noise.
 func (t *Trainer[T]) gradientMasked(n int, mask []T) (nll, objective float64) {
+	return t.pass(n, mask, false)
+}
+
+// pass is gradient with inverted dropout between the last hidden layer
+// and the output (Sec. 6.4) under mask, n × width(last), when it is not
+// nil: drawn afresh into mask if draw is set, as drawMask's rule says,
+// else the mask as given. The kernel that draws a mask also applies it.
+func (t *Trainer[T]) pass(n int, mask []T, draw bool) (nll, objective float64) {
 	m := t.m
-	forward(m.k, m.lay, m.cfg.Activation, m.params, t.a, n, mask)
+	k, l := m.k, m.lay
+	in := forwardHidden(k, l, m.cfg.Activation, m.params, t.a, n)
+	if mask != nil {
+		drop := t.a.drop[:len(in)]
+		if draw {
+			t.drawMask(mask, in, drop)
+		} else {
+			k.mulTo(drop, in, mask)
+		}
+		in = drop
+	}
+	forwardOutput(k, l, m.params, t.a, n, in)
 	nll, objective = t.loss(n)
 	clear(t.grad)
 	backward(m.k, m.lay, m.cfg.Activation, m.params, t.a, t.d, n, mask, t.grad)
@@ -247,7 +265,11 @@ func (t *Trainer[T]) gcpScales(za, zb, zn []T, fixedAlpha float64) {
 // drawMask fills mask for inverted dropout: each unit is kept with
 // probability 1−p and then scaled by 1/(1−p), so the expected activation
 // is unchanged and prediction needs no rescaling. Each 64-bit draw decides
-// two units by its 32-bit halves (a unit is dropped when its half is below
-// p·2³², so p is honoured to 2⁻³²): the generator was most of a large
-// batch's step when every unit took a draw of its own.
-func (t *Trainer[T]) drawMask(mask []T) { t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask) }
+// four units by its 16-bit quarters (a unit is dropped when its quarter
+// is below p·2¹⁶, so p is honoured to 2⁻¹⁶, 1.5·10⁻⁵): the generator was
+// most of a large batch's step when every unit took a draw of its own,
+// and still a fifth of a minibatch-32 step when two units shared one.
+// It writes the mask, and act·mask into drop.
+func (t *Trainer[T]) drawMask(mask, act, drop []T) {
+	t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask, act, drop)
+}

@@ -159,3 +159,39 @@ func testStepRejectsDivergence[T Float](t *testing.T, decay float64) {
 		}
 	}
 }
+
+// TestStepAllocatesNothing runs Step at the minibatches of
+// BenchmarkStepOverhead on every kernel table the CPU has and on the
+// generic one, for a single network and for AutoFit's ensemble (five
+// members, two hidden layers, ScaleWeighting): a step must not allocate
+// whatever path its kernels take.
+func TestStepAllocatesNothing(t *testing.T) {
+	ktRun(t, testStepAllocs[float32], testStepAllocs[float64])
+	t.Run("generic/float32", func(t *testing.T) { testStepAllocs(t, genericKernelsFor[float32]()) })
+	t.Run("generic/float64", func(t *testing.T) { testStepAllocs(t, genericKernelsFor[float64]()) })
+}
+
+func testStepAllocs[T Float](t *testing.T, k *kernelSet[T]) {
+	for _, c := range []struct {
+		cfg Config
+		tc  TrainConfig
+	}{
+		{Config{Inputs: 13, Hidden: []int{50}, Dropout: 0.1, Seed: 1}, TrainConfig{}},
+		{Config{Inputs: 13, Hidden: []int{50, 50}, Dropout: 0.1, Members: 5, Seed: 1}, TrainConfig{ScaleWeighting: 0.5}},
+	} {
+		for _, batch := range stepOverheadBatches {
+			m := mustModel[T](t, c.cfg)
+			m.k = k // before NewTrainer, whose optimizer takes the model's table
+			c.tc.BatchSize = batch
+			tr := mustTrainer(t, m, c.tc)
+			x, y := randomBatch[T](1, batch, c.cfg.Inputs)
+			if a := testing.AllocsPerRun(10, func() {
+				if _, err := tr.Step(x, y); err != nil {
+					t.Fatal(err)
+				}
+			}); a != 0 {
+				t.Errorf("members %d, batch %d: Step allocates %v times per call", c.cfg.Members, batch, a)
+			}
+		}
+	}
+}

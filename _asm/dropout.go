@@ -7,12 +7,14 @@ import (
 )
 
 // dropoutMask emits dropoutMaskF32AVX512 or dropoutMaskF64AVX512: the
-// dropout mask of dropoutMaskGeneric, sixteen units (eight draws of the PCG)
+// dropout mask of dropoutMaskGeneric, 32 units (eight draws of the PCG)
 // per group, with the generator's state in eight lanes. Lane j holds the
 // state after draw 8g+j+1, as the 128-bit (hi, lo) in Z0 and Z1; its
-// output (DXSM, as pcg.next) is one qword whose low and high dwords decide
-// units 16g+2j and 16g+2j+1: kept (keep) where the dword is at least cut,
-// unsigned, and 0 where below, by an opmask of the 16 dwords. Then each
+// output (DXSM, as pcg.next) is one qword whose four words, low first,
+// decide units 32g+4j … 32g+4j+3: kept (keep) where the word is at least
+// cut, unsigned, and 0 where below, by an opmask of the 32 words; each
+// vector of the mask is stored, and multiplied by the same units of act
+// into drop (VMULPS, as mulTo), with the mask still in a register. Then each
 // lane steps eight draws ahead at once, s = A·s + C modulo 2¹²⁸ with the
 // jump constants (A, C) of eight steps: the low 64 bits of the products
 // by VPMULLQ, and the high 64 bits of lo·A.lo from four 32-bit products.
@@ -21,8 +23,10 @@ import (
 func dropoutMask(t elem) {
 	var (
 		n     = RCX // groups left
-		mp    = RDI // &mask[16g]
+		mp    = RDI // &mask[32g]
 		lanes = RSI
+		ap    = R8 // &act[32g]
+		dp    = R9 // &drop[32g]
 	)
 	l := kernel(t.name("dropoutMask"))
 	hi, lo := Z0, Z1
@@ -30,6 +34,8 @@ func dropoutMask(t elem) {
 	Load(Param("groups"), n)
 	Load(Param("mask"), mp)
 	Load(Param("lanes"), lanes)
+	Load(Param("act"), ap)
+	Load(Param("drop"), dp)
 	Load(Param("jump"), RAX)
 	VMOVDQU64(at(lanes, 0, nil, 0), hi)
 	VMOVDQU64(at(lanes, 64, nil, 0), lo)
@@ -44,7 +50,8 @@ func dropoutMask(t elem) {
 	VPBROADCASTQ(RAX, cheap)
 	MOVL(U32(1), EAX)
 	VPBROADCASTQ(RAX, one)
-	VPBROADCASTD(arg("cut"), cut)
+	MOVQ(arg("cut"), RAX)
+	VPBROADCASTW(EAX, cut)
 	t.BROADCAST(arg("keep"), keep)
 
 	l.Set("group")
@@ -56,19 +63,24 @@ func dropoutMask(t elem) {
 	VPXORQ(Z13, Z12, Z12)
 	VPORQ(one, lo, Z13)
 	VPMULLQ(Z13, Z12, Z12)
-	// Kept where the dword is at least cut (unsigned).
-	VPCMPUD(U8(5), cut, Z12, K1)
-	if t.size == 4 {
-		VMOVUPS_Z(keep, K1, Z13)
-		VMOVUPS(Z13, at(mp, 0, nil, 0))
-	} else {
-		KSHIFTRW(U8(8), K1, K2)
-		VMOVUPD_Z(keep, K1, Z13)
-		VMOVUPD_Z(keep, K2, Z14)
-		VMOVUPD(Z13, at(mp, 0, nil, 0))
-		VMOVUPD(Z14, at(mp, 64, nil, 0))
+	// Kept where the word is at least cut (unsigned): bit u of K1 is unit
+	// 32g+u, each store takes the next vector of them.
+	VPCMPUW(U8(5), cut, Z12, K1)
+	per := t.lanes()
+	for v := 0; v < 32/per; v++ {
+		k := K1
+		if v > 0 {
+			KSHIFTRD(U8(v*per), K1, K2)
+			k = K2
+		}
+		t.MOVU_Z(keep, k, Z13)
+		t.MOVU(Z13, at(mp, 64*v, nil, 0))
+		t.MUL(at(ap, 64*v, nil, 0), Z13, Z13)
+		t.MOVU(Z13, at(dp, 64*v, nil, 0))
 	}
-	ADDQ(U8(16*t.size), mp)
+	ADDQ(U32(32*t.size), mp)
+	ADDQ(U32(32*t.size), ap)
+	ADDQ(U32(32*t.size), dp)
 	DECQ(n)
 	JZ(l.L("done"))
 
