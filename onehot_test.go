@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -69,90 +70,74 @@ func gammaBound[T Float](m int) float64 {
 	return mu / (1 - mu)
 }
 
-// TestSparseForwardMatchesDense checks the first layer served a row of
-// weights per nonzero sparse input against the generic dense product, for
-// every split and with and without ReLU: both are the same sum of d + 1
-// terms, differently ordered, so each output differs from the exact sum
-// by at most γ_{d+1} times the sum of the terms' magnitudes, and from the
-// other by twice that (ReLU moves no two values further apart). A skipped
-// or doubled input moves an output by a whole term, far more.
-func TestSparseForwardMatchesDense(t *testing.T) {
-	t.Run("float64", testSparseForward[float64])
-	t.Run("float32", testSparseForward[float32])
+// TestSparseLayerMatchesDense checks the first layer served a row of
+// weights per nonzero sparse input against the generic dense kernels, for
+// every split: the outputs, with and without ReLU, and the weight and
+// bias gradients accumulated on top of a gradient already held. Each is
+// the same sum of m terms in both (d + 1 for an output, n + 1 for a
+// gradient), differently ordered, so each differs from the exact sum by
+// at most γ_m times the sum of the terms' magnitudes, and from the other
+// by twice that (ReLU moves no two values further apart). A skipped or
+// doubled input moves a value by a whole term, far more.
+func TestSparseLayerMatchesDense(t *testing.T) {
+	t.Run("float64", testSparseLayer[float64])
+	t.Run("float32", testSparseLayer[float32])
 }
 
-func testSparseForward[T Float](t *testing.T) {
+func testSparseLayer[T Float](t *testing.T) {
 	const n, width = 7, 24
 	gen, k := genericKernels[T](), kernelsFor[T]()
+	near := func(what string, got, want T, terms int, mag float64) {
+		if diff := math.Abs(float64(got - want)); diff > 2*gammaBound[T](terms)*mag {
+			t.Fatalf("%s: %v, dense %v: differ by %g > 2γ·%g", what, got, want, diff, mag)
+		}
+	}
 	for c, centred := range sparseSplits {
 		d := len(centred)
-		x, w, b := sparseCase[T](uint64(c), n, centred), randomSlice[T](uint64(c)+10, d*width, 1), randomSlice[T](uint64(c)+20, width, 1)
-		s := newSparseInputs[T](centred, n, width)
+		x, s := sparseCase[T](uint64(c), n, centred), newSparseInputs[T](centred, n, width)
+		w, b := randomSlice[T](uint64(c)+10, d*width, 1), randomSlice[T](uint64(c)+20, width, 1)
 		for _, relu := range []bool{false, true} {
 			want, got := make([]T, n*width), make([]T, n*width)
 			gen.linearForward(n, width, d, x, d, w, b, want, width, relu)
 			sparseForward(k, s, n, d, width, x, w, b, got, relu)
-			for r := range n {
-				for o := range width {
-					mag := math.Abs(float64(b[o]))
-					for j := range d {
-						mag += math.Abs(float64(x[r*d+j]) * float64(w[j*width+o]))
-					}
-					if diff := math.Abs(float64(got[r*width+o] - want[r*width+o])); diff > 2*gammaBound[T](d+1)*mag {
-						t.Fatalf("split %d, relu %v, row %d, output %d: %v, dense %v: differ by %g > 2γ·%g", c, relu, r, o, got[r*width+o], want[r*width+o], diff, mag)
-					}
+			for i := range got {
+				r, o := i/width, i%width
+				mag := math.Abs(float64(b[o]))
+				for j := range d {
+					mag += math.Abs(float64(x[r*d+j]) * float64(w[j*width+o]))
+				}
+				near(fmt.Sprintf("split %d, relu %v, output %d of row %d", c, relu, o, r), got[i], want[i], d+1, mag)
+			}
+		}
+
+		dy := randomSlice[T](uint64(c)+30, n*width, 1)
+		wantW, wantB := randomSlice[T](uint64(c)+40, d*width, 1), randomSlice[T](uint64(c)+50, width, 1)
+		gotW, gotB := slices.Clone(wantW), slices.Clone(wantB)
+		mags := make([]float64, (d+1)*width) // the bias gradient's last
+		for i, v := range wantW {
+			mags[i] = math.Abs(float64(v))
+		}
+		for o, v := range wantB {
+			mags[d*width+o] = math.Abs(float64(v))
+		}
+		for r := range n {
+			for o := range width {
+				mags[d*width+o] += math.Abs(float64(dy[r*width+o]))
+				for j := range d {
+					mags[j*width+o] += math.Abs(float64(x[r*d+j]) * float64(dy[r*width+o]))
 				}
 			}
 		}
-	}
-}
-
-// TestSparseBackwardMatchesDense checks the weight and bias gradients
-// accumulated a row at a time against the generic dense kernel's, on top
-// of a gradient already held: each entry is the sum of the old value and
-// n products, so the two differ by at most 2γ_{n+1} times the sum of
-// their magnitudes.
-func TestSparseBackwardMatchesDense(t *testing.T) {
-	t.Run("float64", testSparseBackward[float64])
-	t.Run("float32", testSparseBackward[float32])
-}
-
-func testSparseBackward[T Float](t *testing.T) {
-	const n, width = 9, 16
-	gen, k := genericKernels[T](), kernelsFor[T]()
-	for c, centred := range sparseSplits {
-		d := len(centred)
-		x, dy := sparseCase[T](uint64(c), n, centred), randomSlice[T](uint64(c)+30, n*width, 1)
-		dw0, db0 := randomSlice[T](uint64(c)+40, d*width, 1), randomSlice[T](uint64(c)+50, width, 1)
-		s := newSparseInputs[T](centred, n, width)
-		wantW, wantB := append([]T(nil), dw0...), append([]T(nil), db0...)
-		gotW, gotB := append([]T(nil), dw0...), append([]T(nil), db0...)
 		gen.linearBackwardWeights(n, width, d, dy, width, x, d, wantW, wantB)
 		sparseBackward(k, s, n, d, width, dy, x, gotW, gotB)
-		for o := range width {
-			mag := math.Abs(float64(db0[o]))
-			for r := range n {
-				mag += math.Abs(float64(dy[r*width+o]))
-			}
-			if diff := math.Abs(float64(gotB[o] - wantB[o])); diff > 2*gammaBound[T](n+1)*mag {
-				t.Fatalf("split %d: db[%d] %v, dense %v", c, o, gotB[o], wantB[o])
-			}
-			for j := range d {
-				mag := math.Abs(float64(dw0[j*width+o]))
-				for r := range n {
-					mag += math.Abs(float64(x[r*d+j]) * float64(dy[r*width+o]))
-				}
-				if diff := math.Abs(float64(gotW[j*width+o] - wantW[j*width+o])); diff > 2*gammaBound[T](n+1)*mag {
-					t.Fatalf("split %d: dw[%d, %d] %v, dense %v: differ by %g > 2γ·%g", c, j, o, gotW[j*width+o], wantW[j*width+o], diff, mag)
-				}
-			}
+		got, want := append(gotW, gotB...), append(wantW, wantB...)
+		for i, v := range got {
+			near(fmt.Sprintf("split %d, gradient %d", c, i), v, want[i], n+1, mags[i])
 		}
 		// Without db the bias gradient is left as it was.
 		sparseBackward(k, s, n, d, width, dy, x, gotW, nil)
-		for o, v := range gotB {
-			if v != wantB[o] {
-				t.Fatalf("split %d: db[%d] changed to %v without db", c, o, v)
-			}
+		if !slices.Equal(gotB, wantB) {
+			t.Fatalf("split %d: bias gradient changed to %v without db, want %v", c, gotB, wantB)
 		}
 	}
 }
@@ -247,41 +232,36 @@ func oneHotBatch(rows int) (x, y []float64, centred []bool) {
 func BenchmarkOneHotInputs(b *testing.B) {
 	x, y, centred := oneHotBatch(32)
 	d := len(centred)
+	measure := func(b *testing.B, op func() error) {
+		b.ReportAllocs()
+		b.ResetTimer()
+		cpu := benchCPU(b)
+		for range b.N {
+			if err := op(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu()
+	}
 	for _, members := range []int{1, 5} {
 		for _, path := range []string{"sparse", "dense"} {
 			name := fmt.Sprintf("members%d/path=%s", members, path)
 			cfg := Config{Inputs: d, Hidden: []int{50}, Members: members, Dropout: 0.1, Seed: 1}
+			plan := centred
+			if path == "dense" {
+				plan = nil
+			}
 			b.Run("Step/"+name, func(b *testing.B) {
 				m := mustModel[float64](b, cfg)
 				tr := mustTrainer(b, m, TrainConfig{BatchSize: 32, LearningRate: 1e-4})
-				if path == "sparse" {
-					tr.a.useSparse(m.lay, centred)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				cpu := benchCPU(b)
-				for range b.N {
-					if _, err := tr.Step(x, y); err != nil {
-						b.Fatal(err)
-					}
-				}
-				cpu()
+				tr.a.useSparse(m.lay, plan)
+				measure(b, func() error { _, err := tr.Step(x, y); return err })
 			})
 			b.Run("Predict/"+name, func(b *testing.B) {
 				m := mustModel[float64](b, cfg)
 				ws := m.NewWorkspace()
-				if path == "sparse" {
-					ws.a.useSparse(m.lay, centred)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				cpu := benchCPU(b)
-				for range b.N {
-					if _, err := m.Predict(ws, x[:d]); err != nil {
-						b.Fatal(err)
-					}
-				}
-				cpu()
+				ws.a.useSparse(m.lay, plan)
+				measure(b, func() error { _, err := m.Predict(ws, x[:d]); return err })
 			})
 		}
 	}
