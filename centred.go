@@ -9,7 +9,7 @@ package gcp
 // changes the cost of a pass, never its numbers beyond rounding.
 
 // centredInputs reports, for each input, whether at least half of the
-// rows of set hold it at the model's centre.
+// rows of set hold it at the model's centre (none of an empty set).
 func (m *Model[T]) centredInputs(set rowSet[T]) []bool {
 	d, n := set.d, set.len()
 	count := make([]int, d)
@@ -23,7 +23,7 @@ func (m *Model[T]) centredInputs(set rowSet[T]) []bool {
 	}
 	centred := make([]bool, d)
 	for j, c := range count {
-		centred[j] = 2*c >= n
+		centred[j] = n > 0 && 2*c >= n
 	}
 	return centred
 }

@@ -33,6 +33,9 @@ func TestCentredInputs(t *testing.T) {
 	if want := []bool{true, true, false, false}; !slices.Equal(got, want) {
 		t.Fatalf("rows 1 and 3: centred %v, want %v", got, want)
 	}
+	if got = m.centredInputs(rowSet[float64]{x: x, d: 4, rows: []int32{}}); slices.Contains(got, true) {
+		t.Fatalf("no rows: centred %v, want none", got)
+	}
 }
 
 // TestRecordedCentredInputs checks the inputs whose centre is an end of
