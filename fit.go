@@ -289,8 +289,11 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 			return nil, err
 		}
 	}
+	centred := m.centredInputs(train)
+	t.a.useSparse(m.lay, centred)
 	if val.len() > 0 {
 		r.ws = m.NewWorkspace()
+		r.ws.a.useSparse(m.lay, centred)
 	}
 	if o.track {
 		r.best = make([]T, len(m.params))

@@ -215,6 +215,10 @@ type activations[T Float] struct {
 	act  [][]T // hidden layer i: rows × width(i), all heads side by side
 	drop []T   // rows × width(last): the last hidden layer after dropout
 	out  []T   // the raw outputs of a pass over n rows, head-major: head h's at h·n (row-major for several targets)
+	// sparse, if not nil, computes the first layer a row of weights per
+	// input that is not 0 for the inputs most rows hold at 0
+	// (sparseInputs); its numbers are the dense kernels' up to rounding.
+	sparse *sparseInputs[T]
 }
 
 func newActivations[T Float](l *layout, rows int, dropout bool) *activations[T] {
@@ -226,6 +230,13 @@ func newActivations[T Float](l *layout, rows int, dropout bool) *activations[T] 
 		a.drop = make([]T, rows*l.width(l.last()))
 	}
 	return a
+}
+
+// useSparse makes the first layer of a's passes serve the inputs that
+// centred marks a row of weights at a time (sparseInputs), or none if
+// centred marks none.
+func (a *activations[T]) useSparse(l *layout, centred []bool) {
+	a.sparse = newSparseInputs[T](centred, a.rows, l.width(0))
 }
 
 // head returns the raw outputs of head h of a pass over n rows.
@@ -260,8 +271,12 @@ func forwardHidden[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a
 	in, ldIn := a.x, l.inputs
 	for i, ly := range l.layers[:len(l.hidden)] {
 		out, ldOut := a.act[i], l.width(i)
-		for h := 0; h < ly.blocks; h++ {
-			k.linearForward(n, ly.rows, ly.cols, in[h*ly.cols:], ldIn, blockW(p, ly, h), blockB(p, ly, h), out[h*ly.rows:], ldOut, relu)
+		if i == 0 && a.sparse != nil {
+			sparseForward(k, a.sparse, n, ldIn, ly.rows, in, blockW(p, ly, 0), blockB(p, ly, 0), out, relu)
+		} else {
+			for h := 0; h < ly.blocks; h++ {
+				k.linearForward(n, ly.rows, ly.cols, in[h*ly.cols:], ldIn, blockW(p, ly, h), blockB(p, ly, h), out[h*ly.rows:], ldOut, relu)
+			}
 		}
 		if !relu {
 			k.tanh(out[:n*ldOut])
@@ -325,6 +340,10 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 			db := blockB(g, ly, h)
 			if i == last && dbLast != nil {
 				db = nil
+			}
+			if i == 0 && a.sparse != nil {
+				sparseBackward(k, a.sparse, n, ldIn, ly.rows, dy, in, blockW(g, ly, 0), db)
+				continue
 			}
 			k.linearBackwardWeights(n, ly.rows, ly.cols, dy[h*ly.rows:], w, in[h*ly.cols:], ldIn, blockW(g, ly, h), db)
 			if i > 0 {

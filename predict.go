@@ -29,8 +29,13 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	if m == nil || m.lay == nil {
 		return &Workspace[T]{}
 	}
+	// The first layer serves the inputs most training rows held at their
+	// centre a row of weights at a time (sparseInputs).
+	centred := m.recordedCentredInputs()
 	if m.cfg.Loss != LossMLBayes {
-		return &Workspace[T]{lay: m.lay, a: newActivations[T](m.lay, workspaceRows, false),
+		a := newActivations[T](m.lay, workspaceRows, false)
+		a.useSparse(m.lay, centred)
+		return &Workspace[T]{lay: m.lay, a: a,
 			link: make([]float64, (m.lay.heads-m.lay.members)*workspaceRows), z: make([]float64, workspaceRows),
 			members: newMemberPredictives(m.lay.members, workspaceRows)}
 	}
@@ -40,6 +45,7 @@ func (m *Model[T]) NewWorkspace() *Workspace[T] {
 	s := m.cfg.MCSamples
 	a := newActivations[T](m.lay, 1, true)
 	a.out = make([]T, m.lay.heads*s)
+	a.useSparse(m.lay, centred)
 	return &Workspace[T]{lay: m.lay, a: a, link: make([]float64, (m.lay.heads-m.lay.members)*s), z: make([]float64, 1),
 		members: newMemberPredictives(m.lay.members, 1)}
 }
