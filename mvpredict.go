@@ -28,7 +28,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	}
 	d, nl, members := l.targets, mvtPackedLen(l.targets), l.members
 	p.resize(d, members)
-	p.inputZ = ws.z[0]
+	p.loss, p.inputZ = m.cfg.Loss, ws.z[0]
 	out := a.out[:l.outputs]
 	for k := range members {
 		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
@@ -44,7 +44,10 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 				chol[o+j] = m.ext.targets.scales[i] * v
 			}
 		}
-		p.nu[k] = mvNuMin + softplus(float64(out[l.multiColumn(mvHeadNu, k)]))
+		p.nu[k] = math.Inf(1) // the Gaussian comparator's
+		if l.multiNu() {
+			p.nu[k] = mvNuMin + softplus(float64(out[l.multiColumn(mvHeadNu, k)]))
+		}
 	}
 	if !p.mix(m.ext.targets.scales) {
 		return ErrNonFinite
@@ -84,7 +87,7 @@ func (p *MultiPrediction) mix(spread []float64) bool {
 			for j := range i + 1 {
 				s := p.memberScale(c, i, j)
 				e := (loc[i] - p.mean[i]) * (loc[j] - p.mean[j])
-				p.cov[i*d+j] += nu / (nu - 2) * s / k
+				p.cov[i*d+j] += tCovFactor(nu) * s / k
 				p.corrected[i*d+j] += s / p.corr[c] / k
 				p.epistemic[i*d+j] += e / k
 			}

@@ -25,9 +25,15 @@ func fittedMultiModel[T Float](t *testing.T, cfg Config) *Model[T] {
 // TestTargetsSaveAndLoad checks that a model of several targets saves as
 // version 7 and loads, into either element type, to one that predicts
 // exactly as it did (bit for bit in its own type, the float32 weights
-// exactly in float64), with its per-target standardization.
+// exactly in float64), with its per-target standardization and its loss,
+// for the GCP model and the Gaussian comparator.
 func TestTargetsSaveAndLoad(t *testing.T) {
-	cfg := Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 1}
+	for _, loss := range []Loss{LossGCP, LossGaussianML} {
+		testTargetsSaveAndLoad(t, Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 1, Loss: loss})
+	}
+}
+
+func testTargetsSaveAndLoad(t *testing.T, cfg Config) {
 	m := fittedMultiModel[float32](t, cfg)
 	b, err := m.MarshalBinary()
 	if err != nil {
@@ -44,7 +50,7 @@ func TestTargetsSaveAndLoad(t *testing.T) {
 	if err := wide.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if back.Config().Targets != 3 || !slices.Equal(back.params, m.params) ||
+	if back.Config().Targets != 3 || back.Config().Loss != cfg.Loss || wide.Config().Loss != cfg.Loss || !slices.Equal(back.params, m.params) ||
 		!slices.Equal(back.ext.targets.means, m.ext.targets.means) || !slices.Equal(back.ext.targets.scales, m.ext.targets.scales) {
 		t.Fatal("the loaded model differs")
 	}
