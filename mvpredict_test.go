@@ -555,3 +555,38 @@ func TestPredictMultiGaussianComparator(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictMultiNuAtItsBound checks a prediction where the ν head's
+// softplus underflows, so that ν rounds to its bound 2, as training on
+// data with gross outliers drives it: the t's covariance ν/(ν−2)·S is
+// then huge but finite (ν − 2 taken from the link, floored at 2⁻²⁵⁶ as
+// the one-target α − 1 is), and the corrected covariance is S/c_d(2).
+// regression: PredictMulti returned ErrNonFinite there.
+func TestPredictMultiNuAtItsBound(t *testing.T) {
+	cfg := Config{Inputs: 3, Hidden: []int{6}, Targets: 2, Seed: 1}
+	m := randomMultiModel(t, cfg)
+	ly := m.lay.layers[len(m.lay.hidden)+mvHeadNu]
+	m.params[ly.b] = -800 // softplus(−800) underflows to 0
+	x := []float64{0.3, -0.2, 1}
+	var p MultiPrediction
+	if err := m.PredictMulti(m.NewWorkspace(), x, &p); err != nil {
+		t.Fatal(err)
+	}
+	_, l, _ := handMember(t, m, x, 0)
+	s := fullScale(l, 2)
+	c, _ := mvtCorrection(2, 2)
+	for i := range 2 {
+		for j := range 2 {
+			// One division and a sum of two products: a few ulps.
+			if got, want := p.CovCorrected(i, j), s[i*2+j]/c; math.Abs(got-want) > 1e-13*math.Abs(want) {
+				t.Errorf("CovCorrected(%d, %d) = %v, want %v", i, j, got, want)
+			}
+		}
+		if v := p.Cov(i, i); !(v > 1e70*s[i*2+i]) || math.IsInf(v, 0) {
+			t.Errorf("Cov(%d, %d) = %v, want huge and finite", i, i, v)
+		}
+	}
+	if p.Nu() != 2 {
+		t.Errorf("Nu = %v, want 2", p.Nu())
+	}
+}

@@ -39,10 +39,10 @@ import (
 type MultiPrediction struct {
 	d, members int
 	loss       Loss // the loss of the model that made the prediction
-	// mean is the predictive mean, nu each member's ν and corr its
-	// c_d(ν), loc and chol each member's location and the packed Cholesky
-	// factor of its scale S, all in original units.
-	mean, nu, corr, loc, chol []float64
+	// mean is the predictive mean, nu each member's ν, corr its c_d(ν)
+	// and tfac its ν/(ν−2), loc and chol each member's location and the
+	// packed Cholesky factor of its scale S, all in original units.
+	mean, nu, corr, tfac, loc, chol []float64
 	// cov, corrected and epistemic are an ensemble's covariances, d×d,
 	// row-major, and corrChol the packed Cholesky factor of corrected, for
 	// the Mahalanobis distance. A single network's are those of its one
@@ -67,7 +67,7 @@ func (p *MultiPrediction) resize(d, members int) {
 	}
 	nl := mvtPackedLen(d)
 	p.d, p.members = d, members
-	p.mean, p.nu, p.corr = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members)
+	p.mean, p.nu, p.corr, p.tfac = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members), grow(p.tfac, members)
 	p.loc, p.chol = grow(p.loc, members*d), grow(p.chol, members*nl)
 	if members > 1 {
 		p.cov, p.corrected, p.epistemic = grow(p.cov, d*d), grow(p.corrected, d*d), grow(p.epistemic, d*d)
@@ -125,19 +125,9 @@ func (p *MultiPrediction) memberScale(k, i, j int) float64 {
 // for an ensemble the mean of the members' plus CovEpistemic(i, j).
 func (p *MultiPrediction) Cov(i, j int) float64 {
 	if p.members == 1 {
-		return tCovFactor(p.nu[0]) * p.memberScale(0, i, j)
+		return p.tfac[0] * p.memberScale(0, i, j)
 	}
 	return p.cov[i*p.d+j]
-}
-
-// tCovFactor returns ν/(ν−2), the ratio of the t's covariance to its
-// scale, and 1 for the Gaussian's ν = +Inf, where the quotient would be
-// NaN.
-func tCovFactor(nu float64) float64 {
-	if math.IsInf(nu, 1) {
-		return 1
-	}
-	return nu / (nu - 2)
 }
 
 // CovCorrected returns entry (i, j) of the corrected covariance
