@@ -89,7 +89,7 @@ func (p *MultiPrediction) Mean(i int) float64 { return p.mean[i] }
 // Nu returns the degrees of freedom ν of the t, a trust signal as the
 // one-dimensional Prediction's α is (ν = 2α for d = 1): large on clean
 // data, small where the training targets held outliers. For an ensemble
-// it is the mean of the members' ν. It is always above 2, and +Inf for
+// it is the mean of the members' ν. It is at least 2, and +Inf for
 // the Gaussian comparator (LossGaussianML).
 func (p *MultiPrediction) Nu() float64 {
 	var s float64
