@@ -314,9 +314,13 @@ func TestPredictMultiBadInput(t *testing.T) {
 
 // TestPredictMultiAllocatesNothing checks that predicting into a
 // prediction that has held one allocates nothing, float32 and float64,
-// and that LogPDF, Mahalanobis and Inside allocate nothing either.
+// and that LogPDF, Mahalanobis and Inside allocate nothing either, for
+// the GCP model and the Gaussian comparator.
 func TestPredictMultiAllocatesNothing(t *testing.T) {
-	cfg := Config{Inputs: 13, Hidden: []int{50}, Targets: 3, Members: 2, Seed: 1}
+	eachMultiLoss(t, Config{Inputs: 13, Hidden: []int{50}, Targets: 3, Members: 2, Seed: 1}, testPredictMultiAllocatesNothing)
+}
+
+func testPredictMultiAllocatesNothing(t *testing.T, cfg Config) {
 	m32 := mustModel[float32](t, cfg)
 	for j := range m32.ext.targets.scales {
 		m32.ext.targets.scales[j] = 1

@@ -8,6 +8,16 @@ import (
 	"testing"
 )
 
+// eachMultiLoss runs f as a subtest for each loss a model of several
+// targets supports (the GCP model and the Gaussian comparator), with
+// cfg.Loss set to it.
+func eachMultiLoss(t *testing.T, cfg Config, f func(*testing.T, Config)) {
+	for _, loss := range []Loss{LossGCP, LossGaussianML} {
+		cfg.Loss = loss
+		t.Run(loss.String(), func(t *testing.T) { f(t, cfg) })
+	}
+}
+
 // randomMultiBatch returns n rows of d standard-normal features and of
 // targets standard-normal targets, correlated through a shared term so
 // that the Cholesky heads' off-diagonal entries have something to fit.
@@ -105,9 +115,7 @@ func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 // predictive mapped to original units by hand (handMember), and for the
 // Gaussian comparator against the Gaussian density (gaussLogDensity).
 func TestMultiStepLossIsTheDensity(t *testing.T) {
-	for _, loss := range []Loss{LossGCP, LossGaussianML} {
-		testMultiStepLossIsTheDensity(t, Config{Inputs: 2, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 5, Loss: loss})
-	}
+	eachMultiLoss(t, Config{Inputs: 2, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 5}, testMultiStepLossIsTheDensity)
 }
 
 func testMultiStepLossIsTheDensity(t *testing.T, cfg Config) {

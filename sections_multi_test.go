@@ -28,9 +28,7 @@ func fittedMultiModel[T Float](t *testing.T, cfg Config) *Model[T] {
 // exactly in float64), with its per-target standardization and its loss,
 // for the GCP model and the Gaussian comparator.
 func TestTargetsSaveAndLoad(t *testing.T) {
-	for _, loss := range []Loss{LossGCP, LossGaussianML} {
-		testTargetsSaveAndLoad(t, Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 1, Loss: loss})
-	}
+	eachMultiLoss(t, Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 1}, testTargetsSaveAndLoad)
 }
 
 func testTargetsSaveAndLoad(t *testing.T, cfg Config) {
@@ -68,6 +66,26 @@ func testTargetsSaveAndLoad(t *testing.T, cfg Config) {
 	}
 	if b2, err := back.MarshalBinary(); err != nil || !bytes.Equal(b2, b) {
 		t.Errorf("the loaded model re-encodes to other bytes (err %v)", err)
+	}
+	// The loss byte (docs/format.md: after the hidden widths, Activation,
+	// the standardized flag, Dropout, FixedAlpha and Seed) is what says
+	// which heads the parameters fill: another loss's heads number
+	// differently (ErrFormat), and a loss several targets do not support
+	// is refused (ErrConfig).
+	off := headerLenV5 + 4*len(cfg.Hidden) + 2 + 3*8
+	if Loss(b[off]) != cfg.Loss {
+		t.Fatalf("loss byte %d, want %d", b[off], cfg.Loss)
+	}
+	other := LossGaussianML
+	if cfg.Loss == LossGaussianML {
+		other = LossGCP
+	}
+	for loss, want := range map[Loss]error{other: ErrFormat, LossDPD: ErrConfig} {
+		c := slices.Clone(b)
+		c[off] = byte(loss)
+		if err := back.UnmarshalBinary(persistFixCRCs(c)); !errors.Is(err, want) {
+			t.Errorf("%v saved as %v: %v, want %v", cfg.Loss, loss, err, want)
+		}
 	}
 }
 
