@@ -114,7 +114,10 @@ type Config struct {
 	// matrix of a d-dimensional Gaussian target is normal-Wishart, and
 	// its predictive a multivariate Student t, whose location, Cholesky
 	// factor and degrees of freedom three networks per member give
-	// (MultiPrediction). It needs LossGCP and a learned α.
+	// (MultiPrediction). It needs a learned α and LossGCP, or
+	// LossGaussianML for the comparator: a full-covariance Gaussian
+	// network, N(m, LLᵀ) from the same mean and Cholesky heads, trained
+	// by maximum likelihood.
 	Targets int
 }
 
@@ -217,8 +220,8 @@ func (c Config) validateTargets() error {
 		return fmt.Errorf("%w: Targets = %d, want 0 or 1 (one target) to %d", ErrConfig, c.Targets, maxTargets)
 	case c.Targets < 2:
 		return nil
-	case c.Loss != LossGCP:
-		return fmt.Errorf("%w: Targets = %d needs LossGCP, Loss = %v", ErrConfig, c.Targets, c.Loss)
+	case c.Loss != LossGCP && c.Loss != LossGaussianML:
+		return fmt.Errorf("%w: Targets = %d needs LossGCP or LossGaussianML, Loss = %v", ErrConfig, c.Targets, c.Loss)
 	case c.FixedAlpha != 0:
 		return fmt.Errorf("%w: Targets = %d learns ν, FixedAlpha = %v", ErrConfig, c.Targets, c.FixedAlpha)
 	}
@@ -232,7 +235,7 @@ func (c Config) targets() int { return max(c.Targets, 1) }
 // they would number more than maxParams.
 func (c Config) layout() (*layout, bool) {
 	if c.Targets > 1 {
-		return multiLayout(c.Inputs, c.Members, c.Targets, c.Hidden)
+		return multiLayout(c.Inputs, c.Members, c.Targets, c.memberHeads(), c.Hidden)
 	}
 	return newLayout(c.Inputs, c.Members, c.memberHeads(), c.Hidden)
 }
@@ -242,9 +245,13 @@ func (c Config) heads() int { return c.Members * c.memberHeads() }
 
 // memberHeads returns the number of head networks of one member: m and
 // σ² for the Gaussian losses; the mean, the Cholesky factor and ν for
-// several targets; else m, β, ν, and α unless fixed. Each has one output
-// but the multivariate heads, which have several (multiLayout).
+// several targets (no ν for the Gaussian); else m, β, ν, and α unless
+// fixed. Each has one output but the multivariate heads, which have
+// several (multiLayout).
 func (c Config) memberHeads() int {
+	if c.Targets > 1 && c.Loss == LossGaussianML {
+		return mvHeadNu
+	}
 	if c.Targets > 1 {
 		return mvHeadKinds
 	}

@@ -30,18 +30,21 @@ const (
 // targets: d means, d(d+1)/2 Cholesky entries and one ν.
 func multiRows(d int) [mvHeadKinds]int { return [...]int{d, mvtPackedLen(d), 1} }
 
-// multiLayout lays out members networks of three heads for targets
+// multiLayout lays out members networks of kinds heads for targets
 // targets: newLayout's hidden layers, then one output layer per kind of
-// head, members blocks of multiRows rows each.
-func multiLayout(inputs, members, targets int, hidden []int) (*layout, bool) {
-	l, ok := newLayout(inputs, members, mvHeadKinds, hidden)
+// head, members blocks of multiRows rows each. kinds is mvHeadKinds for
+// the GCP model, or mvHeadNu for the Gaussian comparator, which has no
+// ν head.
+func multiLayout(inputs, members, targets, kinds int, hidden []int) (*layout, bool) {
+	l, ok := newLayout(inputs, members, kinds, hidden)
 	if !ok {
 		return l, false
 	}
 	out := l.layers[len(l.hidden)]
 	l.layers = l.layers[:len(l.hidden)]
 	size, outputs := uint64(out.w), 0
-	for _, rows := range multiRows(targets) {
+	rows := multiRows(targets)
+	for _, rows := range rows[:kinds] {
 		w := size
 		size += uint64(members) * uint64(rows) * uint64(out.cols)
 		b := size
@@ -52,6 +55,10 @@ func multiLayout(inputs, members, targets int, hidden []int) (*layout, bool) {
 	l.size, l.outputs, l.targets = int(size), outputs, targets
 	return l, size <= maxParams
 }
+
+// multiNu reports whether the layout has a ν head, which the Gaussian
+// comparator's lacks.
+func (l *layout) multiNu() bool { return len(l.layers)-len(l.hidden) > mvHeadNu }
 
 // multiColumn returns the column of the raw outputs where member k's head
 // of kind c begins.

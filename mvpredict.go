@@ -28,7 +28,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	}
 	d, nl, members := l.targets, mvtPackedLen(l.targets), l.members
 	p.resize(d, members)
-	p.inputZ = ws.z[0]
+	p.loss, p.inputZ = m.cfg.Loss, ws.z[0]
 	out := a.out[:l.outputs]
 	for k := range members {
 		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
@@ -44,7 +44,15 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 				chol[o+j] = m.ext.targets.scales[i] * v
 			}
 		}
-		p.nu[k] = mvNuMin + softplus(float64(out[l.multiColumn(mvHeadNu, k)]))
+		// ν/(ν−2) from ν − 2 as the link gives it, floored as the one-target
+		// α − 1 is (linkFloor): huge but finite where ν rounds to 2, as
+		// training on gross outliers drives it. The Gaussian's ν = +Inf.
+		p.nu[k], p.tfac[k] = math.Inf(1), 1
+		if l.multiNu() {
+			gap := max(softplus(float64(out[l.multiColumn(mvHeadNu, k)])), linkFloor)
+			p.nu[k] = mvNuMin + gap
+			p.tfac[k] = p.nu[k] / gap
+		}
 	}
 	if !p.mix(m.ext.targets.scales) {
 		return ErrNonFinite
@@ -78,13 +86,13 @@ func (p *MultiPrediction) mix(spread []float64) bool {
 	clear(p.cov)
 	clear(p.corrected)
 	clear(p.epistemic)
-	for c, nu := range p.nu {
+	for c := range p.nu {
 		loc := p.loc[c*d : (c+1)*d]
 		for i := range d {
 			for j := range i + 1 {
 				s := p.memberScale(c, i, j)
 				e := (loc[i] - p.mean[i]) * (loc[j] - p.mean[j])
-				p.cov[i*d+j] += nu / (nu - 2) * s / k
+				p.cov[i*d+j] += p.tfac[c] * s / k
 				p.corrected[i*d+j] += s / p.corr[c] / k
 				p.epistemic[i*d+j] += e / k
 			}

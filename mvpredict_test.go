@@ -314,9 +314,13 @@ func TestPredictMultiBadInput(t *testing.T) {
 
 // TestPredictMultiAllocatesNothing checks that predicting into a
 // prediction that has held one allocates nothing, float32 and float64,
-// and that LogPDF, Mahalanobis and Inside allocate nothing either.
+// and that LogPDF, Mahalanobis and Inside allocate nothing either, for
+// the GCP model and the Gaussian comparator.
 func TestPredictMultiAllocatesNothing(t *testing.T) {
-	cfg := Config{Inputs: 13, Hidden: []int{50}, Targets: 3, Members: 2, Seed: 1}
+	eachMultiLoss(t, Config{Inputs: 13, Hidden: []int{50}, Targets: 3, Members: 2, Seed: 1}, testPredictMultiAllocatesNothing)
+}
+
+func testPredictMultiAllocatesNothing(t *testing.T, cfg Config) {
 	m32 := mustModel[float32](t, cfg)
 	for j := range m32.ext.targets.scales {
 		m32.ext.targets.scales[j] = 1
@@ -415,4 +419,178 @@ func BenchmarkPredictMulti(b *testing.B) {
 			sinkLoss = p.Mean(0)
 		}
 	})
+}
+
+// gaussLogDensity returns ln N(y | loc, LLᵀ) for the packed factor l,
+// formed from the full matrix by an independent linear solve and the
+// determinant Π L_ii², not by the code under test.
+func gaussLogDensity(y, loc, l []float64) float64 {
+	d := len(y)
+	e := make([]float64, d)
+	logDet := 0.0
+	for i := range d {
+		e[i] = y[i] - loc[i]
+		logDet += 2 * math.Log(l[i*(i+1)/2+i])
+	}
+	return -0.5*float64(d)*math.Log(2*math.Pi) - 0.5*logDet - 0.5*dot(e, solve(fullScale(l, d), e, d))
+}
+
+// chi2EvenQuantile returns the p-quantile of the chi-square law of an
+// even number d of degrees of freedom, by bisection on its closed-form
+// tail P(R > r) = e^{−r/2} Σ_{j<d/2} (r/2)^j/j!.
+func chi2EvenQuantile(p float64, d int) float64 {
+	tail := func(r float64) float64 {
+		s, term := 0.0, 1.0
+		for j := range d / 2 {
+			if j > 0 {
+				term *= r / 2 / float64(j)
+			}
+			s += term
+		}
+		return math.Exp(-r/2) * s
+	}
+	lo, hi := 0.0, 1000.0
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tail(mid) > 1-p {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// TestPredictMultiGaussianComparator checks the prediction of the
+// full-covariance Gaussian comparator (Loss = LossGaussianML) against
+// its members computed by hand: Nu = +Inf, Cov and CovCorrected both
+// LLᵀ (plus the covariance of the means for an ensemble), LogPDF the
+// Gaussian's (or the log of the members' mean density), each Marginal
+// the Gaussian N(m_i, S_ii) of Loss LossGaussianML, and Inside the
+// chi-square ellipsoid, its radius from the closed-form tail of an even
+// number of degrees of freedom; for d = 2 and 4, a single network and an
+// ensemble.
+func TestPredictMultiGaussianComparator(t *testing.T) {
+	for _, cfg := range []Config{
+		{Inputs: 3, Hidden: []int{6}, Targets: 2, Loss: LossGaussianML, Seed: 1},
+		{Inputs: 2, Hidden: []int{5}, Targets: 4, Loss: LossGaussianML, Seed: 2},
+		{Inputs: 2, Hidden: []int{5, 4}, Targets: 4, Members: 3, Activation: Tanh, Loss: LossGaussianML, Seed: 3},
+	} {
+		m := randomMultiModel(t, cfg)
+		ws := m.NewWorkspace()
+		d, K := cfg.Targets, max(cfg.Members, 1)
+		r := rand.New(rand.NewPCG(5, 5))
+		var p MultiPrediction
+		for range 50 {
+			x, y := make([]float64, cfg.Inputs), make([]float64, d)
+			for i := range x {
+				x[i] = r.NormFloat64()
+			}
+			for i := range y {
+				y[i] = 3*float64(i) - 2 + 2*r.NormFloat64()
+			}
+			if err := m.PredictMulti(ws, x, &p); err != nil {
+				t.Fatal(err)
+			}
+			mean, cov := make([]float64, d), make([]float64, d*d)
+			locs := make([][]float64, K)
+			var dens float64
+			marg := make([]float64, d)
+			for k := range K {
+				loc, l, nu := handMember(t, m, x, k)
+				if !math.IsInf(nu, 1) {
+					t.Fatalf("handMember's ν = %v", nu)
+				}
+				locs[k] = loc
+				dens += math.Exp(gaussLogDensity(y, loc, l)) / float64(K)
+				s := fullScale(l, d)
+				for i := range d {
+					mean[i] += loc[i] / float64(K)
+					marg[i] += math.Exp(gaussLogDensity(y[i:i+1], loc[i:i+1], []float64{math.Sqrt(s[i*d+i])})) / float64(K)
+				}
+				for i := range s {
+					cov[i] += s[i] / float64(K)
+				}
+			}
+			for k := range K {
+				for i := range d {
+					for j := range d {
+						cov[i*d+j] += (locs[k][i] - mean[i]) * (locs[k][j] - mean[j]) / float64(K)
+					}
+				}
+			}
+			// Sums of the same terms in other orders: a few ulps of the
+			// largest term, 1e-12 relative with room.
+			near := func(what string, got, want float64) {
+				t.Helper()
+				if math.Abs(got-want) > 1e-12*max(math.Abs(want), 1) {
+					t.Fatalf("d=%d K=%d %s = %.17g, want %.17g", d, K, what, got, want)
+				}
+			}
+			if !math.IsInf(p.Nu(), 1) {
+				t.Fatalf("Nu = %v, want +Inf", p.Nu())
+			}
+			near("LogPDF", p.LogPDF(y), math.Log(dens))
+			for i := range d {
+				q := p.Marginal(i)
+				if q.Loss != LossGaussianML || !math.IsInf(q.Alpha, 1) {
+					t.Fatalf("Marginal(%d): Loss %v, Alpha %v; want ML, +Inf", i, q.Loss, q.Alpha)
+				}
+				near("Marginal LogPDF", q.LogPDF(y[i]), math.Log(marg[i]))
+				near("Marginal Var", q.Var, cov[i*d+i])
+				near("Mean", p.Mean(i), mean[i])
+				for j := range d {
+					near("Cov", p.Cov(i, j), cov[i*d+j])
+					near("CovCorrected", p.CovCorrected(i, j), cov[i*d+j])
+				}
+			}
+			e := make([]float64, d)
+			for i := range e {
+				e[i] = y[i] - mean[i]
+			}
+			q := dot(e, solve(cov, e, d))
+			near("Mahalanobis²", p.Mahalanobis(y)*p.Mahalanobis(y), q)
+			for _, prob := range []float64{0.5, 0.9, 0.95} {
+				in, err := p.Inside(y, prob)
+				if r2 := chi2EvenQuantile(prob, d); err != nil || in != (q <= r2) {
+					t.Fatalf("d=%d K=%d Inside(p=%v) = %v, %v; q = %v against χ² quantile %v", d, K, prob, in, err, q, r2)
+				}
+			}
+		}
+	}
+}
+
+// TestPredictMultiNuAtItsBound checks a prediction where the ν head's
+// softplus underflows, so that ν rounds to its bound 2, as training on
+// data with gross outliers drives it: the t's covariance ν/(ν−2)·S is
+// then huge but finite (ν − 2 taken from the link, floored at 2⁻²⁵⁶ as
+// the one-target α − 1 is), and the corrected covariance is S/c_d(2).
+// regression: PredictMulti returned ErrNonFinite there.
+func TestPredictMultiNuAtItsBound(t *testing.T) {
+	cfg := Config{Inputs: 3, Hidden: []int{6}, Targets: 2, Seed: 1}
+	m := randomMultiModel(t, cfg)
+	ly := m.lay.layers[len(m.lay.hidden)+mvHeadNu]
+	m.params[ly.b] = -800 // softplus(−800) underflows to 0
+	x := []float64{0.3, -0.2, 1}
+	var p MultiPrediction
+	if err := m.PredictMulti(m.NewWorkspace(), x, &p); err != nil {
+		t.Fatal(err)
+	}
+	_, l, _ := handMember(t, m, x, 0)
+	s := fullScale(l, 2)
+	c, _ := mvtCorrection(2, 2)
+	for i := range 2 {
+		for j := range 2 {
+			// One division and a sum of two products: a few ulps.
+			if got, want := p.CovCorrected(i, j), s[i*2+j]/c; math.Abs(got-want) > 1e-13*math.Abs(want) {
+				t.Errorf("CovCorrected(%d, %d) = %v, want %v", i, j, got, want)
+			}
+		}
+		if v := p.Cov(i, i); !(v > 1e70*s[i*2+i]) || math.IsInf(v, 0) {
+			t.Errorf("Cov(%d, %d) = %v, want huge and finite", i, i, v)
+		}
+	}
+	if p.Nu() != 2 {
+		t.Errorf("Nu = %v, want 2", p.Nu())
+	}
 }

@@ -25,6 +25,11 @@ import (
 // CovEpistemic, to the mean of the members' (the law of total
 // covariance).
 //
+// A model of Loss LossGaussianML predicts the Gaussian N(m, S), the t's
+// limit ν = +Inf: Nu is +Inf, Cov and CovCorrected are both S (c_d(∞) =
+// 1), LogPDF is the Gaussian's and Inside tests its chi-square
+// ellipsoid.
+//
 // A MultiPrediction holds slices that PredictMulti sizes on its first
 // use and then reuses, so that predicting into the same value again
 // allocates nothing. Its methods only read it, so many goroutines may
@@ -33,10 +38,11 @@ import (
 // range panics, as a slice index does.
 type MultiPrediction struct {
 	d, members int
-	// mean is the predictive mean, nu each member's ν and corr its
-	// c_d(ν), loc and chol each member's location and the packed Cholesky
-	// factor of its scale S, all in original units.
-	mean, nu, corr, loc, chol []float64
+	loss       Loss // the loss of the model that made the prediction
+	// mean is the predictive mean, nu each member's ν, corr its c_d(ν)
+	// and tfac its ν/(ν−2), loc and chol each member's location and the
+	// packed Cholesky factor of its scale S, all in original units.
+	mean, nu, corr, tfac, loc, chol []float64
 	// cov, corrected and epistemic are an ensemble's covariances, d×d,
 	// row-major, and corrChol the packed Cholesky factor of corrected, for
 	// the Mahalanobis distance. A single network's are those of its one
@@ -61,7 +67,7 @@ func (p *MultiPrediction) resize(d, members int) {
 	}
 	nl := mvtPackedLen(d)
 	p.d, p.members = d, members
-	p.mean, p.nu, p.corr = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members)
+	p.mean, p.nu, p.corr, p.tfac = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members), grow(p.tfac, members)
 	p.loc, p.chol = grow(p.loc, members*d), grow(p.chol, members*nl)
 	if members > 1 {
 		p.cov, p.corrected, p.epistemic = grow(p.cov, d*d), grow(p.corrected, d*d), grow(p.epistemic, d*d)
@@ -83,7 +89,8 @@ func (p *MultiPrediction) Mean(i int) float64 { return p.mean[i] }
 // Nu returns the degrees of freedom ν of the t, a trust signal as the
 // one-dimensional Prediction's α is (ν = 2α for d = 1): large on clean
 // data, small where the training targets held outliers. For an ensemble
-// it is the mean of the members' ν. It is always above 2.
+// it is the mean of the members' ν. It is at least 2, and +Inf for
+// the Gaussian comparator (LossGaussianML).
 func (p *MultiPrediction) Nu() float64 {
 	var s float64
 	for _, v := range p.nu {
@@ -118,7 +125,7 @@ func (p *MultiPrediction) memberScale(k, i, j int) float64 {
 // for an ensemble the mean of the members' plus CovEpistemic(i, j).
 func (p *MultiPrediction) Cov(i, j int) float64 {
 	if p.members == 1 {
-		return p.nu[0] / (p.nu[0] - 2) * p.memberScale(0, i, j)
+		return p.tfac[0] * p.memberScale(0, i, j)
 	}
 	return p.cov[i*p.d+j]
 }
@@ -232,15 +239,22 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // Nu = 1 (the normal-Wishart κ, fixed by convention, as it has no head)
 // and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii. VarCorrected is
 // CovCorrected(i, i), the d-dimensional correction S_ii/c_d(ν), not the
-// one-dimensional A(α). For an ensemble the Components are the members'
+// one-dimensional A(α). The Gaussian comparator's marginal is
+// N(m_i, S_ii), a Prediction of Loss LossGaussianML as its one-target
+// model gives. For an ensemble the Components are the members'
 // marginals, and Var, VarCorrected, VarAleatoric, VarEpistemic and
 // Disagreement those of the mixture, as in one dimension.
 func (p *MultiPrediction) Marginal(i int) Prediction {
-	q := Prediction{Loss: LossGCP, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.CovCorrected(i, i),
+	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.CovCorrected(i, i),
 		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
+	if p.loss == LossGaussianML {
+		q.Nu = 0 // as a one-target Gaussian model's Prediction: α = +Inf, β = ν = 0
+	}
 	for k, nu := range p.nu {
 		s := p.memberScale(k, i, i)
-		q.Beta += s * nu / 4 / float64(p.members)
+		if p.loss == LossGCP {
+			q.Beta += s * nu / 4 / float64(p.members)
+		}
 		if p.members > 1 {
 			q.Components[k] = Component{Mean: p.loc[k*p.d+i], Scale: math.Sqrt(s), DoF: nu}
 		}

@@ -11,18 +11,26 @@ import "math"
 
 // multiLoss is the loss of a model of several targets (Trainer.loss):
 // over the n rows of the raw outputs out and the standardized targets y,
-// each member's negative log density of the multivariate t (mvtPoint),
+// each member's negative log density of the multivariate t (mvtPoint), or
+// of the Gaussian N(m, LLᵀ) for the comparator without a ν head,
 // the objective their sum, the returned NLL the members' mean. It writes
 // the objective's gradient with respect to the raw outputs, divided by
 // n, into dout; chol and work are mvtPoint's scratch.
 func multiLoss[T Float](l *layout, n int, out, y []T, chol []T, work []float64, dout []T) (nll, objective float64) {
 	d, nl, w := l.targets, mvtPackedLen(l.targets), l.outputs
 	scale := 1 / float64(n)
+	nn := 0 // the ν head's width: none for the Gaussian comparator
+	if l.multiNu() {
+		nn = 1
+	}
 	for k := range l.members {
-		cm, cl, cn := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k), l.multiColumn(mvHeadNu, k)
+		cm, cl, cn := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k), 0
+		if nn > 0 {
+			cn = l.multiColumn(mvHeadNu, k)
+		}
 		for i := range n {
 			z, g := out[i*w:(i+1)*w], dout[i*w:(i+1)*w]
-			objective += mvtPoint(z[cm:cm+d], z[cl:cl+nl], z[cn], y[i*d:(i+1)*d], scale, chol, work, g[cm:cm+d], g[cl:cl+nl], &g[cn])
+			objective += mvtPoint(z[cm:cm+d], z[cl:cl+nl], z[cn:cn+nn], y[i*d:(i+1)*d], scale, chol, work, g[cm:cm+d], g[cl:cl+nl], g[cn:cn+nn])
 		}
 	}
 	return objective / float64(l.members), objective
@@ -30,19 +38,23 @@ func multiLoss[T Float](l *layout, n int, out, y []T, chol []T, work []float64, 
 
 // mvtPoint returns −ln t_ν(y | m, LLᵀ) for one member's raw outputs at
 // one row: zm the mean, zl the packed Cholesky factor with ln L_ii on the
-// diagonal, zn the ν head (ν = mvNuMin + softplus(zn)). It writes scale
-// times the gradient of that loss with respect to the raw outputs into
-// gm, gl and gn: the links of m and L_ij are the identity and that of
-// L_ii the exponential, for which mvtLogDensityGrad's ∂ℓ/∂ln L_ii is
-// already the derivative, and ν's chain factor is sigmoid(zn). chol (the
-// factor L) and work (2d) are scratch.
-func mvtPoint[T Float](zm, zl []T, zn T, y []T, scale float64, chol []T, work []float64, gm, gl []T, gn *T) float64 {
+// diagonal, zn the ν head (ν = mvNuMin + softplus(zn[0])), or no ν head
+// (zn and gn empty) for the Gaussian N(m, LLᵀ), the t with ν = +Inf. It
+// writes scale times the gradient of that loss with respect to the raw
+// outputs into gm, gl and gn: the links of m and L_ij are the identity
+// and that of L_ii the exponential, for which mvtLogDensityGrad's
+// ∂ℓ/∂ln L_ii is already the derivative, and ν's chain factor is
+// sigmoid(zn). chol (the factor L) and work (2d) are scratch.
+func mvtPoint[T Float](zm, zl, zn []T, y []T, scale float64, chol []T, work []float64, gm, gl, gn []T) float64 {
 	for i := range zm {
 		o := i * (i + 1) / 2
 		copy(chol[o:o+i], zl[o:o+i])
 		chol[o+i] = T(math.Exp(float64(zl[o+i])))
 	}
-	nu := mvNuMin + softplus(float64(zn))
+	nu := math.Inf(1)
+	if len(zn) > 0 {
+		nu = mvNuMin + softplus(float64(zn[0]))
+	}
 	ll, dnu := mvtLogDensityGrad(y, zm, chol[:len(zl)], nu, work, gm, gl)
 	for i, v := range gm {
 		gm[i] = T(-scale * float64(v))
@@ -50,7 +62,9 @@ func mvtPoint[T Float](zm, zl []T, zn T, y []T, scale float64, chol []T, work []
 	for i, v := range gl {
 		gl[i] = T(-scale * float64(v))
 	}
-	*gn = T(-scale * dnu * sigmoid(float64(zn)))
+	for i, v := range zn {
+		gn[i] = T(-scale * dnu * sigmoid(float64(v)))
+	}
 	return -ll
 }
 

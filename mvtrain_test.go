@@ -8,6 +8,16 @@ import (
 	"testing"
 )
 
+// eachMultiLoss runs f as a subtest for each loss a model of several
+// targets supports (the GCP model and the Gaussian comparator), with
+// cfg.Loss set to it.
+func eachMultiLoss(t *testing.T, cfg Config, f func(*testing.T, Config)) {
+	for _, loss := range []Loss{LossGCP, LossGaussianML} {
+		cfg.Loss = loss
+		t.Run(loss.String(), func(t *testing.T) { f(t, cfg) })
+	}
+}
+
 // randomMultiBatch returns n rows of d standard-normal features and of
 // targets standard-normal targets, correlated through a shared term so
 // that the Cholesky heads' off-diagonal entries have something to fit.
@@ -30,7 +40,8 @@ func randomMultiBatch[T Float](seed uint64, n, d, targets int) (x, y []T) {
 // multivariate loss with respect to every parameter, through all three
 // heads' links and the network, against central differences of the loss
 // itself, for d = 2, 3 and 8, a single network and an ensemble, ReLU and
-// tanh, with and without dropout.
+// tanh, with and without dropout, for the GCP model and the Gaussian
+// comparator (whose heads must be the mean and Cholesky ones only).
 func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -40,6 +51,10 @@ func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 		{"d3-tanh-deep", Config{Inputs: 2, Hidden: []int{4, 3}, Targets: 3, Activation: Tanh, Seed: 2}},
 		{"d3-ensemble-dropout", Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Dropout: 0.3, Seed: 3}},
 		{"d8", Config{Inputs: 2, Hidden: []int{3}, Targets: 8, Activation: Tanh, Seed: 4}},
+		// The Gaussian comparator: the same heads but ν, ν = +Inf.
+		{"gauss-d2", Config{Inputs: 3, Hidden: []int{5}, Targets: 2, Loss: LossGaussianML, Seed: 1}},
+		{"gauss-d3-ensemble-dropout", Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Dropout: 0.3, Loss: LossGaussianML, Seed: 3}},
+		{"gauss-d8", Config{Inputs: 2, Hidden: []int{3}, Targets: 8, Activation: Tanh, Loss: LossGaussianML, Seed: 4}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 5
@@ -64,6 +79,13 @@ func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 			}
 			tr.gradientMasked(n, mask)
 			grad := slices.Clone(tr.grad)
+			kinds := mvHeadKinds
+			if tc.cfg.Loss == LossGaussianML {
+				kinds = mvHeadNu
+			}
+			if got := len(m.lay.layers) - len(m.lay.hidden); got != kinds {
+				t.Errorf("%d kinds of head, want %d", got, kinds)
+			}
 			// Every kind of head's output layer has a gradient: a head
 			// left out of the loss would pass the difference check below
 			// with zeros on both sides.
@@ -90,9 +112,13 @@ func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 
 // TestMultiStepLossIsTheDensity checks the NLL Step reports, in original
 // units, against the multivariate t's density of each member's
-// predictive mapped to original units by hand (handMember).
+// predictive mapped to original units by hand (handMember), and for the
+// Gaussian comparator against the Gaussian density (gaussLogDensity).
 func TestMultiStepLossIsTheDensity(t *testing.T) {
-	cfg := Config{Inputs: 2, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 5}
+	eachMultiLoss(t, Config{Inputs: 2, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 5}, testMultiStepLossIsTheDensity)
+}
+
+func testMultiStepLossIsTheDensity(t *testing.T, cfg Config) {
 	m := mustModel[float64](t, cfg)
 	x, y := randomMultiBatch[float64](3, 6, 2, 3)
 	for j := range y {
@@ -107,7 +133,11 @@ func TestMultiStepLossIsTheDensity(t *testing.T) {
 	for i := range 6 {
 		for k := range 2 {
 			mean, l, nu := handMember(t, m, x[i*2:i*2+2], k)
-			want -= mvtLogDensity(y[i*3:i*3+3], mean, l, nu, z) / 12
+			if cfg.Loss == LossGaussianML {
+				want -= gaussLogDensity(y[i*3:i*3+3], mean, l) / 12
+			} else {
+				want -= mvtLogDensity(y[i*3:i*3+3], mean, l, nu, z) / 12
+			}
 		}
 	}
 	got, err := tr.Step(x, y)
@@ -130,7 +160,8 @@ func TestMultiTargetsBadInput(t *testing.T) {
 	for _, cfg := range []Config{
 		{Inputs: 2, Targets: maxTargets + 1},
 		{Inputs: 2, Targets: -1},
-		{Inputs: 2, Targets: 2, Loss: LossGaussianML},
+		{Inputs: 2, Targets: 2, Loss: LossDPD},
+		{Inputs: 2, Targets: 2, Loss: LossMLBayes, Dropout: 0.1},
 		{Inputs: 2, Targets: 2, FixedAlpha: 3},
 	} {
 		if _, err := New[float64](cfg); !errors.Is(err, ErrConfig) {
@@ -214,7 +245,8 @@ func TestMultiFitStandardizesEachTarget(t *testing.T) {
 // handMember returns member k's predictive for the input row x in
 // original units, computed here apart from the model's code: a forward
 // pass, then location yMeans + yScales·m, the Cholesky factor's rows
-// scaled by yScales with exp on the diagonal, and ν = 2 + ln(1 + e^z).
+// scaled by yScales with exp on the diagonal, and ν = 2 + ln(1 + e^z),
+// or +Inf for the Gaussian comparator.
 func handMember(t *testing.T, m *Model[float64], x []float64, k int) (mean, l []float64, nu float64) {
 	t.Helper()
 	d, lay := m.cfg.Targets, m.lay
@@ -233,6 +265,9 @@ func handMember(t *testing.T, m *Model[float64], x []float64, k int) (mean, l []
 			}
 			l[j*(j+1)/2+c] = m.ext.targets.scales[j] * v
 		}
+	}
+	if m.cfg.Loss == LossGaussianML {
+		return mean, l, math.Inf(1)
 	}
 	return mean, l, 2 + math.Log1p(math.Exp(a.out[lay.multiColumn(mvHeadNu, k)]))
 }

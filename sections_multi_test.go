@@ -25,9 +25,13 @@ func fittedMultiModel[T Float](t *testing.T, cfg Config) *Model[T] {
 // TestTargetsSaveAndLoad checks that a model of several targets saves as
 // version 7 and loads, into either element type, to one that predicts
 // exactly as it did (bit for bit in its own type, the float32 weights
-// exactly in float64), with its per-target standardization.
+// exactly in float64), with its per-target standardization and its loss,
+// for the GCP model and the Gaussian comparator.
 func TestTargetsSaveAndLoad(t *testing.T) {
-	cfg := Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 1}
+	eachMultiLoss(t, Config{Inputs: 3, Hidden: []int{4}, Targets: 3, Members: 2, Seed: 1}, testTargetsSaveAndLoad)
+}
+
+func testTargetsSaveAndLoad(t *testing.T, cfg Config) {
 	m := fittedMultiModel[float32](t, cfg)
 	b, err := m.MarshalBinary()
 	if err != nil {
@@ -44,7 +48,7 @@ func TestTargetsSaveAndLoad(t *testing.T) {
 	if err := wide.UnmarshalBinary(b); err != nil {
 		t.Fatal(err)
 	}
-	if back.Config().Targets != 3 || !slices.Equal(back.params, m.params) ||
+	if back.Config().Targets != 3 || back.Config().Loss != cfg.Loss || wide.Config().Loss != cfg.Loss || !slices.Equal(back.params, m.params) ||
 		!slices.Equal(back.ext.targets.means, m.ext.targets.means) || !slices.Equal(back.ext.targets.scales, m.ext.targets.scales) {
 		t.Fatal("the loaded model differs")
 	}
@@ -62,6 +66,26 @@ func TestTargetsSaveAndLoad(t *testing.T) {
 	}
 	if b2, err := back.MarshalBinary(); err != nil || !bytes.Equal(b2, b) {
 		t.Errorf("the loaded model re-encodes to other bytes (err %v)", err)
+	}
+	// The loss byte (docs/format.md: after the hidden widths, Activation,
+	// the standardized flag, Dropout, FixedAlpha and Seed) is what says
+	// which heads the parameters fill: another loss's heads number
+	// differently (ErrFormat), and a loss several targets do not support
+	// is refused (ErrConfig).
+	off := headerLenV5 + 4*len(cfg.Hidden) + 2 + 3*8
+	if Loss(b[off]) != cfg.Loss {
+		t.Fatalf("loss byte %d, want %d", b[off], cfg.Loss)
+	}
+	other := LossGaussianML
+	if cfg.Loss == LossGaussianML {
+		other = LossGCP
+	}
+	for loss, want := range map[Loss]error{other: ErrFormat, LossDPD: ErrConfig} {
+		c := slices.Clone(b)
+		c[off] = byte(loss)
+		if err := back.UnmarshalBinary(persistFixCRCs(c)); !errors.Is(err, want) {
+			t.Errorf("%v saved as %v: %v, want %v", cfg.Loss, loss, err, want)
+		}
 	}
 }
 
