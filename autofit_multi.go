@@ -44,31 +44,11 @@ func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y
 // share of them inside the calibrated 95% region, each row judged by a
 // scale fitted without it (cvCoverage95).
 func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error) {
-	final := win.run
-	var preds []MultiPrediction
-	var rows []int32
-	var err error
-	switch {
-	case s.calRows.len() > 0:
-		if s.cfg.Members > 1 {
-			if final, err = s.ensemble(win, nil); err != nil {
-				return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-			}
-		}
-		if preds, err = predictMultiSet(final.t.m, s.calRows); err == nil {
-			rows = s.calRows.indices()
-		}
-	case s.cfg.Members > 1:
-		f := s.newFolds(win, s.cfg.Members)
-		if final, err = s.ensemble(win, f); err != nil {
-			return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-		}
-		preds, rows = foldPredictions(f, final.stats.BestEpoch, final.meanEpoch, predictMultiSet[T])
-	default:
+	final, preds, rows, err := finishRun(s, win, predictMultiSet[T], func() ([]MultiPrediction, []int32) {
 		f, epochs := s.trainFolds(win)
-		preds, rows = foldPredictions(f, epochs, 0, predictMultiSet[T])
-	}
-	if err := s.ctx.Err(); err != nil { // the folds stopped short
+		return foldPredictions(f, epochs, 0, predictMultiSet[T])
+	})
+	if err != nil {
 		return nil, AutoResult{}, err
 	}
 	m := final.t.m

@@ -73,10 +73,12 @@ type search[T Float] struct {
 	maxEpochs, patience int
 	// transform is that of the targets, z = g(y), which the model keeps.
 	transform TargetTransform
-	// crossFitted holds crossFit's predictions for win, once made.
+	// crossFitted holds crossFit's predictions for win, once made, and
+	// the rows they predict.
 	crossFitted struct {
 		win   *candidate[T]
 		preds []Prediction
+		rows  []int32
 		y     []T
 	}
 }
@@ -323,34 +325,14 @@ func (s *search[T]) choose() (*candidate[T], error) {
 // one member), calibrates it and returns it, with what AutoResult says of
 // it.
 func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
-	final := win.run
-	var preds []Prediction
-	var y []T
-	var err error
-	switch {
-	case s.calRows.len() > 0:
-		if s.cfg.Members > 1 {
-			if final, err = s.ensemble(win, nil); err != nil {
-				return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-			}
-		}
-		// A calibration row the model cannot predict leaves the
-		// calibration to the others, as a fold that failed does.
-		if preds, err = final.t.m.predictSet(s.calRows); err == nil {
-			y = s.calRows.targets()
-		}
-	case s.cfg.Members > 1:
-		f := s.newFolds(win, s.cfg.Members)
-		if final, err = s.ensemble(win, f); err != nil {
-			return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-		}
-		preds, y = f.predictions(final.stats.BestEpoch, final.meanEpoch)
-	default:
-		preds, y = s.crossFit(win)
-	}
-	if err := s.ctx.Err(); err != nil { // the folds stopped short
+	final, preds, rows, err := finishRun(s, win, (*Model[T]).predictSet, func() ([]Prediction, []int32) {
+		s.crossFit(win)
+		return s.crossFitted.preds, s.crossFitted.rows
+	})
+	if err != nil {
 		return nil, AutoResult{}, err
 	}
+	y := s.targetsOf(rows)
 	m := final.t.m
 	m.extendRanges(s.data.x)
 	res := s.result(win, final)
@@ -366,6 +348,39 @@ func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
 		}
 	}
 	return m, res, nil
+}
+
+// finishRun trains the model of win's settings (the ensemble, for more
+// than one member) and returns its run and the predictions by predict
+// (predictSet, or predictMultiSet for several targets) of the rows that
+// calibrate it, with the rows' indices in the data: the calibration half
+// of the held-out rows, or the pooled rows by the cross-fitted folds that
+// follow the ensemble, or for a single network single's. A calibration
+// row the model cannot predict leaves the calibration to the others, as
+// a fold that failed does. The error is the ensemble's, or the search's
+// done context (the folds stopped short).
+func finishRun[T Float, P any](s *search[T], win *candidate[T], predict func(*Model[T], rowSet[T]) ([]P, error), single func() ([]P, []int32)) (final *fitRun[T], preds []P, rows []int32, err error) {
+	final = win.run
+	switch {
+	case s.calRows.len() > 0:
+		if s.cfg.Members > 1 {
+			if final, err = s.ensemble(win, nil); err != nil {
+				return nil, nil, nil, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
+			}
+		}
+		if preds, err = predict(final.t.m, s.calRows); err == nil {
+			rows = s.calRows.indices()
+		}
+	case s.cfg.Members > 1:
+		f := s.newFolds(win, s.cfg.Members)
+		if final, err = s.ensemble(win, f); err != nil {
+			return nil, nil, nil, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
+		}
+		preds, rows = foldPredictions(f, final.stats.BestEpoch, final.meanEpoch, predict)
+	default:
+		preds, rows = single()
+	}
+	return final, preds, rows, s.ctx.Err()
 }
 
 // result returns what AutoResult says of the model of win's settings
@@ -845,18 +860,6 @@ func (f *folds[T]) progress() AutoProgress {
 	return AutoProgress{Phase: PhaseCalibration, Done: done, Total: len(f.runs) * f.limit}
 }
 
-// predictions returns, for the pooled rows, each row's prediction by its
-// fold's model with the parameters it kept at epoch and the mean heads it
-// kept at meanEpoch (none if 0), and the rows' targets; the rows of a
-// fold that failed are left out.
-func (f *folds[T]) predictions(epoch, meanEpoch int) (preds []Prediction, y []T) {
-	preds, rows := foldPredictions(f, epoch, meanEpoch, (*Model[T]).predictSet)
-	for _, row := range rows {
-		y = append(y, f.pooled.y[row])
-	}
-	return preds, y
-}
-
 // foldPredictions returns, for the pooled rows of f, each row's
 // prediction by predict under its fold's model with the parameters it
 // kept at epoch and the mean heads it kept at meanEpoch (none if 0), and
@@ -890,9 +893,19 @@ func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
 		return s.crossFitted.preds, s.crossFitted.y
 	}
 	f, epochs := s.trainFolds(win)
-	preds, y = f.predictions(epochs, 0)
-	s.crossFitted.win, s.crossFitted.preds, s.crossFitted.y = win, preds, y
+	preds, rows := foldPredictions(f, epochs, 0, (*Model[T]).predictSet)
+	y = s.targetsOf(rows)
+	s.crossFitted.win, s.crossFitted.preds, s.crossFitted.rows, s.crossFitted.y = win, preds, rows, y
 	return preds, y
+}
+
+// targetsOf returns the targets of the given rows of the data, none for
+// no rows (where a rowSet's nil rows would be every row).
+func (s *search[T]) targetsOf(rows []int32) []T {
+	if len(rows) == 0 {
+		return nil
+	}
+	return s.data.subset(rows).targets()
 }
 
 // trainFolds trains the folds of single networks of win's settings for

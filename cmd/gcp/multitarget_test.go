@@ -127,21 +127,9 @@ func TestPredictSeveralTargets(t *testing.T) {
 	if got := strings.Join(head, ","); got != want || len(rows) != 20 {
 		t.Fatalf("header %s and %d rows, want %s and 20", got, len(rows), want)
 	}
-	m, err := gcp.LoadFile[float64](model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := table.ReadFile(data, table.Dialect{Sep: ',', Decimal: '.'})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p gcp.MultiPrediction
-	ws := m.NewWorkspace()
+	preds, _ := libraryPredictions(t, model, data)
 	for i, row := range rows {
-		x := []float64{must(tab.Number(i, 0)), must(tab.Number(i, 1))}
-		if err := m.PredictMulti(ws, x, &p); err != nil {
-			t.Fatal(err)
-		}
+		p := &preds[i]
 		// Relative 1e-12: the CSV writes the shortest text that reads back.
 		if math.Abs(row[0]-p.Mean(0)) > 1e-12*math.Abs(p.Mean(0)) || math.Abs(row[6]-p.Mean(1)) > 1e-12*(1+math.Abs(p.Mean(1))) ||
 			math.Abs(row[12]-p.Corr(0, 1)) > 1e-12 {
@@ -152,6 +140,28 @@ func TestPredictSeveralTargets(t *testing.T) {
 			t.Errorf("row %d: calibrated interval [%v, %v] about %v, want ± %v", i, row[1], row[2], row[0], hw)
 		}
 	}
+}
+
+// libraryPredictions returns the library's PredictMulti of the saved
+// model for each row of the two-feature file data, and the file's table.
+func libraryPredictions(t *testing.T, model, data string) ([]gcp.MultiPrediction, *table.Table) {
+	t.Helper()
+	m, err := gcp.LoadFile[float64](model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := table.ReadFile(data, table.Dialect{Sep: ',', Decimal: '.'})
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds := make([]gcp.MultiPrediction, tab.Rows())
+	ws := m.NewWorkspace()
+	for i := range preds {
+		if err := m.PredictMulti(ws, []float64{must(tab.Number(i, 0)), must(tab.Number(i, 1))}, &preds[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return preds, tab
 }
 
 // must returns v, ignoring Table.Number's missing flag and error, for
@@ -178,21 +188,10 @@ func TestEvalSeveralTargets(t *testing.T) {
 			t.Errorf("no %s line in\n%s", k, out)
 		}
 	}
-	m, err := gcp.LoadFile[float64](model)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := table.ReadFile(data, table.Dialect{Sep: ',', Decimal: '.'})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var p gcp.MultiPrediction
-	ws := m.NewWorkspace()
+	preds, tab := libraryPredictions(t, model, data)
 	var nll, sq float64
-	for i := range tab.Rows() {
-		if err := m.PredictMulti(ws, []float64{must(tab.Number(i, 0)), must(tab.Number(i, 1))}, &p); err != nil {
-			t.Fatal(err)
-		}
+	for i := range preds {
+		p := &preds[i]
 		y := []float64{must(tab.Number(i, 2)), must(tab.Number(i, 3))}
 		nll -= p.LogPDF(y) / 200
 		sq += (p.Mean(0) - y[0]) * (p.Mean(0) - y[0]) / 200
