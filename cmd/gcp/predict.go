@@ -47,6 +47,9 @@ func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *table.Table,
 	if err != nil {
 		return nil, nil, encoded{}, err
 	}
+	if multiNetwork(m) != nil {
+		return nil, nil, encoded{}, fmt.Errorf("%s: a model of several targets: %w yet", *a.model, errMultiTarget)
+	}
 	tab, err := a.dialect.readTable(*a.data, m.categorical()...)
 	if err != nil {
 		return nil, nil, encoded{}, err

@@ -295,7 +295,10 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 			model, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
 	} else {
 		chose := fmt.Sprintf("lr %g, dropout %g, hidden %s, scale weighting %g", a.LearningRate, a.Dropout, joinInts(a.Hidden), a.ScaleWeighting)
-		if r.members > 1 {
+		if r.members > 1 && r.targets != "" { // the ensemble of several targets keeps all heads of one epoch
+			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose %s; the ensemble's best epoch %d of %d\n",
+				r.members, method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
+		} else if r.members > 1 {
 			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose %s; the ensemble's best epoch %d of %d (its mean heads' %d)\n",
 				r.members, method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun, a.MeanEpoch)
 		} else {
