@@ -190,7 +190,10 @@ type AutoResult struct {
 	CVRows, CVFolds     int
 	// VarScale and CorrectedScale are the calibration factors fitted to
 	// those predictions (Model.VarScale, Model.CorrectedScale); 1 if no
-	// model could score them.
+	// model could score them. For several targets, CorrectedScale is the
+	// joint region's scale (MultiPrediction.RegionScale) and VarScale 1,
+	// CVNLL the joint NLL, and CVCoverage95 the share inside the
+	// calibrated 95% region, each row judged by a scale fitted without it.
 	VarScale, CorrectedScale float64
 	// SmallData is, when the data had fewer rows than the calibration
 	// can be trusted on, that number of rows (100), and 0 otherwise.

@@ -69,6 +69,24 @@ import (
 //     trained): they are most of the recipe's work on small data, where
 //     the ensemble's calibration trains five ensembles.
 //
+// With several targets (cfg.Targets = d ≥ 2), y is row-major, d values a
+// row, and steps 1 to 4 run as above, every choice made on the held-out
+// rows' joint negative log density of the multivariate t (Fit's
+// validation score for several targets), each target standardized on its
+// own. The targets are neither transformed (TargetTransforms must be nil
+// or TransformNone alone, else ErrConfig) nor dequantized; the ensemble
+// keeps all its heads from its best epoch; a NaN or ±Inf target cell (a
+// missing one) is refused with ErrNonFinite naming its row and target.
+// Step 4 calibrates the joint region instead of the variance: a scale c
+// on the corrected covariance (MultiPrediction.RegionScale) such that the
+// region CalibratedInside(y, 0.95) holds 95% of the cross-fitted rows; a
+// quantile rather than the likelihood's mean(q)/d, since the squared
+// Mahalanobis distances of heavy-tailed residuals have a mean that a few
+// rows decide. AutoResult.CorrectedScale reports c, VarScale is 1, CVNLL
+// is the cross-fitted joint NLL, and CVCoverage95 the share of rows
+// inside the calibrated 95% region under a scale fitted without them.
+// There is no conformal calibration and no small-data widening.
+//
 // AutoFit takes numbers. A table with text columns, dates or missing
 // values reaches it through an Encoding, as gcp train's does:
 // LearnEncoding (rows of text fields) or LearnEncodingColumns (parsed

@@ -62,18 +62,23 @@ type search[T Float] struct {
 	// calRows are held-out rows kept from selection and early stopping to
 	// calibrate on, in place of the cross-fit, when the data are large
 	// enough (minCalibrationRows); none otherwise.
-	calRows             rowSet[T]
-	quantum             float64 // the targets' lattice spacing (targetLattice), or 0
-	xMean, xScale       []float64
-	yMean, yScale       float64
+	calRows       rowSet[T]
+	quantum       float64 // the targets' lattice spacing (targetLattice), or 0
+	xMean, xScale []float64
+	yMean, yScale float64
+	// targets is the standardization of each target of a model of
+	// several targets (Config.Targets ≥ 2), nil for one.
+	targets             *targetMaps
 	cands               []*candidate[T]
 	maxEpochs, patience int
 	// transform is that of the targets, z = g(y), which the model keeps.
 	transform TargetTransform
-	// crossFitted holds crossFit's predictions for win, once made.
+	// crossFitted holds crossFit's predictions for win, once made, and
+	// the rows they predict.
 	crossFitted struct {
 		win   *candidate[T]
 		preds []Prediction
+		rows  []int32
 		y     []T
 	}
 }
@@ -95,7 +100,9 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	if err := s.holdOut(x, y); err != nil {
 		return nil, err
 	}
-	s.quantum = targetLattice(y)
+	if s.cfg.targets() == 1 {
+		s.quantum = targetLattice(y)
+	}
 	if s.tc.BatchSize == 0 {
 		s.tc.BatchSize = autoBatch(s.trainRows.len())
 	}
@@ -109,6 +116,12 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	}
 	// One standardization for all candidates, learned from the training
 	// rows as Fit would, so that their held-out NLLs are comparable.
+	if s.cfg.targets() > 1 {
+		var err error
+		s.xMean, s.xScale, s.targets, err = learnMultiStandardization(s.trainRows)
+		s.yMean, s.yScale = 0, 1
+		return s, err
+	}
 	var err error
 	s.xMean, s.xScale, s.yMean, s.yScale, err = learnStandardization(s.trainRows)
 	return s, err
@@ -134,7 +147,7 @@ func (o AutoOptions) withDefaults(cfg Config, tc TrainConfig) AutoOptions {
 	}
 	if o.ScaleWeightings == nil {
 		o.ScaleWeightings = defaultScaleWeightings
-		if tc.ScaleWeighting != 0 {
+		if tc.ScaleWeighting != 0 || cfg.Targets > 1 { // several targets have no scale weighting
 			o.ScaleWeightings = []float64{tc.ScaleWeighting}
 		}
 	}
@@ -188,12 +201,16 @@ func (s *search[T]) grid() error {
 // them, drawn with the search's seed, and from 2·minCalibrationRows
 // held-out rows on, keeps half of those to calibrate on (calRows).
 func (s *search[T]) holdOut(x, y []T) error {
-	n := len(y)
-	if len(x) != n*s.cfg.Inputs {
+	ty := s.cfg.targets()
+	n := len(y) / ty
+	if len(x) != n*s.cfg.Inputs || len(y) != n*ty {
 		return ErrShape
 	}
-	if k := kernelsFor[T](); !k.allFinite(x) || !k.allFinite(y) {
+	if !kernelsFor[T]().allFinite(x) {
 		return ErrNonFinite
+	}
+	if err := checkTargetCells(y, ty); err != nil {
+		return err
 	}
 	minVal, minTrain := heldOutRows(n)
 	share := max(s.opt.ValidationShare, float64(minVal)/float64(n))
@@ -207,6 +224,9 @@ func (s *search[T]) holdOut(x, y []T) error {
 		return err
 	}
 	s.data = allRows(x, y, s.cfg.Inputs)
+	if ty > 1 {
+		s.data.ty = ty
+	}
 	var err error
 	if s.trainRows, s.valRows, err = holdOut(s.data, share, s.opt.Seed); err != nil {
 		return err
@@ -235,7 +255,7 @@ func (s *search[T]) searchRounds() int {
 // meanHeads, the runs that make or follow an ensemble keep its mean heads'
 // own epoch too.
 func (s *search[T]) runOptions(meanHeads bool) runOptions {
-	return runOptions{seed: s.opt.Seed ^ searchStream, quantum: s.quantum, track: true, average: true, meanHeads: meanHeads}
+	return runOptions{seed: s.opt.Seed ^ searchStream, quantum: s.quantum, track: true, average: true, meanHeads: meanHeads && s.targets == nil}
 }
 
 // autoBatch returns AutoFit's minibatch size for n training rows when
@@ -305,43 +325,17 @@ func (s *search[T]) choose() (*candidate[T], error) {
 // one member), calibrates it and returns it, with what AutoResult says of
 // it.
 func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
-	final := win.run
-	var preds []Prediction
-	var y []T
-	var err error
-	switch {
-	case s.calRows.len() > 0:
-		if s.cfg.Members > 1 {
-			if final, err = s.ensemble(win, nil); err != nil {
-				return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-			}
-		}
-		// A calibration row the model cannot predict leaves the
-		// calibration to the others, as a fold that failed does.
-		if preds, err = final.t.m.predictSet(s.calRows); err == nil {
-			y = s.calRows.targets()
-		}
-	case s.cfg.Members > 1:
-		f := s.newFolds(win, s.cfg.Members)
-		if final, err = s.ensemble(win, f); err != nil {
-			return nil, AutoResult{}, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-		}
-		preds, y = f.predictions(final.stats.BestEpoch, final.meanEpoch)
-	default:
-		preds, y = s.crossFit(win)
-	}
-	if err := s.ctx.Err(); err != nil { // the folds stopped short
+	final, preds, rows, err := finishRun(s, win, (*Model[T]).predictSet, func() ([]Prediction, []int32) {
+		s.crossFit(win)
+		return s.crossFitted.preds, s.crossFitted.rows
+	})
+	if err != nil {
 		return nil, AutoResult{}, err
 	}
+	y := s.targetsOf(rows)
 	m := final.t.m
 	m.extendRanges(s.data.x)
-	res := AutoResult{
-		LearningRate: win.lr, Dropout: win.dropout, Hidden: slices.Clone(win.hidden), ScaleWeighting: win.weighting,
-		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch, MeanEpoch: final.meanEpoch,
-		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
-		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
-		SmallData: smallData(s.data.len()),
-	}
+	res := s.result(win, final)
 	m.ext.transform = s.transform
 	if len(y) > 0 {
 		sc := s.calibrateScores(m, preds, y)
@@ -354,6 +348,51 @@ func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
 		}
 	}
 	return m, res, nil
+}
+
+// finishRun trains the model of win's settings (the ensemble, for more
+// than one member) and returns its run and the predictions by predict
+// (predictSet, or predictMultiSet for several targets) of the rows that
+// calibrate it, with the rows' indices in the data: the calibration half
+// of the held-out rows, or the pooled rows by the cross-fitted folds that
+// follow the ensemble, or for a single network single's. A calibration
+// row the model cannot predict leaves the calibration to the others, as
+// a fold that failed does. The error is the ensemble's, or the search's
+// done context (the folds stopped short).
+func finishRun[T Float, P any](s *search[T], win *candidate[T], predict func(*Model[T], rowSet[T]) ([]P, error), single func() ([]P, []int32)) (final *fitRun[T], preds []P, rows []int32, err error) {
+	final = win.run
+	switch {
+	case s.calRows.len() > 0:
+		if s.cfg.Members > 1 {
+			if final, err = s.ensemble(win, nil); err != nil {
+				return nil, nil, nil, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
+			}
+		}
+		if preds, err = predict(final.t.m, s.calRows); err == nil {
+			rows = s.calRows.indices()
+		}
+	case s.cfg.Members > 1:
+		f := s.newFolds(win, s.cfg.Members)
+		if final, err = s.ensemble(win, f); err != nil {
+			return nil, nil, nil, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
+		}
+		preds, rows = foldPredictions(f, final.stats.BestEpoch, final.meanEpoch, predict)
+	default:
+		preds, rows = single()
+	}
+	return final, preds, rows, s.ctx.Err()
+}
+
+// result returns what AutoResult says of the model of win's settings
+// that final trained, before its calibration.
+func (s *search[T]) result(win *candidate[T], final *fitRun[T]) AutoResult {
+	return AutoResult{
+		LearningRate: win.lr, Dropout: win.dropout, Hidden: slices.Clone(win.hidden), ScaleWeighting: win.weighting,
+		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch, MeanEpoch: final.meanEpoch,
+		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
+		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
+		SmallData: smallData(s.data.len()),
+	}
 }
 
 // ensemble trains the ensemble of Config.Members networks with the
@@ -475,6 +514,9 @@ func (s *search[T]) trainer(c *candidate[T], members int) (*Trainer[T], error) {
 	}
 	if err := m.SetStandardization(s.xMean, s.xScale, s.yMean, s.yScale); err != nil {
 		return nil, err
+	}
+	if s.targets != nil {
+		m.ext.targets = s.targets // replaced, never changed: the runs share it
 	}
 	return NewTrainer(m, tc)
 }
@@ -627,6 +669,9 @@ func (s *search[T]) rowScores(c *candidate[T]) (nlls, sqErrs []float64) {
 	kept := slices.Clone(m.params)
 	defer copy(m.params, kept)
 	copy(m.params, c.run.best)
+	if s.targets != nil {
+		return multiRowScores(m, s.valRows)
+	}
 	preds, err := m.predictSet(s.valRows)
 	if err != nil {
 		return nil, nil
@@ -815,26 +860,27 @@ func (f *folds[T]) progress() AutoProgress {
 	return AutoProgress{Phase: PhaseCalibration, Done: done, Total: len(f.runs) * f.limit}
 }
 
-// predictions returns, for the pooled rows, each row's prediction by its
-// fold's model with the parameters it kept at epoch and the mean heads it
-// kept at meanEpoch (none if 0), and the rows' targets; the rows of a
-// fold that failed are left out.
-func (f *folds[T]) predictions(epoch, meanEpoch int) (preds []Prediction, y []T) {
-	out := make([][]Prediction, calibrationFolds)
+// foldPredictions returns, for the pooled rows of f, each row's
+// prediction by predict under its fold's model with the parameters it
+// kept at epoch and the mean heads it kept at meanEpoch (none if 0), and
+// the rows' indices in the data; the rows of a fold that failed are left
+// out. predict is predictSet for one target, predictMultiSet for several.
+func foldPredictions[T Float, P any](f *folds[T], epoch, meanEpoch int, predict func(*Model[T], rowSet[T]) ([]P, error)) (preds []P, rows []int32) {
+	out := make([][]P, calibrationFolds)
 	for k, r := range f.runs {
 		if r != nil && r.stats.BestEpoch == epoch && r.meanEpoch == meanEpoch {
 			r.finish()
-			out[k], _ = r.t.m.predictSet(f.tests[k]) // nil on error: the fold is left out
+			out[k], _ = predict(r.t.m, f.tests[k]) // nil on error: the fold is left out
 		}
 	}
 	next := make([]int, calibrationFolds)
 	for i, k := range f.fold {
 		if out[k] != nil {
-			preds, y = append(preds, out[k][next[k]]), append(y, f.pooled.y[f.pooled.rows[i]])
+			preds, rows = append(preds, out[k][next[k]]), append(rows, f.pooled.rows[i])
 			next[k]++
 		}
 	}
-	return preds, y
+	return preds, rows
 }
 
 // crossFit returns the cross-fitted predictions of folds whose single
@@ -846,6 +892,26 @@ func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
 	if s.crossFitted.win == win {
 		return s.crossFitted.preds, s.crossFitted.y
 	}
+	f, epochs := s.trainFolds(win)
+	preds, rows := foldPredictions(f, epochs, 0, (*Model[T]).predictSet)
+	y = s.targetsOf(rows)
+	s.crossFitted.win, s.crossFitted.preds, s.crossFitted.rows, s.crossFitted.y = win, preds, rows, y
+	return preds, y
+}
+
+// targetsOf returns the targets of the given rows of the data, none for
+// no rows (where a rowSet's nil rows would be every row).
+func (s *search[T]) targetsOf(rows []int32) []T {
+	if len(rows) == 0 {
+		return nil
+	}
+	return s.data.subset(rows).targets()
+}
+
+// trainFolds trains the folds of single networks of win's settings for
+// win's best epoch (at least one) on Workers goroutines and returns them
+// and that epoch, which their predictions keep.
+func (s *search[T]) trainFolds(win *candidate[T]) (*folds[T], int) {
 	epochs := max(1, win.run.stats.BestEpoch)
 	f := s.newFolds(win, 1)
 	f.best, f.bestMean = make([]bool, epochs+1), make([]bool, epochs+1)
@@ -855,9 +921,7 @@ func (s *search[T]) crossFit(win *candidate[T]) (preds []Prediction, y []T) {
 		f.report = report
 		par.Each(min(s.opt.Workers, calibrationFolds), s.opt.Workers, func(int) { f.train() })
 	})
-	preds, y = f.predictions(epochs, 0)
-	s.crossFitted.win, s.crossFitted.preds, s.crossFitted.y = win, preds, y
-	return preds, y
+	return f, epochs
 }
 
 // relay runs work on another goroutine and calls Progress, if set, on

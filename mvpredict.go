@@ -28,7 +28,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	}
 	d, nl, members := l.targets, mvtPackedLen(l.targets), l.members
 	p.resize(d, members)
-	p.loss, p.inputZ = m.cfg.Loss, ws.z[0]
+	p.loss, p.inputZ, p.regionScale = m.cfg.Loss, ws.z[0], m.corrScale
 	out := a.out[:l.outputs]
 	for k := range members {
 		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
@@ -142,4 +142,43 @@ func cholesky(l, a []float64, d int) bool {
 		}
 	}
 	return true
+}
+
+// predictMultiSet returns the predictions of the rows of set by a model
+// of several targets, in original units.
+func predictMultiSet[T Float](m *Model[T], set rowSet[T]) ([]MultiPrediction, error) {
+	d, n := m.cfg.Inputs, set.len()
+	preds := make([]MultiPrediction, n)
+	ws := m.NewWorkspace()
+	xb, yb := make([]T, d), make([]T, set.ty)
+	for i := range preds {
+		set.gather(i, 1, xb, yb)
+		if err := m.PredictMulti(ws, xb, &preds[i]); err != nil {
+			return nil, err
+		}
+	}
+	return preds, nil
+}
+
+// multiRowScores is rowScores for several targets: each row's joint
+// negative log density and summed squared error of the predicted means,
+// in original units; nil if a row cannot be predicted.
+func multiRowScores[T Float](m *Model[T], set rowSet[T]) (nlls, sqErrs []float64) {
+	preds, err := predictMultiSet(m, set)
+	if err != nil {
+		return nil, nil
+	}
+	d := set.ty
+	nlls, sqErrs = make([]float64, len(preds)), make([]float64, len(preds))
+	y := make([]float64, d)
+	for i := range preds {
+		r := set.row(i)
+		for j := range y {
+			y[j] = float64(set.y[r*d+j])
+			e := preds[i].Mean(j) - y[j]
+			sqErrs[i] += e * e
+		}
+		nlls[i] = -preds[i].LogPDF(y)
+	}
+	return nlls, sqErrs
 }

@@ -54,6 +54,9 @@ type MultiPrediction struct {
 	// input's Prediction.InputZ.
 	dis                  []float64
 	disagreement, inputZ float64
+	// regionScale is the model's calibration scale of the joint region
+	// (RegionScale).
+	regionScale float64
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -238,14 +241,16 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // Prediction holds it as Alpha = ν/2 (2α degrees of freedom),
 // Nu = 1 (the normal-Wishart κ, fixed by convention, as it has no head)
 // and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii. VarCorrected is
-// CovCorrected(i, i), the d-dimensional correction S_ii/c_d(ν), not the
-// one-dimensional A(α). The Gaussian comparator's marginal is
-// N(m_i, S_ii), a Prediction of Loss LossGaussianML as its one-target
-// model gives. For an ensemble the Components are the members'
-// marginals, and Var, VarCorrected, VarAleatoric, VarEpistemic and
-// Disagreement those of the mixture, as in one dimension.
+// RegionScale()·CovCorrected(i, i), the d-dimensional correction
+// S_ii/c_d(ν) (not the one-dimensional A(α)) times the joint region's
+// calibration scale, so that its calibrated interval is the calibrated
+// region's marginal. The Gaussian comparator's marginal is N(m_i, S_ii),
+// a Prediction of Loss LossGaussianML as its one-target model gives. For
+// an ensemble the Components are the members' marginals, and Var,
+// VarCorrected, VarAleatoric, VarEpistemic and Disagreement those of the
+// mixture, as in one dimension.
 func (p *MultiPrediction) Marginal(i int) Prediction {
-	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.CovCorrected(i, i),
+	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * p.CovCorrected(i, i),
 		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
 	if p.loss == LossGaussianML {
 		q.Nu = 0 // as a one-target Gaussian model's Prediction: α = +Inf, β = ν = 0

@@ -89,3 +89,23 @@ func checkRows(n int) error {
 	}
 	return nil
 }
+
+// checkTargetCells returns ErrNonFinite for a NaN or ±Inf among the
+// targets y, ty a row; for several targets the error names the row and
+// the target, since a missing cell of a table of several targets reaches
+// AutoFit as NaN and AutoFit refuses it rather than train on a part of
+// the row.
+func checkTargetCells[T Float](y []T, ty int) error {
+	if kernelsFor[T]().allFinite(y) {
+		return nil
+	}
+	if ty == 1 {
+		return ErrNonFinite
+	}
+	for i, v := range y {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%w: row %d, target %d is %v: a model of several targets needs every target of every row", ErrNonFinite, i/ty, i%ty, f)
+		}
+	}
+	return nil
+}

@@ -300,21 +300,33 @@ func (m *Model[T]) logTargetScale() float64 {
 // targets per row: the features' maps as for one target, and each
 // target's median and robust scale (learnTargetStandardization).
 func (m *Model[T]) fitMultiStandardization(set rowSet[T]) error {
-	center, scale, buf, err := learnFeatureStandardization(set)
+	center, scale, targets, err := learnMultiStandardization(set)
 	if err != nil {
 		return err
 	}
+	m.setStandardization(center, scale, 0, 1)
+	m.ext.targets = targets
+	return nil
+}
+
+// learnMultiStandardization returns the median and robust scale of every
+// feature (learnFeatureStandardization) and of each target
+// (learnTargetStandardization) over the rows of set, which hold several
+// targets a row.
+func learnMultiStandardization[T Float](set rowSet[T]) (center, scale []float64, targets *targetMaps, err error) {
+	center, scale, buf, err := learnFeatureStandardization(set)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	d := set.ty
-	yc, ys := make([]float64, d), make([]float64, d)
+	targets = &targetMaps{means: make([]float64, d), scales: make([]float64, d)}
 	for j := range d {
 		for i := range buf {
 			buf[i] = float64(set.y[set.row(i)*d+j])
 		}
-		if yc[j], ys[j], err = learnTargetStandardization[T](buf); err != nil {
-			return fmt.Errorf("target %d: %w", j, err)
+		if targets.means[j], targets.scales[j], err = learnTargetStandardization[T](buf); err != nil {
+			return nil, nil, nil, fmt.Errorf("target %d: %w", j, err)
 		}
 	}
-	m.setStandardization(center, scale, 0, 1)
-	m.ext.targets = &targetMaps{means: yc, scales: ys}
-	return nil
+	return center, scale, targets, nil
 }

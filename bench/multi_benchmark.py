@@ -20,9 +20,11 @@ Methods (--method):
                 gcp eval    -model MODEL_j.gcpm -data TEST_j.csv
             where TRAIN_j/TEST_j hold the features and target j alone, last
             (so the default target; the other targets are not inputs).
-  mvgcp     the multivariate GCP network (gcp train -target a,b,c) and
+  mvgcp     the multivariate GCP network, zero flags: gcp train -target
+            a,b,c on the split's training rows, gcp eval and gcp predict
+            on its test rows (run_mvgcp says which figures it records).
   mvml      comparator (b), a full-covariance Gaussian network: not built
-            yet; the script stops with a clear message (status 1). Their
+            yet; the script stops with a clear message (status 1). Its
             hook is the METHODS table: a function that returns the same
             per-split record as run_product.
 
@@ -337,16 +339,77 @@ def run_product(exe, name, split, header, rows, test, tmp):
     return rec
 
 
+def run_mvgcp(exe, name, split, header, rows, test, tmp):
+    """The multivariate GCP network on one split, with zero flags:
+    gcp train -target a,b,c, gcp predict (the calibrated marginals' 95%
+    intervals, for the rectangle) and gcp eval (per-target and joint
+    lines). Returns the split's record with run_product's keys where the
+    command has the figure: joint_nll is eval's joint-NLL (the
+    multivariate t, or the ensemble's mixture of them); energy_score_cal
+    is eval's energy-score, of the calibrated Gaussian N(mean,
+    c·Σ̃), 200 Monte Carlo draws a row (the Student t's joint energy score
+    and the standardized ones are not computed: None); cov95_joint_cal is
+    the calibrated 95% joint region's coverage (eval's joint-cov95-cal),
+    cov50/90_joint_cal the others."""
+    d = TARGETS[name]
+    nf = len(header) - d
+    names = header[nf:]
+    test_set = set(test)
+    train = [r for i, r in enumerate(rows) if i not in test_set]
+    test_rows = [rows[i] for i in test]
+    rec = {"split": split, "n_train": len(train), "n_test": len(test)}
+    write_csv(os.path.join(tmp, "train.csv"), header, train)
+    write_csv(os.path.join(tmp, "test.csv"), header, test_rows)
+    t0 = time.monotonic()
+    gcp(exe, ["train", "-data", "train.csv", "-target", ",".join(names), "-o", "model.gcpm"], tmp)
+    rec["train_seconds"] = {",".join(names): round(time.monotonic() - t0, 2)}
+    ev = {}
+    for line in gcp(exe, ["eval", "-model", "model.gcpm", "-data", "test.csv"], tmp).splitlines():
+        k, v = line.split()
+        ev[k] = float(v)
+    for key, src in (("rmse", "RMSE"), ("nll", "NLL"), ("crps", "CRPS"), ("cov95_cal", "cov95-cal")):
+        rec[key] = {t: ev[f"{src}:{t}"] for t in names}
+    for key in ("nll_cal", "crps_cal"):
+        rec[key] = {t: None for t in names}
+    pred = list(csv.DictReader(gcp(exe, ["predict", "-model", "model.gcpm", "-data", "test.csv",
+                                         "-levels", f"0.95,{0.95 ** (1 / d)!r}"], tmp).splitlines()))
+    sidak = percent_label(0.95 ** (1 / d), pred[0])
+    inside = inside_sidak = 0
+    for r, row in zip(pred, test_rows):
+        y = [float(row[nf + j]) for j in range(d)]
+        inside += all(float(r[f"lo95_cal:{t}"]) <= yj <= float(r[f"hi95_cal:{t}"]) for t, yj in zip(names, y))
+        inside_sidak += all(float(r[f"lo{sidak}_cal:{t}"]) <= yj <= float(r[f"hi{sidak}_cal:{t}"])
+                            for t, yj in zip(names, y))
+    rec["joint_nll"], rec["joint_nll_cal"] = ev["joint-NLL"], None
+    rec["energy_score"], rec["energy_score_std"] = None, None
+    rec["energy_score_cal"], rec["energy_score_cal_std"] = ev["energy-score"], None
+    rec["cov95_rect_cal"] = inside / len(pred)
+    rec["cov95_rect_sidak_cal"] = inside_sidak / len(pred)
+    for lv in (50, 90, 95):
+        rec[f"cov{lv}_joint_cal"] = ev[f"joint-cov{lv}-cal"]
+    rec["seconds"] = round(time.monotonic() - t0, 1)
+    return rec
+
+
+def percent_label(level, row):
+    """The label predict gave the level (its exact decimal percentage), found
+    among the columns of a row: the lo…_cal column nearest in value."""
+    labels = {k[2:k.index("_cal")] for k in row if k.startswith("lo") and "_cal:" in k}
+    return min(labels, key=lambda lab: abs(float(lab) - 100 * level))
+
+
 # Each method's runner: (exe, name, split, header, rows, test rows, temp dir)
 # -> the split's record, with at least the keys run_product gives.
-METHODS = {"product": run_product}
+METHODS = {"product": run_product, "mvgcp": run_mvgcp}
 # Methods issue 34 plans, not built yet: --method names them and stops.
-PLANNED = {"mvgcp": "the multivariate GCP network (gcp train -target a,b,c; issue 34, item 5)",
-           "mvml": "comparator (b), a full-covariance Gaussian network (issue 34, item 6)"}
+PLANNED = {"mvml": "comparator (b), a full-covariance Gaussian network (issue 34, item 6)"}
 
 COMMANDS = {"product": "gcp train -data TRAIN_j.csv -o MODEL_j.gcpm; "
             "gcp predict -model MODEL_j.gcpm -data TEST_j.csv -levels GRID; "
-            "gcp eval -model MODEL_j.gcpm -data TEST_j.csv (per target j)"}
+            "gcp eval -model MODEL_j.gcpm -data TEST_j.csv (per target j)",
+            "mvgcp": "gcp train -data TRAIN.csv -target a,b,c -o MODEL.gcpm; "
+            "gcp eval -model MODEL.gcpm -data TEST.csv; "
+            "gcp predict -model MODEL.gcpm -data TEST.csv -levels 0.95,SIDAK"}
 
 
 def mean_se(values):
@@ -384,8 +447,11 @@ def run_set(exe, name, n, method):
                 print(f"  {name}: refused: {refused}", file=sys.stderr, flush=True)
                 break
             s = splits[-1]
-            print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, ES {s['energy_score']:.4g}, "
-                  f"rectangle cover95 {s['cov95_rect_cal']:.3f}, {s['seconds']:.0f} s", file=sys.stderr, flush=True)
+            es = "ES (t) {:.4g}".format(s["energy_score"]) if s["energy_score"] is not None else \
+                "ES (cal) {:.4g}".format(s["energy_score_cal"])
+            joint = f", joint region cover95 {s['cov95_joint_cal']:.3f}" if "cov95_joint_cal" in s else ""
+            print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, {es}, "
+                  f"rectangle cover95 {s['cov95_rect_cal']:.3f}{joint}, {s['seconds']:.0f} s", file=sys.stderr, flush=True)
     rec = {"dataset": name, "method": method, "command": COMMANDS.get(method), "n": n or None,
            "targets": header[len(header) - TARGETS[name]:], "commit": git("rev-parse", "HEAD"),
            "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",

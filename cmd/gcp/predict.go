@@ -47,6 +47,9 @@ func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *table.Table,
 	if err != nil {
 		return nil, nil, encoded{}, err
 	}
+	if multiNetwork(m) != nil {
+		return nil, nil, encoded{}, fmt.Errorf("%s: a model of several targets: %w yet", *a.model, errMultiTarget)
+	}
 	tab, err := a.dialect.readTable(*a.data, m.categorical()...)
 	if err != nil {
 		return nil, nil, encoded{}, err
@@ -155,6 +158,13 @@ or above 1, or an sd far beyond the targets' spread.
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
 
+For a model of several targets (train -target a,b), FILE.csv is read
+whole and its features picked by name; each target t has the columns
+mean:t, loL_cal:t, hiL_cal:t, sd_corrected:t, loL_student_t:t and
+hiL_student_t:t (its marginal predictive; the calibrated one carries the
+joint region's scale), and each pair a, b a column corr:a:b. -format json
+and -id do not apply.
+
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
 	levelsFlag := c.fs.String("levels", "0.95", "interval levels, comma-separated, each in (0, 1): 0.5,0.9,0.95 writes three intervals of each kind")
@@ -174,6 +184,12 @@ or the model's target if FILE.csv has it, and is ignored.
 	m, err := loadModel(*a.model)
 	if err != nil {
 		return err
+	}
+	if mn := multiNetwork(m); mn != nil {
+		if *format != "csv" || *id != "" {
+			return fmt.Errorf("predict: -format json and -id: %w", errMultiTarget)
+		}
+		return predictMulti(a, mn, levels, m.bits(), stdout)
 	}
 	var pw *predictWriter
 	d := m.inputs()
@@ -237,6 +253,14 @@ PIT histograms: the share of targets in each tenth of their predictive
 CDF, flat at 0.1 for a calibrated predictive, U-shaped for intervals too
 narrow, humped for too wide, sloped for a bias.
 
+For a model of several targets (train -target a,b), every row must hold
+every target, and eval prints N; per target t, RMSE:t, NLL:t (its
+marginal Student t), CRPS:t and cov95-cal:t; then joint-NLL (the mean
+negative log density of the multivariate t per row, original units),
+joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of rows
+inside the calibrated joint regions) and energy-score (the multivariate
+CRPS of the calibrated Gaussian, 200 Monte Carlo draws a row, fixed seed).
+
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
 	c.fs.Lookup("data").Usage = dataStdinHelp
@@ -246,6 +270,9 @@ narrow, humped for too wide, sloped for a bias.
 	m, err := loadModel(*a.model)
 	if err != nil {
 		return err
+	}
+	if mn := multiNetwork(m); mn != nil {
+		return evalMulti(a, mn, stdout)
 	}
 	t := newEvalTally(m)
 	rows, file := 0, ""

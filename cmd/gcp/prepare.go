@@ -21,6 +21,9 @@ type trainingData struct {
 	rows []int     // the table's row of each encoded row
 	// dropped is how many rows had no target.
 	dropped int
+	// targets are the names of several targets, whose values y holds
+	// row-major (prepareMultiTraining); nil for one.
+	targets []string
 }
 
 // transformFlags are the values of -target-transform.

@@ -167,11 +167,14 @@ func (f *recipeFlags) bayesHyper(c *command) bayesHyper {
 func (f *recipeFlags) job(c *command, td trainingData) fitJob {
 	job := fitJob{
 		enc: td.enc, transform: *f.transform,
-		cfg:    gcp.Config{Inputs: td.enc.Inputs(), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members},
+		cfg:    gcp.Config{Inputs: td.enc.Inputs(), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members, Targets: len(td.targets)},
 		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed, ScaleWeighting: *f.weighting},
 		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed, TargetTransforms: flagTransforms(*f.transform)},
 		plain:  *f.validation == 0,
 		x:      td.x, y: td.y,
+	}
+	if len(td.targets) > 0 {
+		job.tc.ScaleWeighting = 0 // the multivariate t has no scale weighting
 	}
 	if c.set("lr") {
 		job.search.LearningRates = []float64{*f.lr}
@@ -197,11 +200,14 @@ type fitResult struct {
 	members int
 	// transform says which target transform the model has, and why.
 	transform string
+	// targets are the names of several targets, joined by commas; "" for
+	// one.
+	targets string
 }
 
 // fitModel trains a Model[T] as job says, stopped by ctx.
 func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitResult, error) {
-	res := fitResult{plain: job.plain, rows: len(job.y), members: max(1, job.cfg.Members)}
+	res := fitResult{plain: job.plain, rows: len(job.y) / max(1, job.cfg.Targets), members: max(1, job.cfg.Members)}
 	x := asFloat[T](job.x)
 	if !res.plain {
 		res.progress = newFitProgress(job.term)
@@ -212,6 +218,9 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 			return nil, res, trainingError(err)
 		}
 		res.auto, res.transform = auto, describeTransform(auto.Transform, job.transform)
+		if job.cfg.Targets > 1 {
+			res.targets, res.transform = job.enc.Target(), "none: several targets are modelled as they are"
+		}
 		return m, res, m.SetEncoding(job.enc)
 	}
 	cfg, tc, epochs := job.cfg, job.tc, job.search.MaxEpochs
@@ -286,7 +295,10 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 			model, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
 	} else {
 		chose := fmt.Sprintf("lr %g, dropout %g, hidden %s, scale weighting %g", a.LearningRate, a.Dropout, joinInts(a.Hidden), a.ScaleWeighting)
-		if r.members > 1 {
+		if r.members > 1 && r.targets != "" { // the ensemble of several targets keeps all heads of one epoch
+			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose %s; the ensemble's best epoch %d of %d\n",
+				r.members, method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
+		} else if r.members > 1 {
 			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose %s; the ensemble's best epoch %d of %d (its mean heads' %d)\n",
 				r.members, method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun, a.MeanEpoch)
 		} else {
@@ -300,8 +312,13 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		if a.CVFolds > 0 {
 			from = fmt.Sprintf("%d-fold cross-fit, %d rows", a.CVFolds, a.CVRows)
 		}
-		fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
-			from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
+		if r.targets != "" {
+			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: the region's covariance ×%.3g\n",
+				r.targets, from, a.CVNLL, a.CVCoverage95, a.CorrectedScale)
+		} else {
+			fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
+				from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
+		}
 		if a.SmallData > 0 {
 			fmt.Fprintf(w, "warning: trained on %d rows, fewer than the %d from which the calibration can be trusted: the variance is widened to the upper end of the 90%% confidence interval of its scale, which so few rows leave uncertain, and this data set's intervals may still cover more or less than their level\n",
 				a.TrainRows+a.ValRows, a.SmallData)

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/table"
+)
+
+// Several targets (train -target a,b,c): the table's target columns, the
+// rows' target matrix, and the model's record of its targets' names.
+
+// errMultiTarget reports an option that does not apply to a model of
+// several targets.
+var errMultiTarget = errors.New("does not apply to several targets")
+
+// multiTargets returns the names of -target's comma-separated list of
+// several targets, or nil for one name (or none), which trains one
+// target as before.
+func multiTargets(flag string) []string {
+	if !strings.Contains(flag, ",") {
+		return nil
+	}
+	names := strings.Split(flag, ",")
+	for i, n := range names {
+		names[i] = strings.TrimSpace(n)
+	}
+	return names
+}
+
+// targetColumns returns the columns of tab that hold the targets a model
+// records as joined: the column of that name, or else, for a model of
+// several targets, whose encoding names its targets joined by commas,
+// each one's column; -1 for a name tab lacks.
+func targetColumns(tab *table.Table, joined string) []int {
+	if k := slices.Index(tab.Header, joined); k >= 0 {
+		return []int{k}
+	}
+	var cols []int
+	for _, n := range strings.Split(joined, ",") {
+		cols = append(cols, slices.Index(tab.Header, n))
+	}
+	return cols
+}
+
+// prepareMultiTraining learns the encoding of tab's feature columns, all
+// but the target columns names, from every row, and builds the targets,
+// row-major, len(names) a row. A missing or non-numeric target cell is an
+// error naming its line and column (wrapping table.ErrMissing or the
+// parser's error): the model takes only complete rows, and leaving rows
+// out silently would bias it. The encoding records the targets' names
+// joined by commas, as its target, so that the saved model knows them.
+func prepareMultiTraining(tab *table.Table, names []string) (trainingData, error) {
+	cols := make([]int, len(names))
+	for t, n := range names {
+		k, err := tab.Column(n)
+		if err != nil || n == "" {
+			return trainingData{}, fmt.Errorf("-target %s: %w", strings.Join(names, ","), cmpErr(err, "an empty name"))
+		}
+		if slices.Contains(cols[:t], k) {
+			return trainingData{}, fmt.Errorf("-target %s: %q named twice", strings.Join(names, ","), n)
+		}
+		cols[t] = k
+	}
+	for i := range tab.Rows() {
+		for _, k := range cols {
+			_, missing, err := tab.Number(i, k)
+			if missing {
+				err = fmt.Errorf("%w: a model of several targets needs every target of every row", table.ErrMissing)
+			}
+			if err != nil {
+				return trainingData{}, tab.FieldError(i, k, err)
+			}
+		}
+	}
+	// The table without the other targets, the first one's column named
+	// by all: its encoding's features are the rest.
+	sub := *tab
+	sub.Header, sub.Columns, sub.Missing = nil, nil, nil
+	for j := range tab.Header {
+		if j != cols[0] && slices.Contains(cols, j) {
+			continue
+		}
+		h := tab.Header[j]
+		if j == cols[0] {
+			h = strings.Join(names, ",")
+		}
+		sub.Header, sub.Columns = append(sub.Header, h), append(sub.Columns, tab.Columns[j])
+		if tab.Missing != nil {
+			sub.Missing = append(sub.Missing, tab.Missing[j])
+		}
+	}
+	enc, er, err := sub.LearnEncoding(strings.Join(names, ","), nil)
+	if err != nil {
+		return trainingData{}, err
+	}
+	y := make([]float64, 0, len(er.Rows)*len(cols))
+	for _, i := range er.Rows {
+		for _, k := range cols {
+			v, _, _ := tab.Number(i, k) // checked above
+			y = append(y, v)
+		}
+	}
+	return trainingData{tab: tab, enc: enc, x: er.X, y: y, rows: er.Rows, targets: names}, nil
+}
+
+// cmpErr returns err, or an error saying what when err is nil.
+func cmpErr(err error, what string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(what)
+}
+
+// checkMulti returns an error for flags that do not apply to a model of
+// several targets: a method other than gcp, -validation 0 (the targets
+// are trained by the automatic recipe only), a target transform, and
+// -fixed-alpha.
+func (f *recipeFlags) checkMulti(c *command) error {
+	switch {
+	case f.meth.loss != gcp.LossGCP || !f.meth.network():
+		return fmt.Errorf("-method %s: %w (gcp only)", f.meth, errMultiTarget)
+	case *f.validation == 0:
+		return fmt.Errorf("-validation 0: %w: they train by the automatic recipe", errMultiTarget)
+	case *f.transform != "auto" && *f.transform != "none":
+		return fmt.Errorf("-target-transform %s: %w: they are modelled as they are", *f.transform, errMultiTarget)
+	case c.set("fixed-alpha"), c.set("scale-weighting"):
+		return fmt.Errorf("-fixed-alpha and -scale-weighting: %w", errMultiTarget)
+	}
+	return nil
+}

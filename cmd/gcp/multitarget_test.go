@@ -1,0 +1,209 @@
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/table"
+)
+
+// twoTargetCSV writes n rows of two features x1, x2 and two correlated
+// targets a, b (a = sin x1 + x2 + 0.3g₁, b = cos x1 + 0.2(0.7g₁ +
+// 0.71g₂)) to a file in dir and returns its path.
+func twoTargetCSV(t *testing.T, dir string, n int, seed uint64) string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 1))
+	var b strings.Builder
+	b.WriteString("x1,x2,a,b\n")
+	for range n {
+		x1, x2 := 3*r.Float64(), 2*r.Float64()-1
+		g1, g2 := r.NormFloat64(), r.NormFloat64()
+		fmt.Fprintf(&b, "%.5f,%.5f,%.5f,%.5f\n", x1, x2, math.Sin(x1)+x2+0.3*g1, math.Cos(x1)+0.2*(0.7*g1+math.Sqrt(0.51)*g2))
+	}
+	path := filepath.Join(dir, fmt.Sprintf("mv%d.csv", seed))
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// trainTwoTargets trains a small single network of targets a and b on
+// 150 rows, fast: one candidate, 16 hidden units, 40 epochs.
+func trainTwoTargets(t *testing.T) (dir, model string, stderr string) {
+	t.Helper()
+	dir = t.TempDir()
+	data := twoTargetCSV(t, dir, 150, 1)
+	model = filepath.Join(dir, "mv.gcpm")
+	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0")
+	if err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	return dir, model, stderr
+}
+
+// TestTrainSeveralTargets: train -target a,b saves a model of two targets
+// that records their names, and the summary names them with the joint
+// cross-fitted NLL and coverage.
+func TestTrainSeveralTargets(t *testing.T) {
+	_, model, stderr := trainTwoTargets(t)
+	if !strings.Contains(stderr, "targets a,b: expected on new data (5-fold cross-fit, 150 rows): joint NLL") ||
+		!strings.Contains(stderr, "95% calibrated joint-region coverage") {
+		t.Errorf("summary does not name the targets and joint scores:\n%s", stderr)
+	}
+	if _, _, err := gcpRun("plot", "-model", model, "-data", filepath.Join(filepath.Dir(model), "mv1.csv"), "-o", filepath.Join(t.TempDir(), "p.png"), "-reorder"); !errors.Is(err, errMultiTarget) {
+		t.Errorf("plot: err = %v, want errMultiTarget", err)
+	}
+	m, err := gcp.LoadFile[float64](model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config().Targets != 2 || m.Encoding().Target() != "a,b" || m.Config().Inputs != 2 {
+		t.Errorf("model of %d targets named %q, %d inputs: want 2 targets a,b and the 2 features", m.Config().Targets, m.Encoding().Target(), m.Config().Inputs)
+	}
+}
+
+// TestTrainSeveralTargetsRefusesMissingTarget: an empty target cell is an
+// error naming its line and column, wrapping table.ErrMissing; an
+// option that does not apply is refused before reading.
+func TestTrainSeveralTargetsRefusesMissingTarget(t *testing.T) {
+	dir := t.TempDir()
+	data := twoTargetCSV(t, dir, 40, 2)
+	b, _ := os.ReadFile(data)
+	lines := strings.Split(string(b), "\n")
+	f := strings.Split(lines[4], ",")
+	lines[4] = strings.Join(append(f[:3], ""), ",") // line 5's b
+	if err := os.WriteFile(data, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", filepath.Join(dir, "m.gcpm"))
+	if !errors.Is(err, table.ErrMissing) || !strings.Contains(err.Error(), "line 5") {
+		t.Errorf("err = %v, want table.ErrMissing on line 5", err)
+	}
+	_, _, err = gcpRun("train", "-data", data, "-target", "a,b", "-o", filepath.Join(dir, "m.gcpm"), "-target-transform", "log")
+	if !errors.Is(err, errMultiTarget) {
+		t.Errorf("-target-transform log: err = %v, want errMultiTarget", err)
+	}
+}
+
+// readNumbersCSV parses gcp predict's output into its header and rows of numbers.
+func readNumbersCSV(t *testing.T, s string) ([]string, [][]float64) {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(s)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]float64
+	for _, rec := range recs[1:] {
+		row := make([]float64, len(rec))
+		for j, f := range rec {
+			if row[j], err = strconv.ParseFloat(f, 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows = append(rows, row)
+	}
+	return recs[0], rows
+}
+
+// TestPredictSeveralTargets: predict writes each target's columns with
+// its name after a colon and corr:a:b; the means are the library's
+// PredictMulti on the rows' features, and the calibrated 95% interval is
+// mean ± Φ⁻¹(0.975)·sd_corrected, the Gaussian's.
+func TestPredictSeveralTargets(t *testing.T) {
+	dir, model, _ := trainTwoTargets(t)
+	data := twoTargetCSV(t, dir, 20, 3)
+	out, _, err := gcpRun("predict", "-model", model, "-data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rows := readNumbersCSV(t, out)
+	want := "mean:a,lo95_cal:a,hi95_cal:a,sd_corrected:a,lo95_student_t:a,hi95_student_t:a,mean:b,lo95_cal:b,hi95_cal:b,sd_corrected:b,lo95_student_t:b,hi95_student_t:b,corr:a:b"
+	if got := strings.Join(head, ","); got != want || len(rows) != 20 {
+		t.Fatalf("header %s and %d rows, want %s and 20", got, len(rows), want)
+	}
+	preds, _ := libraryPredictions(t, model, data)
+	for i, row := range rows {
+		p := &preds[i]
+		// Relative 1e-12: the CSV writes the shortest text that reads back.
+		if math.Abs(row[0]-p.Mean(0)) > 1e-12*math.Abs(p.Mean(0)) || math.Abs(row[6]-p.Mean(1)) > 1e-12*(1+math.Abs(p.Mean(1))) ||
+			math.Abs(row[12]-p.Corr(0, 1)) > 1e-12 {
+			t.Errorf("row %d: means %v, %v and corr %v; PredictMulti's %v, %v, %v", i, row[0], row[6], row[12], p.Mean(0), p.Mean(1), p.Corr(0, 1))
+		}
+		// 1e-9 relative: the calibrated quantile inverts Φ numerically.
+		if hw := 1.959963984540054 * row[3]; math.Abs(row[2]-row[0]-hw) > 1e-9*hw || math.Abs(row[0]-row[1]-hw) > 1e-9*hw {
+			t.Errorf("row %d: calibrated interval [%v, %v] about %v, want ± %v", i, row[1], row[2], row[0], hw)
+		}
+	}
+}
+
+// libraryPredictions returns the library's PredictMulti of the saved
+// model for each row of the two-feature file data, and the file's table.
+func libraryPredictions(t *testing.T, model, data string) ([]gcp.MultiPrediction, *table.Table) {
+	t.Helper()
+	m, err := gcp.LoadFile[float64](model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := table.ReadFile(data, table.Dialect{Sep: ',', Decimal: '.'})
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds := make([]gcp.MultiPrediction, tab.Rows())
+	ws := m.NewWorkspace()
+	for i := range preds {
+		if err := m.PredictMulti(ws, []float64{must(tab.Number(i, 0)), must(tab.Number(i, 1))}, &preds[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return preds, tab
+}
+
+// must returns v, ignoring Table.Number's missing flag and error, for
+// files the test wrote whole.
+func must(v float64, _ bool, _ error) float64 { return v }
+
+// TestEvalSeveralTargets: eval prints the per-target and joint lines; its
+// joint-NLL is the mean of −LogPDF by the library over the rows, its
+// RMSE:a that of the means, and the coverages grow with the level.
+func TestEvalSeveralTargets(t *testing.T) {
+	dir, model, _ := trainTwoTargets(t)
+	data := twoTargetCSV(t, dir, 200, 4)
+	out, _, err := gcpRun("eval", "-model", model, "-data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		k, v, _ := strings.Cut(line, " ")
+		got[k], _ = strconv.ParseFloat(v, 64)
+	}
+	for _, k := range []string{"N", "RMSE:a", "NLL:a", "CRPS:a", "cov95-cal:a", "RMSE:b", "NLL:b", "CRPS:b", "cov95-cal:b", "joint-NLL", "joint-cov50-cal", "joint-cov90-cal", "joint-cov95-cal", "energy-score"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("no %s line in\n%s", k, out)
+		}
+	}
+	preds, tab := libraryPredictions(t, model, data)
+	var nll, sq float64
+	for i := range preds {
+		p := &preds[i]
+		y := []float64{must(tab.Number(i, 2)), must(tab.Number(i, 3))}
+		nll -= p.LogPDF(y) / 200
+		sq += (p.Mean(0) - y[0]) * (p.Mean(0) - y[0]) / 200
+	}
+	// eval prints 6 significant digits.
+	if math.Abs(got["joint-NLL"]-nll) > 1e-5*(1+math.Abs(nll)) || math.Abs(got["RMSE:a"]-math.Sqrt(sq)) > 1e-5 {
+		t.Errorf("joint-NLL %v and RMSE:a %v, want %v and %v", got["joint-NLL"], got["RMSE:a"], nll, math.Sqrt(sq))
+	}
+	if !(got["joint-cov50-cal"] <= got["joint-cov90-cal"] && got["joint-cov90-cal"] <= got["joint-cov95-cal"] && got["energy-score"] > 0) {
+		t.Errorf("coverages %v, %v, %v not increasing, or energy score %v not positive", got["joint-cov50-cal"], got["joint-cov90-cal"], got["joint-cov95-cal"], got["energy-score"])
+	}
+}
