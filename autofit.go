@@ -59,8 +59,9 @@ type AutoOptions struct {
 	// masks from TrainConfig.Seed: all candidates start from the same
 	// weights, so that the search compares hyperparameters, not draws.
 	Seed uint64
-	// Workers is how many candidates train at once, at most 1024.
-	// Default GOMAXPROCS. The result does not depend on it.
+	// Workers is how many candidates, calibration folds or ensemble
+	// members train at once, at most 1024. Default GOMAXPROCS. The result
+	// does not depend on it.
 	Workers int
 	// Progress, if set, is called after each round of the search, each
 	// epoch of an ensemble's run and each epoch of a calibration fold

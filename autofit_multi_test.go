@@ -149,3 +149,29 @@ func TestAutoFitMultiEnsembleSavesRegionScale(t *testing.T) {
 		t.Errorf("marginal's calibrated variance %v, want %v", got, want)
 	}
 }
+
+// TestAutoFitMultiLargeEnsemble trains an ensemble of several targets on
+// enough rows that held-out rows calibrate it and no folds train behind
+// it, where the members of a one-target ensemble train apart.
+// regression: the members of a model of several targets were split by
+// the one-target layout's spans, and the ensemble stage panicked with an
+// index out of range.
+func TestAutoFitMultiLargeEnsemble(t *testing.T) {
+	x, y := correlatedRows(4, 2*minCalibrationRows*10+100, 0.5)
+	opt := smallMultiOptions
+	opt.MaxEpochs = 3
+	m, res, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 2, Seed: 4}, TrainConfig{Seed: 5}, x, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CVFolds != 0 || res.CVRows == 0 {
+		t.Fatalf("calibrated on %d folds and %d rows, want held-out rows and no folds", res.CVFolds, res.CVRows)
+	}
+	var p MultiPrediction
+	if err := m.PredictMulti(m.NewWorkspace(), x[:1], &p); err != nil {
+		t.Fatal(err)
+	}
+	if c := p.Corr(0, 1); !(c > 0 && c < 1) {
+		t.Errorf("correlation %v of a truth of 0.5 after 3 epochs, want it in (0, 1)", c)
+	}
+}

@@ -404,15 +404,33 @@ func (s *search[T]) result(win *candidate[T], final *fitRun[T]) AutoResult {
 // The ensemble trains on one goroutine while the folds train behind it on
 // the other Workers − 1, and on all of them once it has stopped: its best
 // epoch, which the folds must reach, is known only then, and waiting for
-// it would leave all but one core idle while it trains.
+// it would leave all but one core idle while it trains. Without folds,
+// its members train as networks of their own, side by side on the
+// Workers, and the ensemble they make is scored after every epoch
+// (splitRuns says what that changes).
 func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error) {
 	t, err := s.trainer(win, s.cfg.Members)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newFitRun(t, s.trainRows, s.valRows, s.runOptions(true))
+	o := s.runOptions(true)
+	o.average = o.average && f != nil // the members average their own
+	r, err := newFitRun(t, s.trainRows, s.valRows, o)
 	if err != nil {
 		return nil, err
+	}
+	// The members of a model of several targets train together: their
+	// output layers are laid out by kind of head (multiLayout), which
+	// memberSpans does not map.
+	if f == nil && s.cfg.Targets <= 1 {
+		member := func() (*Trainer[T], error) { return s.trainer(win, 1) }
+		mo := s.runOptions(false)
+		mo.track = false // r tracks the ensemble's best epoch
+		apart, err := newSplitRuns(t.m, member, s.trainRows, mo, s.tc.Seed, s.opt.Workers)
+		if err != nil {
+			return nil, err
+		}
+		r.apart = apart.epoch
 	}
 	c := &candidate[T]{hyper: win.hyper, run: r}
 	var report func(AutoProgress) // set by relay, before train runs

@@ -242,6 +242,11 @@ type fitRun[T Float] struct {
 	bestSqErr float64
 	learned   bool // the run learned the model's standardization
 	stats     EpochStats
+	// apart, when set, trains one epoch of the model's members as
+	// networks of their own in place of t, writes their parameters into
+	// the model's buffer, which the run then scores and tracks, and
+	// returns their mean training NLL (AutoFit's ensemble without folds).
+	apart func(params []T) (float64, error)
 }
 
 // runOptions are the settings of a fitRun beyond its rows.
@@ -310,34 +315,20 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 // it was before that step (and, if it was the run's very first step,
 // without the standardization the run learned).
 func (r *fitRun[T]) epoch() error {
-	t, m := r.t, r.t.m
-	d, n, bs := m.cfg.Inputs, r.train.len(), t.cfg.BatchSize
+	m := r.t.m
 	e := r.stats.Epoch + 1
-	rows := r.train.rows
-	r.shuffle.Shuffle(n, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-	var sum float64
-	for s := 0; s < n; s += bs {
-		k := min(bs, n-s)
-		r.train.gather(s, k, r.xb, r.yb)
-		if r.jitter != nil {
-			for i, v := range r.yb[:k] {
-				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
-			}
-		}
-		loss, err := t.Step(r.xb[:k*d], r.yb[:k*max(r.train.ty, 1)])
-		if err != nil {
-			if r.learned && e == 1 && s == 0 {
-				m.resetStandardization() // nothing was trained: leave no trace
-			}
-			return fmt.Errorf("epoch %d: %w", e, err)
-		}
-		sum += loss * float64(k)
-		if r.avg != nil {
-			r.avg.update(m.params)
-		}
+	var nll float64
+	var err error
+	if r.apart != nil {
+		nll, err = r.apart(m.params)
+	} else {
+		nll, err = r.pass(e)
+	}
+	if err != nil {
+		return err
 	}
 	st := &r.stats
-	st.Epoch, st.TrainNLL, st.ValNLL = e, sum/float64(n), math.NaN()
+	st.Epoch, st.TrainNLL, st.ValNLL = e, nll, math.NaN()
 	if r.ws != nil {
 		if r.avg != nil {
 			r.avg.swap(m.params) // score and keep the average
@@ -363,14 +354,48 @@ func (r *fitRun[T]) epoch() error {
 	return nil
 }
 
-// keep copies the parameters the run would return now (the average, if
-// it keeps one) into dst.
-func (r *fitRun[T]) keep(dst []T) {
-	if r.avg != nil {
-		copy(dst, r.avg.avg)
-		return
+// pass runs epoch e's shuffled pass over the training rows and returns
+// the mean negative log predictive density of its steps, or the error of
+// the step that failed.
+func (r *fitRun[T]) pass(e int) (float64, error) {
+	t, m := r.t, r.t.m
+	d, n, bs := m.cfg.Inputs, r.train.len(), t.cfg.BatchSize
+	rows := r.train.rows
+	r.shuffle.Shuffle(n, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	var sum float64
+	for s := 0; s < n; s += bs {
+		k := min(bs, n-s)
+		r.train.gather(s, k, r.xb, r.yb)
+		if r.jitter != nil {
+			for i, v := range r.yb[:k] {
+				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
+			}
+		}
+		loss, err := t.Step(r.xb[:k*d], r.yb[:k*max(r.train.ty, 1)])
+		if err != nil {
+			if r.learned && e == 1 && s == 0 {
+				m.resetStandardization() // nothing was trained: leave no trace
+			}
+			return 0, fmt.Errorf("epoch %d: %w", e, err)
+		}
+		sum += loss * float64(k)
+		if r.avg != nil {
+			r.avg.update(m.params)
+		}
 	}
-	copy(dst, r.t.m.params)
+	return sum / float64(n), nil
+}
+
+// keep copies the parameters the run would return now into dst.
+func (r *fitRun[T]) keep(dst []T) { copy(dst, r.kept()) }
+
+// kept returns the parameters the run would return now: the average, if
+// it keeps one, else the last step's.
+func (r *fitRun[T]) kept() []T {
+	if r.avg != nil {
+		return r.avg.avg
+	}
+	return r.t.m.params
 }
 
 // finish leaves in the model the parameters the run returns: the best

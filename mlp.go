@@ -149,6 +149,41 @@ func copyMeanHeads[T Float](l *layout, dst, src []T) {
 	}
 }
 
+// memberSpans calls f(at, to, n) for every run of n parameters of member
+// k of l, a layout of single-target networks, that lies at offset at in
+// l's buffers and at offset to in those of the member alone (a layout of
+// one member with the same inputs, heads and hidden layers), in the
+// order of the latter. The ensemble orders its heads head-major
+// (layout.head): in the stacked first layer each input's row holds every
+// head's units side by side, and each later layer holds one block a
+// head.
+func (l *layout) memberSpans(k int, f func(at, to, n int)) {
+	heads := l.heads / l.members
+	to := 0
+	span := func(at, n int) {
+		f(at, to, n)
+		to += n
+	}
+	for i, ly := range l.layers {
+		units, per := ly.rows, ly.rows*ly.cols // a head's units and weights
+		if i == 0 {
+			units = l.hidden[0]
+			for j := range ly.cols {
+				for h := range heads {
+					span(ly.w+j*ly.rows+l.head(h, k)*units, units)
+				}
+			}
+		} else {
+			for h := range heads {
+				span(ly.w+l.head(h, k)*per, per)
+			}
+		}
+		for h := range heads {
+			span(ly.b+l.head(h, k)*units, units)
+		}
+	}
+}
+
 // width returns the width of hidden layer i's activations, all heads.
 func (l *layout) width(i int) int { return l.heads * l.hidden[i] }
 
@@ -171,16 +206,17 @@ func blockB[T Float](p []T, ly layer, h int) []T {
 // Config, TrainConfig and FitOptions (as one usually does) still gives
 // independent weights, dropout masks and shuffles: with one word for all,
 // the three would replay the same numbers. The words are the fractional
-// bits of the golden ratio, √2, √3, √5, √7, √11, √17 and √19.
+// bits of the golden ratio, √2, √3, √5, √7, √11, √17, √19 and √23.
 const (
-	initStream       = 0x9e3779b97f4a7c15 // initial weights
-	mcDropoutStream  = 0x6a09e667f3bcc908 // ML_Bayes's MC-dropout masks
-	dropoutStream    = 0xbb67ae8584caa73b // a Trainer's dropout masks
-	shuffleStream    = 0x3c6ef372fe94f82b // Fit's order of the data
-	holdOutStream    = 0xa54ff53a5f1d36f1 // the rows Fit's ValidationShare holds out
-	searchStream     = 0x510e527fade682d1 // AutoFit's seeds of each candidate
-	crossFitStream   = 0x1f83d9abfb41bd6b // AutoFit's calibration folds
-	dequantizeStream = 0x5be0cd19137e2179 // AutoFit's noise on quantized targets
+	initStream          = 0x9e3779b97f4a7c15 // initial weights
+	mcDropoutStream     = 0x6a09e667f3bcc908 // ML_Bayes's MC-dropout masks
+	dropoutStream       = 0xbb67ae8584caa73b // a Trainer's dropout masks
+	shuffleStream       = 0x3c6ef372fe94f82b // Fit's order of the data
+	holdOutStream       = 0xa54ff53a5f1d36f1 // the rows Fit's ValidationShare holds out
+	searchStream        = 0x510e527fade682d1 // AutoFit's seeds of each candidate
+	crossFitStream      = 0x1f83d9abfb41bd6b // AutoFit's calibration folds
+	dequantizeStream    = 0x5be0cd19137e2179 // AutoFit's noise on quantized targets
+	memberDropoutStream = 0xcbbb9d5dc1059ed8 // the seeds of the dropout masks of AutoFit's ensemble members trained apart
 )
 
 // initParams draws the weights from the seed, Glorot-uniform in every

@@ -74,7 +74,7 @@ func (s *Stack[T]) Net(p []T, k int, dst []T) error {
 	if err := s.checkNet(p, k, dst); err != nil {
 		return err
 	}
-	s.spans(k, func(stacked, single, n int) { copy(dst[single:single+n], p[stacked:stacked+n]) })
+	s.lay.memberSpans(k, func(stacked, single, n int) { copy(dst[single:single+n], p[stacked:stacked+n]) })
 	return nil
 }
 
@@ -84,7 +84,7 @@ func (s *Stack[T]) SetNet(p []T, k int, src []T) error {
 	if err := s.checkNet(p, k, src); err != nil {
 		return err
 	}
-	s.spans(k, func(stacked, single, n int) { copy(p[stacked:stacked+n], src[single:single+n]) })
+	s.lay.memberSpans(k, func(stacked, single, n int) { copy(p[stacked:stacked+n], src[single:single+n]) })
 	return nil
 }
 
@@ -93,28 +93,6 @@ func (s *Stack[T]) checkNet(p []T, k int, net []T) error {
 		return ErrShape
 	}
 	return nil
-}
-
-// spans calls f with each contiguous run of net k's parameters: its
-// offset in a stacked buffer, its offset in a one-net buffer, and its
-// length. In the stacked first layer each input's row holds all nets'
-// units, net k's at k·H; in the later, block-diagonal layers net k's
-// weights and biases are block k.
-func (s *Stack[T]) spans(k int, f func(stacked, single, n int)) {
-	for i, ly := range s.lay.layers {
-		one := s.one.layers[i]
-		if ly.blocks == 1 { // the first layer
-			h := one.rows
-			for c := range ly.cols {
-				f(ly.w+c*ly.rows+k*h, one.w+c*h, h)
-			}
-			f(ly.b+k*h, one.b, h)
-			continue
-		}
-		n := ly.rows * ly.cols
-		f(ly.w+k*n, one.w, n)
-		f(ly.b+k*ly.rows, one.b, ly.rows)
-	}
 }
 
 // StackPass holds the buffers of a forward and a backward pass of a Stack

@@ -1,0 +1,145 @@
+package gcp
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/gcpnet/gcp/internal/synth"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestMemberSpansPredictAsMember checks that the parameters memberSpans
+// moves out of an ensemble are a network of their own that computes what
+// that member computes inside the ensemble, for every loss's heads and
+// for one and two hidden layers, and that the members' spans cover the
+// ensemble's buffer once.
+func TestMemberSpansPredictAsMember(t *testing.T) {
+	const members, rows = 3, 4
+	for _, cfg := range []Config{
+		{Inputs: 3, Hidden: []int{5}},
+		{Inputs: 2, Hidden: []int{4, 3}, Loss: LossGaussianML},
+		{Inputs: 2, Hidden: []int{3}, FixedAlpha: 2},
+	} {
+		cfg.Members, cfg.Seed = members, 7
+		ens := mustModel[float64](t, cfg)
+		one := cfg
+		one.Members = 1
+		x, _ := randomBatch[float64](3, rows, cfg.Inputs)
+		ea := newActivations[float64](ens.lay, rows, false)
+		copy(ea.x, x)
+		forward(ens.k, ens.lay, ens.cfg.Activation, ens.params, ea, rows)
+		seen := make([]int, len(ens.params))
+		for k := range members {
+			m := mustModel[float64](t, one)
+			covered := 0
+			ens.lay.memberSpans(k, func(at, to, n int) {
+				if to != covered {
+					t.Fatalf("%+v member %d: span at %d of the member, want %d", cfg, k, to, covered)
+				}
+				covered += n
+				copy(m.params[to:to+n], ens.params[at:at+n])
+				for i := at; i < at+n; i++ {
+					seen[i]++
+				}
+			})
+			if covered != len(m.params) {
+				t.Fatalf("%+v member %d: spans cover %d of %d parameters", cfg, k, covered, len(m.params))
+			}
+			a := newActivations[float64](m.lay, rows, false)
+			copy(a.x, x)
+			forward(m.k, m.lay, m.cfg.Activation, m.params, a, rows)
+			for h := range ens.lay.heads / members {
+				// The same products of the same numbers, but a kernel may
+				// sum a longer row in another order: 1e-12 is a few
+				// hundred roundings of values of order 1.
+				got, want := a.head(h, rows), ea.head(ens.lay.head(h, k), rows)
+				for i := range got {
+					if d := got[i] - want[i]; d > 1e-12 || d < -1e-12 {
+						t.Fatalf("%+v member %d head %d row %d: %v alone, %v in the ensemble", cfg, k, h, i, got[i], want[i])
+					}
+				}
+			}
+		}
+		for i, n := range seen {
+			if n != 1 {
+				t.Fatalf("%+v: parameter %d in %d members' spans, want 1", cfg, i, n)
+			}
+		}
+	}
+}
+
+// TestSplitRunsTrainAsEnsemble checks that, without dropout, the members
+// trained as networks of their own make the ensemble that trains as one
+// network, bit for bit, epoch after epoch: its members are independent,
+// and the split changes only how the work is divided.
+func TestSplitRunsTrainAsEnsemble(t *testing.T) {
+	x, y, _ := synth.SinOutliers(5, 600, 0.05, synth.Everywhere)
+	s, err := newSearch(context.Background(), Config{Inputs: 1, Hidden: []int{8}, Members: 3, Seed: 4}, TrainConfig{Seed: 2, BatchSize: 16}, x, y, AutoOptions{Seed: 6, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	win := &candidate[float32]{hyper: hyper{lr: 3e-3, hidden: []int{8}, weighting: 0.5}}
+	whole, err := s.trainer(win, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.runOptions(false)
+	o.track = false
+	ref, err := newFitRun(whole, s.trainRows, rowSet[float32]{}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := s.trainer(win, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := newSplitRuns(split.m, func() (*Trainer[float32], error) { return s.trainer(win, 1) }, s.trainRows, o, 2, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e := 1; e <= 3; e++ {
+		if err := ref.epoch(); err != nil {
+			t.Fatal(err)
+		}
+		nll, err := runs.epoch(split.m.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ref.kept(), split.m.params) {
+			t.Fatalf("epoch %d: the members trained apart differ from the ensemble trained whole", e)
+		}
+		// The ensemble's training NLL is its members' mean, per step; the
+		// mean of the members' means differs only by rounding.
+		if d := nll - ref.stats.TrainNLL; d > 1e-9 || d < -1e-9 {
+			t.Fatalf("epoch %d: training NLL %v, want the ensemble's %v", e, nll, ref.stats.TrainNLL)
+		}
+	}
+}
+
+// TestAutoFitHeldOutCalibrationWorkersBitIdentical checks that, where
+// held-out rows calibrate and the ensemble's members train apart on the
+// workers, the model and the result do not depend on how many workers
+// there are, with dropout, whose masks each member draws on its own.
+func TestAutoFitHeldOutCalibrationWorkersBitIdentical(t *testing.T) {
+	x, y, _ := synth.SinOutliers(5, 2*minCalibrationRows*10, 0.05, synth.Everywhere)
+	var got []*Model[float32]
+	var res []AutoResult
+	for _, workers := range []int{1, 2, 3} {
+		m, r, err := AutoFit(Config{Inputs: 1, Hidden: []int{8}, Seed: 3, Members: 3}, TrainConfig{Seed: 3}, x, y,
+			AutoOptions{MaxEpochs: 4, Seed: 9, Workers: workers, LearningRates: []float64{3e-3}, Dropouts: []float64{0.1}, ScaleWeightings: []float64{0.5}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.CVFolds != 0 || r.CVRows != minCalibrationRows {
+			t.Fatalf("workers %d: %d folds and %d calibration rows, want held-out calibration on %d rows", workers, r.CVFolds, r.CVRows, minCalibrationRows)
+		}
+		got, res = append(got, m), append(res, r)
+	}
+	for i := 1; i < len(got); i++ {
+		if !slices.Equal(got[0].params, got[i].params) || !cmp.Equal(res[0], res[i], cmpopts.EquateNaNs()) {
+			t.Fatalf("workers change the result: %+v against %+v", res[0], res[i])
+		}
+	}
+}
