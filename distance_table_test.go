@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/gcpnet/gcp/internal/synth"
 )
 
 // colourRows returns n rows of the colour table: x1 and x2 standard
@@ -40,19 +42,7 @@ func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // 90), a type of four (60%, 25%, 10%, 5%) and a condition of five; the
 // price follows from all of them.
 func houseRows(r *rand.Rand, n int) [][]string {
-	pick := func(weights []float64) int {
-		var total float64
-		for _, w := range weights {
-			total += w
-		}
-		u := r.Float64() * total
-		for k, w := range weights {
-			if u -= w; u < 0 {
-				return k
-			}
-		}
-		return len(weights) - 1
-	}
+	pick := func(w []float64) int { return synth.Pick(r, w) }
 	district := make([]float64, 30)
 	for k := range district {
 		district[k] = 1 / float64(k+1)

@@ -281,14 +281,20 @@ def energy_scores(y, points, scale, rng):
     return {k: (s[0] / DRAWS, s[1] / DRAWS, [v / DRAWS for v in s[2]]) for k, s in sums.items()}
 
 
-def run_product(exe, name, split, header, rows, test, tmp):
-    """Comparator (a) on one split: returns the split's record."""
+def split_rows(name, header, rows, test):
+    """The targets of data set name (their count and names, the last
+    columns of header) and the training and test rows of a split whose
+    test rows are the indices test."""
     d = TARGETS[name]
-    nf = len(header) - d
-    names = header[nf:]
     test_set = set(test)
     train = [r for i, r in enumerate(rows) if i not in test_set]
-    test_rows = [rows[i] for i in test]
+    return d, header[len(header) - d:], train, [rows[i] for i in test]
+
+
+def run_product(exe, name, split, header, rows, test, tmp):
+    """Comparator (a) on one split: returns the split's record."""
+    d, names, train, test_rows = split_rows(name, header, rows, test)
+    nf = len(header) - d
     levels = grid_levels(d)
     lv = ",".join(repr(l) for l in levels)
     rec = {"split": split, "n_train": len(train), "n_test": len(test), "train_seconds": {}}
@@ -351,12 +357,8 @@ def run_mvgcp(exe, name, split, header, rows, test, tmp):
     and the standardized ones are not computed: None); cov95_joint_cal is
     the calibrated 95% joint region's coverage (eval's joint-cov95-cal),
     cov50/90_joint_cal the others."""
-    d = TARGETS[name]
+    d, names, train, test_rows = split_rows(name, header, rows, test)
     nf = len(header) - d
-    names = header[nf:]
-    test_set = set(test)
-    train = [r for i, r in enumerate(rows) if i not in test_set]
-    test_rows = [rows[i] for i in test]
     rec = {"split": split, "n_train": len(train), "n_test": len(test)}
     write_csv(os.path.join(tmp, "train.csv"), header, train)
     write_csv(os.path.join(tmp, "test.csv"), header, test_rows)

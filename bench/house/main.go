@@ -19,25 +19,15 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/gcpnet/gcp/internal/synth"
 )
 
 func main() {
 	n := flag.Int("n", 3000, "rows")
 	flag.Parse()
 	r := rand.New(rand.NewPCG(33, 5))
-	pick := func(w []float64) int {
-		var t float64
-		for _, x := range w {
-			t += x
-		}
-		u := r.Float64() * t
-		for k, x := range w {
-			if u -= x; u < 0 {
-				return k
-			}
-		}
-		return len(w) - 1
-	}
+	pick := func(w []float64) int { return synth.Pick(r, w) }
 	zipf := func(k int) []float64 {
 		w := make([]float64, k)
 		for i := range w {

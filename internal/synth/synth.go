@@ -132,3 +132,20 @@ func WideMean(x []float32) float64 {
 // WideSD is the standard deviation of Wide's target at x: from 5 to 9
 // years.
 func WideSD(x []float32) float64 { return 5 + 4/(1+math.Exp(-2*float64(x[3]))) }
+
+// Pick returns an index of weights drawn from r with probability
+// proportional to its weight, the categorical draw of the synthetic
+// tables' text columns. The weights are non-negative with a positive sum.
+func Pick(r *rand.Rand, weights []float64) int {
+	var total float64
+	for _, w := range weights {
+		total += w
+	}
+	u := r.Float64() * total
+	for k, w := range weights {
+		if u -= w; u < 0 {
+			return k
+		}
+	}
+	return len(weights) - 1
+}
