@@ -47,7 +47,7 @@ func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *table.Table,
 	if err != nil {
 		return nil, nil, encoded{}, err
 	}
-	if multiNetwork(m) != nil {
+	if _, multi := multiNetwork(m); multi {
 		return nil, nil, encoded{}, fmt.Errorf("%s: a model of several targets: %w yet", *a.model, errMultiTarget)
 	}
 	tab, err := a.dialect.readTable(*a.data, m.categorical()...)
@@ -158,8 +158,9 @@ or above 1, or an sd far beyond the targets' spread.
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
 
-For a model of several targets (train -target a,b), FILE.csv is read
-whole and its features picked by name; each target t has the columns
+For a model of several targets (train -target a,b), FILE.csv is read as
+for one target, its features picked by name wherever they stand and
+other columns ignored; each target t has the columns
 mean:t, loL_cal:t, hiL_cal:t, sd_corrected:t, loL_student_t:t and
 hiL_student_t:t (its marginal predictive; the calibrated one carries the
 joint region's scale), and each pair a, b a column corr:a:b. -format json
@@ -185,11 +186,11 @@ and -id do not apply.
 	if err != nil {
 		return err
 	}
-	if mn := multiNetwork(m); mn != nil {
+	if mn, multi := multiNetwork(m); multi {
 		if *format != "csv" || *id != "" {
 			return fmt.Errorf("predict: -format json and -id: %w", errMultiTarget)
 		}
-		return predictMulti(a, mn, levels, m.bits(), stdout)
+		return predictMulti(a, mn, levels, stderr, stdout)
 	}
 	var pw *predictWriter
 	d := m.inputs()
@@ -271,8 +272,8 @@ CRPS of the calibrated Gaussian, 200 Monte Carlo draws a row, fixed seed).
 	if err != nil {
 		return err
 	}
-	if mn := multiNetwork(m); mn != nil {
-		return evalMulti(a, mn, stdout)
+	if mn, multi := multiNetwork(m); multi {
+		return evalMulti(a, mn, stderr, stdout)
 	}
 	t := newEvalTally(m)
 	rows, file := 0, ""
