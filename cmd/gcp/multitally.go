@@ -30,6 +30,11 @@ type multiTally struct {
 	joint        []float64
 	jnll, energy float64
 	r            *rand.Rand
+	// unseen counts the rows with a code no training row had (input_z
+	// +Inf), whose calibrated intervals and regions are unknown: as for
+	// one target, the densities, intervals and regions leave them out,
+	// and unseenIn95 counts those inside the t's own 95% region.
+	unseen, unseenIn95 int
 }
 
 // newMultiTally returns the empty tally of a model of the targets names,
@@ -41,25 +46,39 @@ func newMultiTally(names []string) *multiTally {
 }
 
 // add adds the row whose prediction is p and targets y: each target's
-// measures, then the joint ones (addJoint).
+// squared error and CRPS and the energy score of every row; each target's
+// density and interval and the joint measures (addJoint) of a row whose
+// codes training knew, or else the unseen count.
 func (t *multiTally) add(p *gcp.MultiPrediction, y []float64) {
 	t.rows++
+	unseen := math.IsInf(p.Marginal(0).InputZ, 1)
 	for i := range t.names {
 		q := p.Marginal(i)
 		e := q.Mean - y[i]
 		t.sq[i] += e * e
-		t.nll[i] -= q.LogPDF(y[i])
 		t.crps[i] += q.CRPS(y[i])
+		if unseen {
+			continue
+		}
+		t.nll[i] -= q.LogPDF(y[i])
 		if lo, hi, _ := q.CalibratedInterval(0.95); lo <= y[i] && y[i] <= hi {
 			t.cov[i]++
 		}
+	}
+	t.energy += energyScore(p, y, t.r)
+	if unseen {
+		t.unseen++
+		if in, _ := p.Inside(y, 0.95); in {
+			t.unseenIn95++
+		}
+		return
 	}
 	t.addJoint(p, y)
 }
 
 // addJoint adds the joint measures of the row whose prediction is p and
-// targets y: its negative log density under the multivariate t, whether
-// each calibrated joint region holds y, and its energy score.
+// targets y: its negative log density under the multivariate t, and
+// whether each calibrated joint region holds y.
 func (t *multiTally) addJoint(p *gcp.MultiPrediction, y []float64) {
 	t.jnll -= p.LogPDF(y)
 	for k, l := range jointLevels {
@@ -67,7 +86,6 @@ func (t *multiTally) addJoint(p *gcp.MultiPrediction, y []float64) {
 			t.joint[k]++
 		}
 	}
-	t.energy += energyScore(p, y, t.r)
 }
 
 // write prints the tally's KEY VALUE lines: N; per target t, RMSE:t,
@@ -78,18 +96,25 @@ func (t *multiTally) addJoint(p *gcp.MultiPrediction, y []float64) {
 // rows inside the calibrated joint regions), and energy-score, the
 // multivariate CRPS E‖X − y‖ − ½E‖X − X′‖ of the calibrated Gaussian
 // N(mean, RegionScale·CovCorrected), by Monte Carlo from a fixed seed.
+// NLL:t, cov95-cal:t and the joint-NLL and joint-cov lines are means over
+// the rows whose codes training knew; if some row had a code no training
+// row had, unseen-rows gives their count and unseen-joint-cov95 the share
+// of them inside the t's own 95% region.
 func (t *multiTally) write(out io.Writer) error {
 	w := bufio.NewWriter(out)
-	n := float64(t.rows)
+	n, known := float64(t.rows), float64(t.rows-t.unseen)
 	fmt.Fprintf(w, "N %d\n", t.rows)
 	for i, name := range t.names {
 		fmt.Fprintf(w, "RMSE:%s %.6g\nNLL:%s %.6g\nCRPS:%s %.6g\ncov95-cal:%s %.4f\n",
-			name, math.Sqrt(t.sq[i]/n), name, t.nll[i]/n, name, t.crps[i]/n, name, t.cov[i]/n)
+			name, math.Sqrt(t.sq[i]/n), name, t.nll[i]/known, name, t.crps[i]/n, name, t.cov[i]/known)
 	}
-	fmt.Fprintf(w, "joint-NLL %.6g\n", t.jnll/n)
+	fmt.Fprintf(w, "joint-NLL %.6g\n", t.jnll/known)
 	for k, l := range jointLevels {
-		fmt.Fprintf(w, "joint-cov%g-cal %.4f\n", 100*l, t.joint[k]/n)
+		fmt.Fprintf(w, "joint-cov%g-cal %.4f\n", 100*l, t.joint[k]/known)
 	}
 	fmt.Fprintf(w, "energy-score %.6g\n", t.energy/n)
+	if t.unseen > 0 {
+		fmt.Fprintf(w, "unseen-rows %d\nunseen-joint-cov95 %.4f\n", t.unseen, float64(t.unseenIn95)/float64(t.unseen))
+	}
 	return w.Flush()
 }

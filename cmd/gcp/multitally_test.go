@@ -2,6 +2,9 @@ package main
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +54,50 @@ func TestMultiTallyCoverage(t *testing.T) {
 	// 1e-12 relative: the same sum in the same order, up to rounding.
 	if got := math.Sqrt(tally.sq[1] / float64(tally.rows)); tally.rows != 300 || math.Abs(got-math.Sqrt(sq/300)) > 1e-12*got {
 		t.Errorf("N %d and RMSE:b %v, want 300 and %v", tally.rows, got, math.Sqrt(sq/300))
+	}
+}
+
+// TestEvalSeveralTargetsLeavesUnseenRowsOut: rows with a code no training
+// row had (a level never seen, a text cell missing where training had
+// none) are left out of the densities, intervals and regions, as for one
+// target: NLL:t, cov95-cal:t, joint-NLL and the joint coverages equal
+// those of the file without them, and unseen-rows counts them; the
+// rows' errors still count in N and RMSE.
+func TestEvalSeveralTargetsLeavesUnseenRowsOut(t *testing.T) {
+	b, err := os.ReadFile(streamFile("test_multi.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.Contains(line, "Madrid") && !strings.Contains(line, "Berlin") && !strings.HasPrefix(line, "r11,") { // r11 has no city
+			kept = append(kept, line)
+		}
+	}
+	known := filepath.Join(t.TempDir(), "known.csv")
+	if err := os.WriteFile(known, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lines := func(data string) map[string]string {
+		out, _, err := gcpRun("eval", "-model", streamFile("multi.gcpm"), "-data", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			k, v, _ := strings.Cut(line, " ")
+			got[k] = v
+		}
+		return got
+	}
+	all, sub := lines(streamFile("test_multi.csv")), lines(known)
+	if all["N"] != "30" || sub["N"] != "27" || all["unseen-rows"] != "3" || sub["unseen-rows"] != "" || all["RMSE:a"] == sub["RMSE:a"] {
+		t.Errorf("N %s and %s, unseen-rows %q and %q, RMSE:a %s and %s: want 30 and 27, 3 and none, RMSEs apart",
+			all["N"], sub["N"], all["unseen-rows"], sub["unseen-rows"], all["RMSE:a"], sub["RMSE:a"])
+	}
+	for _, k := range []string{"NLL:a", "NLL:b", "cov95-cal:a", "cov95-cal:b", "joint-NLL", "joint-cov50-cal", "joint-cov90-cal", "joint-cov95-cal"} {
+		if all[k] != sub[k] {
+			t.Errorf("%s: %s with the unseen rows, %s without", k, all[k], sub[k])
+		}
 	}
 }

@@ -261,6 +261,11 @@ negative log density of the multivariate t per row, original units),
 joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of rows
 inside the calibrated joint regions) and energy-score (the multivariate
 CRPS of the calibrated Gaussian, 200 Monte Carlo draws a row, fixed seed).
+As for one target, rows that hold a level training never saw (input_z
++Inf), whose calibrated intervals and regions are unknown, are left out
+of NLL:t, cov95-cal:t, joint-NLL and the joint coverages; if there are
+any, unseen-rows gives their count and unseen-joint-cov95 the share of
+them inside the multivariate t's own 95% region.
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
