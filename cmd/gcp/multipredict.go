@@ -57,19 +57,25 @@ func (a modelArgs) eachMultiChunk(stderr io.Writer, n network, size int, each fu
 // predictMulti writes gcp predict's CSV for a model of several targets:
 // for each target t, mean:t, each level's loL_cal:t and hiL_cal:t (the
 // calibrated marginal), sd_corrected:t, each level's loL_student_t:t and
-// hiL_student_t:t (the marginal t), and corr:a:b for each pair of targets.
-// It writes the header with the first chunk and each row as it goes.
+// hiL_student_t:t (the marginal t); corr:a:b for each pair of targets;
+// the row's input_z, outside and unseen, which one target's predict
+// writes and every target shares, as they are the input's; and for each
+// target sd_epistemic:t and disagreement:t, an ensemble's own uncertainty
+// of that target. It writes the header with the first chunk and each row
+// as it goes.
 func predictMulti(a modelArgs, n network, levels []predictLevel, stderr, stdout io.Writer) error {
 	names := targetNames(n)
 	var w *bufio.Writer
 	var b []byte
+	d := n.inputs()
 	err := a.eachMultiChunk(stderr, n, chunkRows, func(c *chunk, preds []gcp.MultiPrediction) error {
 		if w == nil {
 			w = bufio.NewWriter(stdout)
 			w.WriteString(multiHeader(names, levels) + "\n")
 		}
 		for i := range preds {
-			b = appendMultiRow(b[:0], &preds[i], levels, n.bits())
+			outside, _ := n.OutsideRange(c.e.x[i*d : (i+1)*d])
+			b = appendMultiRow(b[:0], &preds[i], levels, n.bits(), outside, c.e.notes[i].Unseen)
 			if _, err := w.Write(b); err != nil {
 				return err
 			}
@@ -103,12 +109,18 @@ func multiHeader(names []string, levels []predictLevel) string {
 			head = append(head, "corr:"+s+":"+t)
 		}
 	}
+	head = append(head, "input_z", "outside", "unseen")
+	for _, t := range names {
+		head = append(head, "sd_epistemic:"+t, "disagreement:"+t)
+	}
 	return strings.Join(head, ",")
 }
 
 // appendMultiRow appends to b predictMulti's line of the prediction p at
-// the levels, its numbers with the digits of a model of the given bits.
-func appendMultiRow(b []byte, p *gcp.MultiPrediction, levels []predictLevel, bits int) []byte {
+// the levels, of an input with outside features outside the training
+// range (or levels no training row had) and unseen levels the model does
+// not know, its numbers with the digits of a model of the given bits.
+func appendMultiRow(b []byte, p *gcp.MultiPrediction, levels []predictLevel, bits, outside, unseen int) []byte {
 	field := func(v float64) {
 		if len(b) > 0 {
 			b = append(b, ',')
@@ -134,6 +146,14 @@ func appendMultiRow(b []byte, p *gcp.MultiPrediction, levels []predictLevel, bit
 		for j := i + 1; j < p.Dim(); j++ {
 			field(p.Corr(i, j))
 		}
+	}
+	field(p.Marginal(0).InputZ)
+	field(float64(outside))
+	field(float64(unseen))
+	for t := range p.Dim() {
+		q := p.Marginal(t)
+		field(math.Sqrt(q.VarEpistemic))
+		field(q.Disagreement)
 	}
 	return append(b, '\n')
 }

@@ -163,8 +163,12 @@ for one target, its features picked by name wherever they stand and
 other columns ignored; each target t has the columns
 mean:t, loL_cal:t, hiL_cal:t, sd_corrected:t, loL_student_t:t and
 hiL_student_t:t (its marginal predictive; the calibrated one carries the
-joint region's scale), and each pair a, b a column corr:a:b. -format json
-and -id do not apply.
+joint region's scale), and each pair a, b a column corr:a:b; then the
+row's input_z, outside and unseen, as above, once a row since they are
+the input's and every target shares them (a level no training row had
+makes every target's _cal interval -Inf, +Inf); and each target's
+sd_epistemic:t and disagreement:t, an ensemble's own uncertainty of that
+target. -format json and -id do not apply.
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
