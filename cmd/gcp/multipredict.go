@@ -65,12 +65,11 @@ func (a modelArgs) eachMultiChunk(stderr io.Writer, n network, size int, each fu
 // as it goes.
 func predictMulti(a modelArgs, n network, levels []predictLevel, stderr, stdout io.Writer) error {
 	names := targetNames(n)
-	var w *bufio.Writer
+	w := bufio.NewWriter(stdout)
 	var b []byte
 	d := n.inputs()
 	err := a.eachMultiChunk(stderr, n, chunkRows, func(c *chunk, preds []gcp.MultiPrediction) error {
-		if w == nil {
-			w = bufio.NewWriter(stdout)
+		if b == nil { // the first chunk
 			w.WriteString(multiHeader(names, levels) + "\n")
 		}
 		for i := range preds {
@@ -82,10 +81,8 @@ func predictMulti(a modelArgs, n network, levels []predictLevel, stderr, stdout 
 		}
 		return nil
 	})
-	if w != nil {
-		if ferr := w.Flush(); err == nil {
-			err = ferr
-		}
+	if ferr := w.Flush(); err == nil { // nothing to flush if no chunk came
+		err = ferr
 	}
 	return err
 }
