@@ -41,16 +41,17 @@ func TestLevelFrequencyFromStandardization(t *testing.T) {
 	}
 }
 
-// colourModel returns an untrained model of the encoding of a numeric
-// column x and a text column colour with the levels A, B and C held by
-// 160, 30 and 10 of 200 rows, with the standardization and ranges
-// learned from those rows, in which x runs over −2..2.
-func colourModel(t *testing.T) *Model[float64] {
+// colourModel returns an untrained model of the given number of targets
+// of the encoding of a numeric column x and a text column colour with the
+// levels A, B and C held by 160, 30 and 10 of 200 rows, with the
+// standardization and ranges learned from those rows, in which x runs
+// over −2..2.
+func colourModel(t *testing.T, targets int) *Model[float64] {
 	t.Helper()
 	enc := newEncoding("y", []Column{{Name: "x"}, {Name: "colour", Kind: Categorical, Levels: []string{"A", "B", "C"}}})
-	m := mustModel[float64](t, Config{Inputs: enc.Inputs(), Hidden: []int{4}, Seed: 1})
+	m := mustModel[float64](t, Config{Inputs: enc.Inputs(), Hidden: []int{4}, Seed: 1, Targets: targets})
 	const n = 200
-	x, y := make([]float64, 0, 4*n), make([]float64, n)
+	x, y := make([]float64, 0, 4*n), make([]float64, n*targets)
 	for i := range n {
 		code := [3]float64{1, 0, 0}
 		switch {
@@ -61,9 +62,14 @@ func colourModel(t *testing.T) *Model[float64] {
 		}
 		x = append(x, -2+4*float64(i%41)/40)
 		x = append(x, code[:]...)
-		y[i] = float64(i)
+		for j := range targets {
+			y[i*targets+j] = float64(i * (j + 1))
+		}
 	}
 	set := rowSet[float64]{x: x, y: y, d: 4}
+	if targets > 1 {
+		set.ty = targets
+	}
 	if err := m.fitStandardization(set); err != nil {
 		t.Fatal(err)
 	}
@@ -79,14 +85,18 @@ func colourModel(t *testing.T) *Model[float64] {
 // level was no rarer (worked by hand: A, held by 80%, has all the rows
 // and z 0; B 15% + C 5% = 20%, z = Φ⁻¹(0.9); C 5%, z = Φ⁻¹(0.975)), a
 // numeric value's robust z where it is larger, and +Inf for a level
-// never seen (all zeros) or a code that is no level's. Before, the
-// one-hot inputs' own z-scores made C the farthest row (z 4.4) and the
-// unseen level the nearest (0).
+// never seen (all zeros) or a code that is no level's; and the same for
+// a model of two targets, whose every marginal carries the row's
+// distance. Before, the one-hot inputs' own z-scores made C the farthest
+// row (z 4.4) and the unseen level the nearest (0), and a model of
+// several targets measured its rows so until PredictMulti measured codes
+// as Predict does.
 func TestInputZMeasuresLevelsByTheirRarity(t *testing.T) {
-	m := colourModel(t)
+	m, multi := colourModel(t, 1), colourModel(t, 2)
 	xMean, xScale, _, _ := m.Standardization()
 	numericZ := math.Abs(3-xMean[0]) / xScale[0]
-	ws := m.NewWorkspace()
+	ws, wsMulti := m.NewWorkspace(), multi.NewWorkspace()
+	var mp MultiPrediction
 	for _, c := range []struct {
 		name string
 		x    []float64
@@ -104,12 +114,17 @@ func TestInputZMeasuresLevelsByTheirRarity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := multi.PredictMulti(wsMulti, c.x, &mp); err != nil {
+			t.Fatal(err)
+		}
 		// 1e-12: the frequencies are read back through a square root of
 		// the standard deviations (TestLevelFrequencyFromStandardization),
 		// their sum for A is 1 to rounding, and the normal quantile is
 		// good to a few ulps.
-		if !(p.InputZ == c.want || math.Abs(p.InputZ-c.want) <= 1e-12*max(1, c.want)) {
-			t.Errorf("%s: InputZ = %v, want %v", c.name, p.InputZ, c.want)
+		for what, z := range map[string]float64{"Predict": p.InputZ, "PredictMulti's marginal a": mp.Marginal(0).InputZ, "PredictMulti's marginal b": mp.Marginal(1).InputZ} {
+			if !(z == c.want || math.Abs(z-c.want) <= 1e-12*max(1, c.want)) {
+				t.Errorf("%s: %s: InputZ = %v, want %v", c.name, what, z, c.want)
+			}
 		}
 	}
 	if numericZ <= 1.96 {
@@ -122,7 +137,7 @@ func TestInputZMeasuresLevelsByTheirRarity(t *testing.T) {
 // their images under the log transform (0, +Inf), and ErrLevel for a bad
 // level still; a known level's stay finite.
 func TestUnseenLevelIntervalsUnknown(t *testing.T) {
-	m := colourModel(t)
+	m := colourModel(t, 1)
 	calib, y := make([]Prediction, 100), make([]float64, 100)
 	for i := range calib {
 		calib[i], y[i] = Prediction{VarCorrected: 1}, float64(i%10)/5
@@ -169,7 +184,7 @@ func TestUnseenLevelIntervalsUnknown(t *testing.T) {
 // inputs are all 0 counts as outside the training data, its first input
 // the index, beside a numeric value outside its range.
 func TestOutsideRangeCountsUnseenLevels(t *testing.T) {
-	m := colourModel(t)
+	m := colourModel(t, 1)
 	for _, c := range []struct {
 		x            []float64
 		count, first int
@@ -188,7 +203,7 @@ func TestOutsideRangeCountsUnseenLevels(t *testing.T) {
 // TestPredictWithCodesAllocatesNothing checks that the distance of a
 // model with text columns keeps Predict free of allocations.
 func TestPredictWithCodesAllocatesNothing(t *testing.T) {
-	m := colourModel(t)
+	m := colourModel(t, 1)
 	ws, x := m.NewWorkspace(), []float64{0, 0, 1, 0}
 	if n := testing.AllocsPerRun(20, func() { _, _ = m.Predict(ws, x) }); n != 0 {
 		t.Errorf("Predict allocates %v times, want 0", n)

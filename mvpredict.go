@@ -22,6 +22,9 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	if err := m.standardizeRows(a.x[:len(x)], x, ws.z[:1]); err != nil {
 		return err
 	}
+	if e := m.ext.encoding; e != nil {
+		m.codeDistances(e, x, a.x[:len(x)], ws.z[:1])
+	}
 	forward(m.k, l, m.cfg.Activation, m.params, a, 1)
 	if !m.k.allFinite(a.out[:l.outputs]) {
 		return ErrNonFinite

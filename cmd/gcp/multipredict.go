@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/gcpnet/gcp"
@@ -14,98 +13,85 @@ import (
 )
 
 // gcp predict and gcp eval for a model of several targets: the data file
-// is read whole, its feature columns picked by name, and each row
-// predicted by PredictMulti.
+// is read once, a chunk of rows at a time, as for one target, its feature
+// columns picked by name, and each row predicted by PredictMulti.
 
-// multiNetwork returns m's network if it has several targets, else nil.
-func multiNetwork(m model) *gcp.Model[float64] {
-	if n, ok := m.(network); ok && n.Config().Targets > 1 {
-		return n.Model
-	}
-	return nil
+// multiNetwork returns m's network and true if it has several targets.
+func multiNetwork(m model) (network, bool) {
+	n, ok := m.(network)
+	return n, ok && n.Config().Targets > 1
 }
 
-// multiData are the rows of a data file as a model of several targets
-// takes them.
-type multiData struct {
-	tab   *table.Table
-	names []string              // the model's targets
-	preds []gcp.MultiPrediction // each row's prediction
-	y     []float64             // with targets: row-major, len(names) a row
+// targetNames returns the names of the targets of n, a model of several
+// targets, as gcp train recorded them.
+func targetNames(n network) []string {
+	_, joined := n.columns()
+	return strings.Split(joined, ",")
 }
 
-// readMulti reads the data file of a, picks the model's feature columns
-// by name, encodes and predicts every row, and with wantTargets reads the
-// target columns too: a missing target is an error naming its line and
-// column (table.ErrMissing), as in training.
-func readMulti(a modelArgs, m *gcp.Model[float64], wantTargets bool) (multiData, error) {
-	enc := m.Encoding()
-	var text []string
-	for _, c := range enc.Columns() {
-		if c.Kind == gcp.Categorical {
-			text = append(text, c.Name)
+// eachMultiChunk reads the data file of a once, a chunk of at most size
+// rows at a time, as eachChunk does, with the model's features picked by
+// name wherever they stand and other columns ignored, and calls each with
+// every chunk and its rows' predictions by PredictMulti, which the chunks
+// share: memory holds one chunk whatever the number of rows. An error
+// names the row's line.
+func (a modelArgs) eachMultiChunk(stderr io.Writer, n network, size int, each func(c *chunk, preds []gcp.MultiPrediction) error) error {
+	sel := func(tab *table.Table) (selection, error) { return selectColumns(n, tab, "", true, false) }
+	ws := n.NewWorkspace()
+	d := n.inputs()
+	var preds []gcp.MultiPrediction
+	return a.eachEncoded(stderr, n, sel, "", size, func(c *chunk) error {
+		if len(preds) < c.tab.Rows() {
+			preds = make([]gcp.MultiPrediction, c.tab.Rows())
 		}
-	}
-	tab, err := a.dialect.readTable(*a.data, text...)
-	if err != nil {
-		return multiData{}, err
-	}
-	cols := make([]gcp.TableColumn, len(enc.Columns()))
-	for c, col := range enc.Columns() {
-		j := slices.Index(tab.Header, col.Name)
-		if j < 0 {
-			return multiData{}, fmt.Errorf("%s: no column %q, a feature of the model", tab.File, col.Name)
-		}
-		cols[c] = tab.Columns[j]
-	}
-	md := multiData{tab: tab, names: strings.Split(enc.Target(), ","), preds: make([]gcp.MultiPrediction, tab.Rows())}
-	d := m.Config().Inputs
-	x := make([]float64, d)
-	ws := m.NewWorkspace()
-	for i := range tab.Rows() {
-		if _, err := m.EncodeRow(x, cols, i, tab.Dialect.Decimal); err != nil {
-			return multiData{}, fmt.Errorf("%s: line %d: %w", tab.File, tab.Line(i), err)
-		}
-		if err := m.PredictMulti(ws, x, &md.preds[i]); err != nil {
-			return multiData{}, fmt.Errorf("%s: line %d: %w", tab.File, tab.Line(i), err)
-		}
-	}
-	if !wantTargets {
-		return md, nil
-	}
-	for _, n := range md.names {
-		if _, err := tab.Column(n); err != nil {
-			return multiData{}, err
-		}
-	}
-	targets := targetColumns(tab, enc.Target())
-	for i := range tab.Rows() {
-		for _, k := range targets {
-			v, missing, err := tab.Number(i, k)
-			if missing {
-				err = table.ErrMissing
+		p := preds[:c.tab.Rows()]
+		for i := range p {
+			if err := n.PredictMulti(ws, c.e.x[i*d:(i+1)*d], &p[i]); err != nil {
+				return fmt.Errorf("%s: line %d: %w", c.tab.File, c.tab.Line(i), err)
 			}
-			if err != nil {
-				return multiData{}, tab.FieldError(i, k, err)
-			}
-			md.y = append(md.y, v)
 		}
-	}
-	return md, nil
+		return each(c, p)
+	})
 }
 
 // predictMulti writes gcp predict's CSV for a model of several targets:
 // for each target t, mean:t, each level's loL_cal:t and hiL_cal:t (the
 // calibrated marginal), sd_corrected:t, each level's loL_student_t:t and
-// hiL_student_t:t (the marginal t), and corr:a:b for each pair of targets.
-func predictMulti(a modelArgs, m *gcp.Model[float64], levels []predictLevel, bits int, stdout io.Writer) error {
-	md, err := readMulti(a, m, false)
-	if err != nil {
-		return err
-	}
+// hiL_student_t:t (the marginal t); corr:a:b for each pair of targets;
+// the row's input_z, outside and unseen, which one target's predict
+// writes and every target shares, as they are the input's; and for each
+// target sd_epistemic:t and disagreement:t, an ensemble's own uncertainty
+// of that target. It writes the header with the first chunk and each row
+// as it goes.
+func predictMulti(a modelArgs, n network, levels []predictLevel, stderr, stdout io.Writer) error {
+	names := targetNames(n)
 	w := bufio.NewWriter(stdout)
+	var b []byte
+	d := n.inputs()
+	err := a.eachMultiChunk(stderr, n, chunkRows, func(c *chunk, preds []gcp.MultiPrediction) error {
+		if b == nil { // the first chunk
+			w.WriteString(multiHeader(names, levels) + "\n")
+		}
+		for i := range preds {
+			outside, _ := n.OutsideRange(c.e.x[i*d : (i+1)*d])
+			b = appendMultiRow(b[:0], &preds[i], levels, n.bits(), outside, c.e.notes[i].Unseen)
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if ferr := w.Flush(); err == nil { // nothing to flush if no chunk came
+		err = ferr
+	}
+	return err
+}
+
+// multiHeader returns the header of predictMulti's CSV for the targets
+// names at the levels.
+func multiHeader(names []string, levels []predictLevel) string {
 	var head []string
-	for _, t := range md.names {
+	for _, t := range names {
 		head = append(head, "mean:"+t)
 		for _, l := range levels {
 			head = append(head, "lo"+l.label+"_cal:"+t, "hi"+l.label+"_cal:"+t)
@@ -115,110 +101,107 @@ func predictMulti(a modelArgs, m *gcp.Model[float64], levels []predictLevel, bit
 			head = append(head, "lo"+l.label+"_student_t:"+t, "hi"+l.label+"_student_t:"+t)
 		}
 	}
-	for i, s := range md.names {
-		for _, t := range md.names[i+1:] {
+	for i, s := range names {
+		for _, t := range names[i+1:] {
 			head = append(head, "corr:"+s+":"+t)
 		}
 	}
-	fmt.Fprintln(w, strings.Join(head, ","))
-	var b []byte
-	for _, p := range md.preds {
-		b = b[:0]
-		field := func(v float64) {
-			if len(b) > 0 {
-				b = append(b, ',')
-			}
-			b = appendNumber(b, v, bits)
+	head = append(head, "input_z", "outside", "unseen")
+	for _, t := range names {
+		head = append(head, "sd_epistemic:"+t, "disagreement:"+t)
+	}
+	return strings.Join(head, ",")
+}
+
+// appendMultiRow appends to b predictMulti's line of the prediction p at
+// the levels, of an input with outside features outside the training
+// range (or levels no training row had) and unseen levels the model does
+// not know, its numbers with the digits of a model of the given bits.
+func appendMultiRow(b []byte, p *gcp.MultiPrediction, levels []predictLevel, bits, outside, unseen int) []byte {
+	field := func(v float64) {
+		if len(b) > 0 {
+			b = append(b, ',')
 		}
-		for t := range md.names {
-			q := p.Marginal(t)
-			field(q.Mean)
-			for _, l := range levels {
-				lo, hi, _ := q.CalibratedInterval(l.p) // levels are in (0, 1)
-				field(lo)
-				field(hi)
-			}
-			field(math.Sqrt(q.VarCorrected))
-			for _, l := range levels {
-				lo, hi, _ := q.Interval(l.p)
-				field(lo)
-				field(hi)
-			}
+		b = appendNumber(b, v, bits)
+	}
+	for t := range p.Dim() {
+		q := p.Marginal(t)
+		field(q.Mean)
+		for _, l := range levels {
+			lo, hi, _ := q.CalibratedInterval(l.p) // levels are in (0, 1)
+			field(lo)
+			field(hi)
 		}
-		for i := range md.names {
-			for j := i + 1; j < len(md.names); j++ {
-				field(p.Corr(i, j))
-			}
-		}
-		b = append(b, '\n')
-		if _, err := w.Write(b); err != nil {
-			return err
+		field(math.Sqrt(q.VarCorrected))
+		for _, l := range levels {
+			lo, hi, _ := q.Interval(l.p)
+			field(lo)
+			field(hi)
 		}
 	}
-	return w.Flush()
+	for i := range p.Dim() {
+		for j := i + 1; j < p.Dim(); j++ {
+			field(p.Corr(i, j))
+		}
+	}
+	field(p.Marginal(0).InputZ)
+	field(float64(outside))
+	field(float64(unseen))
+	for t := range p.Dim() {
+		q := p.Marginal(t)
+		field(math.Sqrt(q.VarEpistemic))
+		field(q.Disagreement)
+	}
+	return append(b, '\n')
+}
+
+// evalMulti prints gcp eval's KEY VALUE lines for a model of several
+// targets (multiTally), reading the data file once: every row must hold
+// every target, a missing one an error naming its line and column
+// (table.ErrMissing), as in training.
+func evalMulti(a modelArgs, n network, stderr, stdout io.Writer) error {
+	names := targetNames(n)
+	t := newMultiTally(names)
+	var cols []int
+	y := make([]float64, len(names))
+	file := ""
+	err := a.eachMultiChunk(stderr, n, chunkRows, func(c *chunk, preds []gcp.MultiPrediction) error {
+		file = c.tab.File
+		for _, name := range names[len(cols):] { // the first chunk's header
+			k, err := c.tab.Column(name)
+			if err != nil {
+				return err
+			}
+			cols = append(cols, k)
+		}
+		for i := range preds {
+			for j, k := range cols {
+				v, missing, err := c.tab.Number(i, k)
+				if missing {
+					err = table.ErrMissing
+				}
+				if err != nil {
+					return c.tab.FieldError(i, k, err)
+				}
+				y[j] = v
+			}
+			t.add(&preds[i], y)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if t.rows < 2 {
+		return fmt.Errorf("eval: %s: %d rows: want at least 2", file, t.rows)
+	}
+	return t.write(stdout)
 }
 
 // energySamples is how many draws of the calibrated predictive the energy
 // score averages over per row: its Monte Carlo error is then about 3% of
 // the predictive's spread, small beside the score's spread over rows.
 const energySamples = 200
-
-// evalMulti prints gcp eval's KEY VALUE lines for a model of several
-// targets: N; per target t, RMSE:t, NLL:t (the marginal t), CRPS:t and
-// cov95-cal:t (the calibrated marginal interval); and the joint section:
-// joint-NLL (the mean negative log density of the multivariate t per row,
-// original units), joint-cov50-cal, joint-cov90-cal and joint-cov95-cal
-// (the shares of rows inside the calibrated joint regions), and
-// energy-score, the multivariate CRPS E‖X − y‖ − ½E‖X − X′‖ of the
-// calibrated Gaussian N(mean, RegionScale·CovCorrected), by Monte Carlo
-// from a fixed seed.
-func evalMulti(a modelArgs, m *gcp.Model[float64], stdout io.Writer) error {
-	md, err := readMulti(a, m, true)
-	if err != nil {
-		return err
-	}
-	n, d := len(md.preds), len(md.names)
-	if n < 2 {
-		return fmt.Errorf("eval: %s: %d rows: want at least 2", md.tab.File, n)
-	}
-	sq, nll, crps, cov := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
-	levels := []float64{0.5, 0.9, 0.95}
-	joint := make([]float64, len(levels))
-	var jnll, energy float64
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range md.preds {
-		p, y := &md.preds[i], md.y[i*d:(i+1)*d]
-		for t := range d {
-			q := p.Marginal(t)
-			e := q.Mean - y[t]
-			sq[t] += e * e
-			nll[t] -= q.LogPDF(y[t])
-			crps[t] += q.CRPS(y[t])
-			if lo, hi, _ := q.CalibratedInterval(0.95); lo <= y[t] && y[t] <= hi {
-				cov[t]++
-			}
-		}
-		jnll -= p.LogPDF(y)
-		for k, l := range levels {
-			if in, _ := p.CalibratedInside(y, l); in {
-				joint[k]++
-			}
-		}
-		energy += energyScore(p, y, r)
-	}
-	w := bufio.NewWriter(stdout)
-	fmt.Fprintf(w, "N %d\n", n)
-	for t, name := range md.names {
-		fmt.Fprintf(w, "RMSE:%s %.6g\nNLL:%s %.6g\nCRPS:%s %.6g\ncov95-cal:%s %.4f\n",
-			name, math.Sqrt(sq[t]/float64(n)), name, nll[t]/float64(n), name, crps[t]/float64(n), name, cov[t]/float64(n))
-	}
-	fmt.Fprintf(w, "joint-NLL %.6g\n", jnll/float64(n))
-	for k, l := range levels {
-		fmt.Fprintf(w, "joint-cov%g-cal %.4f\n", 100*l, joint[k]/float64(n))
-	}
-	fmt.Fprintf(w, "energy-score %.6g\n", energy/float64(n))
-	return w.Flush()
-}
 
 // energyScore returns the Monte Carlo energy score of y under p's
 // calibrated Gaussian N(mean, c·Σ̃): draws X = mean + L·g (L the Cholesky

@@ -126,7 +126,8 @@ func TestPredictSeveralTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	head, rows := readNumbersCSV(t, out)
-	want := "mean:a,lo95_cal:a,hi95_cal:a,sd_corrected:a,lo95_student_t:a,hi95_student_t:a,mean:b,lo95_cal:b,hi95_cal:b,sd_corrected:b,lo95_student_t:b,hi95_student_t:b,corr:a:b"
+	want := "mean:a,lo95_cal:a,hi95_cal:a,sd_corrected:a,lo95_student_t:a,hi95_student_t:a,mean:b,lo95_cal:b,hi95_cal:b,sd_corrected:b,lo95_student_t:b,hi95_student_t:b,corr:a:b," +
+		"input_z,outside,unseen,sd_epistemic:a,disagreement:a,sd_epistemic:b,disagreement:b"
 	if got := strings.Join(head, ","); got != want || len(rows) != 20 {
 		t.Fatalf("header %s and %d rows, want %s and 20", got, len(rows), want)
 	}

@@ -47,7 +47,7 @@ func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *table.Table,
 	if err != nil {
 		return nil, nil, encoded{}, err
 	}
-	if multiNetwork(m) != nil {
+	if _, multi := multiNetwork(m); multi {
 		return nil, nil, encoded{}, fmt.Errorf("%s: a model of several targets: %w yet", *a.model, errMultiTarget)
 	}
 	tab, err := a.dialect.readTable(*a.data, m.categorical()...)
@@ -158,12 +158,17 @@ or above 1, or an sd far beyond the targets' spread.
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, and is ignored.
 
-For a model of several targets (train -target a,b), FILE.csv is read
-whole and its features picked by name; each target t has the columns
+For a model of several targets (train -target a,b), FILE.csv is read as
+for one target, its features picked by name wherever they stand and
+other columns ignored; each target t has the columns
 mean:t, loL_cal:t, hiL_cal:t, sd_corrected:t, loL_student_t:t and
 hiL_student_t:t (its marginal predictive; the calibrated one carries the
-joint region's scale), and each pair a, b a column corr:a:b. -format json
-and -id do not apply.
+joint region's scale), and each pair a, b a column corr:a:b; then the
+row's input_z, outside and unseen, as above, once a row since they are
+the input's and every target shares them (a level no training row had
+makes every target's _cal interval -Inf, +Inf); and each target's
+sd_epistemic:t and disagreement:t, an ensemble's own uncertainty of that
+target. -format json and -id do not apply.
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
@@ -185,11 +190,11 @@ and -id do not apply.
 	if err != nil {
 		return err
 	}
-	if mn := multiNetwork(m); mn != nil {
+	if mn, multi := multiNetwork(m); multi {
 		if *format != "csv" || *id != "" {
 			return fmt.Errorf("predict: -format json and -id: %w", errMultiTarget)
 		}
-		return predictMulti(a, mn, levels, m.bits(), stdout)
+		return predictMulti(a, mn, levels, stderr, stdout)
 	}
 	var pw *predictWriter
 	d := m.inputs()
@@ -260,6 +265,11 @@ negative log density of the multivariate t per row, original units),
 joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of rows
 inside the calibrated joint regions) and energy-score (the multivariate
 CRPS of the calibrated Gaussian, 200 Monte Carlo draws a row, fixed seed).
+As for one target, rows that hold a level training never saw (input_z
++Inf), whose calibrated intervals and regions are unknown, are left out
+of NLL:t, cov95-cal:t, joint-NLL and the joint coverages; if there are
+any, unseen-rows gives their count and unseen-joint-cov95 the share of
+them inside the multivariate t's own 95% region.
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")
@@ -271,8 +281,8 @@ CRPS of the calibrated Gaussian, 200 Monte Carlo draws a row, fixed seed).
 	if err != nil {
 		return err
 	}
-	if mn := multiNetwork(m); mn != nil {
-		return evalMulti(a, mn, stdout)
+	if mn, multi := multiNetwork(m); multi {
+		return evalMulti(a, mn, stderr, stdout)
 	}
 	t := newEvalTally(m)
 	rows, file := 0, ""

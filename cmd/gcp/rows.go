@@ -26,8 +26,8 @@ var chunkRows = 4096
 type chunk struct {
 	tab   *table.Table
 	e     encoded
-	preds []gcp.Prediction
-	ids   []string // the fields of the column taken (-id), if any
+	preds []gcp.Prediction // by a model of one target; nil from eachEncoded
+	ids   []string         // the fields of the column taken (-id), if any
 }
 
 // eachChunk reads the data file of a (the standard input for "-") once,
@@ -38,6 +38,23 @@ type chunk struct {
 // they are written (takeColumn). Once every row is read it writes on
 // stderr the warnings about what the encoding noted (rowWarnings).
 func (a modelArgs) eachChunk(stderr io.Writer, m model, wantTarget bool, take string, size int, each func(c *chunk) error) error {
+	sel := func(tab *table.Table) (selection, error) {
+		return selectColumns(m, tab, *a.target, *a.reorder, wantTarget)
+	}
+	return a.eachEncoded(stderr, m, sel, take, size, func(c *chunk) error {
+		var err error
+		if c.preds, err = predictRows(m, c.tab, c.e.x); err != nil {
+			return err
+		}
+		return each(c)
+	})
+}
+
+// eachEncoded is eachChunk without the predictions: it selects the
+// columns of the first chunk by sel and calls each with every chunk
+// encoded by m, its preds nil, for the caller to predict as its model
+// does.
+func (a modelArgs) eachEncoded(stderr io.Writer, m model, sel func(*table.Table) (selection, error), take string, size int, each func(c *chunk) error) error {
 	d, err := a.dialect.dialect()
 	if err != nil {
 		return err
@@ -59,7 +76,7 @@ func (a modelArgs) eachChunk(stderr io.Writer, m model, wantTarget bool, take st
 	if err != nil {
 		return err
 	}
-	var sel selection
+	var cols selection
 	warn := newRowWarnings(m)
 	for first := true; ; first = false {
 		tab, err := st.Next(size)
@@ -76,17 +93,14 @@ func (a modelArgs) eachChunk(stderr io.Writer, m model, wantTarget bool, take st
 			}
 		}
 		if first {
-			if sel, err = selectColumns(m, c.tab, *a.target, *a.reorder, wantTarget); err != nil {
+			if cols, err = sel(c.tab); err != nil {
 				return err
 			}
 		}
-		if c.e, err = encodeRows(m, c.tab, sel); err != nil {
+		if c.e, err = encodeRows(m, c.tab, cols); err != nil {
 			return err
 		}
-		warn.add(c.tab, sel, c.e)
-		if c.preds, err = predictRows(m, c.tab, c.e.x); err != nil {
-			return err
-		}
+		warn.add(c.tab, cols, c.e)
 		if err := each(c); err != nil {
 			return err
 		}

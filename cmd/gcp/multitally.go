@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+
+	"github.com/gcpnet/gcp"
+)
+
+// jointLevels are the levels of the calibrated joint regions whose
+// coverage eval reports for a model of several targets.
+var jointLevels = []float64{0.5, 0.9, 0.95}
+
+// multiTally is what gcp eval keeps of the rows of a model of several
+// targets: running sums, added a row at a time in the file's order, never
+// the rows, so that its memory does not grow with them.
+type multiTally struct {
+	names []string
+	rows  int
+	// sq, nll, crps and cov are each target's sums of squared errors,
+	// negative log densities of the marginal t, CRPS, and rows inside the
+	// calibrated marginal 95% interval.
+	sq, nll, crps, cov []float64
+	// joint counts the rows inside the calibrated joint region of each of
+	// jointLevels; jnll and energy sum the joint negative log density and
+	// the energy score, whose draws come from r.
+	joint        []float64
+	jnll, energy float64
+	r            *rand.Rand
+	// unseen counts the rows with a code no training row had (input_z
+	// +Inf), whose calibrated intervals and regions are unknown: as for
+	// one target, the densities, intervals and regions leave them out,
+	// and unseenIn95 counts those inside the t's own 95% region.
+	unseen, unseenIn95 int
+}
+
+// newMultiTally returns the empty tally of a model of the targets names,
+// its energy score's draws from a fixed seed.
+func newMultiTally(names []string) *multiTally {
+	d := len(names)
+	return &multiTally{names: names, sq: make([]float64, d), nll: make([]float64, d), crps: make([]float64, d),
+		cov: make([]float64, d), joint: make([]float64, len(jointLevels)), r: rand.New(rand.NewPCG(1, 2))}
+}
+
+// add adds the row whose prediction is p and targets y: each target's
+// squared error and CRPS and the energy score of every row; each target's
+// density and interval and the joint measures (addJoint) of a row whose
+// codes training knew, or else the unseen count.
+func (t *multiTally) add(p *gcp.MultiPrediction, y []float64) {
+	t.rows++
+	unseen := math.IsInf(p.Marginal(0).InputZ, 1)
+	for i := range t.names {
+		q := p.Marginal(i)
+		e := q.Mean - y[i]
+		t.sq[i] += e * e
+		t.crps[i] += q.CRPS(y[i])
+		if unseen {
+			continue
+		}
+		t.nll[i] -= q.LogPDF(y[i])
+		if lo, hi, _ := q.CalibratedInterval(0.95); lo <= y[i] && y[i] <= hi {
+			t.cov[i]++
+		}
+	}
+	t.energy += energyScore(p, y, t.r)
+	if unseen {
+		t.unseen++
+		if in, _ := p.Inside(y, 0.95); in {
+			t.unseenIn95++
+		}
+		return
+	}
+	t.addJoint(p, y)
+}
+
+// addJoint adds the joint measures of the row whose prediction is p and
+// targets y: its negative log density under the multivariate t, and
+// whether each calibrated joint region holds y.
+func (t *multiTally) addJoint(p *gcp.MultiPrediction, y []float64) {
+	t.jnll -= p.LogPDF(y)
+	for k, l := range jointLevels {
+		if in, _ := p.CalibratedInside(y, l); in {
+			t.joint[k]++
+		}
+	}
+}
+
+// write prints the tally's KEY VALUE lines: N; per target t, RMSE:t,
+// NLL:t (the marginal t), CRPS:t and cov95-cal:t (the calibrated marginal
+// interval); and the joint section: joint-NLL (the mean negative log
+// density of the multivariate t per row, original units),
+// joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of
+// rows inside the calibrated joint regions), and energy-score, the
+// multivariate CRPS E‖X − y‖ − ½E‖X − X′‖ of the calibrated Gaussian
+// N(mean, RegionScale·CovCorrected), by Monte Carlo from a fixed seed.
+// NLL:t, cov95-cal:t and the joint-NLL and joint-cov lines are means over
+// the rows whose codes training knew; if some row had a code no training
+// row had, unseen-rows gives their count and unseen-joint-cov95 the share
+// of them inside the t's own 95% region.
+func (t *multiTally) write(out io.Writer) error {
+	w := bufio.NewWriter(out)
+	n, known := float64(t.rows), float64(t.rows-t.unseen)
+	fmt.Fprintf(w, "N %d\n", t.rows)
+	for i, name := range t.names {
+		fmt.Fprintf(w, "RMSE:%s %.6g\nNLL:%s %.6g\nCRPS:%s %.6g\ncov95-cal:%s %.4f\n",
+			name, math.Sqrt(t.sq[i]/n), name, t.nll[i]/known, name, t.crps[i]/n, name, t.cov[i]/known)
+	}
+	fmt.Fprintf(w, "joint-NLL %.6g\n", t.jnll/known)
+	for k, l := range jointLevels {
+		fmt.Fprintf(w, "joint-cov%g-cal %.4f\n", 100*l, t.joint[k]/known)
+	}
+	fmt.Fprintf(w, "energy-score %.6g\n", t.energy/n)
+	if t.unseen > 0 {
+		fmt.Fprintf(w, "unseen-rows %d\nunseen-joint-cov95 %.4f\n", t.unseen, float64(t.unseenIn95)/float64(t.unseen))
+	}
+	return w.Flush()
+}
