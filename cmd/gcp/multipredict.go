@@ -221,37 +221,11 @@ func evalMulti(a modelArgs, m *gcp.Model[float64], stdout io.Writer) error {
 }
 
 // energyScore returns the Monte Carlo energy score of y under p's
-// calibrated Gaussian N(mean, c·Σ̃): draws X = mean + L·g (L the Cholesky
-// factor of c·Σ̃, g standard normal), the mean of ‖X_k − y‖ less half the
-// mean distance of consecutive draws, from r.
+// calibrated Gaussian N(mean, c·Σ̃): the mean of ‖X_k − y‖ over draws X_k
+// of MultiPrediction.SampleCalibrated from r, less half the mean distance
+// of consecutive draws.
 func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	d := p.Dim()
-	l := make([]float64, d*d)
-	for i := range d {
-		for j := range i + 1 {
-			s := p.RegionScale() * p.CovCorrected(i, j)
-			for k := range j {
-				s -= l[i*d+k] * l[j*d+k]
-			}
-			if i == j {
-				l[i*d+i] = math.Sqrt(max(s, 0))
-			} else if l[j*d+j] > 0 {
-				l[i*d+j] = s / l[j*d+j]
-			}
-		}
-	}
-	draw := func(x []float64) {
-		g := make([]float64, d)
-		for i := range g {
-			g[i] = r.NormFloat64()
-		}
-		for i := range d {
-			x[i] = p.Mean(i)
-			for k := range i + 1 {
-				x[i] += l[i*d+k] * g[k]
-			}
-		}
-	}
 	dist := func(a, b []float64) float64 {
 		var s float64
 		for i := range a {
@@ -261,9 +235,10 @@ func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	}
 	x, prev := make([]float64, d), make([]float64, d)
 	var toY, between float64
-	draw(prev)
+	// SampleCalibrated cannot fail here: x has p's d entries, r is set.
+	_ = p.SampleCalibrated(prev, r)
 	for range energySamples {
-		draw(x)
+		_ = p.SampleCalibrated(x, r)
 		toY += dist(x, y)
 		between += dist(x, prev)
 		x, prev = prev, x
