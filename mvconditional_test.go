@@ -9,8 +9,9 @@ import (
 )
 
 // handMulti returns a prediction built from the members' locations, packed
-// Cholesky factors and ν given by hand (d targets), of the GCP loss, with
-// calibration scale c, through the same mixing PredictMulti uses.
+// Cholesky factors and ν given by hand (d targets), of the GCP loss (of
+// the Gaussian comparator for ν = +Inf), with calibration scale c, through
+// the same mixing PredictMulti uses.
 func handMulti(t *testing.T, d int, loc, chol, nu []float64, c float64) *MultiPrediction {
 	t.Helper()
 	p := new(MultiPrediction)
@@ -20,6 +21,9 @@ func handMulti(t *testing.T, d int, loc, chol, nu []float64, c float64) *MultiPr
 	copy(p.chol, chol)
 	for k, v := range nu {
 		p.nu[k], p.tfac[k], p.corr[k] = v, v/(v-2), mvtCorrectionCheb(d, v)
+		if math.IsInf(v, 1) {
+			p.loss, p.tfac[k] = LossGaussianML, 1
+		}
 	}
 	for i := range p.spread {
 		p.spread[i] = 1
@@ -83,22 +87,23 @@ func tPairLogDensity(ya, yb, ma, mb, saa, sab, sbb, nu float64) float64 {
 // TestConditionalIsTheDensityRatio checks the conditional's density
 // against Bayes' rule, p(y_U | y_O) = p(y)/p(y_O), at random points, with
 // p(y) the joint LogPDF and p(y_O) computed apart: for one given target
-// its Marginal's density (the one-dimensional Student-t or mixture code),
-// for two the bivariate t written out (tPairLogDensity, single networks).
-// This holds for the t (the closed form's location, scale and ν + |O|
-// degrees of freedom together) and for the ensemble (the members'
-// reweighting). Tolerance 1e-9: log densities of order 10 formed by
+// its Marginal's density (the one-dimensional Student-t, Gaussian or
+// mixture code), for two the bivariate t written out (tPairLogDensity,
+// single networks). This holds for the t (the closed form's location,
+// scale and ν + |O| degrees of freedom together), for the Gaussian
+// comparator and for the ensemble (the members' reweighting). Tolerance 1e-9: log densities of order 10 formed by
 // different routes, a few hundred roundings apart.
 func TestConditionalIsTheDensityRatio(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, c := range []struct {
 		d, members int
 		given      []int
+		nu         float64
 	}{
-		{2, 1, []int{1}}, {3, 1, []int{0}}, {5, 1, []int{3}}, {3, 1, []int{2, 0}}, {5, 1, []int{1, 4}},
-		{3, 3, []int{1}}, {5, 4, []int{0}},
+		{2, 1, []int{1}, 2.5}, {3, 1, []int{0}, 2.5}, {5, 1, []int{3}, 2.5}, {3, 1, []int{2, 0}, 2.5}, {5, 1, []int{1, 4}, 2.5},
+		{3, 3, []int{1}, 2.5}, {5, 4, []int{0}, 2.5}, {4, 1, []int{2}, math.Inf(1)}, {4, 3, []int{0}, math.Inf(1)},
 	} {
-		p := randomMulti(t, r, c.d, c.members, 2.5, 1)
+		p := randomMulti(t, r, c.d, c.members, c.nu, 1)
 		var dst MultiPrediction
 		for range 5 {
 			values := make([]float64, len(c.given))

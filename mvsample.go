@@ -51,8 +51,8 @@ func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	return nil
 }
 
-// pick returns a member drawn from r by its weight in the mixture; the
-// only member without a draw.
+// pick returns a member drawn from r by its weight in the mixture, and a
+// single network's one member without a draw.
 func (p *MultiPrediction) pick(r *rand.Rand) int {
 	switch {
 	case p.members == 1:
