@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,7 +13,7 @@ import (
 // Cholesky factors and ν given by hand (d targets), of the GCP loss (of
 // the Gaussian comparator for ν = +Inf), with calibration scale c, through
 // the same mixing PredictMulti uses.
-func handMulti(t *testing.T, d int, loc, chol, nu []float64, c float64) *MultiPrediction {
+func handMulti(t testing.TB, d int, loc, chol, nu []float64, c float64) *MultiPrediction {
 	t.Helper()
 	p := new(MultiPrediction)
 	p.resize(d, len(nu))
@@ -37,7 +38,7 @@ func handMulti(t *testing.T, d int, loc, chol, nu []float64, c float64) *MultiPr
 // randomMulti returns handMulti of members members with random locations
 // and factors (diagonal e^N(0, 0.3²), below it N(0, 0.5²)) and ν drawn from
 // nuLo to nuLo + 4.
-func randomMulti(t *testing.T, r *rand.Rand, d, members int, nuLo, c float64) *MultiPrediction {
+func randomMulti(t testing.TB, r *rand.Rand, d, members int, nuLo, c float64) *MultiPrediction {
 	t.Helper()
 	nl := mvtPackedLen(d)
 	loc, chol, nu := make([]float64, members*d), make([]float64, members*nl), make([]float64, members)
@@ -356,5 +357,55 @@ func TestConditionalEnsembleMarginal(t *testing.T) {
 			t.Errorf("target %d: Members %d, mean %v (want %v), Var %v (want %v), density at the mean %.15g (want %.15g), VarCorrected %v (want %v)",
 				i, m.Members, m.Mean, c.Mean(i), m.Var, v, m.LogPDF(m.Mean), want, m.VarCorrected, 1.3*c.CovCorrected(i, i))
 		}
+	}
+}
+
+// TestConditionalConcurrent conditions one prediction from several
+// goroutines at once, each into its own dst, and checks that each gets
+// what a lone call gets (run under -race, it checks that Conditional only
+// reads p).
+func TestConditionalConcurrent(t *testing.T) {
+	p := randomMulti(t, rand.New(rand.NewPCG(21, 22)), 4, 3, 3, 1)
+	var want MultiPrediction
+	if err := p.Conditional(&want, []int{1, 3}, []float64{0.5, -2}); err != nil {
+		t.Fatal(err)
+	}
+	y := []float64{0.3, 1.1}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			var dst MultiPrediction
+			for range 100 {
+				if err := p.Conditional(&dst, []int{1, 3}, []float64{0.5, -2}); err != nil {
+					errs <- err
+					return
+				}
+				if dst.LogPDF(y) != want.LogPDF(y) {
+					errs <- errors.New("a concurrent conditional differs from a lone one")
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// BenchmarkConditional conditions a 5-target prediction on 2 targets, for
+// one network and an ensemble of 5.
+func BenchmarkConditional(b *testing.B) {
+	for _, members := range []int{1, 5} {
+		p := randomMulti(b, rand.New(rand.NewPCG(23, 24)), 5, members, 3, 1)
+		var dst MultiPrediction
+		b.Run(fmt.Sprintf("members=%d", members), func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_ = p.Conditional(&dst, []int{0, 3}, []float64{0.5, -1})
+			}
+		})
 	}
 }

@@ -129,3 +129,13 @@ func TestSampleBadInput(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSample draws from a 5-target t.
+func BenchmarkSample(b *testing.B) {
+	p := randomMulti(b, rand.New(rand.NewPCG(25, 26)), 5, 1, 3, 1)
+	r, y := rand.New(rand.NewPCG(1, 2)), make([]float64, 5)
+	b.ReportAllocs()
+	for range b.N {
+		_ = p.Sample(y, r)
+	}
+}
