@@ -29,6 +29,10 @@ var (
 	// cannot know (2 rows gave a "95%" interval that covered 30% of new
 	// targets), so AutoFit refuses rather than pretend.
 	ErrTooFewRows = errors.New("gcp: too few rows")
+	// ErrTargetIndex reports target indices a MultiPrediction cannot
+	// condition on: one out of range or repeated, none, or every target
+	// (which leaves nothing to predict).
+	ErrTargetIndex = errors.New("gcp: target index out of range or repeated, or none or every target given")
 	// ErrLevel reports an interval level outside (0, 1).
 	ErrLevel = errors.New("gcp: interval level outside (0, 1)")
 	// ErrNoConformal reports a model without the conformal calibration

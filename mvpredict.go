@@ -32,6 +32,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	d, nl, members := l.targets, mvtPackedLen(l.targets), l.members
 	p.resize(d, members)
 	p.loss, p.inputZ, p.regionScale = m.cfg.Loss, ws.z[0], m.corrScale
+	copy(p.spread, m.ext.targets.scales)
 	out := a.out[:l.outputs]
 	for k := range members {
 		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
@@ -56,23 +57,20 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 			p.nu[k] = mvNuMin + gap
 			p.tfac[k] = p.nu[k] / gap
 		}
+		p.corr[k] = mvtCorrectionCheb(d, p.nu[k])
 	}
-	if !p.mix(m.ext.targets.scales) {
+	if !p.mix() {
 		return ErrNonFinite
 	}
 	return nil
 }
 
-// mix sets p's mean, each member's correction, and for an ensemble its
-// covariances, the Cholesky factor of the corrected covariance and the
-// disagreement, from its members' locations, scales and ν, spread the
-// targets' robust scales, and reports whether all are finite and the
-// corrected covariance positive definite.
-func (p *MultiPrediction) mix(spread []float64) bool {
-	d, k := p.d, float64(p.members)
-	for c, nu := range p.nu {
-		p.corr[c] = mvtCorrectionCheb(d, nu)
-	}
+// mix sets p's mean, and for an ensemble its covariances, the Cholesky
+// factor of the corrected covariance and the disagreement, from its
+// members' locations, scales, weights, ν and corrections, and reports
+// whether all are finite and the corrected covariance positive definite.
+func (p *MultiPrediction) mix() bool {
+	d, k := p.d, p.weightSum()
 	if p.members == 1 {
 		copy(p.mean, p.loc)
 		for i := range d {
@@ -84,20 +82,20 @@ func (p *MultiPrediction) mix(spread []float64) bool {
 	}
 	clear(p.mean)
 	for i, v := range p.loc {
-		p.mean[i%d] += v / k
+		p.mean[i%d] += p.weightOf(i/d) * v / k
 	}
 	clear(p.cov)
 	clear(p.corrected)
 	clear(p.epistemic)
 	for c := range p.nu {
-		loc := p.loc[c*d : (c+1)*d]
+		loc, w := p.loc[c*d:(c+1)*d], p.weightOf(c)
 		for i := range d {
 			for j := range i + 1 {
 				s := p.memberScale(c, i, j)
 				e := (loc[i] - p.mean[i]) * (loc[j] - p.mean[j])
-				p.cov[i*d+j] += p.tfac[c] * s / k
-				p.corrected[i*d+j] += s / p.corr[c] / k
-				p.epistemic[i*d+j] += e / k
+				p.cov[i*d+j] += w * p.tfac[c] * s / k
+				p.corrected[i*d+j] += w * s / p.corr[c] / k
+				p.epistemic[i*d+j] += w * e / k
 			}
 		}
 	}
@@ -109,7 +107,7 @@ func (p *MultiPrediction) mix(spread []float64) bool {
 			p.cov[j*d+i], p.corrected[j*d+i], p.epistemic[j*d+i] = p.cov[i*d+j], p.corrected[i*d+j], p.epistemic[i*d+j]
 		}
 		aleatoric := p.cov[i*d+i] - p.epistemic[i*d+i]
-		p.dis[i] = math.Sqrt(p.epistemic[i*d+i] / min(aleatoric, spread[i]*spread[i]))
+		p.dis[i] = math.Sqrt(p.epistemic[i*d+i] / min(aleatoric, p.spread[i]*p.spread[i]))
 		p.disagreement = max(p.disagreement, p.dis[i])
 	}
 	for _, s := range [][]float64{p.mean, p.cov, p.corrected} {

@@ -10,7 +10,8 @@ import (
 // multivariate Student t predictive t_ν(y | m, S) of the normal-Wishart
 // GCP network, with ν degrees of freedom, location m and scale matrix S,
 // and the estimates derived from it. For an ensemble (Members > 1) the
-// predictive is the uniform mixture of the members' t's.
+// predictive is the uniform mixture of the members' t's (a Conditional
+// reweights it).
 //
 // Its covariances come in three kinds, as the one-dimensional
 // Prediction's variances do. Cov is the t's own covariance ν/(ν−2)·S.
@@ -50,10 +51,15 @@ type MultiPrediction struct {
 	// costs O(d) beyond the network.
 	cov, corrected, epistemic []float64
 	corrChol                  []float64
-	// dis is each target's disagreement (an ensemble's), inputZ the
-	// input's Prediction.InputZ.
-	dis                  []float64
+	// dis is each target's disagreement (an ensemble's), spread each
+	// target's robust scale learned by Fit (its unit), inputZ the input's
+	// Prediction.InputZ.
+	dis, spread          []float64
 	disagreement, inputZ float64
+	// weight holds the members' mixture weights where weighted (a
+	// Conditional of an ensemble); otherwise each weighs 1/members.
+	weight   []float64
+	weighted bool
 	// regionScale is the model's calibration scale of the joint region
 	// (RegionScale).
 	regionScale float64
@@ -69,8 +75,9 @@ func (p *MultiPrediction) resize(d, members int) {
 		return s[:n]
 	}
 	nl := mvtPackedLen(d)
-	p.d, p.members = d, members
+	p.d, p.members, p.weighted = d, members, false
 	p.mean, p.nu, p.corr, p.tfac = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members), grow(p.tfac, members)
+	p.spread, p.weight = grow(p.spread, d), grow(p.weight, members)
 	p.loc, p.chol = grow(p.loc, members*d), grow(p.chol, members*nl)
 	if members > 1 {
 		p.cov, p.corrected, p.epistemic = grow(p.cov, d*d), grow(p.corrected, d*d), grow(p.epistemic, d*d)
@@ -92,24 +99,43 @@ func (p *MultiPrediction) Mean(i int) float64 { return p.mean[i] }
 // Nu returns the degrees of freedom ν of the t, a trust signal as the
 // one-dimensional Prediction's α is (ν = 2α for d = 1): large on clean
 // data, small where the training targets held outliers. For an ensemble
-// it is the mean of the members' ν. It is at least 2, and +Inf for
-// the Gaussian comparator (LossGaussianML).
+// it is the mean of the members' ν (weighted as the mixture is). It is at
+// least 2, and +Inf for the Gaussian comparator (LossGaussianML).
 func (p *MultiPrediction) Nu() float64 {
 	var s float64
-	for _, v := range p.nu {
-		s += v
+	for k, v := range p.nu {
+		s += p.weightOf(k) * v
 	}
-	return s / float64(p.members)
+	return s / p.weightSum()
 }
 
 // Scale returns entry (i, j) of the t's scale matrix S, for an ensemble
-// the mean of the members' S.
+// the mean of the members' S (weighted as the mixture is).
 func (p *MultiPrediction) Scale(i, j int) float64 {
 	var s float64
 	for k := range p.members {
-		s += p.memberScale(k, i, j)
+		s += p.weightOf(k) * p.memberScale(k, i, j)
 	}
-	return s / float64(p.members)
+	return s / p.weightSum()
+}
+
+// weightOf returns member k's weight in the mixture, up to the common
+// factor weightSum: 1 unless weighted, so that a mean over the members is
+// Σ weightOf(k)·v_k / weightSum().
+func (p *MultiPrediction) weightOf(k int) float64 {
+	if p.weighted {
+		return p.weight[k]
+	}
+	return 1
+}
+
+// weightSum returns the sum of weightOf over the members: their number
+// unless weighted, 1 if weighted (the weights are normalised).
+func (p *MultiPrediction) weightSum() float64 {
+	if p.weighted {
+		return 1
+	}
+	return float64(p.members)
 }
 
 // memberScale returns S_ij = Σ_c L_ic·L_jc of member k.
@@ -169,8 +195,8 @@ func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
 
 // LogPDF returns the log density of the predictive at the target vector
 // y (len(y) = Dim()): ln t_ν(y | m, S), for an ensemble the log of the
-// members' mean density. It allocates nothing. A y of the wrong length
-// gives NaN.
+// members' mean density (weighted as the mixture is). It allocates
+// nothing. A y of the wrong length gives NaN.
 func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
@@ -180,6 +206,7 @@ func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	top, sum := math.Inf(-1), 0.0
 	for k := range p.members {
 		l := mvtLogDensity(y, p.loc[k*p.d:(k+1)*p.d], p.chol[k*nl:(k+1)*nl], p.nu[k], z[:p.d])
+		l += math.Log(p.weightOf(k))
 		// Σ exp(l_k) kept as exp(top)·sum, rescaled when top rises.
 		if l > top {
 			sum = sum*math.Exp(top-l) + 1
@@ -188,7 +215,7 @@ func (p *MultiPrediction) LogPDF(y []float64) float64 {
 			sum += math.Exp(l - top)
 		}
 	}
-	return top + math.Log(sum/float64(p.members))
+	return top + math.Log(sum/p.weightSum())
 }
 
 // Mahalanobis returns the Mahalanobis distance of the target vector y
@@ -249,11 +276,27 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // an ensemble the Components are the members' marginals, and Var,
 // VarCorrected, VarAleatoric, VarEpistemic and Disagreement those of the
 // mixture, as in one dimension.
+//
+// A Conditional of an ensemble weighs its members unequally, which a
+// one-dimensional Prediction (a uniform mixture) cannot hold: its
+// marginal is then one t (Members 1) of the mixture's ν (Nu), mean and
+// variance Var, the moment-matched approximation of the weighted mixture,
+// with the mixture's exact VarCorrected, VarEpistemic and Disagreement;
+// for the Gaussian comparator the Gaussian N(Mean, Var).
 func (p *MultiPrediction) Marginal(i int) Prediction {
 	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * p.CovCorrected(i, i),
 		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
 	if p.loss == LossGaussianML {
 		q.Nu = 0 // as a one-target Gaussian model's Prediction: α = +Inf, β = ν = 0
+	}
+	if p.weighted {
+		q.Members = 1
+		if p.loss == LossGCP { // t variance ν/(ν−2)·β(ν_κ+1)/(ν_κ·α) = Var with ν_κ = 1, α = ν/2
+			q.Beta = q.Var * (q.Alpha - 1) / 2
+		}
+		q.VarEpistemic, q.Disagreement = p.CovEpistemic(i, i), p.dis[i]
+		q.VarAleatoric = q.Var - q.VarEpistemic
+		return q
 	}
 	for k, nu := range p.nu {
 		s := p.memberScale(k, i, i)

@@ -13,7 +13,7 @@
 //	            [-target NAME] [-reorder]
 //	gcp eval -model MODEL.gcpm -data FILE.csv [-target NAME] [-reorder]
 //	gcp plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN]
-//	         [-target NAME] [-reorder] [-force]
+//	         [-target NAME] [-pair A,B] [-reorder] [-force]
 //	gcp splits -data FILE.csv [-splits FILE.txt] [-n N] [-inner] [-json]
 //	           [training flags]
 //	gcp repro -data FILE.csv [-method gcp|ml|ml_bayes|dpd|pbp|svgd] [-folds 50]

@@ -155,13 +155,28 @@ func appendMultiRow(b []byte, p *gcp.MultiPrediction, levels []predictLevel, bit
 	return append(b, '\n')
 }
 
-// evalMulti prints gcp eval's KEY VALUE lines for a model of several
-// targets (multiTally), reading the data file once: every row must hold
-// every target, a missing one an error naming its line and column
-// (table.ErrMissing), as in training.
+// evalMulti writes gcp eval's KEY VALUE lines for a model of several
+// targets (multiTally), reading the data file with every target
+// (eachMultiTarget).
 func evalMulti(a modelArgs, n network, stderr, stdout io.Writer) error {
+	t := newMultiTally(targetNames(n))
+	file, err := a.eachMultiTarget(stderr, n, t.add)
+	if err != nil {
+		return err
+	}
+	if t.rows < 2 {
+		return fmt.Errorf("eval: %s: %d rows: want at least 2", file, t.rows)
+	}
+	return t.write(stdout)
+}
+
+// eachMultiTarget reads the data file of a as eachMultiChunk does and
+// calls each with every row's prediction and its targets, in file order
+// (y is reused between calls), and returns the file's name. Every target
+// must be there: a missing one is an error naming its line and column
+// (table.ErrMissing), as in training.
+func (a modelArgs) eachMultiTarget(stderr io.Writer, n network, each func(p *gcp.MultiPrediction, y []float64)) (string, error) {
 	names := targetNames(n)
-	t := newMultiTally(names)
 	var cols []int
 	y := make([]float64, len(names))
 	file := ""
@@ -185,17 +200,11 @@ func evalMulti(a modelArgs, n network, stderr, stdout io.Writer) error {
 				}
 				y[j] = v
 			}
-			t.add(&preds[i], y)
+			each(&preds[i], y)
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if t.rows < 2 {
-		return fmt.Errorf("eval: %s: %d rows: want at least 2", file, t.rows)
-	}
-	return t.write(stdout)
+	return file, err
 }
 
 // energySamples is how many draws of the calibrated predictive the energy
@@ -204,37 +213,11 @@ func evalMulti(a modelArgs, n network, stderr, stdout io.Writer) error {
 const energySamples = 200
 
 // energyScore returns the Monte Carlo energy score of y under p's
-// calibrated Gaussian N(mean, c·Σ̃): draws X = mean + L·g (L the Cholesky
-// factor of c·Σ̃, g standard normal), the mean of ‖X_k − y‖ less half the
-// mean distance of consecutive draws, from r.
+// calibrated Gaussian N(mean, c·Σ̃): the mean of ‖X_k − y‖ over draws X_k
+// of MultiPrediction.SampleCalibrated from r, less half the mean distance
+// of consecutive draws.
 func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	d := p.Dim()
-	l := make([]float64, d*d)
-	for i := range d {
-		for j := range i + 1 {
-			s := p.RegionScale() * p.CovCorrected(i, j)
-			for k := range j {
-				s -= l[i*d+k] * l[j*d+k]
-			}
-			if i == j {
-				l[i*d+i] = math.Sqrt(max(s, 0))
-			} else if l[j*d+j] > 0 {
-				l[i*d+j] = s / l[j*d+j]
-			}
-		}
-	}
-	draw := func(x []float64) {
-		g := make([]float64, d)
-		for i := range g {
-			g[i] = r.NormFloat64()
-		}
-		for i := range d {
-			x[i] = p.Mean(i)
-			for k := range i + 1 {
-				x[i] += l[i*d+k] * g[k]
-			}
-		}
-	}
 	dist := func(a, b []float64) float64 {
 		var s float64
 		for i := range a {
@@ -244,9 +227,10 @@ func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	}
 	x, prev := make([]float64, d), make([]float64, d)
 	var toY, between float64
-	draw(prev)
+	// SampleCalibrated cannot fail here: x has p's d entries, r is set.
+	_ = p.SampleCalibrated(prev, r)
 	for range energySamples {
-		draw(x)
+		_ = p.SampleCalibrated(x, r)
 		toY += dist(x, y)
 		between += dist(x, prev)
 		x, prev = prev, x

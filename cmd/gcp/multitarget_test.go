@@ -59,9 +59,6 @@ func TestTrainSeveralTargets(t *testing.T) {
 		!strings.Contains(stderr, "95% calibrated joint-region coverage") {
 		t.Errorf("summary does not name the targets and joint scores:\n%s", stderr)
 	}
-	if _, _, err := gcpRun("plot", "-model", model, "-data", filepath.Join(filepath.Dir(model), "mv1.csv"), "-o", filepath.Join(t.TempDir(), "p.png"), "-reorder"); !errors.Is(err, errMultiTarget) {
-		t.Errorf("plot: err = %v, want errMultiTarget", err)
-	}
 	m, err := gcp.LoadFile[float64](model)
 	if err != nil {
 		t.Fatal(err)

@@ -35,7 +35,7 @@ type plotRows struct {
 // drawPlot draws a model's predictions on a data file as a PNG.
 func drawPlot(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("plot",
-		"plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN] [-target NAME] [-reorder] [-force]",
+		"plot -model MODEL.gcpm -data FILE.csv [-o PLOT.png] [-x COLUMN] [-target NAME] [-pair A,B] [-reorder] [-force]",
 		`Draw the model's predictions on FILE.csv into a PNG image, one panel
 each:
   predictions  every row's predicted mean and calibrated 95% interval
@@ -67,10 +67,22 @@ a file that is not a PNG image; the image is written atomically.
 FILE.csv may leave out the target column: it is the column -target names,
 or the model's target if FILE.csv has it, else (for a model saved without
 names) the last of one column more than the model's features.
+
+For a model of several targets (train -target a,b,c), FILE.csv must hold
+every target, and the image has two panels:
+  regions      for 9 rows spread over the predicted means of the first
+               of the two targets -pair names (default: the model's first
+               two), the calibrated 95% region of the two, an ellipse (the
+               calibrated joint predictive's marginal over the pair), its
+               mean, and the row's outcome: black inside, red outside.
+  joint calibration  the share of all rows' target vectors inside their
+               calibrated joint region and the predictive's own, at levels
+               10% to 99%, against the diagonal.
 `+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target)")
 	out := c.fs.String("o", "plot.png", "the PNG file to write")
 	force := c.fs.Bool("force", false, "overwrite -o even if it is not a PNG image")
+	pair := c.fs.String("pair", "", "for a model of several targets, the two targets whose regions to draw, as a,b (default: its first two)")
 	axis := c.fs.String("x", "", "a numeric column of FILE.csv for the horizontal axis, rows missing it left out (default: the rows in order of their predicted mean)")
 	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
@@ -82,7 +94,17 @@ names) the last of one column more than the model's features.
 	if err != nil {
 		return err
 	}
-	m, tab, e, err := a.load(stderr, false)
+	m, err := loadModel(*a.model)
+	if err != nil {
+		return err
+	}
+	if mn, multi := multiNetwork(m); multi {
+		return plotSeveral(a, mn, *pair, *out, dst, stderr)
+	}
+	if *pair != "" {
+		return fmt.Errorf("-pair %s: the model has one target: %w", *pair, errPair)
+	}
+	tab, e, err := a.load(m, stderr, false)
 	if err != nil {
 		return err
 	}

@@ -38,34 +38,27 @@ func (a modelArgs) parse(c *command, args []string, stdout, stderr io.Writer) er
 	return c.require(stderr, "model", "data")
 }
 
-// load loads the model and the whole data file, for gcp plot, and
-// encodes the data file's rows as the model takes them (encodeRows), with
+// load reads the whole data file for m, a model of one target, for gcp
+// plot, and encodes its rows as the model takes them (encodeRows), with
 // warnings on stderr about what the encoding noted; wantTarget requires
 // the target column.
-func (a modelArgs) load(stderr io.Writer, wantTarget bool) (model, *table.Table, encoded, error) {
-	m, err := loadModel(*a.model)
-	if err != nil {
-		return nil, nil, encoded{}, err
-	}
-	if _, multi := multiNetwork(m); multi {
-		return nil, nil, encoded{}, fmt.Errorf("%s: a model of several targets: %w yet", *a.model, errMultiTarget)
-	}
+func (a modelArgs) load(m model, stderr io.Writer, wantTarget bool) (*table.Table, encoded, error) {
 	tab, err := a.dialect.readTable(*a.data, m.categorical()...)
 	if err != nil {
-		return nil, nil, encoded{}, err
+		return nil, encoded{}, err
 	}
 	sel, err := selectColumns(m, tab, *a.target, *a.reorder, wantTarget)
 	if err != nil {
-		return nil, nil, encoded{}, err
+		return nil, encoded{}, err
 	}
 	e, err := encodeRows(m, tab, sel)
 	if err != nil {
-		return nil, nil, encoded{}, err
+		return nil, encoded{}, err
 	}
 	warn := newRowWarnings(m)
 	warn.add(tab, sel, e)
 	warn.write(stderr)
-	return m, tab, e, nil
+	return tab, e, nil
 }
 
 // dataStdinHelp is the help of -data for the commands that read it once,

@@ -1,0 +1,164 @@
+package gcp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Conditional writes into dst the predictive of the targets not in given,
+// in increasing order of their indices, given that the targets given[a]
+// took the values values[a]. It is a MultiPrediction of d − len(given)
+// targets whose methods (LogPDF, Inside, Mahalanobis, Marginal, Sample,
+// the calibrated region…) then answer for those targets.
+//
+// For a t with ν degrees of freedom, location m and scale S, observing the
+// targets O at y_O leaves over the others U the t with ν + |O| degrees of
+// freedom, location m_U + S_UO S_OO⁻¹(y_O − m_O) and scale
+// ((ν + q_O)/(ν + |O|))·(S_UU − S_UO S_OO⁻¹ S_OU), q_O the squared
+// Mahalanobis distance of y_O under S_OO: the farther y_O lies from its
+// prediction, the wider the rest. The corrected covariance becomes the
+// corrected Gaussian's conditional, Σ̃_UU − Σ̃_UO Σ̃_OO⁻¹ Σ̃_OU, which does
+// not depend on y_O, and the calibration scale (RegionScale) carries
+// over. The Gaussian comparator's conditional is the Gaussian one.
+//
+// An ensemble's conditional is the mixture of its members' conditionals,
+// each weighed by its member's marginal density at y_O (Bayes' rule over
+// the members): the members that predicted y_O better count for more. Its
+// mean and covariances are that weighted mixture's; its corrected
+// covariance that of the members' corrected conditionals under the same
+// weights, by the law of total covariance. Marginal then answers with a
+// moment-matched t, as it explains.
+//
+// It returns ErrShape if len(values) ≠ len(given), ErrTargetIndex for an
+// index out of range or repeated, no index or every index, ErrNonFinite
+// for a value that is NaN or ±Inf or one so far out that the conditional
+// scale overflows, and ErrConfig for a nil dst or dst = p. dst is left
+// unchanged on the argument errors. It only reads p, allocates nothing
+// once dst has held a prediction of its shape, and may run on many
+// goroutines at once, each with its own dst.
+func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values []float64) error {
+	if dst == nil || dst == p {
+		return ErrConfig
+	}
+	if len(values) != len(given) {
+		return fmt.Errorf("%w: %d values for %d given targets", ErrShape, len(values), len(given))
+	}
+	d, o := p.d, len(given)
+	var seen [maxTargets]bool
+	for a, i := range given {
+		switch {
+		case i < 0 || i >= d:
+			return fmt.Errorf("%w: target %d of %d", ErrTargetIndex, i, d)
+		case seen[i]:
+			return fmt.Errorf("%w: target %d given twice", ErrTargetIndex, i)
+		case !finite(values[a]):
+			return fmt.Errorf("%w: target %d given as %v", ErrNonFinite, i, values[a])
+		}
+		seen[i] = true
+	}
+	if o == 0 || o == d {
+		return fmt.Errorf("%w: %d of %d targets given, want 1 to %d", ErrTargetIndex, o, d, d-1)
+	}
+	// perm lists the given targets first, then the rest in order.
+	var perm [maxTargets]int
+	copy(perm[:], given)
+	u := o
+	for i := range d {
+		if !seen[i] {
+			perm[u] = i
+			u++
+		}
+	}
+	u = d - o
+	dst.resize(u, p.members)
+	dst.loss, dst.inputZ, dst.regionScale = p.loss, p.inputZ, p.regionScale
+	for i := range u {
+		dst.spread[i] = p.spread[perm[o+i]]
+	}
+	for k := range p.members {
+		lw, ok := p.conditionMember(dst, k, perm[:d], values)
+		if !ok {
+			return ErrNonFinite
+		}
+		dst.weight[k] = lw
+	}
+	if dst.weighted = p.members > 1; dst.weighted {
+		// w_k ∝ (prior weight)·p_k(y_O), normalised by log-sum-exp.
+		for k := range dst.weight {
+			dst.weight[k] += math.Log(p.weightOf(k))
+		}
+		if _, sum := expShift(dst.weight); !(sum > 0) {
+			return ErrNonFinite
+		}
+		var sum float64
+		for _, w := range dst.weight {
+			sum += w
+		}
+		for k := range dst.weight {
+			dst.weight[k] /= sum
+		}
+	}
+	if !dst.mix() {
+		return ErrNonFinite
+	}
+	return nil
+}
+
+// conditionMember writes member k of p conditioned on the targets
+// perm[:len(values)] at values into member k of dst (whose targets are
+// perm[len(values):]), and returns the log of the member's marginal
+// density at values and whether everything is finite. The Cholesky factor
+// of the scale with its rows and columns in the order perm holds the
+// given targets' factor L_O in its first rows, and below it the rows
+// [S_UO L_O⁻ᵀ | L_{U|O}], L_{U|O} the factor of S_UU − S_UO S_OO⁻¹ S_OU.
+func (p *MultiPrediction) conditionMember(dst *MultiPrediction, k int, perm []int, values []float64) (float64, bool) {
+	d, o := len(perm), len(values)
+	u := d - o
+	var s [maxTargets * maxTargets]float64
+	var l [maxTargets * (maxTargets + 1) / 2]float64
+	var mo, z [maxTargets]float64
+	for a := range d {
+		for b := range a + 1 {
+			s[a*d+b] = p.memberScale(k, perm[a], perm[b])
+		}
+	}
+	if !cholesky(l[:], s[:], d) {
+		return 0, false
+	}
+	loc := p.loc[k*d : (k+1)*d]
+	for a := range o {
+		mo[a] = loc[perm[a]]
+	}
+	nu := p.nu[k]
+	lnSigma, sigma, r, lnDiag := mvtStandardize(z[:o], values, mo[:o], l[:])
+	lw := mvtLogDensityOf(o, nu, lnSigma, sigma, r, lnDiag)
+	f, nuU := 1.0, nu // the scale factor (ν + q_O)/(ν + |O|); ν + |O|
+	dst.tfac[k] = 1
+	if !math.IsInf(nu, 1) {
+		nuU = nu + float64(o)
+		f = (nu + sigma*sigma*r) / nuU
+		dst.tfac[k] = nuU / (nuU - 2)
+	}
+	rf := math.Sqrt(f)
+	nl := mvtPackedLen(u)
+	dloc, dchol := dst.loc[k*u:(k+1)*u], dst.chol[k*nl:(k+1)*nl]
+	for i := range u {
+		row := l[(o+i)*(o+i+1)/2:]
+		m := loc[perm[o+i]]
+		for j := range o {
+			m += row[j] * z[j] * sigma
+		}
+		dloc[i] = m
+		if !finite(m) {
+			return 0, false
+		}
+		for j := range i + 1 {
+			dchol[i*(i+1)/2+j] = rf * row[o+j]
+		}
+	}
+	dst.nu[k] = nuU
+	// CovCorrected = scale/corr = S_{U|O}/c_d(ν): the corrected Gaussian's
+	// conditional covariance.
+	dst.corr[k] = f * p.corr[k]
+	return lw, (finite(lw) || math.IsInf(lw, -1)) && finite(rf)
+}

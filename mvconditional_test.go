@@ -1,0 +1,411 @@
+package gcp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// handMulti returns a prediction built from the members' locations, packed
+// Cholesky factors and ν given by hand (d targets), of the GCP loss (of
+// the Gaussian comparator for ν = +Inf), with calibration scale c, through
+// the same mixing PredictMulti uses.
+func handMulti(t testing.TB, d int, loc, chol, nu []float64, c float64) *MultiPrediction {
+	t.Helper()
+	p := new(MultiPrediction)
+	p.resize(d, len(nu))
+	p.loss, p.regionScale = LossGCP, c
+	copy(p.loc, loc)
+	copy(p.chol, chol)
+	for k, v := range nu {
+		p.nu[k], p.tfac[k], p.corr[k] = v, v/(v-2), mvtCorrectionCheb(d, v)
+		if math.IsInf(v, 1) {
+			p.loss, p.tfac[k] = LossGaussianML, 1
+		}
+	}
+	for i := range p.spread {
+		p.spread[i] = 1
+	}
+	if !p.mix() {
+		t.Fatal("the hand-made prediction does not mix")
+	}
+	return p
+}
+
+// randomMulti returns handMulti of members members with random locations
+// and factors (diagonal e^N(0, 0.3²), below it N(0, 0.5²)) and ν drawn from
+// nuLo to nuLo + 4.
+func randomMulti(t testing.TB, r *rand.Rand, d, members int, nuLo, c float64) *MultiPrediction {
+	t.Helper()
+	nl := mvtPackedLen(d)
+	loc, chol, nu := make([]float64, members*d), make([]float64, members*nl), make([]float64, members)
+	for k := range members {
+		nu[k] = nuLo + 4*r.Float64()
+		for i := range d {
+			loc[k*d+i] = 0.5*float64(i) + 0.3*r.NormFloat64()
+			for j := range i + 1 {
+				v := 0.5 * r.NormFloat64()
+				if j == i {
+					v = math.Exp(0.3 * r.NormFloat64())
+				}
+				chol[k*nl+i*(i+1)/2+j] = v
+			}
+		}
+	}
+	return handMulti(t, d, loc, chol, nu, c)
+}
+
+// merge returns the full target vector of d entries with given's values
+// at given and rest's, in order, elsewhere.
+func merge(d int, given []int, values, rest []float64) []float64 {
+	y, u := make([]float64, d), 0
+	for i := range d {
+		if a := slices.Index(given, i); a >= 0 {
+			y[i] = values[a]
+		} else {
+			y[i], u = rest[u], u+1
+		}
+	}
+	return y
+}
+
+// tPairLogDensity returns the log density at (y_a, y_b) of the bivariate
+// t with ν degrees of freedom, location (m_a, m_b) and scale entries saa,
+// sab, sbb: the textbook formula with the 2×2 determinant and inverse
+// written out, independent of the Cholesky code.
+func tPairLogDensity(ya, yb, ma, mb, saa, sab, sbb, nu float64) float64 {
+	det := saa*sbb - sab*sab
+	ea, eb := ya-ma, yb-mb
+	q := (sbb*ea*ea - 2*sab*ea*eb + saa*eb*eb) / det
+	lg1, _ := math.Lgamma((nu + 2) / 2)
+	lg0, _ := math.Lgamma(nu / 2)
+	return lg1 - lg0 - math.Log(nu*math.Pi) - 0.5*math.Log(det) - (nu+2)/2*math.Log1p(q/nu)
+}
+
+// TestConditionalIsTheDensityRatio checks the conditional's density
+// against Bayes' rule, p(y_U | y_O) = p(y)/p(y_O), at random points, with
+// p(y) the joint LogPDF and p(y_O) computed apart: for one given target
+// its Marginal's density (the one-dimensional Student-t, Gaussian or
+// mixture code), for two the bivariate t written out (tPairLogDensity,
+// single networks). This holds for the t (the closed form's location,
+// scale and ν + |O| degrees of freedom together), for the Gaussian
+// comparator and for the ensemble (the members' reweighting). Tolerance 1e-9: log densities of order 10 formed by
+// different routes, a few hundred roundings apart.
+func TestConditionalIsTheDensityRatio(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, c := range []struct {
+		d, members int
+		given      []int
+		nu         float64
+	}{
+		{2, 1, []int{1}, 2.5}, {3, 1, []int{0}, 2.5}, {5, 1, []int{3}, 2.5}, {3, 1, []int{2, 0}, 2.5}, {5, 1, []int{1, 4}, 2.5},
+		{3, 3, []int{1}, 2.5}, {5, 4, []int{0}, 2.5}, {4, 1, []int{2}, math.Inf(1)}, {4, 3, []int{0}, math.Inf(1)},
+	} {
+		p := randomMulti(t, r, c.d, c.members, c.nu, 1)
+		var dst MultiPrediction
+		for range 5 {
+			values := make([]float64, len(c.given))
+			for a, i := range c.given {
+				values[a] = p.Mean(i) + 3*r.NormFloat64()*math.Sqrt(p.Scale(i, i))
+			}
+			if err := p.Conditional(&dst, c.given, values); err != nil {
+				t.Fatal(err)
+			}
+			if dst.Dim() != c.d-len(c.given) || dst.Members() != c.members {
+				t.Fatalf("conditional of %d targets and %d members, want %d and %d", dst.Dim(), dst.Members(), c.d-len(c.given), c.members)
+			}
+			var lnO float64
+			if len(c.given) == 1 {
+				lnO = p.Marginal(c.given[0]).LogPDF(values[0])
+			} else {
+				a, b := c.given[0], c.given[1]
+				lnO = tPairLogDensity(values[0], values[1], p.Mean(a), p.Mean(b), p.Scale(a, a), p.Scale(a, b), p.Scale(b, b), p.Nu())
+			}
+			for range 4 {
+				rest := make([]float64, dst.Dim())
+				for i := range rest {
+					rest[i] = dst.Mean(i) + 2*r.NormFloat64()
+				}
+				want := p.LogPDF(merge(c.d, c.given, values, rest)) - lnO
+				if got := dst.LogPDF(rest); math.Abs(got-want) > 1e-9 {
+					t.Errorf("d=%d members=%d given %v = %.3g: ln p(y_U|y_O) = %.12g, p(y)/p(y_O) gives %.12g", c.d, c.members, c.given, values, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestConditionalImportanceSampling checks the conditional t by Monte
+// Carlo without its closed form: draws from a wider proposal (a t with 3
+// degrees of freedom at twice the conditional's scale, heavier-tailed
+// than every conditional, so the weights are bounded), weighted by the
+// joint density p(y_U, y_O) over the proposal's, estimate the
+// conditional's mean and the probability of its central 50% and 90%
+// regions, which must match the closed form within 4 standard errors of
+// the self-normalised estimate. The given values lie 2.5 scales out, where
+// the scale factor (ν + q_O)/(ν + |O|) is far from 1: a region without it
+// held 0.79 instead of 0.9 at d = 3 and 0.59 at d = 5.
+func TestConditionalImportanceSampling(t *testing.T) {
+	const n = 20000
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, c := range []struct {
+		d     int
+		given []int
+	}{{3, []int{1}}, {5, []int{0, 3}}} {
+		p := randomMulti(t, r, c.d, 1, 6, 1)
+		values := make([]float64, len(c.given))
+		for a, i := range c.given {
+			values[a] = p.Mean(i) + 2.5*math.Sqrt(p.Scale(i, i))
+		}
+		var dst, prop MultiPrediction
+		if err := p.Conditional(&dst, c.given, values); err != nil {
+			t.Fatal(err)
+		}
+		u := dst.Dim()
+		// The proposal: dst's location, twice its factor, 3 degrees of freedom.
+		prop.resize(u, 1)
+		copy(prop.loc, dst.loc)
+		for i, v := range dst.chol {
+			prop.chol[i] = 2 * v
+		}
+		prop.nu[0] = 3
+		levels := []float64{0.5, 0.9}
+		var sw float64
+		ws, ys := make([]float64, n), make([][]float64, n)
+		for s := range n {
+			y := make([]float64, u)
+			if err := prop.Sample(y, r); err != nil {
+				t.Fatal(err)
+			}
+			w := math.Exp(p.LogPDF(merge(c.d, c.given, values, y)) - prop.LogPDF(y))
+			ws[s], ys[s] = w, y
+			sw += w
+		}
+		// Self-normalised estimates ĝ = Σwg/Σw, standard error
+		// √(Σw²(g − ĝ)²)/Σw.
+		check := func(name string, g func(y []float64) float64, want float64) {
+			var est, v float64
+			for s, y := range ys {
+				est += ws[s] * g(y)
+			}
+			est /= sw
+			for s, y := range ys {
+				e := g(y) - est
+				v += ws[s] * ws[s] * e * e
+			}
+			if se := math.Sqrt(v) / sw; math.Abs(est-want) > 4*se {
+				t.Errorf("d=%d given %v: %s %.4f by importance sampling, closed form %.4f (4 SE %.4f)", c.d, c.given, name, est, want, 4*se)
+			}
+		}
+		for i := range u {
+			check("mean", func(y []float64) float64 { return y[i] }, dst.Mean(i))
+		}
+		for _, prob := range levels {
+			check("p-region", func(y []float64) float64 {
+				if ok, _ := dst.Inside(y, prob); ok {
+					return 1
+				}
+				return 0
+			}, prob)
+		}
+	}
+}
+
+// TestConditionalCorrectedIsTheGaussianConditional checks the conditional's
+// corrected covariance, for a single network, against the conditional
+// covariance of the corrected Gaussian N(Mean, CovCorrected) formed by
+// hand, Σ̃_UU − Σ̃_UO Σ̃_OO⁻¹ Σ̃_OU by a linear solve, and that it does not
+// move with the given values; the calibration scale carries over.
+// Tolerance 1e-10 relative to the entries' scale: a Schur complement of
+// well-conditioned 5×5 matrices.
+func TestConditionalCorrectedIsTheGaussianConditional(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const d = 5
+	p := randomMulti(t, r, d, 1, 2.5, 1.7)
+	given, rest := []int{3, 1}, []int{0, 2, 4}
+	sigma := func(i, j int) float64 { return p.CovCorrected(i, j) }
+	soo := []float64{sigma(3, 3), sigma(3, 1), sigma(1, 3), sigma(1, 1)}
+	var dst MultiPrediction
+	for _, values := range [][]float64{{0, 0}, {40, -25}} {
+		if err := p.Conditional(&dst, given, values); err != nil {
+			t.Fatal(err)
+		}
+		if dst.RegionScale() != 1.7 {
+			t.Errorf("RegionScale %v, want 1.7", dst.RegionScale())
+		}
+		for a, i := range rest {
+			for b, j := range rest {
+				x := solve(soo, []float64{sigma(3, j), sigma(1, j)}, 2)
+				want := sigma(i, j) - sigma(i, 3)*x[0] - sigma(i, 1)*x[1]
+				if got := dst.CovCorrected(a, b); math.Abs(got-want) > 1e-10*sigma(i, i) {
+					t.Errorf("given %v: CovCorrected(%d, %d) = %.12g, want %.12g", values, a, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestConditionalBadInput checks each error and that dst is left as it
+// was.
+func TestConditionalBadInput(t *testing.T) {
+	p := randomMulti(t, rand.New(rand.NewPCG(7, 8)), 3, 2, 3, 1)
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0}, []float64{0.5}); err != nil {
+		t.Fatal(err)
+	}
+	before := dst.Mean(0)
+	for _, c := range []struct {
+		name   string
+		dst    *MultiPrediction
+		given  []int
+		values []float64
+		want   error
+	}{
+		{"index out of range", &dst, []int{3}, []float64{0}, ErrTargetIndex},
+		{"negative index", &dst, []int{-1}, []float64{0}, ErrTargetIndex},
+		{"repeated index", &dst, []int{1, 1}, []float64{0, 0}, ErrTargetIndex},
+		{"no target", &dst, nil, nil, ErrTargetIndex},
+		{"every target", &dst, []int{0, 2, 1}, []float64{0, 0, 0}, ErrTargetIndex},
+		{"values and indices differ", &dst, []int{0, 1}, []float64{0}, ErrShape},
+		{"NaN", &dst, []int{1}, []float64{math.NaN()}, ErrNonFinite},
+		{"Inf", &dst, []int{1}, []float64{math.Inf(-1)}, ErrNonFinite},
+		{"nil dst", nil, []int{0}, []float64{0}, ErrConfig},
+		{"dst is p", p, []int{0}, []float64{0}, ErrConfig},
+	} {
+		if err := p.Conditional(c.dst, c.given, c.values); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	if dst.Dim() != 2 || dst.Mean(0) != before {
+		t.Errorf("dst changed by the errors: %d targets, mean %v, was %v", dst.Dim(), dst.Mean(0), before)
+	}
+}
+
+// TestConditionalAllocatesNothing checks that conditioning into a dst of
+// the right shape, and drawing from it, allocate nothing.
+func TestConditionalAllocatesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, members := range []int{1, 3} {
+		p := randomMulti(t, r, 4, members, 3, 1)
+		var dst MultiPrediction
+		given, values, y := []int{2}, []float64{1}, make([]float64, 3)
+		allocs := testing.AllocsPerRun(50, func() {
+			if err := p.Conditional(&dst, given, values); err != nil {
+				t.Fatal(err)
+			}
+			if err := dst.Sample(y, r); err != nil {
+				t.Fatal(err)
+			}
+			if err := dst.SampleCalibrated(y, r); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("members=%d: %v allocations a run, want 0", members, allocs)
+		}
+	}
+}
+
+// TestConditionalInSteps checks that conditioning an ensemble on two
+// targets at once and on one after the other give the same predictive
+// (the second step weighs by the first's weights), through its density
+// at random points. Tolerance as TestConditionalIsTheDensityRatio's.
+func TestConditionalInSteps(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	p := randomMulti(t, r, 4, 3, 3, 1)
+	var once, first, twice MultiPrediction
+	if err := p.Conditional(&once, []int{2, 0}, []float64{1.5, -1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Conditional(&first, []int{0}, []float64{-1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Conditional(&twice, []int{1}, []float64{1.5}); err != nil { // target 2 is the first's 1
+		t.Fatal(err)
+	}
+	for range 5 {
+		y := []float64{r.NormFloat64(), 2 * r.NormFloat64()}
+		if a, b := once.LogPDF(y), twice.LogPDF(y); math.Abs(a-b) > 1e-9 {
+			t.Errorf("at %.3g: at once %.12g, in two steps %.12g", y, a, b)
+		}
+	}
+}
+
+// TestConditionalEnsembleMarginal checks the Marginal of an ensemble's
+// conditional, whose members weigh unequally: one t (Members 1) with the
+// mixture's mean, variance Var = Cov(i, i) and ν = Nu(), seen through its
+// density at the mean, lnΓ((ν+1)/2) − lnΓ(ν/2) − ½ln(νπ) − ln σ with
+// σ² = Var·(ν−2)/ν; and the mixture's corrected variance. Tolerance 1e-12
+// relative: a few roundings.
+func TestConditionalEnsembleMarginal(t *testing.T) {
+	p := randomMulti(t, rand.New(rand.NewPCG(19, 20)), 3, 3, 3, 1.3)
+	var c MultiPrediction
+	if err := p.Conditional(&c, []int{1}, []float64{2}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Dim() {
+		m := c.Marginal(i)
+		nu, v := c.Nu(), c.Cov(i, i)
+		lg1, _ := math.Lgamma((nu + 1) / 2)
+		lg0, _ := math.Lgamma(nu / 2)
+		want := lg1 - lg0 - 0.5*math.Log(nu*math.Pi) - 0.5*math.Log(v*(nu-2)/nu)
+		if m.Members != 1 || m.Mean != c.Mean(i) || m.Var != v || math.Abs(m.LogPDF(m.Mean)-want) > 1e-12*math.Abs(want) ||
+			math.Abs(m.VarCorrected-1.3*c.CovCorrected(i, i)) > 1e-12*m.VarCorrected {
+			t.Errorf("target %d: Members %d, mean %v (want %v), Var %v (want %v), density at the mean %.15g (want %.15g), VarCorrected %v (want %v)",
+				i, m.Members, m.Mean, c.Mean(i), m.Var, v, m.LogPDF(m.Mean), want, m.VarCorrected, 1.3*c.CovCorrected(i, i))
+		}
+	}
+}
+
+// TestConditionalConcurrent conditions one prediction from several
+// goroutines at once, each into its own dst, and checks that each gets
+// what a lone call gets (run under -race, it checks that Conditional only
+// reads p).
+func TestConditionalConcurrent(t *testing.T) {
+	p := randomMulti(t, rand.New(rand.NewPCG(21, 22)), 4, 3, 3, 1)
+	var want MultiPrediction
+	if err := p.Conditional(&want, []int{1, 3}, []float64{0.5, -2}); err != nil {
+		t.Fatal(err)
+	}
+	y := []float64{0.3, 1.1}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			var dst MultiPrediction
+			for range 100 {
+				if err := p.Conditional(&dst, []int{1, 3}, []float64{0.5, -2}); err != nil {
+					errs <- err
+					return
+				}
+				if dst.LogPDF(y) != want.LogPDF(y) {
+					errs <- errors.New("a concurrent conditional differs from a lone one")
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// BenchmarkConditional conditions a 5-target prediction on 2 targets, for
+// one network and an ensemble of 5.
+func BenchmarkConditional(b *testing.B) {
+	for _, members := range []int{1, 5} {
+		p := randomMulti(b, rand.New(rand.NewPCG(23, 24)), 5, members, 3, 1)
+		var dst MultiPrediction
+		b.Run(fmt.Sprintf("members=%d", members), func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				_ = p.Conditional(&dst, []int{0, 3}, []float64{0.5, -1})
+			}
+		})
+	}
+}

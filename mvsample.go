@@ -1,0 +1,110 @@
+package gcp
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Sample writes into dst (len(dst) = Dim()) one draw of the predictive,
+// with the randomness of r: for the t, m + L·g·√(ν/W) with g standard
+// normal, W chi-square with ν degrees of freedom and S = LLᵀ; for an
+// ensemble, a member picked by its weight in the mixture, then its t; for
+// the Gaussian comparator, m + L·g. Draws feed what has no closed form: a
+// score such as the energy score, the law of a function of the targets,
+// a simulation. It returns ErrShape for a dst of the wrong length and
+// ErrConfig for a nil r, and allocates nothing; many goroutines may draw
+// from one prediction at once, each with its own r (a rand.Rand is not
+// safe for concurrent use).
+func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
+	if r == nil {
+		return ErrConfig
+	}
+	if len(dst) != p.d {
+		return ErrShape
+	}
+	k := p.pick(r)
+	nu, nl := p.nu[k], mvtPackedLen(p.d)
+	f := 1.0
+	if !math.IsInf(nu, 1) {
+		f = math.Sqrt(nu / (2 * gammaVariate(r, nu/2))) // W = 2·Gamma(ν/2)
+	}
+	drawGaussian(dst, p.loc[k*p.d:(k+1)*p.d], p.chol[k*nl:(k+1)*nl], f, r)
+	return nil
+}
+
+// SampleCalibrated writes into dst (len(dst) = Dim()) one draw of the
+// calibrated predictive, the Gaussian N(Mean, RegionScale·CovCorrected)
+// whose regions CalibratedInside tests. Its errors, allocations and
+// goroutines are Sample's.
+func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
+	if r == nil {
+		return ErrConfig
+	}
+	if len(dst) != p.d {
+		return ErrShape
+	}
+	if p.members == 1 { // Σ̃ = LLᵀ/c
+		drawGaussian(dst, p.loc, p.chol, math.Sqrt(p.regionScale/p.corr[0]), r)
+		return nil
+	}
+	drawGaussian(dst, p.mean, p.corrChol, math.Sqrt(p.regionScale), r)
+	return nil
+}
+
+// pick returns a member drawn from r by its weight in the mixture, and a
+// single network's one member without a draw.
+func (p *MultiPrediction) pick(r *rand.Rand) int {
+	switch {
+	case p.members == 1:
+		return 0
+	case !p.weighted:
+		return r.IntN(p.members)
+	}
+	u := r.Float64()
+	for k, w := range p.weight[:p.members-1] {
+		if u -= w; u < 0 {
+			return k
+		}
+	}
+	return p.members - 1 // u left over by rounding
+}
+
+// drawGaussian writes m + f·L·g into x, g standard normal from r, L packed
+// lower triangular of len(x) rows.
+func drawGaussian(x, m, l []float64, f float64, r *rand.Rand) {
+	var g [maxTargets]float64
+	for i := range x {
+		g[i] = r.NormFloat64()
+	}
+	for i := range x {
+		row := l[i*(i+1)/2 : i*(i+1)/2+i+1]
+		var s float64
+		for c, v := range row {
+			s += v * g[c]
+		}
+		x[i] = m[i] + f*s
+	}
+}
+
+// gammaVariate returns a draw of Gamma(shape, 1), shape > 0, by Marsaglia
+// and Tsang's method (ACM TOMS 26, 2000): for shape ≥ 1 a squeezed
+// rejection from a transformed normal, accepting over 95% of its
+// proposals; below 1 a draw of shape + 1 times U^(1/shape).
+func gammaVariate(r *rand.Rand, shape float64) float64 {
+	if shape < 1 {
+		return gammaVariate(r, shape+1) * math.Pow(r.Float64(), 1/shape)
+	}
+	d := shape - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := r.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		if u := r.Float64(); math.Log(u) < x*x/2+d-d*v+d*math.Log(v) {
+			return d * v
+		}
+	}
+}

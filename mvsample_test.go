@@ -1,0 +1,141 @@
+package gcp
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// sampleMoments draws n target vectors with draw and checks their mean
+// against mean(i) and their covariance against cov(i, j), each within 4
+// standard errors estimated from the draws themselves (a product's
+// variance needs the fourth moments, finite for ν > 4), and returns the
+// draws.
+func sampleMoments(t *testing.T, name string, d, n int, draw func([]float64) error, mean func(int) float64, cov func(i, j int) float64) [][]float64 {
+	t.Helper()
+	ys := make([][]float64, n)
+	for s := range ys {
+		ys[s] = make([]float64, d)
+		if err := draw(ys[s]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// within returns whether the sample mean of g is within 4 standard
+	// errors of want.
+	within := func(g func(y []float64) float64, want float64) (float64, float64, bool) {
+		var m, v float64
+		for _, y := range ys {
+			m += g(y)
+		}
+		m /= float64(n)
+		for _, y := range ys {
+			v += (g(y) - m) * (g(y) - m)
+		}
+		se := math.Sqrt(v / float64(n) / float64(n))
+		return m, se, math.Abs(m-want) <= 4*se
+	}
+	for i := range d {
+		if m, se, ok := within(func(y []float64) float64 { return y[i] }, mean(i)); !ok {
+			t.Errorf("%s: mean %d is %.4f, want %.4f within 4·%.4f", name, i, m, mean(i), se)
+		}
+		for j := range i + 1 {
+			g := func(y []float64) float64 { return (y[i] - mean(i)) * (y[j] - mean(j)) }
+			if m, se, ok := within(g, cov(i, j)); !ok {
+				t.Errorf("%s: covariance (%d, %d) is %.4f, want %.4f within 4·%.4f", name, i, j, m, cov(i, j), se)
+			}
+		}
+	}
+	return ys
+}
+
+// TestSampleMomentsAndRegions draws from a single network's t (ν from 6
+// to 10, so that the fourth moments the covariance's error needs exist)
+// and checks the sample mean against m and the covariance against
+// ν/(ν−2)·S, and that the draws fall inside the t's p-region at rate p
+// within 3 binomial standard errors, p = 0.5, 0.9, 0.95, for d = 2 and 5;
+// likewise SampleCalibrated against N(Mean, RegionScale·CovCorrected) and
+// CalibratedInside. The regions' radii are checked against mpmath
+// (TestMvtRegionRadiusMatchesMpmath), so a wrong ν, scale or chi-square
+// draw shows here: drawing W with ν + 2 degrees of freedom put 0.95 of
+// d = 5's draws in the 0.9 region.
+func TestSampleMomentsAndRegions(t *testing.T) {
+	const n = 20000
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, d := range []int{2, 5} {
+		p := randomMulti(t, r, d, 1, 6, 1.6)
+		checks := []struct {
+			name   string
+			draw   func([]float64) error
+			cov    func(i, j int) float64
+			inside func([]float64, float64) (bool, error)
+		}{
+			{"Sample", func(y []float64) error { return p.Sample(y, r) }, p.Cov, p.Inside},
+			{"SampleCalibrated", func(y []float64) error { return p.SampleCalibrated(y, r) },
+				func(i, j int) float64 { return p.RegionScale() * p.CovCorrected(i, j) }, p.CalibratedInside},
+		}
+		for _, c := range checks {
+			ys := sampleMoments(t, c.name, d, n, c.draw, p.Mean, c.cov)
+			for _, prob := range []float64{0.5, 0.9, 0.95} {
+				in := 0
+				for _, y := range ys {
+					if ok, err := c.inside(y, prob); err != nil {
+						t.Fatal(err)
+					} else if ok {
+						in++
+					}
+				}
+				rate, se := float64(in)/n, math.Sqrt(prob*(1-prob)/n)
+				if math.Abs(rate-prob) > 3*se {
+					t.Errorf("%s d=%d: %.4f of the draws in the %v region, want within %.4f", c.name, d, rate, prob, 3*se)
+				}
+			}
+		}
+	}
+}
+
+// TestSampleEnsemble draws from an ensemble's mixture, and from a
+// conditional of it whose members weigh differently, and checks the
+// sample mean and covariance against Mean and Cov (the law of total
+// covariance over the members, weighted), which a wrong pick of the
+// members breaks: picking them uniformly in the conditional moved its
+// mean by 18 standard errors. SampleCalibrated is checked against
+// N(Mean, RegionScale·CovCorrected).
+func TestSampleEnsemble(t *testing.T) {
+	const n = 20000
+	r := rand.New(rand.NewPCG(13, 14))
+	p := randomMulti(t, r, 3, 4, 6, 0.8)
+	var c MultiPrediction
+	if err := p.Conditional(&c, []int{1}, []float64{p.Mean(1) + 2}); err != nil {
+		t.Fatal(err)
+	}
+	for name, q := range map[string]*MultiPrediction{"ensemble": p, "conditional": &c} {
+		sampleMoments(t, name, q.Dim(), n, func(y []float64) error { return q.Sample(y, r) }, q.Mean, q.Cov)
+		sampleMoments(t, name+" calibrated", q.Dim(), n, func(y []float64) error { return q.SampleCalibrated(y, r) }, q.Mean,
+			func(i, j int) float64 { return q.RegionScale() * q.CovCorrected(i, j) })
+	}
+}
+
+// TestSampleBadInput checks Sample's and SampleCalibrated's errors.
+func TestSampleBadInput(t *testing.T) {
+	p := randomMulti(t, rand.New(rand.NewPCG(15, 16)), 3, 1, 3, 1)
+	r := rand.New(rand.NewPCG(1, 1))
+	for _, f := range []func([]float64, *rand.Rand) error{p.Sample, p.SampleCalibrated} {
+		if err := f(make([]float64, 2), r); !errors.Is(err, ErrShape) {
+			t.Errorf("2 entries for 3 targets: %v, want ErrShape", err)
+		}
+		if err := f(make([]float64, 3), nil); !errors.Is(err, ErrConfig) {
+			t.Errorf("nil source: %v, want ErrConfig", err)
+		}
+	}
+}
+
+// BenchmarkSample draws from a 5-target t.
+func BenchmarkSample(b *testing.B) {
+	p := randomMulti(b, rand.New(rand.NewPCG(25, 26)), 5, 1, 3, 1)
+	r, y := rand.New(rand.NewPCG(1, 2)), make([]float64, 5)
+	b.ReportAllocs()
+	for range b.N {
+		_ = p.Sample(y, r)
+	}
+}
