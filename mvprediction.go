@@ -54,9 +54,12 @@ type MultiPrediction struct {
 	// input's Prediction.InputZ.
 	dis                  []float64
 	disagreement, inputZ float64
-	// regionScale is the model's calibration scale of the joint region
-	// (RegionScale).
-	regionScale float64
+	// regionScale and regionNu are the model's calibrated joint region's
+	// scale and degrees of freedom (RegionScale, RegionNu), and conformal
+	// the conformal calibration of its Mahalanobis distance, nil if none
+	// (the model's, shared and never changed).
+	regionScale, regionNu float64
+	conformal             *conformalScores
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -218,11 +221,8 @@ func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 // below the chi-square quantile χ²_d(p). It returns ErrLevel for p
 // outside (0, 1) and ErrShape for a y of the wrong length.
 func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
-	if !(prob > 0 && prob < 1) {
-		return false, fmt.Errorf("%w: p = %v", ErrLevel, prob)
-	}
-	if len(y) != p.d {
-		return false, fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
+	if err := p.checkRegion(y, prob); err != nil {
+		return false, err
 	}
 	if p.members > 1 {
 		q := p.Mahalanobis(y)
@@ -270,4 +270,16 @@ func (p *MultiPrediction) Marginal(i int) Prediction {
 		q.Disagreement = p.dis[i]
 	}
 	return q
+}
+
+// checkRegion returns ErrLevel for a level prob outside (0, 1) and
+// ErrShape for a target vector y of the wrong length.
+func (p *MultiPrediction) checkRegion(y []float64, prob float64) error {
+	if !(prob > 0 && prob < 1) {
+		return fmt.Errorf("%w: p = %v", ErrLevel, prob)
+	}
+	if len(y) != p.d {
+		return fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
+	}
+	return nil
 }
