@@ -167,10 +167,14 @@ const energySamples = 200
 // targets: N; per target t, RMSE:t, NLL:t (the marginal t), CRPS:t and
 // cov95-cal:t (the calibrated marginal interval); and the joint section:
 // joint-NLL (the mean negative log density of the multivariate t per row,
-// original units), joint-cov50-cal, joint-cov90-cal and joint-cov95-cal
-// (the shares of rows inside the calibrated joint regions), and
-// energy-score, the multivariate CRPS E‖X − y‖ − ½E‖X − X′‖ of the
-// calibrated Gaussian N(mean, RegionScale·CovCorrected), by Monte Carlo
+// original units), joint-NLL-cal (that of the calibrated predictive, the
+// t of RegionNu degrees of freedom and scale RegionScale·CovCorrected),
+// joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of
+// rows inside the calibrated joint regions), joint-cov50-conformal,
+// joint-cov90-conformal and joint-cov95-conformal (inside the conformal
+// ones; NaN for a model without a conformal calibration or a level its
+// rows cannot bound), and energy-score, the multivariate CRPS
+// E‖X − y‖ − ½E‖X − X′‖ of the calibrated predictive, by Monte Carlo
 // from a fixed seed.
 func evalMulti(a modelArgs, m *gcp.Model[float64], stdout io.Writer) error {
 	md, err := readMulti(a, m, true)
@@ -183,8 +187,8 @@ func evalMulti(a modelArgs, m *gcp.Model[float64], stdout io.Writer) error {
 	}
 	sq, nll, crps, cov := make([]float64, d), make([]float64, d), make([]float64, d), make([]float64, d)
 	levels := []float64{0.5, 0.9, 0.95}
-	joint := make([]float64, len(levels))
-	var jnll, energy float64
+	joint, conformal := make([]float64, len(levels)), make([]float64, len(levels))
+	var jnll, jnllCal, energy float64
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range md.preds {
 		p, y := &md.preds[i], md.y[i*d:(i+1)*d]
@@ -199,9 +203,17 @@ func evalMulti(a modelArgs, m *gcp.Model[float64], stdout io.Writer) error {
 			}
 		}
 		jnll -= p.LogPDF(y)
+		jnllCal -= p.CalibratedLogPDF(y)
 		for k, l := range levels {
 			if in, _ := p.CalibratedInside(y, l); in {
 				joint[k]++
+			}
+			// A level the calibration rows cannot bound, or a model
+			// without them, leaves its coverage NaN.
+			if in, err := p.ConformalInside(y, l); err != nil {
+				conformal[k] = math.NaN()
+			} else if in {
+				conformal[k]++
 			}
 		}
 		energy += energyScore(p, y, r)
@@ -212,17 +224,21 @@ func evalMulti(a modelArgs, m *gcp.Model[float64], stdout io.Writer) error {
 		fmt.Fprintf(w, "RMSE:%s %.6g\nNLL:%s %.6g\nCRPS:%s %.6g\ncov95-cal:%s %.4f\n",
 			name, math.Sqrt(sq[t]/float64(n)), name, nll[t]/float64(n), name, crps[t]/float64(n), name, cov[t]/float64(n))
 	}
-	fmt.Fprintf(w, "joint-NLL %.6g\n", jnll/float64(n))
+	fmt.Fprintf(w, "joint-NLL %.6g\njoint-NLL-cal %.6g\n", jnll/float64(n), jnllCal/float64(n))
 	for k, l := range levels {
 		fmt.Fprintf(w, "joint-cov%g-cal %.4f\n", 100*l, joint[k]/float64(n))
+	}
+	for k, l := range levels {
+		fmt.Fprintf(w, "joint-cov%g-conformal %.4f\n", 100*l, conformal[k]/float64(n))
 	}
 	fmt.Fprintf(w, "energy-score %.6g\n", energy/float64(n))
 	return w.Flush()
 }
 
 // energyScore returns the Monte Carlo energy score of y under p's
-// calibrated Gaussian N(mean, c·Σ̃): draws X = mean + L·g (L the Cholesky
-// factor of c·Σ̃, g standard normal), the mean of ‖X_k − y‖ less half the
+// calibrated predictive t_ν(mean, s·Σ̃): draws X = mean + L·g·√(ν/W) (L
+// the Cholesky factor of s·Σ̃, g standard normal, W χ² of ν degrees of
+// freedom; W/ν = 1 for the Gaussian), the mean of ‖X_k − y‖ less half the
 // mean distance of consecutive draws, from r.
 func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	d := p.Dim()
@@ -242,8 +258,12 @@ func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	}
 	draw := func(x []float64) {
 		g := make([]float64, d)
+		f := 1.0
+		if nu := p.RegionNu(); !math.IsInf(nu, 1) {
+			f = math.Sqrt(nu / (2 * gammaDraw(r, nu/2)))
+		}
 		for i := range g {
-			g[i] = r.NormFloat64()
+			g[i] = f * r.NormFloat64()
 		}
 		for i := range d {
 			x[i] = p.Mean(i)
@@ -269,4 +289,26 @@ func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 		x, prev = prev, x
 	}
 	return toY/energySamples - between/(2*energySamples)
+}
+
+// gammaDraw returns a draw of the gamma law of shape a > 0 and scale 1
+// (Marsaglia and Tsang 2000; for a < 1 a draw of shape a + 1 times U^(1/a)).
+func gammaDraw(r *rand.Rand, a float64) float64 {
+	if a < 1 {
+		return gammaDraw(r, a+1) * math.Pow(r.Float64(), 1/a)
+	}
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := r.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := r.Float64()
+		if math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
+			return d * v
+		}
+	}
 }

@@ -173,7 +173,9 @@ func must(v float64, _ bool, _ error) float64 { return v }
 
 // TestEvalSeveralTargets: eval prints the per-target and joint lines; its
 // joint-NLL is the mean of −LogPDF by the library over the rows, its
-// RMSE:a that of the means, and the coverages grow with the level.
+// joint-NLL-cal that of −CalibratedLogPDF, its joint-cov95-conformal the
+// share inside ConformalInside's region, its RMSE:a that of the means,
+// and the coverages grow with the level.
 func TestEvalSeveralTargets(t *testing.T) {
 	dir, model, _ := trainTwoTargets(t)
 	data := twoTargetCSV(t, dir, 200, 4)
@@ -186,18 +188,35 @@ func TestEvalSeveralTargets(t *testing.T) {
 		k, v, _ := strings.Cut(line, " ")
 		got[k], _ = strconv.ParseFloat(v, 64)
 	}
-	for _, k := range []string{"N", "RMSE:a", "NLL:a", "CRPS:a", "cov95-cal:a", "RMSE:b", "NLL:b", "CRPS:b", "cov95-cal:b", "joint-NLL", "joint-cov50-cal", "joint-cov90-cal", "joint-cov95-cal", "energy-score"} {
+	for _, k := range []string{"N", "RMSE:a", "NLL:a", "CRPS:a", "cov95-cal:a", "RMSE:b", "NLL:b", "CRPS:b", "cov95-cal:b", "joint-NLL", "joint-NLL-cal", "joint-cov50-cal", "joint-cov90-cal", "joint-cov95-cal",
+		"joint-cov50-conformal", "joint-cov90-conformal", "joint-cov95-conformal", "energy-score"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("no %s line in\n%s", k, out)
 		}
 	}
 	preds, tab := libraryPredictions(t, model, data)
-	var nll, sq float64
+	var nll, nllCal, sq, conf95 float64
 	for i := range preds {
 		p := &preds[i]
 		y := []float64{must(tab.Number(i, 2)), must(tab.Number(i, 3))}
 		nll -= p.LogPDF(y) / 200
+		nllCal -= p.CalibratedLogPDF(y) / 200
 		sq += (p.Mean(0) - y[0]) * (p.Mean(0) - y[0]) / 200
+		in, err := p.ConformalInside(y, 0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in {
+			conf95 += 1.0 / 200
+		}
+	}
+	// The calibrated density and the conformal region are the library's
+	// (eval prints 6 significant digits and 4 decimals).
+	if math.Abs(got["joint-NLL-cal"]-nllCal) > 1e-5*(1+math.Abs(nllCal)) || math.Abs(got["joint-cov95-conformal"]-conf95) > 1e-4 {
+		t.Errorf("joint-NLL-cal %v, joint-cov95-conformal %v; want %v and %v", got["joint-NLL-cal"], got["joint-cov95-conformal"], nllCal, conf95)
+	}
+	if !(got["joint-cov50-conformal"] <= got["joint-cov90-conformal"] && got["joint-cov90-conformal"] <= got["joint-cov95-conformal"]) {
+		t.Errorf("conformal coverages %v, %v, %v not increasing", got["joint-cov50-conformal"], got["joint-cov90-conformal"], got["joint-cov95-conformal"])
 	}
 	// eval prints 6 significant digits.
 	if math.Abs(got["joint-NLL"]-nll) > 1e-5*(1+math.Abs(nll)) || math.Abs(got["RMSE:a"]-math.Sqrt(sq)) > 1e-5 {
@@ -205,5 +224,26 @@ func TestEvalSeveralTargets(t *testing.T) {
 	}
 	if !(got["joint-cov50-cal"] <= got["joint-cov90-cal"] && got["joint-cov90-cal"] <= got["joint-cov95-cal"] && got["energy-score"] > 0) {
 		t.Errorf("coverages %v, %v, %v not increasing, or energy score %v not positive", got["joint-cov50-cal"], got["joint-cov90-cal"], got["joint-cov95-cal"], got["energy-score"])
+	}
+}
+
+// TestGammaDrawMoments: 200,000 draws of the gamma law of shape a have
+// mean a and variance a, within 4 standard errors (the sample variance's
+// is √((μ₄ − σ⁴)/n) with the law's central fourth moment μ₄ = 3a² + 6a),
+// for a below and above 1, the two branches.
+func TestGammaDrawMoments(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 200000
+	for _, a := range []float64{0.3, 2.5} {
+		var s, s2 float64
+		for range n {
+			x := gammaDraw(r, a)
+			s += x / n
+			s2 += x * x / n
+		}
+		v := s2 - s*s
+		if math.Abs(s-a) > 4*math.Sqrt(a/n) || math.Abs(v-a) > 4*math.Sqrt((2*a*a+6*a)/n) {
+			t.Errorf("shape %v: mean %v, variance %v, want %v and %v", a, s, v, a, a)
+		}
 	}
 }
