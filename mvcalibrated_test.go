@@ -237,3 +237,28 @@ func TestJointRegionsAllocateNothing(t *testing.T) {
 		_ = sink
 	}
 }
+
+// TestMarginalMatchesTheCalibratedRegionAt95: a target's calibrated 95%
+// interval is the calibrated joint t's marginal one, Mean ± t_ν(0.975)·
+// √(s·Σ̃_ii), with t_ν(0.975)² = d·F⁻¹(0.95) at d = 1 (the region's radius
+// solve, an independent route to the quantile); for the Gaussian region
+// VarCorrected is s·Σ̃_ii exactly.
+func TestMarginalMatchesTheCalibratedRegionAt95(t *testing.T) {
+	m := randomMultiModel(t, Config{Inputs: 2, Hidden: []int{3}, Targets: 3, Members: 2, Seed: 8})
+	p := predictedAt(t, m, []float64{-0.2, 0.9})
+	p.regionScale, p.regionNu = 1.8, math.Inf(1)
+	if got := p.Marginal(1).VarCorrected; got != 1.8*p.CovCorrected(1, 1) {
+		t.Errorf("Gaussian region: VarCorrected %v, want %v", got, 1.8*p.CovCorrected(1, 1))
+	}
+	for _, nu := range []float64{0.7, 3.5, 40} {
+		p.regionNu = nu
+		for i := range 3 {
+			lo, hi, err := p.Marginal(i).CalibratedInterval(0.95)
+			want := math.Sqrt(mvtRegionRadius2(0.95, 1, nu) * 1.8 * p.CovCorrected(i, i))
+			// Two quantile solves, each to about 1e-14 of itself.
+			if err != nil || math.Abs((hi-lo)/2-want) > 1e-9*want || math.Abs((hi+lo)/2-p.Mean(i)) > 1e-9*want {
+				t.Errorf("ν %v, target %d: interval (%v, %v) (%v), want %v ± %v", nu, i, lo, hi, err, p.Mean(i), want)
+			}
+		}
+	}
+}

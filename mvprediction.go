@@ -241,16 +241,19 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // Prediction holds it as Alpha = ν/2 (2α degrees of freedom),
 // Nu = 1 (the normal-Wishart κ, fixed by convention, as it has no head)
 // and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii. VarCorrected is
-// RegionScale()·CovCorrected(i, i), the d-dimensional correction
+// RegionScale()·CovCorrected(i, i)·k, the d-dimensional correction
 // S_ii/c_d(ν) (not the one-dimensional A(α)) times the joint region's
-// calibration scale, so that its calibrated interval is the calibrated
-// region's marginal. The Gaussian comparator's marginal is N(m_i, S_ii),
+// calibration scale, and k = (t_ν(0.975)/z(0.975))² for the calibrated
+// region's RegionNu() = ν (1 for the Gaussian), so that its calibrated
+// 95% interval is the calibrated region's marginal's, a t of ν degrees of
+// freedom (the calibrated interval is Gaussian, and matches it at 95%,
+// the level the command reports). The Gaussian comparator's marginal is N(m_i, S_ii),
 // a Prediction of Loss LossGaussianML as its one-target model gives. For
 // an ensemble the Components are the members' marginals, and Var,
 // VarCorrected, VarAleatoric, VarEpistemic and Disagreement those of the
 // mixture, as in one dimension.
 func (p *MultiPrediction) Marginal(i int) Prediction {
-	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * p.CovCorrected(i, i),
+	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * regionMarginalFactor(p.regionNu) * p.CovCorrected(i, i),
 		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
 	if p.loss == LossGaussianML {
 		q.Nu = 0 // as a one-target Gaussian model's Prediction: α = +Inf, β = ν = 0
