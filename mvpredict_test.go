@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+
+	"github.com/gcpnet/gcp/internal/synth"
 )
 
 // randomMultiModel returns a model of cfg with its parameters drawn at
@@ -240,7 +242,7 @@ func TestPredictMultiRegionCoverage(t *testing.T) {
 			for range n {
 				w := 1.0
 				if !math.IsInf(nu, 1) {
-					w = 2 * gammaDraw(r, nu/2) / nu // chi-square with ν degrees of freedom, over ν
+					w = 2 * synth.Gamma(r, nu/2) / nu // chi-square with ν degrees of freedom, over ν
 				}
 				for i := range g {
 					g[i] = r.NormFloat64() / math.Sqrt(w)

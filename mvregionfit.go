@@ -94,26 +94,12 @@ func fitRegion(q []float64, d int) (s, nu float64) {
 	// neighbours, where the profile is unimodal to the grid's resolution.
 	a := lo + float64(max(bestK-1, 0))*step
 	b := lo + float64(min(bestK+1, regionNuSteps-1))*step
-	f := func(t float64) float64 {
+	nll := func(t float64) float64 {
 		v := math.Exp(t)
-		return regionProfile(q, d, v, regionScaleAt(q, d, v, mean))
-	}
-	const g = 0.6180339887498949 // (√5 − 1)/2
-	c, e := b-g*(b-a), a+g*(b-a)
-	fc, fe := f(c), f(e)
-	for b-a > 1e-6 { // ln ν to 1e-6: far below ν's sampling error
-		if fc > fe {
-			b, e, fe = e, c, fc
-			c = b - g*(b-a)
-			fc = f(c)
-		} else {
-			a, c, fc = c, e, fe
-			e = a + g*(b-a)
-			fe = f(e)
-		}
+		return -regionProfile(q, d, v, regionScaleAt(q, d, v, mean))
 	}
 	nu = math.Exp(lo + float64(bestK)*step)
-	if t := (a + b) / 2; f(t) > best {
+	if t := goldenSection(nll, a, b); -nll(t) > best {
 		nu = math.Exp(t)
 	}
 	return regionScaleAt(q, d, nu, mean), nu

@@ -34,22 +34,7 @@ func regionSeed[T Float](t testing.TB) *Model[T] {
 // conformal radius at 0.5 the ⌈5·0.5⌉ = 3rd distance, 2. -update-golden
 // rewrites it (see testdata/golden.md).
 func TestGoldenRegion(t *testing.T) {
-	b, err := withRegion(goldenTargetsModel(t)).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *updateGolden {
-		if err := os.WriteFile(goldenRegionPath, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(goldenRegionPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b, want) {
-		t.Fatalf("the model encodes to %d bytes unlike %s's %d", len(b), goldenRegionPath, len(want))
-	}
+	want := checkGoldenFile(t, withRegion(goldenTargetsModel(t)), goldenRegionPath)
 	var m Model[float64]
 	if err := m.UnmarshalBinary(want); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gcpnet/gcp/internal/synth"
 )
 
 func TestTransformApply(t *testing.T) {
@@ -376,7 +378,7 @@ func TestTransformCoverage(t *testing.T) {
 	inside := make([]int, len(levels))
 	for range n {
 		// t with 2α degrees of freedom: N / √(χ²/dof), χ² = 2·Gamma(α).
-		chi2 := 2 * gammaDraw(r, g.Alpha)
+		chi2 := 2 * synth.Gamma(r, g.Alpha)
 		y := math.Exp(g.M + scale*r.NormFloat64()/math.Sqrt(chi2/(2*g.Alpha)))
 		for i, b := range bounds {
 			if b[0] <= y && y <= b[1] {
@@ -387,27 +389,6 @@ func TestTransformCoverage(t *testing.T) {
 	for i, level := range levels {
 		if c := float64(inside[i]) / n; math.Abs(c-level) > 0.005 {
 			t.Errorf("%g%% interval holds %v of the draws", 100*level, c)
-		}
-	}
-}
-
-// gammaDraw draws from Gamma(shape, 1) by Marsaglia and Tsang's method,
-// with the usual boost U^(1/shape) for a shape below 1.
-func gammaDraw(r *rand.Rand, shape float64) float64 {
-	if shape < 1 {
-		return gammaDraw(r, shape+1) * math.Pow(r.Float64(), 1/shape)
-	}
-	d := shape - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		x := r.NormFloat64()
-		v := 1 + c*x
-		if v <= 0 {
-			continue
-		}
-		v = v * v * v
-		if u := r.Float64(); math.Log(u) < x*x/2+d-d*v+d*math.Log(v) {
-			return d * v
 		}
 	}
 }

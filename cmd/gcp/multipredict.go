@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gcpnet/gcp"
+	"github.com/gcpnet/gcp/internal/synth"
 	"github.com/gcpnet/gcp/table"
 )
 
@@ -260,7 +261,7 @@ func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 		g := make([]float64, d)
 		f := 1.0
 		if nu := p.RegionNu(); !math.IsInf(nu, 1) {
-			f = math.Sqrt(nu / (2 * gammaDraw(r, nu/2)))
+			f = math.Sqrt(nu / (2 * synth.Gamma(r, nu/2)))
 		}
 		for i := range g {
 			g[i] = f * r.NormFloat64()
@@ -289,26 +290,4 @@ func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 		x, prev = prev, x
 	}
 	return toY/energySamples - between/(2*energySamples)
-}
-
-// gammaDraw returns a draw of the gamma law of shape a > 0 and scale 1
-// (Marsaglia and Tsang 2000; for a < 1 a draw of shape a + 1 times U^(1/a)).
-func gammaDraw(r *rand.Rand, a float64) float64 {
-	if a < 1 {
-		return gammaDraw(r, a+1) * math.Pow(r.Float64(), 1/a)
-	}
-	d := a - 1.0/3
-	c := 1 / math.Sqrt(9*d)
-	for {
-		x := r.NormFloat64()
-		v := 1 + c*x
-		if v <= 0 {
-			continue
-		}
-		v = v * v * v
-		u := r.Float64()
-		if math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
-			return d * v
-		}
-	}
 }
