@@ -66,15 +66,3 @@ func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
 	}
 	return mvtLogDensity(y, p.mean, l[:nl], p.regionNu, z[:p.d])
 }
-
-// regionMarginalFactor returns (t_ν(0.975)/z(0.975))², the factor on the
-// variance of a Gaussian whose central 95% interval is that of a t of ν
-// degrees of freedom with the same scale: 1 for ν = +Inf, exactly, so
-// that a model without a fitted ν predicts what it did.
-func regionMarginalFactor(nu float64) float64 {
-	if math.IsInf(nu, 1) {
-		return 1
-	}
-	r := studentTQuantile(0.975, nu) / standardNormalQuantile(0.975)
-	return r * r
-}

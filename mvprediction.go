@@ -275,6 +275,18 @@ func (p *MultiPrediction) Marginal(i int) Prediction {
 	return q
 }
 
+// regionMarginalFactor returns (t_ν(0.975)/z(0.975))², the factor on the
+// variance of a Gaussian whose central 95% interval is that of a t of ν
+// degrees of freedom with the same scale: 1 for ν = +Inf, exactly, so
+// that a model without a fitted ν predicts what it did.
+func regionMarginalFactor(nu float64) float64 {
+	if math.IsInf(nu, 1) {
+		return 1
+	}
+	r := studentTQuantile(0.975, nu) / standardNormalQuantile(0.975)
+	return r * r
+}
+
 // checkRegion returns ErrLevel for a level prob outside (0, 1) and
 // ErrShape for a target vector y of the wrong length.
 func (p *MultiPrediction) checkRegion(y []float64, prob float64) error {
