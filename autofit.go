@@ -192,9 +192,10 @@ type AutoResult struct {
 	// VarScale and CorrectedScale are the calibration factors fitted to
 	// those predictions (Model.VarScale, Model.CorrectedScale); 1 if no
 	// model could score them. For several targets, CorrectedScale is the
-	// joint region's scale (MultiPrediction.RegionScale) and VarScale 1,
-	// CVNLL the joint NLL, and CVCoverage95 the share inside the
-	// calibrated 95% region, each row judged by a scale fitted without it.
+	// scale of the calibrated joint region, a multivariate t
+	// (MultiPrediction.RegionScale and RegionNu), and VarScale 1, CVNLL
+	// the joint NLL, and CVCoverage95 the share inside the calibrated 95%
+	// region, each row judged by a region fitted without it.
 	VarScale, CorrectedScale float64
 	// SmallData is, when the data had fewer rows than the calibration
 	// can be trusted on, that number of rows (100), and 0 otherwise.
@@ -206,7 +207,11 @@ type AutoResult struct {
 	// rows on average at 50 rows and 0.945 at 20, and fewer than 0.90 on
 	// 6% of the data sets at 50 rows and 16% at 20: with so few rows, one
 	// data set's intervals can still be far off, as a warning should say.
-	// The conformal interval keeps its own finite-sample guarantee.
+	// The conformal interval keeps its own finite-sample guarantee. For
+	// several targets the calibrated joint region's scale is widened in
+	// the same way, by the confidence bound of the degrees of freedom
+	// the rows give it (d a row for Gaussian targets, fewer for heavy
+	// tails), and the conformal joint region is left as it is.
 	SmallData int
 	// Quantum is the spacing of the lattice the targets lie on, whose
 	// training targets were dequantized (see AutoFit), or 0.

@@ -53,29 +53,59 @@ func TestAutoFitMultiCalibratedRegionCovers(t *testing.T) {
 	xt, yt := correlatedRows(7, 4000, rho)
 	ws := m.NewWorkspace()
 	var p MultiPrediction
-	var in, inRaw int
+	var inRaw int
 	var corr float64
+	levels := []float64{0.5, 0.9, 0.95}
+	cal, conf := make([]int, len(levels)), make([]int, len(levels))
 	for i := range xt {
 		if err := m.PredictMulti(ws, xt[i:i+1], &p); err != nil {
 			t.Fatal(err)
 		}
-		ok, err := p.CalibratedInside(yt[2*i:2*i+2], 0.95)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok {
-			in++
+		for k, l := range levels {
+			ok, err := p.CalibratedInside(yt[2*i:2*i+2], l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok {
+				cal[k]++
+			}
+			if ok, err = p.ConformalInside(yt[2*i:2*i+2], l); err != nil {
+				t.Fatal(err)
+			} else if ok {
+				conf[k]++
+			}
 		}
 		if q := p.Mahalanobis(yt[2*i : 2*i+2]); q*q <= 5.991464547107979 { // χ²₂(0.95) = −2 ln 0.05
 			inRaw++
 		}
 		corr += p.Corr(0, 1) / float64(len(xt))
 	}
-	cover := float64(in) / float64(len(xt))
+	cover := float64(cal[2]) / float64(len(xt))
 	t.Logf("scale %.3f, CV NLL %.3f, CV coverage %.3f; new rows: calibrated 95%% coverage %.4f (uncalibrated %.4f), mean ρ̂ %.3f",
 		res.CorrectedScale, res.CVNLL, res.CVCoverage95, cover, float64(inRaw)/float64(len(xt)), corr)
 	if math.Abs(cover-0.95) > 0.03 {
 		t.Errorf("calibrated 95%% region holds %.4f of new rows, want 0.95 ± 0.03", cover)
+	}
+	// Every level of both regions: the tolerance is 0.03 at 95% (above),
+	// and 3.5 standard errors of 400 calibration rows' quantile at the
+	// others (0.088 at 50%, 0.053 at 90%), plus the new rows' 0.008.
+	for k, l := range levels {
+		tol := 3.5*math.Sqrt(l*(1-l)/400) + 0.008
+		if l == 0.95 {
+			tol = 0.03
+		}
+		t.Logf("level %v: calibrated %.4f, conformal %.4f (ν %.3g)", l, float64(cal[k])/4000, float64(conf[k])/4000, p.RegionNu())
+		for _, c := range []struct {
+			name string
+			in   int
+		}{{"calibrated", cal[k]}, {"conformal", conf[k]}} {
+			if got := float64(c.in) / 4000; math.Abs(got-l) > tol {
+				t.Errorf("%s %v region holds %.4f of new rows, want %v ± %.3f", c.name, l, got, l, tol)
+			}
+		}
+	}
+	if res.SmallData != 0 {
+		t.Errorf("SmallData %d for 400 rows, want 0", res.SmallData)
 	}
 	if math.Abs(corr-rho) > 0.15 {
 		t.Errorf("mean predicted correlation %.3f, want %.1f ± 0.15", corr, rho)
@@ -85,6 +115,21 @@ func TestAutoFitMultiCalibratedRegionCovers(t *testing.T) {
 	// error of about 0.05, and a fitted model pays a few tenths above it.
 	if !(res.CVNLL > -0.199-0.15 && res.CVNLL < -0.199+0.4) {
 		t.Errorf("CVNLL = %v, want within (−0.35, 0.2) of the truth's entropy −0.199", res.CVNLL)
+	}
+}
+
+// TestAutoFitMultiSmallDataSaysSo: on 60 rows of two targets AutoFit
+// widens the joint region and says so (SmallData = trustedRows), as it
+// does for one target, and the model keeps a conformal calibration of
+// all 60 cross-fitted rows.
+func TestAutoFitMultiSmallDataSaysSo(t *testing.T) {
+	x, y := correlatedRows(2, 60, 0.3)
+	m, res, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, y, smallMultiOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SmallData != trustedRows || m.ext.region == nil || m.ext.region.conformal == nil || m.ext.region.conformal.n != 60 {
+		t.Errorf("SmallData %d, region %+v: want %d and a conformal calibration of 60 rows", res.SmallData, m.ext.region, trustedRows)
 	}
 }
 
@@ -117,7 +162,8 @@ func TestAutoFitMultiRefusesTargetTransforms(t *testing.T) {
 // TestAutoFitMultiEnsembleSavesRegionScale: an ensemble of two through
 // the folds' path; the saved and reloaded model predicts the same
 // calibrated region, its scale the one AutoResult reports, and a
-// marginal's calibrated variance is the scale times CovCorrected.
+// marginal's calibrated variance is the scale times CovCorrected (and
+// the factor that matches the region's t at 95%); ν survives the save.
 func TestAutoFitMultiEnsembleSavesRegionScale(t *testing.T) {
 	x, y := correlatedRows(2, 200, 0.3)
 	m, res, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 2, Seed: 2}, TrainConfig{Seed: 3}, x, y, smallMultiOptions)
@@ -145,8 +191,11 @@ func TestAutoFitMultiEnsembleSavesRegionScale(t *testing.T) {
 	if got, want := p.CalibratedMahalanobis(y[:2]), q.CalibratedMahalanobis(y[:2]); got != want {
 		t.Errorf("calibrated distance %v, after a save %v", got, want)
 	}
-	if got, want := p.Marginal(1).VarCorrected, p.RegionScale()*p.CovCorrected(1, 1); got != want {
+	if got, want := p.Marginal(1).VarCorrected, p.RegionScale()*regionMarginalFactor(p.RegionNu())*p.CovCorrected(1, 1); got != want {
 		t.Errorf("marginal's calibrated variance %v, want %v", got, want)
+	}
+	if p.RegionNu() != q.RegionNu() || p.RegionNu() != m.ext.region.nu {
+		t.Errorf("region ν %v, after a save %v, want the model's %v", p.RegionNu(), q.RegionNu(), m.ext.region.nu)
 	}
 }
 

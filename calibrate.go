@@ -230,22 +230,28 @@ func calibrateVarScale[T Float](preds []Prediction, y []T) float64 {
 		}
 		return s
 	}
-	lo, hi := -calibrationRange, calibrationRange
+	return math.Exp(goldenSection(nll, -calibrationRange, calibrationRange))
+}
+
+// goldenSection returns the midpoint of the bracket, narrowed to 1e-6, in
+// which golden-section search on [lo, hi] finds the minimum of f, a NaN
+// of f counting as larger than any number.
+func goldenSection(f func(float64) float64, lo, hi float64) float64 {
 	const invPhi = 0.6180339887498949 // (√5 − 1)/2
 	a, b := hi-invPhi*(hi-lo), lo+invPhi*(hi-lo)
-	fa, fb := nll(a), nll(b)
+	fa, fb := f(a), f(b)
 	for hi-lo > 1e-6 {
 		if fa <= fb || math.IsNaN(fb) {
 			hi, b, fb = b, a, fa
 			a = hi - invPhi*(hi-lo)
-			fa = nll(a)
+			fa = f(a)
 		} else {
 			lo, a, fa = a, b, fb
 			b = lo + invPhi*(hi-lo)
-			fb = nll(b)
+			fb = f(b)
 		}
 	}
-	return math.Exp((lo + hi) / 2)
+	return (lo + hi) / 2
 }
 
 // calibrateCorrected returns the factor c on the corrected variances of

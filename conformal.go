@@ -3,7 +3,6 @@ package gcp
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // newConformalScores returns the conformal calibration of the predictions
@@ -15,11 +14,7 @@ func newConformalScores[T Float](preds []Prediction, y []T) *conformalScores {
 			s = append(s, v)
 		}
 	}
-	if len(s) == 0 {
-		return nil
-	}
-	slices.Sort(s)
-	return thinScores(s)
+	return sortedScores(s)
 }
 
 // ConformalInterval returns the conformal interval of the prediction p at

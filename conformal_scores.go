@@ -3,6 +3,7 @@ package gcp
 import (
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Conformal intervals (Vovk, Gammerman & Shafer 2005; Lei et al. 2018)
@@ -40,6 +41,16 @@ type conformalScores struct {
 	q []float64
 }
 
+// sortedScores sorts the scores s in place and returns the calibration
+// a model keeps of them (thinScores), or nil if there are none.
+func sortedScores(s []float64) *conformalScores {
+	if len(s) == 0 {
+		return nil
+	}
+	slices.Sort(s)
+	return thinScores(s)
+}
+
 // thinScores keeps the order statistics of the ascending scores s that a
 // model stores.
 func thinScores(s []float64) *conformalScores {
@@ -59,7 +70,7 @@ func thinScores(s []float64) *conformalScores {
 // its decimal value does: 0.8 is stored as 0.8000000000000000444, whose
 // exact rank among 9 rows is ⌈10·0.8000000000000000444⌉ = 9, not 8.
 func (c *conformalScores) quantile(level float64) float64 {
-	r := math.Ceil(float64(c.n+1) * level * (1 - conformalLevelSlack))
+	r := c.rank(level)
 	if r > float64(c.n) {
 		return math.Inf(1)
 	}
@@ -69,6 +80,12 @@ func (c *conformalScores) quantile(level float64) float64 {
 	hi, lo := bits.Mul64(uint64(max(1, r))-1, uint64(len(c.q)))
 	j, _ := bits.Div64(hi, lo, uint64(c.n))
 	return c.q[j]
+}
+
+// rank returns the rank ⌈(n+1)·level⌉ of the score that bounds level,
+// read as quantile reads it; above n, no score bounds it.
+func (c *conformalScores) rank(level float64) float64 {
+	return math.Ceil(float64(c.n+1) * level * (1 - conformalLevelSlack))
 }
 
 // conformalLevelSlack is how far below a level quantile may read it:

@@ -428,6 +428,19 @@ type extensions struct {
 	// targets standardizes each of several targets; nil for one target.
 	// Replaced, never changed in place, so clones share it.
 	targets *targetMaps
+	// region is the calibrated and conformal joint region of several
+	// targets beyond its scale (corrScale); nil for the Gaussian region and
+	// no conformal calibration. Replaced, never changed in place.
+	region *jointRegion
+}
+
+// jointRegion is what a model of several targets keeps of its joint
+// region's calibration besides the scale: the calibrated t's degrees of
+// freedom (calibrateRegion; +Inf for the Gaussian) and the conformal
+// calibration of the Mahalanobis distance under Σ̃, nil if none.
+type jointRegion struct {
+	nu        float64
+	conformal *conformalScores
 }
 
 // targetMaps are the standardization of several targets: the j-th enters

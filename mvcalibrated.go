@@ -1,22 +1,28 @@
 package gcp
 
-import (
-	"fmt"
-	"math"
-)
+import "math"
 
 // The calibrated joint region of a model of several targets, the
-// Gaussian N(m, c·Σ̃) whose scalar c AutoFit fits on rows the model
-// neither trained on nor was chosen by.
+// multivariate t t_ν(m, s·Σ̃) whose scale s and degrees of freedom ν
+// AutoFit fits on rows the model neither trained on nor was chosen by.
 
-// RegionScale returns the calibration scale c of the model's joint region
+// RegionScale returns the scale s of the model's calibrated joint region
 // (1 for a model AutoFit did not calibrate): the calibrated predictive is
-// the Gaussian N(Mean, c·CovCorrected), whose region of probability p is
-// CalibratedMahalanobis(y)² ≤ χ²_d(p).
+// the multivariate t of RegionNu() degrees of freedom, location Mean and
+// scale matrix s·CovCorrected (the Gaussian N(Mean, s·CovCorrected) for
+// RegionNu() = +Inf).
 func (p *MultiPrediction) RegionScale() float64 { return p.regionScale }
 
+// RegionNu returns the degrees of freedom ν of the model's calibrated
+// joint region, +Inf where it is the Gaussian: for a model AutoFit did
+// not calibrate, one saved before the calibrated region had them, or one
+// whose calibration rows were no heavier-tailed than the Gaussian's. Its
+// region of probability p is CalibratedMahalanobis(y)² ≤ d·F⁻¹(p), F the
+// F distribution of d and ν degrees of freedom (χ²_d(p) for ν = +Inf).
+func (p *MultiPrediction) RegionNu() float64 { return p.regionNu }
+
 // CalibratedMahalanobis returns the Mahalanobis distance of the target
-// vector y from the mean under the calibrated covariance
+// vector y from the mean under the calibrated scale matrix
 // RegionScale()·CovCorrected: Mahalanobis(y)/√RegionScale(). A y of the
 // wrong length gives NaN.
 func (p *MultiPrediction) CalibratedMahalanobis(y []float64) float64 {
@@ -24,17 +30,39 @@ func (p *MultiPrediction) CalibratedMahalanobis(y []float64) float64 {
 }
 
 // CalibratedInside reports whether the target vector y lies inside the
-// calibrated central p-region, the ellipsoid
-// CalibratedMahalanobis(y)² ≤ χ²_d(p) of N(Mean, RegionScale()·CovCorrected).
-// It returns ErrLevel for p outside (0, 1) and ErrShape for a y of the
-// wrong length.
+// calibrated central p-region, the ellipsoid of the calibrated t that
+// holds probability p: CalibratedMahalanobis(y)² ≤ d·F⁻¹(p), F the F
+// distribution of d and RegionNu() degrees of freedom (χ²_d(p) for the
+// Gaussian). It returns ErrLevel for p outside (0, 1) and ErrShape for a
+// y of the wrong length, and allocates nothing.
 func (p *MultiPrediction) CalibratedInside(y []float64, prob float64) (bool, error) {
-	if !(prob > 0 && prob < 1) {
-		return false, fmt.Errorf("%w: p = %v", ErrLevel, prob)
-	}
-	if len(y) != p.d {
-		return false, fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
+	if err := p.checkRegion(y, prob); err != nil {
+		return false, err
 	}
 	q := p.CalibratedMahalanobis(y)
-	return q*q <= mvtRegionRadius2(prob, p.d, math.Inf(1)), nil
+	return q*q <= mvtRegionRadius2(prob, p.d, p.regionNu), nil
+}
+
+// CalibratedLogPDF returns the log density at the target vector y of the
+// calibrated predictive, the density whose regions CalibratedInside
+// tests: ln t_ν(y | Mean, RegionScale()·CovCorrected) with ν = RegionNu(),
+// the Gaussian's for ν = +Inf. It allocates nothing. A y of the wrong
+// length gives NaN.
+func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
+	if len(y) != p.d {
+		return math.NaN()
+	}
+	// The packed Cholesky factor of s·Σ̃: √(s/c)·L for a single network
+	// (Σ̃ = S/c), √s times the mixture's own factor for an ensemble.
+	var l [maxTargets * (maxTargets + 1) / 2]float64
+	var z [maxTargets]float64
+	nl := mvtPackedLen(p.d)
+	f, src := math.Sqrt(p.regionScale), p.corrChol
+	if p.members == 1 {
+		f, src = math.Sqrt(p.regionScale/p.corr[0]), p.chol
+	}
+	for i, v := range src[:nl] {
+		l[i] = f * v
+	}
+	return mvtLogDensity(y, p.mean, l[:nl], p.regionNu, z[:p.d])
 }

@@ -18,8 +18,13 @@ import (
 // Mahalanobis distance of y_O under S_OO: the farther y_O lies from its
 // prediction, the wider the rest. The corrected covariance becomes the
 // corrected Gaussian's conditional, Σ̃_UU − Σ̃_UO Σ̃_OO⁻¹ Σ̃_OU, which does
-// not depend on y_O, and the calibration scale (RegionScale) carries
-// over. The Gaussian comparator's conditional is the Gaussian one.
+// not depend on y_O. The calibrated predictive t_ν(Mean, s·Σ̃) (RegionNu,
+// RegionScale) conditions as the t does: ν + |O| degrees of freedom and
+// the scale s·(ν + q̃_O)/(ν + |O|), q̃_O the squared distance of y_O under
+// s·Σ̃_OO (s itself for the Gaussian, ν = +Inf). The conformal scores
+// are distances of all d targets and answer for none of fewer: dst has
+// none (ConformalInside returns ErrNoConformal). The Gaussian
+// comparator's conditional is the Gaussian one.
 //
 // An ensemble's conditional is the mixture of its members' conditionals,
 // each weighed by its member's marginal density at y_O (Bayes' rule over
@@ -101,7 +106,38 @@ func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values 
 	if !dst.mix() {
 		return ErrNonFinite
 	}
+	dst.conformal, dst.regionNu, dst.regionScale = nil, p.regionNu, p.regionScale
+	if !math.IsInf(p.regionNu, 1) {
+		q, ok := p.correctedDistance2(given, values)
+		dst.regionNu = p.regionNu + float64(o)
+		dst.regionScale = p.regionScale * (p.regionNu + q/p.regionScale) / dst.regionNu
+		if !ok || !finite(dst.regionScale) {
+			return ErrNonFinite
+		}
+	}
 	return nil
+}
+
+// correctedDistance2 returns (y_O − m_O)ᵀ Σ̃_OO⁻¹ (y_O − m_O), the squared
+// Mahalanobis distance under the corrected covariance of the targets
+// given at values from their Mean, and whether it is finite.
+func (p *MultiPrediction) correctedDistance2(given []int, values []float64) (float64, bool) {
+	o := len(given)
+	var a [maxTargets * maxTargets]float64
+	var l [maxTargets * (maxTargets + 1) / 2]float64
+	var m, z [maxTargets]float64
+	for i, t := range given {
+		m[i] = p.mean[t]
+		for j := range i + 1 {
+			a[i*o+j] = p.CovCorrected(t, given[j])
+		}
+	}
+	if !cholesky(l[:], a[:], o) {
+		return 0, false
+	}
+	_, sigma, r, _ := mvtStandardize(z[:o], values, m[:o], l[:])
+	q := sigma * sigma * r
+	return q, finite(q)
 }
 
 // conditionMember writes member k of p conditioned on the targets

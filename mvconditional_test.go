@@ -11,13 +11,14 @@ import (
 
 // handMulti returns a prediction built from the members' locations, packed
 // Cholesky factors and ν given by hand (d targets), of the GCP loss (of
-// the Gaussian comparator for ν = +Inf), with calibration scale c, through
-// the same mixing PredictMulti uses.
+// the Gaussian comparator for ν = +Inf), with calibration scale c and the
+// Gaussian calibrated region (RegionNu +Inf), through the same mixing
+// PredictMulti uses.
 func handMulti(t testing.TB, d int, loc, chol, nu []float64, c float64) *MultiPrediction {
 	t.Helper()
 	p := new(MultiPrediction)
 	p.resize(d, len(nu))
-	p.loss, p.regionScale = LossGCP, c
+	p.loss, p.regionScale, p.regionNu = LossGCP, c, math.Inf(1)
 	copy(p.loc, loc)
 	copy(p.chol, chol)
 	for k, v := range nu {
@@ -407,5 +408,37 @@ func BenchmarkConditional(b *testing.B) {
 				_ = p.Conditional(&dst, []int{0, 3}, []float64{0.5, -1})
 			}
 		})
+	}
+}
+
+// TestConditionalCalibratedIsTheDensityRatio: the calibrated predictive
+// t_ν(Mean, s·Σ̃) of a single network conditions exactly, so that
+// ln p̃(y₁ | y₀) = ln p̃(y) − ln p̃(y₀), the marginal of target 0 the
+// univariate t_ν(m₀, s·Σ̃₀₀) written out here; within 1e-9 (a few
+// roundings of terms of order 10), for a t region (ν 5) and the Gaussian.
+func TestConditionalCalibratedIsTheDensityRatio(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, nu := range []float64{5, math.Inf(1)} {
+		p := randomMulti(t, r, 2, 1, 6, 1.3)
+		p.regionNu = nu
+		for range 20 {
+			y := []float64{p.Mean(0) + 3*r.NormFloat64(), p.Mean(1) + 3*r.NormFloat64()}
+			var c MultiPrediction
+			if err := p.Conditional(&c, []int{0}, y[:1]); err != nil {
+				t.Fatal(err)
+			}
+			v := p.RegionScale() * p.CovCorrected(0, 0)
+			e := y[0] - p.Mean(0)
+			lm := -0.5*math.Log(2*math.Pi*v) - e*e/(2*v)
+			if !math.IsInf(nu, 1) {
+				g1, _ := math.Lgamma((nu + 1) / 2)
+				g0, _ := math.Lgamma(nu / 2)
+				lm = g1 - g0 - 0.5*math.Log(nu*math.Pi*v) - (nu+1)/2*math.Log1p(e*e/(nu*v))
+			}
+			want := p.CalibratedLogPDF(y) - lm
+			if got := c.CalibratedLogPDF(y[1:]); math.Abs(got-want) > 1e-9 {
+				t.Errorf("ν %v, y %v: calibrated conditional log density %v, want %v", nu, y, got, want)
+			}
+		}
 	}
 }

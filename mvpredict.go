@@ -33,6 +33,10 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	p.resize(d, members)
 	p.loss, p.inputZ, p.regionScale = m.cfg.Loss, ws.z[0], m.corrScale
 	copy(p.spread, m.ext.targets.scales)
+	p.regionNu, p.conformal = math.Inf(1), nil
+	if r := m.ext.region; r != nil {
+		p.regionNu, p.conformal = r.nu, r.conformal
+	}
 	out := a.out[:l.outputs]
 	for k := range members {
 		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)

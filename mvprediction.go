@@ -60,9 +60,12 @@ type MultiPrediction struct {
 	// Conditional of an ensemble); otherwise each weighs 1/members.
 	weight   []float64
 	weighted bool
-	// regionScale is the model's calibration scale of the joint region
-	// (RegionScale).
-	regionScale float64
+	// regionScale and regionNu are the model's calibrated joint region's
+	// scale and degrees of freedom (RegionScale, RegionNu), and conformal
+	// the conformal calibration of its Mahalanobis distance, nil if none
+	// (the model's, shared and never changed).
+	regionScale, regionNu float64
+	conformal             *conformalScores
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -245,11 +248,8 @@ func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 // below the chi-square quantile χ²_d(p). It returns ErrLevel for p
 // outside (0, 1) and ErrShape for a y of the wrong length.
 func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
-	if !(prob > 0 && prob < 1) {
-		return false, fmt.Errorf("%w: p = %v", ErrLevel, prob)
-	}
-	if len(y) != p.d {
-		return false, fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
+	if err := p.checkRegion(y, prob); err != nil {
+		return false, err
 	}
 	if p.members > 1 {
 		q := p.Mahalanobis(y)
@@ -268,10 +268,13 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // Prediction holds it as Alpha = ν/2 (2α degrees of freedom),
 // Nu = 1 (the normal-Wishart κ, fixed by convention, as it has no head)
 // and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii. VarCorrected is
-// RegionScale()·CovCorrected(i, i), the d-dimensional correction
+// RegionScale()·CovCorrected(i, i)·k, the d-dimensional correction
 // S_ii/c_d(ν) (not the one-dimensional A(α)) times the joint region's
-// calibration scale, so that its calibrated interval is the calibrated
-// region's marginal. The Gaussian comparator's marginal is N(m_i, S_ii),
+// calibration scale, and k = (t_ν(0.975)/z(0.975))² for the calibrated
+// region's RegionNu() = ν (1 for the Gaussian), so that its calibrated
+// 95% interval is the calibrated region's marginal's, a t of ν degrees of
+// freedom (the calibrated interval is Gaussian, and matches it at 95%,
+// the level the command reports). The Gaussian comparator's marginal is N(m_i, S_ii),
 // a Prediction of Loss LossGaussianML as its one-target model gives. For
 // an ensemble the Components are the members' marginals, and Var,
 // VarCorrected, VarAleatoric, VarEpistemic and Disagreement those of the
@@ -284,7 +287,7 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // with the mixture's exact VarCorrected, VarEpistemic and Disagreement;
 // for the Gaussian comparator the Gaussian N(Mean, Var).
 func (p *MultiPrediction) Marginal(i int) Prediction {
-	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * p.CovCorrected(i, i),
+	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * regionMarginalFactor(p.regionNu) * p.CovCorrected(i, i),
 		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
 	if p.loss == LossGaussianML {
 		q.Nu = 0 // as a one-target Gaussian model's Prediction: α = +Inf, β = ν = 0
@@ -313,4 +316,28 @@ func (p *MultiPrediction) Marginal(i int) Prediction {
 		q.Disagreement = p.dis[i]
 	}
 	return q
+}
+
+// regionMarginalFactor returns (t_ν(0.975)/z(0.975))², the factor on the
+// variance of a Gaussian whose central 95% interval is that of a t of ν
+// degrees of freedom with the same scale: 1 for ν = +Inf, exactly, so
+// that a model without a fitted ν predicts what it did.
+func regionMarginalFactor(nu float64) float64 {
+	if math.IsInf(nu, 1) {
+		return 1
+	}
+	r := studentTQuantile(0.975, nu) / standardNormalQuantile(0.975)
+	return r * r
+}
+
+// checkRegion returns ErrLevel for a level prob outside (0, 1) and
+// ErrShape for a target vector y of the wrong length.
+func (p *MultiPrediction) checkRegion(y []float64, prob float64) error {
+	if !(prob > 0 && prob < 1) {
+		return fmt.Errorf("%w: p = %v", ErrLevel, prob)
+	}
+	if len(y) != p.d {
+		return fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
+	}
+	return nil
 }

@@ -33,9 +33,11 @@ func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
 }
 
 // SampleCalibrated writes into dst (len(dst) = Dim()) one draw of the
-// calibrated predictive, the Gaussian N(Mean, RegionScale·CovCorrected)
-// whose regions CalibratedInside tests. Its errors, allocations and
-// goroutines are Sample's.
+// calibrated predictive, the multivariate t of RegionNu() degrees of
+// freedom, location Mean and scale RegionScale·CovCorrected whose regions
+// CalibratedInside tests (the Gaussian N(Mean, RegionScale·CovCorrected)
+// for RegionNu() = +Inf). Its errors, allocations and goroutines are
+// Sample's.
 func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	if r == nil {
 		return ErrConfig
@@ -43,11 +45,15 @@ func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	if len(dst) != p.d {
 		return ErrShape
 	}
+	f := math.Sqrt(p.regionScale)
+	if nu := p.regionNu; !math.IsInf(nu, 1) {
+		f *= math.Sqrt(nu / (2 * gammaVariate(r, nu/2)))
+	}
 	if p.members == 1 { // Σ̃ = LLᵀ/c
-		drawGaussian(dst, p.loc, p.chol, math.Sqrt(p.regionScale/p.corr[0]), r)
+		drawGaussian(dst, p.loc, p.chol, f/math.Sqrt(p.corr[0]), r)
 		return nil
 	}
-	drawGaussian(dst, p.mean, p.corrChol, math.Sqrt(p.regionScale), r)
+	drawGaussian(dst, p.mean, p.corrChol, f, r)
 	return nil
 }
 

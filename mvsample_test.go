@@ -54,8 +54,9 @@ func sampleMoments(t *testing.T, name string, d, n int, draw func([]float64) err
 // and checks the sample mean against m and the covariance against
 // ν/(ν−2)·S, and that the draws fall inside the t's p-region at rate p
 // within 3 binomial standard errors, p = 0.5, 0.9, 0.95, for d = 2 and 5;
-// likewise SampleCalibrated against N(Mean, RegionScale·CovCorrected) and
-// CalibratedInside. The regions' radii are checked against mpmath
+// likewise SampleCalibrated against the calibrated predictive, a t of
+// RegionNu = 7 degrees of freedom and covariance
+// (7/5)·RegionScale·CovCorrected, and CalibratedInside. The regions' radii are checked against mpmath
 // (TestMvtRegionRadiusMatchesMpmath), so a wrong ν, scale or chi-square
 // draw shows here: drawing W with ν + 2 degrees of freedom put 0.95 of
 // d = 5's draws in the 0.9 region.
@@ -64,6 +65,7 @@ func TestSampleMomentsAndRegions(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, d := range []int{2, 5} {
 		p := randomMulti(t, r, d, 1, 6, 1.6)
+		p.regionNu = 7
 		checks := []struct {
 			name   string
 			draw   func([]float64) error
@@ -72,7 +74,7 @@ func TestSampleMomentsAndRegions(t *testing.T) {
 		}{
 			{"Sample", func(y []float64) error { return p.Sample(y, r) }, p.Cov, p.Inside},
 			{"SampleCalibrated", func(y []float64) error { return p.SampleCalibrated(y, r) },
-				func(i, j int) float64 { return p.RegionScale() * p.CovCorrected(i, j) }, p.CalibratedInside},
+				func(i, j int) float64 { return 7.0 / 5 * p.RegionScale() * p.CovCorrected(i, j) }, p.CalibratedInside},
 		}
 		for _, c := range checks {
 			ys := sampleMoments(t, c.name, d, n, c.draw, p.Mean, c.cov)
@@ -99,12 +101,14 @@ func TestSampleMomentsAndRegions(t *testing.T) {
 // sample mean and covariance against Mean and Cov (the law of total
 // covariance over the members, weighted), which a wrong pick of the
 // members breaks: picking them uniformly in the conditional moved its
-// mean by 18 standard errors. SampleCalibrated is checked against
-// N(Mean, RegionScale·CovCorrected).
+// mean by 18 standard errors. SampleCalibrated is checked against the
+// calibrated predictive's covariance, ν/(ν−2)·RegionScale·CovCorrected
+// for the ensemble's RegionNu ν = 7 and the conditional's 8.
 func TestSampleEnsemble(t *testing.T) {
 	const n = 20000
 	r := rand.New(rand.NewPCG(13, 14))
 	p := randomMulti(t, r, 3, 4, 6, 0.8)
+	p.regionNu = 7
 	var c MultiPrediction
 	if err := p.Conditional(&c, []int{1}, []float64{p.Mean(1) + 2}); err != nil {
 		t.Fatal(err)
@@ -112,7 +116,9 @@ func TestSampleEnsemble(t *testing.T) {
 	for name, q := range map[string]*MultiPrediction{"ensemble": p, "conditional": &c} {
 		sampleMoments(t, name, q.Dim(), n, func(y []float64) error { return q.Sample(y, r) }, q.Mean, q.Cov)
 		sampleMoments(t, name+" calibrated", q.Dim(), n, func(y []float64) error { return q.SampleCalibrated(y, r) }, q.Mean,
-			func(i, j int) float64 { return q.RegionScale() * q.CovCorrected(i, j) })
+			func(i, j int) float64 {
+				return q.RegionNu() / (q.RegionNu() - 2) * q.RegionScale() * q.CovCorrected(i, j)
+			})
 	}
 }
 
@@ -137,5 +143,26 @@ func BenchmarkSample(b *testing.B) {
 	b.ReportAllocs()
 	for range b.N {
 		_ = p.Sample(y, r)
+	}
+}
+
+// TestGammaVariateMoments: 200,000 draws of the gamma law of shape a have
+// mean a and variance a, within 4 standard errors (the sample variance's
+// is √((μ₄ − σ⁴)/n) with the law's central fourth moment μ₄ = 3a² + 6a),
+// for a below and above 1, the two branches.
+func TestGammaVariateMoments(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 200000
+	for _, a := range []float64{0.3, 2.5} {
+		var s, s2 float64
+		for range n {
+			x := gammaVariate(r, a)
+			s += x / n
+			s2 += x * x / n
+		}
+		v := s2 - s*s
+		if math.Abs(s-a) > 4*math.Sqrt(a/n) || math.Abs(v-a) > 4*math.Sqrt((2*a*a+6*a)/n) {
+			t.Errorf("shape %v: mean %v, variance %v, want %v and %v", a, s, v, a, a)
+		}
 	}
 }

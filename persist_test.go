@@ -1157,6 +1157,11 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 	if err != nil {
 		f.Fatal(err)
 	}
+	// A model of two targets with a calibrated joint region and its
+	// conformal calibration (the joint-region section).
+	for _, m := range []interface{ encode() []byte }{regionSeed[float32](f), regionSeed[float64](f)} {
+		seeds = append(seeds, m.encode())
+	}
 	return append(append(seeds, golden), fuzzSeedsV5(f)...)
 }
 
@@ -1270,8 +1275,22 @@ func (f *fuzzDecoded[T]) check(t *testing.T, data []byte) (*Model[T], error) {
 	x := make([]T, m.cfg.Inputs)
 	if m.cfg.Targets > 1 { // several targets predict by PredictMulti alone
 		var mp MultiPrediction
-		if err := m.PredictMulti(m.NewWorkspace(), x, &mp); err != nil && !errors.Is(err, ErrNonFinite) {
+		err := m.PredictMulti(m.NewWorkspace(), x, &mp)
+		if err != nil && !errors.Is(err, ErrNonFinite) {
 			t.Fatalf("PredictMulti on a loaded model: %v", err)
+		}
+		if err == nil { // the joint regions at the mean: a level, a density, no panic
+			y := make([]float64, mp.Dim())
+			for j := range y {
+				y[j] = mp.Mean(j)
+			}
+			if _, err := mp.CalibratedInside(y, 0.9); err != nil {
+				t.Fatalf("CalibratedInside on a loaded model: %v", err)
+			}
+			if _, err := mp.ConformalInside(y, 0.5); err != nil && !errors.Is(err, ErrNoConformal) && !errors.Is(err, ErrLevel) {
+				t.Fatalf("ConformalInside on a loaded model: %v", err)
+			}
+			_ = mp.CalibratedLogPDF(y)
 		}
 		return m, nil
 	}

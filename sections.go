@@ -54,6 +54,7 @@ const (
 	sectionEncoding  = 2 // the record encoding (encoding.go)
 	sectionConformal = 3 // the conformal calibration (conformal.go)
 	sectionTargets   = 4 // several targets' standardization (Config.Targets)
+	sectionRegion    = 5 // several targets' joint region (jointRegion)
 )
 
 // sectionHeaderLen is the size of a section's tag and length.
@@ -82,6 +83,7 @@ var sectionKinds = []sectionKind{
 	{sectionEncoding, "encoding", maxEncodingLen, appendEncoding, parseEncoding},
 	{sectionConformal, "conformal calibration", conformalMaxLen, appendConformal, parseConformal},
 	{sectionTargets, "targets", targetsMaxLen, appendTargets, parseTargets},
+	{sectionRegion, "joint region", regionMaxLen, appendRegion, parseRegion},
 }
 
 // maxSectionsLen bounds the total length of the sections of a model with
@@ -208,40 +210,51 @@ func conformalMaxLen(int) int64 { return 8 + 8*maxConformalScores }
 
 // appendConformal appends the conformal section's payload for e.
 func appendConformal(b []byte, e *extensions) ([]byte, bool) {
-	c := e.conformal
-	if c == nil {
+	if e.conformal == nil {
 		return b, false
 	}
+	return appendScores(b, e.conformal), true
+}
+
+// appendScores appends the conformal calibration c in the conformal
+// section's format.
+func appendScores(b []byte, c *conformalScores) []byte {
 	b = le.AppendUint64(b, uint64(c.n))
 	for _, v := range c.q {
 		b = le.AppendUint64(b, math.Float64bits(v))
 	}
-	return b, true
+	return b
 }
 
 // parseConformal parses the conformal section's payload into e.
-func parseConformal(p []byte, e *extensions, _ Config) error {
+func parseConformal(p []byte, e *extensions, _ Config) (err error) {
+	e.conformal, err = parseScores(p)
+	return err
+}
+
+// parseScores parses a conformal calibration in the conformal section's
+// format, which p holds exactly.
+func parseScores(p []byte) (*conformalScores, error) {
 	if len(p) < 8 {
-		return fmt.Errorf("%w: %d bytes, too few for the number of rows", ErrFormat, len(p))
+		return nil, fmt.Errorf("%w: %d bytes, too few for the number of rows", ErrFormat, len(p))
 	}
 	n := le.Uint64(p)
 	m := min(n, maxConformalScores)
 	switch {
 	case n == 0 || n > min(maxConformalRows, math.MaxInt):
-		return fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, min(maxConformalRows, math.MaxInt))
+		return nil, fmt.Errorf("%w: %d calibration rows, want 1 to %d", ErrFormat, n, min(maxConformalRows, math.MaxInt))
 	case uint64(len(p)) != 8+8*m:
-		return fmt.Errorf("%w: %d bytes for %d rows, want %d", ErrFormat, len(p), n, 8+8*m)
+		return nil, fmt.Errorf("%w: %d bytes for %d rows, want %d", ErrFormat, len(p), n, 8+8*m)
 	}
 	c := &conformalScores{n: int(n), q: make([]float64, m)}
 	for j := range c.q {
 		v := math.Float64frombits(le.Uint64(p[8+8*j:]))
 		if !(v >= 0) || j > 0 && v < c.q[j-1] {
-			return fmt.Errorf("%w: order statistic %d is %v, want ascending values ≥ 0", ErrFormat, j, v)
+			return nil, fmt.Errorf("%w: order statistic %d is %v, want ascending values ≥ 0", ErrFormat, j, v)
 		}
 		c.q[j] = v
 	}
-	e.conformal = c
-	return nil
+	return c, nil
 }
 
 // The encoding section of a saved model (sections.go) holds its
@@ -476,4 +489,54 @@ func peekTargets(data []byte) int {
 		data = data[sectionHeaderLen+int(n):]
 	}
 	return 0
+}
+
+// The joint-region section (sectionRegion) holds what a model of d ≥ 2
+// targets keeps of its joint region's calibration beyond the scale,
+// which the calibration scales' field holds (jointRegion):
+//
+//	offset  size  field
+//	0       8     ν, float64: the calibrated t's degrees of freedom,
+//	              positive, +Inf for the Gaussian
+//	8       …     optional: the conformal calibration of the Mahalanobis
+//	              distance, in the conformal section's format
+//
+// A model without it (every file written before it existed) has the
+// Gaussian calibrated region and no conformal region, as those files
+// had. Only a version-7 file, whose targets section it follows, holds it.
+
+// regionMaxLen bounds the joint-region section's payload.
+func regionMaxLen(inputs int) int64 { return 8 + conformalMaxLen(inputs) }
+
+// appendRegion appends the joint-region section's payload for e.
+func appendRegion(b []byte, e *extensions) ([]byte, bool) {
+	r := e.region
+	if r == nil {
+		return b, false
+	}
+	b = le.AppendUint64(b, math.Float64bits(r.nu))
+	if r.conformal != nil {
+		b = appendScores(b, r.conformal)
+	}
+	return b, true
+}
+
+// parseRegion parses the joint-region section's payload into e.
+func parseRegion(p []byte, e *extensions, cfg Config) error {
+	if cfg.Targets < 2 || len(p) < 8 {
+		return fmt.Errorf("%w: %d bytes in a model of Targets = %d, want 8 or more and several targets", ErrFormat, len(p), cfg.Targets)
+	}
+	r := &jointRegion{nu: math.Float64frombits(le.Uint64(p))}
+	if !(r.nu > 0) {
+		return fmt.Errorf("%w: degrees of freedom %v, want positive", ErrFormat, r.nu)
+	}
+	if len(p) > 8 {
+		c, err := parseScores(p[8:])
+		if err != nil {
+			return fmt.Errorf("conformal calibration: %w", err)
+		}
+		r.conformal = c
+	}
+	e.region = r
+	return nil
 }

@@ -150,22 +150,7 @@ func goldenTargetsModel(t *testing.T) *Model[float64] {
 // of the three heads or New's weights fails here; -update-golden
 // rewrites it (see testdata/golden.md).
 func TestGoldenTargets(t *testing.T) {
-	b, err := goldenTargetsModel(t).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *updateGolden {
-		if err := os.WriteFile(goldenTargetsPath, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(goldenTargetsPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(b, want) {
-		t.Fatalf("the model encodes to %d bytes unlike %s's %d", len(b), goldenTargetsPath, len(want))
-	}
+	want := checkGoldenFile(t, goldenTargetsModel(t), goldenTargetsPath)
 	var m Model[float32]
 	if err := m.UnmarshalBinary(want); err != nil {
 		t.Fatal(err)
@@ -173,4 +158,27 @@ func TestGoldenTargets(t *testing.T) {
 	if c := m.Config(); c.Targets != 2 || c.Members != 2 || m.ext.targets.scales[1] != 3 {
 		t.Errorf("decoded %+v, targets %+v", c, m.ext.targets)
 	}
+}
+
+// checkGoldenFile checks that m encodes to the bytes of the golden file
+// at path (rewriting it first under -update-golden) and returns them.
+func checkGoldenFile(t *testing.T, m *Model[float64], path string) []byte {
+	t.Helper()
+	b, err := m.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *updateGolden {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, want) {
+		t.Fatalf("the model encodes to %d bytes unlike %s's %d", len(b), path, len(want))
+	}
+	return want
 }

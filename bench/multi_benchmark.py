@@ -356,7 +356,8 @@ def run_mvgcp(exe, name, split, header, rows, test, tmp):
     c·Σ̃), 200 Monte Carlo draws a row (the Student t's joint energy score
     and the standardized ones are not computed: None); cov95_joint_cal is
     the calibrated 95% joint region's coverage (eval's joint-cov95-cal),
-    cov50/90_joint_cal the others."""
+    cov50/90_joint_cal the others, cov50/90/95_joint_conformal those of the
+    conformal joint regions; joint_nll_cal is eval's joint-NLL-cal."""
     d, names, train, test_rows = split_rows(name, header, rows, test)
     nf = len(header) - d
     rec = {"split": split, "n_train": len(train), "n_test": len(test)}
@@ -382,13 +383,14 @@ def run_mvgcp(exe, name, split, header, rows, test, tmp):
         inside += all(float(r[f"lo95_cal:{t}"]) <= yj <= float(r[f"hi95_cal:{t}"]) for t, yj in zip(names, y))
         inside_sidak += all(float(r[f"lo{sidak}_cal:{t}"]) <= yj <= float(r[f"hi{sidak}_cal:{t}"])
                             for t, yj in zip(names, y))
-    rec["joint_nll"], rec["joint_nll_cal"] = ev["joint-NLL"], None
+    rec["joint_nll"], rec["joint_nll_cal"] = ev["joint-NLL"], ev.get("joint-NLL-cal")
     rec["energy_score"], rec["energy_score_std"] = None, None
     rec["energy_score_cal"], rec["energy_score_cal_std"] = ev["energy-score"], None
     rec["cov95_rect_cal"] = inside / len(pred)
     rec["cov95_rect_sidak_cal"] = inside_sidak / len(pred)
     for lv in (50, 90, 95):
         rec[f"cov{lv}_joint_cal"] = ev[f"joint-cov{lv}-cal"]
+        rec[f"cov{lv}_joint_conformal"] = ev.get(f"joint-cov{lv}-conformal")
     rec["seconds"] = round(time.monotonic() - t0, 1)
     return rec
 

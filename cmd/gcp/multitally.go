@@ -24,12 +24,15 @@ type multiTally struct {
 	// negative log densities of the marginal t, CRPS, and rows inside the
 	// calibrated marginal 95% interval.
 	sq, nll, crps, cov []float64
-	// joint counts the rows inside the calibrated joint region of each of
-	// jointLevels; jnll and energy sum the joint negative log density and
-	// the energy score, whose draws come from r.
-	joint        []float64
-	jnll, energy float64
-	r            *rand.Rand
+	// joint and conformal count the rows inside the calibrated and the
+	// conformal joint region of each of jointLevels (conformal NaN where
+	// the model has no conformal calibration or its rows cannot bound the
+	// level); jnll, jnllCal and energy sum the joint negative log density
+	// of the t and of the calibrated predictive, and the energy score,
+	// whose draws come from r.
+	joint, conformal      []float64
+	jnll, jnllCal, energy float64
+	r                     *rand.Rand
 	// unseen counts the rows with a code no training row had (input_z
 	// +Inf), whose calibrated intervals and regions are unknown: as for
 	// one target, the densities, intervals and regions leave them out,
@@ -42,7 +45,7 @@ type multiTally struct {
 func newMultiTally(names []string) *multiTally {
 	d := len(names)
 	return &multiTally{names: names, sq: make([]float64, d), nll: make([]float64, d), crps: make([]float64, d),
-		cov: make([]float64, d), joint: make([]float64, len(jointLevels)), r: rand.New(rand.NewPCG(1, 2))}
+		cov: make([]float64, d), joint: make([]float64, len(jointLevels)), conformal: make([]float64, len(jointLevels)), r: rand.New(rand.NewPCG(1, 2))}
 }
 
 // add adds the row whose prediction is p and targets y: each target's
@@ -77,13 +80,20 @@ func (t *multiTally) add(p *gcp.MultiPrediction, y []float64) {
 }
 
 // addJoint adds the joint measures of the row whose prediction is p and
-// targets y: its negative log density under the multivariate t, and
-// whether each calibrated joint region holds y.
+// targets y: its negative log densities under the multivariate t and the
+// calibrated predictive, and whether each calibrated and each conformal
+// joint region holds y.
 func (t *multiTally) addJoint(p *gcp.MultiPrediction, y []float64) {
 	t.jnll -= p.LogPDF(y)
+	t.jnllCal -= p.CalibratedLogPDF(y)
 	for k, l := range jointLevels {
 		if in, _ := p.CalibratedInside(y, l); in {
 			t.joint[k]++
+		}
+		if in, err := p.ConformalInside(y, l); err != nil {
+			t.conformal[k] = math.NaN()
+		} else if in {
+			t.conformal[k]++
 		}
 	}
 }
@@ -91,12 +101,16 @@ func (t *multiTally) addJoint(p *gcp.MultiPrediction, y []float64) {
 // write prints the tally's KEY VALUE lines: N; per target t, RMSE:t,
 // NLL:t (the marginal t), CRPS:t and cov95-cal:t (the calibrated marginal
 // interval); and the joint section: joint-NLL (the mean negative log
-// density of the multivariate t per row, original units),
-// joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of
-// rows inside the calibrated joint regions), and energy-score, the
-// multivariate CRPS E‖X − y‖ − ½E‖X − X′‖ of the calibrated Gaussian
-// N(mean, RegionScale·CovCorrected), by Monte Carlo from a fixed seed.
-// NLL:t, cov95-cal:t and the joint-NLL and joint-cov lines are means over
+// density of the multivariate t per row, original units), joint-NLL-cal
+// (that of the calibrated predictive, the t of RegionNu degrees of
+// freedom and scale RegionScale·CovCorrected), joint-cov50-cal,
+// joint-cov90-cal and joint-cov95-cal (the shares of rows inside the
+// calibrated joint regions), joint-cov50-conformal, joint-cov90-conformal
+// and joint-cov95-conformal (inside the conformal ones; NaN for a model
+// without a conformal calibration or a level its rows cannot bound), and
+// energy-score, the multivariate CRPS E‖X − y‖ − ½E‖X − X′‖ of the
+// calibrated predictive, by Monte Carlo from a fixed seed. NLL:t,
+// cov95-cal:t and the joint-NLL and joint-cov lines are means over
 // the rows whose codes training knew; if some row had a code no training
 // row had, unseen-rows gives their count and unseen-joint-cov95 the share
 // of them inside the t's own 95% region.
@@ -108,9 +122,12 @@ func (t *multiTally) write(out io.Writer) error {
 		fmt.Fprintf(w, "RMSE:%s %.6g\nNLL:%s %.6g\nCRPS:%s %.6g\ncov95-cal:%s %.4f\n",
 			name, math.Sqrt(t.sq[i]/n), name, t.nll[i]/known, name, t.crps[i]/n, name, t.cov[i]/known)
 	}
-	fmt.Fprintf(w, "joint-NLL %.6g\n", t.jnll/known)
+	fmt.Fprintf(w, "joint-NLL %.6g\njoint-NLL-cal %.6g\n", t.jnll/known, t.jnllCal/known)
 	for k, l := range jointLevels {
 		fmt.Fprintf(w, "joint-cov%g-cal %.4f\n", 100*l, t.joint[k]/known)
+	}
+	for k, l := range jointLevels {
+		fmt.Fprintf(w, "joint-cov%g-conformal %.4f\n", 100*l, t.conformal[k]/known)
 	}
 	fmt.Fprintf(w, "energy-score %.6g\n", t.energy/n)
 	if t.unseen > 0 {

@@ -9,8 +9,9 @@ import (
 )
 
 // TestMultiTallyCoverage: the tally's joint coverages are the shares of
-// rows whose calibrated Mahalanobis distance lies within the chi-square
-// quantile, for two targets the closed form −2 ln(1 − p), and each
+// rows whose calibrated Mahalanobis distance lies within the radius of
+// the calibrated t of two targets, the closed form pairRadius2 (checked
+// by Monte Carlo in TestPairRadiusCoversMonteCarlo), and each
 // target's cov95-cal the share within Φ⁻¹(0.975) calibrated standard
 // deviations of the mean; its N and RMSE are the rows'.
 func TestMultiTallyCoverage(t *testing.T) {
@@ -26,7 +27,7 @@ func TestMultiTallyCoverage(t *testing.T) {
 		tally.add(p, y)
 		m := p.CalibratedMahalanobis(y)
 		for k, l := range jointLevels {
-			if m*m <= -2*math.Log(1-l) {
+			if m*m <= pairRadius2(p.RegionNu(), l) {
 				joint[k]++
 			}
 		}

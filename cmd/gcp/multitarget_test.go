@@ -171,7 +171,9 @@ func must(v float64, _ bool, _ error) float64 { return v }
 
 // TestEvalSeveralTargets: eval prints the per-target and joint lines; its
 // joint-NLL is the mean of −LogPDF by the library over the rows, its
-// RMSE:a that of the means, and the coverages grow with the level.
+// joint-NLL-cal that of −CalibratedLogPDF, its joint-cov95-conformal the
+// share inside ConformalInside's region, its RMSE:a that of the means,
+// and the coverages grow with the level.
 func TestEvalSeveralTargets(t *testing.T) {
 	dir, model, _ := trainTwoTargets(t)
 	data := twoTargetCSV(t, dir, 200, 4)
@@ -184,18 +186,35 @@ func TestEvalSeveralTargets(t *testing.T) {
 		k, v, _ := strings.Cut(line, " ")
 		got[k], _ = strconv.ParseFloat(v, 64)
 	}
-	for _, k := range []string{"N", "RMSE:a", "NLL:a", "CRPS:a", "cov95-cal:a", "RMSE:b", "NLL:b", "CRPS:b", "cov95-cal:b", "joint-NLL", "joint-cov50-cal", "joint-cov90-cal", "joint-cov95-cal", "energy-score"} {
+	for _, k := range []string{"N", "RMSE:a", "NLL:a", "CRPS:a", "cov95-cal:a", "RMSE:b", "NLL:b", "CRPS:b", "cov95-cal:b", "joint-NLL", "joint-NLL-cal", "joint-cov50-cal", "joint-cov90-cal", "joint-cov95-cal",
+		"joint-cov50-conformal", "joint-cov90-conformal", "joint-cov95-conformal", "energy-score"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("no %s line in\n%s", k, out)
 		}
 	}
 	preds, tab := libraryPredictions(t, model, data)
-	var nll, sq float64
+	var nll, nllCal, sq, conf95 float64
 	for i := range preds {
 		p := &preds[i]
 		y := []float64{must(tab.Number(i, 2)), must(tab.Number(i, 3))}
 		nll -= p.LogPDF(y) / 200
+		nllCal -= p.CalibratedLogPDF(y) / 200
 		sq += (p.Mean(0) - y[0]) * (p.Mean(0) - y[0]) / 200
+		in, err := p.ConformalInside(y, 0.95)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in {
+			conf95 += 1.0 / 200
+		}
+	}
+	// The calibrated density and the conformal region are the library's
+	// (eval prints 6 significant digits and 4 decimals).
+	if math.Abs(got["joint-NLL-cal"]-nllCal) > 1e-5*(1+math.Abs(nllCal)) || math.Abs(got["joint-cov95-conformal"]-conf95) > 1e-4 {
+		t.Errorf("joint-NLL-cal %v, joint-cov95-conformal %v; want %v and %v", got["joint-NLL-cal"], got["joint-cov95-conformal"], nllCal, conf95)
+	}
+	if !(got["joint-cov50-conformal"] <= got["joint-cov90-conformal"] && got["joint-cov90-conformal"] <= got["joint-cov95-conformal"]) {
+		t.Errorf("conformal coverages %v, %v, %v not increasing", got["joint-cov50-conformal"], got["joint-cov90-conformal"], got["joint-cov95-conformal"])
 	}
 	// eval prints 6 significant digits.
 	if math.Abs(got["joint-NLL"]-nll) > 1e-5*(1+math.Abs(nll)) || math.Abs(got["RMSE:a"]-math.Sqrt(sq)) > 1e-5 {

@@ -69,17 +69,21 @@ func plotSeveral(a modelArgs, n network, pair, out string, dst atomicfile.Target
 }
 
 // pairRow is what the regions panel needs of a row for targets a and b:
-// their predicted means, the calibrated predictive's covariance of the
-// two (RegionScale·CovCorrected, its 2×2 block), and their outcomes.
-type pairRow struct{ ma, mb, sxx, sxy, syy, ya, yb float64 }
+// their predicted means, the calibrated predictive's scale matrix of the
+// two (RegionScale·CovCorrected, its 2×2 block), the squared radius r2 of
+// its 95% region, and their outcomes.
+type pairRow struct{ ma, mb, sxx, sxy, syy, r2, ya, yb float64 }
 
 // newPairRow returns the pairRow of targets ia and ib of the prediction
-// p of a row whose targets are y.
+// p of a row whose targets are y. The calibrated predictive is the t of
+// ν = RegionNu() degrees of freedom and scale RegionScale·CovCorrected,
+// whose marginal of two targets is the t of the same ν and that 2×2
+// block (pairRadius2).
 func newPairRow(p *gcp.MultiPrediction, y []float64, ia, ib int) pairRow {
-	c := p.RegionScale()
+	c, r2 := p.RegionScale(), pairRadius2(p.RegionNu(), 0.95)
 	return pairRow{ma: p.Mean(ia), mb: p.Mean(ib),
 		sxx: c * p.CovCorrected(ia, ia), sxy: c * p.CovCorrected(ia, ib), syy: c * p.CovCorrected(ib, ib),
-		ya: y[ia], yb: y[ib]}
+		r2: r2, ya: y[ia], yb: y[ib]}
 }
 
 // pairIndices returns the indices in names of the two targets that pair
@@ -98,17 +102,26 @@ func pairIndices(pair string, names []string) (ia, ib int, err error) {
 	return 0, 0, fmt.Errorf("-pair %q: %w (its targets: %s)", pair, errPair, strings.Join(names, ", "))
 }
 
+// pairRadius2 returns the squared Mahalanobis radius of the central
+// p-region of a bivariate t of nu degrees of freedom (+Inf: the
+// Gaussian). Its squared distance q has q/2 ∼ F(2, ν), whose distribution
+// function 1 − (1 + q/ν)^(−ν/2) gives q ≤ ν((1 − p)^(−2/ν) − 1), and
+// −2 ln(1 − p) (χ²₂) for the Gaussian.
+func pairRadius2(nu, p float64) float64 {
+	if math.IsInf(nu, 1) {
+		return -2 * math.Log(1-p)
+	}
+	return nu * (math.Pow(1-p, -2/nu) - 1)
+}
+
 // pairPanel draws, for plotPairRows of rows spread over the predicted
 // means of target a (spreadRows), the calibrated 95% region of the
 // targets a and b, its mean and the row's outcome, black inside and red
 // outside; it returns the panel, how many outcomes the regions hold and
 // how many rows it drew. The region is the calibrated predictive
-// N(Mean, RegionScale·CovCorrected) marginalised to the pair, the
-// Gaussian of that 2×2 block, whose 95% region is its Mahalanobis
-// distance squared below χ²₂(0.95) = −2 ln 0.05.
+// marginalised to the pair (newPairRow).
 func pairPanel(rows []pairRow, na, nb string) (p *plot.Plot, held, drawn int) {
 	p = &plot.Plot{Title: "95% regions of " + na + ", " + nb, XLabel: na, YLabel: nb, Legend: plot.TopLeft}
-	r2 := -2 * math.Log(0.05)
 	means := make([]float64, len(rows))
 	for i, r := range rows {
 		means[i] = r.ma
@@ -116,14 +129,14 @@ func pairPanel(rows []pairRow, na, nb string) (p *plot.Plot, held, drawn int) {
 	var mx, my, inX, inY, outX, outY []float64
 	for k, i := range spreadRows(means, plotPairRows) {
 		r := rows[i]
-		xs, ys := ellipse(r.ma, r.mb, r.sxx, r.sxy, r.syy, r2, plotEllipsePoints)
+		xs, ys := ellipse(r.ma, r.mb, r.sxx, r.sxy, r.syy, r.r2, plotEllipsePoints)
 		label := ""
 		if k == 0 {
 			label = "calibrated 95% region"
 		}
 		p.Line(label, xs, ys, plot.Style{Color: plot.Fade(plot.Blue, 160)})
 		mx, my = append(mx, r.ma), append(my, r.mb)
-		if pairMahalanobis2(r.ya-r.ma, r.yb-r.mb, r.sxx, r.sxy, r.syy) <= r2 {
+		if pairMahalanobis2(r.ya-r.ma, r.yb-r.mb, r.sxx, r.sxy, r.syy) <= r.r2 {
 			inX, inY = append(inX, r.ya), append(inY, r.yb)
 			held++
 		} else {

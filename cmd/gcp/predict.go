@@ -255,14 +255,19 @@ For a model of several targets (train -target a,b), every row must hold
 every target, and eval prints N; per target t, RMSE:t, NLL:t (its
 marginal Student t), CRPS:t and cov95-cal:t; then joint-NLL (the mean
 negative log density of the multivariate t per row, original units),
+joint-NLL-cal (that of the calibrated predictive, a multivariate t whose
+scale and degrees of freedom training fitted on cross-fitted rows),
 joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of rows
-inside the calibrated joint regions) and energy-score (the multivariate
-CRPS of the calibrated Gaussian, 200 Monte Carlo draws a row, fixed seed).
-As for one target, rows that hold a level training never saw (input_z
-+Inf), whose calibrated intervals and regions are unknown, are left out
-of NLL:t, cov95-cal:t, joint-NLL and the joint coverages; if there are
-any, unseen-rows gives their count and unseen-joint-cov95 the share of
-them inside the multivariate t's own 95% region.
+inside the calibrated joint regions), joint-cov50-conformal,
+joint-cov90-conformal and joint-cov95-conformal (inside the conformal
+joint regions; NaN without a conformal calibration) and energy-score
+(the multivariate CRPS of the calibrated predictive, 200 Monte Carlo
+draws a row, fixed seed). As for one target, rows that hold a level
+training never saw (input_z +Inf), whose calibrated intervals and
+regions are unknown, are left out of NLL:t, cov95-cal:t, joint-NLL,
+joint-NLL-cal and the joint coverages; if there are any, unseen-rows
+gives their count and unseen-joint-cov95 the share of them inside the
+multivariate t's own 95% region.
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")

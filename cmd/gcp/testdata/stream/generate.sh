@@ -34,7 +34,9 @@ run eval_num32 eval -model $d/num32.gcpm -data $d/test_num.csv
 # _cal intervals are then -Inf and +Inf and which eval leaves out of its
 # densities and regions, counted by unseen-rows), and then by the one
 # whose predict writes input_z, outside, unseen, sd_epistemic:t and
-# disagreement:t after the corr columns: nothing else changed.
+# disagreement:t after the corr columns, and then by the one whose eval
+# adds joint-NLL-cal and joint-cov50/90/95-conformal (NaN: this model has
+# no conformal calibration): nothing else changed.
 #   "$GCP" train -data $d/train_multi.csv -target a,b -o $d/multi.gcpm -members 2 -epochs 40 -hidden 16 -lr 0.003 -dropout 0
 run predict_multi predict -model $d/multi.gcpm -data $d/test_multi.csv
 run predict_multi_semi predict -model $d/multi.gcpm -data $d/test_multi_semi.csv -levels 0.5,0.975
