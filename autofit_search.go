@@ -647,19 +647,26 @@ func (s *search[T]) dequantized(y []T) []T {
 // AutoOptions.Architectures, one candidate with win's other settings, in
 // parallel, and returns the candidate to keep: in order, each replaces
 // the one kept so far when its held-out scores are clearly better
-// (replaces). Each follows win's learning curve and stops once it is
-// clearly behind it (behind). It returns an error only for a done
-// context.
+// (replaces). With one target, each follows win's learning curve and
+// stops once it is clearly behind it (behind). It returns an error only
+// for a done context.
 func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 	archs := s.opt.Architectures[1:]
 	if len(archs) == 0 {
 		return win, nil
 	}
 	cands := []*candidate[T]{win}
+	// A model of several targets scores a joint NLL, a sum over its
+	// targets, for which behindMargin was not measured: its heads train
+	// to the patience's end.
+	var lead []float64
+	if s.targets == nil {
+		lead = win.curve
+	}
 	for _, hidden := range archs {
 		h := win.hyper
 		h.hidden = hidden
-		cands = append(cands, &candidate[T]{hyper: h, lead: win.curve})
+		cands = append(cands, &candidate[T]{hyper: h, lead: lead})
 	}
 	s.train(cands[1:], s.maxEpochs)
 	if err := s.ctx.Err(); err != nil {
