@@ -26,7 +26,10 @@ import (
 //     second hidden layer by default) then trains with the winner's
 //     settings, and replaces it only if its held-out NLL, or its
 //     squared error without a worse NLL, is lower by more than one
-//     standard error.
+//     standard error. It stops early once its best held-out NLL has not
+//     improved for a tenth of the patience and is more than 0.1 nats
+//     above the winner's best after the same epoch: clearly behind (for
+//     one target; a joint NLL of several is not held to the winner's).
 //  3. The winner is kept as it is, not refit on all rows: its
 //     early-stopping epoch was measured on rows it never trained on,
 //     which a refit would lose. For an ensemble (cfg.Members > 1, and

@@ -23,6 +23,12 @@ type candidate[T Float] struct {
 	run  *fitRun[T]
 	err  error // why it stopped for good, if it failed
 	done bool  // early stopping ended it
+	// curve is its learning curve, its best held-out NLL after each
+	// epoch (curve[e-1] after epoch e; +Inf until it scores).
+	curve []float64
+	// lead, if set, is the learning curve of a finished run that this
+	// one must keep up with (behind says how).
+	lead []float64
 }
 
 // hyper is one point of AutoFit's grid.
@@ -481,8 +487,9 @@ func (s *search[T]) train(cands []*candidate[T], budget int) {
 	par.Each(len(cands), s.opt.Workers, func(i int) { s.advance(cands[i], budget) })
 }
 
-// advance trains c until epoch budget, early stopping, an error or the
-// search's context is done (c.err is then its error).
+// advance trains c until epoch budget, early stopping (patience, or
+// falling clearly behind its lead: behind), an error or the search's
+// context is done (c.err is then its error).
 func (s *search[T]) advance(c *candidate[T], budget int) {
 	if c.err != nil || c.done {
 		return
@@ -503,7 +510,8 @@ func (s *search[T]) advance(c *candidate[T], budget int) {
 		if c.err = r.epoch(); c.err != nil {
 			return
 		}
-		if r.stats.Epoch-r.stats.BestEpoch >= s.patience {
+		c.curve = append(c.curve, c.score())
+		if r.stats.Epoch-r.stats.BestEpoch >= s.patience || c.lead != nil && behind(c.lead, c.score(), r.stats.Epoch, r.stats.BestEpoch, s.patience) {
 			c.done = true
 			return
 		}
@@ -639,17 +647,26 @@ func (s *search[T]) dequantized(y []T) []T {
 // AutoOptions.Architectures, one candidate with win's other settings, in
 // parallel, and returns the candidate to keep: in order, each replaces
 // the one kept so far when its held-out scores are clearly better
-// (replaces). It returns an error only for a done context.
+// (replaces). With one target, each follows win's learning curve and
+// stops once it is clearly behind it (behind). It returns an error only
+// for a done context.
 func (s *search[T]) architectures(win *candidate[T]) (*candidate[T], error) {
 	archs := s.opt.Architectures[1:]
 	if len(archs) == 0 {
 		return win, nil
 	}
 	cands := []*candidate[T]{win}
+	// A model of several targets scores a joint NLL, a sum over its
+	// targets, for which behindMargin was not measured: its heads train
+	// to the patience's end.
+	var lead []float64
+	if s.targets == nil {
+		lead = win.curve
+	}
 	for _, hidden := range archs {
 		h := win.hyper
 		h.hidden = hidden
-		cands = append(cands, &candidate[T]{hyper: h})
+		cands = append(cands, &candidate[T]{hyper: h, lead: lead})
 	}
 	s.train(cands[1:], s.maxEpochs)
 	if err := s.ctx.Err(); err != nil {
