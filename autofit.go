@@ -197,6 +197,11 @@ type AutoResult struct {
 	// the joint NLL, and CVCoverage95 the share inside the calibrated 95%
 	// region, each row judged by a region fitted without it.
 	VarScale, CorrectedScale float64
+	// RegionNu is, for several targets, the degrees of freedom of the
+	// calibrated joint region (MultiPrediction.RegionNu): +Inf where it
+	// is the Gaussian, or where no model could score the rows; 0 for one
+	// target.
+	RegionNu float64
 	// SmallData is, when the data had fewer rows than the calibration
 	// can be trusted on, that number of rows (100), and 0 otherwise.
 	// Below it the variance scale, fitted to so few cross-fitted

@@ -3,6 +3,7 @@ package gcp
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // AutoFit for a model of several targets (Config.Targets ≥ 2): the same
@@ -57,6 +58,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	m := final.t.m
 	m.extendRanges(s.data.x)
 	res := s.result(win, final)
+	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
 		d := s.data.ty
 		q, y := make([]float64, len(rows)), make([]float64, d)
@@ -72,7 +74,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 		var nu float64
 		m.corrScale, nu = calibrateRegion(q, d, s.data.len())
 		m.ext.region = &jointRegion{nu: nu, conformal: jointConformalScores(q)}
-		res.CorrectedScale = m.corrScale
+		res.CorrectedScale, res.RegionNu = m.corrScale, nu
 		res.CVNLL, res.CVCoverage95, res.CVRows = nll/float64(len(rows)), cvCoverage95(q, d, s.data.len()), len(rows)
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds

@@ -163,7 +163,8 @@ func TestAutoFitMultiRefusesTargetTransforms(t *testing.T) {
 // the folds' path; the saved and reloaded model predicts the same
 // calibrated region, its scale the one AutoResult reports, and a
 // marginal's calibrated variance is the scale times CovCorrected (and
-// the factor that matches the region's t at 95%); ν survives the save.
+// the factor that matches the region's t at 95%); ν survives the save
+// and is AutoResult's.
 func TestAutoFitMultiEnsembleSavesRegionScale(t *testing.T) {
 	x, y := correlatedRows(2, 200, 0.3)
 	m, res, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 2, Seed: 2}, TrainConfig{Seed: 3}, x, y, smallMultiOptions)
@@ -194,8 +195,8 @@ func TestAutoFitMultiEnsembleSavesRegionScale(t *testing.T) {
 	if got, want := p.Marginal(1).VarCorrected, p.RegionScale()*regionMarginalFactor(p.RegionNu())*p.CovCorrected(1, 1); got != want {
 		t.Errorf("marginal's calibrated variance %v, want %v", got, want)
 	}
-	if p.RegionNu() != q.RegionNu() || p.RegionNu() != m.ext.region.nu {
-		t.Errorf("region ν %v, after a save %v, want the model's %v", p.RegionNu(), q.RegionNu(), m.ext.region.nu)
+	if p.RegionNu() != q.RegionNu() || p.RegionNu() != m.ext.region.nu || res.RegionNu != p.RegionNu() {
+		t.Errorf("region ν %v, after a save %v, want the model's %v and AutoResult's %v", p.RegionNu(), q.RegionNu(), m.ext.region.nu, res.RegionNu)
 	}
 }
 

@@ -213,9 +213,9 @@ func (a modelArgs) eachMultiTarget(stderr io.Writer, n network, each func(p *gcp
 const energySamples = 200
 
 // energyScore returns the Monte Carlo energy score of y under p's
-// calibrated predictive t_ν(mean, s·Σ̃) (RegionNu, RegionScale): the mean of ‖X_k − y‖ over draws X_k
-// of MultiPrediction.SampleCalibrated from r, less half the mean distance
-// of consecutive draws.
+// calibrated predictive t_ν(mean, s·Σ̃) (RegionNu, RegionScale): the mean
+// of ‖X_k − y‖ over draws X_k of MultiPrediction.SampleCalibrated from r,
+// less half the mean distance of consecutive draws.
 func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	d := p.Dim()
 	dist := func(a, b []float64) float64 {

@@ -313,8 +313,8 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 			from = fmt.Sprintf("%d-fold cross-fit, %d rows", a.CVFolds, a.CVRows)
 		}
 		if r.targets != "" {
-			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: the region's covariance ×%.3g\n",
-				r.targets, from, a.CVNLL, a.CVCoverage95, a.CorrectedScale)
+			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: the region a t of %.3g degrees of freedom, the corrected covariance ×%.3g\n",
+				r.targets, from, a.CVNLL, a.CVCoverage95, a.RegionNu, a.CorrectedScale)
 		} else {
 			fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 				from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)

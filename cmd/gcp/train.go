@@ -72,8 +72,10 @@ Student t of the normal-Wishart GCP network): every target must be
 present in every row (a missing one is an error naming its line), each
 is standardized on its own and modelled as it is (no target transform),
 the automatic recipe decides on the held-out rows' joint NLL, and the
-calibration scales the joint region's covariance so that its 95% region
-holds 95% of the cross-fitted rows. -method gcp only, and not with
+calibration fits the joint region, a multivariate t of the corrected
+covariance's shape, its scale and degrees of freedom by maximum
+likelihood on the cross-fitted rows (widened below 100 rows), whose
+distances also give the conformal joint region. -method gcp only, and not with
 -validation 0.
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
