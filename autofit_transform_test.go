@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -222,6 +223,33 @@ func TestAutoFitTransformProgressInOrder(t *testing.T) {
 	for _, id := range callers {
 		if id != caller {
 			t.Fatalf("Progress called on goroutine %s, AutoFit on %s", id, caller)
+		}
+	}
+}
+
+// TestAutoFitTransformCancel cancels AutoFit while both transforms'
+// searches train at once, at every seventh check of the context: each
+// time it returns context.Canceled and no model, its Progress rounds
+// (some held for the later transform) reach the caller, and no goroutine
+// is left behind.
+func TestAutoFitTransformCancel(t *testing.T) {
+	x, y := logNormalRows(4, 150)
+	opt := AutoOptions{MaxEpochs: 12, Seed: 2, Workers: 2, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}},
+		Progress: func(AutoProgress) {}}
+	for left := 0; ; left += 7 {
+		before := runtime.NumGoroutine()
+		ctx := newCountdown(left)
+		m, res, err := AutoFitContext(ctx, Config{Inputs: 2, Seed: 1, Members: 2}, TrainConfig{Seed: 1}, x, y, opt)
+		goroutinesSettle(t, before)
+		if !ctx.canceled.Load() {
+			if err != nil || m == nil || !res.Transform.Compared {
+				t.Fatalf("never cancelled: %v (compared: %v)", err, res.Transform.Compared)
+			}
+			t.Logf("the fit finished within %d checks", left)
+			return
+		}
+		if !errors.Is(err, context.Canceled) || m != nil {
+			t.Fatalf("cancelled after %d checks: model %v, error %v; want none and context.Canceled", left, m != nil, err)
 		}
 	}
 }
