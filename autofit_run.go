@@ -59,8 +59,10 @@ import (
 //  5. With more than one target transform (AutoOptions.TargetTransforms:
 //     by default, for positive and highly skewed targets, the log besides
 //     none), steps 1 and 2 run once for each, on the same rows and seeds,
-//     and each winner, a single network, is cross-fitted as step 4
-//     cross-fits a single network (five folds of its settings and epoch
+//     all at once on the shared Workers (one transform's search keeps
+//     busy the cores another's leaves idle where it narrows), and each
+//     winner, a single network, is cross-fitted as step 4 cross-fits a
+//     single network (five folds of its settings and epoch
 //     count) and calibrated on those predictions. A later transform
 //     replaces the one kept so far only if, on those rows, its NLL in
 //     original units is lower by more than one standard error of the

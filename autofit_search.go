@@ -79,6 +79,11 @@ type search[T Float] struct {
 	maxEpochs, patience int
 	// transform is that of the targets, z = g(y), which the model keeps.
 	transform TargetTransform
+	// slots, when set, are shared with the searches of the other target
+	// transforms, which train at the same time: every candidate's round
+	// and every fold epoch holds one, so that all the searches together
+	// train no more runs at once than Workers.
+	slots par.Slots
 	// crossFitted holds crossFit's predictions for win, once made, and
 	// the rows they predict.
 	crossFitted struct {
@@ -480,11 +485,11 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 }
 
 // train advances every candidate of cands that is still running to epoch
-// budget, on up to Workers goroutines. Each candidate's run depends only
-// on its own state, so the order in which workers take them changes
-// nothing.
+// budget, on up to Workers goroutines, each holding one of the shared
+// slots while it trains. Each candidate's run depends only on its own
+// state, so the order in which workers take them changes nothing.
 func (s *search[T]) train(cands []*candidate[T], budget int) {
-	par.Each(len(cands), s.opt.Workers, func(i int) { s.advance(cands[i], budget) })
+	par.Each(len(cands), s.opt.Workers, func(i int) { s.slots.Run(func() { s.advance(cands[i], budget) }) })
 }
 
 // advance trains c until epoch budget, early stopping (patience, or
@@ -748,6 +753,7 @@ const calibrationFolds = 5
 // predictions do not depend on how the folds were scheduled.
 type folds[T Float] struct {
 	ctx    context.Context // the search's: no fold starts an epoch once it is done
+	slots  par.Slots       // the search's: each fold epoch holds one
 	pooled rowSet[T]       // the training and held-out rows, in that order
 	fold   []int           // each pooled row's fold
 	runs   []*fitRun[T]    // each fold's run; nil if it could not start or a step failed
@@ -776,6 +782,7 @@ func (s *search[T]) newFolds(win *candidate[T], members int) *folds[T] {
 	n := pooled.len()
 	f := &folds[T]{
 		ctx:    s.ctx,
+		slots:  s.slots,
 		pooled: pooled,
 		runs:   make([]*fitRun[T], calibrationFolds), tests: make([]rowSet[T], calibrationFolds),
 		busy: make([]bool, calibrationFolds), at: make([]int, calibrationFolds), best: []bool{false}, bestMean: []bool{false},
@@ -858,7 +865,8 @@ func (f *folds[T]) train() {
 		r := f.runs[k]
 		f.busy[k] = true
 		f.mu.Unlock()
-		err := r.epoch()
+		var err error
+		f.slots.Run(func() { err = r.epoch() })
 		f.mu.Lock()
 		f.busy[k], f.at[k] = false, r.stats.Epoch
 		switch e := f.at[k]; {

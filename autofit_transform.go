@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/gcpnet/gcp/internal/par"
 )
 
 // The transform stage of AutoFit: the search (the grid and the
 // architecture stage) runs once for each target transform, on the same
-// rows and seeds, and each winner, a single network, is cross-fitted
+// rows and seeds, all at once on the shared workers, and each winner, a single network, is cross-fitted
 // (crossFit: five folds of its settings, trained for its best epoch,
 // each predicting its fifth of the rows). The winner of a later transform
 // replaces the one kept so far only when its cross-fitted scores clearly
@@ -58,8 +60,9 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 	}
 	var fits []*transformFit[T]
 	var first error
-	for i, tr := range trs {
-		f, err := searchTransform(ctx, cfg, tc, x, targets[i], opt, tr, len(trs) > 1)
+	found, errs := searchTransforms(ctx, cfg, tc, x, targets, opt, trs)
+	for i, f := range found {
+		err := errs[i]
 		if err != nil && ctx.Err() != nil {
 			return nil, AutoResult{}, err
 		}
@@ -102,21 +105,91 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 	return nil, AutoResult{}, first
 }
 
-// searchTransform runs the search on the targets z = tr(y), whose model
-// keeps tr, and returns its winner; with score, the winner's
-// cross-fitted scores in original units too, for the comparison.
-func searchTransform[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, z []T, opt AutoOptions, tr TargetTransform, score bool) (*transformFit[T], error) {
-	if report := opt.Progress; report != nil {
-		opt.Progress = func(r AutoProgress) {
-			r.Transform = tr
-			report(r)
+// searchTransforms runs searchTransform for each transform of trs on its
+// targets, all at once, and returns each one's fit or error, in the
+// order of trs. The searches share Workers slots (par.Slots): a search
+// alone leaves cores idle where it narrows (the last halving round's few
+// candidates, the architecture stage's, the folds' last epochs) and
+// between its stages, and those of another transform fill them. Each
+// run depends only on its own state, so the fits are those of searches
+// run one after another. Progress reports reach the calling goroutine in
+// the order such searches would make them: a transform's reports wait
+// until the transforms before it have ended. Once all have ended, each
+// search reports to the calling goroutine's Progress directly: the kept
+// transform then trains its model there.
+func searchTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, x []T, targets [][]T, opt AutoOptions, trs []TargetTransform) ([]*transformFit[T], []error) {
+	n := len(trs)
+	fits, errs := make([]*transformFit[T], n), make([]error, n)
+	slots := par.NewSlots(opt.withDefaults(cfg, tc).Workers)
+	type message struct {
+		i    int // the transform's index
+		r    AutoProgress
+		done bool // the search ended
+	}
+	messages := make(chan message)
+	for i, tr := range trs {
+		o := opt
+		if opt.Progress != nil {
+			o.Progress = func(r AutoProgress) { messages <- message{i: i, r: r} }
+		}
+		go func() {
+			fits[i], errs[i] = searchTransform(ctx, cfg, tc, x, targets[i], o, tr, n > 1, slots)
+			messages <- message{i: i, done: true}
+		}()
+	}
+	held, done := make([][]AutoProgress, n), make([]bool, n)
+	for next, left := 0, n; left > 0; {
+		m := <-messages
+		switch {
+		case m.done:
+			done[m.i], left = true, left-1
+		case m.i == next:
+			opt.Progress(m.r)
+			continue
+		default:
+			held[m.i] = append(held[m.i], m.r)
+			continue
+		}
+		for next < n && done[next] {
+			if next++; next < n {
+				for _, r := range held[next] {
+					opt.Progress(r)
+				}
+				held[next] = nil
+			}
 		}
 	}
+	for i, f := range fits {
+		if f != nil {
+			f.s.opt.Progress = tagged(opt.Progress, trs[i])
+		}
+	}
+	return fits, errs
+}
+
+// tagged returns report naming tr as the transform of every round it
+// reports, or nil for a nil report.
+func tagged(report func(AutoProgress), tr TargetTransform) func(AutoProgress) {
+	if report == nil {
+		return nil
+	}
+	return func(r AutoProgress) {
+		r.Transform = tr
+		report(r)
+	}
+}
+
+// searchTransform runs the search on the targets z = tr(y), whose model
+// keeps tr, and returns its winner; with score, the winner's
+// cross-fitted scores in original units too, for the comparison. Its
+// runs hold the slots shared with the other transforms' searches.
+func searchTransform[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, z []T, opt AutoOptions, tr TargetTransform, score bool, slots par.Slots) (*transformFit[T], error) {
+	opt.Progress = tagged(opt.Progress, tr)
 	s, err := newSearch(ctx, cfg, tc, x, z, opt)
 	if err != nil {
 		return nil, err
 	}
-	s.transform = tr
+	s.transform, s.slots = tr, slots
 	win, err := s.choose()
 	if err != nil || !score {
 		return &transformFit[T]{s: s, win: win}, err

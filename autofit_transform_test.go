@@ -6,9 +6,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcpnet/gcp/internal/synth"
 	"github.com/google/go-cmp/cmp"
@@ -31,11 +33,11 @@ func TestTransformSearchScoresInOriginalUnits(t *testing.T) {
 	}
 	opt := AutoOptions{MaxEpochs: 20, Seed: 3, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}}}
 	cfg := Config{Inputs: 1, Seed: 2, Members: 1}
-	plain, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformNone, true)
+	plain, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformNone, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logged, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformLog, true)
+	logged, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformLog, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,6 +170,86 @@ func TestAutoFitTransformWorkersBitIdentical(t *testing.T) {
 	for i := 1; i < len(got); i++ {
 		if !bytes.Equal(got[0], got[i]) || !cmp.Equal(res[0], res[i], cmpopts.EquateNaNs()) {
 			t.Fatalf("workers change the result: %+v against %+v", res[0], res[i])
+		}
+	}
+}
+
+// TestAutoFitTransformProgressInOrder checks Progress where the
+// transforms' searches train at once and an ensemble follows: every
+// round reaches the goroutine that called AutoFit, each transform's
+// search and folds in turn as if they had run one after the other, then
+// the kept transform's ensemble and its calibration folds.
+func TestAutoFitTransformProgressInOrder(t *testing.T) {
+	// regression: the kept transform's ensemble reported to the ended searches' relay and hung.
+	x, y := logNormalRows(4, 150)
+	type span struct {
+		tr    TargetTransform
+		phase AutoPhase
+	}
+	var spans []span
+	var caller string
+	var callers []string
+	type outcome struct {
+		res AutoResult
+		err error
+	}
+	done := make(chan outcome)
+	go func() {
+		caller = goroutineID()
+		_, res, err := AutoFit(Config{Inputs: 2, Seed: 1, Members: 2}, TrainConfig{Seed: 1}, x, y,
+			AutoOptions{MaxEpochs: 12, Seed: 2, Workers: 2, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}},
+				Progress: func(r AutoProgress) {
+					callers = append(callers, goroutineID())
+					if s := (span{r.Transform, r.Phase}); len(spans) == 0 || spans[len(spans)-1] != s {
+						spans = append(spans, s)
+					}
+				}})
+		done <- outcome{res, err}
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-time.After(2 * time.Minute): // a few seconds' work, on a busy machine
+		t.Fatalf("AutoFit did not return; progress so far %v", spans)
+	}
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	kept := o.res.Transform.Transform
+	want := []span{{TransformNone, PhaseSearch}, {TransformNone, PhaseCalibration}, {TransformLog, PhaseSearch}, {TransformLog, PhaseCalibration}, {kept, PhaseEnsemble}, {kept, PhaseCalibration}}
+	if !o.res.Transform.Compared || !slices.Equal(spans, want) {
+		t.Errorf("progress %v, want %v (compared: %v)", spans, want, o.res.Transform.Compared)
+	}
+	for _, id := range callers {
+		if id != caller {
+			t.Fatalf("Progress called on goroutine %s, AutoFit on %s", id, caller)
+		}
+	}
+}
+
+// TestAutoFitTransformCancel cancels AutoFit while both transforms'
+// searches train at once, at every seventh check of the context: each
+// time it returns context.Canceled and no model, its Progress rounds
+// (some held for the later transform) reach the caller, and no goroutine
+// is left behind.
+func TestAutoFitTransformCancel(t *testing.T) {
+	x, y := logNormalRows(4, 150)
+	opt := AutoOptions{MaxEpochs: 12, Seed: 2, Workers: 2, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}},
+		Progress: func(AutoProgress) {}}
+	for left := 0; ; left += 7 {
+		before := runtime.NumGoroutine()
+		ctx := newCountdown(left)
+		m, res, err := AutoFitContext(ctx, Config{Inputs: 2, Seed: 1, Members: 2}, TrainConfig{Seed: 1}, x, y, opt)
+		goroutinesSettle(t, before)
+		if !ctx.canceled.Load() {
+			if err != nil || m == nil || !res.Transform.Compared {
+				t.Fatalf("never cancelled: %v (compared: %v)", err, res.Transform.Compared)
+			}
+			t.Logf("the fit finished within %d checks", left)
+			return
+		}
+		if !errors.Is(err, context.Canceled) || m != nil {
+			t.Fatalf("cancelled after %d checks: model %v, error %v; want none and context.Canceled", left, m != nil, err)
 		}
 	}
 }

@@ -60,3 +60,24 @@ func Each(n, workers int, do func(i int)) {
 		return nil
 	})
 }
+
+// Slots bounds how many calls run at once across pools that share it:
+// the automatic recipe searches several target transforms at once, each
+// on its own pool, and their calls together must not exceed its workers.
+// Calls waiting for a slot take them in the order they asked. A nil Slots
+// bounds nothing.
+type Slots chan struct{}
+
+// NewSlots returns Slots of n slots.
+func NewSlots(n int) Slots { return make(Slots, n) }
+
+// Run calls do once a slot is free, holding the slot until do returns.
+func (s Slots) Run(do func()) {
+	if s == nil {
+		do()
+		return
+	}
+	s <- struct{}{}
+	defer func() { <-s }()
+	do()
+}

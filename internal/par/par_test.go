@@ -74,3 +74,45 @@ func TestEachRunsEveryCallOnBoundedWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestSlotsBoundPoolsTogether runs three pools of four workers at once
+// through Slots of two: every call runs once, never more than two at
+// once, and a nil Slots runs calls without waiting.
+func TestSlotsBoundPoolsTogether(t *testing.T) {
+	slots := NewSlots(2)
+	var running, peak atomic.Int64
+	var calls [3][20]atomic.Int64
+	var wg sync.WaitGroup
+	for p := range calls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Each(len(calls[p]), 4, func(i int) {
+				slots.Run(func() {
+					now := running.Add(1)
+					for q := peak.Load(); now > q && !peak.CompareAndSwap(q, now); q = peak.Load() {
+					}
+					time.Sleep(time.Millisecond) // so that calls overlap
+					calls[p][i].Add(1)
+					running.Add(-1)
+				})
+			})
+		}()
+	}
+	wg.Wait()
+	for p := range calls {
+		for i := range calls[p] {
+			if got := calls[p][i].Load(); got != 1 {
+				t.Errorf("pool %d: call %d ran %d times", p, i, got)
+			}
+		}
+	}
+	if got := peak.Load(); got != 2 {
+		t.Errorf("%d calls at once through 2 slots, want 2", got)
+	}
+	ran := false
+	Slots(nil).Run(func() { ran = true })
+	if !ran {
+		t.Error("nil Slots did not run the call")
+	}
+}
