@@ -23,6 +23,10 @@ Methods (--method):
   mvgcp     the multivariate GCP network, zero flags: gcp train -target
             a,b,c on the split's training rows, gcp eval and gcp predict
             on its test rows (run_mvgcp says which figures it records).
+  mvder     comparator (c), Meinert & Lavin's normal-inverse-Wishart
+            evidential network: run by bench/mvder.py (PyTorch), which
+            imports this script's reader, splits and table and writes
+            bench/mvder_results.jsonl; see its doc for its record.
   mvml      comparator (b), a full-covariance Gaussian network: not built
             yet; the script stops with a clear message (status 1). Its
             hook is the METHODS table: a function that returns the same
@@ -407,6 +411,9 @@ def percent_label(level, row):
 METHODS = {"product": run_product, "mvgcp": run_mvgcp}
 # Methods issue 34 plans, not built yet: --method names them and stops.
 PLANNED = {"mvml": "comparator (b), a full-covariance Gaussian network (issue 34, item 6)"}
+# Methods run by a script of their own (PyTorch), which imports this one's
+# reader, splits, summary and table: --method passes the other options on.
+SCRIPTS = {"mvder": "mvder.py"}
 
 COMMANDS = {"product": "gcp train -data TRAIN_j.csv -o MODEL_j.gcpm; "
             "gcp predict -model MODEL_j.gcpm -data TEST_j.csv -levels GRID; "
@@ -453,9 +460,11 @@ def run_set(exe, name, n, method):
             s = splits[-1]
             es = "ES (t) {:.4g}".format(s["energy_score"]) if s["energy_score"] is not None else \
                 "ES (cal) {:.4g}".format(s["energy_score_cal"])
-            joint = f", joint region cover95 {s['cov95_joint_cal']:.3f}" if "cov95_joint_cal" in s else ""
-            print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, {es}, "
-                  f"rectangle cover95 {s['cov95_rect_cal']:.3f}{joint}, {s['seconds']:.0f} s", file=sys.stderr, flush=True)
+            joint = "".join(f", {what} {s[k]:.3f}" for k, what in (
+                ("cov95_rect_cal", "rectangle cover95"), ("cov95_joint_cal", "joint region cover95"),
+                ("cov95_joint", "joint region cover95 (t)")) if s.get(k) is not None)
+            print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, {es}{joint}, {s['seconds']:.0f} s",
+                  file=sys.stderr, flush=True)
     rec = {"dataset": name, "method": method, "command": COMMANDS.get(method), "n": n or None,
            "targets": header[len(header) - TARGETS[name]:], "commit": git("rev-parse", "HEAD"),
            "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
@@ -487,24 +496,40 @@ def fmt(stat, digits=3):
 
 def render(records, names):
     print("\n| Data set | Method | Splits | Joint NLL (t) | Joint NLL (cal) | Energy score (t) | "
-          "Energy score, std. units (t) | 95% rectangle cover (cal) | Šidák rectangle cover (cal) | Wall s |")
-    print("|" + " --- |" * 10)
+          "Energy score, std. units (t) | 95% rectangle cover (cal) | Šidák rectangle cover (cal) | "
+          "95% joint region cover (t) | 95% joint region cover (cal) | Wall s |")
+    print("|" + " --- |" * 12)
     for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
         if key[0] not in names:
             continue
         r = records[key]
         if "refused" in r:
-            print(f"| {key[0]} | {key[1]} | refused: {r['refused']} |" + " — |" * 7)
+            print(f"| {key[0]} | {key[1]} | refused: {r['refused']} |" + " — |" * 9)
             continue
         s = r["summary"]
         print(f"| {key[0]} | {key[1]} | {s['splits']} | {fmt(s['joint_nll'])} | {fmt(s['joint_nll_cal'])} | "
-              f"{fmt(s['energy_score'])} | {fmt(s['energy_score_std'])} | {fmt(s['cov95_rect_cal'])} | "
-              f"{fmt(s['cov95_rect_sidak_cal'])} | {r['wall_seconds']:.0f} |")
+              f"{fmt(s['energy_score'])} | {fmt(s['energy_score_std'])} | {fmt(s.get('cov95_rect_cal'))} | "
+              f"{fmt(s.get('cov95_rect_sidak_cal'))} | {fmt(s.get('cov95_joint'))} | {fmt(s.get('cov95_joint_cal'))} | "
+              f"{r['wall_seconds']:.0f} |")
     print("\nPer-target RMSE (original units, mean ± SE over the splits):\n")
     for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
         r = records[key]
         if key[0] in names and "summary" in r:
             print(f"- {key[0]}, {key[1]}: " + "; ".join(f"{t} {fmt(v)}" for t, v in r["summary"]["rmse"].items()))
+
+
+def run_script(script, args):
+    """Runs bench/SCRIPT with this run's options, under the first of this
+    Python and Debian's /usr/bin/python3 that imports torch; returns its
+    exit status. Its results file is its own unless --out names one."""
+    python = next((p for p in (sys.executable, "/usr/bin/python3")
+                   if subprocess.run([p, "-c", "import torch"], capture_output=True).returncode == 0), None)
+    if python is None:
+        return f"--method {args.method} needs PyTorch: apt-get install -y python3-torch"
+    cmd = [python, os.path.join(ROOT, "bench", script), "--datasets", args.datasets, "--n", str(args.n)]
+    if args.out != "bench/multi_results.jsonl":
+        cmd += ["--out", args.out]
+    return subprocess.run(cmd + ["--render-only"] * args.render_only).returncode
 
 
 def main():
@@ -523,8 +548,10 @@ def main():
     if args.method in PLANNED:
         sys.exit(f"--method {args.method}: {PLANNED[args.method]} is not built yet; "
                  f"add its runner to METHODS in bench/multi_benchmark.py once it is")
+    if args.method in SCRIPTS:
+        sys.exit(run_script(SCRIPTS[args.method], args))
     if args.method not in METHODS:
-        ap.error(f"unknown method {args.method!r}: choose from {', '.join([*METHODS, *PLANNED])}")
+        ap.error(f"unknown method {args.method!r}: choose from {', '.join([*METHODS, *SCRIPTS, *PLANNED])}")
     if args.n < 0 or args.n > FULL_SPLITS:
         ap.error(f"--n must be in 0..{FULL_SPLITS}")
     if args.make_splits:
