@@ -23,10 +23,6 @@ Methods (--method):
   mvgcp     the multivariate GCP network, zero flags: gcp train -target
             a,b,c on the split's training rows, gcp eval and gcp predict
             on its test rows (run_mvgcp says which figures it records).
-  mvder     comparator (c), Meinert & Lavin's normal-inverse-Wishart
-            evidential network: run by bench/mvder.py (PyTorch), which
-            imports this script's reader, splits and table and writes
-            bench/mvder_results.jsonl; see its doc for its record.
   mvml      comparator (b), a full-covariance Gaussian network: not built
             yet; the script stops with a clear message (status 1). Its
             hook is the METHODS table: a function that returns the same
@@ -81,6 +77,12 @@ targets' original units unless said otherwise):
             the split's wall time and each training's.
 
 The summary gives the mean and standard error over the splits of each.
+
+Comparator (c) of issue 34, Meinert & Lavin's normal-inverse-Wishart
+evidential network, is bench/mvder.py (PyTorch; --method mvder runs it
+with the other options passed on): it imports this script's reader,
+splits, runner loop, summary and table, and writes bench/mvder_results.jsonl;
+its doc says which of the keys below its record has.
 
 A set the command refuses (atp1d: 411 features and 303 training rows;
 gcp train refuses a table with more inputs than rows) is recorded with
@@ -411,9 +413,6 @@ def percent_label(level, row):
 METHODS = {"product": run_product, "mvgcp": run_mvgcp}
 # Methods issue 34 plans, not built yet: --method names them and stops.
 PLANNED = {"mvml": "comparator (b), a full-covariance Gaussian network (issue 34, item 6)"}
-# Methods run by a script of their own (PyTorch), which imports this one's
-# reader, splits, summary and table: --method passes the other options on.
-SCRIPTS = {"mvder": "mvder.py"}
 
 COMMANDS = {"product": "gcp train -data TRAIN_j.csv -o MODEL_j.gcpm; "
             "gcp predict -model MODEL_j.gcpm -data TEST_j.csv -levels GRID; "
@@ -496,26 +495,30 @@ def fmt(stat, digits=3):
 
 def render(records, names):
     print("\n| Data set | Method | Splits | Joint NLL (t) | Joint NLL (cal) | Energy score (t) | "
-          "Energy score, std. units (t) | 95% rectangle cover (cal) | Šidák rectangle cover (cal) | "
-          "95% joint region cover (t) | 95% joint region cover (cal) | Wall s |")
-    print("|" + " --- |" * 12)
+          "Energy score, std. units (t) | 95% rectangle cover (cal) | Šidák rectangle cover (cal) | Wall s |")
+    print("|" + " --- |" * 10)
     for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
         if key[0] not in names:
             continue
         r = records[key]
         if "refused" in r:
-            print(f"| {key[0]} | {key[1]} | refused: {r['refused']} |" + " — |" * 9)
+            print(f"| {key[0]} | {key[1]} | refused: {r['refused']} |" + " — |" * 7)
             continue
         s = r["summary"]
         print(f"| {key[0]} | {key[1]} | {s['splits']} | {fmt(s['joint_nll'])} | {fmt(s['joint_nll_cal'])} | "
-              f"{fmt(s['energy_score'])} | {fmt(s['energy_score_std'])} | {fmt(s.get('cov95_rect_cal'))} | "
-              f"{fmt(s.get('cov95_rect_sidak_cal'))} | {fmt(s.get('cov95_joint'))} | {fmt(s.get('cov95_joint_cal'))} | "
-              f"{r['wall_seconds']:.0f} |")
+              f"{fmt(s['energy_score'])} | {fmt(s['energy_score_std'])} | {fmt(s['cov95_rect_cal'])} | "
+              f"{fmt(s['cov95_rect_sidak_cal'])} | {r['wall_seconds']:.0f} |")
     print("\nPer-target RMSE (original units, mean ± SE over the splits):\n")
     for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
         r = records[key]
         if key[0] in names and "summary" in r:
             print(f"- {key[0]}, {key[1]}: " + "; ".join(f"{t} {fmt(v)}" for t, v in r["summary"]["rmse"].items()))
+
+
+# Methods run by a script of their own (PyTorch), which imports this one's
+# reader, splits, runner loop, summary and table: --method passes the other
+# options on.
+SCRIPTS = {"mvder": "mvder.py"}
 
 
 def run_script(script, args):

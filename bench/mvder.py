@@ -55,9 +55,11 @@ share of test rows inside the t's p-region q ≤ d·F⁻¹_{d,ν_t}(p), q the
 Mahalanobis form under S: q/d ~ F(d, ν_t) for a t); cov95_rect and
 cov95_rect_sidak (every target inside its marginal 95% or 0.95^(1/d)
 interval); seconds (wall) and cpu_seconds (this process's CPU time) of the
-split, training included; epochs (the best epoch). The calibrated keys of
-the other methods (joint_nll_cal, energy_score_cal, ...) are None: this
-method has no calibration step.
+split, training and scoring, train_cpu_seconds of its training alone;
+epochs (the best epoch). The calibrated keys of the other methods
+(joint_nll_cal, energy_score_cal, cov95_rect_cal, ...) are None: this
+method has no calibration step; the table printed at the end adds a line
+per set with its t regions' coverage.
 
 Usage (needs PyTorch, numpy and mpmath: on Debian, apt-get install -y
 python3-torch, then run it with /usr/bin/python3):
@@ -228,7 +230,9 @@ def run_split(_exe, name, split, header, rows, test, _tmp):
         return (x - xm) / xs, y
 
     x, y = xy(train_rows)
+    c1 = time.process_time()
     net, epoch = train(x, (y - ym) / ys, d, split, f"{name}/{split}/val")
+    train_cpu = time.process_time() - c1
     xt, yt = xy(test_rows)
     with torch.no_grad():
         mu, L, nu = heads(net(xt), d)
@@ -260,8 +264,10 @@ def run_split(_exe, name, split, header, rows, test, _tmp):
         rec[f"cov{round(100 * p)}_joint"] = sum(inside[p]) / nt
     rec["cov95_rect"] = sum(all(r) for r in marg_in[0.95]) / nt
     rec["cov95_rect_sidak"] = sum(all(r) for r in marg_in[0.95 ** (1 / d)]) / nt
+    rec["cov95_rect_cal"] = rec["cov95_rect_sidak_cal"] = None
     rec["seconds"] = round(time.monotonic() - t0, 2)
     rec["cpu_seconds"] = round(time.process_time() - c0, 2)
+    rec["train_cpu_seconds"] = round(train_cpu, 2)
     print(f"    {name} split {split}: joint NLL {rec['joint_nll']:.4g}, ES {rec['energy_score']:.4g}, "
           f"joint cover95 {rec['cov95_joint']:.3f}, best epoch {epoch}, {rec['cpu_seconds']:.1f} CPU s",
           file=sys.stderr, flush=True)
@@ -272,8 +278,16 @@ def render(out, names):
     """multi_benchmark's table of this method beside bench/multi_results.jsonl's methods."""
     key = lambda r: (r["dataset"], r["method"])  # noqa: E731
     records = mb.load_jsonl(os.path.join(mb.ROOT, "bench", "multi_results.jsonl"), key=key)
-    records.update(mb.load_jsonl(out, key=key))
+    mine = mb.load_jsonl(out, key=key)
+    records.update(mine)
     mb.render(records, names)
+    print(f"\n{METHOD}'s t regions (no calibration step), coverage mean ± SE over the splits:\n")
+    for (name, method), r in sorted(mine.items(), key=lambda kv: mb.DATASETS.index(kv[0][0])):
+        if name in names and method == METHOD:
+            s = r["summary"]
+            print(f"- {name}: joint 50/90/95% " + " / ".join(mb.fmt(s[f"cov{p}_joint"]) for p in (50, 90, 95))
+                  + f"; 95% rectangle {mb.fmt(s['cov95_rect'])}; Šidák rectangle {mb.fmt(s['cov95_rect_sidak'])}; "
+                  f"CPU s/split {mb.fmt(s['cpu_seconds'], 2)} (training {mb.fmt(s['train_cpu_seconds'], 2)})")
 
 
 def main():
