@@ -78,6 +78,12 @@ targets' original units unless said otherwise):
 
 The summary gives the mean and standard error over the splits of each.
 
+Comparator (c) of issue 34, Meinert & Lavin's normal-inverse-Wishart
+evidential network, is bench/mvder.py (PyTorch; --method mvder runs it
+with the other options passed on): it imports this script's reader,
+splits, runner loop, summary and table, and writes bench/mvder_results.jsonl;
+its doc says which of the keys below its record has.
+
 A set the command refuses (atp1d: 411 features and 303 training rows;
 gcp train refuses a table with more inputs than rows) is recorded with
 its error and no splits.
@@ -453,9 +459,11 @@ def run_set(exe, name, n, method):
             s = splits[-1]
             es = "ES (t) {:.4g}".format(s["energy_score"]) if s["energy_score"] is not None else \
                 "ES (cal) {:.4g}".format(s["energy_score_cal"])
-            joint = f", joint region cover95 {s['cov95_joint_cal']:.3f}" if "cov95_joint_cal" in s else ""
-            print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, {es}, "
-                  f"rectangle cover95 {s['cov95_rect_cal']:.3f}{joint}, {s['seconds']:.0f} s", file=sys.stderr, flush=True)
+            joint = "".join(f", {what} {s[k]:.3f}" for k, what in (
+                ("cov95_rect_cal", "rectangle cover95"), ("cov95_joint_cal", "joint region cover95"),
+                ("cov95_joint", "joint region cover95 (t)")) if s.get(k) is not None)
+            print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, {es}{joint}, {s['seconds']:.0f} s",
+                  file=sys.stderr, flush=True)
     rec = {"dataset": name, "method": method, "command": COMMANDS.get(method), "n": n or None,
            "targets": header[len(header) - TARGETS[name]:], "commit": git("rev-parse", "HEAD"),
            "dirty": bool(git("status", "--porcelain", "--untracked-files=no", "--", ".",
@@ -507,6 +515,26 @@ def render(records, names):
             print(f"- {key[0]}, {key[1]}: " + "; ".join(f"{t} {fmt(v)}" for t, v in r["summary"]["rmse"].items()))
 
 
+# Methods run by a script of their own (PyTorch), which imports this one's
+# reader, splits, runner loop, summary and table: --method passes the other
+# options on.
+SCRIPTS = {"mvder": "mvder.py"}
+
+
+def run_script(script, args):
+    """Runs bench/SCRIPT with this run's options, under the first of this
+    Python and Debian's /usr/bin/python3 that imports torch; returns its
+    exit status. Its results file is its own unless --out names one."""
+    python = next((p for p in (sys.executable, "/usr/bin/python3")
+                   if subprocess.run([p, "-c", "import torch"], capture_output=True).returncode == 0), None)
+    if python is None:
+        return f"--method {args.method} needs PyTorch: apt-get install -y python3-torch"
+    cmd = [python, os.path.join(ROOT, "bench", script), "--datasets", args.datasets, "--n", str(args.n)]
+    if args.out != "bench/multi_results.jsonl":
+        cmd += ["--out", args.out]
+    return subprocess.run(cmd + ["--render-only"] * args.render_only).returncode
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated subset of " + ",".join(DATASETS))
@@ -523,8 +551,10 @@ def main():
     if args.method in PLANNED:
         sys.exit(f"--method {args.method}: {PLANNED[args.method]} is not built yet; "
                  f"add its runner to METHODS in bench/multi_benchmark.py once it is")
+    if args.method in SCRIPTS:
+        sys.exit(run_script(SCRIPTS[args.method], args))
     if args.method not in METHODS:
-        ap.error(f"unknown method {args.method!r}: choose from {', '.join([*METHODS, *PLANNED])}")
+        ap.error(f"unknown method {args.method!r}: choose from {', '.join([*METHODS, *SCRIPTS, *PLANNED])}")
     if args.n < 0 or args.n > FULL_SPLITS:
         ap.error(f"--n must be in 0..{FULL_SPLITS}")
     if args.make_splits:
