@@ -73,8 +73,9 @@ present in every row (a missing one is an error naming its line), each
 is standardized on its own and modelled as it is (no target transform),
 the automatic recipe decides on the held-out rows' joint NLL, and the
 calibration scales the joint region's covariance so that its 95% region
-holds 95% of the cross-fitted rows. -method gcp only, and not with
--validation 0.
+holds 95% of the cross-fitted rows. -method gcp, or ml for the
+full-covariance Gaussian network (the Cholesky factor of its covariance
+learned by maximum likelihood, no ν), and not with -validation 0.
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
 too when stderr is a terminal. Ctrl-C (or SIGTERM) stops the training
