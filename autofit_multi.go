@@ -15,10 +15,12 @@ import (
 // autoFitMulti is AutoFit for cfg.Targets ≥ 2, y row-major with Targets
 // values a row. Each target is standardized on its own, as Fit does; the
 // targets are not transformed (TargetTransforms must be nil or none
-// alone, else ErrConfig) nor dequantized; the ensemble keeps all its
-// heads from its best joint NLL's epoch (a multivariate model's mean
-// heads are not kept apart); there is no conformal calibration, and no
-// small-data widening (AutoResult.SmallData is 0).
+// alone, else ErrConfig) nor dequantized; the ensemble keeps its mean
+// heads from the epoch of the lowest sum over targets of the log of each
+// one's held-out mean squared error, at or after its best joint NLL's,
+// and trains on while either improves (multiValidationScores,
+// search.lastGain); there is no conformal calibration, and no small-data
+// widening (AutoResult.SmallData is 0).
 func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
 	if trs := opt.TargetTransforms; len(trs) > 1 || len(trs) == 1 && trs[0] != TransformNone {
 		return nil, AutoResult{}, fmt.Errorf("%w: AutoOptions.TargetTransforms = %v: a model of %d targets takes none", ErrConfig, trs, cfg.Targets)

@@ -310,3 +310,66 @@ func TestMultiFitEarlyStopping(t *testing.T) {
 		t.Errorf("ValidationShare: ValNLL %v, err %v", st2.ValNLL, err)
 	}
 }
+
+// TestMultiValidationScoresMeanScore: the mean heads' score of a model of
+// several targets is the sum over targets of the log of each one's mean
+// squared error, worked here from PredictMulti's means row by row, so
+// that no target's units decide the mean heads' epoch; the NLL is the
+// mean joint negative log density.
+// regression: the score was the squared errors summed over targets in
+// original units, which the noisiest targets decided.
+func TestMultiValidationScoresMeanScore(t *testing.T) {
+	const d, ty, n = 3, 3, 40
+	m := mustModel[float64](t, Config{Inputs: d, Hidden: []int{8}, Targets: ty, Seed: 5})
+	r := rand.New(rand.NewPCG(5, 6))
+	x, y := make([]float64, n*d), make([]float64, n*ty)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	for i := range y {
+		y[i] = r.NormFloat64() * []float64{1, 100, 0.01}[i%ty] // three scales
+	}
+	set := allRows(x, y, d)
+	set.ty = ty
+	ws := m.NewWorkspace()
+	var p MultiPrediction
+	var nll float64
+	sq := make([]float64, ty)
+	for i := range n {
+		if err := m.PredictMulti(ws, x[i*d:(i+1)*d], &p); err != nil {
+			t.Fatal(err)
+		}
+		for j := range ty {
+			e := p.Mean(j) - y[i*ty+j]
+			sq[j] += e * e
+		}
+		nll -= p.LogPDF(y[i*ty:(i+1)*ty]) / n
+	}
+	var want float64
+	for _, v := range sq {
+		want += math.Log(v / n)
+	}
+	gotNLL, got := m.multiValidationScores(m.NewWorkspace(), set, make([]float64, workspaceRows*d), make([]float64, workspaceRows*ty))
+	// The same sums in another order: only rounding differs.
+	if math.Abs(got-want) > 1e-12*math.Abs(want) || math.Abs(gotNLL-nll) > 1e-12*math.Abs(nll) {
+		t.Errorf("scores (%v, %v), want (%v, %v)", gotNLL, got, nll, want)
+	}
+}
+
+// TestLastGainWaitsForTheMeans: early stopping counts its patience from
+// the best NLL's epoch for one target, and for several from the later of
+// it and the mean heads' epoch.
+func TestLastGainWaitsForTheMeans(t *testing.T) {
+	r := &fitRun[float64]{stats: EpochStats{BestEpoch: 10}, meanEpoch: 30}
+	if got := (&search[float64]{}).lastGain(r); got != 10 {
+		t.Errorf("one target: %d, want the best NLL's epoch 10", got)
+	}
+	s := &search[float64]{targets: identityTargets(2)}
+	if got := s.lastGain(r); got != 30 {
+		t.Errorf("several targets: %d, want the mean heads' epoch 30", got)
+	}
+	r.meanEpoch = 5
+	if got := s.lastGain(r); got != 10 {
+		t.Errorf("several targets, mean heads' epoch 5: %d, want 10", got)
+	}
+}
