@@ -74,7 +74,8 @@ import (
 // rows' joint negative log density of the multivariate t (Fit's
 // validation score for several targets), each target standardized on its
 // own. The targets are neither transformed (TargetTransforms must be nil
-// or TransformNone alone, else ErrConfig) nor dequantized; the ensemble
+// or TransformNone alone, else ErrConfig); each target column on a
+// lattice is dequantized, as one target is, by its own spacing; the ensemble
 // keeps its mean heads from the epoch of the lowest sum over targets of
 // the log of each one's held-out mean squared error (so that every
 // target's relative precision counts alike, not the noisiest targets'

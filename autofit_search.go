@@ -62,8 +62,11 @@ type search[T Float] struct {
 	// calRows are held-out rows kept from selection and early stopping to
 	// calibrate on, in place of the cross-fit, when the data are large
 	// enough (minCalibrationRows); none otherwise.
-	calRows       rowSet[T]
-	quantum       float64 // the targets' lattice spacing (targetLattice), or 0
+	calRows rowSet[T]
+	quantum float64 // the targets' lattice spacing (targetLattice), or 0
+	// quanta are the lattice spacings of each target column (one target:
+	// quantum), which training dequantizes (runOptions.quanta).
+	quanta        []float64
 	xMean, xScale []float64
 	yMean, yScale float64
 	// targets is the standardization of each target of a model of
@@ -100,8 +103,11 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	if err := s.holdOut(x, y); err != nil {
 		return nil, err
 	}
-	if s.cfg.targets() == 1 {
+	if ty := s.cfg.targets(); ty == 1 {
 		s.quantum = targetLattice(y)
+		s.quanta = []float64{s.quantum}
+	} else {
+		s.quanta = columnLattices(y, ty)
 	}
 	if s.tc.BatchSize == 0 {
 		s.tc.BatchSize = autoBatch(s.trainRows.len())
@@ -255,7 +261,7 @@ func (s *search[T]) searchRounds() int {
 // meanHeads, the runs that make or follow an ensemble keep its mean heads'
 // own epoch too.
 func (s *search[T]) runOptions(meanHeads bool) runOptions {
-	return runOptions{seed: s.opt.Seed ^ searchStream, quantum: s.quantum, track: true, average: true, meanHeads: meanHeads}
+	return runOptions{seed: s.opt.Seed ^ searchStream, quanta: s.quanta, track: true, average: true, meanHeads: meanHeads}
 }
 
 // autoBatch returns AutoFit's minibatch size for n training rows when

@@ -70,7 +70,8 @@ widened for the uncertainty of its scale, and the summary warns.
 -target a,b,c trains one model of several targets (the multivariate
 Student t of the normal-Wishart GCP network): every target must be
 present in every row (a missing one is an error naming its line), each
-is standardized on its own and modelled as it is (no target transform),
+is standardized on its own and modelled as it is (no target transform;
+one on a lattice is dequantized by its own spacing),
 the automatic recipe decides on the held-out rows' joint NLL, and the
 calibration scales the joint region's covariance so that its 95% region
 holds 95% of the cross-fitted rows. -method gcp, or ml for the
