@@ -219,7 +219,9 @@ type AutoResult struct {
 	// tails), and the conformal joint region is left as it is.
 	SmallData int
 	// Quantum is the spacing of the lattice the targets lie on, whose
-	// training targets were dequantized (see AutoFit), or 0.
+	// training targets were dequantized (see AutoFit), or 0; 0 for
+	// several targets, whose lattice columns are each dequantized by
+	// their own spacing.
 	Quantum float64
 	// TrainRows and ValRows are how many rows trained and how many were
 	// held out; Candidates how many hyperparameter pairs were tried.

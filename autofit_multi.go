@@ -14,9 +14,12 @@ import (
 // autoFitMulti is AutoFit for cfg.Targets ≥ 2, y row-major with Targets
 // values a row. Each target is standardized on its own, as Fit does; the
 // targets are not transformed (TargetTransforms must be nil or none
-// alone, else ErrConfig) nor dequantized; the ensemble keeps all its
-// heads from its best joint NLL's epoch (a multivariate model's mean
-// heads are not kept apart). The joint region is calibrated and given a
+// alone, else ErrConfig); each target column on a lattice is dequantized
+// by its own spacing (columnLattices); the ensemble keeps its mean
+// heads from the epoch of the lowest sum over targets of the log of each
+// one's held-out mean squared error, at or after its best joint NLL's,
+// and trains on while either improves (multiValidationScores,
+// search.lastGain). The joint region is calibrated and given a
 // conformal calibration on the rows that calibrate one target, and
 // widened below trustedRows rows (AutoResult.SmallData), as one target's
 // interval is.

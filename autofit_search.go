@@ -68,8 +68,11 @@ type search[T Float] struct {
 	// calRows are held-out rows kept from selection and early stopping to
 	// calibrate on, in place of the cross-fit, when the data are large
 	// enough (minCalibrationRows); none otherwise.
-	calRows       rowSet[T]
-	quantum       float64 // the targets' lattice spacing (targetLattice), or 0
+	calRows rowSet[T]
+	quantum float64 // the targets' lattice spacing (targetLattice), or 0
+	// quanta are the lattice spacings of each target column (one target:
+	// quantum), which training dequantizes (runOptions.quanta).
+	quanta        []float64
 	xMean, xScale []float64
 	yMean, yScale float64
 	// targets is the standardization of each target of a model of
@@ -111,8 +114,11 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	if err := s.holdOut(x, y); err != nil {
 		return nil, err
 	}
-	if s.cfg.targets() == 1 {
+	if ty := s.cfg.targets(); ty == 1 {
 		s.quantum = targetLattice(y)
+		s.quanta = []float64{s.quantum}
+	} else {
+		s.quanta = columnLattices(y, ty)
 	}
 	if s.tc.BatchSize == 0 {
 		s.tc.BatchSize = autoBatch(s.trainRows.len())
@@ -266,7 +272,7 @@ func (s *search[T]) searchRounds() int {
 // meanHeads, the runs that make or follow an ensemble keep its mean heads'
 // own epoch too.
 func (s *search[T]) runOptions(meanHeads bool) runOptions {
-	return runOptions{seed: s.opt.Seed ^ searchStream, quantum: s.quantum, track: true, average: true, meanHeads: meanHeads && s.targets == nil}
+	return runOptions{seed: s.opt.Seed ^ searchStream, quanta: s.quanta, track: true, average: true, meanHeads: meanHeads}
 }
 
 // autoBatch returns AutoFit's minibatch size for n training rows when
@@ -516,11 +522,28 @@ func (s *search[T]) advance(c *candidate[T], budget int) {
 			return
 		}
 		c.curve = append(c.curve, c.score())
-		if r.stats.Epoch-r.stats.BestEpoch >= s.patience || c.lead != nil && behind(c.lead, c.score(), r.stats.Epoch, r.stats.BestEpoch, s.patience) {
+		if r.stats.Epoch-s.lastGain(r) >= s.patience || c.lead != nil && behind(c.lead, c.score(), r.stats.Epoch, r.stats.BestEpoch, s.patience) {
 			c.done = true
 			return
 		}
 	}
+}
+
+// lastGain returns the last epoch of r that early stopping counts its
+// patience from: its best NLL's, or for several targets the later of that
+// and its mean heads' (runOptions.meanHeads; multiValidationScores). With
+// several targets the joint NLL stops improving when the noisiest
+// targets' heads begin to fit their training rows, often long before a
+// target that the features nearly determine has its best mean: on the
+// slump data's inner splits the compressive strength's mean went on
+// improving for over a thousand epochs after the joint NLL's best.
+// Training on while the means improve costs epochs, not accuracy, since
+// the model keeps each head group's own best epoch.
+func (s *search[T]) lastGain(r *fitRun[T]) int {
+	if s.targets == nil {
+		return r.stats.BestEpoch
+	}
+	return max(r.stats.BestEpoch, r.meanEpoch)
 }
 
 // start builds c's model and trainer, with the shared standardization.

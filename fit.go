@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // FitOptions configures Trainer.Fit.
@@ -224,15 +225,16 @@ type fitRun[T Float] struct {
 	val     rowSet[T] // the validation rows; none without a validation set
 	ws      *Workspace[T]
 	shuffle *rand.Rand // draws each epoch's order
-	// quantum, when positive, is the spacing of the lattice the targets
-	// lie on (targetLattice), and jitter draws the uniform noise on
-	// (−quantum/2, quantum/2) that dequantizes every target the run
-	// trains on, anew at every step.
-	quantum float64
-	jitter  *rand.Rand
-	avg     *paramAverage[T] // the average the run scores and keeps, or nil
-	xb, yb  []T              // one minibatch, or one chunk of validation rows
-	best    []T              // the best epoch's parameters, when tracking
+	// quanta hold, for each target column, the spacing of the lattice
+	// its values lie on (targetLattice), or 0 for one that lies on none;
+	// jitter draws the uniform noise on (−q/2, q/2) that dequantizes
+	// every value of a column of spacing q the run trains on, anew at
+	// every step. Nil, and jitter nil, when no column is on a lattice.
+	quanta []float64
+	jitter *rand.Rand
+	avg    *paramAverage[T] // the average the run scores and keeps, or nil
+	xb, yb []T              // one minibatch, or one chunk of validation rows
+	best   []T              // the best epoch's parameters, when tracking
 	// bestMean, with runOptions.meanHeads, holds the parameters of
 	// meanEpoch, the epoch of lowest validation squared error bestSqErr
 	// among the best NLL's epoch and those after it, whose mean heads
@@ -252,8 +254,9 @@ type fitRun[T Float] struct {
 // runOptions are the settings of a fitRun beyond its rows.
 type runOptions struct {
 	seed uint64 // of the shuffles and the dequantizing noise
-	// quantum, when positive, dequantizes the targets (see fitRun).
-	quantum float64
+	// quanta, one a target column, dequantize those that are positive
+	// (see fitRun).
+	quanta []float64
 	// track keeps a copy of the parameters of the epoch with the lowest
 	// validation NLL; average scores and keeps the parameter average
 	// (paramAverage) instead of the last step's parameters.
@@ -278,12 +281,12 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 	r := &fitRun[T]{
 		t: t, train: train, val: val,
 		shuffle: rand.New(rand.NewPCG(o.seed, shuffleStream)),
-		quantum: o.quantum,
 		xb:      make([]T, rows*d), yb: make([]T, rows*max(train.ty, 1)),
 		learned: !m.standardized,
 		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
 	}
-	if o.quantum > 0 {
+	if slices.ContainsFunc(o.quanta, func(q float64) bool { return q > 0 }) {
+		r.quanta = o.quanta
 		r.jitter = rand.New(rand.NewPCG(o.seed, dequantizeStream))
 	}
 	if o.average {
@@ -367,8 +370,11 @@ func (r *fitRun[T]) pass(e int) (float64, error) {
 		k := min(bs, n-s)
 		r.train.gather(s, k, r.xb, r.yb)
 		if r.jitter != nil {
-			for i, v := range r.yb[:k] {
-				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
+			ty := len(r.quanta)
+			for i, v := range r.yb[:k*ty] {
+				if q := r.quanta[i%ty]; q > 0 {
+					r.yb[i] = T(float64(v) + q*(r.jitter.Float64()-0.5))
+				}
 			}
 		}
 		loss, err := t.Step(r.xb[:k*d], r.yb[:k*max(r.train.ty, 1)])

@@ -102,3 +102,18 @@ func onLattice(u []float64, h float64) bool {
 	}
 	return true
 }
+
+// columnLattices returns targetLattice of each of the ty columns of y,
+// row-major: a model of several targets dequantizes each column on a
+// lattice by its own spacing, as a model of one target does its target.
+func columnLattices[T Float](y []T, ty int) []float64 {
+	q := make([]float64, ty)
+	col := make([]T, len(y)/ty)
+	for j := range q {
+		for i := range col {
+			col[i] = y[i*ty+j]
+		}
+		q[j] = targetLattice(col)
+	}
+	return q
+}

@@ -3,6 +3,7 @@ package gcp
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gcpnet/gcp/internal/longtest"
@@ -101,5 +102,23 @@ func TestQuantizedTargetCalibrated(t *testing.T) {
 	}
 	if !(nllG-nllT <= 0.3) {
 		t.Errorf("Gaussian NLL %.4f exceeds the Student-t's %.4f by more than 0.3", nllG, nllT)
+	}
+}
+
+// TestColumnLattices: each column of a row-major target matrix gets its
+// own lattice spacing, worked by hand: integers step 1, a column on
+// multiples of 0.25 step 0.25 (4 points for 5 rows; targetLattice wants
+// no more points than rows), and a column off any lattice 0.
+func TestColumnLattices(t *testing.T) {
+	y := []float64{
+		-1, 0.25, 0.1234,
+		0, 1, 2.7182,
+		1, 0.75, 3.1416,
+		1, 0.5, 1.4142,
+		0, 0.5, 1.7321,
+	}
+	got := columnLattices(y, 3)
+	if want := []float64{1, 0.25, 0}; !slices.Equal(got, want) {
+		t.Errorf("columnLattices = %v, want %v", got, want)
 	}
 }

@@ -131,9 +131,10 @@ func (l *layout) head(h, k int) int { return h*l.members + k }
 // to dst, both shaped like l's parameters. The m heads are the first
 // Members raw outputs (head-major order): their columns come first in
 // each input's row of the stacked first layer, and their blocks first in
-// each later layer.
+// each later layer, up to the first output layer: the only one for one
+// target, the m heads' own for several (multiLayout).
 func copyMeanHeads[T Float](l *layout, dst, src []T) {
-	for i, ly := range l.layers {
+	for i, ly := range l.layers[:len(l.hidden)+1] {
 		if i == 0 {
 			n := l.members * l.hidden[0]
 			for j := range ly.cols {

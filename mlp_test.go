@@ -107,13 +107,19 @@ func TestNetworkGradient(t *testing.T) {
 // member's m output exactly as src's parameters do and every other raw
 // output exactly as dst's do. Each head is a separate network, so a
 // parameter copied too many or too few changes one of them; tanh keeps
-// every unit live, so that no parameter hides behind a dead ReLU.
+// every unit live, so that no parameter hides behind a dead ReLU. For
+// several targets the m head is one network of Targets outputs a member,
+// the members' side by side at the front of each row.
+// regression: for several targets it also copied the Cholesky and ν
+// heads' output layers.
 func TestCopyMeanHeads(t *testing.T) {
 	for _, tc := range []Config{
 		{Inputs: 3, Hidden: []int{5}, Members: 1, Activation: Tanh},
 		{Inputs: 2, Hidden: []int{4, 3}, Members: 3, Activation: Tanh},
 		{Inputs: 4, Hidden: []int{3, 2, 5}, Members: 2, FixedAlpha: 2, Activation: Tanh},
 		{Inputs: 3, Hidden: []int{4, 4}, Members: 2, Loss: LossGaussianML, Activation: Tanh},
+		{Inputs: 3, Hidden: []int{4, 3}, Members: 2, Targets: 3, Activation: Tanh},
+		{Inputs: 2, Hidden: []int{5}, Members: 3, Targets: 2, Loss: LossGaussianML, Activation: Tanh},
 	} {
 		src, dst := mustModel[float64](t, tc), mustModel[float64](t, tc)
 		r := rand.New(rand.NewPCG(1, 2))
@@ -131,6 +137,19 @@ func TestCopyMeanHeads(t *testing.T) {
 			}
 			forward(src.k, src.lay, Tanh, p, a, n)
 			outs[i] = slices.Clone(a.out)
+		}
+		if l := src.lay; l.targets > 1 { // row-major raw outputs, the means of member k at multiColumn
+			for i := range n * l.outputs {
+				row, col := i/l.outputs, i%l.outputs
+				want := outs[1][i]
+				if c := col - l.multiColumn(mvHeadMean, 0); c < l.members*l.targets && c >= 0 {
+					want = outs[0][i]
+				}
+				if got := outs[2][i]; got != want {
+					t.Errorf("%+v: row %d raw output %d = %v, want %v", tc, row, col, got, want)
+				}
+			}
+			continue
 		}
 		for h := 0; h < src.lay.heads; h++ {
 			want := outs[1] // dst's

@@ -310,3 +310,112 @@ func TestMultiFitEarlyStopping(t *testing.T) {
 		t.Errorf("ValidationShare: ValNLL %v, err %v", st2.ValNLL, err)
 	}
 }
+
+// TestMultiValidationScoresMeanScore: the mean heads' score of a model of
+// several targets is the sum over targets of the log of each one's mean
+// squared error, worked here from PredictMulti's means row by row, so
+// that no target's units decide the mean heads' epoch; the NLL is the
+// mean joint negative log density.
+// regression: the score was the squared errors summed over targets in
+// original units, which the noisiest targets decided.
+func TestMultiValidationScoresMeanScore(t *testing.T) {
+	const d, ty, n = 3, 3, 40
+	m := mustModel[float64](t, Config{Inputs: d, Hidden: []int{8}, Targets: ty, Seed: 5})
+	r := rand.New(rand.NewPCG(5, 6))
+	x, y := make([]float64, n*d), make([]float64, n*ty)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	for i := range y {
+		y[i] = r.NormFloat64() * []float64{1, 100, 0.01}[i%ty] // three scales
+	}
+	set := allRows(x, y, d)
+	set.ty = ty
+	ws := m.NewWorkspace()
+	var p MultiPrediction
+	var nll float64
+	sq := make([]float64, ty)
+	for i := range n {
+		if err := m.PredictMulti(ws, x[i*d:(i+1)*d], &p); err != nil {
+			t.Fatal(err)
+		}
+		for j := range ty {
+			e := p.Mean(j) - y[i*ty+j]
+			sq[j] += e * e
+		}
+		nll -= p.LogPDF(y[i*ty:(i+1)*ty]) / n
+	}
+	var want float64
+	for _, v := range sq {
+		want += math.Log(v / n)
+	}
+	gotNLL, got := m.multiValidationScores(m.NewWorkspace(), set, make([]float64, workspaceRows*d), make([]float64, workspaceRows*ty))
+	// The same sums in another order: only rounding differs.
+	if math.Abs(got-want) > 1e-12*math.Abs(want) || math.Abs(gotNLL-nll) > 1e-12*math.Abs(nll) {
+		t.Errorf("scores (%v, %v), want (%v, %v)", gotNLL, got, nll, want)
+	}
+}
+
+// TestLastGainWaitsForTheMeans: early stopping counts its patience from
+// the best NLL's epoch for one target, and for several from the later of
+// it and the mean heads' epoch.
+func TestLastGainWaitsForTheMeans(t *testing.T) {
+	r := &fitRun[float64]{stats: EpochStats{BestEpoch: 10}, meanEpoch: 30}
+	if got := (&search[float64]{}).lastGain(r); got != 10 {
+		t.Errorf("one target: %d, want the best NLL's epoch 10", got)
+	}
+	s := &search[float64]{targets: identityTargets(2)}
+	if got := s.lastGain(r); got != 30 {
+		t.Errorf("several targets: %d, want the mean heads' epoch 30", got)
+	}
+	r.meanEpoch = 5
+	if got := s.lastGain(r); got != 10 {
+		t.Errorf("several targets, mean heads' epoch 5: %d, want 10", got)
+	}
+}
+
+// TestMultiRunDequantizesEachLatticeColumn: a run of a model of several
+// targets trains on each lattice column plus uniform noise of its own
+// spacing, and on a column off any lattice as it is: the last minibatch
+// the run trained on holds, in column 0 (spacing 1), values within ±1/2
+// of the rows' integers and not equal to them, and in column 1 the rows'
+// values exactly.
+// regression: the targets of several were never dequantized, so the
+// t's density piled up on the lattice points (edm's joint NLL −3.0).
+func TestMultiRunDequantizesEachLatticeColumn(t *testing.T) {
+	const d, ty, n = 2, 2, 50
+	r := rand.New(rand.NewPCG(8, 9))
+	x, y := make([]float64, n*d), make([]float64, n*ty)
+	for i := range n {
+		x[i*d], x[i*d+1] = r.NormFloat64(), r.NormFloat64()
+		y[i*ty], y[i*ty+1] = float64(r.IntN(3)-1), r.NormFloat64()
+	}
+	data := allRows(x, y, d)
+	data.ty = ty
+	m := mustModel[float64](t, Config{Inputs: d, Hidden: []int{4}, Targets: ty, Seed: 1})
+	tr := mustTrainer(t, m, TrainConfig{BatchSize: 8, Seed: 1})
+	run, err := newFitRun(tr, data, rowSet[float64]{}, runOptions{seed: 3, quanta: columnLattices(y, ty)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run.pass(1); err != nil {
+		t.Fatal(err)
+	}
+	last := (n - 1) / 8 * 8
+	moved := 0
+	for i := range n - last {
+		row := run.train.row(last + i)
+		got0, got1 := run.yb[i*ty], run.yb[i*ty+1]
+		if e := got0 - y[row*ty]; !(math.Abs(e) < 0.5) {
+			t.Errorf("row %d: column 0 trained on %v, want within 1/2 of %v", row, got0, y[row*ty])
+		} else if e != 0 {
+			moved++
+		}
+		if got1 != y[row*ty+1] {
+			t.Errorf("row %d: column 1 trained on %v, want %v as it is", row, got1, y[row*ty+1])
+		}
+	}
+	if moved == 0 {
+		t.Error("no value of the lattice column was dequantized")
+	}
+}

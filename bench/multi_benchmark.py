@@ -23,10 +23,11 @@ Methods (--method):
   mvgcp     the multivariate GCP network, zero flags: gcp train -target
             a,b,c on the split's training rows, gcp eval and gcp predict
             on its test rows (run_mvgcp says which figures it records).
-  mvml      comparator (b), a full-covariance Gaussian network: not built
-            yet; the script stops with a clear message (status 1). Its
-            hook is the METHODS table: a function that returns the same
-            per-split record as run_product.
+  mvml      comparator (b), the full-covariance Gaussian network
+            (Config{Targets: d, Loss: LossGaussianML}: the Cholesky factor
+            of its covariance learned by maximum likelihood, no ν), zero
+            flags but the method's: as mvgcp with gcp train -method ml
+            -target a,b,c. Its joint-NLL is the Gaussian's.
 
 Per split, for the product method (every figure on the test rows, in the
 targets' original units unless said otherwise):
@@ -73,8 +74,21 @@ targets' original units unless said otherwise):
             the same for the rectangle of per-target levels 0.95^(1/d),
             the product density's own 95% rectangle (exact if the targets
             were independent given the features).
+  cov50_joint_cal, cov90_joint_cal, cov95_joint_cal
+            the share of test rows inside the calibrated joint region of
+            level 50/90/95%: for the product, the product of the
+            calibrated marginals N(mean_j, sd_corrected_j²), whose region
+            is Σ_j ((y_j − mean_j)/sd_corrected_j)² ≤ χ²_d(level) (the
+            ellipsoid of a Gaussian with diagonal covariance; sd_corrected
+            read from gcp predict); for mvgcp and mvml, gcp eval's
+            joint-cov50/90/95-cal (the calibrated region N(m, c·Σ̃)).
   seconds, train_seconds[t]
             the split's wall time and each training's.
+  cpu_seconds, train_cpu_seconds
+            user plus system CPU seconds of the gcp processes the split ran
+            (getrusage of the finished children), in all and in gcp train
+            alone: on a machine shared with other work, the wall times
+            depend on the load and these do not (much).
 
 The summary gives the mean and standard error over the splits of each.
 
@@ -113,6 +127,7 @@ import json
 import math
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -205,8 +220,8 @@ def grid_levels(d):
 
 def parse_predict(text, nlevels):
     """Returns, per row, (mean, lo/hi pairs of the calibrated intervals,
-    lo/hi pairs of the Student-t intervals), each pair list in -levels
-    order. The columns are located by position: mean, the calibrated
+    lo/hi pairs of the Student-t intervals, sd_corrected), each pair list
+    in -levels order. The columns are located by position: mean, the calibrated
     pairs, the conformal pairs if any, sd_corrected, the Student-t pairs."""
     rows = list(csv.reader(text.splitlines()))
     head = rows[0]
@@ -220,7 +235,7 @@ def parse_predict(text, nlevels):
         v = [float(x) for x in r]
         cal = [(v[1 + 2 * i], v[2 + 2 * i]) for i in range(nlevels)]
         st = [(v[t0 + 2 * i], v[t0 + 1 + 2 * i]) for i in range(nlevels)]
-        out.append((v[0], cal, st))
+        out.append((v[0], cal, st, v[t0 - 1]))
     return out
 
 
@@ -246,6 +261,35 @@ def parse_eval(text):
         if line.startswith("PIT"):
             pred = None
     return out
+
+
+def chi2_cdf(x, d):
+    """P(χ²_d ≤ x): the regularized lower incomplete gamma P(d/2, x/2) by
+    its power series (Abramowitz & Stegun 6.5.29), to 1e-15 relative."""
+    if x <= 0:
+        return 0.0
+    a, z = d / 2, x / 2
+    term = total = 1 / a
+    k = 1
+    while term > 1e-17 * total:
+        term *= z / (a + k)
+        total += term
+        k += 1
+    return math.exp(a * math.log(z) - z - math.lgamma(a)) * total
+
+
+def chi2_quantile(p, d):
+    """The p-quantile of χ²_d, by bisection on chi2_cdf."""
+    lo, hi = 0.0, 1.0
+    while chi2_cdf(hi, d) < p:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if chi2_cdf(mid, d) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+JOINT_LEVELS = (50, 90, 95)  # the calibrated joint regions' levels, in percent
 
 
 def quantile_points(pairs):
@@ -307,14 +351,16 @@ def run_product(exe, name, split, header, rows, test, tmp):
     for key in ("rmse", "nll", "nll_cal", "crps", "crps_cal", "cov95_cal"):
         rec[key] = {}
     preds = []
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), children_cpu()
+    rec["train_cpu_seconds"] = 0.0
     for j, t in enumerate(names):
         tr, te, model = f"train_{j}.csv", f"test_{j}.csv", f"model_{j}.gcpm"  # in tmp, gcp's working folder
         write_csv(os.path.join(tmp, tr), header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in train])
         write_csv(os.path.join(tmp, te), header[:nf] + [t], [r[:nf] + [r[nf + j]] for r in test_rows])
-        t1 = time.monotonic()
+        t1, c1 = time.monotonic(), children_cpu()
         gcp(exe, ["train", "-data", tr, "-o", model], tmp)
         rec["train_seconds"][t] = round(time.monotonic() - t1, 2)
+        rec["train_cpu_seconds"] += children_cpu() - c1
         preds.append(parse_predict(gcp(exe, ["predict", "-model", model, "-data", te, "-levels", lv], tmp),
                                    len(levels)))
         ev = parse_eval(gcp(exe, ["eval", "-model", model, "-data", te], tmp))
@@ -328,7 +374,12 @@ def run_product(exe, name, split, header, rows, test, tmp):
     rng = random.Random(f"{name}/{split}/product")
     es = {"t": [0.0, 0.0, [0.0] * d], "cal": [0.0, 0.0, [0.0] * d]}
     inside, inside_sidak = 0, 0
+    r2 = {lv: chi2_quantile(lv / 100, d) for lv in JOINT_LEVELS}
+    inside_joint = {lv: 0 for lv in JOINT_LEVELS}
     for i, y in enumerate(ys):
+        q = sum(((yj - preds[j][i][0]) / preds[j][i][3]) ** 2 for j, yj in enumerate(y))
+        for lv in JOINT_LEVELS:
+            inside_joint[lv] += q <= r2[lv]
         pts = {"t": [quantile_points(preds[j][i][2]) for j in range(d)],
                "cal": [quantile_points(preds[j][i][1]) for j in range(d)]}
         for kind, (v, vs, per) in energy_scores(y, pts, scale, rng).items():
@@ -347,13 +398,34 @@ def run_product(exe, name, split, header, rows, test, tmp):
     rec["es1d_cal"] = dict(zip(names, es["cal"][2]))
     rec["cov95_rect_cal"] = inside / len(ys)
     rec["cov95_rect_sidak_cal"] = inside_sidak / len(ys)
+    for lv in JOINT_LEVELS:
+        rec[f"cov{lv}_joint_cal"] = inside_joint[lv] / len(ys)
+    rec["train_cpu_seconds"] = round(rec["train_cpu_seconds"], 2)
     rec["seconds"] = round(time.monotonic() - t0, 1)
+    rec["cpu_seconds"] = round(children_cpu() - cpu0, 2)
     return rec
 
 
+def children_cpu():
+    """User plus system CPU seconds of this script's finished children."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run_mvgcp(exe, name, split, header, rows, test, tmp):
-    """The multivariate GCP network on one split, with zero flags:
-    gcp train -target a,b,c, gcp predict (the calibrated marginals' 95%
+    """The multivariate GCP network (run_joint)."""
+    return run_joint(exe, name, split, header, rows, test, tmp, [])
+
+
+def run_mvml(exe, name, split, header, rows, test, tmp):
+    """Comparator (b), the full-covariance Gaussian network trained by
+    maximum likelihood (run_joint with -method ml)."""
+    return run_joint(exe, name, split, header, rows, test, tmp, ["-method", "ml"])
+
+
+def run_joint(exe, name, split, header, rows, test, tmp, flags):
+    """A model of several targets on one split, with zero flags but the
+    method's (flags): gcp train -target a,b,c, gcp predict (the calibrated marginals' 95%
     intervals, for the rectangle) and gcp eval (per-target and joint
     lines). Returns the split's record with run_product's keys where the
     command has the figure: joint_nll is eval's joint-NLL (the
@@ -369,9 +441,10 @@ def run_mvgcp(exe, name, split, header, rows, test, tmp):
     rec = {"split": split, "n_train": len(train), "n_test": len(test)}
     write_csv(os.path.join(tmp, "train.csv"), header, train)
     write_csv(os.path.join(tmp, "test.csv"), header, test_rows)
-    t0 = time.monotonic()
-    gcp(exe, ["train", "-data", "train.csv", "-target", ",".join(names), "-o", "model.gcpm"], tmp)
+    t0, cpu0 = time.monotonic(), children_cpu()
+    gcp(exe, ["train", "-data", "train.csv", "-target", ",".join(names), "-o", "model.gcpm", *flags], tmp)
     rec["train_seconds"] = {",".join(names): round(time.monotonic() - t0, 2)}
+    rec["train_cpu_seconds"] = round(children_cpu() - cpu0, 2)
     ev = {}
     for line in gcp(exe, ["eval", "-model", "model.gcpm", "-data", "test.csv"], tmp).splitlines():
         k, v = line.split()
@@ -398,6 +471,7 @@ def run_mvgcp(exe, name, split, header, rows, test, tmp):
         rec[f"cov{lv}_joint_cal"] = ev[f"joint-cov{lv}-cal"]
         rec[f"cov{lv}_joint_conformal"] = ev.get(f"joint-cov{lv}-conformal")
     rec["seconds"] = round(time.monotonic() - t0, 1)
+    rec["cpu_seconds"] = round(children_cpu() - cpu0, 2)
     return rec
 
 
@@ -410,14 +484,17 @@ def percent_label(level, row):
 
 # Each method's runner: (exe, name, split, header, rows, test rows, temp dir)
 # -> the split's record, with at least the keys run_product gives.
-METHODS = {"product": run_product, "mvgcp": run_mvgcp}
+METHODS = {"product": run_product, "mvgcp": run_mvgcp, "mvml": run_mvml}
 # Methods issue 34 plans, not built yet: --method names them and stops.
-PLANNED = {"mvml": "comparator (b), a full-covariance Gaussian network (issue 34, item 6)"}
+PLANNED = {}
 
 COMMANDS = {"product": "gcp train -data TRAIN_j.csv -o MODEL_j.gcpm; "
             "gcp predict -model MODEL_j.gcpm -data TEST_j.csv -levels GRID; "
             "gcp eval -model MODEL_j.gcpm -data TEST_j.csv (per target j)",
             "mvgcp": "gcp train -data TRAIN.csv -target a,b,c -o MODEL.gcpm; "
+            "gcp eval -model MODEL.gcpm -data TEST.csv; "
+            "gcp predict -model MODEL.gcpm -data TEST.csv -levels 0.95,SIDAK",
+            "mvml": "gcp train -data TRAIN.csv -target a,b,c -method ml -o MODEL.gcpm; "
             "gcp eval -model MODEL.gcpm -data TEST.csv; "
             "gcp predict -model MODEL.gcpm -data TEST.csv -levels 0.95,SIDAK"}
 
@@ -494,20 +571,21 @@ def fmt(stat, digits=3):
 
 
 def render(records, names):
-    print("\n| Data set | Method | Splits | Joint NLL (t) | Joint NLL (cal) | Energy score (t) | "
-          "Energy score, std. units (t) | 95% rectangle cover (cal) | Šidák rectangle cover (cal) | Wall s |")
-    print("|" + " --- |" * 10)
+    print("\n| Data set | Method | Splits | Joint NLL (t) | Energy score (cal) | "
+          "Joint cover 50/90/95% (cal) | 95% rectangle cover (cal) | Train CPU s/split | Wall s |")
+    print("|" + " --- |" * 9)
     for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
         if key[0] not in names:
             continue
         r = records[key]
         if "refused" in r:
-            print(f"| {key[0]} | {key[1]} | refused: {r['refused']} |" + " — |" * 7)
+            print(f"| {key[0]} | {key[1]} | refused: {r['refused']} |" + " — |" * 6)
             continue
         s = r["summary"]
-        print(f"| {key[0]} | {key[1]} | {s['splits']} | {fmt(s['joint_nll'])} | {fmt(s['joint_nll_cal'])} | "
-              f"{fmt(s['energy_score'])} | {fmt(s['energy_score_std'])} | {fmt(s['cov95_rect_cal'])} | "
-              f"{fmt(s['cov95_rect_sidak_cal'])} | {r['wall_seconds']:.0f} |")
+        cov = " / ".join(f"{s[f'cov{lv}_joint_cal']['mean']:.3f}" if s.get(f"cov{lv}_joint_cal") else "—"
+                         for lv in JOINT_LEVELS)
+        print(f"| {key[0]} | {key[1]} | {s['splits']} | {fmt(s['joint_nll'])} | {fmt(s['energy_score_cal'])} | "
+              f"{cov} | {fmt(s['cov95_rect_cal'])} | {fmt(s.get('train_cpu_seconds'), 1)} | {r['wall_seconds']:.0f} |")
     print("\nPer-target RMSE (original units, mean ± SE over the splits):\n")
     for key in sorted(records, key=lambda k: (DATASETS.index(k[0]), k[1])):
         r = records[key]

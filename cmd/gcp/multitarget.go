@@ -116,13 +116,15 @@ func cmpErr(err error, what string) error {
 }
 
 // checkMulti returns an error for flags that do not apply to a model of
-// several targets: a method other than gcp, -validation 0 (the targets
+// several targets: a method other than gcp and ml (ml trains the
+// full-covariance Gaussian network, the comparator that shows what the
+// multivariate t's heavy tails and correction buy), -validation 0 (the targets
 // are trained by the automatic recipe only), a target transform, and
 // -fixed-alpha.
 func (f *recipeFlags) checkMulti(c *command) error {
 	switch {
-	case f.meth.loss != gcp.LossGCP || !f.meth.network():
-		return fmt.Errorf("-method %s: %w (gcp only)", f.meth, errMultiTarget)
+	case f.meth.loss != gcp.LossGCP && f.meth.loss != gcp.LossGaussianML || !f.meth.network():
+		return fmt.Errorf("-method %s: %w (gcp or ml only)", f.meth, errMultiTarget)
 	case *f.validation == 0:
 		return fmt.Errorf("-validation 0: %w: they train by the automatic recipe", errMultiTarget)
 	case *f.transform != "auto" && *f.transform != "none":

@@ -70,12 +70,15 @@ widened for the uncertainty of its scale, and the summary warns.
 -target a,b,c trains one model of several targets (the multivariate
 Student t of the normal-Wishart GCP network): every target must be
 present in every row (a missing one is an error naming its line), each
-is standardized on its own and modelled as it is (no target transform),
+is standardized on its own and modelled as it is (no target transform;
+one on a lattice is dequantized by its own spacing),
 the automatic recipe decides on the held-out rows' joint NLL, and the
 calibration fits the joint region, a multivariate t of the corrected
 covariance's shape, its scale and degrees of freedom by maximum
 likelihood on the cross-fitted rows (widened below 100 rows), whose
-distances also give the conformal joint region. -method gcp only, and not with
+distances also give the conformal joint region. -method gcp, or ml for
+the full-covariance Gaussian network (the Cholesky factor of its
+covariance learned by maximum likelihood, no ν), and not with
 -validation 0.
 
 A summary of the fit is printed on stderr; a progress bar is drawn there
