@@ -224,15 +224,15 @@ type fitRun[T Float] struct {
 	val     rowSet[T] // the validation rows; none without a validation set
 	ws      *Workspace[T]
 	shuffle *rand.Rand // draws each epoch's order
-	// quantum, when positive, is the spacing of the lattice the targets
-	// lie on (targetLattice), and jitter draws the uniform noise on
-	// (−quantum/2, quantum/2) that dequantizes every target the run
-	// trains on, anew at every step.
-	quantum float64
-	jitter  *rand.Rand
-	avg     *paramAverage[T] // the average the run scores and keeps, or nil
-	xb, yb  []T              // one minibatch, or one chunk of validation rows
-	best    []T              // the best epoch's parameters, when tracking
+	// quanta, when not nil, holds for each target the spacing of the
+	// lattice it lies on (targetLattice), 0 for a continuous one, and
+	// jitter draws the uniform noise on (−h/2, h/2) that dequantizes
+	// every quantized target the run trains on, anew at every step.
+	quanta []float64
+	jitter *rand.Rand
+	avg    *paramAverage[T] // the average the run scores and keeps, or nil
+	xb, yb []T              // one minibatch, or one chunk of validation rows
+	best   []T              // the best epoch's parameters, when tracking
 	// bestMean, with runOptions.meanHeads, holds the parameters of
 	// meanEpoch, the epoch of lowest validation squared error bestSqErr
 	// among the best NLL's epoch and those after it, whose mean heads
@@ -252,8 +252,8 @@ type fitRun[T Float] struct {
 // runOptions are the settings of a fitRun beyond its rows.
 type runOptions struct {
 	seed uint64 // of the shuffles and the dequantizing noise
-	// quantum, when positive, dequantizes the targets (see fitRun).
-	quantum float64
+	// quanta, when not nil, dequantizes the targets (see fitRun).
+	quanta []float64
 	// track keeps a copy of the parameters of the epoch with the lowest
 	// validation NLL; average scores and keeps the parameter average
 	// (paramAverage) instead of the last step's parameters.
@@ -278,12 +278,12 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 	r := &fitRun[T]{
 		t: t, train: train, val: val,
 		shuffle: rand.New(rand.NewPCG(o.seed, shuffleStream)),
-		quantum: o.quantum,
+		quanta:  o.quanta,
 		xb:      make([]T, rows*d), yb: make([]T, rows*max(train.ty, 1)),
 		learned: !m.standardized,
 		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
 	}
-	if o.quantum > 0 {
+	if o.quanta != nil {
 		r.jitter = rand.New(rand.NewPCG(o.seed, dequantizeStream))
 	}
 	if o.average {
@@ -366,12 +366,11 @@ func (r *fitRun[T]) pass(e int) (float64, error) {
 	for s := 0; s < n; s += bs {
 		k := min(bs, n-s)
 		r.train.gather(s, k, r.xb, r.yb)
+		yb := r.yb[:k*max(r.train.ty, 1)]
 		if r.jitter != nil {
-			for i, v := range r.yb[:k] {
-				r.yb[i] = T(float64(v) + r.quantum*(r.jitter.Float64()-0.5))
-			}
+			dequantize(yb, r.quanta, r.jitter)
 		}
-		loss, err := t.Step(r.xb[:k*d], r.yb[:k*max(r.train.ty, 1)])
+		loss, err := t.Step(r.xb[:k*d], yb)
 		if err != nil {
 			if r.learned && e == 1 && s == 0 {
 				m.resetStandardization() // nothing was trained: leave no trace
