@@ -219,10 +219,13 @@ type AutoResult struct {
 	// tails), and the conformal joint region is left as it is.
 	SmallData int
 	// Quantum is the spacing of the lattice the targets lie on, whose
-	// training targets were dequantized (see AutoFit), or 0; 0 for
-	// several targets, whose lattice columns are each dequantized by
-	// their own spacing.
+	// training targets were dequantized (see AutoFit), or 0. For several
+	// targets it is 0, and Quanta holds each target's spacing in the
+	// order of the targets, 0 for a continuous one, each target
+	// dequantized on its own; Quanta is nil when no target lies on a
+	// lattice, as it is for one target.
 	Quantum float64
+	Quanta  []float64
 	// TrainRows and ValRows are how many rows trained and how many were
 	// held out; Candidates how many hyperparameter pairs were tried.
 	TrainRows, ValRows, Candidates int

@@ -14,12 +14,13 @@ import (
 // autoFitMulti is AutoFit for cfg.Targets ≥ 2, y row-major with Targets
 // values a row. Each target is standardized on its own, as Fit does; the
 // targets are not transformed (TargetTransforms must be nil or none
-// alone, else ErrConfig); each target column on a lattice is dequantized
-// by its own spacing (columnLattices); the ensemble keeps its mean
-// heads from the epoch of the lowest sum over targets of the log of each
-// one's held-out mean squared error, at or after its best joint NLL's,
-// and trains on while either improves (multiValidationScores,
-// search.lastGain). The joint region is calibrated and given a
+// alone, else ErrConfig); each target on a lattice (targetLattices) is
+// dequantized with its own spacing, in training and in the calibration,
+// as one target is; the ensemble keeps its mean heads from the epoch of
+// the lowest sum over targets of the log of each one's held-out mean
+// squared error, at or after its best joint NLL's, and trains on while
+// either improves (multiValidationScores, search.lastGain). The joint
+// region is calibrated and given a
 // conformal calibration on the rows that calibrate one target, and
 // widened below trustedRows rows (AutoResult.SmallData), as one target's
 // interval is.
@@ -49,7 +50,10 @@ func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y
 // CorrectedScale is s, CVNLL the mean joint negative log density of the
 // multivariate t over those rows, and CVCoverage95 the share of them
 // inside the calibrated 95% region, each row judged by a region fitted
-// without it (cvCoverage95).
+// without it (cvCoverage95). With quantized targets, s and ν are fitted
+// to the dequantized targets (drawn once from the seed), the variable the
+// model learned, while CVNLL, CVCoverage95 and the conformal distances
+// take the targets as observed, as one target's calibration does.
 func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error) {
 	final, preds, rows, err := finishRun(s, win, predictMultiSet[T], func() ([]MultiPrediction, []int32) {
 		f, epochs := s.trainFolds(win)
@@ -63,25 +67,36 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	res := s.result(win, final)
 	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
-		d := s.data.ty
-		q, y := make([]float64, len(rows)), make([]float64, d)
-		var nll float64
-		for i, row := range rows {
-			for j := range y {
-				y[j] = float64(s.data.y[int(row)*d+j])
-			}
-			r := preds[i].Mahalanobis(y)
-			q[i] = r * r
-			nll -= preds[i].LogPDF(y)
+		d, y := s.data.ty, s.targetsOf(rows)
+		q, nll := jointDistances(preds, y, d)
+		fit := q // the distances the region is fitted to: dequantized, as training was
+		if s.quanta != nil {
+			fit, _ = jointDistances(preds, s.dequantized(y), d)
 		}
 		var nu float64
-		m.corrScale, nu = calibrateRegion(q, d, s.data.len())
+		m.corrScale, nu = calibrateRegion(fit, d, s.data.len())
 		m.ext.region = &jointRegion{nu: nu, conformal: jointConformalScores(q)}
 		res.CorrectedScale, res.RegionNu = m.corrScale, nu
-		res.CVNLL, res.CVCoverage95, res.CVRows = nll/float64(len(rows)), cvCoverage95(q, d, s.data.len()), len(rows)
+		res.CVNLL, res.CVCoverage95, res.CVRows = nll, cvCoverage95(fit, q, d, s.data.len()), len(rows)
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}
 	}
 	return m, res, nil
+}
+
+// jointDistances returns the squared Mahalanobis distances under Σ̃ of
+// the targets y (row-major, d a row) from their predictions preds, and
+// the mean joint negative log density of the multivariate t over them.
+func jointDistances[T Float](preds []MultiPrediction, y []T, d int) (q []float64, nll float64) {
+	q, v := make([]float64, len(preds)), make([]float64, d)
+	for i := range preds {
+		for j := range v {
+			v[j] = float64(y[i*d+j])
+		}
+		r := preds[i].Mahalanobis(v)
+		q[i] = r * r
+		nll -= preds[i].LogPDF(v)
+	}
+	return q, nll / float64(len(preds))
 }

@@ -78,14 +78,15 @@ import (
 // row, and steps 1 to 4 run as above, every choice made on the held-out
 // rows' joint negative log density of the multivariate t (Fit's
 // validation score for several targets), each target standardized on its
-// own. The targets are neither transformed (TargetTransforms must be nil
-// or TransformNone alone, else ErrConfig); each target column on a
-// lattice is dequantized, as one target is, by its own spacing; the ensemble
-// keeps its mean heads from the epoch of the lowest sum over targets of
-// the log of each one's held-out mean squared error (so that every
-// target's relative precision counts alike, not the noisiest targets'
-// squared errors), at or after the best joint NLL's, and its early
-// stopping waits for either to stop improving; a NaN or ±Inf target cell (a
+// own. The targets are not transformed (TargetTransforms must be nil or
+// TransformNone alone, else ErrConfig); each target on a lattice is
+// dequantized on its own, by noise of its own spacing (AutoResult.Quanta),
+// and the others are left as they are; the ensemble keeps its mean heads
+// from the epoch of the lowest sum over targets of the log of each one's
+// held-out mean squared error (so that every target's relative precision
+// counts alike, not the noisiest targets' squared errors), at or after
+// the best joint NLL's, and its early stopping waits for either to stop
+// improving; a NaN or ±Inf target cell (a
 // missing one) is refused with ErrNonFinite naming its row and target.
 // Step 4 calibrates the joint region instead of the variance: a scale c
 // on the corrected covariance (MultiPrediction.RegionScale) such that the

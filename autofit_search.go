@@ -69,9 +69,8 @@ type search[T Float] struct {
 	// calibrate on, in place of the cross-fit, when the data are large
 	// enough (minCalibrationRows); none otherwise.
 	calRows rowSet[T]
-	quantum float64 // the targets' lattice spacing (targetLattice), or 0
-	// quanta are the lattice spacings of each target column (one target:
-	// quantum), which training dequantizes (runOptions.quanta).
+	// quanta holds each target's lattice spacing (targetLattices), nil
+	// when no target lies on a lattice.
 	quanta        []float64
 	xMean, xScale []float64
 	yMean, yScale float64
@@ -114,12 +113,7 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	if err := s.holdOut(x, y); err != nil {
 		return nil, err
 	}
-	if ty := s.cfg.targets(); ty == 1 {
-		s.quantum = targetLattice(y)
-		s.quanta = []float64{s.quantum}
-	} else {
-		s.quanta = columnLattices(y, ty)
-	}
+	s.quanta = targetLattices(y, s.cfg.targets())
 	if s.tc.BatchSize == 0 {
 		s.tc.BatchSize = autoBatch(s.trainRows.len())
 	}
@@ -403,13 +397,21 @@ func finishRun[T Float, P any](s *search[T], win *candidate[T], predict func(*Mo
 // result returns what AutoResult says of the model of win's settings
 // that final trained, before its calibration.
 func (s *search[T]) result(win *candidate[T], final *fitRun[T]) AutoResult {
-	return AutoResult{
+	res := AutoResult{
 		LearningRate: win.lr, Dropout: win.dropout, Hidden: slices.Clone(win.hidden), ScaleWeighting: win.weighting,
 		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch, MeanEpoch: final.meanEpoch,
 		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,
-		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(), Quantum: s.quantum,
+		VarScale: 1, CorrectedScale: 1, CVNLL: math.NaN(), CVCoverage95: math.NaN(),
 		SmallData: smallData(s.data.len()),
 	}
+	switch {
+	case s.quanta == nil:
+	case s.targets == nil:
+		res.Quantum = s.quanta[0]
+	default:
+		res.Quanta = slices.Clone(s.quanta)
+	}
+	return res
 }
 
 // ensemble trains the ensemble of Config.Members networks with the
@@ -650,18 +652,16 @@ func (s *search[T]) calibrateScores(m *Model[T], preds []Prediction, y []T) cali
 	return c
 }
 
-// dequantized returns the targets y plus the uniform noise on
-// (−quantum/2, quantum/2) that training added to them (fitRun), drawn
-// from the search's seed, or y itself for targets not on a lattice.
+// dequantized returns the targets y (row-major, as the data hold them)
+// plus the uniform noise on (−h/2, h/2) that training added to those on
+// a lattice of spacing h (fitRun), drawn once from the search's seed, or
+// y itself when no target is on a lattice.
 func (s *search[T]) dequantized(y []T) []T {
-	if s.quantum == 0 {
+	if s.quanta == nil {
 		return y
 	}
-	r := rand.New(rand.NewPCG(s.opt.Seed, dequantizeStream))
-	out := make([]T, len(y))
-	for i, v := range y {
-		out[i] = T(float64(v) + s.quantum*(r.Float64()-0.5))
-	}
+	out := slices.Clone(y)
+	dequantize(out, s.quanta, rand.New(rand.NewPCG(s.opt.Seed, dequantizeStream)))
 	return out
 }
 

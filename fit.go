@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 )
 
 // FitOptions configures Trainer.Fit.
@@ -225,11 +224,10 @@ type fitRun[T Float] struct {
 	val     rowSet[T] // the validation rows; none without a validation set
 	ws      *Workspace[T]
 	shuffle *rand.Rand // draws each epoch's order
-	// quanta hold, for each target column, the spacing of the lattice
-	// its values lie on (targetLattice), or 0 for one that lies on none;
-	// jitter draws the uniform noise on (−q/2, q/2) that dequantizes
-	// every value of a column of spacing q the run trains on, anew at
-	// every step. Nil, and jitter nil, when no column is on a lattice.
+	// quanta, when not nil, holds for each target the spacing of the
+	// lattice it lies on (targetLattice), 0 for a continuous one, and
+	// jitter draws the uniform noise on (−h/2, h/2) that dequantizes
+	// every quantized target the run trains on, anew at every step.
 	quanta []float64
 	jitter *rand.Rand
 	avg    *paramAverage[T] // the average the run scores and keeps, or nil
@@ -254,8 +252,7 @@ type fitRun[T Float] struct {
 // runOptions are the settings of a fitRun beyond its rows.
 type runOptions struct {
 	seed uint64 // of the shuffles and the dequantizing noise
-	// quanta, one a target column, dequantize those that are positive
-	// (see fitRun).
+	// quanta, when not nil, dequantizes the targets (see fitRun).
 	quanta []float64
 	// track keeps a copy of the parameters of the epoch with the lowest
 	// validation NLL; average scores and keeps the parameter average
@@ -281,12 +278,12 @@ func newFitRun[T Float](t *Trainer[T], train, val rowSet[T], o runOptions) (*fit
 	r := &fitRun[T]{
 		t: t, train: train, val: val,
 		shuffle: rand.New(rand.NewPCG(o.seed, shuffleStream)),
+		quanta:  o.quanta,
 		xb:      make([]T, rows*d), yb: make([]T, rows*max(train.ty, 1)),
 		learned: !m.standardized,
 		stats:   EpochStats{ValNLL: math.NaN(), BestValNLL: math.NaN()},
 	}
-	if slices.ContainsFunc(o.quanta, func(q float64) bool { return q > 0 }) {
-		r.quanta = o.quanta
+	if o.quanta != nil {
 		r.jitter = rand.New(rand.NewPCG(o.seed, dequantizeStream))
 	}
 	if o.average {
@@ -369,15 +366,11 @@ func (r *fitRun[T]) pass(e int) (float64, error) {
 	for s := 0; s < n; s += bs {
 		k := min(bs, n-s)
 		r.train.gather(s, k, r.xb, r.yb)
+		yb := r.yb[:k*max(r.train.ty, 1)]
 		if r.jitter != nil {
-			ty := len(r.quanta)
-			for i, v := range r.yb[:k*ty] {
-				if q := r.quanta[i%ty]; q > 0 {
-					r.yb[i] = T(float64(v) + q*(r.jitter.Float64()-0.5))
-				}
-			}
+			dequantize(yb, r.quanta, r.jitter)
 		}
-		loss, err := t.Step(r.xb[:k*d], r.yb[:k*max(r.train.ty, 1)])
+		loss, err := t.Step(r.xb[:k*d], yb)
 		if err != nil {
 			if r.learned && e == 1 && s == 0 {
 				m.resetStandardization() // nothing was trained: leave no trace

@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -103,17 +104,38 @@ func onLattice(u []float64, h float64) bool {
 	return true
 }
 
-// columnLattices returns targetLattice of each of the ty columns of y,
-// row-major: a model of several targets dequantizes each column on a
-// lattice by its own spacing, as a model of one target does its target.
-func columnLattices[T Float](y []T, ty int) []float64 {
-	q := make([]float64, ty)
-	col := make([]T, len(y)/ty)
-	for j := range q {
+// targetLattices returns, for y row-major with d targets a row, each
+// target's lattice spacing (targetLattice, 0 for a continuous one), or
+// nil when no target is quantized: a model of continuous targets trains
+// exactly as it would without the lattice check.
+func targetLattices[T Float](y []T, d int) []float64 {
+	quanta := make([]float64, d)
+	col := make([]T, len(y)/d)
+	quantized := false
+	for j := range quanta {
 		for i := range col {
-			col[i] = y[i*ty+j]
+			col[i] = y[i*d+j]
 		}
-		q[j] = targetLattice(col)
+		quanta[j] = targetLattice(col)
+		quantized = quantized || quanta[j] > 0
 	}
-	return q
+	if !quantized {
+		return nil
+	}
+	return quanta
+}
+
+// dequantize adds to each quantized target of y, row-major with
+// len(quanta) targets a row, uniform noise on (−h/2, h/2) for its
+// spacing h, drawn from r in the order of the values; a target of
+// spacing 0 is left as it is and draws nothing.
+func dequantize[T Float](y []T, quanta []float64, r *rand.Rand) {
+	d := len(quanta)
+	for i := 0; i < len(y); i += d {
+		for j, h := range quanta {
+			if h > 0 {
+				y[i+j] = T(float64(y[i+j]) + h*(r.Float64()-0.5))
+			}
+		}
+	}
 }

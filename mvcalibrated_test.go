@@ -21,7 +21,7 @@ func TestCVCoverage95OfChiSquare(t *testing.T) {
 		}
 	}
 	se := math.Sqrt(0.95 * 0.05 / float64(len(q)))
-	if got := cvCoverage95(q, 3, len(q)); math.Abs(got-0.95) > 3*se {
+	if got := cvCoverage95(q, q, 3, len(q)); math.Abs(got-0.95) > 3*se {
 		t.Errorf("cvCoverage95 = %.4f, want 0.95 ± %.4f", got, 3*se)
 	}
 	if c, _ := calibrateRegion(q, 3, len(q)); math.Abs(c-1) > 0.05 {

@@ -215,13 +215,16 @@ func widenRegion(k, d, n int, nu float64) float64 {
 	return eff / chiSquareQuantile(1-smallDataConfidence, eff)
 }
 
-// cvCoverage95 returns the share of the squared Mahalanobis distances q
-// inside the calibrated 95% region when each is judged by a region fitted
-// without it: the rows are dealt into calibrationFolds groups by index,
-// and each group's rows are judged by calibrateRegion of the others' (n,
-// the model's training rows, deciding the widening). The region fitted to
-// all rows is judged on them too; this is what new rows can expect of it.
-func cvCoverage95(q []float64, d, n int) float64 {
+// cvCoverage95 returns the share of the rows inside the calibrated 95%
+// region when each is judged by a region fitted without it: the rows are
+// dealt into calibrationFolds groups by index, and each group's squared
+// Mahalanobis distances judged are judged by calibrateRegion of the
+// others' distances q (n, the model's training rows, deciding the
+// widening). The region fitted to all rows is judged on them too; this
+// is what new rows can expect of it. judged are the distances of q's
+// rows' targets as observed where q are those of dequantized targets
+// (AutoFit's quantized targets), and q itself otherwise.
+func cvCoverage95(q, judged []float64, d, n int) float64 {
 	in := 0
 	rest := make([]float64, 0, len(q))
 	for g := range calibrationFolds {
@@ -234,7 +237,7 @@ func cvCoverage95(q []float64, d, n int) float64 {
 		s, nu := calibrateRegion(rest, d, n)
 		r2 := s * mvtRegionRadius2(0.95, d, nu)
 		for i := g; i < len(q); i += calibrationFolds {
-			if q[i] <= r2 {
+			if judged[i] <= r2 {
 				in++
 			}
 		}

@@ -394,7 +394,7 @@ func TestMultiRunDequantizesEachLatticeColumn(t *testing.T) {
 	data.ty = ty
 	m := mustModel[float64](t, Config{Inputs: d, Hidden: []int{4}, Targets: ty, Seed: 1})
 	tr := mustTrainer(t, m, TrainConfig{BatchSize: 8, Seed: 1})
-	run, err := newFitRun(tr, data, rowSet[float64]{}, runOptions{seed: 3, quanta: columnLattices(y, ty)})
+	run, err := newFitRun(tr, data, rowSet[float64]{}, runOptions{seed: 3, quanta: targetLattices(y, ty)})
 	if err != nil {
 		t.Fatal(err)
 	}

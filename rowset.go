@@ -58,11 +58,14 @@ func (s rowSet[T]) indices() []int32 {
 	return out
 }
 
-// targets returns the targets of s's rows, in order.
+// targets returns the targets of s's rows, in order, row-major for
+// several targets a row.
 func (s rowSet[T]) targets() []T {
-	y := make([]T, s.len())
-	for i := range y {
-		y[i] = s.y[s.row(i)]
+	ty := max(s.ty, 1)
+	y := make([]T, s.len()*ty)
+	for i := range s.len() {
+		r := s.row(i)
+		copy(y[i*ty:(i+1)*ty], s.y[r*ty:(r+1)*ty])
 	}
 	return y
 }

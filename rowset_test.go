@@ -39,3 +39,15 @@ func TestTrainingLeavesRowsUnchanged(t *testing.T) {
 	}
 	unchanged("Fit")
 }
+
+// TestRowSetTargetsRowMajor checks targets on a subset of rows of two
+// targets: each chosen row's pair, in the subset's order.
+func TestRowSetTargetsRowMajor(t *testing.T) {
+	s := rowSet[float64]{y: []float64{0, 1, 10, 11, 20, 21}, d: 1, ty: 2}
+	if got, want := s.subset([]int32{2, 0}).targets(), []float64{20, 21, 0, 1}; !slices.Equal(got, want) {
+		t.Errorf("targets = %v, want %v", got, want)
+	}
+	if got, want := (rowSet[float64]{y: []float64{5, 6, 7}, d: 1}).subset([]int32{1}).targets(), []float64{6}; !slices.Equal(got, want) {
+		t.Errorf("one target: targets = %v, want %v", got, want)
+	}
+}

@@ -274,3 +274,28 @@ func TestTrainSeveralTargetsMethodML(t *testing.T) {
 		t.Errorf("-method dpd: err = %v, want errMultiTarget", err)
 	}
 }
+
+// TestTrainSeveralTargetsQuantized: of two targets, the one rounded to
+// integers is named as dequantized with its spacing, the continuous one
+// is not.
+func TestTrainSeveralTargetsQuantized(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(2, 1))
+	var b strings.Builder
+	b.WriteString("x1,a,b\n")
+	for range 150 {
+		x1 := 3 * r.Float64()
+		fmt.Fprintf(&b, "%.5f,%g,%.5f\n", x1, math.Round(2*math.Sin(x1)+0.3*r.NormFloat64()), math.Cos(x1)+0.2*r.NormFloat64())
+	}
+	data := filepath.Join(dir, "q.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", filepath.Join(dir, "q.gcpm"), "-members", "1", "-epochs", "20", "-hidden", "16", "-lr", "0.003", "-dropout", "0")
+	if err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	if !strings.Contains(stderr, "target a takes values on a lattice of spacing 1: ") || strings.Contains(stderr, "target b takes") {
+		t.Errorf("summary does not name target a alone as dequantized:\n%s", stderr)
+	}
+}

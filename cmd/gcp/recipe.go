@@ -308,6 +308,12 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		if a.Quantum > 0 {
 			fmt.Fprintf(w, "the target takes values on a lattice of spacing %g: trained and calibrated on dequantized targets (each plus uniform noise within ±%g), so that the variances cannot collapse below the rounding\n", a.Quantum, a.Quantum/2)
 		}
+		for j, h := range a.Quanta {
+			if h > 0 {
+				name := strings.Split(r.targets, ",")[j]
+				fmt.Fprintf(w, "target %s takes values on a lattice of spacing %g: trained and its joint region calibrated on it dequantized (plus uniform noise within ±%g), so that the variances cannot collapse below the rounding\n", name, h, h/2)
+			}
+		}
 		from := fmt.Sprintf("%d held-out calibration rows", a.CVRows)
 		if a.CVFolds > 0 {
 			from = fmt.Sprintf("%d-fold cross-fit, %d rows", a.CVFolds, a.CVRows)
