@@ -86,17 +86,22 @@ import (
 // held-out mean squared error (so that every target's relative precision
 // counts alike, not the noisiest targets' squared errors), at or after
 // the best joint NLL's, and its early stopping waits for either to stop
-// improving; a NaN or ±Inf target cell (a
-// missing one) is refused with ErrNonFinite naming its row and target.
-// Step 4 calibrates the joint region instead of the variance: a scale c
-// on the corrected covariance (MultiPrediction.RegionScale) such that the
-// region CalibratedInside(y, 0.95) holds 95% of the cross-fitted rows; a
-// quantile rather than the likelihood's mean(q)/d, since the squared
-// Mahalanobis distances of heavy-tailed residuals have a mean that a few
-// rows decide. AutoResult.CorrectedScale reports c, VarScale is 1, CVNLL
-// is the cross-fitted joint NLL, and CVCoverage95 the share of rows
-// inside the calibrated 95% region under a scale fitted without them.
-// There is no conformal calibration and no small-data widening.
+// improving; a NaN or ±Inf target cell (a missing one) is refused with
+// ErrNonFinite naming its row and target. Step 4 calibrates the joint
+// region instead of the variance: the calibrated predictive is the
+// multivariate t of ν degrees of freedom, location the mean and scale
+// s·Σ̃ (MultiPrediction.RegionNu, RegionScale, CovCorrected), s and ν
+// fitted by maximum likelihood to the cross-fitted rows' squared
+// Mahalanobis distances under Σ̃ (dequantized where the targets are), so
+// that its regions hold their share at 50% as at 95% where the
+// residuals are heavier-tailed than a Gaussian's; ν = +Inf is the
+// Gaussian. The same distances give the conformal joint region
+// (MultiPrediction.ConformalInside), and below trustedRows rows s is
+// widened as one target's variance is (AutoResult.SmallData).
+// AutoResult.CorrectedScale reports s and RegionNu ν, VarScale is 1,
+// CVNLL is the cross-fitted joint NLL, and CVCoverage95 the share of
+// rows inside the calibrated 95% region under a region fitted without
+// them.
 //
 // AutoFit takes numbers. A table with text columns, dates or missing
 // values reaches it through an Encoding, as gcp train's does:
