@@ -428,11 +428,15 @@ func writeSummary(w io.Writer, name string, inner, asJSON bool, n int, measures 
 	if inner {
 		what = "inner hold-outs (no test row read)"
 	}
-	fmt.Fprintf(&b, "%s: %d %s in %.1f s\n%-20s %10s %10s\n", name, n, what, took.Seconds(), "measure", "mean", "se")
+	width := 20 // the names' column, wider for a longer name
+	for _, m := range measures {
+		width = max(width, len(m.name))
+	}
+	fmt.Fprintf(&b, "%s: %d %s in %.1f s\n%-*s %10s %10s\n", name, n, what, took.Seconds(), width, "measure", "mean", "se")
 	for _, m := range measures {
 		mean, se := meanSE(m.v)
 		sum[m.key] = ms{jsonFloat(mean), jsonFloat(se)}
-		fmt.Fprintf(&b, "%-20s %10.4g %10.3g\n", m.name, mean, se)
+		fmt.Fprintf(&b, "%-*s %10.4g %10.3g\n", width, m.name, mean, se)
 	}
 	if asJSON {
 		out, err := json.Marshal(sum)
