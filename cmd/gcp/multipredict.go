@@ -38,20 +38,30 @@ func targetNames(n network) []string {
 func (a modelArgs) eachMultiChunk(stderr io.Writer, n network, size int, each func(c *chunk, preds []gcp.MultiPrediction) error) error {
 	sel := func(tab *table.Table) (selection, error) { return selectColumns(n, tab, "", true, false) }
 	ws := n.NewWorkspace()
-	d := n.inputs()
 	var preds []gcp.MultiPrediction
 	return a.eachEncoded(stderr, n, sel, "", size, func(c *chunk) error {
 		if len(preds) < c.tab.Rows() {
 			preds = make([]gcp.MultiPrediction, c.tab.Rows())
 		}
 		p := preds[:c.tab.Rows()]
-		for i := range p {
-			if err := n.PredictMulti(ws, c.e.x[i*d:(i+1)*d], &p[i]); err != nil {
-				return fmt.Errorf("%s: line %d: %w", c.tab.File, c.tab.Line(i), err)
-			}
+		if err := predictMultiRows(n, ws, c.tab, c.e.x, p); err != nil {
+			return err
 		}
 		return each(c, p)
 	})
+}
+
+// predictMultiRows predicts every row of tab, whose inputs x are encoded
+// for n, by PredictMulti into p, one a row. An error names the row's
+// line.
+func predictMultiRows(n network, ws *gcp.Workspace[float64], tab *table.Table, x []float64, p []gcp.MultiPrediction) error {
+	d := n.inputs()
+	for i := range p {
+		if err := n.PredictMulti(ws, x[i*d:(i+1)*d], &p[i]); err != nil {
+			return fmt.Errorf("%s: line %d: %w", tab.File, tab.Line(i), err)
+		}
+	}
+	return nil
 }
 
 // predictMulti writes gcp predict's CSV for a model of several targets:
@@ -189,22 +199,30 @@ func (a modelArgs) eachMultiTarget(stderr io.Writer, n network, each func(p *gcp
 			}
 			cols = append(cols, k)
 		}
-		for i := range preds {
-			for j, k := range cols {
-				v, missing, err := c.tab.Number(i, k)
-				if missing {
-					err = table.ErrMissing
-				}
-				if err != nil {
-					return c.tab.FieldError(i, k, err)
-				}
-				y[j] = v
-			}
-			each(&preds[i], y)
-		}
-		return nil
+		return eachRowTargets(c.tab, cols, preds, y, each)
 	})
 	return file, err
+}
+
+// eachRowTargets calls each with the prediction preds[i] of every row i
+// of tab and its targets, the columns cols, in y (reused between calls).
+// A missing target is an error naming its line and column
+// (table.ErrMissing).
+func eachRowTargets(tab *table.Table, cols []int, preds []gcp.MultiPrediction, y []float64, each func(p *gcp.MultiPrediction, y []float64)) error {
+	for i := range preds {
+		for j, k := range cols {
+			v, missing, err := tab.Number(i, k)
+			if missing {
+				err = table.ErrMissing
+			}
+			if err != nil {
+				return tab.FieldError(i, k, err)
+			}
+			y[j] = v
+		}
+		each(&preds[i], y)
+	}
+	return nil
 }
 
 // energySamples is how many draws of the calibrated predictive the energy

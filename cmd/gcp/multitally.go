@@ -98,40 +98,64 @@ func (t *multiTally) addJoint(p *gcp.MultiPrediction, y []float64) {
 	}
 }
 
-// write prints the tally's KEY VALUE lines: N; per target t, RMSE:t,
-// NLL:t (the marginal t), CRPS:t and cov95-cal:t (the calibrated marginal
-// interval); and the joint section: joint-NLL (the mean negative log
-// density of the multivariate t per row, original units), joint-NLL-cal
-// (that of the calibrated predictive, the t of RegionNu degrees of
-// freedom and scale RegionScale·CovCorrected), joint-cov50-cal,
-// joint-cov90-cal and joint-cov95-cal (the shares of rows inside the
-// calibrated joint regions), joint-cov50-conformal, joint-cov90-conformal
-// and joint-cov95-conformal (inside the conformal ones; NaN for a model
-// without a conformal calibration or a level its rows cannot bound), and
-// energy-score, the multivariate CRPS E‖X − y‖ − ½E‖X − X′‖ of the
-// calibrated predictive, by Monte Carlo from a fixed seed. NLL:t,
-// cov95-cal:t and the joint-NLL and joint-cov lines are means over
-// the rows whose codes training knew; if some row had a code no training
-// row had, unseen-rows gives their count and unseen-joint-cov95 the share
-// of them inside the t's own 95% region.
+// tallyLine is one of a tally's measures: its key, its value and the
+// verb that prints it.
+type tallyLine struct {
+	key    string
+	value  float64
+	format string
+}
+
+// lines returns the tally's measures, as write prints them: N; per
+// target t, RMSE:t, NLL:t (the marginal t), CRPS:t and cov95-cal:t (the
+// calibrated marginal interval); and the joint section: joint-NLL (the
+// mean negative log density of the multivariate t per row, original
+// units), joint-NLL-cal (that of the calibrated predictive, the t of
+// RegionNu degrees of freedom and scale RegionScale·CovCorrected),
+// joint-cov50-cal, joint-cov90-cal and joint-cov95-cal (the shares of rows
+// inside the calibrated joint regions), joint-cov50-conformal,
+// joint-cov90-conformal and joint-cov95-conformal (inside the conformal
+// ones; NaN for a model without a conformal calibration or a level its
+// rows cannot bound), and energy-score, the multivariate CRPS E‖X − y‖ −
+// ½E‖X − X′‖ of the calibrated predictive, by Monte Carlo from a fixed
+// seed. NLL:t, cov95-cal:t and the joint-NLL and joint-cov lines are means
+// over the rows whose codes training knew; if some row had a code no
+// training row had, unseen-rows gives their count and unseen-joint-cov95
+// the share of them inside the t's own 95% region.
+func (t *multiTally) lines() []tallyLine {
+	n, known := float64(t.rows), float64(t.rows-t.unseen)
+	out := []tallyLine{{"N", n, "%d"}}
+	for i, name := range t.names {
+		out = append(out, tallyLine{"RMSE:" + name, math.Sqrt(t.sq[i] / n), "%.6g"}, tallyLine{"NLL:" + name, t.nll[i] / known, "%.6g"},
+			tallyLine{"CRPS:" + name, t.crps[i] / n, "%.6g"}, tallyLine{"cov95-cal:" + name, t.cov[i] / known, "%.4f"})
+	}
+	out = append(out, tallyLine{"joint-NLL", t.jnll / known, "%.6g"}, tallyLine{"joint-NLL-cal", t.jnllCal / known, "%.6g"})
+	for k, l := range jointLevels {
+		out = append(out, tallyLine{fmt.Sprintf("joint-cov%g-cal", 100*l), t.joint[k] / known, "%.4f"})
+	}
+	for k, l := range jointLevels {
+		out = append(out, tallyLine{fmt.Sprintf("joint-cov%g-conformal", 100*l), t.conformal[k] / known, "%.4f"})
+	}
+	out = append(out, tallyLine{"energy-score", t.energy / n, "%.6g"})
+	if t.unseen > 0 {
+		out = append(out, tallyLine{"unseen-rows", float64(t.unseen), "%d"}, tallyLine{"unseen-joint-cov95", float64(t.unseenIn95) / float64(t.unseen), "%.4f"})
+	}
+	return out
+}
+
+// text returns the line's value as write prints it.
+func (l tallyLine) text() string {
+	if l.format == "%d" {
+		return fmt.Sprintf("%d", int(l.value))
+	}
+	return fmt.Sprintf(l.format, l.value)
+}
+
+// write prints the tally's KEY VALUE lines, those of lines.
 func (t *multiTally) write(out io.Writer) error {
 	w := bufio.NewWriter(out)
-	n, known := float64(t.rows), float64(t.rows-t.unseen)
-	fmt.Fprintf(w, "N %d\n", t.rows)
-	for i, name := range t.names {
-		fmt.Fprintf(w, "RMSE:%s %.6g\nNLL:%s %.6g\nCRPS:%s %.6g\ncov95-cal:%s %.4f\n",
-			name, math.Sqrt(t.sq[i]/n), name, t.nll[i]/known, name, t.crps[i]/n, name, t.cov[i]/known)
-	}
-	fmt.Fprintf(w, "joint-NLL %.6g\njoint-NLL-cal %.6g\n", t.jnll/known, t.jnllCal/known)
-	for k, l := range jointLevels {
-		fmt.Fprintf(w, "joint-cov%g-cal %.4f\n", 100*l, t.joint[k]/known)
-	}
-	for k, l := range jointLevels {
-		fmt.Fprintf(w, "joint-cov%g-conformal %.4f\n", 100*l, t.conformal[k]/known)
-	}
-	fmt.Fprintf(w, "energy-score %.6g\n", t.energy/n)
-	if t.unseen > 0 {
-		fmt.Fprintf(w, "unseen-rows %d\nunseen-joint-cov95 %.4f\n", t.unseen, float64(t.unseenIn95)/float64(t.unseen))
+	for _, l := range t.lines() {
+		fmt.Fprintf(w, "%s %s\n", l.key, l.text())
 	}
 	return w.Flush()
 }

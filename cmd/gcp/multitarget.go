@@ -47,13 +47,14 @@ func targetColumns(tab *table.Table, joined string) []int {
 }
 
 // prepareMultiTraining learns the encoding of tab's feature columns, all
-// but the target columns names, from every row, and builds the targets,
-// row-major, len(names) a row. A missing or non-numeric target cell is an
+// but the target columns names, from the rows rows (every row if nil), as
+// prepareTraining does for one target, and builds their targets,
+// row-major, len(names) a row; no other row is read. A missing or non-numeric target cell is an
 // error naming its line and column (wrapping table.ErrMissing or the
 // parser's error): the model takes only complete rows, and leaving rows
 // out silently would bias it. The encoding records the targets' names
 // joined by commas, as its target, so that the saved model knows them.
-func prepareMultiTraining(tab *table.Table, names []string) (trainingData, error) {
+func prepareMultiTraining(tab *table.Table, names []string, rows []int) (trainingData, error) {
 	cols := make([]int, len(names))
 	for t, n := range names {
 		k, err := tab.Column(n)
@@ -65,7 +66,11 @@ func prepareMultiTraining(tab *table.Table, names []string) (trainingData, error
 		}
 		cols[t] = k
 	}
-	for i := range tab.Rows() {
+	read := rows
+	if read == nil {
+		read = allRows(tab.Rows())
+	}
+	for _, i := range read {
 		for _, k := range cols {
 			_, missing, err := tab.Number(i, k)
 			if missing {
@@ -93,7 +98,7 @@ func prepareMultiTraining(tab *table.Table, names []string) (trainingData, error
 			sub.Missing = append(sub.Missing, tab.Missing[j])
 		}
 	}
-	enc, er, err := sub.LearnEncoding(strings.Join(names, ","), nil)
+	enc, er, err := sub.LearnEncoding(strings.Join(names, ","), rows)
 	if err != nil {
 		return trainingData{}, err
 	}

@@ -36,7 +36,15 @@ each measure's mean and standard error over the splits.
 data/uci. With -inner the test rows are never read: each training split
 holds out a tenth of its rows, drawn from -seed, as a stand-in test set
 and trains on the rest, so that a recipe can be compared without looking
-at test data.`
+at test data.
+
+With -target a,b,c, each split trains a model of several targets as gcp
+train -target does, and its held-out rows are scored as gcp eval scores
+such a model: per target RMSE:t, NLL:t, CRPS:t and cov95-cal:t, then
+joint-NLL, joint-NLL-cal, the calibrated and conformal joint coverages and
+energy-score, one line a split (with -json, one object a split with
+eval's keys), then each one's mean and standard error. Flags that do not
+apply to several targets are refused as gcp train -target refuses them.`
 
 // splitScores are the measures of one split.
 type splitScores struct {
@@ -75,7 +83,7 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		splitsAbout)
 	data := c.fs.String("data", "", "data: CSV with a header line (required)")
 	splitFile := c.fs.String("splits", "", "test splits, one line of 0-based row numbers each (default: splits/NAME_test_idx.txt beside -data)")
-	target := c.fs.String("target", "", "name of the target column (default: the last column)")
+	target := c.fs.String("target", "", "name of the target column (default: the last column); a,b,c: several targets, one model of them all")
 	dialect := addDialectFlags(c)
 	count := c.fs.Int("n", 0, "run only the first N splits (default: all)")
 	inner := c.fs.Bool("inner", false, "never read the test rows: score on a tenth of each training split held out from training")
@@ -90,6 +98,12 @@ func splits(args []string, stdout, stderr io.Writer) error {
 	if err := rf.check(c); err != nil {
 		return fmt.Errorf("splits: %w", err)
 	}
+	names := multiTargets(*target)
+	if names != nil {
+		if err := rf.checkMulti(c); err != nil {
+			return fmt.Errorf("splits: -target %s: %w", *target, err)
+		}
+	}
 	name := strings.TrimSuffix(filepath.Base(*data), filepath.Ext(*data))
 	if *splitFile == "" {
 		*splitFile = filepath.Join(filepath.Dir(*data), "splits", name+"_test_idx.txt")
@@ -98,9 +112,11 @@ func splits(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	k, err := tab.Target(*target)
-	if err != nil {
-		return err
+	k := -1
+	if names == nil {
+		if k, err = tab.Target(*target); err != nil {
+			return err
+		}
 	}
 	tests, err := readTestSplits(*splitFile, tab.Rows())
 	if err != nil {
@@ -109,24 +125,24 @@ func splits(args []string, stdout, stderr io.Writer) error {
 	if *count > 0 && *count < len(tests) {
 		tests = tests[:*count]
 	}
-	var res []splitScores
+	trains, evals := splitSets(tests, tab.Rows(), *inner, *rf.seed)
 	ctx, stop := interruptContext()
 	defer stop()
+	if names != nil {
+		return multiSplits(ctx, c, rf, tab, names, trains, evals, splitsOutput{stdout, stderr, name, *inner, *asJSON})
+	}
+	var res []splitScores
 	start := time.Now()
-	for i, test := range tests {
-		train, eval := splitRows(allRows(tab.Rows()), test)
-		if *inner {
-			train, eval = splitRows(train, innerHoldOut(len(train), *rf.seed, i))
-		}
+	for i, train := range trains {
 		t0 := time.Now()
 		var s splitScores
 		if rf.meth.network() {
-			s, err = runSplit(ctx, c, rf, tab, k, train, eval)
+			s, err = runSplit(ctx, c, rf, tab, k, train, evals[i])
 		} else {
-			s, err = bayesSplit(ctx, rf.meth, rf.bayesHyper(c), tab, k, train, eval)
+			s, err = bayesSplit(ctx, rf.meth, rf.bayesHyper(c), tab, k, train, evals[i])
 		}
 		if err != nil {
-			return interrupted(ctx, fmt.Errorf("splits: split %d: %w", i, err), fmt.Sprintf("training split %d", i), "")
+			return splitError(ctx, i, err)
 		}
 		s.Seconds = math.Round(time.Since(t0).Seconds()*1000) / 1000
 		res = append(res, s)
@@ -142,6 +158,34 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return writeSplitsSummary(stdout, name, *inner, *asJSON, res, time.Since(start))
+}
+
+// splitsOutput is where and how gcp splits prints: the per-split lines on
+// stderr as text or on stdout as JSON, the summary on stdout.
+type splitsOutput struct {
+	stdout, stderr io.Writer
+	name           string // the data set's name
+	inner, json    bool
+}
+
+// splitError is the error of training split i, or of its interruption.
+func splitError(ctx context.Context, i int, err error) error {
+	return interrupted(ctx, fmt.Errorf("splits: split %d: %w", i, err), fmt.Sprintf("training split %d", i), "")
+}
+
+// splitSets returns, for each test split of a table of rows rows, the
+// rows to train on and those to score: the test rows, or with inner a
+// tenth of the training rows held out (innerHoldOut), the test rows never
+// among either.
+func splitSets(tests [][]int, rows int, inner bool, seed uint64) (trains, evals [][]int) {
+	for i, test := range tests {
+		train, eval := splitRows(allRows(rows), test)
+		if inner {
+			train, eval = splitRows(train, innerHoldOut(len(train), seed, i))
+		}
+		trains, evals = append(trains, train), append(evals, eval)
+	}
+	return trains, evals
 }
 
 // readTestSplits reads a split file: one test split a line, its 0-based
@@ -338,6 +382,13 @@ func meanSE(v []float64) (mean, se float64) {
 	return m, sd / math.Sqrt(float64(len(v)))
 }
 
+// summaryMeasure is one measure of a summary over splits: its name in
+// the table, its key in the JSON object, and its value on each split.
+type summaryMeasure struct {
+	name, key string
+	v         []float64
+}
+
 // writeSplitsSummary prints the mean ± standard error of each measure.
 func writeSplitsSummary(w io.Writer, name string, inner, asJSON bool, res []splitScores, took time.Duration) error {
 	measures := []struct {
@@ -353,25 +404,39 @@ func writeSplitsSummary(w io.Writer, name string, inner, asJSON bool, res []spli
 		{"cover95_conformal", func(s splitScores) float64 { return float64(s.Cover95Conf) }},
 		{"width95_conformal", func(s splitScores) float64 { return float64(s.Width95Conf) }},
 	}
-	type ms struct {
-		Mean jsonFloat `json:"mean"`
-		SE   jsonFloat `json:"se"`
-	}
-	sum := map[string]any{"dataset": name, "splits": len(res), "inner": inner, "seconds": math.Round(took.Seconds()*10) / 10}
-	var b strings.Builder
-	what := "test splits"
-	if inner {
-		what = "inner hold-outs (no test row read)"
-	}
-	fmt.Fprintf(&b, "%s: %d %s in %.1f s\n%-20s %10s %10s\n", name, len(res), what, took.Seconds(), "measure", "mean", "se")
+	var ms []summaryMeasure
 	for _, m := range measures {
 		v := make([]float64, len(res))
 		for i, s := range res {
 			v[i] = m.get(s)
 		}
-		mean, se := meanSE(v)
-		sum[strings.ToLower(m.name)] = ms{jsonFloat(mean), jsonFloat(se)}
-		fmt.Fprintf(&b, "%-20s %10.4g %10.3g\n", m.name, mean, se)
+		ms = append(ms, summaryMeasure{m.name, strings.ToLower(m.name), v})
+	}
+	return writeSummary(w, name, inner, asJSON, len(res), ms, took)
+}
+
+// writeSummary prints the mean ± standard error over n splits of each
+// measure, as a table or, with asJSON, as one JSON object.
+func writeSummary(w io.Writer, name string, inner, asJSON bool, n int, measures []summaryMeasure, took time.Duration) error {
+	type ms struct {
+		Mean jsonFloat `json:"mean"`
+		SE   jsonFloat `json:"se"`
+	}
+	sum := map[string]any{"dataset": name, "splits": n, "inner": inner, "seconds": math.Round(took.Seconds()*10) / 10}
+	var b strings.Builder
+	what := "test splits"
+	if inner {
+		what = "inner hold-outs (no test row read)"
+	}
+	width := 20 // the names' column, wider for a longer name
+	for _, m := range measures {
+		width = max(width, len(m.name))
+	}
+	fmt.Fprintf(&b, "%s: %d %s in %.1f s\n%-*s %10s %10s\n", name, n, what, took.Seconds(), width, "measure", "mean", "se")
+	for _, m := range measures {
+		mean, se := meanSE(m.v)
+		sum[m.key] = ms{jsonFloat(mean), jsonFloat(se)}
+		fmt.Fprintf(&b, "%-*s %10.4g %10.3g\n", width, m.name, mean, se)
 	}
 	if asJSON {
 		out, err := json.Marshal(sum)

@@ -128,7 +128,7 @@ within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 	}
 	var td trainingData
 	if names != nil {
-		td, err = prepareMultiTraining(tab, names)
+		td, err = prepareMultiTraining(tab, names, nil)
 	} else {
 		td, err = prepareTraining(tab, *target, nil, *rf.transform)
 	}
