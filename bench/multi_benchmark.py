@@ -107,13 +107,15 @@ Results: bench/multi_results.jsonl, one JSON line per data set and method
 commit, whether the work tree had uncommitted changes, the command
 template, the Go version, the time it started and the wall time.
 
-How long: `--datasets slump --n 2` (2 splits × 3 targets, 6 trainings of
-92 rows) took 25 s including the build on a 2-core machine shared with
-other work (load average 13); a training there took 2–8 s. The full
-product run is 20 splits × (3 + 3 + 2 + 14 + 16) = 760 trainings (atp1d is
-refused at once), and the energy scores add about 0.2 s per test row of
-wq or oes97; estimated at 2–4 hours on 2 quiet cores, dominated by wq
-(280 trainings of 954 rows) and oes97 (320 of 300 rows × 263 features).
+How long (CPU seconds of `gcp train` a split, measured on a 2-core AMD
+Zen 4 shared with other work; bench/multi_results.jsonl records each
+run's): the product 3.1 (slump), 12.0 (jura) and 5.3 (edm), the joint
+model 4.9, 4.8 and 4.1, comparator (b) 3.1, 4.5 and 2.6; the three sets'
+20 splits took half a minute to 6 minutes of wall time a set and method.
+wq (14 targets, 954 training rows) and oes97 (16 targets, 300 rows × 263
+features) are far larger: the product trains 280 and 320 one-target
+models there, and the energy scores add about 0.2 s per test row; not
+yet run (atp1d is refused at once).
 
 Usage (relative paths are taken from the repository root):
     python3 bench/multi_benchmark.py [--datasets slump,jura,...] [--n N]
