@@ -85,32 +85,53 @@ func (f *fitProgress) end() {
 // summary describes the phases' spans on one line. An ensemble's span
 // says that the calibration folds trained behind it only where there were
 // folds: from 5000 rows on, AutoFit calibrates on held-out rows instead.
-// Where the recipe compared target transforms, each run of phases of one
-// transform comes after its name.
+// Where the recipe compared target transforms, their searches and
+// comparison folds trained side by side, so that only their time
+// together means anything: it comes first, with what each transform
+// ran, then the kept transform's ensemble and calibration after its name.
 func (f *fitProgress) summary() string {
 	folds := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseCalibration })
 	transforms := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.transform != f.phases[0].transform })
-	var b strings.Builder
-	for i, p := range f.phases {
-		ensemble := fmt.Sprintf("%d epochs", p.done)
-		if folds {
-			ensemble += ", the calibration folds training behind it"
-		}
-		what := map[gcp.AutoPhase]string{
-			gcp.PhaseSearch:      fmt.Sprintf("%d rounds", p.done),
-			gcp.PhaseEnsemble:    ensemble,
-			gcp.PhaseCalibration: fmt.Sprintf("%d fold epochs", p.done),
-		}[p.phase]
-		switch {
-		case transforms && (i == 0 || p.transform != f.phases[i-1].transform):
-			if i > 0 {
-				b.WriteString("; ")
+	what := func(p phaseSpan) string {
+		switch p.phase {
+		case gcp.PhaseSearch:
+			return fmt.Sprintf("%d rounds", p.done)
+		case gcp.PhaseEnsemble:
+			if folds {
+				return fmt.Sprintf("%d epochs, the calibration folds training behind it", p.done)
 			}
-			fmt.Fprintf(&b, "target transform %s: ", p.transform)
-		case i > 0:
+			return fmt.Sprintf("%d epochs", p.done)
+		}
+		return fmt.Sprintf("%d fold epochs", p.done)
+	}
+	var b strings.Builder
+	kept := f.phases
+	if transforms {
+		k := slices.IndexFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseEnsemble })
+		if k < 0 {
+			k = len(f.phases)
+		}
+		var names, runs []string
+		var took time.Duration
+		for i, p := range f.phases[:k] {
+			took += p.took
+			if i == 0 || p.transform != f.phases[i-1].transform {
+				names = append(names, p.transform.String())
+				runs = append(runs, p.transform.String()+": "+what(p))
+			} else {
+				runs[len(runs)-1] += ", " + what(p)
+			}
+		}
+		fmt.Fprintf(&b, "target transforms %s searched side by side %s (%s)", strings.Join(names, " and "), took.Round(time.Millisecond), strings.Join(runs, "; "))
+		if kept = f.phases[k:]; len(kept) > 0 {
+			fmt.Fprintf(&b, "; target transform %s: ", kept[0].transform)
+		}
+	}
+	for i, p := range kept {
+		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %s (%s)", p.phase, p.took.Round(time.Millisecond), what)
+		fmt.Fprintf(&b, "%s %s (%s)", p.phase, p.took.Round(time.Millisecond), what(p))
 	}
 	return b.String()
 }

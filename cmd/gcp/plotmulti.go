@@ -36,7 +36,9 @@ var errPair = errors.New("want two different targets of the model, separated by 
 // and the joint calibration panel, and says on stderr what it drew and
 // how many outcomes the regions hold. It reads the data file as eval
 // does, a chunk at a time, keeping of each row what the regions panel
-// may draw (pairRow) and of all rows the joint regions' counts.
+// may draw (pairRow) and of all rows the joint regions' counts. As eval
+// does, it leaves out the rows with a code no training row had (input_z
+// +Inf), whose calibrated regions are unknown, and says how many.
 func plotSeveral(a modelArgs, n network, pair, out string, dst atomicfile.Target, stderr io.Writer) error {
 	names := targetNames(n)
 	ia, ib, err := pairIndices(pair, names)
@@ -44,8 +46,13 @@ func plotSeveral(a modelArgs, n network, pair, out string, dst atomicfile.Target
 		return err
 	}
 	var rows []pairRow
+	unseen := 0
 	cal := newJointCounts()
 	file, err := a.eachMultiTarget(stderr, n, func(p *gcp.MultiPrediction, y []float64) {
+		if math.IsInf(p.Marginal(0).InputZ, 1) {
+			unseen++
+			return
+		}
 		rows = append(rows, newPairRow(p, y, ia, ib))
 		cal.add(p, y)
 	})
@@ -63,8 +70,12 @@ func plotSeveral(a modelArgs, n network, pair, out string, dst atomicfile.Target
 	if err = interrupted(ctx, err, "writing the image", out); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stderr, "wrote %s: %s, %s, for %d of the %d rows of %s; their calibrated 95%% regions of (%s, %s) hold %d of %d outcomes (drawn red outside)\n",
-		out, regions.Title, panels[1].Title, drawn, len(rows), file, names[ia], names[ib], held, drawn)
+	left := ""
+	if unseen > 0 {
+		left = fmt.Sprintf("; %d rows with a level no training row had, whose calibrated regions are unknown, are left out", unseen)
+	}
+	_, err = fmt.Fprintf(stderr, "wrote %s: %s, %s, for %d of the %d rows of %s; their calibrated 95%% regions of (%s, %s) hold %d of %d outcomes (drawn red outside)%s\n",
+		out, regions.Title, panels[1].Title, drawn, len(rows), file, names[ia], names[ib], held, drawn, left)
 	return err
 }
 

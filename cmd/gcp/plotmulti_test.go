@@ -91,6 +91,17 @@ func TestPlotSeveralTargets(t *testing.T) {
 	if _, _, err := gcpRun("plot", "-model", oneModel, "-data", one, "-o", png, "-pair", "a,b"); !errors.Is(err, errPair) {
 		t.Errorf("-pair with a model of one target: %v, want errPair", err)
 	}
+	// The rows of a level no training row had are left out, as eval
+	// leaves them out: 3 of the stream fixture's 30 (eval_multi.out's
+	// unseen-rows).
+	// regression: they were drawn and counted with regions eval calls unknown.
+	_, stderr, err := gcpRun("plot", "-model", "testdata/stream/multi.gcpm", "-data", "testdata/stream/test_multi.csv", "-o", png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "for 9 of the 27 rows") || !strings.Contains(stderr, "; 3 rows with a level no training row had, whose calibrated regions are unknown, are left out") {
+		t.Errorf("plot of rows with unseen levels said %q", stderr)
+	}
 }
 
 // TestSpreadRows: the rows drawn are 9 different ones in order of the

@@ -101,17 +101,22 @@ func TestFitProgress(t *testing.T) {
 	if !strings.HasPrefix(quiet.summary(), "search ") {
 		t.Errorf("a fitProgress off a terminal sums up %q", quiet.summary())
 	}
-	// The recipe run with and without the log: each run's phases after
-	// its transform's name, the same phase of the two runs apart.
+	// The transforms compared side by side, then the kept one's ensemble
+	// and folds: the comparison's time together, with what each ran,
+	// then the kept transform's phases after its name.
 	both := newFitProgress(nil)
 	for _, tr := range []gcp.TargetTransform{gcp.TransformNone, gcp.TransformLog} {
 		both.update(gcp.AutoProgress{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Transform: tr})
-		both.update(gcp.AutoProgress{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100, Transform: tr})
+		both.update(gcp.AutoProgress{Phase: gcp.PhaseCalibration, Done: 150, Total: 150, Transform: tr})
 	}
+	both.update(gcp.AutoProgress{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100, Transform: gcp.TransformLog})
+	both.update(gcp.AutoProgress{Phase: gcp.PhaseCalibration, Done: 500, Total: 500, Transform: gcp.TransformLog})
 	both.end()
 	sum = both.summary()
-	if !strings.HasPrefix(sum, "target transform none: search ") || strings.Count(sum, "search ") != 2 ||
-		!strings.Contains(sum, " (100 epochs); target transform log: search ") {
+	if !strings.HasPrefix(sum, "target transforms none and log searched side by side ") ||
+		!strings.Contains(sum, " (none: 3 rounds, 150 fold epochs; log: 3 rounds, 150 fold epochs); target transform log: ensemble ") ||
+		!strings.Contains(sum, " (100 epochs, the calibration folds training behind it), calibration ") ||
+		!strings.HasSuffix(sum, " (500 fold epochs)") {
 		t.Errorf("summary of two transforms' runs %q", sum)
 	}
 }
