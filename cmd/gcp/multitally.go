@@ -48,13 +48,18 @@ func newMultiTally(names []string) *multiTally {
 		cov: make([]float64, d), joint: make([]float64, len(jointLevels)), conformal: make([]float64, len(jointLevels)), r: rand.New(rand.NewPCG(1, 2))}
 }
 
+// unseenRow reports whether the row predicted as p has a code no training
+// row had (input_z +Inf, shared by every target), whose calibrated
+// intervals and regions are unknown: eval and plot leave such rows out.
+func unseenRow(p *gcp.MultiPrediction) bool { return math.IsInf(p.Marginal(0).InputZ, 1) }
+
 // add adds the row whose prediction is p and targets y: each target's
 // squared error and CRPS and the energy score of every row; each target's
 // density and interval and the joint measures (addJoint) of a row whose
 // codes training knew, or else the unseen count.
 func (t *multiTally) add(p *gcp.MultiPrediction, y []float64) {
 	t.rows++
-	unseen := math.IsInf(p.Marginal(0).InputZ, 1)
+	unseen := unseenRow(p)
 	for i := range t.names {
 		q := p.Marginal(i)
 		e := q.Mean - y[i]

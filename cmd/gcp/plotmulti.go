@@ -49,7 +49,7 @@ func plotSeveral(a modelArgs, n network, pair, out string, dst atomicfile.Target
 	unseen := 0
 	cal := newJointCounts()
 	file, err := a.eachMultiTarget(stderr, n, func(p *gcp.MultiPrediction, y []float64) {
-		if math.IsInf(p.Marginal(0).InputZ, 1) {
+		if unseenRow(p) {
 			unseen++
 			return
 		}
