@@ -2,8 +2,13 @@ package gcp
 
 import (
 	"context"
+	"errors"
+	"math"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gcpnet/gcp/internal/synth"
 	"github.com/google/go-cmp/cmp"
@@ -95,7 +100,8 @@ func TestSplitRunsTrainAsEnsemble(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := newSplitRuns(split.m, func() (*Trainer[float32], error) { return s.trainer(win, 1) }, s.trainRows, o, 2, 2)
+	runs, err := newSplitRuns(split.m, func() (*Trainer[float32], error) { return s.trainer(win, 1) }, s.trainRows, o, 2, 2, 3)
+	defer runs.stop()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +121,74 @@ func TestSplitRunsTrainAsEnsemble(t *testing.T) {
 		if d := nll - ref.stats.TrainNLL; d > 1e-9 || d < -1e-9 {
 			t.Fatalf("epoch %d: training NLL %v, want the ensemble's %v", e, nll, ref.stats.TrainNLL)
 		}
+	}
+}
+
+// newTestSplitRuns returns the split runs of an ensemble of 3 members on
+// synthetic rows, on 2 workers, never beyond epoch last.
+func newTestSplitRuns(t *testing.T, last int) *splitRuns[float32] {
+	t.Helper()
+	x, y, _ := synth.SinOutliers(5, 600, 0.05, synth.Everywhere)
+	s, err := newSearch(context.Background(), Config{Inputs: 1, Hidden: []int{8}, Members: 3, Seed: 4}, TrainConfig{Seed: 2, BatchSize: 16}, x, y, AutoOptions{Seed: 6, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	win := &candidate[float32]{hyper: hyper{lr: 3e-3, hidden: []int{8}, weighting: 0.5}}
+	ens, err := s.trainer(win, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.runOptions(false)
+	o.track = false
+	runs, err := newSplitRuns(ens.m, func() (*Trainer[float32], error) { return s.trainer(win, 1) }, s.trainRows, o, 2, 2, last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+// TestSplitRunsLeadAtMostOneEpoch checks that the members, which train
+// ahead of the ensemble, stop at most memberLead epochs beyond the last
+// it asked for, never beyond the last epoch it may ask for, and that stop
+// leaves no goroutine behind.
+func TestSplitRunsLeadAtMostOneEpoch(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for _, c := range []struct{ last, asked int }{{10, 2}, {3, 3}, {3, 1}} {
+		runs := newTestSplitRuns(t, c.last)
+		params := make([]float32, runs.lay.size)
+		for range c.asked {
+			if _, err := runs.epoch(params); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runs.stop()
+		for k, r := range runs.runs {
+			if e := r.stats.Epoch; e < c.asked || e > min(c.asked+memberLead, c.last) {
+				t.Errorf("last %d, %d epochs asked for: member %d stopped after epoch %d, want %d to %d", c.last, c.asked, k+1, e, c.asked, min(c.asked+memberLead, c.last))
+			}
+		}
+	}
+	// A worker counts until it has returned past its WaitGroup's Done:
+	// give the exiting ones a moment; one that never exits fails.
+	after := runtime.NumGoroutine()
+	for deadline := time.Now().Add(5 * time.Second); after > before && time.Now().Before(deadline); after = runtime.NumGoroutine() {
+		time.Sleep(time.Millisecond)
+	}
+	if after > before {
+		t.Errorf("%d goroutines after stop, %d before", after, before)
+	}
+}
+
+// TestSplitRunsMemberFailureFailsEpoch checks that a member whose step
+// fails (a learning rate that makes its first update infinite) fails the
+// ensemble's epoch with its error, naming it, while the others train on.
+func TestSplitRunsMemberFailureFailsEpoch(t *testing.T) {
+	runs := newTestSplitRuns(t, 5)
+	defer runs.stop()
+	runs.runs[1].t.opt.cfg.LearningRate = math.Inf(1)
+	_, err := runs.epoch(make([]float32, runs.lay.size))
+	if !errors.Is(err, ErrDiverged) || !strings.HasPrefix(err.Error(), "member 2: ") {
+		t.Fatalf("epoch: %v, want member 2's ErrDiverged", err)
 	}
 }
 

@@ -445,10 +445,11 @@ func (s *search[T]) ensemble(win *candidate[T], f *folds[T]) (*fitRun[T], error)
 		member := func() (*Trainer[T], error) { return s.trainer(win, 1) }
 		mo := s.runOptions(false)
 		mo.track = false // r tracks the ensemble's best epoch
-		apart, err := newSplitRuns(t.m, member, s.trainRows, mo, s.tc.Seed, s.opt.Workers)
+		apart, err := newSplitRuns(t.m, member, s.trainRows, mo, s.tc.Seed, s.opt.Workers, s.maxEpochs)
 		if err != nil {
 			return nil, err
 		}
+		defer apart.stop()
 		r.apart = apart.epoch
 	}
 	c := &candidate[T]{hyper: win.hyper, run: r}
