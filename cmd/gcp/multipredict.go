@@ -22,21 +22,17 @@ func multiNetwork(m model) (network, bool) {
 	return n, ok && n.Config().Targets > 1
 }
 
-// targetNames returns the names of the targets of n, a model of several
-// targets, as gcp train recorded them.
-func targetNames(n network) []string {
-	_, joined := n.columns()
-	return strings.Split(joined, ",")
-}
-
 // eachMultiChunk reads the data file of a once, a chunk of at most size
 // rows at a time, as eachChunk does, with the model's features picked by
 // name wherever they stand and other columns ignored, and calls each with
 // every chunk and its rows' predictions by PredictMulti, which the chunks
 // share: memory holds one chunk whatever the number of rows. An error
 // names the row's line.
-func (a modelArgs) eachMultiChunk(stderr io.Writer, n network, size int, each func(c *chunk, preds []gcp.MultiPrediction) error) error {
-	sel := func(tab *table.Table) (selection, error) { return selectColumns(n, tab, "", true, false) }
+func (a modelArgs) eachMultiChunk(stderr io.Writer, n network, size int, wantTargets bool, each func(c *chunk, preds []gcp.MultiPrediction) error) error {
+	sel := func(tab *table.Table) (selection, error) {
+		s, _, err := multiColumns(n, tab, wantTargets)
+		return s, err
+	}
 	ws := n.NewWorkspace()
 	var preds []gcp.MultiPrediction
 	return a.eachEncoded(stderr, n, sel, "", size, func(c *chunk) error {
@@ -78,7 +74,7 @@ func predictMulti(a modelArgs, n network, levels []predictLevel, stderr, stdout 
 	w := bufio.NewWriter(stdout)
 	var b []byte
 	d := n.inputs()
-	err := a.eachMultiChunk(stderr, n, chunkRows, func(c *chunk, preds []gcp.MultiPrediction) error {
+	err := a.eachMultiChunk(stderr, n, chunkRows, false, func(c *chunk, preds []gcp.MultiPrediction) error {
 		if b == nil { // the first chunk
 			w.WriteString(multiHeader(names, levels) + "\n")
 		}
@@ -186,19 +182,17 @@ func evalMulti(a modelArgs, n network, stderr, stdout io.Writer) error {
 // must be there: a missing one is an error naming its line and column
 // (table.ErrMissing), as in training.
 func (a modelArgs) eachMultiTarget(stderr io.Writer, n network, each func(p *gcp.MultiPrediction, y []float64)) (string, error) {
-	names := targetNames(n)
 	var cols []int
-	y := make([]float64, len(names))
+	y := make([]float64, n.Config().Targets)
 	file := ""
-	err := a.eachMultiChunk(stderr, n, chunkRows, func(c *chunk, preds []gcp.MultiPrediction) error {
-		file = c.tab.File
-		for _, name := range names[len(cols):] { // the first chunk's header
-			k, err := c.tab.Column(name)
-			if err != nil {
+	err := a.eachMultiChunk(stderr, n, chunkRows, true, func(c *chunk, preds []gcp.MultiPrediction) error {
+		if cols == nil { // the first chunk's header
+			var err error
+			if _, cols, err = multiColumns(n, c.tab, true); err != nil {
 				return err
 			}
-			cols = append(cols, k)
 		}
+		file = c.tab.File
 		return eachRowTargets(c.tab, cols, preds, y, each)
 	})
 	return file, err

@@ -111,6 +111,17 @@ func readNumbersCSV(t *testing.T, s string) ([]string, [][]float64) {
 	return recs[0], rows
 }
 
+// parseMultiEval returns the KEY VALUE lines of gcp eval's output for a
+// model of several targets, by key.
+func parseMultiEval(out string) map[string]float64 {
+	got := map[string]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		k, v, _ := strings.Cut(line, " ")
+		got[k], _ = strconv.ParseFloat(v, 64)
+	}
+	return got
+}
+
 // TestPredictSeveralTargets: predict writes each target's columns with
 // its name after a colon and corr:a:b; the means are the library's
 // PredictMulti on the rows' features, and the calibrated 95% interval is
@@ -181,11 +192,7 @@ func TestEvalSeveralTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]float64{}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		k, v, _ := strings.Cut(line, " ")
-		got[k], _ = strconv.ParseFloat(v, 64)
-	}
+	got := parseMultiEval(out)
 	for _, k := range []string{"N", "RMSE:a", "NLL:a", "CRPS:a", "cov95-cal:a", "RMSE:b", "NLL:b", "CRPS:b", "cov95-cal:b", "joint-NLL", "joint-NLL-cal", "joint-cov50-cal", "joint-cov90-cal", "joint-cov95-cal",
 		"joint-cov50-conformal", "joint-cov90-conformal", "joint-cov95-conformal", "energy-score"} {
 		if _, ok := got[k]; !ok {
