@@ -80,12 +80,8 @@ func TestMemberSpansPredictAsMember(t *testing.T) {
 // network, bit for bit, epoch after epoch: its members are independent,
 // and the split changes only how the work is divided.
 func TestSplitRunsTrainAsEnsemble(t *testing.T) {
-	x, y, _ := synth.SinOutliers(5, 600, 0.05, synth.Everywhere)
-	s, err := newSearch(context.Background(), Config{Inputs: 1, Hidden: []int{8}, Members: 3, Seed: 4}, TrainConfig{Seed: 2, BatchSize: 16}, x, y, AutoOptions{Seed: 6, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	win := &candidate[float32]{hyper: hyper{lr: 3e-3, hidden: []int{8}, weighting: 0.5}}
+	s, win, split, runs := newTestSplitRuns(t, 3)
+	defer runs.stop()
 	whole, err := s.trainer(win, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -93,15 +89,6 @@ func TestSplitRunsTrainAsEnsemble(t *testing.T) {
 	o := s.runOptions(false)
 	o.track = false
 	ref, err := newFitRun(whole, s.trainRows, rowSet[float32]{}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	split, err := s.trainer(win, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs, err := newSplitRuns(split.m, func() (*Trainer[float32], error) { return s.trainer(win, 1) }, s.trainRows, o, 2, 2, 3)
-	defer runs.stop()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,9 +111,10 @@ func TestSplitRunsTrainAsEnsemble(t *testing.T) {
 	}
 }
 
-// newTestSplitRuns returns the split runs of an ensemble of 3 members on
-// synthetic rows, on 2 workers, never beyond epoch last.
-func newTestSplitRuns(t *testing.T, last int) *splitRuns[float32] {
+// newTestSplitRuns returns the search of an ensemble of 3 members on
+// synthetic rows, its settings, a trainer of the ensemble and the split
+// runs of its members on 2 workers, never beyond epoch last.
+func newTestSplitRuns(t *testing.T, last int) (*search[float32], *candidate[float32], *Trainer[float32], *splitRuns[float32]) {
 	t.Helper()
 	x, y, _ := synth.SinOutliers(5, 600, 0.05, synth.Everywhere)
 	s, err := newSearch(context.Background(), Config{Inputs: 1, Hidden: []int{8}, Members: 3, Seed: 4}, TrainConfig{Seed: 2, BatchSize: 16}, x, y, AutoOptions{Seed: 6, Workers: 2})
@@ -144,7 +132,7 @@ func newTestSplitRuns(t *testing.T, last int) *splitRuns[float32] {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runs
+	return s, win, ens, runs
 }
 
 // TestSplitRunsLeadAtMostOneEpoch checks that the members, which train
@@ -154,7 +142,7 @@ func newTestSplitRuns(t *testing.T, last int) *splitRuns[float32] {
 func TestSplitRunsLeadAtMostOneEpoch(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for _, c := range []struct{ last, asked int }{{10, 2}, {3, 3}, {3, 1}} {
-		runs := newTestSplitRuns(t, c.last)
+		_, _, _, runs := newTestSplitRuns(t, c.last)
 		params := make([]float32, runs.lay.size)
 		for range c.asked {
 			if _, err := runs.epoch(params); err != nil {
@@ -183,7 +171,7 @@ func TestSplitRunsLeadAtMostOneEpoch(t *testing.T) {
 // fails (a learning rate that makes its first update infinite) fails the
 // ensemble's epoch with its error, naming it, while the others train on.
 func TestSplitRunsMemberFailureFailsEpoch(t *testing.T) {
-	runs := newTestSplitRuns(t, 5)
+	_, _, _, runs := newTestSplitRuns(t, 5)
 	defer runs.stop()
 	runs.runs[1].t.opt.cfg.LearningRate = math.Inf(1)
 	_, err := runs.epoch(make([]float32, runs.lay.size))
