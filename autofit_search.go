@@ -607,7 +607,7 @@ func heldOutScores[T Float](m *Model[T], preds []Prediction, y []T) (nlls, errs 
 	for i, p := range preds {
 		v := float64(y[i])
 		if tr != TransformNone {
-			m.transformBack(&p, tr)
+			transformBack(&p, tr)
 			v = tr.invert(v)
 		}
 		nlls[i], errs[i] = -p.LogPDF(v), v-p.Mean

@@ -66,6 +66,11 @@ type MultiPrediction struct {
 	// (the model's, shared and never changed).
 	regionScale, regionNu float64
 	conformal             *conformalScores
+	// tr is each target's transform z = g(y) (the model's
+	// TargetTransforms), logged whether any is not TransformNone. The
+	// fields above are all of z, the targets as the network models them.
+	tr     [maxTargets]TargetTransform
+	logged bool
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -96,8 +101,24 @@ func (p *MultiPrediction) Dim() int { return p.d }
 func (p *MultiPrediction) Members() int { return p.members }
 
 // Mean returns the predictive mean of target i: the location m_i of the
-// t, for an ensemble the mean of the members' locations.
-func (p *MultiPrediction) Mean(i int) float64 { return p.mean[i] }
+// t, for an ensemble the mean of the members' locations. For a target
+// under the log transform (TransformLog, Model.TargetTransforms) it is
+// Marginal(i).Mean, the mean of the calibrated predictive's log-normal,
+// e^(m_i + v_i/2) with v_i = Marginal(i).ZVarCorrected: the t's own
+// back-transform has no mean, as for one target (Prediction.Transform).
+func (p *MultiPrediction) Mean(i int) float64 {
+	if p.tr[i] == TransformLog {
+		return math.Exp(p.mean[i] + p.calibratedVar(i)/2)
+	}
+	return p.mean[i]
+}
+
+// calibratedVar returns the variance in z of target i under the
+// calibrated predictive as Marginal reports it, its VarCorrected before
+// a transform.
+func (p *MultiPrediction) calibratedVar(i int) float64 {
+	return p.regionScale * regionMarginalFactor(p.regionNu) * p.zCovCorrected(i, i)
+}
 
 // Nu returns the degrees of freedom ν of the t, a trust signal as the
 // one-dimensional Prediction's α is (ν = 2α for d = 1): large on clean
@@ -154,18 +175,30 @@ func (p *MultiPrediction) memberScale(k, i, j int) float64 {
 }
 
 // Cov returns entry (i, j) of the predictive covariance: ν/(ν−2)·S_ij,
-// for an ensemble the mean of the members' plus CovEpistemic(i, j).
-func (p *MultiPrediction) Cov(i, j int) float64 {
+// for an ensemble the mean of the members' plus CovEpistemic(i, j). For
+// targets under the log transform it is in original units, the
+// covariance of the log-normal whose logarithms have this covariance C
+// and the location m (see originalCov): the log-Student-t has none.
+func (p *MultiPrediction) Cov(i, j int) float64 { return p.originalCov(i, j, false) }
+
+// CovCorrected returns entry (i, j) of the corrected covariance
+// Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
+// members' plus CovEpistemic(i, j). For targets under the log transform
+// it is in original units, the covariance of the image of the corrected
+// Gaussian N(m, Σ̃) (see originalCov).
+func (p *MultiPrediction) CovCorrected(i, j int) float64 { return p.originalCov(i, j, true) }
+
+// zCov is Cov of the targets as the network models them, z.
+func (p *MultiPrediction) zCov(i, j int) float64 {
 	if p.members == 1 {
 		return p.tfac[0] * p.memberScale(0, i, j)
 	}
 	return p.cov[i*p.d+j]
 }
 
-// CovCorrected returns entry (i, j) of the corrected covariance
-// Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
-// members' plus CovEpistemic(i, j).
-func (p *MultiPrediction) CovCorrected(i, j int) float64 {
+// zCovCorrected is CovCorrected of the targets as the network models
+// them, z.
+func (p *MultiPrediction) zCovCorrected(i, j int) float64 {
 	if p.members == 1 {
 		return p.memberScale(0, i, j) / p.corr[0]
 	}
@@ -184,7 +217,11 @@ func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
 
 // Corr returns the predicted correlation of targets i and j,
 // CovCorrected(i, j)/√(CovCorrected(i, i)·CovCorrected(j, j)). For a
-// single network it is that of S, and of Cov, too.
+// single network it is that of S, and of Cov, too. Under log transforms
+// it is the correlation in original units, which differs from that of
+// the logarithms: (e^Σ̃_ij − 1)/√((e^Σ̃_ii − 1)(e^Σ̃_jj − 1)) for two
+// logged targets, Σ̃_ij/√((e^Σ̃_ii − 1)·Σ̃_jj) for a logged i and an
+// untransformed j (Σ̃ in z, the locations cancel).
 func (p *MultiPrediction) Corr(i, j int) float64 {
 	return p.CovCorrected(i, j) / math.Sqrt(p.CovCorrected(i, i)*p.CovCorrected(j, j))
 }
@@ -198,12 +235,26 @@ func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
 
 // LogPDF returns the log density of the predictive at the target vector
 // y (len(y) = Dim()): ln t_ν(y | m, S), for an ensemble the log of the
-// members' mean density (weighted as the mixture is). It allocates
-// nothing. A y of the wrong length gives NaN.
+// members' mean density (weighted as the mixture is). Under target
+// transforms it is the density in original units, that of z = g(y) times
+// the Jacobian Π_j g′_j(y_j) (1/y_j for each logged target), so that a
+// mean negative log density is in y's units; −Inf for a y outside a
+// transform's domain (a logged target ≤ 0). It allocates nothing. A y of
+// the wrong length, or holding NaN, gives NaN.
 func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
 	}
+	var buf [maxTargets]float64
+	z, jac, ok := p.toModeled(y, &buf)
+	if !ok {
+		return outsideDensity(y)
+	}
+	return p.logPDF(z) + jac
+}
+
+// logPDF is LogPDF at the targets z as the network models them.
+func (p *MultiPrediction) logPDF(y []float64) float64 {
 	var z [maxTargets]float64
 	nl := mvtPackedLen(p.d)
 	top, sum := math.Inf(-1), 0.0
@@ -224,11 +275,18 @@ func (p *MultiPrediction) LogPDF(y []float64) float64 {
 // Mahalanobis returns the Mahalanobis distance of the target vector y
 // (len(y) = Dim()) from the mean under the corrected covariance,
 // √((y − m)ᵀ Σ̃⁻¹ (y − m)). Where the predictive is the corrected Gaussian
-// N(m, Σ̃), its square is chi-square with d degrees of freedom. A y of
-// the wrong length gives NaN.
+// N(m, Σ̃), its square is chi-square with d degrees of freedom. Under
+// target transforms it is the distance of z = g(y), where the model is
+// the t, and +Inf for a y outside a transform's domain. A y of the wrong
+// length gives NaN.
 func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
+	}
+	var buf [maxTargets]float64
+	y, _, ok := p.toModeled(y, &buf)
+	if !ok {
+		return math.Inf(1)
 	}
 	var z [maxTargets]float64
 	if p.members == 1 { // Σ̃ = S/c: its factor is L/√c
@@ -245,8 +303,11 @@ func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 // with F the F distribution of d and ν degrees of freedom; for an
 // ensemble, whose mixture has no ellipsoidal region, that of the
 // corrected Gaussian N(Mean, CovCorrected), a squared Mahalanobis distance
-// below the chi-square quantile χ²_d(p). It returns ErrLevel for p
-// outside (0, 1) and ErrShape for a y of the wrong length.
+// below the chi-square quantile χ²_d(p). Under target transforms the
+// region is that of z = g(y) mapped back, with the same probability: y
+// is inside when g(y) is, and a y outside a transform's domain never is.
+// It returns ErrLevel for p outside (0, 1) and ErrShape for a y of the
+// wrong length.
 func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 	if err := p.checkRegion(y, prob); err != nil {
 		return false, err
@@ -254,6 +315,11 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 	if p.members > 1 {
 		q := p.Mahalanobis(y)
 		return q*q <= mvtRegionRadius2(prob, p.d, math.Inf(1)), nil
+	}
+	var buf [maxTargets]float64
+	y, _, ok := p.toModeled(y, &buf)
+	if !ok {
+		return false, nil
 	}
 	var z [maxTargets]float64
 	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
@@ -286,8 +352,22 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // variance Var, the moment-matched approximation of the weighted mixture,
 // with the mixture's exact VarCorrected, VarEpistemic and Disagreement;
 // for the Gaussian comparator the Gaussian N(Mean, Var).
+//
+// For a target under a transform (Model.TargetTransforms) the marginal
+// carries it (Prediction.Transform): the t of z_i above mapped back, with
+// ZMean, ZVar and ZVarCorrected those of z_i, and its methods answering
+// in original units as a one-target model's of that transform do.
 func (p *MultiPrediction) Marginal(i int) Prediction {
-	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * regionMarginalFactor(p.regionNu) * p.CovCorrected(i, i),
+	q := p.marginal(i)
+	if p.tr[i] != TransformNone {
+		transformBack(&q, p.tr[i])
+	}
+	return q
+}
+
+// marginal is Marginal of target i as the network models it, z_i.
+func (p *MultiPrediction) marginal(i int) Prediction {
+	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.zCov(i, i), VarCorrected: p.calibratedVar(i),
 		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
 	if p.loss == LossGaussianML {
 		q.Nu = 0 // as a one-target Gaussian model's Prediction: α = +Inf, β = ν = 0
