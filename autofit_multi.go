@@ -2,7 +2,6 @@ package gcp
 
 import (
 	"context"
-	"fmt"
 	"math"
 )
 
@@ -13,8 +12,11 @@ import (
 
 // autoFitMulti is AutoFit for cfg.Targets ≥ 2, y row-major with Targets
 // values a row. Each target is standardized on its own, as Fit does; the
-// targets are not transformed (TargetTransforms must be nil or none
-// alone, else ErrConfig); each target on a lattice (targetLattices) is
+// targets that the screen picks for the log (screenColumns) are searched
+// logged beside the untransformed search and kept logged where their
+// cross-fitted scores favour it (autoFitMultiLog), unless
+// TargetTransforms is none alone (no target logged) or log alone (every
+// screened target logged, without comparing); each target on a lattice (targetLattices) is
 // dequantized with its own spacing, in training and in the calibration,
 // as one target is; the ensemble keeps its mean heads from the epoch of
 // the lowest sum over targets of the log of each one's held-out mean
@@ -25,18 +27,33 @@ import (
 // widened below trustedRows rows (AutoResult.SmallData), as one target's
 // interval is.
 func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
-	if trs := opt.TargetTransforms; len(trs) > 1 || len(trs) == 1 && trs[0] != TransformNone {
-		return nil, AutoResult{}, fmt.Errorf("%w: AutoOptions.TargetTransforms = %v: a model of %d targets takes none", ErrConfig, trs, cfg.Targets)
+	choices, screened := screenColumns(y, cfg.Targets)
+	trs := opt.TargetTransforms
+	switch {
+	case screened != [maxTargets]TargetTransform{} && (trs == nil || len(trs) == 2):
+		return autoFitMultiLog(ctx, cfg, tc, x, y, opt, choices, screened)
+	case len(trs) == 1 && trs[0] == TransformNone:
+		screened = [maxTargets]TargetTransform{}
 	}
-	s, err := newSearch(ctx, cfg, tc, x, y, opt)
+	s, err := newSearch(ctx, cfg, tc, x, logColumns(y, cfg.Targets, screened), opt)
 	if err != nil {
 		return nil, AutoResult{}, err
 	}
+	s.transforms = screened
 	win, err := s.choose()
 	if err != nil {
 		return nil, AutoResult{}, err
 	}
-	return s.finishMulti(win)
+	m, res, err := s.finishMulti(win)
+	if err != nil {
+		return nil, AutoResult{}, err
+	}
+	for j := range choices {
+		choices[j].Transform = screened[j]
+		res.Transform.Transform = max(res.Transform.Transform, screened[j])
+	}
+	res.Transforms = choices
+	return m, res, nil
 }
 
 // finishMulti is finish for several targets: it trains the ensemble (for
@@ -64,6 +81,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	}
 	m := final.t.m
 	m.extendRanges(s.data.x)
+	m.ext.transforms = s.transforms
 	res := s.result(win, final)
 	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
@@ -77,7 +95,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 		m.corrScale, nu = calibrateRegion(fit, d, s.data.len())
 		m.ext.region = &jointRegion{nu: nu, conformal: jointConformalScores(q)}
 		res.CorrectedScale, res.RegionNu = m.corrScale, nu
-		res.CVNLL, res.CVCoverage95, res.CVRows = nll, cvCoverage95(fit, q, d, s.data.len()), len(rows)
+		res.CVNLL, res.CVCoverage95, res.CVRows = nll+s.logJacobian(y), cvCoverage95(fit, q, d, s.data.len()), len(rows)
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}
@@ -99,4 +117,19 @@ func jointDistances[T Float](preds []MultiPrediction, y []T, d int) (q []float64
 		nll -= preds[i].LogPDF(v)
 	}
 	return q, nll / float64(len(preds))
+}
+
+// logJacobian returns the mean over the rows of the targets z (row-major,
+// as the network models them) of Σ_j −ln g′_j(y_j), which turns a mean
+// negative log density of z into one of y in original units: the sum of
+// the logged targets' z_j = ln y_j.
+func (s *search[T]) logJacobian(z []T) float64 {
+	d := s.data.ty
+	var sum float64
+	for i, v := range z {
+		if s.transforms[i%d] == TransformLog {
+			sum += float64(v)
+		}
+	}
+	return sum / float64(len(z)/d)
 }

@@ -79,8 +79,10 @@ type search[T Float] struct {
 	targets             *targetMaps
 	cands               []*candidate[T]
 	maxEpochs, patience int
-	// transform is that of the targets, z = g(y), which the model keeps.
-	transform TargetTransform
+	// transform is that of the targets, z = g(y), which the model keeps;
+	// for several targets, transforms is each one's.
+	transform  TargetTransform
+	transforms [maxTargets]TargetTransform
 	// slots, when set, are shared with the searches of the other target
 	// transforms, which train at the same time: every candidate's round
 	// and every fold epoch holds one, so that all the searches together

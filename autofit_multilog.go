@@ -1,0 +1,204 @@
+package gcp
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gcpnet/gcp/internal/onese"
+)
+
+// The transform stage of AutoFit for several targets. Each target
+// column is screened on its own (ChooseTargetTransform: positive, of
+// skewness at least 1, more symmetric after the log); the screened
+// columns, logged together, and no transform are searched side by side
+// (searchTransforms), and each winner is cross-fitted and scored in
+// original units (multiFoldScores). A screened column keeps the log only
+// where its own cross-fitted scores clearly favour it (transformReplaces
+// on its marginal's calibrated NLL and squared error), and a set of
+// logged columns only where the joint NLL is not clearly worse: a log
+// that helps one target's density (Jura's Cd) may ruin another's mean
+// (Jura's Cu, whose log-normal mean misses its largest values). Where
+// some screened columns keep the log and others not, the model of that
+// set trains with the log search winner's settings, without a search of
+// its own.
+
+// multiScores are a model's cross-fitted scores in original units for
+// several targets: per row the joint negative log density of the
+// calibrated predictive, per target and row its marginal's calibrated
+// negative log density and squared error, and their means.
+type multiScores struct {
+	joint         []float64
+	nlls, sqErrs  [][]float64
+	nll           float64
+	margNLL, rmse []float64
+}
+
+// multiFoldScores returns the scores of win's settings on folds of s's
+// rows (trainFolds), the region calibrated on them as finishMulti
+// calibrates it, in original units through s's per-target transforms.
+func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
+	f, epochs := s.trainFolds(win)
+	preds, rows := foldPredictions(f, epochs, 0, predictMultiSet[T])
+	if len(rows) == 0 || s.ctx.Err() != nil {
+		return multiScores{}, false
+	}
+	d, z := s.data.ty, s.targetsOf(rows)
+	fit, _ := jointDistances(preds, s.dequantized(z), d)
+	scale, nu := calibrateRegion(fit, d, s.data.len())
+	n := len(preds)
+	sc := multiScores{joint: make([]float64, n), nlls: make([][]float64, d), sqErrs: make([][]float64, d), margNLL: make([]float64, d), rmse: make([]float64, d)}
+	for j := range d {
+		sc.nlls[j], sc.sqErrs[j] = make([]float64, n), make([]float64, n)
+	}
+	y := make([]float64, d)
+	for i := range preds {
+		p := &preds[i]
+		p.regionScale, p.regionNu = scale, nu
+		p.tr, p.logged = s.transforms, s.transforms != [maxTargets]TargetTransform{}
+		for j := range y {
+			y[j] = s.transforms[j].invert(float64(z[i*d+j]))
+			q := p.Marginal(j)
+			sc.nlls[j][i], sc.sqErrs[j][i] = -q.CalibratedLogPDF(y[j]), (q.Mean-y[j])*(q.Mean-y[j])
+			sc.margNLL[j] += sc.nlls[j][i] / float64(n)
+			sc.rmse[j] += sc.sqErrs[j][i] / float64(n)
+		}
+		sc.joint[i] = -p.CalibratedLogPDF(y)
+		sc.nll += sc.joint[i] / float64(n)
+	}
+	for j := range sc.rmse {
+		sc.rmse[j] = math.Sqrt(sc.rmse[j])
+	}
+	return sc, true
+}
+
+// chooseLogged returns the targets to log, of those screened: each whose
+// marginal scores under the screened set's model clearly favour the log
+// over the untransformed model's (transformReplaces); the whole screened
+// set only where, besides, its joint NLL is clearly lower.
+func chooseLogged(screened [maxTargets]TargetTransform, none, logged multiScores) [maxTargets]TargetTransform {
+	var keep [maxTargets]TargetTransform
+	if len(none.joint) != len(logged.joint) { // a fold failed in one: the rows are not paired
+		return keep
+	}
+	for j, t := range screened {
+		if t == TransformLog && transformReplaces(none.nlls[j], none.sqErrs[j], logged.nlls[j], logged.sqErrs[j]) {
+			keep[j] = TransformLog
+		}
+	}
+	if keep == screened && onese.Pick([][]float64{none.joint, logged.joint}) != 1 {
+		return [maxTargets]TargetTransform{}
+	}
+	return keep
+}
+
+// autoFitMultiLog runs the search without a transform and with the
+// screened targets logged, side by side, and returns the model of the
+// targets chooseLogged picks, with what AutoResult says of it and of the
+// choice. A search that fails leaves the other's model.
+func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions, choices []TransformChoice, screened [maxTargets]TargetTransform) (*Model[T], AutoResult, error) {
+	d := cfg.Targets
+	zs := logColumns(y, d, screened)
+	fits, errs := searchTransforms(ctx, cfg, tc, x, [][]T{y, zs}, opt, []TargetTransform{TransformNone, TransformLog}, [][maxTargets]TargetTransform{{}, screened})
+	if err := ctx.Err(); err != nil {
+		return nil, AutoResult{}, err
+	}
+	joint := TransformChoice{Compared: true}
+	var keep [maxTargets]TargetTransform
+	switch {
+	case errs[0] != nil && errs[1] != nil:
+		return nil, AutoResult{}, errs[0]
+	case errs[0] != nil:
+		keep = screened
+	case errs[1] == nil:
+		none, logged := fits[0].multi, fits[1].multi
+		keep = chooseLogged(screened, none, logged)
+		joint.CVNLL = [2]float64{none.nll, logged.nll}
+		for j := range choices {
+			if screened[j] == TransformLog {
+				choices[j].Compared = true
+				choices[j].CVNLL = [2]float64{none.margNLL[j], logged.margNLL[j]}
+				choices[j].CVRMSE = [2]float64{none.rmse[j], logged.rmse[j]}
+			}
+		}
+	}
+	var m *Model[T]
+	var res AutoResult
+	var err error
+	switch keep {
+	case [maxTargets]TargetTransform{}:
+		m, res, err = fits[0].s.finishMulti(fits[0].win)
+	case screened:
+		m, res, err = fits[1].s.finishMulti(fits[1].win)
+	default:
+		if m, res, err = retrainLogged(fits[1], x, y, keep); err != nil && ctx.Err() == nil {
+			keep = [maxTargets]TargetTransform{} // the untransformed model, searched
+			m, res, err = fits[0].s.finishMulti(fits[0].win)
+		}
+	}
+	if err != nil {
+		return nil, AutoResult{}, err
+	}
+	for j := range choices {
+		choices[j].Transform = keep[j]
+		joint.Transform = max(joint.Transform, keep[j])
+	}
+	res.Transform, res.Transforms = joint, choices
+	return m, res, nil
+}
+
+// retrainLogged returns the model of the targets y with those of keep
+// logged, trained with the settings of f's winner (a search with the
+// screened set logged) for up to the search's epochs with its early
+// stopping, and finished as a search's winner is (finishMulti).
+func retrainLogged[T Float](f *transformFit[T], x, y []T, keep [maxTargets]TargetTransform) (*Model[T], AutoResult, error) {
+	s, err := newSearch(f.s.ctx, f.s.cfg, f.s.tc, x, logColumns(y, f.s.cfg.Targets, keep), f.s.opt)
+	if err != nil {
+		return nil, AutoResult{}, err
+	}
+	s.transforms = keep
+	c := &candidate[T]{hyper: f.win.hyper}
+	s.train([]*candidate[T]{c}, s.maxEpochs)
+	if err := cmp.Or(s.ctx.Err(), c.err); err != nil {
+		return nil, AutoResult{}, err
+	}
+	if math.IsInf(c.score(), 1) {
+		return nil, AutoResult{}, fmt.Errorf("%w: %v could not score the held-out rows", ErrNonFinite, c.hyper)
+	}
+	c.run.finish()
+	return s.finishMulti(c)
+}
+
+// logColumns returns the targets y (row-major, d a row) with the columns
+// that trs logs replaced by their logarithms: y itself where none is, else
+// a copy. The columns are positive, as the screen that picked them saw.
+func logColumns[T Float](y []T, d int, trs [maxTargets]TargetTransform) []T {
+	if trs == ([maxTargets]TargetTransform{}) {
+		return y
+	}
+	z := slices.Clone(y)
+	for i, v := range z {
+		if trs[i%d] == TransformLog {
+			z[i] = T(math.Log(float64(v)))
+		}
+	}
+	return z
+}
+
+// screenColumns returns each target's ChooseTargetTransform, the targets
+// y row-major with d a row, and the transforms it picks.
+func screenColumns[T Float](y []T, d int) ([]TransformChoice, [maxTargets]TargetTransform) {
+	choices := make([]TransformChoice, d)
+	var trs [maxTargets]TargetTransform
+	col := make([]T, len(y)/d)
+	for j := range d {
+		for i := range col {
+			col[i] = y[i*d+j]
+		}
+		choices[j] = chooseTransform(col)
+		trs[j] = choices[j].Transform
+	}
+	return choices, trs
+}
