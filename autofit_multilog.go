@@ -23,7 +23,8 @@ import (
 // (Jura's Cu, whose log-normal mean misses its largest values). Where
 // some screened columns keep the log and others not, the model of that
 // set trains with the log search winner's settings, without a search of
-// its own.
+// its own, and is kept only where its own cross-fitted scores clearly
+// beat the untransformed model's (replacesNone).
 
 // multiScores are a model's cross-fitted scores in original units for
 // several targets: per row the joint negative log density of the
@@ -77,7 +78,7 @@ func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
 // chooseLogged returns the targets to log, of those screened: each whose
 // marginal scores under the screened set's model clearly favour the log
 // over the untransformed model's (transformReplaces); the whole screened
-// set only where, besides, its joint NLL is clearly lower.
+// set only where, besides, it replaces none (replacesNone).
 func chooseLogged(screened [maxTargets]TargetTransform, none, logged multiScores) [maxTargets]TargetTransform {
 	var keep [maxTargets]TargetTransform
 	if len(none.joint) != len(logged.joint) { // a fold failed in one: the rows are not paired
@@ -88,10 +89,27 @@ func chooseLogged(screened [maxTargets]TargetTransform, none, logged multiScores
 			keep[j] = TransformLog
 		}
 	}
-	if keep == screened && onese.Pick([][]float64{none.joint, logged.joint}) != 1 {
+	if keep == screened && !replacesNone(keep, none, logged) {
 		return [maxTargets]TargetTransform{}
 	}
 	return keep
+}
+
+// replacesNone reports whether the model with the targets of keep logged,
+// scored as sc, clearly beats the untransformed one's scores none: a joint
+// NLL lower by more than a standard error of the difference, and no
+// logged target's squared error higher by more than one (the one-target
+// recipe's guard, target by target).
+func replacesNone(keep [maxTargets]TargetTransform, none, sc multiScores) bool {
+	if len(none.joint) != len(sc.joint) || onese.Pick([][]float64{none.joint, sc.joint}) != 1 {
+		return false
+	}
+	for j, t := range keep {
+		if t == TransformLog && onese.Pick([][]float64{sc.sqErrs[j], none.sqErrs[j]}) == 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // autoFitMultiLog runs the search without a transform and with the
@@ -133,7 +151,13 @@ func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x
 	case screened:
 		m, res, err = fits[1].s.finishMulti(fits[1].win)
 	default:
-		if m, res, err = retrainLogged(fits[1], x, y, keep); err != nil && ctx.Err() == nil {
+		sub, c, sc, rerr := retrainLogged(fits[1], x, y, keep)
+		switch {
+		case rerr == nil && replacesNone(keep, fits[0].multi, sc):
+			m, res, err = sub.finishMulti(c)
+		case ctx.Err() != nil:
+			err = ctx.Err()
+		default:
 			keep = [maxTargets]TargetTransform{} // the untransformed model, searched
 			m, res, err = fits[0].s.finishMulti(fits[0].win)
 		}
@@ -149,26 +173,32 @@ func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x
 	return m, res, nil
 }
 
-// retrainLogged returns the model of the targets y with those of keep
-// logged, trained with the settings of f's winner (a search with the
-// screened set logged) for up to the search's epochs with its early
-// stopping, and finished as a search's winner is (finishMulti).
-func retrainLogged[T Float](f *transformFit[T], x, y []T, keep [maxTargets]TargetTransform) (*Model[T], AutoResult, error) {
+// retrainLogged trains the targets y with those of keep logged, with the
+// settings of f's winner (a search with the screened set logged) for up
+// to the search's epochs with its early stopping, and returns its search,
+// the trained candidate, to be finished as a search's winner is
+// (finishMulti), and its scores on folds (multiFoldScores), to be compared
+// with the untransformed model's.
+func retrainLogged[T Float](f *transformFit[T], x, y []T, keep [maxTargets]TargetTransform) (*search[T], *candidate[T], multiScores, error) {
 	s, err := newSearch(f.s.ctx, f.s.cfg, f.s.tc, x, logColumns(y, f.s.cfg.Targets, keep), f.s.opt)
 	if err != nil {
-		return nil, AutoResult{}, err
+		return nil, nil, multiScores{}, err
 	}
 	s.transforms = keep
 	c := &candidate[T]{hyper: f.win.hyper}
 	s.train([]*candidate[T]{c}, s.maxEpochs)
 	if err := cmp.Or(s.ctx.Err(), c.err); err != nil {
-		return nil, AutoResult{}, err
+		return nil, nil, multiScores{}, err
 	}
 	if math.IsInf(c.score(), 1) {
-		return nil, AutoResult{}, fmt.Errorf("%w: %v could not score the held-out rows", ErrNonFinite, c.hyper)
+		return nil, nil, multiScores{}, fmt.Errorf("%w: %v could not score the held-out rows", ErrNonFinite, c.hyper)
 	}
 	c.run.finish()
-	return s.finishMulti(c)
+	sc, ok := s.multiFoldScores(c)
+	if !ok {
+		return nil, nil, multiScores{}, fmt.Errorf("%w: no calibration fold of %v could score its rows", ErrNonFinite, c.hyper)
+	}
+	return s, c, sc, nil
 }
 
 // logColumns returns the targets y (row-major, d a row) with the columns

@@ -1,6 +1,7 @@
 package gcp
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -82,5 +83,80 @@ func TestAutoFitMultiLogsTheSkewedTarget(t *testing.T) {
 	}
 	if got := float64(in) / 2000; math.Abs(got-0.9) > 0.04 {
 		t.Errorf("calibrated 90%% region holds %.3f", got)
+	}
+}
+
+// constScores returns multiScores of n rows with every row's joint NLL
+// joint plus a small alternating wobble (so that the paired differences
+// have a standard error), and target j's squared error sq[j].
+func constScores(n int, joint float64, sq []float64) multiScores {
+	sc := multiScores{joint: make([]float64, n), nlls: make([][]float64, len(sq)), sqErrs: make([][]float64, len(sq))}
+	for i := range sc.joint {
+		w := 0.01 * float64(i%2*2-1)
+		sc.joint[i] = joint + w
+		for j, v := range sq {
+			if i == 0 {
+				sc.nlls[j], sc.sqErrs[j] = make([]float64, n), make([]float64, n)
+			}
+			sc.nlls[j][i], sc.sqErrs[j][i] = joint/float64(len(sq))+w, v+w
+		}
+	}
+	return sc
+}
+
+// TestChooseLoggedTargetByTarget checks the choice on scores made by
+// hand: a target whose own NLL and squared error the log improves keeps
+// it; one whose squared error the log worsens clearly does not, even
+// with a better NLL; the whole screened set needs a clearly lower joint
+// NLL too (replacesNone); and rows that are not paired (a failed fold)
+// keep none.
+func TestChooseLoggedTargetByTarget(t *testing.T) {
+	screened := [maxTargets]TargetTransform{TransformLog, TransformLog}
+	none := constScores(40, 4, []float64{1, 1})
+	better := constScores(40, 3, []float64{0.9, 0.9})
+	mixed := constScores(40, 3, []float64{0.9, 2})
+	worseJoint := constScores(40, 3, []float64{0.9, 0.9})
+	worseJoint.joint = constScores(40, 4.5, []float64{0}).joint
+	for name, c := range map[string]struct {
+		sc   multiScores
+		want [maxTargets]TargetTransform
+	}{
+		"both better":       {better, screened},
+		"one's error worse": {mixed, [maxTargets]TargetTransform{TransformLog}},
+		"joint worse":       {worseJoint, [maxTargets]TargetTransform{}},
+		"rows not paired":   {constScores(39, 3, []float64{0.9, 0.9}), [maxTargets]TargetTransform{}},
+	} {
+		if got := chooseLogged(screened, none, c.sc); got != c.want {
+			t.Errorf("%s: %v, want %v", name, got[:2], c.want[:2])
+		}
+	}
+	if !replacesNone([maxTargets]TargetTransform{TransformLog}, none, mixed) || replacesNone(screened, none, mixed) {
+		t.Error("replacesNone: target 0 alone should replace none, both should not")
+	}
+}
+
+// TestRetrainLoggedKeepsTheSettings trains the log-normal target logged
+// with the settings of a search's winner and checks that the result is
+// a model of that target logged, scored on the folds in original units.
+func TestRetrainLoggedKeepsTheSettings(t *testing.T) {
+	x, y := skewedRows(2, 200)
+	cols := [maxTargets]TargetTransform{TransformLog}
+	f, err := searchTransform(context.Background(), Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, logColumns(y, 2, cols), smallMultiOptions, TransformLog, cols, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, c, sc, err := retrainLogged(f, x, y, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(c.hidden, f.win.hidden) || c.lr != f.win.lr || len(sc.joint) != 200 || !(sc.rmse[0] > 0) {
+		t.Fatalf("candidate %v (winner %v), %d rows scored", c.hyper, f.win.hyper, len(sc.joint))
+	}
+	m, _, err := s.finishMulti(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.TargetTransforms(); !slices.Equal(got, []TargetTransform{TransformLog, TransformNone}) {
+		t.Errorf("transforms %v", got)
 	}
 }

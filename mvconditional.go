@@ -145,7 +145,7 @@ func (p *MultiPrediction) correctedDistance2(given []int, values []float64) (flo
 	for i, t := range given {
 		m[i] = p.mean[t]
 		for j := range i + 1 {
-			a[i*o+j] = p.zCovCorrected(t, given[j])
+			a[i*o+j] = p.ZCovCorrected(t, given[j])
 		}
 	}
 	if !cholesky(l[:], a[:], o) {

@@ -79,7 +79,7 @@ func (p *MultiPrediction) mix() bool {
 	if p.members == 1 {
 		copy(p.mean, p.loc)
 		for i := range d {
-			if !finite(p.zCov(i, i)) || !finite(p.zCovCorrected(i, i)) {
+			if !finite(p.zCov(i, i)) || !finite(p.ZCovCorrected(i, i)) {
 				return false
 			}
 		}

@@ -117,7 +117,7 @@ func (p *MultiPrediction) Mean(i int) float64 {
 // calibrated predictive as Marginal reports it, its VarCorrected before
 // a transform.
 func (p *MultiPrediction) calibratedVar(i int) float64 {
-	return p.regionScale * regionMarginalFactor(p.regionNu) * p.zCovCorrected(i, i)
+	return p.regionScale * regionMarginalFactor(p.regionNu) * p.ZCovCorrected(i, i)
 }
 
 // Nu returns the degrees of freedom ν of the t, a trust signal as the
@@ -196,9 +196,18 @@ func (p *MultiPrediction) zCov(i, j int) float64 {
 	return p.cov[i*p.d+j]
 }
 
-// zCovCorrected is CovCorrected of the targets as the network models
-// them, z.
-func (p *MultiPrediction) zCovCorrected(i, j int) float64 {
+// ZMean returns the location of target i as the network models it,
+// z_i = g_i(y_i) under a target transform (Model.TargetTransforms): Mean(i)
+// for an untransformed target, Marginal(i).ZMean for a logged one. With
+// ZCovCorrected it gives the calibrated region in z, an ellipsoid, whose
+// image under g⁻¹ is the region in original units: where a caller draws
+// it, as gcp plot does.
+func (p *MultiPrediction) ZMean(i int) float64 { return p.mean[i] }
+
+// ZCovCorrected returns entry (i, j) of the corrected covariance Σ̃ of
+// the targets as the network models them, z: CovCorrected(i, j) where
+// neither target is transformed.
+func (p *MultiPrediction) ZCovCorrected(i, j int) float64 {
 	if p.members == 1 {
 		return p.memberScale(0, i, j) / p.corr[0]
 	}
@@ -472,7 +481,7 @@ func outsideDensity(y []float64) float64 {
 
 // originalCov returns entry (i, j) of the covariance in original units
 // of the Gaussian N(m, C) in z mapped through the targets' transforms, C
-// the t's covariance (zCov) or, if corrected, Σ̃ (zCovCorrected): C_ij
+// the t's covariance (zCov) or, if corrected, Σ̃ (ZCovCorrected): C_ij
 // where neither target is transformed; e^(m_i + C_ii/2)·C_ij where i
 // alone is logged; e^(m_i + m_j + (C_ii + C_jj)/2)·(e^C_ij − 1) where
 // both are (the log-normal's, whose diagonal is Prediction.Var's under
@@ -480,7 +489,7 @@ func outsideDensity(y []float64) float64 {
 func (p *MultiPrediction) originalCov(i, j int, corrected bool) float64 {
 	c := p.zCov
 	if corrected {
-		c = p.zCovCorrected
+		c = p.ZCovCorrected
 	}
 	cij := c(i, j)
 	if !p.logged || p.tr[i] == TransformNone && p.tr[j] == TransformNone {

@@ -80,21 +80,54 @@ func plotSeveral(a modelArgs, n network, pair, out string, dst atomicfile.Target
 }
 
 // pairRow is what the regions panel needs of a row for targets a and b:
-// their predicted means, the calibrated predictive's scale matrix of the
-// two (RegionScale·CovCorrected, its 2×2 block), the squared radius r2 of
-// its 95% region, and their outcomes.
-type pairRow struct{ ma, mb, sxx, sxy, syy, r2, ya, yb float64 }
+// their predicted means, the centre (ZMean) and scale matrix of the
+// calibrated predictive of the two as the model's network models them
+// (RegionScale·ZCovCorrected, its 2×2 block), the squared radius r2 of its
+// 95% region, their outcomes, and each target's transform, through which
+// the region in z maps to original units.
+type pairRow struct {
+	ma, mb, za, zb, sxx, sxy, syy, r2, ya, yb float64
+	ta, tb                                    gcp.TargetTransform
+}
 
 // newPairRow returns the pairRow of targets ia and ib of the prediction
 // p of a row whose targets are y. The calibrated predictive is the t of
-// ν = RegionNu() degrees of freedom and scale RegionScale·CovCorrected,
-// whose marginal of two targets is the t of the same ν and that 2×2
+// ν = RegionNu() degrees of freedom and scale RegionScale·ZCovCorrected
+// in z, whose marginal of two targets is the t of the same ν and that 2×2
 // block (pairRadius2).
 func newPairRow(p *gcp.MultiPrediction, y []float64, ia, ib int) pairRow {
 	c, r2 := p.RegionScale(), pairRadius2(p.RegionNu(), 0.95)
-	return pairRow{ma: p.Mean(ia), mb: p.Mean(ib),
-		sxx: c * p.CovCorrected(ia, ia), sxy: c * p.CovCorrected(ia, ib), syy: c * p.CovCorrected(ib, ib),
-		r2: r2, ya: y[ia], yb: y[ib]}
+	return pairRow{ma: p.Mean(ia), mb: p.Mean(ib), za: p.ZMean(ia), zb: p.ZMean(ib),
+		sxx: c * p.ZCovCorrected(ia, ia), sxy: c * p.ZCovCorrected(ia, ib), syy: c * p.ZCovCorrected(ib, ib),
+		r2: r2, ya: y[ia], yb: y[ib], ta: p.Marginal(ia).Transform, tb: p.Marginal(ib).Transform}
+}
+
+// inside reports whether the row's outcome lies in its region: its image
+// in z within the ellipse; never where it is outside a transform's
+// domain.
+func (r pairRow) inside() bool {
+	za, oka := r.ta.Apply(r.ya)
+	zb, okb := r.tb.Apply(r.yb)
+	return oka == nil && okb == nil && pairMahalanobis2(za-r.za, zb-r.zb, r.sxx, r.sxy, r.syy) <= r.r2
+}
+
+// outline returns the outline of the row's region in original units: the
+// ellipse in z, each point mapped back through the targets' transforms
+// (the image of an ellipse under a log target is no longer one).
+func (r pairRow) outline() (xs, ys []float64) {
+	xs, ys = ellipse(r.za, r.zb, r.sxx, r.sxy, r.syy, r.r2, plotEllipsePoints)
+	for k := range xs {
+		xs[k], ys[k] = inverse(r.ta, xs[k]), inverse(r.tb, ys[k])
+	}
+	return xs, ys
+}
+
+// inverse returns y = g⁻¹(z) for the transform t: e^z for the log.
+func inverse(t gcp.TargetTransform, z float64) float64 {
+	if t == gcp.TransformLog {
+		return math.Exp(z)
+	}
+	return z
 }
 
 // pairIndices returns the indices in names of the two targets that pair
@@ -140,14 +173,14 @@ func pairPanel(rows []pairRow, na, nb string) (p *plot.Plot, held, drawn int) {
 	var mx, my, inX, inY, outX, outY []float64
 	for k, i := range spreadRows(means, plotPairRows) {
 		r := rows[i]
-		xs, ys := ellipse(r.ma, r.mb, r.sxx, r.sxy, r.syy, r.r2, plotEllipsePoints)
+		xs, ys := r.outline()
 		label := ""
 		if k == 0 {
 			label = "calibrated 95% region"
 		}
 		p.Line(label, xs, ys, plot.Style{Color: plot.Fade(plot.Blue, 160)})
 		mx, my = append(mx, r.ma), append(my, r.mb)
-		if pairMahalanobis2(r.ya-r.ma, r.yb-r.mb, r.sxx, r.sxy, r.syy) <= r.r2 {
+		if r.inside() {
 			inX, inY = append(inX, r.ya), append(inY, r.yb)
 			held++
 		} else {
