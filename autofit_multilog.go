@@ -26,53 +26,53 @@ import (
 // its own, and is kept only where its own cross-fitted scores clearly
 // beat the untransformed model's (replacesNone).
 
-// multiScores are a model's cross-fitted scores in original units for
-// several targets: per row the joint negative log density of the
-// calibrated predictive, per target and row its marginal's calibrated
-// negative log density and squared error, and their means.
-type multiScores struct {
-	joint         []float64
-	nlls, sqErrs  [][]float64
-	nll           float64
-	margNLL, rmse []float64
-}
-
-// multiFoldScores returns the scores of win's settings on folds of s's
-// rows (trainFolds), the region calibrated on them as finishMulti
-// calibrates it, in original units through s's per-target transforms.
-func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
-	f, epochs := s.trainFolds(win)
-	preds, rows := foldPredictions(f, epochs, 0, predictMultiSet[T])
-	if len(rows) == 0 || s.ctx.Err() != nil {
-		return multiScores{}, false
+// autoFitMulti is AutoFit for cfg.Targets ≥ 2, y row-major with Targets
+// values a row. Each target is standardized on its own, as Fit does; the
+// targets that the screen picks for the log (screenColumns) are searched
+// logged beside the untransformed search and kept logged where their
+// cross-fitted scores favour it (autoFitMultiLog), unless
+// TargetTransforms is none alone (no target logged) or log alone (every
+// screened target logged, without comparing); each target on a lattice (targetLattices) is
+// dequantized with its own spacing, in training and in the calibration,
+// as one target is; the ensemble keeps its mean heads from the epoch of
+// the lowest sum over targets of the log of each one's held-out mean
+// squared error, at or after its best joint NLL's, and trains on while
+// either improves (multiValidationScores, search.lastGain). The joint
+// region is calibrated and given a
+// conformal calibration on the rows that calibrate one target, and
+// widened below trustedRows rows (AutoResult.SmallData), as one target's
+// interval is.
+func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
+	if err := opt.withDefaults(cfg, tc).validate(); err != nil {
+		return nil, AutoResult{}, err
 	}
-	d, z := s.data.ty, s.targetsOf(rows)
-	fit, _ := jointDistances(preds, s.dequantized(z), d)
-	scale, nu := calibrateRegion(fit, d, s.data.len())
-	n := len(preds)
-	sc := multiScores{joint: make([]float64, n), nlls: make([][]float64, d), sqErrs: make([][]float64, d), margNLL: make([]float64, d), rmse: make([]float64, d)}
-	for j := range d {
-		sc.nlls[j], sc.sqErrs[j] = make([]float64, n), make([]float64, n)
+	choices, screened := screenColumns(y, cfg.Targets)
+	trs := opt.TargetTransforms
+	switch {
+	case screened != [maxTargets]TargetTransform{} && (trs == nil || len(trs) == 2):
+		return autoFitMultiLog(ctx, cfg, tc, x, y, opt, choices, screened)
+	case len(trs) == 1 && trs[0] == TransformNone:
+		screened = [maxTargets]TargetTransform{}
 	}
-	y := make([]float64, d)
-	for i := range preds {
-		p := &preds[i]
-		p.regionScale, p.regionNu = scale, nu
-		p.tr, p.logged = s.transforms, s.transforms != [maxTargets]TargetTransform{}
-		for j := range y {
-			y[j] = s.transforms[j].invert(float64(z[i*d+j]))
-			q := p.Marginal(j)
-			sc.nlls[j][i], sc.sqErrs[j][i] = -q.CalibratedLogPDF(y[j]), (q.Mean-y[j])*(q.Mean-y[j])
-			sc.margNLL[j] += sc.nlls[j][i] / float64(n)
-			sc.rmse[j] += sc.sqErrs[j][i] / float64(n)
-		}
-		sc.joint[i] = -p.CalibratedLogPDF(y)
-		sc.nll += sc.joint[i] / float64(n)
+	s, err := newSearch(ctx, cfg, tc, x, logColumns(y, cfg.Targets, screened), opt)
+	if err != nil {
+		return nil, AutoResult{}, err
 	}
-	for j := range sc.rmse {
-		sc.rmse[j] = math.Sqrt(sc.rmse[j])
+	s.transforms = screened
+	win, err := s.choose()
+	if err != nil {
+		return nil, AutoResult{}, err
 	}
-	return sc, true
+	m, res, err := s.finishMulti(win)
+	if err != nil {
+		return nil, AutoResult{}, err
+	}
+	for j := range choices {
+		choices[j].Transform = screened[j]
+		res.Transform.Transform = max(res.Transform.Transform, screened[j])
+	}
+	res.Transforms = choices
+	return m, res, nil
 }
 
 // chooseLogged returns the targets to log, of those screened: each whose

@@ -42,9 +42,6 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 	if err := opt.withDefaults(cfg, tc).validate(); err != nil {
 		return nil, AutoResult{}, err
 	}
-	if cfg.Targets > 1 {
-		return autoFitMulti(ctx, cfg, tc, x, y, opt)
-	}
 	choice := chooseTransform(y)
 	trs := opt.TargetTransforms
 	if trs == nil {
