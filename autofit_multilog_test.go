@@ -107,9 +107,9 @@ func constScores(n int, joint float64, sq []float64) multiScores {
 // TestChooseLoggedTargetByTarget checks the choice on scores made by
 // hand: a target whose own NLL and squared error the log improves keeps
 // it; one whose squared error the log worsens clearly does not, even
-// with a better NLL; the whole screened set needs a clearly lower joint
-// NLL too (replacesNone); and rows that are not paired (a failed fold)
-// keep none.
+// with a better NLL; the whole screened set is kept with a joint NLL no
+// lower but none with one clearly higher (passesGuard); and rows that
+// are not paired (a failed fold) keep none.
 func TestChooseLoggedTargetByTarget(t *testing.T) {
 	screened := [maxTargets]TargetTransform{TransformLog, TransformLog}
 	none := constScores(40, 4, []float64{1, 1})
@@ -117,6 +117,8 @@ func TestChooseLoggedTargetByTarget(t *testing.T) {
 	mixed := constScores(40, 3, []float64{0.9, 2})
 	worseJoint := constScores(40, 3, []float64{0.9, 0.9})
 	worseJoint.joint = constScores(40, 4.5, []float64{0}).joint
+	sameJoint := constScores(40, 3, []float64{0.9, 0.9})
+	sameJoint.joint = none.joint
 	for name, c := range map[string]struct {
 		sc   multiScores
 		want [maxTargets]TargetTransform
@@ -130,14 +132,15 @@ func TestChooseLoggedTargetByTarget(t *testing.T) {
 			t.Errorf("%s: %v, want %v", name, got[:2], c.want[:2])
 		}
 	}
-	if !replacesNone([maxTargets]TargetTransform{TransformLog}, none, mixed) || replacesNone(screened, none, mixed) {
-		t.Error("replacesNone: target 0 alone should replace none, both should not")
+	if !passesGuard([maxTargets]TargetTransform{TransformLog}, none, mixed) || passesGuard(screened, none, mixed) {
+		t.Error("passesGuard: target 0 alone should pass, both should not")
 	}
 }
 
 // TestRetrainLoggedKeepsTheSettings trains the log-normal target logged
 // with the settings of a search's winner and checks that the result is
-// a model of that target logged, scored on the folds in original units.
+// a trained candidate of those settings, finished as a model of that
+// target logged.
 func TestRetrainLoggedKeepsTheSettings(t *testing.T) {
 	x, y := skewedRows(2, 200)
 	cols := [maxTargets]TargetTransform{TransformLog}
@@ -145,12 +148,12 @@ func TestRetrainLoggedKeepsTheSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, c, sc, err := retrainLogged(f, x, y, cols)
+	s, c, err := retrainLogged(f, x, y, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(c.hidden, f.win.hidden) || c.lr != f.win.lr || len(sc.joint) != 200 || !(sc.rmse[0] > 0) {
-		t.Fatalf("candidate %v (winner %v), %d rows scored", c.hyper, f.win.hyper, len(sc.joint))
+	if !slices.Equal(c.hidden, f.win.hidden) || c.lr != f.win.lr || c.run.stats.BestEpoch == 0 {
+		t.Fatalf("candidate %v (winner %v), best epoch %d", c.hyper, f.win.hyper, c.run.stats.BestEpoch)
 	}
 	m, _, err := s.finishMulti(c)
 	if err != nil {

@@ -85,9 +85,9 @@ import (
 // calibrated region's joint NLL with the Jacobian, each target's
 // marginal NLL and squared error). A screened target keeps the log where
 // its own scores pass step 5's rule; the whole screened set only where
-// its joint NLL is clearly lower too, and a part of it, trained with the
-// log search winner's settings and cross-fitted, only where it clearly
-// beats none in the same way (AutoResult.Transforms says which and why;
+// its joint NLL and no logged target's squared error is clearly worse
+// than none's, and a part of it trains with the log search winner's
+// settings (AutoResult.Transforms says which and why;
 // Model.TargetTransforms holds them). TargetTransforms {TransformNone}
 // logs nothing, {TransformLog} every screened target without comparing.
 // Each target on a lattice is
