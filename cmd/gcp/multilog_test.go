@@ -4,33 +4,18 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gcpnet/gcp"
 )
 
-// skewedTwoTargetCSV writes n rows of two features x1, x2 and two
-// targets, a log-normal a = e^(sin x1 + x2 + 0.4g₁) (skewness about 3)
-// and b = cos x1 + 0.2g₂, to a file in dir and returns its path.
-func skewedTwoTargetCSV(t *testing.T, dir string, n int, seed uint64) string {
-	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 2))
-	var b strings.Builder
-	b.WriteString("x1,x2,a,b\n")
-	for range n {
-		x1, x2 := 3*r.Float64(), 2*r.Float64()-1
-		fmt.Fprintf(&b, "%.5f,%.5f,%.6g,%.5f\n", x1, x2, math.Exp(math.Sin(x1)+x2+0.4*r.NormFloat64()), math.Cos(x1)+0.2*r.NormFloat64())
-	}
-	path := filepath.Join(dir, fmt.Sprintf("skewed%d.csv", seed))
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+// skewedTargets are featuresCSV's targets a log-normal
+// a = e^(sin x1 + x2 + 0.4g₁) (skewness about 3) and b = cos x1 + 0.2g₂.
+func skewedTargets(r *rand.Rand, x1, x2 float64) string {
+	return fmt.Sprintf("%.6g,%.5f", math.Exp(math.Sin(x1)+x2+0.4*r.NormFloat64()), math.Cos(x1)+0.2*r.NormFloat64())
 }
 
 // TestSeveralTargetsLogged: train -target a,b -target-transform log logs
@@ -41,7 +26,7 @@ func skewedTwoTargetCSV(t *testing.T, dir string, n int, seed uint64) string {
 // Jacobian), computed here apart from eval's path.
 func TestSeveralTargetsLogged(t *testing.T) {
 	dir := t.TempDir()
-	data := skewedTwoTargetCSV(t, dir, 150, 1)
+	data := featuresCSV(t, filepath.Join(dir, "skewed1.csv"), 150, rand.New(rand.NewPCG(1, 2)), skewedTargets)
 	model := filepath.Join(dir, "mv.gcpm")
 	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0", "-target-transform", "log")
 	if err != nil {
@@ -57,7 +42,7 @@ func TestSeveralTargetsLogged(t *testing.T) {
 	if got := m.TargetTransforms(); !slices.Equal(got, []gcp.TargetTransform{gcp.TransformLog, gcp.TransformNone}) {
 		t.Fatalf("transforms %v, want log and none", got)
 	}
-	test := skewedTwoTargetCSV(t, dir, 100, 2)
+	test := featuresCSV(t, filepath.Join(dir, "skewed2.csv"), 100, rand.New(rand.NewPCG(2, 2)), skewedTargets)
 	out, _, err := gcpRun("predict", "-model", model, "-data", test)
 	if err != nil {
 		t.Fatal(err)
@@ -94,16 +79,7 @@ func TestSeveralTargetsLogged(t *testing.T) {
 	if want := fmt.Sprintf("hold %d of 9 outcomes", inside); !strings.Contains(plotErr, want) {
 		t.Errorf("plot said %q, want %q", plotErr, want)
 	}
-	evalOut, _, err := gcpRun("eval", "-model", model, "-data", test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var joint float64
-	for _, line := range strings.Split(evalOut, "\n") {
-		if v, ok := strings.CutPrefix(line, "joint-NLL "); ok {
-			joint, _ = strconv.ParseFloat(v, 64)
-		}
-	}
+	joint := evalJointNLL(t, model, test)
 	if err := m.SetTargetTransforms(nil); err != nil {
 		t.Fatal(err)
 	}
