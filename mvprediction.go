@@ -31,6 +31,12 @@ import (
 // 1), LogPDF is the Gaussian's and Inside tests its chi-square
 // ellipsoid.
 //
+// Under target transforms (Model.TargetTransforms) the t is that of the
+// targets as the network models them, z_j = g_j(y_j): Nu, Scale,
+// CovEpistemic, Disagreement, ZMean and ZCovCorrected describe z, and the
+// other methods answer in original units, as a one-target Prediction
+// under a Transform does (each says how).
+//
 // A MultiPrediction holds slices that PredictMulti sizes on its first
 // use and then reuses, so that predicting into the same value again
 // allocates nothing. Its methods only read it, so many goroutines may
