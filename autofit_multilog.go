@@ -129,7 +129,7 @@ func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x
 	if err := ctx.Err(); err != nil {
 		return nil, AutoResult{}, err
 	}
-	joint := TransformChoice{Compared: true}
+	var joint TransformChoice
 	var keep [maxTargets]TargetTransform
 	switch {
 	case errs[0] != nil && errs[1] != nil:
@@ -139,7 +139,7 @@ func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x
 	case errs[1] == nil:
 		none, logged := fits[0].multi, fits[1].multi
 		keep = chooseLogged(screened, none, logged)
-		joint.CVNLL = [2]float64{none.nll, logged.nll}
+		joint.Compared, joint.CVNLL = true, [2]float64{none.nll, logged.nll}
 		for j := range choices {
 			if screened[j] == TransformLog {
 				choices[j].Compared = true

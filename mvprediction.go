@@ -184,14 +184,17 @@ func (p *MultiPrediction) memberScale(k, i, j int) float64 {
 // for an ensemble the mean of the members' plus CovEpistemic(i, j). For
 // targets under the log transform it is in original units, the
 // covariance of the log-normal whose logarithms have this covariance C
-// and the location m (see originalCov): the log-Student-t has none.
+// and the location m, as for CovCorrected: the log-Student-t has none.
 func (p *MultiPrediction) Cov(i, j int) float64 { return p.originalCov(i, j, false) }
 
 // CovCorrected returns entry (i, j) of the corrected covariance
 // Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
 // members' plus CovEpistemic(i, j). For targets under the log transform
 // it is in original units, the covariance of the image of the corrected
-// Gaussian N(m, Σ̃) (see originalCov).
+// Gaussian N(m, Σ̃): Σ̃_ij where neither target is logged,
+// e^(m_i + Σ̃_ii/2)·Σ̃_ij where i alone is, and
+// e^(m_i + m_j + (Σ̃_ii + Σ̃_jj)/2)·(e^Σ̃_ij − 1) where both are, m the
+// location in z (ZMean, ZCovCorrected).
 func (p *MultiPrediction) CovCorrected(i, j int) float64 { return p.originalCov(i, j, true) }
 
 // zCov is Cov of the targets as the network models them, z.
