@@ -203,13 +203,13 @@ func TestMultiLogCorrIsTheLogNormalOne(t *testing.T) {
 func TestSetTargetTransforms(t *testing.T) {
 	m := randomMultiModel(t, Config{Inputs: 3, Hidden: []int{5}, Targets: 3, Seed: 4})
 	one := mustModel[float64](t, Config{Inputs: 2, Hidden: []int{3}})
-	for name, err := range map[string]error{
-		"length":  m.SetTargetTransforms([]TargetTransform{TransformLog}),
-		"unknown": m.SetTargetTransforms([]TargetTransform{TransformLog, 7, TransformNone}),
-		"one":     one.SetTargetTransforms([]TargetTransform{TransformLog}),
+	for name, c := range map[string]struct{ err, want error }{
+		"length":  {m.SetTargetTransforms([]TargetTransform{TransformLog}), ErrShape},
+		"unknown": {m.SetTargetTransforms([]TargetTransform{TransformLog, 7, TransformNone}), ErrConfig},
+		"one":     {one.SetTargetTransforms([]TargetTransform{TransformLog}), ErrShape},
 	} {
-		if !errors.Is(err, ErrShape) && !errors.Is(err, ErrConfig) || m.TargetTransforms() != nil {
-			t.Errorf("%s: %v, transforms %v", name, err, m.TargetTransforms())
+		if !errors.Is(c.err, c.want) || m.TargetTransforms() != nil {
+			t.Errorf("%s: %v, want %v; transforms %v", name, c.err, c.want, m.TargetTransforms())
 		}
 	}
 	ws, x, y := m.NewWorkspace(), []float64{0.2, -1, 0.5}, []float64{2.5, 1, 3}
