@@ -40,7 +40,11 @@ type AutoOptions struct {
 	// TransformNone, then TransformLog where ChooseTargetTransform picks
 	// it (every target positive and highly skewed), the choice of gcp
 	// train's -target-transform auto. A single value fixes the transform;
-	// TransformLog needs positive targets. At most one of each.
+	// TransformLog needs positive targets. At most one of each. For
+	// several targets the screen picks each target's transform on its own,
+	// and the recipe compares them target by target (see AutoFit): the
+	// default compares, TransformNone alone logs none, and TransformLog
+	// alone logs every target the screen picks, without comparing.
 	TargetTransforms []TargetTransform
 	// MaxEpochs is the most epochs any candidate trains, at most
 	// 2²⁰. Default: enough for about 65,536 minibatch steps, within
@@ -234,7 +238,16 @@ type AutoResult struct {
 	// compared more than one transform, the cross-fitted scores of each
 	// transform's search winner. The other fields describe the model
 	// kept.
-	Transform TransformChoice
+	//
+	// For several targets, Transform.Transform is TransformLog where any
+	// target is logged, and, where the recipe compared the screened
+	// targets logged with none, Transform.CVNLL holds the two searches'
+	// cross-fitted joint NLLs in original units (CVRMSE is unused, 0);
+	// Transforms then says, target by target, which transform the model
+	// has (Model.TargetTransforms) and why, with CVNLL and CVRMSE the
+	// target's marginal scores under each search's winner.
+	Transform  TransformChoice
+	Transforms []TransformChoice
 }
 
 // validate checks the options after their defaults are filled in and

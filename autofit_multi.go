@@ -1,8 +1,6 @@
 package gcp
 
 import (
-	"context"
-	"fmt"
 	"math"
 )
 
@@ -10,34 +8,6 @@ import (
 // search, architecture stage and ensemble, deciding on the held-out rows'
 // joint negative log density, and a calibration of the joint region on
 // cross-fitted rows (calibrateRegion, jointConformalScores).
-
-// autoFitMulti is AutoFit for cfg.Targets ≥ 2, y row-major with Targets
-// values a row. Each target is standardized on its own, as Fit does; the
-// targets are not transformed (TargetTransforms must be nil or none
-// alone, else ErrConfig); each target on a lattice (targetLattices) is
-// dequantized with its own spacing, in training and in the calibration,
-// as one target is; the ensemble keeps its mean heads from the epoch of
-// the lowest sum over targets of the log of each one's held-out mean
-// squared error, at or after its best joint NLL's, and trains on while
-// either improves (multiValidationScores, search.lastGain). The joint
-// region is calibrated and given a
-// conformal calibration on the rows that calibrate one target, and
-// widened below trustedRows rows (AutoResult.SmallData), as one target's
-// interval is.
-func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
-	if trs := opt.TargetTransforms; len(trs) > 1 || len(trs) == 1 && trs[0] != TransformNone {
-		return nil, AutoResult{}, fmt.Errorf("%w: AutoOptions.TargetTransforms = %v: a model of %d targets takes none", ErrConfig, trs, cfg.Targets)
-	}
-	s, err := newSearch(ctx, cfg, tc, x, y, opt)
-	if err != nil {
-		return nil, AutoResult{}, err
-	}
-	win, err := s.choose()
-	if err != nil {
-		return nil, AutoResult{}, err
-	}
-	return s.finishMulti(win)
-}
 
 // finishMulti is finish for several targets: it trains the ensemble (for
 // more than one member), fits the calibrated joint region t_ν(m, s·Σ̃)
@@ -48,7 +18,8 @@ func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y
 // distances as the conformal calibration of the joint region, and
 // returns the model, calibrated, with what AutoResult says of it:
 // CorrectedScale is s, CVNLL the mean joint negative log density of the
-// multivariate t over those rows, and CVCoverage95 the share of them
+// multivariate t over those rows, in original units under s's target
+// transforms (logJacobian), which the model keeps, and CVCoverage95 the share of them
 // inside the calibrated 95% region, each row judged by a region fitted
 // without it (cvCoverage95). With quantized targets, s and ν are fitted
 // to the dequantized targets (drawn once from the seed), the variable the
@@ -64,6 +35,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	}
 	m := final.t.m
 	m.extendRanges(s.data.x)
+	m.ext.transforms = s.transforms
 	res := s.result(win, final)
 	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
@@ -77,7 +49,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 		m.corrScale, nu = calibrateRegion(fit, d, s.data.len())
 		m.ext.region = &jointRegion{nu: nu, conformal: jointConformalScores(q)}
 		res.CorrectedScale, res.RegionNu = m.corrScale, nu
-		res.CVNLL, res.CVCoverage95, res.CVRows = nll, cvCoverage95(fit, q, d, s.data.len()), len(rows)
+		res.CVNLL, res.CVCoverage95, res.CVRows = nll+s.logJacobian(y), cvCoverage95(fit, q, d, s.data.len()), len(rows)
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}
@@ -99,4 +71,68 @@ func jointDistances[T Float](preds []MultiPrediction, y []T, d int) (q []float64
 		nll -= preds[i].LogPDF(v)
 	}
 	return q, nll / float64(len(preds))
+}
+
+// logJacobian returns the mean over the rows of the targets z (row-major,
+// as the network models them) of Σ_j −ln g′_j(y_j), which turns a mean
+// negative log density of z into one of y in original units: the sum of
+// the logged targets' z_j = ln y_j.
+func (s *search[T]) logJacobian(z []T) float64 {
+	d := s.data.ty
+	var sum float64
+	for i, v := range z {
+		if s.transforms[i%d] == TransformLog {
+			sum += float64(v)
+		}
+	}
+	return sum / float64(len(z)/d)
+}
+
+// multiScores are a model's cross-fitted scores in original units for
+// several targets: per row the joint negative log density of the
+// calibrated predictive, per target and row its marginal's calibrated
+// negative log density and squared error, and their means.
+type multiScores struct {
+	joint         []float64
+	nlls, sqErrs  [][]float64
+	nll           float64
+	margNLL, rmse []float64
+}
+
+// multiFoldScores returns the scores of win's settings on folds of s's
+// rows (trainFolds), the region calibrated on them as finishMulti
+// calibrates it, in original units through s's per-target transforms.
+func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
+	f, epochs := s.trainFolds(win)
+	preds, rows := foldPredictions(f, epochs, 0, predictMultiSet[T])
+	if len(rows) == 0 || s.ctx.Err() != nil {
+		return multiScores{}, false
+	}
+	d, z := s.data.ty, s.targetsOf(rows)
+	fit, _ := jointDistances(preds, s.dequantized(z), d)
+	scale, nu := calibrateRegion(fit, d, s.data.len())
+	n := len(preds)
+	sc := multiScores{joint: make([]float64, n), nlls: make([][]float64, d), sqErrs: make([][]float64, d), margNLL: make([]float64, d), rmse: make([]float64, d)}
+	for j := range d {
+		sc.nlls[j], sc.sqErrs[j] = make([]float64, n), make([]float64, n)
+	}
+	y := make([]float64, d)
+	for i := range preds {
+		p := &preds[i]
+		p.regionScale, p.regionNu = scale, nu
+		p.tr, p.logged = s.transforms, s.transforms != [maxTargets]TargetTransform{}
+		for j := range y {
+			y[j] = s.transforms[j].invert(float64(z[i*d+j]))
+			q := p.Marginal(j)
+			sc.nlls[j][i], sc.sqErrs[j][i] = -q.CalibratedLogPDF(y[j]), (q.Mean-y[j])*(q.Mean-y[j])
+			sc.margNLL[j] += sc.nlls[j][i] / float64(n)
+			sc.rmse[j] += sc.sqErrs[j][i] / float64(n)
+		}
+		sc.joint[i] = -p.CalibratedLogPDF(y)
+		sc.nll += sc.joint[i] / float64(n)
+	}
+	for j := range sc.rmse {
+		sc.rmse[j] = math.Sqrt(sc.rmse[j])
+	}
+	return sc, true
 }

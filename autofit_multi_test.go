@@ -144,14 +144,16 @@ func TestAutoFitMultiRefusesMissingTargets(t *testing.T) {
 	}
 }
 
-// TestAutoFitMultiRefusesTargetTransforms: several targets are not
-// transformed, and asking for the log is ErrConfig.
-func TestAutoFitMultiRefusesTargetTransforms(t *testing.T) {
+// TestAutoFitMultiTargetTransformsOptions: TransformLog alone logs the
+// targets the screen picks, none of these (sin x and cos x plus noise
+// take negative values), and an odd number of targets is ErrShape.
+func TestAutoFitMultiTargetTransformsOptions(t *testing.T) {
 	x, y := correlatedRows(1, 100, 0)
 	opt := smallMultiOptions
 	opt.TargetTransforms = []TargetTransform{TransformLog}
-	if _, _, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 1}, TrainConfig{}, x, y, opt); !errors.Is(err, ErrConfig) {
-		t.Fatalf("err = %v, want ErrConfig", err)
+	m, res, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 1}, TrainConfig{}, x, y, opt)
+	if err != nil || m.TargetTransforms() != nil || len(res.Transforms) != 2 || res.Transforms[0].Positive || res.Transform.Transform != TransformNone {
+		t.Fatalf("err = %v, transforms %v, choices %+v", err, m.TargetTransforms(), res.Transforms)
 	}
 	opt.TargetTransforms = []TargetTransform{TransformNone}
 	if _, _, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 1}, TrainConfig{}, x[:30], y[:61], opt); !errors.Is(err, ErrShape) {

@@ -78,8 +78,19 @@ import (
 // row, and steps 1 to 4 run as above, every choice made on the held-out
 // rows' joint negative log density of the multivariate t (Fit's
 // validation score for several targets), each target standardized on its
-// own. The targets are not transformed (TargetTransforms must be nil or
-// TransformNone alone, else ErrConfig); each target on a lattice is
+// own. Step 5 runs target by target: each target is screened on its own
+// (positive, of skewness at least 1, more symmetric after the log), the
+// screened targets logged together and none are searched side by side,
+// and each winner is cross-fitted and scored in original units (the
+// calibrated region's joint NLL with the Jacobian, each target's
+// marginal NLL and squared error). A screened target keeps the log where
+// its own scores pass step 5's rule; the whole screened set only where
+// its joint NLL and no logged target's squared error is clearly worse
+// than none's, and a part of it trains with the log search winner's
+// settings (AutoResult.Transforms says which and why;
+// Model.TargetTransforms holds them). TargetTransforms {TransformNone}
+// logs nothing, {TransformLog} every screened target without comparing.
+// Each target on a lattice is
 // dequantized on its own, by noise of its own spacing (AutoResult.Quanta),
 // and the others are left as they are; the ensemble keeps its mean heads
 // from the epoch of the lowest sum over targets of the log of each one's
@@ -138,7 +149,11 @@ func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*M
 // context.DeadlineExceeded). A done ctx before the search starts trains
 // nothing.
 func AutoFitContext[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
-	m, res, err := autoFitTransforms(ctx, cfg, tc, x, y, opt)
+	fit := autoFitTransforms[T]
+	if cfg.Targets > 1 {
+		fit = autoFitMulti[T]
+	}
+	m, res, err := fit(ctx, cfg, tc, x, y, opt)
 	if err != nil && ctx.Err() != nil {
 		return nil, AutoResult{}, fmt.Errorf("gcp: AutoFit stopped: %w", ctx.Err())
 	}

@@ -79,8 +79,10 @@ type search[T Float] struct {
 	targets             *targetMaps
 	cands               []*candidate[T]
 	maxEpochs, patience int
-	// transform is that of the targets, z = g(y), which the model keeps.
-	transform TargetTransform
+	// transform is that of the targets, z = g(y), which the model keeps;
+	// for several targets, transforms is each one's.
+	transform  TargetTransform
+	transforms [maxTargets]TargetTransform
 	// slots, when set, are shared with the searches of the other target
 	// transforms, which train at the same time: every candidate's round
 	// and every fold epoch holds one, so that all the searches together
@@ -608,7 +610,7 @@ func heldOutScores[T Float](m *Model[T], preds []Prediction, y []T) (nlls, errs 
 	for i, p := range preds {
 		v := float64(y[i])
 		if tr != TransformNone {
-			m.transformBack(&p, tr)
+			transformBack(&p, tr)
 			v = tr.invert(v)
 		}
 		nlls[i], errs[i] = -p.LogPDF(v), v-p.Mean

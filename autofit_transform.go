@@ -26,6 +26,8 @@ type transformFit[T Float] struct {
 	s      *search[T]
 	win    *candidate[T]
 	scores calibrated // the winner's cross-fitted scores, with Compared
+	// multi are those of a winner of several targets.
+	multi multiScores
 }
 
 // autoFitTransforms runs the search for each of opt.TargetTransforms (by
@@ -39,9 +41,6 @@ type transformFit[T Float] struct {
 func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
 	if err := opt.withDefaults(cfg, tc).validate(); err != nil {
 		return nil, AutoResult{}, err
-	}
-	if cfg.Targets > 1 {
-		return autoFitMulti(ctx, cfg, tc, x, y, opt)
 	}
 	choice := chooseTransform(y)
 	trs := opt.TargetTransforms
@@ -60,7 +59,7 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 	}
 	var fits []*transformFit[T]
 	var first error
-	found, errs := searchTransforms(ctx, cfg, tc, x, targets, opt, trs)
+	found, errs := searchTransforms(ctx, cfg, tc, x, targets, opt, trs, nil)
 	for i, f := range found {
 		err := errs[i]
 		if err != nil && ctx.Err() != nil {
@@ -117,7 +116,7 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 // until the transforms before it have ended. Once all have ended, each
 // search reports to the calling goroutine's Progress directly: the kept
 // transform then trains its model there.
-func searchTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, x []T, targets [][]T, opt AutoOptions, trs []TargetTransform) ([]*transformFit[T], []error) {
+func searchTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, x []T, targets [][]T, opt AutoOptions, trs []TargetTransform, cols [][maxTargets]TargetTransform) ([]*transformFit[T], []error) {
 	n := len(trs)
 	fits, errs := make([]*transformFit[T], n), make([]error, n)
 	slots := par.NewSlots(opt.withDefaults(cfg, tc).Workers)
@@ -133,7 +132,11 @@ func searchTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, 
 			o.Progress = func(r AutoProgress) { messages <- message{i: i, r: r} }
 		}
 		go func() {
-			fits[i], errs[i] = searchTransform(ctx, cfg, tc, x, targets[i], o, tr, n > 1, slots)
+			var col [maxTargets]TargetTransform
+			if cols != nil {
+				col = cols[i]
+			}
+			fits[i], errs[i] = searchTransform(ctx, cfg, tc, x, targets[i], o, tr, col, n > 1, slots)
 			messages <- message{i: i, done: true}
 		}()
 	}
@@ -183,16 +186,26 @@ func tagged(report func(AutoProgress), tr TargetTransform) func(AutoProgress) {
 // keeps tr, and returns its winner; with score, the winner's
 // cross-fitted scores in original units too, for the comparison. Its
 // runs hold the slots shared with the other transforms' searches.
-func searchTransform[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, z []T, opt AutoOptions, tr TargetTransform, score bool, slots par.Slots) (*transformFit[T], error) {
+func searchTransform[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, z []T, opt AutoOptions, tr TargetTransform, cols [maxTargets]TargetTransform, score bool, slots par.Slots) (*transformFit[T], error) {
 	opt.Progress = tagged(opt.Progress, tr)
 	s, err := newSearch(ctx, cfg, tc, x, z, opt)
 	if err != nil {
 		return nil, err
 	}
-	s.transform, s.slots = tr, slots
+	s.transform, s.transforms, s.slots = tr, cols, slots
 	win, err := s.choose()
 	if err != nil || !score {
 		return &transformFit[T]{s: s, win: win}, err
+	}
+	if s.targets != nil {
+		sc, ok := s.multiFoldScores(win)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: no calibration fold of %v could score its rows", ErrNonFinite, win.hyper)
+		}
+		return &transformFit[T]{s: s, win: win, multi: sc}, nil
 	}
 	preds, y := s.crossFit(win)
 	if err := ctx.Err(); err != nil { // the folds stopped short

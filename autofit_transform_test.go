@@ -33,11 +33,11 @@ func TestTransformSearchScoresInOriginalUnits(t *testing.T) {
 	}
 	opt := AutoOptions{MaxEpochs: 20, Seed: 3, LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{8}}}
 	cfg := Config{Inputs: 1, Seed: 2, Members: 1}
-	plain, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformNone, true, nil)
+	plain, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformNone, [maxTargets]TargetTransform{}, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	logged, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformLog, true, nil)
+	logged, err := searchTransform(context.Background(), cfg, TrainConfig{Seed: 2}, x64, z, opt, TransformLog, [maxTargets]TargetTransform{}, true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -432,6 +432,9 @@ type extensions struct {
 	// targets beyond its scale (corrScale); nil for the Gaussian region and
 	// no conformal calibration. Replaced, never changed in place.
 	region *jointRegion
+	// transforms is each of several targets' transform
+	// (Model.TargetTransforms), all TransformNone where none is.
+	transforms [maxTargets]TargetTransform
 }
 
 // jointRegion is what a model of several targets keeps of its joint

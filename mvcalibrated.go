@@ -10,7 +10,10 @@ import "math"
 // (1 for a model AutoFit did not calibrate): the calibrated predictive is
 // the multivariate t of RegionNu() degrees of freedom, location Mean and
 // scale matrix s·CovCorrected (the Gaussian N(Mean, s·CovCorrected) for
-// RegionNu() = +Inf).
+// RegionNu() = +Inf). Under target transforms (Model.TargetTransforms)
+// the calibrated predictive is that t of z = g(y) mapped back, with
+// Mean and CovCorrected those of z (Marginal(i).ZMean, the location),
+// and the calibrated region its image.
 func (p *MultiPrediction) RegionScale() float64 { return p.regionScale }
 
 // RegionNu returns the degrees of freedom ν of the model's calibrated
@@ -46,11 +49,17 @@ func (p *MultiPrediction) CalibratedInside(y []float64, prob float64) (bool, err
 // CalibratedLogPDF returns the log density at the target vector y of the
 // calibrated predictive, the density whose regions CalibratedInside
 // tests: ln t_ν(y | Mean, RegionScale()·CovCorrected) with ν = RegionNu(),
-// the Gaussian's for ν = +Inf. It allocates nothing. A y of the wrong
-// length gives NaN.
+// the Gaussian's for ν = +Inf; under target transforms, in original
+// units with the Jacobian, as LogPDF. It allocates nothing. A y of the
+// wrong length gives NaN.
 func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
+	}
+	var buf [maxTargets]float64
+	zy, jac, ok := p.toModeled(y, &buf)
+	if !ok {
+		return outsideDensity(y)
 	}
 	// The packed Cholesky factor of s·Σ̃: √(s/c)·L for a single network
 	// (Σ̃ = S/c), √s times the mixture's own factor for an ensemble.
@@ -64,5 +73,5 @@ func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
 	for i, v := range src[:nl] {
 		l[i] = f * v
 	}
-	return mvtLogDensity(y, p.mean, l[:nl], p.regionNu, z[:p.d])
+	return mvtLogDensity(zy, p.mean, l[:nl], p.regionNu, z[:p.d]) + jac
 }

@@ -34,10 +34,17 @@ import (
 // weights, by the law of total covariance. Marginal then answers with a
 // moment-matched t, as it explains.
 //
+// Under target transforms (Model.TargetTransforms) the values are in
+// original units and the model conditions in z = g(y), where it is the t:
+// observing y_O is observing z_O = g(y_O), since each g_j is one to one,
+// and dst keeps the transforms of its targets, so that its methods answer
+// in original units as p's do.
+//
 // It returns ErrShape if len(values) ≠ len(given), ErrTargetIndex for an
 // index out of range or repeated, no index or every index, ErrNonFinite
 // for a value that is NaN or ±Inf or one so far out that the conditional
-// scale overflows, and ErrConfig for a nil dst or dst = p. dst is left
+// scale overflows, ErrDomain for a value outside its target's transform's
+// domain (≤ 0 under the log), and ErrConfig for a nil dst or dst = p. dst is left
 // unchanged on the argument errors. It only reads p, allocates nothing
 // once dst has held a prediction of its shape, and may run on many
 // goroutines at once, each with its own dst.
@@ -50,6 +57,7 @@ func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values 
 	}
 	d, o := p.d, len(given)
 	var seen [maxTargets]bool
+	var zv [maxTargets]float64 // the values as the network models them
 	for a, i := range given {
 		switch {
 		case i < 0 || i >= d:
@@ -59,8 +67,13 @@ func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values 
 		case !finite(values[a]):
 			return fmt.Errorf("%w: target %d given as %v", ErrNonFinite, i, values[a])
 		}
+		var ok bool
+		if zv[a], ok = p.tr[i].forward(values[a]); !ok {
+			return fmt.Errorf("%w: target %d given as %v under the %v transform", ErrDomain, i, values[a], p.tr[i])
+		}
 		seen[i] = true
 	}
+	values = zv[:o]
 	if o == 0 || o == d {
 		return fmt.Errorf("%w: %d of %d targets given, want 1 to %d", ErrTargetIndex, o, d, d-1)
 	}
@@ -77,8 +90,11 @@ func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values 
 	u = d - o
 	dst.resize(u, p.members)
 	dst.loss, dst.inputZ, dst.regionScale = p.loss, p.inputZ, p.regionScale
+	dst.tr, dst.logged = [maxTargets]TargetTransform{}, false
 	for i := range u {
 		dst.spread[i] = p.spread[perm[o+i]]
+		dst.tr[i] = p.tr[perm[o+i]]
+		dst.logged = dst.logged || dst.tr[i] != TransformNone
 	}
 	for k := range p.members {
 		lw, ok := p.conditionMember(dst, k, perm[:d], values)
@@ -129,7 +145,7 @@ func (p *MultiPrediction) correctedDistance2(given []int, values []float64) (flo
 	for i, t := range given {
 		m[i] = p.mean[t]
 		for j := range i + 1 {
-			a[i*o+j] = p.CovCorrected(t, given[j])
+			a[i*o+j] = p.ZCovCorrected(t, given[j])
 		}
 	}
 	if !cholesky(l[:], a[:], o) {

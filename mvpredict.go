@@ -34,6 +34,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 	p.loss, p.inputZ, p.regionScale = m.cfg.Loss, ws.z[0], m.corrScale
 	copy(p.spread, m.ext.targets.scales)
 	p.regionNu, p.conformal = math.Inf(1), nil
+	p.tr, p.logged = m.ext.transforms, m.ext.transforms != [maxTargets]TargetTransform{}
 	if r := m.ext.region; r != nil {
 		p.regionNu, p.conformal = r.nu, r.conformal
 	}
@@ -78,7 +79,7 @@ func (p *MultiPrediction) mix() bool {
 	if p.members == 1 {
 		copy(p.mean, p.loc)
 		for i := range d {
-			if !finite(p.Cov(i, i)) || !finite(p.CovCorrected(i, i)) {
+			if !finite(p.zCov(i, i)) || !finite(p.ZCovCorrected(i, i)) {
 				return false
 			}
 		}

@@ -31,6 +31,12 @@ import (
 // 1), LogPDF is the Gaussian's and Inside tests its chi-square
 // ellipsoid.
 //
+// Under target transforms (Model.TargetTransforms) the t is that of the
+// targets as the network models them, z_j = g_j(y_j): Nu, Scale,
+// CovEpistemic, Disagreement, ZMean and ZCovCorrected describe z, and the
+// other methods answer in original units, as a one-target Prediction
+// under a Transform does (each says how).
+//
 // A MultiPrediction holds slices that PredictMulti sizes on its first
 // use and then reuses, so that predicting into the same value again
 // allocates nothing. Its methods only read it, so many goroutines may
@@ -66,6 +72,11 @@ type MultiPrediction struct {
 	// (the model's, shared and never changed).
 	regionScale, regionNu float64
 	conformal             *conformalScores
+	// tr is each target's transform z = g(y) (the model's
+	// TargetTransforms), logged whether any is not TransformNone. The
+	// fields above are all of z, the targets as the network models them.
+	tr     [maxTargets]TargetTransform
+	logged bool
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -96,8 +107,24 @@ func (p *MultiPrediction) Dim() int { return p.d }
 func (p *MultiPrediction) Members() int { return p.members }
 
 // Mean returns the predictive mean of target i: the location m_i of the
-// t, for an ensemble the mean of the members' locations.
-func (p *MultiPrediction) Mean(i int) float64 { return p.mean[i] }
+// t, for an ensemble the mean of the members' locations. For a target
+// under the log transform (TransformLog, Model.TargetTransforms) it is
+// Marginal(i).Mean, the mean of the calibrated predictive's log-normal,
+// e^(m_i + v_i/2) with v_i = Marginal(i).ZVarCorrected: the t's own
+// back-transform has no mean, as for one target (Prediction.Transform).
+func (p *MultiPrediction) Mean(i int) float64 {
+	if p.tr[i] == TransformLog {
+		return math.Exp(p.mean[i] + p.calibratedVar(i)/2)
+	}
+	return p.mean[i]
+}
+
+// calibratedVar returns the variance in z of target i under the
+// calibrated predictive as Marginal reports it, its VarCorrected before
+// a transform.
+func (p *MultiPrediction) calibratedVar(i int) float64 {
+	return p.regionScale * regionMarginalFactor(p.regionNu) * p.ZCovCorrected(i, i)
+}
 
 // Nu returns the degrees of freedom ν of the t, a trust signal as the
 // one-dimensional Prediction's α is (ν = 2α for d = 1): large on clean
@@ -154,18 +181,42 @@ func (p *MultiPrediction) memberScale(k, i, j int) float64 {
 }
 
 // Cov returns entry (i, j) of the predictive covariance: ν/(ν−2)·S_ij,
-// for an ensemble the mean of the members' plus CovEpistemic(i, j).
-func (p *MultiPrediction) Cov(i, j int) float64 {
+// for an ensemble the mean of the members' plus CovEpistemic(i, j). For
+// targets under the log transform it is in original units, the
+// covariance of the log-normal whose logarithms have this covariance C
+// and the location m, as for CovCorrected: the log-Student-t has none.
+func (p *MultiPrediction) Cov(i, j int) float64 { return p.originalCov(i, j, false) }
+
+// CovCorrected returns entry (i, j) of the corrected covariance
+// Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
+// members' plus CovEpistemic(i, j). For targets under the log transform
+// it is in original units, the covariance of the image of the corrected
+// Gaussian N(m, Σ̃): Σ̃_ij where neither target is logged,
+// e^(m_i + Σ̃_ii/2)·Σ̃_ij where i alone is, and
+// e^(m_i + m_j + (Σ̃_ii + Σ̃_jj)/2)·(e^Σ̃_ij − 1) where both are, m the
+// location in z (ZMean, ZCovCorrected).
+func (p *MultiPrediction) CovCorrected(i, j int) float64 { return p.originalCov(i, j, true) }
+
+// zCov is Cov of the targets as the network models them, z.
+func (p *MultiPrediction) zCov(i, j int) float64 {
 	if p.members == 1 {
 		return p.tfac[0] * p.memberScale(0, i, j)
 	}
 	return p.cov[i*p.d+j]
 }
 
-// CovCorrected returns entry (i, j) of the corrected covariance
-// Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
-// members' plus CovEpistemic(i, j).
-func (p *MultiPrediction) CovCorrected(i, j int) float64 {
+// ZMean returns the location of target i as the network models it,
+// z_i = g_i(y_i) under a target transform (Model.TargetTransforms): Mean(i)
+// for an untransformed target, Marginal(i).ZMean for a logged one. With
+// ZCovCorrected it gives the calibrated region in z, an ellipsoid, whose
+// image under g⁻¹ is the region in original units: where a caller draws
+// it, as gcp plot does.
+func (p *MultiPrediction) ZMean(i int) float64 { return p.mean[i] }
+
+// ZCovCorrected returns entry (i, j) of the corrected covariance Σ̃ of
+// the targets as the network models them, z: CovCorrected(i, j) where
+// neither target is transformed.
+func (p *MultiPrediction) ZCovCorrected(i, j int) float64 {
 	if p.members == 1 {
 		return p.memberScale(0, i, j) / p.corr[0]
 	}
@@ -184,7 +235,11 @@ func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
 
 // Corr returns the predicted correlation of targets i and j,
 // CovCorrected(i, j)/√(CovCorrected(i, i)·CovCorrected(j, j)). For a
-// single network it is that of S, and of Cov, too.
+// single network it is that of S, and of Cov, too. Under log transforms
+// it is the correlation in original units, which differs from that of
+// the logarithms: (e^Σ̃_ij − 1)/√((e^Σ̃_ii − 1)(e^Σ̃_jj − 1)) for two
+// logged targets, Σ̃_ij/√((e^Σ̃_ii − 1)·Σ̃_jj) for a logged i and an
+// untransformed j (Σ̃ in z, the locations cancel).
 func (p *MultiPrediction) Corr(i, j int) float64 {
 	return p.CovCorrected(i, j) / math.Sqrt(p.CovCorrected(i, i)*p.CovCorrected(j, j))
 }
@@ -198,12 +253,26 @@ func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
 
 // LogPDF returns the log density of the predictive at the target vector
 // y (len(y) = Dim()): ln t_ν(y | m, S), for an ensemble the log of the
-// members' mean density (weighted as the mixture is). It allocates
-// nothing. A y of the wrong length gives NaN.
+// members' mean density (weighted as the mixture is). Under target
+// transforms it is the density in original units, that of z = g(y) times
+// the Jacobian Π_j g′_j(y_j) (1/y_j for each logged target), so that a
+// mean negative log density is in y's units; −Inf for a y outside a
+// transform's domain (a logged target ≤ 0). It allocates nothing. A y of
+// the wrong length, or holding NaN, gives NaN.
 func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
 	}
+	var buf [maxTargets]float64
+	z, jac, ok := p.toModeled(y, &buf)
+	if !ok {
+		return outsideDensity(y)
+	}
+	return p.logPDF(z) + jac
+}
+
+// logPDF is LogPDF at the targets z as the network models them.
+func (p *MultiPrediction) logPDF(y []float64) float64 {
 	var z [maxTargets]float64
 	nl := mvtPackedLen(p.d)
 	top, sum := math.Inf(-1), 0.0
@@ -224,11 +293,18 @@ func (p *MultiPrediction) LogPDF(y []float64) float64 {
 // Mahalanobis returns the Mahalanobis distance of the target vector y
 // (len(y) = Dim()) from the mean under the corrected covariance,
 // √((y − m)ᵀ Σ̃⁻¹ (y − m)). Where the predictive is the corrected Gaussian
-// N(m, Σ̃), its square is chi-square with d degrees of freedom. A y of
-// the wrong length gives NaN.
+// N(m, Σ̃), its square is chi-square with d degrees of freedom. Under
+// target transforms it is the distance of z = g(y), where the model is
+// the t, and +Inf for a y outside a transform's domain. A y of the wrong
+// length gives NaN.
 func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
+	}
+	var buf [maxTargets]float64
+	y, _, ok := p.toModeled(y, &buf)
+	if !ok {
+		return math.Inf(1)
 	}
 	var z [maxTargets]float64
 	if p.members == 1 { // Σ̃ = S/c: its factor is L/√c
@@ -245,8 +321,11 @@ func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 // with F the F distribution of d and ν degrees of freedom; for an
 // ensemble, whose mixture has no ellipsoidal region, that of the
 // corrected Gaussian N(Mean, CovCorrected), a squared Mahalanobis distance
-// below the chi-square quantile χ²_d(p). It returns ErrLevel for p
-// outside (0, 1) and ErrShape for a y of the wrong length.
+// below the chi-square quantile χ²_d(p). Under target transforms the
+// region is that of z = g(y) mapped back, with the same probability: y
+// is inside when g(y) is, and a y outside a transform's domain never is.
+// It returns ErrLevel for p outside (0, 1) and ErrShape for a y of the
+// wrong length.
 func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 	if err := p.checkRegion(y, prob); err != nil {
 		return false, err
@@ -254,6 +333,11 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 	if p.members > 1 {
 		q := p.Mahalanobis(y)
 		return q*q <= mvtRegionRadius2(prob, p.d, math.Inf(1)), nil
+	}
+	var buf [maxTargets]float64
+	y, _, ok := p.toModeled(y, &buf)
+	if !ok {
+		return false, nil
 	}
 	var z [maxTargets]float64
 	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
@@ -286,8 +370,22 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // variance Var, the moment-matched approximation of the weighted mixture,
 // with the mixture's exact VarCorrected, VarEpistemic and Disagreement;
 // for the Gaussian comparator the Gaussian N(Mean, Var).
+//
+// For a target under a transform (Model.TargetTransforms) the marginal
+// carries it (Prediction.Transform): the t of z_i above mapped back, with
+// ZMean, ZVar and ZVarCorrected those of z_i, and its methods answering
+// in original units as a one-target model's of that transform do.
 func (p *MultiPrediction) Marginal(i int) Prediction {
-	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.Cov(i, i), VarCorrected: p.regionScale * regionMarginalFactor(p.regionNu) * p.CovCorrected(i, i),
+	q := p.marginal(i)
+	if p.tr[i] != TransformNone {
+		transformBack(&q, p.tr[i])
+	}
+	return q
+}
+
+// marginal is Marginal of target i as the network models it, z_i.
+func (p *MultiPrediction) marginal(i int) Prediction {
+	q := Prediction{Loss: p.loss, Mean: p.mean[i], Var: p.zCov(i, i), VarCorrected: p.calibratedVar(i),
 		Nu: 1, InputZ: p.inputZ, Members: p.members, Alpha: p.Nu() / 2}
 	if p.loss == LossGaussianML {
 		q.Nu = 0 // as a one-target Gaussian model's Prediction: α = +Inf, β = ν = 0
@@ -340,4 +438,80 @@ func (p *MultiPrediction) checkRegion(y []float64, prob float64) error {
 		return fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
 	}
 	return nil
+}
+
+// The targets of a MultiPrediction under target transforms
+// (Model.TargetTransforms): the network models z_j = g_j(y_j), each g_j
+// increasing, so a target vector y maps to z = g(y) one column at a time,
+// and a density of z turns into one of y with the Jacobian Π_j g′_j(y_j),
+// the map being diagonal. The methods that take a y map it into z
+// (toModeled), those that draw map their draws back (toOriginal), and the
+// covariances in original units are the log-normal ones (originalCov).
+
+// toModeled returns the target vector y (len(y) = Dim()) as the network
+// models it, z_j = g_j(y_j), in buf (y itself when no target is
+// transformed), the log of the Jacobian Σ_j ln g′_j(y_j), and false for
+// a y outside a transform's domain.
+func (p *MultiPrediction) toModeled(y []float64, buf *[maxTargets]float64) (z []float64, logJac float64, ok bool) {
+	if !p.logged {
+		return y, 0, true
+	}
+	z, ok = buf[:len(y)], true
+	for j, v := range y {
+		var in bool
+		z[j], in = p.tr[j].forward(v)
+		ok = ok && in
+		logJac += p.tr[j].logJacobian(z[j])
+	}
+	return z, logJac, ok
+}
+
+// toOriginal maps a draw z of the targets as the network models them
+// back to original units in place, y_j = g_j⁻¹(z_j).
+func (p *MultiPrediction) toOriginal(z []float64) {
+	if !p.logged {
+		return
+	}
+	for j, v := range z {
+		z[j] = p.tr[j].invert(v)
+	}
+}
+
+// outsideDensity returns the log density at a y outside a transform's
+// domain: −Inf, or NaN where y holds a NaN, as one target's LogPDF.
+func outsideDensity(y []float64) float64 {
+	for _, v := range y {
+		if math.IsNaN(v) {
+			return v
+		}
+	}
+	return math.Inf(-1)
+}
+
+// originalCov returns entry (i, j) of the covariance in original units
+// of the Gaussian N(m, C) in z mapped through the targets' transforms, C
+// the t's covariance (zCov) or, if corrected, Σ̃ (ZCovCorrected): C_ij
+// where neither target is transformed; e^(m_i + C_ii/2)·C_ij where i
+// alone is logged; e^(m_i + m_j + (C_ii + C_jj)/2)·(e^C_ij − 1) where
+// both are (the log-normal's, whose diagonal is Prediction.Var's under
+// TransformLog).
+func (p *MultiPrediction) originalCov(i, j int, corrected bool) float64 {
+	c := p.zCov
+	if corrected {
+		c = p.ZCovCorrected
+	}
+	cij := c(i, j)
+	if !p.logged || p.tr[i] == TransformNone && p.tr[j] == TransformNone {
+		return cij
+	}
+	f := 1.0
+	for _, k := range [2]int{i, j} {
+		if p.tr[k] == TransformLog {
+			f *= math.Exp(p.mean[k] + c(k, k)/2)
+		}
+	}
+	if p.tr[i] == TransformLog && p.tr[j] == TransformLog {
+		return f * math.Expm1(cij)
+	}
+	return f * cij
 }

@@ -14,7 +14,8 @@ import (
 // a simulation. It returns ErrShape for a dst of the wrong length and
 // ErrConfig for a nil r, and allocates nothing; many goroutines may draw
 // from one prediction at once, each with its own r (a rand.Rand is not
-// safe for concurrent use).
+// safe for concurrent use). Under target transforms (Model.TargetTransforms)
+// the draw is in original units: a draw of z mapped through g⁻¹.
 func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
 	if r == nil {
 		return ErrConfig
@@ -29,6 +30,7 @@ func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
 		f = math.Sqrt(nu / (2 * gammaVariate(r, nu/2))) // W = 2·Gamma(ν/2)
 	}
 	drawGaussian(dst, p.loc[k*p.d:(k+1)*p.d], p.chol[k*nl:(k+1)*nl], f, r)
+	p.toOriginal(dst)
 	return nil
 }
 
@@ -36,8 +38,9 @@ func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
 // calibrated predictive, the multivariate t of RegionNu() degrees of
 // freedom, location Mean and scale RegionScale·CovCorrected whose regions
 // CalibratedInside tests (the Gaussian N(Mean, RegionScale·CovCorrected)
-// for RegionNu() = +Inf). Its errors, allocations and goroutines are
-// Sample's.
+// for RegionNu() = +Inf), Mean and CovCorrected those of z under target
+// transforms, the draw mapped back as Sample's. Its errors, allocations
+// and goroutines are Sample's.
 func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	if r == nil {
 		return ErrConfig
@@ -51,9 +54,10 @@ func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	}
 	if p.members == 1 { // Σ̃ = LLᵀ/c
 		drawGaussian(dst, p.loc, p.chol, f/math.Sqrt(p.corr[0]), r)
-		return nil
+	} else {
+		drawGaussian(dst, p.mean, p.corrChol, f, r)
 	}
-	drawGaussian(dst, p.mean, p.corrChol, f, r)
+	p.toOriginal(dst)
 	return nil
 }
 

@@ -1159,7 +1159,8 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 	}
 	// A model of two targets with a calibrated joint region and its
 	// conformal calibration (the joint-region section).
-	for _, m := range []interface{ encode() []byte }{regionSeed[float32](f), regionSeed[float64](f)} {
+	// The same with target 0 logged (the target-transforms section).
+	for _, m := range []interface{ encode() []byte }{regionSeed[float32](f), regionSeed[float64](f), transformsSeed[float32](f), transformsSeed[float64](f)} {
 		seeds = append(seeds, m.encode())
 	}
 	return append(append(seeds, golden), fuzzSeedsV5(f)...)

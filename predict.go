@@ -139,7 +139,7 @@ func (m *Model[T]) predictBatch(ws *Workspace[T], x []T, out []Prediction, tr Ta
 		}
 		if tr != TransformNone {
 			for i := range out[start : start+n] {
-				if !m.transformBack(&out[start+i], tr) {
+				if !transformBack(&out[start+i], tr) {
 					return ErrNonFinite
 				}
 			}

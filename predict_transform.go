@@ -3,6 +3,7 @@ package gcp
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // SetTargetTransform sets the transform through which the model's
@@ -28,6 +29,42 @@ func (m *Model[T]) TargetTransform() TargetTransform {
 	return m.ext.transform
 }
 
+// SetTargetTransforms sets the transform of each target of a model of
+// several targets (Config.Targets ≥ 2), trs[j] that of target j, through
+// which its predictions (MultiPrediction) map back to original units, as
+// SetTargetTransform does for one target: the network models z_j =
+// g_j(y_j), so Trainer.Step, Trainer.Fit and Model.Calibrate take each
+// target transformed (pass the values of Apply). A nil trs, or one of
+// TransformNone alone, sets none. It returns ErrConfig for a nil model or
+// an unknown transform, and ErrShape for a model of one target or a trs
+// of another length than Config.Targets; the model is unchanged on error.
+func (m *Model[T]) SetTargetTransforms(trs []TargetTransform) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if d := m.cfg.targets(); d < 2 || trs != nil && len(trs) != d {
+		return fmt.Errorf("%w: %d target transforms for a model of %d targets", ErrShape, len(trs), d)
+	}
+	for j, t := range trs {
+		if t > TransformLog {
+			return fmt.Errorf("%w: target %d: TargetTransform(%d)", ErrConfig, j, uint8(t))
+		}
+	}
+	m.ext.transforms = [maxTargets]TargetTransform{}
+	copy(m.ext.transforms[:], trs)
+	return nil
+}
+
+// TargetTransforms returns a copy of each target's transform for a model
+// of several targets, nil where none is transformed (and for a model of
+// one target, whose transform TargetTransform returns).
+func (m *Model[T]) TargetTransforms() []TargetTransform {
+	if m == nil || m.ext.transforms == ([maxTargets]TargetTransform{}) {
+		return nil
+	}
+	return slices.Clone(m.ext.transforms[:m.cfg.targets()])
+}
+
 // transformBack turns p, a prediction of the modeled target z that passed
 // sane, into one in original units under the transform tr, as
 // Prediction.Transform documents, and reports whether its mean and
@@ -36,7 +73,7 @@ func (m *Model[T]) TargetTransform() TargetTransform {
 // Student t's variance in z is huge, a normal state on data with
 // outliers, and the log-normal stand-in for a variance that the
 // log-Student-t does not have at all is then beyond float64.
-func (m *Model[T]) transformBack(p *Prediction, tr TargetTransform) bool {
+func transformBack(p *Prediction, tr TargetTransform) bool {
 	p.Transform, p.ZMean, p.ZVar, p.ZVarCorrected = tr, p.Mean, p.Var, p.VarCorrected
 	// tr is TransformLog, the one transform besides none: the log-normal
 	// moments, with e^v − 1 from Expm1 so that a small variance keeps its

@@ -50,11 +50,12 @@ import (
 
 // Tags of the kinds of section.
 const (
-	sectionTransform = 1 // the target transform (transform.go)
-	sectionEncoding  = 2 // the record encoding (encoding.go)
-	sectionConformal = 3 // the conformal calibration (conformal.go)
-	sectionTargets   = 4 // several targets' standardization (Config.Targets)
-	sectionRegion    = 5 // several targets' joint region (jointRegion)
+	sectionTransform  = 1 // the target transform (transform.go)
+	sectionEncoding   = 2 // the record encoding (encoding.go)
+	sectionConformal  = 3 // the conformal calibration (conformal.go)
+	sectionTargets    = 4 // several targets' standardization (Config.Targets)
+	sectionRegion     = 5 // several targets' joint region (jointRegion)
+	sectionTransforms = 6 // several targets' transforms (Model.TargetTransforms)
 )
 
 // sectionHeaderLen is the size of a section's tag and length.
@@ -84,6 +85,7 @@ var sectionKinds = []sectionKind{
 	{sectionConformal, "conformal calibration", conformalMaxLen, appendConformal, parseConformal},
 	{sectionTargets, "targets", targetsMaxLen, appendTargets, parseTargets},
 	{sectionRegion, "joint region", regionMaxLen, appendRegion, parseRegion},
+	{sectionTransforms, "target transforms", func(int) int64 { return maxTargets }, appendTransforms, parseTransforms},
 }
 
 // maxSectionsLen bounds the total length of the sections of a model with
@@ -538,5 +540,48 @@ func parseRegion(p []byte, e *extensions, cfg Config) error {
 		r.conformal = c
 	}
 	e.region = r
+	return nil
+}
+
+// The target-transforms section (sectionTransforms) holds the transform
+// of each target of a model of d ≥ 2 targets (Model.TargetTransforms):
+//
+//	offset  size  field
+//	0       d     each target's transform, one byte: 0 (none) or 1 (log),
+//	              at least one of them 1
+//
+// A model whose targets are all untransformed has no such section, and
+// is written byte for byte as before it existed; a release that does not
+// know it refuses a file that has it with ErrVersion, rather than answer
+// in the units of the logarithms.
+
+// appendTransforms appends the target-transforms section's payload for e.
+func appendTransforms(b []byte, e *extensions) ([]byte, bool) {
+	if e.transforms == ([maxTargets]TargetTransform{}) || e.targets == nil {
+		return b, false
+	}
+	for _, t := range e.transforms[:len(e.targets.scales)] {
+		b = append(b, byte(t))
+	}
+	return b, true
+}
+
+// parseTransforms parses the target-transforms section's payload into e.
+func parseTransforms(p []byte, e *extensions, cfg Config) error {
+	if cfg.Targets < 2 || len(p) != cfg.Targets {
+		return fmt.Errorf("%w: %d bytes in a model of Targets = %d, want one a target", ErrFormat, len(p), cfg.Targets)
+	}
+	var trs [maxTargets]TargetTransform
+	logged := false
+	for j, b := range p {
+		if b > byte(TransformLog) {
+			return fmt.Errorf("%w: target %d: transform %d, want 0 (none) or 1 (log)", ErrFormat, j, b)
+		}
+		trs[j], logged = TargetTransform(b), logged || b != byte(TransformNone)
+	}
+	if !logged {
+		return fmt.Errorf("%w: % x: no target transformed, which a file holds as no section", ErrFormat, p)
+	}
+	e.transforms = trs
 	return nil
 }

@@ -315,12 +315,12 @@ func TestTransformMethods(t *testing.T) {
 	p0, _ := m.Predict(m.NewWorkspace(), transformInputs[0])
 	z := p0.modeled()
 	z.Var = 800
-	if !m.transformBack(&z, TransformLog) || !math.IsInf(z.Var, 1) || !(z.VarCorrected < math.Inf(1)) {
+	if !transformBack(&z, TransformLog) || !math.IsInf(z.Var, 1) || !(z.VarCorrected < math.Inf(1)) {
 		t.Errorf("a variance of 800 in z: Var %v, VarCorrected %v", z.Var, z.VarCorrected)
 	}
 	z = p0.modeled()
 	z.VarCorrected = 800
-	if m.transformBack(&z, TransformLog) {
+	if transformBack(&z, TransformLog) {
 		t.Errorf("a corrected variance of 800 in z passed: VarCorrected %v", z.VarCorrected)
 	}
 	// Far below the data every bound is still ≥ 0 (an underflow gives 0,

@@ -33,7 +33,7 @@ func multiSplits(ctx context.Context, c *command, rf *recipeFlags, tab *table.Ta
 		res = append(res, lines)
 		a, secs := fr.auto, math.Round(time.Since(t0).Seconds()*1000)/1000
 		if out.json {
-			rec := map[string]any{"split": i, "lr": a.LearningRate, "dropout": a.Dropout, "epoch": a.Epoch, "mean_epoch": a.MeanEpoch, "seconds": secs}
+			rec := map[string]any{"split": i, "lr": a.LearningRate, "dropout": a.Dropout, "epoch": a.Epoch, "mean_epoch": a.MeanEpoch, "seconds": secs, "logged": loggedTargets(names, a.Transforms)}
 			for _, l := range lines {
 				rec[l.key] = jsonFloat(l.value)
 			}
@@ -48,7 +48,7 @@ func multiSplits(ctx context.Context, c *command, rf *recipeFlags, tab *table.Ta
 		for j, l := range lines {
 			pairs[j] = l.key + " " + l.text()
 		}
-		fmt.Fprintf(out.stderr, "split %d: %s (lr %g, dropout %g, epoch %d, %.1f s)\n", i, strings.Join(pairs, ", "), a.LearningRate, a.Dropout, a.Epoch, secs)
+		fmt.Fprintf(out.stderr, "split %d: %s (lr %g, dropout %g, epoch %d, logged %q, %.1f s)\n", i, strings.Join(pairs, ", "), a.LearningRate, a.Dropout, a.Epoch, loggedTargets(names, a.Transforms), secs)
 	}
 	return writeSummary(out.stdout, out.name, out.inner, out.json, len(res), summaryOf(res), time.Since(start))
 }
@@ -137,4 +137,16 @@ func tallyRows(n network, tab *table.Table, t *multiTally) error {
 		}
 	}
 	return eachRowTargets(tab, cols, preds, make([]float64, len(cols)), t.add)
+}
+
+// loggedTargets returns the names of the targets that the recipe logged
+// (AutoResult.Transforms), joined by commas: "" for none.
+func loggedTargets(names []string, choices []gcp.TransformChoice) string {
+	var logged []string
+	for j, c := range choices {
+		if c.Transform == gcp.TransformLog {
+			logged = append(logged, names[j])
+		}
+	}
+	return strings.Join(logged, ",")
 }

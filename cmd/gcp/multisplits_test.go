@@ -167,7 +167,7 @@ func TestSplitsSeveralTargetsRefusesFlags(t *testing.T) {
 	dir := t.TempDir()
 	data := twoTargetCSV(t, dir, 120, 3)
 	idx, _ := threeSplits(t, dir)
-	for _, flag := range [][]string{{"-method", "dpd"}, {"-target-transform", "log"}, {"-validation", "0"}, {"-fixed-alpha", "2"}} {
+	for _, flag := range [][]string{{"-method", "dpd"}, {"-validation", "0"}, {"-fixed-alpha", "2"}} {
 		_, _, err := gcpRun(append([]string{"splits", "-data", data, "-splits", idx, "-target", "a,b"}, flag...)...)
 		if !errors.Is(err, errMultiTarget) {
 			t.Errorf("splits -target a,b %s: %v, want errMultiTarget", flag, err)

@@ -124,18 +124,56 @@ func cmpErr(err error, what string) error {
 // several targets: a method other than gcp and ml (ml trains the
 // full-covariance Gaussian network, the comparator that shows what the
 // multivariate t's heavy tails and correction buy), -validation 0 (the targets
-// are trained by the automatic recipe only), a target transform, and
-// -fixed-alpha.
+// are trained by the automatic recipe only), and -fixed-alpha.
+// -target-transform applies target by target: auto logs each positive
+// target of skewness above 1 where its held-out scores favour it, log
+// each such target without comparing, none none.
 func (f *recipeFlags) checkMulti(c *command) error {
 	switch {
 	case f.meth.loss != gcp.LossGCP && f.meth.loss != gcp.LossGaussianML || !f.meth.network():
 		return fmt.Errorf("-method %s: %w (gcp or ml only)", f.meth, errMultiTarget)
 	case *f.validation == 0:
 		return fmt.Errorf("-validation 0: %w: they train by the automatic recipe", errMultiTarget)
-	case *f.transform != "auto" && *f.transform != "none":
-		return fmt.Errorf("-target-transform %s: %w: they are modelled as they are", *f.transform, errMultiTarget)
+
 	case c.set("fixed-alpha"), c.set("scale-weighting"):
 		return fmt.Errorf("-fixed-alpha and -scale-weighting: %w", errMultiTarget)
 	}
 	return nil
+}
+
+// describeTargetTransforms says, target by target, which transform a
+// model of several targets has and why (AutoResult.Transforms), and the
+// two searches' joint held-out NLLs where the recipe compared them; flag
+// is -target-transform.
+func describeTargetTransforms(res gcp.AutoResult, names []string, flag string) string {
+	parts := make([]string, len(res.Transforms))
+	for j, c := range res.Transforms {
+		var why string
+		switch {
+		case c.Compared:
+			verdict := "lower"
+			if c.Transform == gcp.TransformNone {
+				verdict = "the log not kept: this NLL not lower or the RMSE higher by a standard error, or the joint NLL higher"
+			}
+			why = fmt.Sprintf("skewness %.3g, %.3g after the log; held-out NLL %.4g logged against %.4g, %s; RMSE %.4g against %.4g",
+				c.Skew, c.LogSkew, c.CVNLL[gcp.TransformLog], c.CVNLL[gcp.TransformNone], verdict, c.CVRMSE[gcp.TransformLog], c.CVRMSE[gcp.TransformNone])
+		case flag != "auto":
+			why = "-target-transform " + flag
+		case !c.Positive:
+			why = "not positive"
+		case c.Skew < 1:
+			why = fmt.Sprintf("skewness %.3g, below 1", c.Skew)
+		default:
+			why = fmt.Sprintf("skewness %.3g, %.3g after the log: no more symmetric", c.Skew, c.LogSkew)
+		}
+		parts[j] = fmt.Sprintf("%s %s (%s)", names[j], c.Transform, why)
+	}
+	s := fmt.Sprintf("(-target-transform %s): %s", flag, strings.Join(parts, "; "))
+	if res.Transform.Compared {
+		s += fmt.Sprintf("; joint held-out NLL %.4g with the skewed targets logged, %.4g without", res.Transform.CVNLL[gcp.TransformLog], res.Transform.CVNLL[gcp.TransformNone])
+	}
+	if res.Transform.Transform == gcp.TransformLog {
+		s += "; a logged target's mean is the log-normal mean of the calibrated predictive"
+	}
+	return s
 }

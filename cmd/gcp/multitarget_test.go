@@ -20,16 +20,23 @@ import (
 // targets a, b (a = sin x1 + x2 + 0.3g₁, b = cos x1 + 0.2(0.7g₁ +
 // 0.71g₂)) to a file in dir and returns its path.
 func twoTargetCSV(t *testing.T, dir string, n int, seed uint64) string {
+	return featuresCSV(t, filepath.Join(dir, fmt.Sprintf("mv%d.csv", seed)), n, rand.New(rand.NewPCG(seed, 1)), func(r *rand.Rand, x1, x2 float64) string {
+		g1, g2 := r.NormFloat64(), r.NormFloat64()
+		return fmt.Sprintf("%.5f,%.5f", math.Sin(x1)+x2+0.3*g1, math.Cos(x1)+0.2*(0.7*g1+math.Sqrt(0.51)*g2))
+	})
+}
+
+// featuresCSV writes to path n rows of two features x1 ∼ U(0, 3),
+// x2 ∼ U(−1, 1) drawn from r and the targets a, b that targets writes
+// for them, and returns path.
+func featuresCSV(t *testing.T, path string, n int, r *rand.Rand, targets func(r *rand.Rand, x1, x2 float64) string) string {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 1))
 	var b strings.Builder
 	b.WriteString("x1,x2,a,b\n")
 	for range n {
 		x1, x2 := 3*r.Float64(), 2*r.Float64()-1
-		g1, g2 := r.NormFloat64(), r.NormFloat64()
-		fmt.Fprintf(&b, "%.5f,%.5f,%.5f,%.5f\n", x1, x2, math.Sin(x1)+x2+0.3*g1, math.Cos(x1)+0.2*(0.7*g1+math.Sqrt(0.51)*g2))
+		fmt.Fprintf(&b, "%.5f,%.5f,%s\n", x1, x2, targets(r, x1, x2))
 	}
-	path := filepath.Join(dir, fmt.Sprintf("mv%d.csv", seed))
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +92,9 @@ func TestTrainSeveralTargetsRefusesMissingTarget(t *testing.T) {
 	if !errors.Is(err, table.ErrMissing) || !strings.Contains(err.Error(), "line 5") {
 		t.Errorf("err = %v, want table.ErrMissing on line 5", err)
 	}
-	_, _, err = gcpRun("train", "-data", data, "-target", "a,b", "-o", filepath.Join(dir, "m.gcpm"), "-target-transform", "log")
+	_, _, err = gcpRun("train", "-data", data, "-target", "a,b", "-o", filepath.Join(dir, "m.gcpm"), "-fixed-alpha", "2")
 	if !errors.Is(err, errMultiTarget) {
-		t.Errorf("-target-transform log: err = %v, want errMultiTarget", err)
+		t.Errorf("-fixed-alpha: err = %v, want errMultiTarget", err)
 	}
 }
 
@@ -253,16 +260,7 @@ func TestTrainSeveralTargetsMethodML(t *testing.T) {
 		t.Fatalf("Loss %v, Targets %d: want ML and 2", m.Config().Loss, m.Config().Targets)
 	}
 	test := twoTargetCSV(t, dir, 50, 4)
-	out, _, err := gcpRun("eval", "-model", model, "-data", test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got float64
-	for _, line := range strings.Split(out, "\n") {
-		if v, ok := strings.CutPrefix(line, "joint-NLL "); ok {
-			got, _ = strconv.ParseFloat(v, 64)
-		}
-	}
+	got := evalJointNLL(t, model, test)
 	preds, tab := libraryPredictions(t, model, test)
 	var nll float64
 	for i := range preds {
@@ -305,4 +303,24 @@ func TestTrainSeveralTargetsQuantized(t *testing.T) {
 	if !strings.Contains(stderr, "target a takes values on a lattice of spacing 1: ") || strings.Contains(stderr, "target b takes") {
 		t.Errorf("summary does not name target a alone as dequantized:\n%s", stderr)
 	}
+}
+
+// evalJointNLL returns the joint-NLL line of gcp eval of model on data.
+func evalJointNLL(t *testing.T, model, data string) float64 {
+	t.Helper()
+	out, _, err := gcpRun("eval", "-model", model, "-data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(line, "joint-NLL "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+	}
+	t.Fatalf("no joint-NLL line in\n%s", out)
+	return 0
 }

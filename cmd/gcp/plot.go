@@ -75,6 +75,8 @@ every target, and the image has two panels:
                two), the calibrated 95% region of the two, an ellipse (the
                calibrated joint predictive's marginal over the pair), its
                mean, and the row's outcome: black inside, red outside.
+               A target train logged is drawn as its logarithm (axis
+               "ln a"), where its region is an ellipse.
   joint calibration  the share of all rows' target vectors inside their
                calibrated joint region and the predictive's own, at levels
                10% to 99%, against the diagonal.

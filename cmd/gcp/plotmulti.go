@@ -80,21 +80,54 @@ func plotSeveral(a modelArgs, n network, pair, out string, dst atomicfile.Target
 }
 
 // pairRow is what the regions panel needs of a row for targets a and b:
-// their predicted means, the calibrated predictive's scale matrix of the
-// two (RegionScale·CovCorrected, its 2×2 block), the squared radius r2 of
-// its 95% region, and their outcomes.
-type pairRow struct{ ma, mb, sxx, sxy, syy, r2, ya, yb float64 }
+// their predicted means, the centre (ZMean) and scale matrix of the
+// calibrated predictive of the two as the model's network models them
+// (RegionScale·ZCovCorrected, its 2×2 block), the squared radius r2 of its
+// 95% region, their outcomes, and each target's transform (a logged
+// target's axis is its logarithm, where the region is an ellipse).
+type pairRow struct {
+	ma, mb, za, zb, sxx, sxy, syy, r2, ya, yb float64
+	ta, tb                                    gcp.TargetTransform
+}
 
 // newPairRow returns the pairRow of targets ia and ib of the prediction
 // p of a row whose targets are y. The calibrated predictive is the t of
-// ν = RegionNu() degrees of freedom and scale RegionScale·CovCorrected,
-// whose marginal of two targets is the t of the same ν and that 2×2
+// ν = RegionNu() degrees of freedom and scale RegionScale·ZCovCorrected
+// in z, whose marginal of two targets is the t of the same ν and that 2×2
 // block (pairRadius2).
 func newPairRow(p *gcp.MultiPrediction, y []float64, ia, ib int) pairRow {
 	c, r2 := p.RegionScale(), pairRadius2(p.RegionNu(), 0.95)
-	return pairRow{ma: p.Mean(ia), mb: p.Mean(ib),
-		sxx: c * p.CovCorrected(ia, ia), sxy: c * p.CovCorrected(ia, ib), syy: c * p.CovCorrected(ib, ib),
-		r2: r2, ya: y[ia], yb: y[ib]}
+	return pairRow{ma: p.Mean(ia), mb: p.Mean(ib), za: p.ZMean(ia), zb: p.ZMean(ib),
+		sxx: c * p.ZCovCorrected(ia, ia), sxy: c * p.ZCovCorrected(ia, ib), syy: c * p.ZCovCorrected(ib, ib),
+		r2: r2, ya: y[ia], yb: y[ib], ta: p.Marginal(ia).Transform, tb: p.Marginal(ib).Transform}
+}
+
+// inside reports whether the row's outcome lies in its region: its image
+// in z within the ellipse; never where it is outside a transform's
+// domain.
+func (r pairRow) inside() bool {
+	_, _, za, zb, ok := r.axes()
+	return ok && pairMahalanobis2(za-r.za, zb-r.zb, r.sxx, r.sxy, r.syy) <= r.r2
+}
+
+// axes returns the row's predicted means and outcomes in the panel's
+// coordinates, a logged target's as its logarithm (where the region is
+// an ellipse), and whether the outcome lies in the transforms' domain.
+func (r pairRow) axes() (ma, mb, ya, yb float64, ok bool) {
+	ma, _ = r.ta.Apply(r.ma) // a log-normal mean is positive
+	mb, _ = r.tb.Apply(r.mb)
+	ya, erra := r.ta.Apply(r.ya)
+	yb, errb := r.tb.Apply(r.yb)
+	return ma, mb, ya, yb, erra == nil && errb == nil
+}
+
+// axisLabel returns the label of target name's axis: "ln name" for a
+// logged target.
+func axisLabel(t gcp.TargetTransform, name string) string {
+	if t == gcp.TransformLog {
+		return "ln " + name
+	}
+	return name
 }
 
 // pairIndices returns the indices in names of the two targets that pair
@@ -130,8 +163,14 @@ func pairRadius2(nu, p float64) float64 {
 // targets a and b, its mean and the row's outcome, black inside and red
 // outside; it returns the panel, how many outcomes the regions hold and
 // how many rows it drew. The region is the calibrated predictive
-// marginalised to the pair (newPairRow).
+// marginalised to the pair (newPairRow). A logged target's axis is its
+// logarithm, labelled "ln": there the region is an ellipse, where in
+// original units its image would stretch the axis over orders of
+// magnitude.
 func pairPanel(rows []pairRow, na, nb string) (p *plot.Plot, held, drawn int) {
+	if len(rows) > 0 {
+		na, nb = axisLabel(rows[0].ta, na), axisLabel(rows[0].tb, nb)
+	}
 	p = &plot.Plot{Title: "95% regions of " + na + ", " + nb, XLabel: na, YLabel: nb, Legend: plot.TopLeft}
 	means := make([]float64, len(rows))
 	for i, r := range rows {
@@ -140,18 +179,20 @@ func pairPanel(rows []pairRow, na, nb string) (p *plot.Plot, held, drawn int) {
 	var mx, my, inX, inY, outX, outY []float64
 	for k, i := range spreadRows(means, plotPairRows) {
 		r := rows[i]
-		xs, ys := ellipse(r.ma, r.mb, r.sxx, r.sxy, r.syy, r.r2, plotEllipsePoints)
+		xs, ys := ellipse(r.za, r.zb, r.sxx, r.sxy, r.syy, r.r2, plotEllipsePoints)
 		label := ""
 		if k == 0 {
 			label = "calibrated 95% region"
 		}
 		p.Line(label, xs, ys, plot.Style{Color: plot.Fade(plot.Blue, 160)})
-		mx, my = append(mx, r.ma), append(my, r.mb)
-		if pairMahalanobis2(r.ya-r.ma, r.yb-r.mb, r.sxx, r.sxy, r.syy) <= r.r2 {
-			inX, inY = append(inX, r.ya), append(inY, r.yb)
+		ma, mb, ya, yb, ok := r.axes()
+		mx, my = append(mx, ma), append(my, mb)
+		switch {
+		case r.inside():
+			inX, inY = append(inX, ya), append(inY, yb)
 			held++
-		} else {
-			outX, outY = append(outX, r.ya), append(outY, r.yb)
+		case ok: // an outcome outside a log's domain has no point to draw
+			outX, outY = append(outX, ya), append(outY, yb)
 		}
 		drawn++
 	}

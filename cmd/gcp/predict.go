@@ -161,9 +161,15 @@ row's input_z, outside and unseen, as above, once a row since they are
 the input's and every target shares them (a level no training row had
 makes every target's _cal interval -Inf, +Inf); and each target's
 sd_epistemic:t and disagreement:t, an ensemble's own uncertainty of that
-target. -format json and -id do not apply. A model of several targets
-saved without names (by a program, through the library) takes its
-features by position, first, and calls its targets y1, y2, ….
+target. For a target train logged (its summary says which) every column
+is in original units, as for one logged target: mean:t the log-normal
+mean of the calibrated predictive, the intervals the images of the log's,
+sd_corrected:t the log-normal's, and corr:a:b the correlation in original
+units (the log-normal's, not that of the logarithms); sd_epistemic:t and
+disagreement:t stay those of the logarithm. -format json and -id do not
+apply. A model of several targets saved without names (by a program,
+through the library) takes its features by position, first, and calls
+its targets y1, y2, ….
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
@@ -269,9 +275,12 @@ training never saw (input_z +Inf), whose calibrated intervals and
 regions are unknown, are left out of NLL:t, cov95-cal:t, joint-NLL,
 joint-NLL-cal and the joint coverages; if there are any, unseen-rows
 gives their count and unseen-joint-cov95 the share of them inside the
-multivariate t's own 95% region. A model of several targets saved
-without names takes its features first and its targets y1, y2, … as
-the table's last columns.
+multivariate t's own 95% region. For a target train logged, RMSE:t is
+of the log-normal mean, NLL:t and the joint NLLs are densities in
+original units (with the Jacobian), and CRPS:t is +Inf: the log of a
+Student t has tails too heavy for any CRPS, as for one logged target.
+A model of several targets saved without names takes its features
+first and its targets y1, y2, … as the table's last columns.
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column (default: the model's target, else the last column)")

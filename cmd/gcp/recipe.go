@@ -219,7 +219,8 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 		}
 		res.auto, res.transform = auto, describeTransform(auto.Transform, job.transform)
 		if job.cfg.Targets > 1 {
-			res.targets, res.transform = job.enc.Target(), "none: several targets are modelled as they are"
+			res.targets = job.enc.Target()
+			res.transform = describeTargetTransforms(auto, strings.Split(res.targets, ","), job.transform)
 		}
 		return m, res, m.SetEncoding(job.enc)
 	}

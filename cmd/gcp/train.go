@@ -70,8 +70,14 @@ widened for the uncertainty of its scale, and the summary warns.
 -target a,b,c trains one model of several targets (the multivariate
 Student t of the normal-Wishart GCP network): every target must be
 present in every row (a missing one is an error naming its line), each
-is standardized on its own and modelled as it is (no target transform;
-one on a lattice is dequantized by its own spacing),
+is standardized on its own (one on a lattice is dequantized by its own
+spacing); with -target-transform auto each positive target of skewness
+above 1 is searched on a log scale beside the untransformed search and
+kept logged where its own cross-fitted NLL is clearly lower without a
+clearly higher RMSE (the summary says which and why; -target-transform
+log logs each such target without comparing, none none), a logged
+target's predictions, eval scores and plotted regions then in original
+units,
 the automatic recipe decides on the held-out rows' joint NLL, and the
 calibration fits the joint region, a multivariate t of the corrected
 covariance's shape, its scale and degrees of freedom by maximum

@@ -1,0 +1,251 @@
+package gcp
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// loggedPair returns a single network's prediction of two targets by
+// hand (handMulti): location (0.3, 1), factor rows (0.4) and (0.2, 0.5),
+// ν degrees of freedom (+Inf for the Gaussian comparator), calibration
+// scale 1, with target 0 under the log transform and target 1 as it is.
+func loggedPair(t *testing.T, nu float64) *MultiPrediction {
+	t.Helper()
+	p := handMulti(t, 2, []float64{0.3, 1}, []float64{0.4, 0.2, 0.5}, []float64{nu}, 1)
+	p.tr[0], p.logged = TransformLog, true
+	return p
+}
+
+// TestMultiLogDensityIsTheChangeOfVariables checks LogPDF under a log
+// transform against the change of variables written out: the bivariate t
+// of z = (ln y₀, y₁) by its textbook formula (tPairLogDensity) less
+// ln y₀; and, for the Gaussian, that integrating the density over y₀ in
+// original units (a trapezoid over (0, 60], where the log-normal holds
+// all but e⁻³⁰ of its mass) gives the marginal normal density of y₁.
+// Tolerances: 1e-10 for one formula against another (a few roundings,
+// more where fused multiply-adds round the quadratic form otherwise);
+// 1e-6 for the quadrature, whose step 6e-5 leaves an error of order h²
+// times the second derivative, below 1e-7 here.
+func TestMultiLogDensityIsTheChangeOfVariables(t *testing.T) {
+	p := loggedPair(t, 5)
+	s := []float64{0.16, 0.08, 0.04 + 0.25} // S = LLᵀ
+	for _, y := range [][]float64{{1.2, 0.7}, {0.05, 2}, {7, -1}} {
+		want := tPairLogDensity(math.Log(y[0]), y[1], 0.3, 1, s[0], s[1], s[2], 5) - math.Log(y[0])
+		if got := p.LogPDF(y); math.Abs(got-want) > 1e-10*math.Max(1, math.Abs(want)) {
+			t.Errorf("LogPDF(%v) = %v, want %v", y, got, want)
+		}
+	}
+	g := loggedPair(t, math.Inf(1))
+	const y1, h = 0.6, 6e-5
+	var integral float64
+	for k := 1; float64(k)*h <= 60; k++ {
+		f := math.Exp(g.LogPDF([]float64{float64(k) * h, y1}))
+		if float64(k+1)*h > 60 {
+			f /= 2
+		}
+		integral += f * h
+	}
+	want := math.Exp(-(y1-1)*(y1-1)/(2*s[2])) / math.Sqrt(2*math.Pi*s[2])
+	if math.Abs(integral-want) > 1e-6 {
+		t.Errorf("∫ p(y₀, %v) dy₀ = %v, want the marginal density %v", y1, integral, want)
+	}
+}
+
+// TestMultiLogMarginalIsTheOneTargetLog checks Marginal of a logged
+// target against the one-target log model's closed forms: the median
+// e^m, the mean e^(m + v/2) of the calibrated log-normal, v = Σ̃₀₀ =
+// S₀₀/c₂(ν) (calibration scale 1, Gaussian region), the variance
+// (e^C − 1)e^(2m + C) with C the t's ν/(ν−2)·S₀₀, and the density of the
+// univariate t of ln y less ln y; that Mean(0) is the marginal's mean and
+// that the untransformed target's marginal carries no transform.
+// Tolerance 1e-12 relative: closed forms against the code's, a few
+// roundings apart.
+func TestMultiLogMarginalIsTheOneTargetLog(t *testing.T) {
+	p := loggedPair(t, 5)
+	q := p.Marginal(0)
+	v := 0.16 / mvtCorrectionCheb(2, 5)
+	c := 5.0 / 3 * 0.16
+	close := func(name string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	close("Mean", q.Mean, math.Exp(0.3+v/2))
+	close("MultiPrediction.Mean(0)", p.Mean(0), q.Mean)
+	close("Var", q.Var, math.Expm1(c)*math.Exp(0.6+c))
+	close("VarCorrected", q.VarCorrected, math.Expm1(v)*math.Exp(0.6+v))
+	close("Cov(0, 0)", p.Cov(0, 0), q.Var)
+	med, err := q.Quantile(0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close("median", med, math.Exp(0.3))
+	for _, y := range []float64{0.4, 1.3, 5} {
+		z := (math.Log(y) - 0.3) / 0.4
+		lg1, _ := math.Lgamma(3)
+		lg0, _ := math.Lgamma(2.5)
+		want := lg1 - lg0 - 0.5*math.Log(5*math.Pi) - math.Log(0.4) - 3*math.Log1p(z*z/5) - math.Log(y)
+		close("LogPDF", q.LogPDF(y), want)
+	}
+	if q.Transform != TransformLog || p.Marginal(1).Transform != TransformNone || p.Mean(1) != 1 {
+		t.Errorf("transforms %v and %v, Mean(1) %v; want log, none and the location 1", q.Transform, p.Marginal(1).Transform, p.Mean(1))
+	}
+}
+
+// TestMultiLogConditionalIsTheDensityRatio checks the conditional of a
+// model with a logged target against Bayes' rule in original units,
+// p(y_U | y_O) = p(y)/p(y_O), p(y_O) the given target's Marginal density:
+// given the logged target, and given the untransformed one, when the
+// conditional keeps the logged target's transform. Tolerance 1e-10: log
+// densities formed by different routes.
+func TestMultiLogConditionalIsTheDensityRatio(t *testing.T) {
+	p := loggedPair(t, 6)
+	var dst MultiPrediction
+	y := []float64{1.7, 0.4}
+	for _, g := range []int{0, 1} {
+		if err := p.Conditional(&dst, []int{g}, []float64{y[g]}); err != nil {
+			t.Fatal(err)
+		}
+		rest := []float64{y[1-g]}
+		want := p.LogPDF(y) - p.Marginal(g).LogPDF(y[g])
+		if got := dst.LogPDF(rest); math.Abs(got-want) > 1e-10 {
+			t.Errorf("given target %d: LogPDF %v, want %v", g, got, want)
+		}
+		if tr := dst.Marginal(0).Transform; tr != p.tr[1-g] {
+			t.Errorf("given target %d: the other's transform %v, want %v", g, tr, p.tr[1-g])
+		}
+	}
+	if err := p.Conditional(&dst, []int{0}, []float64{-1}); !errors.Is(err, ErrDomain) {
+		t.Errorf("given a logged target at −1: %v, want ErrDomain", err)
+	}
+}
+
+// TestMultiLogDrawsAndRegions draws from a model whose two targets are
+// both logged, or one of them: the draws of SampleCalibrated (the
+// Gaussian region, scale 1) have the log-normal mean Mean and covariance
+// CovCorrected in original units (sampleMoments, within 4 standard
+// errors), the draws of Sample fall inside the p-region at rate p, and
+// those of SampleCalibrated inside the calibrated one, within 3 binomial
+// standard errors; a point outside the log's domain is outside every
+// region, at density −Inf and distance +Inf.
+func TestMultiLogDrawsAndRegions(t *testing.T) {
+	for _, both := range []bool{false, true} {
+		p := handMulti(t, 2, []float64{0.3, 1}, []float64{0.3, 0.1, 0.25}, []float64{7}, 1)
+		p.tr[0], p.logged = TransformLog, true
+		if both {
+			p.tr[1] = TransformLog
+		}
+		r := rand.New(rand.NewPCG(5, 6))
+		const n = 40000
+		sampleMoments(t, "calibrated", 2, n, func(y []float64) error { return p.SampleCalibrated(y, r) }, p.Mean, p.CovCorrected)
+		for _, prob := range []float64{0.5, 0.9} {
+			var in, cin int
+			y := make([]float64, 2)
+			for range n {
+				if err := p.Sample(y, r); err != nil || !(y[0] > 0) {
+					t.Fatalf("draw %v, %v", y, err)
+				}
+				if ok, _ := p.Inside(y, prob); ok {
+					in++
+				}
+				_ = p.SampleCalibrated(y, r)
+				if ok, _ := p.CalibratedInside(y, prob); ok {
+					cin++
+				}
+			}
+			se := math.Sqrt(prob * (1 - prob) / n)
+			for name, c := range map[string]int{"Inside": in, "CalibratedInside": cin} {
+				if got := float64(c) / n; math.Abs(got-prob) > 3*se {
+					t.Errorf("both %v: %s holds %.4f of the draws at %v", both, name, got, prob)
+				}
+			}
+		}
+		for _, y := range [][]float64{{0, 1}, {-2, 1}} {
+			in, err := p.Inside(y, 0.9)
+			cin, cerr := p.CalibratedInside(y, 0.9)
+			if in || cin || err != nil || cerr != nil || !math.IsInf(p.LogPDF(y), -1) || !math.IsInf(p.CalibratedLogPDF(y), -1) || !math.IsInf(p.Mahalanobis(y), 1) {
+				t.Errorf("%v: inside %v %v (%v %v), LogPDF %v, CalibratedLogPDF %v, Mahalanobis %v", y, in, cin, err, cerr, p.LogPDF(y), p.CalibratedLogPDF(y), p.Mahalanobis(y))
+			}
+		}
+		if v := p.LogPDF([]float64{math.NaN(), 1}); !math.IsNaN(v) {
+			t.Errorf("LogPDF at NaN: %v", v)
+		}
+	}
+}
+
+// TestMultiLogCorrIsTheLogNormalOne checks Corr under log transforms
+// against the log-normal correlations of the corrected Gaussian written
+// out: (e^Σ̃₀₁ − 1)/√((e^Σ̃₀₀ − 1)(e^Σ̃₁₁ − 1)) for two logged targets and
+// Σ̃₀₁/√((e^Σ̃₀₀ − 1)Σ̃₁₁) for a logged target 0 alone. Tolerance 1e-12
+// relative.
+func TestMultiLogCorrIsTheLogNormalOne(t *testing.T) {
+	p := loggedPair(t, 5)
+	c := mvtCorrectionCheb(2, 5)
+	s00, s01, s11 := 0.16/c, 0.08/c, 0.29/c
+	want := s01 / math.Sqrt(math.Expm1(s00)*s11)
+	if got := p.Corr(0, 1); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("one logged: Corr %v, want %v", got, want)
+	}
+	p.tr[1] = TransformLog
+	want = math.Expm1(s01) / math.Sqrt(math.Expm1(s00)*math.Expm1(s11))
+	if got := p.Corr(1, 0); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("both logged: Corr %v, want %v", got, want)
+	}
+}
+
+// TestSetTargetTransforms checks the setter's errors (the model left as
+// it was) and that a model's logged predictions are those of its
+// untransformed predictions mapped: Mean(0) = e^(m₀ + v₀/2), Mean(1)
+// unchanged, LogPDF less ln y₀; and that predicting allocates nothing.
+func TestSetTargetTransforms(t *testing.T) {
+	m := randomMultiModel(t, Config{Inputs: 3, Hidden: []int{5}, Targets: 3, Seed: 4})
+	one := mustModel[float64](t, Config{Inputs: 2, Hidden: []int{3}})
+	for name, c := range map[string]struct{ err, want error }{
+		"length":  {m.SetTargetTransforms([]TargetTransform{TransformLog}), ErrShape},
+		"unknown": {m.SetTargetTransforms([]TargetTransform{TransformLog, 7, TransformNone}), ErrConfig},
+		"one":     {one.SetTargetTransforms([]TargetTransform{TransformLog}), ErrShape},
+	} {
+		if !errors.Is(c.err, c.want) || m.TargetTransforms() != nil {
+			t.Errorf("%s: %v, want %v; transforms %v", name, c.err, c.want, m.TargetTransforms())
+		}
+	}
+	ws, x, y := m.NewWorkspace(), []float64{0.2, -1, 0.5}, []float64{2.5, 1, 3}
+	var z, p MultiPrediction
+	if err := m.PredictMulti(ws, x, &z); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetTargetTransforms([]TargetTransform{TransformLog, TransformNone, TransformNone}); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.TargetTransforms(); len(got) != 3 || got[0] != TransformLog || got[1] != TransformNone {
+		t.Errorf("TargetTransforms() = %v", got)
+	}
+	if err := m.PredictMulti(ws, x, &p); err != nil {
+		t.Fatal(err)
+	}
+	zy := []float64{math.Log(y[0]), y[1], y[2]}
+	if got, want := p.LogPDF(y), z.LogPDF(zy)-zy[0]; math.Abs(got-want) > 1e-12*math.Abs(want) {
+		t.Errorf("LogPDF %v, want %v", got, want)
+	}
+	if got, want := p.Mean(0), math.Exp(z.Mean(0)+z.Marginal(0).VarCorrected/2); math.Abs(got-want) > 1e-12*want || p.Mean(1) != z.Mean(1) {
+		t.Errorf("Mean %v, %v; want %v, %v", got, p.Mean(1), want, z.Mean(1))
+	}
+	if n := testing.AllocsPerRun(50, func() {
+		if err := m.PredictMulti(ws, x, &p); err != nil {
+			t.Fatal(err)
+		}
+		in, _ := p.Inside(y, 0.9)
+		sinkLoss = p.LogPDF(y) + p.CalibratedLogPDF(y) + p.Mean(0) + p.Corr(0, 1) + p.Marginal(0).Mean
+		if in {
+			sinkLoss++
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations per run, want 0", n)
+	}
+	if err := m.SetTargetTransforms(nil); err != nil || m.TargetTransforms() != nil {
+		t.Errorf("nil: %v, %v", err, m.TargetTransforms())
+	}
+}
