@@ -6,15 +6,20 @@ import (
 	"slices"
 )
 
-// SetTargetTransform sets the transform through which the model's
-// predictions map back to original units (TargetTransform). It returns
-// ErrConfig for a nil model or an unknown transform.
+// SetTargetTransform sets the transform through which the predictions of
+// a model of one target map back to original units (TargetTransform). It
+// returns ErrConfig for a nil model or an unknown transform, and ErrShape
+// for a model of several targets, whose transforms SetTargetTransforms
+// sets; the model is unchanged on error.
 func (m *Model[T]) SetTargetTransform(t TargetTransform) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
 	}
 	if t > TransformLog {
 		return fmt.Errorf("%w: TargetTransform(%d)", ErrConfig, uint8(t))
+	}
+	if d := m.cfg.targets(); d > 1 {
+		return fmt.Errorf("%w: one target transform for a model of %d targets (SetTargetTransforms)", ErrShape, d)
 	}
 	m.ext.transform = t
 	return nil

@@ -155,6 +155,12 @@ func TestSetTargetTransformErrors(t *testing.T) {
 	if err := m.SetTargetTransform(TargetTransform(2)); !errors.Is(err, ErrConfig) || m.TargetTransform() != TransformNone {
 		t.Errorf("unknown transform: %v, model's %v", err, m.TargetTransform())
 	}
+	// regression: a model of several targets took the one transform and
+	// predicted as if it had none (SetTargetTransforms sets theirs).
+	multi := mustModel[float64](t, Config{Inputs: 1, Targets: 2})
+	if err := multi.SetTargetTransform(TransformLog); !errors.Is(err, ErrShape) || multi.TargetTransform() != TransformNone {
+		t.Errorf("several targets: %v, model's %v; want ErrShape, none", err, multi.TargetTransform())
+	}
 }
 
 // transformModels are models of each predictive kind whose predictions
