@@ -78,7 +78,7 @@ import (
 // row, and steps 1 to 4 run as above, every choice made on the held-out
 // rows' joint negative log density of the multivariate t (Fit's
 // validation score for several targets), each target standardized on its
-// own. The targets are not transformed (TargetTransforms must be nil or
+// own and its mean trained on its own marginal t (Config.Targets). The targets are not transformed (TargetTransforms must be nil or
 // TransformNone alone, else ErrConfig); each target on a lattice is
 // dequantized on its own, by noise of its own spacing (AutoResult.Quanta),
 // and the others are left as they are; the ensemble keeps its mean heads
