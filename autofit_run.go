@@ -78,7 +78,8 @@ import (
 // row, and steps 1 to 4 run as above, every choice made on the held-out
 // rows' joint negative log density of the multivariate t (Fit's
 // validation score for several targets), each target standardized on its
-// own. Step 5 runs target by target: each target is screened on its own
+// own and its mean trained on its own marginal t (Config.Targets). Step
+// 5 runs target by target: each target is screened on its own
 // (positive, of skewness at least 1, more symmetric after the log), the
 // screened targets logged together and none are searched side by side,
 // and each winner is cross-fitted and scored in original units (the

@@ -117,7 +117,10 @@ type Config struct {
 	// (MultiPrediction). It needs a learned α and LossGCP, or
 	// LossGaussianML for the comparator: a full-covariance Gaussian
 	// network, N(m, LLᵀ) from the same mean and Cholesky heads, trained
-	// by maximum likelihood.
+	// by maximum likelihood. The GCP model's mean heads follow each
+	// target's own marginal t, so that one target's mean is not pulled
+	// by the others' residuals, and its Cholesky and ν heads the joint
+	// density.
 	Targets int
 }
 

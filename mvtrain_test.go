@@ -39,9 +39,11 @@ func randomMultiBatch[T Float](seed uint64, n, d, targets int) (x, y []T) {
 // TestMultiBackpropMatchesFiniteDifferences checks the gradient of the
 // multivariate loss with respect to every parameter, through all three
 // heads' links and the network, against central differences of the loss
-// itself, for d = 2, 3 and 8, a single network and an ensemble, ReLU and
-// tanh, with and without dropout, for the GCP model and the Gaussian
-// comparator (whose heads must be the mean and Cholesky ones only).
+// itself (for the GCP model's mean heads, of the targets' marginal
+// losses: splitObjective), for d = 2, 3 and 8, a single network and an
+// ensemble, ReLU and tanh, with and without dropout, for the GCP model
+// and the Gaussian comparator (whose heads must be the mean and Cholesky
+// ones only).
 func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -102,12 +104,69 @@ func TestMultiBackpropMatchesFiniteDifferences(t *testing.T) {
 			// relative to the smallest gradients compared; a chain-rule or
 			// sign error is O(1).
 			const h, tol = 1e-5, 1e-6
-			checkParamGradient(t, "backprop", m.params, grad, h, tol, func() float64 {
+			eval := func() float64 {
 				_, l := tr.gradientMasked(n, mask)
 				return l
-			})
+			}
+			if kinds == mvHeadKinds {
+				// The t's mean heads descend the marginal losses, the
+				// other heads the joint one (marginalMeanGrad).
+				tr.gradientMasked(n, mask)
+				base := slices.Clone(tr.a.out[:n*m.lay.outputs])
+				eval = func() float64 {
+					tr.gradientMasked(n, mask)
+					return splitObjective(m.lay, n, base, tr.a.out, tr.y)
+				}
+			}
+			checkParamGradient(t, "backprop", m.params, grad, h, tol, eval)
 		})
 	}
+}
+
+// splitObjective is the objective whose gradient the GCP model of
+// several targets follows, computed by hand from the raw outputs out of n
+// rows against the standardized targets y: the mean joint NLL of the
+// multivariate t with the means of base, plus the mean over rows of the
+// targets' marginal NLLs, each the one-dimensional t with ν and
+// S_jj = Σ_k L_jk² of base and the means of out. A parameter moves either
+// the means or the other heads, never both, so that a difference of it
+// is the derivative of the loss its heads descend.
+func splitObjective(l *layout, n int, base, out, y []float64) float64 {
+	d, w, nl := l.targets, l.outputs, mvtPackedLen(l.targets)
+	chol, z := make([]float64, nl), make([]float64, d)
+	var sum float64
+	for k := range l.members {
+		cm, cl, cn := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k), l.multiColumn(mvHeadNu, k)
+		for i := range n {
+			b, o, yi := base[i*w:(i+1)*w], out[i*w:(i+1)*w], y[i*d:(i+1)*d]
+			links := func(r []float64) float64 {
+				for a := range d {
+					for c := 0; c <= a; c++ {
+						v := r[cl+a*(a+1)/2+c]
+						if c == a {
+							v = math.Exp(v)
+						}
+						chol[a*(a+1)/2+c] = v
+					}
+				}
+				return mvNuMin + math.Log1p(math.Exp(r[cn]))
+			}
+			nu := links(o)
+			sum -= mvtLogDensity(yi, b[cm:cm+d], chol, nu, z)
+			nu = links(b)
+			for j := range d {
+				var s float64
+				for _, v := range chol[j*(j+1)/2 : j*(j+1)/2+j+1] {
+					s += v * v
+				}
+				e := yi[j] - o[cm+j]
+				lg1, _ := math.Lgamma((nu + 1) / 2)
+				lg0, _ := math.Lgamma(nu / 2)
+				sum -= lg1 - lg0 - 0.5*math.Log(nu*math.Pi*s) - (nu+1)/2*math.Log1p(e*e/(nu*s))
+			}
+		}
+	}
+	return sum / float64(n)
 }
 
 // TestMultiStepLossIsTheDensity checks the NLL Step reports, in original
@@ -417,5 +476,42 @@ func TestMultiRunDequantizesEachLatticeColumn(t *testing.T) {
 	}
 	if moved == 0 {
 		t.Error("no value of the lattice column was dequantized")
+	}
+}
+
+// TestMultiMeanGradientIsEachTargetsOwn checks that the GCP model's mean
+// head for one target is moved by that target's residual alone, as a
+// one-target model's is: with strongly correlated targets (L₂₁ = 0.9),
+// moving the other target's value changes the Cholesky heads' gradient
+// but not the first mean's, which is the hand-computed derivative of the
+// marginal t, (ν+1)e/(νS₁₁+e²) with S₁₁ = L₁₁², while the Gaussian
+// comparator's, the joint likelihood's, does change.
+// regression: the joint gradient w·S⁻¹e carried the other target's
+// residual into every mean.
+func TestMultiMeanGradientIsEachTargetsOwn(t *testing.T) {
+	zm := []float64{0.2, -0.1}
+	zl := []float64{math.Log(0.5), 0.9, math.Log(0.7)} // L₁₁ = 0.5, L₂₁ = 0.9, L₂₂ = 0.7
+	zn := []float64{1.5}
+	nu := mvNuMin + softplus(zn[0])
+	chol, work := make([]float64, 3), make([]float64, 4)
+	grad := func(y2 float64, zn []float64) (gm, gl []float64) {
+		gm, gl, gn := make([]float64, 2), make([]float64, 3), make([]float64, len(zn))
+		mvtPoint(zm, zl, zn, []float64{1.1, y2}, 1, chol, work, gm, gl, gn)
+		return gm, gl
+	}
+	e := 1.1 - 0.2
+	want := -(nu + 1) * e / (nu*0.25 + e*e) // the loss's gradient: minus the log density's
+	for _, y2 := range []float64{-3, 0, 2.5} {
+		gm, _ := grad(y2, zn)
+		// Rounding only: the same formula in another order.
+		if math.Abs(gm[0]-want) > 1e-12 {
+			t.Errorf("y₂ = %g: ∂/∂m₁ = %.15g, want %.15g", y2, gm[0], want)
+		}
+	}
+	if _, a := grad(-3, zn); slices.Equal(a, func() []float64 { _, b := grad(2.5, zn); return b }()) {
+		t.Error("the Cholesky heads' gradient does not depend on the other target")
+	}
+	if a, _ := grad(-3, nil); a[0] == func() float64 { b, _ := grad(2.5, nil); return b[0] }() {
+		t.Error("the Gaussian comparator's mean gradient does not depend on the other target: it is the joint likelihood's")
 	}
 }
