@@ -110,12 +110,15 @@ template, the Go version, the time it started and the wall time.
 How long (CPU seconds of `gcp train` a split, measured on a 2-core AMD
 Zen 4 shared with other work; bench/multi_results.jsonl records each
 run's): the product 3.1 (slump), 12.0 (jura) and 5.3 (edm), the joint
-model 4.9, 4.8 and 4.1, comparator (b) 3.1, 4.5 and 2.6; the three sets'
+model 3.0, 8.6 and 3.8 (jura's compares the log of its skewed targets),
+comparator (b) 3.1, 4.5 and 2.6; the three sets'
 20 splits took half a minute to 6 minutes of wall time a set and method.
-wq (14 targets, 954 training rows) and oes97 (16 targets, 300 rows × 263
-features) are far larger: the product trains 280 and 320 one-target
-models there, and the energy scores add about 0.2 s per test row; not
-yet run (atp1d is refused at once).
+wq (14 targets, 954 training rows) and oes97 (16 targets, 300 rows ×
+263 features) are far larger: on wq the joint model took 45 CPU seconds
+a split and the product 126 (280 one-target models, 63 minutes of wall
+time on the shared machine); on oes97 the joint model took 52, and the
+product, 320 one-target models of about 40 s each, has not been run
+(atp1d is refused at once).
 
 Usage (relative paths are taken from the repository root):
     python3 bench/multi_benchmark.py [--datasets slump,jura,...] [--n N]
