@@ -30,12 +30,11 @@ func targetNames(n network) []string {
 // them by position: its inputs first and, in a table of d columns more,
 // its d targets last, in their order.
 func multiColumns(n network, tab *table.Table, wantTargets bool) (sel selection, targets []int, err error) {
-	names, joined := n.columns()
-	if names != nil {
+	if names, _ := n.columns(); names != nil {
 		if sel, err = selectColumns(n, tab, "", true, false); err != nil || !wantTargets {
 			return sel, nil, err
 		}
-		for _, name := range strings.Split(joined, ",") {
+		for _, name := range targetNames(n) {
 			k, err := tab.Column(name)
 			if err != nil {
 				return sel, nil, err
