@@ -82,6 +82,16 @@ targets' original units unless said otherwise):
             ellipsoid of a Gaussian with diagonal covariance; sd_corrected
             read from gcp predict); for mvgcp and mvml, gcp eval's
             joint-cov50/90/95-cal (the calibrated region N(m, c·Σ̃)).
+  cov50_joint_cal_dq, cov90_joint_cal_dq, cov95_joint_cal_dq, cov95_cal_dq[t]
+  (and for mvgcp and mvml cov50/90/95_joint_conformal_dq)
+            only where a target lies on a lattice (edm, wq): the same
+            coverages of the variable the model describes there, each test
+            row's lattice targets dequantized DQ_COPIES = 20 times
+            (dequantized_rows, the training rows' lattices by
+            lattice_spacing); for mvgcp and mvml gcp eval on those copies.
+            At the lattice points themselves (the keys above) a continuous
+            region covers a point's whole cell or nothing, and a region of
+            level p can cover far more than p of the points.
   seconds, train_seconds[t]
             the split's wall time and each training's.
   cpu_seconds, train_cpu_seconds
@@ -294,6 +304,53 @@ def chi2_quantile(p, d):
     return (lo + hi) / 2
 
 
+DQ_COPIES = 20  # dequantized copies of each test row (lattice_spacing)
+
+
+def lattice_spacing(values):
+    """The spacing h of the lattice a + k·h on which values lie, or 0: the
+    rule gcp train applies to each target (lattice.go), written again from
+    its description: h is the smallest gap between distinct values divided
+    by the first j = 1..10 that puts every value on the lattice (within
+    1e-6 of h), provided the lattice has no more points between the smallest
+    and the largest value than there are values."""
+    u = sorted(set(values))
+    if len(u) < 2:
+        return 0.0
+    gap = min(b - a for a, b in zip(u, u[1:]))
+    span = u[-1] - u[0]
+    for j in range(1, 11):
+        points = round(span / (gap / j))
+        if points > len(values):
+            return 0.0
+        h = span / points
+        if all(abs((v - u[0]) / h - round((v - u[0]) / h)) <= 1e-6 for v in u):
+            return h
+    return 0.0
+
+
+def dequantized_rows(test_rows, nf, quanta, seed):
+    """DQ_COPIES copies of each test row, each target on a lattice of
+    spacing h > 0 moved by h·(u − ½), u uniform on (0, 1) from a
+    random.Random seeded by seed: the continuous variable that gcp train
+    fits and calibrates on a lattice (lattice.go). A continuous region
+    covers a lattice point's whole cell or none of it no matter where in
+    the cell the point sits, so its coverage at the points can be far from
+    its level (on edm, whose two targets take the values −1, 0 and 1, the
+    calibrated 95% joint region held 0.99 of the test points); over these
+    copies it is the coverage of the variable the region describes."""
+    rng = random.Random(seed)
+    out = []
+    for r in test_rows:
+        for _ in range(DQ_COPIES):
+            c = list(r)
+            for j, h in enumerate(quanta):
+                if h > 0:
+                    c[nf + j] = repr(float(r[nf + j]) + h * (rng.random() - 0.5))
+            out.append(c)
+    return out
+
+
 JOINT_LEVELS = (50, 90, 95)  # the calibrated joint regions' levels, in percent
 
 
@@ -395,6 +452,23 @@ def run_product(exe, name, split, header, rows, test, tmp):
         sidak = [preds[j][i][1][-1] for j in range(d)]
         inside += all(lo <= yj <= hi for (lo, hi), yj in zip(cal95, y))
         inside_sidak += all(lo <= yj <= hi for (lo, hi), yj in zip(sidak, y))
+    quanta = [lattice_spacing([float(r[nf + j]) for r in train]) for j in range(d)]
+    if any(quanta):
+        dq_rows = dequantized_rows(test_rows, nf, quanta, f"{name}/{split}/dequantize")
+        inside_dq = [0] * d
+        inside_joint_dq = {lv: 0 for lv in JOINT_LEVELS}
+        for k, row in enumerate(dq_rows):
+            i = k // DQ_COPIES
+            y = [float(row[nf + j]) for j in range(d)]
+            q = sum(((yj - preds[j][i][0]) / preds[j][i][3]) ** 2 for j, yj in enumerate(y))
+            for lv in JOINT_LEVELS:
+                inside_joint_dq[lv] += q <= r2[lv]
+            for j, yj in enumerate(y):
+                lo, hi = preds[j][i][1][-2]
+                inside_dq[j] += lo <= yj <= hi
+        rec["cov95_cal_dq"] = {t: inside_dq[j] / len(dq_rows) for j, t in enumerate(names)}
+        for lv in JOINT_LEVELS:
+            rec[f"cov{lv}_joint_cal_dq"] = inside_joint_dq[lv] / len(dq_rows)
     rec["joint_nll"] = sum(rec["nll"].values())
     rec["joint_nll_cal"] = sum(rec["nll_cal"].values())
     rec["energy_score"], rec["energy_score_std"] = es["t"][0], es["t"][1]
@@ -475,6 +549,17 @@ def run_joint(exe, name, split, header, rows, test, tmp, flags):
     for lv in (50, 90, 95):
         rec[f"cov{lv}_joint_cal"] = ev[f"joint-cov{lv}-cal"]
         rec[f"cov{lv}_joint_conformal"] = ev.get(f"joint-cov{lv}-conformal")
+    quanta = [lattice_spacing([float(r[nf + j]) for r in train]) for j in range(d)]
+    if any(quanta):
+        write_csv(os.path.join(tmp, "test_dq.csv"), header,
+                  dequantized_rows(test_rows, nf, quanta, f"{name}/{split}/dequantize"))
+        dq = dict(line.split() for line in
+                  gcp(exe, ["eval", "-model", "model.gcpm", "-data", "test_dq.csv"], tmp).splitlines())
+        rec["cov95_cal_dq"] = {t: float(dq[f"cov95-cal:{t}"]) for t in names}
+        for lv in JOINT_LEVELS:
+            rec[f"cov{lv}_joint_cal_dq"] = float(dq[f"joint-cov{lv}-cal"])
+            rec[f"cov{lv}_joint_conformal_dq"] = float(dq[f"joint-cov{lv}-conformal"]) \
+                if f"joint-cov{lv}-conformal" in dq else None
     rec["seconds"] = round(time.monotonic() - t0, 1)
     rec["cpu_seconds"] = round(children_cpu() - cpu0, 2)
     return rec
@@ -543,7 +628,8 @@ def run_set(exe, name, n, method):
                 "ES (cal) {:.4g}".format(s["energy_score_cal"])
             joint = "".join(f", {what} {s[k]:.3f}" for k, what in (
                 ("cov95_rect_cal", "rectangle cover95"), ("cov95_joint_cal", "joint region cover95"),
-                ("cov95_joint", "joint region cover95 (t)")) if s.get(k) is not None)
+                ("cov95_joint", "joint region cover95 (t)"),
+                ("cov95_joint_cal_dq", "dequantized joint region cover95")) if s.get(k) is not None)
             print(f"  {name} split {i}: joint NLL {s['joint_nll']:.4g}, {es}{joint}, {s['seconds']:.0f} s",
                   file=sys.stderr, flush=True)
     rec = {"dataset": name, "method": method, "command": COMMANDS.get(method), "n": n or None,
@@ -589,6 +675,9 @@ def render(records, names):
         s = r["summary"]
         cov = " / ".join(f"{s[f'cov{lv}_joint_cal']['mean']:.3f}" if s.get(f"cov{lv}_joint_cal") else "—"
                          for lv in JOINT_LEVELS)
+        if s.get("cov95_joint_cal_dq"):
+            cov += " (dequantized " + " / ".join(f"{s[f'cov{lv}_joint_cal_dq']['mean']:.3f}"
+                                                 for lv in JOINT_LEVELS) + ")"
         print(f"| {key[0]} | {key[1]} | {s['splits']} | {fmt(s['joint_nll'])} | {fmt(s['energy_score_cal'])} | "
               f"{cov} | {fmt(s['cov95_rect_cal'])} | {fmt(s.get('train_cpu_seconds'), 1)} | {r['wall_seconds']:.0f} |")
     print("\nPer-target RMSE (original units, mean ± SE over the splits):\n")
