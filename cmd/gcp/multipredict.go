@@ -227,9 +227,19 @@ const energySamples = 200
 // energyScore returns the Monte Carlo energy score of y under p's
 // calibrated predictive t_ν(mean, s·Σ̃) (RegionNu, RegionScale): the mean
 // of ‖X_k − y‖ over draws X_k of MultiPrediction.SampleCalibrated from r,
-// less half the mean distance of consecutive draws.
+// less half the mean distance of consecutive draws. Where the predictive
+// has no finite mean (finiteMean), the score E‖X − y‖ − ½E‖X − X′‖ is
+// +Inf, and so is what it returns: the draws' average would be a finite
+// number that grows without bound with their count.
 func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 	d := p.Dim()
+	logged := false
+	for j := range d {
+		logged = logged || p.Marginal(j).Transform == gcp.TransformLog
+	}
+	if !finiteMean(p.RegionNu(), logged) {
+		return math.Inf(1)
+	}
 	dist := func(a, b []float64) float64 {
 		var s float64
 		for i := range a {
@@ -248,4 +258,13 @@ func energyScore(p *gcp.MultiPrediction, y []float64, r *rand.Rand) float64 {
 		x, prev = prev, x
 	}
 	return toY/energySamples - between/(2*energySamples)
+}
+
+// finiteMean reports whether a multivariate t of nu degrees of freedom
+// (+Inf for the Gaussian), some of its coordinates mapped through exp if
+// logged, has a finite mean: a t has one only for ν > 1, and exp of a t of
+// any finite ν has none (its tail falls as a power of ln y), while exp of
+// a Gaussian is a log-normal, whose mean is finite.
+func finiteMean(nu float64, logged bool) bool {
+	return nu > 1 && (!logged || math.IsInf(nu, 1))
 }

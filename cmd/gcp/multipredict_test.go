@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gcpnet/gcp"
@@ -61,5 +62,52 @@ func TestPredictSeveralTargetsFlagsRowsFarFromData(t *testing.T) {
 	}
 	if z(25) < 10 {
 		t.Fatalf("x2 = 25 has z %v: not far, the case checks nothing", z(25))
+	}
+}
+
+// TestFiniteMean: a multivariate t has a mean only for ν > 1, the exp of a
+// t of finite ν none, the exp of a Gaussian (a log-normal) one.
+func TestFiniteMean(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		nu     float64
+		logged bool
+		want   bool
+	}{{0.5, false, false}, {1, false, false}, {1.01, false, true}, {inf, false, true},
+		{4.5, true, false}, {1e6, true, false}, {inf, true, true}} {
+		if got := finiteMean(c.nu, c.logged); got != c.want {
+			t.Errorf("finiteMean(%v, logged %v) = %v, want %v", c.nu, c.logged, got, c.want)
+		}
+	}
+}
+
+// TestEnergyScoreInfiniteWithoutAMean: the library's golden model of two
+// targets with a calibrated region of 4.5 degrees of freedom scores a
+// finite, positive energy score until its first target is logged: exp of
+// a t has no mean, and the score is +Inf.
+func TestEnergyScoreInfiniteWithoutAMean(t *testing.T) {
+	m, err := gcp.LoadFile[float64]("../../testdata/model_v7_region_float64.gcpm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := func() (float64, *gcp.MultiPrediction) {
+		var p gcp.MultiPrediction
+		if err := m.PredictMulti(m.NewWorkspace(), []float64{0.3, 0.1}, &p); err != nil {
+			t.Fatal(err)
+		}
+		return energyScore(&p, []float64{3, 4}, rand.New(rand.NewPCG(1, 2))), &p
+	}
+	es, p := score()
+	if p.RegionNu() != 4.5 {
+		t.Fatalf("the golden region's ν is %v, not 4.5", p.RegionNu())
+	}
+	if !(es > 0 && !math.IsInf(es, 0)) {
+		t.Errorf("energy score %v, want finite and positive", es)
+	}
+	if err := m.SetTargetTransforms([]gcp.TargetTransform{gcp.TransformLog, gcp.TransformNone}); err != nil {
+		t.Fatal(err)
+	}
+	if es, _ := score(); !math.IsInf(es, 1) {
+		t.Errorf("a logged target under a t of 4.5 degrees of freedom: energy score %v, want +Inf", es)
 	}
 }

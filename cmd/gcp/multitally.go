@@ -123,7 +123,7 @@ type tallyLine struct {
 // ones; NaN for a model without a conformal calibration or a level its
 // rows cannot bound), and energy-score, the multivariate CRPS E‖X − y‖ −
 // ½E‖X − X′‖ of the calibrated predictive, by Monte Carlo from a fixed
-// seed. NLL:t, cov95-cal:t and the joint-NLL and joint-cov lines are means
+// seed (+Inf where the predictive has no mean, finiteMean). NLL:t, cov95-cal:t and the joint-NLL and joint-cov lines are means
 // over the rows whose codes training knew; if some row had a code no
 // training row had, unseen-rows gives their count and unseen-joint-cov95
 // the share of them inside the t's own 95% region.

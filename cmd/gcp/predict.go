@@ -270,7 +270,8 @@ inside the calibrated joint regions), joint-cov50-conformal,
 joint-cov90-conformal and joint-cov95-conformal (inside the conformal
 joint regions; NaN without a conformal calibration) and energy-score
 (the multivariate CRPS of the calibrated predictive, 200 Monte Carlo
-draws a row, fixed seed). As for one target, rows that hold a level
+draws a row, fixed seed; +Inf where that predictive has no mean: a t of
+at most 1 degree of freedom, or a logged target under a t). As for one target, rows that hold a level
 training never saw (input_z +Inf), whose calibrated intervals and
 regions are unknown, are left out of NLL:t, cov95-cal:t, joint-NLL,
 joint-NLL-cal and the joint coverages; if there are any, unseen-rows
