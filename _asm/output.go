@@ -137,12 +137,6 @@ func outputForward(t elem) {
 //	dx = d·w (an FMA onto zero, as gemmBcast's k = 1 product), ·mask if
 //	any, AND (0 < act) if any; colsum += dx if any, in row order too
 //
-// A nil mask with a keep other than 0 is the trainer's own dropout, x =
-// act·mask with a mask of 0s and keeps, under a ReLU (act not nil): the
-// mask is then read off x, keep where 0 < x and 0 elsewhere, the same
-// factor wherever 0 < act, the only elements the ReLU leaves, so that the
-// mask, as large as x, is not streamed through the cache a second time.
-//
 // so that dw and colsum are loaded and stored once per column, not once
 // per row: a row's only store is dx. The rows go in blocks of obBlock,
 // each block over all heads and columns, so that a column's walk down the
@@ -159,6 +153,12 @@ func outputForward(t elem) {
 // that no vector tests them. With AVX-512 the vectors are ZMM, and the
 // last k mod lanes columns of every head a vector masked by K1, whose
 // stores cost no more than others.
+//
+// A nil mask with a keep other than 0 is the trainer's own dropout, x =
+// act·mask with a mask of 0s and keeps, under a ReLU (act not nil): the
+// mask is then read off x, keep where 0 < x and 0 elsewhere, the same
+// factor wherever 0 < act, the only elements the ReLU leaves, so that the
+// mask, as large as x, is not streamed through the cache a second time.
 func outputBackward(t elem) {
 	l := kernel(t.name("outputBackward"))
 	local := AllocLocal(64)
