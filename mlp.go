@@ -338,7 +338,9 @@ func forwardOutput[T Float](k *kernelSet[T], l *layout, p []T, a *activations[T]
 // parameters p, given its gradient with respect to the raw outputs in
 // d.out, after a forward pass over the same n rows of a with the same mask.
 // d.act receives the gradients with respect to the hidden activations.
-func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *activations[T], n int, mask []T, g []T) {
+// keep, if not 0, tells that mask was drawn by the kernels' dropoutMask
+// with that factor for the units kept (kernelSet.outputBackward).
+func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *activations[T], n int, mask []T, keep T, g []T) {
 	last := l.last()
 	src := a.act[last]
 	if mask != nil {
@@ -357,7 +359,7 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 		multiOutputBackward(k, l, p, d.out[:n*l.outputs], n, src, d.act[last], g, mask, relu, dbLast)
 	} else {
 		ly := l.layers[last+1]
-		k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu, dbLast)
+		k.outputBackward(n, l.heads, ly.cols, d.out[:l.heads*n], src, p[ly.w:ly.b], g[ly.w:ly.b], g[ly.b:ly.b+l.heads], d.act[last], mask, relu, dbLast, keep)
 	}
 	for i := last; i >= 0; i-- {
 		w := l.width(i)

@@ -10,7 +10,7 @@ type kernelSet[T Float] struct {
 	linearBackwardWeights func(m, n, k int, dy []T, lddy int, x []T, ldx int, dw, db []T)
 	linearBackwardInput   func(m, n, k int, dy []T, lddy int, w, dx []T, lddx int)
 	outputForward         func(m, heads, k int, x []T, ldx int, w, b, y []T)
-	outputBackward        func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T)
+	outputBackward        func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T, keep T) // outputBackwardVia
 	tanh                  func(x []T)
 	mul                   func(x, y []T)
 	mulTo                 func(dst, x, y []T)
@@ -90,8 +90,16 @@ func dropoutVia[T Float](k *kernelSet[T]) func(src *pcg, p float64, mask, act, d
 // arithmetic for every element, so that dx, the 128 KB of a float32
 // ensemble of five, is written once instead of written, then read and
 // written again, and read again for its sums.
-func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
-	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
+//
+// keep, if not 0, tells that mask is the trainer's dropout mask drawn by
+// dropoutMask, 0 or keep in every element, and x the units it kept, act·mask.
+// Under a ReLU (act not nil) the mask is then known from x: wherever
+// 0 < act, the only elements the ReLU leaves, it is keep where 0 < x and 0
+// elsewhere (act·keep ≥ act > 0, act·0 = 0, and ∞·0 is NaN). The AVX2 and
+// AVX-512 kernels read it off x so, which saves a pass of the mask through
+// the cache; this composition reads the mask.
+func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T, keep T) {
+	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T, _ T) {
 		if m <= 0 {
 			return // no rows, and x may be empty
 		}

@@ -10,7 +10,9 @@ import (
 
 // outputBackwardF32 is outputBackwardVia's composition in one pass, for m,
 // heads ≥ 1 and k ≥ 0, with x, dx, mask and act m rows of heads·k (mask,
-// act and colsum may be nil):
+// act and colsum may be nil). With mask nil and keep not 0, act must not
+// be nil, and the mask is the trainer's, read off x = act·mask
+// (kernelSet.outputBackward):
 //
 //	for i := range m { for h := range heads {
 //		d := dy[h*m+i]; db[h] += d
@@ -18,12 +20,13 @@ import (
 //			dw[j] += d * x[e]             // fused, onto dw
 //			s := d * w[j]                 // fused onto 0, as a k = 1 product
 //			if mask != nil { s *= mask[e] }
+//			if mask == nil && keep != 0 { if x[e] > 0 { s *= keep } else { s *= 0 } }
 //			if act != nil && !(act[e] > 0) { s = 0 }
 //			dx[e] = s
 //			if colsum != nil { colsum[j] += s } } } }
 //
 //go:noescape
-func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float32)
+func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float32, keep float32)
 
 // outputBackwardF64 is outputBackwardF32 for float64.
 //
@@ -33,12 +36,13 @@ func outputBackwardF32(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum 
 //			dw[j] += d * x[e]             // fused, onto dw
 //			s := d * w[j]                 // fused onto 0, as a k = 1 product
 //			if mask != nil { s *= mask[e] }
+//			if mask == nil && keep != 0 { if x[e] > 0 { s *= keep } else { s *= 0 } }
 //			if act != nil && !(act[e] > 0) { s = 0 }
 //			dx[e] = s
 //			if colsum != nil { colsum[j] += s } } } }
 //
 //go:noescape
-func outputBackwardF64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64)
+func outputBackwardF64(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64, keep float64)
 
 // gemmTileRows is the height of gemmBcast's tiles; gemmAsm.rows gives up to
 // gemmLoneRows rows left over from whole tiles to gemmBcast1 instead, for

@@ -916,9 +916,9 @@ gemmDotF32_nextrows:
 	VZEROUPPER
 	RET
 
-// func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32)
+// func outputBackwardF32(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32, keep float32)
 // Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·outputBackwardF32(SB), NOSPLIT, $64-96
+TEXT ·outputBackwardF32(SB), NOSPLIT, $64-100
 	MOVQ         k+16(FP), R15
 	MOVQ         R15, CX
 	ANDQ         $0x07, CX
@@ -945,8 +945,12 @@ TEXT ·outputBackwardF32(SB), NOSPLIT, $64-96
 	MOVQ         w+40(FP), R12
 	MOVQ         dw+48(FP), R13
 	VXORPS       Y13, Y13, Y13
+	VBROADCASTSS keep+96(FP), Y8
 	TESTQ        R10, R10
 	JNZ          outputBackwardF32_vM_0
+	MOVL         keep+96(FP), CX
+	TESTQ        CX, CX
+	JNZ          outputBackwardF32_vD_0
 	TESTQ        R11, R11
 	JNZ          outputBackwardF32_vR_1
 	TESTQ        DX, DX
@@ -1519,6 +1523,618 @@ outputBackwardF32_vRCnext:
 	MOVQ m+0(FP), CX
 	CMPQ 40(SP), CX
 	JLT  outputBackwardF32_vRCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vD_0:
+	TESTQ R11, R11
+	JNZ   outputBackwardF32_vDR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vDC_2
+
+outputBackwardF32_vDblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vDhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vDdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vDdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+
+outputBackwardF32_vDwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vDvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vDtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDvec
+
+outputBackwardF32_vDtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDnext
+
+outputBackwardF32_vDnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vDnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vDnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vDhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vDblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vDC_2:
+outputBackwardF32_vDCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vDChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vDCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vDCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
+
+outputBackwardF32_vDCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vDCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vDCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDCvec
+
+outputBackwardF32_vDCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDCnext
+
+outputBackwardF32_vDCnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vDCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vDCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vDChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vDCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vDR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF32_vDRC_2
+
+outputBackwardF32_vDRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vDRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vDRdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vDRdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+
+outputBackwardF32_vDRwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vDRvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vDRtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDRvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDRvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDRvec
+
+outputBackwardF32_vDRtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDRbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDRbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDRnext
+
+outputBackwardF32_vDRnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vDRnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDRnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vDRnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vDRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vDRblock
+	VZEROUPPER
+	RET
+
+outputBackwardF32_vDRC_2:
+outputBackwardF32_vDRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32_vDRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32_vDRCdb:
+	VADDSS  (SI), X0, X0
+	ADDQ    $0x04, SI
+	DECQ    DI
+	JNZ     outputBackwardF32_vDRCdb
+	VMOVSS  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPS (R13)(CX*1), Y6
+	VMOVUPS (DX)(CX*1), Y7
+
+outputBackwardF32_vDRCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF32_vDRCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF32_vDRCtail
+	VMOVUPS (R13)(AX*1), Y1
+	VMOVUPS (DX)(AX*1), Y5
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDRCvrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDRCvrow
+	VMOVUPS      Y1, (R13)(AX*1)
+	VMOVUPS      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDRCvec
+
+outputBackwardF32_vDRCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF32_vDRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF32_vDRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPS (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32_vDRCbrow:
+	VBROADCASTSS (SI), Y14
+	VMOVUPS      (R8)(BX*1), Y0
+	VFMADD231PS  Y0, Y14, Y6
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMOVUPS      (R11)(BX*1), Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMOVUPS      Y3, (R9)(BX*1)
+	VADDPS       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDRCbrow
+	VMOVUPS      Y6, (R13)(AX*1)
+	VMOVUPS      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF32_vDRCnext
+
+outputBackwardF32_vDRCnarrow:
+	VMASKMOVPS (R13)(AX*1), Y15, Y1
+	VMASKMOVPS (DX)(AX*1), Y15, Y5
+	VMASKMOVPS (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF32_vDRCnrow:
+	VBROADCASTSS (SI), Y14
+	VMASKMOVPS   (R8)(BX*1), Y15, Y0
+	VFMADD231PS  Y0, Y14, Y1
+	VMOVAPS      Y2, Y3
+	VFMADD213PS  Y13, Y14, Y3
+	VCMPPS       $0x11, Y0, Y13, Y4
+	VANDPS       Y8, Y4, Y4
+	VMULPS       Y4, Y3, Y3
+	VMASKMOVPS   (R11)(BX*1), Y15, Y4
+	VCMPPS       $0x11, Y4, Y13, Y4
+	VANDPS       Y4, Y3, Y3
+	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
+	VADDPS       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32_vDRCnrow
+	VMASKMOVPS   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPS   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF32_vDRCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x02, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x04, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF32_vDRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF32_vDRCblock
 	VZEROUPPER
 	RET
 
@@ -3018,9 +3634,9 @@ gemmDotF64_nextrows:
 	VZEROUPPER
 	RET
 
-// func outputBackwardF64(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64)
+// func outputBackwardF64(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64, keep float64)
 // Requires: AVX, AVX2, CMOV, FMA3
-TEXT ·outputBackwardF64(SB), NOSPLIT, $64-96
+TEXT ·outputBackwardF64(SB), NOSPLIT, $64-104
 	MOVQ         k+16(FP), R15
 	MOVQ         R15, CX
 	ANDQ         $0x03, CX
@@ -3047,8 +3663,12 @@ TEXT ·outputBackwardF64(SB), NOSPLIT, $64-96
 	MOVQ         w+40(FP), R12
 	MOVQ         dw+48(FP), R13
 	VXORPD       Y13, Y13, Y13
+	VBROADCASTSD keep+96(FP), Y8
 	TESTQ        R10, R10
 	JNZ          outputBackwardF64_vM_0
+	MOVQ         keep+96(FP), CX
+	TESTQ        CX, CX
+	JNZ          outputBackwardF64_vD_0
 	TESTQ        R11, R11
 	JNZ          outputBackwardF64_vR_1
 	TESTQ        DX, DX
@@ -3621,6 +4241,618 @@ outputBackwardF64_vRCnext:
 	MOVQ m+0(FP), CX
 	CMPQ 40(SP), CX
 	JLT  outputBackwardF64_vRCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vD_0:
+	TESTQ R11, R11
+	JNZ   outputBackwardF64_vDR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vDC_2
+
+outputBackwardF64_vDblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vDhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vDdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vDdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+
+outputBackwardF64_vDwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vDvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vDtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDvec
+
+outputBackwardF64_vDtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDnext
+
+outputBackwardF64_vDnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vDnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vDnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vDhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vDblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vDC_2:
+outputBackwardF64_vDCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vDChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vDCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vDCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
+
+outputBackwardF64_vDCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vDCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vDCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDCvec
+
+outputBackwardF64_vDCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDCnext
+
+outputBackwardF64_vDCnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vDCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vDCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vDChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vDCblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vDR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF64_vDRC_2
+
+outputBackwardF64_vDRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vDRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vDRdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vDRdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDRwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDRwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+
+outputBackwardF64_vDRwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vDRvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vDRtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDRvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDRvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDRvec
+
+outputBackwardF64_vDRtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDRnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDRnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDRbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDRbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDRnext
+
+outputBackwardF64_vDRnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vDRnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDRnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vDRnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vDRhead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vDRblock
+	VZEROUPPER
+	RET
+
+outputBackwardF64_vDRC_2:
+outputBackwardF64_vDRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64_vDRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64_vDRCdb:
+	VADDSD  (SI), X0, X0
+	ADDQ    $0x08, SI
+	DECQ    DI
+	JNZ     outputBackwardF64_vDRCdb
+	VMOVSD  X0, (CX)
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDRCwhole
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDRCwhole
+	MOVQ    8(SP), CX
+	ADDQ    AX, CX
+	VMOVUPD (R13)(CX*1), Y6
+	VMOVUPD (DX)(CX*1), Y7
+
+outputBackwardF64_vDRCwhole:
+	LEAQ (AX)(R15*1), CX
+
+outputBackwardF64_vDRCvec:
+	CMPQ    AX, CX
+	JGE     outputBackwardF64_vDRCtail
+	VMOVUPD (R13)(AX*1), Y1
+	VMOVUPD (DX)(AX*1), Y5
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDRCvrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDRCvrow
+	VMOVUPD      Y1, (R13)(AX*1)
+	VMOVUPD      Y5, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDRCvec
+
+outputBackwardF64_vDRCtail:
+	CMPQ    (SP), $0x00
+	JEQ     outputBackwardF64_vDRCnext
+	TESTQ   R15, R15
+	JZ      outputBackwardF64_vDRCnarrow
+	ADDQ    (SP), AX
+	SUBQ    $0x20, AX
+	VMOVUPD (R12)(AX*1), Y2
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64_vDRCbrow:
+	VBROADCASTSD (SI), Y14
+	VMOVUPD      (R8)(BX*1), Y0
+	VFMADD231PD  Y0, Y14, Y6
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMOVUPD      (R11)(BX*1), Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMOVUPD      Y3, (R9)(BX*1)
+	VADDPD       Y3, Y7, Y7
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDRCbrow
+	VMOVUPD      Y6, (R13)(AX*1)
+	VMOVUPD      Y7, (DX)(AX*1)
+	ADDQ         $0x20, AX
+	JMP          outputBackwardF64_vDRCnext
+
+outputBackwardF64_vDRCnarrow:
+	VMASKMOVPD (R13)(AX*1), Y15, Y1
+	VMASKMOVPD (DX)(AX*1), Y15, Y5
+	VMASKMOVPD (R12)(AX*1), Y15, Y2
+	MOVQ       AX, BX
+	ADDQ       56(SP), BX
+	MOVQ       24(SP), SI
+	MOVQ       48(SP), DI
+
+outputBackwardF64_vDRCnrow:
+	VBROADCASTSD (SI), Y14
+	VMASKMOVPD   (R8)(BX*1), Y15, Y0
+	VFMADD231PD  Y0, Y14, Y1
+	VMOVAPD      Y2, Y3
+	VFMADD213PD  Y13, Y14, Y3
+	VCMPPD       $0x11, Y0, Y13, Y4
+	VANDPD       Y8, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VMASKMOVPD   (R11)(BX*1), Y15, Y4
+	VCMPPD       $0x11, Y4, Y13, Y4
+	VANDPD       Y4, Y3, Y3
+	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
+	VADDPD       Y3, Y5, Y5
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64_vDRCnrow
+	VMASKMOVPD   Y1, Y15, (R13)(AX*1)
+	VMASKMOVPD   Y5, Y15, (DX)(AX*1)
+	ADDQ         (SP), AX
+
+outputBackwardF64_vDRCnext:
+	MOVQ m+0(FP), CX
+	SHLQ $0x03, CX
+	ADDQ CX, 24(SP)
+	ADDQ $0x08, 32(SP)
+	DECQ R14
+	JNZ  outputBackwardF64_vDRChead
+	ADDQ $0x00000020, 40(SP)
+	MOVQ m+0(FP), CX
+	CMPQ 40(SP), CX
+	JLT  outputBackwardF64_vDRCblock
 	VZEROUPPER
 	RET
 
@@ -7130,42 +8362,46 @@ gemmDotF32AVX512_nextrows:
 	VZEROUPPER
 	RET
 
-// func outputBackwardF32AVX512(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32)
+// func outputBackwardF32AVX512(m int, heads int, k int, dy *float32, x *float32, w *float32, dw *float32, db *float32, dx *float32, mask *float32, act *float32, colsum *float32, keep float32)
 // Requires: AVX, AVX512DQ, AVX512F, CMOV
-TEXT ·outputBackwardF32AVX512(SB), NOSPLIT, $64-96
-	MOVQ   k+16(FP), R15
-	MOVQ   R15, CX
-	ANDQ   $0x0f, CX
-	SUBQ   CX, R15
-	XORL   BX, BX
-	BTSL   CX, BX
-	DECL   BX
-	KMOVW  BX, K1
-	SHLQ   $0x02, CX
-	MOVQ   CX, (SP)
-	SHLQ   $0x02, R15
-	LEAQ   -32(CX)(R15*1), CX
-	MOVQ   CX, 8(SP)
-	MOVQ   k+16(FP), CX
-	MOVQ   heads+8(FP), R14
-	IMULQ  R14, CX
-	SHLQ   $0x02, CX
-	MOVQ   CX, 16(SP)
-	MOVQ   $0x00000000, 40(SP)
-	MOVQ   x+32(FP), R8
-	MOVQ   dx+64(FP), R9
-	MOVQ   mask+72(FP), R10
-	MOVQ   act+80(FP), R11
-	MOVQ   colsum+88(FP), DX
-	MOVQ   w+40(FP), R12
-	MOVQ   dw+48(FP), R13
-	VXORPS Z13, Z13, Z13
-	TESTQ  R10, R10
-	JNZ    outputBackwardF32AVX512_vM_0
-	TESTQ  R11, R11
-	JNZ    outputBackwardF32AVX512_vR_1
-	TESTQ  DX, DX
-	JNZ    outputBackwardF32AVX512_vC_2
+TEXT ·outputBackwardF32AVX512(SB), NOSPLIT, $64-100
+	MOVQ         k+16(FP), R15
+	MOVQ         R15, CX
+	ANDQ         $0x0f, CX
+	SUBQ         CX, R15
+	XORL         BX, BX
+	BTSL         CX, BX
+	DECL         BX
+	KMOVW        BX, K1
+	SHLQ         $0x02, CX
+	MOVQ         CX, (SP)
+	SHLQ         $0x02, R15
+	LEAQ         -32(CX)(R15*1), CX
+	MOVQ         CX, 8(SP)
+	MOVQ         k+16(FP), CX
+	MOVQ         heads+8(FP), R14
+	IMULQ        R14, CX
+	SHLQ         $0x02, CX
+	MOVQ         CX, 16(SP)
+	MOVQ         $0x00000000, 40(SP)
+	MOVQ         x+32(FP), R8
+	MOVQ         dx+64(FP), R9
+	MOVQ         mask+72(FP), R10
+	MOVQ         act+80(FP), R11
+	MOVQ         colsum+88(FP), DX
+	MOVQ         w+40(FP), R12
+	MOVQ         dw+48(FP), R13
+	VXORPS       Z13, Z13, Z13
+	VBROADCASTSS keep+96(FP), Z28
+	TESTQ        R10, R10
+	JNZ          outputBackwardF32AVX512_vM_0
+	MOVL         keep+96(FP), CX
+	TESTQ        CX, CX
+	JNZ          outputBackwardF32AVX512_vD_0
+	TESTQ        R11, R11
+	JNZ          outputBackwardF32AVX512_vR_1
+	TESTQ        DX, DX
+	JNZ          outputBackwardF32AVX512_vC_2
 
 outputBackwardF32AVX512_vblock:
 	MOVQ    m+0(FP), CX
@@ -7375,6 +8611,7 @@ outputBackwardF32AVX512_vnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF32AVX512_vC_2:
@@ -7610,6 +8847,7 @@ outputBackwardF32AVX512_vCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF32AVX512_vR_1:
@@ -7848,6 +9086,7 @@ outputBackwardF32AVX512_vRnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF32AVX512_vRC_2:
@@ -8107,6 +9346,1055 @@ outputBackwardF32AVX512_vRCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF32AVX512_vD_0:
+	TESTQ R11, R11
+	JNZ   outputBackwardF32AVX512_vDR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF32AVX512_vDC_2
+
+outputBackwardF32AVX512_vDblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32AVX512_vDhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32AVX512_vDdb:
+	VADDSS (SI), X0, X0
+	ADDQ   $0x04, SI
+	DECQ   DI
+	JNZ    outputBackwardF32AVX512_vDdb
+	VMOVSS X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF32AVX512_vDchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF32AVX512_vDlast
+	VMOVUPS (R12)(AX*1), Z16
+	VMOVUPS (R13)(AX*1), Z20
+	VMOVUPS 64(R12)(AX*1), Z17
+	VMOVUPS 64(R13)(AX*1), Z21
+	VMOVUPS 128(R12)(AX*1), Z18
+	VMOVUPS 128(R13)(AX*1), Z22
+	VMOVUPS 192(R12)(AX*1), Z19
+	VMOVUPS 192(R13)(AX*1), Z23
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32AVX512_vDcrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS      (R8)(BX*1), Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS      Z4, (R9)(BX*1)
+	VMOVUPS      64(R8)(BX*1), Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS      Z5, 64(R9)(BX*1)
+	VMOVUPS      128(R8)(BX*1), Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS      Z6, 128(R9)(BX*1)
+	VMOVUPS      192(R8)(BX*1), Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS      Z7, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDcrow
+	VMOVUPS      Z20, (R13)(AX*1)
+	VMOVUPS      Z21, 64(R13)(AX*1)
+	VMOVUPS      Z22, 128(R13)(AX*1)
+	VMOVUPS      Z23, 192(R13)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF32AVX512_vDchunk
+
+outputBackwardF32AVX512_vDlast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF32AVX512_vDnext
+	SHRQ      $0x02, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x20, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x30, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPS.Z (R12)(AX*1), K1, Z16
+	VMOVUPS.Z (R13)(AX*1), K1, Z20
+	VMOVUPS.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPS.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPS.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPS.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPS.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPS.Z 192(R13)(AX*1), K4, Z23
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF32AVX512_vDmrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS      Z4, K1, (R9)(BX*1)
+	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS      Z5, K2, 64(R9)(BX*1)
+	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS      Z6, K3, 128(R9)(BX*1)
+	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS      Z7, K4, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDmrow
+	VMOVUPS      Z20, K1, (R13)(AX*1)
+	VMOVUPS      Z21, K2, 64(R13)(AX*1)
+	VMOVUPS      Z22, K3, 128(R13)(AX*1)
+	VMOVUPS      Z23, K4, 192(R13)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF32AVX512_vDnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x02, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x04, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF32AVX512_vDhead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF32AVX512_vDblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF32AVX512_vDC_2:
+outputBackwardF32AVX512_vDCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32AVX512_vDChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32AVX512_vDCdb:
+	VADDSS (SI), X0, X0
+	ADDQ   $0x04, SI
+	DECQ   DI
+	JNZ    outputBackwardF32AVX512_vDCdb
+	VMOVSS X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF32AVX512_vDCchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF32AVX512_vDClast
+	VMOVUPS (R12)(AX*1), Z16
+	VMOVUPS (R13)(AX*1), Z20
+	VMOVUPS (DX)(AX*1), Z24
+	VMOVUPS 64(R12)(AX*1), Z17
+	VMOVUPS 64(R13)(AX*1), Z21
+	VMOVUPS 64(DX)(AX*1), Z25
+	VMOVUPS 128(R12)(AX*1), Z18
+	VMOVUPS 128(R13)(AX*1), Z22
+	VMOVUPS 128(DX)(AX*1), Z26
+	VMOVUPS 192(R12)(AX*1), Z19
+	VMOVUPS 192(R13)(AX*1), Z23
+	VMOVUPS 192(DX)(AX*1), Z27
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32AVX512_vDCcrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS      (R8)(BX*1), Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS      Z4, (R9)(BX*1)
+	VADDPS       Z4, Z24, Z24
+	VMOVUPS      64(R8)(BX*1), Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS      Z5, 64(R9)(BX*1)
+	VADDPS       Z5, Z25, Z25
+	VMOVUPS      128(R8)(BX*1), Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS      Z6, 128(R9)(BX*1)
+	VADDPS       Z6, Z26, Z26
+	VMOVUPS      192(R8)(BX*1), Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS      Z7, 192(R9)(BX*1)
+	VADDPS       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDCcrow
+	VMOVUPS      Z20, (R13)(AX*1)
+	VMOVUPS      Z24, (DX)(AX*1)
+	VMOVUPS      Z21, 64(R13)(AX*1)
+	VMOVUPS      Z25, 64(DX)(AX*1)
+	VMOVUPS      Z22, 128(R13)(AX*1)
+	VMOVUPS      Z26, 128(DX)(AX*1)
+	VMOVUPS      Z23, 192(R13)(AX*1)
+	VMOVUPS      Z27, 192(DX)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF32AVX512_vDCchunk
+
+outputBackwardF32AVX512_vDClast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF32AVX512_vDCnext
+	SHRQ      $0x02, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x20, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x30, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPS.Z (R12)(AX*1), K1, Z16
+	VMOVUPS.Z (R13)(AX*1), K1, Z20
+	VMOVUPS.Z (DX)(AX*1), K1, Z24
+	VMOVUPS.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPS.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPS.Z 64(DX)(AX*1), K2, Z25
+	VMOVUPS.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPS.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPS.Z 128(DX)(AX*1), K3, Z26
+	VMOVUPS.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPS.Z 192(R13)(AX*1), K4, Z23
+	VMOVUPS.Z 192(DX)(AX*1), K4, Z27
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF32AVX512_vDCmrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS      Z4, K1, (R9)(BX*1)
+	VADDPS       Z4, Z24, Z24
+	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS      Z5, K2, 64(R9)(BX*1)
+	VADDPS       Z5, Z25, Z25
+	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS      Z6, K3, 128(R9)(BX*1)
+	VADDPS       Z6, Z26, Z26
+	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS      Z7, K4, 192(R9)(BX*1)
+	VADDPS       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDCmrow
+	VMOVUPS      Z20, K1, (R13)(AX*1)
+	VMOVUPS      Z24, K1, (DX)(AX*1)
+	VMOVUPS      Z21, K2, 64(R13)(AX*1)
+	VMOVUPS      Z25, K2, 64(DX)(AX*1)
+	VMOVUPS      Z22, K3, 128(R13)(AX*1)
+	VMOVUPS      Z26, K3, 128(DX)(AX*1)
+	VMOVUPS      Z23, K4, 192(R13)(AX*1)
+	VMOVUPS      Z27, K4, 192(DX)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF32AVX512_vDCnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x02, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x04, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF32AVX512_vDChead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF32AVX512_vDCblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF32AVX512_vDR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF32AVX512_vDRC_2
+
+outputBackwardF32AVX512_vDRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32AVX512_vDRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32AVX512_vDRdb:
+	VADDSS (SI), X0, X0
+	ADDQ   $0x04, SI
+	DECQ   DI
+	JNZ    outputBackwardF32AVX512_vDRdb
+	VMOVSS X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF32AVX512_vDRchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF32AVX512_vDRlast
+	VMOVUPS (R12)(AX*1), Z16
+	VMOVUPS (R13)(AX*1), Z20
+	VMOVUPS 64(R12)(AX*1), Z17
+	VMOVUPS 64(R13)(AX*1), Z21
+	VMOVUPS 128(R12)(AX*1), Z18
+	VMOVUPS 128(R13)(AX*1), Z22
+	VMOVUPS 192(R12)(AX*1), Z19
+	VMOVUPS 192(R13)(AX*1), Z23
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32AVX512_vDRcrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS      (R8)(BX*1), Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS      (R11)(BX*1), Z8
+	VCMPPS       $0x11, Z8, Z13, K5
+	VMOVUPS.Z    Z4, K5, Z4
+	VMOVUPS      Z4, (R9)(BX*1)
+	VMOVUPS      64(R8)(BX*1), Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS      64(R11)(BX*1), Z9
+	VCMPPS       $0x11, Z9, Z13, K5
+	VMOVUPS.Z    Z5, K5, Z5
+	VMOVUPS      Z5, 64(R9)(BX*1)
+	VMOVUPS      128(R8)(BX*1), Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS      128(R11)(BX*1), Z10
+	VCMPPS       $0x11, Z10, Z13, K5
+	VMOVUPS.Z    Z6, K5, Z6
+	VMOVUPS      Z6, 128(R9)(BX*1)
+	VMOVUPS      192(R8)(BX*1), Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS      192(R11)(BX*1), Z11
+	VCMPPS       $0x11, Z11, Z13, K5
+	VMOVUPS.Z    Z7, K5, Z7
+	VMOVUPS      Z7, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDRcrow
+	VMOVUPS      Z20, (R13)(AX*1)
+	VMOVUPS      Z21, 64(R13)(AX*1)
+	VMOVUPS      Z22, 128(R13)(AX*1)
+	VMOVUPS      Z23, 192(R13)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF32AVX512_vDRchunk
+
+outputBackwardF32AVX512_vDRlast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF32AVX512_vDRnext
+	SHRQ      $0x02, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x20, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x30, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPS.Z (R12)(AX*1), K1, Z16
+	VMOVUPS.Z (R13)(AX*1), K1, Z20
+	VMOVUPS.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPS.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPS.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPS.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPS.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPS.Z 192(R13)(AX*1), K4, Z23
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF32AVX512_vDRmrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS.Z    (R11)(BX*1), K1, Z8
+	VCMPPS       $0x11, Z8, Z13, K5
+	VMOVUPS.Z    Z4, K5, Z4
+	VMOVUPS      Z4, K1, (R9)(BX*1)
+	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS.Z    64(R11)(BX*1), K2, Z9
+	VCMPPS       $0x11, Z9, Z13, K5
+	VMOVUPS.Z    Z5, K5, Z5
+	VMOVUPS      Z5, K2, 64(R9)(BX*1)
+	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS.Z    128(R11)(BX*1), K3, Z10
+	VCMPPS       $0x11, Z10, Z13, K5
+	VMOVUPS.Z    Z6, K5, Z6
+	VMOVUPS      Z6, K3, 128(R9)(BX*1)
+	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS.Z    192(R11)(BX*1), K4, Z11
+	VCMPPS       $0x11, Z11, Z13, K5
+	VMOVUPS.Z    Z7, K5, Z7
+	VMOVUPS      Z7, K4, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDRmrow
+	VMOVUPS      Z20, K1, (R13)(AX*1)
+	VMOVUPS      Z21, K2, 64(R13)(AX*1)
+	VMOVUPS      Z22, K3, 128(R13)(AX*1)
+	VMOVUPS      Z23, K4, 192(R13)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF32AVX512_vDRnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x02, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x04, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF32AVX512_vDRhead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF32AVX512_vDRblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF32AVX512_vDRC_2:
+outputBackwardF32AVX512_vDRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x02, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF32AVX512_vDRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSS (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF32AVX512_vDRCdb:
+	VADDSS (SI), X0, X0
+	ADDQ   $0x04, SI
+	DECQ   DI
+	JNZ    outputBackwardF32AVX512_vDRCdb
+	VMOVSS X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF32AVX512_vDRCchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF32AVX512_vDRClast
+	VMOVUPS (R12)(AX*1), Z16
+	VMOVUPS (R13)(AX*1), Z20
+	VMOVUPS (DX)(AX*1), Z24
+	VMOVUPS 64(R12)(AX*1), Z17
+	VMOVUPS 64(R13)(AX*1), Z21
+	VMOVUPS 64(DX)(AX*1), Z25
+	VMOVUPS 128(R12)(AX*1), Z18
+	VMOVUPS 128(R13)(AX*1), Z22
+	VMOVUPS 128(DX)(AX*1), Z26
+	VMOVUPS 192(R12)(AX*1), Z19
+	VMOVUPS 192(R13)(AX*1), Z23
+	VMOVUPS 192(DX)(AX*1), Z27
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF32AVX512_vDRCcrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS      (R8)(BX*1), Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS      (R11)(BX*1), Z8
+	VCMPPS       $0x11, Z8, Z13, K5
+	VMOVUPS.Z    Z4, K5, Z4
+	VMOVUPS      Z4, (R9)(BX*1)
+	VADDPS       Z4, Z24, Z24
+	VMOVUPS      64(R8)(BX*1), Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS      64(R11)(BX*1), Z9
+	VCMPPS       $0x11, Z9, Z13, K5
+	VMOVUPS.Z    Z5, K5, Z5
+	VMOVUPS      Z5, 64(R9)(BX*1)
+	VADDPS       Z5, Z25, Z25
+	VMOVUPS      128(R8)(BX*1), Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS      128(R11)(BX*1), Z10
+	VCMPPS       $0x11, Z10, Z13, K5
+	VMOVUPS.Z    Z6, K5, Z6
+	VMOVUPS      Z6, 128(R9)(BX*1)
+	VADDPS       Z6, Z26, Z26
+	VMOVUPS      192(R8)(BX*1), Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS      192(R11)(BX*1), Z11
+	VCMPPS       $0x11, Z11, Z13, K5
+	VMOVUPS.Z    Z7, K5, Z7
+	VMOVUPS      Z7, 192(R9)(BX*1)
+	VADDPS       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDRCcrow
+	VMOVUPS      Z20, (R13)(AX*1)
+	VMOVUPS      Z24, (DX)(AX*1)
+	VMOVUPS      Z21, 64(R13)(AX*1)
+	VMOVUPS      Z25, 64(DX)(AX*1)
+	VMOVUPS      Z22, 128(R13)(AX*1)
+	VMOVUPS      Z26, 128(DX)(AX*1)
+	VMOVUPS      Z23, 192(R13)(AX*1)
+	VMOVUPS      Z27, 192(DX)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF32AVX512_vDRCchunk
+
+outputBackwardF32AVX512_vDRClast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF32AVX512_vDRCnext
+	SHRQ      $0x02, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x20, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x30, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000010, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPS.Z (R12)(AX*1), K1, Z16
+	VMOVUPS.Z (R13)(AX*1), K1, Z20
+	VMOVUPS.Z (DX)(AX*1), K1, Z24
+	VMOVUPS.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPS.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPS.Z 64(DX)(AX*1), K2, Z25
+	VMOVUPS.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPS.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPS.Z 128(DX)(AX*1), K3, Z26
+	VMOVUPS.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPS.Z 192(R13)(AX*1), K4, Z23
+	VMOVUPS.Z 192(DX)(AX*1), K4, Z27
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF32AVX512_vDRCmrow:
+	VBROADCASTSS (SI), Z14
+	VMOVUPS.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PS  Z0, Z14, Z20
+	VMOVAPS      Z16, Z4
+	VFMADD213PS  Z13, Z14, Z4
+	VCMPPS       $0x11, Z0, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z8
+	VMULPS       Z8, Z4, Z4
+	VMOVUPS.Z    (R11)(BX*1), K1, Z8
+	VCMPPS       $0x11, Z8, Z13, K5
+	VMOVUPS.Z    Z4, K5, Z4
+	VMOVUPS      Z4, K1, (R9)(BX*1)
+	VADDPS       Z4, Z24, Z24
+	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PS  Z1, Z14, Z21
+	VMOVAPS      Z17, Z5
+	VFMADD213PS  Z13, Z14, Z5
+	VCMPPS       $0x11, Z1, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z9
+	VMULPS       Z9, Z5, Z5
+	VMOVUPS.Z    64(R11)(BX*1), K2, Z9
+	VCMPPS       $0x11, Z9, Z13, K5
+	VMOVUPS.Z    Z5, K5, Z5
+	VMOVUPS      Z5, K2, 64(R9)(BX*1)
+	VADDPS       Z5, Z25, Z25
+	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PS  Z2, Z14, Z22
+	VMOVAPS      Z18, Z6
+	VFMADD213PS  Z13, Z14, Z6
+	VCMPPS       $0x11, Z2, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z10
+	VMULPS       Z10, Z6, Z6
+	VMOVUPS.Z    128(R11)(BX*1), K3, Z10
+	VCMPPS       $0x11, Z10, Z13, K5
+	VMOVUPS.Z    Z6, K5, Z6
+	VMOVUPS      Z6, K3, 128(R9)(BX*1)
+	VADDPS       Z6, Z26, Z26
+	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PS  Z3, Z14, Z23
+	VMOVAPS      Z19, Z7
+	VFMADD213PS  Z13, Z14, Z7
+	VCMPPS       $0x11, Z3, Z13, K6
+	VMOVUPS.Z    Z28, K6, Z11
+	VMULPS       Z11, Z7, Z7
+	VMOVUPS.Z    192(R11)(BX*1), K4, Z11
+	VCMPPS       $0x11, Z11, Z13, K5
+	VMOVUPS.Z    Z7, K5, Z7
+	VMOVUPS      Z7, K4, 192(R9)(BX*1)
+	VADDPS       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x04, SI
+	DECQ         DI
+	JNZ          outputBackwardF32AVX512_vDRCmrow
+	VMOVUPS      Z20, K1, (R13)(AX*1)
+	VMOVUPS      Z24, K1, (DX)(AX*1)
+	VMOVUPS      Z21, K2, 64(R13)(AX*1)
+	VMOVUPS      Z25, K2, 64(DX)(AX*1)
+	VMOVUPS      Z22, K3, 128(R13)(AX*1)
+	VMOVUPS      Z26, K3, 128(DX)(AX*1)
+	VMOVUPS      Z23, K4, 192(R13)(AX*1)
+	VMOVUPS      Z27, K4, 192(DX)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF32AVX512_vDRCnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x02, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x04, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF32AVX512_vDRChead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF32AVX512_vDRCblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF32AVX512_vM_0:
@@ -8339,6 +10627,7 @@ outputBackwardF32AVX512_vMnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF32AVX512_vMC_2:
@@ -8590,6 +10879,7 @@ outputBackwardF32AVX512_vMCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF32AVX512_vMR_1:
@@ -8844,6 +11134,7 @@ outputBackwardF32AVX512_vMRnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF32AVX512_vMRC_2:
@@ -9119,6 +11410,7 @@ outputBackwardF32AVX512_vMRCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 // func gemmBcastF64AVX512(m int, n int, k int, a *float64, ars int, aqs int, b *float64, ldb int, c *float64, ldc int, bias *float64, flags int)
@@ -12027,42 +14319,46 @@ gemmDotF64AVX512_nextrows:
 	VZEROUPPER
 	RET
 
-// func outputBackwardF64AVX512(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64)
+// func outputBackwardF64AVX512(m int, heads int, k int, dy *float64, x *float64, w *float64, dw *float64, db *float64, dx *float64, mask *float64, act *float64, colsum *float64, keep float64)
 // Requires: AVX, AVX512DQ, AVX512F, CMOV
-TEXT ·outputBackwardF64AVX512(SB), NOSPLIT, $64-96
-	MOVQ   k+16(FP), R15
-	MOVQ   R15, CX
-	ANDQ   $0x07, CX
-	SUBQ   CX, R15
-	XORL   BX, BX
-	BTSL   CX, BX
-	DECL   BX
-	KMOVW  BX, K1
-	SHLQ   $0x03, CX
-	MOVQ   CX, (SP)
-	SHLQ   $0x03, R15
-	LEAQ   -32(CX)(R15*1), CX
-	MOVQ   CX, 8(SP)
-	MOVQ   k+16(FP), CX
-	MOVQ   heads+8(FP), R14
-	IMULQ  R14, CX
-	SHLQ   $0x03, CX
-	MOVQ   CX, 16(SP)
-	MOVQ   $0x00000000, 40(SP)
-	MOVQ   x+32(FP), R8
-	MOVQ   dx+64(FP), R9
-	MOVQ   mask+72(FP), R10
-	MOVQ   act+80(FP), R11
-	MOVQ   colsum+88(FP), DX
-	MOVQ   w+40(FP), R12
-	MOVQ   dw+48(FP), R13
-	VXORPD Z13, Z13, Z13
-	TESTQ  R10, R10
-	JNZ    outputBackwardF64AVX512_vM_0
-	TESTQ  R11, R11
-	JNZ    outputBackwardF64AVX512_vR_1
-	TESTQ  DX, DX
-	JNZ    outputBackwardF64AVX512_vC_2
+TEXT ·outputBackwardF64AVX512(SB), NOSPLIT, $64-104
+	MOVQ         k+16(FP), R15
+	MOVQ         R15, CX
+	ANDQ         $0x07, CX
+	SUBQ         CX, R15
+	XORL         BX, BX
+	BTSL         CX, BX
+	DECL         BX
+	KMOVW        BX, K1
+	SHLQ         $0x03, CX
+	MOVQ         CX, (SP)
+	SHLQ         $0x03, R15
+	LEAQ         -32(CX)(R15*1), CX
+	MOVQ         CX, 8(SP)
+	MOVQ         k+16(FP), CX
+	MOVQ         heads+8(FP), R14
+	IMULQ        R14, CX
+	SHLQ         $0x03, CX
+	MOVQ         CX, 16(SP)
+	MOVQ         $0x00000000, 40(SP)
+	MOVQ         x+32(FP), R8
+	MOVQ         dx+64(FP), R9
+	MOVQ         mask+72(FP), R10
+	MOVQ         act+80(FP), R11
+	MOVQ         colsum+88(FP), DX
+	MOVQ         w+40(FP), R12
+	MOVQ         dw+48(FP), R13
+	VXORPD       Z13, Z13, Z13
+	VBROADCASTSD keep+96(FP), Z28
+	TESTQ        R10, R10
+	JNZ          outputBackwardF64AVX512_vM_0
+	MOVQ         keep+96(FP), CX
+	TESTQ        CX, CX
+	JNZ          outputBackwardF64AVX512_vD_0
+	TESTQ        R11, R11
+	JNZ          outputBackwardF64AVX512_vR_1
+	TESTQ        DX, DX
+	JNZ          outputBackwardF64AVX512_vC_2
 
 outputBackwardF64AVX512_vblock:
 	MOVQ    m+0(FP), CX
@@ -12272,6 +14568,7 @@ outputBackwardF64AVX512_vnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF64AVX512_vC_2:
@@ -12507,6 +14804,7 @@ outputBackwardF64AVX512_vCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF64AVX512_vR_1:
@@ -12745,6 +15043,7 @@ outputBackwardF64AVX512_vRnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF64AVX512_vRC_2:
@@ -13004,6 +15303,1055 @@ outputBackwardF64AVX512_vRCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF64AVX512_vD_0:
+	TESTQ R11, R11
+	JNZ   outputBackwardF64AVX512_vDR_1
+	TESTQ DX, DX
+	JNZ   outputBackwardF64AVX512_vDC_2
+
+outputBackwardF64AVX512_vDblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64AVX512_vDhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64AVX512_vDdb:
+	VADDSD (SI), X0, X0
+	ADDQ   $0x08, SI
+	DECQ   DI
+	JNZ    outputBackwardF64AVX512_vDdb
+	VMOVSD X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF64AVX512_vDchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF64AVX512_vDlast
+	VMOVUPD (R12)(AX*1), Z16
+	VMOVUPD (R13)(AX*1), Z20
+	VMOVUPD 64(R12)(AX*1), Z17
+	VMOVUPD 64(R13)(AX*1), Z21
+	VMOVUPD 128(R12)(AX*1), Z18
+	VMOVUPD 128(R13)(AX*1), Z22
+	VMOVUPD 192(R12)(AX*1), Z19
+	VMOVUPD 192(R13)(AX*1), Z23
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64AVX512_vDcrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD      (R8)(BX*1), Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD      Z4, (R9)(BX*1)
+	VMOVUPD      64(R8)(BX*1), Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD      Z5, 64(R9)(BX*1)
+	VMOVUPD      128(R8)(BX*1), Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD      Z6, 128(R9)(BX*1)
+	VMOVUPD      192(R8)(BX*1), Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD      Z7, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDcrow
+	VMOVUPD      Z20, (R13)(AX*1)
+	VMOVUPD      Z21, 64(R13)(AX*1)
+	VMOVUPD      Z22, 128(R13)(AX*1)
+	VMOVUPD      Z23, 192(R13)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF64AVX512_vDchunk
+
+outputBackwardF64AVX512_vDlast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF64AVX512_vDnext
+	SHRQ      $0x03, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x08, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x18, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPD.Z (R12)(AX*1), K1, Z16
+	VMOVUPD.Z (R13)(AX*1), K1, Z20
+	VMOVUPD.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPD.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPD.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPD.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPD.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPD.Z 192(R13)(AX*1), K4, Z23
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF64AVX512_vDmrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD      Z4, K1, (R9)(BX*1)
+	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD      Z5, K2, 64(R9)(BX*1)
+	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD      Z6, K3, 128(R9)(BX*1)
+	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD      Z7, K4, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDmrow
+	VMOVUPD      Z20, K1, (R13)(AX*1)
+	VMOVUPD      Z21, K2, 64(R13)(AX*1)
+	VMOVUPD      Z22, K3, 128(R13)(AX*1)
+	VMOVUPD      Z23, K4, 192(R13)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF64AVX512_vDnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x03, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x08, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF64AVX512_vDhead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF64AVX512_vDblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF64AVX512_vDC_2:
+outputBackwardF64AVX512_vDCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64AVX512_vDChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64AVX512_vDCdb:
+	VADDSD (SI), X0, X0
+	ADDQ   $0x08, SI
+	DECQ   DI
+	JNZ    outputBackwardF64AVX512_vDCdb
+	VMOVSD X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF64AVX512_vDCchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF64AVX512_vDClast
+	VMOVUPD (R12)(AX*1), Z16
+	VMOVUPD (R13)(AX*1), Z20
+	VMOVUPD (DX)(AX*1), Z24
+	VMOVUPD 64(R12)(AX*1), Z17
+	VMOVUPD 64(R13)(AX*1), Z21
+	VMOVUPD 64(DX)(AX*1), Z25
+	VMOVUPD 128(R12)(AX*1), Z18
+	VMOVUPD 128(R13)(AX*1), Z22
+	VMOVUPD 128(DX)(AX*1), Z26
+	VMOVUPD 192(R12)(AX*1), Z19
+	VMOVUPD 192(R13)(AX*1), Z23
+	VMOVUPD 192(DX)(AX*1), Z27
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64AVX512_vDCcrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD      (R8)(BX*1), Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD      Z4, (R9)(BX*1)
+	VADDPD       Z4, Z24, Z24
+	VMOVUPD      64(R8)(BX*1), Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD      Z5, 64(R9)(BX*1)
+	VADDPD       Z5, Z25, Z25
+	VMOVUPD      128(R8)(BX*1), Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD      Z6, 128(R9)(BX*1)
+	VADDPD       Z6, Z26, Z26
+	VMOVUPD      192(R8)(BX*1), Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD      Z7, 192(R9)(BX*1)
+	VADDPD       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDCcrow
+	VMOVUPD      Z20, (R13)(AX*1)
+	VMOVUPD      Z24, (DX)(AX*1)
+	VMOVUPD      Z21, 64(R13)(AX*1)
+	VMOVUPD      Z25, 64(DX)(AX*1)
+	VMOVUPD      Z22, 128(R13)(AX*1)
+	VMOVUPD      Z26, 128(DX)(AX*1)
+	VMOVUPD      Z23, 192(R13)(AX*1)
+	VMOVUPD      Z27, 192(DX)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF64AVX512_vDCchunk
+
+outputBackwardF64AVX512_vDClast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF64AVX512_vDCnext
+	SHRQ      $0x03, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x08, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x18, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPD.Z (R12)(AX*1), K1, Z16
+	VMOVUPD.Z (R13)(AX*1), K1, Z20
+	VMOVUPD.Z (DX)(AX*1), K1, Z24
+	VMOVUPD.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPD.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPD.Z 64(DX)(AX*1), K2, Z25
+	VMOVUPD.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPD.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPD.Z 128(DX)(AX*1), K3, Z26
+	VMOVUPD.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPD.Z 192(R13)(AX*1), K4, Z23
+	VMOVUPD.Z 192(DX)(AX*1), K4, Z27
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF64AVX512_vDCmrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD      Z4, K1, (R9)(BX*1)
+	VADDPD       Z4, Z24, Z24
+	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD      Z5, K2, 64(R9)(BX*1)
+	VADDPD       Z5, Z25, Z25
+	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD      Z6, K3, 128(R9)(BX*1)
+	VADDPD       Z6, Z26, Z26
+	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD      Z7, K4, 192(R9)(BX*1)
+	VADDPD       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDCmrow
+	VMOVUPD      Z20, K1, (R13)(AX*1)
+	VMOVUPD      Z24, K1, (DX)(AX*1)
+	VMOVUPD      Z21, K2, 64(R13)(AX*1)
+	VMOVUPD      Z25, K2, 64(DX)(AX*1)
+	VMOVUPD      Z22, K3, 128(R13)(AX*1)
+	VMOVUPD      Z26, K3, 128(DX)(AX*1)
+	VMOVUPD      Z23, K4, 192(R13)(AX*1)
+	VMOVUPD      Z27, K4, 192(DX)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF64AVX512_vDCnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x03, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x08, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF64AVX512_vDChead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF64AVX512_vDCblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF64AVX512_vDR_1:
+	TESTQ DX, DX
+	JNZ   outputBackwardF64AVX512_vDRC_2
+
+outputBackwardF64AVX512_vDRblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64AVX512_vDRhead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64AVX512_vDRdb:
+	VADDSD (SI), X0, X0
+	ADDQ   $0x08, SI
+	DECQ   DI
+	JNZ    outputBackwardF64AVX512_vDRdb
+	VMOVSD X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF64AVX512_vDRchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF64AVX512_vDRlast
+	VMOVUPD (R12)(AX*1), Z16
+	VMOVUPD (R13)(AX*1), Z20
+	VMOVUPD 64(R12)(AX*1), Z17
+	VMOVUPD 64(R13)(AX*1), Z21
+	VMOVUPD 128(R12)(AX*1), Z18
+	VMOVUPD 128(R13)(AX*1), Z22
+	VMOVUPD 192(R12)(AX*1), Z19
+	VMOVUPD 192(R13)(AX*1), Z23
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64AVX512_vDRcrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD      (R8)(BX*1), Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD      (R11)(BX*1), Z8
+	VCMPPD       $0x11, Z8, Z13, K5
+	VMOVUPD.Z    Z4, K5, Z4
+	VMOVUPD      Z4, (R9)(BX*1)
+	VMOVUPD      64(R8)(BX*1), Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD      64(R11)(BX*1), Z9
+	VCMPPD       $0x11, Z9, Z13, K5
+	VMOVUPD.Z    Z5, K5, Z5
+	VMOVUPD      Z5, 64(R9)(BX*1)
+	VMOVUPD      128(R8)(BX*1), Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD      128(R11)(BX*1), Z10
+	VCMPPD       $0x11, Z10, Z13, K5
+	VMOVUPD.Z    Z6, K5, Z6
+	VMOVUPD      Z6, 128(R9)(BX*1)
+	VMOVUPD      192(R8)(BX*1), Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD      192(R11)(BX*1), Z11
+	VCMPPD       $0x11, Z11, Z13, K5
+	VMOVUPD.Z    Z7, K5, Z7
+	VMOVUPD      Z7, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDRcrow
+	VMOVUPD      Z20, (R13)(AX*1)
+	VMOVUPD      Z21, 64(R13)(AX*1)
+	VMOVUPD      Z22, 128(R13)(AX*1)
+	VMOVUPD      Z23, 192(R13)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF64AVX512_vDRchunk
+
+outputBackwardF64AVX512_vDRlast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF64AVX512_vDRnext
+	SHRQ      $0x03, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x08, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x18, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPD.Z (R12)(AX*1), K1, Z16
+	VMOVUPD.Z (R13)(AX*1), K1, Z20
+	VMOVUPD.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPD.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPD.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPD.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPD.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPD.Z 192(R13)(AX*1), K4, Z23
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF64AVX512_vDRmrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD.Z    (R11)(BX*1), K1, Z8
+	VCMPPD       $0x11, Z8, Z13, K5
+	VMOVUPD.Z    Z4, K5, Z4
+	VMOVUPD      Z4, K1, (R9)(BX*1)
+	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD.Z    64(R11)(BX*1), K2, Z9
+	VCMPPD       $0x11, Z9, Z13, K5
+	VMOVUPD.Z    Z5, K5, Z5
+	VMOVUPD      Z5, K2, 64(R9)(BX*1)
+	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD.Z    128(R11)(BX*1), K3, Z10
+	VCMPPD       $0x11, Z10, Z13, K5
+	VMOVUPD.Z    Z6, K5, Z6
+	VMOVUPD      Z6, K3, 128(R9)(BX*1)
+	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD.Z    192(R11)(BX*1), K4, Z11
+	VCMPPD       $0x11, Z11, Z13, K5
+	VMOVUPD.Z    Z7, K5, Z7
+	VMOVUPD      Z7, K4, 192(R9)(BX*1)
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDRmrow
+	VMOVUPD      Z20, K1, (R13)(AX*1)
+	VMOVUPD      Z21, K2, 64(R13)(AX*1)
+	VMOVUPD      Z22, K3, 128(R13)(AX*1)
+	VMOVUPD      Z23, K4, 192(R13)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF64AVX512_vDRnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x03, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x08, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF64AVX512_vDRhead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF64AVX512_vDRblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	RET
+
+outputBackwardF64AVX512_vDRC_2:
+outputBackwardF64AVX512_vDRCblock:
+	MOVQ    m+0(FP), CX
+	SUBQ    40(SP), CX
+	MOVQ    $0x00000020, DI
+	CMPQ    CX, DI
+	CMOVQLT CX, DI
+	MOVQ    DI, 48(SP)
+	MOVQ    40(SP), CX
+	IMULQ   16(SP), CX
+	MOVQ    CX, 56(SP)
+	MOVQ    40(SP), CX
+	SHLQ    $0x03, CX
+	MOVQ    dy+24(FP), SI
+	ADDQ    SI, CX
+	MOVQ    CX, 24(SP)
+	MOVQ    db+56(FP), CX
+	MOVQ    CX, 32(SP)
+	MOVQ    heads+8(FP), R14
+	XORQ    AX, AX
+
+outputBackwardF64AVX512_vDRChead:
+	MOVQ   24(SP), SI
+	MOVQ   32(SP), CX
+	VMOVSD (CX), X0
+	MOVQ   48(SP), DI
+
+outputBackwardF64AVX512_vDRCdb:
+	VADDSD (SI), X0, X0
+	ADDQ   $0x08, SI
+	DECQ   DI
+	JNZ    outputBackwardF64AVX512_vDRCdb
+	VMOVSD X0, (CX)
+	MOVQ   (SP), CX
+	ADDQ   R15, CX
+	ADDQ   AX, CX
+
+outputBackwardF64AVX512_vDRCchunk:
+	MOVQ    CX, SI
+	SUBQ    AX, SI
+	CMPQ    SI, $0x00000100
+	JLT     outputBackwardF64AVX512_vDRClast
+	VMOVUPD (R12)(AX*1), Z16
+	VMOVUPD (R13)(AX*1), Z20
+	VMOVUPD (DX)(AX*1), Z24
+	VMOVUPD 64(R12)(AX*1), Z17
+	VMOVUPD 64(R13)(AX*1), Z21
+	VMOVUPD 64(DX)(AX*1), Z25
+	VMOVUPD 128(R12)(AX*1), Z18
+	VMOVUPD 128(R13)(AX*1), Z22
+	VMOVUPD 128(DX)(AX*1), Z26
+	VMOVUPD 192(R12)(AX*1), Z19
+	VMOVUPD 192(R13)(AX*1), Z23
+	VMOVUPD 192(DX)(AX*1), Z27
+	MOVQ    AX, BX
+	ADDQ    56(SP), BX
+	MOVQ    24(SP), SI
+	MOVQ    48(SP), DI
+
+outputBackwardF64AVX512_vDRCcrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD      (R8)(BX*1), Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD      (R11)(BX*1), Z8
+	VCMPPD       $0x11, Z8, Z13, K5
+	VMOVUPD.Z    Z4, K5, Z4
+	VMOVUPD      Z4, (R9)(BX*1)
+	VADDPD       Z4, Z24, Z24
+	VMOVUPD      64(R8)(BX*1), Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD      64(R11)(BX*1), Z9
+	VCMPPD       $0x11, Z9, Z13, K5
+	VMOVUPD.Z    Z5, K5, Z5
+	VMOVUPD      Z5, 64(R9)(BX*1)
+	VADDPD       Z5, Z25, Z25
+	VMOVUPD      128(R8)(BX*1), Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD      128(R11)(BX*1), Z10
+	VCMPPD       $0x11, Z10, Z13, K5
+	VMOVUPD.Z    Z6, K5, Z6
+	VMOVUPD      Z6, 128(R9)(BX*1)
+	VADDPD       Z6, Z26, Z26
+	VMOVUPD      192(R8)(BX*1), Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD      192(R11)(BX*1), Z11
+	VCMPPD       $0x11, Z11, Z13, K5
+	VMOVUPD.Z    Z7, K5, Z7
+	VMOVUPD      Z7, 192(R9)(BX*1)
+	VADDPD       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDRCcrow
+	VMOVUPD      Z20, (R13)(AX*1)
+	VMOVUPD      Z24, (DX)(AX*1)
+	VMOVUPD      Z21, 64(R13)(AX*1)
+	VMOVUPD      Z25, 64(DX)(AX*1)
+	VMOVUPD      Z22, 128(R13)(AX*1)
+	VMOVUPD      Z26, 128(DX)(AX*1)
+	VMOVUPD      Z23, 192(R13)(AX*1)
+	VMOVUPD      Z27, 192(DX)(AX*1)
+	ADDQ         $0x00000100, AX
+	JMP          outputBackwardF64AVX512_vDRCchunk
+
+outputBackwardF64AVX512_vDRClast:
+	TESTQ     SI, SI
+	JLE       outputBackwardF64AVX512_vDRCnext
+	SHRQ      $0x03, SI
+	MOVQ      SI, BX
+	SUBQ      $0x00, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K1
+	MOVQ      SI, BX
+	SUBQ      $0x08, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K2
+	MOVQ      SI, BX
+	SUBQ      $0x10, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K3
+	MOVQ      SI, BX
+	SUBQ      $0x18, BX
+	XORL      DI, DI
+	CMPQ      BX, DI
+	CMOVQLT   DI, BX
+	MOVL      $0x00000008, DI
+	CMPQ      BX, DI
+	CMOVQGT   DI, BX
+	XORL      DI, DI
+	BTSL      BX, DI
+	DECL      DI
+	KMOVW     DI, K4
+	VMOVUPD.Z (R12)(AX*1), K1, Z16
+	VMOVUPD.Z (R13)(AX*1), K1, Z20
+	VMOVUPD.Z (DX)(AX*1), K1, Z24
+	VMOVUPD.Z 64(R12)(AX*1), K2, Z17
+	VMOVUPD.Z 64(R13)(AX*1), K2, Z21
+	VMOVUPD.Z 64(DX)(AX*1), K2, Z25
+	VMOVUPD.Z 128(R12)(AX*1), K3, Z18
+	VMOVUPD.Z 128(R13)(AX*1), K3, Z22
+	VMOVUPD.Z 128(DX)(AX*1), K3, Z26
+	VMOVUPD.Z 192(R12)(AX*1), K4, Z19
+	VMOVUPD.Z 192(R13)(AX*1), K4, Z23
+	VMOVUPD.Z 192(DX)(AX*1), K4, Z27
+	MOVQ      AX, BX
+	ADDQ      56(SP), BX
+	MOVQ      24(SP), SI
+	MOVQ      48(SP), DI
+
+outputBackwardF64AVX512_vDRCmrow:
+	VBROADCASTSD (SI), Z14
+	VMOVUPD.Z    (R8)(BX*1), K1, Z0
+	VFMADD231PD  Z0, Z14, Z20
+	VMOVAPD      Z16, Z4
+	VFMADD213PD  Z13, Z14, Z4
+	VCMPPD       $0x11, Z0, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z8
+	VMULPD       Z8, Z4, Z4
+	VMOVUPD.Z    (R11)(BX*1), K1, Z8
+	VCMPPD       $0x11, Z8, Z13, K5
+	VMOVUPD.Z    Z4, K5, Z4
+	VMOVUPD      Z4, K1, (R9)(BX*1)
+	VADDPD       Z4, Z24, Z24
+	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
+	VFMADD231PD  Z1, Z14, Z21
+	VMOVAPD      Z17, Z5
+	VFMADD213PD  Z13, Z14, Z5
+	VCMPPD       $0x11, Z1, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z9
+	VMULPD       Z9, Z5, Z5
+	VMOVUPD.Z    64(R11)(BX*1), K2, Z9
+	VCMPPD       $0x11, Z9, Z13, K5
+	VMOVUPD.Z    Z5, K5, Z5
+	VMOVUPD      Z5, K2, 64(R9)(BX*1)
+	VADDPD       Z5, Z25, Z25
+	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
+	VFMADD231PD  Z2, Z14, Z22
+	VMOVAPD      Z18, Z6
+	VFMADD213PD  Z13, Z14, Z6
+	VCMPPD       $0x11, Z2, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z10
+	VMULPD       Z10, Z6, Z6
+	VMOVUPD.Z    128(R11)(BX*1), K3, Z10
+	VCMPPD       $0x11, Z10, Z13, K5
+	VMOVUPD.Z    Z6, K5, Z6
+	VMOVUPD      Z6, K3, 128(R9)(BX*1)
+	VADDPD       Z6, Z26, Z26
+	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
+	VFMADD231PD  Z3, Z14, Z23
+	VMOVAPD      Z19, Z7
+	VFMADD213PD  Z13, Z14, Z7
+	VCMPPD       $0x11, Z3, Z13, K6
+	VMOVUPD.Z    Z28, K6, Z11
+	VMULPD       Z11, Z7, Z7
+	VMOVUPD.Z    192(R11)(BX*1), K4, Z11
+	VCMPPD       $0x11, Z11, Z13, K5
+	VMOVUPD.Z    Z7, K5, Z7
+	VMOVUPD      Z7, K4, 192(R9)(BX*1)
+	VADDPD       Z7, Z27, Z27
+	ADDQ         16(SP), BX
+	ADDQ         $0x08, SI
+	DECQ         DI
+	JNZ          outputBackwardF64AVX512_vDRCmrow
+	VMOVUPD      Z20, K1, (R13)(AX*1)
+	VMOVUPD      Z24, K1, (DX)(AX*1)
+	VMOVUPD      Z21, K2, 64(R13)(AX*1)
+	VMOVUPD      Z25, K2, 64(DX)(AX*1)
+	VMOVUPD      Z22, K3, 128(R13)(AX*1)
+	VMOVUPD      Z26, K3, 128(DX)(AX*1)
+	VMOVUPD      Z23, K4, 192(R13)(AX*1)
+	VMOVUPD      Z27, K4, 192(DX)(AX*1)
+	MOVQ         CX, AX
+
+outputBackwardF64AVX512_vDRCnext:
+	MOVQ   m+0(FP), CX
+	SHLQ   $0x03, CX
+	ADDQ   CX, 24(SP)
+	ADDQ   $0x08, 32(SP)
+	DECQ   R14
+	JNZ    outputBackwardF64AVX512_vDRChead
+	ADDQ   $0x00000020, 40(SP)
+	MOVQ   m+0(FP), CX
+	CMPQ   40(SP), CX
+	JLT    outputBackwardF64AVX512_vDRCblock
+	VZEROUPPER
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF64AVX512_vM_0:
@@ -13236,6 +16584,7 @@ outputBackwardF64AVX512_vMnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF64AVX512_vMC_2:
@@ -13487,6 +16836,7 @@ outputBackwardF64AVX512_vMCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF64AVX512_vMR_1:
@@ -13741,6 +17091,7 @@ outputBackwardF64AVX512_vMRnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 outputBackwardF64AVX512_vMRC_2:
@@ -14016,6 +17367,7 @@ outputBackwardF64AVX512_vMRCnext:
 	VPXORD Z25, Z25, Z25
 	VPXORD Z26, Z26, Z26
 	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
 	RET
 
 // func outputForwardF32(m int, heads int, k int, x *float32, ldx int, w *float32, b *float32, y *float32)

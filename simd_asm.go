@@ -85,7 +85,7 @@ type asmSet[T Float] struct {
 	wide bool
 	// outputBackward, if not nil, does outputBackwardVia's passes in one
 	// (outputBackwardF32 of simd_amd64.s); NEON composes them.
-	outputBackward func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *T)
+	outputBackward func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *T, keep T)
 	elementwise    elementwiseAsm[T]
 	lanes          int // the element-wise kernels take n a multiple of lanes (1: any n)
 	gcpLoss        func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
@@ -427,11 +427,20 @@ func outputBackwardOperands[T Float](m, heads, k int, dy, x, w, dw, db, dx, mask
 }
 
 // outputBackwardKernel is outputBackwardVia's result in one assembly
-// kernel.
-func (s *asmSet[T]) outputBackwardKernel(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T) {
-	if outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act, colsum) {
-		s.outputBackward(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), ptr(mask), ptr(act), ptr(colsum))
+// kernel. Where keep says that the mask can be read off x under a ReLU
+// (see outputBackwardVia), it passes the kernel a nil mask and keep, and
+// the kernel does so; else the mask and 0.
+func (s *asmSet[T]) outputBackwardKernel(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T, keep T) {
+	if !outputBackwardOperands(m, heads, k, dy, x, w, dw, db, dx, mask, act, colsum) {
+		return
 	}
+	mp := ptr(mask)
+	if mask == nil || act == nil {
+		keep = 0
+	} else if keep != 0 {
+		mp = nil
+	}
+	s.outputBackward(m, heads, k, ptr(dy), ptr(x), ptr(w), ptr(dw), ptr(db), ptr(dx), mp, ptr(act), ptr(colsum), keep)
 }
 
 // outputForwardKernel returns outputForwardGeneric in assembly, a closure

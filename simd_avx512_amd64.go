@@ -145,13 +145,13 @@ func gemmDotF64AVX512(m, n, k int, a *float64, lda int, b *float64, ldb int, c *
 // head's last k mod 16 columns a masked vector.
 //
 //go:noescape
-func outputBackwardF32AVX512(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float32)
+func outputBackwardF32AVX512(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float32, keep float32)
 
 // outputBackwardF64AVX512 is outputBackwardF64 with AVX-512: ZMM, and each
 // head's last k mod 8 columns a masked vector.
 //
 //go:noescape
-func outputBackwardF64AVX512(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64)
+func outputBackwardF64AVX512(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum *float64, keep float64)
 
 // The element-wise kernels with AVX-512: each computes what the AVX2
 // kernel of its name without AVX512 does (simd_asm.go), with ZMM vectors,

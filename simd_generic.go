@@ -444,8 +444,8 @@ func tanhGeneric[T Float](x []T) {
 // halves before, against 5.5 µs (AMD Zen 4).
 func dropoutMaskGeneric[T Float](src *pcg, p float64, mask []T) {
 	g := *src
-	factor := [2]T{T(1 / (1 - p)), 0} // kept, dropped
-	cut := uint64(p * (1 << 16))      // p < 1, so cut < 2¹⁶
+	factor := [2]T{dropoutKeep[T](p), 0} // kept, dropped
+	cut := uint64(p * (1 << 16))         // p < 1, so cut < 2¹⁶
 	whole := len(mask) &^ 3
 	var bits uint64
 	for i := 0; i < whole; i += 4 {
@@ -465,6 +465,10 @@ func dropoutMaskGeneric[T Float](src *pcg, p float64, mask []T) {
 	}
 	*src = g
 }
+
+// dropoutKeep is the factor 1/(1−p) of the units an inverted-dropout
+// mask of rate p keeps.
+func dropoutKeep[T Float](p float64) T { return T(1 / (1 - p)) }
 
 // dropoutMask32 fills mask as dropoutMaskGeneric does but with two units
 // a draw, decided by its 32-bit halves against p·2³²: ML_Bayes's MC masks

@@ -544,11 +544,14 @@ func ktTestLinear[T Float](t *testing.T, act *kernelSet[T]) {
 // kernel must do the arithmetic of the passes it replaces), and with the
 // generic kernel: dx bit for bit (a product rounded once, masked), dw, db
 // and the column sums as sums of m terms. A non-nil plant may overwrite
-// elements of the operands first.
+// elements of the operands first. With v's bit 8 and a mask, the mask is
+// a drawn one, each element keep or 0, x is act·mask with ReLU, and keep
+// is passed, so that the assembly reads the mask off x: the composition
+// and the generic kernel, which read the mask, are the truth.
 func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, heads, k, off, v int, r *rand.Rand, plant func(ops ...*ktMat[T])) {
 	tb.Helper()
-	masked, relu, sums := v&1 != 0, v&2 != 0, v&4 != 0
-	what := fmt.Sprintf("%s outputBackward m=%d heads=%d k=%d off=%d mask=%v relu=%v colsum=%v", ktTypeName[T](), m, heads, k, off, masked, relu, sums)
+	masked, relu, sums, drawn := v&1 != 0, v&2 != 0, v&4 != 0, v&8 != 0 && v&1 != 0
+	what := fmt.Sprintf("%s outputBackward m=%d heads=%d k=%d off=%d mask=%v relu=%v colsum=%v drawn=%v", ktTypeName[T](), m, heads, k, off, masked, relu, sums, drawn)
 	width := heads * k
 	newMat := func(i, rows, cols int) *ktMat[T] { return ktNewMat[T](r, (off+i)%4, rows, cols, cols) }
 	dy, x, w := newMat(0, 1, heads*m), newMat(1, m, width), newMat(2, 1, width)
@@ -566,6 +569,18 @@ func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, he
 	if plant != nil {
 		plant(append(inputs, dw, db, col)...)
 	}
+	var keep T
+	if drawn {
+		keep = dropoutKeep[T](0.05 + 0.5*r.Float64())
+		for i := 0; i < m; i++ {
+			for j := 0; j < width; j++ {
+				mask.set(i, j, keep*T(min(r.IntN(4), 1))) // a quarter dropped
+				if relu {
+					x.set(i, j, av.at(i, j)*mask.at(i, j))
+				}
+			}
+		}
+	}
 	var saved []*ktMat[T]
 	for _, v := range inputs {
 		saved = append(saved, v.clone())
@@ -577,13 +592,13 @@ func ktCheckOutputBackward[T Float](tb testing.TB, act, gen *kernelSet[T], m, he
 		return v.s()
 	}
 	outs := [4]*ktMat[T]{dw, db, dx, col}
-	run := func(f func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T)) [4]*ktMat[T] {
+	run := func(f func(m, heads, k int, dy, x, w, dw, db, dx, mask, act, colsum []T, keep T)) [4]*ktMat[T] {
 		o := [4]*ktMat[T]{dw.clone(), db.clone(), dx.clone(), col.clone()}
 		var colsum []T
 		if sums {
 			colsum = o[3].s()
 		}
-		f(m, heads, k, dy.s(), x.s(), w.s(), o[0].s(), o[1].s(), o[2].s(), opt(mask), opt(av), colsum)
+		f(m, heads, k, dy.s(), x.s(), w.s(), o[0].s(), o[1].s(), o[2].s(), opt(mask), opt(av), colsum, keep)
 		for _, v := range o {
 			v.checkGuards(tb, what)
 		}
@@ -632,7 +647,7 @@ func ktTestOutputBackward[T Float](t *testing.T, act *kernelSet[T]) {
 	for m := 1; m <= 3; m++ {
 		for heads := 1; heads <= 3; heads++ {
 			for k := 0; k <= 2*32/int(unsafe.Sizeof(T(0)))+1; k++ {
-				for v := 0; v < 8; v++ {
+				for v := 0; v < 16; v++ {
 					ktCheckOutputBackward(t, act, gen, m, heads, k, m+k, v, r, nil)
 				}
 			}
@@ -652,7 +667,7 @@ func ktTestOutputBackward[T Float](t *testing.T, act *kernelSet[T]) {
 		if trial%4 == 0 {
 			m = 1 + r.IntN(100) // several of the AVX2 kernel's blocks of 32 rows
 		}
-		ktCheckOutputBackward(t, act, gen, m, 1+r.IntN(6), r.IntN(60), r.IntN(4), r.IntN(8), r, plant)
+		ktCheckOutputBackward(t, act, gen, m, 1+r.IntN(6), r.IntN(60), r.IntN(4), r.IntN(16), r, plant)
 	}
 }
 
@@ -1643,7 +1658,7 @@ func ktFuzzLinear[T Float](t *testing.T, s ktShape, seed uint64, specials bool) 
 		ktCheckOutput(t, act, genericKernelsFor[T](), s, r, plantOutput)
 		// The output layer's backward pass, read as s.m rows, s.n heads and
 		// s.k inputs per head, its optional operands chosen by the padding.
-		ktCheckOutputBackward(t, act, genericKernelsFor[T](), s.m, s.n, s.k, s.off, s.padX+4*(s.padY%2), r, plant)
+		ktCheckOutputBackward(t, act, genericKernelsFor[T](), s.m, s.n, s.k, s.off, s.padX+4*(s.padY%4), r, plant)
 	}
 }
 

@@ -175,7 +175,7 @@ func (s *Stack[T]) Backward(ps *StackPass[T], p, dOut, grad []T) error {
 		return ErrNonFinite
 	}
 	copy(ps.d.out, dOut)
-	backward(s.k, s.lay, s.act, p, ps.a, ps.d, ps.n, nil, grad)
+	backward(s.k, s.lay, s.act, p, ps.a, ps.d, ps.n, nil, 0, grad)
 	return nil
 }
 

@@ -168,10 +168,12 @@ func (t *Trainer[T]) pass(n int, mask []T, draw bool) (nll, objective float64) {
 	m := t.m
 	k, l := m.k, m.lay
 	in := forwardHidden(k, l, m.cfg.Activation, m.params, t.a, n)
+	var keep T // the kept units' factor of a mask drawn here, 0 for one given
 	if mask != nil {
 		drop := t.a.drop[:len(in)]
 		if draw {
 			t.drawMask(mask, in, drop)
+			keep = dropoutKeep[T](m.cfg.Dropout)
 		} else {
 			k.mulTo(drop, in, mask)
 		}
@@ -180,7 +182,7 @@ func (t *Trainer[T]) pass(n int, mask []T, draw bool) (nll, objective float64) {
 	forwardOutput(k, l, m.params, t.a, n, in)
 	nll, objective = t.loss(n)
 	clear(t.grad)
-	backward(m.k, m.lay, m.cfg.Activation, m.params, t.a, t.d, n, mask, t.grad)
+	backward(m.k, m.lay, m.cfg.Activation, m.params, t.a, t.d, n, mask, keep, t.grad)
 	return nll / float64(n), objective / float64(n)
 }
 

@@ -153,6 +153,12 @@ func outputForward(t elem) {
 // that no vector tests them. With AVX-512 the vectors are ZMM, and the
 // last k mod lanes columns of every head a vector masked by K1, whose
 // stores cost no more than others.
+//
+// A nil mask with a keep other than 0 is the trainer's own dropout, x =
+// act·mask with a mask of 0s and keeps, under a ReLU (act not nil): the
+// mask is then read off x, keep where 0 < x and 0 elsewhere, the same
+// factor wherever 0 < act, the only elements the ReLU leaves, so that the
+// mask, as large as x, is not streamed through the cache a second time.
 func outputBackward(t elem) {
 	l := kernel(t.name("outputBackward"))
 	local := AllocLocal(64)
@@ -186,7 +192,18 @@ func outputBackward(t elem) {
 		Load(Param(name), []GPPhysical{obX, obDX, obMask, obAct, obCol, obW, obDW}[i])
 	}
 	t.XOR(t.v(13), t.v(13), t.v(13)) // zero
+	t.BROADCAST(arg("keep"), obKeep(t))
 	o.variants(t, l, obVariant{}, 0)
+}
+
+// obKeep is the register of outputBackward's keep: one that neither form
+// uses otherwise, with AVX-512 the one after chunk512's weights, dw and
+// colsum.
+func obKeep(t elem) VecPhysical {
+	if t.z() {
+		return t.v(16 + 3*obChunk)
+	}
+	return Y8
 }
 
 // The registers of outputBackward.
@@ -218,14 +235,37 @@ type obLocals struct {
 }
 
 // obVariant is one of outputBackward's loops: which of mask (dropout), act
-// (relu) and colsum are not nil.
-type obVariant struct{ dropout, relu, colsum bool }
+// (relu) and colsum are not nil, and whether the mask is read off x
+// (drawn: mask nil, keep not 0).
+type obVariant struct{ dropout, relu, colsum, drawn bool }
 
 // variants emits the loops of every variant that agrees with v on the
 // first level operands, testing the others from level on.
 func (o obLocals) variants(t elem, l labels, v obVariant, level int) {
 	if level == 3 {
 		o.headsLoop(t, l, v)
+		return
+	}
+	if level == 0 {
+		// Without a mask, keep's bits other than 0 select the mask read
+		// off x.
+		drawn := v
+		drawn.drawn = true
+		TESTQ(obMask, obMask)
+		JNZ(l.L("vM_0"))
+		if t.size == 4 {
+			MOVL(arg("keep"), ECX)
+		} else {
+			MOVQ(arg("keep"), RCX)
+		}
+		TESTQ(RCX, RCX)
+		JNZ(l.L("vD_0"))
+		o.variants(t, l, v, 1)
+		l.Set("vD_0")
+		o.variants(t, l, drawn, 1)
+		l.Set("vM_0")
+		v.dropout = true
+		o.variants(t, l, v, 1)
 		return
 	}
 	reg := []GPPhysical{obMask, obAct, obCol}[level]
@@ -248,9 +288,9 @@ func (o obLocals) variants(t elem, l labels, v obVariant, level int) {
 // name is the prefix of v's labels.
 func (v obVariant) name() string {
 	n := "v"
-	for i, on := range []bool{v.dropout, v.relu, v.colsum} {
+	for i, on := range []bool{v.dropout, v.drawn, v.relu, v.colsum} {
 		if on {
-			n += string("MRC"[i])
+			n += string("MDRC"[i])
 		}
 	}
 	return n
@@ -346,7 +386,7 @@ func (o obLocals) headsLoop(t elem, l labels, v obVariant) {
 	Load(Param("m"), RCX)
 	CMPQ(o.i0, RCX)
 	JLT(l.L(p + "block"))
-	vzeroupper(highRegs(t, 16, 16+3*obChunk)...)
+	vzeroupper(highRegs(t, 16, 16+3*obChunk+1)...) // and obKeep
 	RET()
 }
 
@@ -446,6 +486,11 @@ func (o obLocals) chunk512(t elem, l labels, p string, masked bool, v obVariant)
 			load(obMask, obRow, i, tmp)
 			t.MUL(tmp, dx, dx)
 		}
+		if v.drawn {
+			t.CMP(U8(0x11), x, zero, K6) // 0 < x: kept
+			t.MOVU_Z(obKeep(t), K6, tmp)
+			t.MUL(tmp, dx, dx)
+		}
 		if v.relu {
 			load(obAct, obRow, i, tmp)
 			t.CMP(U8(0x11), tmp, zero, K5) // 0 < act (false for NaN)
@@ -515,6 +560,16 @@ func (o obLocals) column(t elem, l labels, p string, kind int, v obVariant) {
 	pick(t, VFMADD213PS, VFMADD213PD)(t.v(13), t.v(14), t.v(3)) // dx = d·w + 0
 	if v.dropout {
 		load(obMask, obRow, t.v(4))
+		t.MUL(t.v(4), t.v(3), t.v(3))
+	}
+	if v.drawn {
+		if t.z() {
+			t.CMP(U8(0x11), t.v(0), t.v(13), K2) // 0 < x: kept
+			t.MOVU_Z(obKeep(t), K2, t.v(4))
+		} else {
+			t.CMP(U8(0x11), Y0, Y13, Y4)
+			t.AND(obKeep(t), Y4, Y4)
+		}
 		t.MUL(t.v(4), t.v(3), t.v(3))
 	}
 	if v.relu {
