@@ -10,7 +10,9 @@ import (
 // cross-fitted rows (calibrateRegion, jointConformalScores).
 
 // finishMulti is finish for several targets: it trains the ensemble (for
-// more than one member), fits the calibrated joint region t_ν(m, s·Σ̃)
+// more than one member), scales each target's row of the Cholesky factor
+// by the factor that fits its marginal best (scaleTargets, the one-target
+// variance factor's counterpart), fits the calibrated joint region t_ν(m, s·Σ̃)
 // (calibrateRegion: s and ν by maximum likelihood, s widened on small
 // data) to the squared Mahalanobis distances under Σ̃ of rows that
 // neither trained nor chose the model (cross-fitted folds, or the
@@ -40,6 +42,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
 		d, y := s.data.ty, s.targetsOf(rows)
+		scaleCholeskyRows(m.lay, m.params, scaleTargets(preds, s.dequantized(y), d, s.quanta))
 		q, nll := jointDistances(preds, y, d)
 		fit := q // the distances the region is fitted to: dequantized, as training was
 		if s.quanta != nil {
@@ -100,8 +103,8 @@ type multiScores struct {
 }
 
 // multiFoldScores returns the scores of win's settings on folds of s's
-// rows (trainFolds), the region calibrated on them as finishMulti
-// calibrates it, in original units through s's per-target transforms.
+// rows (trainFolds), each target's scale and the region calibrated on
+// them as finishMulti calibrates them, in original units through s's per-target transforms.
 func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
 	f, epochs := s.trainFolds(win)
 	preds, rows := foldPredictions(f, epochs, 0, predictMultiSet[T])
@@ -109,6 +112,7 @@ func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
 		return multiScores{}, false
 	}
 	d, z := s.data.ty, s.targetsOf(rows)
+	scaleTargets(preds, s.dequantized(z), d, s.quanta)
 	fit, _ := jointDistances(preds, s.dequantized(z), d)
 	scale, nu := calibrateRegion(fit, d, s.data.len())
 	n := len(preds)
