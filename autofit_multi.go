@@ -42,7 +42,12 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
 		d, y := s.data.ty, s.targetsOf(rows)
-		scaleCholeskyRows(m.lay, m.params, scaleTargets(preds, s.dequantized(y), d, s.quanta))
+		r := scaleTargets(preds, s.dequantized(y), d, s.quanta)
+		scaleCholeskyRows(m.lay, m.params, r)
+		res.TargetScales = make([]float64, d)
+		for j, f := range r {
+			res.TargetScales[j] = f * f
+		}
 		q, nll := jointDistances(preds, y, d)
 		fit := q // the distances the region is fitted to: dequantized, as training was
 		if s.quanta != nil {

@@ -127,13 +127,19 @@ func determinedAndNoise(seed uint64, n int) (x, y []float64) {
 // final model is not the folds' models. // regression: the model's
 // marginals kept the scales of the joint NLL's epoch, 0.23 (the
 // determined target's variance four times too wide) and 2.9 here, as on
-// the slump data's inner splits.
+// the slump data's inner splits. AutoResult.TargetScales must report the
+// factors fitted: below 1 for the determined target, above for the noise.
 func TestAutoFitMultiMarginalsFitNewRows(t *testing.T) {
 	x, y := determinedAndNoise(1, 120)
 	opt := AutoOptions{LearningRates: []float64{3e-3}, Dropouts: []float64{0.2}, Architectures: [][]int{{16}}, MaxEpochs: 300, Seed: 1}
-	m, _, err := AutoFit(Config{Inputs: 3, Targets: 2, Members: 3, Seed: 2}, TrainConfig{Seed: 3}, x, y, opt)
+	m, res, err := AutoFit(Config{Inputs: 3, Targets: 2, Members: 3, Seed: 2}, TrainConfig{Seed: 3}, x, y, opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// AutoResult reports the variance factors: the determined target's
+	// narrowed, the noisy one's widened, as the regression above says.
+	if s := res.TargetScales; len(s) != 2 || !(s[0] < 1 && s[1] > 1) {
+		t.Errorf("AutoResult.TargetScales %v: want the determined target's below 1, the noisy one's above", s)
 	}
 	xt, yt := determinedAndNoise(9, 4000)
 	ws := m.NewWorkspace()

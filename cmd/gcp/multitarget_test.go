@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,12 +60,15 @@ func trainTwoTargets(t *testing.T) (dir, model string, stderr string) {
 
 // TestTrainSeveralTargets: train -target a,b saves a model of two targets
 // that records their names, and the summary names them with the joint
-// cross-fitted NLL and coverage.
+// cross-fitted NLL and coverage, and each target's variance factor.
 func TestTrainSeveralTargets(t *testing.T) {
 	_, model, stderr := trainTwoTargets(t)
 	if !strings.Contains(stderr, "targets a,b: expected on new data (5-fold cross-fit, 150 rows): joint NLL") ||
 		!strings.Contains(stderr, "95% calibrated joint-region coverage") {
 		t.Errorf("summary does not name the targets and joint scores:\n%s", stderr)
+	}
+	if !regexp.MustCompile(`calibration: variances ×[0-9.e+-]+ \(a\), ×[0-9.e+-]+ \(b\) fitted target by target; the region`).MatchString(stderr) {
+		t.Errorf("summary does not give each target's variance factor:\n%s", stderr)
 	}
 	m, err := gcp.LoadFile[float64](model)
 	if err != nil {

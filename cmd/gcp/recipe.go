@@ -320,8 +320,15 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 			from = fmt.Sprintf("%d-fold cross-fit, %d rows", a.CVFolds, a.CVRows)
 		}
 		if r.targets != "" {
-			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: the region a t of %.3g degrees of freedom, the corrected covariance ×%.3g\n",
-				r.targets, from, a.CVNLL, a.CVCoverage95, a.RegionNu, a.CorrectedScale)
+			var scales string
+			for j, v := range a.TargetScales {
+				scales += fmt.Sprintf("×%.3g (%s), ", v, strings.Split(r.targets, ",")[j])
+			}
+			if scales != "" {
+				scales = "variances " + scales[:len(scales)-2] + " fitted target by target; "
+			}
+			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: %sthe region a t of %.3g degrees of freedom, the corrected covariance ×%.3g\n",
+				r.targets, from, a.CVNLL, a.CVCoverage95, scales, a.RegionNu, a.CorrectedScale)
 		} else {
 			fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 				from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)

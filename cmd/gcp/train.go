@@ -79,7 +79,9 @@ log logs each such target without comparing, none none), a logged
 target's predictions, eval scores and plotted regions then in original
 units,
 the automatic recipe decides on the held-out rows' joint NLL, and the
-calibration fits the joint region, a multivariate t of the corrected
+calibration fits each continuous target's variance to its own marginal
+on the cross-fitted rows (as one target's variance factor; the summary
+gives the factors), then the joint region, a multivariate t of the corrected
 covariance's shape, its scale and degrees of freedom by maximum
 likelihood on the cross-fitted rows (widened below 100 rows), whose
 distances also give the conformal joint region. -method gcp, or ml for
