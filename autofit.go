@@ -182,6 +182,13 @@ type AutoResult struct {
 	// held-out squared error from Epoch on (0 for a single network, whose
 	// heads are all Epoch's).
 	Epoch, EpochsRun, MeanEpoch int
+	// Diverged names, in the order tried, the settings of the search's
+	// winner and runners-up whose ensemble diverged (a step would have
+	// made it non-finite, ErrDiverged) before the ensemble of the
+	// settings above trained; nil where the winner's trained. The
+	// search's one network of those settings survived its initial
+	// weights, and five networks of other weights need not.
+	Diverged []string
 	// CVNLL estimates the mean negative log predictive density on new
 	// data, in original units, and CVCoverage95 the share of new targets
 	// inside their central 95% calibrated interval, from CVRows rows that

@@ -28,7 +28,7 @@ import (
 // model learned, while CVNLL, CVCoverage95 and the conformal distances
 // take the targets as observed, as one target's calibration does.
 func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error) {
-	final, preds, rows, err := finishRun(s, win, predictMultiSet[T], func() ([]MultiPrediction, []int32) {
+	used, diverged, final, preds, rows, err := finishRun(s, win, predictMultiSet[T], func() ([]MultiPrediction, []int32) {
 		f, epochs := s.trainFolds(win)
 		return foldPredictions(f, epochs, 0, predictMultiSet[T])
 	})
@@ -38,7 +38,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	m := final.t.m
 	m.extendRanges(s.data.x)
 	m.ext.transforms = s.transforms
-	res := s.result(win, final)
+	res := s.result(used, final, diverged)
 	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
 		d, y := s.data.ty, s.targetsOf(rows)

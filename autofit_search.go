@@ -6,7 +6,9 @@ package gcp
 // step. autofit.go holds what a user sets and reads.
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -88,6 +90,10 @@ type search[T Float] struct {
 	// and every fold epoch holds one, so that all the searches together
 	// train no more runs at once than Workers.
 	slots par.Slots
+	// runnersUp are the search's other finished candidates, best first
+	// (choose): the settings the ensemble falls back on where the
+	// winner's diverges (ensembleFallingBack).
+	runnersUp []*candidate[T]
 	// crossFitted holds crossFit's predictions for win, once made, and
 	// the rows they predict.
 	crossFitted struct {
@@ -326,19 +332,49 @@ func (s *search[T]) choose() (*candidate[T], error) {
 		}
 		return nil, fmt.Errorf("%w: no candidate could score the held-out rows", ErrNonFinite)
 	}
+	grid := win
 	win, err := s.architectures(win)
 	if err != nil {
 		return nil, err
 	}
+	s.runnersUp = runnersUp(grid, win, alive)
 	win.run.finish()
 	return win, nil
+}
+
+// divergedSettings names the settings hs (AutoResult.Diverged), nil for
+// none.
+func divergedSettings(hs []hyper) []string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, h.String())
+	}
+	return out
+}
+
+// runnersUp returns the candidates of the search's last round that
+// scored, the winner win left out, best first: the grid's winner grid
+// first where the architecture stage replaced it, then the others by
+// held-out NLL (ties to the earlier in grid order).
+func runnersUp[T Float](grid, win *candidate[T], last []*candidate[T]) []*candidate[T] {
+	var out []*candidate[T]
+	for _, c := range last {
+		if c != grid && !math.IsInf(c.score(), 1) {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *candidate[T]) int { return cmp.Compare(a.score(), b.score()) })
+	if grid != win {
+		out = append([]*candidate[T]{grid}, out...)
+	}
+	return out
 }
 
 // finish trains the model of win's settings (the ensemble, for more than
 // one member), calibrates it and returns it, with what AutoResult says of
 // it.
 func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
-	final, preds, rows, err := finishRun(s, win, (*Model[T]).predictSet, func() ([]Prediction, []int32) {
+	used, diverged, final, preds, rows, err := finishRun(s, win, (*Model[T]).predictSet, func() ([]Prediction, []int32) {
 		s.crossFit(win)
 		return s.crossFitted.preds, s.crossFitted.rows
 	})
@@ -348,7 +384,7 @@ func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
 	y := s.targetsOf(rows)
 	m := final.t.m
 	m.extendRanges(s.data.x)
-	res := s.result(win, final)
+	res := s.result(used, final, diverged)
 	m.ext.transform = s.transform
 	if len(y) > 0 {
 		sc := s.calibrateScores(m, preds, y)
@@ -372,34 +408,60 @@ func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
 // row the model cannot predict leaves the calibration to the others, as
 // a fold that failed does. The error is the ensemble's, or the search's
 // done context (the folds stopped short).
-func finishRun[T Float, P any](s *search[T], win *candidate[T], predict func(*Model[T], rowSet[T]) ([]P, error), single func() ([]P, []int32)) (final *fitRun[T], preds []P, rows []int32, err error) {
-	final = win.run
+func finishRun[T Float, P any](s *search[T], win *candidate[T], predict func(*Model[T], rowSet[T]) ([]P, error), single func() ([]P, []int32)) (used *candidate[T], diverged []hyper, final *fitRun[T], preds []P, rows []int32, err error) {
+	used, final = win, win.run
+	if s.cfg.Members > 1 {
+		var f *folds[T]
+		if used, diverged, final, f, err = s.ensembleFallingBack(win); err != nil {
+			return nil, nil, nil, nil, nil, fmt.Errorf("the ensemble of %v: %w", used.hyper, err)
+		}
+		if f != nil {
+			preds, rows = foldPredictions(f, final.stats.BestEpoch, final.meanEpoch, predict)
+		}
+	}
 	switch {
 	case s.calRows.len() > 0:
-		if s.cfg.Members > 1 {
-			if final, err = s.ensemble(win, nil); err != nil {
-				return nil, nil, nil, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-			}
-		}
 		if preds, err = predict(final.t.m, s.calRows); err == nil {
 			rows = s.calRows.indices()
 		}
-	case s.cfg.Members > 1:
-		f := s.newFolds(win, s.cfg.Members)
-		if final, err = s.ensemble(win, f); err != nil {
-			return nil, nil, nil, fmt.Errorf("the ensemble of %v: %w", win.hyper, err)
-		}
-		preds, rows = foldPredictions(f, final.stats.BestEpoch, final.meanEpoch, predict)
-	default:
+	case s.cfg.Members <= 1:
 		preds, rows = single()
 	}
-	return final, preds, rows, s.ctx.Err()
+	return used, diverged, final, preds, rows, s.ctx.Err()
+}
+
+// ensembleFallingBack trains the ensemble of win's settings (ensemble),
+// with the calibration folds where no calibration split replaces them,
+// and, while a step of it would make the model non-finite (ErrDiverged),
+// the ensemble of each runner-up's settings in turn (runnersUp). The
+// search's one network of the winning settings survived its initial
+// weights, and five networks of other weights need not: on one of the
+// oes97 data set's splits (300 rows, 263 features of counts, 16 targets)
+// some inputs standardize into the hundreds, a fresh member's joint
+// density of a row underflows to zero, and the ensemble's first step was
+// refused at every learning rate of the grid. It returns the candidate
+// whose settings trained the ensemble, the settings that diverged before
+// it, the ensemble's run and its folds (nil with a calibration split);
+// the error is the last attempt's.
+func (s *search[T]) ensembleFallingBack(win *candidate[T]) (used *candidate[T], diverged []hyper, r *fitRun[T], f *folds[T], err error) {
+	for _, used = range append([]*candidate[T]{win}, s.runnersUp...) {
+		f = nil
+		if s.calRows.len() == 0 {
+			f = s.newFolds(used, s.cfg.Members)
+		}
+		if r, err = s.ensemble(used, f); !errors.Is(err, ErrDiverged) {
+			break
+		}
+		diverged = append(diverged, used.hyper)
+	}
+	return used, diverged, r, f, err
 }
 
 // result returns what AutoResult says of the model of win's settings
 // that final trained, before its calibration.
-func (s *search[T]) result(win *candidate[T], final *fitRun[T]) AutoResult {
+func (s *search[T]) result(win *candidate[T], final *fitRun[T], diverged []hyper) AutoResult {
 	res := AutoResult{
+		Diverged:     divergedSettings(diverged),
 		LearningRate: win.lr, Dropout: win.dropout, Hidden: slices.Clone(win.hidden), ScaleWeighting: win.weighting,
 		Epoch: final.stats.BestEpoch, EpochsRun: final.stats.Epoch, MeanEpoch: final.meanEpoch,
 		TrainRows: s.trainRows.len(), ValRows: s.valRows.len() + s.calRows.len(), Candidates: len(s.cands) + len(s.opt.Architectures) - 1,

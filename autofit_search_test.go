@@ -92,3 +92,35 @@ func TestCalibratedIntervalCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestRunnersUp: the candidates the ensemble falls back on are the last
+// round's that scored, best held-out NLL first, the winner left out; the
+// grid's winner comes first where the architecture stage replaced it,
+// and a candidate that failed or never scored is not among them.
+func TestRunnersUp(t *testing.T) {
+	scored := func(lr, nll float64) *candidate[float64] {
+		c := &candidate[float64]{hyper: hyper{lr: lr}, run: &fitRun[float64]{}}
+		c.run.stats.BestEpoch, c.run.stats.BestValNLL = 3, nll
+		return c
+	}
+	a, b, c, d := scored(1, 0.5), scored(2, 0.2), scored(3, 0.9), scored(4, 0.3)
+	failed := scored(5, 0.1)
+	failed.err = ErrDiverged
+	never := &candidate[float64]{hyper: hyper{lr: 6}}
+	last := []*candidate[float64]{a, b, c, d, failed, never}
+	lrs := func(cs []*candidate[float64]) (out []float64) {
+		for _, c := range cs {
+			out = append(out, c.lr)
+		}
+		return out
+	}
+	// b won the grid and kept it: the rest by NLL, d 0.3, a 0.5, c 0.9.
+	if got := lrs(runnersUp(b, b, last)); !slices.Equal(got, []float64{4, 1, 3}) {
+		t.Errorf("grid winner kept: runners-up %v, want [4 1 3]", got)
+	}
+	// An architecture of b's settings replaced b: b first, then the rest.
+	arch := scored(7, 0.1)
+	if got := lrs(runnersUp(b, arch, last)); !slices.Equal(got, []float64{2, 4, 1, 3}) {
+		t.Errorf("grid winner replaced: runners-up %v, want [2 4 1 3]", got)
+	}
+}

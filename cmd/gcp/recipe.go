@@ -306,6 +306,9 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 			fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose %s; best epoch %d of %d\n",
 				method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
 		}
+		for _, d := range a.Diverged {
+			fmt.Fprintf(w, "the ensemble of %s diverged (a step would have made it non-finite; the search's single network had not): trained the search's next best settings instead\n", d)
+		}
 		if a.Quantum > 0 {
 			fmt.Fprintf(w, "the target takes values on a lattice of spacing %g: trained and calibrated on dequantized targets (each plus uniform noise within ±%g), so that the variances cannot collapse below the rounding\n", a.Quantum, a.Quantum/2)
 		}
