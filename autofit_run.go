@@ -43,7 +43,11 @@ import (
 //     trains anyway (AutoResult.MeanEpoch): the NLL stops improving once
 //     the variance heads fit the training rows' residuals, while the
 //     separate mean heads often go on learning. The calibration folds
-//     keep their heads from the same two epochs.
+//     keep their heads from the same two epochs. Where the ensemble of
+//     the winner's settings diverges (ErrDiverged: five networks of
+//     other initial weights need not survive what the search's one did),
+//     the ensemble of the search's next best settings trains instead, in
+//     turn (AutoResult.Diverged).
 //  4. Its variance is calibrated (Model.Calibrate's two factors) on rows
 //     that neither trained nor chose it: for data of fewer than 5000
 //     rows, cross-fitted predictions (five models of the chosen settings,
@@ -99,8 +103,12 @@ import (
 // counts alike, not the noisiest targets' squared errors), at or after
 // the best joint NLL's, and its early stopping waits for either to stop
 // improving; a NaN or ±Inf target cell (a missing one) is refused with
-// ErrNonFinite naming its row and target. Step 4 calibrates the joint
-// region instead of the variance: the calibrated predictive is the
+// ErrNonFinite naming its row and target. Step 4 first fits each
+// continuous target's variance to its own marginal on the calibrating
+// rows, as one target's variance factor is fitted, into the model's
+// Cholesky heads (AutoResult.TargetScales; a target on a lattice keeps
+// its scale), then calibrates the joint region instead of the variance:
+// the calibrated predictive is the
 // multivariate t of ν degrees of freedom, location the mean and scale
 // s·Σ̃ (MultiPrediction.RegionNu, RegionScale, CovCorrected), s and ν
 // fitted by maximum likelihood to the cross-fitted rows' squared
