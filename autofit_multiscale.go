@@ -71,19 +71,12 @@ func targetScales[T Float](preds []MultiPrediction, y []T, d int, quanta []float
 // f²·S_jj), the Gaussian for the comparator.
 func (p *MultiPrediction) scaledMarginalLogPDF(j int, f, y float64) float64 {
 	var dist studentTDist
-	top, sum := math.Inf(-1), 0.0
-	for k, nu := range p.nu {
+	return p.mixLog(func(k int) float64 {
+		nu := p.nu[k]
 		dist.set(max(nu, studentTMinDoF))
 		c := Component{Mean: p.loc[k*p.d+j], Scale: f * math.Sqrt(p.memberScale(k, j, j)), DoF: nu}
-		l := c.logDensity(&dist, y) + math.Log(p.weightOf(k))
-		if l > top { // Σ exp(l_k) kept as exp(top)·sum, as logPDF keeps it
-			sum = sum*math.Exp(top-l) + 1
-			top = l
-		} else {
-			sum += math.Exp(l - top)
-		}
-	}
-	return top + math.Log(sum/p.weightSum())
+		return c.logDensity(&dist, y)
+	})
 }
 
 // scaleCholeskyRows multiplies row j of every member's Cholesky factor

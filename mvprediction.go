@@ -275,11 +275,19 @@ func (p *MultiPrediction) LogPDF(y []float64) float64 {
 func (p *MultiPrediction) logPDF(y []float64) float64 {
 	var z [maxTargets]float64
 	nl := mvtPackedLen(p.d)
+	return p.mixLog(func(k int) float64 {
+		return mvtLogDensity(y, p.loc[k*p.d:(k+1)*p.d], p.chol[k*nl:(k+1)*nl], p.nu[k], z[:p.d])
+	})
+}
+
+// mixLog returns the log of the members' mean density, weighted as the
+// mixture is, from each member's log density member(k): Σ_k w_k e^{l_k}
+// over Σ_k w_k, kept as e^top·sum and rescaled when top rises, so that
+// no member's density underflows the sum.
+func (p *MultiPrediction) mixLog(member func(k int) float64) float64 {
 	top, sum := math.Inf(-1), 0.0
 	for k := range p.members {
-		l := mvtLogDensity(y, p.loc[k*p.d:(k+1)*p.d], p.chol[k*nl:(k+1)*nl], p.nu[k], z[:p.d])
-		l += math.Log(p.weightOf(k))
-		// Σ exp(l_k) kept as exp(top)·sum, rescaled when top rises.
+		l := member(k) + math.Log(p.weightOf(k))
 		if l > top {
 			sum = sum*math.Exp(top-l) + 1
 			top = l
