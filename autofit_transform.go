@@ -86,22 +86,36 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 			choice.CVNLL[f.s.transform], choice.CVRMSE[f.s.transform] = f.scores.nll, f.scores.rmse
 		}
 	}
-	// The kept transform first, then the others in order, should its
-	// model fail to train.
+	f, m, res, keptErr, err := finishFirst(ctx, fits, kept, func(f *transformFit[T]) (*Model[T], AutoResult, error) { return f.s.finish(f.win) })
+	if err != nil {
+		return nil, AutoResult{}, cmp.Or(first, err)
+	}
+	choice.Transform = f.s.transform
+	if f != fits[kept] && choice.Compared {
+		choice.Failed = keptErr.Error()
+	}
+	res.Transform = choice
+	return m, res, nil
+}
+
+// finishFirst trains, by finish, the model of the kept transform's fit
+// (fits[kept]), and should it fail to train, that of each other fit in
+// order, and returns the first that trains, its model and result, and
+// the kept fit's error where another was used. err is the first failure
+// where none trains, or the context's once it is done.
+func finishFirst[T Float](ctx context.Context, fits []*transformFit[T], kept int, finish func(*transformFit[T]) (*Model[T], AutoResult, error)) (used *transformFit[T], m *Model[T], res AutoResult, keptErr, err error) {
 	for _, f := range append([]*transformFit[T]{fits[kept]}, slices.Delete(slices.Clone(fits), kept, kept+1)...) {
-		m, res, err := f.s.finish(f.win)
-		if err != nil && ctx.Err() != nil {
-			return nil, AutoResult{}, err
-		}
-		if err != nil {
-			first = cmp.Or(first, err)
+		m, res, ferr := finish(f)
+		switch {
+		case ferr != nil && ctx.Err() != nil:
+			return nil, nil, AutoResult{}, nil, ferr
+		case ferr != nil:
+			keptErr = cmp.Or(keptErr, ferr)
 			continue
 		}
-		choice.Transform = f.s.transform
-		res.Transform = choice
-		return m, res, nil
+		return f, m, res, keptErr, nil
 	}
-	return nil, AutoResult{}, first
+	return nil, nil, AutoResult{}, nil, keptErr
 }
 
 // searchTransforms runs searchTransform for each transform of trs on its

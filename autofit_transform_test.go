@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -251,5 +252,63 @@ func TestAutoFitTransformCancel(t *testing.T) {
 		if !errors.Is(err, context.Canceled) || m != nil {
 			t.Fatalf("cancelled after %d checks: model %v, error %v; want none and context.Canceled", left, m != nil, err)
 		}
+	}
+}
+
+// TestFinishFirstFallsBack checks the transform stage's last step: the
+// model of the transform the held-out scores kept trains first; where it
+// fails, the next fit's model is used and the kept one's failure is
+// returned with it; where every one fails, the kept one's error is the
+// error; and a done context ends the loop at once.
+func TestFinishFirstFallsBack(t *testing.T) {
+	fits := []*transformFit[float64]{{}, {}, {}}
+	want := &Model[float64]{}
+	failing := func(fail ...int) func(f *transformFit[float64]) (*Model[float64], AutoResult, error) {
+		return func(f *transformFit[float64]) (*Model[float64], AutoResult, error) {
+			i := slices.Index(fits, f)
+			if slices.Contains(fail, i) {
+				return nil, AutoResult{}, fmt.Errorf("fit %d: %w", i, ErrDiverged)
+			}
+			return want, AutoResult{EpochsRun: i}, nil
+		}
+	}
+	ctx := context.Background()
+	used, m, res, keptErr, err := finishFirst(ctx, fits, 1, failing())
+	if used != fits[1] || m != want || res.EpochsRun != 1 || keptErr != nil || err != nil {
+		t.Errorf("kept fit trains: used %d, %v, %v", slices.Index(fits, used), keptErr, err)
+	}
+	used, _, res, keptErr, err = finishFirst(ctx, fits, 1, failing(1))
+	if used != fits[0] || res.EpochsRun != 0 || !errors.Is(keptErr, ErrDiverged) || !strings.HasPrefix(keptErr.Error(), "fit 1:") || err != nil {
+		t.Errorf("kept fit fails: used %d (want the first of the others, 0), kept error %v, error %v", slices.Index(fits, used), keptErr, err)
+	}
+	used, _, _, _, err = finishFirst(ctx, fits, 1, failing(0, 1, 2))
+	if used != nil || !errors.Is(err, ErrDiverged) || !strings.HasPrefix(err.Error(), "fit 1:") {
+		t.Errorf("every fit fails: used %d, error %v, want the kept fit's", slices.Index(fits, used), err)
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	calls := 0
+	_, _, _, _, err = finishFirst(done, fits, 0, func(*transformFit[float64]) (*Model[float64], AutoResult, error) {
+		calls++
+		return nil, AutoResult{}, done.Err()
+	})
+	if calls != 1 || !errors.Is(err, context.Canceled) {
+		t.Errorf("done context: %d calls, error %v", calls, err)
+	}
+}
+
+// TestTransformChoiceSaysFallBack checks that a transform used because
+// the favoured one's model failed to train says so, rather than read as
+// the scores' choice.
+func TestTransformChoiceSaysFallBack(t *testing.T) {
+	c := TransformChoice{Transform: TransformLog, Positive: true, Skew: 5.36, LogSkew: 0.633, Compared: true,
+		CVNLL: [2]float64{9.356, 8.7}, CVRMSE: [2]float64{1685, math.Inf(1)}, Failed: "the ensemble diverged"}
+	want := "log, though the held-out scores favoured none, whose model failed to train (the ensemble diverged): held-out NLL 8.7 on the log scale, 9.356 without; RMSE +Inf and 1685"
+	if got := c.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	c.Transform, c.Failed = TransformNone, "x"
+	if got := c.String(); !strings.HasPrefix(got, "none, though the held-out scores favoured log, whose model failed to train (x)") {
+		t.Errorf("String() = %q", got)
 	}
 }

@@ -121,11 +121,23 @@ type TransformChoice struct {
 	// AutoResult.CVNLL.
 	Compared      bool
 	CVNLL, CVRMSE [2]float64
+	// Failed is, where the held-out scores kept the other transform and
+	// its model then failed to train (every ensemble of its search's
+	// settings diverged), that failure; Transform is then the transform
+	// whose model did train, though its scores lost. Empty otherwise.
+	Failed string
 }
 
 // String says what was chosen and why, in a few words.
 func (c TransformChoice) String() string {
 	switch {
+	case c.Compared && c.Failed != "":
+		favoured := TransformLog
+		if c.Transform == TransformLog {
+			favoured = TransformNone
+		}
+		return fmt.Sprintf("%s, though the held-out scores favoured %s, whose model failed to train (%s): held-out NLL %.4g on the log scale, %.4g without; RMSE %.4g and %.4g",
+			c.Transform, favoured, c.Failed, c.CVNLL[TransformLog], c.CVNLL[TransformNone], c.CVRMSE[TransformLog], c.CVRMSE[TransformNone])
 	case c.Compared && c.Transform == TransformLog:
 		return fmt.Sprintf("log: every target is positive, of skewness %.3g (%.3g after the log); held-out NLL %.4g on the log scale, %.4g without; RMSE %.4g and %.4g",
 			c.Skew, c.LogSkew, c.CVNLL[TransformLog], c.CVNLL[TransformNone], c.CVRMSE[TransformLog], c.CVRMSE[TransformNone])

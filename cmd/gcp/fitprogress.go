@@ -88,7 +88,9 @@ func (f *fitProgress) end() {
 // Where the recipe compared target transforms, their searches and
 // comparison folds trained side by side, so that only their time
 // together means anything: it comes first, with what each transform
-// ran, then the kept transform's ensemble and calibration after its name.
+// ran, then the kept transform's ensemble and calibration after its
+// name, and after the other's name the other's where the kept one's
+// model failed to train and the recipe fell back to it.
 func (f *fitProgress) summary() string {
 	folds := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseCalibration })
 	transforms := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.transform != f.phases[0].transform })
@@ -123,12 +125,13 @@ func (f *fitProgress) summary() string {
 			}
 		}
 		fmt.Fprintf(&b, "target transforms %s searched side by side %s (%s)", strings.Join(names, " and "), took.Round(time.Millisecond), strings.Join(runs, "; "))
-		if kept = f.phases[k:]; len(kept) > 0 {
-			fmt.Fprintf(&b, "; target transform %s: ", kept[0].transform)
-		}
+		kept = f.phases[k:]
 	}
 	for i, p := range kept {
-		if i > 0 {
+		switch {
+		case transforms && (i == 0 || p.transform != kept[i-1].transform):
+			fmt.Fprintf(&b, "; target transform %s: ", p.transform)
+		case i > 0:
 			b.WriteString(", ")
 		}
 		fmt.Fprintf(&b, "%s %s (%s)", p.phase, p.took.Round(time.Millisecond), what(p))

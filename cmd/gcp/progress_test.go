@@ -119,4 +119,21 @@ func TestFitProgress(t *testing.T) {
 		!strings.HasSuffix(sum, " (500 fold epochs)") {
 		t.Errorf("summary of two transforms' runs %q", sum)
 	}
+	// regression: where the kept transform's ensemble diverged and the
+	// recipe fell back to the other's, the other's phases were named the
+	// kept one's.
+	fell := newFitProgress(nil)
+	for _, tr := range []gcp.TargetTransform{gcp.TransformNone, gcp.TransformLog} {
+		fell.update(gcp.AutoProgress{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Transform: tr})
+	}
+	fell.update(gcp.AutoProgress{Phase: gcp.PhaseEnsemble, Done: 12, Total: 100, Transform: gcp.TransformNone})
+	fell.update(gcp.AutoProgress{Phase: gcp.PhaseEnsemble, Done: 100, Total: 100, Transform: gcp.TransformLog})
+	fell.update(gcp.AutoProgress{Phase: gcp.PhaseCalibration, Done: 500, Total: 500, Transform: gcp.TransformLog})
+	fell.end()
+	sum = fell.summary()
+	if !strings.Contains(sum, "; target transform none: ensemble ") ||
+		!strings.Contains(sum, " (12 epochs, the calibration folds training behind it); target transform log: ensemble ") ||
+		!strings.Contains(sum, " (100 epochs, the calibration folds training behind it), calibration ") {
+		t.Errorf("summary of a fall-back to the other transform %q", sum)
+	}
 }
