@@ -183,11 +183,12 @@ type AutoResult struct {
 	// heads are all Epoch's).
 	Epoch, EpochsRun, MeanEpoch int
 	// Diverged names, in the order tried, the settings of the search's
-	// winner and runners-up whose ensemble diverged (a step would have
-	// made it non-finite, ErrDiverged) before the ensemble of the
-	// settings above trained; nil where the winner's trained. The
-	// search's one network of those settings survived its initial
-	// weights, and five networks of other weights need not.
+	// winner and runners-up, and then of the winner at a third, a ninth
+	// and a twenty-seventh of its learning rate, whose ensemble diverged
+	// (a step would have made it non-finite, ErrDiverged) before the
+	// ensemble of the settings above trained; nil where the winner's
+	// trained. The search's one network of those settings survived its
+	// initial weights, and five networks of other weights need not.
 	Diverged []string
 	// CVNLL estimates the mean negative log predictive density on new
 	// data, in original units, and CVCoverage95 the share of new targets

@@ -124,3 +124,25 @@ func TestRunnersUp(t *testing.T) {
 		t.Errorf("grid winner replaced: runners-up %v, want [2 4 1 3]", got)
 	}
 }
+
+// TestSlowerRates: after the runners-up, the ensemble falls back on the
+// winner's settings at a third, a ninth and a twenty-seventh of its
+// learning rate, its other settings unchanged and untouched, as fresh
+// candidates with no run of their own.
+func TestSlowerRates(t *testing.T) {
+	win := &candidate[float64]{hyper: hyper{lr: 0.003, dropout: 0.4, weighting: 0.5, hidden: []int{50, 50}}, run: &fitRun[float64]{}}
+	got := slowerRates(win)
+	if len(got) != 3 {
+		t.Fatalf("%d slower rates, want 3", len(got))
+	}
+	for i, c := range got {
+		// Successive division rounds at most once a step: 3 ulps.
+		want := 0.003 / math.Pow(3, float64(i+1))
+		if math.Abs(c.lr-want) > 3*math.Abs(want)*0x1p-52 || c.dropout != 0.4 || c.weighting != 0.5 || !slices.Equal(c.hidden, []int{50, 50}) || c.run != nil {
+			t.Errorf("fallback %d: %v (run %v), want lr %g and the winner's other settings", i, c.hyper, c.run, want)
+		}
+	}
+	if win.lr != 0.003 {
+		t.Errorf("the winner's rate changed to %g", win.lr)
+	}
+}

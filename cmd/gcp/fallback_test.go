@@ -54,7 +54,7 @@ func TestTrainEnsembleFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}
-	if !strings.Contains(stderr, "diverged (a step would have made it non-finite; the search's single network had not): trained the search's next best settings instead") {
+	if !strings.Contains(stderr, "diverged (a step would have made it non-finite; the search's single network had not)\nfell back in turn to the search's next best settings") {
 		t.Errorf("the summary does not say that the ensemble fell back:\n%s", stderr)
 	}
 	if _, err := os.Stat(model); err != nil {

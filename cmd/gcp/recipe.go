@@ -295,7 +295,7 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		fmt.Fprintf(w, "trained %s on all %d rows: lr %g, dropout %g, %d epochs (no held-out rows: no early stopping, no calibration)\n",
 			model, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
 	} else {
-		chose := fmt.Sprintf("lr %g, dropout %g, hidden %s, scale weighting %g", a.LearningRate, a.Dropout, joinInts(a.Hidden), a.ScaleWeighting)
+		chose := fmt.Sprintf("lr %.3g, dropout %g, hidden %s, scale weighting %g", a.LearningRate, a.Dropout, joinInts(a.Hidden), a.ScaleWeighting)
 		if r.members > 1 && r.targets != "" { // the ensemble of several targets keeps all heads of one epoch
 			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose %s; the ensemble's best epoch %d of %d\n",
 				r.members, method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
@@ -307,7 +307,10 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 				method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
 		}
 		for _, d := range a.Diverged {
-			fmt.Fprintf(w, "the ensemble of %s diverged (a step would have made it non-finite; the search's single network had not): trained the search's next best settings instead\n", d)
+			fmt.Fprintf(w, "the ensemble of %s diverged (a step would have made it non-finite; the search's single network had not)\n", d)
+		}
+		if len(a.Diverged) > 0 {
+			fmt.Fprintln(w, "fell back in turn to the search's next best settings, then to its best at a third, a ninth and a twenty-seventh of the learning rate: the settings chosen above are the first whose ensemble trained")
 		}
 		if a.Quantum > 0 {
 			fmt.Fprintf(w, "the target takes values on a lattice of spacing %g: trained and calibrated on dequantized targets (each plus uniform noise within ±%g), so that the variances cannot collapse below the rounding\n", a.Quantum, a.Quantum/2)
