@@ -10,7 +10,8 @@ with no other flag (the automatic recipe, which trains an ensemble of five
 GCP networks, on the 20 standard train/test splits of data/uci/splits;
 `--n N` adds `-n N` to run only the first N splits, for a quick check;
 `--members K` adds `-members K`, e.g. 1 for the single network, and
-writes bench/uci_results_membersK.jsonl). Each data set's run is stored as one JSON line
+writes bench/uci_results_membersK.jsonl; `--float32` adds `-float32`
+and writes bench/uci_results_float32.jsonl). Each data set's run is stored as one JSON line
 in the results file: every per-split object, the summary object, the git
 commit (and whether the work tree had uncommitted changes), the command, the
 Go version and the wall time. A new run of a data set replaces its older
@@ -173,7 +174,7 @@ def run_all(args, records):
         print(f"go build -o {exe} ./cmd/gcp", file=sys.stderr, flush=True)
         subprocess.run(["go", "build", "-o", exe, "./cmd/gcp"], cwd=ROOT, check=True)
         for ds in args.datasets:
-            records[ds] = run_one(exe, ds, args.n, args.members)
+            records[ds] = run_one(exe, ds, args.n, args.members, ["-float32"] if args.float32 else [])
             save(args.out, records)
     total = time.monotonic() - t0
     print(f"This run: {len(args.datasets)} data sets, {total:.0f} s wall time "
@@ -237,7 +238,7 @@ def architectures(r):
 def render(args, records, pub):
     """Prints the tables and the verdicts; returns False if any target is FAIL."""
     shown = [ds for ds in DATASETS if ds in args.datasets]
-    flags = f"-members {args.members}" if args.members else "no flag"
+    flags = " ".join(([f"-members {args.members}"] if args.members else []) + (["-float32"] if args.float32 else [])) or "no flag"
     print(f"\n**UCI benchmark: `gcp splits` with {flags} vs published results** "
           f"(ours: mean ± SE over the splits; published: RMSE / NLL as printed)\n")
     head = ["Data set", "Splits", "RMSE", "NLL (Student-t)", "NLL (calibrated)", "95% cover (calibrated)",
@@ -332,6 +333,8 @@ def main():
                     "or bench/uci_results_membersK.jsonl with --members K")
     ap.add_argument("--members", type=int, default=0,
                     help="networks per model (passes -members K; default: no flag, gcp's default of 5)")
+    ap.add_argument("--float32", action="store_true",
+                    help="train in float32 (passes -float32); default results file bench/uci_results_float32.jsonl")
     ap.add_argument("--render-only", action="store_true", help="re-render from the results file")
     args = ap.parse_args()
     args.datasets = [d for d in args.datasets.split(",") if d]
@@ -343,7 +346,7 @@ def main():
     if args.members < 0:
         ap.error("--members must be positive")
     if not args.out:
-        args.out = "bench/uci_results.jsonl" if not args.members else f"bench/uci_results_members{args.members}.jsonl"
+        args.out = "bench/uci_results" + (f"_members{args.members}" if args.members else "") + ("_float32" if args.float32 else "") + ".jsonl"
     if not os.path.isabs(args.out):
         args.out = os.path.join(ROOT, args.out)
     with open(os.path.join(ROOT, "bench", "uci_published.json")) as f:
