@@ -47,7 +47,8 @@ import (
 //     the winner's settings diverges (ErrDiverged: five networks of
 //     other initial weights need not survive what the search's one did),
 //     the ensemble of the search's next best settings trains instead, in
-//     turn (AutoResult.Diverged).
+//     turn, and then the winner's at a third, a ninth and a
+//     twenty-seventh of its learning rate (AutoResult.Diverged).
 //  4. Its variance is calibrated (Model.Calibrate's two factors) on rows
 //     that neither trained nor chose it: for data of fewer than 5000
 //     rows, cross-fitted predictions (five models of the chosen settings,

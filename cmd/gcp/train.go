@@ -191,11 +191,14 @@ func numericColumns(tab *table.Table, enc *gcp.Encoding) []int {
 }
 
 // trainingError wraps an error of Fit, with a hint for one that
-// diverged.
+// diverged. The recipe has by then tried slower learning rates itself
+// (to a twenty-seventh of the best one's), and what remains is most
+// often inputs of very large values, which a smaller step does not tame
+// (oes97's counts standardize into the thousands).
 func trainingError(err error) error {
 	switch {
 	case errors.Is(err, gcp.ErrDiverged):
-		return fmt.Errorf("training: %w (try a smaller -lr)", err)
+		return fmt.Errorf("training: %w (try a smaller -lr, or the logarithm of columns whose values span orders of magnitude)", err)
 	case errors.Is(err, gcp.ErrTooFewRows):
 		return fmt.Errorf("training: %w; -validation 0 trains on every row, holding none out: its intervals are not calibrated", err)
 	}
