@@ -24,6 +24,7 @@ import (
 func multiSplits(ctx context.Context, c *command, rf *recipeFlags, tab *table.Table, names []string, trains, evals [][]int, out splitsOutput) error {
 	var res [][]tallyLine
 	start := time.Now()
+	notes := precisionNotes{w: out.stderr}
 	for i, train := range trains {
 		t0 := time.Now()
 		lines, fr, err := multiSplit(ctx, c, rf, tab, names, train, evals[i])
@@ -31,9 +32,10 @@ func multiSplits(ctx context.Context, c *command, rf *recipeFlags, tab *table.Ta
 			return splitError(ctx, i, err)
 		}
 		res = append(res, lines)
+		notes.add(i, fr.precision)
 		a, secs := fr.auto, math.Round(time.Since(t0).Seconds()*1000)/1000
 		if out.json {
-			rec := map[string]any{"split": i, "lr": a.LearningRate, "dropout": a.Dropout, "epoch": a.Epoch, "mean_epoch": a.MeanEpoch, "seconds": secs, "logged": loggedTargets(names, a.Transforms)}
+			rec := map[string]any{"split": i, "lr": a.LearningRate, "dropout": a.Dropout, "epoch": a.Epoch, "mean_epoch": a.MeanEpoch, "seconds": secs, "logged": loggedTargets(names, a.Transforms), "precision": precisionName(fr.f32)}
 			for _, l := range lines {
 				rec[l.key] = jsonFloat(l.value)
 			}
@@ -83,14 +85,19 @@ func multiSplit(ctx context.Context, c *command, rf *recipeFlags, tab *table.Tab
 	if err != nil {
 		return nil, fitResult{}, err
 	}
+	f32, note, err := rf.precision(td)
+	if err != nil {
+		return nil, fitResult{}, err
+	}
 	job := rf.job(c, td)
 	var b []byte
 	var fr fitResult
-	if *rf.f32 {
+	if f32 {
 		b, fr, err = fitMarshaled[float32](ctx, job)
 	} else {
 		b, fr, err = fitMarshaled[float64](ctx, job)
 	}
+	fr.f32, fr.precision = f32, note
 	if err != nil {
 		return nil, fr, err
 	}

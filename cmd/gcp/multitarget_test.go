@@ -60,11 +60,12 @@ func trainTwoTargets(t *testing.T) (dir, model string, stderr string) {
 
 // TestTrainSeveralTargets: train -target a,b saves a model of two targets
 // that records their names, and the summary names them with the joint
-// cross-fitted NLL and coverage, and each target's variance factor.
+// cross-fitted NLL and coverage, each target's variance factor, and the
+// precision, float32 by default.
 func TestTrainSeveralTargets(t *testing.T) {
 	_, model, stderr := trainTwoTargets(t)
 	if !strings.Contains(stderr, "targets a,b: expected on new data (5-fold cross-fit, 150 rows): joint NLL") ||
-		!strings.Contains(stderr, "95% calibrated joint-region coverage") {
+		!strings.Contains(stderr, "95% calibrated joint-region coverage") || !strings.Contains(stderr, "\ntrained in float32 (the default; -float64 for double precision)\n") {
 		t.Errorf("summary does not name the targets and joint scores:\n%s", stderr)
 	}
 	if !regexp.MustCompile(`calibration: variances ×[0-9.e+-]+ \(a\), ×[0-9.e+-]+ \(b\) fitted target by target; the region`).MatchString(stderr) {
@@ -153,13 +154,19 @@ func TestPredictSeveralTargets(t *testing.T) {
 	preds, _ := libraryPredictions(t, model, data)
 	for i, row := range rows {
 		p := &preds[i]
-		// Relative 1e-12: the CSV writes the shortest text that reads back.
-		if math.Abs(row[0]-p.Mean(0)) > 1e-12*math.Abs(p.Mean(0)) || math.Abs(row[6]-p.Mean(1)) > 1e-12*(1+math.Abs(p.Mean(1))) ||
-			math.Abs(row[12]-p.Corr(0, 1)) > 1e-12 {
+		// Relative 2⁻²³: the model trained in float32, the default, and
+		// the CSV writes the shortest text that reads back as the value
+		// rounded to float32: within half float32's spacing of it, which
+		// is within half a spacing of the value.
+		if math.Abs(row[0]-p.Mean(0)) > 0x1p-23*math.Abs(p.Mean(0)) || math.Abs(row[6]-p.Mean(1)) > 0x1p-23*math.Abs(p.Mean(1)) ||
+			math.Abs(row[12]-p.Corr(0, 1)) > 0x1p-23*math.Abs(p.Corr(0, 1)) {
 			t.Errorf("row %d: means %v, %v and corr %v; PredictMulti's %v, %v, %v", i, row[0], row[6], row[12], p.Mean(0), p.Mean(1), p.Corr(0, 1))
 		}
-		// 1e-9 relative: the calibrated quantile inverts Φ numerically.
-		if hw := 1.959963984540054 * row[3]; math.Abs(row[2]-row[0]-hw) > 1e-9*hw || math.Abs(row[0]-row[1]-hw) > 1e-9*hw {
+		// 1e-9 relative: the calibrated quantile inverts Φ numerically;
+		// and each of the three numbers written is within 2⁻²³ of its
+		// value, relative (float32's rounding, as above).
+		hw := 1.959963984540054 * row[3]
+		if tol := func(end float64) float64 { return 1e-9*hw + 0x1p-23*(math.Abs(end)+math.Abs(row[0])+hw) }; math.Abs(row[2]-row[0]-hw) > tol(row[2]) || math.Abs(row[0]-row[1]-hw) > tol(row[1]) {
 			t.Errorf("row %d: calibrated interval [%v, %v] about %v, want ± %v", i, row[1], row[2], row[0], hw)
 		}
 	}

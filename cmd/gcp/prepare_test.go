@@ -373,8 +373,11 @@ func TestLogTargetCoverage(t *testing.T) {
 // program that loads the model and encodes each row itself
 // (EncodeRecord with the file's decimal mark, then Predict; and
 // PredictRecord on the same row with decimal points) gets what gcp
-// predict writes, bit for bit: predict writes the shortest
-// representation that parses back to the same float64. A short training
+// predict writes, bit for bit in float32: the model trained in float32,
+// the default, and predict writes the shortest representation that
+// parses back to the same float32 (its float64 reading rounds back to
+// it: the text lies inside the float32's rounding interval, whose ends
+// are float64s). A short training
 // (-members 1, -epochs 50) does, so that the emulated CI legs run it
 // too.
 func TestRecordMatchesCLI(t *testing.T) {
@@ -428,7 +431,7 @@ func TestRecordMatchesCLI(t *testing.T) {
 		loCal, hiCal, _ := p.CalibratedInterval(0.95)
 		for name, v := range map[string]float64{"mean": p.Mean, "sd_student_t": math.Sqrt(p.Var), "sd_corrected": math.Sqrt(p.VarCorrected),
 			"lo95_student_t": lo, "hi95_student_t": hi, "lo95_cal": loCal, "hi95_cal": hiCal, "input_z": p.InputZ} {
-			if math.Float64bits(v) != math.Float64bits(cols[name][i]) {
+			if float32(v) != float32(cols[name][i]) {
 				t.Fatalf("row %d: %s %v from the record, %v from gcp predict", i+1, name, v, cols[name][i])
 			}
 		}

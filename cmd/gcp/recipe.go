@@ -72,8 +72,8 @@ func addRecipeFlags(c *command) *recipeFlags {
 		validation: c.fs.Float64("validation", 0.1, "share of the rows held out to stop early, choose hyperparameters and calibrate on; 0 trains on all rows as given"),
 		patience:   c.fs.Int("patience", 0, "epochs without a better held-out NLL before a candidate stops (default: a tenth of -epochs, at least 20)"),
 		seed:       c.fs.Uint64("seed", 1, "seed of the initial weights, the held-out rows, the dropout masks and the shuffling"),
-		f32:        c.fs.Bool("float32", false, "train in float32: faster, less precise"),
-		f64:        c.fs.Bool("float64", false, "train in float64 (the default)"),
+		f32:        c.fs.Bool("float32", false, "train in float32 (the default unless a column needs float64)"),
+		f64:        c.fs.Bool("float64", false, "train in float64: slower, for columns float32 cannot resolve"),
 		transform:  c.fs.String("target-transform", "auto", "model the target as it is (none), its logarithm (log: positive targets only), or choose (auto: for a positive target whose skewness is above 1, train both and keep the log only if its held-out NLL is lower, and its squared error not higher, by more than a standard error)"),
 	}
 }
@@ -203,6 +203,10 @@ type fitResult struct {
 	// targets are the names of several targets, joined by commas; "" for
 	// one.
 	targets string
+	// f32 is whether the networks trained in float32, and precision
+	// says so and why: a line of the summary.
+	f32       bool
+	precision string
 }
 
 // fitModel trains a Model[T] as job says, stopped by ctx.
@@ -294,6 +298,7 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		}
 		fmt.Fprintf(w, "trained %s on all %d rows: lr %g, dropout %g, %d epochs (no held-out rows: no early stopping, no calibration)\n",
 			model, r.rows, a.LearningRate, a.Dropout, a.EpochsRun)
+		fmt.Fprintln(w, r.precision)
 	} else {
 		chose := fmt.Sprintf("lr %.3g, dropout %g, hidden %s, scale weighting %g", a.LearningRate, a.Dropout, joinInts(a.Hidden), a.ScaleWeighting)
 		if r.members > 1 && r.targets != "" { // the ensemble of several targets keeps all heads of one epoch
@@ -306,6 +311,7 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 			fmt.Fprintf(w, "trained %s on %d rows, %d held out: searched %d candidates; chose %s; best epoch %d of %d\n",
 				method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
 		}
+		fmt.Fprintln(w, r.precision)
 		for _, d := range a.Diverged {
 			fmt.Fprintf(w, "the ensemble of %s diverged (a step would have made it non-finite; the search's single network had not)\n", d)
 		}

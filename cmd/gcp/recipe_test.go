@@ -128,12 +128,16 @@ func TestSplits(t *testing.T) {
 		if err != nil {
 			t.Fatalf("splits %s: %v\n%s", inner, err, stderr)
 		}
-		if !strings.HasPrefix(stdout, "toy: 2 ") || !strings.Contains(stdout, "cover95_calibrated") || strings.Count(stderr, "split ") != 2 {
+		// Two split lines, and the first says what it trained in: the
+		// second decides alike and says nothing.
+		if !strings.HasPrefix(stdout, "toy: 2 ") || !strings.Contains(stdout, "cover95_calibrated") || strings.Count(stderr, "split ") != 3 ||
+			!strings.HasPrefix(stderr, "split 0 trained in float32 (the default; -float64 for double precision)\n") {
 			t.Errorf("splits %s printed\n%s\n%s", inner, stdout, stderr)
 		}
 	}
-	// -json names, per split, the transform the model works in and the
-	// epoch of its ensemble's mean heads, never before the NLL's.
+	// -json names, per split, the transform the model works in, the
+	// epoch of its ensemble's mean heads, never before the NLL's, and the
+	// precision it trained in.
 	stdout, stderr, err := gcpRun("splits", "-data", data, "-epochs", "9", "-json", "-n", "1")
 	if err != nil {
 		t.Fatalf("splits -json: %v\n%s", err, stderr)
@@ -142,12 +146,13 @@ func TestSplits(t *testing.T) {
 		Transform string
 		Epoch     int
 		MeanEpoch int `json:"mean_epoch"`
+		Precision string
 	}
 	if err := json.Unmarshal([]byte(strings.SplitN(stdout, "\n", 2)[0]), &split); err != nil {
 		t.Fatal(err)
 	}
-	if (split.Transform != "none" && split.Transform != "log") || split.Epoch < 1 || split.MeanEpoch < split.Epoch {
-		t.Errorf("splits -json: transform %q, epoch %d, mean heads' epoch %d, in\n%s", split.Transform, split.Epoch, split.MeanEpoch, stdout)
+	if (split.Transform != "none" && split.Transform != "log") || split.Epoch < 1 || split.MeanEpoch < split.Epoch || split.Precision != "float32" {
+		t.Errorf("splits -json: transform %q, epoch %d, mean heads' epoch %d, precision %q (want float32, the default), in\n%s", split.Transform, split.Epoch, split.MeanEpoch, split.Precision, stdout)
 	}
 	for _, tc := range []struct{ text, want string }{
 		{"0,1,x\n", `"x" is not a new row number`},
@@ -185,7 +190,8 @@ func TestAutoFitMatchesTrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := gcp.Config{Inputs: enc.Inputs(), Members: 1, Hidden: []int{8}, Seed: 1}
-	m, res, err := gcp.AutoFit(cfg, gcp.TrainConfig{Seed: 1}, rows.X, rows.Y, gcp.AutoOptions{MaxEpochs: 30, Seed: 1})
+	// In float32, train's default for a table float32 holds faithfully.
+	m, res, err := gcp.AutoFit(cfg, gcp.TrainConfig{Seed: 1}, convert[float32](rows.X), convert[float32](rows.Y), gcp.AutoOptions{MaxEpochs: 30, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func repro(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := fitsFloat32(tab, allRows(tab.Rows()), allRows(len(tab.Header))); err != nil {
+	if err := fitsFloat32(tab, *target, x, y); err != nil {
 		return err
 	}
 	n := len(y)

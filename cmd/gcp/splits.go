@@ -74,6 +74,11 @@ type splitScores struct {
 	Transform     string  `json:"transform,omitempty"`  // the target transform the split's model works in
 	VarScale      float64 `json:"var_scale"`
 	Seconds       float64 `json:"seconds"`
+	// Precision is what the networks trained in, float32 or float64; ""
+	// for a Bayesian comparator, which has no choice. note says why, as
+	// gcp train's summary does.
+	Precision string `json:"precision,omitempty"`
+	note      string
 }
 
 // splits runs the standard benchmark's fixed splits of a data file.
@@ -133,6 +138,7 @@ func splits(args []string, stdout, stderr io.Writer) error {
 	}
 	var res []splitScores
 	start := time.Now()
+	notes := precisionNotes{w: stderr}
 	for i, train := range trains {
 		t0 := time.Now()
 		var s splitScores
@@ -146,6 +152,7 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		}
 		s.Seconds = math.Round(time.Since(t0).Seconds()*1000) / 1000
 		res = append(res, s)
+		notes.add(i, s.note)
 		if *asJSON {
 			b, _ := json.Marshal(struct {
 				Split int `json:"split"`
@@ -245,12 +252,44 @@ func runSplit(ctx context.Context, c *command, rf *recipeFlags, tab *table.Table
 	if err != nil {
 		return splitScores{}, err
 	}
+	f32, note, err := rf.precision(td)
+	if err != nil {
+		return splitScores{}, err
+	}
 	job := rf.job(c, td)
 	test := tab.Select(eval)
-	if *rf.f32 {
-		return trainAndScore[float32](ctx, job, test, k)
+	var s splitScores
+	if f32 {
+		s, err = trainAndScore[float32](ctx, job, test, k)
+	} else {
+		s, err = trainAndScore[float64](ctx, job, test, k)
 	}
-	return trainAndScore[float64](ctx, job, test, k)
+	s.Precision, s.note = precisionName(f32), note
+	return s, err
+}
+
+// precisionName returns "float32" or "float64".
+func precisionName(f32 bool) string {
+	if f32 {
+		return "float32"
+	}
+	return "float64"
+}
+
+// precisionNotes writes, on w, the precision each split trained in and
+// why (recipeFlags.precision's line) where it differs from the split
+// before's: once for a data set whose splits all decide alike.
+type precisionNotes struct {
+	w    io.Writer
+	last string
+}
+
+// add notes that split i trained as note says.
+func (p *precisionNotes) add(i int, note string) {
+	if note != p.last {
+		fmt.Fprintf(p.w, "split %d %s\n", i, note)
+		p.last = note
+	}
 }
 
 func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *table.Table, k int) (splitScores, error) {

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -149,11 +147,12 @@ within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 		job.term = stderr
 	}
 	start := time.Now()
+	f32, precision, err := rf.precision(td)
+	if err != nil {
+		return err
+	}
 	var res fitResult
-	if *rf.f32 {
-		if err := fitsFloat32(tab, td.rows, numericColumns(tab, td.enc)); err != nil {
-			return err
-		}
+	if f32 {
 		res, err = fitAndSave[float32](ctx, job, dst)
 	} else {
 		res, err = fitAndSave[float64](ctx, job, dst)
@@ -161,6 +160,7 @@ within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 	if err != nil {
 		return interrupted(ctx, err, "training", *out)
 	}
+	res.precision = precision
 	fmt.Fprintf(stderr, "target transform %s\n", res.transform)
 	res.summarize(stderr, rf.meth.String(), *out, time.Since(start))
 	return nil
@@ -176,18 +176,6 @@ func readSplit(d dialectFlags, path, target string) (tab *table.Table, x, y []fl
 	}
 	x, y, err = tab.Split(target)
 	return tab, x, y, err
-}
-
-// numericColumns returns the columns of tab that enc takes as numbers,
-// and the target's.
-func numericColumns(tab *table.Table, enc *gcp.Encoding) []int {
-	cols := targetColumns(tab, enc.Target())
-	for _, c := range enc.Columns() {
-		if c.Kind == gcp.Numeric {
-			cols = append(cols, slices.Index(tab.Header, c.Name))
-		}
-	}
-	return cols
 }
 
 // trainingError wraps an error of Fit, with a hint for one that
@@ -222,36 +210,6 @@ func convert[T, S gcp.Float](v []S) []T {
 		out[i] = T(f)
 	}
 	return out
-}
-
-// fitsFloat32 returns an error naming the first number in the given
-// rows and columns of tab that overflows float32, or else the first such
-// column whose largest magnitude is below float32's smallest normal
-// number, 2⁻¹²⁶ ≈ 1.2e-38: float32 would flush its values to 0 or keep
-// only a few of their digits, where it keeps 24 bits of every other
-// column's largest value. (Tiny values beside larger ones in their
-// column are flushed too, but by less than float32 rounds the larger
-// ones, so standardization loses nothing.) Missing values are skipped;
-// the columns hold numbers (the training data's encoding parsed them).
-func fitsFloat32(tab *table.Table, rows, cols []int) error {
-	largest := make([]float64, len(tab.Header))
-	for _, i := range rows {
-		for _, j := range cols {
-			v, _, _ := tab.Number(i, j)
-			if math.Abs(v) > math.MaxFloat32 {
-				return fmt.Errorf("%s: line %d, column %d (%s): %g overflows float32; train with -float64",
-					tab.File, tab.Line(i), j+1, tab.Header[j], v)
-			}
-			largest[j] = max(largest[j], math.Abs(v))
-		}
-	}
-	for j, v := range largest {
-		if v > 0 && v < 0x1p-126 {
-			return fmt.Errorf("%s: column %d (%s): its largest magnitude %g is below float32's smallest normal number, 2⁻¹²⁶ ≈ 1.2e-38, so float32 would flush its values to 0; train with -float64",
-				tab.File, j+1, tab.Header[j], v)
-		}
-	}
-	return nil
 }
 
 // parseOptimizer returns the optimizer called name.
