@@ -134,8 +134,8 @@ columns (L for each level of -levels: lo95_cal for 0.95, lo97.5_cal for
                   the model's own uncertainty; 0 for a single GCP network
   disagreement    sd_epistemic over the aleatoric sd, the noise
 Numbers have the digits the model has: the shortest decimal that reads
-back as the same float64, or as the same float32 for a model trained with
--float32.
+back as the same float32 for a model trained in float32 (train's
+default), or as the same float64 for one trained in float64.
 
 -format json writes JSON Lines instead: one object per row and line, its
 keys the column names above, its values JSON numbers (the -id field a

@@ -38,6 +38,11 @@ holds out a tenth of its rows, drawn from -seed, as a stand-in test set
 and trains on the rest, so that a recipe can be compared without looking
 at test data.
 
+Each split trains in float32 or float64 as gcp train decides on its
+training rows; the first split, and any that decides otherwise than the
+one before, says which and why on stderr (with -json, every split's
+object gives it as "precision").
+
 With -target a,b,c, each split trains a model of several targets as gcp
 train -target does, and its held-out rows are scored as gcp eval scores
 such a model: per target RMSE:t, NLL:t, CRPS:t and cov95-cal:t, then
