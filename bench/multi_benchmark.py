@@ -115,7 +115,12 @@ its error and no splits.
 Results: bench/multi_results.jsonl, one JSON line per data set and method
 (a later run replaces the earlier record of the same pair), with the
 commit, whether the work tree had uncommitted changes, the command
-template, the Go version, the time it started and the wall time.
+template, the flags added to every gcp train (train_flags), the Go
+version, the time it started and the wall time. --float64 adds -float64
+to every gcp train: the records without train_flags trained with zero
+flags when gcp train's default was float64, so --float64 reproduces
+them; without it gcp train trains in float32 unless a column needs
+float64.
 
 How long (CPU seconds of `gcp train` a split, measured on a 2-core AMD
 Zen 4 shared with other work; bench/multi_results.jsonl records each
@@ -132,7 +137,7 @@ product, 320 one-target models of about 40 s each, has not been run
 
 Usage (relative paths are taken from the repository root):
     python3 bench/multi_benchmark.py [--datasets slump,jura,...] [--n N]
-        [--method product] [--out bench/multi_results.jsonl] [--render-only]
+        [--method product] [--float64] [--out bench/multi_results.jsonl] [--render-only]
     python3 bench/multi_benchmark.py --make-splits   # once; refuses to overwrite
 """
 import argparse
@@ -214,9 +219,16 @@ class Refused(Exception):
     """gcp train refused the data (its message is the exception's)."""
 
 
+# Flags added to every gcp train: ["-float64"] with --float64.
+TRAIN_FLAGS = []
+
+
 def gcp(exe, args, cwd):
-    """Runs gcp with args in cwd and returns its stdout; a failure raises
-    Refused with gcp's last stderr line for train, else stops the script."""
+    """Runs gcp with args in cwd (train with TRAIN_FLAGS added) and returns
+    its stdout; a failure raises Refused with gcp's last stderr line for
+    train, else stops the script."""
+    if args[0] == "train":
+        args = [*args, *TRAIN_FLAGS]
     r = subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True)
     if r.returncode != 0:
         msg = (r.stderr.strip().splitlines() or ["(no message)"])[-1]
@@ -638,6 +650,8 @@ def run_set(exe, name, n, method):
                              ":(exclude)bench/multi_results.jsonl")),
            "go": git_go_version(), "cpus": os.cpu_count(), "started": started,
            "wall_seconds": round(time.monotonic() - t0, 1), "grid": GRID, "draws": DRAWS}
+    if method in COMMANDS:  # a gcp method, not a script's
+        rec["train_flags"] = TRAIN_FLAGS
     if refused:
         rec["refused"] = refused
     else:
@@ -713,6 +727,8 @@ def main():
     ap.add_argument("--n", type=int, default=0, help="run only the first N splits")
     ap.add_argument("--method", default="product", help="one of " + ", ".join(METHODS))
     ap.add_argument("--out", default="bench/multi_results.jsonl")
+    ap.add_argument("--float64", action="store_true",
+                    help="train in float64 (adds -float64 to gcp train), as the records before the float32 default did")
     ap.add_argument("--make-splits", action="store_true", help="draw and write the splits (once), then stop")
     ap.add_argument("--render-only", action="store_true", help="print the table from the results file")
     args = ap.parse_args()
@@ -732,6 +748,8 @@ def main():
     if args.make_splits:
         make_splits(names)
         return
+    if args.float64:
+        TRAIN_FLAGS.append("-float64")
     out = args.out if os.path.isabs(args.out) else os.path.join(ROOT, args.out)
     records = load_jsonl(out, key=lambda r: (r["dataset"], r["method"]))
     if not args.render_only:

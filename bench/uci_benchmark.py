@@ -10,8 +10,10 @@ with no other flag (the automatic recipe, which trains an ensemble of five
 GCP networks, on the 20 standard train/test splits of data/uci/splits;
 `--n N` adds `-n N` to run only the first N splits, for a quick check;
 `--members K` adds `-members K`, e.g. 1 for the single network, and
-writes bench/uci_results_membersK.jsonl; `--float32` adds `-float32`
-and writes bench/uci_results_float32.jsonl). Each data set's run is stored as one JSON line
+writes bench/uci_results_membersK.jsonl; `--float64` adds `-float64`
+and writes bench/uci_results_float64.jsonl: the zero-flag command trains
+in float32 unless a column needs float64, and the five sets need none).
+Each data set's run is stored as one JSON line
 in the results file: every per-split object, the summary object, the git
 commit (and whether the work tree had uncommitted changes), the command, the
 Go version and the wall time. A new run of a data set replaces its older
@@ -69,7 +71,7 @@ the log-likelihood):
 
 Usage (from anywhere; relative paths are taken from the repository root):
     python3 bench/uci_benchmark.py [--datasets boston,concrete,kin8nm,power,yacht]
-        [--n N] [--out bench/uci_results.jsonl] [--render-only]
+        [--n N] [--members K] [--float64] [--out bench/uci_results.jsonl] [--render-only]
 """
 import argparse
 import datetime
@@ -174,7 +176,7 @@ def run_all(args, records):
         print(f"go build -o {exe} ./cmd/gcp", file=sys.stderr, flush=True)
         subprocess.run(["go", "build", "-o", exe, "./cmd/gcp"], cwd=ROOT, check=True)
         for ds in args.datasets:
-            records[ds] = run_one(exe, ds, args.n, args.members, ["-float32"] if args.float32 else [])
+            records[ds] = run_one(exe, ds, args.n, args.members, ["-float64"] if args.float64 else [])
             save(args.out, records)
     total = time.monotonic() - t0
     print(f"This run: {len(args.datasets)} data sets, {total:.0f} s wall time "
@@ -238,7 +240,7 @@ def architectures(r):
 def render(args, records, pub):
     """Prints the tables and the verdicts; returns False if any target is FAIL."""
     shown = [ds for ds in DATASETS if ds in args.datasets]
-    flags = " ".join(([f"-members {args.members}"] if args.members else []) + (["-float32"] if args.float32 else [])) or "no flag"
+    flags = " ".join(([f"-members {args.members}"] if args.members else []) + (["-float64"] if args.float64 else [])) or "no flag"
     print(f"\n**UCI benchmark: `gcp splits` with {flags} vs published results** "
           f"(ours: mean ± SE over the splits; published: RMSE / NLL as printed)\n")
     head = ["Data set", "Splits", "RMSE", "NLL (Student-t)", "NLL (calibrated)", "95% cover (calibrated)",
@@ -333,8 +335,9 @@ def main():
                     "or bench/uci_results_membersK.jsonl with --members K")
     ap.add_argument("--members", type=int, default=0,
                     help="networks per model (passes -members K; default: no flag, gcp's default of 5)")
-    ap.add_argument("--float32", action="store_true",
-                    help="train in float32 (passes -float32); default results file bench/uci_results_float32.jsonl")
+    ap.add_argument("--float64", action="store_true",
+                    help="train in float64 (passes -float64; the command's default is float32); "
+                    "default results file bench/uci_results_float64.jsonl")
     ap.add_argument("--render-only", action="store_true", help="re-render from the results file")
     args = ap.parse_args()
     args.datasets = [d for d in args.datasets.split(",") if d]
@@ -346,7 +349,7 @@ def main():
     if args.members < 0:
         ap.error("--members must be positive")
     if not args.out:
-        args.out = "bench/uci_results" + (f"_members{args.members}" if args.members else "") + ("_float32" if args.float32 else "") + ".jsonl"
+        args.out = "bench/uci_results" + (f"_members{args.members}" if args.members else "") + ("_float64" if args.float64 else "") + ".jsonl"
     if not os.path.isabs(args.out):
         args.out = os.path.join(ROOT, args.out)
     with open(os.path.join(ROOT, "bench", "uci_published.json")) as f:
