@@ -93,18 +93,22 @@ func trainZeroFlags(t *testing.T, data string) (string, string) {
 	return model, stderr
 }
 
-// predictColumns runs gcp predict and returns its columns by name.
+// predictColumns runs gcp predict and returns its columns by name, each
+// number read as the model's type reads it: the float32 or float64 that
+// the shortest text predict writes stands for, by the element size in
+// the model's header.
 func predictColumns(t *testing.T, model, data string) map[string][]float64 {
 	t.Helper()
 	stdout, _, err := gcpRun("predict", "-model", model, "-data", data)
 	if err != nil {
 		t.Fatalf("predict %s: %v", data, err)
 	}
+	bits := storedBits([]byte(filetest.Read(t, model)))
 	recs := readCSV(t, stdout)
 	cols := map[string][]float64{}
 	for _, rec := range recs[1:] {
 		for j, f := range rec {
-			v, err := strconv.ParseFloat(f, 64)
+			v, err := strconv.ParseFloat(f, bits)
 			if err != nil {
 				t.Fatalf("predict wrote %q", f)
 			}
@@ -375,9 +379,7 @@ func TestLogTargetCoverage(t *testing.T) {
 // PredictRecord on the same row with decimal points) gets what gcp
 // predict writes, bit for bit in float32: the model trained in float32,
 // the default, and predict writes the shortest representation that
-// parses back to the same float32 (its float64 reading rounds back to
-// it: the text lies inside the float32's rounding interval, whose ends
-// are float64s). A short training
+// parses back to the same float32. A short training
 // (-members 1, -epochs 50) does, so that the emulated CI legs run it
 // too.
 func TestRecordMatchesCLI(t *testing.T) {
@@ -431,7 +433,7 @@ func TestRecordMatchesCLI(t *testing.T) {
 		loCal, hiCal, _ := p.CalibratedInterval(0.95)
 		for name, v := range map[string]float64{"mean": p.Mean, "sd_student_t": math.Sqrt(p.Var), "sd_corrected": math.Sqrt(p.VarCorrected),
 			"lo95_student_t": lo, "hi95_student_t": hi, "lo95_cal": loCal, "hi95_cal": hiCal, "input_z": p.InputZ} {
-			if float32(v) != float32(cols[name][i]) {
+			if math.Float64bits(float64(float32(v))) != math.Float64bits(cols[name][i]) {
 				t.Fatalf("row %d: %s %v from the record, %v from gcp predict", i+1, name, v, cols[name][i])
 			}
 		}
