@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -98,6 +99,13 @@ func TestPrecisionGuard(t *testing.T) {
 		{name: "text", column: "kind", special: func(i int, _ *rand.Rand) string { return []string{"x", "y", "z"}[i%3] }, f32: true},
 		{name: "a value beyond float32", column: "big", special: func(i int, _ *rand.Rand) string { return fmt.Sprint(1e39 * float64(i%2)) },
 			note: "trained in float64: column big holds 1e+39 (line 3), beyond float32's range"},
+		// 2¹²⁷ is a float32, but 2¹²⁷ over a scale of about 0.03 is not.
+		{name: "beyond float32 once standardized", column: "far", special: func(i int, _ *rand.Rand) string {
+			if i == 7 {
+				return fmt.Sprint(math.Ldexp(1, 127))
+			}
+			return fmt.Sprint(0.01 * float64(i%10))
+		}, note: "trained in float64: column far spans 0 to 1.7e+38, beyond float32's range once standardized"},
 		{name: "below float32's normals", column: "tiny", special: func(i int, _ *rand.Rand) string { return fmt.Sprint(1e-40 * float64(i%5)) },
 			note: "trained in float64: column tiny's values, at most 4e-40 in magnitude, lie below float32's smallest normal number"},
 		// Explicit flags win: -float32 keeps float32 and says why it
