@@ -32,7 +32,7 @@ func multiSplits(ctx context.Context, c *command, rf *recipeFlags, tab *table.Ta
 			return splitError(ctx, i, err)
 		}
 		res = append(res, lines)
-		notes.add(i, fr.precision)
+		notes.add(i, precisionName(fr.f32), fr.precision)
 		a, secs := fr.auto, math.Round(time.Since(t0).Seconds()*1000)/1000
 		if out.json {
 			rec := map[string]any{"split": i, "lr": a.LearningRate, "dropout": a.Dropout, "epoch": a.Epoch, "mean_epoch": a.MeanEpoch, "seconds": secs, "logged": loggedTargets(names, a.Transforms), "precision": precisionName(fr.f32)}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 
@@ -151,6 +152,32 @@ func (f *recipeFlags) precision(td trainingData) (f32 bool, note string, err err
 		note += fmt.Sprintf("; %d more columns too", len(short)-1)
 	}
 	return false, note, nil
+}
+
+// precisionName returns "float32" or "float64".
+func precisionName(f32 bool) string {
+	if f32 {
+		return "float32"
+	}
+	return "float64"
+}
+
+// precisionNotes writes on w why a split trained in its precision
+// (recipeFlags.precision's line) for the first split and each whose
+// precision differs from the split before's: once for a data set whose
+// splits all decide alike, though the figures of a reason differ a little
+// from split to split.
+type precisionNotes struct {
+	w    io.Writer
+	last string // the precision of the split before, "" before the first
+}
+
+// add notes that split i trained in precision, as note says why.
+func (p *precisionNotes) add(i int, precision, note string) {
+	if precision != p.last {
+		fmt.Fprintf(p.w, "split %d %s\n", i, note)
+		p.last = precision
+	}
 }
 
 // fitsFloat32 returns the error of the first value of the features x

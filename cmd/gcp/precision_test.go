@@ -196,3 +196,17 @@ func TestUCISetsTrainInFloat32(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecisionNotes: gcp splits says why the first split trained in its
+// precision, and again only where a split's precision differs from the
+// one before's, not where a reason's figures do.
+func TestPrecisionNotes(t *testing.T) {
+	var b strings.Builder
+	notes := precisionNotes{w: &b}
+	for i, s := range [][2]string{{"float64", "ts 6.4e+04"}, {"float64", "ts 5.7e+04"}, {"float32", "default"}, {"float32", "default"}, {"float64", "ts 6e+04"}} {
+		notes.add(i, s[0], s[1])
+	}
+	if want := "split 0 ts 6.4e+04\nsplit 2 default\nsplit 4 ts 6e+04\n"; b.String() != want {
+		t.Errorf("notes %q, want %q", b.String(), want)
+	}
+}

@@ -157,7 +157,9 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		}
 		s.Seconds = math.Round(time.Since(t0).Seconds()*1000) / 1000
 		res = append(res, s)
-		notes.add(i, s.note)
+		if s.Precision != "" {
+			notes.add(i, s.Precision, s.note)
+		}
 		if *asJSON {
 			b, _ := json.Marshal(struct {
 				Split int `json:"split"`
@@ -271,30 +273,6 @@ func runSplit(ctx context.Context, c *command, rf *recipeFlags, tab *table.Table
 	}
 	s.Precision, s.note = precisionName(f32), note
 	return s, err
-}
-
-// precisionName returns "float32" or "float64".
-func precisionName(f32 bool) string {
-	if f32 {
-		return "float32"
-	}
-	return "float64"
-}
-
-// precisionNotes writes, on w, the precision each split trained in and
-// why (recipeFlags.precision's line) where it differs from the split
-// before's: once for a data set whose splits all decide alike.
-type precisionNotes struct {
-	w    io.Writer
-	last string
-}
-
-// add notes that split i trained as note says.
-func (p *precisionNotes) add(i int, note string) {
-	if note != p.last {
-		fmt.Fprintf(p.w, "split %d %s\n", i, note)
-		p.last = note
-	}
 }
 
 func trainAndScore[T gcp.Float](ctx context.Context, job fitJob, test *table.Table, k int) (splitScores, error) {
