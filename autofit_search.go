@@ -76,6 +76,9 @@ type search[T Float] struct {
 	quanta        []float64
 	xMean, xScale []float64
 	yMean, yScale float64
+	// inputBound is the bound on the standardized inputs that the
+	// training rows call for, 0 for none.
+	inputBound float64
 	// targets is the standardization of each target of a model of
 	// several targets (Config.Targets ≥ 2), nil for one.
 	targets             *targetMaps
@@ -137,12 +140,12 @@ func newSearch[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []
 	// rows as Fit would, so that their held-out NLLs are comparable.
 	if s.cfg.targets() > 1 {
 		var err error
-		s.xMean, s.xScale, s.targets, err = learnMultiStandardization(s.trainRows)
+		s.xMean, s.xScale, s.inputBound, s.targets, err = learnMultiStandardization(s.trainRows)
 		s.yMean, s.yScale = 0, 1
 		return s, err
 	}
 	var err error
-	s.xMean, s.xScale, s.yMean, s.yScale, err = learnStandardization(s.trainRows)
+	s.xMean, s.xScale, s.yMean, s.yScale, s.inputBound, err = learnStandardization(s.trainRows)
 	return s, err
 }
 
@@ -437,12 +440,11 @@ func finishRun[T Float, P any](s *search[T], win *candidate[T], predict func(*Mo
 // of win's at slower learning rates (slowerRates). The search's one
 // network of the winning settings survived its initial weights, and five
 // networks of other weights need not: on one of the oes97 data set's
-// splits (300 rows, 263 features of counts, 16 targets) some inputs
-// standardize into the hundreds, a fresh member's joint density of a row
-// underflows to zero, and the ensemble's first step was refused at every
-// learning rate of the grid; on the same split, one target alone
-// (Physician Assistants) diverged with every runner-up's settings and
-// at 0.0003, and trained at 0.0001. It returns the candidate whose
+// splits (300 rows, 263 features of counts, 16 targets), before inputs
+// were bounded (boundedInput), some standardized into the thousands, a
+// fresh member's joint density of a row underflowed to zero, and the
+// ensemble's first step was refused at every learning rate of the grid.
+// It returns the candidate whose
 // settings trained the ensemble, the settings that diverged before it,
 // the ensemble's run and its folds (nil with a calibration split); the
 // error is the last attempt's. Where win's ensemble trains, nothing
@@ -662,6 +664,7 @@ func (s *search[T]) trainer(c *candidate[T], members int) (*Trainer[T], error) {
 	if err := m.SetStandardization(s.xMean, s.xScale, s.yMean, s.yScale); err != nil {
 		return nil, err
 	}
+	m.ext.inputBound = s.inputBound
 	if s.targets != nil {
 		m.ext.targets = s.targets // replaced, never changed: the runs share it
 	}

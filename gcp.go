@@ -408,13 +408,14 @@ func mcDropoutMasks[T Float](cfg Config, l *layout) []T {
 }
 
 // resetStandardization sets the identity maps of a new model: centres 0,
-// scales 1, not yet standardized.
+// scales 1, not yet standardized, no bound on the inputs.
 func (m *Model[T]) resetStandardization() {
 	clear(m.xMean)
 	for j := range m.xScale {
 		m.xScale[j], m.xInvScale[j] = 1, 1
 	}
 	m.yMean, m.yScale, m.standardized = 0, 1, false
+	m.ext.inputBound = 0
 	if t := m.ext.targets; t != nil {
 		m.ext.targets = identityTargets(len(t.scales))
 	}
@@ -438,6 +439,9 @@ type extensions struct {
 	// transforms is each of several targets' transform
 	// (Model.TargetTransforms), all TransformNone where none is.
 	transforms [maxTargets]TargetTransform
+	// inputBound is the bound on the standardized inputs (inputbound.go),
+	// 0 for none.
+	inputBound float64
 }
 
 // jointRegion is what a model of several targets keeps of its joint

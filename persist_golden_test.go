@@ -208,6 +208,20 @@ var goldenFiles = []struct {
 			return m
 		},
 	},
+	{
+		name: "model_v5_bound_float64.gcpm",
+		// A row within the bound and one far beyond it: x₀ = 1e4 lies
+		// thousands of robust scales from the median.
+		inputs: [][]float64{{0.5, -1}, {1e4, 0.25}},
+		build: func(t *testing.T) interface{ MarshalBinary() ([]byte, error) } {
+			// A GCP network with the input-bound section (tag 7) alone,
+			// bound 50: version 5, which releases that know no bound
+			// refuse as newer.
+			m := persistFitted[float64](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 71})
+			goldenMust(t, m.SetInputBound(50))
+			return m
+		},
+	},
 }
 
 func goldenMust(t *testing.T, err error) {
@@ -242,14 +256,16 @@ type goldenExpect struct {
 	Target                      string
 	Features                    []string
 	XMinBits, XMaxBits          []uint64
-	// Version 5 only: the target transform, the encoding's columns and
-	// the conformal calibration's rows and order statistics.
-	Transform     TargetTransform
-	Columns       []Column
-	ConformalRows int
-	ConformalBits []uint64
-	Params        []uint64
-	Preds         []goldenPrediction
+	// Version 5 only: the target transform, the encoding's columns, the
+	// conformal calibration's rows and order statistics, and the input
+	// bound.
+	Transform      TargetTransform
+	Columns        []Column
+	ConformalRows  int
+	ConformalBits  []uint64
+	InputBoundBits uint64
+	Params         []uint64
+	Preds          []goldenPrediction
 }
 
 type goldenPrediction struct {
@@ -376,6 +392,7 @@ func goldenExpectOf[T Float](t *testing.T, name string, m *Model[T], inputs [][]
 	if c := m.ext.conformal; c != nil {
 		e.ConformalRows, e.ConformalBits = c.n, bits(c.q)
 	}
+	e.InputBoundBits = math.Float64bits(m.ext.inputBound)
 	for _, v := range m.params {
 		e.Params = append(e.Params, persistBits(v))
 	}
@@ -487,6 +504,9 @@ func formatGolden(w *strings.Builder, e goldenExpect) {
 	}
 	if e.ConformalRows > 0 {
 		fmt.Fprintf(w, "conformal %d %s\n", e.ConformalRows, list(e.ConformalBits))
+	}
+	if e.InputBoundBits != 0 {
+		fmt.Fprintf(w, "inputbound %#x\n", e.InputBoundBits)
 	}
 	for _, p := range e.Params {
 		fmt.Fprintf(w, "param %#x\n", p)
@@ -627,6 +647,8 @@ func parseGoldenLine(e *goldenExpect, key string, f []string) error {
 		e.Members = int(nums[0])
 	case "transform":
 		e.Transform = TargetTransform(nums[0])
+	case "inputbound":
+		e.InputBoundBits = nums[0]
 	case "ymean":
 		e.YMeanBits = nums[0]
 	case "yscale":

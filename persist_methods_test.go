@@ -35,6 +35,7 @@ func fuzzSeedsV5(t testing.TB) [][]byte {
 		{1, func(e *extensions) { e.transform = TransformLog }},
 		{enc.Inputs(), func(e *extensions) { e.encoding = enc }},
 		{1, func(e *extensions) { e.conformal = thinScores([]float64{0.5, 1, 2}) }},
+		{2, func(e *extensions) { e.inputBound = 50 }},
 		{enc.Inputs(), func(e *extensions) {
 			e.transform, e.encoding, e.conformal = TransformLog, enc, thinScores([]float64{0.25, 3})
 		}},

@@ -56,6 +56,7 @@ const (
 	sectionTargets    = 4 // several targets' standardization (Config.Targets)
 	sectionRegion     = 5 // several targets' joint region (jointRegion)
 	sectionTransforms = 6 // several targets' transforms (Model.TargetTransforms)
+	sectionInputBound = 7 // the bound on the standardized inputs (Model.InputBound)
 )
 
 // sectionHeaderLen is the size of a section's tag and length.
@@ -86,6 +87,7 @@ var sectionKinds = []sectionKind{
 	{sectionTargets, "targets", targetsMaxLen, appendTargets, parseTargets},
 	{sectionRegion, "joint region", regionMaxLen, appendRegion, parseRegion},
 	{sectionTransforms, "target transforms", func(int) int64 { return maxTargets }, appendTransforms, parseTransforms},
+	{sectionInputBound, "input bound", func(int) int64 { return inputBoundLen }, appendInputBound, parseInputBound},
 }
 
 // maxSectionsLen bounds the total length of the sections of a model with
@@ -583,5 +585,40 @@ func parseTransforms(p []byte, e *extensions, cfg Config) error {
 		return fmt.Errorf("%w: % x: no target transformed, which a file holds as no section", ErrFormat, p)
 	}
 	e.transforms = trs
+	return nil
+}
+
+// The input-bound section (sectionInputBound) holds the bound on a
+// model's standardized inputs (Model.InputBound):
+//
+//	offset  size  field
+//	0       8     the bound, float64, positive and finite
+//
+// A model without a bound has no such section, and is written byte for
+// byte as before it existed; a release that does not know it refuses a
+// file that has it with ErrVersion, rather than feed its network inputs
+// it was not trained on.
+
+// inputBoundLen is the length of the input-bound section's payload.
+const inputBoundLen = 8
+
+// appendInputBound appends the input-bound section's payload for e.
+func appendInputBound(b []byte, e *extensions) ([]byte, bool) {
+	if e.inputBound == 0 {
+		return b, false
+	}
+	return le.AppendUint64(b, math.Float64bits(e.inputBound)), true
+}
+
+// parseInputBound parses the input-bound section's payload into e.
+func parseInputBound(p []byte, e *extensions, _ Config) error {
+	if len(p) != inputBoundLen {
+		return fmt.Errorf("%w: %d bytes, want %d", ErrFormat, len(p), inputBoundLen)
+	}
+	b := math.Float64frombits(le.Uint64(p))
+	if !positiveFinite(b) {
+		return fmt.Errorf("%w: input bound %v, want a positive finite value", ErrNonFinite, b)
+	}
+	e.inputBound = b
 	return nil
 }

@@ -61,76 +61,85 @@ func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale flo
 	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }
 
-// standardizeRows writes rows of x, standardized, into dst, and each row's
-// InputZ into z: the largest |u| over its standardized features u
-// (m.k.standardize). It returns ErrNonFinite if x holds a NaN or ±Inf,
-// or a value that overflows T once standardized (a float32 input far
-// outside the training data's range). Checking the results finds both:
-// xInvScale is positive and not NaN, so (v − xMean)·xInvScale is NaN or
-// ±Inf for every NaN or ±Inf v.
+// standardizeRows writes rows of x, standardized and bounded (boundRows),
+// into dst, and each row's InputZ into z: the largest |u| over its
+// standardized features u before the bound (m.k.standardize), a distance
+// from the data that the bound must not hide. It returns ErrNonFinite if
+// x holds a NaN or ±Inf, or a value that overflows T once standardized
+// (a float32 input far outside the training data's range). Checking the
+// results finds both: xInvScale is positive and not NaN, so
+// (v − xMean)·xInvScale is NaN or ±Inf for every NaN or ±Inf v.
 func (m *Model[T]) standardizeRows(dst, x []T, z []float64) error {
 	d := m.cfg.Inputs
-	if !m.k.standardize(dst, x, m.xMean[:d], m.xInvScale[:d], z[:len(x)/d]) {
+	z = z[:len(x)/d]
+	if !m.k.standardize(dst, x, m.xMean[:d], m.xInvScale[:d], z) {
 		return ErrNonFinite
 	}
+	m.boundRows(dst, z)
 	return nil
 }
 
 // fitStandardization sets the standardization of every feature and of the
-// target to its median and robust scale over the rows of set
-// (learnStandardization), or returns learnStandardization's error and
-// leaves m as it was.
+// target to its median and robust scale over the rows of set, and the
+// bound on the inputs that the rows call for (learnStandardization), or
+// returns learnStandardization's error and leaves m as it was.
 func (m *Model[T]) fitStandardization(set rowSet[T]) error {
 	if set.ty > 1 {
 		return m.fitMultiStandardization(set)
 	}
-	center, scale, yCenter, yScale, err := learnStandardization(set)
+	center, scale, yCenter, yScale, bound, err := learnStandardization(set)
 	if err != nil {
 		return err
 	}
 	m.setStandardization(center, scale, yCenter, yScale)
+	m.ext.inputBound = bound
 	return nil
 }
 
 // learnStandardization returns the median and robust scale
 // (robust.CenterScale) of every feature, and of the target, over the
-// rows of set. A target scale that predictions cannot map back
+// rows of set, and the bound on the standardized inputs that the rows'
+// largest |z| calls for (learnedInputBound). A target scale that predictions cannot map back
 // (robust.TargetScaleOK), or a column whose extreme values overflow T
 // once standardized, one that spans more than float64's range about its
 // median, or a float32 column whose outliers lie beyond float32's range
 // in units of its scale, gives an error that wraps ErrNonFinite and names
 // the column.
-func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCenter, yScale float64, err error) {
-	center, scale, buf, err := learnFeatureStandardization(set)
+func learnStandardization[T Float](set rowSet[T]) (center, scale []float64, yCenter, yScale, bound float64, err error) {
+	center, scale, bound, buf, err := learnFeatureStandardization(set)
 	if err != nil {
-		return nil, nil, 0, 0, err
+		return nil, nil, 0, 0, 0, err
 	}
 	for i := range buf {
 		buf[i] = float64(set.y[set.row(i)])
 	}
 	yCenter, yScale, err = learnTargetStandardization[T](buf)
 	if err != nil {
-		return nil, nil, 0, 0, err
+		return nil, nil, 0, 0, 0, err
 	}
-	return center, scale, yCenter, yScale, nil
+	return center, scale, yCenter, yScale, bound, nil
 }
 
 // learnFeatureStandardization is the features' part of
-// learnStandardization; it also returns a scratch of one float64 per row.
-func learnFeatureStandardization[T Float](set rowSet[T]) (center, scale, buf []float64, err error) {
+// learnStandardization, bound included; it also returns a scratch of one
+// float64 per row.
+func learnFeatureStandardization[T Float](set rowSet[T]) (center, scale []float64, bound float64, buf []float64, err error) {
 	n, d := set.len(), set.d
 	buf = make([]float64, n)
 	center, scale = make([]float64, d), make([]float64, d)
+	var reach float64 // the largest |z| of the rows
 	for j := 0; j < d; j++ {
 		for i := range buf {
 			buf[i] = float64(set.x[set.row(i)*d+j])
 		}
 		center[j], scale[j] = robust.CenterScale(buf)
 		if err := robust.Standardizable[T](buf[0], buf[n-1], center[j], scale[j]); err != nil {
-			return nil, nil, nil, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
+			return nil, nil, 0, nil, fmt.Errorf("%w: feature %d: %v", ErrNonFinite, j, err)
 		}
+		// buf is sorted: its ends lie farthest from the centre.
+		reach = max(reach, (center[j]-buf[0])/scale[j], (buf[n-1]-center[j])/scale[j])
 	}
-	return center, scale, buf, nil
+	return center, scale, learnedInputBound(reach), buf, nil
 }
 
 // learnTargetStandardization returns the median and robust scale of the
@@ -297,26 +306,26 @@ func (m *Model[T]) logTargetScale() float64 {
 }
 
 // fitMultiStandardization is fitStandardization for a set of several
-// targets per row: the features' maps as for one target, and each
-// target's median and robust scale (learnTargetStandardization).
+// targets per row: the features' maps and bound as for one target, and
+// each target's median and robust scale (learnTargetStandardization).
 func (m *Model[T]) fitMultiStandardization(set rowSet[T]) error {
-	center, scale, targets, err := learnMultiStandardization(set)
+	center, scale, bound, targets, err := learnMultiStandardization(set)
 	if err != nil {
 		return err
 	}
 	m.setStandardization(center, scale, 0, 1)
-	m.ext.targets = targets
+	m.ext.targets, m.ext.inputBound = targets, bound
 	return nil
 }
 
 // learnMultiStandardization returns the median and robust scale of every
-// feature (learnFeatureStandardization) and of each target
-// (learnTargetStandardization) over the rows of set, which hold several
-// targets a row.
-func learnMultiStandardization[T Float](set rowSet[T]) (center, scale []float64, targets *targetMaps, err error) {
-	center, scale, buf, err := learnFeatureStandardization(set)
+// feature and the inputs' bound (learnFeatureStandardization), and those
+// of each target (learnTargetStandardization), over the rows of set,
+// which hold several targets a row.
+func learnMultiStandardization[T Float](set rowSet[T]) (center, scale []float64, bound float64, targets *targetMaps, err error) {
+	center, scale, bound, buf, err := learnFeatureStandardization(set)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, 0, nil, err
 	}
 	d := set.ty
 	targets = &targetMaps{means: make([]float64, d), scales: make([]float64, d)}
@@ -325,8 +334,8 @@ func learnMultiStandardization[T Float](set rowSet[T]) (center, scale []float64,
 			buf[i] = float64(set.y[set.row(i)*d+j])
 		}
 		if targets.means[j], targets.scales[j], err = learnTargetStandardization[T](buf); err != nil {
-			return nil, nil, nil, fmt.Errorf("target %d: %w", j, err)
+			return nil, nil, 0, nil, fmt.Errorf("target %d: %w", j, err)
 		}
 	}
-	return center, scale, targets, nil
+	return center, scale, bound, targets, nil
 }
