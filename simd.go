@@ -26,8 +26,8 @@ type kernelSet[T Float] struct {
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
-	standardize           func(u, x []T, mean, inv, z []float64) bool    // rows of len(mean) features, len(z) of them
-	dropoutMask           func(src *pcg, p float64, mask, act, drop []T) // dropoutVia
+	standardize           func(u, x []T, mean, inv, z []float64) bool         // rows of len(mean) features, len(z) of them
+	dropoutMask           func(src *splitMix, p float64, mask, act, drop []T) // dropoutVia
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -65,8 +65,8 @@ func genericKernels[T Float]() *kernelSet[T] {
 // units, by k.mulTo. The AVX-512 table replaces it with one kernel that
 // writes both as it draws (dropoutMaskAVX512), so that the mask is not
 // read back in a pass of its own.
-func dropoutVia[T Float](k *kernelSet[T]) func(src *pcg, p float64, mask, act, drop []T) {
-	return func(src *pcg, p float64, mask, act, drop []T) {
+func dropoutVia[T Float](k *kernelSet[T]) func(src *splitMix, p float64, mask, act, drop []T) {
+	return func(src *splitMix, p float64, mask, act, drop []T) {
 		dropoutMaskGeneric(src, p, mask)
 		k.mulTo(drop[:len(mask)], act[:len(mask)], mask)
 	}

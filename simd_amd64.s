@@ -25156,40 +25156,53 @@ standardizeF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32, act *float32, drop *float32)
+// func dropoutMaskF32AVX512(groups int, mask *float32, state uint64, cut uint64, keep float32, act *float32, drop *float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F
-TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-64
+TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
-	MOVQ         lanes+16(FP), SI
-	MOVQ         act+48(FP), R8
-	MOVQ         drop+56(FP), R9
-	MOVQ         jump+24(FP), AX
-	VMOVDQU64    (SI), Z0
-	VMOVDQU64    64(SI), Z1
-	VPBROADCASTQ (AX), Z2
-	VPBROADCASTQ 8(AX), Z3
-	VPBROADCASTQ 16(AX), Z4
-	VPBROADCASTQ 24(AX), Z5
-	VPSRLQ       $0x20, Z2, Z6
-	MOVL         $0xffffffff, AX
-	VPBROADCASTQ AX, Z7
-	MOVQ         $0xda942042e4dd58b5, AX
-	VPBROADCASTQ AX, Z8
-	MOVL         $0x00000001, AX
-	VPBROADCASTQ AX, Z9
-	MOVQ         cut+32(FP), AX
+	MOVQ         act+40(FP), R8
+	MOVQ         drop+48(FP), R9
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	VPBROADCASTQ AX, Z1
+	MOVQ         state+16(FP), BX
+	ADDQ         AX, BX
+	VPBROADCASTQ BX, Z0
+	MOVL         $0x000000ff, AX
+	KMOVB        AX, K1
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	VPSLLQ       $0x03, Z1, Z1
+	MOVQ         $0xbf58476d1ce4e5b9, AX
+	VPBROADCASTQ AX, Z2
+	MOVQ         $0x94d049bb133111eb, AX
+	VPBROADCASTQ AX, Z3
+	MOVQ         cut+24(FP), AX
 	VPBROADCASTW AX, Z10
-	VBROADCASTSS keep+40(FP), Z11
+	VBROADCASTSS keep+32(FP), Z11
 
 dropoutMaskF32AVX512_group:
-	VPSRLQ    $0x20, Z0, Z12
-	VPXORQ    Z12, Z0, Z12
-	VPMULLQ   Z8, Z12, Z12
-	VPSRLQ    $0x30, Z12, Z13
+	VPSRLQ    $0x1e, Z0, Z12
+	VPXORQ    Z0, Z12, Z12
+	VPMULLQ   Z2, Z12, Z12
+	VPSRLQ    $0x1b, Z12, Z13
 	VPXORQ    Z13, Z12, Z12
-	VPORQ     Z9, Z1, Z13
-	VPMULLQ   Z13, Z12, Z12
+	VPMULLQ   Z3, Z12, Z12
+	VPSRLQ    $0x1f, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPADDQ    Z1, Z0, Z0
 	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPS.Z Z11, K1, Z13
 	VMOVUPS   Z13, (DI)
@@ -25204,79 +25217,57 @@ dropoutMaskF32AVX512_group:
 	ADDQ      $0x00000080, R8
 	ADDQ      $0x00000080, R9
 	DECQ      CX
-	JZ        dropoutMaskF32AVX512_done
-	VPSRLQ    $0x20, Z1, Z14
-	VPMULUDQ  Z2, Z1, Z15
-	VPMULUDQ  Z6, Z1, Z16
-	VPMULUDQ  Z2, Z14, Z17
-	VPMULUDQ  Z6, Z14, Z18
-	VPSRLQ    $0x20, Z15, Z19
-	VPANDQ    Z7, Z16, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPANDQ    Z7, Z17, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPSRLQ    $0x20, Z16, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPSRLQ    $0x20, Z17, Z17
-	VPADDQ    Z17, Z18, Z18
-	VPSRLQ    $0x20, Z19, Z19
-	VPADDQ    Z19, Z18, Z18
-	VPMULLQ   Z3, Z1, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z0, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z1, Z1
-	VPADDQ    Z4, Z1, Z1
-	VPCMPUQ   $0x01, Z4, Z1, K3
-	VPADDQ    Z5, Z18, Z0
-	VPADDQ    Z9, Z0, K3, Z0
-	JMP       dropoutMaskF32AVX512_group
-
-dropoutMaskF32AVX512_done:
-	VMOVDQU64 Z0, (SI)
-	VMOVDQU64 Z1, 64(SI)
+	JNZ       dropoutMaskF32AVX512_group
 	VZEROUPPER
-	VPXORD    Z16, Z16, Z16
-	VPXORD    Z17, Z17, Z17
-	VPXORD    Z18, Z18, Z18
-	VPXORD    Z19, Z19, Z19
-	VPXORD    Z20, Z20, Z20
 	RET
 
-// func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64, act *float64, drop *float64)
+// func dropoutMaskF64AVX512(groups int, mask *float64, state uint64, cut uint64, keep float64, act *float64, drop *float64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F
-TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-64
+TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-56
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
-	MOVQ         lanes+16(FP), SI
-	MOVQ         act+48(FP), R8
-	MOVQ         drop+56(FP), R9
-	MOVQ         jump+24(FP), AX
-	VMOVDQU64    (SI), Z0
-	VMOVDQU64    64(SI), Z1
-	VPBROADCASTQ (AX), Z2
-	VPBROADCASTQ 8(AX), Z3
-	VPBROADCASTQ 16(AX), Z4
-	VPBROADCASTQ 24(AX), Z5
-	VPSRLQ       $0x20, Z2, Z6
-	MOVL         $0xffffffff, AX
-	VPBROADCASTQ AX, Z7
-	MOVQ         $0xda942042e4dd58b5, AX
-	VPBROADCASTQ AX, Z8
-	MOVL         $0x00000001, AX
-	VPBROADCASTQ AX, Z9
-	MOVQ         cut+32(FP), AX
+	MOVQ         act+40(FP), R8
+	MOVQ         drop+48(FP), R9
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	VPBROADCASTQ AX, Z1
+	MOVQ         state+16(FP), BX
+	ADDQ         AX, BX
+	VPBROADCASTQ BX, Z0
+	MOVL         $0x000000ff, AX
+	KMOVB        AX, K1
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	VPSLLQ       $0x03, Z1, Z1
+	MOVQ         $0xbf58476d1ce4e5b9, AX
+	VPBROADCASTQ AX, Z2
+	MOVQ         $0x94d049bb133111eb, AX
+	VPBROADCASTQ AX, Z3
+	MOVQ         cut+24(FP), AX
 	VPBROADCASTW AX, Z10
-	VBROADCASTSD keep+40(FP), Z11
+	VBROADCASTSD keep+32(FP), Z11
 
 dropoutMaskF64AVX512_group:
-	VPSRLQ    $0x20, Z0, Z12
-	VPXORQ    Z12, Z0, Z12
-	VPMULLQ   Z8, Z12, Z12
-	VPSRLQ    $0x30, Z12, Z13
+	VPSRLQ    $0x1e, Z0, Z12
+	VPXORQ    Z0, Z12, Z12
+	VPMULLQ   Z2, Z12, Z12
+	VPSRLQ    $0x1b, Z12, Z13
 	VPXORQ    Z13, Z12, Z12
-	VPORQ     Z9, Z1, Z13
-	VPMULLQ   Z13, Z12, Z12
+	VPMULLQ   Z3, Z12, Z12
+	VPSRLQ    $0x1f, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPADDQ    Z1, Z0, Z0
 	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPD.Z Z11, K1, Z13
 	VMOVUPD   Z13, (DI)
@@ -25301,41 +25292,6 @@ dropoutMaskF64AVX512_group:
 	ADDQ      $0x00000100, R8
 	ADDQ      $0x00000100, R9
 	DECQ      CX
-	JZ        dropoutMaskF64AVX512_done
-	VPSRLQ    $0x20, Z1, Z14
-	VPMULUDQ  Z2, Z1, Z15
-	VPMULUDQ  Z6, Z1, Z16
-	VPMULUDQ  Z2, Z14, Z17
-	VPMULUDQ  Z6, Z14, Z18
-	VPSRLQ    $0x20, Z15, Z19
-	VPANDQ    Z7, Z16, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPANDQ    Z7, Z17, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPSRLQ    $0x20, Z16, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPSRLQ    $0x20, Z17, Z17
-	VPADDQ    Z17, Z18, Z18
-	VPSRLQ    $0x20, Z19, Z19
-	VPADDQ    Z19, Z18, Z18
-	VPMULLQ   Z3, Z1, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z0, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z1, Z1
-	VPADDQ    Z4, Z1, Z1
-	VPCMPUQ   $0x01, Z4, Z1, K3
-	VPADDQ    Z5, Z18, Z0
-	VPADDQ    Z9, Z0, K3, Z0
-	JMP       dropoutMaskF64AVX512_group
-
-dropoutMaskF64AVX512_done:
-	VMOVDQU64 Z0, (SI)
-	VMOVDQU64 Z1, 64(SI)
+	JNZ       dropoutMaskF64AVX512_group
 	VZEROUPPER
-	VPXORD    Z16, Z16, Z16
-	VPXORD    Z17, Z17, Z17
-	VPXORD    Z18, Z18, Z18
-	VPXORD    Z19, Z19, Z19
-	VPXORD    Z20, Z20, Z20
 	RET

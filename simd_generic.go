@@ -441,8 +441,8 @@ func tanhGeneric[T Float](x []T) {
 // them would be mispredicted for about one unit in ten at p = 0.1. The
 // four units of a draw are written out: as a loop over them it took
 // 10.5 µs for 6,400 float32 units, more than the 9.4 µs of the 32-bit
-// halves before, against 5.5 µs (AMD Zen 4).
-func dropoutMaskGeneric[T Float](src *pcg, p float64, mask []T) {
+// halves before, against 5.5 µs (AMD Zen 4, PCG's draws then).
+func dropoutMaskGeneric[T Float](src *splitMix, p float64, mask []T) {
 	g := *src
 	factor := [2]T{dropoutKeep[T](p), 0} // kept, dropped
 	cut := uint64(p * (1 << 16))         // p < 1, so cut < 2¹⁶

@@ -1426,7 +1426,7 @@ func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
 	}
 	lengths = append(lengths, 255, 256, 1000, 4099)
 	for _, p := range []float64{0.1, 0.5, 1e-9, 0.999999} {
-		src := newPCG(r.Uint64(), r.Uint64())
+		src := newSplitMix(r.Uint64(), r.Uint64())
 		srcG := src
 		for i, n := range lengths {
 			what := fmt.Sprintf("%s dropoutMask p=%v n=%d", ktTypeName[T](), p, n)
