@@ -466,6 +466,23 @@ func dropoutMaskGeneric[T Float](src *splitMix, p float64, mask []T) {
 	*src = g
 }
 
+// keptBackward is the dropout and ReLU part of the output layer's backward
+// pass under the trainer's own dropout mask (see outputBackwardVia):
+//
+//	for i := range dx { dx[i] = 0 < x[i] ? dx[i]·keep : +0 }
+//
+// x being the units the mask kept, act·mask.
+func keptBackward[T Float](dx, x []T, keep T) {
+	x = x[:len(dx)]
+	for i, v := range x {
+		if 0 < v {
+			dx[i] *= keep
+		} else {
+			dx[i] = 0
+		}
+	}
+}
+
 // dropoutKeep is the factor 1/(1−p) of the units an inverted-dropout
 // mask of rate p keeps.
 func dropoutKeep[T Float](p float64) T { return T(1 / (1 - p)) }

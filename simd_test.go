@@ -1759,3 +1759,19 @@ func FuzzKernelsGCPLoss(f *testing.F) {
 		}
 	})
 }
+
+// TestKeptBackward checks keptBackward on hand-worked units: kept and
+// active (0 < x, +Inf too) scale by keep; dropped or inactive ones (x =
+// ±0, negative, NaN) become +0, whatever dx held, -0, NaN or ±Inf.
+func TestKeptBackward(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	x := []float64{2, inf, 1e-300, 0, math.Copysign(0, -1), -3, nan, 0, 0}
+	dx := []float64{-1.5, 3, 4, 7, -2, 5, 6, nan, math.Inf(-1)}
+	want := []float64{-3.75, 7.5, 10, 0, 0, 0, 0, 0, 0}
+	keptBackward(dx, x, 2.5)
+	for i := range dx {
+		if math.Float64bits(dx[i]) != math.Float64bits(want[i]) {
+			t.Errorf("unit %d (x = %v): %v, want %v", i, x[i], dx[i], want[i])
+		}
+	}
+}
