@@ -26,8 +26,8 @@ type kernelSet[T Float] struct {
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
-	standardize           func(u, x []T, mean, inv, z []float64) bool         // rows of len(mean) features, len(z) of them
-	dropoutMask           func(src *splitMix, p float64, mask, act, drop []T) // dropoutVia
+	standardize           func(u, x []T, mean, inv, z []float64) bool                        // rows of len(mean) features, len(z) of them
+	dropoutMask           func(src *splitMix, p float64, mask, act, drop []T, dropOnly bool) // dropoutVia
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -61,12 +61,14 @@ func genericKernels[T Float]() *kernelSet[T] {
 
 // dropoutVia returns the trainer's dropout kernel composed of k's
 // kernels: it fills mask with fresh inverted-dropout factors from src
-// (dropoutMaskGeneric) and writes drop = act·mask, the dropped-out
-// units, by k.mulTo. The AVX-512 table replaces it with one kernel that
-// writes both as it draws (dropoutMaskAVX512), so that the mask is not
-// read back in a pass of its own.
-func dropoutVia[T Float](k *kernelSet[T]) func(src *splitMix, p float64, mask, act, drop []T) {
-	return func(src *splitMix, p float64, mask, act, drop []T) {
+// (dropoutMaskGeneric) and writes drop = act·mask, the dropped-out units,
+// by k.mulTo. The AVX-512 table replaces it with one kernel that writes
+// both as it draws (dropoutMaskAVX512), so that the mask is not read back
+// in a pass of its own. dropOnly tells that the caller will not read the
+// mask: a kernel may then leave it as it was (the AVX-512 one does, a
+// store saved for each vector of drop) or use it as scratch (this one).
+func dropoutVia[T Float](k *kernelSet[T]) func(src *splitMix, p float64, mask, act, drop []T, dropOnly bool) {
+	return func(src *splitMix, p float64, mask, act, drop []T, _ bool) {
 		dropoutMaskGeneric(src, p, mask)
 		k.mulTo(drop[:len(mask)], act[:len(mask)], mask)
 	}

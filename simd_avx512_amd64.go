@@ -49,9 +49,10 @@ func avx512Tables() (*kernelSet[float32], *kernelSet[float64]) {
 // counters for the next eight draws in eight lanes, each stepping eight
 // draws at once, and write each vector of the mask and of drop = act·mask
 // as they make it: the same numbers, the same mask, the same products,
-// bit for bit. The last len(mask) mod 32 units go to dropoutMaskGeneric
-// and mulToGeneric, from the state after the last group.
-func dropoutMaskAVX512[T Float](src *splitMix, p float64, mask, act, drop []T) {
+// bit for bit; with dropOnly, drop alone. The last len(mask) mod 32 units
+// go to dropoutMaskGeneric and mulToGeneric, from the state after the
+// last group.
+func dropoutMaskAVX512[T Float](src *splitMix, p float64, mask, act, drop []T, dropOnly bool) {
 	n := len(mask)
 	act, drop = act[:n], drop[:n]
 	groups := n / 32
@@ -64,10 +65,10 @@ func dropoutMaskAVX512[T Float](src *splitMix, p float64, mask, act, drop []T) {
 		switch m := any(mask).(type) {
 		case []float32:
 			a, d := any(act).([]float32), any(drop).([]float32)
-			dropoutMaskF32AVX512(groups, &m[0], src.s, cut, float32(1/(1-p)), &a[0], &d[0])
+			dropoutMaskF32AVX512(groups, maskPtr(m, dropOnly), src.s, cut, float32(1/(1-p)), &a[0], &d[0])
 		case []float64:
 			a, d := any(act).([]float64), any(drop).([]float64)
-			dropoutMaskF64AVX512(groups, &m[0], src.s, cut, 1/(1-p), &a[0], &d[0])
+			dropoutMaskF64AVX512(groups, maskPtr(m, dropOnly), src.s, cut, 1/(1-p), &a[0], &d[0])
 		}
 		src.s += uint64(8*groups) * splitMixGamma
 	}
@@ -76,12 +77,21 @@ func dropoutMaskAVX512[T Float](src *splitMix, p float64, mask, act, drop []T) {
 	mulToGeneric(drop[32*groups:], act[32*groups:], tail)
 }
 
+// maskPtr returns &mask[0], or nil with dropOnly, for dropoutMaskF32AVX512
+// and dropoutMaskF64AVX512.
+func maskPtr[T Float](mask []T, dropOnly bool) *T {
+	if dropOnly {
+		return nil
+	}
+	return &mask[0]
+}
+
 // dropoutMaskF32AVX512 writes groups·32 units of dropoutMaskGeneric's
 // mask, each group from eight draws of the splitMix of state state, cut
 // is dropoutMaskGeneric's (a unit is dropped where its quarter of a draw
 // is below it), keep is 1/(1−p); and the same units of drop, act·mask,
-// from as many units of act. It leaves the generator to its caller, which
-// advances it by the 8·groups draws.
+// from as many units of act; a nil mask is not written. It leaves the
+// generator to its caller, which advances it by the 8·groups draws.
 //
 //go:noescape
 func dropoutMaskF32AVX512(groups int, mask *float32, state, cut uint64, keep float32, act, drop *float32)

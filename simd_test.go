@@ -1416,7 +1416,9 @@ func TestKernelStandardize(t *testing.T) {
 // act·mask, every length across the AVX-512 kernel's groups of 32 and its
 // tail, at each offset, guards included, several rates, and the state the
 // generator is left in, over several masks in a row (a length that is not
-// a multiple of four leaves part of a draw unused).
+// a multiple of four leaves part of a draw unused); every other mask with
+// dropOnly, where drop alone must match. act holds NaN and ±Inf too,
+// whose products with a dropped unit's 0 are NaN.
 func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
 	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(17, 18))
@@ -1429,18 +1431,20 @@ func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
 		src := newSplitMix(r.Uint64(), r.Uint64())
 		srcG := src
 		for i, n := range lengths {
-			what := fmt.Sprintf("%s dropoutMask p=%v n=%d", ktTypeName[T](), p, n)
+			dropOnly := i%2 == 1
+			what := fmt.Sprintf("%s dropoutMask p=%v n=%d dropOnly=%v", ktTypeName[T](), p, n, dropOnly)
 			m, a, d := ktNewMat[T](r, i%4, 1, n, n), ktNewMat[T](r, (i+1)%4, 1, n, n), ktNewMat[T](r, (i+2)%4, 1, n, n)
+			ktFill(r, a.s(), 1) // one special value in sixteen
 			mg, dg := m.clone(), d.clone()
-			act.dropoutMask(&src, p, m.s(), a.s(), d.s())
-			gen.dropoutMask(&srcG, p, mg.s(), a.s(), dg.s())
+			act.dropoutMask(&src, p, m.s(), a.s(), d.s(), dropOnly)
+			gen.dropoutMask(&srcG, p, mg.s(), a.s(), dg.s(), false)
 			m.checkGuards(t, what)
 			d.checkGuards(t, what)
 			for j, v := range m.s() {
-				if ktBits(v) != ktBits(mg.s()[j]) {
+				if !dropOnly && ktBits(v) != ktBits(mg.s()[j]) {
 					t.Fatalf("%s: unit %d = %v, generic %v", what, j, v, mg.s()[j])
 				}
-				if ktBits(d.s()[j]) != ktBits(dg.s()[j]) {
+				if !ktSame(d.s()[j], dg.s()[j]) {
 					t.Fatalf("%s: dropped unit %d = %v, generic %v", what, j, d.s()[j], dg.s()[j])
 				}
 			}
@@ -1615,6 +1619,50 @@ func ktTestFusedSteps[T Float](t *testing.T, act *kernelSet[T]) {
 
 func TestModelFusedBackwardAgrees(t *testing.T) {
 	ktRun(t, ktTestFusedSteps[float32], ktTestFusedSteps[float64])
+}
+
+// ktTestMaskUnread trains each ktModelCase and a batch of 70 rows with the
+// kernel table whose dropout kernel, where the trainer says dropOnly,
+// fills the mask with NaN after drawing, and with the table whose kernel
+// is told to write the mask every time, and requires the same parameters
+// and losses bit for bit: under a ReLU with one target no pass reads the
+// trainer's mask (outputBackwardVia's keep), so leaving it unwritten
+// changes nothing.
+func ktTestMaskUnread[T Float](t *testing.T, act *kernelSet[T]) {
+	poisoned, written := *act, *act
+	poisoned.dropoutMask = func(src *splitMix, p float64, mask, a, drop []T, dropOnly bool) {
+		act.dropoutMask(src, p, mask, a, drop, dropOnly)
+		if dropOnly {
+			for i := range mask {
+				mask[i] = T(math.NaN())
+			}
+		}
+	}
+	written.dropoutMask = func(src *splitMix, p float64, mask, a, drop []T, _ bool) {
+		act.dropoutMask(src, p, mask, a, drop, false)
+	}
+	cases := append(slices.Clone(ktModelCases),
+		ktModelCase{"relu-dropout-batch70", Config{Inputs: 5, Hidden: []int{12}, Dropout: 0.2, Seed: 15}, TrainConfig{BatchSize: 70, LearningRate: 1e-3, Seed: 16}})
+	for _, c := range cases {
+		mp, lp := ktTrain(t, c, &poisoned, 12)
+		mw, lw := ktTrain(t, c, &written, 12)
+		for i := range mp.params {
+			if !ktSame(mp.params[i], mw.params[i]) {
+				t.Fatalf("%s: parameter %d = %v, with the mask written %v", c.name, i, mp.params[i], mw.params[i])
+			}
+		}
+		for i := range lp {
+			if math.Float64bits(lp[i]) != math.Float64bits(lw[i]) {
+				t.Fatalf("%s: step %d loss %v, with the mask written %v", c.name, i, lp[i], lw[i])
+			}
+		}
+	}
+}
+
+func TestModelDropoutMaskUnread(t *testing.T) {
+	ktRun(t, ktTestMaskUnread[float32], ktTestMaskUnread[float64])
+	t.Run("generic/float32", func(t *testing.T) { ktTestMaskUnread(t, genericKernelsFor[float32]()) })
+	t.Run("generic/float64", func(t *testing.T) { ktTestMaskUnread(t, genericKernelsFor[float64]()) })
 }
 
 // --- fuzz targets, one per kernel family ---------------------------------

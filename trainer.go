@@ -16,7 +16,7 @@ type Trainer[T Float] struct {
 	a, d *activations[T] // forward buffers, and the gradients flowing back
 	y    []T             // standardized targets, row-major for several targets
 	z    []float64       // the InputZ of each row, which a step does not use
-	mask []T             // dropout mask, BatchSize × width(last)
+	mask []T             // dropout mask, BatchSize × width(last), not always written (drawMask)
 	grad []T
 	// s2, sp1 and sp2 hold one member's squared scales and two of its
 	// links for ScaleWeighting; nil without it.
@@ -271,8 +271,11 @@ func (t *Trainer[T]) gcpScales(za, zb, zn []T, fixedAlpha float64) {
 // dropped when its quarter is below p·2¹⁶, so p is honoured to 2⁻¹⁶,
 // 1.5·10⁻⁵): the generator was most of a large batch's step when every
 // unit took a draw of its own, and still a fifth of a minibatch-32 step
-// when two units shared one of PCG's draws. It writes the mask, and
-// act·mask into drop.
+// when two units shared one of PCG's draws. It writes act·mask into drop,
+// and the mask unless the backward pass reads the units kept off drop:
+// under a ReLU with one target (outputBackwardVia's keep), where a kernel
+// may leave mask unwritten.
 func (t *Trainer[T]) drawMask(mask, act, drop []T) {
-	t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask, act, drop)
+	dropOnly := t.m.cfg.Activation == ReLU && t.lay.targets <= 1 // 0 for one target
+	t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask, act, drop, dropOnly)
 }

@@ -15,16 +15,12 @@ import (
 // at least cut, unsigned, and 0 where below, by an opmask of the 32
 // words; each vector of the mask is stored, and multiplied by the same
 // units of act into drop (VMULPS, as mulTo), with the mask still in a
-// register. Then each lane steps eight draws ahead, adding 8·γ.
+// register. Then each lane steps eight draws ahead, adding 8·γ. With a
+// nil mask it stores drop alone.
 func dropoutMask(t elem) {
-	var (
-		n  = RCX // groups left
-		mp = RDI // &mask[32g]
-		ap = R8  // &act[32g]
-		dp = R9  // &drop[32g]
-	)
+	n, mp, ap, dp := dmRegs()
+	ctr, step, mix1, mix2, cut, keep := dmVecs()
 	l := kernel(t.name("dropoutMask"))
-	ctr, step, mix1, mix2, cut, keep := Z0, Z1, Z2, Z3, Z10, Z11
 	Load(Param("groups"), n)
 	Load(Param("mask"), mp)
 	Load(Param("act"), ap)
@@ -51,7 +47,21 @@ func dropoutMask(t elem) {
 	VPBROADCASTW(EAX, cut)
 	t.BROADCAST(arg("keep"), keep)
 
-	l.Set("group")
+	// The loop of groups, twice: storing the mask, and with a nil mask,
+	// which stores drop alone.
+	TESTQ(mp, mp)
+	JZ(l.L("dropOnly"))
+	dropoutGroups(t, l, "group", true)
+	l.Set("dropOnly")
+	dropoutGroups(t, l, "groupD", false)
+}
+
+// dropoutGroups emits dropoutMask's loop over the groups, labelled name,
+// with the mask's stores if mask, and its return.
+func dropoutGroups(t elem, l labels, name string, mask bool) {
+	n, mp, ap, dp := dmRegs()
+	ctr, step, mix1, mix2, cut, keep := dmVecs()
+	l.Set(name)
 	// The outputs: z ^= z>>30; z *= mix1; z ^= z>>27; z *= mix2; z ^= z>>31.
 	VPSRLQ(U8(30), ctr, Z12)
 	VPXORQ(ctr, Z12, Z12)
@@ -73,18 +83,31 @@ func dropoutMask(t elem) {
 			k = K2
 		}
 		t.MOVU_Z(keep, k, Z13)
-		t.MOVU(Z13, at(mp, 64*v, nil, 0))
+		if mask {
+			t.MOVU(Z13, at(mp, 64*v, nil, 0))
+		}
 		t.MUL(at(ap, 64*v, nil, 0), Z13, Z13)
 		t.MOVU(Z13, at(dp, 64*v, nil, 0))
 	}
-	ADDQ(U32(32*t.size), mp)
+	if mask {
+		ADDQ(U32(32*t.size), mp)
+	}
 	ADDQ(U32(32*t.size), ap)
 	ADDQ(U32(32*t.size), dp)
 	DECQ(n)
-	JNZ(l.L("group"))
+	JNZ(l.L(name))
 	VZEROUPPER()
 	RET()
 }
+
+// dmRegs returns dropoutMask's pointer registers: the groups left, and
+// &mask[32g], &act[32g] and &drop[32g].
+func dmRegs() (n, mp, ap, dp GPPhysical) { return RCX, RDI, R8, R9 }
+
+// dmVecs returns dropoutMask's constant vector registers: the counters,
+// their step 8·γ, the finalizer's multipliers, the cut (in every word)
+// and keep.
+func dmVecs() (ctr, step, mix1, mix2, cut, keep VecPhysical) { return Z0, Z1, Z2, Z3, Z10, Z11 }
 
 // splitMixGamma is the package's splitMixGamma, SplitMix64's increment.
 const splitMixGamma = 0x9e3779b97f4a7c15
