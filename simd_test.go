@@ -1598,21 +1598,34 @@ func TestModelKernelsAgree(t *testing.T) {
 func ktTestFusedSteps[T Float](t *testing.T, act *kernelSet[T]) {
 	composed := *act
 	composed.outputBackward = outputBackwardVia(&composed)
-	cases := append(slices.Clone(ktModelCases),
+	for _, c := range ktStepCases() {
+		ktSameTraining(t, c, act, &composed, "with the passes unfused")
+	}
+}
+
+// ktStepCases are the ktModelCases, an ensemble of five and a batch of 70
+// rows (three of the AVX2 kernel's blocks).
+func ktStepCases() []ktModelCase {
+	return append(slices.Clone(ktModelCases),
 		ktModelCase{"ensemble-relu-adam", Config{Inputs: 13, Hidden: []int{50}, Members: 5, Seed: 13}, TrainConfig{BatchSize: 32, LearningRate: 1e-3, Seed: 14}},
 		ktModelCase{"relu-dropout-batch70", Config{Inputs: 5, Hidden: []int{12}, Dropout: 0.2, Seed: 15}, TrainConfig{BatchSize: 70, LearningRate: 1e-3, Seed: 16}})
-	for _, c := range cases {
-		ma, la := ktTrain(t, c, act, 12)
-		mc, lc := ktTrain(t, c, &composed, 12)
-		for i := range ma.params {
-			if ktBits(ma.params[i]) != ktBits(mc.params[i]) {
-				t.Fatalf("%s: parameter %d = %v, with the passes unfused %v", c.name, i, ma.params[i], mc.params[i])
-			}
+}
+
+// ktSameTraining trains case c for 12 steps with the tables a and b and
+// requires the same parameters and losses bit for bit; other says how b
+// differs.
+func ktSameTraining[T Float](t *testing.T, c ktModelCase, a, b *kernelSet[T], other string) {
+	t.Helper()
+	ma, la := ktTrain(t, c, a, 12)
+	mb, lb := ktTrain(t, c, b, 12)
+	for i := range ma.params {
+		if !ktSame(ma.params[i], mb.params[i]) {
+			t.Fatalf("%s: parameter %d = %v, %s %v", c.name, i, ma.params[i], other, mb.params[i])
 		}
-		for i := range la {
-			if math.Float64bits(la[i]) != math.Float64bits(lc[i]) {
-				t.Fatalf("%s: step %d loss %v, with the passes unfused %v", c.name, i, la[i], lc[i])
-			}
+	}
+	for i := range la {
+		if math.Float64bits(la[i]) != math.Float64bits(lb[i]) {
+			t.Fatalf("%s: step %d loss %v, %s %v", c.name, i, la[i], other, lb[i])
 		}
 	}
 }
@@ -1621,8 +1634,8 @@ func TestModelFusedBackwardAgrees(t *testing.T) {
 	ktRun(t, ktTestFusedSteps[float32], ktTestFusedSteps[float64])
 }
 
-// ktTestMaskUnread trains each ktModelCase and a batch of 70 rows with the
-// kernel table whose dropout kernel, where the trainer says dropOnly,
+// ktTestMaskUnread trains each of ktStepCases with the kernel table whose
+// dropout kernel, where the trainer says dropOnly,
 // fills the mask with NaN after drawing, and with the table whose kernel
 // is told to write the mask every time, and requires the same parameters
 // and losses bit for bit: under a ReLU with one target no pass reads the
@@ -1641,21 +1654,8 @@ func ktTestMaskUnread[T Float](t *testing.T, act *kernelSet[T]) {
 	written.dropoutMask = func(src *splitMix, p float64, mask, a, drop []T, _ bool) {
 		act.dropoutMask(src, p, mask, a, drop, false)
 	}
-	cases := append(slices.Clone(ktModelCases),
-		ktModelCase{"relu-dropout-batch70", Config{Inputs: 5, Hidden: []int{12}, Dropout: 0.2, Seed: 15}, TrainConfig{BatchSize: 70, LearningRate: 1e-3, Seed: 16}})
-	for _, c := range cases {
-		mp, lp := ktTrain(t, c, &poisoned, 12)
-		mw, lw := ktTrain(t, c, &written, 12)
-		for i := range mp.params {
-			if !ktSame(mp.params[i], mw.params[i]) {
-				t.Fatalf("%s: parameter %d = %v, with the mask written %v", c.name, i, mp.params[i], mw.params[i])
-			}
-		}
-		for i := range lp {
-			if math.Float64bits(lp[i]) != math.Float64bits(lw[i]) {
-				t.Fatalf("%s: step %d loss %v, with the mask written %v", c.name, i, lp[i], lw[i])
-			}
-		}
+	for _, c := range ktStepCases() {
+		ktSameTraining(t, c, &poisoned, &written, "with the mask written")
 	}
 }
 
