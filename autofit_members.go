@@ -86,7 +86,7 @@ func newSplitRuns[T Float](ens *Model[T], member func() (*Trainer[T], error), tr
 			return nil, err
 		}
 		l.memberSpans(k, func(at, to, n int) { copy(t.m.params[to:to+n], ens.params[at:at+n]) })
-		t.src = newPCG(seeds.Uint64(), seeds.Uint64())
+		t.src = newSplitMix(seeds.Uint64(), seeds.Uint64())
 		if mr.runs[k], err = newFitRun(t, train, rowSet[T]{}, o); err != nil {
 			return nil, err
 		}

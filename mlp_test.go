@@ -7,36 +7,41 @@ import (
 	"testing"
 )
 
-// TestDropoutMask checks the mask's statistics: a share p of zeros and, by
-// inverted dropout, a mean of 1. Over n = 200000 units the share of zeros
-// has standard deviation √(p(1−p)/n) ≈ 0.001 for p = 0.3; 5 of those
-// bound it, and the mean 1/(1−p)·(share kept) inherits the same bound.
+// TestDropoutMask checks the mask's statistics, through the dropped-out
+// units of all-ones activations, which are the mask: a share p of zeros
+// and, by inverted dropout, a mean of 1. Over n = 200000 units the share
+// of zeros has standard deviation √(p(1−p)/n) ≈ 0.001 for p = 0.3; 5 of
+// those bound it, and the mean 1/(1−p)·(share kept) inherits the same
+// bound. Under tanh the trainer writes the mask too (its backward pass
+// reads it), the same values; under a ReLU it need not.
 func TestDropoutMask(t *testing.T) {
 	const p, n = 0.3, 200000
-	m := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Dropout: p, Seed: 1})
-	tr := mustTrainer(t, m, TrainConfig{BatchSize: 1, Seed: 3})
-	mask, drop, ones := make([]float32, n), make([]float32, n), make([]float32, n)
-	for i := range ones {
-		ones[i] = 1
-	}
-	tr.drawMask(mask, ones, drop)
-	if !slices.Equal(drop, mask) {
-		t.Error("drop = 1·mask differs from mask")
-	}
-	var zeros int
-	var sum float64
-	for _, v := range mask {
-		if v == 0 {
-			zeros++
+	for _, act := range []Activation{ReLU, Tanh} {
+		m := mustModel[float32](t, Config{Inputs: 2, Hidden: []int{4}, Activation: act, Dropout: p, Seed: 1})
+		tr := mustTrainer(t, m, TrainConfig{BatchSize: 1, Seed: 3})
+		mask, drop, ones := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range ones {
+			ones[i] = 1
 		}
-		sum += float64(v)
-	}
-	tol := 5 * math.Sqrt(p*(1-p)/n)
-	if share := float64(zeros) / n; math.Abs(share-p) > tol {
-		t.Errorf("dropped share %.4f, want %.2f ± %.4f", share, p, tol)
-	}
-	if mean := sum / n; math.Abs(mean-1) > tol/(1-p) {
-		t.Errorf("mask mean %.4f, want 1 ± %.4f", mean, tol/(1-p))
+		tr.drawMask(mask, ones, drop)
+		if act == Tanh && !slices.Equal(drop, mask) {
+			t.Errorf("%v: drop = 1·mask differs from mask", act)
+		}
+		var zeros int
+		var sum float64
+		for _, v := range drop {
+			if v == 0 {
+				zeros++
+			}
+			sum += float64(v)
+		}
+		tol := 5 * math.Sqrt(p*(1-p)/n)
+		if share := float64(zeros) / n; math.Abs(share-p) > tol {
+			t.Errorf("%v: dropped share %.4f, want %.2f ± %.4f", act, share, p, tol)
+		}
+		if mean := sum / n; math.Abs(mean-1) > tol/(1-p) {
+			t.Errorf("%v: mask mean %.4f, want 1 ± %.4f", act, mean, tol/(1-p))
+		}
 	}
 }
 

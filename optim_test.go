@@ -127,3 +127,31 @@ func TestOptimizerUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestBiasPowers checks Adam's bias-correction powers against math.Pow:
+// a float64 model's are math.Pow's, bit for bit; a float32 model's, the
+// running products, within their rounding, (t+1)·2⁻⁵³ relative (each
+// product rounds once, on top of the errors it carries) and, once they
+// are subnormal, one subnormal unit, 2⁻¹⁰⁷⁴, a product, over 200,000
+// updates and the TrainConfig defaults and a β₂ that decays fast.
+func TestBiasPowers(t *testing.T) {
+	for _, betas := range [][2]float64{{0.9, 0.999}, {0.5, 0.9}} {
+		cfg := TrainConfig{Beta1: betas[0], Beta2: betas[1]}.withDefaults()
+		o32 := newOptimizer(kernelsFor[float32](), cfg, 1)
+		o64 := newOptimizer(kernelsFor[float64](), cfg, 1)
+		for step := 1; step <= 200000; step++ {
+			p1, p2 := o32.biasPowers()
+			q1, q2 := o64.biasPowers()
+			w1, w2 := math.Pow(betas[0], float64(step)), math.Pow(betas[1], float64(step))
+			if q1 != w1 || q2 != w2 {
+				t.Fatalf("betas %v, update %d: float64 powers %v, %v, math.Pow %v, %v", betas, step, q1, q2, w1, w2)
+			}
+			rel, abs := float64(step+1)*0x1p-53, float64(step)*0x1p-1074
+			if math.Abs(p1-w1) > rel*w1+abs || math.Abs(p2-w2) > rel*w2+abs {
+				t.Fatalf("betas %v, update %d: float32 powers %v, %v, math.Pow %v, %v", betas, step, p1, p2, w1, w2)
+			}
+			o32.commit(o32.next)
+			o64.commit(o64.next)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package gcp
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -29,37 +28,56 @@ func TestPCGMatchesRand(t *testing.T) {
 }
 
 // TestDropoutMaskRule checks the dropout masks against their rule,
-// written out with math/rand/v2's PCG: each draw decides 64/width units by
-// its width-bit parts, lowest first, a unit dropped (0) when its part is
-// below p·2^width and kept (1/(1−p)) otherwise, a mask whose length is not
-// a multiple of 64/width using the low parts of its last draw; and
-// consecutive masks continue the stream. Training's masks
-// (dropoutMaskGeneric) take 16 bits a unit, ML_Bayes's MC masks
-// (dropoutMask32) 32.
+// written out with the numbers of their generator drawn one by one: each
+// draw decides 64/width units by its width-bit parts, lowest first, a unit
+// dropped (0) when its part is below p·2^width and kept (1/(1−p))
+// otherwise, a mask whose length is not a multiple of 64/width using the
+// low parts of its last draw; and consecutive masks continue the stream.
+// Training's masks (dropoutMaskGeneric) take 16 bits a unit of splitMix's
+// draws, ML_Bayes's MC masks (dropoutMask32) 32 of math/rand/v2's PCG.
 func TestDropoutMaskRule(t *testing.T) {
-	for _, width := range []uint{16, 32} {
-		draw, draw32 := dropoutMaskGeneric[float64], dropoutMaskGeneric[float32]
-		if width == 32 {
-			draw, draw32 = dropoutMask32[float64], dropoutMask32[float32]
+	t.Run("width16/float64", func(t *testing.T) { ktDropoutRule(t, 16, splitMixRule(dropoutMaskGeneric[float64])) })
+	t.Run("width16/float32", func(t *testing.T) { ktDropoutRule(t, 16, splitMixRule(dropoutMaskGeneric[float32])) })
+	t.Run("width32/float64", func(t *testing.T) { ktDropoutRule(t, 32, pcgRule(dropoutMask32[float64])) })
+	t.Run("width32/float32", func(t *testing.T) { ktDropoutRule(t, 32, pcgRule(dropoutMask32[float32])) })
+}
+
+// A dropoutRule returns, for a fresh generator of seed 7 and the dropout
+// stream, the mask kernel drawing from it and the generator's numbers
+// one by one from a copy.
+type dropoutRule[T Float] func() (draw func(p float64, mask []T), ref func() uint64)
+
+func splitMixRule[T Float](kernel func(*splitMix, float64, []T)) dropoutRule[T] {
+	return func() (func(float64, []T), func() uint64) {
+		src := newSplitMix(7, dropoutStream)
+		ref := src
+		return func(p float64, mask []T) { kernel(&src, p, mask) }, func() uint64 {
+			var x uint64
+			ref, x = ref.next()
+			return x
 		}
-		t.Run(fmt.Sprintf("width%d/float64", width), func(t *testing.T) { ktDropoutRule(t, width, draw) })
-		t.Run(fmt.Sprintf("width%d/float32", width), func(t *testing.T) { ktDropoutRule(t, width, draw32) })
 	}
 }
 
-func ktDropoutRule[T Float](t *testing.T, width uint, draw func(*pcg, float64, []T)) {
+func pcgRule[T Float](kernel func(*pcg, float64, []T)) dropoutRule[T] {
+	return func() (func(float64, []T), func() uint64) {
+		src := newPCG(7, dropoutStream)
+		return func(p float64, mask []T) { kernel(&src, p, mask) }, rand.NewPCG(7, dropoutStream).Uint64
+	}
+}
+
+func ktDropoutRule[T Float](t *testing.T, width uint, rule dropoutRule[T]) {
 	per := int(64 / width)
 	for _, p := range []float64{0.1, 0.5, 0.9, 1e-9, 0.999999} {
-		ref := rand.NewPCG(7, dropoutStream)
-		src := newPCG(7, dropoutStream)
+		draw, ref := rule()
 		keep := T(1 / (1 - p))
 		cut := uint64(p * float64(uint64(1)<<width))
 		dropped, total := 0, 0
 		for _, n := range []int{1, 2, 3, 5, 64, 1001, 4000} {
 			mask := make([]T, n)
-			draw(&src, p, mask)
+			draw(p, mask)
 			for i := 0; i < n; i += per {
-				bits := ref.Uint64()
+				bits := ref()
 				for h := 0; h < per && i+h < n; h++ {
 					want := keep
 					if part := bits >> (width * uint(h)) & (1<<width - 1); part < cut {
@@ -77,25 +95,6 @@ func ktDropoutRule[T Float](t *testing.T, width uint, draw func(*pcg, float64, [
 		// deviations, and the 2^−width to which the cut honours p.
 		if sd := math.Sqrt(p * (1 - p) / float64(total)); math.Abs(float64(dropped)/float64(total)-p) > 6*sd+1/float64(uint64(1)<<width) {
 			t.Errorf("p=%v: dropped %d of %d", p, dropped, total)
-		}
-	}
-}
-
-// TestPCGJump checks pcgJump against the steps it composes: A·s + C is
-// the state n steps after s, for random states and several n.
-func TestPCGJump(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{0, 1, 2, 8, 13} {
-		a, c := pcgJump(n)
-		for i := 0; i < 100; i++ {
-			s := pcg{r.Uint64(), r.Uint64()}
-			want := s
-			for range n {
-				want, _ = want.next()
-			}
-			if got := add128(mul128(a, s), c); got != want {
-				t.Fatalf("n=%d, state %v: jump gives %v, %d steps %v", n, s, got, n, want)
-			}
 		}
 	}
 }

@@ -26,8 +26,8 @@ type kernelSet[T Float] struct {
 	adam                  func(p2, m2, v2, p, m, v, g []T, lr, b1, b2, eps T) bool
 	gcpLoss               func(zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64
 	softplus              func(dst []float64, x []T)
-	standardize           func(u, x []T, mean, inv, z []float64) bool    // rows of len(mean) features, len(z) of them
-	dropoutMask           func(src *pcg, p float64, mask, act, drop []T) // dropoutVia
+	standardize           func(u, x []T, mean, inv, z []float64) bool                        // rows of len(mean) features, len(z) of them
+	dropoutMask           func(src *splitMix, p float64, mask, act, drop []T, dropOnly bool) // dropoutVia
 }
 
 func genericKernels[T Float]() *kernelSet[T] {
@@ -61,12 +61,14 @@ func genericKernels[T Float]() *kernelSet[T] {
 
 // dropoutVia returns the trainer's dropout kernel composed of k's
 // kernels: it fills mask with fresh inverted-dropout factors from src
-// (dropoutMaskGeneric) and writes drop = act·mask, the dropped-out
-// units, by k.mulTo. The AVX-512 table replaces it with one kernel that
-// writes both as it draws (dropoutMaskAVX512), so that the mask is not
-// read back in a pass of its own.
-func dropoutVia[T Float](k *kernelSet[T]) func(src *pcg, p float64, mask, act, drop []T) {
-	return func(src *pcg, p float64, mask, act, drop []T) {
+// (dropoutMaskGeneric) and writes drop = act·mask, the dropped-out units,
+// by k.mulTo. The AVX-512 table replaces it with one kernel that writes
+// both as it draws (dropoutMaskAVX512), so that the mask is not read back
+// in a pass of its own. dropOnly tells that the caller will not read the
+// mask: a kernel may then leave it as it was (the AVX-512 one does, a
+// store saved for each vector of drop) or use it as scratch (this one).
+func dropoutVia[T Float](k *kernelSet[T]) func(src *splitMix, p float64, mask, act, drop []T, dropOnly bool) {
+	return func(src *splitMix, p float64, mask, act, drop []T, _ bool) {
 		dropoutMaskGeneric(src, p, mask)
 		k.mulTo(drop[:len(mask)], act[:len(mask)], mask)
 	}
@@ -92,14 +94,19 @@ func dropoutVia[T Float](k *kernelSet[T]) func(src *pcg, p float64, mask, act, d
 // written again, and read again for its sums.
 //
 // keep, if not 0, tells that mask is the trainer's dropout mask drawn by
-// dropoutMask, 0 or keep in every element, and x the units it kept, act·mask.
-// Under a ReLU (act not nil) the mask is then known from x: wherever
-// 0 < act, the only elements the ReLU leaves, it is keep where 0 < x and 0
-// elsewhere (act·keep ≥ act > 0, act·0 = 0, and ∞·0 is NaN). The AVX2 and
-// AVX-512 kernels read it off x so, which saves a pass of the mask through
-// the cache; this composition reads the mask.
+// dropoutMask, 0 or keep in every element, and x the units it kept,
+// act·mask. Under a ReLU (act not nil) a unit's gradient is then
+// keep·dx where 0 < x, the units kept and active (act·keep > 0 only where
+// act > 0), and +0 everywhere else, read off x alone (keptBackward): the
+// mask and act are not read, which saves two passes through the cache
+// in the AVX2 and AVX-512 kernels. Mask-then-ReLU gives the same value
+// for every unit kept or inactive; for a unit dropped while active it
+// gives (dy·w)·0, ±0 where +0 is taken here (no sum changes), or NaN for
+// an infinite dy·w, which makes the step's gradient non-finite anyway
+// (dy or w is then infinite, and with it the output layer's dw or the
+// parameters).
 func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T, keep T) {
-	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T, _ T) {
+	return func(m, heads, kk int, dy, x, w, dw, db, dx, mask, act, colsum []T, keep T) {
 		if m <= 0 {
 			return // no rows, and x may be empty
 		}
@@ -108,6 +115,10 @@ func outputBackwardVia[T Float](k *kernelSet[T]) func(m, heads, kk int, dy, x, w
 			dyh := dy[h*m : h*m+m]
 			k.linearBackwardWeights(m, 1, kk, dyh, 1, x[h*kk:], ld, dw[h*kk:h*kk+kk], db[h:h+1])
 			k.linearBackwardInput(m, 1, kk, dyh, 1, w[h*kk:h*kk+kk], dx[h*kk:], ld)
+		}
+		if keep != 0 && mask != nil && act != nil {
+			keptBackward(dx[:m*ld], x[:m*ld], keep)
+			mask, act = nil, nil
 		}
 		k.hiddenBackward(m, ld, dx, mask, act, colsum)
 	}

@@ -82,8 +82,7 @@ const gcpTmpLen = 2 * 124
 
 // gcpLossLanes calls gcpLossF64, or gcpLossF64AVX512 if wide, with its
 // scratch buffer on the stack. The calls are direct, so that the stubs'
-// noescape directives keep the buffers of the callers (gcpAsm.loss32's chunks)
-// on their stack.
+// noescape directives keep the buffer on the stack.
 func gcpLossLanes(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fixedAlpha, scale float64) float64 {
 	var tmp [gcpTmpLen]float64
 	if wide {
@@ -91,6 +90,30 @@ func gcpLossLanes(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, 
 	}
 	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
 }
+
+// gcpLossLanes32 is gcpLossLanes for float32 operands: gcpLossF32 or
+// gcpLossF32AVX512, which widen them to float64 as they load them and
+// round the gradients as they store them.
+func gcpLossLanes32(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float32, fixedAlpha, scale float64) float64 {
+	var tmp [gcpTmpLen]float64
+	if wide {
+		return gcpLossF32AVX512(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+	}
+	return gcpLossF32(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
+}
+
+// gcpLossF32 is gcpLossF64 on float32 operands, n a multiple of
+// gcpLanes: each sample widened to float64, the same arithmetic, each
+// gradient rounded to float32, as gcpLossGeneric[float32] does.
+//
+//go:noescape
+func gcpLossF32(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float32, fixedAlpha, scale float64, tmp *float64) float64
+
+// gcpLossF32AVX512 is gcpLossF64AVX512 on float32 operands, as
+// gcpLossF32, for any n.
+//
+//go:noescape
+func gcpLossF32AVX512(n int, zm, za, zb, zn, y, gm, ga, gb, gn *float32, fixedAlpha, scale float64, tmp *float64) float64
 
 // softplusKernel returns softplusGeneric in assembly, a closure as
 // linearForwardKernel returns: softplusF32 or softplusF64, or with wide

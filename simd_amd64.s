@@ -1592,8 +1592,8 @@ outputBackwardF32_vDvrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y8, Y3, Y3
+	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x04, SI
@@ -1623,8 +1623,8 @@ outputBackwardF32_vDbrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y8, Y3, Y3
+	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x04, SI
@@ -1649,8 +1649,8 @@ outputBackwardF32_vDnrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y8, Y3, Y3
+	VANDPS       Y4, Y3, Y3
 	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x04, SI
@@ -1736,8 +1736,8 @@ outputBackwardF32_vDCvrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y8, Y3, Y3
+	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	VADDPS       Y3, Y5, Y5
 	ADDQ         16(SP), BX
@@ -1769,8 +1769,8 @@ outputBackwardF32_vDCbrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y8, Y3, Y3
+	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	VADDPS       Y3, Y7, Y7
 	ADDQ         16(SP), BX
@@ -1798,8 +1798,8 @@ outputBackwardF32_vDCnrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
+	VMULPS       Y8, Y3, Y3
+	VANDPS       Y4, Y3, Y3
 	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
 	VADDPS       Y3, Y5, Y5
 	ADDQ         16(SP), BX
@@ -1888,10 +1888,7 @@ outputBackwardF32_vDRvrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
-	VMOVUPS      (R11)(BX*1), Y4
-	VCMPPS       $0x11, Y4, Y13, Y4
+	VMULPS       Y8, Y3, Y3
 	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
@@ -1922,10 +1919,7 @@ outputBackwardF32_vDRbrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
-	VMOVUPS      (R11)(BX*1), Y4
-	VCMPPS       $0x11, Y4, Y13, Y4
+	VMULPS       Y8, Y3, Y3
 	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
@@ -1951,10 +1945,7 @@ outputBackwardF32_vDRnrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
-	VMASKMOVPS   (R11)(BX*1), Y15, Y4
-	VCMPPS       $0x11, Y4, Y13, Y4
+	VMULPS       Y8, Y3, Y3
 	VANDPS       Y4, Y3, Y3
 	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
 	ADDQ         16(SP), BX
@@ -2041,10 +2032,7 @@ outputBackwardF32_vDRCvrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
-	VMOVUPS      (R11)(BX*1), Y4
-	VCMPPS       $0x11, Y4, Y13, Y4
+	VMULPS       Y8, Y3, Y3
 	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	VADDPS       Y3, Y5, Y5
@@ -2077,10 +2065,7 @@ outputBackwardF32_vDRCbrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
-	VMOVUPS      (R11)(BX*1), Y4
-	VCMPPS       $0x11, Y4, Y13, Y4
+	VMULPS       Y8, Y3, Y3
 	VANDPS       Y4, Y3, Y3
 	VMOVUPS      Y3, (R9)(BX*1)
 	VADDPS       Y3, Y7, Y7
@@ -2109,10 +2094,7 @@ outputBackwardF32_vDRCnrow:
 	VMOVAPS      Y2, Y3
 	VFMADD213PS  Y13, Y14, Y3
 	VCMPPS       $0x11, Y0, Y13, Y4
-	VANDPS       Y8, Y4, Y4
-	VMULPS       Y4, Y3, Y3
-	VMASKMOVPS   (R11)(BX*1), Y15, Y4
-	VCMPPS       $0x11, Y4, Y13, Y4
+	VMULPS       Y8, Y3, Y3
 	VANDPS       Y4, Y3, Y3
 	VMASKMOVPS   Y3, Y15, (R9)(BX*1)
 	VADDPS       Y3, Y5, Y5
@@ -4310,8 +4292,8 @@ outputBackwardF64_vDvrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
+	VMULPD       Y8, Y3, Y3
+	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x08, SI
@@ -4341,8 +4323,8 @@ outputBackwardF64_vDbrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
+	VMULPD       Y8, Y3, Y3
+	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x08, SI
@@ -4367,8 +4349,8 @@ outputBackwardF64_vDnrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
+	VMULPD       Y8, Y3, Y3
+	VANDPD       Y4, Y3, Y3
 	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x08, SI
@@ -4454,8 +4436,8 @@ outputBackwardF64_vDCvrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
+	VMULPD       Y8, Y3, Y3
+	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	VADDPD       Y3, Y5, Y5
 	ADDQ         16(SP), BX
@@ -4487,8 +4469,8 @@ outputBackwardF64_vDCbrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
+	VMULPD       Y8, Y3, Y3
+	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	VADDPD       Y3, Y7, Y7
 	ADDQ         16(SP), BX
@@ -4516,8 +4498,8 @@ outputBackwardF64_vDCnrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
+	VMULPD       Y8, Y3, Y3
+	VANDPD       Y4, Y3, Y3
 	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
 	VADDPD       Y3, Y5, Y5
 	ADDQ         16(SP), BX
@@ -4606,10 +4588,7 @@ outputBackwardF64_vDRvrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VMOVUPD      (R11)(BX*1), Y4
-	VCMPPD       $0x11, Y4, Y13, Y4
+	VMULPD       Y8, Y3, Y3
 	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
@@ -4640,10 +4619,7 @@ outputBackwardF64_vDRbrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VMOVUPD      (R11)(BX*1), Y4
-	VCMPPD       $0x11, Y4, Y13, Y4
+	VMULPD       Y8, Y3, Y3
 	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	ADDQ         16(SP), BX
@@ -4669,10 +4645,7 @@ outputBackwardF64_vDRnrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VMASKMOVPD   (R11)(BX*1), Y15, Y4
-	VCMPPD       $0x11, Y4, Y13, Y4
+	VMULPD       Y8, Y3, Y3
 	VANDPD       Y4, Y3, Y3
 	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
 	ADDQ         16(SP), BX
@@ -4759,10 +4732,7 @@ outputBackwardF64_vDRCvrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VMOVUPD      (R11)(BX*1), Y4
-	VCMPPD       $0x11, Y4, Y13, Y4
+	VMULPD       Y8, Y3, Y3
 	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	VADDPD       Y3, Y5, Y5
@@ -4795,10 +4765,7 @@ outputBackwardF64_vDRCbrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VMOVUPD      (R11)(BX*1), Y4
-	VCMPPD       $0x11, Y4, Y13, Y4
+	VMULPD       Y8, Y3, Y3
 	VANDPD       Y4, Y3, Y3
 	VMOVUPD      Y3, (R9)(BX*1)
 	VADDPD       Y3, Y7, Y7
@@ -4827,10 +4794,7 @@ outputBackwardF64_vDRCnrow:
 	VMOVAPD      Y2, Y3
 	VFMADD213PD  Y13, Y14, Y3
 	VCMPPD       $0x11, Y0, Y13, Y4
-	VANDPD       Y8, Y4, Y4
-	VMULPD       Y4, Y3, Y3
-	VMASKMOVPD   (R11)(BX*1), Y15, Y4
-	VCMPPD       $0x11, Y4, Y13, Y4
+	VMULPD       Y8, Y3, Y3
 	VANDPD       Y4, Y3, Y3
 	VMASKMOVPD   Y3, Y15, (R9)(BX*1)
 	VADDPD       Y3, Y5, Y5
@@ -9416,32 +9380,28 @@ outputBackwardF32AVX512_vDcrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, (R9)(BX*1)
 	VMOVUPS      64(R8)(BX*1), Z1
 	VFMADD231PS  Z1, Z14, Z21
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, 64(R9)(BX*1)
 	VMOVUPS      128(R8)(BX*1), Z2
 	VFMADD231PS  Z2, Z14, Z22
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, 128(R9)(BX*1)
 	VMOVUPS      192(R8)(BX*1), Z3
 	VFMADD231PS  Z3, Z14, Z23
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x04, SI
@@ -9526,32 +9486,28 @@ outputBackwardF32AVX512_vDmrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, K1, (R9)(BX*1)
 	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
 	VFMADD231PS  Z1, Z14, Z21
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, K2, 64(R9)(BX*1)
 	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
 	VFMADD231PS  Z2, Z14, Z22
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, K3, 128(R9)(BX*1)
 	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
 	VFMADD231PS  Z3, Z14, Z23
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, K4, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x04, SI
@@ -9656,8 +9612,7 @@ outputBackwardF32AVX512_vDCcrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, (R9)(BX*1)
 	VADDPS       Z4, Z24, Z24
 	VMOVUPS      64(R8)(BX*1), Z1
@@ -9665,8 +9620,7 @@ outputBackwardF32AVX512_vDCcrow:
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, 64(R9)(BX*1)
 	VADDPS       Z5, Z25, Z25
 	VMOVUPS      128(R8)(BX*1), Z2
@@ -9674,8 +9628,7 @@ outputBackwardF32AVX512_vDCcrow:
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, 128(R9)(BX*1)
 	VADDPS       Z6, Z26, Z26
 	VMOVUPS      192(R8)(BX*1), Z3
@@ -9683,8 +9636,7 @@ outputBackwardF32AVX512_vDCcrow:
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, 192(R9)(BX*1)
 	VADDPS       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -9778,8 +9730,7 @@ outputBackwardF32AVX512_vDCmrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, K1, (R9)(BX*1)
 	VADDPS       Z4, Z24, Z24
 	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
@@ -9787,8 +9738,7 @@ outputBackwardF32AVX512_vDCmrow:
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, K2, 64(R9)(BX*1)
 	VADDPS       Z5, Z25, Z25
 	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
@@ -9796,8 +9746,7 @@ outputBackwardF32AVX512_vDCmrow:
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, K3, 128(R9)(BX*1)
 	VADDPS       Z6, Z26, Z26
 	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
@@ -9805,8 +9754,7 @@ outputBackwardF32AVX512_vDCmrow:
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, K4, 192(R9)(BX*1)
 	VADDPS       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -9915,44 +9863,28 @@ outputBackwardF32AVX512_vDRcrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
-	VMOVUPS      (R11)(BX*1), Z8
-	VCMPPS       $0x11, Z8, Z13, K5
-	VMOVUPS.Z    Z4, K5, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, (R9)(BX*1)
 	VMOVUPS      64(R8)(BX*1), Z1
 	VFMADD231PS  Z1, Z14, Z21
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
-	VMOVUPS      64(R11)(BX*1), Z9
-	VCMPPS       $0x11, Z9, Z13, K5
-	VMOVUPS.Z    Z5, K5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, 64(R9)(BX*1)
 	VMOVUPS      128(R8)(BX*1), Z2
 	VFMADD231PS  Z2, Z14, Z22
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
-	VMOVUPS      128(R11)(BX*1), Z10
-	VCMPPS       $0x11, Z10, Z13, K5
-	VMOVUPS.Z    Z6, K5, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, 128(R9)(BX*1)
 	VMOVUPS      192(R8)(BX*1), Z3
 	VFMADD231PS  Z3, Z14, Z23
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
-	VMOVUPS      192(R11)(BX*1), Z11
-	VCMPPS       $0x11, Z11, Z13, K5
-	VMOVUPS.Z    Z7, K5, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x04, SI
@@ -10037,44 +9969,28 @@ outputBackwardF32AVX512_vDRmrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
-	VMOVUPS.Z    (R11)(BX*1), K1, Z8
-	VCMPPS       $0x11, Z8, Z13, K5
-	VMOVUPS.Z    Z4, K5, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, K1, (R9)(BX*1)
 	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
 	VFMADD231PS  Z1, Z14, Z21
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
-	VMOVUPS.Z    64(R11)(BX*1), K2, Z9
-	VCMPPS       $0x11, Z9, Z13, K5
-	VMOVUPS.Z    Z5, K5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, K2, 64(R9)(BX*1)
 	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
 	VFMADD231PS  Z2, Z14, Z22
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
-	VMOVUPS.Z    128(R11)(BX*1), K3, Z10
-	VCMPPS       $0x11, Z10, Z13, K5
-	VMOVUPS.Z    Z6, K5, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, K3, 128(R9)(BX*1)
 	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
 	VFMADD231PS  Z3, Z14, Z23
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
-	VMOVUPS.Z    192(R11)(BX*1), K4, Z11
-	VCMPPS       $0x11, Z11, Z13, K5
-	VMOVUPS.Z    Z7, K5, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, K4, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x04, SI
@@ -10179,11 +10095,7 @@ outputBackwardF32AVX512_vDRCcrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
-	VMOVUPS      (R11)(BX*1), Z8
-	VCMPPS       $0x11, Z8, Z13, K5
-	VMOVUPS.Z    Z4, K5, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, (R9)(BX*1)
 	VADDPS       Z4, Z24, Z24
 	VMOVUPS      64(R8)(BX*1), Z1
@@ -10191,11 +10103,7 @@ outputBackwardF32AVX512_vDRCcrow:
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
-	VMOVUPS      64(R11)(BX*1), Z9
-	VCMPPS       $0x11, Z9, Z13, K5
-	VMOVUPS.Z    Z5, K5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, 64(R9)(BX*1)
 	VADDPS       Z5, Z25, Z25
 	VMOVUPS      128(R8)(BX*1), Z2
@@ -10203,11 +10111,7 @@ outputBackwardF32AVX512_vDRCcrow:
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
-	VMOVUPS      128(R11)(BX*1), Z10
-	VCMPPS       $0x11, Z10, Z13, K5
-	VMOVUPS.Z    Z6, K5, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, 128(R9)(BX*1)
 	VADDPS       Z6, Z26, Z26
 	VMOVUPS      192(R8)(BX*1), Z3
@@ -10215,11 +10119,7 @@ outputBackwardF32AVX512_vDRCcrow:
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
-	VMOVUPS      192(R11)(BX*1), Z11
-	VCMPPS       $0x11, Z11, Z13, K5
-	VMOVUPS.Z    Z7, K5, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, 192(R9)(BX*1)
 	VADDPS       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -10313,11 +10213,7 @@ outputBackwardF32AVX512_vDRCmrow:
 	VMOVAPS      Z16, Z4
 	VFMADD213PS  Z13, Z14, Z4
 	VCMPPS       $0x11, Z0, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z8
-	VMULPS       Z8, Z4, Z4
-	VMOVUPS.Z    (R11)(BX*1), K1, Z8
-	VCMPPS       $0x11, Z8, Z13, K5
-	VMOVUPS.Z    Z4, K5, Z4
+	VMULPS.Z     Z28, Z4, K6, Z4
 	VMOVUPS      Z4, K1, (R9)(BX*1)
 	VADDPS       Z4, Z24, Z24
 	VMOVUPS.Z    64(R8)(BX*1), K2, Z1
@@ -10325,11 +10221,7 @@ outputBackwardF32AVX512_vDRCmrow:
 	VMOVAPS      Z17, Z5
 	VFMADD213PS  Z13, Z14, Z5
 	VCMPPS       $0x11, Z1, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z9
-	VMULPS       Z9, Z5, Z5
-	VMOVUPS.Z    64(R11)(BX*1), K2, Z9
-	VCMPPS       $0x11, Z9, Z13, K5
-	VMOVUPS.Z    Z5, K5, Z5
+	VMULPS.Z     Z28, Z5, K6, Z5
 	VMOVUPS      Z5, K2, 64(R9)(BX*1)
 	VADDPS       Z5, Z25, Z25
 	VMOVUPS.Z    128(R8)(BX*1), K3, Z2
@@ -10337,11 +10229,7 @@ outputBackwardF32AVX512_vDRCmrow:
 	VMOVAPS      Z18, Z6
 	VFMADD213PS  Z13, Z14, Z6
 	VCMPPS       $0x11, Z2, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z10
-	VMULPS       Z10, Z6, Z6
-	VMOVUPS.Z    128(R11)(BX*1), K3, Z10
-	VCMPPS       $0x11, Z10, Z13, K5
-	VMOVUPS.Z    Z6, K5, Z6
+	VMULPS.Z     Z28, Z6, K6, Z6
 	VMOVUPS      Z6, K3, 128(R9)(BX*1)
 	VADDPS       Z6, Z26, Z26
 	VMOVUPS.Z    192(R8)(BX*1), K4, Z3
@@ -10349,11 +10237,7 @@ outputBackwardF32AVX512_vDRCmrow:
 	VMOVAPS      Z19, Z7
 	VFMADD213PS  Z13, Z14, Z7
 	VCMPPS       $0x11, Z3, Z13, K6
-	VMOVUPS.Z    Z28, K6, Z11
-	VMULPS       Z11, Z7, Z7
-	VMOVUPS.Z    192(R11)(BX*1), K4, Z11
-	VCMPPS       $0x11, Z11, Z13, K5
-	VMOVUPS.Z    Z7, K5, Z7
+	VMULPS.Z     Z28, Z7, K6, Z7
 	VMOVUPS      Z7, K4, 192(R9)(BX*1)
 	VADDPS       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -15373,32 +15257,28 @@ outputBackwardF64AVX512_vDcrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, (R9)(BX*1)
 	VMOVUPD      64(R8)(BX*1), Z1
 	VFMADD231PD  Z1, Z14, Z21
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, 64(R9)(BX*1)
 	VMOVUPD      128(R8)(BX*1), Z2
 	VFMADD231PD  Z2, Z14, Z22
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, 128(R9)(BX*1)
 	VMOVUPD      192(R8)(BX*1), Z3
 	VFMADD231PD  Z3, Z14, Z23
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x08, SI
@@ -15483,32 +15363,28 @@ outputBackwardF64AVX512_vDmrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, K1, (R9)(BX*1)
 	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
 	VFMADD231PD  Z1, Z14, Z21
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, K2, 64(R9)(BX*1)
 	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
 	VFMADD231PD  Z2, Z14, Z22
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, K3, 128(R9)(BX*1)
 	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
 	VFMADD231PD  Z3, Z14, Z23
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, K4, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x08, SI
@@ -15613,8 +15489,7 @@ outputBackwardF64AVX512_vDCcrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, (R9)(BX*1)
 	VADDPD       Z4, Z24, Z24
 	VMOVUPD      64(R8)(BX*1), Z1
@@ -15622,8 +15497,7 @@ outputBackwardF64AVX512_vDCcrow:
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, 64(R9)(BX*1)
 	VADDPD       Z5, Z25, Z25
 	VMOVUPD      128(R8)(BX*1), Z2
@@ -15631,8 +15505,7 @@ outputBackwardF64AVX512_vDCcrow:
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, 128(R9)(BX*1)
 	VADDPD       Z6, Z26, Z26
 	VMOVUPD      192(R8)(BX*1), Z3
@@ -15640,8 +15513,7 @@ outputBackwardF64AVX512_vDCcrow:
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, 192(R9)(BX*1)
 	VADDPD       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -15735,8 +15607,7 @@ outputBackwardF64AVX512_vDCmrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, K1, (R9)(BX*1)
 	VADDPD       Z4, Z24, Z24
 	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
@@ -15744,8 +15615,7 @@ outputBackwardF64AVX512_vDCmrow:
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, K2, 64(R9)(BX*1)
 	VADDPD       Z5, Z25, Z25
 	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
@@ -15753,8 +15623,7 @@ outputBackwardF64AVX512_vDCmrow:
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, K3, 128(R9)(BX*1)
 	VADDPD       Z6, Z26, Z26
 	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
@@ -15762,8 +15631,7 @@ outputBackwardF64AVX512_vDCmrow:
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, K4, 192(R9)(BX*1)
 	VADDPD       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -15872,44 +15740,28 @@ outputBackwardF64AVX512_vDRcrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
-	VMOVUPD      (R11)(BX*1), Z8
-	VCMPPD       $0x11, Z8, Z13, K5
-	VMOVUPD.Z    Z4, K5, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, (R9)(BX*1)
 	VMOVUPD      64(R8)(BX*1), Z1
 	VFMADD231PD  Z1, Z14, Z21
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
-	VMOVUPD      64(R11)(BX*1), Z9
-	VCMPPD       $0x11, Z9, Z13, K5
-	VMOVUPD.Z    Z5, K5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, 64(R9)(BX*1)
 	VMOVUPD      128(R8)(BX*1), Z2
 	VFMADD231PD  Z2, Z14, Z22
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
-	VMOVUPD      128(R11)(BX*1), Z10
-	VCMPPD       $0x11, Z10, Z13, K5
-	VMOVUPD.Z    Z6, K5, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, 128(R9)(BX*1)
 	VMOVUPD      192(R8)(BX*1), Z3
 	VFMADD231PD  Z3, Z14, Z23
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
-	VMOVUPD      192(R11)(BX*1), Z11
-	VCMPPD       $0x11, Z11, Z13, K5
-	VMOVUPD.Z    Z7, K5, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x08, SI
@@ -15994,44 +15846,28 @@ outputBackwardF64AVX512_vDRmrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
-	VMOVUPD.Z    (R11)(BX*1), K1, Z8
-	VCMPPD       $0x11, Z8, Z13, K5
-	VMOVUPD.Z    Z4, K5, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, K1, (R9)(BX*1)
 	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
 	VFMADD231PD  Z1, Z14, Z21
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
-	VMOVUPD.Z    64(R11)(BX*1), K2, Z9
-	VCMPPD       $0x11, Z9, Z13, K5
-	VMOVUPD.Z    Z5, K5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, K2, 64(R9)(BX*1)
 	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
 	VFMADD231PD  Z2, Z14, Z22
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
-	VMOVUPD.Z    128(R11)(BX*1), K3, Z10
-	VCMPPD       $0x11, Z10, Z13, K5
-	VMOVUPD.Z    Z6, K5, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, K3, 128(R9)(BX*1)
 	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
 	VFMADD231PD  Z3, Z14, Z23
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
-	VMOVUPD.Z    192(R11)(BX*1), K4, Z11
-	VCMPPD       $0x11, Z11, Z13, K5
-	VMOVUPD.Z    Z7, K5, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, K4, 192(R9)(BX*1)
 	ADDQ         16(SP), BX
 	ADDQ         $0x08, SI
@@ -16136,11 +15972,7 @@ outputBackwardF64AVX512_vDRCcrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
-	VMOVUPD      (R11)(BX*1), Z8
-	VCMPPD       $0x11, Z8, Z13, K5
-	VMOVUPD.Z    Z4, K5, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, (R9)(BX*1)
 	VADDPD       Z4, Z24, Z24
 	VMOVUPD      64(R8)(BX*1), Z1
@@ -16148,11 +15980,7 @@ outputBackwardF64AVX512_vDRCcrow:
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
-	VMOVUPD      64(R11)(BX*1), Z9
-	VCMPPD       $0x11, Z9, Z13, K5
-	VMOVUPD.Z    Z5, K5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, 64(R9)(BX*1)
 	VADDPD       Z5, Z25, Z25
 	VMOVUPD      128(R8)(BX*1), Z2
@@ -16160,11 +15988,7 @@ outputBackwardF64AVX512_vDRCcrow:
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
-	VMOVUPD      128(R11)(BX*1), Z10
-	VCMPPD       $0x11, Z10, Z13, K5
-	VMOVUPD.Z    Z6, K5, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, 128(R9)(BX*1)
 	VADDPD       Z6, Z26, Z26
 	VMOVUPD      192(R8)(BX*1), Z3
@@ -16172,11 +15996,7 @@ outputBackwardF64AVX512_vDRCcrow:
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
-	VMOVUPD      192(R11)(BX*1), Z11
-	VCMPPD       $0x11, Z11, Z13, K5
-	VMOVUPD.Z    Z7, K5, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, 192(R9)(BX*1)
 	VADDPD       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -16270,11 +16090,7 @@ outputBackwardF64AVX512_vDRCmrow:
 	VMOVAPD      Z16, Z4
 	VFMADD213PD  Z13, Z14, Z4
 	VCMPPD       $0x11, Z0, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z8
-	VMULPD       Z8, Z4, Z4
-	VMOVUPD.Z    (R11)(BX*1), K1, Z8
-	VCMPPD       $0x11, Z8, Z13, K5
-	VMOVUPD.Z    Z4, K5, Z4
+	VMULPD.Z     Z28, Z4, K6, Z4
 	VMOVUPD      Z4, K1, (R9)(BX*1)
 	VADDPD       Z4, Z24, Z24
 	VMOVUPD.Z    64(R8)(BX*1), K2, Z1
@@ -16282,11 +16098,7 @@ outputBackwardF64AVX512_vDRCmrow:
 	VMOVAPD      Z17, Z5
 	VFMADD213PD  Z13, Z14, Z5
 	VCMPPD       $0x11, Z1, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z9
-	VMULPD       Z9, Z5, Z5
-	VMOVUPD.Z    64(R11)(BX*1), K2, Z9
-	VCMPPD       $0x11, Z9, Z13, K5
-	VMOVUPD.Z    Z5, K5, Z5
+	VMULPD.Z     Z28, Z5, K6, Z5
 	VMOVUPD      Z5, K2, 64(R9)(BX*1)
 	VADDPD       Z5, Z25, Z25
 	VMOVUPD.Z    128(R8)(BX*1), K3, Z2
@@ -16294,11 +16106,7 @@ outputBackwardF64AVX512_vDRCmrow:
 	VMOVAPD      Z18, Z6
 	VFMADD213PD  Z13, Z14, Z6
 	VCMPPD       $0x11, Z2, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z10
-	VMULPD       Z10, Z6, Z6
-	VMOVUPD.Z    128(R11)(BX*1), K3, Z10
-	VCMPPD       $0x11, Z10, Z13, K5
-	VMOVUPD.Z    Z6, K5, Z6
+	VMULPD.Z     Z28, Z6, K6, Z6
 	VMOVUPD      Z6, K3, 128(R9)(BX*1)
 	VADDPD       Z6, Z26, Z26
 	VMOVUPD.Z    192(R8)(BX*1), K4, Z3
@@ -16306,11 +16114,7 @@ outputBackwardF64AVX512_vDRCmrow:
 	VMOVAPD      Z19, Z7
 	VFMADD213PD  Z13, Z14, Z7
 	VCMPPD       $0x11, Z3, Z13, K6
-	VMOVUPD.Z    Z28, K6, Z11
-	VMULPD       Z11, Z7, Z7
-	VMOVUPD.Z    192(R11)(BX*1), K4, Z11
-	VCMPPD       $0x11, Z11, Z13, K5
-	VMOVUPD.Z    Z7, K5, Z7
+	VMULPD.Z     Z28, Z7, K6, Z7
 	VMOVUPD      Z7, K4, 192(R9)(BX*1)
 	VADDPD       Z7, Z27, Z27
 	ADDQ         16(SP), BX
@@ -23830,6 +23634,2057 @@ gcpLossF64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func gcpLossF32(n int, zm *float32, za *float32, zb *float32, zn *float32, y *float32, gm *float32, ga *float32, gb *float32, gn *float32, fixedAlpha float64, scale float64, tmp *float64) float64
+// Requires: AVX, AVX2, FMA3
+TEXT ·gcpLossF32(SB), NOSPLIT, $0-112
+	MOVQ         n+0(FP), CX
+	SHLQ         $0x02, CX
+	MOVQ         zm+8(FP), SI
+	MOVQ         za+16(FP), DI
+	MOVQ         zb+24(FP), R8
+	MOVQ         zn+32(FP), R9
+	MOVQ         y+40(FP), R10
+	MOVQ         gm+48(FP), R11
+	MOVQ         ga+56(FP), R12
+	MOVQ         gb+64(FP), R13
+	MOVQ         gn+72(FP), R14
+	MOVQ         tmp+96(FP), BX
+	VBROADCASTSD fixedAlpha+80(FP), Y0
+	VMOVUPD      Y0, 704(BX)
+	VBROADCASTSD scale+88(FP), Y0
+	VMOVUPD      Y0, 736(BX)
+	VXORPD       Y0, Y0, Y0
+	VMOVUPD      Y0, 768(BX)
+	XORQ         AX, AX
+
+gcpLossF32_loop:
+	CMPQ        AX, CX
+	JGE         gcpLossF32_done
+	VCVTPS2PD   (SI)(AX*1), Y0
+	VMOVUPD     Y0, (BX)
+	VCVTPS2PD   (R10)(AX*1), Y0
+	VMOVUPD     Y0, 128(BX)
+	VCVTPS2PD   (R8)(AX*1), Y10
+	VMOVUPD     Y10, 64(BX)
+	VORPD       gcSign<>+0(SB), Y10, Y0
+	VMOVUPD     gcExpMin<>+0(SB), Y1
+	VMAXPD      Y0, Y1, Y0
+	VMULPD      gcLog2e<>+0(SB), Y0, Y1
+	VROUNDPD    $0x00, Y1, Y1
+	VMULPD      gcLn2Hi<>+0(SB), Y1, Y2
+	VSUBPD      Y2, Y0, Y2
+	VMULPD      gcLn2Lo<>+0(SB), Y1, Y3
+	VSUBPD      Y3, Y2, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPD     gcP5<>+0(SB), Y6
+	VFMADD213PD gcP4<>+0(SB), Y5, Y6
+	VFMADD213PD gcP3<>+0(SB), Y5, Y6
+	VFMADD213PD gcP2<>+0(SB), Y5, Y6
+	VFMADD213PD gcP1<>+0(SB), Y5, Y6
+	VMULPD      Y5, Y6, Y6
+	VSUBPD      Y6, Y4, Y6
+	VMULPD      Y6, Y4, Y7
+	VMOVUPD     gcTwo<>+0(SB), Y5
+	VSUBPD      Y6, Y5, Y5
+	VDIVPD      Y5, Y7, Y7
+	VSUBPD      Y7, Y3, Y3
+	VSUBPD      Y2, Y3, Y3
+	VMOVUPD     gcOne<>+0(SB), Y5
+	VSUBPD      Y3, Y5, Y5
+	VMULPD      gcHalf<>+0(SB), Y1, Y2
+	VROUNDPD    $0x01, Y2, Y2
+	VSUBPD      Y2, Y1, Y3
+	VADDPD      gcExpBias<>+0(SB), Y2, Y2
+	VPSLLQ      $0x34, Y2, Y2
+	VADDPD      gcExpBias<>+0(SB), Y3, Y3
+	VPSLLQ      $0x34, Y3, Y3
+	VMULPD      Y2, Y5, Y5
+	VMULPD      Y3, Y5, Y0
+	VMOVAPD     Y0, Y11
+	VADDPD      gcOne<>+0(SB), Y0, Y12
+	VDIVPD      Y12, Y11, Y13
+	VMOVUPD     gcOne<>+0(SB), Y14
+	VDIVPD      Y12, Y14, Y14
+	VXORPD      Y15, Y15, Y15
+	VCMPPD      $0x1d, Y15, Y10, Y15
+	VBLENDVPD   Y15, Y14, Y13, Y13
+	VMOVUPD     Y13, 192(BX)
+	VMOVAPD     Y0, Y8
+	VADDPD      gcOne<>+0(SB), Y0, Y9
+	VMOVAPD     Y9, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VSUBPD      gcOne<>+0(SB), Y9, Y1
+	VSUBPD      Y1, Y8, Y1
+	VDIVPD      Y9, Y1, Y1
+	VADDPD      Y1, Y0, Y0
+	VADDPD      Y10, Y0, Y1
+	VXORPD      Y15, Y15, Y15
+	VCMPPD      $0x1e, Y15, Y10, Y15
+	VBLENDVPD   Y15, Y1, Y0, Y0
+	VMOVUPD     Y0, 288(BX)
+	VCVTPS2PD   (R9)(AX*1), Y10
+	VMOVUPD     Y10, 96(BX)
+	VORPD       gcSign<>+0(SB), Y10, Y0
+	VMOVUPD     gcExpMin<>+0(SB), Y1
+	VMAXPD      Y0, Y1, Y0
+	VMULPD      gcLog2e<>+0(SB), Y0, Y1
+	VROUNDPD    $0x00, Y1, Y1
+	VMULPD      gcLn2Hi<>+0(SB), Y1, Y2
+	VSUBPD      Y2, Y0, Y2
+	VMULPD      gcLn2Lo<>+0(SB), Y1, Y3
+	VSUBPD      Y3, Y2, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPD     gcP5<>+0(SB), Y6
+	VFMADD213PD gcP4<>+0(SB), Y5, Y6
+	VFMADD213PD gcP3<>+0(SB), Y5, Y6
+	VFMADD213PD gcP2<>+0(SB), Y5, Y6
+	VFMADD213PD gcP1<>+0(SB), Y5, Y6
+	VMULPD      Y5, Y6, Y6
+	VSUBPD      Y6, Y4, Y6
+	VMULPD      Y6, Y4, Y7
+	VMOVUPD     gcTwo<>+0(SB), Y5
+	VSUBPD      Y6, Y5, Y5
+	VDIVPD      Y5, Y7, Y7
+	VSUBPD      Y7, Y3, Y3
+	VSUBPD      Y2, Y3, Y3
+	VMOVUPD     gcOne<>+0(SB), Y5
+	VSUBPD      Y3, Y5, Y5
+	VMULPD      gcHalf<>+0(SB), Y1, Y2
+	VROUNDPD    $0x01, Y2, Y2
+	VSUBPD      Y2, Y1, Y3
+	VADDPD      gcExpBias<>+0(SB), Y2, Y2
+	VPSLLQ      $0x34, Y2, Y2
+	VADDPD      gcExpBias<>+0(SB), Y3, Y3
+	VPSLLQ      $0x34, Y3, Y3
+	VMULPD      Y2, Y5, Y5
+	VMULPD      Y3, Y5, Y0
+	VMOVAPD     Y0, Y11
+	VADDPD      gcOne<>+0(SB), Y0, Y12
+	VDIVPD      Y12, Y11, Y13
+	VMOVUPD     gcOne<>+0(SB), Y14
+	VDIVPD      Y12, Y14, Y14
+	VXORPD      Y15, Y15, Y15
+	VCMPPD      $0x1d, Y15, Y10, Y15
+	VBLENDVPD   Y15, Y14, Y13, Y13
+	VMOVUPD     Y13, 224(BX)
+	VMOVAPD     Y0, Y8
+	VADDPD      gcOne<>+0(SB), Y0, Y9
+	VMOVAPD     Y9, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VSUBPD      gcOne<>+0(SB), Y9, Y1
+	VSUBPD      Y1, Y8, Y1
+	VDIVPD      Y9, Y1, Y1
+	VADDPD      Y1, Y0, Y0
+	VADDPD      Y10, Y0, Y1
+	VXORPD      Y15, Y15, Y15
+	VCMPPD      $0x1e, Y15, Y10, Y15
+	VBLENDVPD   Y15, Y1, Y0, Y0
+	VMOVUPD     Y0, 320(BX)
+	VMOVUPD     704(BX), Y0
+	VMOVUPD     Y0, 256(BX)
+	VXORPD      Y0, Y0, Y0
+	VMOVUPD     Y0, 160(BX)
+	MOVQ        fixedAlpha+80(FP), DX
+	TESTQ       DX, DX
+	JNZ         gcpLossF32_fixed
+	VCVTPS2PD   (DI)(AX*1), Y10
+	VMOVUPD     Y10, 32(BX)
+	VORPD       gcSign<>+0(SB), Y10, Y0
+	VMOVUPD     gcExpMin<>+0(SB), Y1
+	VMAXPD      Y0, Y1, Y0
+	VMULPD      gcLog2e<>+0(SB), Y0, Y1
+	VROUNDPD    $0x00, Y1, Y1
+	VMULPD      gcLn2Hi<>+0(SB), Y1, Y2
+	VSUBPD      Y2, Y0, Y2
+	VMULPD      gcLn2Lo<>+0(SB), Y1, Y3
+	VSUBPD      Y3, Y2, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPD     gcP5<>+0(SB), Y6
+	VFMADD213PD gcP4<>+0(SB), Y5, Y6
+	VFMADD213PD gcP3<>+0(SB), Y5, Y6
+	VFMADD213PD gcP2<>+0(SB), Y5, Y6
+	VFMADD213PD gcP1<>+0(SB), Y5, Y6
+	VMULPD      Y5, Y6, Y6
+	VSUBPD      Y6, Y4, Y6
+	VMULPD      Y6, Y4, Y7
+	VMOVUPD     gcTwo<>+0(SB), Y5
+	VSUBPD      Y6, Y5, Y5
+	VDIVPD      Y5, Y7, Y7
+	VSUBPD      Y7, Y3, Y3
+	VSUBPD      Y2, Y3, Y3
+	VMOVUPD     gcOne<>+0(SB), Y5
+	VSUBPD      Y3, Y5, Y5
+	VMULPD      gcHalf<>+0(SB), Y1, Y2
+	VROUNDPD    $0x01, Y2, Y2
+	VSUBPD      Y2, Y1, Y3
+	VADDPD      gcExpBias<>+0(SB), Y2, Y2
+	VPSLLQ      $0x34, Y2, Y2
+	VADDPD      gcExpBias<>+0(SB), Y3, Y3
+	VPSLLQ      $0x34, Y3, Y3
+	VMULPD      Y2, Y5, Y5
+	VMULPD      Y3, Y5, Y0
+	VMOVAPD     Y0, Y11
+	VADDPD      gcOne<>+0(SB), Y0, Y12
+	VDIVPD      Y12, Y11, Y13
+	VMOVUPD     gcOne<>+0(SB), Y14
+	VDIVPD      Y12, Y14, Y14
+	VXORPD      Y15, Y15, Y15
+	VCMPPD      $0x1d, Y15, Y10, Y15
+	VBLENDVPD   Y15, Y14, Y13, Y13
+	VMOVUPD     Y13, 160(BX)
+	VMOVAPD     Y0, Y8
+	VADDPD      gcOne<>+0(SB), Y0, Y9
+	VMOVAPD     Y9, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VSUBPD      gcOne<>+0(SB), Y9, Y1
+	VSUBPD      Y1, Y8, Y1
+	VDIVPD      Y9, Y1, Y1
+	VADDPD      Y1, Y0, Y0
+	VADDPD      Y10, Y0, Y1
+	VXORPD      Y15, Y15, Y15
+	VCMPPD      $0x1e, Y15, Y10, Y15
+	VBLENDVPD   Y15, Y1, Y0, Y0
+	VADDPD      gcOne<>+0(SB), Y0, Y0
+	VMOVUPD     Y0, 256(BX)
+
+gcpLossF32_fixed:
+	VXORPD      Y1, Y1, Y1
+	VMOVUPD     320(BX), Y10
+	VMOVUPD     256(BX), Y11
+	VMOVUPD     288(BX), Y12
+	VCMPPD      $0x1e, Y1, Y10, Y2
+	VCMPPD      $0x1e, Y1, Y11, Y3
+	VCMPPD      $0x1e, Y1, Y12, Y4
+	VANDPD      Y3, Y2, Y2
+	VANDPD      Y4, Y2, Y2
+	VMOVUPD     Y2, 352(BX)
+	VMOVUPD     gcOne<>+0(SB), Y13
+	VDIVPD      Y10, Y13, Y13
+	VADDPD      gcOne<>+0(SB), Y13, Y13
+	VMULPD      Y13, Y12, Y13
+	VMOVUPD     Y13, 384(BX)
+	VADDPD      Y13, Y13, Y14
+	VSQRTPD     Y14, Y14
+	VMOVUPD     128(BX), Y0
+	VMOVUPD     (BX), Y1
+	VSUBPD      Y1, Y0, Y2
+	VDIVPD      Y14, Y2, Y3
+	VDIVPD      Y14, Y0, Y4
+	VDIVPD      Y14, Y1, Y5
+	VSUBPD      Y5, Y4, Y4
+	VCMPPD      $0x03, Y3, Y3, Y5
+	VBLENDVPD   Y5, Y4, Y3, Y3
+	VXORPD      Y6, Y6, Y6
+	VCMPPD      $0x00, Y6, Y2, Y5
+	VBLENDVPD   Y5, Y6, Y3, Y3
+	VMOVUPD     Y3, 416(BX)
+	VMULPD      Y3, Y3, Y4
+	VMOVUPD     Y4, 448(BX)
+	VMOVUPD     gcOne<>+0(SB), Y7
+	VADDPD      Y7, Y4, Y5
+	VDIVPD      Y5, Y7, Y5
+	VMOVUPD     Y5, 480(BX)
+	VMULPD      Y5, Y4, Y8
+	VMULPD      Y5, Y3, Y9
+	VDIVPD      Y4, Y7, Y10
+	VADDPD      Y7, Y10, Y10
+	VDIVPD      Y10, Y7, Y10
+	VDIVPD      Y3, Y7, Y11
+	VADDPD      Y3, Y11, Y11
+	VDIVPD      Y11, Y7, Y11
+	VCMPPD      $0x12, Y7, Y4, Y12
+	VBLENDVPD   Y12, Y8, Y10, Y10
+	VMOVUPD     Y10, 512(BX)
+	VBLENDVPD   Y12, Y9, Y11, Y11
+	VMOVUPD     Y11, 544(BX)
+	VMOVAPD     Y4, Y0
+	VMOVAPD     Y0, Y8
+	VADDPD      gcOne<>+0(SB), Y0, Y9
+	VMOVAPD     Y9, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VSUBPD      gcOne<>+0(SB), Y9, Y1
+	VSUBPD      Y1, Y8, Y1
+	VDIVPD      Y9, Y1, Y1
+	VADDPD      Y1, Y0, Y0
+	VMOVUPD     Y0, 576(BX)
+	VMOVUPD     448(BX), Y1
+	VCMPPD      $0x00, gcInf<>+0(SB), Y1, Y1
+	VMOVMSKPD   Y1, DX
+	TESTQ       DX, DX
+	JZ          gcpLossF32_finiteu
+	VMOVUPD     416(BX), Y0
+	VANDPD      gcAbs<>+0(SB), Y0, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VADDPD      Y0, Y0, Y0
+	VMOVUPD     448(BX), Y1
+	VCMPPD      $0x00, gcInf<>+0(SB), Y1, Y1
+	VMOVUPD     576(BX), Y2
+	VBLENDVPD   Y1, Y0, Y2, Y2
+	VMOVUPD     Y2, 576(BX)
+
+gcpLossF32_finiteu:
+	VMOVUPD     288(BX), Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VMOVUPD     Y0, 896(BX)
+	VMOVUPD     320(BX), Y10
+	VMOVUPD     gcOne<>+0(SB), Y11
+	VDIVPD      Y10, Y11, Y12
+	VCMPPD      $0x1d, Y11, Y10, Y13
+	VBLENDVPD   Y13, Y12, Y10, Y0
+	VMOVAPD     Y0, Y8
+	VADDPD      gcOne<>+0(SB), Y0, Y9
+	VMOVAPD     Y9, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VSUBPD      gcOne<>+0(SB), Y9, Y1
+	VSUBPD      Y1, Y8, Y1
+	VDIVPD      Y9, Y1, Y1
+	VADDPD      Y1, Y0, Y0
+	VMOVUPD     Y0, 928(BX)
+	VMOVUPD     320(BX), Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VMOVUPD     320(BX), Y10
+	VCMPPD      $0x1d, gcOne<>+0(SB), Y10, Y13
+	VXORPD      Y1, Y1, Y1
+	VBLENDVPD   Y13, Y1, Y0, Y0
+	VMOVUPD     896(BX), Y1
+	VADDPD      928(BX), Y1, Y1
+	VSUBPD      Y0, Y1, Y1
+	VMOVUPD     Y1, 608(BX)
+	VMOVUPD     256(BX), Y10
+	VMOVUPD     gcOne<>+0(SB), Y11
+	VADDPD      Y11, Y10, Y12
+	VCMPPD      $0x1d, gcTen<>+0(SB), Y10, Y13
+	VBLENDVPD   Y13, Y10, Y12, Y12
+	VADDPD      gcHalf<>+0(SB), Y10, Y14
+	VMOVAPD     Y11, Y15
+	MOVQ        $0x00000009, DX
+
+gcpLossF32_lgstep:
+	VCMPPD    $0x11, gcTen<>+0(SB), Y12, Y1
+	VTESTPD   Y1, Y1
+	JZ        gcpLossF32_lgdone
+	VADDPD    gcHalf<>+0(SB), Y12, Y2
+	VMULPD    Y2, Y14, Y2
+	VBLENDVPD Y1, Y2, Y14, Y14
+	VMULPD    Y12, Y15, Y2
+	VBLENDVPD Y1, Y2, Y15, Y15
+	VANDPD    Y11, Y1, Y2
+	VADDPD    Y2, Y12, Y12
+	DECQ      DX
+	JNZ       gcpLossF32_lgstep
+
+gcpLossF32_lgdone:
+	VMOVUPD     Y12, 864(BX)
+	VMOVUPD     Y14, 800(BX)
+	VMOVUPD     Y15, 832(BX)
+	VMOVAPD     Y12, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VMULPD      gcHalf<>+0(SB), Y0, Y10
+	VMOVUPD     864(BX), Y12
+	VMOVUPD     gcOne<>+0(SB), Y11
+	VDIVPD      Y12, Y11, Y11
+	VMULPD      Y11, Y11, Y12
+	VMOVUPD     gcLG7<>+0(SB), Y13
+	VMULPD      Y12, Y13, Y13
+	VADDPD      gcLG6<>+0(SB), Y13, Y13
+	VMULPD      Y12, Y13, Y13
+	VADDPD      gcLG5<>+0(SB), Y13, Y13
+	VMULPD      Y12, Y13, Y13
+	VADDPD      gcLG4<>+0(SB), Y13, Y13
+	VMULPD      Y12, Y13, Y13
+	VADDPD      gcLG3<>+0(SB), Y13, Y13
+	VMULPD      Y12, Y13, Y13
+	VADDPD      gcLG2<>+0(SB), Y13, Y13
+	VMULPD      Y12, Y13, Y13
+	VADDPD      gcLG1<>+0(SB), Y13, Y13
+	VMULPD      Y12, Y13, Y13
+	VADDPD      gcLG0<>+0(SB), Y13, Y13
+	VMULPD      Y13, Y11, Y13
+	VADDPD      Y13, Y10, Y10
+	VMOVUPD     Y10, 640(BX)
+	VMOVUPD     800(BX), Y0
+	VDIVPD      832(BX), Y0, Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VMOVUPD     640(BX), Y10
+	VSUBPD      Y0, Y10, Y10
+	VMOVUPD     Y10, 960(BX)
+	VMOVUPD     256(BX), Y0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Y0, Y1
+	VMULPD      gcTwo54<>+0(SB), Y0, Y2
+	VBLENDVPD   Y1, Y2, Y0, Y2
+	VANDPD      gc54<>+0(SB), Y1, Y3
+	VPSRLQ      $0x34, Y2, Y4
+	VPOR        gcExpMagic<>+0(SB), Y4, Y4
+	VSUBPD      gcTwo52<>+0(SB), Y4, Y4
+	VSUBPD      gc1022<>+0(SB), Y4, Y4
+	VSUBPD      Y3, Y4, Y4
+	VANDPD      gcMant<>+0(SB), Y2, Y5
+	VORPD       gcHalf<>+0(SB), Y5, Y5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Y5, Y6
+	VADDPD      Y5, Y5, Y7
+	VBLENDVPD   Y6, Y7, Y5, Y5
+	VANDPD      gcOne<>+0(SB), Y6, Y7
+	VSUBPD      Y7, Y4, Y4
+	VSUBPD      gcOne<>+0(SB), Y5, Y5
+	VADDPD      gcTwo<>+0(SB), Y5, Y6
+	VDIVPD      Y6, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMULPD      Y7, Y7, Y3
+	VMOVUPD     gcL7<>+0(SB), Y1
+	VFMADD213PD gcL5<>+0(SB), Y3, Y1
+	VFMADD213PD gcL3<>+0(SB), Y3, Y1
+	VFMADD213PD gcL1<>+0(SB), Y3, Y1
+	VMULPD      Y7, Y1, Y1
+	VMOVUPD     gcL6<>+0(SB), Y2
+	VFMADD213PD gcL4<>+0(SB), Y3, Y2
+	VFMADD213PD gcL2<>+0(SB), Y3, Y2
+	VMULPD      Y3, Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y5, Y5, Y2
+	VMULPD      gcHalf<>+0(SB), Y2, Y2
+	VADDPD      Y2, Y1, Y1
+	VMULPD      Y6, Y1, Y1
+	VMULPD      gcLn2Lo<>+0(SB), Y4, Y3
+	VADDPD      Y3, Y1, Y1
+	VSUBPD      Y1, Y2, Y2
+	VSUBPD      Y5, Y2, Y2
+	VMULPD      gcLn2Hi<>+0(SB), Y4, Y4
+	VSUBPD      Y2, Y4, Y4
+	VXORPD      Y1, Y1, Y1
+	VCMPPD      $0x00, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNegInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x00, gcInf<>+0(SB), Y0, Y2
+	VBLENDVPD   Y2, gcInf<>+0(SB), Y4, Y4
+	VCMPPD      $0x19, Y1, Y0, Y2
+	VBLENDVPD   Y2, gcNaN<>+0(SB), Y4, Y0
+	VMOVUPD     960(BX), Y10
+	VADDPD      Y0, Y10, Y10
+	VMOVUPD     256(BX), Y1
+	VCMPPD      $0x1d, gcTen<>+0(SB), Y1, Y1
+	VBLENDVPD   Y1, 640(BX), Y10, Y10
+	VMOVUPD     Y10, 640(BX)
+	VMOVUPD     256(BX), Y12
+	VXORPD      Y14, Y14, Y14
+	VMOVUPD     gcOne<>+0(SB), Y15
+	VMOVUPD     gcOne<>+0(SB), Y11
+	MOVQ        $0x0000000a, DX
+
+gcpLossF32_psistep:
+	VCMPPD    $0x11, gcTen<>+0(SB), Y12, Y1
+	VTESTPD   Y1, Y1
+	JZ        gcpLossF32_psidone
+	VADDPD    Y12, Y12, Y2
+	VADDPD    Y11, Y2, Y2
+	VMULPD    Y2, Y12, Y2
+	VMULPD    Y2, Y14, Y3
+	VADDPD    Y15, Y3, Y3
+	VBLENDVPD Y1, Y3, Y14, Y14
+	VMULPD    Y2, Y15, Y3
+	VBLENDVPD Y1, Y3, Y15, Y15
+	VANDPD    Y11, Y1, Y2
+	VADDPD    Y2, Y12, Y12
+	DECQ      DX
+	JNZ       gcpLossF32_psistep
+
+gcpLossF32_psidone:
+	VMULPD     Y12, Y12, Y2
+	VDIVPD     Y2, Y11, Y2
+	VMOVUPD    gcDG9<>+0(SB), Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG8<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG7<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG6<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG5<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG4<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG3<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG2<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG1<>+0(SB), Y3, Y3
+	VMULPD     Y2, Y3, Y3
+	VADDPD     gcDG0<>+0(SB), Y3, Y3
+	VMULPD     Y3, Y2, Y3
+	VMOVUPD    gcHalf<>+0(SB), Y4
+	VDIVPD     Y12, Y4, Y4
+	VADDPD     Y3, Y4, Y4
+	VDIVPD     Y15, Y14, Y5
+	VADDPD     Y5, Y4, Y4
+	VMOVUPD    Y4, 672(BX)
+	VMOVUPD    256(BX), Y10
+	VADDPD     gcHalf<>+0(SB), Y10, Y11
+	VMOVUPD    608(BX), Y0
+	VADDPD     gcLog2Pi<>+0(SB), Y0, Y0
+	VMULPD     gcHalf<>+0(SB), Y0, Y0
+	VMOVUPD    640(BX), Y1
+	VSUBPD     Y0, Y1, Y1
+	VMOVUPD    576(BX), Y2
+	VMULPD     Y2, Y11, Y3
+	VSUBPD     Y3, Y1, Y1
+	VXORPD     gcSign<>+0(SB), Y1, Y12
+	VSUBPD     672(BX), Y2, Y13
+	VMOVUPD    384(BX), Y0
+	VSQRTPD    Y0, Y0
+	VMOVUPD    gcSqrt2<>+0(SB), Y1
+	VDIVPD     Y0, Y1, Y1
+	VMULPD     544(BX), Y1, Y1
+	VXORPD     gcSign<>+0(SB), Y11, Y2
+	VMULPD     Y1, Y2, Y14
+	VMOVUPD    480(BX), Y0
+	VMULPD     gcHalf<>+0(SB), Y0, Y0
+	VMULPD     512(BX), Y10, Y1
+	VSUBPD     Y1, Y0, Y0
+	VDIVPD     288(BX), Y0, Y15
+	VMOVUPD    320(BX), Y1
+	VADDPD     gcOne<>+0(SB), Y1, Y2
+	VMULPD     Y2, Y1, Y1
+	VXORPD     gcSign<>+0(SB), Y0, Y0
+	VDIVPD     Y1, Y0, Y0
+	VMOVUPD    736(BX), Y5
+	VMOVUPD    352(BX), Y6
+	VMOVUPD    gcNaN<>+0(SB), Y7
+	VMULPD     224(BX), Y0, Y0
+	VMULPD     Y0, Y5, Y0
+	VBLENDVPD  Y6, Y0, Y7, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS    X0, (R14)(AX*1)
+	VMULPD     192(BX), Y15, Y15
+	VMULPD     Y15, Y5, Y15
+	VBLENDVPD  Y6, Y15, Y7, Y15
+	VCVTPD2PSY Y15, X15
+	VMOVUPS    X15, (R13)(AX*1)
+	VMULPD     Y14, Y5, Y14
+	VBLENDVPD  Y6, Y14, Y7, Y14
+	VCVTPD2PSY Y14, X14
+	VMOVUPS    X14, (R11)(AX*1)
+	VBLENDVPD  Y6, Y12, Y7, Y12
+	VADDPD     768(BX), Y12, Y12
+	VMOVUPD    Y12, 768(BX)
+	MOVQ       fixedAlpha+80(FP), DX
+	TESTQ      DX, DX
+	JNZ        gcpLossF32_next
+	VMULPD     160(BX), Y13, Y13
+	VMULPD     Y13, Y5, Y13
+	VBLENDVPD  Y6, Y13, Y7, Y13
+	VCVTPD2PSY Y13, X13
+	VMOVUPS    X13, (R12)(AX*1)
+
+gcpLossF32_next:
+	ADDQ $0x10, AX
+	JMP  gcpLossF32_loop
+
+gcpLossF32_done:
+	VMOVUPD      768(BX), Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VHADDPD      X0, X0, X0
+	VMOVSD       X0, ret+104(FP)
+	VZEROUPPER
+	RET
+
+// func gcpLossF32AVX512(n int, zm *float32, za *float32, zb *float32, zn *float32, y *float32, gm *float32, ga *float32, gb *float32, gn *float32, fixedAlpha float64, scale float64, tmp *float64) float64
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, CMOV
+TEXT ·gcpLossF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         n+0(FP), CX
+	SHLQ         $0x02, CX
+	MOVQ         zm+8(FP), SI
+	MOVQ         za+16(FP), DI
+	MOVQ         zb+24(FP), R8
+	MOVQ         zn+32(FP), R9
+	MOVQ         y+40(FP), R10
+	MOVQ         gm+48(FP), R11
+	MOVQ         ga+56(FP), R12
+	MOVQ         gb+64(FP), R13
+	MOVQ         gn+72(FP), R14
+	MOVQ         tmp+96(FP), BX
+	VBROADCASTSD fixedAlpha+80(FP), Z0
+	VMOVUPD      Z0, 1408(BX)
+	VBROADCASTSD scale+88(FP), Z0
+	VMOVUPD      Z0, 1472(BX)
+	VXORPD       Z0, Z0, Z0
+	VMOVUPD      Z0, 1536(BX)
+	XORQ         AX, AX
+
+gcpLossF32AVX512_loop:
+	MOVQ        CX, R15
+	SUBQ        AX, R15
+	JLE         gcpLossF32AVX512_done
+	SHRQ        $0x02, R15
+	MOVL        $0x00000008, DX
+	CMPQ        R15, DX
+	CMOVQGT     DX, R15
+	XORL        DX, DX
+	BTSL        R15, DX
+	DECL        DX
+	KMOVW       DX, K6
+	VCVTPS2PD.Z (SI)(AX*1), K6, Z0
+	VMOVUPD     Z0, (BX)
+	VCVTPS2PD.Z (R10)(AX*1), K6, Z0
+	VMOVUPD     Z0, 256(BX)
+	VCVTPS2PD.Z (R8)(AX*1), K6, Z10
+	VMOVUPD     Z10, 128(BX)
+	VORPD       gcSign<>+0(SB), Z10, Z0
+	VMOVUPD     gcExpMin<>+0(SB), Z1
+	VMAXPD      Z0, Z1, Z0
+	VMULPD      gcLog2e<>+0(SB), Z0, Z1
+	VRNDSCALEPD $0x00, Z1, Z1
+	VMULPD      gcLn2Hi<>+0(SB), Z1, Z2
+	VSUBPD      Z2, Z0, Z2
+	VMULPD      gcLn2Lo<>+0(SB), Z1, Z3
+	VSUBPD      Z3, Z2, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPD     gcP5<>+0(SB), Z6
+	VFMADD213PD gcP4<>+0(SB), Z5, Z6
+	VFMADD213PD gcP3<>+0(SB), Z5, Z6
+	VFMADD213PD gcP2<>+0(SB), Z5, Z6
+	VFMADD213PD gcP1<>+0(SB), Z5, Z6
+	VMULPD      Z5, Z6, Z6
+	VSUBPD      Z6, Z4, Z6
+	VMULPD      Z6, Z4, Z7
+	VMOVUPD     gcTwo<>+0(SB), Z5
+	VSUBPD      Z6, Z5, Z5
+	VDIVPD      Z5, Z7, Z7
+	VSUBPD      Z7, Z3, Z3
+	VSUBPD      Z2, Z3, Z3
+	VMOVUPD     gcOne<>+0(SB), Z5
+	VSUBPD      Z3, Z5, Z5
+	VMULPD      gcHalf<>+0(SB), Z1, Z2
+	VRNDSCALEPD $0x01, Z2, Z2
+	VSUBPD      Z2, Z1, Z3
+	VADDPD      gcExpBias<>+0(SB), Z2, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VADDPD      gcExpBias<>+0(SB), Z3, Z3
+	VPSLLQ      $0x34, Z3, Z3
+	VMULPD      Z2, Z5, Z5
+	VMULPD      Z3, Z5, Z0
+	VMOVAPD     Z0, Z11
+	VADDPD      gcOne<>+0(SB), Z0, Z12
+	VDIVPD      Z12, Z11, Z13
+	VMOVUPD     gcOne<>+0(SB), Z14
+	VDIVPD      Z12, Z14, Z14
+	VXORPD      Z15, Z15, Z15
+	VCMPPD      $0x1d, Z15, Z10, K3
+	VBLENDMPD   Z14, Z13, K3, Z13
+	VMOVUPD     Z13, 384(BX)
+	VMOVAPD     Z0, Z8
+	VADDPD      gcOne<>+0(SB), Z0, Z9
+	VMOVAPD     Z9, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VSUBPD      gcOne<>+0(SB), Z9, Z1
+	VSUBPD      Z1, Z8, Z1
+	VDIVPD      Z9, Z1, Z1
+	VADDPD      Z1, Z0, Z0
+	VADDPD      Z10, Z0, Z1
+	VXORPD      Z15, Z15, Z15
+	VCMPPD      $0x1e, Z15, Z10, K3
+	VBLENDMPD   Z1, Z0, K3, Z0
+	VMOVUPD     Z0, 576(BX)
+	VCVTPS2PD.Z (R9)(AX*1), K6, Z10
+	VMOVUPD     Z10, 192(BX)
+	VORPD       gcSign<>+0(SB), Z10, Z0
+	VMOVUPD     gcExpMin<>+0(SB), Z1
+	VMAXPD      Z0, Z1, Z0
+	VMULPD      gcLog2e<>+0(SB), Z0, Z1
+	VRNDSCALEPD $0x00, Z1, Z1
+	VMULPD      gcLn2Hi<>+0(SB), Z1, Z2
+	VSUBPD      Z2, Z0, Z2
+	VMULPD      gcLn2Lo<>+0(SB), Z1, Z3
+	VSUBPD      Z3, Z2, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPD     gcP5<>+0(SB), Z6
+	VFMADD213PD gcP4<>+0(SB), Z5, Z6
+	VFMADD213PD gcP3<>+0(SB), Z5, Z6
+	VFMADD213PD gcP2<>+0(SB), Z5, Z6
+	VFMADD213PD gcP1<>+0(SB), Z5, Z6
+	VMULPD      Z5, Z6, Z6
+	VSUBPD      Z6, Z4, Z6
+	VMULPD      Z6, Z4, Z7
+	VMOVUPD     gcTwo<>+0(SB), Z5
+	VSUBPD      Z6, Z5, Z5
+	VDIVPD      Z5, Z7, Z7
+	VSUBPD      Z7, Z3, Z3
+	VSUBPD      Z2, Z3, Z3
+	VMOVUPD     gcOne<>+0(SB), Z5
+	VSUBPD      Z3, Z5, Z5
+	VMULPD      gcHalf<>+0(SB), Z1, Z2
+	VRNDSCALEPD $0x01, Z2, Z2
+	VSUBPD      Z2, Z1, Z3
+	VADDPD      gcExpBias<>+0(SB), Z2, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VADDPD      gcExpBias<>+0(SB), Z3, Z3
+	VPSLLQ      $0x34, Z3, Z3
+	VMULPD      Z2, Z5, Z5
+	VMULPD      Z3, Z5, Z0
+	VMOVAPD     Z0, Z11
+	VADDPD      gcOne<>+0(SB), Z0, Z12
+	VDIVPD      Z12, Z11, Z13
+	VMOVUPD     gcOne<>+0(SB), Z14
+	VDIVPD      Z12, Z14, Z14
+	VXORPD      Z15, Z15, Z15
+	VCMPPD      $0x1d, Z15, Z10, K3
+	VBLENDMPD   Z14, Z13, K3, Z13
+	VMOVUPD     Z13, 448(BX)
+	VMOVAPD     Z0, Z8
+	VADDPD      gcOne<>+0(SB), Z0, Z9
+	VMOVAPD     Z9, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VSUBPD      gcOne<>+0(SB), Z9, Z1
+	VSUBPD      Z1, Z8, Z1
+	VDIVPD      Z9, Z1, Z1
+	VADDPD      Z1, Z0, Z0
+	VADDPD      Z10, Z0, Z1
+	VXORPD      Z15, Z15, Z15
+	VCMPPD      $0x1e, Z15, Z10, K3
+	VBLENDMPD   Z1, Z0, K3, Z0
+	VMOVUPD     Z0, 640(BX)
+	VMOVUPD     1408(BX), Z0
+	VMOVUPD     Z0, 512(BX)
+	VXORPD      Z0, Z0, Z0
+	VMOVUPD     Z0, 320(BX)
+	MOVQ        fixedAlpha+80(FP), DX
+	TESTQ       DX, DX
+	JNZ         gcpLossF32AVX512_fixed
+	VCVTPS2PD.Z (DI)(AX*1), K6, Z10
+	VMOVUPD     Z10, 64(BX)
+	VORPD       gcSign<>+0(SB), Z10, Z0
+	VMOVUPD     gcExpMin<>+0(SB), Z1
+	VMAXPD      Z0, Z1, Z0
+	VMULPD      gcLog2e<>+0(SB), Z0, Z1
+	VRNDSCALEPD $0x00, Z1, Z1
+	VMULPD      gcLn2Hi<>+0(SB), Z1, Z2
+	VSUBPD      Z2, Z0, Z2
+	VMULPD      gcLn2Lo<>+0(SB), Z1, Z3
+	VSUBPD      Z3, Z2, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPD     gcP5<>+0(SB), Z6
+	VFMADD213PD gcP4<>+0(SB), Z5, Z6
+	VFMADD213PD gcP3<>+0(SB), Z5, Z6
+	VFMADD213PD gcP2<>+0(SB), Z5, Z6
+	VFMADD213PD gcP1<>+0(SB), Z5, Z6
+	VMULPD      Z5, Z6, Z6
+	VSUBPD      Z6, Z4, Z6
+	VMULPD      Z6, Z4, Z7
+	VMOVUPD     gcTwo<>+0(SB), Z5
+	VSUBPD      Z6, Z5, Z5
+	VDIVPD      Z5, Z7, Z7
+	VSUBPD      Z7, Z3, Z3
+	VSUBPD      Z2, Z3, Z3
+	VMOVUPD     gcOne<>+0(SB), Z5
+	VSUBPD      Z3, Z5, Z5
+	VMULPD      gcHalf<>+0(SB), Z1, Z2
+	VRNDSCALEPD $0x01, Z2, Z2
+	VSUBPD      Z2, Z1, Z3
+	VADDPD      gcExpBias<>+0(SB), Z2, Z2
+	VPSLLQ      $0x34, Z2, Z2
+	VADDPD      gcExpBias<>+0(SB), Z3, Z3
+	VPSLLQ      $0x34, Z3, Z3
+	VMULPD      Z2, Z5, Z5
+	VMULPD      Z3, Z5, Z0
+	VMOVAPD     Z0, Z11
+	VADDPD      gcOne<>+0(SB), Z0, Z12
+	VDIVPD      Z12, Z11, Z13
+	VMOVUPD     gcOne<>+0(SB), Z14
+	VDIVPD      Z12, Z14, Z14
+	VXORPD      Z15, Z15, Z15
+	VCMPPD      $0x1d, Z15, Z10, K3
+	VBLENDMPD   Z14, Z13, K3, Z13
+	VMOVUPD     Z13, 320(BX)
+	VMOVAPD     Z0, Z8
+	VADDPD      gcOne<>+0(SB), Z0, Z9
+	VMOVAPD     Z9, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VSUBPD      gcOne<>+0(SB), Z9, Z1
+	VSUBPD      Z1, Z8, Z1
+	VDIVPD      Z9, Z1, Z1
+	VADDPD      Z1, Z0, Z0
+	VADDPD      Z10, Z0, Z1
+	VXORPD      Z15, Z15, Z15
+	VCMPPD      $0x1e, Z15, Z10, K3
+	VBLENDMPD   Z1, Z0, K3, Z0
+	VADDPD      gcOne<>+0(SB), Z0, Z0
+	VMOVUPD     Z0, 512(BX)
+
+gcpLossF32AVX512_fixed:
+	VXORPD      Z1, Z1, Z1
+	VMOVUPD     640(BX), Z10
+	VMOVUPD     512(BX), Z11
+	VMOVUPD     576(BX), Z12
+	VCMPPD      $0x1e, Z1, Z10, K7
+	VCMPPD      $0x1e, Z1, Z11, K7, K7
+	VCMPPD      $0x1e, Z1, Z12, K7, K7
+	VMOVUPD     gcOne<>+0(SB), Z13
+	VDIVPD      Z10, Z13, Z13
+	VADDPD      gcOne<>+0(SB), Z13, Z13
+	VMULPD      Z13, Z12, Z13
+	VMOVUPD     Z13, 768(BX)
+	VADDPD      Z13, Z13, Z14
+	VSQRTPD     Z14, Z14
+	VMOVUPD     256(BX), Z0
+	VMOVUPD     (BX), Z1
+	VSUBPD      Z1, Z0, Z2
+	VDIVPD      Z14, Z2, Z3
+	VDIVPD      Z14, Z0, Z4
+	VDIVPD      Z14, Z1, Z5
+	VSUBPD      Z5, Z4, Z4
+	VCMPPD      $0x03, Z3, Z3, K5
+	VBLENDMPD   Z4, Z3, K5, Z3
+	VXORPD      Z6, Z6, Z6
+	VCMPPD      $0x00, Z6, Z2, K5
+	VBLENDMPD   Z6, Z3, K5, Z3
+	VMOVUPD     Z3, 832(BX)
+	VMULPD      Z3, Z3, Z4
+	VMOVUPD     Z4, 896(BX)
+	VMOVUPD     gcOne<>+0(SB), Z7
+	VADDPD      Z7, Z4, Z5
+	VDIVPD      Z5, Z7, Z5
+	VMOVUPD     Z5, 960(BX)
+	VMULPD      Z5, Z4, Z8
+	VMULPD      Z5, Z3, Z9
+	VDIVPD      Z4, Z7, Z10
+	VADDPD      Z7, Z10, Z10
+	VDIVPD      Z10, Z7, Z10
+	VDIVPD      Z3, Z7, Z11
+	VADDPD      Z3, Z11, Z11
+	VDIVPD      Z11, Z7, Z11
+	VCMPPD      $0x12, Z7, Z4, K1
+	VBLENDMPD   Z8, Z10, K1, Z10
+	VMOVUPD     Z10, 1024(BX)
+	VBLENDMPD   Z9, Z11, K1, Z11
+	VMOVUPD     Z11, 1088(BX)
+	VMOVAPD     Z4, Z0
+	VMOVAPD     Z0, Z8
+	VADDPD      gcOne<>+0(SB), Z0, Z9
+	VMOVAPD     Z9, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VSUBPD      gcOne<>+0(SB), Z9, Z1
+	VSUBPD      Z1, Z8, Z1
+	VDIVPD      Z9, Z1, Z1
+	VADDPD      Z1, Z0, Z0
+	VMOVUPD     Z0, 1152(BX)
+	VMOVUPD     896(BX), Z1
+	VCMPPD      $0x00, gcInf<>+0(SB), Z1, K1
+	KORTESTB    K1, K1
+	JZ          gcpLossF32AVX512_finiteu
+	VMOVUPD     832(BX), Z0
+	VANDPD      gcAbs<>+0(SB), Z0, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VADDPD      Z0, Z0, Z0
+	VMOVUPD     896(BX), Z1
+	VCMPPD      $0x00, gcInf<>+0(SB), Z1, K1
+	VMOVUPD     1152(BX), Z2
+	VBLENDMPD   Z0, Z2, K1, Z2
+	VMOVUPD     Z2, 1152(BX)
+
+gcpLossF32AVX512_finiteu:
+	VMOVUPD     576(BX), Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VMOVUPD     Z0, 1792(BX)
+	VMOVUPD     640(BX), Z10
+	VMOVUPD     gcOne<>+0(SB), Z11
+	VDIVPD      Z10, Z11, Z12
+	VCMPPD      $0x1d, Z11, Z10, K2
+	VBLENDMPD   Z12, Z10, K2, Z0
+	VMOVAPD     Z0, Z8
+	VADDPD      gcOne<>+0(SB), Z0, Z9
+	VMOVAPD     Z9, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VSUBPD      gcOne<>+0(SB), Z9, Z1
+	VSUBPD      Z1, Z8, Z1
+	VDIVPD      Z9, Z1, Z1
+	VADDPD      Z1, Z0, Z0
+	VMOVUPD     Z0, 1856(BX)
+	VMOVUPD     640(BX), Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VMOVUPD     640(BX), Z10
+	VCMPPD      $0x1d, gcOne<>+0(SB), Z10, K2
+	VXORPD      Z1, Z1, Z1
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVUPD     1792(BX), Z1
+	VADDPD      1856(BX), Z1, Z1
+	VSUBPD      Z0, Z1, Z1
+	VMOVUPD     Z1, 1216(BX)
+	VMOVUPD     512(BX), Z10
+	VMOVUPD     gcOne<>+0(SB), Z11
+	VADDPD      Z11, Z10, Z12
+	VCMPPD      $0x1d, gcTen<>+0(SB), Z10, K2
+	VBLENDMPD   Z10, Z12, K2, Z12
+	VADDPD      gcHalf<>+0(SB), Z10, Z14
+	VMOVAPD     Z11, Z15
+	MOVQ        $0x00000009, DX
+
+gcpLossF32AVX512_lgstep:
+	VCMPPD    $0x11, gcTen<>+0(SB), Z12, K1
+	KORTESTB  K1, K1
+	JZ        gcpLossF32AVX512_lgdone
+	VADDPD    gcHalf<>+0(SB), Z12, Z2
+	VMULPD    Z2, Z14, Z2
+	VBLENDMPD Z2, Z14, K1, Z14
+	VMULPD    Z12, Z15, Z2
+	VBLENDMPD Z2, Z15, K1, Z15
+	VMOVUPD.Z Z11, K1, Z2
+	VADDPD    Z2, Z12, Z12
+	DECQ      DX
+	JNZ       gcpLossF32AVX512_lgstep
+
+gcpLossF32AVX512_lgdone:
+	VMOVUPD     Z12, 1728(BX)
+	VMOVUPD     Z14, 1600(BX)
+	VMOVUPD     Z15, 1664(BX)
+	VMOVAPD     Z12, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VMULPD      gcHalf<>+0(SB), Z0, Z10
+	VMOVUPD     1728(BX), Z12
+	VMOVUPD     gcOne<>+0(SB), Z11
+	VDIVPD      Z12, Z11, Z11
+	VMULPD      Z11, Z11, Z12
+	VMOVUPD     gcLG7<>+0(SB), Z13
+	VMULPD      Z12, Z13, Z13
+	VADDPD      gcLG6<>+0(SB), Z13, Z13
+	VMULPD      Z12, Z13, Z13
+	VADDPD      gcLG5<>+0(SB), Z13, Z13
+	VMULPD      Z12, Z13, Z13
+	VADDPD      gcLG4<>+0(SB), Z13, Z13
+	VMULPD      Z12, Z13, Z13
+	VADDPD      gcLG3<>+0(SB), Z13, Z13
+	VMULPD      Z12, Z13, Z13
+	VADDPD      gcLG2<>+0(SB), Z13, Z13
+	VMULPD      Z12, Z13, Z13
+	VADDPD      gcLG1<>+0(SB), Z13, Z13
+	VMULPD      Z12, Z13, Z13
+	VADDPD      gcLG0<>+0(SB), Z13, Z13
+	VMULPD      Z13, Z11, Z13
+	VADDPD      Z13, Z10, Z10
+	VMOVUPD     Z10, 1280(BX)
+	VMOVUPD     1600(BX), Z0
+	VDIVPD      1664(BX), Z0, Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VMOVUPD     1280(BX), Z10
+	VSUBPD      Z0, Z10, Z10
+	VMOVUPD     Z10, 1920(BX)
+	VMOVUPD     512(BX), Z0
+	VCMPPD      $0x11, gcTiny<>+0(SB), Z0, K1
+	VMULPD      gcTwo54<>+0(SB), Z0, Z2
+	VBLENDMPD   Z2, Z0, K1, Z2
+	VMOVUPD.Z   gc54<>+0(SB), K1, Z3
+	VPSRLQ      $0x34, Z2, Z4
+	VPORQ       gcExpMagic<>+0(SB), Z4, Z4
+	VSUBPD      gcTwo52<>+0(SB), Z4, Z4
+	VSUBPD      gc1022<>+0(SB), Z4, Z4
+	VSUBPD      Z3, Z4, Z4
+	VANDPD      gcMant<>+0(SB), Z2, Z5
+	VORPD       gcHalf<>+0(SB), Z5, Z5
+	VCMPPD      $0x11, gcSqrtHalf<>+0(SB), Z5, K3
+	VADDPD      Z5, Z5, Z7
+	VBLENDMPD   Z7, Z5, K3, Z5
+	VMOVUPD.Z   gcOne<>+0(SB), K3, Z7
+	VSUBPD      Z7, Z4, Z4
+	VSUBPD      gcOne<>+0(SB), Z5, Z5
+	VADDPD      gcTwo<>+0(SB), Z5, Z6
+	VDIVPD      Z6, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z3
+	VMOVUPD     gcL7<>+0(SB), Z1
+	VFMADD213PD gcL5<>+0(SB), Z3, Z1
+	VFMADD213PD gcL3<>+0(SB), Z3, Z1
+	VFMADD213PD gcL1<>+0(SB), Z3, Z1
+	VMULPD      Z7, Z1, Z1
+	VMOVUPD     gcL6<>+0(SB), Z2
+	VFMADD213PD gcL4<>+0(SB), Z3, Z2
+	VFMADD213PD gcL2<>+0(SB), Z3, Z2
+	VMULPD      Z3, Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z5, Z5, Z2
+	VMULPD      gcHalf<>+0(SB), Z2, Z2
+	VADDPD      Z2, Z1, Z1
+	VMULPD      Z6, Z1, Z1
+	VMULPD      gcLn2Lo<>+0(SB), Z4, Z3
+	VADDPD      Z3, Z1, Z1
+	VSUBPD      Z1, Z2, Z2
+	VSUBPD      Z5, Z2, Z2
+	VMULPD      gcLn2Hi<>+0(SB), Z4, Z4
+	VSUBPD      Z2, Z4, Z4
+	VXORPD      Z1, Z1, Z1
+	VCMPPD      $0x00, Z1, Z0, K2
+	VBLENDMPD   gcNegInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x00, gcInf<>+0(SB), Z0, K2
+	VBLENDMPD   gcInf<>+0(SB), Z4, K2, Z4
+	VCMPPD      $0x19, Z1, Z0, K2
+	VBLENDMPD   gcNaN<>+0(SB), Z4, K2, Z0
+	VMOVUPD     1920(BX), Z10
+	VADDPD      Z0, Z10, Z10
+	VMOVUPD     512(BX), Z1
+	VCMPPD      $0x1d, gcTen<>+0(SB), Z1, K1
+	VBLENDMPD   1280(BX), Z10, K1, Z10
+	VMOVUPD     Z10, 1280(BX)
+	VMOVUPD     512(BX), Z12
+	VXORPD      Z14, Z14, Z14
+	VMOVUPD     gcOne<>+0(SB), Z15
+	VMOVUPD     gcOne<>+0(SB), Z11
+	MOVQ        $0x0000000a, DX
+
+gcpLossF32AVX512_psistep:
+	VCMPPD    $0x11, gcTen<>+0(SB), Z12, K1
+	KORTESTB  K1, K1
+	JZ        gcpLossF32AVX512_psidone
+	VADDPD    Z12, Z12, Z2
+	VADDPD    Z11, Z2, Z2
+	VMULPD    Z2, Z12, Z2
+	VMULPD    Z2, Z14, Z3
+	VADDPD    Z15, Z3, Z3
+	VBLENDMPD Z3, Z14, K1, Z14
+	VMULPD    Z2, Z15, Z3
+	VBLENDMPD Z3, Z15, K1, Z15
+	VMOVUPD.Z Z11, K1, Z2
+	VADDPD    Z2, Z12, Z12
+	DECQ      DX
+	JNZ       gcpLossF32AVX512_psistep
+
+gcpLossF32AVX512_psidone:
+	VMULPD    Z12, Z12, Z2
+	VDIVPD    Z2, Z11, Z2
+	VMOVUPD   gcDG9<>+0(SB), Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG8<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG7<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG6<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG5<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG4<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG3<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG2<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG1<>+0(SB), Z3, Z3
+	VMULPD    Z2, Z3, Z3
+	VADDPD    gcDG0<>+0(SB), Z3, Z3
+	VMULPD    Z3, Z2, Z3
+	VMOVUPD   gcHalf<>+0(SB), Z4
+	VDIVPD    Z12, Z4, Z4
+	VADDPD    Z3, Z4, Z4
+	VDIVPD    Z15, Z14, Z5
+	VADDPD    Z5, Z4, Z4
+	VMOVUPD   Z4, 1344(BX)
+	VMOVUPD   512(BX), Z10
+	VADDPD    gcHalf<>+0(SB), Z10, Z11
+	VMOVUPD   1216(BX), Z0
+	VADDPD    gcLog2Pi<>+0(SB), Z0, Z0
+	VMULPD    gcHalf<>+0(SB), Z0, Z0
+	VMOVUPD   1280(BX), Z1
+	VSUBPD    Z0, Z1, Z1
+	VMOVUPD   1152(BX), Z2
+	VMULPD    Z2, Z11, Z3
+	VSUBPD    Z3, Z1, Z1
+	VXORPD    gcSign<>+0(SB), Z1, Z12
+	VSUBPD    1344(BX), Z2, Z13
+	VMOVUPD   768(BX), Z0
+	VSQRTPD   Z0, Z0
+	VMOVUPD   gcSqrt2<>+0(SB), Z1
+	VDIVPD    Z0, Z1, Z1
+	VMULPD    1088(BX), Z1, Z1
+	VXORPD    gcSign<>+0(SB), Z11, Z2
+	VMULPD    Z1, Z2, Z14
+	VMOVUPD   960(BX), Z0
+	VMULPD    gcHalf<>+0(SB), Z0, Z0
+	VMULPD    1024(BX), Z10, Z1
+	VSUBPD    Z1, Z0, Z0
+	VDIVPD    576(BX), Z0, Z15
+	VMOVUPD   640(BX), Z1
+	VADDPD    gcOne<>+0(SB), Z1, Z2
+	VMULPD    Z2, Z1, Z1
+	VXORPD    gcSign<>+0(SB), Z0, Z0
+	VDIVPD    Z1, Z0, Z0
+	VMOVUPD   1472(BX), Z5
+	VMOVUPD   gcNaN<>+0(SB), Z7
+	VMULPD    448(BX), Z0, Z0
+	VMULPD    Z0, Z5, Z0
+	VBLENDMPD Z0, Z7, K7, Z0
+	VCVTPD2PS Z0, Y0
+	VMOVUPS   Y0, K6, (R14)(AX*1)
+	VMULPD    384(BX), Z15, Z15
+	VMULPD    Z15, Z5, Z15
+	VBLENDMPD Z15, Z7, K7, Z15
+	VCVTPD2PS Z15, Y15
+	VMOVUPS   Y15, K6, (R13)(AX*1)
+	VMULPD    Z14, Z5, Z14
+	VBLENDMPD Z14, Z7, K7, Z14
+	VCVTPD2PS Z14, Y14
+	VMOVUPS   Y14, K6, (R11)(AX*1)
+	VBLENDMPD Z12, Z7, K7, Z12
+	VMOVUPD   1536(BX), Z1
+	VADDPD    Z12, Z1, K6, Z1
+	VMOVUPD   Z1, 1536(BX)
+	MOVQ      fixedAlpha+80(FP), DX
+	TESTQ     DX, DX
+	JNZ       gcpLossF32AVX512_next
+	VMULPD    320(BX), Z13, Z13
+	VMULPD    Z13, Z5, Z13
+	VBLENDMPD Z13, Z7, K7, Z13
+	VCVTPD2PS Z13, Y13
+	VMOVUPS   Y13, K6, (R12)(AX*1)
+
+gcpLossF32AVX512_next:
+	ADDQ $0x20, AX
+	JMP  gcpLossF32AVX512_loop
+
+gcpLossF32AVX512_done:
+	VMOVUPD       1536(BX), Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VHADDPD       X0, X0, X0
+	VMOVSD        X0, ret+104(FP)
+	VZEROUPPER
+	RET
+
 // func softplusF32(n int, dst *float64, x *float32)
 // Requires: AVX, AVX2, FMA3
 TEXT ·softplusF32(SB), NOSPLIT, $0-24
@@ -25156,40 +27011,55 @@ standardizeF64AVX512_done:
 	VZEROUPPER
 	RET
 
-// func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32, act *float32, drop *float32)
+// func dropoutMaskF32AVX512(groups int, mask *float32, state uint64, cut uint64, keep float32, act *float32, drop *float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F
-TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-64
+TEXT ·dropoutMaskF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
-	MOVQ         lanes+16(FP), SI
-	MOVQ         act+48(FP), R8
-	MOVQ         drop+56(FP), R9
-	MOVQ         jump+24(FP), AX
-	VMOVDQU64    (SI), Z0
-	VMOVDQU64    64(SI), Z1
-	VPBROADCASTQ (AX), Z2
-	VPBROADCASTQ 8(AX), Z3
-	VPBROADCASTQ 16(AX), Z4
-	VPBROADCASTQ 24(AX), Z5
-	VPSRLQ       $0x20, Z2, Z6
-	MOVL         $0xffffffff, AX
-	VPBROADCASTQ AX, Z7
-	MOVQ         $0xda942042e4dd58b5, AX
-	VPBROADCASTQ AX, Z8
-	MOVL         $0x00000001, AX
-	VPBROADCASTQ AX, Z9
-	MOVQ         cut+32(FP), AX
+	MOVQ         act+40(FP), R8
+	MOVQ         drop+48(FP), R9
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	VPBROADCASTQ AX, Z1
+	MOVQ         state+16(FP), BX
+	ADDQ         AX, BX
+	VPBROADCASTQ BX, Z0
+	MOVL         $0x000000ff, AX
+	KMOVB        AX, K1
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	VPSLLQ       $0x03, Z1, Z1
+	MOVQ         $0xbf58476d1ce4e5b9, AX
+	VPBROADCASTQ AX, Z2
+	MOVQ         $0x94d049bb133111eb, AX
+	VPBROADCASTQ AX, Z3
+	MOVQ         cut+24(FP), AX
 	VPBROADCASTW AX, Z10
-	VBROADCASTSS keep+40(FP), Z11
+	VBROADCASTSS keep+32(FP), Z11
+	TESTQ        DI, DI
+	JZ           dropoutMaskF32AVX512_dropOnly
 
 dropoutMaskF32AVX512_group:
-	VPSRLQ    $0x20, Z0, Z12
-	VPXORQ    Z12, Z0, Z12
-	VPMULLQ   Z8, Z12, Z12
-	VPSRLQ    $0x30, Z12, Z13
+	VPSRLQ    $0x1e, Z0, Z12
+	VPXORQ    Z0, Z12, Z12
+	VPMULLQ   Z2, Z12, Z12
+	VPSRLQ    $0x1b, Z12, Z13
 	VPXORQ    Z13, Z12, Z12
-	VPORQ     Z9, Z1, Z13
-	VPMULLQ   Z13, Z12, Z12
+	VPMULLQ   Z3, Z12, Z12
+	VPSRLQ    $0x1f, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPADDQ    Z1, Z0, Z0
 	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPS.Z Z11, K1, Z13
 	VMOVUPS   Z13, (DI)
@@ -25204,79 +27074,85 @@ dropoutMaskF32AVX512_group:
 	ADDQ      $0x00000080, R8
 	ADDQ      $0x00000080, R9
 	DECQ      CX
-	JZ        dropoutMaskF32AVX512_done
-	VPSRLQ    $0x20, Z1, Z14
-	VPMULUDQ  Z2, Z1, Z15
-	VPMULUDQ  Z6, Z1, Z16
-	VPMULUDQ  Z2, Z14, Z17
-	VPMULUDQ  Z6, Z14, Z18
-	VPSRLQ    $0x20, Z15, Z19
-	VPANDQ    Z7, Z16, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPANDQ    Z7, Z17, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPSRLQ    $0x20, Z16, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPSRLQ    $0x20, Z17, Z17
-	VPADDQ    Z17, Z18, Z18
-	VPSRLQ    $0x20, Z19, Z19
-	VPADDQ    Z19, Z18, Z18
-	VPMULLQ   Z3, Z1, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z0, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z1, Z1
-	VPADDQ    Z4, Z1, Z1
-	VPCMPUQ   $0x01, Z4, Z1, K3
-	VPADDQ    Z5, Z18, Z0
-	VPADDQ    Z9, Z0, K3, Z0
-	JMP       dropoutMaskF32AVX512_group
-
-dropoutMaskF32AVX512_done:
-	VMOVDQU64 Z0, (SI)
-	VMOVDQU64 Z1, 64(SI)
+	JNZ       dropoutMaskF32AVX512_group
 	VZEROUPPER
-	VPXORD    Z16, Z16, Z16
-	VPXORD    Z17, Z17, Z17
-	VPXORD    Z18, Z18, Z18
-	VPXORD    Z19, Z19, Z19
-	VPXORD    Z20, Z20, Z20
 	RET
 
-// func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64, act *float64, drop *float64)
+dropoutMaskF32AVX512_dropOnly:
+dropoutMaskF32AVX512_groupD:
+	VPSRLQ    $0x1e, Z0, Z12
+	VPXORQ    Z0, Z12, Z12
+	VPMULLQ   Z2, Z12, Z12
+	VPSRLQ    $0x1b, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPMULLQ   Z3, Z12, Z12
+	VPSRLQ    $0x1f, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPADDQ    Z1, Z0, Z0
+	VPCMPUW   $0x05, Z10, Z12, K1
+	VMOVUPS.Z Z11, K1, Z13
+	VMULPS    (R8), Z13, Z13
+	VMOVUPS   Z13, (R9)
+	KSHIFTRD  $0x10, K1, K2
+	VMOVUPS.Z Z11, K2, Z13
+	VMULPS    64(R8), Z13, Z13
+	VMOVUPS   Z13, 64(R9)
+	ADDQ      $0x00000080, R8
+	ADDQ      $0x00000080, R9
+	DECQ      CX
+	JNZ       dropoutMaskF32AVX512_groupD
+	VZEROUPPER
+	RET
+
+// func dropoutMaskF64AVX512(groups int, mask *float64, state uint64, cut uint64, keep float64, act *float64, drop *float64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F
-TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-64
+TEXT ·dropoutMaskF64AVX512(SB), NOSPLIT, $0-56
 	MOVQ         groups+0(FP), CX
 	MOVQ         mask+8(FP), DI
-	MOVQ         lanes+16(FP), SI
-	MOVQ         act+48(FP), R8
-	MOVQ         drop+56(FP), R9
-	MOVQ         jump+24(FP), AX
-	VMOVDQU64    (SI), Z0
-	VMOVDQU64    64(SI), Z1
-	VPBROADCASTQ (AX), Z2
-	VPBROADCASTQ 8(AX), Z3
-	VPBROADCASTQ 16(AX), Z4
-	VPBROADCASTQ 24(AX), Z5
-	VPSRLQ       $0x20, Z2, Z6
-	MOVL         $0xffffffff, AX
-	VPBROADCASTQ AX, Z7
-	MOVQ         $0xda942042e4dd58b5, AX
-	VPBROADCASTQ AX, Z8
-	MOVL         $0x00000001, AX
-	VPBROADCASTQ AX, Z9
-	MOVQ         cut+32(FP), AX
+	MOVQ         act+40(FP), R8
+	MOVQ         drop+48(FP), R9
+	MOVQ         $0x9e3779b97f4a7c15, AX
+	VPBROADCASTQ AX, Z1
+	MOVQ         state+16(FP), BX
+	ADDQ         AX, BX
+	VPBROADCASTQ BX, Z0
+	MOVL         $0x000000ff, AX
+	KMOVB        AX, K1
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	KSHIFTLB     $0x01, K1, K1
+	VPADDQ       Z1, Z0, K1, Z0
+	VPSLLQ       $0x03, Z1, Z1
+	MOVQ         $0xbf58476d1ce4e5b9, AX
+	VPBROADCASTQ AX, Z2
+	MOVQ         $0x94d049bb133111eb, AX
+	VPBROADCASTQ AX, Z3
+	MOVQ         cut+24(FP), AX
 	VPBROADCASTW AX, Z10
-	VBROADCASTSD keep+40(FP), Z11
+	VBROADCASTSD keep+32(FP), Z11
+	TESTQ        DI, DI
+	JZ           dropoutMaskF64AVX512_dropOnly
 
 dropoutMaskF64AVX512_group:
-	VPSRLQ    $0x20, Z0, Z12
-	VPXORQ    Z12, Z0, Z12
-	VPMULLQ   Z8, Z12, Z12
-	VPSRLQ    $0x30, Z12, Z13
+	VPSRLQ    $0x1e, Z0, Z12
+	VPXORQ    Z0, Z12, Z12
+	VPMULLQ   Z2, Z12, Z12
+	VPSRLQ    $0x1b, Z12, Z13
 	VPXORQ    Z13, Z12, Z12
-	VPORQ     Z9, Z1, Z13
-	VPMULLQ   Z13, Z12, Z12
+	VPMULLQ   Z3, Z12, Z12
+	VPSRLQ    $0x1f, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPADDQ    Z1, Z0, Z0
 	VPCMPUW   $0x05, Z10, Z12, K1
 	VMOVUPD.Z Z11, K1, Z13
 	VMOVUPD   Z13, (DI)
@@ -25301,41 +27177,40 @@ dropoutMaskF64AVX512_group:
 	ADDQ      $0x00000100, R8
 	ADDQ      $0x00000100, R9
 	DECQ      CX
-	JZ        dropoutMaskF64AVX512_done
-	VPSRLQ    $0x20, Z1, Z14
-	VPMULUDQ  Z2, Z1, Z15
-	VPMULUDQ  Z6, Z1, Z16
-	VPMULUDQ  Z2, Z14, Z17
-	VPMULUDQ  Z6, Z14, Z18
-	VPSRLQ    $0x20, Z15, Z19
-	VPANDQ    Z7, Z16, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPANDQ    Z7, Z17, Z20
-	VPADDQ    Z20, Z19, Z19
-	VPSRLQ    $0x20, Z16, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPSRLQ    $0x20, Z17, Z17
-	VPADDQ    Z17, Z18, Z18
-	VPSRLQ    $0x20, Z19, Z19
-	VPADDQ    Z19, Z18, Z18
-	VPMULLQ   Z3, Z1, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z0, Z16
-	VPADDQ    Z16, Z18, Z18
-	VPMULLQ   Z2, Z1, Z1
-	VPADDQ    Z4, Z1, Z1
-	VPCMPUQ   $0x01, Z4, Z1, K3
-	VPADDQ    Z5, Z18, Z0
-	VPADDQ    Z9, Z0, K3, Z0
-	JMP       dropoutMaskF64AVX512_group
-
-dropoutMaskF64AVX512_done:
-	VMOVDQU64 Z0, (SI)
-	VMOVDQU64 Z1, 64(SI)
+	JNZ       dropoutMaskF64AVX512_group
 	VZEROUPPER
-	VPXORD    Z16, Z16, Z16
-	VPXORD    Z17, Z17, Z17
-	VPXORD    Z18, Z18, Z18
-	VPXORD    Z19, Z19, Z19
-	VPXORD    Z20, Z20, Z20
+	RET
+
+dropoutMaskF64AVX512_dropOnly:
+dropoutMaskF64AVX512_groupD:
+	VPSRLQ    $0x1e, Z0, Z12
+	VPXORQ    Z0, Z12, Z12
+	VPMULLQ   Z2, Z12, Z12
+	VPSRLQ    $0x1b, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPMULLQ   Z3, Z12, Z12
+	VPSRLQ    $0x1f, Z12, Z13
+	VPXORQ    Z13, Z12, Z12
+	VPADDQ    Z1, Z0, Z0
+	VPCMPUW   $0x05, Z10, Z12, K1
+	VMOVUPD.Z Z11, K1, Z13
+	VMULPD    (R8), Z13, Z13
+	VMOVUPD   Z13, (R9)
+	KSHIFTRD  $0x08, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMULPD    64(R8), Z13, Z13
+	VMOVUPD   Z13, 64(R9)
+	KSHIFTRD  $0x10, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMULPD    128(R8), Z13, Z13
+	VMOVUPD   Z13, 128(R9)
+	KSHIFTRD  $0x18, K1, K2
+	VMOVUPD.Z Z11, K2, Z13
+	VMULPD    192(R8), Z13, Z13
+	VMOVUPD   Z13, 192(R9)
+	ADDQ      $0x00000100, R8
+	ADDQ      $0x00000100, R9
+	DECQ      CX
+	JNZ       dropoutMaskF64AVX512_groupD
+	VZEROUPPER
 	RET

@@ -75,3 +75,44 @@ func gcpLossLanes(_ bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float64, fix
 	var tmp [gcpTmpLen]float64
 	return gcpLossF64(n, zm, za, zb, zn, y, gm, ga, gb, gn, fixedAlpha, scale, &tmp[0])
 }
+
+// gcpChunk is how many float32 samples gcpLossLanes32 converts to float64
+// at a time, a multiple of gcpLanes.
+const gcpChunk = 64
+
+// gcpLossLanes32 is gcpLossLanes for float32 operands: NEON has no
+// float32 form, so the samples go to gcpLossF64 in chunks converted to
+// float64, and the gradients come back rounded to float32, as
+// gcpLossGeneric[float32] rounds them. za and ga are not read with a
+// fixedAlpha other than 0.
+func gcpLossLanes32(_ bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *float32, fixedAlpha, scale float64) float64 {
+	in32 := [5][]float32{unsafe.Slice(zm, n), nil, unsafe.Slice(zb, n), unsafe.Slice(zn, n), unsafe.Slice(y, n)}
+	out32 := [4][]float32{unsafe.Slice(gm, n), nil, unsafe.Slice(gb, n), unsafe.Slice(gn, n)}
+	if fixedAlpha == 0 {
+		in32[1], out32[1] = unsafe.Slice(za, n), unsafe.Slice(ga, n)
+	}
+	sum := 0.0
+	var in [5][gcpChunk]float64
+	var out [4][gcpChunk]float64
+	for s := 0; s < n; s += gcpChunk {
+		c := min(gcpChunk, n-s)
+		for j, v := range in32 {
+			if v == nil {
+				continue // za with a fixed α
+			}
+			for i, z := range v[s : s+c : s+c] {
+				in[j][i] = float64(z)
+			}
+		}
+		sum += gcpLossLanes(false, c, &in[0][0], &in[1][0], &in[2][0], &in[3][0], &in[4][0], &out[0][0], &out[1][0], &out[2][0], &out[3][0], fixedAlpha, scale)
+		for j, v := range out32 {
+			if v == nil {
+				continue
+			}
+			for i := range v[s : s+c : s+c] {
+				v[s+i] = float32(out[j][i])
+			}
+		}
+	}
+	return sum
+}

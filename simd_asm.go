@@ -796,20 +796,29 @@ func (e elementwiseAsm[T]) install(k *kernelSet[T], lanes int) {
 
 // gcpAsm is an instruction set's GCP loss kernel: gcpLossF64 (wide
 // false) or the AVX-512 gcpLoss512F64 (wide true), through gcpLossLanes,
-// which takes n a multiple of lanes (1: any n). The float32 loss calls it
-// on chunks of samples converted to float64.
+// which takes n a multiple of lanes (1: any n), and their float32 forms
+// through gcpLossLanes32.
 type gcpAsm struct {
 	wide  bool
 	lanes int
 }
 
-// gcpChunk is how many float32 samples loss32 converts to float64 at a
-// time, a multiple of every gcpAsm's lanes.
-const gcpChunk = 64
-
-// loss64 is gcpLossGeneric for float64: the assembly does whole groups of
-// g.lanes samples, the generic kernel the last len(y)%g.lanes.
+// loss64 is gcpLossGeneric for float64.
 func (g gcpAsm) loss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, gm, ga, gb, gn []float64) float64 {
+	return gcpLossVia(g, gcpLossLanes, zm, za, zb, zn, y, fixedAlpha, scale, gm, ga, gb, gn)
+}
+
+// loss32 is gcpLossGeneric for float32. The generic kernel computes in
+// float64 and rounds the gradients to float32; so does gcpLossLanes32.
+func (g gcpAsm) loss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, gb, gn []float32) float64 {
+	return gcpLossVia(g, gcpLossLanes32, zm, za, zb, zn, y, fixedAlpha, scale, gm, ga, gb, gn)
+}
+
+// gcpLossVia is gcpLossGeneric with the assembly's lanes for the whole
+// groups of g.lanes samples, and the generic kernel for the last
+// len(y)%g.lanes.
+func gcpLossVia[T Float](g gcpAsm, lanes func(wide bool, n int, zm, za, zb, zn, y, gm, ga, gb, gn *T, fixedAlpha, scale float64) float64,
+	zm, za, zb, zn, y []T, fixedAlpha, scale float64, gm, ga, gb, gn []T) float64 {
 	n := len(y)
 	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
 	learned := fixedAlpha == 0
@@ -828,45 +837,7 @@ func (g gcpAsm) loss64(zm, za, zb, zn, y []float64, fixedAlpha, scale float64, g
 				raceWrite(ga[:nv])
 			}
 		}
-		sum = gcpLossLanes(g.wide, nv, ptr(zm), ptr(za), ptr(zb), ptr(zn), ptr(y), ptr(gm), ptr(ga), ptr(gb), ptr(gn), fixedAlpha, scale)
-	}
-	return sum + gcpLossTail(nv, zm, za, zb, zn, y, fixedAlpha, scale, gm, ga, gb, gn)
-}
-
-// loss32 is gcpLossGeneric for float32. The generic kernel computes in
-// float64 and rounds the gradients to float32; so does this one, through
-// gcpLossLanes on chunks converted to float64.
-func (g gcpAsm) loss32(zm, za, zb, zn, y []float32, fixedAlpha, scale float64, gm, ga, gb, gn []float32) float64 {
-	n := len(y)
-	zm, zb, zn, gm, gb, gn = zm[:n], zb[:n], zn[:n], gm[:n], gb[:n], gn[:n]
-	learned := fixedAlpha == 0
-	if learned {
-		za, ga = za[:n], ga[:n]
-		fixedAlpha = 0
-	}
-	nv := n - n%g.lanes
-	sum := 0.0
-	var in [5][gcpChunk]float64
-	var out [4][gcpChunk]float64
-	for s := 0; s < nv; s += gcpChunk {
-		c := min(gcpChunk, nv-s)
-		for i := 0; i < c; i++ {
-			in[0][i], in[2][i], in[3][i], in[4][i] = float64(zm[s+i]), float64(zb[s+i]), float64(zn[s+i]), float64(y[s+i])
-		}
-		if learned {
-			for i := 0; i < c; i++ {
-				in[1][i] = float64(za[s+i])
-			}
-		}
-		sum += gcpLossLanes(g.wide, c, &in[0][0], &in[1][0], &in[2][0], &in[3][0], &in[4][0], &out[0][0], &out[1][0], &out[2][0], &out[3][0], fixedAlpha, scale)
-		for i := 0; i < c; i++ {
-			gm[s+i], gb[s+i], gn[s+i] = float32(out[0][i]), float32(out[2][i]), float32(out[3][i])
-		}
-		if learned {
-			for i := 0; i < c; i++ {
-				ga[s+i] = float32(out[1][i])
-			}
-		}
+		sum = lanes(g.wide, nv, ptr(zm), ptr(za), ptr(zb), ptr(zn), ptr(y), ptr(gm), ptr(ga), ptr(gb), ptr(gn), fixedAlpha, scale)
 	}
 	return sum + gcpLossTail(nv, zm, za, zb, zn, y, fixedAlpha, scale, gm, ga, gb, gn)
 }

@@ -4,6 +4,7 @@ package gcp
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -66,6 +67,60 @@ func ktCheckGemmRows[T Float](t *testing.T, name string, g *gemmAsm[T], r *rand.
 	for i := range want {
 		if ktBits(got[i]) != ktBits(want[i]) {
 			t.Fatalf("%s: element %d (row %d) is %v, want %v", name, i, i/ldc, got[i], want[i])
+		}
+	}
+}
+
+// TestGCPLoss32Same checks, for every instruction set, that the float32
+// loss kernel, whose assembly (gcpLossLanes32) widens the operands as it
+// loads them and rounds the gradients as it stores them, writes what the
+// float64 kernel of the same set writes on the operands converted to
+// float64, with the gradients then rounded to float32, bit for bit, and
+// returns the same sum: every length up to 70, at each offset, a learned
+// and a fixed α, with NaN, ±Inf and huge values among the operands.
+func TestGCPLoss32Same(t *testing.T) {
+	specials := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e30, -1e30, 0, 40, -800}
+	r := rand.New(rand.NewPCG(21, 22))
+	for i, k32 := range asmTables32 {
+		k64 := asmTables64[i]
+		for _, fa := range []float64{0, 2.5} {
+			for n := 0; n <= 70; n++ {
+				for off := 0; off < 4; off++ {
+					what := fmt.Sprintf("%s fixedAlpha=%v n=%d off=%d", k32.name, fa, n, off)
+					var in32 [5][]float32
+					var in64 [5][]float64
+					for j := range in32 {
+						in32[j], in64[j] = make([]float32, off+n)[off:], make([]float64, n)
+						for i := range in32[j] {
+							v := float32(r.NormFloat64() * 3)
+							if r.IntN(12) == 0 {
+								v = specials[r.IntN(len(specials))]
+							}
+							in32[j][i], in64[j][i] = v, float64(v)
+						}
+					}
+					var out32 [4][]float32
+					var out64 [4][]float64
+					for j := range out32 {
+						out32[j], out64[j] = make([]float32, off+n)[off:], make([]float64, n)
+					}
+					sum32 := k32.gcpLoss(in32[0], in32[1], in32[2], in32[3], in32[4], fa, 0.25, out32[0], out32[1], out32[2], out32[3])
+					sum64 := k64.gcpLoss(in64[0], in64[1], in64[2], in64[3], in64[4], fa, 0.25, out64[0], out64[1], out64[2], out64[3])
+					if !ktSame(sum32, sum64) {
+						t.Fatalf("%s: sum %v, float64 kernel %v", what, sum32, sum64)
+					}
+					for j := range out32 {
+						if j == 1 && fa != 0 {
+							continue // ga is not written with a fixed α
+						}
+						for i, v := range out32[j] {
+							if !ktSame(v, float32(out64[j][i])) {
+								t.Fatalf("%s: output %d sample %d = %v, float64 kernel's rounded %v", what, j, i, v, float32(out64[j][i]))
+							}
+						}
+					}
+				}
+			}
 		}
 	}
 }

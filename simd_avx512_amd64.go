@@ -44,22 +44,15 @@ func avx512Tables() (*kernelSet[float32], *kernelSet[float64]) {
 	return k32, k64
 }
 
-// pcgJump8 is pcgJump(8) as dropoutMaskF32AVX512 reads it: A.lo, A.hi,
-// C.lo, C.hi.
-var pcgJump8 = func() [4]uint64 {
-	a, c := pcgJump(8)
-	return [4]uint64{a.lo, a.hi, c.lo, c.hi}
-}()
-
 // dropoutMaskAVX512 is dropoutVia with the AVX-512 kernels for whole
-// groups of 32 units, which draw eight numbers at a time from eight
-// states of the generator a draw apart, each stepping eight draws at once,
-// and write each vector of the mask and of drop = act·mask as they make
-// it: the same numbers, the same mask, the same products, bit for bit.
-// The last len(mask) mod 32 units go to dropoutMaskGeneric and
-// mulToGeneric, from the state after the last group. The stubs are called
-// directly, so that lanes stays on the stack.
-func dropoutMaskAVX512[T Float](src *pcg, p float64, mask, act, drop []T) {
+// groups of 32 units, which draw eight numbers at a time, the generator's
+// counters for the next eight draws in eight lanes, each stepping eight
+// draws at once, and write each vector of the mask and of drop = act·mask
+// as they make it: the same numbers, the same mask, the same products,
+// bit for bit; with dropOnly, drop alone. The last len(mask) mod 32 units
+// go to dropoutMaskGeneric and mulToGeneric, from the state after the
+// last group.
+func dropoutMaskAVX512[T Float](src *splitMix, p float64, mask, act, drop []T, dropOnly bool) {
 	n := len(mask)
 	act, drop = act[:n], drop[:n]
 	groups := n / 32
@@ -68,44 +61,45 @@ func dropoutMaskAVX512[T Float](src *pcg, p float64, mask, act, drop []T) {
 			raceWrite(mask[:32*groups], drop[:32*groups])
 			raceRead(act[:32*groups])
 		}
-		// lanes: the states after the first eight draws, his then los.
-		var lanes [16]uint64
-		g := *src
-		for j := range 8 {
-			g, _ = g.next()
-			lanes[j], lanes[8+j] = g.hi, g.lo
-		}
 		cut := uint64(p * (1 << 16)) // as dropoutMaskGeneric's
 		switch m := any(mask).(type) {
 		case []float32:
 			a, d := any(act).([]float32), any(drop).([]float32)
-			dropoutMaskF32AVX512(groups, &m[0], &lanes, &pcgJump8, cut, float32(1/(1-p)), &a[0], &d[0])
+			dropoutMaskF32AVX512(groups, maskPtr(m, dropOnly), src.s, cut, float32(1/(1-p)), &a[0], &d[0])
 		case []float64:
 			a, d := any(act).([]float64), any(drop).([]float64)
-			dropoutMaskF64AVX512(groups, &m[0], &lanes, &pcgJump8, cut, 1/(1-p), &a[0], &d[0])
+			dropoutMaskF64AVX512(groups, maskPtr(m, dropOnly), src.s, cut, 1/(1-p), &a[0], &d[0])
 		}
-		*src = pcg{lanes[7], lanes[15]}
+		src.s += uint64(8*groups) * splitMixGamma
 	}
 	tail := mask[32*groups:]
 	dropoutMaskGeneric(src, p, tail)
 	mulToGeneric(drop[32*groups:], act[32*groups:], tail)
 }
 
-// dropoutMaskF32AVX512 writes groups·32 units of dropoutMaskGeneric's mask,
-// each group from eight draws, the generator's states after each in
-// lanes (the his, then the los), which it leaves holding the states after
-// the last group's draws; jump holds pcgJump(8) as (A.lo, A.hi, C.lo,
-// C.hi), cut is dropoutMaskGeneric's (a unit is dropped where its quarter
-// of a draw is below it), keep is 1/(1−p); and the same units of drop,
-// act·mask, from as many units of act.
+// maskPtr returns &mask[0], or nil with dropOnly, for dropoutMaskF32AVX512
+// and dropoutMaskF64AVX512.
+func maskPtr[T Float](mask []T, dropOnly bool) *T {
+	if dropOnly {
+		return nil
+	}
+	return &mask[0]
+}
+
+// dropoutMaskF32AVX512 writes groups·32 units of dropoutMaskGeneric's
+// mask, each group from eight draws of the splitMix of state state, cut
+// is dropoutMaskGeneric's (a unit is dropped where its quarter of a draw
+// is below it), keep is 1/(1−p); and the same units of drop, act·mask,
+// from as many units of act; a nil mask is not written. It leaves the
+// generator to its caller, which advances it by the 8·groups draws.
 //
 //go:noescape
-func dropoutMaskF32AVX512(groups int, mask *float32, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float32, act, drop *float32)
+func dropoutMaskF32AVX512(groups int, mask *float32, state, cut uint64, keep float32, act, drop *float32)
 
 // dropoutMaskF64AVX512 is dropoutMaskF32AVX512 for float64 masks.
 //
 //go:noescape
-func dropoutMaskF64AVX512(groups int, mask *float64, lanes *[16]uint64, jump *[4]uint64, cut uint64, keep float64, act, drop *float64)
+func dropoutMaskF64AVX512(groups int, mask *float64, state, cut uint64, keep float64, act, drop *float64)
 
 // gemmBcastF32AVX512 is gemmBcastF32 with AVX-512: tiles of six rows by
 // four ZMM (64 columns), and the columns left over in one tile of as many

@@ -441,8 +441,8 @@ func tanhGeneric[T Float](x []T) {
 // them would be mispredicted for about one unit in ten at p = 0.1. The
 // four units of a draw are written out: as a loop over them it took
 // 10.5 µs for 6,400 float32 units, more than the 9.4 µs of the 32-bit
-// halves before, against 5.5 µs (AMD Zen 4).
-func dropoutMaskGeneric[T Float](src *pcg, p float64, mask []T) {
+// halves before, against 5.5 µs (AMD Zen 4, PCG's draws then).
+func dropoutMaskGeneric[T Float](src *splitMix, p float64, mask []T) {
 	g := *src
 	factor := [2]T{dropoutKeep[T](p), 0} // kept, dropped
 	cut := uint64(p * (1 << 16))         // p < 1, so cut < 2¹⁶
@@ -464,6 +464,23 @@ func dropoutMaskGeneric[T Float](src *pcg, p float64, mask []T) {
 		}
 	}
 	*src = g
+}
+
+// keptBackward is the dropout and ReLU part of the output layer's backward
+// pass under the trainer's own dropout mask (see outputBackwardVia):
+//
+//	for i := range dx { dx[i] = 0 < x[i] ? dx[i]·keep : +0 }
+//
+// x being the units the mask kept, act·mask.
+func keptBackward[T Float](dx, x []T, keep T) {
+	x = x[:len(dx)]
+	for i, v := range x {
+		if 0 < v {
+			dx[i] *= keep
+		} else {
+			dx[i] = 0
+		}
+	}
 }
 
 // dropoutKeep is the factor 1/(1−p) of the units an inverted-dropout

@@ -1416,7 +1416,9 @@ func TestKernelStandardize(t *testing.T) {
 // act·mask, every length across the AVX-512 kernel's groups of 32 and its
 // tail, at each offset, guards included, several rates, and the state the
 // generator is left in, over several masks in a row (a length that is not
-// a multiple of four leaves part of a draw unused).
+// a multiple of four leaves part of a draw unused); every other mask with
+// dropOnly, where drop alone must match. act holds NaN and ±Inf too,
+// whose products with a dropped unit's 0 are NaN.
 func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
 	gen := genericKernelsFor[T]()
 	r := rand.New(rand.NewPCG(17, 18))
@@ -1426,21 +1428,23 @@ func ktTestDropoutMask[T Float](t *testing.T, act *kernelSet[T]) {
 	}
 	lengths = append(lengths, 255, 256, 1000, 4099)
 	for _, p := range []float64{0.1, 0.5, 1e-9, 0.999999} {
-		src := newPCG(r.Uint64(), r.Uint64())
+		src := newSplitMix(r.Uint64(), r.Uint64())
 		srcG := src
 		for i, n := range lengths {
-			what := fmt.Sprintf("%s dropoutMask p=%v n=%d", ktTypeName[T](), p, n)
+			dropOnly := i%2 == 1
+			what := fmt.Sprintf("%s dropoutMask p=%v n=%d dropOnly=%v", ktTypeName[T](), p, n, dropOnly)
 			m, a, d := ktNewMat[T](r, i%4, 1, n, n), ktNewMat[T](r, (i+1)%4, 1, n, n), ktNewMat[T](r, (i+2)%4, 1, n, n)
+			ktFill(r, a.s(), 1) // one special value in sixteen
 			mg, dg := m.clone(), d.clone()
-			act.dropoutMask(&src, p, m.s(), a.s(), d.s())
-			gen.dropoutMask(&srcG, p, mg.s(), a.s(), dg.s())
+			act.dropoutMask(&src, p, m.s(), a.s(), d.s(), dropOnly)
+			gen.dropoutMask(&srcG, p, mg.s(), a.s(), dg.s(), false)
 			m.checkGuards(t, what)
 			d.checkGuards(t, what)
 			for j, v := range m.s() {
-				if ktBits(v) != ktBits(mg.s()[j]) {
+				if !dropOnly && ktBits(v) != ktBits(mg.s()[j]) {
 					t.Fatalf("%s: unit %d = %v, generic %v", what, j, v, mg.s()[j])
 				}
-				if ktBits(d.s()[j]) != ktBits(dg.s()[j]) {
+				if !ktSame(d.s()[j], dg.s()[j]) {
 					t.Fatalf("%s: dropped unit %d = %v, generic %v", what, j, d.s()[j], dg.s()[j])
 				}
 			}
@@ -1594,27 +1598,71 @@ func TestModelKernelsAgree(t *testing.T) {
 func ktTestFusedSteps[T Float](t *testing.T, act *kernelSet[T]) {
 	composed := *act
 	composed.outputBackward = outputBackwardVia(&composed)
-	cases := append(slices.Clone(ktModelCases),
+	for _, c := range ktStepCases() {
+		ktSameTraining(t, c, act, &composed, "with the passes unfused")
+	}
+}
+
+// ktStepCases are the ktModelCases, an ensemble of five and a batch of 70
+// rows (three of the AVX2 kernel's blocks).
+func ktStepCases() []ktModelCase {
+	return append(slices.Clone(ktModelCases),
 		ktModelCase{"ensemble-relu-adam", Config{Inputs: 13, Hidden: []int{50}, Members: 5, Seed: 13}, TrainConfig{BatchSize: 32, LearningRate: 1e-3, Seed: 14}},
 		ktModelCase{"relu-dropout-batch70", Config{Inputs: 5, Hidden: []int{12}, Dropout: 0.2, Seed: 15}, TrainConfig{BatchSize: 70, LearningRate: 1e-3, Seed: 16}})
-	for _, c := range cases {
-		ma, la := ktTrain(t, c, act, 12)
-		mc, lc := ktTrain(t, c, &composed, 12)
-		for i := range ma.params {
-			if ktBits(ma.params[i]) != ktBits(mc.params[i]) {
-				t.Fatalf("%s: parameter %d = %v, with the passes unfused %v", c.name, i, ma.params[i], mc.params[i])
-			}
+}
+
+// ktSameTraining trains case c for 12 steps with the tables a and b and
+// requires the same parameters and losses bit for bit; other says how b
+// differs.
+func ktSameTraining[T Float](t *testing.T, c ktModelCase, a, b *kernelSet[T], other string) {
+	t.Helper()
+	ma, la := ktTrain(t, c, a, 12)
+	mb, lb := ktTrain(t, c, b, 12)
+	for i := range ma.params {
+		if !ktSame(ma.params[i], mb.params[i]) {
+			t.Fatalf("%s: parameter %d = %v, %s %v", c.name, i, ma.params[i], other, mb.params[i])
 		}
-		for i := range la {
-			if math.Float64bits(la[i]) != math.Float64bits(lc[i]) {
-				t.Fatalf("%s: step %d loss %v, with the passes unfused %v", c.name, i, la[i], lc[i])
-			}
+	}
+	for i := range la {
+		if math.Float64bits(la[i]) != math.Float64bits(lb[i]) {
+			t.Fatalf("%s: step %d loss %v, %s %v", c.name, i, la[i], other, lb[i])
 		}
 	}
 }
 
 func TestModelFusedBackwardAgrees(t *testing.T) {
 	ktRun(t, ktTestFusedSteps[float32], ktTestFusedSteps[float64])
+}
+
+// ktTestMaskUnread trains each of ktStepCases with the kernel table whose
+// dropout kernel, where the trainer says dropOnly,
+// fills the mask with NaN after drawing, and with the table whose kernel
+// is told to write the mask every time, and requires the same parameters
+// and losses bit for bit: under a ReLU with one target no pass reads the
+// trainer's mask (outputBackwardVia's keep), so leaving it unwritten
+// changes nothing.
+func ktTestMaskUnread[T Float](t *testing.T, act *kernelSet[T]) {
+	poisoned, written := *act, *act
+	poisoned.dropoutMask = func(src *splitMix, p float64, mask, a, drop []T, dropOnly bool) {
+		act.dropoutMask(src, p, mask, a, drop, dropOnly)
+		if dropOnly {
+			for i := range mask {
+				mask[i] = T(math.NaN())
+			}
+		}
+	}
+	written.dropoutMask = func(src *splitMix, p float64, mask, a, drop []T, _ bool) {
+		act.dropoutMask(src, p, mask, a, drop, false)
+	}
+	for _, c := range ktStepCases() {
+		ktSameTraining(t, c, &poisoned, &written, "with the mask written")
+	}
+}
+
+func TestModelDropoutMaskUnread(t *testing.T) {
+	ktRun(t, ktTestMaskUnread[float32], ktTestMaskUnread[float64])
+	t.Run("generic/float32", func(t *testing.T) { ktTestMaskUnread(t, genericKernelsFor[float32]()) })
+	t.Run("generic/float64", func(t *testing.T) { ktTestMaskUnread(t, genericKernelsFor[float64]()) })
 }
 
 // --- fuzz targets, one per kernel family ---------------------------------
@@ -1758,4 +1806,20 @@ func FuzzKernelsGCPLoss(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestKeptBackward checks keptBackward on hand-worked units: kept and
+// active (0 < x, +Inf too) scale by keep; dropped or inactive ones (x =
+// ±0, negative, NaN) become +0, whatever dx held, -0, NaN or ±Inf.
+func TestKeptBackward(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	x := []float64{2, inf, 1e-300, 0, math.Copysign(0, -1), -3, nan, 0, 0}
+	dx := []float64{-1.5, 3, 4, 7, -2, 5, 6, nan, math.Inf(-1)}
+	want := []float64{-3.75, 7.5, 10, 0, 0, 0, 0, 0, 0}
+	keptBackward(dx, x, 2.5)
+	for i := range dx {
+		if math.Float64bits(dx[i]) != math.Float64bits(want[i]) {
+			t.Errorf("unit %d (x = %v): %v, want %v", i, x[i], dx[i], want[i])
+		}
+	}
 }

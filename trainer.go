@@ -16,12 +16,12 @@ type Trainer[T Float] struct {
 	a, d *activations[T] // forward buffers, and the gradients flowing back
 	y    []T             // standardized targets, row-major for several targets
 	z    []float64       // the InputZ of each row, which a step does not use
-	mask []T             // dropout mask, BatchSize × width(last)
+	mask []T             // dropout mask, BatchSize × width(last), not always written (drawMask)
 	grad []T
 	// s2, sp1 and sp2 hold one member's squared scales and two of its
 	// links for ScaleWeighting; nil without it.
 	s2, sp1, sp2 []float64
-	src          pcg // the dropout masks' generator, restored when a step is rejected
+	src          splitMix // the dropout masks' generator, restored when a step is rejected
 	// work and chol are the scratch of the multivariate loss (multiLoss),
 	// nil for one target.
 	work []float64
@@ -56,7 +56,7 @@ func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
 		y:    make([]T, rows*m.cfg.targets()),
 		z:    make([]float64, rows),
 		grad: make([]T, len(m.params)),
-		src:  newPCG(cfg.Seed, dropoutStream),
+		src:  newSplitMix(cfg.Seed, dropoutStream),
 	}
 	if dropout {
 		t.mask = make([]T, rows*m.lay.width(m.lay.last()))
@@ -266,12 +266,16 @@ func (t *Trainer[T]) gcpScales(za, zb, zn []T, fixedAlpha float64) {
 
 // drawMask fills mask for inverted dropout: each unit is kept with
 // probability 1−p and then scaled by 1/(1−p), so the expected activation
-// is unchanged and prediction needs no rescaling. Each 64-bit draw decides
-// four units by its 16-bit quarters (a unit is dropped when its quarter
-// is below p·2¹⁶, so p is honoured to 2⁻¹⁶, 1.5·10⁻⁵): the generator was
-// most of a large batch's step when every unit took a draw of its own,
-// and still a fifth of a minibatch-32 step when two units shared one.
-// It writes the mask, and act·mask into drop.
+// is unchanged and prediction needs no rescaling. Each 64-bit draw of the
+// trainer's splitMix decides four units by its 16-bit quarters (a unit is
+// dropped when its quarter is below p·2¹⁶, so p is honoured to 2⁻¹⁶,
+// 1.5·10⁻⁵): the generator was most of a large batch's step when every
+// unit took a draw of its own, and still a fifth of a minibatch-32 step
+// when two units shared one of PCG's draws. It writes act·mask into drop,
+// and the mask unless the backward pass reads the units kept off drop:
+// under a ReLU with one target (outputBackwardVia's keep), where a kernel
+// may leave mask unwritten.
 func (t *Trainer[T]) drawMask(mask, act, drop []T) {
-	t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask, act, drop)
+	dropOnly := t.m.cfg.Activation == ReLU && t.lay.targets <= 1 // 0 for one target
+	t.m.k.dropoutMask(&t.src, t.m.cfg.Dropout, mask, act, drop, dropOnly)
 }

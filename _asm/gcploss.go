@@ -210,7 +210,8 @@ func (x vx) linkSigmoid(src GPPhysical, zs, sig int) {
 
 // gcpLoss emits gcpLossF64: the Student-t gradient loop of the GCP loss
 // (gcpLossGeneric, gcpPoint, NormalGamma.Grad and LogPredictive), four
-// samples at a time in float64 (the float32 wrapper converts in chunks).
+// samples at a time in float64 (with x.in32, gcpLossF32, from and to
+// float32 operands).
 // Every special function is vectorized: exp and ln as fdlibm's (glExpNeg,
 // glLog, glLog1p), ψ(α+½)−ψ(α) and lnΓ(α+½)−lnΓ(α) by the upward
 // recurrence, masked per lane, then the asymptotic series of special.go
@@ -222,12 +223,19 @@ func (x vx) linkSigmoid(src GPPhysical, zs, sig int) {
 // buffer tmp, as the special functions need all sixteen registers.
 func gcpLoss(x vx) {
 	name := "gcpLossF64"
+	if x.in32 {
+		name = "gcpLossF32"
+	}
 	if x.z {
 		name += "AVX512"
 	}
+	shift := U8(3) // log2 of elemBytes
+	if x.in32 {
+		shift = U8(2)
+	}
 	l := kernel(name)
 	MOVQ(arg("n"), RCX)
-	SHLQ(U8(3), RCX) // bytes
+	SHLQ(shift, RCX) // bytes
 	MOVQ(arg("zm"), RSI)
 	MOVQ(arg("za"), RDI)
 	MOVQ(arg("zb"), R8)
@@ -252,7 +260,7 @@ func gcpLoss(x vx) {
 		MOVQ(RCX, R15)
 		SUBQ(RAX, R15)
 		JLE(l.L("done"))
-		SHRQ(U8(3), R15)
+		SHRQ(shift, R15)
 		MOVL(U32(8), EDX)
 		CMPQ(R15, RDX)
 		CMOVQGT(RDX, R15)
@@ -533,14 +541,14 @@ func gcpLoss(x vx) {
 	VMULPD(x.tmp(slSigN), x.r(0), x.r(0))
 	VMULPD(x.r(0), x.r(5), x.r(0))
 	x.blend(valid, x.r(0), x.r(7), x.r(0))
-	x.store(x.r(0), at(R14, 0, RAX, 1))
+	x.store(0, at(R14, 0, RAX, 1))
 	VMULPD(x.tmp(slSigB), x.r(15), x.r(15))
 	VMULPD(x.r(15), x.r(5), x.r(15))
 	x.blend(valid, x.r(15), x.r(7), x.r(15))
-	x.store(x.r(15), at(R13, 0, RAX, 1))
+	x.store(15, at(R13, 0, RAX, 1))
 	VMULPD(x.r(14), x.r(5), x.r(14))
 	x.blend(valid, x.r(14), x.r(7), x.r(14))
-	x.store(x.r(14), at(R11, 0, RAX, 1))
+	x.store(14, at(R11, 0, RAX, 1))
 	x.blend(valid, x.r(12), x.r(7), x.r(12))
 	if x.z {
 		VMOVUPD(x.tmp(slSum), x.r(1))
@@ -556,10 +564,10 @@ func gcpLoss(x vx) {
 	VMULPD(x.tmp(slSigA), x.r(13), x.r(13))
 	VMULPD(x.r(13), x.r(5), x.r(13))
 	x.blend(valid, x.r(13), x.r(7), x.r(13))
-	x.store(x.r(13), at(R12, 0, RAX, 1))
+	x.store(13, at(R12, 0, RAX, 1))
 
 	l.Set("next")
-	ADDQ(U8(x.vec()), RAX)
+	ADDQ(U8(x.vec()/8*x.elemBytes()), RAX)
 	JMP(l.L("loop"))
 
 	l.Set("done")

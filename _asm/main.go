@@ -34,6 +34,8 @@ func main() {
 	declareConsts()
 	gcpLoss(ymm)
 	gcpLoss(zmm)
+	gcpLoss(vx{z: false, in32: true})
+	gcpLoss(vx{z: true, in32: true})
 	for _, t := range elems2 {
 		softplus(t)
 	}

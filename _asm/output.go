@@ -155,10 +155,10 @@ func outputForward(t elem) {
 // stores cost no more than others.
 //
 // A nil mask with a keep other than 0 is the trainer's own dropout, x =
-// act·mask with a mask of 0s and keeps, under a ReLU (act not nil): the
-// mask is then read off x, keep where 0 < x and 0 elsewhere, the same
-// factor wherever 0 < act, the only elements the ReLU leaves, so that the
-// mask, as large as x, is not streamed through the cache a second time.
+// act·mask with a mask of 0s and keeps, under a ReLU (act not nil): dx is
+// then keep·d·w where 0 < x, the units kept and active, and +0 elsewhere
+// (keptBackward), read off x alone, so that neither the mask nor act, each
+// as large as x, is streamed through the cache.
 func outputBackward(t elem) {
 	l := kernel(t.name("outputBackward"))
 	local := AllocLocal(64)
@@ -482,19 +482,19 @@ func (o obLocals) chunk512(t elem, l labels, p string, masked bool, v obVariant)
 		t.FMADD231(x, d, dw(i)) // dw += d·x
 		t.MOVA(w(i), dx)
 		pick(t, VFMADD213PS, VFMADD213PD)(zero, d, dx) // dx = d·w + 0
-		if v.dropout {
-			load(obMask, obRow, i, tmp)
-			t.MUL(tmp, dx, dx)
-		}
 		if v.drawn {
-			t.CMP(U8(0x11), x, zero, K6) // 0 < x: kept
-			t.MOVU_Z(obKeep(t), K6, tmp)
-			t.MUL(tmp, dx, dx)
-		}
-		if v.relu {
-			load(obAct, obRow, i, tmp)
-			t.CMP(U8(0x11), tmp, zero, K5) // 0 < act (false for NaN)
-			t.MOVU_Z(dx, K5, dx)
+			t.CMP(U8(0x11), x, zero, K6)                       // 0 < x: kept and active
+			pick(t, VMULPS_Z, VMULPD_Z)(obKeep(t), dx, K6, dx) // dx·keep there, +0 elsewhere
+		} else {
+			if v.dropout {
+				load(obMask, obRow, i, tmp)
+				t.MUL(tmp, dx, dx)
+			}
+			if v.relu {
+				load(obAct, obRow, i, tmp)
+				t.CMP(U8(0x11), tmp, zero, K5) // 0 < act (false for NaN)
+				t.MOVU_Z(dx, K5, dx)
+			}
 		}
 		store(dx, obDX, obRow, i)
 		if v.colsum {
@@ -558,21 +558,22 @@ func (o obLocals) column(t elem, l labels, p string, kind int, v obVariant) {
 	t.FMADD231(t.v(0), t.v(14), dw) // dw += d·x
 	t.MOVA(t.v(2), t.v(3))
 	pick(t, VFMADD213PS, VFMADD213PD)(t.v(13), t.v(14), t.v(3)) // dx = d·w + 0
+	if v.drawn {
+		// dx·keep where 0 < x, kept and active, +0 elsewhere
+		if t.z() {
+			t.CMP(U8(0x11), t.v(0), t.v(13), K2)
+			pick(t, VMULPS_Z, VMULPD_Z)(obKeep(t), t.v(3), K2, t.v(3))
+		} else {
+			t.CMP(U8(0x11), Y0, Y13, Y4)
+			t.MUL(obKeep(t), Y3, Y3)
+			t.AND(Y4, Y3, Y3)
+		}
+	}
 	if v.dropout {
 		load(obMask, obRow, t.v(4))
 		t.MUL(t.v(4), t.v(3), t.v(3))
 	}
-	if v.drawn {
-		if t.z() {
-			t.CMP(U8(0x11), t.v(0), t.v(13), K2) // 0 < x: kept
-			t.MOVU_Z(obKeep(t), K2, t.v(4))
-		} else {
-			t.CMP(U8(0x11), Y0, Y13, Y4)
-			t.AND(obKeep(t), Y4, Y4)
-		}
-		t.MUL(t.v(4), t.v(3), t.v(3))
-	}
-	if v.relu {
+	if v.relu && !v.drawn {
 		load(obAct, obRow, t.v(4))
 		if t.z() {
 			t.CMP(U8(0x11), t.v(4), t.v(13), K2) // 0 < act (false for NaN)

@@ -112,7 +112,7 @@ func softplus(t elem) {
 		dst = RSI
 		xp  = RDI
 	)
-	x := vx{t.z()}
+	x := vx{z: t.z()}
 	lanes := x.vec() / 8
 	l := kernel(t.name("softplus"))
 	scale := uint8(t.size)

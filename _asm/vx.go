@@ -15,12 +15,26 @@ import (
 // A comparison's result, mask m, is a vector of all-ones lanes in YMM m
 // with AVX2, and an opmask register with AVX-512 (opmask), on which the
 // blends, the masked constants and the tests act instead.
-type vx struct{ z bool }
+//
+// in32, for gcpLoss alone, says that the samples' operands in memory are
+// float32 (gcpLossF32, gcpLossF32AVX512): load widens them to float64,
+// exactly, and store rounds the gradients to float32 (to nearest, as Go's
+// conversion), so that the kernel computes what gcpLossF64 computes on
+// the converted samples, with no buffers of converted copies.
+type vx struct{ z, in32 bool }
 
 var (
-	ymm = vx{false}
-	zmm = vx{true}
+	ymm = vx{z: false}
+	zmm = vx{z: true}
 )
+
+// elemBytes is the size of an operand's element in memory.
+func (x vx) elemBytes() int {
+	if x.in32 {
+		return 4
+	}
+	return 8
+}
 
 // vec is the vector width in bytes.
 func (x vx) vec() int {
@@ -67,20 +81,33 @@ func init() { opmask[maskValid] = gcValid }
 // load loads the float64 lanes at m; with AVX-512 only those of gcLive,
 // zeros in the others, which it does not read.
 func (x vx) load(m Mem, dst Op) {
-	if x.z {
+	switch {
+	case x.in32 && x.z:
+		VCVTPS2PD_Z(m, gcLive, dst)
+	case x.in32:
+		VCVTPS2PD(m, dst)
+	case x.z:
 		VMOVUPD_Z(m, gcLive, dst)
-	} else {
+	default:
 		VMOVUPD(m, dst)
 	}
 }
 
-// store stores the float64 lanes of src at m; with AVX-512 only those of
-// gcLive.
-func (x vx) store(src Op, m Mem) {
-	if x.z {
-		VMOVUPD(src, gcLive, m)
-	} else {
-		VMOVUPD(src, m)
+// store stores the float64 lanes of r(i) at m; with AVX-512 only those
+// of gcLive. With in32 it rounds them to float32 in h(i) first, which
+// clobbers r(i).
+func (x vx) store(i int, m Mem) {
+	switch {
+	case x.in32 && x.z:
+		VCVTPD2PS(x.r(i), x.h(i)) // r(i) is not read again
+		VMOVUPS(x.h(i), gcLive, m)
+	case x.in32:
+		VCVTPD2PSY(x.r(i), x.h(i))
+		VMOVUPS(x.h(i), m)
+	case x.z:
+		VMOVUPD(x.r(i), gcLive, m)
+	default:
+		VMOVUPD(x.r(i), m)
 	}
 }
 
