@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -51,8 +52,10 @@ func (w *rowWarnings) add(tab *table.Table, sel selection, e encoded) {
 				return fmt.Sprintf("lie outside the training data (first: %s line %d, %s = %s, a level no training row had); their input_z is +Inf and their calibrated and conformal intervals unknown",
 					tab.File, tab.Line(i), name(c), field(i, c))
 			}
-			return fmt.Sprintf("lie outside the training data's range (first: %s line %d, %s = %s, trained on [%g, %g]); their uncertainty is an extrapolation",
-				tab.File, tab.Line(i), name(c), field(i, c), lo[j], hi[j])
+			// The bounds are numbers of the model's precision: its shortest digits.
+			bound := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, w.m.bits()) }
+			return fmt.Sprintf("lie outside the training data's range (first: %s line %d, %s = %s, trained on [%s, %s]); their uncertainty is an extrapolation",
+				tab.File, tab.Line(i), name(c), field(i, c), bound(lo[j]), bound(hi[j]))
 		}},
 		{func(n gcp.RecordNotes) (int, int) { return n.Unseen, n.FirstUnseen }, func(i, c int) string {
 			return fmt.Sprintf("have a level the model does not know (first: %s line %d, %s = %q), encoded as its pooled rare levels or as none",

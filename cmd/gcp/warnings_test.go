@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,34 @@ func TestWarningShortensField(t *testing.T) {
 	want := `have a level the model does not know (first: ` + data + ` line 2, city = "` + strings.Repeat("é", 40) + `…")`
 	if err != nil || !strings.Contains(stderr, want) || len(stderr) > 1000 {
 		t.Errorf("a level of a megabyte: %v; stderr of %d bytes, want it to hold %q:\n%.1000s", err, len(stderr), want, stderr)
+	}
+}
+
+// TestWarningRangeAtModelPrecision checks that the range a warning names
+// is written at the model's precision: a float32 model's bounds are
+// float32 numbers, whose shortest float32 digits are the data's.
+// regression: 0.1 was written as 0.10000000149011612.
+func TestWarningRangeAtModelPrecision(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := 1; i <= 30; i++ {
+		b.WriteString(strconv.Itoa(i%9+1) + "e-1," + strconv.Itoa(i%5) + "\n")
+	}
+	train, test, model := filepath.Join(dir, "train.csv"), filepath.Join(dir, "test.csv"), filepath.Join(dir, "m.gcpm")
+	if err := os.WriteFile(train, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(test, []byte("x,y\n5,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, precision := range []string{"-float32", "-float64"} {
+		if _, stderr, err := gcpRun("train", "-data", train, "-o", model, "-force", precision, "-validation", "0", "-epochs", "2", "-members", "1"); err != nil {
+			t.Fatalf("train %s: %v\n%s", precision, err, stderr)
+		}
+		_, stderr, err := gcpRun("predict", "-model", model, "-data", test)
+		if want := "x = 5, trained on [0.1, 0.9])"; err != nil || !strings.Contains(stderr, want) {
+			t.Errorf("predict with a %s model: %v; stderr %q, want it to hold %q", precision, err, stderr, want)
+		}
 	}
 }
