@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -11,10 +13,20 @@ import (
 // contiguous k: four vectors per step in Y0–Y3, then steps of one vector
 // into Y0, and the last k mod lanes elements as a masked step into Y1 (the
 // mask, made once, waits in Y15; the same code with ZMM and the mask in
-// K1 was slower, see simd_avx512_amd64.go). Rows go one at a time, the
-// heads of a row one after another; their dot products are independent,
-// so the out-of-order core overlaps them.
+// K1 was slower, see simd_avx512_amd64.go), the four summed into one
+// vector (outputDot). The rows go in groups of one per lane (8 float32,
+// 4 float64), head by head: the group's eight (four) vectors of sums, in
+// Y6–Y13 (Y6–Y9), are summed across their lanes together (outputGroupSum),
+// into one vector of the group's outputs, stored at once, where a row's
+// horizontal sum took an extract, an add, two (one) horizontal adds and a
+// scalar store of its own: the same additions in the same order, so
+// every output is the same bits as a row alone gives. The last m mod lanes
+// rows go one at a time, the heads of a row one after another; their dot
+// products are independent, so the out-of-order core overlaps them.
 func outputForward(t elem) {
+	if t.z() {
+		panic("outputForward: AVX2 only")
+	}
 	var (
 		j     = RAX // element j of the dot product
 		yp    = RBX // &y[h*m+i]
@@ -27,12 +39,15 @@ func outputForward(t elem) {
 		yi    = R10 // &y[i]
 		kwide = R11 // kv − 4 vectors: the last j of a wide step
 		rows  = R12 // rows left
-		heads = R13 // heads left in this row
+		heads = R13 // heads left in this row; in a group, &x[i*ldx+h*k]
 		kb    = R14 // k·size: the distance between two heads' inputs and weights
+		ldxb  = R15 // ldx·size: the distance between two rows
 	)
 	l := kernel(t.name("outputForward"))
+	headsLeft := AllocLocal(8) // a group's heads left
 	lanes := t.lanes()
 	scale := uint8(t.size)
+	dot := outputDot{t: t, l: l, j: j, xp: xp, wp: wp, kv: kv, kwide: kwide, scale: scale}
 
 	Load(Param("k"), kv)
 	MOVQ(kv, kb)
@@ -40,20 +55,54 @@ func outputForward(t elem) {
 	MOVQ(kv, RCX)
 	ANDQ(U8(lanes-1), RCX)
 	SUBQ(RCX, kv)
-	mk := Op(Y15) // the mask of the last k mod lanes
-	if t.z() {
-		mk = K1
-		kmask(RCX, R15, K1)
-	} else {
-		mask(t, RCX, Y15, X15)
-	}
+	dot.mk = Y15 // the mask of the last k mod lanes
+	mask(t, RCX, Y15, X15)
 	LEAQ(at(kv, -4*lanes, nil, 0), kwide)
 	Load(Param("m"), rows)
 	MOVQ(rows, mb)
 	SHLQ(U8(t.shift()), mb)
+	Load(Param("ldx"), ldxb)
+	SHLQ(U8(t.shift()), ldxb)
 	Load(Param("x"), row)
 	Load(Param("y"), yi)
 
+	// A group of lanes rows, head by head: row r's sums into vector 6+r.
+	l.Set("group")
+	CMPQ(rows, U8(lanes))
+	JLT(l.L("rows"))
+	MOVQ(row, heads)
+	Load(Param("w"), wp)
+	Load(Param("b"), bp)
+	MOVQ(yi, yp)
+	Load(Param("heads"), j)
+	MOVQ(j, headsLeft)
+	l.Set("ghead")
+	MOVQ(heads, xp)
+	for r := 0; r < lanes; r++ {
+		dot.emit(fmt.Sprint("g", r), t.v(6+r))
+		if r < lanes-1 {
+			ADDQ(ldxb, xp)
+		}
+	}
+	outputGroupSum(t)
+	t.BROADCAST(at(bp, 0, nil, 0), t.v(14))
+	t.ADD(t.v(14), t.v(0), t.v(0)) // y[h*m+i…] = b[h] + s
+	t.MOVU(t.v(0), at(yp, 0, nil, 0))
+	ADDQ(kb, heads)
+	ADDQ(kb, wp)
+	ADDQ(U8(t.size), bp)
+	ADDQ(mb, yp)
+	DECQ(headsLeft)
+	JNZ(l.L("ghead"))
+	LEAQ(at(row, 0, ldxb, uint8(lanes)), row)
+	ADDQ(U8(lanes*t.size), yi)
+	SUBQ(U8(lanes), rows)
+	JMP(l.L("group"))
+
+	// The last rows, one at a time.
+	l.Set("rows")
+	TESTQ(rows, rows)
+	JEQ(l.L("done"))
 	l.Set("row")
 	MOVQ(row, xp)
 	Load(Param("w"), wp)
@@ -62,50 +111,7 @@ func outputForward(t elem) {
 	Load(Param("heads"), heads)
 
 	l.Set("head")
-	for i := 0; i < 4; i++ {
-		t.XOR(t.v(i), t.v(i), t.v(i))
-	}
-	XORQ(j, j)
-
-	// s += x[j:j+4·lanes] · w[j:j+4·lanes]
-	l.Set("wide")
-	CMPQ(j, kwide)
-	JGT(l.L("vec"))
-	for i := 0; i < 4; i++ {
-		t.MOVU(at(xp, t.vec*i, j, scale), t.v(4+i))
-	}
-	for i := 0; i < 4; i++ {
-		t.FMADD231(at(wp, t.vec*i, j, scale), t.v(4+i), t.v(i))
-	}
-	ADDQ(U8(4*lanes), j)
-	JMP(l.L("wide"))
-
-	// s += x[j:j+lanes] · w[j:j+lanes]
-	l.Set("vec")
-	CMPQ(j, kv)
-	JGE(l.L("tail"))
-	t.MOVU(at(xp, 0, j, scale), t.v(4))
-	t.FMADD231(at(wp, 0, j, scale), t.v(4), t.v(0))
-	ADDQ(U8(lanes), j)
-	JMP(l.L("vec"))
-
-	// s += x[j:k] · w[j:k]. The tail, the sum and the loop back to the
-	// next head start at a 64-byte boundary (the vec loop above jumps past
-	// the padding): where they fell as the code around them moved, an
-	// ML_Bayes prediction of the UCI network (50 rows of this kernel) took
-	// 0.76 to 0.98 µs of CPU time on AMD Zen 4 (one more func field in the
-	// kernel table, nothing else changed: 0.77 → 0.85 µs), and 0.76 to
-	// 0.79 µs in each of three such builds with the boundary.
-	pcalign(64)
-	l.Set("tail")
-	CMPQ(kv, arg("k"))
-	JEQ(l.L("sum"))
-	t.maskLoad(at(xp, 0, j, scale), mk, t.v(4))
-	t.maskLoad(at(wp, 0, j, scale), mk, t.v(5))
-	t.FMADD231(t.v(5), t.v(4), t.v(1))
-
-	l.Set("sum")
-	sum4(t)
+	dot.emit("", t.v(0))
 	hsum(t)
 	pick(t, VADDSS, VADDSD)(at(bp, 0, nil, 0), X0, X0) // y[h*m+i] = b[h] + s
 	pick(t, VMOVSS, VMOVSD)(X0, at(yp, 0, nil, 0))
@@ -115,13 +121,95 @@ func outputForward(t elem) {
 	ADDQ(mb, yp)
 	DECQ(heads)
 	JNZ(l.L("head"))
-	Load(Param("ldx"), j)
-	LEAQ(at(row, 0, j, scale), row)
+	ADDQ(ldxb, row)
 	ADDQ(U8(t.size), yi)
 	DECQ(rows)
 	JNZ(l.L("row"))
+	l.Set("done")
 	vzeroupper()
 	RET()
+}
+
+// outputDot emits one dot product of outputForward, x[xp+j]·w[wp+j] over
+// j < k, summed into one vector: the registers it runs on, and the mask
+// of the last k mod lanes (mk).
+type outputDot struct {
+	t                    elem
+	l                    labels
+	j, xp, wp, kv, kwide GPPhysical
+	mk                   Op
+	scale                uint8
+}
+
+// emit emits the dot product with labels ending in sfx, and leaves its
+// four accumulators' sum, (Y0 + Y1) + (Y2 + Y3) lane by lane, in dst;
+// it clobbers Y0–Y5.
+func (d outputDot) emit(sfx string, dst VecPhysical) {
+	t, l, j, xp, wp, scale := d.t, d.l, d.j, d.xp, d.wp, d.scale
+	for i := 0; i < 4; i++ {
+		t.XOR(t.v(i), t.v(i), t.v(i))
+	}
+	XORQ(j, j)
+
+	// s += x[j:j+4·lanes] · w[j:j+4·lanes]
+	l.Set("wide" + sfx)
+	CMPQ(j, d.kwide)
+	JGT(l.L("vec" + sfx))
+	for i := 0; i < 4; i++ { // two temporaries, renamed: Y6 on hold a group's sums
+		t.MOVU(at(xp, t.vec*i, j, scale), t.v(4+i%2))
+		t.FMADD231(at(wp, t.vec*i, j, scale), t.v(4+i%2), t.v(i))
+	}
+	ADDQ(U8(4*t.lanes()), j)
+	JMP(l.L("wide" + sfx))
+
+	// s += x[j:j+lanes] · w[j:j+lanes]
+	l.Set("vec" + sfx)
+	CMPQ(j, d.kv)
+	JGE(l.L("tail" + sfx))
+	t.MOVU(at(xp, 0, j, scale), t.v(4))
+	t.FMADD231(at(wp, 0, j, scale), t.v(4), t.v(0))
+	ADDQ(U8(t.lanes()), j)
+	JMP(l.L("vec" + sfx))
+
+	// s += x[j:k] · w[j:k]. The tail, the sum and the loop back to the
+	// next head start at a 64-byte boundary (the vec loop above jumps past
+	// the padding): where they fell as the code around them moved, an
+	// ML_Bayes prediction of the UCI network (50 rows of this kernel) took
+	// 0.76 to 0.98 µs of CPU time on AMD Zen 4 (one more func field in the
+	// kernel table, nothing else changed: 0.77 → 0.85 µs), and 0.76 to
+	// 0.79 µs in each of three such builds with the boundary.
+	pcalign(64)
+	l.Set("tail" + sfx)
+	CMPQ(d.kv, arg("k"))
+	JEQ(l.L("sum" + sfx))
+	t.maskLoad(at(xp, 0, j, scale), d.mk, t.v(4))
+	t.maskLoad(at(wp, 0, j, scale), d.mk, t.v(5))
+	t.FMADD231(t.v(5), t.v(4), t.v(1))
+
+	l.Set("sum" + sfx)
+	t.ADD(t.v(1), t.v(0), t.v(0))
+	t.ADD(t.v(3), t.v(2), t.v(2))
+	t.ADD(t.v(2), t.v(0), dst)
+}
+
+// outputGroupSum sums the lanes of each of the vectors of sums of a group
+// of outputForward's rows, row r's in vector 6+r, into vector 0, lane r,
+// by the additions hsum makes for one row, in its order: each row's upper
+// 128 bits added to its lower (VPERM2F128 puts row r's halves beside row
+// r+lanes/2's), then horizontal adds of neighbouring lanes, whose rows
+// come out in order. Clobbers vectors 0 to lanes/2.
+func outputGroupSum(t elem) {
+	half := t.lanes() / 2
+	for a := 0; a < half; a++ {
+		VPERM2F128(U8(0x20), t.v(6+a+half), t.v(6+a), t.v(a))   // lower halves of rows a, a+half
+		VPERM2F128(U8(0x31), t.v(6+a+half), t.v(6+a), t.v(a+1)) // their upper halves
+		t.ADD(t.v(a+1), t.v(a), t.v(a))
+	}
+	for n := half; n > 1; n /= 2 {
+		for i := 0; i < n/2; i++ {
+			pick(t, VHADDPS, VHADDPD)(t.v(2*i+1), t.v(2*i), t.v(i))
+		}
+	}
 }
 
 // outputBackward emits outputBackwardF32 or outputBackwardF64: the output
