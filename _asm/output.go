@@ -66,15 +66,31 @@ func outputForward(t elem) {
 	Load(Param("x"), row)
 	Load(Param("y"), yi)
 
+	// firstHead points wp, bp and yp at the first head of the rows from
+	// yi on, and sets count to the heads; nextHead moves x, wp, bp and yp
+	// on to the next head, and loops back to label while count is not
+	// down to 0.
+	firstHead := func(count GPPhysical) {
+		Load(Param("w"), wp)
+		Load(Param("b"), bp)
+		MOVQ(yi, yp)
+		Load(Param("heads"), count)
+	}
+	nextHead := func(x GPPhysical, count Op, label string) {
+		ADDQ(kb, x)
+		ADDQ(kb, wp)
+		ADDQ(U8(t.size), bp)
+		ADDQ(mb, yp)
+		DECQ(count)
+		JNZ(l.L(label))
+	}
+
 	// A group of lanes rows, head by head: row r's sums into vector 6+r.
 	l.Set("group")
 	CMPQ(rows, U8(lanes))
 	JLT(l.L("rows"))
 	MOVQ(row, heads)
-	Load(Param("w"), wp)
-	Load(Param("b"), bp)
-	MOVQ(yi, yp)
-	Load(Param("heads"), j)
+	firstHead(j)
 	MOVQ(j, headsLeft)
 	l.Set("ghead")
 	MOVQ(heads, xp)
@@ -88,12 +104,7 @@ func outputForward(t elem) {
 	t.BROADCAST(at(bp, 0, nil, 0), t.v(14))
 	t.ADD(t.v(14), t.v(0), t.v(0)) // y[h*m+i…] = b[h] + s
 	t.MOVU(t.v(0), at(yp, 0, nil, 0))
-	ADDQ(kb, heads)
-	ADDQ(kb, wp)
-	ADDQ(U8(t.size), bp)
-	ADDQ(mb, yp)
-	DECQ(headsLeft)
-	JNZ(l.L("ghead"))
+	nextHead(heads, headsLeft, "ghead")
 	LEAQ(at(row, 0, ldxb, uint8(lanes)), row)
 	ADDQ(U8(lanes*t.size), yi)
 	SUBQ(U8(lanes), rows)
@@ -105,22 +116,14 @@ func outputForward(t elem) {
 	JEQ(l.L("done"))
 	l.Set("row")
 	MOVQ(row, xp)
-	Load(Param("w"), wp)
-	Load(Param("b"), bp)
-	MOVQ(yi, yp)
-	Load(Param("heads"), heads)
+	firstHead(heads)
 
 	l.Set("head")
 	dot.emit("", t.v(0))
 	hsum(t)
 	pick(t, VADDSS, VADDSD)(at(bp, 0, nil, 0), X0, X0) // y[h*m+i] = b[h] + s
 	pick(t, VMOVSS, VMOVSD)(X0, at(yp, 0, nil, 0))
-	ADDQ(kb, xp)
-	ADDQ(kb, wp)
-	ADDQ(U8(t.size), bp)
-	ADDQ(mb, yp)
-	DECQ(heads)
-	JNZ(l.L("head"))
+	nextHead(xp, heads, "head")
 	ADDQ(ldxb, row)
 	ADDQ(U8(t.size), yi)
 	DECQ(rows)
