@@ -547,7 +547,7 @@ func TestOutputForwardRowsAlone(t *testing.T) {
 
 func ktTestOutputRowsAlone[T Float](t *testing.T, act *kernelSet[T]) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, m := range []int{4, 8, 9, 17, 32} {
+	for _, m := range []int{4, 5, 6, 7, 8, 9, 17, 32} {
 		for _, k := range []int{1, 3, 4, 7, 8, 9, 31, 32, 33, 50, 67} {
 			heads := 1 + r.IntN(4)
 			ldx := heads*k + r.IntN(3)
