@@ -17176,7 +17176,7 @@ outputBackwardF64AVX512_vMRCnext:
 
 // func outputForwardF32(m int, heads int, k int, x *float32, ldx int, w *float32, b *float32, y *float32)
 // Requires: AVX, AVX2, FMA3
-TEXT ·outputForwardF32(SB), NOSPLIT, $0-64
+TEXT ·outputForwardF32(SB), NOSPLIT, $16-64
 	MOVQ         k+16(FP), DX
 	MOVQ         DX, R14
 	SHLQ         $0x02, R14
@@ -17190,8 +17190,161 @@ TEXT ·outputForwardF32(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), R12
 	MOVQ         R12, CX
 	SHLQ         $0x02, CX
+	MOVQ         CX, 8(SP)
+	MOVQ         ldx+32(FP), R15
+	SHLQ         $0x02, R15
 	MOVQ         x+24(FP), SI
 	MOVQ         y+56(FP), R10
+
+outputForwardF32_group:
+	CMPQ R12, $0x04
+	JLT  outputForwardF32_rows
+	MOVQ SI, R13
+	MOVQ w+40(FP), R8
+	MOVQ b+48(FP), R9
+	MOVQ R10, BX
+	MOVQ heads+8(FP), AX
+	MOVQ AX, (SP)
+
+outputForwardF32_ghead:
+	MOVQ   R13, DI
+	LEAQ   (DI)(R15*1), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	XORQ   AX, AX
+
+outputForwardF32_wideg0:
+	CMPQ        AX, R11
+	JGT         outputForwardF32_vecg0
+	VMOVUPS     (R8)(AX*4), Y4
+	VFMADD231PS (DI)(AX*4), Y4, Y0
+	VFMADD231PS (CX)(AX*4), Y4, Y8
+	VMOVUPS     32(R8)(AX*4), Y4
+	VFMADD231PS 32(DI)(AX*4), Y4, Y1
+	VFMADD231PS 32(CX)(AX*4), Y4, Y9
+	VMOVUPS     64(R8)(AX*4), Y4
+	VFMADD231PS 64(DI)(AX*4), Y4, Y2
+	VFMADD231PS 64(CX)(AX*4), Y4, Y10
+	VMOVUPS     96(R8)(AX*4), Y4
+	VFMADD231PS 96(DI)(AX*4), Y4, Y3
+	VFMADD231PS 96(CX)(AX*4), Y4, Y11
+	ADDQ        $0x20, AX
+	JMP         outputForwardF32_wideg0
+
+outputForwardF32_vecg0:
+	CMPQ        AX, DX
+	JGE         outputForwardF32_tailg0
+	VMOVUPS     (R8)(AX*4), Y4
+	VFMADD231PS (DI)(AX*4), Y4, Y0
+	VFMADD231PS (CX)(AX*4), Y4, Y8
+	ADDQ        $0x08, AX
+	JMP         outputForwardF32_vecg0
+	PCALIGN $0x40
+
+outputForwardF32_tailg0:
+	CMPQ        DX, k+16(FP)
+	JEQ         outputForwardF32_sumg0
+	VMASKMOVPS  (R8)(AX*4), Y15, Y4
+	VMASKMOVPS  (DI)(AX*4), Y15, Y5
+	VFMADD231PS Y4, Y5, Y1
+	VMASKMOVPS  (CX)(AX*4), Y15, Y5
+	VFMADD231PS Y4, Y5, Y9
+
+outputForwardF32_sumg0:
+	VADDPS Y1, Y0, Y0
+	VADDPS Y3, Y2, Y2
+	VADDPS Y2, Y0, Y6
+	VADDPS Y9, Y8, Y8
+	VADDPS Y11, Y10, Y10
+	VADDPS Y10, Y8, Y7
+	LEAQ   (DI)(R15*2), DI
+	LEAQ   (DI)(R15*1), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	XORQ   AX, AX
+
+outputForwardF32_wideg2:
+	CMPQ        AX, R11
+	JGT         outputForwardF32_vecg2
+	VMOVUPS     (R8)(AX*4), Y4
+	VFMADD231PS (DI)(AX*4), Y4, Y0
+	VFMADD231PS (CX)(AX*4), Y4, Y8
+	VMOVUPS     32(R8)(AX*4), Y4
+	VFMADD231PS 32(DI)(AX*4), Y4, Y1
+	VFMADD231PS 32(CX)(AX*4), Y4, Y9
+	VMOVUPS     64(R8)(AX*4), Y4
+	VFMADD231PS 64(DI)(AX*4), Y4, Y2
+	VFMADD231PS 64(CX)(AX*4), Y4, Y10
+	VMOVUPS     96(R8)(AX*4), Y4
+	VFMADD231PS 96(DI)(AX*4), Y4, Y3
+	VFMADD231PS 96(CX)(AX*4), Y4, Y11
+	ADDQ        $0x20, AX
+	JMP         outputForwardF32_wideg2
+
+outputForwardF32_vecg2:
+	CMPQ        AX, DX
+	JGE         outputForwardF32_tailg2
+	VMOVUPS     (R8)(AX*4), Y4
+	VFMADD231PS (DI)(AX*4), Y4, Y0
+	VFMADD231PS (CX)(AX*4), Y4, Y8
+	ADDQ        $0x08, AX
+	JMP         outputForwardF32_vecg2
+	PCALIGN $0x40
+
+outputForwardF32_tailg2:
+	CMPQ        DX, k+16(FP)
+	JEQ         outputForwardF32_sumg2
+	VMASKMOVPS  (R8)(AX*4), Y15, Y4
+	VMASKMOVPS  (DI)(AX*4), Y15, Y5
+	VFMADD231PS Y4, Y5, Y1
+	VMASKMOVPS  (CX)(AX*4), Y15, Y5
+	VFMADD231PS Y4, Y5, Y9
+
+outputForwardF32_sumg2:
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y13
+	VADDPS       Y9, Y8, Y8
+	VADDPS       Y11, Y10, Y10
+	VADDPS       Y10, Y8, Y14
+	VPERM2F128   $0x20, Y13, Y6, Y0
+	VPERM2F128   $0x31, Y13, Y6, Y1
+	VADDPS       Y1, Y0, Y0
+	VPERM2F128   $0x20, Y14, Y7, Y1
+	VPERM2F128   $0x31, Y14, Y7, Y2
+	VADDPS       Y2, Y1, Y1
+	VHADDPS      Y1, Y0, Y0
+	VHADDPS      Y0, Y0, Y0
+	VPERMPD      $0x08, Y0, Y0
+	VBROADCASTSS (R9), Y12
+	VADDPS       Y12, Y0, Y0
+	VMOVUPS      X0, (BX)
+	ADDQ         R14, R13
+	ADDQ         R14, R8
+	ADDQ         $0x04, R9
+	ADDQ         8(SP), BX
+	DECQ         (SP)
+	JNZ          outputForwardF32_ghead
+	LEAQ         (SI)(R15*4), SI
+	ADDQ         $0x10, R10
+	SUBQ         $0x04, R12
+	JMP          outputForwardF32_group
+
+outputForwardF32_rows:
+	TESTQ R12, R12
+	JEQ   outputForwardF32_done
 
 outputForwardF32_row:
 	MOVQ SI, DI
@@ -17210,22 +17363,22 @@ outputForwardF32_head:
 outputForwardF32_wide:
 	CMPQ        AX, R11
 	JGT         outputForwardF32_vec
-	VMOVUPS     (DI)(AX*4), Y4
-	VMOVUPS     32(DI)(AX*4), Y5
-	VMOVUPS     64(DI)(AX*4), Y6
-	VMOVUPS     96(DI)(AX*4), Y7
-	VFMADD231PS (R8)(AX*4), Y4, Y0
-	VFMADD231PS 32(R8)(AX*4), Y5, Y1
-	VFMADD231PS 64(R8)(AX*4), Y6, Y2
-	VFMADD231PS 96(R8)(AX*4), Y7, Y3
+	VMOVUPS     (R8)(AX*4), Y4
+	VFMADD231PS (DI)(AX*4), Y4, Y0
+	VMOVUPS     32(R8)(AX*4), Y4
+	VFMADD231PS 32(DI)(AX*4), Y4, Y1
+	VMOVUPS     64(R8)(AX*4), Y4
+	VFMADD231PS 64(DI)(AX*4), Y4, Y2
+	VMOVUPS     96(R8)(AX*4), Y4
+	VFMADD231PS 96(DI)(AX*4), Y4, Y3
 	ADDQ        $0x20, AX
 	JMP         outputForwardF32_wide
 
 outputForwardF32_vec:
 	CMPQ        AX, DX
 	JGE         outputForwardF32_tail
-	VMOVUPS     (DI)(AX*4), Y4
-	VFMADD231PS (R8)(AX*4), Y4, Y0
+	VMOVUPS     (R8)(AX*4), Y4
+	VFMADD231PS (DI)(AX*4), Y4, Y0
 	ADDQ        $0x08, AX
 	JMP         outputForwardF32_vec
 	PCALIGN $0x40
@@ -17233,9 +17386,9 @@ outputForwardF32_vec:
 outputForwardF32_tail:
 	CMPQ        DX, k+16(FP)
 	JEQ         outputForwardF32_sum
-	VMASKMOVPS  (DI)(AX*4), Y15, Y4
-	VMASKMOVPS  (R8)(AX*4), Y15, Y5
-	VFMADD231PS Y5, Y4, Y1
+	VMASKMOVPS  (R8)(AX*4), Y15, Y4
+	VMASKMOVPS  (DI)(AX*4), Y15, Y5
+	VFMADD231PS Y4, Y5, Y1
 
 outputForwardF32_sum:
 	VADDPS       Y1, Y0, Y0
@@ -17250,20 +17403,21 @@ outputForwardF32_sum:
 	ADDQ         R14, DI
 	ADDQ         R14, R8
 	ADDQ         $0x04, R9
-	ADDQ         CX, BX
+	ADDQ         8(SP), BX
 	DECQ         R13
 	JNZ          outputForwardF32_head
-	MOVQ         ldx+32(FP), AX
-	LEAQ         (SI)(AX*4), SI
+	ADDQ         R15, SI
 	ADDQ         $0x04, R10
 	DECQ         R12
 	JNZ          outputForwardF32_row
+
+outputForwardF32_done:
 	VZEROUPPER
 	RET
 
 // func outputForwardF64(m int, heads int, k int, x *float64, ldx int, w *float64, b *float64, y *float64)
 // Requires: AVX, AVX2, FMA3
-TEXT ·outputForwardF64(SB), NOSPLIT, $0-64
+TEXT ·outputForwardF64(SB), NOSPLIT, $16-64
 	MOVQ         k+16(FP), DX
 	MOVQ         DX, R14
 	SHLQ         $0x03, R14
@@ -17277,8 +17431,159 @@ TEXT ·outputForwardF64(SB), NOSPLIT, $0-64
 	MOVQ         m+0(FP), R12
 	MOVQ         R12, CX
 	SHLQ         $0x03, CX
+	MOVQ         CX, 8(SP)
+	MOVQ         ldx+32(FP), R15
+	SHLQ         $0x03, R15
 	MOVQ         x+24(FP), SI
 	MOVQ         y+56(FP), R10
+
+outputForwardF64_group:
+	CMPQ R12, $0x04
+	JLT  outputForwardF64_rows
+	MOVQ SI, R13
+	MOVQ w+40(FP), R8
+	MOVQ b+48(FP), R9
+	MOVQ R10, BX
+	MOVQ heads+8(FP), AX
+	MOVQ AX, (SP)
+
+outputForwardF64_ghead:
+	MOVQ   R13, DI
+	LEAQ   (DI)(R15*1), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ   AX, AX
+
+outputForwardF64_wideg0:
+	CMPQ        AX, R11
+	JGT         outputForwardF64_vecg0
+	VMOVUPD     (R8)(AX*8), Y4
+	VFMADD231PD (DI)(AX*8), Y4, Y0
+	VFMADD231PD (CX)(AX*8), Y4, Y8
+	VMOVUPD     32(R8)(AX*8), Y4
+	VFMADD231PD 32(DI)(AX*8), Y4, Y1
+	VFMADD231PD 32(CX)(AX*8), Y4, Y9
+	VMOVUPD     64(R8)(AX*8), Y4
+	VFMADD231PD 64(DI)(AX*8), Y4, Y2
+	VFMADD231PD 64(CX)(AX*8), Y4, Y10
+	VMOVUPD     96(R8)(AX*8), Y4
+	VFMADD231PD 96(DI)(AX*8), Y4, Y3
+	VFMADD231PD 96(CX)(AX*8), Y4, Y11
+	ADDQ        $0x10, AX
+	JMP         outputForwardF64_wideg0
+
+outputForwardF64_vecg0:
+	CMPQ        AX, DX
+	JGE         outputForwardF64_tailg0
+	VMOVUPD     (R8)(AX*8), Y4
+	VFMADD231PD (DI)(AX*8), Y4, Y0
+	VFMADD231PD (CX)(AX*8), Y4, Y8
+	ADDQ        $0x04, AX
+	JMP         outputForwardF64_vecg0
+	PCALIGN $0x40
+
+outputForwardF64_tailg0:
+	CMPQ        DX, k+16(FP)
+	JEQ         outputForwardF64_sumg0
+	VMASKMOVPD  (R8)(AX*8), Y15, Y4
+	VMASKMOVPD  (DI)(AX*8), Y15, Y5
+	VFMADD231PD Y4, Y5, Y1
+	VMASKMOVPD  (CX)(AX*8), Y15, Y5
+	VFMADD231PD Y4, Y5, Y9
+
+outputForwardF64_sumg0:
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y6
+	VADDPD Y9, Y8, Y8
+	VADDPD Y11, Y10, Y10
+	VADDPD Y10, Y8, Y7
+	LEAQ   (DI)(R15*2), DI
+	LEAQ   (DI)(R15*1), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ   AX, AX
+
+outputForwardF64_wideg2:
+	CMPQ        AX, R11
+	JGT         outputForwardF64_vecg2
+	VMOVUPD     (R8)(AX*8), Y4
+	VFMADD231PD (DI)(AX*8), Y4, Y0
+	VFMADD231PD (CX)(AX*8), Y4, Y8
+	VMOVUPD     32(R8)(AX*8), Y4
+	VFMADD231PD 32(DI)(AX*8), Y4, Y1
+	VFMADD231PD 32(CX)(AX*8), Y4, Y9
+	VMOVUPD     64(R8)(AX*8), Y4
+	VFMADD231PD 64(DI)(AX*8), Y4, Y2
+	VFMADD231PD 64(CX)(AX*8), Y4, Y10
+	VMOVUPD     96(R8)(AX*8), Y4
+	VFMADD231PD 96(DI)(AX*8), Y4, Y3
+	VFMADD231PD 96(CX)(AX*8), Y4, Y11
+	ADDQ        $0x10, AX
+	JMP         outputForwardF64_wideg2
+
+outputForwardF64_vecg2:
+	CMPQ        AX, DX
+	JGE         outputForwardF64_tailg2
+	VMOVUPD     (R8)(AX*8), Y4
+	VFMADD231PD (DI)(AX*8), Y4, Y0
+	VFMADD231PD (CX)(AX*8), Y4, Y8
+	ADDQ        $0x04, AX
+	JMP         outputForwardF64_vecg2
+	PCALIGN $0x40
+
+outputForwardF64_tailg2:
+	CMPQ        DX, k+16(FP)
+	JEQ         outputForwardF64_sumg2
+	VMASKMOVPD  (R8)(AX*8), Y15, Y4
+	VMASKMOVPD  (DI)(AX*8), Y15, Y5
+	VFMADD231PD Y4, Y5, Y1
+	VMASKMOVPD  (CX)(AX*8), Y15, Y5
+	VFMADD231PD Y4, Y5, Y9
+
+outputForwardF64_sumg2:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y13
+	VADDPD       Y9, Y8, Y8
+	VADDPD       Y11, Y10, Y10
+	VADDPD       Y10, Y8, Y14
+	VPERM2F128   $0x20, Y13, Y6, Y0
+	VPERM2F128   $0x31, Y13, Y6, Y1
+	VADDPD       Y1, Y0, Y0
+	VPERM2F128   $0x20, Y14, Y7, Y1
+	VPERM2F128   $0x31, Y14, Y7, Y2
+	VADDPD       Y2, Y1, Y1
+	VHADDPD      Y1, Y0, Y0
+	VBROADCASTSD (R9), Y12
+	VADDPD       Y12, Y0, Y0
+	VMOVUPD      Y0, (BX)
+	ADDQ         R14, R13
+	ADDQ         R14, R8
+	ADDQ         $0x08, R9
+	ADDQ         8(SP), BX
+	DECQ         (SP)
+	JNZ          outputForwardF64_ghead
+	LEAQ         (SI)(R15*4), SI
+	ADDQ         $0x20, R10
+	SUBQ         $0x04, R12
+	JMP          outputForwardF64_group
+
+outputForwardF64_rows:
+	TESTQ R12, R12
+	JEQ   outputForwardF64_done
 
 outputForwardF64_row:
 	MOVQ SI, DI
@@ -17297,22 +17602,22 @@ outputForwardF64_head:
 outputForwardF64_wide:
 	CMPQ        AX, R11
 	JGT         outputForwardF64_vec
-	VMOVUPD     (DI)(AX*8), Y4
-	VMOVUPD     32(DI)(AX*8), Y5
-	VMOVUPD     64(DI)(AX*8), Y6
-	VMOVUPD     96(DI)(AX*8), Y7
-	VFMADD231PD (R8)(AX*8), Y4, Y0
-	VFMADD231PD 32(R8)(AX*8), Y5, Y1
-	VFMADD231PD 64(R8)(AX*8), Y6, Y2
-	VFMADD231PD 96(R8)(AX*8), Y7, Y3
+	VMOVUPD     (R8)(AX*8), Y4
+	VFMADD231PD (DI)(AX*8), Y4, Y0
+	VMOVUPD     32(R8)(AX*8), Y4
+	VFMADD231PD 32(DI)(AX*8), Y4, Y1
+	VMOVUPD     64(R8)(AX*8), Y4
+	VFMADD231PD 64(DI)(AX*8), Y4, Y2
+	VMOVUPD     96(R8)(AX*8), Y4
+	VFMADD231PD 96(DI)(AX*8), Y4, Y3
 	ADDQ        $0x10, AX
 	JMP         outputForwardF64_wide
 
 outputForwardF64_vec:
 	CMPQ        AX, DX
 	JGE         outputForwardF64_tail
-	VMOVUPD     (DI)(AX*8), Y4
-	VFMADD231PD (R8)(AX*8), Y4, Y0
+	VMOVUPD     (R8)(AX*8), Y4
+	VFMADD231PD (DI)(AX*8), Y4, Y0
 	ADDQ        $0x04, AX
 	JMP         outputForwardF64_vec
 	PCALIGN $0x40
@@ -17320,9 +17625,9 @@ outputForwardF64_vec:
 outputForwardF64_tail:
 	CMPQ        DX, k+16(FP)
 	JEQ         outputForwardF64_sum
-	VMASKMOVPD  (DI)(AX*8), Y15, Y4
-	VMASKMOVPD  (R8)(AX*8), Y15, Y5
-	VFMADD231PD Y5, Y4, Y1
+	VMASKMOVPD  (R8)(AX*8), Y15, Y4
+	VMASKMOVPD  (DI)(AX*8), Y15, Y5
+	VFMADD231PD Y4, Y5, Y1
 
 outputForwardF64_sum:
 	VADDPD       Y1, Y0, Y0
@@ -17336,14 +17641,15 @@ outputForwardF64_sum:
 	ADDQ         R14, DI
 	ADDQ         R14, R8
 	ADDQ         $0x08, R9
-	ADDQ         CX, BX
+	ADDQ         8(SP), BX
 	DECQ         R13
 	JNZ          outputForwardF64_head
-	MOVQ         ldx+32(FP), AX
-	LEAQ         (SI)(AX*8), SI
+	ADDQ         R15, SI
 	ADDQ         $0x08, R10
 	DECQ         R12
 	JNZ          outputForwardF64_row
+
+outputForwardF64_done:
 	VZEROUPPER
 	RET
 

@@ -537,6 +537,41 @@ func ktTestLinear[T Float](t *testing.T, act *kernelSet[T]) {
 	}
 }
 
+// TestOutputForwardRowsAlone requires each output of outputForward over
+// many rows the same bits as the row's alone: the AVX2 kernel sums a
+// group of rows across lanes together, with the additions it makes for
+// one row, so that batching never changes a model.
+func TestOutputForwardRowsAlone(t *testing.T) {
+	ktRun(t, ktTestOutputRowsAlone[float32], ktTestOutputRowsAlone[float64])
+}
+
+func ktTestOutputRowsAlone[T Float](t *testing.T, act *kernelSet[T]) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []int{4, 5, 6, 7, 8, 9, 17, 32} {
+		for _, k := range []int{1, 3, 4, 7, 8, 9, 31, 32, 33, 50, 67} {
+			heads := 1 + r.IntN(4)
+			ldx := heads*k + r.IntN(3)
+			x := ktNewMat[T](r, r.IntN(4), m, heads*k, ldx)
+			w := ktNewMat[T](r, 0, 1, heads*k, heads*k)
+			b := ktNewMat[T](r, 0, 1, heads, heads)
+			if r.IntN(2) == 0 {
+				x.set(r.IntN(m), r.IntN(heads*k), T(math.Inf(1)))
+			}
+			y := make([]T, heads*m)
+			act.outputForward(m, heads, k, x.s(), ldx, w.s(), b.s(), y)
+			one := make([]T, heads)
+			for i := 0; i < m; i++ {
+				act.outputForward(1, heads, k, x.s()[i*ldx:], ldx, w.s(), b.s(), one)
+				for h, v := range one {
+					if ktBits(y[h*m+i]) != ktBits(v) {
+						t.Fatalf("m=%d heads=%d k=%d: head %d row %d = %v, alone %v", m, heads, k, h, i, y[h*m+i], v)
+					}
+				}
+			}
+		}
+	}
+}
+
 // ktCheckOutputBackward runs outputBackward of act on random operands of
 // m rows, heads heads of k inputs, with a dropout mask, ReLU activations
 // and column sums or without (nil; v's bits 1, 2, 4), and compares it with

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -8,17 +10,29 @@ import (
 
 // outputForward emits outputForwardF32 or outputForwardF64: the output
 // layer, one dot product of length k per row and head, along the
-// contiguous k: four vectors per step in Y0–Y3, then steps of one vector
-// into Y0, and the last k mod lanes elements as a masked step into Y1 (the
-// mask, made once, waits in Y15; the same code with ZMM and the mask in
-// K1 was slower, see simd_avx512_amd64.go). Rows go one at a time, the
-// heads of a row one after another; their dot products are independent,
-// so the out-of-order core overlaps them.
+// contiguous k: four vectors per step into four accumulators, then steps
+// of one vector into the first, and the last k mod lanes elements as a
+// masked step into the second (the mask, made once, waits in Y15; the
+// same code with ZMM and the mask in K1 was slower, see
+// simd_avx512_amd64.go), the four summed into one vector (outputDot).
+// The rows go in groups of four, head by head, two rows' dot products
+// in one loop (one loop's counting and branches for two products); the
+// group's four vectors of sums are summed across their lanes together
+// (outputGroupSum) into the group's four outputs, stored at once, where a
+// row's horizontal sum took an extract, an add, two (float64: one)
+// horizontal adds and a scalar store of its own: the same additions in
+// the same order, so every output is the same bits as a row alone gives.
+// The last m mod 4 rows go one at a time, the heads of a row one after
+// another; their dot products are independent, so the out-of-order core
+// overlaps them.
 func outputForward(t elem) {
+	if t.z() {
+		panic("outputForward: AVX2 only")
+	}
 	var (
 		j     = RAX // element j of the dot product
 		yp    = RBX // &y[h*m+i]
-		mb    = RCX // m·size: the distance between two heads' outputs
+		xq    = RCX // in a group, &x[(i+1)*ldx+h*k], the pair's second row
 		kv    = RDX // k rounded down to a whole vector
 		row   = RSI // &x[i*ldx]
 		xp    = RDI // &x[i*ldx+h*k]
@@ -27,12 +41,23 @@ func outputForward(t elem) {
 		yi    = R10 // &y[i]
 		kwide = R11 // kv − 4 vectors: the last j of a wide step
 		rows  = R12 // rows left
-		heads = R13 // heads left in this row
+		heads = R13 // heads left in this row; in a group, &x[i*ldx+h*k]
 		kb    = R14 // k·size: the distance between two heads' inputs and weights
+		ldxb  = R15 // ldx·size: the distance between two rows
 	)
 	l := kernel(t.name("outputForward"))
+	local := AllocLocal(16)
+	headsLeft, mb := local, local.Offset(8) // a group's heads left; m·size, the distance between two heads' outputs
 	lanes := t.lanes()
-	scale := uint8(t.size)
+	dot := outputDot{t: t, l: l, j: j, wp: wp, kv: kv, kwide: kwide, mk: Y15, w: Y4, x: Y5}
+	one := []dotRow{{x: xp, acc: [4]VecPhysical{Y0, Y1, Y2, Y3}, sum: Y0}}
+	// A group's rows r and r+1 in one loop, their sums into slot[r] and
+	// slot[r+1].
+	slot := []VecPhysical{Y6, Y7, Y13, Y14}
+	pair := func(r int) []dotRow {
+		return []dotRow{{x: xp, acc: [4]VecPhysical{Y0, Y1, Y2, Y3}, sum: slot[r]},
+			{x: xq, acc: [4]VecPhysical{Y8, Y9, Y10, Y11}, sum: slot[r+1]}}
+	}
 
 	Load(Param("k"), kv)
 	MOVQ(kv, kb)
@@ -40,54 +65,137 @@ func outputForward(t elem) {
 	MOVQ(kv, RCX)
 	ANDQ(U8(lanes-1), RCX)
 	SUBQ(RCX, kv)
-	mk := Op(Y15) // the mask of the last k mod lanes
-	if t.z() {
-		mk = K1
-		kmask(RCX, R15, K1)
-	} else {
-		mask(t, RCX, Y15, X15)
-	}
+	mask(t, RCX, Y15, X15)
 	LEAQ(at(kv, -4*lanes, nil, 0), kwide)
 	Load(Param("m"), rows)
-	MOVQ(rows, mb)
-	SHLQ(U8(t.shift()), mb)
+	MOVQ(rows, RCX)
+	SHLQ(U8(t.shift()), RCX)
+	MOVQ(RCX, mb)
+	Load(Param("ldx"), ldxb)
+	SHLQ(U8(t.shift()), ldxb)
 	Load(Param("x"), row)
 	Load(Param("y"), yi)
 
+	// firstHead points wp, bp and yp at the first head of the rows from
+	// yi on, and sets count to the heads; nextHead moves x, wp, bp and yp
+	// on to the next head, and loops back to label while count is not
+	// down to 0.
+	firstHead := func(count GPPhysical) {
+		Load(Param("w"), wp)
+		Load(Param("b"), bp)
+		MOVQ(yi, yp)
+		Load(Param("heads"), count)
+	}
+	nextHead := func(x GPPhysical, count Op, label string) {
+		ADDQ(kb, x)
+		ADDQ(kb, wp)
+		ADDQ(U8(t.size), bp)
+		ADDQ(mb, yp)
+		DECQ(count)
+		JNZ(l.L(label))
+	}
+
+	// A group of four rows, head by head.
+	l.Set("group")
+	CMPQ(rows, U8(4))
+	JLT(l.L("rows"))
+	MOVQ(row, heads)
+	firstHead(j)
+	MOVQ(j, headsLeft)
+	l.Set("ghead")
+	MOVQ(heads, xp)
+	for r := 0; r < 4; r += 2 {
+		if r > 0 {
+			LEAQ(at(xp, 0, ldxb, 2), xp)
+		}
+		LEAQ(at(xp, 0, ldxb, 1), xq)
+		dot.emit(fmt.Sprint("g", r), pair(r))
+	}
+	outputGroupSum(t, slot)
+	nextHead(heads, headsLeft, "ghead")
+	LEAQ(at(row, 0, ldxb, 4), row)
+	ADDQ(U8(4*t.size), yi)
+	SUBQ(U8(4), rows)
+	JMP(l.L("group"))
+
+	// The last rows, one at a time.
+	l.Set("rows")
+	TESTQ(rows, rows)
+	JEQ(l.L("done"))
 	l.Set("row")
 	MOVQ(row, xp)
-	Load(Param("w"), wp)
-	Load(Param("b"), bp)
-	MOVQ(yi, yp)
-	Load(Param("heads"), heads)
+	firstHead(heads)
 
 	l.Set("head")
-	for i := 0; i < 4; i++ {
-		t.XOR(t.v(i), t.v(i), t.v(i))
+	dot.emit("", one)
+	hsum(t)
+	pick(t, VADDSS, VADDSD)(at(bp, 0, nil, 0), X0, X0) // y[h*m+i] = b[h] + s
+	pick(t, VMOVSS, VMOVSD)(X0, at(yp, 0, nil, 0))
+	nextHead(xp, heads, "head")
+	ADDQ(ldxb, row)
+	ADDQ(U8(t.size), yi)
+	DECQ(rows)
+	JNZ(l.L("row"))
+	l.Set("done")
+	vzeroupper()
+	RET()
+}
+
+// outputDot emits the dot products of outputForward of one or two rows
+// in one loop, x[row's x + j]·w[wp+j] over j < k: the registers it runs
+// on, the mask of the last k mod lanes (mk), the register of their
+// weights (w), loaded once for the rows, and that of a row's masked x.
+type outputDot struct {
+	t                elem
+	l                labels
+	j, wp, kv, kwide GPPhysical
+	mk, w, x         VecPhysical
+}
+
+// dotRow is one row of outputDot: its x pointer, its four accumulators,
+// and the register of its sum.
+type dotRow struct {
+	x   GPPhysical
+	acc [4]VecPhysical
+	sum VecPhysical
+}
+
+// emit emits the dot products of rows with labels ending in sfx, and
+// leaves each row's sum of its accumulators, (a0 + a1) + (a2 + a3) lane
+// by lane, in its sum register.
+func (d outputDot) emit(sfx string, rows []dotRow) {
+	t, l, j, wp := d.t, d.l, d.j, d.wp
+	scale := uint8(t.size)
+	for _, r := range rows {
+		for _, a := range r.acc {
+			t.XOR(a, a, a)
+		}
 	}
 	XORQ(j, j)
 
 	// s += x[j:j+4·lanes] · w[j:j+4·lanes]
-	l.Set("wide")
-	CMPQ(j, kwide)
-	JGT(l.L("vec"))
-	for i := 0; i < 4; i++ {
-		t.MOVU(at(xp, t.vec*i, j, scale), t.v(4+i))
+	l.Set("wide" + sfx)
+	CMPQ(j, d.kwide)
+	JGT(l.L("vec" + sfx))
+	for i := 0; i < 4; i++ { // the weights loaded once for the rows
+		t.MOVU(at(wp, t.vec*i, j, scale), d.w)
+		for _, r := range rows {
+			t.FMADD231(at(r.x, t.vec*i, j, scale), d.w, r.acc[i])
+		}
 	}
-	for i := 0; i < 4; i++ {
-		t.FMADD231(at(wp, t.vec*i, j, scale), t.v(4+i), t.v(i))
-	}
-	ADDQ(U8(4*lanes), j)
-	JMP(l.L("wide"))
+	ADDQ(U8(4*t.lanes()), j)
+	JMP(l.L("wide" + sfx))
 
 	// s += x[j:j+lanes] · w[j:j+lanes]
-	l.Set("vec")
-	CMPQ(j, kv)
-	JGE(l.L("tail"))
-	t.MOVU(at(xp, 0, j, scale), t.v(4))
-	t.FMADD231(at(wp, 0, j, scale), t.v(4), t.v(0))
-	ADDQ(U8(lanes), j)
-	JMP(l.L("vec"))
+	l.Set("vec" + sfx)
+	CMPQ(j, d.kv)
+	JGE(l.L("tail" + sfx))
+	t.MOVU(at(wp, 0, j, scale), d.w)
+	for _, r := range rows {
+		t.FMADD231(at(r.x, 0, j, scale), d.w, r.acc[0])
+	}
+	ADDQ(U8(t.lanes()), j)
+	JMP(l.L("vec" + sfx))
 
 	// s += x[j:k] · w[j:k]. The tail, the sum and the loop back to the
 	// next head start at a 64-byte boundary (the vec loop above jumps past
@@ -97,31 +205,46 @@ func outputForward(t elem) {
 	// kernel table, nothing else changed: 0.77 → 0.85 µs), and 0.76 to
 	// 0.79 µs in each of three such builds with the boundary.
 	pcalign(64)
-	l.Set("tail")
-	CMPQ(kv, arg("k"))
-	JEQ(l.L("sum"))
-	t.maskLoad(at(xp, 0, j, scale), mk, t.v(4))
-	t.maskLoad(at(wp, 0, j, scale), mk, t.v(5))
-	t.FMADD231(t.v(5), t.v(4), t.v(1))
+	l.Set("tail" + sfx)
+	CMPQ(d.kv, arg("k"))
+	JEQ(l.L("sum" + sfx))
+	t.maskLoad(at(wp, 0, j, scale), d.mk, d.w)
+	for _, r := range rows {
+		t.maskLoad(at(r.x, 0, j, scale), d.mk, d.x)
+		t.FMADD231(d.w, d.x, r.acc[1])
+	}
 
-	l.Set("sum")
-	sum4(t)
-	hsum(t)
-	pick(t, VADDSS, VADDSD)(at(bp, 0, nil, 0), X0, X0) // y[h*m+i] = b[h] + s
-	pick(t, VMOVSS, VMOVSD)(X0, at(yp, 0, nil, 0))
-	ADDQ(kb, xp)
-	ADDQ(kb, wp)
-	ADDQ(U8(t.size), bp)
-	ADDQ(mb, yp)
-	DECQ(heads)
-	JNZ(l.L("head"))
-	Load(Param("ldx"), j)
-	LEAQ(at(row, 0, j, scale), row)
-	ADDQ(U8(t.size), yi)
-	DECQ(rows)
-	JNZ(l.L("row"))
-	vzeroupper()
-	RET()
+	l.Set("sum" + sfx)
+	for _, r := range rows {
+		t.ADD(r.acc[1], r.acc[0], r.acc[0])
+		t.ADD(r.acc[3], r.acc[2], r.acc[2])
+		t.ADD(r.acc[2], r.acc[0], r.sum)
+	}
+}
+
+// outputGroupSum sums the lanes of each of the four vectors of sums of a
+// group of outputForward's rows, row r's in slot[r], adds the head's bias
+// (at R9) and stores the group's four outputs (at RBX), by the additions
+// hsum and the row loop make for one row, in their order: each row's
+// upper 128 bits added to its lower (VPERM2F128 puts row r's halves beside
+// row r+2's), then horizontal adds of neighbouring lanes, whose rows come
+// out in order; float32 takes a second horizontal add, which leaves rows
+// 0 and 1 in the lower 64 bits of each half, and VPERMPD brings rows 2
+// and 3 beside them. Clobbers Y0–Y2 and Y12.
+func outputGroupSum(t elem, slot []VecPhysical) {
+	for a := 0; a < 2; a++ {
+		VPERM2F128(U8(0x20), slot[a+2], slot[a], y(a))   // lower halves of rows a, a+2
+		VPERM2F128(U8(0x31), slot[a+2], slot[a], y(a+1)) // their upper halves
+		t.ADD(y(a+1), y(a), y(a))
+	}
+	pick(t, VHADDPS, VHADDPD)(Y1, Y0, Y0)
+	if t.size == 4 {
+		VHADDPS(Y0, Y0, Y0)
+		VPERMPD(U8(0b1000), Y0, Y0) // rows 0, 1 | 2, 3 into the lower half
+	}
+	t.BROADCAST(at(R9, 0, nil, 0), Y12)
+	t.ADD(Y12, Y0, Y0)                                                          // y[h*m+i…] = b[h] + s
+	pick(t, VMOVUPS, VMOVUPD)(pick[VecPhysical](t, X0, Y0), at(RBX, 0, nil, 0)) // four outputs
 }
 
 // outputBackward emits outputBackwardF32 or outputBackwardF64: the output
