@@ -31,21 +31,6 @@ func multiTargets(flag string) []string {
 	return names
 }
 
-// targetColumns returns the columns of tab that hold the targets a model
-// records as joined: the column of that name, or else, for a model of
-// several targets, whose encoding names its targets joined by commas,
-// each one's column; -1 for a name tab lacks.
-func targetColumns(tab *table.Table, joined string) []int {
-	if k := slices.Index(tab.Header, joined); k >= 0 {
-		return []int{k}
-	}
-	var cols []int
-	for _, n := range strings.Split(joined, ",") {
-		cols = append(cols, slices.Index(tab.Header, n))
-	}
-	return cols
-}
-
 // prepareMultiTraining learns the encoding of tab's feature columns, all
 // but the target columns names, from the rows rows (every row if nil), as
 // prepareTraining does for one target, and builds their targets,
