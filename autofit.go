@@ -218,9 +218,10 @@ type AutoResult struct {
 	// calibration multiplied each target's variance, fitted to its own
 	// marginal on the rows that calibrate the joint region, as VarScale is
 	// for one target (the square of the factor on the target's row of the
-	// Cholesky factor, which the model's heads hold): 1 for a target on a
-	// lattice, which keeps its scale; nil for one target, or where no
-	// model could score the rows.
+	// Cholesky factor, which the model's heads hold), fitted for a target
+	// on a lattice by the probability of each value's lattice cell (the
+	// value ± half the spacing) rather than by a density; nil for one
+	// target, or where no model could score the rows.
 	TargetScales []float64
 	// SmallData is, when the data had fewer rows than the calibration
 	// can be trusted on, that number of rows (100), and 0 otherwise.

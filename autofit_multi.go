@@ -42,7 +42,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 	res.RegionNu = math.Inf(1)
 	if len(rows) > 0 {
 		d, y := s.data.ty, s.targetsOf(rows)
-		r := scaleTargets(preds, s.dequantized(y), d, s.quanta)
+		r := scaleTargets(preds, y, d, s.quanta)
 		scaleCholeskyRows(m.lay, m.params, r)
 		res.TargetScales = make([]float64, d)
 		for j, f := range r {
@@ -117,7 +117,7 @@ func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
 		return multiScores{}, false
 	}
 	d, z := s.data.ty, s.targetsOf(rows)
-	scaleTargets(preds, s.dequantized(z), d, s.quanta)
+	scaleTargets(preds, z, d, s.quanta)
 	fit, _ := jointDistances(preds, s.dequantized(z), d)
 	scale, nu := calibrateRegion(fit, d, s.data.len())
 	n := len(preds)

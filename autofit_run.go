@@ -105,10 +105,11 @@ import (
 // the best joint NLL's, and its early stopping waits for either to stop
 // improving; a NaN or ±Inf target cell (a missing one) is refused with
 // ErrNonFinite naming its row and target. Step 4 first fits each
-// continuous target's variance to its own marginal on the calibrating
-// rows, as one target's variance factor is fitted, into the model's
-// Cholesky heads (AutoResult.TargetScales; a target on a lattice keeps
-// its scale), then calibrates the joint region instead of the variance:
+// target's variance to its own marginal on the calibrating rows, as one
+// target's variance factor is fitted, into the model's Cholesky heads
+// (AutoResult.TargetScales; a target on a lattice by the probability of
+// its values' lattice cells), then calibrates the joint region instead
+// of the variance:
 // the calibrated predictive is the
 // multivariate t of ν degrees of freedom, location the mean and scale
 // s·Σ̃ (MultiPrediction.RegionNu, RegionScale, CovCorrected), s and ν
