@@ -46,6 +46,31 @@ func TestKeepRules(t *testing.T) {
 			t.Errorf("%s: transformReplaces = %v, want %v", tc.name, got, tc.transform)
 		}
 	}
+	// One row whose squared error explodes (a log-normal mean on a row of
+	// large variance): the paired mean of the differences, 1000/8, is
+	// one standard error of them, so the one-SE test lets it by; the
+	// RMSE, √(1036/36) = 5.4 times the kept model's, does not.
+	// regression: oes97's Hand Packers kept a log model of cross-fitted
+	// RMSE 6.4e31 against 2,148.
+	explodes := slices.Clone(base)
+	explodes[3] += 1000
+	if transformReplaces(base, base, clearlyLower, explodes) {
+		t.Error("transformReplaces kept a transform whose RMSE is 5.4 times the kept model's")
+	}
+	// Twice the RMSE is the most it accepts: the kept model's squared
+	// errors sum to 36, so a row 107 higher (a sum of 143, an RMSE ratio
+	// of 1.993) is kept, one 109 higher (145, 2.007) refused; either
+	// difference's paired mean is one standard error of them.
+	for _, tc := range []struct {
+		extra float64
+		want  bool
+	}{{107, true}, {109, false}} {
+		sq := slices.Clone(base)
+		sq[3] += tc.extra
+		if got := transformReplaces(base, base, clearlyLower, sq); got != tc.want {
+			t.Errorf("one row's squared error %v higher: transformReplaces = %v, want %v", tc.extra, got, tc.want)
+		}
+	}
 	// Scores of other rows (a calibration fold that failed in one run
 	// only) do not compare: the kept model stays.
 	if transformReplaces(base, base, clearlyLower[1:], base[1:]) {

@@ -142,7 +142,7 @@ func (c TransformChoice) String() string {
 		return fmt.Sprintf("log: every target is positive, of skewness %.3g (%.3g after the log); held-out NLL %.4g on the log scale, %.4g without; RMSE %.4g and %.4g",
 			c.Skew, c.LogSkew, c.CVNLL[TransformLog], c.CVNLL[TransformNone], c.CVRMSE[TransformLog], c.CVRMSE[TransformNone])
 	case c.Compared:
-		return fmt.Sprintf("none: the targets are positive, of skewness %.3g (%.3g after the log), but on a log scale their held-out NLL (%.4g against %.4g) is not lower, or their RMSE (%.4g against %.4g) is higher, by more than a standard error",
+		return fmt.Sprintf("none: the targets are positive, of skewness %.3g (%.3g after the log), but on a log scale their held-out NLL (%.4g against %.4g) is not lower by more than a standard error, or their RMSE (%.4g against %.4g) is higher by as much or more than twice as high",
 			c.Skew, c.LogSkew, c.CVNLL[TransformLog], c.CVNLL[TransformNone], c.CVRMSE[TransformLog], c.CVRMSE[TransformNone])
 	case c.Transform != c.screen():
 		return fmt.Sprintf("%s: the targets' skewness %.3g (%.3g after the log)", c.Transform, c.Skew, c.LogSkew)

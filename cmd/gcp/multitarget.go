@@ -138,7 +138,7 @@ func describeTargetTransforms(res gcp.AutoResult, names []string, flag string) s
 		case c.Compared:
 			verdict := "lower"
 			if c.Transform == gcp.TransformNone {
-				verdict = "the log not kept: this NLL not lower or the RMSE higher by a standard error, or the joint NLL higher"
+				verdict = "the log not kept: this NLL not lower or the RMSE higher by a standard error or twice, or the joint NLL higher"
 			}
 			why = fmt.Sprintf("skewness %.3g, %.3g after the log; held-out NLL %.4g logged against %.4g, %s; RMSE %.4g against %.4g",
 				c.Skew, c.LogSkew, c.CVNLL[gcp.TransformLog], c.CVNLL[gcp.TransformNone], verdict, c.CVRMSE[gcp.TransformLog], c.CVRMSE[gcp.TransformNone])

@@ -74,7 +74,7 @@ func addRecipeFlags(c *command) *recipeFlags {
 		seed:       c.fs.Uint64("seed", 1, "seed of the initial weights, the held-out rows, the dropout masks and the shuffling"),
 		f32:        c.fs.Bool("float32", false, "train in float32 (the default unless a column needs float64)"),
 		f64:        c.fs.Bool("float64", false, "train in float64: slower, for columns float32 cannot resolve"),
-		transform:  c.fs.String("target-transform", "auto", "model the target as it is (none), its logarithm (log: positive targets only), or choose (auto: for a positive target whose skewness is above 1, train both and keep the log only if its held-out NLL is lower, and its squared error not higher, by more than a standard error)"),
+		transform:  c.fs.String("target-transform", "auto", "model the target as it is (none), its logarithm (log: positive targets only), or choose (auto: for a positive target whose skewness is above 1, train both and keep the log only if its held-out NLL is lower, and its squared error not higher, by more than a standard error, its RMSE at most twice)"),
 	}
 }
 

@@ -36,7 +36,8 @@ auto (the default) models the log of a target that is positive and
 skewed (skewness above 1, more symmetric after the log) if the log
 model's cross-fitted NLL, in original units, is lower than that of the
 same recipe on the targets as they are by more than a standard error,
-and its squared error not higher by as much: it trains both. A log model
+its squared error not higher by as much, and its RMSE at most twice
+theirs: it trains both. A log model
 answers in the original units: every interval lies above 0, and the mean
 is the calibrated log-normal mean. The summary says what was read and
 chosen.
