@@ -33,12 +33,13 @@ import "math"
 // −0.070 ± 0.036 on edm (two targets on −1, 0, 1; its calibrated joint
 // NLL by −0.063 ± 0.011) and by −0.001 ± 0.025 on wq (14 targets on
 // 0, 1, 3, 5; its calibrated joint NLL by −0.050 ± 0.015, each of the
-// 14 marginal NLLs lower, by 0.001–0.078). The density at one draw of the dequantized values, to
-// which one target's variance factor is fitted, gave +0.025 ± 0.012 on
-// edm (−0.059 ± 0.012 on wq): the mean log density over the noise lies
-// below the log of the cell's probability and favours wider scales,
-// and edm's lattice is coarse against its noise. The density at the
-// values as observed gave +0.033 ± 0.027 on wq (−0.153 ± 0.051 on edm).
+// 14 marginal NLLs lower, by 0.001–0.078). The density at one draw of
+// the dequantized values, to which one target's variance factor is
+// fitted, gave +0.025 ± 0.012 on edm (−0.059 ± 0.012 on wq): the mean
+// log density over the noise lies below the log of the cell's
+// probability and favours wider scales, and edm's lattice is coarse
+// against its noise. The density at the values as observed gave +0.033
+// ± 0.027 on wq (−0.153 ± 0.051 on edm).
 func scaleTargets[T Float](preds []MultiPrediction, y []T, d int, quanta []float64) []float64 {
 	r := targetScales(preds, y, d, quanta)
 	for i := range preds {

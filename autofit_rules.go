@@ -34,9 +34,9 @@ import "github.com/gcpnet/gcp/internal/onese"
 // split's training rows: cross-fitted RMSE 6.4 × 10³¹ logged against
 // 2,148, the log kept, and a predicted mean of 5.6 × 10⁹ for a test
 // row). Where only the squared error is clearly lower, the transform
-// stage keeps the model it has: a change to either rule changes which model is kept on
-// data, and must first be measured on inner splits (gcp splits -inner),
-// never on the test splits.
+// stage keeps the model it has. A change to either rule changes which
+// model is kept on data, and must first be measured on inner splits (gcp
+// splits -inner), never on the test splits.
 
 // replaces reports whether a costlier architecture, of per-row held-out
 // NLLs nllB and squared errors sqB, replaces the one kept so far, of nllA
