@@ -68,7 +68,7 @@ func TestTrainSeveralTargets(t *testing.T) {
 		!strings.Contains(stderr, "95% calibrated joint-region coverage") || !strings.Contains(stderr, "\ntrained in float32 (the default; -float64 for double precision)\n") {
 		t.Errorf("summary does not name the targets and joint scores:\n%s", stderr)
 	}
-	if !regexp.MustCompile(`calibration: variances ×[0-9.e+-]+ \(a\), ×[0-9.e+-]+ \(b\) fitted target by target; the region`).MatchString(stderr) {
+	if !regexp.MustCompile(`calibration: each target's variance fitted alone, ×[0-9.e+-]+ \(a\), ×[0-9.e+-]+ \(b\); then the joint region, fitted to the rows' Mahalanobis distances: (a Gaussian|a t of [0-9.e+-]+ degrees of freedom) with the corrected covariance ×[0-9.e+-]+\n`).MatchString(stderr) {
 		t.Errorf("summary does not give each target's variance factor:\n%s", stderr)
 	}
 	m, err := gcp.LoadFile[float64](model)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -337,10 +338,14 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 				scales += fmt.Sprintf("×%.3g (%s), ", v, strings.Split(r.targets, ",")[j])
 			}
 			if scales != "" {
-				scales = "variances " + scales[:len(scales)-2] + " fitted target by target; "
+				scales = "each target's variance fitted alone, " + scales[:len(scales)-2] + "; then "
 			}
-			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: %sthe region a t of %.3g degrees of freedom, the corrected covariance ×%.3g\n",
-				r.targets, from, a.CVNLL, a.CVCoverage95, scales, a.RegionNu, a.CorrectedScale)
+			region := fmt.Sprintf("a t of %.3g degrees of freedom", a.RegionNu)
+			if math.IsInf(a.RegionNu, 1) {
+				region = "a Gaussian"
+			}
+			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: %sthe joint region, fitted to the rows' Mahalanobis distances: %s with the corrected covariance ×%.3g\n",
+				r.targets, from, a.CVNLL, a.CVCoverage95, scales, region, a.CorrectedScale)
 		} else {
 			fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 				from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
