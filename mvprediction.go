@@ -134,7 +134,9 @@ func (p *MultiPrediction) calibratedVar(i int) float64 {
 func (p *MultiPrediction) Nu() float64 {
 	var s float64
 	for k, v := range p.nu {
-		s += p.weightOf(k) * v
+		if w := p.weightOf(k); w != 0 { // a member of no weight adds nothing, not 0·∞
+			s += w * v
+		}
 	}
 	return s / p.weightSum()
 }
@@ -283,15 +285,18 @@ func (p *MultiPrediction) logPDF(y []float64) float64 {
 // mixLog returns the log of the members' mean density, weighted as the
 // mixture is, from each member's log density member(k): Σ_k w_k e^{l_k}
 // over Σ_k w_k, kept as e^top·sum and rescaled when top rises, so that
-// no member's density underflows the sum.
+// no member's density underflows the sum. A member of density 0 (l_k =
+// −Inf: a weight that underflowed, a Gaussian's tail beyond the doubles)
+// adds nothing, and −Inf is the answer where every member's is.
 func (p *MultiPrediction) mixLog(member func(k int) float64) float64 {
 	top, sum := math.Inf(-1), 0.0
 	for k := range p.members {
 		l := member(k) + math.Log(p.weightOf(k))
-		if l > top {
+		switch {
+		case l > top:
 			sum = sum*math.Exp(top-l) + 1
 			top = l
-		} else {
+		case !math.IsInf(l, -1): // NaN goes on into the sum
 			sum += math.Exp(l - top)
 		}
 	}

@@ -249,3 +249,16 @@ func TestSetTargetTransforms(t *testing.T) {
 		t.Errorf("nil: %v, %v", err, m.TargetTransforms())
 	}
 }
+
+// TestMultiLogPDFOfAFarPointIsMinusInf checks the Gaussian comparator's
+// log density where it is below the least float64: −q/2 with q = 1e600
+// (y 1e300 scales out) is −Inf, for one network and for an ensemble.
+// regression: LogPDF returned NaN, the mixture's sum taking e^(−Inf+Inf).
+func TestMultiLogPDFOfAFarPointIsMinusInf(t *testing.T) {
+	for _, members := range []int{1, 2} {
+		p := handMulti(t, 2, make([]float64, 2*members), []float64{1, 0.3, 1, 1, 0.3, 1}[:3*members], []float64{math.Inf(1), math.Inf(1)}[:members], 1)
+		if got := p.LogPDF([]float64{1e300, 0}); !math.IsInf(got, -1) {
+			t.Errorf("members=%d: LogPDF = %v, want -Inf", members, got)
+		}
+	}
+}
