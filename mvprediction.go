@@ -243,7 +243,9 @@ func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
 // logged targets, Σ̃_ij/√((e^Σ̃_ii − 1)·Σ̃_jj) for a logged i and an
 // untransformed j (Σ̃ in z, the locations cancel).
 func (p *MultiPrediction) Corr(i, j int) float64 {
-	return p.CovCorrected(i, j) / math.Sqrt(p.CovCorrected(i, i)*p.CovCorrected(j, j))
+	// The square roots apart: the variances' product leaves the float64
+	// range for scales beyond 1e±154.
+	return p.CovCorrected(i, j) / (math.Sqrt(p.CovCorrected(i, i)) * math.Sqrt(p.CovCorrected(j, j)))
 }
 
 // Disagreement is an ensemble's own uncertainty in units of the noise,

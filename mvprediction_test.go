@@ -262,3 +262,21 @@ func TestMultiLogPDFOfAFarPointIsMinusInf(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiCorrAtExtremeScales checks Corr where the variances' product
+// leaves the float64 range, Cholesky factors 1e150 and 1e-150 times
+// (1 0; 0.3 1): the correlation is that of the unscaled S, 0.3/√1.09, for
+// one network and an ensemble of two equal members. Tolerance 1e-15: a
+// few roundings. regression: Corr returned 0 and +Inf there.
+func TestMultiCorrAtExtremeScales(t *testing.T) {
+	want := 0.3 / math.Sqrt(1.09)
+	for _, f := range []float64{1e150, 1e-150} {
+		for _, members := range []int{1, 2} {
+			chol := []float64{f, 0.3 * f, f, f, 0.3 * f, f}[:3*members]
+			p := handMulti(t, 2, make([]float64, 2*members), chol, []float64{5, 5}[:members], 1)
+			if got := p.Corr(0, 1); !(math.Abs(got-want) <= 1e-15) {
+				t.Errorf("scale %g, members=%d: Corr = %v, want %v", f, members, got, want)
+			}
+		}
+	}
+}
