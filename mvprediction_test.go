@@ -280,3 +280,35 @@ func TestMultiCorrAtExtremeScales(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiLogPDFNearTheGaussianLimit pins the t's log density at
+// ν = 1e6, 1e12 and 1e300 against the Gaussian's of the same scale S
+// (gaussLogDensity, an independent solve) and the first term of their
+// difference as ν → ∞, worked by hand from lnΓ(a + h) − lnΓ(a) − h·ln a
+// = h(h−1)/(2a) + O(a⁻²) (a = ν/2, h = d/2) and ((ν+d)/2)·ln(1 + q/ν) =
+// q/2 + d·q/(2ν) − q²/(4ν) + O(ν⁻²): ℓ_t − ℓ_G = ((q − d)² − 2d)/(4ν).
+// Tolerance: 1e-12·(1 + |ℓ|) for the roundings of two routes, plus
+// 10·(q + d)³/ν² for the terms left out.
+func TestMultiLogPDFNearTheGaussianLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, d := range []int{1, 2, 16} {
+		for _, nu := range []float64{1e6, 1e12, 1e300} {
+			p := randomMulti(t, r, d, 1, nu, 1)
+			y := make([]float64, d)
+			for i := range y {
+				y[i] = p.Mean(i) + r.NormFloat64()
+			}
+			e := make([]float64, d)
+			for i := range e {
+				e[i] = y[i] - p.loc[i]
+			}
+			q, fd := dot(e, solve(fullScale(p.chol, d), e, d)), float64(d)
+			gauss := gaussLogDensity(y, p.loc, p.chol)
+			want := gauss + ((q-fd)*(q-fd)-2*fd)/(4*p.nu[0])
+			tol := 1e-12*(1+math.Abs(want)) + 10*math.Pow(q+fd, 3)/(p.nu[0]*p.nu[0])
+			if got := p.LogPDF(y); !(math.Abs(got-want) <= tol) {
+				t.Errorf("d=%d ν=%g: LogPDF = %.17g, want %.17g ± %.2g", d, p.nu[0], got, want, tol)
+			}
+		}
+	}
+}
