@@ -442,3 +442,54 @@ func TestConditionalCalibratedIsTheDensityRatio(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionalWithAnUnderflowedMemberWeight checks an ensemble's
+// conditional given a value so far out (1e10 scales) that one member's
+// weight underflows to 0: the member with the lighter tail (ν = 60, or a
+// Gaussian member with the narrower scale) has a marginal density e^1200
+// times below the other's. The conditional is then the other member's,
+// whose log density is written out by hand: the bivariate t
+// (tPairLogDensity) less the univariate t of y_O, or for the Gaussian the
+// normal of the conditional mean and variance of the textbook formula; and
+// Nu is that member's ν + 1, +Inf for the Gaussian. Tolerance 1e-9: log
+// densities of order 100 by different routes.
+// regression: LogPDF and Nu returned NaN (0·∞ and e^(−Inf+Inf)).
+func TestConditionalWithAnUnderflowedMemberWeight(t *testing.T) {
+	const yo = 1e10
+	yu := []float64{3e9 + 1.5}
+	// t members: member 0 ν = 60, member 1 ν = 2.5, both factor (1 0; 0.3 1).
+	p := handMulti(t, 2, []float64{0, 0, 0, 0}, []float64{1, 0.3, 1, 1, 0.3, 1}, []float64{60, 2.5}, 1)
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0}, []float64{yo}); err != nil {
+		t.Fatal(err)
+	}
+	nu := 2.5
+	lg1, _ := math.Lgamma((nu + 1) / 2)
+	lg0, _ := math.Lgamma(nu / 2)
+	lnO := lg1 - lg0 - 0.5*math.Log(nu*math.Pi) - (nu+1)/2*math.Log1p(yo*yo/nu)
+	want := tPairLogDensity(yo, yu[0], 0, 0, 1, 0.3, 1.09, nu) - lnO
+	if got := dst.LogPDF(yu); !(math.Abs(got-want) <= 1e-9*math.Abs(want)) {
+		t.Errorf("t members: LogPDF = %v, want %v", got, want)
+	}
+	if got := dst.Nu(); got != nu+1 {
+		t.Errorf("t members: Nu = %v, want %v", got, nu+1)
+	}
+	// Gaussian members: member 0 factor (1 0; 0.3 1), member 1 twice it.
+	p = handMulti(t, 2, []float64{0, 0, 0, 0}, []float64{1, 0.3, 1, 2, 0.6, 2}, []float64{math.Inf(1), math.Inf(1)}, 1)
+	if err := p.Conditional(&dst, []int{0}, []float64{1e3}); err != nil {
+		t.Fatal(err)
+	}
+	// Member 1: S = 4·(1 0.3; 0.3 1.09), so y_U | y_O ~ N(0.3·y_O, 4·1).
+	mean, v := 0.3*1e3, 4.0
+	y := []float64{mean + 1.5}
+	want = -0.5*math.Log(2*math.Pi*v) - 1.5*1.5/(2*v)
+	if got := dst.LogPDF(y); !(math.Abs(got-want) <= 1e-9) {
+		t.Errorf("Gaussian members: LogPDF = %v, want %v", got, want)
+	}
+	if got := dst.Nu(); !math.IsInf(got, 1) {
+		t.Errorf("Gaussian members: Nu = %v, want +Inf", got)
+	}
+	if got := dst.Marginal(0).Alpha; !math.IsInf(got, 1) {
+		t.Errorf("Gaussian members: Marginal Alpha = %v, want +Inf", got)
+	}
+}

@@ -249,3 +249,66 @@ func TestSetTargetTransforms(t *testing.T) {
 		t.Errorf("nil: %v, %v", err, m.TargetTransforms())
 	}
 }
+
+// TestMultiLogPDFOfAFarPointIsMinusInf checks the Gaussian comparator's
+// log density where it is below the least float64: −q/2 with q = 1e600
+// (y 1e300 scales out) is −Inf, for one network and for an ensemble.
+// regression: LogPDF returned NaN, the mixture's sum taking e^(−Inf+Inf).
+func TestMultiLogPDFOfAFarPointIsMinusInf(t *testing.T) {
+	for _, members := range []int{1, 2} {
+		p := handMulti(t, 2, make([]float64, 2*members), []float64{1, 0.3, 1, 1, 0.3, 1}[:3*members], []float64{math.Inf(1), math.Inf(1)}[:members], 1)
+		if got := p.LogPDF([]float64{1e300, 0}); !math.IsInf(got, -1) {
+			t.Errorf("members=%d: LogPDF = %v, want -Inf", members, got)
+		}
+	}
+}
+
+// TestMultiCorrAtExtremeScales checks Corr where the variances' product
+// leaves the float64 range, Cholesky factors 1e150 and 1e-150 times
+// (1 0; 0.3 1): the correlation is that of the unscaled S, 0.3/√1.09, for
+// one network and an ensemble of two equal members. Tolerance 1e-15: a
+// few roundings. regression: Corr returned 0 and +Inf there.
+func TestMultiCorrAtExtremeScales(t *testing.T) {
+	want := 0.3 / math.Sqrt(1.09)
+	for _, f := range []float64{1e150, 1e-150} {
+		for _, members := range []int{1, 2} {
+			chol := []float64{f, 0.3 * f, f, f, 0.3 * f, f}[:3*members]
+			p := handMulti(t, 2, make([]float64, 2*members), chol, []float64{5, 5}[:members], 1)
+			if got := p.Corr(0, 1); !(math.Abs(got-want) <= 1e-15) {
+				t.Errorf("scale %g, members=%d: Corr = %v, want %v", f, members, got, want)
+			}
+		}
+	}
+}
+
+// TestMultiLogPDFNearTheGaussianLimit pins the t's log density at
+// ν = 1e6, 1e12 and 1e300 against the Gaussian's of the same scale S
+// (gaussLogDensity, an independent solve) and the first term of their
+// difference as ν → ∞, worked by hand from lnΓ(a + h) − lnΓ(a) − h·ln a
+// = h(h−1)/(2a) + O(a⁻²) (a = ν/2, h = d/2) and ((ν+d)/2)·ln(1 + q/ν) =
+// q/2 + d·q/(2ν) − q²/(4ν) + O(ν⁻²): ℓ_t − ℓ_G = ((q − d)² − 2d)/(4ν).
+// Tolerance: 1e-12·(1 + |ℓ|) for the roundings of two routes, plus
+// 10·(q + d)³/ν² for the terms left out.
+func TestMultiLogPDFNearTheGaussianLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, d := range []int{1, 2, 16} {
+		for _, nu := range []float64{1e6, 1e12, 1e300} {
+			p := randomMulti(t, r, d, 1, nu, 1)
+			y := make([]float64, d)
+			for i := range y {
+				y[i] = p.Mean(i) + r.NormFloat64()
+			}
+			e := make([]float64, d)
+			for i := range e {
+				e[i] = y[i] - p.loc[i]
+			}
+			q, fd := dot(e, solve(fullScale(p.chol, d), e, d)), float64(d)
+			gauss := gaussLogDensity(y, p.loc, p.chol)
+			want := gauss + ((q-fd)*(q-fd)-2*fd)/(4*p.nu[0])
+			tol := 1e-12*(1+math.Abs(want)) + 10*math.Pow(q+fd, 3)/(p.nu[0]*p.nu[0])
+			if got := p.LogPDF(y); !(math.Abs(got-want) <= tol) {
+				t.Errorf("d=%d ν=%g: LogPDF = %.17g, want %.17g ± %.2g", d, p.nu[0], got, want, tol)
+			}
+		}
+	}
+}

@@ -124,7 +124,9 @@ func regionProfile(q []float64, d int, nu, s float64) float64 {
 // h(t) = mean(q/(e^t·ν + q)) − d/(ν + d) in t = ln s (mean(q)/d for the
 // Gaussian), by Newton steps kept inside a bracket that halves where a
 // step would leave it. mean is the distances' mean, the Gaussian's
-// s·d, from which the search starts.
+// s·d, from which the search starts; the bracket widens by steps that
+// double, since one far distance can put the mean any number of
+// magnitudes above the root. A zero distance adds 0 to h at every s.
 func regionScaleAt(q []float64, d int, nu, mean float64) float64 {
 	if math.IsInf(nu, 1) {
 		return mean / float64(d)
@@ -133,25 +135,27 @@ func regionScaleAt(q []float64, d int, nu, mean float64) float64 {
 	h := func(t float64) (v, slope float64) {
 		b := math.Exp(t) * nu
 		for _, x := range q {
-			v += x / (b + x)
-			slope -= b * x / ((b + x) * (b + x))
+			if x > 0 { // not 0/0 where b underflows
+				v += x / (b + x)
+				slope -= b * x / ((b + x) * (b + x))
+			}
 		}
 		n := float64(len(q))
 		return v/n - target, slope / n
 	}
 	t := math.Log(mean / float64(d))
 	lo, hi := t, t
-	for k := 0; k < 64; k++ { // the bracket widens by e² a step
+	for step := 2.0; step < 4096; step *= 2 { // past e^±4096, beyond any float64
 		if v, _ := h(lo); v > 0 {
 			break
 		}
-		lo -= 2
+		lo -= step
 	}
-	for k := 0; k < 64; k++ {
+	for step := 2.0; step < 4096; step *= 2 {
 		if v, _ := h(hi); v < 0 {
 			break
 		}
-		hi += 2
+		hi += step
 	}
 	for range 100 {
 		v, slope := h(t)

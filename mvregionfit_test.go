@@ -161,3 +161,26 @@ func TestWidenedRegionCoversOnSmallData(t *testing.T) {
 		}
 	}
 }
+
+// TestRegionScaleWithAFarOutlier checks the scale's root where one
+// distance dwarfs the rest, q = (Q, 1, 1, 1) with Q = 1e60 and 1e300: the
+// search starts from mean(q)/d ≈ Q/(4d), far above the root. Worked by
+// hand, Q's term Q/(s·ν + Q) is 1 to within s·ν/Q, and the equation
+// (1 + 3/(s·ν + 1))/4 = d/(ν + d) gives s = 4/(3d − ν) for ν < 3d.
+// Tolerance 1e-10: the Newton steps stop at |Δ ln s| < 1e-12.
+// regression: the bracket widened by e² a step, 64 steps, and never
+// reached the root: s was 6430 and 6.4e243.
+func TestRegionScaleWithAFarOutlier(t *testing.T) {
+	for _, big := range []float64{1e60, 1e300} {
+		q := []float64{big, 1, 1, 1}
+		for _, c := range []struct {
+			d  int
+			nu float64
+		}{{2, 0.5}, {2, 3}, {16, 3}, {16, 40}} {
+			want := 4 / (3*float64(c.d) - c.nu)
+			if got := regionScaleAt(q, c.d, c.nu, (big+3)/4); !(math.Abs(got-want) <= 1e-10*want) {
+				t.Errorf("Q = %g, d = %d, ν = %v: s = %v, want %v", big, c.d, c.nu, got, want)
+			}
+		}
+	}
+}

@@ -29,14 +29,48 @@ func mvtPackedLen(d int) int { return d * (d + 1) / 2 }
 // mvtStandardize writes ẑ = L⁻¹(y − m)/σ into z by forward substitution,
 // with σ = 2^e ≥ 1 the smallest power of two (1 if none is needed) above
 // every |z_i|, and returns ln σ, σ, r = ẑᵀẑ and Σ ln L_ii (half the log
-// determinant of S).
+// determinant of S). Where L⁻¹(y − m) itself overflows (y a finite point
+// beyond 1e308 scales), it solves for (y − m)/2^k instead, 2^k above
+// every |y_i| and |m_i|, and σ carries 2^k too: ln σ and r stay exact, and
+// σ is +Inf where it passes the largest float64.
 func mvtStandardize[T Float](z []float64, y, m, l []T) (lnSigma, sigma, r, lnDiag float64) {
 	d := len(y)
 	z, m = z[:d], m[:d]
-	var big float64
+	big, lnDiag := mvtForward(z, y, m, l, 1)
+	var e int // z holds L⁻¹(y − m)/2^e
+	if !(big <= math.MaxFloat64) {
+		var top float64
+		for i := range y {
+			top = max(top, math.Abs(float64(y[i])), math.Abs(float64(m[i])))
+		}
+		if top <= math.MaxFloat64 { // NaN and ±Inf in y or m stay as they are
+			_, e = math.Frexp(top)
+			big, _ = mvtForward(z, y, m, l, math.Ldexp(1, -e))
+		}
+	}
+	if big >= 1 {
+		_, eb := math.Frexp(big)
+		f := math.Ldexp(1, -eb)
+		for i := range z {
+			z[i] *= f
+		}
+		e += eb
+	}
+	sigma = math.Ldexp(1, e)
+	lnSigma = float64(e) * math.Ln2
+	for _, v := range z {
+		r += v * v
+	}
+	return lnSigma, sigma, r, lnDiag
+}
+
+// mvtForward writes L⁻¹(y − m)·f into z by forward substitution, f a
+// power of two applied to y and m first, so that y·f − m·f cannot
+// overflow, and returns the largest |z_i| (NaN if any is) and Σ ln L_ii.
+func mvtForward[T Float](z []float64, y, m, l []T, f float64) (big, lnDiag float64) {
 	for i := range z {
 		row := l[i*(i+1)/2 : i*(i+1)/2+i+1]
-		s := float64(y[i]) - float64(m[i])
+		s := float64(y[i])*f - float64(m[i])*f
 		for j, v := range row[:i] {
 			s -= float64(v) * z[j]
 		}
@@ -44,19 +78,7 @@ func mvtStandardize[T Float](z []float64, y, m, l []T) (lnSigma, sigma, r, lnDia
 		big = max(big, math.Abs(z[i]))
 		lnDiag += math.Log(float64(row[i]))
 	}
-	sigma = 1
-	if big >= 1 {
-		_, e := math.Frexp(big)
-		sigma = math.Ldexp(1, e)
-		lnSigma = float64(e) * math.Ln2
-		for i := range z {
-			z[i] /= sigma
-		}
-	}
-	for _, v := range z {
-		r += v * v
-	}
-	return lnSigma, sigma, r, lnDiag
+	return big, lnDiag
 }
 
 // mvtLog1pQ returns ln(1 + q/ν) for q = σ²r, without overflow: log1p(q/ν)

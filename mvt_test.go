@@ -342,3 +342,50 @@ func BenchmarkMvtLogDensityGrad(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestMvtBeyondTheDoublesScales checks points whose standardized
+// distance z = L⁻¹(y − m) exceeds the largest float64 while y and m do
+// not: y − m = (1e300, 0) and (2·MaxFloat64, 0), the latter from y and m
+// at ±MaxFloat64, under L = 1e-150·(1 0; ρ 1) with ρ = 0 and 0.3, where
+// ln q = 2 ln|e₁/L_11| + ln(1 + ρ²) is about 2072. The log density of the
+// t is finite, ln(ν/2) − ln(νπ) − Σ ln L_ii − ((ν+2)/2)·(ln q − ln ν)
+// for d = 2 (Γ(ν/2 + 1) = (ν/2)Γ(ν/2); ln(1 + ν/q) is below 1e-800); the
+// distance is +Inf and the point outside every region. Tolerance 1e-12
+// of |ℓ|: a few roundings of terms of order 1e3 to 1e9.
+// regression: z overflowed, to ±Inf or, through 0·Inf, NaN, and ℓ was
+// −Inf or NaN.
+func TestMvtBeyondTheDoublesScales(t *testing.T) {
+	const s = 1e-150
+	for _, rho := range []float64{0, 0.3} {
+		l := []float64{s, rho * s, s}
+		for _, c := range []struct {
+			y, m []float64
+			lnE  float64 // ln|y₁ − m₁|
+		}{
+			{[]float64{1e300, 0}, []float64{0, 0}, math.Log(1e300)},
+			{[]float64{math.MaxFloat64, 0}, []float64{-math.MaxFloat64, 0}, math.Ln2 + math.Log(math.MaxFloat64)},
+		} {
+			lnQ := 2*(c.lnE-math.Log(s)) + math.Log1p(rho*rho)
+			for _, nu := range []float64{0.5, 3, 1e6} {
+				want := math.Log(nu/2) - math.Log(nu*math.Pi) - 2*math.Log(s) - (nu+2)/2*(lnQ-math.Log(nu))
+				got := mvtLogDensity(c.y, c.m, l, nu, make([]float64, 2))
+				if !(math.Abs(got-want) <= 1e-12*math.Abs(want)) {
+					t.Errorf("ρ = %g, ln e₁ = %g, ν = %g: ℓ = %.17g, want %.17g", rho, c.lnE, nu, got, want)
+				}
+				if nu < 2 {
+					continue
+				}
+				p := handMulti(t, 2, c.m, l, []float64{nu}, 1)
+				if got := p.LogPDF(c.y); !(math.Abs(got-want) <= 1e-12*math.Abs(want)) {
+					t.Errorf("ρ = %g, ln e₁ = %g, ν = %g: LogPDF = %.17g, want %.17g", rho, c.lnE, nu, got, want)
+				}
+				if got := p.Mahalanobis(c.y); !math.IsInf(got, 1) {
+					t.Errorf("ρ = %g, ln e₁ = %g, ν = %g: Mahalanobis = %v, want +Inf", rho, c.lnE, nu, got)
+				}
+				if in, err := p.Inside(c.y, 0.99); in || err != nil {
+					t.Errorf("ρ = %g, ln e₁ = %g, ν = %g: Inside = %v, %v, want false", rho, c.lnE, nu, in, err)
+				}
+			}
+		}
+	}
+}

@@ -42,10 +42,10 @@ func TestMvtRegionTailOneDimAndDensity(t *testing.T) {
 		}
 		for d := 1; d <= 6; d++ {
 			for _, q := range []float64{0.1, 2, 30} {
-				_, dens := mvtRegionTail(q, d, nu)
+				_, _, dens := mvtRegionTail(q, d, nu)
 				const h = 1e-5
-				up, _ := mvtRegionTail(q*math.Exp(h), d, nu)
-				down, _ := mvtRegionTail(q*math.Exp(-h), d, nu)
+				up, _, _ := mvtRegionTail(q*math.Exp(h), d, nu)
+				down, _, _ := mvtRegionTail(q*math.Exp(-h), d, nu)
 				if fd := (down - up) / (2 * h); math.Abs(dens-fd) > 1e-8*fd+1e-10 {
 					t.Errorf("d=%d ν=%g q=%g: dens = %.12g, central difference %.12g", d, nu, q, dens, fd)
 				}
@@ -149,4 +149,48 @@ func BenchmarkMvtRegionRadius2(b *testing.B) {
 		sink += mvtRegionRadius2(0.9, 3, 5+float64(i%4))
 	}
 	_ = sink
+}
+
+// TestMvtRegionRadiusAtSmallLevels checks the radius of regions holding
+// little probability, p from 1e-6 to 1e-300, against closed forms: for
+// d = 2 the content of q under 2·F(2, ν) is 1 − (1 + q/ν)^(−ν/2), so
+// r² = ν·(e^(−(2/ν)·ln(1−p)) − 1), and −2·ln(1−p) for the Gaussian; for
+// d = 1 and ν = 1 (Cauchy) r = tan(πp/2), for the Gaussian r = √(2π)·p/2
+// to a relative p² (Φ⁻¹ at ½ + p/2); for d = 16 and the Gaussian, y = r²/2
+// solves e^(−y)·Σ_{k≥8} y^k/k! = p (the regularized lower gamma function),
+// iterated by hand as y = (p·8!·e^y/(1 + y/9 + y²/90 + …))^(1/8) from 0.
+// Tolerance 1e-12: the solve's rounding times the conditioning, which at
+// small p is 1/(d/2) in ln r².
+// regression: the content was formed as 1 − tail, which has no digits
+// below 1e-16: r² was 1.1e-16 for every p below it at d = 2 and 0.058 at
+// d = 16, and off by 5e-7 at p = 1e-10.
+func TestMvtRegionRadiusAtSmallLevels(t *testing.T) {
+	check := func(p float64, d int, nu, want float64) {
+		t.Helper()
+		if got := mvtRegionRadius2(p, d, nu); !(relErr(got, want) <= 1e-12) {
+			t.Errorf("p=%g d=%d ν=%g: r² = %.17g, want %.17g", p, d, nu, got, want)
+		}
+	}
+	for _, p := range []float64{1e-6, 1e-10, 1e-100, 1e-300} {
+		for _, nu := range []float64{0.5, 3, 1e6} {
+			check(p, 2, nu, nu*math.Expm1(-2/nu*math.Log1p(-p)))
+		}
+		check(p, 2, math.Inf(1), -2*math.Log1p(-p))
+		if p >= 1e-100 {
+			r := math.Tan(math.Pi * p / 2)
+			check(p, 1, 1, r*r)
+			r = math.Sqrt(2*math.Pi) * p / 2
+			check(p, 1, math.Inf(1), r*r)
+		}
+		y := 0.0
+		for range 50 {
+			series, term := 1.0, 1.0 // Σ_{k≥8} y^k/k! = y⁸/8!·(1 + y/9 + y²/90 + …)
+			for k := 9.0; term > 1e-18*series; k++ {
+				term *= y / k
+				series += term
+			}
+			y = math.Pow(p*40320*math.Exp(y)/series, 1.0/8)
+		}
+		check(p, 16, math.Inf(1), 2*y)
+	}
 }
