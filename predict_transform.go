@@ -103,13 +103,30 @@ func expm1Exp(x, a float64) float64 {
 	return expTimes(-math.Expm1(-x), a+x)
 }
 
-// expTimes returns s·eᵃ: their product where it is a normal float64, else
-// through logarithms, so that eᵃ alone leaving the float64 range (a = 800
-// with s = 1e-300, a = −750 with s = 5e21) does not make a representable
-// value +Inf or 0.
+// expTimes returns s·eᵃ: their product where eᵃ and it are normal
+// float64s, else through logarithms, so that eᵃ alone leaving the float64
+// range (a = 800 with s = 1e-300, a = −750 with s = 5e21) or losing its
+// digits as a subnormal does not make a representable value +Inf, 0 or
+// inexact.
 func expTimes(s, a float64) float64 {
-	if f := s * math.Exp(a); math.Abs(f) >= 0x1p-1022 && !math.IsInf(f, 0) || s == 0 || math.IsNaN(f) {
-		return f
+	if e := math.Exp(a); normalFloat(e) {
+		if f := s * e; normalFloat(f) || s == 0 {
+			return f
+		}
 	}
 	return math.Copysign(math.Exp(a+math.Log(math.Abs(s))), s)
+}
+
+// logExpm1 returns ln(eˣ − 1) for x > 0, also where eˣ overflows.
+func logExpm1(x float64) float64 {
+	if x > 1 {
+		return x + math.Log(-math.Expm1(-x))
+	}
+	return math.Log(math.Expm1(x))
+}
+
+// normalFloat reports whether x is a finite float64 of full precision:
+// neither ±Inf, NaN, 0 nor subnormal.
+func normalFloat(x float64) bool {
+	return math.Abs(x) >= 0x1p-1022 && math.Abs(x) <= math.MaxFloat64
 }
