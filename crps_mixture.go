@@ -120,7 +120,9 @@ const (
 	crpsFarScale = 0x1p32
 )
 
-// crpsShrunk holds a mixture divided by crpsFarScale.
+// crpsShrunk holds a mixture divided by crpsFarScale (crpsShrink), or
+// the members of X shifted so that Y = e^X is divided by a power of two
+// (logMixtureCRPS).
 type crpsShrunk struct{ c [MaxMembers]Component }
 
 // crpsShrink returns the mixture c divided by crpsFarScale, and true, if
@@ -153,6 +155,51 @@ func logMixtureCRPS(c []Component, y float64) float64 {
 	if math.IsNaN(y) {
 		return math.NaN()
 	}
+	k := crpsLogShift(c, y)
+	if k == 0 {
+		return logCRPS(c, y)
+	}
+	var s crpsShrunk
+	for i, ci := range c {
+		s.c[i] = Component{Mean: ci.Mean - float64(k)*math.Ln2, Scale: ci.Scale, DoF: ci.DoF}
+	}
+	if y < 0 {
+		return -y + math.Ldexp(logCRPS(s.c[:len(c)], 0), k)
+	}
+	return math.Ldexp(logCRPS(s.c[:len(c)], math.Ldexp(y, -k)), k)
+}
+
+// The CRPS of Y = e^X is scale-equivariant too: for Y and y divided by
+// 2ᵏ, X's members shifted by −k·ln 2, it is divided by 2ᵏ, exactly but
+// for the rounding of the shifted means (1e-13 relative at means of 700).
+// logMixtureCRPS uses that where y or a member's median e^mean is beyond
+// e^±crpsLogFar: there e^z of the integrand at the outcome or at the
+// members overflows the Kronrod sums, or underflows to subnormal values
+// that have lost their digits (a CRPS of 1e-305 came out 1e-4 wrong).
+const crpsLogFar = 600
+
+// crpsLogShift returns the k by which logMixtureCRPS divides Y and y:
+// 0 where ln y (for y > 0) and the members' means are within crpsLogFar
+// of 0, else the power of two nearest to the largest of them, so that it
+// comes to about 1.
+func crpsLogShift(c []Component, y float64) int {
+	top := math.Inf(-1)
+	if y > 0 {
+		top = math.Log(y)
+	}
+	for _, ci := range c {
+		top = max(top, ci.Mean)
+	}
+	if math.Abs(top) <= crpsLogFar {
+		return 0
+	}
+	// Beyond ±2000 the CRPS is 0 or +Inf whatever the shift.
+	return int(math.Round(max(-2000, min(2000, top)) / math.Ln2))
+}
+
+// logCRPS is logMixtureCRPS for a y that is not NaN, of members and an
+// outcome within crpsLogFar.
+func logCRPS(c []Component, y float64) float64 {
 	var q crpsQuad
 	z0 := math.Log(y)
 	if y <= 0 {
@@ -338,7 +385,9 @@ func (q *crpsQuad) integrand(v float64) float64 {
 	g /= float64(q.k)
 	f := g * g * (q.w + t) // dt/dv = w·eᵛ = w + t
 	if q.weighted && f != 0 {
-		f *= math.Exp(q.z0 + q.sign*t)
+		// e^(z₀ + sign·t) alone overflows far out in the upper tail,
+		// where f is tiny: their product, in logarithms there.
+		f = expTimes(f, q.z0+q.sign*t)
 	}
 	return f
 }
