@@ -172,23 +172,24 @@ func logMixtureCRPS(c []Component, y float64) float64 {
 // The CRPS of Y = e^X is scale-equivariant too: for Y and y divided by
 // 2ᵏ, X's members shifted by −k·ln 2, it is divided by 2ᵏ, exactly but
 // for the rounding of the shifted means (1e-13 relative at means of 700).
-// logMixtureCRPS uses that where y or a member's median e^mean is beyond
-// e^±crpsLogFar: there e^z of the integrand at the outcome or at the
-// members overflows the Kronrod sums, or underflows to subnormal values
+// logMixtureCRPS uses that where the integrand's largest values, about y
+// on the lower side and e^(mean + scale²/4) on the upper (where
+// e^z·P(X > z)² peaks for a Gaussian member), are beyond e^±crpsLogFar:
+// there they overflow the Kronrod sums, or underflow to subnormal values
 // that have lost their digits (a CRPS of 1e-305 came out 1e-4 wrong).
 const crpsLogFar = 600
 
-// crpsLogShift returns the k by which logMixtureCRPS divides Y and y:
-// 0 where ln y (for y > 0) and the members' means are within crpsLogFar
-// of 0, else the power of two nearest to the largest of them, so that it
-// comes to about 1.
+// crpsLogShift returns the k by which logMixtureCRPS divides Y and y: 0
+// where ln y (for y > 0) and each member's mean + scale²/4 are within
+// crpsLogFar of 0, else the power of two nearest to e to the largest of
+// them, so that the integrand's values come to about 1.
 func crpsLogShift(c []Component, y float64) int {
 	top := math.Inf(-1)
 	if y > 0 {
 		top = math.Log(y)
 	}
 	for _, ci := range c {
-		top = max(top, ci.Mean)
+		top = max(top, ci.Mean+ci.Scale*ci.Scale/4)
 	}
 	if math.Abs(top) <= crpsLogFar {
 		return 0
@@ -384,10 +385,13 @@ func (q *crpsQuad) integrand(v float64) float64 {
 	}
 	g /= float64(q.k)
 	f := g * g * (q.w + t) // dt/dv = w·eᵛ = w + t
-	if q.weighted && f != 0 {
-		// e^(z₀ + sign·t) alone overflows far out in the upper tail,
-		// where f is tiny: their product, in logarithms there.
-		f = expTimes(f, q.z0+q.sign*t)
+	if q.weighted && g != 0 {
+		f *= math.Exp(q.z0 + q.sign*t)
+		if !normalFloat(f) {
+			// Far out in the upper tail e^(z₀ + t) overflows and g²
+			// underflows where their product need not: in logarithms.
+			f = math.Exp(2*math.Log(g) + math.Log(q.w+t) + q.z0 + q.sign*t)
+		}
 	}
 	return f
 }

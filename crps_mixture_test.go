@@ -114,16 +114,30 @@ func logNormalCRPS(m, s, y float64) float64 {
 func TestLogCRPSAtExtremes(t *testing.T) {
 	// regression: e^(z₀ + t) overflowed, the integrand became +Inf and the
 	// CRPS +Inf or NaN.
-	for _, c := range []struct{ m, v, y float64 }{
-		{0, 1, 1e308}, {0, 1, 1e-320}, {700, 1, 1}, {700, 1, 1e308}, {0, 750, 1},
-		{-700, 1, 1e-320}, {400, 50, 1}, {0, 1, -1e308}, {700, 1, -1},
+	type crpsCase struct{ m, v, y, want float64 }
+	var cases []crpsCase
+	for _, c := range []crpsCase{
+		{0, 1, 1e308, 0}, {0, 1, 1e-320, 0}, {700, 1, 1, 0}, {700, 1, 1e308, 0}, {0, 750, 1, 0},
+		{-700, 1, 1e-320, 0}, {400, 50, 1, 0}, {0, 1, -1e308, 0}, {700, 1, -1, 0},
 	} {
-		p := Prediction{Loss: LossGaussianML, Alpha: math.Inf(1), Members: 1, Transform: TransformLog, ZMean: c.m, ZVar: c.v, ZVarCorrected: c.v}
 		y, extra := c.y, 0.0
 		if y <= 0 {
 			y, extra = 0x1p-1074, -c.y
 		}
-		want := logNormalCRPS(c.m, math.Sqrt(c.v), y) + extra
+		c.want = logNormalCRPS(c.m, math.Sqrt(c.v), y) + extra
+		cases = append(cases, c)
+	}
+	// Where float64's e^(m + v/2) overflows in the closed form, and the
+	// integrand's peak, at z = m + v/2, lies where e^z overflows and the
+	// tail probability squared is subnormal: mpmath's closed form.
+	for _, r := range loadLogNormalRefs(t) {
+		if r.kind == "crps" {
+			cases = append(cases, crpsCase{r.arg[0], r.arg[1], r.arg[2], r.value})
+		}
+	}
+	for _, c := range cases {
+		p := Prediction{Loss: LossGaussianML, Alpha: math.Inf(1), Members: 1, Transform: TransformLog, ZMean: c.m, ZVar: c.v, ZVarCorrected: c.v}
+		want := c.want
 		for name, got := range map[string]float64{"CRPS": p.CRPS(c.y), "CalibratedCRPS": p.CalibratedCRPS(c.y)} {
 			if !closeRel(got, want, 1e-9) {
 				t.Errorf("m = %g, v = %g, y = %g: %s %v, want %v", c.m, c.v, c.y, name, got, want)
