@@ -181,8 +181,8 @@ const crpsLogFar = 600
 
 // crpsLogShift returns the k by which logMixtureCRPS divides Y and y: 0
 // where ln y (for y > 0) and each member's mean + scale²/4 are within
-// crpsLogFar of 0, else the power of two nearest to e to the largest of
-// them, so that the integrand's values come to about 1.
+// crpsLogFar of 0, else the k for which 2ᵏ is nearest to e raised to the
+// largest of them, so that the integrand's values come to about 1.
 func crpsLogShift(c []Component, y float64) int {
 	top := math.Inf(-1)
 	if y > 0 {
