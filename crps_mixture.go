@@ -120,7 +120,9 @@ const (
 	crpsFarScale = 0x1p32
 )
 
-// crpsShrunk holds a mixture divided by crpsFarScale.
+// crpsShrunk holds a mixture divided by crpsFarScale (crpsShrink), or
+// the members of X shifted so that Y = e^X is divided by a power of two
+// (logMixtureCRPS).
 type crpsShrunk struct{ c [MaxMembers]Component }
 
 // crpsShrink returns the mixture c divided by crpsFarScale, and true, if
@@ -153,6 +155,52 @@ func logMixtureCRPS(c []Component, y float64) float64 {
 	if math.IsNaN(y) {
 		return math.NaN()
 	}
+	k := crpsLogShift(c, y)
+	if k == 0 {
+		return logCRPS(c, y)
+	}
+	var s crpsShrunk
+	for i, ci := range c {
+		s.c[i] = Component{Mean: ci.Mean - float64(k)*math.Ln2, Scale: ci.Scale, DoF: ci.DoF}
+	}
+	if y < 0 {
+		return -y + math.Ldexp(logCRPS(s.c[:len(c)], 0), k)
+	}
+	return math.Ldexp(logCRPS(s.c[:len(c)], math.Ldexp(y, -k)), k)
+}
+
+// The CRPS of Y = e^X is scale-equivariant too: for Y and y divided by
+// 2ᵏ, X's members shifted by −k·ln 2, it is divided by 2ᵏ, exactly but
+// for the rounding of the shifted means (1e-13 relative at means of 700).
+// logMixtureCRPS uses that where the integrand's largest values, about y
+// on the lower side and e^(mean + scale²/4) on the upper (where
+// e^z·P(X > z)² peaks for a Gaussian member), are beyond e^±crpsLogFar:
+// there they overflow the Kronrod sums, or underflow to subnormal values
+// that have lost their digits (a CRPS of 1e-305 came out 1e-4 wrong).
+const crpsLogFar = 600
+
+// crpsLogShift returns the k by which logMixtureCRPS divides Y and y: 0
+// where ln y (for y > 0) and each member's mean + scale²/4 are within
+// crpsLogFar of 0, else the k for which 2ᵏ is nearest to e raised to the
+// largest of them, so that the integrand's values come to about 1.
+func crpsLogShift(c []Component, y float64) int {
+	top := math.Inf(-1)
+	if y > 0 {
+		top = math.Log(y)
+	}
+	for _, ci := range c {
+		top = max(top, ci.Mean+ci.Scale*ci.Scale/4)
+	}
+	if math.Abs(top) <= crpsLogFar {
+		return 0
+	}
+	// Beyond ±2000 the CRPS is 0 or +Inf whatever the shift.
+	return int(math.Round(max(-2000, min(2000, top)) / math.Ln2))
+}
+
+// logCRPS is logMixtureCRPS for a y that is not NaN, of members and an
+// outcome within crpsLogFar.
+func logCRPS(c []Component, y float64) float64 {
 	var q crpsQuad
 	z0 := math.Log(y)
 	if y <= 0 {
@@ -337,8 +385,13 @@ func (q *crpsQuad) integrand(v float64) float64 {
 	}
 	g /= float64(q.k)
 	f := g * g * (q.w + t) // dt/dv = w·eᵛ = w + t
-	if q.weighted && f != 0 {
+	if q.weighted && g != 0 {
 		f *= math.Exp(q.z0 + q.sign*t)
+		if !normalFloat(f) {
+			// Far out in the upper tail e^(z₀ + t) overflows and g²
+			// underflows where their product need not: in logarithms.
+			f = math.Exp(2*math.Log(g) + math.Log(q.w+t) + q.z0 + q.sign*t)
+		}
 	}
 	return f
 }

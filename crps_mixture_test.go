@@ -93,3 +93,55 @@ func TestMixtureCRPSFarOutcome(t *testing.T) {
 		t.Errorf("members at ±1e308, y = %v: CRPS %v, want %v", y, got, want)
 	}
 }
+
+// logNormalCRPS is the closed form of the CRPS of the log-normal e^Z,
+// Z ~ N(m, σ²), at y > 0 (Baran & Lerch 2015): y(2Φ(w) − 1) +
+// 2e^(m+σ²/2)(Φ̄(σ/√2) − Φ(w − σ)), w = (ln y − m)/σ, with Φ and its
+// complement Φ̄ from erfc, so that neither term cancels in 1 − Φ.
+func logNormalCRPS(m, s, y float64) float64 {
+	phi := func(x float64) float64 { return math.Erfc(-x/math.Sqrt2) / 2 }
+	w := (math.Log(y) - m) / s
+	return y*(2*phi(w)-1) + 2*math.Exp(m+s*s/2)*(phi(-s/math.Sqrt2)-phi(w-s))
+}
+
+// TestLogCRPSAtExtremes checks the CRPS of a log model's Gaussian
+// predictive against the log-normal's closed form (logNormalCRPS) where
+// the integrand's factor e^z leaves float64 before the CRPS does: a
+// location of 700 in z, a variance of 750, an outcome of 1e308 (and
+// −1e308, below the support: −y plus the CRPS at 0). Tolerance 1e-9: the
+// quadrature's 1e-10, and the closed form's e^(m + σ²/2) at arguments up
+// to 700, whose rounding (700·2⁻⁵³ ≈ 1e-13) it carries.
+func TestLogCRPSAtExtremes(t *testing.T) {
+	// regression: e^(z₀ + t) overflowed, the integrand became +Inf and the
+	// CRPS +Inf or NaN.
+	type crpsCase struct{ m, v, y, want float64 }
+	var cases []crpsCase
+	for _, c := range []crpsCase{
+		{0, 1, 1e308, 0}, {0, 1, 1e-320, 0}, {700, 1, 1, 0}, {700, 1, 1e308, 0}, {0, 750, 1, 0},
+		{-700, 1, 1e-320, 0}, {400, 50, 1, 0}, {0, 1, -1e308, 0}, {700, 1, -1, 0},
+	} {
+		y, extra := c.y, 0.0
+		if y <= 0 {
+			y, extra = 0x1p-1074, -c.y
+		}
+		c.want = logNormalCRPS(c.m, math.Sqrt(c.v), y) + extra
+		cases = append(cases, c)
+	}
+	// Where float64's e^(m + v/2) overflows in the closed form, and the
+	// integrand's peak, at z = m + v/2, lies where e^z overflows and the
+	// tail probability squared is subnormal: mpmath's closed form.
+	for _, r := range loadLogNormalRefs(t) {
+		if r.kind == "crps" {
+			cases = append(cases, crpsCase{r.arg[0], r.arg[1], r.arg[2], r.value})
+		}
+	}
+	for _, c := range cases {
+		p := Prediction{Loss: LossGaussianML, Alpha: math.Inf(1), Members: 1, Transform: TransformLog, ZMean: c.m, ZVar: c.v, ZVarCorrected: c.v}
+		want := c.want
+		for name, got := range map[string]float64{"CRPS": p.CRPS(c.y), "CalibratedCRPS": p.CalibratedCRPS(c.y)} {
+			if !closeRel(got, want, 1e-9) {
+				t.Errorf("m = %g, v = %g, y = %g: %s %v, want %v", c.m, c.v, c.y, name, got, want)
+			}
+		}
+	}
+}

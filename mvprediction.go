@@ -243,6 +243,9 @@ func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
 // logged targets, Σ̃_ij/√((e^Σ̃_ii − 1)·Σ̃_jj) for a logged i and an
 // untransformed j (Σ̃ in z, the locations cancel).
 func (p *MultiPrediction) Corr(i, j int) float64 {
+	if p.tr[i] == TransformLog || p.tr[j] == TransformLog {
+		return p.loggedCorr(i, j)
+	}
 	// The square roots apart: the variances' product leaves the float64
 	// range for scales beyond 1e±154.
 	return p.CovCorrected(i, j) / (math.Sqrt(p.CovCorrected(i, i)) * math.Sqrt(p.CovCorrected(j, j)))
@@ -519,14 +522,42 @@ func (p *MultiPrediction) originalCov(i, j int, corrected bool) float64 {
 	if !p.logged || p.tr[i] == TransformNone && p.tr[j] == TransformNone {
 		return cij
 	}
-	f := 1.0
+	var a float64
 	for _, k := range [2]int{i, j} {
 		if p.tr[k] == TransformLog {
-			f *= math.Exp(p.mean[k] + c(k, k)/2)
+			a += p.mean[k] + c(k, k)/2
 		}
 	}
+	return p.logNormalCov(i, j, cij, a)
+}
+
+// logNormalCov returns e^a·(e^cij − 1) where targets i and j are both
+// logged and e^a·cij otherwise, each kept finite and exact where e^a or
+// e^cij − 1 alone leaves the float64 range (expm1Exp, expTimes).
+func (p *MultiPrediction) logNormalCov(i, j int, cij, a float64) float64 {
 	if p.tr[i] == TransformLog && p.tr[j] == TransformLog {
-		return f * math.Expm1(cij)
+		return expm1Exp(cij, a)
 	}
-	return f * cij
+	return expTimes(cij, a)
+}
+
+// loggedCorr is Corr where target i or j is logged: the covariance in
+// original units over the two standard deviations, in which the
+// locations and the factors e^(Σ̃_kk/2) cancel, formed in logarithms, so
+// that it stays within [−1, 1] where the covariances themselves
+// overflow (a location of 700, a variance of 1e4 in z) or underflow.
+func (p *MultiPrediction) loggedCorr(i, j int) float64 {
+	if i == j {
+		return 1
+	}
+	// lnSD is the log of target k's standard deviation less the
+	// cancelling m_k + Σ̃_kk/2.
+	lnSD := func(k int) float64 {
+		c := p.ZCovCorrected(k, k)
+		if p.tr[k] == TransformLog {
+			return logExpm1(c) / 2
+		}
+		return math.Log(c) / 2
+	}
+	return p.logNormalCov(i, j, p.ZCovCorrected(i, j), -lnSD(i)-lnSD(j))
 }

@@ -312,3 +312,49 @@ func TestMultiLogPDFNearTheGaussianLimit(t *testing.T) {
 		}
 	}
 }
+
+// gaussianPair returns a single Gaussian's prediction of two targets by
+// hand (handMulti) with location (mi, mj) and covariance [[cii, cij],
+// [cij, cjj]], target 0 logged, and target 1 too if both.
+func gaussianPair(t *testing.T, mi, mj, cii, cjj, cij float64, both bool) *MultiPrediction {
+	t.Helper()
+	l10 := cij / math.Sqrt(cii)
+	p := handMulti(t, 2, []float64{mi, mj}, []float64{math.Sqrt(cii), l10, math.Sqrt(cjj - l10*l10)}, []float64{math.Inf(1)}, 1)
+	p.tr[0], p.logged = TransformLog, true
+	if both {
+		p.tr[1] = TransformLog
+	}
+	return p
+}
+
+// TestMultiLogCovAndCorrAtExtremes checks Cov, CovCorrected and Corr of
+// logged targets against mpmath (testdata/gen_lognormal.py) where e^m or
+// e^Σ̃ alone leaves float64: locations of ±700, variances of 750 to 1e4
+// and of 1e-300. Corr is finite there, in [−1, 1], as the locations and
+// the scales cancel. Tolerance 1e-10: exponents up to 1e4, whose Cholesky
+// round trip and rounding (1e4·2⁻⁵² ≈ 2e-12, a few times) pass into the
+// value relatively.
+func TestMultiLogCovAndCorrAtExtremes(t *testing.T) {
+	// regression: e^(m_i + Σ̃_ii/2) or e^Σ̃_ij − 1 overflowed alone, and
+	// Corr was NaN, 0 or +Inf.
+	for _, r := range loadLogNormalRefs(t) {
+		a := r.arg
+		switch r.kind {
+		case "cov":
+			p := gaussianPair(t, a[0], a[1], a[2], a[3], a[4], true)
+			if got, gotC := p.Cov(0, 1), p.CovCorrected(0, 1); !closeRel(got, r.value, 1e-10) || !closeRel(gotC, r.value, 1e-10) {
+				t.Errorf("cov %v: Cov %v, CovCorrected %v, want %v", a, got, gotC, r.value)
+			}
+		case "corr", "mixed":
+			for _, m := range []float64{0, 700, -700} {
+				p := gaussianPair(t, m, m, a[0], a[1], a[2], r.kind == "corr")
+				if got := p.Corr(0, 1); !closeRel(got, r.value, 1e-10) {
+					t.Errorf("%s %v at m = %g: Corr %v, want %v", r.kind, a, m, got, r.value)
+				}
+				if got := p.Corr(0, 0); got != 1 {
+					t.Errorf("%s %v at m = %g: Corr(0, 0) = %v", r.kind, a, m, got)
+				}
+			}
+		}
+	}
+}

@@ -85,10 +85,48 @@ func transformBack(p *Prediction, tr TargetTransform) bool {
 	// digits.
 	mu := p.ZMean
 	p.Mean = math.Exp(mu + p.ZVarCorrected/2)
-	p.VarCorrected = math.Expm1(p.ZVarCorrected) * math.Exp(2*mu+p.ZVarCorrected)
-	p.Var = math.Expm1(p.ZVar) * math.Exp(2*mu+p.ZVar)
+	p.VarCorrected = expm1Exp(p.ZVarCorrected, 2*mu+p.ZVarCorrected)
+	p.Var = expm1Exp(p.ZVar, 2*mu+p.ZVar)
 	if math.IsInf(p.ZVar, 1) || math.IsNaN(p.Var) {
 		p.Var = math.Inf(1) // no variance in z, or Inf·0: none in y
 	}
 	return finite(p.Mean) && p.Var > 0 && positiveFinite(p.VarCorrected)
+}
+
+// expm1Exp returns (eˣ − 1)·eᵃ, the form of the log-normal's variances
+// and covariances, as expTimes does: where eˣ − 1 overflows, as
+// (1 − e⁻ˣ)·e^(a+x).
+func expm1Exp(x, a float64) float64 {
+	if s := math.Expm1(x); !math.IsInf(s, 1) {
+		return expTimes(s, a)
+	}
+	return expTimes(-math.Expm1(-x), a+x)
+}
+
+// expTimes returns s·eᵃ: their product where eᵃ and it are normal
+// float64s, else through logarithms, so that eᵃ alone leaving the float64
+// range (a = 800 with s = 1e-300, a = −750 with s = 5e21) or losing its
+// digits as a subnormal does not make a representable value +Inf, 0 or
+// inexact.
+func expTimes(s, a float64) float64 {
+	if e := math.Exp(a); normalFloat(e) {
+		if f := s * e; normalFloat(f) || s == 0 {
+			return f
+		}
+	}
+	return math.Copysign(math.Exp(a+math.Log(math.Abs(s))), s)
+}
+
+// logExpm1 returns ln(eˣ − 1) for x > 0, also where eˣ overflows.
+func logExpm1(x float64) float64 {
+	if x > 1 {
+		return x + math.Log(-math.Expm1(-x))
+	}
+	return math.Log(math.Expm1(x))
+}
+
+// normalFloat reports whether x is a finite float64 of full precision:
+// neither ±Inf, NaN, 0 nor subnormal.
+func normalFloat(x float64) bool {
+	return math.Abs(x) >= 0x1p-1022 && math.Abs(x) <= math.MaxFloat64
 }
