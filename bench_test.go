@@ -118,20 +118,24 @@ func benchStep[T Float](b *testing.B, k *kernelSet[T], inputs, hidden, batch int
 // batch. The steps cycle through the minibatches of stepBenchRows random
 // rows (one minibatch if it is larger): a million steps on one row
 // (BenchmarkStepOverhead's batch 1 for 3 s) fitted it until the update
-// diverged.
+// diverged. A model of several targets takes cfg.Targets random targets
+// a row.
 func benchStepConfig[T Float](b *testing.B, k *kernelSet[T], cfg Config, batch int) {
-	inputs := cfg.Inputs
+	inputs, d := cfg.Inputs, max(cfg.Targets, 1)
 	m := mustModel[T](b, cfg)
 	m.k = k // before NewTrainer, whose optimizer takes the model's table
 	tr := mustTrainer(b, m, TrainConfig{BatchSize: batch, LearningRate: 1e-4})
 	batches := max(1, stepBenchRows/batch)
 	x, y := randomBatch[T](1, batches*batch, inputs)
+	if d > 1 {
+		y, _ = randomBatch[T](2, batches*batch, d)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := benchCPU(b)
 	for i := 0; i < b.N; i++ {
 		j := i % batches * batch
-		if _, err := tr.Step(x[j*inputs:(j+batch)*inputs], y[j:j+batch]); err != nil {
+		if _, err := tr.Step(x[j*inputs:(j+batch)*inputs], y[j*d:(j+batch)*d]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -151,6 +155,22 @@ func BenchmarkStep(b *testing.B) {
 					func(b *testing.B, k *kernelSet[float64]) { benchStep(b, k, s.inputs, s.hidden, batch) })
 			})
 		}
+	}
+}
+
+// BenchmarkStepMulti measures one Adam step of the UCI network (D = 13,
+// H = 50, dropout 0.1) with three targets, the multivariate t's loss,
+// at AutoFit's minibatch of 32, beside the same network with one target
+// (d1), so that a change to the joint loss can be weighed against a
+// whole step.
+func BenchmarkStepMulti(b *testing.B) {
+	for _, d := range []int{1, 3} {
+		cfg := Config{Inputs: 13, Hidden: []int{50}, Dropout: 0.1, Targets: d, Seed: 1}
+		b.Run(fmt.Sprintf("d%d", d), func(b *testing.B) {
+			benchTypes(b,
+				func(b *testing.B, k *kernelSet[float32]) { benchStepConfig(b, k, cfg, 32) },
+				func(b *testing.B, k *kernelSet[float64]) { benchStepConfig(b, k, cfg, 32) })
+		})
 	}
 }
 
