@@ -36,18 +36,36 @@ func mvtPackedLen(d int) int { return d * (d + 1) / 2 }
 func mvtStandardize[T Float](z []float64, y, m, l []T) (lnSigma, sigma, r, lnDiag float64) {
 	d := len(y)
 	z, m = z[:d], m[:d]
-	big, lnDiag := mvtForward(z, y, m, l, 1)
+	var big float64
 	var e int // z holds L⁻¹(y − m)/2^e
-	if !(big <= math.MaxFloat64) {
+	for pass, f := 0, 1.0; ; pass++ {
+		big, lnDiag = 0, 0
+		for i := range z {
+			row := l[i*(i+1)/2 : i*(i+1)/2+i+1]
+			s := float64(y[i])*f - float64(m[i])*f
+			for j, v := range row[:i] {
+				s -= float64(v) * z[j]
+			}
+			z[i] = s / float64(row[i])
+			big = max(big, math.Abs(z[i]))
+			lnDiag += math.Log(float64(row[i]))
+		}
+		if big <= math.MaxFloat64 || pass == 1 {
+			break
+		}
+		// The substitution overflowed: solve once more for (y − m)/2^e,
+		// 2^e above every |y_i| and |m_i|, unless one is NaN or infinite.
 		var top float64
 		for i := range y {
 			top = max(top, math.Abs(float64(y[i])), math.Abs(float64(m[i])))
 		}
-		if top <= math.MaxFloat64 { // NaN and ±Inf in y or m stay as they are
-			_, e = math.Frexp(top)
-			big, _ = mvtForward(z, y, m, l, math.Ldexp(1, -e))
+		if !(top <= math.MaxFloat64) {
+			break
 		}
+		_, e = math.Frexp(top)
+		f = math.Ldexp(1, -e)
 	}
+	sigma = 1
 	if big >= 1 {
 		_, eb := math.Frexp(big)
 		f := math.Ldexp(1, -eb)
@@ -56,29 +74,14 @@ func mvtStandardize[T Float](z []float64, y, m, l []T) (lnSigma, sigma, r, lnDia
 		}
 		e += eb
 	}
-	sigma = math.Ldexp(1, e)
-	lnSigma = float64(e) * math.Ln2
+	if e != 0 {
+		sigma = math.Ldexp(1, e)
+		lnSigma = float64(e) * math.Ln2
+	}
 	for _, v := range z {
 		r += v * v
 	}
 	return lnSigma, sigma, r, lnDiag
-}
-
-// mvtForward writes L⁻¹(y − m)·f into z by forward substitution, f a
-// power of two applied to y and m first, so that y·f − m·f cannot
-// overflow, and returns the largest |z_i| (NaN if any is) and Σ ln L_ii.
-func mvtForward[T Float](z []float64, y, m, l []T, f float64) (big, lnDiag float64) {
-	for i := range z {
-		row := l[i*(i+1)/2 : i*(i+1)/2+i+1]
-		s := float64(y[i])*f - float64(m[i])*f
-		for j, v := range row[:i] {
-			s -= float64(v) * z[j]
-		}
-		z[i] = s / float64(row[i])
-		big = max(big, math.Abs(z[i]))
-		lnDiag += math.Log(float64(row[i]))
-	}
-	return big, lnDiag
 }
 
 // mvtLog1pQ returns ln(1 + q/ν) for q = σ²r, without overflow: log1p(q/ν)
