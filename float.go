@@ -14,3 +14,9 @@ func finite(v float64) bool { return math.Abs(v) <= math.MaxFloat64 }
 
 // positiveFinite reports whether v is finite and above 0.
 func positiveFinite(v float64) bool { return v > 0 && v <= math.MaxFloat64 }
+
+// normalFloat reports whether x is a finite float64 of full precision:
+// neither ±Inf, NaN, 0 nor subnormal.
+func normalFloat(x float64) bool {
+	return math.Abs(x) >= 0x1p-1022 && math.Abs(x) <= math.MaxFloat64
+}

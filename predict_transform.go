@@ -124,9 +124,3 @@ func logExpm1(x float64) float64 {
 	}
 	return math.Log(math.Expm1(x))
 }
-
-// normalFloat reports whether x is a finite float64 of full precision:
-// neither ±Inf, NaN, 0 nor subnormal.
-func normalFloat(x float64) bool {
-	return math.Abs(x) >= 0x1p-1022 && math.Abs(x) <= math.MaxFloat64
-}
