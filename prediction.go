@@ -161,7 +161,18 @@ func (p Prediction) LogPDF(y float64) float64 {
 	if p.Loss.gaussian() {
 		return normal{p.Mean, p.Var}.logPDF(y)
 	}
-	return p.Prior().LogPredictive(y)
+	g := p.Prior()
+	if s := g.sigma(); s > math.MaxFloat64 && g.valid() {
+		// σ overflows where the t's scale need not (a
+		// MultiPrediction.Marginal of a huge scale with many degrees of
+		// freedom; Predict refuses it): the t's density from its scale,
+		// as a mixture's member's.
+		c := p.component()
+		var d studentTDist
+		d.set(c.DoF)
+		return c.logDensity(&d, y)
+	}
+	return g.LogPredictive(y)
 }
 
 // Interval returns the central predictive interval holding probability
