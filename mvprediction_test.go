@@ -450,3 +450,33 @@ func TestMarginalOfAHugeScaleWithManyDoF(t *testing.T) {
 		}
 	}
 }
+
+// TestMarginalLogPDFFarOut: the log density of a single network's
+// marginal, a t of ν degrees of freedom and squared scale S, at a y so
+// many scales out that (y − m)/√(2σ) overflows (S = 10⁻³⁰⁰, y − m up to
+// 10³⁰⁰: 10⁴⁵⁰ scales), is the closed form
+// lnΓ((ν+1)/2) − lnΓ(ν/2) − ½·ln(νπS) − ((ν+1)/2)·ln(1 + (y−m)²/(νS)),
+// the last logarithm taken as 2·ln|y − m| − ln(νS) where its argument
+// overflows (exact to 10⁻³⁰⁰ relative there). It was −Inf. Tolerance
+// 1e-13 relative: values of magnitude 10³ to 10⁴ from a few logarithms.
+func TestMarginalLogPDFFarOut(t *testing.T) {
+	for _, nu := range []float64{2.5, 5, 40} {
+		const m = 1.0
+		s := 1e-300
+		p := handMulti(t, 2, []float64{m, 2}, []float64{1e-150, 0.3, 1}, []float64{nu}, 1)
+		q := p.Marginal(0)
+		for _, y := range []float64{1e300, -1e300, 1e-100, m + 1e-140} {
+			r := math.Abs(y - m)
+			lnTail := math.Log1p(r * r / (nu * s))
+			if math.IsInf(r*r/(nu*s), 1) {
+				lnTail = 2*math.Log(r) - math.Log(nu*s)
+			}
+			lg1, _ := math.Lgamma((nu + 1) / 2)
+			lg0, _ := math.Lgamma(nu / 2)
+			want := lg1 - lg0 - 0.5*math.Log(nu*math.Pi*s) - (nu+1)/2*lnTail
+			if got := q.LogPDF(y); !(math.Abs(got-want) <= 1e-13*math.Abs(want)) {
+				t.Errorf("ν = %v, y = %v: LogPDF %v, want %v", nu, y, got, want)
+			}
+		}
+	}
+}

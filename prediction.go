@@ -162,11 +162,14 @@ func (p Prediction) LogPDF(y float64) float64 {
 		return normal{p.Mean, p.Var}.logPDF(y)
 	}
 	g := p.Prior()
-	if s := g.sigma(); s > math.MaxFloat64 && g.valid() {
+	if s := g.sigma(); g.valid() && !(s <= math.MaxFloat64 && !math.IsInf((y-p.Mean)/math.Sqrt(2*s), 0)) {
 		// σ overflows where the t's scale need not (a
 		// MultiPrediction.Marginal of a huge scale with many degrees of
-		// freedom; Predict refuses it): the t's density from its scale,
-		// as a mixture's member's.
+		// freedom; Predict refuses it), or y lies so many scales out that
+		// NormalGamma.LogPredictive's (y − m)/√(2σ) overflows (10³⁰⁰ at a
+		// scale of 10⁻¹⁵⁰), where it gave −Inf for a finite density: the
+		// t's density from its scale, as a mixture's member's, formed in
+		// logarithms there.
 		c := p.component()
 		var d studentTDist
 		d.set(c.DoF)
