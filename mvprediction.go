@@ -264,8 +264,8 @@ func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
 // transforms it is the density in original units, that of z = g(y) times
 // the Jacobian Π_j g′_j(y_j) (1/y_j for each logged target), so that a
 // mean negative log density is in y's units; −Inf for a y outside a
-// transform's domain (a logged target ≤ 0). It allocates nothing. A y of
-// the wrong length, or holding NaN, gives NaN.
+// transform's domain (a logged target ≤ 0) or with an infinite entry. It
+// allocates nothing. A y of the wrong length, or holding NaN, gives NaN.
 func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
@@ -313,23 +313,23 @@ func (p *MultiPrediction) mixLog(member func(k int) float64) float64 {
 // √((y − m)ᵀ Σ̃⁻¹ (y − m)). Where the predictive is the corrected Gaussian
 // N(m, Σ̃), its square is chi-square with d degrees of freedom. Under
 // target transforms it is the distance of z = g(y), where the model is
-// the t, and +Inf for a y outside a transform's domain. A y of the wrong
-// length gives NaN.
+// the t, and +Inf for a y outside a transform's domain or with an
+// infinite entry. A y of the wrong length, or holding NaN, gives NaN.
 func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
 	}
 	var buf [maxTargets]float64
-	y, _, ok := p.toModeled(y, &buf)
+	zy, _, ok := p.toModeled(y, &buf)
 	if !ok {
-		return math.Inf(1)
+		return -outsideDensity(y) // +Inf, or NaN for a y holding NaN
 	}
 	var z [maxTargets]float64
 	if p.members == 1 { // Σ̃ = S/c: its factor is L/√c
-		_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
+		_, sigma, r, _ := mvtStandardize(z[:p.d], zy, p.loc, p.chol)
 		return sigma * math.Sqrt(r*p.corr[0])
 	}
-	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.mean, p.corrChol)
+	_, sigma, r, _ := mvtStandardize(z[:p.d], zy, p.mean, p.corrChol)
 	return sigma * math.Sqrt(r)
 }
 
@@ -520,16 +520,23 @@ func (p *MultiPrediction) checkRegion(y []float64, prob float64) error {
 // toModeled returns the target vector y (len(y) = Dim()) as the network
 // models it, z_j = g_j(y_j), in buf (y itself when no target is
 // transformed), the log of the Jacobian Σ_j ln g′_j(y_j), and false for
-// a y outside a transform's domain.
+// a y outside a transform's domain or with an infinite z_j: infinitely
+// far from the mean, of density 0, outside every region, where the
+// standardization of two infinite entries would give ∞ − ∞ = NaN.
 func (p *MultiPrediction) toModeled(y []float64, buf *[maxTargets]float64) (z []float64, logJac float64, ok bool) {
 	if !p.logged {
+		for _, v := range y {
+			if math.IsInf(v, 0) {
+				return y, 0, false
+			}
+		}
 		return y, 0, true
 	}
 	z, ok = buf[:len(y)], true
 	for j, v := range y {
 		var in bool
 		z[j], in = p.tr[j].forward(v)
-		ok = ok && in
+		ok = ok && in && !math.IsInf(z[j], 0)
 		logJac += p.tr[j].logJacobian(z[j])
 	}
 	return z, logJac, ok

@@ -480,3 +480,44 @@ func TestMarginalLogPDFFarOut(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiAtInfiniteTargets: a target vector with infinite entries lies
+// infinitely far from every predictive, the limit of |y| → ∞: Mahalanobis
+// and CalibratedMahalanobis +Inf, LogPDF and CalibratedLogPDF −Inf,
+// outside every region; with a NaN beside them, NaN. Two infinite
+// entries gave NaN (∞ − ∞ in the standardization), and the ensemble's
+// LogPDF at (+Inf, −Inf) NaN; SampleCalibrated draws such vectors where
+// its RegionNu is tiny.
+func TestMultiAtInfiniteTargets(t *testing.T) {
+	inf := math.Inf(1)
+	for _, members := range []int{1, 3} {
+		for _, nu := range []float64{5, inf} {
+			for _, logged := range []bool{false, true} {
+				p := handMulti(t, 2, []float64{1, 2, 0.5, 1.5, 0.8, 2.2}[:2*members],
+					[]float64{1, 0.3, 1, 1.1, 0.2, 0.9, 0.8, -0.1, 1.2}[:3*members], []float64{nu, nu, nu}[:members], 1.2)
+				p.regionNu = 4
+				if logged {
+					p.tr[1], p.logged = TransformLog, true
+				}
+				name := fmt.Sprintf("members %d, ν = %v, logged %v", members, nu, logged)
+				for _, y := range [][]float64{{inf, 1}, {1, inf}, {inf, inf}, {-inf, -inf}, {inf, -inf}, {-inf, inf}} {
+					in, err := p.Inside(y, 0.9)
+					cin, cerr := p.CalibratedInside(y, 0.9)
+					if m, cm := p.Mahalanobis(y), p.CalibratedMahalanobis(y); m != inf || cm != inf {
+						t.Errorf("%s, y = %v: Mahalanobis %v, calibrated %v, want +Inf", name, y, m, cm)
+					}
+					if l, cl := p.LogPDF(y), p.CalibratedLogPDF(y); l != -inf || cl != -inf {
+						t.Errorf("%s, y = %v: LogPDF %v, calibrated %v, want −Inf", name, y, l, cl)
+					}
+					if in || cin || err != nil || cerr != nil {
+						t.Errorf("%s, y = %v: inside %v, %v (%v, %v), want outside", name, y, in, cin, err, cerr)
+					}
+				}
+				y := []float64{math.NaN(), inf}
+				if m, l := p.Mahalanobis(y), p.LogPDF(y); !math.IsNaN(m) || !math.IsNaN(l) {
+					t.Errorf("%s, y = %v: Mahalanobis %v, LogPDF %v, want NaN", name, y, m, l)
+				}
+			}
+		}
+	}
+}
