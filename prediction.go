@@ -169,8 +169,9 @@ func (p Prediction) LogPDF(y float64) float64 {
 		// NormalGamma.LogPredictive's (y − m)/√(2σ) overflows (10³⁰⁰ at a
 		// scale of 10⁻¹⁵⁰), where it gave −Inf for a finite density: the
 		// t's density from its scale, as a mixture's member's, formed in
-		// logarithms there.
-		c := p.component()
+		// logarithms there (p.component's, built here: crps.go, which
+		// holds that, refers to this file).
+		c := Component{p.Mean, g.scale(), 2 * p.Alpha}
 		var d studentTDist
 		d.set(c.DoF)
 		return c.logDensity(&d, y)
