@@ -264,8 +264,8 @@ func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
 // transforms it is the density in original units, that of z = g(y) times
 // the Jacobian Π_j g′_j(y_j) (1/y_j for each logged target), so that a
 // mean negative log density is in y's units; −Inf for a y outside a
-// transform's domain (a logged target ≤ 0). It allocates nothing. A y of
-// the wrong length, or holding NaN, gives NaN.
+// transform's domain (a logged target ≤ 0) or with an infinite entry. It
+// allocates nothing. A y of the wrong length, or holding NaN, gives NaN.
 func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
@@ -313,23 +313,23 @@ func (p *MultiPrediction) mixLog(member func(k int) float64) float64 {
 // √((y − m)ᵀ Σ̃⁻¹ (y − m)). Where the predictive is the corrected Gaussian
 // N(m, Σ̃), its square is chi-square with d degrees of freedom. Under
 // target transforms it is the distance of z = g(y), where the model is
-// the t, and +Inf for a y outside a transform's domain. A y of the wrong
-// length gives NaN.
+// the t, and +Inf for a y outside a transform's domain or with an
+// infinite entry. A y of the wrong length, or holding NaN, gives NaN.
 func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
 	}
 	var buf [maxTargets]float64
-	y, _, ok := p.toModeled(y, &buf)
+	zy, _, ok := p.toModeled(y, &buf)
 	if !ok {
-		return math.Inf(1)
+		return -outsideDensity(y) // +Inf, or NaN for a y holding NaN
 	}
 	var z [maxTargets]float64
 	if p.members == 1 { // Σ̃ = S/c: its factor is L/√c
-		_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.loc, p.chol)
+		_, sigma, r, _ := mvtStandardize(z[:p.d], zy, p.loc, p.chol)
 		return sigma * math.Sqrt(r*p.corr[0])
 	}
-	_, sigma, r, _ := mvtStandardize(z[:p.d], y, p.mean, p.corrChol)
+	_, sigma, r, _ := mvtStandardize(z[:p.d], zy, p.mean, p.corrChol)
 	return sigma * math.Sqrt(r)
 }
 
@@ -369,7 +369,9 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // univariate t with the same ν, location m_i and squared scale S_ii;
 // Prediction holds it as Alpha = ν/2 (2α degrees of freedom),
 // Nu = 1 (the normal-Wishart κ, fixed by convention, as it has no head)
-// and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii. VarCorrected is
+// and Beta = S_ii·ν/4, so that β(ν+1)/(να) = S_ii (where S_ii·ν/4
+// overflows, Nu is the power of two κ that keeps Beta = S_ii·ν·κ/(2(1+κ))
+// finite, the same t). VarCorrected is
 // RegionScale()·CovCorrected(i, i)·k, the d-dimensional correction
 // S_ii/c_d(ν) (not the one-dimensional A(α)) times the joint region's
 // calibration scale, and k = (t_ν(0.975)/z(0.975))² for the calibrated
@@ -412,6 +414,11 @@ func (p *MultiPrediction) marginal(i int) Prediction {
 		q.Members = 1
 		if p.loss == LossGCP { // t variance ν/(ν−2)·β(ν_κ+1)/(ν_κ·α) = Var with ν_κ = 1, α = ν/2
 			q.Beta = q.Var * (q.Alpha - 1) / 2
+			if math.IsInf(q.Beta, 1) { // β = Var·(α−1)·κ/(1+κ) for a smaller κ
+				k := farKappa(q.Var, q.Alpha-1)
+				q.Nu = math.Ldexp(1, -k)
+				q.Beta = scaledProduct(q.Var, q.Alpha-1, k) / (1 + q.Nu)
+			}
 		}
 		q.VarEpistemic, q.Disagreement = p.CovEpistemic(i, i), p.dis[i]
 		q.VarAleatoric = q.Var - q.VarEpistemic
@@ -426,12 +433,56 @@ func (p *MultiPrediction) marginal(i int) Prediction {
 			q.Components[k] = Component{Mean: p.loc[k*p.d+i], Scale: math.Sqrt(s), DoF: nu}
 		}
 	}
+	if math.IsInf(q.Beta, 1) {
+		p.farMarginalPrior(i, &q)
+	}
 	q.VarEpistemic = p.CovEpistemic(i, i)
 	q.VarAleatoric = q.Var - q.VarEpistemic
 	if p.members > 1 {
 		q.Disagreement = p.dis[i]
 	}
 	return q
+}
+
+// The marginal's normal-gamma holds the t's squared scale S_ii as
+// β(κ+1)/(κα), α = ν/2, with the pseudo-count κ (Prediction.Nu) 1 by
+// convention: β = S_ii·ν/4. That overflows where S_ii·ν/4 does while both
+// are finite (a huge scale with many degrees of freedom: S_ii = 10³⁰⁰ at
+// ν = 10¹⁰), and every interval, quantile, CDF, density and CRPS of the
+// marginal then came out ±Inf, 0.5 or −Inf. Any κ gives the same t, with
+// β = S_ii·α·κ/(1+κ): there κ is the power of two 2⁻ᵏ that brings β
+// back below 2¹⁰⁰⁰ (and NormalGamma's scale is formed without the
+// overflowing σ = S_ii·α). Only where S_ii·ν is beyond 2²⁰²³ (both
+// beyond 10³⁰⁴) does β stay +Inf.
+
+// farMarginalPrior sets β and κ of the marginal q of target i, whose β
+// at κ = 1 overflowed (a single network's or an unweighted ensemble's,
+// β the members' mean).
+func (p *MultiPrediction) farMarginalPrior(i int, q *Prediction) {
+	k := 0
+	for m, nu := range p.nu {
+		k = max(k, farKappa(p.memberScale(m, i, i), nu))
+	}
+	q.Nu, q.Beta = math.Ldexp(1, -k), 0
+	for m, nu := range p.nu { // β = S·ν·κ/(2(1+κ)), over the members
+		q.Beta += scaledProduct(p.memberScale(m, i, i), nu, k) / (2 * (1 + q.Nu)) / float64(p.members)
+	}
+}
+
+// farKappa returns the k ≤ 1023 for which a·b·2⁻ᵏ, a and b positive and
+// finite, is below 2¹⁰⁰², and 0 where a·b is.
+func farKappa(a, b float64) int {
+	return min(1023, max(0, math.Ilogb(a)+math.Ilogb(b)-1000))
+}
+
+// scaledProduct returns a·b·2⁻ᵏ, the power of two applied to the larger
+// factor, so that neither it nor the product overflows or underflows on
+// the way.
+func scaledProduct(a, b float64, k int) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	return math.Ldexp(a, -k) * b
 }
 
 // regionMarginalFactor returns (t_ν(0.975)/z(0.975))², the factor on the
@@ -469,16 +520,23 @@ func (p *MultiPrediction) checkRegion(y []float64, prob float64) error {
 // toModeled returns the target vector y (len(y) = Dim()) as the network
 // models it, z_j = g_j(y_j), in buf (y itself when no target is
 // transformed), the log of the Jacobian Σ_j ln g′_j(y_j), and false for
-// a y outside a transform's domain.
+// a y outside a transform's domain or with an infinite z_j: infinitely
+// far from the mean, of density 0, outside every region, where the
+// standardization of two infinite entries would give ∞ − ∞ = NaN.
 func (p *MultiPrediction) toModeled(y []float64, buf *[maxTargets]float64) (z []float64, logJac float64, ok bool) {
 	if !p.logged {
+		for _, v := range y {
+			if math.IsInf(v, 0) {
+				return y, 0, false
+			}
+		}
 		return y, 0, true
 	}
 	z, ok = buf[:len(y)], true
 	for j, v := range y {
 		var in bool
 		z[j], in = p.tr[j].forward(v)
-		ok = ok && in
+		ok = ok && in && !math.IsInf(z[j], 0)
 		logJac += p.tr[j].logJacobian(z[j])
 	}
 	return z, logJac, ok

@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -353,6 +354,168 @@ func TestMultiLogCovAndCorrAtExtremes(t *testing.T) {
 				}
 				if got := p.Corr(0, 0); got != 1 {
 					t.Errorf("%s %v at m = %g: Corr(0, 0) = %v", r.kind, a, m, got)
+				}
+			}
+		}
+	}
+}
+
+// TestMarginalOfAHugeScaleWithManyDoF: a marginal whose β = S_ii·ν/4
+// overflows while S_ii and ν are finite answers as the same marginal
+// scaled down by a power of two c does, scaled back: Mean, quantiles and
+// interval bounds times c, Var and VarCorrected times c², the CDF at c·y
+// the CDF at y, the log density at c·y that at y less ln c, the CRPS times
+// c (the t is a location-scale family, and a power of two scales
+// exactly). Before its fix the marginal at S_ii = 2¹⁰⁰⁰·O(1) and ν = 10¹⁰
+// had β = +Inf, intervals (−Inf, +Inf), CDF 0.5, LogPDF −Inf and CRPS
+// +Inf. For single networks, a three-member ensemble, and a conditional
+// of that ensemble (its marginal, a moment-matched t, the β of
+// Var·(α−1)/2). Tolerances: 1e-13 relative for what the scale forms (its
+// square root taken in two factors where σ overflows, a few roundings
+// apart), 1e-14 absolute for the CDF, 1e-11 absolute for log densities
+// of magnitude up to 700 (ln c and ν-sized terms cancel), 1e-9 relative
+// for an ensemble's CRPS, integrated to 1e-10 per side; for the
+// conditional at least 1e-12, its members' weights being formed from log
+// densities of magnitude 700 (measured 4e-14 relative on its Mean).
+func TestMarginalOfAHugeScaleWithManyDoF(t *testing.T) {
+	build := func(c float64, members int, nu float64) *MultiPrediction {
+		loc := []float64{0.3, -1, 0.5, 0.2, -0.4, 1.1}[:2*members]
+		chol := []float64{1.2, 0.4, 0.9, 1.1, -0.3, 1.3, 0.8, 0.5, 1}[:3*members]
+		nus := []float64{nu, 0.7 * nu, 1.3 * nu}[:members]
+		for i := range loc {
+			loc[i] *= c
+		}
+		for i := range chol {
+			chol[i] *= c
+		}
+		return handMulti(t, 2, loc, chol, nus, 1.1)
+	}
+	for _, cs := range []struct{ k, nu float64 }{{500, 1e10}, {500, 1e20}, {480, 1e150}, {20, 1e300}} {
+		c := math.Ldexp(1, int(cs.k))
+		for _, members := range []int{1, 3} {
+			small, big := build(1, members, cs.nu), build(c, members, cs.nu)
+			pairs := [][2]Prediction{{small.Marginal(1), big.Marginal(1)}}
+			if members > 1 {
+				var cs, cb MultiPrediction
+				if err := small.Conditional(&cs, []int{0}, []float64{0.1}); err != nil {
+					t.Fatal(err)
+				}
+				if err := big.Conditional(&cb, []int{0}, []float64{0.1 * c}); err != nil {
+					t.Fatal(err)
+				}
+				pairs = append(pairs, [2]Prediction{cs.Marginal(0), cb.Marginal(0)})
+			}
+			for n, pr := range pairs {
+				s, b := pr[0], pr[1]
+				name := fmt.Sprintf("c = 2^%v, ν = %v, members %d, case %d", cs.k, cs.nu, members, n)
+				if math.IsInf(s.Beta, 0) || math.IsInf(b.Beta, 0) || !(b.Nu > 0) {
+					t.Errorf("%s: β %v and %v, κ %v", name, s.Beta, b.Beta, b.Nu)
+				}
+				floor := 0.0
+				if n == 1 { // the members' weights from log densities of magnitude 700
+					floor = 1e-12
+				}
+				rel := func(what string, got, want, tol float64) {
+					if !(math.Abs(got-want) <= max(tol, floor)*math.Abs(want)) {
+						t.Errorf("%s: %s %v, want %v", name, what, got, want)
+					}
+				}
+				rel("Mean", b.Mean, c*s.Mean, 0)
+				rel("Var", b.Var, c*c*s.Var, 1e-15)
+				rel("VarCorrected", b.VarCorrected, c*c*s.VarCorrected, 1e-15)
+				for _, level := range []float64{0.5, 0.95, 0.999999} {
+					sl, sh, _ := s.Interval(level)
+					bl, bh, _ := b.Interval(level)
+					rel("interval's lower bound", bl, c*sl, 1e-13)
+					rel("interval's upper bound", bh, c*sh, 1e-13)
+				}
+				sq, _ := s.Quantile(0.9)
+				bq, _ := b.Quantile(0.9)
+				rel("Quantile(0.9)", bq, c*sq, 1e-13)
+				for _, z := range []float64{0, 1.3, -4, 30} {
+					y := s.Mean + z*math.Sqrt(s.Var)
+					if d := math.Abs(b.CDF(c*y) - s.CDF(y)); !(d <= max(1e-14, floor)) {
+						t.Errorf("%s: CDF at z = %v: %v, want %v", name, z, b.CDF(c*y), s.CDF(y))
+					}
+					if d := math.Abs(b.LogPDF(c*y) + math.Log(c) - s.LogPDF(y)); !(d <= 1e-11) {
+						t.Errorf("%s: LogPDF at z = %v: %v, want %v − ln c", name, z, b.LogPDF(c*y), s.LogPDF(y))
+					}
+					tol := 1e-13
+					if b.Members > 1 {
+						tol = 1e-9
+					}
+					rel(fmt.Sprintf("CRPS at z = %v", z), b.CRPS(c*y), c*s.CRPS(y), tol)
+				}
+			}
+		}
+	}
+}
+
+// TestMarginalLogPDFFarOut: the log density of a single network's
+// marginal, a t of ν degrees of freedom and squared scale S, at a y so
+// many scales out that (y − m)/√(2σ) overflows (S = 10⁻³⁰⁰, y − m up to
+// 10³⁰⁰: 10⁴⁵⁰ scales), is the closed form
+// lnΓ((ν+1)/2) − lnΓ(ν/2) − ½·ln(νπS) − ((ν+1)/2)·ln(1 + (y−m)²/(νS)),
+// the last logarithm taken as 2·ln|y − m| − ln(νS) where its argument
+// overflows (exact to 10⁻³⁰⁰ relative there). It was −Inf. Tolerance
+// 1e-13 relative: values of magnitude 10³ to 10⁴ from a few logarithms.
+func TestMarginalLogPDFFarOut(t *testing.T) {
+	for _, nu := range []float64{2.5, 5, 40} {
+		const m = 1.0
+		s := 1e-300
+		p := handMulti(t, 2, []float64{m, 2}, []float64{1e-150, 0.3, 1}, []float64{nu}, 1)
+		q := p.Marginal(0)
+		for _, y := range []float64{1e300, -1e300, 1e-100, m + 1e-140} {
+			r := math.Abs(y - m)
+			lnTail := math.Log1p(r * r / (nu * s))
+			if math.IsInf(r*r/(nu*s), 1) {
+				lnTail = 2*math.Log(r) - math.Log(nu*s)
+			}
+			lg1, _ := math.Lgamma((nu + 1) / 2)
+			lg0, _ := math.Lgamma(nu / 2)
+			want := lg1 - lg0 - 0.5*math.Log(nu*math.Pi*s) - (nu+1)/2*lnTail
+			if got := q.LogPDF(y); !(math.Abs(got-want) <= 1e-13*math.Abs(want)) {
+				t.Errorf("ν = %v, y = %v: LogPDF %v, want %v", nu, y, got, want)
+			}
+		}
+	}
+}
+
+// TestMultiAtInfiniteTargets: a target vector with infinite entries lies
+// infinitely far from every predictive, the limit of |y| → ∞: Mahalanobis
+// and CalibratedMahalanobis +Inf, LogPDF and CalibratedLogPDF −Inf,
+// outside every region; with a NaN beside them, NaN. Two infinite
+// entries gave NaN (∞ − ∞ in the standardization), and the ensemble's
+// LogPDF at (+Inf, −Inf) NaN; SampleCalibrated draws such vectors where
+// its RegionNu is tiny.
+func TestMultiAtInfiniteTargets(t *testing.T) {
+	inf := math.Inf(1)
+	for _, members := range []int{1, 3} {
+		for _, nu := range []float64{5, inf} {
+			for _, logged := range []bool{false, true} {
+				p := handMulti(t, 2, []float64{1, 2, 0.5, 1.5, 0.8, 2.2}[:2*members],
+					[]float64{1, 0.3, 1, 1.1, 0.2, 0.9, 0.8, -0.1, 1.2}[:3*members], []float64{nu, nu, nu}[:members], 1.2)
+				p.regionNu = 4
+				if logged {
+					p.tr[1], p.logged = TransformLog, true
+				}
+				name := fmt.Sprintf("members %d, ν = %v, logged %v", members, nu, logged)
+				for _, y := range [][]float64{{inf, 1}, {1, inf}, {inf, inf}, {-inf, -inf}, {inf, -inf}, {-inf, inf}} {
+					in, err := p.Inside(y, 0.9)
+					cin, cerr := p.CalibratedInside(y, 0.9)
+					if m, cm := p.Mahalanobis(y), p.CalibratedMahalanobis(y); m != inf || cm != inf {
+						t.Errorf("%s, y = %v: Mahalanobis %v, calibrated %v, want +Inf", name, y, m, cm)
+					}
+					if l, cl := p.LogPDF(y), p.CalibratedLogPDF(y); l != -inf || cl != -inf {
+						t.Errorf("%s, y = %v: LogPDF %v, calibrated %v, want −Inf", name, y, l, cl)
+					}
+					if in || cin || err != nil || cerr != nil {
+						t.Errorf("%s, y = %v: inside %v, %v (%v, %v), want outside", name, y, in, cin, err, cerr)
+					}
+				}
+				y := []float64{math.NaN(), inf}
+				if m, l := p.Mahalanobis(y), p.LogPDF(y); !math.IsNaN(m) || !math.IsNaN(l) {
+					t.Errorf("%s, y = %v: Mahalanobis %v, LogPDF %v, want NaN", name, y, m, l)
 				}
 			}
 		}

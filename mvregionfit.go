@@ -56,13 +56,20 @@ const (
 
 // fitRegion returns the maximum-likelihood scale s and degrees of freedom
 // ν (+Inf for the Gaussian) of the law s·d·F(d, ν) of the squared
-// Mahalanobis distances q, of targets with d values. With no rows, or
-// with distances that no such law fits (none positive and finite), it
-// returns 1 and +Inf, the uncalibrated Gaussian region.
+// Mahalanobis distances q, of targets with d values. A distance of +Inf
+// (one whose square overflowed) counts as MaxFloat64, the least it can
+// be, so that it weighs as a row at 10³⁰⁸ does: towards heavy tails. With
+// no rows, or with distances that no such law fits (none positive, or a
+// NaN), it returns 1 and +Inf, the uncalibrated Gaussian region. Where
+// the zero distances hold a share z of at least ν/(ν+d) at ν =
+// regionNuMin, no t of the searched ν fits either: the scale's equation
+// has no root at ν ≤ d·z/(1−z), and as ν falls towards that bound the
+// root s falls to 0 and the likelihood grows without bound, towards a
+// law no region can use. It then returns the Gaussian's scale mean(q)/d.
 func fitRegion(q []float64, d int) (s, nu float64) {
 	mean, pos := 0.0, 0
 	for _, v := range q {
-		mean += v / float64(len(q))
+		mean += min(v, math.MaxFloat64) / float64(len(q))
 		if v > 0 {
 			pos++
 		}
@@ -71,18 +78,15 @@ func fitRegion(q []float64, d int) (s, nu float64) {
 		return 1, math.Inf(1)
 	}
 	nu = math.Inf(1)
+	if float64(len(q)-pos) >= regionNuMin/(regionNuMin+float64(d))*float64(len(q)) {
+		return mean / float64(d), nu
+	}
 	best := regionProfile(q, d, nu, mean/float64(d))
 	lo, hi := math.Log(regionNuMin), math.Log(regionNuMax)
 	step := (hi - lo) / (regionNuSteps - 1)
 	bestK := -1
 	for k := range regionNuSteps {
 		v := math.Exp(lo + float64(k)*step)
-		// The scale's equation has no root where the zero distances alone
-		// hold a share of at least ν/(ν+d): the likelihood then grows
-		// without bound as s → 0, a law no region can use.
-		if float64(pos) <= float64(d)/(v+float64(d))*float64(len(q)) {
-			continue
-		}
 		if l := regionProfile(q, d, v, regionScaleAt(q, d, v, mean)); l > best {
 			best, bestK = l, k
 		}
@@ -110,6 +114,7 @@ func fitRegion(q []float64, d int) (s, nu float64) {
 func regionProfile(q []float64, d int, nu, s float64) float64 {
 	var tail float64
 	for _, v := range q {
+		v = min(v, math.MaxFloat64) // +Inf as fitRegion counts it
 		if math.IsInf(nu, 1) {
 			tail += v / (2 * s)
 		} else {
@@ -136,6 +141,7 @@ func regionScaleAt(q []float64, d int, nu, mean float64) float64 {
 		b := math.Exp(t) * nu
 		for _, x := range q {
 			if x > 0 { // not 0/0 where b underflows
+				x = min(x, math.MaxFloat64) // +Inf as fitRegion counts it
 				v += x / (b + x)
 				slope -= b * x / ((b + x) * (b + x))
 			}

@@ -3,6 +3,7 @@ package gcp
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gcpnet/gcp/internal/longtest"
@@ -182,5 +183,73 @@ func TestRegionScaleWithAFarOutlier(t *testing.T) {
 				t.Errorf("Q = %g, d = %d, ν = %v: s = %v, want %v", big, c.d, c.nu, got, want)
 			}
 		}
+	}
+}
+
+// TestFitRegionAtDegenerateDistances: on distances that no t of the
+// searched ν fits, fitRegion returns the documented fallbacks, and
+// otherwise a finite law, never NaN. The fallbacks' values are closed
+// forms: (1, +Inf) for no positive distance or a NaN; the Gaussian's
+// maximum-likelihood scale mean(q)/d where the zero distances hold a
+// share of at least ½/(½ + d), whose t likelihood has no maximum (it
+// returned s = 6.7e-8 at ν = 2.0000004 for {0, 0, 1}, d = 1, and 4.3e-8
+// at ν = 0.53 for 3000 draws of which 21% zero, d = 2); the Gaussian's,
+// too, for equal distances, lighter-tailed than any t's. A +Inf distance
+// counts as MaxFloat64 (it made the whole set fall back to (1, +Inf)):
+// the fit is that of the set with MaxFloat64, and a farther row gives a
+// heavier tail, ν(MaxFloat64) ≤ ν(1e300) ≤ ν(1e200).
+func TestFitRegionAtDegenerateDistances(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		q         []float64
+		d         int
+		wantS     float64
+		wantGauss bool
+	}{
+		{[]float64{0, 0, 1}, 1, 1.0 / 3, true},
+		{[]float64{0, 0, 1}, 2, 1.0 / 6, true},
+		{[]float64{0, 0, 1}, 5, 1.0 / 15, true},
+		{[]float64{0, 1, 2}, 5, 0.2, true}, // a third zero ≥ ½/5½
+		{[]float64{0}, 2, 1, true},
+		{[]float64{0, 0}, 3, 1, true},
+		{[]float64{math.NaN(), 1}, 2, 1, true},
+		{[]float64{2, 2, 2}, 1, 2, true},
+		{[]float64{2, 2, 2}, 5, 0.4, true},
+		{[]float64{inf, 1}, 2, 0, false},
+		{[]float64{inf, inf}, 2, 0, false},
+		{[]float64{math.MaxFloat64, 1, 1}, 3, 0, false},
+	} {
+		s, nu := fitRegion(c.q, c.d)
+		switch {
+		case c.wantGauss && (s != c.wantS || nu != inf):
+			t.Errorf("q = %v, d = %d: (%v, %v), want (%v, +Inf)", c.q, c.d, s, nu, c.wantS)
+		case !positiveFinite(s) || !(nu >= regionNuMin):
+			t.Errorf("q = %v, d = %d: (%v, %v), want a finite law", c.q, c.d, s, nu)
+		}
+	}
+	r := rand.New(rand.NewPCG(41, 42))
+	q := scaledFDraws(r, 3000, 2, 5, 1.7)
+	for _, share := range []float64{0.21, 0.25} {
+		z, mean := slices.Clone(q), 0.0
+		for i := range int(share * float64(len(z))) {
+			z[i] = 0
+		}
+		for _, v := range z {
+			mean += v / float64(len(z))
+		}
+		if s, nu := fitRegion(z, 2); s != mean/2 || nu != inf {
+			t.Errorf("%v zeros: (%v, %v), want the Gaussian's (%v, +Inf)", share, s, nu, mean/2)
+		}
+	}
+	far := func(v float64) (float64, float64) { return fitRegion(append(slices.Clone(q), v), 2) }
+	sInf, nuInf := far(inf)
+	sMax, nuMax := far(math.MaxFloat64)
+	s300, nu300 := far(1e300)
+	s200, nu200 := far(1e200)
+	if sInf != sMax || nuInf != nuMax {
+		t.Errorf("a row at +Inf: (%v, %v), want that at MaxFloat64 (%v, %v)", sInf, nuInf, sMax, nuMax)
+	}
+	if !(nuMax <= nu300 && nu300 <= nu200) || !positiveFinite(sMax) || !positiveFinite(s300) || !positiveFinite(s200) {
+		t.Errorf("a row at 1e200, 1e300, MaxFloat64: (%v, %v), (%v, %v), (%v, %v), want finite, ν falling", s200, nu200, s300, nu300, sMax, nuMax)
 	}
 }

@@ -27,7 +27,7 @@ func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
 	nu, nl := p.nu[k], mvtPackedLen(p.d)
 	f := 1.0
 	if !math.IsInf(nu, 1) {
-		f = math.Sqrt(nu / (2 * gammaVariate(r, nu/2))) // W = 2·Gamma(ν/2)
+		f = chiScale(r, nu)
 	}
 	drawGaussian(dst, p.loc[k*p.d:(k+1)*p.d], p.chol[k*nl:(k+1)*nl], f, r)
 	p.toOriginal(dst)
@@ -50,7 +50,7 @@ func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	}
 	f := math.Sqrt(p.regionScale)
 	if nu := p.regionNu; !math.IsInf(nu, 1) {
-		f *= math.Sqrt(nu / (2 * gammaVariate(r, nu/2)))
+		f *= chiScale(r, nu)
 	}
 	if p.members == 1 { // Σ̃ = LLᵀ/c
 		drawGaussian(dst, p.loc, p.chol, f/math.Sqrt(p.corr[0]), r)
@@ -96,13 +96,40 @@ func drawGaussian(x, m, l []float64, f float64, r *rand.Rand) {
 	}
 }
 
+// chiScale returns √(ν/W) for a draw W of the chi-square law of ν > 0
+// degrees of freedom from r, W = 2·Gamma(ν/2): the factor on a Gaussian
+// draw that makes it a t's. Below ν = 2 it is formed from ln W
+// (lnGammaVariate), since W itself underflows: at ν = 0.01 one draw of
+// Gamma(ν/2) in 41 is below 2⁻¹⁰⁷⁴, where √(ν/W) is beyond 10¹⁶⁰ but
+// mostly below 10³⁰⁸ (the law puts 8.1·10⁻⁴ of its draws beyond), and
+// the draw came out ±Inf. It is +Inf only where √(ν/W) is beyond
+// float64 itself.
+func chiScale(r *rand.Rand, nu float64) float64 {
+	if nu >= 2 {
+		return math.Sqrt(nu / (2 * gammaVariate(r, nu/2)))
+	}
+	return math.Exp((math.Log(nu/2) - lnGammaVariate(r, nu/2)) / 2)
+}
+
+// lnGammaVariate returns the logarithm of a draw of Gamma(shape, 1),
+// shape > 0, the draw's own below 1 (gammaVariate): there a draw of
+// shape + 1 times U^(1/shape), whose logarithm ln G + ln U/shape stays
+// finite where G·U^(1/shape) underflows (U < 2⁻¹⁰ at shape 0.01).
+func lnGammaVariate(r *rand.Rand, shape float64) float64 {
+	if shape < 1 {
+		return lnGammaVariate(r, shape+1) + math.Log(r.Float64())/shape
+	}
+	return math.Log(gammaVariate(r, shape))
+}
+
 // gammaVariate returns a draw of Gamma(shape, 1), shape > 0, by Marsaglia
 // and Tsang's method (ACM TOMS 26, 2000): for shape ≥ 1 a squeezed
 // rejection from a transformed normal, accepting over 95% of its
-// proposals; below 1 a draw of shape + 1 times U^(1/shape).
+// proposals; below 1 a draw of shape + 1 times U^(1/shape)
+// (lnGammaVariate).
 func gammaVariate(r *rand.Rand, shape float64) float64 {
 	if shape < 1 {
-		return gammaVariate(r, shape+1) * math.Pow(r.Float64(), 1/shape)
+		return math.Exp(lnGammaVariate(r, shape))
 	}
 	d := shape - 1.0/3
 	c := 1 / math.Sqrt(9*d)

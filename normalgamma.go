@@ -35,8 +35,16 @@ func (p NormalGamma) logSigma() float64 {
 	return logFull(p.Beta) + math.Log1p(p.Nu) - logFull(p.Nu)
 }
 
-// scale returns the predictive's scale s, s² = β(ν+1)/(να) = σ/α.
-func (p NormalGamma) scale() float64 { return math.Sqrt(p.sigma() / p.Alpha) }
+// scale returns the predictive's scale s, s² = β(ν+1)/(να) = σ/α: as
+// √(β/α)·√(1 + 1/ν) where σ itself overflows and s² need not (α and β
+// both huge, as a huge scale with many degrees of freedom gives,
+// MultiPrediction.Marginal).
+func (p NormalGamma) scale() float64 {
+	if s := p.sigma(); s <= math.MaxFloat64 {
+		return math.Sqrt(s / p.Alpha)
+	}
+	return math.Sqrt(p.Beta/p.Alpha) * math.Sqrt(1+1/p.Nu)
+}
 
 // valid reports whether ν, α and β are positive (which excludes NaN).
 func (p NormalGamma) valid() bool { return p.Nu > 0 && p.Alpha > 0 && p.Beta > 0 }

@@ -161,7 +161,22 @@ func (p Prediction) LogPDF(y float64) float64 {
 	if p.Loss.gaussian() {
 		return normal{p.Mean, p.Var}.logPDF(y)
 	}
-	return p.Prior().LogPredictive(y)
+	g := p.Prior()
+	if s := g.sigma(); g.valid() && !(s <= math.MaxFloat64 && !math.IsInf((y-p.Mean)/math.Sqrt(2*s), 0)) {
+		// σ overflows where the t's scale need not (a
+		// MultiPrediction.Marginal of a huge scale with many degrees of
+		// freedom; Predict refuses it), or y lies so many scales out that
+		// NormalGamma.LogPredictive's (y − m)/√(2σ) overflows (10³⁰⁰ at a
+		// scale of 10⁻¹⁵⁰), where it gave −Inf for a finite density: the
+		// t's density from its scale, as a mixture's member's, formed in
+		// logarithms there (p.component's, built here: crps.go, which
+		// holds that, refers to this file).
+		c := Component{p.Mean, g.scale(), 2 * p.Alpha}
+		var d studentTDist
+		d.set(c.DoF)
+		return c.logDensity(&d, y)
+	}
+	return g.LogPredictive(y)
 }
 
 // Interval returns the central predictive interval holding probability
