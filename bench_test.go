@@ -438,3 +438,25 @@ func BenchmarkMixtureQuantile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMixtureJump times the intervals of BenchmarkMixtureInterval's
+// levels on mixtures with a point member (jumpMixtures: the oes97 row, of
+// five DoF-2 members, and 20 members with one), whose CDF jumps by 1/K
+// within an ulp: the solver's way around the jump, beside the ordinary
+// mixtures' one evaluation per end.
+func BenchmarkMixtureJump(b *testing.B) {
+	levels := [...]float64{0.5, 0.8, 0.9, 0.95, 0.99}
+	for _, tc := range jumpMixtures() {
+		if tc.name != "oes97" && tc.name != "max-members" {
+			continue
+		}
+		c := tc.c
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				lo, hi := mixtureInterval(c, levels[i%len(levels)])
+				mixtureSink = lo + hi
+			}
+		})
+	}
+}

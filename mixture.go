@@ -74,9 +74,10 @@ const (
 	// what it was two steps before; the third is a bisection (see solve
 	// and bisect), which halves that span (at most 64 times), halves a
 	// bracket already within 1024 scales (at most about 50 times to the
-	// tolerance), tries a member mean (at most K times) or splits at 0
-	// (once): so 3·(64+50+20+1) < 420 steps always end the loop.
-	mixtureMaxSteps = 420
+	// tolerance), tries a member mean (at most K times) or the float64
+	// beside a narrow member's mean (at most 2K times), or splits at 0
+	// (once): so 3·(64+50+60+1) = 525 steps always end the loop.
+	mixtureMaxSteps = 525
 
 	// mixtureGuessMinDoF is the dof from which a member's quantile guess
 	// comes from the large-ν expansion; below it (w = ν/2 − ¼ < ¾) the
@@ -907,33 +908,43 @@ func neglected(b *[mixtureOrder + 2]float64, n int, tau float64) float64 {
 // the step t although its terms up to the series' order are too small to
 // show it: a member whose terms have not started to shrink by order N
 // (rate·|t| > N/2, or a pole within 2|t|), and whose density could grow to
-// its peak f(0)/scale on the way, changing F by up to |t|·L·peak, more than
-// relTol·F (with L = F/f: |t|·peak/f > relTol). Such a member (a narrow one
-// whose body lies within the step) makes the step a mere trial point.
+// its peak f(0)/scale on the way, changing F by up to |t|·L·peak. Such a
+// member (a narrow one whose body lies within the step) makes the step a
+// mere trial point.
 //
-// The logarithms of the comparison are taken only for a member whose terms
+// The change is weighed against the density of the members the series
+// resolves, f_res (their shares w, as local left them, times Σf): a change
+// ΔF moves the root by ΔF/f_res, so the member is hidden where
+// |t|·L·peak > relTol·L·f_res (relTol the tolerance in units of t).
+// Weighing it against Σf itself, as if F kept its slope, fails where the
+// member's own density is most of Σf: at the mean of a member far narrower
+// than the tolerance (a point mass in a trained ensemble, scale 1e-22 at
+// y = 3e4), F jumps by the member's weight within an ulp of y, so a step
+// of any t looks converged in y, while the root lies beyond the jump,
+// where only the other members carry F.
+//
+// The logarithms of the comparison are taken only if a member's terms
 // have not started to shrink, which is rare: most steps need none.
 func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 	at := math.Abs(t)
-	var lim float64 // ln(relTol/|t|·Σf), once a member needs it
-	limSet := false
+	rest := 0.0          // the resolved members' share of Σf
+	peak := math.Inf(-1) // the largest ln peak of the members it does not
 	for i := range mx.m {
 		m := &mx.m[i]
 		if !(m.entire*at > float64(l.order)/2 || m.pole*at > 0.5) {
+			rest += mx.e[i]
 			continue
 		}
-		if !limSet {
-			lnTotal := l.lnTotal
-			if l.total > 0 {
-				lnTotal = math.Log(l.total)
-			}
-			lim, limSet = math.Log(relTol/at)+lnTotal, true
-		}
-		if m.d.lnNorm-math.Log(m.c.Scale) > lim {
-			return true
-		}
+		peak = max(peak, m.d.lnNorm-math.Log(m.c.Scale))
 	}
-	return false
+	if math.IsInf(peak, -1) {
+		return false
+	}
+	lnTotal := l.lnTotal
+	if l.total > 0 {
+		lnTotal = math.Log(l.total)
+	}
+	return peak > math.Log(relTol/at)+lnTotal+math.Log(rest)
 }
 
 // solve returns the root of F(x) = q, F the lower tail mirrored if
@@ -944,8 +955,10 @@ func (mx *mixture) hidden(l *mixtureLocal, t, relTol float64) bool {
 // bracket, unless the last two steps, neither a bisection, left the
 // bracket's span in float64 order above half of what it was before them;
 // else bisect chooses the point. The loop ends when the bracket narrows to
-// the tolerance or to two neighbouring float64s (so a root beyond the
-// largest float64 gives ±Inf).
+// the tolerance or to two neighbouring float64s, and returns its end where
+// F ≥ q in y (hi, or lo mirrored), so that inside a jump of F the result
+// is the least float64 with F ≥ q; a bracket open at ±Inf returns its
+// midpoint (so a root beyond the largest float64 gives ±Inf).
 func (mx *mixture) solve(sign, q, x float64) float64 {
 	lo, hi := math.Inf(-1), math.Inf(1)
 	if !finite(x) {
@@ -981,7 +994,13 @@ func (mx *mixture) solve(sign, q, x float64) float64 {
 			sinceBisect++
 		}
 		if next == lo || next == hi || hi-lo <= mixtureStopTol*max(min(math.Abs(lo), math.Abs(hi)), mx.minScale) {
-			return lo/2 + hi/2
+			if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+				return lo/2 + hi/2
+			}
+			if sign > 0 {
+				return hi
+			}
+			return lo
 		}
 		x = next
 	}
@@ -996,7 +1015,14 @@ func (mx *mixture) solve(sign, q, x float64) float64 {
 // treated as that (smaller magnitudes cannot matter). A member mean inside
 // the bracket is preferred, the one nearest that midpoint: its body may hold
 // the root while being too narrow for the series at the ends to see it.
-// Each mean is tried at most once, as it then becomes an end.
+// Each mean is tried at most once, as it then becomes an end. Where an end
+// is the mean of a member narrower than the tolerance there, its CDF jumps
+// by the member's weight within the tolerance, and the root is often the
+// float64 beside the mean (the quantile of a probability inside the jump
+// of a point mass): that float64 is tried first, once on each side of the
+// mean, so that the bracket closes on the jump at once rather than after
+// some 40 halvings, and at the same float64 for every probability inside
+// the jump (quantiles stay monotone).
 func (mx *mixture) bisect(sign, lo, hi float64) float64 {
 	floor := mixtureStopTol * mx.minScale
 	var mid float64
@@ -1012,8 +1038,15 @@ func (mx *mixture) bisect(sign, lo, hi float64) float64 {
 	}
 	best, found := mid, false
 	for i := range mx.m {
-		if m := sign * mx.m[i].c.Mean; m > lo && m < hi && (!found || math.Abs(m-mid) < math.Abs(best-mid)) {
+		m := sign * mx.m[i].c.Mean
+		if m > lo && m < hi && (!found || math.Abs(m-mid) < math.Abs(best-mid)) {
 			best, found = m, true
+		}
+		if (m == lo || m == hi) && mx.m[i].c.Scale <= mixtureStopTol*max(math.Abs(m), mx.minScale) {
+			if m == lo {
+				return math.Nextafter(m, hi)
+			}
+			return math.Nextafter(m, lo)
 		}
 	}
 	return best
