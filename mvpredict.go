@@ -39,8 +39,19 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 		p.regionNu, p.conformal = r.nu, r.conformal
 	}
 	out := a.out[:l.outputs]
+	cm, cl := l.multiColumn(mvHeadMean, 0), l.multiColumn(mvHeadChol, 0)
 	for k := range members {
-		cm, cl := l.multiColumn(mvHeadMean, k), l.multiColumn(mvHeadChol, k)
+		// ν/(ν−2) from ν − 2 as the link gives it, floored as the one-target
+		// α − 1 is (linkFloor): huge but finite where ν rounds to 2, as
+		// training on gross outliers drives it. The Gaussian's ν = +Inf.
+		// First, as its heads are (multiForwardOutput).
+		p.nu[k], p.tfac[k] = math.Inf(1), 1
+		if l.multiNu() {
+			gap := max(softplus(float64(out[l.multiColumn(mvHeadNu, k)])), linkFloor)
+			p.nu[k] = mvNuMin + gap
+			p.tfac[k] = p.nu[k] / gap
+		}
+		p.corr[k] = mvtCorrectionCheb(d, p.nu[k])
 		loc, chol := p.loc[k*d:(k+1)*d], p.chol[k*nl:(k+1)*nl]
 		for i := range d {
 			loc[i] = m.ext.targets.means[i] + m.ext.targets.scales[i]*float64(out[cm+i])
@@ -53,16 +64,7 @@ func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) err
 				chol[o+j] = m.ext.targets.scales[i] * v
 			}
 		}
-		// ν/(ν−2) from ν − 2 as the link gives it, floored as the one-target
-		// α − 1 is (linkFloor): huge but finite where ν rounds to 2, as
-		// training on gross outliers drives it. The Gaussian's ν = +Inf.
-		p.nu[k], p.tfac[k] = math.Inf(1), 1
-		if l.multiNu() {
-			gap := max(softplus(float64(out[l.multiColumn(mvHeadNu, k)])), linkFloor)
-			p.nu[k] = mvNuMin + gap
-			p.tfac[k] = p.nu[k] / gap
-		}
-		p.corr[k] = mvtCorrectionCheb(d, p.nu[k])
+		cm, cl = cm+d, cl+nl
 	}
 	if !p.mix() {
 		return ErrNonFinite
@@ -79,7 +81,9 @@ func (p *MultiPrediction) mix() bool {
 	if p.members == 1 {
 		copy(p.mean, p.loc)
 		for i := range d {
-			if !finite(p.zCov(i, i)) || !finite(p.ZCovCorrected(i, i)) {
+			// zCov(i, i) and ZCovCorrected(i, i), from one S_ii.
+			s := p.memberScale(0, i, i)
+			if !finite(p.tfac[0]*s) || !finite(s/p.corr[0]) {
 				return false
 			}
 		}

@@ -80,8 +80,14 @@ type MultiPrediction struct {
 }
 
 // resize makes p hold d targets of members members, reusing its slices
-// where they are large enough.
+// where they are large enough. A p already of this shape keeps its
+// slices as they are, which only resize sets: a stream of predictions by
+// one model pays for their set-up once.
 func (p *MultiPrediction) resize(d, members int) {
+	p.weighted = false
+	if p.d == d && p.members == members {
+		return
+	}
 	grow := func(s []float64, n int) []float64 {
 		if cap(s) < n {
 			return make([]float64, n)
@@ -89,7 +95,7 @@ func (p *MultiPrediction) resize(d, members int) {
 		return s[:n]
 	}
 	nl := mvtPackedLen(d)
-	p.d, p.members, p.weighted = d, members, false
+	p.d, p.members = d, members
 	p.mean, p.nu, p.corr, p.tfac = grow(p.mean, d), grow(p.nu, members), grow(p.corr, members), grow(p.tfac, members)
 	p.spread, p.weight = grow(p.spread, d), grow(p.weight, members)
 	p.loc, p.chol = grow(p.loc, members*d), grow(p.chol, members*nl)
