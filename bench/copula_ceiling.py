@@ -482,6 +482,7 @@ def analyse(name, split, names, train, test_rows, nf, out, extra=None):
     rec["a_joint_nll"] = sum(nll.values())
     rec["joint_nll"] = float(evj["joint-NLL"])
     rec["joint_nll_cal"] = float(evj["joint-NLL-cal"]) if "joint-NLL-cal" in evj else None
+    rec["joint_cov95_cal"] = float(evj["joint-cov95-cal"])
     # the calibrated Gaussian marginals' NLL: eval's, and the scores' own (a check: they must agree)
     rec["a_nll_cal"] = nll_cal
     rec["a_joint_nll_cal"] = sum(nll_cal.values())
@@ -605,7 +606,7 @@ SUMMARY_KEYS = ["a_joint_nll", "a_joint_nll_cal", "a_joint_nll_cal_scores", "joi
                 "a_plus_hybrid_shrunk_t", "a_plus_const_t_minus_joint", "a_plus_hybrid_t_minus_joint",
                 "a_plus_hybrid_shrunk_t_minus_joint", "hybrid_minus_const_t", "hybrid_shrunk_minus_const_t",
                 "lambda_const_t", "lambda_hybrid_t", "cov95_const_t", "cov95_hybrid_t", "cov95_diag_t",
-                "t_pit_clamped_test", "G_const", "G_const_lambda0", "G_hybrid",
+                "t_pit_clamped_test", "joint_cov95_cal", "G_const", "G_const_lambda0", "G_hybrid",
                 "G_hybrid_shrunk", "G_self", "a_plus_const", "a_plus_hybrid", "a_plus_hybrid_shrunk",
                 "a_plus_const_minus_joint", "a_plus_hybrid_minus_joint", "a_plus_hybrid_shrunk_minus_joint",
                 "hybrid_minus_const", "hybrid_shrunk_minus_const", "lambda_const", "lambda_hybrid",
@@ -684,13 +685,17 @@ def main():
     ap.add_argument("--n", type=int, default=mb.FULL_SPLITS)
     ap.add_argument("--crossfit", type=int, default=0, help="cross-fit the training scores on the first K splits")
     ap.add_argument("--out", default=OUT)
+    ap.add_argument("--render-only", action="store_true", help="print the tables from the results file")
     args = ap.parse_args()
+    out = args.out if os.path.isabs(args.out) else os.path.join(ROOT, args.out)
+    records = load_jsonl(out, key=lambda r: r["dataset"])
+    if args.render_only:
+        tables([records[k] for k in sorted(records, key=mb.DATASETS.index)])
+        return
     os.environ["GOMAXPROCS"] = "1"
     os.makedirs(CACHE, exist_ok=True)
     exe = os.path.join(CACHE, "gcp")
     subprocess.run(["go", "build", "-o", exe, "./cmd/gcp"], cwd=ROOT, check=True)
-    out = args.out if os.path.isabs(args.out) else os.path.join(ROOT, args.out)
-    records = load_jsonl(out, key=lambda r: r["dataset"])
     with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
         for name in [s for s in args.datasets.split(",") if s]:
             records[name] = run_set(exe, name, args.n, args.crossfit, pool)
@@ -718,6 +723,42 @@ def render(rec):
         for k in ("lambda_const", "G_const", "lambda_hybrid", "G_hybrid_shrunk", "cov95_const",
                   "lambda_const_t", "G_const_t", "lambda_hybrid_t", "G_hybrid_shrunk_t"):
             print(f"  {k:36s} {fmt(rec['crossfit']['insample_same_splits'][k])} → {fmt(rec['crossfit']['summary'][k])}")
+
+
+def tables(recs):
+    """The report's markdown tables, one row per set (mean ± SE over the
+    splits; differences paired by split)."""
+    cols = [("(a) joint NLL", "a_joint_nll"), ("joint t", "joint_nll"), ("G_const", "G_const"),
+            ("λ const", "lambda_const"), ("G_hybrid", "G_hybrid"), ("G_hybrid_shrunk", "G_hybrid_shrunk"),
+            ("λ hybrid", "lambda_hybrid"), ("G_self", "G_self"), ("hybrid − const", "hybrid_minus_const"),
+            ("(a) − G_const", "a_plus_const"), ("… − joint t", "a_plus_const_minus_joint"),
+            ("(a) − G_hybrid − joint t", "a_plus_hybrid_minus_joint")]
+    tcols = [("G_const_t", "G_const_t"), ("λ", "lambda_const_t"), ("G_hybrid_t", "G_hybrid_t"),
+             ("G_hybrid_shrunk_t", "G_hybrid_shrunk_t"), ("λ", "lambda_hybrid_t"),
+             ("hybrid − const", "hybrid_minus_const_t"), ("(a) − G_const_t", "a_plus_const_t"),
+             ("… − joint t", "a_plus_const_t_minus_joint"), ("(a) − G_hybrid_t − joint t", "a_plus_hybrid_t_minus_joint"),
+             ("clamped rows", "t_pit_clamped_test")]
+    ccols = [("const", "cov95_const"), ("hybrid", "cov95_hybrid"), ("hybrid shrunk", "cov95_hybrid_shrunk"),
+             ("diagonal", "cov95_diag"), ("self", "cov95_self"), ("self diagonal", "cov95_self_diag"),
+             ("const (t scores)", "cov95_const_t"), ("hybrid (t)", "cov95_hybrid_t"), ("diagonal (t)", "cov95_diag_t"),
+             ("joint t's calibrated region (eval)", "joint_cov95_cal")]
+    for title, cs, src in (("Calibrated Gaussian scores", cols, "summary"), ("Student-t PIT scores", tcols, "summary"),
+                           ("95% region coverage, test rows", ccols, "summary")):
+        print(f"\n{title}\n\n| set | splits | " + " | ".join(c for c, _ in cs) + " |")
+        print("|" + " --- |" * (len(cs) + 2))
+        for r in recs:
+            s = r[src]
+            print(f"| {r['dataset']} | {r['n']} | " + " | ".join(fmt(s.get(k)) if k else "—" for _, k in cs) + " |")
+    cf = [r for r in recs if "crossfit" in r]
+    if cf:
+        keys = ["lambda_const", "G_const", "lambda_hybrid", "G_hybrid_shrunk", "lambda_const_t", "G_const_t",
+                "lambda_hybrid_t", "G_hybrid_shrunk_t"]
+        print("\nIn-sample → cross-fitted training scores (same splits)\n\n| set | splits | " + " | ".join(keys) + " |")
+        print("|" + " --- |" * (len(keys) + 2))
+        for r in cf:
+            c = r["crossfit"]
+            print(f"| {r['dataset']} | {len(c['splits'])} | " + " | ".join(
+                f"{fmt(c['insample_same_splits'].get(k))} → {fmt(c['summary'].get(k))}" for k in keys) + " |")
 
 
 if __name__ == "__main__":
