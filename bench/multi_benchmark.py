@@ -223,10 +223,10 @@ class Refused(Exception):
 TRAIN_FLAGS = []
 
 
-def gcp(exe, args, cwd):
+def gcp(exe, args, cwd, with_stderr=False):
     """Runs gcp with args in cwd (train with TRAIN_FLAGS added) and returns
-    its stdout; a failure raises Refused with gcp's last stderr line for
-    train, else stops the script."""
+    its stdout, or (stdout, stderr) with_stderr; a failure raises Refused
+    with gcp's last stderr line for train, else stops the script."""
     if args[0] == "train":
         args = [*args, *TRAIN_FLAGS]
     r = subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True)
@@ -235,7 +235,7 @@ def gcp(exe, args, cwd):
         if args[0] == "train":
             raise Refused(msg)
         sys.exit(f"gcp {' '.join(args)} failed with status {r.returncode}: {msg}")
-    return r.stdout
+    return (r.stdout, r.stderr) if with_stderr else r.stdout
 
 
 def grid_levels(d):
