@@ -402,11 +402,13 @@ func backward[T Float](k *kernelSet[T], l *layout, act Activation, p []T, a, d *
 func multiForwardOutput[T Float](k *kernelSet[T], l *layout, p, out []T, n int, in []T) {
 	h, ld := l.hidden[l.last()], l.width(l.last())
 	heads := l.layers[len(l.hidden):]
+	col := l.outputs // where the columns of the heads after c begin
 	for c := len(heads) - 1; c >= 0; c-- {
 		ly := heads[c]
+		col -= ly.blocks * ly.rows
 		for j := range ly.blocks {
 			b := c*l.members + j // the block of the last hidden layer
-			k.linearForward(n, ly.rows, ly.cols, in[b*h:], ld, blockW(p, ly, j), blockB(p, ly, j), out[l.multiColumn(c, j):], l.outputs, false)
+			k.linearForward(n, ly.rows, ly.cols, in[b*h:], ld, blockW(p, ly, j), blockB(p, ly, j), out[col+j*ly.rows:], l.outputs, false)
 		}
 	}
 }
