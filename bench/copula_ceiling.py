@@ -216,13 +216,7 @@ def betainc(a, b, x):
 def t_quantile(p, nu):
     if math.isinf(nu):
         return Z975 if p == 0.975 else None
-    lo, hi = 0.0, 1.0
-    while t_cdf(hi, nu) < p:
-        hi *= 2
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if t_cdf(mid, nu) < p else (lo, mid)
-    return (lo + hi) / 2
+    return mb.positive_quantile(lambda x: t_cdf(x, nu), p, 100)
 
 
 # ---- running gcp, cached -------------------------------------------------

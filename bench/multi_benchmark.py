@@ -305,15 +305,21 @@ def chi2_cdf(x, d):
     return math.exp(a * math.log(z) - z - math.lgamma(a)) * total
 
 
+def positive_quantile(cdf, p, steps=200):
+    """The p-quantile of a law on [0, ∞) with the CDF cdf, by bisection:
+    the upper end doubles from 1 until it holds p, then steps halvings."""
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < p:
+        hi *= 2
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
 def chi2_quantile(p, d):
     """The p-quantile of χ²_d, by bisection on chi2_cdf."""
-    lo, hi = 0.0, 1.0
-    while chi2_cdf(hi, d) < p:
-        hi *= 2
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if chi2_cdf(mid, d) < p else (lo, mid)
-    return (lo + hi) / 2
+    return positive_quantile(lambda x: chi2_cdf(x, d), p)
 
 
 DQ_COPIES = 20  # dequantized copies of each test row (lattice_spacing)
