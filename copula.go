@@ -184,3 +184,27 @@ func copulaIndependent(l []float64, j, d int) bool {
 	}
 	return true
 }
+
+// copulaScores writes into u (len(u) = len(y) = len(marg)) the normal
+// scores of the targets y under the marginal predictions marg, calibrated
+// or not (normalScore).
+func copulaScores(marg []Prediction, y []float64, calibrated bool, u []float64) {
+	for j := range u {
+		u[j] = normalScore(&marg[j], y[j], calibrated)
+	}
+}
+
+// copulaRegionDistance2 returns the squared distance of the targets y
+// that the calibrated and conformal regions of a copula model measure,
+// q̃ = ũᵀR⁻¹ũ of the calibrated marginals' scores ũ (R = LLᵀ, l packed):
+// in the targets as the marginals model them (z = g(y)) the Mahalanobis
+// distance under the corrected covariance Σ̃_ij = R_ij·√(Ṽ_i Ṽ_j), as
+// the joint t's calibrated region measures it. The recipe fits the
+// region's scale and ν (calibrateRegion) to these of rows the marginals
+// did not train on, and keeps their square roots as the conformal scores
+// (jointConformalScores).
+func copulaRegionDistance2(marg []Prediction, l, y []float64) float64 {
+	var u [maxTargets]float64
+	copulaScores(marg, y, true, u[:len(y)])
+	return copulaDistance2(l, u[:len(y)])
+}
