@@ -208,3 +208,124 @@ func copulaRegionDistance2(marg []Prediction, l, y []float64) float64 {
 	copulaScores(marg, y, true, u[:len(y)])
 	return copulaDistance2(l, u[:len(y)])
 }
+
+// copulaPrediction is what a MultiPrediction holds of the Gaussian
+// copula of one-target predictions: each target's marginal prediction,
+// as its one-target model predicts it, and R's packed factor, the
+// model's (shared, never changed). A zero copulaPrediction (nil chol) is
+// a MultiPrediction of the joint t.
+type copulaPrediction struct {
+	marg []Prediction
+	chol []float64
+}
+
+// on reports whether the prediction is the copula's.
+func (c *copulaPrediction) on() bool { return c.chol != nil }
+
+// corr returns R_ij.
+func (c *copulaPrediction) corr(i, j int) float64 {
+	li, lj := c.chol[i*(i+1)/2:], c.chol[j*(j+1)/2:]
+	var s float64
+	for k := range min(i, j) + 1 {
+		s += li[k] * lj[k]
+	}
+	return s
+}
+
+// cov returns R_ij·√(v_i·v_j), v_k the variance variance(&marg[k]), the
+// square roots apart so that the product stays within float64's range.
+func (c *copulaPrediction) cov(i, j int, variance func(*Prediction) float64) float64 {
+	if i == j {
+		return variance(&c.marg[i])
+	}
+	return c.corr(i, j) * math.Sqrt(variance(&c.marg[i])) * math.Sqrt(variance(&c.marg[j]))
+}
+
+// logPDF returns the copula's log density at y (len(y) = len(marg)),
+// Σ_j ln f_j(y_j) − ½ ln det R − ½ uᵀ(R⁻¹ − I)u, with f_j and the scores
+// u_j those of the calibrated marginals if calibrated: −Inf where a
+// marginal's density is 0 (an infinite y_j, one outside its transform's
+// domain) and NaN for a NaN y_j.
+func (c *copulaPrediction) logPDF(y []float64, calibrated bool) float64 {
+	var u [maxTargets]float64
+	var s float64
+	for j := range y {
+		p := &c.marg[j]
+		if calibrated {
+			s += p.CalibratedLogPDF(y[j])
+		} else {
+			s += p.LogPDF(y[j])
+		}
+		u[j] = normalScore(p, y[j], calibrated)
+	}
+	if math.IsNaN(s) || math.IsInf(s, -1) {
+		return s
+	}
+	return s + copulaLogDensity(c.chol, u[:len(y)])
+}
+
+// distance2 returns uᵀR⁻¹u of the targets y, u their scores under the
+// marginals, calibrated or not.
+func (c *copulaPrediction) distance2(y []float64, calibrated bool) float64 {
+	var u [maxTargets]float64
+	copulaScores(c.marg, y, calibrated, u[:len(y)])
+	return copulaDistance2(c.chol, u[:len(y)])
+}
+
+// members returns the most members of the marginals' mixtures.
+func (c *copulaPrediction) members() int {
+	k := 1
+	for j := range c.marg {
+		k = max(k, c.marg[j].Members)
+	}
+	return k
+}
+
+// disagreement returns the largest of the marginals' Disagreement.
+func (c *copulaPrediction) disagreement() float64 {
+	var s float64
+	for j := range c.marg {
+		s = max(s, c.marg[j].Disagreement)
+	}
+	return s
+}
+
+// modeledMean returns the location of marginal i in the target as its
+// model models it: ZMean under a transform, Mean otherwise.
+func (c *copulaPrediction) modeledMean(i int) float64 {
+	if c.marg[i].Transform != TransformNone {
+		return c.marg[i].ZMean
+	}
+	return c.marg[i].Mean
+}
+
+// modeledCorrected returns the calibrated variance of marginal i in the
+// target as its model models it: ZVarCorrected under a transform,
+// VarCorrected otherwise.
+func modeledCorrected(p *Prediction) float64 {
+	if p.Transform != TransformNone {
+		return p.ZVarCorrected
+	}
+	return p.VarCorrected
+}
+
+// quantiles maps the draw v of the normal scores to the targets in
+// place, y_j = F_j⁻¹(Φ(v_j)), F_j the calibrated marginal's CDF if
+// calibrated. The calibrated marginal is the Gaussian N(m_j, Ṽ_j) of the
+// target as its model models it (z_j = g_j(y_j)), whose F⁻¹(Φ(v)) is
+// m_j + √Ṽ_j·v, mapped back through g_j⁻¹: exact however far out v
+// lies. Otherwise Φ(v_j) is clamped to the float64s inside (0, 1), so
+// that a draw beyond Φ's resolution (v_j above about 8.3, where Φ rounds
+// to 1, a chance of 1e-16, or below −38.5) takes the marginal's most
+// extreme quantile there rather than failing.
+func (c *copulaPrediction) quantiles(v []float64, calibrated bool) {
+	for j, x := range v {
+		p := &c.marg[j]
+		if calibrated {
+			v[j] = p.Transform.invert(c.modeledMean(j) + math.Sqrt(modeledCorrected(p))*x)
+			continue
+		}
+		prob := 0.5 * math.Erfc(-x/math.Sqrt2)
+		v[j], _ = p.Quantile(min(max(prob, math.SmallestNonzeroFloat64), math.Nextafter(1, 0)))
+	}
+}

@@ -20,6 +20,9 @@ import (
 // SetFeatureNames returns ErrConfig.
 // It must not run beside prediction or any other method on m (see Model).
 func (m *Model[T]) SetFeatureNames(features []string, target string) error {
+	if m != nil && m.margins != nil {
+		return errCopula("SetFeatureNames")
+	}
 	if m == nil || m.lay == nil || m.ext.encoding != nil {
 		return fmt.Errorf("%w: the model is nil, was not built by New, or names its inputs by its encoding", ErrConfig)
 	}

@@ -98,6 +98,9 @@ func (m *Model[T]) SetInputBound(b float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
 	}
+	if m.margins != nil {
+		return errCopula("SetInputBound")
+	}
 	switch {
 	case b == 0:
 		m.ext.inputBound = 0 // not −0: the model has no bound

@@ -47,6 +47,9 @@ func (m *Model[T]) SetTargetTransforms(trs []TargetTransform) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
 	}
+	if m.margins != nil {
+		return errCopula("SetTargetTransforms")
+	}
 	if d := m.cfg.targets(); d < 2 || trs != nil && len(trs) != d {
 		return fmt.Errorf("%w: %d target transforms for a model of %d targets", ErrShape, len(trs), d)
 	}

@@ -76,6 +76,9 @@ func (r *RecordNotes) add(n fieldNote, c int) {
 // It returns ErrConfig for a nil model or encoding and an error wrapping
 // ErrShape for an encoding of another width; the model is then unchanged.
 func (m *Model[T]) SetEncoding(e *Encoding) error {
+	if m != nil && m.margins != nil {
+		return errCopula("SetEncoding")
+	}
 	if m == nil || m.lay == nil || e == nil {
 		return fmt.Errorf("%w: a nil encoding, or a model that is nil or was not built by New", ErrConfig)
 	}
@@ -136,6 +139,9 @@ func (m *Model[T]) columns() int {
 // a *FieldError for text in a numeric column (ErrNotNumber) or an
 // infinite number (ErrNonFinite). x is unspecified after an error.
 func (m *Model[T]) EncodeFields(x []T, fields []string, decimal byte) (RecordNotes, error) {
+	if m != nil && m.margins != nil {
+		return m.margins[0].EncodeFields(x, fields, decimal)
+	}
 	if m == nil || m.lay == nil {
 		return RecordNotes{}, fmt.Errorf("%w: a model that is nil or was not built by New", ErrConfig)
 	}
@@ -154,6 +160,9 @@ func (m *Model[T]) EncodeFields(x []T, fields []string, decimal byte) (RecordNot
 // EncodeFields, and ErrShape for a row that is not one of every
 // column's, or whose code is not an index of its column's Levels.
 func (m *Model[T]) EncodeRow(x []T, cols []TableColumn, i int, decimal byte) (RecordNotes, error) {
+	if m != nil && m.margins != nil {
+		return m.margins[0].EncodeRow(x, cols, i, decimal)
+	}
 	if m == nil || m.lay == nil {
 		return RecordNotes{}, fmt.Errorf("%w: a model that is nil or was not built by New", ErrConfig)
 	}
@@ -176,6 +185,9 @@ func (m *Model[T]) EncodeRow(x []T, cols []TableColumn, i int, decimal byte) (Re
 // wrapping ErrMissingColumn for a column r lacks, and ErrConfig for a
 // model without names or a nil r.
 func (m *Model[T]) EncodeRecord(x []T, r Record, decimal byte) (RecordNotes, error) {
+	if m != nil && m.margins != nil {
+		return m.margins[0].EncodeRecord(x, r, decimal)
+	}
 	switch {
 	case m == nil || m.lay == nil || m.ext.encoding == nil && m.featureNames == nil:
 		return RecordNotes{}, fmt.Errorf("%w: the model is nil, not built by New, or has no column names", ErrConfig)

@@ -36,6 +36,9 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
 	}
+	if m.margins != nil {
+		return errCopula("SetStandardization")
+	}
 	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
 		return ErrShape
 	}
