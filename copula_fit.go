@@ -92,7 +92,7 @@ func fitCopula(u []float64, n, d int) copulaFit {
 		}
 		l, _ := shrunkCholesky(sampleCorrelation(z, d, train), d, cvShrinkage(z, d, rest))
 		for _, i := range held {
-			fit.rowGain[i] = copulaLogDensityOf(l, z[i*d:(i+1)*d])
+			fit.rowGain[i] = copulaLogDensity(l, z[i*d:(i+1)*d])
 			fit.gain += fit.rowGain[i] / float64(n)
 		}
 	}
@@ -132,7 +132,7 @@ func cvShrinkage(z []float64, d int, folds [][]int) float64 {
 				continue
 			}
 			for _, i := range held {
-				score[k] += copulaLogDensityOf(l, z[i*d:(i+1)*d])
+				score[k] += copulaLogDensity(l, z[i*d:(i+1)*d])
 			}
 		}
 	}
@@ -238,24 +238,4 @@ func copulaCholesky(r []float64, d int) ([]float64, bool) {
 		}
 	}
 	return l, true
-}
-
-// copulaLogDensityOf returns the Gaussian copula's log density at the
-// normal scores z, −½ ln det R − ½ zᵀ(R⁻¹ − I)z, from R's packed lower
-// Cholesky factor l: with w = L⁻¹z, −Σ ln L_ii − ½(wᵀw − zᵀz).
-func copulaLogDensityOf(l, z []float64) float64 {
-	var w [maxTargets]float64
-	var lnDiag, ww, zz float64
-	for i, v := range z {
-		row := l[i*(i+1)/2 : i*(i+1)/2+i+1]
-		s := v
-		for j, a := range row[:i] {
-			s -= a * w[j]
-		}
-		w[i] = s / row[i]
-		lnDiag += math.Log(row[i])
-		ww += w[i] * w[i]
-		zz += v * v
-	}
-	return -lnDiag - (ww-zz)/2
 }

@@ -30,19 +30,6 @@ func gaussianScores(r []float64, d, n int, seed uint64) []float64 {
 	return u
 }
 
-// fromCholesky returns LLᵀ (dense d×d) of the packed lower factor l.
-func fromCholesky(l []float64, d int) []float64 {
-	r := make([]float64, d*d)
-	for a := range d {
-		for b := range d {
-			for k := range min(a, b) + 1 {
-				r[a*d+b] += l[a*(a+1)/2+k] * l[b*(b+1)/2+k]
-			}
-		}
-	}
-	return r
-}
-
 // logDet returns ln det of the dense d×d positive definite matrix r.
 func logDet(t *testing.T, r []float64, d int) float64 {
 	l, ok := copulaCholesky(r, d)
@@ -74,24 +61,6 @@ var truthR3 = []float64{
 	-0.3, 0.2, 1,
 }
 
-// TestCopulaLogDensityOfTwoTargets checks the copula's log density from
-// the Cholesky factor against its closed form for d = 2,
-// −½ ln(1−ρ²) − (ρ²(u₁² + u₂²) − 2ρu₁u₂)/(2(1−ρ²)).
-func TestCopulaLogDensityOfTwoTargets(t *testing.T) {
-	for _, rho := range []float64{-0.9, -0.2, 0, 0.5, 0.99} {
-		l, ok := copulaCholesky([]float64{1, rho, rho, 1}, 2)
-		if !ok {
-			t.Fatal(rho)
-		}
-		for _, u := range [][2]float64{{0, 0}, {1, -1}, {2.5, 0.3}, {-7, 6}} {
-			want := -0.5*math.Log(1-rho*rho) - (rho*rho*(u[0]*u[0]+u[1]*u[1])-2*rho*u[0]*u[1])/(2*(1-rho*rho))
-			if got := copulaLogDensityOf(l, u[:]); math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
-				t.Errorf("ρ %v, u %v: %v, want %v", rho, u, got, want)
-			}
-		}
-	}
-}
-
 // TestFitCopulaRecoversR draws 4000 rows of a Gaussian copula with a
 // known R (d = 3, correlations 0.6, −0.3, 0.2) and checks the fitted R
 // within 4 standard errors of a sample correlation, (1−ρ²)/√n, each row
@@ -106,7 +75,7 @@ func TestFitCopulaRecoversR(t *testing.T) {
 	if len(fit.chol) != mvtPackedLen(d) {
 		t.Fatalf("%d packed values, want %d", len(fit.chol), mvtPackedLen(d))
 	}
-	r := fromCholesky(fit.chol, d)
+	r := denseCorr(fit.chol, d)
 	for a := range d {
 		if math.Abs(r[a*d+a]-1) > 1e-12 {
 			t.Errorf("R[%d][%d] = %v, want 1", a, a, r[a*d+a])
@@ -214,7 +183,7 @@ func TestFitCopulaDegenerateScores(t *testing.T) {
 		{"two rows", base[:2*d], 2, d},
 	} {
 		fit := fitCopula(c.u, c.n, c.d)
-		r := fromCholesky(fit.chol, c.d)
+		r := denseCorr(fit.chol, c.d)
 		for i, v := range fit.chol {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				t.Fatalf("%s: chol[%d] = %v", c.name, i, v)
