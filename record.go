@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Record is one input row as text, by column name: what a program holds
@@ -75,9 +76,14 @@ func (r *RecordNotes) add(n fieldNote, c int) {
 // version 5) and names the model's features and target (FeatureNames).
 // It returns ErrConfig for a nil model or encoding and an error wrapping
 // ErrShape for an encoding of another width; the model is then unchanged.
+//
+// For a model whose law is the Gaussian copula of one-target models, e
+// names the targets joined by commas, as a model of several targets'
+// encoding does: each marginal takes e with its own target's name, and
+// the model answers for their encoding as it does for their features.
 func (m *Model[T]) SetEncoding(e *Encoding) error {
 	if m != nil && m.margins != nil {
-		return errCopula("SetEncoding")
+		return m.setCopulaEncoding(e)
 	}
 	if m == nil || m.lay == nil || e == nil {
 		return fmt.Errorf("%w: a nil encoding, or a model that is nil or was not built by New", ErrConfig)
@@ -97,6 +103,32 @@ func (m *Model[T]) SetEncoding(e *Encoding) error {
 		return nil
 	}
 	m.ext.encoding, m.featureNames, m.targetName = e, nil, e.target
+	return nil
+}
+
+// setCopulaEncoding is SetEncoding for a copula model m: e's target names
+// the model's d targets joined by commas, and each marginal takes e with
+// its own target's name (the model unchanged on error).
+func (m *Model[T]) setCopulaEncoding(e *Encoding) error {
+	if e == nil {
+		return fmt.Errorf("%w: a nil encoding", ErrConfig)
+	}
+	if e.Inputs() != m.cfg.Inputs {
+		return fmt.Errorf("%w: an encoding of %d inputs for a model of %d", ErrShape, e.Inputs(), m.cfg.Inputs)
+	}
+	names := strings.Split(e.target, ",")
+	if len(names) != len(m.margins) {
+		return fmt.Errorf("%w: an encoding of target %q for a model of %d targets", ErrConfig, e.target, len(m.margins))
+	}
+	margins := make([]*Model[T], len(m.margins))
+	for j, g := range m.margins {
+		margins[j] = g.Clone()
+		if err := margins[j].SetEncoding(newEncoding(names[j], e.columns)); err != nil {
+			return fmt.Errorf("target %d: %w", j, err)
+		}
+	}
+	m.margins = margins
+	m.deriveCopula()
 	return nil
 }
 
