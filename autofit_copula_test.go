@@ -1,10 +1,12 @@
 package gcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -170,5 +172,39 @@ func TestAutoFitLawsOptions(t *testing.T) {
 	ml.Loss = LossGaussianML
 	if _, res, err := AutoFit(ml, TrainConfig{}, x, y, copulaOptions()); err != nil || res.Law.Compared || res.Law.Law != LawJoint {
 		t.Errorf("ml: %+v, %v, want the joint network alone", res.Law, err)
+	}
+}
+
+// TestLawsCalibrateOnTheSameRows: the joint network's search and each
+// target's one-target search hold out the same rows, keep the same
+// calibration half of a large hold-out, and deal the rows into the same
+// calibration folds, so that both laws are calibrated and compared on the
+// same rows (autoFitLaws): on 300 rows (folds) and on 6,000 (a
+// calibration half).
+func TestLawsCalibrateOnTheSameRows(t *testing.T) {
+	for _, n := range []int{300, 6000} {
+		x, y := independentRows(5, n)
+		opt := copulaOptions()
+		joint, err := newSearch(context.Background(), Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range 2 {
+			one, err := newSearch(context.Background(), Config{Inputs: 1, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, column(y, 2, j), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(one.trainRows.indices(), joint.trainRows.indices()) || !slices.Equal(one.valRows.indices(), joint.valRows.indices()) ||
+				!slices.Equal(one.calRows.indices(), joint.calRows.indices()) {
+				t.Errorf("%d rows, target %d: the hold-out differs from the joint network's", n, j)
+			}
+			win := &candidate[float64]{hyper: hyper{lr: 1e-3, hidden: []int{4}}}
+			if fo, fj := one.newFolds(win, 1), joint.newFolds(win, 1); !slices.Equal(fo.fold, fj.fold) || !slices.Equal(fo.pooled.indices(), fj.pooled.indices()) {
+				t.Errorf("%d rows, target %d: the calibration folds differ from the joint network's", n, j)
+			}
+		}
+		if got := joint.calRows.len() > 0; got != (n == 6000) {
+			t.Errorf("%d rows: a calibration half %v", n, got)
+		}
 	}
 }
