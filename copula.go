@@ -265,10 +265,11 @@ func (c *copulaPrediction) logPDF(y []float64, calibrated bool) float64 {
 }
 
 // distance2 returns uᵀR⁻¹u of the targets y, u their scores under the
-// marginals, calibrated or not.
-func (c *copulaPrediction) distance2(y []float64, calibrated bool) float64 {
+// marginals' predictives (the calibrated region's distance is
+// copulaRegionDistance2's).
+func (c *copulaPrediction) distance2(y []float64) float64 {
 	var u [maxTargets]float64
-	copulaScores(c.marg, y, calibrated, u[:len(y)])
+	copulaScores(c.marg, y, false, u[:len(y)])
 	return copulaDistance2(c.chol, u[:len(y)])
 }
 

@@ -25,10 +25,11 @@ import (
 //
 // It cannot be trained, standardized or recalibrated as a whole:
 // NewTrainer, Calibrate, SetStandardization, SetVarScale, SetInputBound,
-// SetTargetTransforms, SetFeatureNames and SetEncoding return an error
-// wrapping ErrConfig (its marginals were trained and calibrated each by
-// the one-target recipe). SetCorrectedScale sets its calibrated region's
-// scale, as for the joint t.
+// SetTargetTransforms and SetFeatureNames return an error wrapping
+// ErrConfig (its marginals were trained and calibrated each by the
+// one-target recipe). SetEncoding gives each marginal the encoding with
+// its own target's name (record.go), and SetCorrectedScale sets its
+// calibrated region's scale, as for the joint t.
 
 // newCopulaModel returns the model of the Gaussian copula of the
 // one-target models margins (its targets in their order) with the
@@ -40,7 +41,8 @@ import (
 // conformal calibration of that distance (jointConformalScores of the
 // same rows; nil for none). The model holds margins as they are (not
 // copies) and a copy of corrChol. Each marginal must be a one-target
-// network model of the same Inputs, feature names and encoding, whose
+// network model of the same Inputs, feature names and encoding (its
+// other settings its own: the recipe searches each target's), whose
 // Config with Targets = d is valid (LossGCP or LossGaussianML, learned
 // α), with 2 ≤ d ≤ 16; R's factor finite, with a positive diagonal and
 // rows of norm 1 within 1e-12; regionScale positive and finite,
@@ -51,13 +53,13 @@ func newCopulaModel[T Float](margins []*Model[T], corrChol []float64, regionScal
 		return nil, fmt.Errorf("%w: a copula of %d marginals, want 2 to %d", ErrConfig, d, maxTargets)
 	}
 	for j, g := range margins {
-		switch {
-		case g == nil || g.lay == nil || g.margins != nil:
+		if g == nil || g.lay == nil || g.margins != nil {
 			return nil, fmt.Errorf("%w: marginal %d is nil, not built by New or a copula model", ErrConfig, j)
-		case g.cfg.targets() != 1:
-			return nil, fmt.Errorf("%w: marginal %d has %d targets, want 1", ErrConfig, j, g.cfg.targets())
-		case g.cfg.Inputs != margins[0].cfg.Inputs:
-			return nil, fmt.Errorf("%w: marginal %d has %d inputs, marginal 0 %d", ErrConfig, j, g.cfg.Inputs, margins[0].cfg.Inputs)
+		}
+		if err := copulaMarginConfig(g.cfg, margins[0].cfg.Inputs, d); err != nil {
+			return nil, fmt.Errorf("marginal %d: %w", j, err)
+		}
+		switch {
 		case !slices.Equal(g.featureNames, margins[0].featureNames):
 			return nil, fmt.Errorf("%w: marginal %d's feature names differ from marginal 0's", ErrConfig, j)
 		case !sameEncoding(g.ext.encoding, margins[0].ext.encoding):
@@ -75,15 +77,28 @@ func newCopulaModel[T Float](margins []*Model[T], corrChol []float64, regionScal
 	}
 	cfg := margins[0].cfg.withDefaults()
 	cfg.Targets = d
-	if err := cfg.validate(); err != nil {
-		return nil, fmt.Errorf("the first marginal's Config with Targets = %d: %w", d, err)
-	}
 	m := &Model[T]{cfg: cfg, k: kernelsFor[T](), margins: margins}
 	m.ext.copula = &copulaLaw{chol: append([]float64(nil), corrChol...)}
 	m.ext.region = &jointRegion{nu: regionNu, conformal: conformal}
 	m.corrScale = regionScale
 	m.deriveCopula()
 	return m, nil
+}
+
+// copulaMarginConfig reports, as an error wrapping ErrConfig, a Config c
+// that cannot be a marginal of a copula model of d targets and the given
+// inputs: one of other inputs, of several targets, or one whose Config
+// with Targets = d is not valid (a loss other than LossGCP and
+// LossGaussianML, a fixed α), as Config.validate says.
+func copulaMarginConfig(c Config, inputs, d int) error {
+	if c.Inputs != inputs || c.targets() != 1 {
+		return fmt.Errorf("%w: a marginal of %d inputs and %d targets, want %d inputs and one target", ErrConfig, c.Inputs, c.targets(), inputs)
+	}
+	c.Targets = d
+	if err := c.validate(); err != nil {
+		return fmt.Errorf("a marginal's Config with Targets = %d: %w", d, err)
+	}
+	return nil
 }
 
 // deriveCopula sets what a copula model m answers for from its marginals

@@ -269,7 +269,9 @@ func (c Config) memberHeads() int {
 
 // Model is a GCP network over element type T: the heads for m, α, β and ν
 // (Eq. (2.16)), in one contiguous parameter buffer, and the
-// standardization of inputs and target learned by Fit.
+// standardization of inputs and target learned by Fit. A model of
+// several targets may instead hold one-target models joined by a
+// Gaussian copula (copula_model.go), which has no network of its own.
 //
 // A Model is safe for concurrent prediction, one Workspace per goroutine:
 // Predict, PredictBatch and NewWorkspace, and the methods that only read
@@ -360,7 +362,9 @@ func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 	return m
 }
 
-// Config returns the model's configuration, defaults filled in.
+// Config returns the model's configuration, defaults filled in. For a
+// model whose law is the Gaussian copula of one-target models it is the
+// first marginal's with Targets = d (each marginal has its own).
 func (m *Model[T]) Config() Config {
 	if m == nil {
 		return Config{}
@@ -470,6 +474,10 @@ type extensions struct {
 // unit norm.
 type copulaLaw struct {
 	chol []float64
+	// files are the marginals' saved files, each a whole model: set only
+	// on the copy of a model that is being written (copulaFile) and on
+	// the one being read (decode), nil on a model.
+	files [][]byte
 }
 
 // jointRegion is what a model of several targets keeps of its joint

@@ -54,7 +54,7 @@ func (p *MultiPrediction) regionDistance(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
 	}
-	return math.Sqrt(p.cop.distance2(y, true))
+	return math.Sqrt(copulaRegionDistance2(p.cop.marg, p.cop.chol, y))
 }
 
 // CalibratedInside reports whether the target vector y lies inside the

@@ -37,6 +37,16 @@ import (
 // other methods answer in original units, as a one-target Prediction
 // under a Transform does (each says how).
 //
+// A model whose law is the Gaussian copula of one-target models
+// (docs/multivariate.md, Sec. 12) predicts each target by its own
+// one-target model, the marginals f_j, F_j, and joins them by the
+// correlation matrix R of the normal scores u_j = Φ⁻¹(F_j(y_j)):
+// ln p(y) = Σ_j ln f_j(y_j) − ½ ln det R − ½ uᵀ(R⁻¹ − I)u. Its
+// calibrated law takes the calibrated marginals (each Marginal's
+// calibrated predictive, Gaussian in z) and its region the calibration
+// that AutoFit fits to rows the marginals did not train on (RegionScale,
+// RegionNu). Each method's doc says how it answers under the copula.
+//
 // A MultiPrediction holds slices that PredictMulti sizes on its first
 // use and then reuses, so that predicting into the same value again
 // allocates nothing. Its methods only read it, so many goroutines may
@@ -425,7 +435,7 @@ func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 		return math.NaN()
 	}
 	if p.cop.on() {
-		return math.Sqrt(p.cop.distance2(y, false))
+		return math.Sqrt(p.cop.distance2(y))
 	}
 	var buf [maxTargets]float64
 	zy, _, ok := p.toModeled(y, &buf)
@@ -459,7 +469,7 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 		return false, err
 	}
 	if p.cop.on() {
-		return p.cop.distance2(y, false) <= mvtRegionRadius2(prob, p.d, math.Inf(1)), nil
+		return p.cop.distance2(y) <= mvtRegionRadius2(prob, p.d, math.Inf(1)), nil
 	}
 	if p.members > 1 {
 		q := p.Mahalanobis(y)

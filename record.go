@@ -215,7 +215,9 @@ func (m *Model[T]) EncodeRow(x []T, cols []TableColumn, i int, decimal byte) (Re
 // EncodeFields encodes its fields, taking each of the model's columns by
 // name. Besides the errors of EncodeFields it returns a *FieldError
 // wrapping ErrMissingColumn for a column r lacks, and ErrConfig for a
-// model without names or a nil r.
+// model without names or a nil r. A model whose law is the Gaussian
+// copula of one-target models encodes as its marginals do (they share
+// their encoding), as do EncodeFields and EncodeRow.
 func (m *Model[T]) EncodeRecord(x []T, r Record, decimal byte) (RecordNotes, error) {
 	if m != nil && m.margins != nil {
 		return m.margins[0].EncodeRecord(x, r, decimal)
