@@ -345,9 +345,11 @@ type LawChoice struct {
 	// and a λ fitted to the others): what the copula adds to the product
 	// of its marginals, in nats a row. Both 0 where no copula was fitted.
 	Shrinkage, Gain float64
-	// Failed is, where one law could not be fitted (a target's one-target
-	// recipe, or the joint network's, failed), that failure; Law is then
-	// the other. Empty otherwise.
+	// Failed is, where one law could not be fitted or the laws not
+	// compared (a target's one-target recipe, or the joint network's,
+	// failed; no row was calibrated by every recipe; the copula model
+	// could not be built), why; Law is then the other, or the joint
+	// network where both were fitted. Empty otherwise.
 	Failed string
 }
 

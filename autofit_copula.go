@@ -118,18 +118,30 @@ func autoFitLaws[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y 
 	if failed != nil {
 		law.Failed = failed.Error()
 	}
-	if law.Compared && !(c.nll < c.jointNLL) {
+	keepJoint := func(why string) (*Model[T], AutoResult, error) {
 		law.Law = LawJoint
+		if why != "" {
+			law.Compared, law.Failed = false, why
+		}
 		res := fits[0].res
 		res.Law = law
 		return fits[0].m, res, nil
+	}
+	switch {
+	case joint && c.rows == 0:
+		return keepJoint("no row was calibrated by every recipe")
+	case law.Compared && !(c.nll < c.jointNLL):
+		return keepJoint("")
 	}
 	margins := make([]*Model[T], d)
 	for j, f := range fits[1:] {
 		margins[j] = f.m
 	}
 	m, err := newCopulaModel(margins, c.fit.chol, c.scale, c.nu, c.conformal)
-	if err != nil {
+	switch {
+	case err != nil && joint:
+		return keepJoint("the copula model: " + err.Error())
+	case err != nil:
 		return nil, AutoResult{}, err
 	}
 	return m, copulaResult(fits[1:], law, c), nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -152,7 +153,8 @@ func TestAutoFitChoosesTheJointTForWilliams(t *testing.T) {
 }
 
 // TestAutoFitLawsOptions: a law named twice, or one past LawCopula, is
-// ErrConfig; the joint law alone fits no copula and says so; for
+// ErrConfig; the joint law alone fits no copula and says so; a target's
+// one-target recipe that fails leaves the joint network, saying why; for
 // LossGaussianML the default is the joint network alone.
 func TestAutoFitLawsOptions(t *testing.T) {
 	x, y := independentRows(4, 60)
@@ -167,6 +169,15 @@ func TestAutoFitLawsOptions(t *testing.T) {
 	_, res, err := AutoFit(cfg, TrainConfig{}, x, y, smallMultiOptions)
 	if err != nil || res.Law != (LawChoice{}) || res.Margins != nil {
 		t.Errorf("the joint law alone: %+v, %v", res.Law, err)
+	}
+	// The log alone: a one-target recipe refuses a target that is not
+	// positive, and the joint network, which logs only the screened
+	// targets, is kept, saying why.
+	logOpt := copulaOptions()
+	logOpt.TargetTransforms = []TargetTransform{TransformLog}
+	if _, res, err := AutoFit(cfg, TrainConfig{}, x, y, logOpt); err != nil || res.Law.Law != LawJoint ||
+		!strings.Contains(res.Law.Failed, "the one-target recipe of target 0") || res.Law.Compared {
+		t.Errorf("a one-target recipe failing: %+v, %v, want the joint network and why", res.Law, err)
 	}
 	ml := cfg
 	ml.Loss = LossGaussianML
