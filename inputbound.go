@@ -93,10 +93,15 @@ func (m *Model[T]) InputBound() float64 {
 // b = 0 removes the bound. Prediction.InputZ reports the unbounded z. It
 // returns ErrNonFinite unless b is 0 or positive and finite, and
 // ErrConfig for a nil model. It must not run beside prediction or any
-// other method on m (see Model).
+// other method on m (see Model). A model whose law is the Gaussian
+// copula of one-target models returns an error wrapping ErrConfig: its
+// marginals bound their own inputs.
 func (m *Model[T]) SetInputBound(b float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if m.margins != nil {
+		return errCopula("SetInputBound")
 	}
 	switch {
 	case b == 0:

@@ -14,6 +14,14 @@ import "math"
 // the calibrated predictive is that t of z = g(y) mapped back, with
 // Mean and CovCorrected those of z (Marginal(i).ZMean, the location),
 // and the calibrated region its image.
+//
+// Under the copula the calibrated region measures the calibrated
+// marginals' normal scores ũ_j = Φ⁻¹(F̃_j(y_j)), F̃_j the CDF of
+// Marginal(j)'s calibrated predictive, by q̃ = ũᵀR⁻¹ũ, and the region of
+// probability p is q̃/s ≤ d·F⁻¹(p) (CalibratedInside): in the targets as
+// the marginals model them, z, the ellipsoid of the multivariate t of ν
+// degrees of freedom, location ZMean and scale s·ZCovCorrected, as for
+// the joint t, since the calibrated marginals are Gaussian in z.
 func (p *MultiPrediction) RegionScale() float64 { return p.regionScale }
 
 // RegionNu returns the degrees of freedom ν of the model's calibrated
@@ -27,9 +35,26 @@ func (p *MultiPrediction) RegionNu() float64 { return p.regionNu }
 // CalibratedMahalanobis returns the Mahalanobis distance of the target
 // vector y from the mean under the calibrated scale matrix
 // RegionScale()·CovCorrected: Mahalanobis(y)/√RegionScale(). A y of the
-// wrong length gives NaN.
+// wrong length gives NaN. Under the copula it is √(q̃/s), q̃ = ũᵀR⁻¹ũ of
+// the calibrated marginals' scores (RegionScale), the distance under
+// s·ZCovCorrected of z = g(y) from ZMean.
 func (p *MultiPrediction) CalibratedMahalanobis(y []float64) float64 {
-	return p.Mahalanobis(y) / math.Sqrt(p.regionScale)
+	return p.regionDistance(y) / math.Sqrt(p.regionScale)
+}
+
+// regionDistance returns the distance of the target vector y that the
+// calibrated and conformal regions measure, before the region's scale:
+// Mahalanobis(y) under the joint t, √q̃ of the calibrated marginals'
+// scores under the copula (copulaRegionDistance2). NaN for a y of the
+// wrong length.
+func (p *MultiPrediction) regionDistance(y []float64) float64 {
+	if !p.cop.on() {
+		return p.Mahalanobis(y)
+	}
+	if len(y) != p.d {
+		return math.NaN()
+	}
+	return math.Sqrt(copulaRegionDistance2(p.cop.marg, p.cop.chol, y))
 }
 
 // CalibratedInside reports whether the target vector y lies inside the
@@ -52,9 +77,22 @@ func (p *MultiPrediction) CalibratedInside(y []float64, prob float64) (bool, err
 // the Gaussian's for ν = +Inf; under target transforms, in original
 // units with the Jacobian, as LogPDF. It allocates nothing. A y of the
 // wrong length gives NaN.
+//
+// Under the copula it is the copula's density of the calibrated
+// marginals, Σ_j ln f̃_j(y_j) − ½ ln det R − ½ ũᵀ(R⁻¹ − I)ũ with f̃_j
+// and F̃_j those of Marginal(j)'s calibrated predictive
+// (Prediction.CalibratedLogPDF, CalibratedCDF) and ũ_j = Φ⁻¹(F̃_j(y_j)):
+// in z the Gaussian N(ZMean, ZCovCorrected), whose marginals are the
+// one-target models' calibrated predictives. It does not hold the
+// calibrated region's s and ν, which widen the region (and
+// SampleCalibrated's draws) beyond it as the calibration rows asked: at
+// s = 1 and ν = +Inf the two agree.
 func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
+	}
+	if p.cop.on() {
+		return p.cop.logPDF(y, true)
 	}
 	var buf [maxTargets]float64
 	zy, jac, ok := p.toModeled(y, &buf)

@@ -31,10 +31,15 @@ func (m *Model[T]) setStandardization(xMean, xScale []float64, yMean, yScale flo
 // slices of the wrong length and ErrNonFinite for a non-finite value, a
 // scale that is not positive or has no finite reciprocal, or a yScale
 // outside [2⁻²⁵⁶, 2²⁵⁶] (robust.TargetScaleOK). It must not run beside
-// prediction or any other method on m (see Model).
+// prediction or any other method on m (see Model). A model whose law is
+// the Gaussian copula of one-target models returns an error wrapping
+// ErrConfig: its marginals standardize their own inputs and targets.
 func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if m.margins != nil {
+		return errCopula("SetStandardization")
 	}
 	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
 		return ErrShape
