@@ -230,6 +230,7 @@ func copulaLogDensity(l, u []float64) float64 {
 	var buf, w [maxTargets]float64
 	v := buf[:d]
 	copy(v, u)
+	var big bool
 	for j, x := range v {
 		switch {
 		case math.IsNaN(x):
@@ -239,12 +240,25 @@ func copulaLogDensity(l, u []float64) float64 {
 		case math.IsInf(x, 0):
 			v[j] = 0
 		}
+		big = big || math.Abs(v[j]) > 0x1p500
+	}
+	if big {
+		// Scores beyond 2⁵⁰⁰ (a Gaussian marginal's, (y − m)/σ, up to
+		// 1.9e154 where its density is still finite) would overflow
+		// their squares: the form is taken of 2⁻⁶⁰⁰·u and scaled back,
+		// exactly, to ±Inf only where it exceeds float64's range.
+		for j := range v {
+			v[j] *= 0x1p-600
+		}
 	}
 	q := copulaSolve(l, v, w[:d])
 	var s, uu float64
 	for i, x := range v {
 		s += math.Log(l[i*(i+3)/2])
 		uu += x * x
+	}
+	if big {
+		return -s - 0.5*(q-uu)*0x1p600*0x1p600
 	}
 	return -s - 0.5*(q-uu)
 }

@@ -332,6 +332,30 @@ func TestCopulaMonteCarlo(t *testing.T) {
 	}
 }
 
+func TestCopulaLogDensityHugeScores(t *testing.T) {
+	// Scores whose squares overflow (a Gaussian marginal's (y − m)/σ of
+	// 1.5e154, where its density is still finite): the bivariate form
+	// of ρ = 0.6 scaled by hand, to a few ulps (1e-15 relative: the
+	// scaling by 2⁻⁶⁰⁰ is exact and the rest rounds as for small
+	// scores); −Inf where the form is below −MaxFloat64; ρ = 0 drops it.
+	const rho = 0.6
+	l := []float64{1, rho, math.Sqrt(1 - rho*rho)}
+	for _, u := range [][]float64{{1.5e154, 1}, {1.5e154, -1.4e154}, {-1e152, 3}, {1e154, 1.2e154}} {
+		a, b := u[0]*0x1p-600, u[1]*0x1p-600
+		want := -0.5*math.Log(1-rho*rho) - (rho*rho*a*a-2*rho*a*b+rho*rho*b*b)/(2*(1-rho*rho))*0x1p600*0x1p600
+		got := copulaLogDensity(l, u)
+		if !(math.Abs(got-want) <= 1e-15*math.Abs(want)) && got != want {
+			t.Errorf("ln c(%v) = %v, want %v", u, got, want)
+		}
+	}
+	if got := copulaLogDensity(l, []float64{1e200, 0}); !math.IsInf(got, -1) {
+		t.Errorf("ln c(1e200, 0) = %v, want −Inf", got)
+	}
+	if got := copulaLogDensity([]float64{1, 0, 1}, []float64{1e200, -1e300}); got != 0 {
+		t.Errorf("R = I: ln c = %v, want 0", got)
+	}
+}
+
 func TestCopulaIdentityAndInfinite(t *testing.T) {
 	l := []float64{1, 0, 1, 0, 0, 1} // R = I
 	u := []float64{1, -40, math.Inf(1)}
