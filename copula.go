@@ -23,12 +23,20 @@ import "math"
 // accuracy far into either tail, where F itself rounds to 1: a Student
 // t's tail keeps its relative accuracy down to 1e-300 (studentTCDF), a
 // mixture's tail is the mean of its members' tails, and under a Transform
-// y goes through it as Prediction.CDF's does. Where the predictive is
-// Gaussian (the calibrated one, or a comparator loss's single network),
-// Φ⁻¹(F(y)) is the standardized residual (y − m)/σ exactly, and that is
-// what it returns. It is ±Inf only where the tail probability is 0 in
-// float64 (or y is ±Inf), −Inf for a y below a transform's domain, and
-// NaN for a NaN y or an invalid prediction.
+// y goes through it as Prediction.CDF's does. Below scoreLogTailMax it
+// takes the tail's logarithm instead (studentTLogTailScore,
+// mixtureLogTailScore), which stays finite where the tail underflows
+// float64 (a t of large dof a few dozen scales out, one of dof ν beyond
+// |t|^ν ≈ 1e308, and even where (y − m)/σ overflows), with the inverse
+// from a log probability (normalLogQuantile): a few ulps of u against
+// mpmath out to u = 3.7e7 (testdata/normalscore_ref.csv). Where the
+// predictive is Gaussian (the calibrated one, a comparator loss's single
+// network, or a t of dof +Inf in the far tails), Φ⁻¹(F(y)) is the
+// standardized residual (y − m)/σ exactly, and that is what it returns.
+// It is ±Inf only for y = ±Inf (and for a mixture of normals whose log
+// tail is below −MaxFloat64, where its log density is −Inf too), −Inf for
+// a y below a transform's domain, and NaN for a NaN y or an invalid
+// prediction.
 func normalScore(p *Prediction, y float64, calibrated bool) float64 {
 	if p.Transform != TransformNone {
 		z, ok := p.Transform.forward(y)
@@ -53,13 +61,83 @@ func normalScore(p *Prediction, y float64, calibrated bool) float64 {
 			l, u := studentTTails(ci.standardize(y), ci.DoF)
 			lo, up = lo+l, up+u
 		}
-		return scoreOfTails(lo/float64(len(c)), up/float64(len(c)))
+		lo, up = lo/float64(len(c)), up/float64(len(c))
+		if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
+			return mixtureLogTailScore(c, y, lo <= up)
+		}
+		return scoreOfTails(lo, up)
 	}
 	g := p.Prior()
 	if !g.valid() {
 		return math.NaN()
 	}
-	return scoreOfTails(studentTTails(g.standardize(y, g.scale()), 2*p.Alpha))
+	t, dof := g.standardize(y, g.scale()), 2*p.Alpha
+	lo, up := studentTTails(t, dof)
+	if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
+		return studentTLogTailScore(t, logAbsStandardized(t, y, g.M, g.scale()), dof)
+	}
+	return scoreOfTails(lo, up)
+}
+
+// logAbsStandardized returns ln|t| for t = (y − m)/scale (finite y, m) if
+// t overflowed to ±Inf, from the halved difference, which does not; 0
+// (unused) otherwise.
+func logAbsStandardized(t, y, m, scale float64) float64 {
+	if !math.IsInf(t, 0) {
+		return 0
+	}
+	return math.Log(math.Abs(0.5*y-0.5*m)) + math.Ln2 - math.Log(scale)
+}
+
+// scoreLogTailMax is the tail probability below which normalScore forms
+// the score from the tail's logarithm (normalLogQuantile): above it the
+// tail itself keeps its relative accuracy (studentTCDF's, down to 1e-300)
+// and is what the ordinary range takes; below, it soon underflows float64,
+// and its logarithm stays finite out to y = ±MaxFloat64.
+const scoreLogTailMax = 1e-300
+
+// studentTLogTailScore returns the normal score Φ⁻¹(F(t)) of a finite t
+// under the standard Student t of dof degrees of freedom from the log of
+// its smaller tail (studentTLogUpper; lnAbsT = ln|t| where t overflowed),
+// −Φ⁻¹(P(T > t)) for t > 0: t itself for the normal (dof = +Inf), exactly.
+func studentTLogTailScore(t, lnAbsT, dof float64) float64 {
+	switch {
+	case math.IsInf(dof, 1):
+		return t
+	case t < 0:
+		return normalLogQuantile(studentTLogUpper(-t, lnAbsT, dof))
+	}
+	return -normalLogQuantile(studentTLogUpper(t, lnAbsT, dof))
+}
+
+// mixtureLogTailScore returns the normal score of a finite y under the
+// uniform mixture of the components c from the log of its lower tail (if
+// lower) or its upper tail, ln((1/K)·Σ_k P_k), by a running log-sum-exp
+// of the members' log tails (studentTLogUpper), so that no member's tail
+// underflows.
+func mixtureLogTailScore(c []Component, y float64, lower bool) float64 {
+	m, sum := math.Inf(-1), 0.0 // ln P = m + ln(sum)
+	for _, ci := range c {
+		t := ci.standardize(y)
+		lnAbsT := logAbsStandardized(t, y, ci.Mean, ci.Scale)
+		if lower {
+			t = -t
+		}
+		l := studentTLogUpper(t, lnAbsT, ci.DoF)
+		switch {
+		case math.IsInf(l, -1):
+		case l > m:
+			sum = sum*math.Exp(m-l) + 1
+			m = l
+		default:
+			sum += math.Exp(l - m)
+		}
+	}
+	lp := m + math.Log(sum) - math.Log(float64(len(c)))
+	if lower {
+		return normalLogQuantile(lp)
+	}
+	return -normalLogQuantile(lp)
 }
 
 // studentTTails returns the lower tail P(T ≤ t) and the upper tail
@@ -141,7 +219,7 @@ func copulaSolve(l, u, w []float64) float64 {
 // copulaLogDensity returns the log density of the Gaussian copula of
 // correlation R = LLᵀ (l packed by rows) at the normal scores u,
 // −½ ln det R − ½ uᵀ(R⁻¹ − I)u = −Σ_i ln L_ii − ½(|L⁻¹u|² − |u|²): 0
-// for R = I. A score of ±Inf (a tail probability of 0 in float64) sends
+// for R = I. A score of ±Inf (y = ±Inf, normalScore) sends
 // it to −Inf where its target is correlated with another, since
 // (R⁻¹)_jj > 1 then makes the form grow like u_j²; a target independent of
 // all others (row j of L is the unit vector e_j and no later row holds
@@ -152,6 +230,7 @@ func copulaLogDensity(l, u []float64) float64 {
 	var buf, w [maxTargets]float64
 	v := buf[:d]
 	copy(v, u)
+	var big bool
 	for j, x := range v {
 		switch {
 		case math.IsNaN(x):
@@ -161,12 +240,25 @@ func copulaLogDensity(l, u []float64) float64 {
 		case math.IsInf(x, 0):
 			v[j] = 0
 		}
+		big = big || math.Abs(v[j]) > 0x1p500
+	}
+	if big {
+		// Scores beyond 2⁵⁰⁰ (a Gaussian marginal's, (y − m)/σ, up to
+		// 1.9e154 where its density is still finite) would overflow
+		// their squares: the form is taken of 2⁻⁶⁰⁰·u and scaled back,
+		// exactly, to ±Inf only where it exceeds float64's range.
+		for j := range v {
+			v[j] *= 0x1p-600
+		}
 	}
 	q := copulaSolve(l, v, w[:d])
 	var s, uu float64
 	for i, x := range v {
 		s += math.Log(l[i*(i+3)/2])
 		uu += x * x
+	}
+	if big {
+		return -s - 0.5*(q-uu)*0x1p600*0x1p600
 	}
 	return -s - 0.5*(q-uu)
 }
