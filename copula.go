@@ -334,26 +334,40 @@ func (c *copulaPrediction) cov(i, j int, variance func(*Prediction) float64) flo
 }
 
 // logPDF returns the copula's log density at y (len(y) = len(marg)),
-// Σ_j ln f_j(y_j) − ½ ln det R − ½ uᵀ(R⁻¹ − I)u, with f_j and the scores
-// u_j those of the calibrated marginals if calibrated: −Inf where a
-// marginal's density is 0 (an infinite y_j, one outside its transform's
-// domain) and NaN for a NaN y_j.
-func (c *copulaPrediction) logPDF(y []float64, calibrated bool) float64 {
+// Σ_j ln f_j(y_j) − ½ ln det R − ½ uᵀ(R⁻¹ − I)u, with f_j the marginals'
+// predictive densities and u_j their scores: −Inf where a marginal's
+// density is 0 (an infinite y_j, one outside its transform's domain) and
+// NaN for a NaN y_j.
+func (c *copulaPrediction) logPDF(y []float64) float64 {
 	var u [maxTargets]float64
 	var s float64
 	for j := range y {
 		p := &c.marg[j]
-		if calibrated {
-			s += p.CalibratedLogPDF(y[j])
-		} else {
-			s += p.LogPDF(y[j])
-		}
-		u[j] = normalScore(p, y[j], calibrated)
+		s += p.LogPDF(y[j])
+		u[j] = normalScore(p, y[j], false)
 	}
 	if math.IsNaN(s) || math.IsInf(s, -1) {
 		return s
 	}
 	return s + copulaLogDensity(c.chol, u[:len(y)])
+}
+
+// regionLogPDF returns the log density at z, the targets as the marginals
+// model them, of the multivariate t of nu degrees of freedom (the
+// Gaussian for +Inf), location the calibrated marginals' means and scale
+// scale·Σ̃, Σ̃_ij = R_ij·√(Ṽ_i Ṽ_j): the calibrated region's law, whose
+// packed Cholesky factor is row i of R's scaled by √(scale·Ṽ_i).
+func (c *copulaPrediction) regionLogPDF(z []float64, scale, nu float64) float64 {
+	var m, w [maxTargets]float64
+	var l [maxTargets * (maxTargets + 1) / 2]float64
+	for i := range z {
+		m[i] = c.modeledMean(i)
+		f, row := math.Sqrt(scale)*math.Sqrt(modeledCorrected(&c.marg[i])), i*(i+1)/2
+		for k := range i + 1 {
+			l[row+k] = f * c.chol[row+k]
+		}
+	}
+	return mvtLogDensity(z, m[:len(z)], l[:len(c.chol)], nu, w[:len(z)])
 }
 
 // distance2 returns uᵀR⁻¹u of the targets y, u their scores under the

@@ -215,27 +215,12 @@ func sampleCorrelation(z []float64, d int, rows []int) []float64 {
 }
 
 // copulaCholesky returns the lower Cholesky factor of the d×d symmetric
-// matrix r (dense, row-major), packed by rows, and whether r is positive
-// definite; its rows have unit norm where r's diagonal is 1.
+// matrix r (dense, row-major), packed by rows (cholesky), and whether r
+// is positive definite; its rows have unit norm where r's diagonal is 1.
 func copulaCholesky(r []float64, d int) ([]float64, bool) {
 	l := make([]float64, mvtPackedLen(d))
-	for i := range d {
-		ri := l[i*(i+1)/2:]
-		for j := range i + 1 {
-			rj := l[j*(j+1)/2:]
-			s := r[i*d+j]
-			for k := range j {
-				s -= ri[k] * rj[k]
-			}
-			if j < i {
-				ri[j] = s / rj[j]
-				continue
-			}
-			if !(s > 0) {
-				return nil, false
-			}
-			ri[i] = math.Sqrt(s)
-		}
+	if !cholesky(l, r, d) {
+		return nil, false
 	}
 	return l, true
 }

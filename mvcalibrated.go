@@ -78,26 +78,27 @@ func (p *MultiPrediction) CalibratedInside(y []float64, prob float64) (bool, err
 // units with the Jacobian, as LogPDF. It allocates nothing. A y of the
 // wrong length gives NaN.
 //
-// Under the copula it is the copula's density of the calibrated
-// marginals, Σ_j ln f̃_j(y_j) − ½ ln det R − ½ ũᵀ(R⁻¹ − I)ũ with f̃_j
-// and F̃_j those of Marginal(j)'s calibrated predictive
-// (Prediction.CalibratedLogPDF, CalibratedCDF) and ũ_j = Φ⁻¹(F̃_j(y_j)):
-// in z the Gaussian N(ZMean, ZCovCorrected), whose marginals are the
-// one-target models' calibrated predictives. It does not hold the
-// calibrated region's s and ν, which widen the region (and
-// SampleCalibrated's draws) beyond it as the calibration rows asked: at
-// s = 1 and ν = +Inf the two agree.
+// Under the copula it is the density of the calibrated region's law, the
+// law SampleCalibrated draws from and CalibratedInside's regions hold
+// their probability under: in the targets as the marginals model them, z,
+// the multivariate t of RegionNu degrees of freedom, location ZMean and
+// scale RegionScale·ZCovCorrected, ZCovCorrected_ij = R_ij·√(Ṽ_i Ṽ_j)
+// from the calibrated marginals' Gaussians N(ZMean_j, Ṽ_j), as for the
+// joint t; in original units with the Jacobian. At RegionScale 1 and
+// RegionNu +Inf it is the copula's density of the calibrated marginals,
+// whose marginals are then the one-target models' calibrated
+// predictives.
 func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
-	}
-	if p.cop.on() {
-		return p.cop.logPDF(y, true)
 	}
 	var buf [maxTargets]float64
 	zy, jac, ok := p.toModeled(y, &buf)
 	if !ok {
 		return outsideDensity(y)
+	}
+	if p.cop.on() {
+		return p.cop.regionLogPDF(zy, p.regionScale, p.regionNu) + jac
 	}
 	// The packed Cholesky factor of s·Σ̃: √(s/c)·L for a single network
 	// (Σ̃ = S/c), √s times the mixture's own factor for an ensemble.

@@ -368,16 +368,15 @@ func (p *MultiPrediction) Disagreement() float64 {
 // ½ uᵀ(R⁻¹ − I)u, u_j = Φ⁻¹(F_j(y_j)), with f_j and F_j the marginals'
 // predictives (Marginal(j).LogPDF and CDF, in original units, the
 // Jacobians theirs): with R = I the sum of the marginals' log densities.
-// The scores come from each marginal's smaller tail, so that they stay
-// finite far out; a score is infinite only where its tail probability
-// is 0 in float64, and then the density is −Inf for a target correlated
-// with another.
+// The scores come from each marginal's smaller tail, from its logarithm
+// where it falls below 1e-300 (normalScore), so that they and the density
+// stay finite and accurate however far out a finite y lies.
 func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
 	}
 	if p.cop.on() {
-		return p.cop.logPDF(y, false)
+		return p.cop.logPDF(y)
 	}
 	var buf [maxTargets]float64
 	z, jac, ok := p.toModeled(y, &buf)
