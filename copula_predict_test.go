@@ -422,6 +422,7 @@ func TestCopulaInsideCoverage(t *testing.T) {
 		}
 		for k, lv := range levels {
 			got, se := float64(in[k])/n, math.Sqrt(lv*(1-lv)/n)
+			t.Logf("%s, d = %d: Inside at %v holds %.4f ± %.4f", name, p.Dim(), lv, got, se)
 			if math.Abs(got-lv) > 3*se {
 				t.Errorf("%s: Inside at %v holds %v (± %.4f)", name, lv, got, se)
 			}
@@ -493,6 +494,7 @@ func TestCopulaCalibratedRegionCoverage(t *testing.T) {
 	}
 	for k, lv := range levels {
 		got, se := float64(in[k])/n, math.Sqrt(lv*(1-lv)/n)
+		t.Logf("CalibratedInside at %v holds %.4f ± %.4f", lv, got, se)
 		if math.Abs(got-lv) > 3*se {
 			t.Errorf("CalibratedInside at %v holds %v (± %.4f)", lv, got, se)
 		}
@@ -515,7 +517,9 @@ func TestCopulaCalibratedRegionCoverage(t *testing.T) {
 			hits++
 		}
 	}
-	if got, se := float64(hits)/n, math.Sqrt(0.09/n); math.Abs(got-0.9) > 4*se {
+	got, se := float64(hits)/n, math.Sqrt(0.09/n)
+	t.Logf("ConformalInside at 0.9 holds %.4f ± %.4f", got, se)
+	if math.Abs(got-0.9) > 4*se {
 		t.Errorf("ConformalInside at 0.9 holds %v (± %.4f)", got, se)
 	}
 	if rad, err := cp.ConformalRadius(0.9); err != nil || !(rad > 0) {
@@ -585,7 +589,9 @@ func TestCopulaSampleMarginalsAndScores(t *testing.T) {
 					t.Errorf("calibrated %v: scores' correlation (%d, %d) = %v, want %v", calibrated, i, j, c, rr[i*3+j])
 				}
 			}
-			if d := ksDistance(u[i]); d > 1.95/math.Sqrt(n) {
+			d := ksDistance(u[i])
+			t.Logf("calibrated %v: target %d: KS distance %.4f (0.1%% critical %.4f)", calibrated, i, d, 1.95/math.Sqrt(n))
+			if d > 1.95/math.Sqrt(n) {
 				t.Errorf("calibrated %v: target %d: KS distance %v from its marginal", calibrated, i, d)
 			}
 		}
@@ -730,4 +736,32 @@ func TestCopulaAndJointTShareAPrediction(t *testing.T) {
 			t.Errorf("Members %v, fresh %v", a, b)
 		}
 	}
+}
+
+// BenchmarkPredictMultiCopula measures one prediction of a copula model
+// of three float32 marginals (a single network, an ensemble of three, a
+// logged target; 3 inputs, hidden {6}) by PredictMulti, and its LogPDF
+// beside it.
+func BenchmarkPredictMultiCopula(b *testing.B) {
+	m := mustCopula(b, copulaMargins[float32](b, 5), copulaFactor3(), 1, math.Inf(1), nil)
+	ws := m.NewWorkspace()
+	x, y := []float32{0.1, 0.2, 0.3}, []float64{1, -3, 1.5}
+	var p MultiPrediction
+	if err := m.PredictMulti(ws, x, &p); err != nil { // p sized once, before the clock
+		b.Fatal(err)
+	}
+	b.Run("predict", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if err := m.PredictMulti(ws, x, &p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("logpdf", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			sinkLoss = p.LogPDF(y)
+		}
+	})
 }

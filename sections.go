@@ -674,7 +674,9 @@ func appendCopula(b []byte, e *extensions) ([]byte, bool) {
 	if c == nil {
 		return b, false
 	}
-	b = appendFloats(b, c.chol)
+	for _, v := range c.chol {
+		b = le.AppendUint64(b, math.Float64bits(v))
+	}
 	for _, f := range c.files {
 		b = le.AppendUint64(b, uint64(len(f)))
 		b = append(b, f...)

@@ -250,7 +250,7 @@ func TestCopulaFileRejects(t *testing.T) {
 	dpd := mustMarshal(t, copulaMargin[float64](t, Config{Inputs: 1, Hidden: []int{1}, Loss: LossDPD, Seed: 53}, 0, 1))
 	multi := mustMarshal(t, mustModel[float64](t, Config{Inputs: 1, Hidden: []int{1}, Targets: 2, Members: 2}))
 	long := slices.Clone(good)
-	le.PutUint64(long[sectionHeaderLen+8*3:], uint64(len(files[0])+1<<40))
+	le.PutUint64(long[sectionHeaderLen+8*3:], uint64(len(files[0]))+1<<40)
 	v7 := slices.Clone(base)
 	le.PutUint16(v7[8:], fileVersionTargets)
 	for _, tc := range []struct {
