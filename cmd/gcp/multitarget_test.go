@@ -86,7 +86,8 @@ func TestTrainSeveralTargets(t *testing.T) {
 // joint network and the Gaussian copula of the one-target models and
 // says which it kept in a sentence with both cross-fitted NLLs; on these
 // correlated targets the copula's marginals are each target's own
-// recipe, named target by target. -law applies to several targets only,
+// recipe, named target by target; the model saves, loads with its
+// targets' names and evaluates. -law applies to several targets only,
 // and takes auto, joint or copula.
 func TestTrainSeveralTargetsChoosesTheLaw(t *testing.T) {
 	dir := t.TempDir()
@@ -100,8 +101,19 @@ func TestTrainSeveralTargetsChoosesTheLaw(t *testing.T) {
 	if law == nil {
 		t.Fatalf("summary does not say the law:\n%s", stderr)
 	}
+	t.Logf("law kept: %s", law[1])
 	if law[1] == "copula" && !strings.Contains(stderr, "trained the one-target recipe for each of the 2 targets, a single gcp network each, on 120 rows, 30 held out, and joined them by a Gaussian copula: a: lr 0.003") {
 		t.Errorf("summary of the copula does not name its marginals' recipes:\n%s", stderr)
+	}
+	m, err := gcp.LoadFile[float64](model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config().Targets != 2 || m.Encoding().Target() != "a,b" {
+		t.Errorf("saved model of %d targets named %q, want a,b", m.Config().Targets, m.Encoding().Target())
+	}
+	if out, _, err := gcpRun("eval", "-model", model, "-data", data); err != nil || !strings.Contains(out, "joint-NLL ") {
+		t.Errorf("eval of the saved model: %v\n%s", err, out)
 	}
 	if _, _, err := gcpRun("train", "-data", data, "-target", "a", "-o", model, "-law", "joint"); err == nil || !strings.Contains(err.Error(), "-law applies to several targets") {
 		t.Errorf("-law with one target: %v", err)
