@@ -771,3 +771,24 @@ func TestCopulaCalibratedLogPDFIsTheRegionsT(t *testing.T) {
 		}
 	}
 }
+
+func TestCopulaInputBoundAndStandardizationAreTheMarginals(t *testing.T) {
+	// The marginals bound and standardize their own inputs (AutoFit's
+	// learn the same maps from the same rows): the copula model answers
+	// with its first marginal's, and the identity target map.
+	g := copulaMargins[float64](t, 41)
+	for _, h := range g {
+		if err := h.SetInputBound(50); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := mustCopula(t, g, copulaFactor3(), 1, math.Inf(1), nil)
+	if b := m.InputBound(); b != 50 {
+		t.Errorf("InputBound() = %v, want the marginals' 50", b)
+	}
+	xm, xs, ym, ys := m.Standardization()
+	gm, gs, _, _ := g[0].Standardization()
+	if !slices.Equal(xm, gm) || !slices.Equal(xs, gs) || ym != 0 || ys != 1 {
+		t.Errorf("Standardization() = %v, %v, %v, %v; want %v, %v, 0, 1", xm, xs, ym, ys, gm, gs)
+	}
+}

@@ -78,10 +78,16 @@ func (m *Model[T]) boundRows(u []T, z []float64) {
 // standardized features reach beyond 50, as count features spanning
 // orders of magnitude do; a model stepped alone, standardized by
 // SetStandardization, or loaded from a file written without one has
-// none unless SetInputBound gives it one.
+// none unless SetInputBound gives it one. A model whose law is the
+// Gaussian copula of one-target models returns its first marginal's
+// bound: each marginal bounds its own inputs, and AutoFit's learn theirs
+// from the same rows.
 func (m *Model[T]) InputBound() float64 {
 	if m == nil {
 		return 0
+	}
+	if m.margins != nil {
+		return m.margins[0].InputBound()
 	}
 	return m.ext.inputBound
 }
