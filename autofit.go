@@ -46,6 +46,14 @@ type AutoOptions struct {
 	// default compares, TransformNone alone logs none, and TransformLog
 	// alone logs every target the screen picks, without comparing.
 	TargetTransforms []TargetTransform
+	// Laws are, for several targets, the joint laws the recipe fits and
+	// compares (JointLaw): by default, for Config.Loss LossGCP, the joint
+	// network's multivariate t and the Gaussian copula of the one-target
+	// models, the one of the lower cross-fitted joint NLL kept
+	// (AutoResult.Law; see AutoFit), and the joint network alone for the
+	// other losses. A single value fixes the law. At most one of each;
+	// unused for one target.
+	Laws []JointLaw
 	// MaxEpochs is the most epochs any candidate trains, at most
 	// 2²⁰. Default: enough for about 65,536 minibatch steps, within
 	// [100, 2000].
@@ -165,6 +173,13 @@ type AutoProgress struct {
 	Epochs      int     // the epoch budget of a search round; the ensemble's epoch
 	Candidates  int     // candidates trained in a search round
 	BestValNLL  float64 // the best held-out NLL of the search or the ensemble so far
+	// Marginal is, for several targets, 1 + the index of the target
+	// whose one-target recipe made the report (run for the copula law:
+	// AutoOptions.Laws), and 0 for the joint network's recipe, which
+	// reports first: each recipe's reports come after those of the
+	// recipes before it, in the order of the targets, though they train
+	// side by side.
+	Marginal int
 }
 
 // AutoResult describes the model AutoFit returns.
@@ -265,6 +280,89 @@ type AutoResult struct {
 	// target's marginal scores under each search's winner.
 	Transform  TransformChoice
 	Transforms []TransformChoice
+	// Law is, for several targets, the model's joint law and why it was
+	// chosen (LawChoice): the joint network, or the one-target models of
+	// the targets joined by a Gaussian copula. Where it is the copula,
+	// Margins holds each target's one-target AutoResult in the order of
+	// the targets, what AutoFit of that target alone returns, and of the
+	// fields above those of a search (LearningRate, Dropout, Hidden,
+	// ScaleWeighting, Epoch, EpochsRun, MeanEpoch, Diverged, Candidates,
+	// TargetScales) are zero; CVNLL is the copula's cross-fitted joint
+	// NLL, CorrectedScale and RegionNu the scale and degrees of freedom
+	// of its calibrated region, fitted to the rows' uᵀR⁻¹u as the joint
+	// t's to its distances, CVCoverage95 that region's share, VarScale
+	// 1, Quanta, Transform and Transforms gathered from the margins', and
+	// TrainRows, ValRows, CVRows, CVFolds and SmallData theirs, which
+	// all share. Margins is nil for the joint network.
+	Law     LawChoice
+	Margins []AutoResult
+}
+
+// JointLaw is the law of a model of several targets.
+type JointLaw uint8
+
+const (
+	// LawJoint is the joint network's: the multivariate Student t of the
+	// normal-Wishart GCP network (docs/multivariate.md), or for
+	// LossGaussianML the full-covariance Gaussian.
+	LawJoint JointLaw = iota
+	// LawCopula is each target's one-target model, joined by a Gaussian
+	// copula of a constant correlation matrix R (docs/multivariate.md,
+	// Sec. 12): every marginal that of its one-target model.
+	LawCopula
+)
+
+// String returns "joint" or "copula".
+func (l JointLaw) String() string {
+	switch l {
+	case LawJoint:
+		return "joint"
+	case LawCopula:
+		return "copula"
+	}
+	return fmt.Sprintf("JointLaw(%d)", uint8(l))
+}
+
+// LawChoice says which joint law AutoFit gave a model of several
+// targets, and why (AutoResult.Law).
+type LawChoice struct {
+	Law JointLaw
+	// Compared reports that both laws were fitted and scored on the same
+	// CVRows rows that calibrate them, cross-fitted (or the calibration
+	// half of a large hold-out), and Law kept as the one of the lower
+	// joint NLL there; CVNLL holds each law's, in original units, indexed
+	// by law: the joint network's (its AutoResult.CVNLL), and the
+	// copula's, its marginals' NLLs (each one-target AutoResult.CVNLL's
+	// rows) less Gain.
+	Compared bool
+	CVNLL    [2]float64
+	CVRows   int
+	// Shrinkage is the copula's λ, R = (1−λ)·C + λ·I with C the
+	// correlation of the rows' normal scores, chosen by five-fold
+	// cross-validation of the copula's likelihood on them; Gain is G,
+	// the mean log density of the copula at a row's normal scores,
+	// estimated by nested cross-validation (each fold scored under an R
+	// and a λ fitted to the others): what the copula adds to the product
+	// of its marginals, in nats a row. Both 0 where no copula was fitted.
+	Shrinkage, Gain float64
+	// Failed is, where one law could not be fitted or the laws not
+	// compared (a target's one-target recipe, or the joint network's,
+	// failed; no row was calibrated by every recipe; the copula model
+	// could not be built), why; Law is then the other, or the joint
+	// network where both were fitted. Empty otherwise.
+	Failed string
+}
+
+// String says which law was kept and why, in a sentence.
+func (c LawChoice) String() string {
+	switch {
+	case c.Failed != "":
+		return fmt.Sprintf("the %s law: the other could not be fitted (%s)", c.Law, c.Failed)
+	case !c.Compared:
+		return fmt.Sprintf("the %s law, fixed", c.Law)
+	}
+	return fmt.Sprintf("the %s law: cross-fitted joint NLL %.4g under the joint network, %.4g under the Gaussian copula of the one-target models (on %d rows; λ %.3g, the copula's gain %.4g nats a row), the lower kept",
+		c.Law, c.CVNLL[LawJoint], c.CVNLL[LawCopula], c.CVRows, c.Shrinkage, c.Gain)
 }
 
 // validate checks the options after their defaults are filled in and
@@ -276,7 +374,7 @@ type AutoResult struct {
 // MaxEpochs, Patience or Workers below 0 or above its bound.
 func (o AutoOptions) validate() error {
 	if len(o.LearningRates) == 0 || len(o.Dropouts) == 0 || len(o.Architectures) == 0 || len(o.ScaleWeightings) == 0 ||
-		o.TargetTransforms != nil && len(o.TargetTransforms) == 0 {
+		o.TargetTransforms != nil && len(o.TargetTransforms) == 0 || o.Laws != nil && len(o.Laws) == 0 {
 		return fmt.Errorf("%w: AutoOptions: an empty grid", ErrConfig)
 	}
 	// Each factor is at most maxCandidates, so that the product of four
@@ -286,6 +384,11 @@ func (o AutoOptions) validate() error {
 		if n = n * min(k, maxCandidates+1); n > maxCandidates {
 			return fmt.Errorf("%w: AutoOptions: %d learning rates × %d dropout rates × %d architectures × %d scale weightings, want at most %d candidates",
 				ErrConfig, len(o.LearningRates), len(o.Dropouts), len(o.Architectures), len(o.ScaleWeightings), maxCandidates)
+		}
+	}
+	for i, l := range o.Laws {
+		if l > LawCopula || slices.Contains(o.Laws[:i], l) {
+			return fmt.Errorf("%w: AutoOptions.Laws[%d] = %v, want joint or copula, each once", ErrConfig, i, l)
 		}
 	}
 	for i, t := range o.TargetTransforms {

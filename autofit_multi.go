@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"math"
+	"slices"
 )
 
 // AutoFit for a model of several targets (Config.Targets ≥ 2): the same
@@ -48,7 +49,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 		for j, f := range r {
 			res.TargetScales[j] = f * f
 		}
-		q, nll := jointDistances(preds, y, d)
+		q, nlls := jointDistances(preds, y, d)
 		fit := q // the distances the region is fitted to: dequantized, as training was
 		if s.quanta != nil {
 			fit, _ = jointDistances(preds, s.dequantized(y), d)
@@ -57,7 +58,12 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 		m.corrScale, nu = calibrateRegion(fit, d, s.data.len())
 		m.ext.region = &jointRegion{nu: nu, conformal: jointConformalScores(q)}
 		res.CorrectedScale, res.RegionNu = m.corrScale, nu
-		res.CVNLL, res.CVCoverage95, res.CVRows = nll+s.logJacobian(y), cvCoverage95(fit, q, d, s.data.len()), len(rows)
+		var nll float64
+		for _, v := range nlls {
+			nll += v
+		}
+		s.calibration = calibrationRows[T]{rows: rows, nlls: s.originalNLLs(nlls, y)}
+		res.CVNLL, res.CVCoverage95, res.CVRows = nll/float64(len(nlls))+s.logJacobian(y), cvCoverage95(fit, q, d, s.data.len()), len(rows)
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}
@@ -67,18 +73,32 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 
 // jointDistances returns the squared Mahalanobis distances under Σ̃ of
 // the targets y (row-major, d a row) from their predictions preds, and
-// the mean joint negative log density of the multivariate t over them.
-func jointDistances[T Float](preds []MultiPrediction, y []T, d int) (q []float64, nll float64) {
-	q, v := make([]float64, len(preds)), make([]float64, d)
+// each row's joint negative log density under the multivariate t.
+func jointDistances[T Float](preds []MultiPrediction, y []T, d int) (q, nlls []float64) {
+	q, nlls, v := make([]float64, len(preds)), make([]float64, len(preds)), make([]float64, d)
 	for i := range preds {
 		for j := range v {
 			v[j] = float64(y[i*d+j])
 		}
 		r := preds[i].Mahalanobis(v)
 		q[i] = r * r
-		nll -= preds[i].LogPDF(v)
+		nlls[i] = -preds[i].LogPDF(v)
 	}
-	return q, nll / float64(len(preds))
+	return q, nlls
+}
+
+// originalNLLs returns the negative log densities nlls of the rows of the
+// targets z (row-major, as the network models them) in original units:
+// each plus Σ_j −ln g′_j(y_j), the sum of the logged targets' z_j = ln y_j.
+func (s *search[T]) originalNLLs(nlls []float64, z []T) []float64 {
+	d := s.data.ty
+	out := slices.Clone(nlls)
+	for i, v := range z {
+		if s.transforms[i%d] == TransformLog {
+			out[i/d] += float64(v)
+		}
+	}
+	return out
 }
 
 // logJacobian returns the mean over the rows of the targets z (row-major,

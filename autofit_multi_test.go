@@ -25,8 +25,9 @@ func correlatedRows(seed uint64, n int, rho float64) (x, y []float64) {
 
 // smallMultiOptions is a grid of two candidates and one architecture, so
 // that a test runs the whole recipe (search, folds, calibration) in well
-// under a second.
-var smallMultiOptions = AutoOptions{LearningRates: []float64{3e-3, 1e-2}, Dropouts: []float64{0}, Architectures: [][]int{{16}}, MaxEpochs: 60, Seed: 1}
+// under a second, of the joint network alone, whose training and
+// calibration the tests that use it check.
+var smallMultiOptions = AutoOptions{LearningRates: []float64{3e-3, 1e-2}, Dropouts: []float64{0}, Architectures: [][]int{{16}}, MaxEpochs: 60, Seed: 1, Laws: []JointLaw{LawJoint}}
 
 // TestAutoFitMultiCalibratedRegionCovers trains two correlated targets
 // with AutoFit and checks, on 4,000 new rows of the same truth, that the

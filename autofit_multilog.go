@@ -45,10 +45,8 @@ import (
 // conformal calibration on the rows that calibrate one target, and
 // widened below trustedRows rows (AutoResult.SmallData), as one target's
 // interval is.
-func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
-	if err := opt.withDefaults(cfg, tc).validate(); err != nil {
-		return nil, AutoResult{}, err
-	}
+func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, calibrationRows[T], error) {
+	var none calibrationRows[T]
 	choices, screened := screenColumns(y, cfg.Targets)
 	trs := opt.TargetTransforms
 	switch {
@@ -59,23 +57,23 @@ func autoFitMulti[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y
 	}
 	s, err := newSearch(ctx, cfg, tc, x, logColumns(y, cfg.Targets, screened), opt)
 	if err != nil {
-		return nil, AutoResult{}, err
+		return nil, AutoResult{}, none, err
 	}
 	s.transforms = screened
 	win, err := s.choose()
 	if err != nil {
-		return nil, AutoResult{}, err
+		return nil, AutoResult{}, none, err
 	}
 	m, res, err := s.finishMulti(win)
 	if err != nil {
-		return nil, AutoResult{}, err
+		return nil, AutoResult{}, none, err
 	}
 	for j := range choices {
 		choices[j].Transform = screened[j]
 		res.Transform.Transform = max(res.Transform.Transform, screened[j])
 	}
 	res.Transforms = choices
-	return m, res, nil
+	return m, res, s.calibration, nil
 }
 
 // chooseLogged returns the targets to log, of those screened: each whose
@@ -122,18 +120,19 @@ func passesGuard(keep [maxTargets]TargetTransform, none, sc multiScores) bool {
 // screened targets logged, side by side, and returns the model of the
 // targets chooseLogged picks, with what AutoResult says of it and of the
 // choice. A search that fails leaves the other's model.
-func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions, choices []TransformChoice, screened [maxTargets]TargetTransform) (*Model[T], AutoResult, error) {
+func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions, choices []TransformChoice, screened [maxTargets]TargetTransform) (*Model[T], AutoResult, calibrationRows[T], error) {
+	var none calibrationRows[T]
 	d := cfg.Targets
 	zs := logColumns(y, d, screened)
 	fits, errs := searchTransforms(ctx, cfg, tc, x, [][]T{y, zs}, opt, []TargetTransform{TransformNone, TransformLog}, [][maxTargets]TargetTransform{{}, screened})
 	if err := ctx.Err(); err != nil {
-		return nil, AutoResult{}, err
+		return nil, AutoResult{}, none, err
 	}
 	var joint TransformChoice
 	var keep [maxTargets]TargetTransform
 	switch {
 	case errs[0] != nil && errs[1] != nil:
-		return nil, AutoResult{}, errs[0]
+		return nil, AutoResult{}, none, errs[0]
 	case errs[0] != nil:
 		keep = screened
 	case errs[1] == nil:
@@ -151,32 +150,37 @@ func autoFitMultiLog[T Float](ctx context.Context, cfg Config, tc TrainConfig, x
 	var m *Model[T]
 	var res AutoResult
 	var err error
+	var s *search[T] // the search that finishes the model
 	switch keep {
 	case [maxTargets]TargetTransform{}:
-		m, res, err = fits[0].s.finishMulti(fits[0].win)
+		s = fits[0].s
+		m, res, err = s.finishMulti(fits[0].win)
 	case screened:
-		m, res, err = fits[1].s.finishMulti(fits[1].win)
+		s = fits[1].s
+		m, res, err = s.finishMulti(fits[1].win)
 	default:
 		sub, c, rerr := retrainLogged(fits[1], x, y, keep)
 		switch {
 		case rerr == nil:
-			m, res, err = sub.finishMulti(c)
+			s = sub
+			m, res, err = s.finishMulti(c)
 		case ctx.Err() != nil:
 			err = ctx.Err()
 		default:
 			keep = [maxTargets]TargetTransform{} // the untransformed model, searched
-			m, res, err = fits[0].s.finishMulti(fits[0].win)
+			s = fits[0].s
+			m, res, err = s.finishMulti(fits[0].win)
 		}
 	}
 	if err != nil {
-		return nil, AutoResult{}, err
+		return nil, AutoResult{}, none, err
 	}
 	for j := range choices {
 		choices[j].Transform = keep[j]
 		joint.Transform = max(joint.Transform, keep[j])
 	}
 	res.Transform, res.Transforms = joint, choices
-	return m, res, nil
+	return m, res, s.calibration, nil
 }
 
 // retrainLogged trains the targets y with those of keep logged, with the

@@ -174,7 +174,7 @@ func determinedAndNoise(seed uint64, n int) (x, y []float64) {
 // factors fitted: below 1 for the determined target, above for the noise.
 func TestAutoFitMultiMarginalsFitNewRows(t *testing.T) {
 	x, y := determinedAndNoise(1, 120)
-	opt := AutoOptions{LearningRates: []float64{3e-3}, Dropouts: []float64{0.2}, Architectures: [][]int{{16}}, MaxEpochs: 300, Seed: 1}
+	opt := AutoOptions{LearningRates: []float64{3e-3}, Dropouts: []float64{0.2}, Architectures: [][]int{{16}}, MaxEpochs: 300, Seed: 1, Laws: []JointLaw{LawJoint}}
 	m, res, err := AutoFit(Config{Inputs: 3, Targets: 2, Members: 3, Seed: 2}, TrainConfig{Seed: 3}, x, y, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -125,6 +125,27 @@ import (
 // rows inside the calibrated 95% region under a region fitted without
 // them.
 //
+// With several targets and LossGCP the recipe fits, beside that joint
+// network, a second law (AutoOptions.Laws; docs/multivariate.md, Sec. 12):
+// the one-target recipe runs for each target on its own column, all side
+// by side, each exactly AutoFit of that column alone with the same
+// options and seeds, and the one-target models are joined by a Gaussian
+// copula of correlation R. All the recipes hold out the same rows and
+// calibrate on the same cross-fitted rows (or calibration half), and on
+// those the targets' normal scores u_j = Φ⁻¹(F_j(y_j)) under their
+// one-target predictives (the Student t or the ensemble's mixture, its
+// variance factor fitted on those rows) give R: their correlation, shrunk
+// towards I by a λ chosen by five-fold cross-validation of the copula's
+// likelihood. The copula's cross-fitted joint NLL is its marginals'
+// NLLs less the copula's gain G, the mean log density of the copula at
+// a row's scores, estimated by nested cross-validation; the law of the
+// lower joint NLL on those rows is kept (AutoResult.Law says which, with
+// both figures; AutoResult.Margins holds each marginal's AutoResult
+// where the copula is kept). The copula's calibrated and conformal joint
+// regions are fitted, as the joint t's are, to the rows' distances
+// ũᵀR⁻¹ũ under the calibrated marginals' scores ũ. The result stays
+// bit-identical for the seeds whatever Workers is.
+//
 // AutoFit takes numbers. A table with text columns, dates or missing
 // values reaches it through an Encoding, as gcp train's does:
 // LearnEncoding (rows of text fields) or LearnEncodingColumns (parsed
@@ -160,11 +181,14 @@ func AutoFit[T Float](cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*M
 // context.DeadlineExceeded). A done ctx before the search starts trains
 // nothing.
 func AutoFitContext[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
-	fit := autoFitTransforms[T]
+	var m *Model[T]
+	var res AutoResult
+	var err error
 	if cfg.Targets > 1 {
-		fit = autoFitMulti[T]
+		m, res, err = autoFitLaws(ctx, cfg, tc, x, y, opt)
+	} else {
+		m, res, _, err = autoFitTransforms(ctx, cfg, tc, x, y, opt)
 	}
-	m, res, err := fit(ctx, cfg, tc, x, y, opt)
 	if err != nil && ctx.Err() != nil {
 		return nil, AutoResult{}, fmt.Errorf("gcp: AutoFit stopped: %w", ctx.Err())
 	}

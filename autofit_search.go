@@ -105,6 +105,24 @@ type search[T Float] struct {
 		rows  []int32
 		y     []T
 	}
+	// calibration are the rows that calibrated the model finish or
+	// finishMulti returned, and their scores: what a Gaussian copula over
+	// one-target models is fitted to, and the joint law it is compared
+	// with scored on.
+	calibration calibrationRows[T]
+}
+
+// calibrationRows are the rows that calibrated a model (cross-fitted, or
+// the calibration half of the held-out rows) and their scores under it,
+// as it was calibrated on them: per row, the negative log density in
+// original units (the joint one for several targets) and, for one
+// target, the prediction, calibrated as the model is, and the target, both
+// in the units the network models.
+type calibrationRows[T Float] struct {
+	rows  []int32 // the rows' indices in the data
+	nlls  []float64
+	preds []Prediction
+	z     []T
 }
 
 // newSearch validates the options, fills in their defaults, holds out
@@ -395,6 +413,7 @@ func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = sc.nll, sc.cover95, len(y)
+		s.calibration = calibrationRows[T]{rows: rows, nlls: sc.nlls, preds: preds, z: y}
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}

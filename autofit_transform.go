@@ -37,10 +37,12 @@ type transformFit[T Float] struct {
 // why (AutoResult.Transform). A transform whose search fails is left
 // out, and so is one whose model then fails to train, in favour of the
 // next transform in order, unless every one fails: then the first error
-// is returned.
-func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, error) {
+// is returned. It returns the rows that calibrated the model too, and
+// their scores (search.calibration).
+func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y []T, opt AutoOptions) (*Model[T], AutoResult, calibrationRows[T], error) {
+	var none calibrationRows[T]
 	if err := opt.withDefaults(cfg, tc).validate(); err != nil {
-		return nil, AutoResult{}, err
+		return nil, AutoResult{}, none, err
 	}
 	choice := chooseTransform(y)
 	trs := opt.TargetTransforms
@@ -54,7 +56,7 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 	for i, tr := range trs {
 		var err error
 		if targets[i], err = transformed(tr, y); err != nil {
-			return nil, AutoResult{}, err
+			return nil, AutoResult{}, none, err
 		}
 	}
 	var fits []*transformFit[T]
@@ -63,7 +65,7 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 	for i, f := range found {
 		err := errs[i]
 		if err != nil && ctx.Err() != nil {
-			return nil, AutoResult{}, err
+			return nil, AutoResult{}, none, err
 		}
 		if err != nil {
 			first = cmp.Or(first, err)
@@ -72,7 +74,7 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 		fits = append(fits, f)
 	}
 	if fits == nil {
-		return nil, AutoResult{}, first
+		return nil, AutoResult{}, none, first
 	}
 	kept := 0
 	for i := 1; i < len(fits); i++ {
@@ -88,14 +90,14 @@ func autoFitTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig,
 	}
 	f, m, res, keptErr, err := finishFirst(ctx, fits, kept, func(f *transformFit[T]) (*Model[T], AutoResult, error) { return f.s.finish(f.win) })
 	if err != nil {
-		return nil, AutoResult{}, cmp.Or(first, err)
+		return nil, AutoResult{}, none, cmp.Or(first, err)
 	}
 	choice.Transform = f.s.transform
 	if f != fits[kept] && choice.Compared {
 		choice.Failed = keptErr.Error()
 	}
 	res.Transform = choice
-	return m, res, nil
+	return m, res, f.s.calibration, nil
 }
 
 // finishFirst trains, by finish, the model of the kept transform's fit
@@ -134,23 +136,43 @@ func searchTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, 
 	n := len(trs)
 	fits, errs := make([]*transformFit[T], n), make([]error, n)
 	slots := par.NewSlots(opt.withDefaults(cfg, tc).Workers)
+	sideBySide(n, opt.Progress, func(i int, report func(AutoProgress)) {
+		o := opt
+		o.Progress = report
+		var col [maxTargets]TargetTransform
+		if cols != nil {
+			col = cols[i]
+		}
+		fits[i], errs[i] = searchTransform(ctx, cfg, tc, x, targets[i], o, trs[i], col, n > 1, slots)
+	})
+	for i, f := range fits {
+		if f != nil {
+			f.s.opt.Progress = tagged(opt.Progress, trs[i])
+		}
+	}
+	return fits, errs
+}
+
+// sideBySide calls run(0, …), …, run(n−1, …), each on a goroutine of its
+// own, all at once, and returns once all have returned. The report given
+// to run(i) passes its progress reports to progress on the calling
+// goroutine in the order that runs one after another would make them:
+// run(i)'s wait until the runs before it have returned. With a nil
+// progress, report is nil.
+func sideBySide(n int, progress func(AutoProgress), run func(i int, report func(AutoProgress))) {
 	type message struct {
-		i    int // the transform's index
+		i    int // the run's index
 		r    AutoProgress
-		done bool // the search ended
+		done bool // the run returned
 	}
 	messages := make(chan message)
-	for i, tr := range trs {
-		o := opt
-		if opt.Progress != nil {
-			o.Progress = func(r AutoProgress) { messages <- message{i: i, r: r} }
+	for i := range n {
+		var report func(AutoProgress)
+		if progress != nil {
+			report = func(r AutoProgress) { messages <- message{i: i, r: r} }
 		}
 		go func() {
-			var col [maxTargets]TargetTransform
-			if cols != nil {
-				col = cols[i]
-			}
-			fits[i], errs[i] = searchTransform(ctx, cfg, tc, x, targets[i], o, tr, col, n > 1, slots)
+			run(i, report)
 			messages <- message{i: i, done: true}
 		}()
 	}
@@ -161,7 +183,7 @@ func searchTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, 
 		case m.done:
 			done[m.i], left = true, left-1
 		case m.i == next:
-			opt.Progress(m.r)
+			progress(m.r)
 			continue
 		default:
 			held[m.i] = append(held[m.i], m.r)
@@ -170,18 +192,12 @@ func searchTransforms[T Float](ctx context.Context, cfg Config, tc TrainConfig, 
 		for next < n && done[next] {
 			if next++; next < n {
 				for _, r := range held[next] {
-					opt.Progress(r)
+					progress(r)
 				}
 				held[next] = nil
 			}
 		}
 	}
-	for i, f := range fits {
-		if f != nil {
-			f.s.opt.Progress = tagged(opt.Progress, trs[i])
-		}
-	}
-	return fits, errs
 }
 
 // tagged returns report naming tr as the transform of every round it

@@ -111,10 +111,15 @@ func (m *Model[T]) VarScale() float64 {
 // SetVarScale sets the factor by which the model multiplies its predictive
 // variance. It returns ErrNonFinite unless c is positive and finite, and
 // ErrConfig for a nil model. It must not run beside prediction or any
-// other method on m (see Model).
+// other method on m (see Model). A model whose law is the Gaussian copula
+// of one-target models has no predictive variance of its own (its
+// marginals' are theirs): it returns an error wrapping ErrConfig.
 func (m *Model[T]) SetVarScale(c float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if m.margins != nil {
+		return errCopula("SetVarScale")
 	}
 	if !positiveFinite(c) {
 		return ErrNonFinite
@@ -137,7 +142,9 @@ func (m *Model[T]) CorrectedScale() float64 {
 // SetCorrectedScale sets the factor by which the model multiplies its
 // corrected variance. It returns ErrNonFinite unless c is positive and
 // finite, and ErrConfig for a nil model. It must not run beside
-// prediction or any other method on m (see Model).
+// prediction or any other method on m (see Model). For a model of
+// several targets it is the calibrated joint region's scale
+// (MultiPrediction.RegionScale), under the joint t and the copula alike.
 func (m *Model[T]) SetCorrectedScale(c float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
@@ -170,7 +177,14 @@ func (m *Model[T]) SetCorrectedScale(c float64) error {
 // writes the two factors that every prediction reads, a data race with a
 // concurrent Predict (see Model). To recalibrate a model that serves
 // predictions, calibrate a Clone and publish it.
+//
+// A model whose law is the Gaussian copula of one-target models returns
+// an error wrapping ErrConfig: its marginals are calibrated each by its
+// own.
 func (m *Model[T]) Calibrate(x, y []T) (varScale, corrScale float64, err error) {
+	if m != nil && m.margins != nil {
+		return 0, 0, errCopula("Calibrate")
+	}
 	if m == nil || m.lay == nil {
 		return 0, 0, fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)
 	}

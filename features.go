@@ -17,9 +17,13 @@ import (
 // wrapping ErrShape for the wrong number of names and ErrConfig for a bad
 // name; the model is then unchanged. The names are saved with the model.
 // A model with an Encoding (SetEncoding) takes its names from it, and
-// SetFeatureNames returns ErrConfig.
+// SetFeatureNames returns ErrConfig, as does a model whose law is the
+// Gaussian copula of one-target models, whose names are its marginals'.
 // It must not run beside prediction or any other method on m (see Model).
 func (m *Model[T]) SetFeatureNames(features []string, target string) error {
+	if m != nil && m.margins != nil {
+		return errCopula("SetFeatureNames")
+	}
 	if m == nil || m.lay == nil || m.ext.encoding != nil {
 		return fmt.Errorf("%w: the model is nil, was not built by New, or names its inputs by its encoding", ErrConfig)
 	}

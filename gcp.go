@@ -269,7 +269,9 @@ func (c Config) memberHeads() int {
 
 // Model is a GCP network over element type T: the heads for m, α, β and ν
 // (Eq. (2.16)), in one contiguous parameter buffer, and the
-// standardization of inputs and target learned by Fit.
+// standardization of inputs and target learned by Fit. A model of
+// several targets may instead hold one-target models joined by a
+// Gaussian copula (copula_model.go), which has no network of its own.
 //
 // A Model is safe for concurrent prediction, one Workspace per goroutine:
 // Predict, PredictBatch and NewWorkspace, and the methods that only read
@@ -317,6 +319,11 @@ type Model[T Float] struct {
 	// ext is what format version 5's sections hold (sections.go), such
 	// as the target transform.
 	ext extensions
+	// margins are the d one-target models of a model whose law is the
+	// Gaussian copula (copula_model.go, ext.copula R), nil for a network
+	// model. Such a model has no network of its own (lay is nil): each
+	// marginal predicts its target.
+	margins []*Model[T]
 }
 
 // New returns a model with the shape of cfg and weights drawn from
@@ -355,7 +362,9 @@ func newModel[T Float](cfg Config, lay *layout) *Model[T] {
 	return m
 }
 
-// Config returns the model's configuration, defaults filled in.
+// Config returns the model's configuration, defaults filled in. For a
+// model whose law is the Gaussian copula of one-target models it is the
+// first marginal's with Targets = d (each marginal has its own).
 func (m *Model[T]) Config() Config {
 	if m == nil {
 		return Config{}
@@ -363,12 +372,17 @@ func (m *Model[T]) Config() Config {
 	return m.cfg.withDefaults()
 }
 
-// NumParams returns the number of parameters.
+// NumParams returns the number of parameters; for a model whose law is
+// the Gaussian copula of one-target models, the sum of theirs.
 func (m *Model[T]) NumParams() int {
 	if m == nil {
 		return 0
 	}
-	return len(m.params)
+	n := len(m.params)
+	for _, g := range m.margins {
+		n += g.NumParams()
+	}
+	return n
 }
 
 // Clone returns a deep copy of the model. It may run beside prediction.
@@ -390,6 +404,12 @@ func (m *Model[T]) Clone() *Model[T] {
 	c.xMin, c.xMax = append([]float64(nil), m.xMin...), append([]float64(nil), m.xMax...)
 	if m.xMin == nil {
 		c.xMin, c.xMax = nil, nil
+	}
+	if m.margins != nil {
+		c.margins = make([]*Model[T], len(m.margins))
+		for j, g := range m.margins {
+			c.margins[j] = g.Clone()
+		}
 	}
 	return &c
 }
@@ -442,6 +462,22 @@ type extensions struct {
 	// inputBound is the bound on the standardized inputs (inputbound.go),
 	// 0 for none.
 	inputBound float64
+	// copula is the Gaussian copula of a model of several targets whose
+	// law joins one-target models (Model.margins), nil for a network
+	// model. Replaced, never changed in place.
+	copula *copulaLaw
+}
+
+// copulaLaw is what a copula model keeps of its law beside its marginal
+// models: R, the copula's correlation matrix, as its packed lower
+// Cholesky factor (copula.go), by rows, d(d+1)/2 values, each row of
+// unit norm.
+type copulaLaw struct {
+	chol []float64
+	// files are the marginals' saved files, each a whole model: set only
+	// on the copy of a model that is being written (copulaFile) and on
+	// the one being read (decode), nil on a model.
+	files [][]byte
 }
 
 // jointRegion is what a model of several targets keeps of its joint

@@ -78,10 +78,16 @@ func (m *Model[T]) boundRows(u []T, z []float64) {
 // standardized features reach beyond 50, as count features spanning
 // orders of magnitude do; a model stepped alone, standardized by
 // SetStandardization, or loaded from a file written without one has
-// none unless SetInputBound gives it one.
+// none unless SetInputBound gives it one. A model whose law is the
+// Gaussian copula of one-target models returns its first marginal's
+// bound: each marginal bounds its own inputs, and AutoFit's learn theirs
+// from the same rows.
 func (m *Model[T]) InputBound() float64 {
 	if m == nil {
 		return 0
+	}
+	if m.margins != nil {
+		return m.margins[0].InputBound()
 	}
 	return m.ext.inputBound
 }
@@ -93,10 +99,15 @@ func (m *Model[T]) InputBound() float64 {
 // b = 0 removes the bound. Prediction.InputZ reports the unbounded z. It
 // returns ErrNonFinite unless b is 0 or positive and finite, and
 // ErrConfig for a nil model. It must not run beside prediction or any
-// other method on m (see Model).
+// other method on m (see Model). A model whose law is the Gaussian
+// copula of one-target models returns an error wrapping ErrConfig: its
+// marginals bound their own inputs.
 func (m *Model[T]) SetInputBound(b float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if m.margins != nil {
+		return errCopula("SetInputBound")
 	}
 	switch {
 	case b == 0:

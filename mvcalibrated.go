@@ -14,6 +14,14 @@ import "math"
 // the calibrated predictive is that t of z = g(y) mapped back, with
 // Mean and CovCorrected those of z (Marginal(i).ZMean, the location),
 // and the calibrated region its image.
+//
+// Under the copula the calibrated region measures the calibrated
+// marginals' normal scores ũ_j = Φ⁻¹(F̃_j(y_j)), F̃_j the CDF of
+// Marginal(j)'s calibrated predictive, by q̃ = ũᵀR⁻¹ũ, and the region of
+// probability p is q̃/s ≤ d·F⁻¹(p) (CalibratedInside): in the targets as
+// the marginals model them, z, the ellipsoid of the multivariate t of ν
+// degrees of freedom, location ZMean and scale s·ZCovCorrected, as for
+// the joint t, since the calibrated marginals are Gaussian in z.
 func (p *MultiPrediction) RegionScale() float64 { return p.regionScale }
 
 // RegionNu returns the degrees of freedom ν of the model's calibrated
@@ -27,9 +35,26 @@ func (p *MultiPrediction) RegionNu() float64 { return p.regionNu }
 // CalibratedMahalanobis returns the Mahalanobis distance of the target
 // vector y from the mean under the calibrated scale matrix
 // RegionScale()·CovCorrected: Mahalanobis(y)/√RegionScale(). A y of the
-// wrong length gives NaN.
+// wrong length gives NaN. Under the copula it is √(q̃/s), q̃ = ũᵀR⁻¹ũ of
+// the calibrated marginals' scores (RegionScale), the distance under
+// s·ZCovCorrected of z = g(y) from ZMean.
 func (p *MultiPrediction) CalibratedMahalanobis(y []float64) float64 {
-	return p.Mahalanobis(y) / math.Sqrt(p.regionScale)
+	return p.regionDistance(y) / math.Sqrt(p.regionScale)
+}
+
+// regionDistance returns the distance of the target vector y that the
+// calibrated and conformal regions measure, before the region's scale:
+// Mahalanobis(y) under the joint t, √q̃ of the calibrated marginals'
+// scores under the copula (copulaRegionDistance2). NaN for a y of the
+// wrong length.
+func (p *MultiPrediction) regionDistance(y []float64) float64 {
+	if !p.cop.on() {
+		return p.Mahalanobis(y)
+	}
+	if len(y) != p.d {
+		return math.NaN()
+	}
+	return math.Sqrt(copulaRegionDistance2(p.cop.marg, p.cop.chol, y))
 }
 
 // CalibratedInside reports whether the target vector y lies inside the
@@ -52,6 +77,17 @@ func (p *MultiPrediction) CalibratedInside(y []float64, prob float64) (bool, err
 // the Gaussian's for ν = +Inf; under target transforms, in original
 // units with the Jacobian, as LogPDF. It allocates nothing. A y of the
 // wrong length gives NaN.
+//
+// Under the copula it is the density of the calibrated region's law, the
+// law SampleCalibrated draws from and CalibratedInside's regions hold
+// their probability under: in the targets as the marginals model them, z,
+// the multivariate t of RegionNu degrees of freedom, location ZMean and
+// scale RegionScale·ZCovCorrected, ZCovCorrected_ij = R_ij·√(Ṽ_i Ṽ_j)
+// from the calibrated marginals' Gaussians N(ZMean_j, Ṽ_j), as for the
+// joint t; in original units with the Jacobian. At RegionScale 1 and
+// RegionNu +Inf it is the copula's density of the calibrated marginals,
+// whose marginals are then the one-target models' calibrated
+// predictives.
 func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
@@ -60,6 +96,9 @@ func (p *MultiPrediction) CalibratedLogPDF(y []float64) float64 {
 	zy, jac, ok := p.toModeled(y, &buf)
 	if !ok {
 		return outsideDensity(y)
+	}
+	if p.cop.on() {
+		return p.cop.regionLogPDF(zy, p.regionScale, p.regionNu) + jac
 	}
 	// The packed Cholesky factor of s·Σ̃: √(s/c)·L for a single network
 	// (Σ̃ = S/c), √s times the mixture's own factor for an ensemble.

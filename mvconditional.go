@@ -52,9 +52,17 @@ import (
 // unchanged on the argument errors. It only reads p, allocates nothing
 // once dst has held a prediction of its shape, and may run on many
 // goroutines at once, each with its own dst.
+//
+// Under the copula it returns an error wrapping ErrConfig: given u_O, the
+// scores u_U are Gaussian, and the conditional marginal of y_j is
+// F_j⁻¹(Φ(μ_j + σ_j·Z)), a one-dimensional law that a one-target
+// Prediction does not hold (docs/multivariate.md, Sec. 12, piece 3).
 func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values []float64) error {
 	if dst == nil || dst == p {
 		return ErrConfig
+	}
+	if p.cop.on() {
+		return fmt.Errorf("%w: the conditional of a Gaussian copula's prediction needs a marginal type of its own, not built yet", ErrConfig)
 	}
 	if len(values) != len(given) {
 		return fmt.Errorf("%w: %d values for %d given targets", ErrShape, len(values), len(given))

@@ -41,6 +41,10 @@ import "fmt"
 // of its joint region (one AutoFit did not calibrate, or saved before
 // the joint region had one). It allocates nothing unless it returns an
 // error.
+//
+// Under the copula the distance is the calibrated region's, √q̃ of the
+// calibrated marginals' normal scores (RegionScale), and the region is
+// {y : √q̃ ≤ r}: in z the ellipsoid of ZCovCorrected's shape.
 func (p *MultiPrediction) ConformalInside(y []float64, prob float64) (bool, error) {
 	r, err := p.ConformalRadius(prob)
 	if err != nil {
@@ -49,7 +53,7 @@ func (p *MultiPrediction) ConformalInside(y []float64, prob float64) (bool, erro
 	if len(y) != p.d {
 		return false, fmt.Errorf("%w: %d targets, the prediction has %d", ErrShape, len(y), p.d)
 	}
-	return p.Mahalanobis(y) <= r, nil
+	return p.regionDistance(y) <= r, nil
 }
 
 // ConformalRadius returns the Mahalanobis distance under CovCorrected

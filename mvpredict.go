@@ -11,9 +11,19 @@ import "math"
 // that the network or a covariance overflows. It allocates nothing once p
 // has held a prediction of this model's shape, and may run on many
 // goroutines at once, each with its own Workspace and p.
+//
+// For a model whose law is the Gaussian copula of one-target models
+// (docs/multivariate.md, Sec. 12), each target's one-target model
+// predicts it into p, exactly as its own Predict does (Marginal), and p
+// answers for the copula as each of MultiPrediction's methods says; its
+// errors are those of the marginals' Predict, and ErrShape for a
+// workspace that NewWorkspace did not make for a model of its shape.
 func (m *Model[T]) PredictMulti(ws *Workspace[T], x []T, p *MultiPrediction) error {
 	if m == nil || p == nil {
 		return ErrConfig
+	}
+	if m.margins != nil {
+		return m.predictCopula(ws, x, p)
 	}
 	if len(x) != m.cfg.Inputs || !ws.fits(m) || m.lay.targets < 2 {
 		return ErrShape

@@ -353,9 +353,15 @@ func testPredictMultiAllocatesNothing(t *testing.T, cfg Config) {
 // only reads the model).
 func TestPredictMultiConcurrent(t *testing.T) {
 	m := randomMultiModel(t, Config{Inputs: 2, Hidden: []int{5}, Targets: 3, Members: 2, Seed: 8})
-	rows := [][]float64{{0, 0}, {1, -1}, {-2, 0.5}, {0.3, 3}}
+	checkPredictMultiConcurrent(t, m, [][]float64{{0, 0}, {1, -1}, {-2, 0.5}, {0.3, 3}}, []float64{-2, 1, 4})
+}
+
+// checkPredictMultiConcurrent predicts the rows from 8 goroutines at
+// once, each with its own Workspace and prediction, and checks every
+// LogPDF at y against the one made alone.
+func checkPredictMultiConcurrent(t *testing.T, m *Model[float64], rows [][]float64, y []float64) {
+	t.Helper()
 	want := make([]float64, len(rows))
-	y := []float64{-2, 1, 4}
 	for i, x := range rows {
 		var p MultiPrediction
 		if err := m.PredictMulti(m.NewWorkspace(), x, &p); err != nil {

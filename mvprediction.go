@@ -37,6 +37,16 @@ import (
 // other methods answer in original units, as a one-target Prediction
 // under a Transform does (each says how).
 //
+// A model whose law is the Gaussian copula of one-target models
+// (docs/multivariate.md, Sec. 12) predicts each target by its own
+// one-target model, the marginals f_j, F_j, and joins them by the
+// correlation matrix R of the normal scores u_j = Φ⁻¹(F_j(y_j)):
+// ln p(y) = Σ_j ln f_j(y_j) − ½ ln det R − ½ uᵀ(R⁻¹ − I)u. Its
+// calibrated law takes the calibrated marginals (each Marginal's
+// calibrated predictive, Gaussian in z) and its region the calibration
+// that AutoFit fits to rows the marginals did not train on (RegionScale,
+// RegionNu). Each method's doc says how it answers under the copula.
+//
 // A MultiPrediction holds slices that PredictMulti sizes on its first
 // use and then reuses, so that predicting into the same value again
 // allocates nothing. Its methods only read it, so many goroutines may
@@ -77,6 +87,11 @@ type MultiPrediction struct {
 	// fields above are all of z, the targets as the network models them.
 	tr     [maxTargets]TargetTransform
 	logged bool
+	// cop holds the marginals and R of a model whose law is the Gaussian
+	// copula of one-target models (copula.go); zero under the joint t.
+	// Under the copula the fields above but d, loss, inputZ, regionScale,
+	// regionNu, conformal, tr and logged are unused.
+	cop copulaPrediction
 }
 
 // resize makes p hold d targets of members members, reusing its slices
@@ -84,7 +99,7 @@ type MultiPrediction struct {
 // slices as they are, which only resize sets: a stream of predictions by
 // one model pays for their set-up once.
 func (p *MultiPrediction) resize(d, members int) {
-	p.weighted = false
+	p.weighted, p.cop.chol = false, nil
 	if p.d == d && p.members == members {
 		return
 	}
@@ -109,8 +124,15 @@ func (p *MultiPrediction) resize(d, members int) {
 func (p *MultiPrediction) Dim() int { return p.d }
 
 // Members returns the number of networks whose predictives the
-// prediction mixes: 1 for a single network.
-func (p *MultiPrediction) Members() int { return p.members }
+// prediction mixes: 1 for a single network. Under the copula, whose
+// marginals each mix their own model's members, it is the most members
+// of a marginal (Marginal(i).Members).
+func (p *MultiPrediction) Members() int {
+	if p.cop.on() {
+		return p.cop.members()
+	}
+	return p.members
+}
 
 // Mean returns the predictive mean of target i: the location m_i of the
 // t, for an ensemble the mean of the members' locations. For a target
@@ -118,7 +140,12 @@ func (p *MultiPrediction) Members() int { return p.members }
 // Marginal(i).Mean, the mean of the calibrated predictive's log-normal,
 // e^(m_i + v_i/2) with v_i = Marginal(i).ZVarCorrected: the t's own
 // back-transform has no mean, as for one target (Prediction.Transform).
+// Under the copula it is Marginal(i).Mean, target i's one-target model's
+// mean.
 func (p *MultiPrediction) Mean(i int) float64 {
+	if p.cop.on() {
+		return p.cop.marg[i].Mean
+	}
 	if p.tr[i] == TransformLog {
 		return math.Exp(p.mean[i] + p.calibratedVar(i)/2)
 	}
@@ -136,8 +163,14 @@ func (p *MultiPrediction) calibratedVar(i int) float64 {
 // one-dimensional Prediction's α is (ν = 2α for d = 1): large on clean
 // data, small where the training targets held outliers. For an ensemble
 // it is the mean of the members' ν (weighted as the mixture is). It is at
-// least 2, and +Inf for the Gaussian comparator (LossGaussianML).
+// least 2, and +Inf for the Gaussian comparator (LossGaussianML). Under
+// the copula it is +Inf: the normal scores u_j = Φ⁻¹(F_j(y_j)) are
+// Gaussian, N(0, R) (Scale); each marginal's own trust signal is its
+// Marginal(i).Alpha.
 func (p *MultiPrediction) Nu() float64 {
+	if p.cop.on() {
+		return math.Inf(1)
+	}
 	var s float64
 	for k, v := range p.nu {
 		if w := p.weightOf(k); w != 0 { // a member of no weight adds nothing, not 0·∞
@@ -148,8 +181,13 @@ func (p *MultiPrediction) Nu() float64 {
 }
 
 // Scale returns entry (i, j) of the t's scale matrix S, for an ensemble
-// the mean of the members' S (weighted as the mixture is).
+// the mean of the members' S (weighted as the mixture is). Under the
+// copula it is R_ij, the covariance of the normal scores' Gaussian
+// N(0, R), the copula's latent law (Nu +Inf).
 func (p *MultiPrediction) Scale(i, j int) float64 {
+	if p.cop.on() {
+		return p.cop.corr(i, j)
+	}
 	var s float64
 	for k := range p.members {
 		s += p.weightOf(k) * p.memberScale(k, i, j)
@@ -193,7 +231,15 @@ func (p *MultiPrediction) memberScale(k, i, j int) float64 {
 // targets under the log transform it is in original units, the
 // covariance of the log-normal whose logarithms have this covariance C
 // and the location m, as for CovCorrected: the log-Student-t has none.
-func (p *MultiPrediction) Cov(i, j int) float64 { return p.originalCov(i, j, false) }
+// Under the copula it is R_ij·√(V_i·V_j), V_k = Marginal(k).Var: the
+// marginals' variances, in original units, with the copula's
+// correlation.
+func (p *MultiPrediction) Cov(i, j int) float64 {
+	if p.cop.on() {
+		return p.cop.cov(i, j, func(q *Prediction) float64 { return q.Var })
+	}
+	return p.originalCov(i, j, false)
+}
 
 // CovCorrected returns entry (i, j) of the corrected covariance
 // Σ̃ = S/c_d(ν) (see MultiPrediction), for an ensemble the mean of the
@@ -202,8 +248,18 @@ func (p *MultiPrediction) Cov(i, j int) float64 { return p.originalCov(i, j, fal
 // Gaussian N(m, Σ̃): Σ̃_ij where neither target is logged,
 // e^(m_i + Σ̃_ii/2)·Σ̃_ij where i alone is, and
 // e^(m_i + m_j + (Σ̃_ii + Σ̃_jj)/2)·(e^Σ̃_ij − 1) where both are, m the
-// location in z (ZMean, ZCovCorrected).
-func (p *MultiPrediction) CovCorrected(i, j int) float64 { return p.originalCov(i, j, true) }
+// location in z (ZMean, ZCovCorrected). Under the copula it is
+// R_ij·√(Ṽ_i·Ṽ_j), Ṽ_k = Marginal(k).VarCorrected, the marginals'
+// corrected variances (Definition 3.1, calibrated as the one-target
+// models calibrate them), in original units: the covariance of the
+// Gaussian with the corrected marginals and the copula's dependence
+// (docs/multivariate.md, Sec. 12); with one target it is Definition 3.1.
+func (p *MultiPrediction) CovCorrected(i, j int) float64 {
+	if p.cop.on() {
+		return p.cop.cov(i, j, func(q *Prediction) float64 { return q.VarCorrected })
+	}
+	return p.originalCov(i, j, true)
+}
 
 // zCov is Cov of the targets as the network models them, z.
 func (p *MultiPrediction) zCov(i, j int) float64 {
@@ -218,13 +274,27 @@ func (p *MultiPrediction) zCov(i, j int) float64 {
 // for an untransformed target, Marginal(i).ZMean for a logged one. With
 // ZCovCorrected it gives the calibrated region in z, an ellipsoid, whose
 // image under g⁻¹ is the region in original units: where a caller draws
-// it, as gcp plot does.
-func (p *MultiPrediction) ZMean(i int) float64 { return p.mean[i] }
+// it, as gcp plot does. Under the copula it is marginal i's location in
+// the target as its model models it, Marginal(i).ZMean under a transform
+// and Marginal(i).Mean otherwise: with ZCovCorrected, the calibrated
+// region in z is again an ellipsoid (the calibrated marginals are
+// Gaussian in z, and so is their Gaussian copula).
+func (p *MultiPrediction) ZMean(i int) float64 {
+	if p.cop.on() {
+		return p.cop.modeledMean(i)
+	}
+	return p.mean[i]
+}
 
 // ZCovCorrected returns entry (i, j) of the corrected covariance Σ̃ of
 // the targets as the network models them, z: CovCorrected(i, j) where
-// neither target is transformed.
+// neither target is transformed. Under the copula it is R_ij·√(Ṽ_i·Ṽ_j),
+// Ṽ_k marginal k's corrected variance in z (Marginal(k).ZVarCorrected
+// under a transform, VarCorrected otherwise).
 func (p *MultiPrediction) ZCovCorrected(i, j int) float64 {
+	if p.cop.on() {
+		return p.cop.cov(i, j, modeledCorrected)
+	}
 	if p.members == 1 {
 		return p.memberScale(0, i, j) / p.corr[0]
 	}
@@ -233,8 +303,17 @@ func (p *MultiPrediction) ZCovCorrected(i, j int) float64 {
 
 // CovEpistemic returns entry (i, j) of the covariance of an ensemble's
 // members' means, the model's own (epistemic) uncertainty; 0 for a
-// single network.
+// single network. Under the copula its diagonal is each marginal's
+// VarEpistemic (of z under a transform), and it is 0 off the diagonal:
+// the marginals' ensembles were trained apart, so that no member of one
+// is paired with a member of another.
 func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
+	if p.cop.on() {
+		if i != j {
+			return 0
+		}
+		return p.cop.marg[i].VarEpistemic
+	}
 	if p.members == 1 {
 		return 0
 	}
@@ -247,8 +326,14 @@ func (p *MultiPrediction) CovEpistemic(i, j int) float64 {
 // it is the correlation in original units, which differs from that of
 // the logarithms: (e^Σ̃_ij − 1)/√((e^Σ̃_ii − 1)(e^Σ̃_jj − 1)) for two
 // logged targets, Σ̃_ij/√((e^Σ̃_ii − 1)·Σ̃_jj) for a logged i and an
-// untransformed j (Σ̃ in z, the locations cancel).
+// untransformed j (Σ̃ in z, the locations cancel). Under the copula it is
+// R_ij, the correlation of the normal scores (and of CovCorrected and
+// Cov, built from it), whatever the transforms: for marginals other
+// than Gaussian it is not the Pearson correlation of the targets.
 func (p *MultiPrediction) Corr(i, j int) float64 {
+	if p.cop.on() {
+		return p.cop.corr(i, j)
+	}
 	if p.tr[i] == TransformLog || p.tr[j] == TransformLog {
 		return p.loggedCorr(i, j)
 	}
@@ -261,8 +346,14 @@ func (p *MultiPrediction) Corr(i, j int) float64 {
 // the largest over the targets of the one-dimensional
 // Prediction.Disagreement: √(CovEpistemic(i, i) / min(a_i, s_i²)), a_i the
 // mean of the members' Cov(i, i) and s_i target i's robust standard
-// deviation learned by Fit. 0 for a single network.
-func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
+// deviation learned by Fit. 0 for a single network. Under the copula it
+// is the largest of the marginals' Disagreement.
+func (p *MultiPrediction) Disagreement() float64 {
+	if p.cop.on() {
+		return p.cop.disagreement()
+	}
+	return p.disagreement
+}
 
 // LogPDF returns the log density of the predictive at the target vector
 // y (len(y) = Dim()): ln t_ν(y | m, S), for an ensemble the log of the
@@ -272,9 +363,20 @@ func (p *MultiPrediction) Disagreement() float64 { return p.disagreement }
 // mean negative log density is in y's units; −Inf for a y outside a
 // transform's domain (a logged target ≤ 0) or with an infinite entry. It
 // allocates nothing. A y of the wrong length, or holding NaN, gives NaN.
+//
+// Under the copula it is ln p(y) = Σ_j ln f_j(y_j) − ½ ln det R −
+// ½ uᵀ(R⁻¹ − I)u, u_j = Φ⁻¹(F_j(y_j)), with f_j and F_j the marginals'
+// predictives (Marginal(j).LogPDF and CDF, in original units, the
+// Jacobians theirs): with R = I the sum of the marginals' log densities.
+// The scores come from each marginal's smaller tail, from its logarithm
+// where it falls below 1e-300 (normalScore), so that they and the density
+// stay finite and accurate however far out a finite y lies.
 func (p *MultiPrediction) LogPDF(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
+	}
+	if p.cop.on() {
+		return p.cop.logPDF(y)
 	}
 	var buf [maxTargets]float64
 	z, jac, ok := p.toModeled(y, &buf)
@@ -321,9 +423,18 @@ func (p *MultiPrediction) mixLog(member func(k int) float64) float64 {
 // target transforms it is the distance of z = g(y), where the model is
 // the t, and +Inf for a y outside a transform's domain or with an
 // infinite entry. A y of the wrong length, or holding NaN, gives NaN.
+//
+// Under the copula it is √q, q = uᵀR⁻¹u of the marginals' normal scores
+// u_j = Φ⁻¹(F_j(y_j)) (as LogPDF's), chi-square with d degrees of
+// freedom under the law; +Inf where a score is infinite. The calibrated
+// and conformal regions measure the calibrated marginals' scores instead
+// (CalibratedMahalanobis).
 func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 	if len(y) != p.d {
 		return math.NaN()
+	}
+	if p.cop.on() {
+		return math.Sqrt(p.cop.distance2(y))
 	}
 	var buf [maxTargets]float64
 	zy, _, ok := p.toModeled(y, &buf)
@@ -349,10 +460,15 @@ func (p *MultiPrediction) Mahalanobis(y []float64) float64 {
 // region is that of z = g(y) mapped back, with the same probability: y
 // is inside when g(y) is, and a y outside a transform's domain never is.
 // It returns ErrLevel for p outside (0, 1) and ErrShape for a y of the
-// wrong length.
+// wrong length. Under the copula the region is q ≤ χ²_d(p), q the square
+// of Mahalanobis(y): it holds probability p under the law, and is no
+// longer an ellipsoid in y (unless every marginal is Gaussian).
 func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 	if err := p.checkRegion(y, prob); err != nil {
 		return false, err
+	}
+	if p.cop.on() {
+		return p.cop.distance2(y) <= mvtRegionRadius2(prob, p.d, math.Inf(1)), nil
 	}
 	if p.members > 1 {
 		q := p.Mahalanobis(y)
@@ -401,7 +517,14 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 // carries it (Prediction.Transform): the t of z_i above mapped back, with
 // ZMean, ZVar and ZVarCorrected those of z_i, and its methods answering
 // in original units as a one-target model's of that transform do.
+//
+// Under the copula it is target i's one-target model's prediction
+// exactly, bit for bit what that model's Predict gives (the copula
+// leaves every marginal as it is).
 func (p *MultiPrediction) Marginal(i int) Prediction {
+	if p.cop.on() {
+		return p.cop.marg[i]
+	}
 	q := p.marginal(i)
 	if p.tr[i] != TransformNone {
 		transformBack(&q, p.tr[i])

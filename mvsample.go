@@ -16,12 +16,24 @@ import (
 // from one prediction at once, each with its own r (a rand.Rand is not
 // safe for concurrent use). Under target transforms (Model.TargetTransforms)
 // the draw is in original units: a draw of z mapped through g⁻¹.
+//
+// Under the copula it draws the scores v ∼ N(0, R) and returns
+// y_j = F_j⁻¹(Φ(v_j)) by each marginal's Quantile, so that each y_j has
+// its marginal's law and the scores of y are v; a score beyond Φ's
+// resolution in float64 (above about 8.3, a chance of 1e-16) takes the
+// marginal's quantile at the largest probability below 1.
 func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
 	if r == nil {
 		return ErrConfig
 	}
 	if len(dst) != p.d {
 		return ErrShape
+	}
+	if p.cop.on() {
+		var zero [maxTargets]float64
+		drawGaussian(dst, zero[:p.d], p.cop.chol, 1, r)
+		p.cop.quantiles(dst, false)
+		return nil
 	}
 	k := p.pick(r)
 	nu, nl := p.nu[k], mvtPackedLen(p.d)
@@ -41,6 +53,14 @@ func (p *MultiPrediction) Sample(dst []float64, r *rand.Rand) error {
 // for RegionNu() = +Inf), Mean and CovCorrected those of z under target
 // transforms, the draw mapped back as Sample's. Its errors, allocations
 // and goroutines are Sample's.
+//
+// Under the copula it draws the calibrated marginals' scores from the
+// calibrated region's law, v ∼ t_ν(0, s·R) (ν = RegionNu, s =
+// RegionScale), and returns y_j = F̃_j⁻¹(Φ(v_j)), F̃_j Marginal(j)'s
+// calibrated predictive: in z the multivariate t of ν degrees of freedom,
+// location ZMean and scale s·ZCovCorrected, whose regions
+// CalibratedInside tests; at s = 1 and ν = +Inf a draw of the law whose
+// density CalibratedLogPDF gives.
 func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	if r == nil {
 		return ErrConfig
@@ -51,6 +71,12 @@ func (p *MultiPrediction) SampleCalibrated(dst []float64, r *rand.Rand) error {
 	f := math.Sqrt(p.regionScale)
 	if nu := p.regionNu; !math.IsInf(nu, 1) {
 		f *= chiScale(r, nu)
+	}
+	if p.cop.on() {
+		var zero [maxTargets]float64
+		drawGaussian(dst, zero[:p.d], p.cop.chol, f, r)
+		p.cop.quantiles(dst, true)
+		return nil
 	}
 	if p.members == 1 { // Σ̃ = LLᵀ/c
 		drawGaussian(dst, p.loc, p.chol, f/math.Sqrt(p.corr[0]), r)

@@ -34,13 +34,13 @@ func (g normal) quantile(prob float64) float64 {
 // about 1e-9 relative (it computes Erfinv(1 − 2q), which loses the digits
 // of 2q, and all of them once 2q < 2⁻⁵³), and two Halley steps on
 // Φ(z) = q, with Φ from math.Erfc, accurate relative to q however small,
-// make it accurate to a few ulps. Below, normalTailQuantile solves on the
-// log scale.
+// make it accurate to a few ulps. Below, it solves on the log scale
+// (normalLogQuantile).
 func standardNormalQuantile(prob float64) float64 {
 	q := min(prob, 1-prob)
 	var z float64
 	if q < normalTailMin {
-		z = normalTailQuantile(q)
+		z = normalLogQuantile(logFull(q)) // math.Log flushes a subnormal q
 	} else {
 		z = -math.Sqrt2 * math.Erfcinv(2*q)
 		for i := 0; i < 2 && finite(z); i++ {
@@ -59,21 +59,29 @@ func standardNormalQuantile(prob float64) float64 {
 }
 
 // normalTailMin is the lower-tail probability below which
-// standardNormalQuantile leaves the Erfcinv start: at q = 1e-10 the start
-// has lost about 6 of its digits to 1 − 2q and two Halley steps still
-// recover them; by 5e-17 it has lost all and is −Inf.
+// standardNormalQuantile leaves the Erfcinv start for normalLogQuantile:
+// at q = 1e-10 the start has lost about 6 of its digits to 1 − 2q and two
+// Halley steps still recover them; by 5e-17 it has lost all and is −Inf.
 const normalTailMin = 1e-10
 
-// normalTailQuantile returns the z < 0 with Φ(z) = q, for 0 < q < ½, by
-// Newton's method on g(z) = ln Φ(z) − ln q, with ln Φ(z) = ln(½·erfcx(x))
+// normalLogQuantile returns the z < 0 with ln Φ(z) = lq, for lq < ln ½,
+// by Newton's method on g(z) = ln Φ(z) − lq, with ln Φ(z) = ln(½·erfcx(x))
 // − z²/2 and g′(z) = φ(z)/Φ(z) = √(2/π)/erfcx(x), x = −z/√2 (erfcx): no
 // term underflows, so a subnormal q is resolved as well as a normal one,
-// where Φ and φ themselves would keep only a few bits. ln Φ is concave,
-// so the iteration converges monotonically, and quadratically, from the
-// start of the tail's asymptotic series,
-// −√(−2 ln q − ln(−2 ln q) − ln 2π), good to about 1e-3 at q = 1e-10.
-func normalTailQuantile(q float64) float64 {
-	lq := logFull(q) // math.Log flushes a subnormal q
+// where Φ and φ themselves would keep only a few bits, and a q far below
+// float64's range (a copula's normal score from a log tail, normalScore)
+// as well. ln Φ is concave, so the iteration converges monotonically, and
+// quadratically, from the start of the tail's asymptotic series,
+// −√(−2 lq − ln(−2 lq) − ln 2π), good to about 1e-3 at lq = ln 1e-10.
+// Below lq = −2⁶⁰ that start is −√(−2 lq) to within rounding (the two
+// logarithms are below 2⁻⁵⁵ of −2 lq, and the series' next term, about
+// 1/z², far below), so it is returned as −√2·√(−lq), which needs no
+// steps and does not overflow where −2·lq and z² would (below about
+// −9e307): −Inf only for lq = −Inf.
+func normalLogQuantile(lq float64) float64 {
+	if lq < -0x1p60 {
+		return -math.Sqrt2 * math.Sqrt(-lq)
+	}
 	u := -2 * lq
 	z := -math.Sqrt(u - math.Log(u) - math.Log(2*math.Pi))
 	for range normalTailSteps {
@@ -87,7 +95,7 @@ func normalTailQuantile(q float64) float64 {
 	return z
 }
 
-// normalTailSteps bounds normalTailQuantile's Newton steps: from the
+// normalTailSteps bounds normalLogQuantile's Newton steps: from the
 // start's 1e-3 relative error, quadratic convergence needs four to reach
 // float64's precision, and one more confirms it.
 const normalTailSteps = 8

@@ -17,6 +17,40 @@ func TestStandardNormalQuantile(t *testing.T) {
 	checkSpecialRef(t, "standardNormalQuantile", standardNormalQuantile, 4e-16, 1)
 }
 
+// TestNormalLogQuantileFar checks Φ⁻¹ of a log probability far below
+// float64's range (normalScore's deep rows check it against mpmath): at
+// the switch to −√2·√(−lq) (lq = −2⁶⁰) the two sides agree to 2 ulps
+// (the start there is exact to within rounding, and the steps leave an
+// ulp), it is monotone out to lq = −MaxFloat64, where it is finite, and
+// −Inf only at lq = −Inf; ln Φ of its result is lq to 1e-15 relative
+// (an ulp of z moves ln Φ by 2 ulps of itself, and erfcx adds 1e-14
+// absolute) while z² does not overflow.
+func TestNormalLogQuantileFar(t *testing.T) {
+	lo, hi := normalLogQuantile(math.Nextafter(-0x1p60, math.Inf(-1))), normalLogQuantile(-0x1p60)
+	if math.Abs(lo-hi) > 4.5e-16*math.Abs(hi) {
+		t.Errorf("at −2⁶⁰: %.17g below, %.17g at", lo, hi)
+	}
+	prev := 0.0
+	for lq := -1e3; lq > -math.MaxFloat64; lq *= 1.5 {
+		z := normalLogQuantile(lq)
+		if !(z < prev) || math.IsInf(z, 0) {
+			t.Fatalf("z(%v) = %v after %v", lq, z, prev)
+		}
+		prev = z
+		if x := -z / math.Sqrt2; x < 1e150 {
+			if lp := math.Log(0.5*erfcx(x)) - x*x; math.Abs(lp-lq) > 1e-15*math.Abs(lq) {
+				t.Errorf("ln Φ(z(%v)) = %v", lq, lp)
+			}
+		}
+	}
+	if z := normalLogQuantile(-math.MaxFloat64); math.IsInf(z, 0) {
+		t.Errorf("z(−MaxFloat64) = %v", z)
+	}
+	if z := normalLogQuantile(math.Inf(-1)); !math.IsInf(z, -1) {
+		t.Errorf("z(−Inf) = %v", z)
+	}
+}
+
 // TestPredictiveQuantileTails checks the quantiles built on Φ⁻¹, a
 // Gaussian prediction's Quantile and CalibratedQuantile for every loss,
 // at every probability of the mpmath table

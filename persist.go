@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 
 	"github.com/gcpnet/gcp/internal/atomicfile"
 	"github.com/gcpnet/gcp/internal/binfmt"
 )
 
-// The saved-model format, versions 1 to 6; docs/format.md documents them
+// The saved-model format, versions 1 to 8; docs/format.md documents them
 // byte by byte.
 const (
 	headerLen   = 24 // magic through the header CRC, versions 1 and 2
@@ -27,7 +28,9 @@ const (
 // training data and its calibration, 4 the number of members of an
 // ensemble, 5 the tagged sections (sections.go), 6 date columns in the
 // encoding section, so that a release that knows no date column refuses
-// such a model as written by a newer release. A model is written in
+// such a model as written by a newer release, 7 several targets (the
+// targets section), 8 a model whose law is the Gaussian copula of
+// one-target models (the copula section). A model is written in
 // the lowest version that holds it, so that a file stays readable by as
 // many versions of this package as it can: a single GCP network without
 // names, ranges or calibration as version 1, a comparator as version 2,
@@ -41,6 +44,7 @@ const (
 	fileVersionSections = 5
 	fileVersionDates    = 6
 	fileVersionTargets  = 7
+	fileVersionCopula   = 8
 )
 
 // maxNamesLen bounds a version-3 file's names section: a length and
@@ -66,7 +70,7 @@ const float32Overflow = 0x1.ffffffp127
 // lengths, which package binfmt checks and reads by.
 var modelFormat = binfmt.Format{
 	Magic:      atomicfile.MagicGCPM,
-	MaxVersion: fileVersionTargets,
+	MaxVersion: fileVersionCopula,
 	HeaderLen:  func(v uint16) int { return int(header{version: int(v)}.headerLen()) },
 }
 
@@ -133,10 +137,14 @@ func elemSize[T Float]() int {
 // MarshalBinary encodes the model: its Config, its standardization and its
 // parameters, bit for bit, so that UnmarshalBinary restores a model that
 // predicts and trains exactly as this one. It fails only for a zero Model,
-// with ErrConfig.
+// with ErrConfig, and for a model whose law is the Gaussian copula of
+// one-target models if its marginals' files add up to more than the
+// format's 4 GiB. Such a model is written with each marginal's own
+// file inside it (format version 8), and reads back to one that predicts
+// exactly as it did.
 //
 // The format is little-endian, floats as their IEEE 754 bits, and
-// versioned: a model is written in the lowest of versions 1 to 6 that
+// versioned: a model is written in the lowest of versions 1 to 8 that
 // holds everything it has, so that older releases read it. The module's
 // docs/format.md lays out every version byte by byte.
 func (m *Model[T]) MarshalBinary() ([]byte, error) {
@@ -146,12 +154,33 @@ func (m *Model[T]) MarshalBinary() ([]byte, error) {
 	if err := m.cfg.validate(); err != nil {
 		return nil, err
 	}
-	return m.encode(), nil
+	b := m.encode()
+	if m.margins != nil && int64(len(b)) > copulaMaxLen(m.cfg.Inputs) {
+		return nil, fmt.Errorf("%w: a copula model of %d bytes, beyond the format's %d", ErrConfig, len(b), copulaMaxLen(m.cfg.Inputs))
+	}
+	return b, nil
+}
+
+// copulaFile returns what the file of m, a copula model, holds: m without
+// what the loader derives from the marginals (names, ranges, encoding,
+// transforms), with the marginals' files (copulaLaw.files).
+func (m *Model[T]) copulaFile() *Model[T] {
+	c := *m
+	c.margins, c.featureNames, c.targetName, c.xMin, c.xMax = nil, nil, "", nil, nil
+	law := &copulaLaw{chol: m.ext.copula.chol, files: make([][]byte, len(m.margins))}
+	for j, g := range m.margins {
+		law.files[j] = g.encode()
+	}
+	c.ext = extensions{targets: m.ext.targets, region: m.ext.region, copula: law}
+	return &c
 }
 
 // encode writes the model in the format of MarshalBinary without checking
 // it, so that tests can build malformed models.
 func (m *Model[T]) encode() []byte {
+	if m.margins != nil {
+		m = m.copulaFile()
+	}
 	h := header{version: fileVersionGCP, esize: elemSize[T](), depth: len(m.cfg.Hidden), inputs: m.cfg.Inputs, params: len(m.params)}
 	if m.cfg.Loss != LossGCP {
 		h.version = fileVersionLoss
@@ -177,6 +206,9 @@ func (m *Model[T]) encode() []byte {
 	}
 	if m.cfg.Targets > 1 {
 		h.version = fileVersionTargets
+	}
+	if m.ext.copula != nil {
+		h.version = fileVersionCopula
 	}
 	b := make([]byte, 0, h.size())
 	b = modelFormat.AppendPrefix(b, uint16(h.version))
@@ -342,23 +374,50 @@ func parseHeader(data []byte) (header, error) {
 		return header{}, fmt.Errorf("%w: offset 16: %d parameters, want at most %d", ErrFormat, params, maxParams)
 	case int64(names) > maxNamesLen(int(inputs)):
 		return header{}, fmt.Errorf("%w: offset 20: names of %d bytes, want at most %d", ErrFormat, names, maxNamesLen(int(inputs)))
-	case v >= fileVersionSections && (sections == 0 || int64(sections) > maxSectionsLen(int(inputs))):
+	case v >= fileVersionSections && (sections == 0 || int64(sections) > sectionsBound(v, int(inputs))):
 		// A model without a section is written in an earlier version:
 		// one model, one encoding.
-		return header{}, fmt.Errorf("%w: offset 24: sections of %d bytes, want 1 to %d", ErrFormat, sections, maxSectionsLen(int(inputs)))
+		return header{}, fmt.Errorf("%w: offset 24: sections of %d bytes, want 1 to %d", ErrFormat, sections, sectionsBound(v, int(inputs)))
 	}
 	return header{version: int(v), esize: int(esize), depth: int(depth), inputs: int(inputs), params: int(params), names: int(names), sections: int(sections)}, nil
+}
+
+// sectionsBound returns the bound on the sections of a file of version v
+// and the given number of inputs: copulaSectionsLen for version 8,
+// maxSectionsLen for the others.
+func sectionsBound(v uint16, inputs int) int64 {
+	if v == fileVersionCopula {
+		return copulaSectionsLen(inputs)
+	}
+	return maxSectionsLen(inputs)
 }
 
 // decode parses a whole saved model, validates it and returns it as a new
 // Model[T]; data is not retained.
 func decode[T Float](data []byte) (*Model[T], error) {
-	h, err := parseHeader(data)
+	m, overflow, err := decodeAccepting[T](data, nil)
+	if err == nil {
+		err = overflow
+	}
 	if err != nil {
 		return nil, err
 	}
+	return m, nil
+}
+
+// decodeAccepting is decode, which refuses, with the error accept returns,
+// a model whose validated Config accept does not accept, before it
+// allocates for the model (nil accepts every Config). A parameter beyond
+// T's range is not an error but overflow, an ErrOverflow, beside the
+// model read with 0 in its place: a load fails with it only if the rest
+// of the file is valid.
+func decodeAccepting[T Float](data []byte, accept func(Config) error) (m *Model[T], overflow, err error) {
+	h, err := parseHeader(data)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := binfmt.Complete(data, h.size()); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	end := len(data) - crcLen
 	d := binfmt.NewDecoder(data, int(h.headerLen()))
@@ -366,13 +425,13 @@ func decode[T Float](data []byte) (*Model[T], error) {
 	for i := range hidden {
 		w := d.U32()
 		if w > maxWidth {
-			return nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want at most %d", ErrFormat, d.Off()-4, i, w, maxWidth)
+			return nil, nil, fmt.Errorf("%w: offset %d: Hidden[%d] = %d, want at most %d", ErrFormat, d.Off()-4, i, w, maxWidth)
 		}
 		hidden[i] = int(w)
 	}
 	act, std := d.U8(), d.U8()
 	if std > 1 {
-		return nil, fmt.Errorf("%w: offset %d: standardized flag %d, want 0 or 1", ErrFormat, d.Off()-1, std)
+		return nil, nil, fmt.Errorf("%w: offset %d: standardized flag %d, want 0 or 1", ErrFormat, d.Off()-1, std)
 	}
 	cfg := Config{Inputs: h.inputs, Hidden: hidden, Activation: Activation(act), Members: 1}
 	cfg.Dropout = d.F64()
@@ -384,65 +443,143 @@ func decode[T Float](data []byte) (*Model[T], error) {
 		if h.version == fileVersionLoss && cfg.Loss == LossGCP {
 			// The encoder writes GCP models as version 1; accepting them
 			// here too would give one model two encodings.
-			return nil, fmt.Errorf("%w: offset %d: version %d with Loss = LossGCP, which is version %d", ErrFormat, off, fileVersionLoss, fileVersionGCP)
+			return nil, nil, fmt.Errorf("%w: offset %d: version %d with Loss = LossGCP, which is version %d", ErrFormat, off, fileVersionLoss, fileVersionGCP)
 		}
 	}
 	if h.version >= fileVersionMembers {
 		off := d.Off()
 		if cfg.Members = int(d.U32()); cfg.Members == 1 && h.version == fileVersionMembers {
 			// A single network is version 1, 2 or 3: one model, one encoding.
-			return nil, fmt.Errorf("%w: offset %d: version %d with Members = 1, which is version %d at most", ErrFormat, off, fileVersionMembers, fileVersionData)
+			return nil, nil, fmt.Errorf("%w: offset %d: version %d with Members = 1, which is version %d at most", ErrFormat, off, fileVersionMembers, fileVersionData)
 		}
 	}
-	if h.version == fileVersionTargets {
+	if h.version >= fileVersionTargets {
 		cfg.Targets = peekTargets(data[end-h.sections : end])
 		if cfg.Targets < 2 {
-			return nil, fmt.Errorf("%w: offset 8: version %d without a targets section", ErrFormat, h.version)
+			return nil, nil, fmt.Errorf("%w: offset 8: version %d without a targets section", ErrFormat, h.version)
 		}
 	}
 	if err := cfg.validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	lay, ok := cfg.layout()
-	if !ok || lay.size != h.params {
-		return nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v, FixedAlpha = %v, Loss = %v and Targets = %d make a different number",
-			ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha, cfg.Loss, cfg.Targets)
+	if accept != nil {
+		if err := accept(cfg); err != nil {
+			return nil, nil, err
+		}
 	}
-	m := newModel[T](cfg, lay)
+	copula := h.version == fileVersionCopula
+	if copula {
+		if h.params != 0 || std != 0 {
+			return nil, nil, fmt.Errorf("%w: offset 16: a copula model with %d parameters and standardized flag %d, want none and 0", ErrFormat, h.params, std)
+		}
+		m = &Model[T]{cfg: cfg, k: kernelsFor[T](), varScale: 1, corrScale: 1,
+			xMean: make([]float64, cfg.Inputs), xScale: make([]float64, cfg.Inputs), xInvScale: make([]float64, cfg.Inputs)}
+		m.resetStandardization()
+	} else {
+		lay, ok := cfg.layout()
+		if !ok || lay.size != h.params {
+			return nil, nil, fmt.Errorf("%w: offset 16: %d parameters, but Inputs = %d, Hidden = %v, FixedAlpha = %v, Loss = %v and Targets = %d make a different number",
+				ErrFormat, h.params, cfg.Inputs, cfg.Hidden, cfg.FixedAlpha, cfg.Loss, cfg.Targets)
+		}
+		m = newModel[T](cfg, lay)
+	}
 	if err := decodeStandardization(d, m, std == 1); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if h.version >= fileVersionData {
+		off := d.Off()
 		if err := decodeData(d, m, h.names); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if copula && (m.varScale != 1 || m.xMin != nil || h.names != 0) {
+			return nil, nil, fmt.Errorf("%w: offset %d: a copula model with VarScale %v, ranges or names, which its marginals hold", ErrFormat, off, m.varScale)
 		}
 	}
 	// A parameter that overflows T fails the load only if the rest of the
 	// file is valid: a float64 file fails as Model[float32] with
 	// ErrOverflow exactly when it loads as Model[float64], and otherwise
 	// with the same error.
-	overflow := decodeParams(d, m.params, h.esize)
+	overflow = decodeParams(d, m.params, h.esize)
 	if overflow != nil && !errors.Is(overflow, ErrOverflow) {
-		return nil, overflow
+		return nil, nil, overflow
 	}
 	off := d.Off()
 	if err := parseSections(d.Bytes(end-off), off, &m.ext, cfg); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if dates := m.ext.encoding.hasDates(); dates && h.version < fileVersionDates || !dates && h.version == fileVersionDates {
-		return nil, fmt.Errorf("%w: offset 8: version %d for a model with date columns: %v; want version %d exactly when it has some (or %d with several targets)", ErrFormat, h.version, dates, fileVersionDates, fileVersionTargets)
+		return nil, nil, fmt.Errorf("%w: offset 8: version %d for a model with date columns: %v; want version %d exactly when it has some (or %d with several targets)", ErrFormat, h.version, dates, fileVersionDates, fileVersionTargets)
 	}
 	if enc := m.ext.encoding; enc != nil {
 		// The encoding names the target and the inputs.
 		if h.names != 0 {
-			return nil, fmt.Errorf("%w: offset 20: names of %d bytes beside an encoding, which holds them", ErrFormat, h.names)
+			return nil, nil, fmt.Errorf("%w: offset 20: names of %d bytes beside an encoding, which holds them", ErrFormat, h.names)
 		}
 		m.targetName = enc.target
 	}
-	if overflow != nil {
-		return nil, overflow
+	if copula || m.ext.copula != nil {
+		return decodeCopula(m, h, off)
 	}
-	return m, nil
+	return m, overflow, nil
+}
+
+// decodeCopula returns the copula model that m holds, read from a file of
+// header h whose sections start at offset off: the marginals' files read
+// as one-target models, each of the Config m's is with one target, and
+// the model built from them as newCopulaModel builds it, with m's joint
+// region as it was read. Whatever is wrong is an ErrFormat; a marginal's
+// parameter beyond float32 is overflow, as decodeAccepting's.
+func decodeCopula[T Float](m *Model[T], h header, off int) (c *Model[T], overflow, err error) {
+	e := &m.ext
+	switch {
+	case h.version != fileVersionCopula || e.copula == nil:
+		return nil, nil, fmt.Errorf("%w: offset 8: version %d with a copula section: %v; want version %d exactly when it has one", ErrFormat, h.version, e.copula != nil, fileVersionCopula)
+	case e.transform != TransformNone || e.encoding != nil || e.conformal != nil || e.transforms != [maxTargets]TargetTransform{} || e.inputBound != 0:
+		return nil, nil, fmt.Errorf("%w: offset %d: a copula model with sections its marginals hold", ErrFormat, off)
+	}
+	for j, s := range e.targets.scales {
+		if math.Float64bits(e.targets.means[j]) != 0 || s != 1 {
+			return nil, nil, fmt.Errorf("%w: offset %d: a copula model's target %d standardized as (%v, %v), want the identity", ErrFormat, off, j, e.targets.means[j], s)
+		}
+	}
+	want := m.cfg.withDefaults()
+	want.Targets = 0
+	margins := make([]*Model[T], len(e.copula.files))
+	for j, f := range e.copula.files {
+		// Each marginal one target of the model's inputs, whose Config
+		// with Targets = d is valid (copulaMarginConfig), the first the
+		// model's own Config with one target; refused before its
+		// parameters are allocated.
+		g, ov, err := decodeAccepting[T](f, func(c Config) error {
+			c = c.withDefaults()
+			if err := copulaMarginConfig(c, m.cfg.Inputs, m.cfg.Targets); err != nil {
+				return err
+			}
+			if j == 0 && !reflect.DeepEqual(c, want) {
+				return fmt.Errorf("%w: Config %+v, the copula model's is %+v with one target", ErrFormat, c, want)
+			}
+			return nil
+		})
+		if err != nil {
+			// One sentinel an error: the marginal's own (ErrChecksum, say)
+			// in the text of ErrFormat's.
+			return nil, nil, fmt.Errorf("%w: offset %d: copula section, marginal %d: %v", ErrFormat, off, j, err)
+		}
+		if ov != nil && overflow == nil {
+			overflow = fmt.Errorf("offset %d: copula section, marginal %d: %w", off, j, ov)
+		}
+		margins[j] = g
+	}
+	nu, conformal := math.Inf(1), (*conformalScores)(nil)
+	if r := e.region; r != nil {
+		nu, conformal = r.nu, r.conformal
+	}
+	c, err = newCopulaModel(margins, e.copula.chol, m.corrScale, nu, conformal)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: offset %d: copula section: %v", ErrFormat, off, err)
+	}
+	c.ext.region = e.region
+	return c, overflow, nil
 }
 
 // decodeData reads version 3's calibration, ranges and names of size

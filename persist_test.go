@@ -152,7 +152,7 @@ func persistPredict[T Float](t testing.TB, m *Model[T], x []T) []Prediction {
 func persistFixCRCs(b []byte) []byte {
 	b = slices.Clone(b)
 	hl := headerLen
-	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionTargets {
+	if len(b) >= 10 && le.Uint16(b[8:]) <= fileVersionCopula {
 		hl = int(header{version: int(le.Uint16(b[8:]))}.headerLen())
 	}
 	if len(b) >= hl {
@@ -657,7 +657,7 @@ func persistBadCases(t *testing.T) []persistBadCase {
 		{"CRLF to LF", append([]byte("GCPM\x89\n\x1a"), base[8:]...), ErrMagic, false},
 		{"LF to CRLF", append([]byte("GCPM\x89\r\r\n\x1a"), base[8:]...), ErrMagic, false},
 		{"version 0", patch(8, []byte{0, 0}), ErrVersion, false},
-		{"version 8", patch(8, []byte{8, 0}), ErrVersion, false},
+		{"version 9", patch(8, []byte{9, 0}), ErrVersion, false},
 		{"version 65535", patch(8, []byte{0xff, 0xff}), ErrVersion, false},
 		{"header only", base[:headerLen], ErrTruncated, false},
 		{"last byte missing", base[:len(base)-1], ErrTruncated, false},
@@ -843,7 +843,7 @@ func TestUnmarshalBitFlips(t *testing.T) {
 			case i/8 < 10:
 				// Another version this package reads fails the header
 				// CRC, which covers the version.
-				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionTargets {
+				if v := le.Uint16(c[8:]); v < fileVersionGCP || v > fileVersionCopula {
 					want = ErrVersion
 				}
 			}
@@ -1160,7 +1160,9 @@ func fuzzUnmarshalSeeds(f *testing.F) [][]byte {
 	// A model of two targets with a calibrated joint region and its
 	// conformal calibration (the joint-region section).
 	// The same with target 0 logged (the target-transforms section).
-	for _, m := range []interface{ encode() []byte }{regionSeed[float32](f), regionSeed[float64](f), transformsSeed[float32](f), transformsSeed[float64](f)} {
+	// A copula model of two marginals (version 8, the copula section).
+	for _, m := range []interface{ encode() []byte }{regionSeed[float32](f), regionSeed[float64](f), transformsSeed[float32](f), transformsSeed[float64](f),
+		copulaSeed[float32](f), copulaSeed[float64](f)} {
 		seeds = append(seeds, m.encode())
 	}
 	return append(append(seeds, golden), fuzzSeedsV5(f)...)

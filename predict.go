@@ -19,13 +19,28 @@ type Workspace[T Float] struct {
 	// members holds the runs of every member's predictive for the rows
 	// of a chunk, a copy of which each loss fills (PredictBatch).
 	members memberPredictives
+	// margins holds a workspace of each marginal of a model whose law is
+	// the Gaussian copula (copula_model.go), with which PredictMulti
+	// predicts them; nil for a network model's, whose other fields a
+	// copula model's lacks.
+	margins []*Workspace[T]
 }
 
 // NewWorkspace returns buffers for predicting with m, or with any model of
 // the same shape (and, for LossMLBayes, at least as many MC samples). For
 // a Model that New did not build (a zero Model) it returns an empty
-// Workspace, with which Predict returns ErrShape.
+// Workspace, with which Predict returns ErrShape. For a model whose law
+// is the Gaussian copula of one-target models it holds a workspace of
+// each, for PredictMulti (Predict returns ErrShape with it, as for every
+// model of several targets).
 func (m *Model[T]) NewWorkspace() *Workspace[T] {
+	if m != nil && m.margins != nil {
+		ws := &Workspace[T]{margins: make([]*Workspace[T], len(m.margins))}
+		for j, g := range m.margins {
+			ws.margins[j] = g.NewWorkspace()
+		}
+		return ws
+	}
 	if m == nil || m.lay == nil {
 		return &Workspace[T]{}
 	}

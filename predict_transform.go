@@ -43,9 +43,14 @@ func (m *Model[T]) TargetTransform() TargetTransform {
 // TransformNone alone, sets none. It returns ErrConfig for a nil model or
 // an unknown transform, and ErrShape for a model of one target or a trs
 // of another length than Config.Targets; the model is unchanged on error.
+// A model whose law is the Gaussian copula of one-target models returns
+// an error wrapping ErrConfig: its transforms are its marginals'.
 func (m *Model[T]) SetTargetTransforms(trs []TargetTransform) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if m.margins != nil {
+		return errCopula("SetTargetTransforms")
 	}
 	if d := m.cfg.targets(); d < 2 || trs != nil && len(trs) != d {
 		return fmt.Errorf("%w: %d target transforms for a model of %d targets", ErrShape, len(trs), d)

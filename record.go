@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Record is one input row as text, by column name: what a program holds
@@ -75,7 +76,15 @@ func (r *RecordNotes) add(n fieldNote, c int) {
 // version 5) and names the model's features and target (FeatureNames).
 // It returns ErrConfig for a nil model or encoding and an error wrapping
 // ErrShape for an encoding of another width; the model is then unchanged.
+//
+// For a model whose law is the Gaussian copula of one-target models, e
+// names the targets joined by commas, as a model of several targets'
+// encoding does: each marginal takes e with its own target's name, and
+// the model answers for their encoding as it does for their features.
 func (m *Model[T]) SetEncoding(e *Encoding) error {
+	if m != nil && m.margins != nil {
+		return m.setCopulaEncoding(e)
+	}
 	if m == nil || m.lay == nil || e == nil {
 		return fmt.Errorf("%w: a nil encoding, or a model that is nil or was not built by New", ErrConfig)
 	}
@@ -94,6 +103,32 @@ func (m *Model[T]) SetEncoding(e *Encoding) error {
 		return nil
 	}
 	m.ext.encoding, m.featureNames, m.targetName = e, nil, e.target
+	return nil
+}
+
+// setCopulaEncoding is SetEncoding for a copula model m: e's target names
+// the model's d targets joined by commas, and each marginal takes e with
+// its own target's name (the model unchanged on error).
+func (m *Model[T]) setCopulaEncoding(e *Encoding) error {
+	if e == nil {
+		return fmt.Errorf("%w: a nil encoding", ErrConfig)
+	}
+	if e.Inputs() != m.cfg.Inputs {
+		return fmt.Errorf("%w: an encoding of %d inputs for a model of %d", ErrShape, e.Inputs(), m.cfg.Inputs)
+	}
+	names := strings.Split(e.target, ",")
+	if len(names) != len(m.margins) {
+		return fmt.Errorf("%w: an encoding of target %q for a model of %d targets", ErrConfig, e.target, len(m.margins))
+	}
+	margins := make([]*Model[T], len(m.margins))
+	for j, g := range m.margins {
+		margins[j] = g.Clone()
+		if err := margins[j].SetEncoding(newEncoding(names[j], e.columns)); err != nil {
+			return fmt.Errorf("target %d: %w", j, err)
+		}
+	}
+	m.margins = margins
+	m.deriveCopula()
 	return nil
 }
 
@@ -136,6 +171,9 @@ func (m *Model[T]) columns() int {
 // a *FieldError for text in a numeric column (ErrNotNumber) or an
 // infinite number (ErrNonFinite). x is unspecified after an error.
 func (m *Model[T]) EncodeFields(x []T, fields []string, decimal byte) (RecordNotes, error) {
+	if m != nil && m.margins != nil {
+		return m.margins[0].EncodeFields(x, fields, decimal)
+	}
 	if m == nil || m.lay == nil {
 		return RecordNotes{}, fmt.Errorf("%w: a model that is nil or was not built by New", ErrConfig)
 	}
@@ -154,6 +192,9 @@ func (m *Model[T]) EncodeFields(x []T, fields []string, decimal byte) (RecordNot
 // EncodeFields, and ErrShape for a row that is not one of every
 // column's, or whose code is not an index of its column's Levels.
 func (m *Model[T]) EncodeRow(x []T, cols []TableColumn, i int, decimal byte) (RecordNotes, error) {
+	if m != nil && m.margins != nil {
+		return m.margins[0].EncodeRow(x, cols, i, decimal)
+	}
 	if m == nil || m.lay == nil {
 		return RecordNotes{}, fmt.Errorf("%w: a model that is nil or was not built by New", ErrConfig)
 	}
@@ -174,8 +215,13 @@ func (m *Model[T]) EncodeRow(x []T, cols []TableColumn, i int, decimal byte) (Re
 // EncodeFields encodes its fields, taking each of the model's columns by
 // name. Besides the errors of EncodeFields it returns a *FieldError
 // wrapping ErrMissingColumn for a column r lacks, and ErrConfig for a
-// model without names or a nil r.
+// model without names or a nil r. A model whose law is the Gaussian
+// copula of one-target models encodes as its marginals do (they share
+// their encoding), as do EncodeFields and EncodeRow.
 func (m *Model[T]) EncodeRecord(x []T, r Record, decimal byte) (RecordNotes, error) {
+	if m != nil && m.margins != nil {
+		return m.margins[0].EncodeRecord(x, r, decimal)
+	}
 	switch {
 	case m == nil || m.lay == nil || m.ext.encoding == nil && m.featureNames == nil:
 		return RecordNotes{}, fmt.Errorf("%w: the model is nil, not built by New, or has no column names", ErrConfig)

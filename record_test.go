@@ -189,3 +189,43 @@ func TestPredictRecordAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSetEncodingOfACopulaModel: a copula model takes the encoding of its
+// targets joined by commas, each marginal the encoding with its own
+// target's name, and the model answers for their encoding and names; an
+// encoding naming another number of targets is ErrConfig, one of another
+// width ErrShape, and the model is then unchanged.
+func TestSetEncodingOfACopulaModel(t *testing.T) {
+	header, rows := encodingTable()
+	learned, _, err := LearnEncoding(header, rows, "y", '.')
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEncoding("a,b", learned.columns)
+	margins := []*Model[float64]{
+		mustModel[float64](t, Config{Inputs: e.Inputs(), Hidden: []int{4}, Seed: 1}),
+		mustModel[float64](t, Config{Inputs: e.Inputs(), Hidden: []int{4}, Seed: 2}),
+	}
+	m, err := newCopulaModel(margins, []float64{1, 0.6, 0.8}, 1, math.Inf(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetEncoding(newEncoding("a,b,c", learned.columns)); !errors.Is(err, ErrConfig) || m.Encoding() != nil {
+		t.Errorf("three targets' encoding for two: %v", err)
+	}
+	narrow := newEncoding("a,b", learned.columns[:1])
+	if err := m.SetEncoding(narrow); !errors.Is(err, ErrShape) || m.Encoding() != nil {
+		t.Errorf("an encoding of %d inputs: %v", narrow.Inputs(), err)
+	}
+	if err := m.SetEncoding(e); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Encoding(); got == nil || got.Target() != "a,b" || !cmp.Equal(got.Columns(), e.Columns()) {
+		t.Errorf("the copula model's encoding %+v", got)
+	}
+	for j, name := range []string{"a", "b"} {
+		if got := m.margins[j].Encoding(); got == nil || got.Target() != name || margins[j].Encoding() != nil {
+			t.Errorf("marginal %d's encoding %+v, want target %q (the models passed in unchanged)", j, got, name)
+		}
+	}
+}

@@ -57,6 +57,7 @@ const (
 	sectionRegion     = 5 // several targets' joint region (jointRegion)
 	sectionTransforms = 6 // several targets' transforms (Model.TargetTransforms)
 	sectionInputBound = 7 // the bound on the standardized inputs (Model.InputBound)
+	sectionCopula     = 8 // a copula model's R and marginal models (copula_model.go), version 8 only
 )
 
 // sectionHeaderLen is the size of a section's tag and length.
@@ -76,27 +77,42 @@ type sectionKind struct {
 	// parse validates payload and stores what it holds in e; cfg is the
 	// model's validated Config.
 	parse func(payload []byte, e *extensions, cfg Config) error
+	// copula marks the copula section, which only format version 8 holds
+	// and whose bound the header's takes only there (maxSectionsLen).
+	copula bool
 }
 
 // sectionKinds are the kinds of section this package reads and writes,
 // in increasing order of their tags.
 var sectionKinds = []sectionKind{
-	{sectionTransform, "target transform", func(int) int64 { return transformLen }, appendTransform, parseTransform},
-	{sectionEncoding, "encoding", maxEncodingLen, appendEncoding, parseEncoding},
-	{sectionConformal, "conformal calibration", conformalMaxLen, appendConformal, parseConformal},
-	{sectionTargets, "targets", targetsMaxLen, appendTargets, parseTargets},
-	{sectionRegion, "joint region", regionMaxLen, appendRegion, parseRegion},
-	{sectionTransforms, "target transforms", func(int) int64 { return maxTargets }, appendTransforms, parseTransforms},
-	{sectionInputBound, "input bound", func(int) int64 { return inputBoundLen }, appendInputBound, parseInputBound},
+	{sectionTransform, "target transform", func(int) int64 { return transformLen }, appendTransform, parseTransform, false},
+	{sectionEncoding, "encoding", maxEncodingLen, appendEncoding, parseEncoding, false},
+	{sectionConformal, "conformal calibration", conformalMaxLen, appendConformal, parseConformal, false},
+	{sectionTargets, "targets", targetsMaxLen, appendTargets, parseTargets, false},
+	{sectionRegion, "joint region", regionMaxLen, appendRegion, parseRegion, false},
+	{sectionTransforms, "target transforms", func(int) int64 { return maxTargets }, appendTransforms, parseTransforms, false},
+	{sectionInputBound, "input bound", func(int) int64 { return inputBoundLen }, appendInputBound, parseInputBound, false},
+	{sectionCopula, "copula", copulaMaxLen, appendCopula, parseCopula, true},
 }
 
 // maxSectionsLen bounds the total length of the sections of a model with
 // the given number of inputs: every kind once, at its largest, and
-// foreignSectionsLen for the kinds of newer releases.
-func maxSectionsLen(inputs int) int64 {
+// foreignSectionsLen for the kinds of newer releases; the copula section
+// only where copula is set (a version-8 file: copulaSectionsLen).
+func maxSectionsLen(inputs int) int64 { return sectionsLenBound(inputs, false) }
+
+// copulaSectionsLen is maxSectionsLen for a version-8 file, which holds a
+// copula section.
+func copulaSectionsLen(inputs int) int64 { return sectionsLenBound(inputs, true) }
+
+// sectionsLenBound is maxSectionsLen, with the copula section's bound if
+// copula.
+func sectionsLenBound(inputs int, copula bool) int64 {
 	n := int64(foreignSectionsLen)
 	for _, k := range sectionKinds {
-		n += sectionHeaderLen + k.maxLen(inputs)
+		if !k.copula || copula {
+			n += sectionHeaderLen + k.maxLen(inputs)
+		}
 	}
 	return n
 }
@@ -620,5 +636,84 @@ func parseInputBound(p []byte, e *extensions, _ Config) error {
 		return fmt.Errorf("%w: input bound %v, want a positive finite value", ErrNonFinite, b)
 	}
 	e.inputBound = b
+	return nil
+}
+
+// The copula section (sectionCopula) holds what a model whose law is the
+// Gaussian copula of one-target models (copula_model.go) keeps beside
+// its Config, the scale of its calibrated region (the calibration
+// scales' field, as CorrectedScale) and its region's ν and conformal
+// calibration (the joint-region section): R and the marginal models.
+//
+//	offset  size  field
+//	0       8·P   R's packed lower Cholesky factor, by rows, P = d(d+1)/2
+//	              float64 values, d = Targets: finite, the diagonal
+//	              positive, each row of norm 1 within 1e-12
+//	8·P     …     each of the d marginals in turn: n, uint64, and n bytes,
+//	              the marginal's own saved model, complete (a one-target
+//	              model of this version or an earlier one, with its own
+//	              header and CRC)
+//
+// Only a version-8 file holds it, and a version-8 file always does:
+// beside it the file has the targets section (the identity maps) and
+// possibly the joint-region section, no parameters (P = 0 in the header),
+// the identity standardization, VarScale 1, and no ranges or names (the
+// marginals hold theirs). A release that knows no copula refuses the
+// file by its version with ErrVersion.
+
+// copulaMaxLen bounds the copula section's payload at what its length
+// field holds, 4 GiB: sixteen marginals of the largest model the limits
+// allow would need more (2 GiB of parameters each), so that no tighter
+// bound follows from them; each marginal is bounded by its own header
+// when it is read.
+func copulaMaxLen(int) int64 { return math.MaxUint32 }
+
+// appendCopula appends the copula section's payload for e.
+func appendCopula(b []byte, e *extensions) ([]byte, bool) {
+	c := e.copula
+	if c == nil {
+		return b, false
+	}
+	for _, v := range c.chol {
+		b = le.AppendUint64(b, math.Float64bits(v))
+	}
+	for _, f := range c.files {
+		b = le.AppendUint64(b, uint64(len(f)))
+		b = append(b, f...)
+	}
+	return b, true
+}
+
+// parseCopula parses the copula section's payload into e: R's factor,
+// validated, and the marginals' files, sub-slices of p that decode reads
+// as models.
+func parseCopula(p []byte, e *extensions, cfg Config) error {
+	d := cfg.Targets
+	nl := mvtPackedLen(d)
+	if d < 2 || len(p) < 8*nl {
+		return fmt.Errorf("%w: %d bytes in a model of Targets = %d, want R's factor and %d marginals", ErrFormat, len(p), d, d)
+	}
+	c := &copulaLaw{chol: make([]float64, nl), files: make([][]byte, d)}
+	for i := range c.chol {
+		c.chol[i] = math.Float64frombits(le.Uint64(p[8*i:]))
+	}
+	if err := checkCopulaFactor(c.chol, d); err != nil {
+		return fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	p = p[8*nl:]
+	for j := range c.files {
+		if len(p) < 8 {
+			return fmt.Errorf("%w: %d bytes left, too few for marginal %d's length", ErrFormat, len(p), j)
+		}
+		n := le.Uint64(p)
+		if n > uint64(len(p)-8) {
+			return fmt.Errorf("%w: marginal %d of %d bytes, %d left", ErrFormat, j, n, len(p)-8)
+		}
+		c.files[j], p = p[8:8+n], p[8+n:]
+	}
+	if len(p) > 0 {
+		return fmt.Errorf("%w: %d bytes after the marginals", ErrFormat, len(p))
+	}
+	e.copula = c
 	return nil
 }

@@ -31,10 +31,15 @@ func (m *Model[T]) setStandardization(xMean, xScale []float64, yMean, yScale flo
 // slices of the wrong length and ErrNonFinite for a non-finite value, a
 // scale that is not positive or has no finite reciprocal, or a yScale
 // outside [2⁻²⁵⁶, 2²⁵⁶] (robust.TargetScaleOK). It must not run beside
-// prediction or any other method on m (see Model).
+// prediction or any other method on m (see Model). A model whose law is
+// the Gaussian copula of one-target models returns an error wrapping
+// ErrConfig: its marginals standardize their own inputs and targets.
 func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale float64) error {
 	if m == nil {
 		return fmt.Errorf("%w: nil Model", ErrConfig)
+	}
+	if m.margins != nil {
+		return errCopula("SetStandardization")
 	}
 	if len(xMean) != m.cfg.Inputs || len(xScale) != m.cfg.Inputs {
 		return ErrShape
@@ -53,10 +58,18 @@ func (m *Model[T]) SetStandardization(xMean, xScale []float64, yMean, yScale flo
 }
 
 // Standardization returns copies of the maps set by SetStandardization or
-// Fit (identity maps before either), exactly as they were set.
+// Fit (identity maps before either), exactly as they were set. A model
+// whose law is the Gaussian copula of one-target models returns its first
+// marginal's input maps and the identity target map (0, 1): each
+// marginal standardizes its own inputs and target, and AutoFit's learn
+// their input maps from the same rows.
 func (m *Model[T]) Standardization() (xMean, xScale []float64, yMean, yScale float64) {
 	if m == nil {
 		return nil, nil, 0, 1
+	}
+	if m.margins != nil {
+		xMean, xScale, _, _ = m.margins[0].Standardization()
+		return xMean, xScale, 0, 1
 	}
 	return append([]float64(nil), m.xMean...), append([]float64(nil), m.xScale...), m.yMean, m.yScale
 }

@@ -400,7 +400,24 @@ func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 	} else {
 		g = ez * erfcxRational(rz)
 	}
-	h := rz * ez * invSqrtPi // z^½·e^(−z)/Γ(½)
+	// h = z^½·e^(−z)/Γ(½)
+	return incBetaLargeAHalfSeries(g, rz*ez*invSqrtPi, z, tau, w), ez
+}
+
+// incBetaLargeAHalfScaled returns incBetaLargeAHalf's sum times e^z,
+// z = (a − ¼)·τ ≥ studentTErfcxMin², for the log tail
+// (studentTDist.logTail), where e^(−z) underflows: the series is linear in
+// its two starting terms, each of which holds e^(−z) as a factor.
+func incBetaLargeAHalfScaled(a, tau float64) float64 {
+	w := a - 0.25
+	z := w * tau
+	rz := math.Sqrt(z)
+	return incBetaLargeAHalfSeries(erfcxRational(rz), rz*invSqrtPi, z, tau, w)
+}
+
+// incBetaLargeAHalfSeries sums incBetaLargeAHalf's series from its first
+// term g = erfc(√z) and h = z^½·e^(−z)/Γ(½), both times the same factor.
+func incBetaLargeAHalfSeries(g, h, z, tau, w float64) (sum float64) {
 	tau2, iw2 := tau*tau, 1/(w*w)
 	sum = g
 	for n, dn := range studentTSinhcCoef[1:] {
@@ -413,7 +430,7 @@ func incBetaLargeAHalf(a, tau float64) (sum, ez float64) {
 			break
 		}
 	}
-	return sum, ez
+	return sum
 }
 
 // studentTSinhcCoef holds the Taylor coefficients dₙ of
@@ -549,6 +566,87 @@ func (d *studentTDist) tailDensity(b studentTBeta) (tail, f float64) {
 	}
 	tail, _, f = d.probsAt(b)
 	return tail, f
+}
+
+// logTail returns ln P(T > s) for finite s ≥ 0, finite also where the
+// tail underflows float64 (a t of large dof a few dozen scales out, one of
+// dof ν beyond s^ν ≈ 1e308): probsAt's tail with its exponential's
+// argument kept as a logarithm. On the continued fraction's path it is
+// a·ln x + ln K + ln(½·√y/(√(π·a)·F)), F the continued fraction; on the
+// expansion's, where z = (a − ¼)·τ ≥ studentTErfcxMin², ln(½·expand·S)
+// − z, S the series times e^z (incBetaLargeAHalfScaled); for the normal,
+// ln(½·erfcx(s/√2)) − s²/2 (−Inf beyond s ≈ 1.9e154, where it is below
+// −MaxFloat64). Elsewhere the tail is above about 0.01 and it is the
+// logarithm of probsAt's. Each large term is a product of two numbers
+// accurate to a few ulps, and the logarithms add a few 1e-16 in absolute
+// terms, so the error is a few ulps of ln P where it is large (and a few
+// 1e-16 absolute near 0).
+func (d *studentTDist) logTail(s float64) float64 {
+	if d.normal {
+		x := s / math.Sqrt2
+		return math.Log(0.5*erfcx(x)) - x*x
+	}
+	b := d.betaArgs(s)
+	a := d.a
+	if !(b.y*(a+2.5) > studentTCentralY) {
+		tail, _, _ := d.probsAt(b)
+		return math.Log(tail)
+	}
+	if a >= studentTExpansionMinA && -b.lx <= studentTExpansionMaxTau {
+		if z := (a - 0.25) * -b.lx; z >= studentTErfcxMin*studentTErfcxMin {
+			if d.expand == 0 {
+				d.expand, d.peak = studentTExpansionConstants(a, d.lnK)
+			}
+			return math.Log(0.5*d.expand*incBetaLargeAHalfScaled(a, -b.lx)) - z
+		}
+		tail, _, _ := d.probsAt(b)
+		return math.Log(tail)
+	}
+	return a*b.lx + d.lnK + math.Log(0.5*math.Sqrt(b.y/(math.Pi*a))/incBetaCF(a, 0.5, b.x))
+}
+
+// logTailBeyond returns ln P(T > s) for an s beyond MaxFloat64 given
+// lnS = ln s (a standardized residual that overflowed): the continued
+// fraction's path of logTail in its limit x = ν/s² → 0, y → 1, where the
+// fraction is 1 and ln x = ln ν − 2·ln s, so a·ln x + ln K − ln(2·√(π·a))
+// (the neglected terms are below ν/s² < 1e-300 of the tail); −Inf for the
+// normal, whose log tail is below −s²/2 < −1.6e616.
+func (d *studentTDist) logTailBeyond(lnS float64) float64 {
+	if d.normal {
+		return math.Inf(-1)
+	}
+	return d.a*(math.Log(d.dof)-2*lnS) + d.lnK - math.Log(2*math.Sqrt(math.Pi*d.a))
+}
+
+// studentTLogUpper returns ln P(T > t) for a standard Student t of dof > 0
+// degrees of freedom (studentTMinDoF applies; the normal only for
+// dof = +Inf) at a t that is finite, or ±Inf for a standardized residual
+// that overflowed, lnAbsT = ln|t| then (and unused otherwise): logTail
+// (logTailBeyond) for t > 0, and ln(1 − P(T > −t)) ≥ ln ½ otherwise (0 for
+// t = −Inf, within 1e-300). The lower tail ln P(T ≤ t) is
+// studentTLogUpper(−t, lnAbsT, dof).
+func studentTLogUpper(t, lnAbsT, dof float64) float64 {
+	var d studentTDist
+	d.set(math.Max(dof, studentTMinDoF))
+	if d.normal && !math.IsInf(dof, 1) {
+		// The normal stands in for a t of dof above studentTNormalDoF only
+		// where the tails are within float64's range (s < 39): ln P
+		// differs from the normal's by about s²/(2ν) of itself, which
+		// grows without bound. The t's own constants serve any finite dof.
+		d.normal = false
+		d.lnK = studentTLnGammaHalfRatio(d.a)
+		d.lnNorm += d.lnK
+	}
+	switch {
+	case math.IsInf(t, 1):
+		return d.logTailBeyond(lnAbsT)
+	case math.IsInf(t, -1):
+		return 0
+	case t > 0:
+		return d.logTail(t)
+	}
+	tail, _ := d.probs(-t)
+	return math.Log1p(-tail)
 }
 
 // upperQuantileStart returns the starting point u ≈ ln s of upperQuantile

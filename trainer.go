@@ -31,8 +31,14 @@ type Trainer[T Float] struct {
 // NewTrainer returns a trainer for m. An invalid field of cfg gives an
 // error that wraps ErrConfig and names the field; so does a value that T
 // cannot represent (a float32 Epsilon of 1e-50 is 0) and a BatchSize whose
-// buffers would be absurdly large for this model.
+// buffers would be absurdly large for this model. A model whose law is
+// the Gaussian copula of one-target models cannot be trained as a whole
+// (its marginals were trained each by its own): an error wrapping
+// ErrConfig.
 func NewTrainer[T Float](m *Model[T], cfg TrainConfig) (*Trainer[T], error) {
+	if m != nil && m.margins != nil {
+		return nil, errCopula("NewTrainer")
+	}
 	if m == nil || m.lay == nil {
 		return nil, fmt.Errorf("%w: the model is nil or was not built by New", ErrConfig)
 	}

@@ -23,6 +23,11 @@ Methods (--method):
   mvgcp     the multivariate GCP network, zero flags: gcp train -target
             a,b,c on the split's training rows, gcp eval and gcp predict
             on its test rows (run_mvgcp says which figures it records).
+            gcp train keeps the joint network or the Gaussian copula of
+            the one-target models by their cross-fitted joint NLLs on the
+            training rows: law_copula (1 for the copula), law_cvnll_joint,
+            law_cvnll_copula, law_lambda and law_gain record the choice
+            from its summary (joint_law).
   mvml      comparator (b), the full-covariance Gaussian network
             (Config{Targets: d, Loss: LossGaussianML}: the Cholesky factor
             of its covariance learned by maximum likelihood, no ν), zero
@@ -147,6 +152,7 @@ import json
 import math
 import os
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -539,9 +545,11 @@ def run_joint(exe, name, split, header, rows, test, tmp, flags):
     write_csv(os.path.join(tmp, "train.csv"), header, train)
     write_csv(os.path.join(tmp, "test.csv"), header, test_rows)
     t0, cpu0 = time.monotonic(), children_cpu()
-    gcp(exe, ["train", "-data", "train.csv", "-target", ",".join(names), "-o", "model.gcpm", *flags], tmp)
+    _, train_err = gcp(exe, ["train", "-data", "train.csv", "-target", ",".join(names), "-o", "model.gcpm", *flags],
+                       tmp, with_stderr=True)
     rec["train_seconds"] = {",".join(names): round(time.monotonic() - t0, 2)}
     rec["train_cpu_seconds"] = round(children_cpu() - cpu0, 2)
+    rec.update(joint_law(train_err))
     ev = {}
     for line in gcp(exe, ["eval", "-model", "model.gcpm", "-data", "test.csv"], tmp).splitlines():
         k, v = line.split()
@@ -583,6 +591,20 @@ def run_joint(exe, name, split, header, rows, test, tmp, flags):
     return rec
 
 
+def joint_law(train_err):
+    """The joint law gcp train chose, from its summary's "joint law:" line
+    (absent where it compared none): law_copula 1 for the Gaussian copula
+    of the one-target models, 0 for the joint network, and the two laws'
+    cross-fitted joint NLLs on the training rows (law_cvnll_joint,
+    law_cvnll_copula), the copula's shrinkage λ and gain G."""
+    m = re.search(r"^joint law: the (joint|copula) law: cross-fitted joint NLL (\S+) under the joint network, "
+                  r"(\S+) under the Gaussian copula .*?; λ (\S+), the copula's gain (\S+) nats a row", train_err, re.M)
+    if not m:
+        return {}
+    return {"law_copula": float(m.group(1) == "copula"), "law_cvnll_joint": float(m.group(2)),
+            "law_cvnll_copula": float(m.group(3)), "law_lambda": float(m.group(4)), "law_gain": float(m.group(5))}
+
+
 def percent_label(level, row):
     """The label predict gave the level (its exact decimal percentage), found
     among the columns of a row: the lo…_cal column nearest in value."""
@@ -621,7 +643,7 @@ def summarize(splits):
         if isinstance(v, dict):
             out[key] = {t: mean_se([s[key][t] for s in splits]) for t in v}
         elif key not in ("split", "n_train", "n_test"):
-            out[key] = mean_se([s[key] for s in splits])
+            out[key] = mean_se([s.get(key) for s in splits])
     return out
 
 

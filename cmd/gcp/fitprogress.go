@@ -29,6 +29,7 @@ type fitProgress struct {
 type phaseSpan struct {
 	phase       gcp.AutoPhase
 	transform   gcp.TargetTransform
+	marginal    int // gcp.AutoProgress.Marginal
 	done, total int
 	took        time.Duration
 }
@@ -42,9 +43,9 @@ func newFitProgress(w io.Writer) *fitProgress {
 // update records the round r and redraws; it is AutoFit's Progress.
 func (f *fitProgress) update(r gcp.AutoProgress) {
 	now := time.Now()
-	if n := len(f.phases); n == 0 || f.phases[n-1].phase != r.Phase || f.phases[n-1].transform != r.Transform {
+	if n := len(f.phases); n == 0 || f.phases[n-1].phase != r.Phase || f.phases[n-1].transform != r.Transform || f.phases[n-1].marginal != r.Marginal {
 		f.end()
-		f.phases = append(f.phases, phaseSpan{phase: r.Phase, transform: r.Transform})
+		f.phases = append(f.phases, phaseSpan{phase: r.Phase, transform: r.Transform, marginal: r.Marginal})
 		if f.w != nil {
 			f.bar = &progressBar{w: f.w, total: r.Total, unit: phaseUnits[r.Phase], start: f.since}
 		}
@@ -91,9 +92,41 @@ func (f *fitProgress) end() {
 // ran, then the kept transform's ensemble and calibration after its
 // name, and after the other's name the other's where the kept one's
 // model failed to train and the recipe fell back to it.
+//
+// For several targets whose copula law the recipe fitted too, the
+// one-target recipes of its marginals trained beside the joint network's
+// and reported after it (gcp.AutoProgress.Marginal): their phases follow
+// the joint network's, target by target, with what each ran but no
+// times, which running side by side leaves meaningless.
 func (f *fitProgress) summary() string {
-	folds := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseCalibration })
-	transforms := slices.ContainsFunc(f.phases, func(p phaseSpan) bool { return p.transform != f.phases[0].transform })
+	i := slices.IndexFunc(f.phases, func(p phaseSpan) bool { return p.marginal > 0 })
+	if i < 0 {
+		return summarizePhases(f.phases)
+	}
+	head := "the one-target recipes of the copula's marginals:"
+	if i > 0 {
+		head = summarizePhases(f.phases[:i]) + "; the one-target recipes of the copula's marginals, beside it:"
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for k, p := range f.phases[i:] {
+		switch {
+		case k == 0:
+			fmt.Fprintf(&b, " target %d:", p.marginal)
+		case p.marginal != f.phases[i+k-1].marginal:
+			fmt.Fprintf(&b, "; target %d:", p.marginal)
+		default:
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s %d of %d", p.phase, p.done, p.total)
+	}
+	return b.String()
+}
+
+// summarizePhases describes the phases of one recipe, as summary says.
+func summarizePhases(phases []phaseSpan) string {
+	folds := slices.ContainsFunc(phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseCalibration })
+	transforms := slices.ContainsFunc(phases, func(p phaseSpan) bool { return p.transform != phases[0].transform })
 	what := func(p phaseSpan) string {
 		switch p.phase {
 		case gcp.PhaseSearch:
@@ -107,17 +140,17 @@ func (f *fitProgress) summary() string {
 		return fmt.Sprintf("%d fold epochs", p.done)
 	}
 	var b strings.Builder
-	kept := f.phases
+	kept := phases
 	if transforms {
-		k := slices.IndexFunc(f.phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseEnsemble })
+		k := slices.IndexFunc(phases, func(p phaseSpan) bool { return p.phase == gcp.PhaseEnsemble })
 		if k < 0 {
-			k = len(f.phases)
+			k = len(phases)
 		}
 		var names, runs []string
 		var took time.Duration
-		for i, p := range f.phases[:k] {
+		for i, p := range phases[:k] {
 			took += p.took
-			if i == 0 || p.transform != f.phases[i-1].transform {
+			if i == 0 || p.transform != phases[i-1].transform {
 				names = append(names, p.transform.String())
 				runs = append(runs, p.transform.String()+": "+what(p))
 			} else {
@@ -125,7 +158,7 @@ func (f *fitProgress) summary() string {
 			}
 		}
 		fmt.Fprintf(&b, "target transforms %s searched side by side %s (%s)", strings.Join(names, " and "), took.Round(time.Millisecond), strings.Join(runs, "; "))
-		kept = f.phases[k:]
+		kept = phases[k:]
 	}
 	for i, p := range kept {
 		switch {

@@ -28,7 +28,7 @@ func TestSeveralTargetsLogged(t *testing.T) {
 	dir := t.TempDir()
 	data := featuresCSV(t, filepath.Join(dir, "skewed1.csv"), 150, rand.New(rand.NewPCG(1, 2)), skewedTargets)
 	model := filepath.Join(dir, "mv.gcpm")
-	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0", "-target-transform", "log")
+	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0", "-target-transform", "log", "-law", "joint")
 	if err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}

@@ -16,7 +16,7 @@ import (
 
 // multiSplitFlags train a small network of targets a and b fast: one
 // candidate, one member, 8 hidden units, 20 epochs.
-var multiSplitFlags = []string{"-target", "a,b", "-members", "1", "-epochs", "20", "-hidden", "8", "-lr", "0.003", "-dropout", "0"}
+var multiSplitFlags = []string{"-target", "a,b", "-members", "1", "-epochs", "20", "-hidden", "8", "-lr", "0.003", "-dropout", "0", "-law", "joint"}
 
 // threeSplits writes a split file of three test splits of 12 rows each
 // of a 120-row file into dir and returns its path and the splits.

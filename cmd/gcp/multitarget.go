@@ -126,6 +126,30 @@ func (f *recipeFlags) checkMulti(c *command) error {
 	return nil
 }
 
+// lawFlags are -law's values.
+var lawFlags = []string{"auto", "joint", "copula"}
+
+// flagLaws returns the joint laws AutoFit compares for -law flag: nil,
+// its default, for auto.
+func flagLaws(flag string) []gcp.JointLaw {
+	switch flag {
+	case "joint":
+		return []gcp.JointLaw{gcp.LawJoint}
+	case "copula":
+		return []gcp.JointLaw{gcp.LawCopula}
+	}
+	return nil
+}
+
+// checkOne returns an error for flags that apply to several targets
+// only: -law.
+func (f *recipeFlags) checkOne(c *command) error {
+	if c.set("law") {
+		return errors.New("-law applies to several targets (-target a,b,...) only")
+	}
+	return nil
+}
+
 // describeTargetTransforms says, target by target, which transform a
 // model of several targets has and why (AutoResult.Transforms), and the
 // two searches' joint held-out NLLs where the recipe compared them; flag

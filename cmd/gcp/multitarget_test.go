@@ -45,13 +45,15 @@ func featuresCSV(t *testing.T, path string, n int, r *rand.Rand, targets func(r 
 }
 
 // trainTwoTargets trains a small single network of targets a and b on
-// 150 rows, fast: one candidate, 16 hidden units, 40 epochs.
+// 150 rows, fast: one candidate, 16 hidden units, 40 epochs, the joint
+// network's law alone (-law joint), whose output the tests that use it
+// check.
 func trainTwoTargets(t *testing.T) (dir, model string, stderr string) {
 	t.Helper()
 	dir = t.TempDir()
 	data := twoTargetCSV(t, dir, 150, 1)
 	model = filepath.Join(dir, "mv.gcpm")
-	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0")
+	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0", "-law", "joint")
 	if err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}
@@ -77,6 +79,47 @@ func TestTrainSeveralTargets(t *testing.T) {
 	}
 	if m.Config().Targets != 2 || m.Encoding().Target() != "a,b" || m.Config().Inputs != 2 {
 		t.Errorf("model of %d targets named %q, %d inputs: want 2 targets a,b and the 2 features", m.Config().Targets, m.Encoding().Target(), m.Config().Inputs)
+	}
+}
+
+// TestTrainSeveralTargetsChoosesTheLaw: without -law, train fits both the
+// joint network and the Gaussian copula of the one-target models and
+// says which it kept in a sentence with both cross-fitted NLLs; on these
+// correlated targets the copula's marginals are each target's own
+// recipe, named target by target; the model saves, loads with its
+// targets' names and evaluates. -law applies to several targets only,
+// and takes auto, joint or copula.
+func TestTrainSeveralTargetsChoosesTheLaw(t *testing.T) {
+	dir := t.TempDir()
+	data := twoTargetCSV(t, dir, 150, 1)
+	model := filepath.Join(dir, "law.gcpm")
+	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0")
+	if err != nil {
+		t.Fatalf("train: %v\n%s", err, stderr)
+	}
+	law := regexp.MustCompile(`\njoint law: the (joint|copula) law: cross-fitted joint NLL [0-9.e+-]+ under the joint network, [0-9.e+-]+ under the Gaussian copula of the one-target models \(on 150 rows; λ [0-9.e+-]+, the copula's gain [0-9.e+-]+ nats a row\), the lower kept\n`).FindStringSubmatch(stderr)
+	if law == nil {
+		t.Fatalf("summary does not say the law:\n%s", stderr)
+	}
+	t.Logf("law kept: %s", law[1])
+	if law[1] == "copula" && !strings.Contains(stderr, "trained the one-target recipe for each of the 2 targets, a single gcp network each, on 120 rows, 30 held out, and joined them by a Gaussian copula: a: lr 0.003") {
+		t.Errorf("summary of the copula does not name its marginals' recipes:\n%s", stderr)
+	}
+	m, err := gcp.LoadFile[float64](model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config().Targets != 2 || m.Encoding().Target() != "a,b" {
+		t.Errorf("saved model of %d targets named %q, want a,b", m.Config().Targets, m.Encoding().Target())
+	}
+	if out, _, err := gcpRun("eval", "-model", model, "-data", data); err != nil || !strings.Contains(out, "joint-NLL ") {
+		t.Errorf("eval of the saved model: %v\n%s", err, out)
+	}
+	if _, _, err := gcpRun("train", "-data", data, "-target", "a", "-o", model, "-law", "joint"); err == nil || !strings.Contains(err.Error(), "-law applies to several targets") {
+		t.Errorf("-law with one target: %v", err)
+	}
+	if _, _, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-law", "t"); err == nil || !strings.Contains(err.Error(), `-law "t"`) {
+		t.Errorf("-law t: %v", err)
 	}
 }
 
@@ -307,7 +350,7 @@ func TestTrainSeveralTargetsQuantized(t *testing.T) {
 	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", filepath.Join(dir, "q.gcpm"), "-members", "1", "-epochs", "20", "-hidden", "16", "-lr", "0.003", "-dropout", "0")
+	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", filepath.Join(dir, "q.gcpm"), "-members", "1", "-epochs", "20", "-hidden", "16", "-lr", "0.003", "-dropout", "0", "-law", "joint")
 	if err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}

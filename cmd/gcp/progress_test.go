@@ -136,4 +136,17 @@ func TestFitProgress(t *testing.T) {
 		!strings.Contains(sum, " (100 epochs, the calibration folds training behind it), calibration ") {
 		t.Errorf("summary of a fall-back to the other transform %q", sum)
 	}
+	// Several targets with the copula law fitted too: the joint network's
+	// phases with their times, then each marginal's one-target recipe,
+	// which trained beside it, target by target, without.
+	laws := newFitProgress(nil)
+	for m := range 3 {
+		laws.update(gcp.AutoProgress{Phase: gcp.PhaseSearch, Done: 3, Total: 3, Marginal: m})
+		laws.update(gcp.AutoProgress{Phase: gcp.PhaseCalibration, Done: 150 + m, Total: 150 + m, Marginal: m})
+	}
+	laws.end()
+	sum = laws.summary()
+	if !strings.HasPrefix(sum, "search ") || !strings.Contains(sum, " (150 fold epochs); the one-target recipes of the copula's marginals, beside it: target 1: search 3 of 3, calibration 151 of 151; target 2: search 3 of 3, calibration 152 of 152") {
+		t.Errorf("summary of the laws' runs %q", sum)
+	}
 }

@@ -43,7 +43,7 @@ type recipeFlags struct {
 	weighting                 *float64
 	validation                *float64
 	optimizer, hidden, method *string
-	transform                 *string
+	transform, law            *string
 	seed                      *uint64
 	f32, f64                  *bool
 	// Parsed by check.
@@ -75,6 +75,7 @@ func addRecipeFlags(c *command) *recipeFlags {
 		seed:       c.fs.Uint64("seed", 1, "seed of the initial weights, the held-out rows, the dropout masks and the shuffling"),
 		f32:        c.fs.Bool("float32", false, "train in float32 (the default unless a column needs float64)"),
 		f64:        c.fs.Bool("float64", false, "train in float64: slower, for columns float32 cannot resolve"),
+		law:        c.fs.String("law", "auto", "several targets' joint law: auto (fit both the joint network and the Gaussian copula of one one-target model per target, and keep the one of the lower cross-fitted joint NLL), joint or copula"),
 		transform:  c.fs.String("target-transform", "auto", "model the target as it is (none), its logarithm (log: positive targets only), or choose (auto: for a positive target whose skewness is above 1, train both and keep the log only if its held-out NLL is lower, and its squared error not higher, by more than a standard error, its RMSE at most twice)"),
 	}
 }
@@ -109,6 +110,9 @@ func (f *recipeFlags) check(c *command) error {
 	if !(*f.weighting >= 0 && *f.weighting <= 1) {
 		return fmt.Errorf("-scale-weighting %g: want [0, 1]", *f.weighting)
 	}
+	if !slices.Contains(lawFlags, *f.law) {
+		return fmt.Errorf("-law %q: want %s", *f.law, strings.Join(lawFlags, ", "))
+	}
 	if !slices.Contains(transformFlags, *f.transform) {
 		return fmt.Errorf("-target-transform %q: want %s", *f.transform, strings.Join(transformFlags, ", "))
 	}
@@ -119,7 +123,7 @@ func (f *recipeFlags) check(c *command) error {
 // use for: it trains one model on every row, by its own rule. PBP has no
 // step size or minibatch either.
 var (
-	networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64", "scale-weighting", "target-transform"}
+	networkOnly = []string{"members", "dropout", "fixed-alpha", "optimizer", "patience", "validation", "float32", "float64", "scale-weighting", "target-transform", "law"}
 	pbpUnused   = []string{"lr", "batch"}
 )
 
@@ -170,7 +174,7 @@ func (f *recipeFlags) job(c *command, td trainingData) fitJob {
 		enc: td.enc, transform: *f.transform,
 		cfg:    gcp.Config{Inputs: td.enc.Inputs(), Hidden: f.layers, FixedAlpha: *f.fixedAlpha, Seed: *f.seed, Loss: f.meth.loss, Members: *f.members, Targets: len(td.targets)},
 		tc:     gcp.TrainConfig{Optimizer: f.opt, BatchSize: *f.batch, Seed: *f.seed, ScaleWeighting: *f.weighting},
-		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed, TargetTransforms: flagTransforms(*f.transform)},
+		search: gcp.AutoOptions{ValidationShare: *f.validation, MaxEpochs: *f.epochs, Patience: *f.patience, Seed: *f.seed, TargetTransforms: flagTransforms(*f.transform), Laws: flagLaws(*f.law)},
 		plain:  *f.validation == 0,
 		x:      td.x, y: td.y,
 	}
@@ -276,6 +280,25 @@ func fitModel[T gcp.Float](ctx context.Context, job fitJob) (*gcp.Model[T], fitR
 	return model, res, errors.Join(model.SetEncoding(job.enc), model.SetTargetTransform(choice.Transform))
 }
 
+// summarizeMargins writes the first line of the summary of a model of
+// several targets whose law is the Gaussian copula: what each target's
+// one-target recipe trained and chose (AutoResult.Margins).
+func (r fitResult) summarizeMargins(w io.Writer, method string) {
+	a := r.auto
+	model := "a single " + method + " network"
+	if r.members > 1 {
+		model = fmt.Sprintf("an ensemble of %d %s networks", r.members, method)
+	}
+	names := strings.Split(r.targets, ",")
+	parts := make([]string, len(a.Margins))
+	for j, m := range a.Margins {
+		parts[j] = fmt.Sprintf("%s: lr %.3g, dropout %g, hidden %s, scale weighting %g, best epoch %d of %d, NLL %.4g",
+			names[j], m.LearningRate, m.Dropout, joinInts(m.Hidden), m.ScaleWeighting, m.Epoch, m.EpochsRun, m.CVNLL)
+	}
+	fmt.Fprintf(w, "trained the one-target recipe for each of the %d targets, %s each, on %d rows, %d held out, and joined them by a Gaussian copula: %s\n",
+		len(a.Margins), model, a.TrainRows, a.ValRows, strings.Join(parts, "; "))
+}
+
 // fitAndSave trains a Model[T] as job says and saves it to t, stopped by
 // ctx.
 func fitAndSave[T gcp.Float](ctx context.Context, job fitJob, t atomicfile.Target) (fitResult, error) {
@@ -302,7 +325,9 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		fmt.Fprintln(w, r.precision)
 	} else {
 		chose := fmt.Sprintf("lr %.3g, dropout %g, hidden %s, scale weighting %g", a.LearningRate, a.Dropout, joinInts(a.Hidden), a.ScaleWeighting)
-		if r.members > 1 && r.targets != "" { // the ensemble of several targets keeps all heads of one epoch
+		if a.Law.Law == gcp.LawCopula {
+			r.summarizeMargins(w, method)
+		} else if r.members > 1 && r.targets != "" { // the ensemble of several targets keeps all heads of one epoch
 			fmt.Fprintf(w, "trained an ensemble of %d %s networks on %d rows, %d held out: searched %d single-network candidates; chose %s; the ensemble's best epoch %d of %d\n",
 				r.members, method, a.TrainRows, a.ValRows, a.Candidates, chose, a.Epoch, a.EpochsRun)
 		} else if r.members > 1 {
@@ -332,7 +357,14 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		if a.CVFolds > 0 {
 			from = fmt.Sprintf("%d-fold cross-fit, %d rows", a.CVFolds, a.CVRows)
 		}
-		if r.targets != "" {
+		if a.Law.Law == gcp.LawCopula {
+			region := fmt.Sprintf("a t of %.3g degrees of freedom", a.RegionNu)
+			if math.IsInf(a.RegionNu, 1) {
+				region = "a Gaussian"
+			}
+			fmt.Fprintf(w, "targets %s: expected on new data (%s): joint NLL %.4g, 95%% calibrated joint-region coverage %.3f; calibration: each target's as its one-target model's, then the joint region, fitted to the rows' distances under the calibrated marginals and the copula's correlation: %s with the corrected covariance ×%.3g\n",
+				r.targets, from, a.CVNLL, a.CVCoverage95, region, a.CorrectedScale)
+		} else if r.targets != "" {
 			var scales string
 			for j, v := range a.TargetScales {
 				scales += fmt.Sprintf("×%.3g (%s), ", v, strings.Split(r.targets, ",")[j])
@@ -349,6 +381,9 @@ func (r fitResult) summarize(w io.Writer, method, path string, took time.Duratio
 		} else {
 			fmt.Fprintf(w, "expected on new data (%s): NLL %.4g, 95%% calibrated-interval coverage %.3f; calibration: variance ×%.3g, corrected variance ×%.3g\n",
 				from, a.CVNLL, a.CVCoverage95, a.VarScale, a.CorrectedScale)
+		}
+		if r.targets != "" && (a.Law.Compared || a.Law.Failed != "") {
+			fmt.Fprintf(w, "joint law: %s\n", a.Law)
 		}
 		if a.SmallData > 0 {
 			fmt.Fprintf(w, "warning: trained on %d rows, fewer than the %d from which the calibration can be trusted: the variance is widened to the upper end of the 90%% confidence interval of its scale, which so few rows leave uncertain, and this data set's intervals may still cover more or less than their level\n",

@@ -113,6 +113,8 @@ func splits(args []string, stdout, stderr io.Writer) error {
 		if err := rf.checkMulti(c); err != nil {
 			return fmt.Errorf("splits: -target %s: %w", *target, err)
 		}
+	} else if err := rf.checkOne(c); err != nil {
+		return fmt.Errorf("splits: %w", err)
 	}
 	name := strings.TrimSuffix(filepath.Base(*data), filepath.Ext(*data))
 	if *splitFile == "" {

@@ -91,7 +91,14 @@ on the cross-fitted rows (as one target's variance factor; the summary
 gives the factors), then the joint region, a multivariate t of the corrected
 covariance's shape, its scale and degrees of freedom by maximum
 likelihood on the cross-fitted rows (widened below 100 rows), whose
-distances also give the conformal joint region. -method gcp, or ml for
+distances also give the conformal joint region. Beside that joint
+network, each target's one-target recipe (what gcp train -target a
+trains, with the same flags) runs too, and the one-target models joined
+by a Gaussian copula (its correlation fitted to the targets' normal
+scores on the cross-fitted rows, shrunk towards independence by
+cross-validation) are kept instead where their cross-fitted joint NLL is
+lower (the summary says which law and both NLLs; -law joint or -law
+copula fixes the law). -method gcp, or ml for
 the full-covariance Gaussian network (the Cholesky factor of its
 covariance learned by maximum likelihood, no ν), and not with
 -validation 0.
@@ -130,6 +137,8 @@ within an epoch, or the save, and leaves MODEL.gcpm as it was.`)
 		if err := rf.checkMulti(c); err != nil {
 			return fmt.Errorf("train: -target %s: %w", *target, err)
 		}
+	} else if err := rf.checkOne(c); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
 	if !rf.meth.network() {
 		td, err := prepareTraining(tab, *target, nil, "none")

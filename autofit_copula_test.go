@@ -1,0 +1,221 @@
+package gcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// independentRows returns n rows of one feature x ∼ U(0, π) and two
+// targets independent given x: sin x plus Gaussian noise whose standard
+// deviation grows from 0.05 to 0.65 with x, and cos x plus Student-t
+// noise of 3 degrees of freedom and scale 0.1 + 0.3·sin x, heteroscedastic
+// marginals of different tails, which a multivariate t's one ν and
+// shared weight cannot both fit.
+func independentRows(seed uint64, n int) (x, y []float64) {
+	r := rand.New(rand.NewPCG(seed, 5))
+	x, y = make([]float64, n), make([]float64, 2*n)
+	for i := range n {
+		x[i] = math.Pi * r.Float64()
+		y[2*i] = math.Sin(x[i]) + (0.05+0.6*x[i]/math.Pi)*r.NormFloat64()
+		var chi2 float64
+		for range 3 {
+			g := r.NormFloat64()
+			chi2 += g * g
+		}
+		y[2*i+1] = math.Cos(x[i]) + (0.1+0.3*math.Sin(x[i]))*r.NormFloat64()/math.Sqrt(chi2/3)
+	}
+	return x, y
+}
+
+// column returns target j of the row-major targets y of d a row.
+func column(y []float64, d, j int) []float64 {
+	c := make([]float64, len(y)/d)
+	for i := range c {
+		c[i] = y[i*d+j]
+	}
+	return c
+}
+
+// sameResult reports whether a and b are the same, bit for bit: their
+// printed fields (%v prints a float64 that reads back as the same bits),
+// NaN equal to NaN (a TransformChoice's LogSkew of targets not positive).
+func sameResult(a, b AutoResult) bool {
+	return fmt.Sprintf("%+v", a) == fmt.Sprintf("%+v", b)
+}
+
+// copulaOptions is smallMultiOptions with both laws compared.
+func copulaOptions() AutoOptions {
+	opt := smallMultiOptions
+	opt.Laws = nil
+	return opt
+}
+
+// TestAutoFitCopulaMarginsAreOneTargetFits: where AutoFit of two targets
+// keeps the copula, each marginal's AutoResult is what AutoFit of that
+// target alone returns with the same options and seeds, bit for bit, as
+// is the model's marginal prediction that one-target model's, and the
+// whole result is the same on one worker as on three. The copula's
+// CVNLL is the sum of the marginals' CVNLLs less its gain (they calibrate
+// on the same rows), and the choice says both laws' figures.
+func TestAutoFitCopulaMarginsAreOneTargetFits(t *testing.T) {
+	x, y := independentRows(1, 300)
+	cfg := Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}
+	opt := copulaOptions()
+	opt.Workers = 1
+	m, res, err := AutoFit(cfg, TrainConfig{Seed: 3}, x, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Law.Law != LawCopula || !res.Law.Compared || len(res.Margins) != 2 {
+		t.Fatalf("law %+v with %d margins, want the copula, compared", res.Law, len(res.Margins))
+	}
+	ws := m.NewWorkspace()
+	var p MultiPrediction
+	var sum float64
+	for j := range 2 {
+		one := cfg
+		one.Targets = 0
+		mj, want, err := AutoFit(one, TrainConfig{Seed: 3}, x, column(y, 2, j), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameResult(res.Margins[j], want) {
+			t.Errorf("target %d: margin %+v, want the one-target AutoFit's %+v", j, res.Margins[j], want)
+		}
+		sum += want.CVNLL
+		wsj := mj.NewWorkspace()
+		for i := range 5 {
+			q, err := mj.Predict(wsj, x[i:i+1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.PredictMulti(ws, x[i:i+1], &p); err != nil {
+				t.Fatal(err)
+			}
+			if got := p.Marginal(j); got.Mean != q.Mean || got.VarCorrected != q.VarCorrected || got.LogPDF(y[2*i+j]) != q.LogPDF(y[2*i+j]) {
+				t.Errorf("row %d, target %d: the copula's marginal %+v, want the one-target model's %+v", i, j, got, q)
+			}
+		}
+	}
+	if res.CVRows != 300 || res.Law.CVRows != 300 {
+		t.Errorf("%d and %d rows, want 300", res.CVRows, res.Law.CVRows)
+	}
+	if got := res.Law.CVNLL[LawCopula]; math.Abs(got-(sum-res.Law.Gain)) > 1e-12 || got != res.CVNLL {
+		t.Errorf("copula CVNLL %v, want the margins' %v less the gain %v, and AutoResult.CVNLL %v", got, sum, res.Law.Gain, res.CVNLL)
+	}
+	opt.Workers = 3
+	if _, again, err := AutoFit(cfg, TrainConfig{Seed: 3}, x, y, opt); err != nil || !sameResult(again, res) {
+		t.Errorf("on three workers %+v (%v), want %+v", again, err, res)
+	}
+}
+
+// TestAutoFitChoosesTheCopulaForIndependentTargets: for two targets
+// independent given x, of heteroscedastic marginals with different tails
+// (independentRows), the recipe keeps the copula by a clear margin and
+// finds little gain in it (|G| below 0.05 nats a row: the marginals'
+// errors, cross-fitted, can still correlate where both means miss).
+func TestAutoFitChoosesTheCopulaForIndependentTargets(t *testing.T) {
+	x, y := independentRows(2, 400)
+	_, res, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, y, copulaOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Law
+	if c.Law != LawCopula || !(c.CVNLL[LawCopula] < c.CVNLL[LawJoint]-0.05) {
+		t.Errorf("%v, want the copula, lower by more than 0.05", c)
+	}
+	if math.Abs(c.Gain) > 0.05 {
+		t.Errorf("G %v, want |G| ≤ 0.05", c.Gain)
+	}
+	t.Log(c)
+}
+
+// TestAutoFitChoosesTheJointTForWilliams: on Williams's truth, whose
+// correlation runs from −1 to 1 with x, a constant R cannot follow it and
+// the joint t, which fits ρ(x), is kept.
+func TestAutoFitChoosesTheJointTForWilliams(t *testing.T) {
+	x, y := williamsData(600, 0, 3)
+	opt := AutoOptions{LearningRates: []float64{3e-3}, Dropouts: []float64{0}, Architectures: [][]int{{32}}, MaxEpochs: 200, Seed: 1}
+	_, res, err := AutoFit(Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, y, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Law; c.Law != LawJoint || !c.Compared || res.Margins != nil {
+		t.Errorf("%v with %d margins, want the joint t, compared, and none", c, len(res.Margins))
+	}
+	t.Log(res.Law)
+}
+
+// TestAutoFitLawsOptions: a law named twice, or one past LawCopula, is
+// ErrConfig; the joint law alone fits no copula and says so; a target's
+// one-target recipe that fails leaves the joint network, saying why; for
+// LossGaussianML the default is the joint network alone.
+func TestAutoFitLawsOptions(t *testing.T) {
+	x, y := independentRows(4, 60)
+	cfg := Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}
+	for _, laws := range [][]JointLaw{{LawCopula, LawCopula}, {LawCopula + 1}, {}} {
+		opt := smallMultiOptions
+		opt.Laws = laws
+		if _, _, err := AutoFit(cfg, TrainConfig{}, x, y, opt); !errors.Is(err, ErrConfig) {
+			t.Errorf("Laws %v: %v, want ErrConfig", laws, err)
+		}
+	}
+	_, res, err := AutoFit(cfg, TrainConfig{}, x, y, smallMultiOptions)
+	if err != nil || res.Law != (LawChoice{}) || res.Margins != nil {
+		t.Errorf("the joint law alone: %+v, %v", res.Law, err)
+	}
+	// The log alone: a one-target recipe refuses a target that is not
+	// positive, and the joint network, which logs only the screened
+	// targets, is kept, saying why.
+	logOpt := copulaOptions()
+	logOpt.TargetTransforms = []TargetTransform{TransformLog}
+	if _, res, err := AutoFit(cfg, TrainConfig{}, x, y, logOpt); err != nil || res.Law.Law != LawJoint ||
+		!strings.Contains(res.Law.Failed, "the one-target recipe of target 0") || res.Law.Compared {
+		t.Errorf("a one-target recipe failing: %+v, %v, want the joint network and why", res.Law, err)
+	}
+	ml := cfg
+	ml.Loss = LossGaussianML
+	if _, res, err := AutoFit(ml, TrainConfig{}, x, y, copulaOptions()); err != nil || res.Law.Compared || res.Law.Law != LawJoint {
+		t.Errorf("ml: %+v, %v, want the joint network alone", res.Law, err)
+	}
+}
+
+// TestLawsCalibrateOnTheSameRows: the joint network's search and each
+// target's one-target search hold out the same rows, keep the same
+// calibration half of a large hold-out, and deal the rows into the same
+// calibration folds, so that both laws are calibrated and compared on the
+// same rows (autoFitLaws): on 300 rows (folds) and on 6,000 (a
+// calibration half).
+func TestLawsCalibrateOnTheSameRows(t *testing.T) {
+	for _, n := range []int{300, 6000} {
+		x, y := independentRows(5, n)
+		opt := copulaOptions()
+		joint, err := newSearch(context.Background(), Config{Inputs: 1, Targets: 2, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, y, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range 2 {
+			one, err := newSearch(context.Background(), Config{Inputs: 1, Members: 1, Seed: 2}, TrainConfig{Seed: 3}, x, column(y, 2, j), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(one.trainRows.indices(), joint.trainRows.indices()) || !slices.Equal(one.valRows.indices(), joint.valRows.indices()) ||
+				!slices.Equal(one.calRows.indices(), joint.calRows.indices()) {
+				t.Errorf("%d rows, target %d: the hold-out differs from the joint network's", n, j)
+			}
+			win := &candidate[float64]{hyper: hyper{lr: 1e-3, hidden: []int{4}}}
+			if fo, fj := one.newFolds(win, 1), joint.newFolds(win, 1); !slices.Equal(fo.fold, fj.fold) || !slices.Equal(fo.pooled.indices(), fj.pooled.indices()) {
+				t.Errorf("%d rows, target %d: the calibration folds differ from the joint network's", n, j)
+			}
+		}
+		if got := joint.calRows.len() > 0; got != (n == 6000) {
+			t.Errorf("%d rows: a calibration half %v", n, got)
+		}
+	}
+}
