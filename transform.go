@@ -59,7 +59,7 @@ func (t TargetTransform) Apply(y float64) (float64, error) {
 		if !(y > 0) {
 			return 0, fmt.Errorf("%w: %g, the log transform takes positive targets only", ErrDomain, y)
 		}
-		return math.Log(y), nil
+		return logFull(y), nil
 	}
 	return 0, fmt.Errorf("%w: TargetTransform(%d)", ErrConfig, uint8(t))
 }
@@ -76,7 +76,7 @@ func (t TargetTransform) invert(z float64) float64 {
 // false for any other y, outside the support of the predictive.
 func (t TargetTransform) forward(y float64) (float64, bool) {
 	if t == TransformLog {
-		return math.Log(y), y > 0
+		return logFull(y), y > 0
 	}
 	return y, true
 }

@@ -28,6 +28,29 @@ func TestTransformApply(t *testing.T) {
 	}
 }
 
+// TestTransformSubnormal: the log transform of a subnormal target is its
+// logarithm, not math.Log's −709 of every subnormal on amd64: 2⁻¹⁰⁷⁴
+// (the least float64) is −1074·ln 2 and 2⁻¹⁰⁵⁰ is −1050·ln 2, each the
+// float64 nearest the product of an integer and ln 2 (within 2 ulps: the
+// product rounds once, the logarithm once), and a log-transformed
+// prediction's log density there is the t's at that z less z (the
+// Jacobian 1/y).
+func TestTransformSubnormal(t *testing.T) {
+	p := Prediction{Loss: LossGCP, Mean: -740, Alpha: 3, Beta: 6, Nu: 1, Members: 1, Transform: TransformLog}
+	for _, k := range []float64{1074, 1050, 1023} {
+		y := math.Ldexp(1, -int(k))
+		want := -k * math.Ln2
+		z, err := TransformLog.Apply(y)
+		if ulp := math.Nextafter(-want, math.Inf(1)) + want; err != nil || math.Abs(z-want) > 2*ulp {
+			t.Errorf("Apply(2^-%v) = %v, %v; want %v", k, z, err, want)
+		}
+		q := p.modeled()
+		if got, want := p.LogPDF(y), q.LogPDF(z)-z; got != want {
+			t.Errorf("LogPDF(2^-%v) = %v, want %v", k, got, want)
+		}
+	}
+}
+
 func TestSkewness(t *testing.T) {
 	// A Bernoulli(1/4) sample of four values: skewness
 	// (1 − 2p)/√(p(1 − p)) = 2/√3.
