@@ -22,7 +22,7 @@ import "math"
 // trustworthy than the extrapolation it comes from. Where a variance
 // overflows float64 instead, Predict returns ErrNonFinite.
 //
-// A Prediction is a value of 608 bytes on 64-bit platforms: it holds the
+// A Prediction is a value of 656 bytes on 64-bit platforms: it holds the
 // MaxMembers components of an ensemble's mixture inline, so that
 // predicting allocates nothing. Where copies matter, index a slice of
 // predictions or pass a pointer. PredictBatch fills a slice the caller
@@ -127,6 +127,10 @@ type Prediction struct {
 	// of the predictive of the modeled target z under a Transform; zero
 	// without one.
 	ZMean, ZVar, ZVarCorrected float64
+	// given is the score map of a conditional marginal
+	// (MultiPrediction.Conditional under the copula), zero for every
+	// other prediction.
+	given scoreMap
 }
 
 // Prior returns the normal-gamma prior behind a GCP prediction. For the
@@ -135,6 +139,9 @@ type Prediction struct {
 // from the members' mean α, β and ν, and is not its predictive. Under a
 // Transform it is the prior of the modeled target z, centred on ZMean.
 func (p Prediction) Prior() NormalGamma {
+	if p.given.on() {
+		return p.base().Prior()
+	}
 	if p.Transform != TransformNone {
 		return p.modeled().Prior()
 	}
@@ -152,6 +159,9 @@ func (p *Prediction) mixture() []Component {
 
 // LogPDF returns the log density of the predictive distribution at y.
 func (p Prediction) LogPDF(y float64) float64 {
+	if p.given.on() {
+		return p.givenLogPDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedLogPDF(y, Prediction.LogPDF)
 	}
@@ -186,6 +196,9 @@ func (p Prediction) LogPDF(y float64) float64 {
 // bounds are its two quantiles. Under a Transform the bounds are those of
 // z mapped back, and the interval is no longer symmetric.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	if p.given.on() {
+		return p.givenInterval(level)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedInterval(level, Prediction.Interval)
 	}
@@ -214,6 +227,9 @@ func centralInterval(level, mean float64, q func(float64) (float64, error)) (lo,
 
 // CDF returns the predictive probability P(Y ≤ y).
 func (p Prediction) CDF(y float64) float64 {
+	if p.given.on() {
+		return p.givenCDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedCDF(y, Prediction.CDF)
 	}
@@ -231,6 +247,9 @@ func (p Prediction) CDF(y float64) float64 {
 func (p Prediction) Quantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
+	}
+	if p.given.on() {
+		return p.givenQuantile(standardNormalQuantile(prob)), nil
 	}
 	if p.Transform != TransformNone {
 		return p.transformedQuantile(prob, Prediction.Quantile)
