@@ -1,6 +1,7 @@
 package gcp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -473,5 +474,121 @@ func TestCopulaConditionalMarginalIsALaw(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCopulaConditionalCalibratedIsTheDensityRatio: dst's calibrated law
+// is the calibrated region's law t_ν(m, s·Σ̃) in z conditioned on z_o,
+// so that its density at y_U is p's calibrated density at y over the
+// t_ν(m_o, s·Ṽ_o) density of z_o (with its Jacobian 1/y_o where target o
+// is logged), written out here: it checks dst's centres, VarCorrected,
+// R′, RegionNu and RegionScale at once. Tolerance as
+// TestCopulaConditionalIsTheDensityRatio's.
+func TestCopulaConditionalCalibratedIsTheDensityRatio(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for d := 2; d <= 4; d++ {
+		_, p := mixedCopula(t, d, uint64(3*d))
+		nu, s := p.RegionNu(), p.RegionScale()
+		y := make([]float64, d)
+		for o := range d {
+			if err := p.SampleCalibrated(y, r); err != nil {
+				t.Fatal(err)
+			}
+			var dst MultiPrediction
+			if err := p.Conditional(&dst, []int{o}, y[o:o+1]); err != nil {
+				t.Fatal(err)
+			}
+			q := p.Marginal(o)
+			z, v, jac := y[o], q.VarCorrected, 0.0
+			if q.Transform == TransformLog {
+				z, v, jac = math.Log(y[o]), q.ZVarCorrected, -math.Log(y[o])
+			}
+			e := (z - p.ZMean(o)) * (z - p.ZMean(o)) / (s * v)
+			lg1, _ := math.Lgamma((nu + 1) / 2)
+			lg0, _ := math.Lgamma(nu / 2)
+			marg := lg1 - lg0 - 0.5*math.Log(nu*math.Pi*s*v) - (nu+1)/2*math.Log1p(e/nu) + jac
+			want := p.CalibratedLogPDF(y) - marg
+			if got := dst.CalibratedLogPDF(without(y, o)); math.Abs(got-want) > 1e-11*(1+math.Abs(want)) {
+				t.Errorf("d=%d o=%d: CalibratedLogPDF %v, want %v", d, o, got, want)
+			}
+			if dst.RegionNu() != nu+1 {
+				t.Errorf("d=%d o=%d: RegionNu %v, want %v", d, o, dst.RegionNu(), nu+1)
+			}
+		}
+	}
+}
+
+// TestCopulaConditionalBadInput: the joint t's errors (shared
+// checkConditionalBadInput), and ErrDomain for target 2's log.
+func TestCopulaConditionalBadInput(t *testing.T) {
+	_, p := mixedCopula(t, 3, 41)
+	checkConditionalBadInput(t, p)
+}
+
+// TestCopulaConditionalSingular: a target that is (within 2⁻³⁰ of) a
+// linear function of the given ones leaves the conditional undetermined:
+// ErrNonFinite, as for the joint t.
+func TestCopulaConditionalSingular(t *testing.T) {
+	c := math.Sqrt(1 - 0x1p-34) // R_01 = c: 1 − R_01² = 2⁻³⁴
+	_, p := mixedCopulaOf(t, []float64{1, c, math.Sqrt(1 - c*c)}, 43)
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0}, []float64{1}); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("Conditional: %v, want ErrNonFinite", err)
+	}
+}
+
+// TestCopulaConditionalAllocatesNothing, TestCopulaConditionalConcurrent:
+// as the joint t's (conditionalAllocs, checkConditionalConcurrent), with
+// t, ensemble and log marginals.
+func TestCopulaConditionalAllocatesNothing(t *testing.T) {
+	_, p := mixedCopula(t, 5, 45)
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, given := range [][]int{{2}, {4, 0}} {
+		values := make([]float64, len(given))
+		for a, i := range given {
+			values[a] = p.Marginal(i).Mean
+		}
+		if allocs := conditionalAllocs(t, p, given, values, r); allocs != 0 {
+			t.Errorf("given %v: %v allocations a run, want 0", given, allocs)
+		}
+	}
+}
+
+func TestCopulaConditionalConcurrent(t *testing.T) {
+	_, p := mixedCopula(t, 4, 47)
+	checkConditionalConcurrent(t, p, []int{1, 2}, []float64{p.Marginal(1).Mean, p.Marginal(2).Mean}, []float64{0.3, 1.1})
+}
+
+// TestCopulaConditionalThenPredict: a dst that held a copula conditional
+// takes a later PredictMulti of either law as a fresh one does, and the
+// model's shared factor is never written.
+func TestCopulaConditionalThenPredict(t *testing.T) {
+	m, p := mixedCopula(t, 3, 49)
+	joint := randomMultiModel(t, Config{Inputs: 3, Targets: 3, Hidden: []int{4}, Seed: 5})
+	shared := slices.Clone(m.ext.copula.chol)
+	x, y := []float64{0.4, -0.2, 1.1}, []float64{0.5, -2.5, 1.2}
+	var dst MultiPrediction
+	for range 2 {
+		if err := p.Conditional(&dst, []int{1}, []float64{-3}); err != nil {
+			t.Fatal(err)
+		}
+		for _, model := range []*Model[float64]{joint, m} {
+			var fresh MultiPrediction
+			if err := model.PredictMulti(model.NewWorkspace(), x, &fresh); err != nil {
+				t.Fatal(err)
+			}
+			if err := model.PredictMulti(model.NewWorkspace(), x, &dst); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := dst.LogPDF(y), fresh.LogPDF(y); got != want {
+				t.Errorf("LogPDF %v after a conditional, %v fresh", got, want)
+			}
+			if err := p.Conditional(&dst, []int{0}, []float64{1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !slices.Equal(m.ext.copula.chol, shared) {
+		t.Error("the model's factor changed")
 	}
 }
