@@ -592,3 +592,38 @@ func TestCopulaConditionalThenPredict(t *testing.T) {
 		t.Error("the model's factor changed")
 	}
 }
+
+// TestCopulaConditionalLogged: a logged target's conditional marginal
+// holds G's moments in z (ZMean, ZVar, against logSimpson of its density
+// in z, 1e-9 as TestCopulaConditionalMarginalIsALaw), the log-normal Mean
+// and VarCorrected of the calibrated centre and ZVarCorrected, and a
+// CRPS of +Inf (its base is a t: no mean in y).
+func TestCopulaConditionalLogged(t *testing.T) {
+	_, p := mixedCopula(t, 3, 51)
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0, 1}, []float64{p.Marginal(0).Mean, p.Marginal(1).Mean + 1}); err != nil {
+		t.Fatal(err)
+	}
+	g := dst.Marginal(0)
+	if g.Transform != TransformLog {
+		t.Fatal("target 2 is not logged")
+	}
+	density := func(z float64) float64 { return math.Exp(g.LogPDF(math.Exp(z)) + z) }
+	m, s := g.Prior().M, math.Sqrt(g.ZVarCorrected)
+	mass := logSimpson(density, m, s, math.NaN())
+	mean := logSimpson(func(z float64) float64 { return z * density(z) }, m, s, math.NaN())
+	vr := logSimpson(func(z float64) float64 { return (z - mean) * (z - mean) * density(z) }, m, s, math.NaN())
+	if math.Abs(mass-1) > 1e-9 || !near(g.ZMean, mean, 1e-9) || !near(g.ZVar, vr, 1e-9) {
+		t.Errorf("mass %v; ZMean %v, ZVar %v, integrals %v, %v", mass, g.ZMean, g.ZVar, mean, vr)
+	}
+	c := dst.ZMean(0)
+	if want := math.Exp(c + g.ZVarCorrected/2); !near(g.Mean, want, 1e-15) {
+		t.Errorf("Mean %v, want %v", g.Mean, want)
+	}
+	if want := math.Expm1(g.ZVarCorrected) * math.Exp(2*c+g.ZVarCorrected); !near(g.VarCorrected, want, 1e-14) {
+		t.Errorf("VarCorrected %v, want %v", g.VarCorrected, want)
+	}
+	if !math.IsInf(g.CRPS(1), 1) {
+		t.Errorf("CRPS %v, want +Inf", g.CRPS(1))
+	}
+}

@@ -53,10 +53,24 @@ import (
 // once dst has held a prediction of its shape, and may run on many
 // goroutines at once, each with its own dst.
 //
-// Under the copula it returns an error wrapping ErrConfig: given u_O, the
-// scores u_U are Gaussian, and the conditional marginal of y_j is
-// F_j⁻¹(Φ(μ_j + σ_j·Z)), a one-dimensional law that a one-target
-// Prediction does not hold (docs/multivariate.md, Sec. 12, piece 3).
+// Under the copula (docs/multivariate.md, Sec. 12) the given values'
+// normal scores u_O = Φ⁻¹(F_O(y_O)) leave the rest's scores Gaussian,
+// N(μ, Σ) with μ = R_UO R_OO⁻¹ u_O and Σ = R_UU − R_UO R_OO⁻¹ R_OU, so
+// that y_U is again a Gaussian copula: of the conditional marginals
+// G_j(y) = Φ((Φ⁻¹(F_j(y)) − μ_j)/σ_j), σ_j = √Σ_jj ≤ 1, and the
+// correlation R′ = D^(−1/2)ΣD^(−1/2), D = diag Σ. dst is that copula,
+// R′'s factor in dst's own storage, and dst.Marginal(j) a Prediction that
+// answers for G_j (Prediction says how). Its calibrated law, the
+// calibrated region's t_ν(m, s·Σ̃) in z conditioned on z_O as for the
+// joint t, has the centres m_j + √Ṽ_j·(R_UO R_OO⁻¹ ũ_O)_j of the
+// calibrated scores ũ_O = (z_O − m_O)/√Ṽ_O, the corrected variances
+// Ṽ_j·σ_j² (each conditional marginal's VarCorrected, ZVarCorrected
+// under a transform), the correlation R′, ν + |O| degrees of freedom and
+// the scale s·(ν + q̃_O/s)/(ν + |O|), q̃_O = ũ_Oᵀ R_OO⁻¹ ũ_O. Conditioning
+// dst again composes the maps on the same unconditional marginals, and
+// equals conditioning on the union at once. ErrNonFinite reports a given
+// value whose score is infinite, and R's pivots as for the joint t's
+// scale.
 func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values []float64) error {
 	perm, zv, err := p.conditionArgs(dst, given, values)
 	if err != nil {

@@ -22,6 +22,29 @@ import "math"
 // trustworthy than the extrapolation it comes from. Where a variance
 // overflows float64 instead, Predict returns ErrNonFinite.
 //
+// A Prediction may be a conditional marginal: MultiPrediction.Marginal of
+// a copula prediction's Conditional, the law of a target given others,
+// G(y) = Φ((u(y) − μ)/σ), u(y) = Φ⁻¹(F(y)) the normal score of y under
+// the target's one-target predictive F (its base), μ and σ ≤ 1 the
+// Gaussian copula's conditional mean and standard deviation of that
+// score (MultiPrediction.Conditional). Its methods answer for G: LogPDF,
+// CDF, Quantile and Interval from the base's score, exact far into the
+// tails (a quantile solves u(y) = μ + σΦ⁻¹(q) on the base's score, where
+// Φ of it rounds to 0 or 1), CRPS numerically, to about 1e-10 relative
+// (+Inf where G has no mean). Mean and Var are G's, by quadrature to
+// about 1e-10 (closed forms for a Gaussian base); a base of ν degrees of
+// freedom leaves G the moments of order below ν/σ² (Mean NaN and Var
+// +Inf where they do not exist).
+// VarCorrected and the calibrated predictive are the calibrated
+// conditional's, the Gaussian N(c, Ṽσ²) in z, c its centre
+// (MultiPrediction.ZMean) and Ṽ the base's corrected variance. Under the
+// log transform ZMean and ZVar are G's in z, and Mean, Var and
+// VarCorrected the log-normal ones of c and ZVarCorrected, ZVar and
+// ZVarCorrected, as Transform says. Alpha, Beta, Nu, Components,
+// VarAleatoric, VarEpistemic, Disagreement, Members, InputZ and Prior
+// describe the base, the target's unconditional predictive, as Prior
+// does an ensemble's.
+//
 // A Prediction is a value of 656 bytes on 64-bit platforms: it holds the
 // MaxMembers components of an ensemble's mixture inline, so that
 // predicting allocates nothing. Where copies matter, index a slice of
