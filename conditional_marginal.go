@@ -90,30 +90,41 @@ func (p *Prediction) condition(mu2, sigma2, centre, vc float64) {
 	p.ZMean, p.ZVar, p.ZVarCorrected = zm, zv, vc
 }
 
+// givenAt returns y as the base models it, z = g(y), and the base, or
+// false for a y outside the transform's domain or NaN, where the score
+// and the log density are outside(y).
+func (p *Prediction) givenAt(y float64) (z float64, b Prediction, ok bool) {
+	if z, ok = p.Transform.forward(y); ok {
+		b = p.base()
+	}
+	return z, b, ok
+}
+
+// outside returns the normal score and log density of a y outside a
+// transform's domain: −Inf, or NaN for a NaN y.
+func outside(y float64) float64 {
+	if math.IsNaN(y) {
+		return y
+	}
+	return math.Inf(-1)
+}
+
 // givenScore returns G's normal score (u(y) − μ)/σ at y, u the base's.
 func (p *Prediction) givenScore(y float64) float64 {
-	z, ok := p.Transform.forward(y)
+	z, b, ok := p.givenAt(y)
 	if !ok {
-		if math.IsNaN(y) {
-			return y
-		}
-		return math.Inf(-1)
+		return outside(y)
 	}
-	b := p.base()
 	return (normalScore(&b, z, false) - p.given.mu) / p.given.sigma
 }
 
 // givenLogPDF is LogPDF of a conditional marginal: ln f(z) − ln σ −
 // ½(u′ − u)(u′ + u) + ln g′(y), f the base's density in z.
 func (p *Prediction) givenLogPDF(y float64) float64 {
-	z, ok := p.Transform.forward(y)
+	z, b, ok := p.givenAt(y)
 	if !ok {
-		if math.IsNaN(y) {
-			return y
-		}
-		return math.Inf(-1)
+		return outside(y)
 	}
-	b := p.base()
 	lnf := b.LogPDF(z)
 	u := normalScore(&b, z, false)
 	if math.IsInf(lnf, -1) || math.IsInf(u, 0) {

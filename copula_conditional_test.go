@@ -9,46 +9,6 @@ import (
 	"testing"
 )
 
-// invertSym returns the inverse of the symmetric positive definite
-// matrix a (row-major n×n) and ln det a by Gauss–Jordan elimination with
-// partial pivoting: the test's own linear algebra, independent of the
-// package's Cholesky factors.
-func invertSym(a []float64, n int) (inv []float64, logDet float64) {
-	m := make([]float64, n*2*n)
-	for i := range n {
-		copy(m[i*2*n:], a[i*n:(i+1)*n])
-		m[i*2*n+n+i] = 1
-	}
-	for c := range n {
-		piv := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(m[r*2*n+c]) > math.Abs(m[piv*2*n+c]) {
-				piv = r
-			}
-		}
-		for k := range 2 * n {
-			m[c*2*n+k], m[piv*2*n+k] = m[piv*2*n+k], m[c*2*n+k]
-		}
-		v := m[c*2*n+c]
-		logDet += math.Log(math.Abs(v))
-		for k := range 2 * n {
-			m[c*2*n+k] /= v
-		}
-		for r := range n {
-			if f := m[r*2*n+c]; r != c && f != 0 {
-				for k := range 2 * n {
-					m[r*2*n+k] -= f * m[c*2*n+k]
-				}
-			}
-		}
-	}
-	inv = make([]float64, n*n)
-	for i := range n {
-		copy(inv[i*n:(i+1)*n], m[i*2*n+n:(i+1)*2*n])
-	}
-	return inv, logDet
-}
-
 // normalConditional returns the mean and covariance (row-major) of the
 // targets not in given, in increasing order, of the normal N(mean, cov)
 // (d targets) given the targets given at values: m_U + C_UO C_OO⁻¹(y_O −
@@ -71,7 +31,7 @@ func normalConditional(mean, cov []float64, d int, given []int, values []float64
 			coo[a*o+b] = cov[i*d+j]
 		}
 	}
-	inv, _ := invertSym(coo, o)
+	inv := invertDense(coo, o)
 	n := len(rest)
 	cm, cc = make([]float64, n), make([]float64, n*n)
 	for a, i := range rest {
@@ -96,7 +56,7 @@ func normalConditional(mean, cov []float64, d int, given []int, values []float64
 // normalLogDensity returns ln N(y | mean, cov), n targets.
 func normalLogDensity(y, mean, cov []float64) float64 {
 	n := len(y)
-	inv, logDet := invertSym(cov, n)
+	inv, logDet := invertDenseLogDet(cov, n)
 	var q float64
 	for i := range n {
 		for j := range n {
@@ -115,7 +75,7 @@ func near(got, want, tol float64) bool {
 // TestCopulaConditionalGaussianIsTheNormalConditional: with Gaussian
 // marginals N(m_j, s_j²) the copula is the normal of covariance
 // R_ij·s_i·s_j, and its conditional the normal conditional, formed here
-// by the test's own Gauss–Jordan elimination. Each conditional
+// by Gauss–Jordan elimination (invertDense), independent of Cholesky. Each conditional
 // marginal's CDF, Quantile, Mean and Var (closed forms for a Gaussian
 // base), its calibrated predictive (VarCorrected = Var for the Gaussian
 // loss, RegionScale 1 and RegionNu +Inf), dst's LogPDF, CalibratedLogPDF
