@@ -192,6 +192,7 @@ func scoreRoot(b *Prediction, w float64) float64 {
 	if d := slope(z, u); d > 0 && finite(d) {
 		step = min(step, 2*math.Abs(w-u)/d) // a Newton step from a good start
 	}
+	step = max(step, 0x1p-52*math.Abs(z)) // at least an ulp or two of z
 	lo, hi := z, z
 	for dir := math.Copysign(1, w-u); ; step *= 4 {
 		next := z + dir*step

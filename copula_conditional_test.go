@@ -177,7 +177,7 @@ func TestCopulaConditionalGaussianIsTheNormalConditional(t *testing.T) {
 // target's logarithm (as copulaMargins), with a random correlation
 // matrix kept away from singular (shrinkCorr), its region the t of 6
 // degrees of freedom and scale 1.3, and a prediction of it.
-func mixedCopula(t *testing.T, d int, seed uint64) (*Model[float64], *MultiPrediction) {
+func mixedCopula(t testing.TB, d int, seed uint64) (*Model[float64], *MultiPrediction) {
 	t.Helper()
 	l := packedCorr(rand.New(rand.NewPCG(seed, 5)), d)
 	shrinkCorr(l, d, 0.8)
@@ -186,7 +186,7 @@ func mixedCopula(t *testing.T, d int, seed uint64) (*Model[float64], *MultiPredi
 
 // mixedCopulaOf is mixedCopula with the correlation matrix of the packed
 // factor l.
-func mixedCopulaOf(t *testing.T, l []float64, seed uint64) (*Model[float64], *MultiPrediction) {
+func mixedCopulaOf(t testing.TB, l []float64, seed uint64) (*Model[float64], *MultiPrediction) {
 	d := int(math.Sqrt(float64(2 * len(l))))
 	t.Helper()
 	g := make([]*Model[float64], d)
@@ -585,5 +585,18 @@ func TestCopulaConditionalLogged(t *testing.T) {
 	}
 	if !math.IsInf(g.CRPS(1), 1) {
 		t.Errorf("CRPS %v, want +Inf", g.CRPS(1))
+	}
+}
+
+// BenchmarkConditionalCopula conditions a 5-target copula prediction (t,
+// ensemble and log marginals) on 2 targets: the quadrature of each
+// conditional marginal's moments is most of its cost.
+func BenchmarkConditionalCopula(b *testing.B) {
+	_, p := mixedCopula(b, 5, 53)
+	var dst MultiPrediction
+	values := []float64{p.Marginal(0).Mean, p.Marginal(3).Mean}
+	b.ReportAllocs()
+	for range b.N {
+		_ = p.Conditional(&dst, []int{0, 3}, values)
 	}
 }
