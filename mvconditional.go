@@ -69,8 +69,8 @@ import (
 // the scale s·(ν + q̃_O/s)/(ν + |O|), q̃_O = ũ_Oᵀ R_OO⁻¹ ũ_O. Conditioning
 // dst again composes the maps on the same unconditional marginals, and
 // equals conditioning on the union at once. ErrNonFinite reports a given
-// value whose score is infinite, and R's pivots as for the joint t's
-// scale.
+// value whose score is infinite, and R's pivots as the joint t's scale's;
+// dst is left unchanged on every error.
 func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values []float64) error {
 	perm, zv, err := p.conditionArgs(dst, given, values)
 	if err != nil {
