@@ -38,6 +38,13 @@ import "math"
 // a y below a transform's domain, and NaN for a NaN y or an invalid
 // prediction.
 func normalScore(p *Prediction, y float64, calibrated bool) float64 {
+	if p.given.on() {
+		if calibrated {
+			q := p.calibratedLaw()
+			return normalScore(&q, y, true)
+		}
+		return p.givenScore(y)
+	}
 	if p.Transform != TransformNone {
 		z, ok := p.Transform.forward(y)
 		if !ok {
@@ -304,11 +311,14 @@ func copulaRegionDistance2(marg []Prediction, l, y []float64) float64 {
 // copulaPrediction is what a MultiPrediction holds of the Gaussian
 // copula of one-target predictions: each target's marginal prediction,
 // as its one-target model predicts it, and R's packed factor, the
-// model's (shared, never changed). A zero copulaPrediction (nil chol) is
-// a MultiPrediction of the joint t.
+// model's (shared, never changed), or for a Conditional the conditional
+// marginals and the factor of their R′, which it holds in own, the
+// MultiPrediction's own storage, reused from call to call. A zero
+// copulaPrediction (nil chol) is a MultiPrediction of the joint t.
 type copulaPrediction struct {
 	marg []Prediction
 	chol []float64
+	own  []float64
 }
 
 // on reports whether the prediction is the copula's.
@@ -400,6 +410,9 @@ func (c *copulaPrediction) disagreement() float64 {
 // modeledMean returns the location of marginal i in the target as its
 // model models it: ZMean under a transform, Mean otherwise.
 func (c *copulaPrediction) modeledMean(i int) float64 {
+	if c.marg[i].given.on() {
+		return c.marg[i].given.centre
+	}
 	if c.marg[i].Transform != TransformNone {
 		return c.marg[i].ZMean
 	}
@@ -430,6 +443,10 @@ func (c *copulaPrediction) quantiles(v []float64, calibrated bool) {
 		p := &c.marg[j]
 		if calibrated {
 			v[j] = p.Transform.invert(c.modeledMean(j) + math.Sqrt(modeledCorrected(p))*x)
+			continue
+		}
+		if p.given.on() {
+			v[j] = p.givenQuantile(x)
 			continue
 		}
 		prob := 0.5 * math.Erfc(-x/math.Sqrt2)

@@ -53,53 +53,35 @@ import (
 // once dst has held a prediction of its shape, and may run on many
 // goroutines at once, each with its own dst.
 //
-// Under the copula it returns an error wrapping ErrConfig: given u_O, the
-// scores u_U are Gaussian, and the conditional marginal of y_j is
-// F_j⁻¹(Φ(μ_j + σ_j·Z)), a one-dimensional law that a one-target
-// Prediction does not hold (docs/multivariate.md, Sec. 12, piece 3).
+// Under the copula (docs/multivariate.md, Sec. 12) the given values'
+// normal scores u_O = Φ⁻¹(F_O(y_O)) leave the rest's scores Gaussian,
+// N(μ, Σ) with μ = R_UO R_OO⁻¹ u_O and Σ = R_UU − R_UO R_OO⁻¹ R_OU, so
+// that y_U is again a Gaussian copula: of the conditional marginals
+// G_j(y) = Φ((Φ⁻¹(F_j(y)) − μ_j)/σ_j), σ_j = √Σ_jj ≤ 1, and the
+// correlation R′ = D^(−1/2)ΣD^(−1/2), D = diag Σ. dst is that copula,
+// R′'s factor in dst's own storage, and dst.Marginal(j) a Prediction that
+// answers for G_j (Prediction says how). Its calibrated law, the
+// calibrated region's t_ν(m, s·Σ̃) in z conditioned on z_O as for the
+// joint t, has the centres m_j + √Ṽ_j·(R_UO R_OO⁻¹ ũ_O)_j of the
+// calibrated scores ũ_O = (z_O − m_O)/√Ṽ_O, the corrected variances
+// Ṽ_j·σ_j² (each conditional marginal's VarCorrected, ZVarCorrected
+// under a transform), the correlation R′, ν + |O| degrees of freedom and
+// the scale s·(ν + q̃_O/s)/(ν + |O|), q̃_O = ũ_Oᵀ R_OO⁻¹ ũ_O. Conditioning
+// dst again composes the maps on the same unconditional marginals, and
+// equals conditioning on the union at once. ErrNonFinite reports a given
+// value whose score is infinite, and R's pivots as for the joint t's
+// scale.
 func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values []float64) error {
-	if dst == nil || dst == p {
-		return ErrConfig
+	perm, zv, err := p.conditionArgs(dst, given, values)
+	if err != nil {
+		return err
 	}
 	if p.cop.on() {
-		return fmt.Errorf("%w: the conditional of a Gaussian copula's prediction needs a marginal type of its own, not built yet", ErrConfig)
-	}
-	if len(values) != len(given) {
-		return fmt.Errorf("%w: %d values for %d given targets", ErrShape, len(values), len(given))
+		return p.copulaConditional(dst, perm[:p.d], values)
 	}
 	d, o := p.d, len(given)
-	var seen [maxTargets]bool
-	var zv [maxTargets]float64 // the values as the network models them
-	for a, i := range given {
-		switch {
-		case i < 0 || i >= d:
-			return fmt.Errorf("%w: target %d of %d", ErrTargetIndex, i, d)
-		case seen[i]:
-			return fmt.Errorf("%w: target %d given twice", ErrTargetIndex, i)
-		case !finite(values[a]):
-			return fmt.Errorf("%w: target %d given as %v", ErrNonFinite, i, values[a])
-		}
-		var ok bool
-		if zv[a], ok = p.tr[i].forward(values[a]); !ok {
-			return fmt.Errorf("%w: target %d given as %v under the %v transform", ErrDomain, i, values[a], p.tr[i])
-		}
-		seen[i] = true
-	}
 	values = zv[:o]
-	if o == 0 || o == d {
-		return fmt.Errorf("%w: %d of %d targets given, want 1 to %d", ErrTargetIndex, o, d, d-1)
-	}
-	// perm lists the given targets first, then the rest in order.
-	var perm [maxTargets]int
-	copy(perm[:], given)
-	u := o
-	for i := range d {
-		if !seen[i] {
-			perm[u] = i
-			u++
-		}
-	}
-	u = d - o
+	u := d - o
 	dst.resize(u, p.members)
 	dst.loss, dst.inputZ, dst.regionScale = p.loss, p.inputZ, p.regionScale
 	dst.tr, dst.logged = [maxTargets]TargetTransform{}, false
@@ -144,6 +126,48 @@ func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values 
 		}
 	}
 	return nil
+}
+
+// conditionArgs checks Conditional's arguments and returns its errors
+// for them, before it changes dst: perm lists the given targets first,
+// then the rest in increasing order, and zv holds the values as the
+// targets' models model them, z = g(y).
+func (p *MultiPrediction) conditionArgs(dst *MultiPrediction, given []int, values []float64) (perm [maxTargets]int, zv [maxTargets]float64, err error) {
+	if dst == nil || dst == p {
+		return perm, zv, ErrConfig
+	}
+	if len(values) != len(given) {
+		return perm, zv, fmt.Errorf("%w: %d values for %d given targets", ErrShape, len(values), len(given))
+	}
+	d, o := p.d, len(given)
+	var seen [maxTargets]bool
+	for a, i := range given {
+		switch {
+		case i < 0 || i >= d:
+			return perm, zv, fmt.Errorf("%w: target %d of %d", ErrTargetIndex, i, d)
+		case seen[i]:
+			return perm, zv, fmt.Errorf("%w: target %d given twice", ErrTargetIndex, i)
+		case !finite(values[a]):
+			return perm, zv, fmt.Errorf("%w: target %d given as %v", ErrNonFinite, i, values[a])
+		}
+		var ok bool
+		if zv[a], ok = p.tr[i].forward(values[a]); !ok {
+			return perm, zv, fmt.Errorf("%w: target %d given as %v under the %v transform", ErrDomain, i, values[a], p.tr[i])
+		}
+		seen[i] = true
+	}
+	if o == 0 || o == d {
+		return perm, zv, fmt.Errorf("%w: %d of %d targets given, want 1 to %d", ErrTargetIndex, o, d, d-1)
+	}
+	copy(perm[:], given)
+	u := o
+	for i := range d {
+		if !seen[i] {
+			perm[u] = i
+			u++
+		}
+	}
+	return perm, zv, nil
 }
 
 // correctedDistance2 returns (y_O − m_O)ᵀ Σ̃_OO⁻¹ (y_O − m_O), the squared

@@ -22,7 +22,30 @@ import "math"
 // trustworthy than the extrapolation it comes from. Where a variance
 // overflows float64 instead, Predict returns ErrNonFinite.
 //
-// A Prediction is a value of 608 bytes on 64-bit platforms: it holds the
+// A Prediction may be a conditional marginal: MultiPrediction.Marginal of
+// a copula prediction's Conditional, the law of a target given others,
+// G(y) = Φ((u(y) − μ)/σ), u(y) = Φ⁻¹(F(y)) the normal score of y under
+// the target's one-target predictive F (its base), μ and σ ≤ 1 the
+// Gaussian copula's conditional mean and standard deviation of that
+// score (MultiPrediction.Conditional). Its methods answer for G: LogPDF,
+// CDF, Quantile and Interval from the base's score, exact far into the
+// tails (a quantile solves u(y) = μ + σΦ⁻¹(q) on the base's score, where
+// Φ of it rounds to 0 or 1), CRPS numerically, to about 1e-10 relative
+// (+Inf where G has no mean). Mean and Var are G's, by quadrature to
+// about 1e-10 (closed forms for a Gaussian base); a base of ν degrees of
+// freedom leaves G the moments of order below ν/σ² (Mean NaN and Var
+// +Inf where they do not exist).
+// VarCorrected and the calibrated predictive are the calibrated
+// conditional's, the Gaussian N(c, Ṽσ²) in z, c its centre
+// (MultiPrediction.ZMean) and Ṽ the base's corrected variance. Under the
+// log transform ZMean and ZVar are G's in z, and Mean, Var and
+// VarCorrected the log-normal ones of c and ZVarCorrected, ZVar and
+// ZVarCorrected, as Transform says. Alpha, Beta, Nu, Components,
+// VarAleatoric, VarEpistemic, Disagreement, Members, InputZ and Prior
+// describe the base, the target's unconditional predictive, as Prior
+// does an ensemble's.
+//
+// A Prediction is a value of 656 bytes on 64-bit platforms: it holds the
 // MaxMembers components of an ensemble's mixture inline, so that
 // predicting allocates nothing. Where copies matter, index a slice of
 // predictions or pass a pointer. PredictBatch fills a slice the caller
@@ -127,6 +150,10 @@ type Prediction struct {
 	// of the predictive of the modeled target z under a Transform; zero
 	// without one.
 	ZMean, ZVar, ZVarCorrected float64
+	// given is the score map of a conditional marginal
+	// (MultiPrediction.Conditional under the copula), zero for every
+	// other prediction.
+	given scoreMap
 }
 
 // Prior returns the normal-gamma prior behind a GCP prediction. For the
@@ -135,6 +162,9 @@ type Prediction struct {
 // from the members' mean α, β and ν, and is not its predictive. Under a
 // Transform it is the prior of the modeled target z, centred on ZMean.
 func (p Prediction) Prior() NormalGamma {
+	if p.given.on() {
+		return p.base().Prior()
+	}
 	if p.Transform != TransformNone {
 		return p.modeled().Prior()
 	}
@@ -152,6 +182,9 @@ func (p *Prediction) mixture() []Component {
 
 // LogPDF returns the log density of the predictive distribution at y.
 func (p Prediction) LogPDF(y float64) float64 {
+	if p.given.on() {
+		return p.givenLogPDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedLogPDF(y, Prediction.LogPDF)
 	}
@@ -186,6 +219,9 @@ func (p Prediction) LogPDF(y float64) float64 {
 // bounds are its two quantiles. Under a Transform the bounds are those of
 // z mapped back, and the interval is no longer symmetric.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	if p.given.on() {
+		return p.givenInterval(level)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedInterval(level, Prediction.Interval)
 	}
@@ -214,6 +250,9 @@ func centralInterval(level, mean float64, q func(float64) (float64, error)) (lo,
 
 // CDF returns the predictive probability P(Y ≤ y).
 func (p Prediction) CDF(y float64) float64 {
+	if p.given.on() {
+		return p.givenCDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedCDF(y, Prediction.CDF)
 	}
@@ -231,6 +270,9 @@ func (p Prediction) CDF(y float64) float64 {
 func (p Prediction) Quantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
+	}
+	if p.given.on() {
+		return p.givenQuantile(standardNormalQuantile(prob)), nil
 	}
 	if p.Transform != TransformNone {
 		return p.transformedQuantile(prob, Prediction.Quantile)
