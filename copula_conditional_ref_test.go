@@ -1200,17 +1200,24 @@ func TestCopulaCondRefComposes(t *testing.T) {
 }
 
 // TestCopulaCondRefErrors checks the contract's errors and that dst
-// is left as it was by the argument errors; a Prediction no conditioning
-// made (the unconditional marginals) is unchanged by conditioning; and
+// is left as it was by the argument errors; that p (its marginals, its
+// density and R, the model's shared factor) is unchanged by conditioning; and
 // that conditioning into a dst that has held the shape, and drawing from
 // it, allocate nothing; and that conditioning from many goroutines, each
 // into its own dst, gives what a lone call gives.
 func TestCopulaCondRefErrors(t *testing.T) {
 	p := condNetCopula(t, 3, 61, 1.2, 6, nil)
 	before := [3]Prediction{p.Marginal(0), p.Marginal(1), p.Marginal(2)}
+	y3 := []float64{0.4, -3, 1.5}
+	lp, corr := p.LogPDF(y3), p.Corr(1, 2)
 	var dst MultiPrediction
 	if err := p.Conditional(&dst, []int{0}, []float64{0.5}); err != nil {
 		t.Fatal(err)
+	}
+	// p (and the model's shared factor, which p holds) untouched
+	if p.LogPDF(y3) != lp || p.Corr(1, 2) != corr || dst.Corr(0, 1) == corr {
+		t.Errorf("after conditioning: p's LogPDF %v (was %v), Corr(1, 2) %v (was %v), dst's Corr(0, 1) %v",
+			p.LogPDF(y3), lp, p.Corr(1, 2), corr, dst.Corr(0, 1))
 	}
 	y := []float64{-3, 1.5}
 	want := dst.LogPDF(y)
@@ -1369,5 +1376,88 @@ func TestCopulaCondRefReferences(t *testing.T) {
 		if math.Abs(est-q) > 4*se {
 			t.Errorf("d %d: P(y₀ ≤ G⁻¹(%v)) = %.4f ± %.4f by importance sampling", d, q, est, se)
 		}
+	}
+}
+
+// condCRPS returns the CRPS at y of the law of CDF cdf by quadrature,
+// ∫_{−∞}^y cdf² + ∫_y^∞ (1 − cdf)², each over a half line mapped by
+// condLine about (c, s), and the quadrature's error estimate.
+func condCRPS(cdf func(float64) float64, y, c, s float64) (float64, float64) {
+	lo, e1 := condLine(func(x float64) float64 { v := cdf(x); return v * v }, c, s, y, 1e-13)
+	hi, e2 := condLine(func(x float64) float64 { v := 1 - cdf(-x); return v * v }, -c, s, -y, 1e-13)
+	return lo + hi, e1 + e2
+}
+
+// TestCopulaCondRefGaussianAndCRPS checks the conditional of two Gaussian
+// marginals, the bivariate normal's textbook conditional N(m₁ + ρs₁(y₀ −
+// m₀)/s₀, s₁²(1 − ρ²)) (the contract: Mean and Var exact for a Gaussian
+// base): Mean, Var, CDF, Quantile, LogPDF to 1e-12 relative (a few
+// roundings), CRPS against the Gaussian's closed form
+// s(w(2Φ(w) − 1) + 2φ(w) − 1/√π) to the contract's 1e-8 relative; the
+// CRPS of a t base's conditional marginal against the quadrature of
+// (G − 1{x ≥ y})², G from the base's exported CDF and μ, σ (condLaw), to
+// 1e-8 relative; and +Inf where G has no mean (a t of 0.8 dof at σ = 1,
+// ρ = 0).
+func TestCopulaCondRefGaussianAndCRPS(t *testing.T) {
+	const rho = -0.6
+	l := []float64{1, rho, math.Sqrt(1 - rho*rho)}
+	g0, g1 := condRefMarginal(t, "gauss/1.0/2.0/inf"), condRefMarginal(t, "gauss/-3.0/0.5/inf")
+	p := condCopula(t, []Prediction{g0, g1}, l, 1, math.Inf(1), nil)
+	var dst MultiPrediction
+	for _, y0 := range []float64{1, 4.5, -30} {
+		if err := p.Conditional(&dst, []int{0}, []float64{y0}); err != nil {
+			t.Fatal(err)
+		}
+		g := dst.Marginal(0)
+		m, v := -3+rho*0.5*(y0-1)/2, 0.25*(1-rho*rho)
+		s := math.Sqrt(v)
+		near := func(what string, got, want float64, tol float64) {
+			t.Helper()
+			if !(math.Abs(got-want) <= tol*max(1, math.Abs(want))) {
+				t.Errorf("Gaussian given y₀ = %v: %s %.15g, want %.15g", y0, what, got, want)
+			}
+		}
+		near("Mean", g.Mean, m, 1e-12)
+		near("Var", g.Var, v, 1e-12)
+		for _, y := range []float64{m - 2, m, m + 0.3} {
+			w := (y - m) / s
+			near(fmt.Sprintf("CDF(%v)", y), g.CDF(y), 0.5*math.Erfc(-w/math.Sqrt2), 1e-12)
+			near(fmt.Sprintf("LogPDF(%v)", y), g.LogPDF(y), -0.5*math.Log(2*math.Pi*v)-w*w/2, 1e-12)
+			crps := s * (w*(1-math.Erfc(w/math.Sqrt2)) + 2*math.Exp(-w*w/2)/math.Sqrt(2*math.Pi) - 1/math.Sqrt(math.Pi))
+			near(fmt.Sprintf("CRPS(%v)", y), g.CRPS(y), crps, 1e-8)
+		}
+		q, err := g.Quantile(0.9)
+		near("Quantile(0.9)", q, m+s*scoreOfProb(0.9), 1e-12)
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	// A t base: the CRPS by quadrature.
+	tb := condRefMarginal(t, "t/1.0/0.5/4.0")
+	p = condCopula(t, []Prediction{g0, tb}, []float64{1, 0.7, math.Sqrt(1 - 0.49)}, 1, math.Inf(1), nil)
+	for _, y0 := range []float64{0.3, 6} {
+		if err := p.Conditional(&dst, []int{0}, []float64{y0}); err != nil {
+			t.Fatal(err)
+		}
+		mu, sigma := condLaw(p, []int{0}, []int{1}, condScores(p, []int{0}, []float64{y0}))
+		sd := math.Sqrt(sigma[0])
+		cdf := func(x float64) float64 { return 0.5 * math.Erfc(-(scoreOfProb(tb.CDF(x))-mu[0])/sd/math.Sqrt2) }
+		g := dst.Marginal(0)
+		c, _ := g.Quantile(0.5)
+		for _, y := range []float64{c - 1, c, c + 0.2, c + 5} {
+			want, e := condCRPS(cdf, y, c, 0.5)
+			if got := g.CRPS(y); !(math.Abs(got-want) <= 1e-8*want+e) {
+				t.Errorf("t base given y₀ = %v: CRPS(%v) = %.12g, quadrature %.12g (± %.2g)", y0, y, got, want, e)
+			}
+		}
+	}
+	// No mean: CRPS +Inf.
+	heavy := condRefMarginal(t, "t/0.0/1.0/0.8")
+	p = condCopula(t, []Prediction{g0, heavy}, []float64{1, 0, 1}, 1, math.Inf(1), nil)
+	if err := p.Conditional(&dst, []int{0}, []float64{0.5}); err != nil {
+		t.Fatal(err)
+	}
+	if v := dst.Marginal(0).CRPS(0.3); !math.IsInf(v, 1) {
+		t.Errorf("a t of 0.8 dof at σ = 1: CRPS %v, want +Inf", v)
 	}
 }
