@@ -181,10 +181,13 @@ func scoreOfProb(g float64) float64 {
 }
 
 // checkRefMarginal compares the conditional marginal g of case c with the
-// mpmath rows (CDF, LogPDF, Quantile, Interval, moments). far: only the
-// median and G and ln g there are references.
-func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction) {
+// mpmath rows (CDF, LogPDF, Quantile, Interval, moments), and records in
+// worst the largest ratio of error to tolerance of each kind of check.
+func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction, worst map[string]float64) {
 	t.Helper()
+	note := func(kind string, err, tol float64) {
+		worst[kind] = max(worst[kind], err/tol)
+	}
 	name := fmt.Sprintf("%s (%s given %s at %v, ρ %v; μ %.6g, σ %.6g)", c.id, c.base, c.obs, c.y0, c.rho, c.mu, c.sigma)
 	for _, r := range c.quantiles {
 		q, want, dydu := r[0], r[1], r[2]
@@ -193,6 +196,7 @@ func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction) {
 		// score (condScoreErr) moves y by δv·dy/du, and y itself rounds.
 		v := c.mu + c.sigma*scoreOfProb(q)
 		tol := 2*condScoreErr(v, c.mu)*dydu + 4e-16*math.Abs(want)
+		note("Quantile", math.Abs(got-want), tol)
 		if err != nil || !(math.Abs(got-want) <= tol) {
 			t.Errorf("%s: Quantile(%v) = %.17g (%v), want %.17g (tolerance %.2g)", name, q, got, err, want, tol)
 		}
@@ -224,6 +228,7 @@ func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction) {
 		u := c.mu + c.sigma*w
 		tail := min(want, 1-want)
 		tol := 2*max(math.Abs(w), 1)*tail*condScoreErr(u, c.mu)/c.sigma + 4e-16*want
+		note("CDF", math.Abs(got-want), tol)
 		if !(math.Abs(got-want) <= tol) {
 			t.Errorf("%s: CDF(%v) = %.17g, want %.17g (tolerance %.2g)", name, y, got, want, tol)
 		}
@@ -233,13 +238,15 @@ func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction) {
 		// largest (1e-14 of max(1, |ln g|, w², u²)); the quadratic moves
 		// by (|w|/σ + |u|)·δu.
 		tol = 1e-14*max(1, math.Abs(wantLog), w*w, u*u) + 2*(math.Abs(w)/c.sigma+math.Abs(u))*condScoreErr(u, c.mu)
+		note("LogPDF", math.Abs(gotLog-wantLog), tol)
 		if !(math.Abs(gotLog-wantLog) <= tol) {
 			t.Errorf("%s: LogPDF(%v) = %.17g, want %.17g (tolerance %.2g)", name, y, gotLog, wantLog, tol)
 		}
 	}
 	// The moments: numerical quadrature in the implementation, held to
 	// 1e-8 relative (the accuracy the contract asks of G's CRPS), the
-	// mean to 1e-8 of its standard deviation where that is the larger.
+	// mean to 1e-8 of its standard deviation (of the base's scale s where
+	// G has no variance) where that is the larger.
 	for _, k := range []string{"mean", "zmean"} {
 		want, ok := c.moments[k]
 		if !ok {
@@ -249,9 +256,10 @@ func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction) {
 		if k == "zmean" {
 			got, sd = g.ZMean, math.Sqrt(c.moments["zvar"])
 		}
-		if math.IsInf(sd, 1) {
-			sd = 0
+		if math.IsInf(sd, 1) { // no variance: the base's scale s
+			sd, _ = strconv.ParseFloat(strings.Split(c.base, "/")[2], 64)
 		}
+		note("mean", math.Abs(got-want), 1e-8*max(math.Abs(want), sd))
 		if !(math.Abs(got-want) <= 1e-8*max(math.Abs(want), sd)) {
 			t.Errorf("%s: %s %.17g, want %.17g", name, k, got, want)
 		}
@@ -264,6 +272,9 @@ func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction) {
 		got := g.Var
 		if k == "zvar" {
 			got = g.ZVar
+		}
+		if !math.IsInf(want, 1) {
+			note("variance", math.Abs(got-want), 1e-8*want)
 		}
 		if math.IsInf(want, 1) && !math.IsInf(got, 1) || !math.IsInf(want, 1) && !(math.Abs(got-want) <= 1e-8*want) {
 			t.Errorf("%s: %s %.17g, want %.17g", name, k, got, want)
@@ -282,7 +293,8 @@ func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction) {
 // ZVar), +Inf where it does not exist (the t of 1.8 dof at σ = 1).
 // Tolerances are in checkRefMarginal, each with its reason.
 func TestCopulaCondRefMpmath(t *testing.T) {
-	n := 0
+	n, worst := 0, map[string]float64{}
+	defer func() { t.Logf("largest error/tolerance: %v", worst) }()
 	for _, c := range condRefCases(t) {
 		if !strings.HasPrefix(c.id, "a") {
 			continue
@@ -297,7 +309,7 @@ func TestCopulaCondRefMpmath(t *testing.T) {
 			t.Errorf("%s: conditional of %d targets, want 1", c.id, dst.Dim())
 			continue
 		}
-		checkRefMarginal(t, c, dst.Marginal(0))
+		checkRefMarginal(t, c, dst.Marginal(0), worst)
 	}
 	if n < 20 {
 		t.Errorf("%d cases, want 20", n)
@@ -315,7 +327,8 @@ func TestCopulaCondRefMpmath(t *testing.T) {
 // TestCopulaCondRefMpmath's).
 func TestCopulaCondRefFarMpmath(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
-	n := 0
+	n, worst := 0, map[string]float64{}
+	defer func() { t.Logf("largest error/tolerance: %v", worst) }()
 	for _, c := range condRefCases(t) {
 		if !strings.HasPrefix(c.id, "f") {
 			continue
@@ -327,7 +340,7 @@ func TestCopulaCondRefFarMpmath(t *testing.T) {
 			continue
 		}
 		g := dst.Marginal(0)
-		checkRefMarginal(t, c, g)
+		checkRefMarginal(t, c, g, worst)
 		med := c.quantiles[0][1]
 		y := []float64{med}
 		lo, hi, err := g.Interval(0.9)
