@@ -167,11 +167,11 @@ func (p *MultiPrediction) copulaConditional(dst *MultiPrediction, perm []int, va
 			return errConditionNonFinite
 		}
 	}
-	q := copulaSolve(l[:], u[:o], w[:o])
+	// |w|² is not needed, and q̃_O = |wc|² only for a region of finite
+	// ν: a given value so far out that it overflows (a calibrated score
+	// beyond 1e154) leaves the Gaussian region's scale as it is.
+	copulaSolve(l[:], u[:o], w[:o])
 	qc := copulaSolve(l[:], uc[:o], wc[:o])
-	if !finite(q) || !finite(qc) {
-		return errConditionNonFinite
-	}
 	// mu, muc and sigma of each target of U; L_{U|O}'s rows scaled to
 	// unit norm into l in place.
 	var mu, muc, sigma [maxTargets]float64

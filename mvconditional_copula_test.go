@@ -596,7 +596,30 @@ func BenchmarkConditionalCopula(b *testing.B) {
 	var dst MultiPrediction
 	values := []float64{p.Marginal(0).Mean, p.Marginal(3).Mean}
 	b.ReportAllocs()
+	b.ResetTimer()
 	for range b.N {
 		_ = p.Conditional(&dst, []int{0, 3}, values)
+	}
+}
+
+// TestCopulaConditionalFarUnderTheGaussianRegion: a value 10²⁰⁰ scales
+// out, whose squared score overflows, conditions a copula of Gaussian
+// region (RegionNu +Inf, whose scale does not depend on it) to finite
+// conditional marginals. regression: ErrNonFinite from the overflowing
+// |L⁻¹u|², which the Gaussian region never needs.
+func TestCopulaConditionalFarUnderTheGaussianRegion(t *testing.T) {
+	m, _ := gaussianCopulaModel(t, 3, 55)
+	var p, dst MultiPrediction
+	if err := m.PredictMulti(m.NewWorkspace(), []float64{0.3, -0.7}, &p); err != nil {
+		t.Fatal(err)
+	}
+	q := p.Marginal(1)
+	if err := p.Conditional(&dst, []int{1}, []float64{q.Mean + 1e200*math.Sqrt(q.Var)}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range dst.Dim() {
+		if g := dst.Marginal(i); !finite(g.Mean) || !finite(g.Var) || dst.RegionScale() != p.RegionScale() {
+			t.Errorf("target %d: Mean %v, Var %v, RegionScale %v", i, g.Mean, g.Var, dst.RegionScale())
+		}
 	}
 }

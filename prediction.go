@@ -32,7 +32,8 @@ import "math"
 // tails (a quantile solves u(y) = μ + σΦ⁻¹(q) on the base's score, where
 // Φ of it rounds to 0 or 1), CRPS numerically, to about 1e-10 relative
 // (+Inf where G has no mean). Mean and Var are G's, by quadrature to
-// about 1e-10 (closed forms for a Gaussian base); a base of ν degrees of
+// about 1e-10 (closed forms for a Gaussian base; a variance that barely
+// exists, ν/σ² just above 2, to about 1e-8); a base of ν degrees of
 // freedom leaves G the moments of order below ν/σ² (Mean NaN and Var
 // +Inf where they do not exist).
 // VarCorrected and the calibrated predictive are the calibrated
