@@ -398,6 +398,20 @@ func TestCopulaCondRefFarMpmath(t *testing.T) {
 	if n < 9 {
 		t.Errorf("%d far cases, want 9", n)
 	}
+	// Under a region of finite ν the conditional region's scale
+	// s·(ν + q̃_O/s)/(ν + 1) overflows where the squared calibrated score
+	// q̃_O does (y0 = −1e200 under the t of scale 2, Ṽ = 3.2): ErrNonFinite,
+	// as the joint t's "so far out that the conditional scale overflows";
+	// the Gaussian region's scale s needs no q̃_O (case f5 above).
+	marg := []Prediction{condRefMarginal(t, "t/0.25/2.0/3.0"), condRefMarginal(t, "t/10.0/1.0/30.0")}
+	p := condCopula(t, marg, []float64{1, 0.5, math.Sqrt(0.75)}, 1, 6, nil)
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0}, []float64{-1e200}); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("region ν 6, y0 = −1e200: %v, want ErrNonFinite (the region's scale overflows)", err)
+	}
+	if err := p.Conditional(&dst, []int{0}, []float64{-1e150}); err != nil || !finite(dst.RegionScale()) {
+		t.Errorf("region ν 6, y0 = −1e150: %v, RegionScale %v, want finite", err, dst.RegionScale())
+	}
 }
 
 // condNetCopula returns the prediction at x of a copula model of d (3 to
