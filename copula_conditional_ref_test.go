@@ -92,14 +92,13 @@ func condCopula(t *testing.T, marg []Prediction, l []float64, s, nu float64, c *
 
 // condRefCase is one case of copula_conditional_ref.csv.
 type condRefCase struct {
-	id, obs, base  string
-	y0, rho        float64
-	u0, mu, sigma  float64
-	quantiles      [][3]float64 // q, y, dy/du
-	cdf, logpdf    map[float64]float64
-	moments        map[string]float64 // mean, var, zmean, zvar
-	cdfOrder       []float64
-	infiniteQuants []float64
+	id, obs, base string
+	y0, rho       float64
+	mu, sigma     float64
+	quantiles     [][3]float64 // q, y, dy/du
+	cdf, logpdf   map[float64]float64
+	moments       map[string]float64 // mean, var, zmean, zvar
+	cdfOrder      []float64
 }
 
 func condRefCases(t *testing.T) []*condRefCase {
@@ -107,7 +106,7 @@ func condRefCases(t *testing.T) []*condRefCase {
 	var cases []*condRefCase
 	byID := map[string]*condRefCase{}
 	num := func(s string) float64 {
-		if s == "inf" {
+		if s == "inf" { // a moment that does not exist
 			return math.Inf(1)
 		}
 		v, err := strconv.ParseFloat(s, 64)
@@ -130,12 +129,8 @@ func condRefCases(t *testing.T) []*condRefCase {
 		}
 		switch r[0] {
 		case "map":
-			c.u0, c.mu, c.sigma = num(r[2]), num(r[3]), num(r[4])
+			c.mu, c.sigma = num(r[3]), num(r[4]) // r[2] is y0's score u0, for the reader
 		case "quantile":
-			if r[3] == "inf" {
-				c.infiniteQuants = append(c.infiniteQuants, num(r[2]))
-				continue
-			}
 			c.quantiles = append(c.quantiles, [3]float64{num(r[2]), num(r[3]), num(r[4])})
 		case "cdf":
 			c.cdf[num(r[2])] = num(r[3])
@@ -199,13 +194,6 @@ func checkRefMarginal(t *testing.T, c *condRefCase, g Prediction, worst map[stri
 		note("Quantile", math.Abs(got-want), tol)
 		if err != nil || !(math.Abs(got-want) <= tol) {
 			t.Errorf("%s: Quantile(%v) = %.17g (%v), want %.17g (tolerance %.2g)", name, q, got, err, want, tol)
-		}
-	}
-	for _, q := range c.infiniteQuants {
-		// The quantile exceeds the largest double: +Inf, the rounding of
-		// a y beyond MaxFloat64.
-		if got, err := g.Quantile(q); err != nil || !math.IsInf(got, 1) {
-			t.Errorf("%s: Quantile(%v) = %v (%v), want +Inf (beyond MaxFloat64)", name, q, got, err)
 		}
 	}
 	qs := map[float64]float64{}
@@ -409,6 +397,20 @@ func TestCopulaCondRefFarMpmath(t *testing.T) {
 	}
 	if n < 9 {
 		t.Errorf("%d far cases, want 9", n)
+	}
+	// Under a region of finite ν the conditional region's scale
+	// s·(ν + q̃_O/s)/(ν + 1) overflows where the squared calibrated score
+	// q̃_O does (y0 = −1e200 under the t of scale 2, Ṽ = 3.2): ErrNonFinite,
+	// as the joint t's "so far out that the conditional scale overflows";
+	// the Gaussian region's scale s needs no q̃_O (case f5 above).
+	marg := []Prediction{condRefMarginal(t, "t/0.25/2.0/3.0"), condRefMarginal(t, "t/10.0/1.0/30.0")}
+	p := condCopula(t, marg, []float64{1, 0.5, math.Sqrt(0.75)}, 1, 6, nil)
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0}, []float64{-1e200}); !errors.Is(err, ErrNonFinite) {
+		t.Errorf("region ν 6, y0 = −1e200: %v, want ErrNonFinite (the region's scale overflows)", err)
+	}
+	if err := p.Conditional(&dst, []int{0}, []float64{-1e150}); err != nil || !finite(dst.RegionScale()) {
+		t.Errorf("region ν 6, y0 = −1e150: %v, RegionScale %v, want finite", err, dst.RegionScale())
 	}
 }
 
