@@ -975,16 +975,7 @@ func TestCopulaCondRefMonteCarlo(t *testing.T) {
 			sw += ws[s]
 		}
 		check := func(what string, f func(y []float64) float64, want float64) {
-			var est, v float64
-			for s, y := range ys {
-				est += ws[s] * f(y)
-			}
-			est /= sw
-			for s, y := range ys {
-				e := f(y) - est
-				v += ws[s] * ws[s] * e * e
-			}
-			se := math.Sqrt(v) / sw
+			est, se := importanceEstimate(ws, ys, sw, f)
 			t.Logf("%s: %s %.4f by importance sampling, dst's %.4f (SE %.4f)", name, what, est, want, se)
 			if math.Abs(est-want) > 4*se {
 				t.Errorf("%s: %s %.5g by importance sampling, dst's %.5g (4 SE %.3g)", name, what, est, want, 4*se)
@@ -1327,33 +1318,7 @@ func TestCopulaCondRefErrors(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("%v allocations a run, want 0", n)
 	}
-	// concurrent
-	var lone MultiPrediction
-	if err := p.Conditional(&lone, []int{2}, []float64{1.7}); err != nil {
-		t.Fatal(err)
-	}
-	errs := make(chan error, 8)
-	for range 8 {
-		go func() {
-			var d MultiPrediction
-			for range 50 {
-				if err := p.Conditional(&d, []int{2}, []float64{1.7}); err != nil {
-					errs <- err
-					return
-				}
-				if d.LogPDF(y) != lone.LogPDF(y) || d.Marginal(1).Mean != lone.Marginal(1).Mean {
-					errs <- errors.New("a concurrent conditional differs from a lone one")
-					return
-				}
-			}
-			errs <- nil
-		}()
-	}
-	for range 8 {
-		if err := <-errs; err != nil {
-			t.Error(err)
-		}
-	}
+	checkConditionalConcurrent(t, p, []int{2}, []float64{1.7}, y)
 }
 
 // TestCopulaCondRefReferences checks the references the tests above

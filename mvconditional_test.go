@@ -189,16 +189,7 @@ func TestConditionalImportanceSampling(t *testing.T) {
 		// Self-normalised estimates ĝ = Σwg/Σw, standard error
 		// √(Σw²(g − ĝ)²)/Σw.
 		check := func(name string, g func(y []float64) float64, want float64) {
-			var est, v float64
-			for s, y := range ys {
-				est += ws[s] * g(y)
-			}
-			est /= sw
-			for s, y := range ys {
-				e := g(y) - est
-				v += ws[s] * ws[s] * e * e
-			}
-			if se := math.Sqrt(v) / sw; math.Abs(est-want) > 4*se {
+			if est, se := importanceEstimate(ws, ys, sw, g); math.Abs(est-want) > 4*se {
 				t.Errorf("d=%d given %v: %s %.4f by importance sampling, closed form %.4f (4 SE %.4f)", c.d, c.given, name, est, want, 4*se)
 			}
 		}
@@ -390,7 +381,8 @@ func TestConditionalConcurrent(t *testing.T) {
 
 // checkConditionalConcurrent conditions p on the targets given at values
 // from several goroutines at once, each into its own dst, and checks
-// that each dst's LogPDF at y is a lone call's.
+// that each dst's LogPDF at y and first marginal's Mean are a lone
+// call's.
 func checkConditionalConcurrent(t *testing.T, p *MultiPrediction, given []int, values, y []float64) {
 	t.Helper()
 	var want MultiPrediction
@@ -406,7 +398,7 @@ func checkConditionalConcurrent(t *testing.T, p *MultiPrediction, given []int, v
 					errs <- err
 					return
 				}
-				if dst.LogPDF(y) != want.LogPDF(y) {
+				if dst.LogPDF(y) != want.LogPDF(y) || dst.Marginal(0).Mean != want.Marginal(0).Mean {
 					errs <- errors.New("a concurrent conditional differs from a lone one")
 					return
 				}
@@ -722,4 +714,20 @@ func TestConditionalOfANearlySingularScale(t *testing.T) {
 			t.Errorf("%s: Mean off by %.3g, Cov by %.3g, want within %g", name, worstMean, worstCov, c.tol)
 		}
 	}
+}
+
+// importanceEstimate returns the self-normalised importance-sampling
+// estimate ĝ = Σw·g(y)/Σw of the draws ys of weights ws (sw their sum)
+// and its standard error √(Σw²(g(y) − ĝ)²)/Σw.
+func importanceEstimate(ws []float64, ys [][]float64, sw float64, g func(y []float64) float64) (est, se float64) {
+	for s, y := range ys {
+		est += ws[s] * g(y)
+	}
+	est /= sw
+	var v float64
+	for s, y := range ys {
+		e := g(y) - est
+		v += ws[s] * ws[s] * e * e
+	}
+	return est, math.Sqrt(v) / sw
 }
