@@ -287,10 +287,11 @@ func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float6
 // givenCRPS is CRPS of a conditional marginal: numerically, the sides'
 // integrals of G's squared tails (of y = e^z weighted by dy/dz = e^z
 // under the log transform, whose upper side converges for a base of
-// Gaussian tails only), to about 1e-10 relative; +Inf where G has no
-// mean (a base of ν degrees of freedom with σ² ≥ ν, and any base of
-// finite degrees of freedom under the log transform) and for an
-// infinite y; NaN for a NaN y. Below the log transform's domain (y ≤ 0)
+// Gaussian tails only), to about 1e-10 relative; +Inf where the
+// integral diverges (G's tails, of order ν/σ² for a base of ν degrees of
+// freedom, too heavy for their squares to integrate: ν/σ² ≤ ½, as the
+// t's own CRPS is +Inf for ν ≤ ½; and any base of finite degrees of
+// freedom under the log transform) and for an infinite y; NaN for a NaN y. Below the log transform's domain (y ≤ 0)
 // it is −y + y₀ + CRPS(y₀), y₀ = e^(z₀) at G's score −40, where G is 0 in
 // float64.
 func (p *Prediction) givenCRPS(y float64) float64 {
@@ -302,7 +303,7 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 	dof, scale, locs, k := baseTails(&b)
 	logged := p.Transform != TransformNone
 	order := dof / (sigma * sigma)
-	if math.IsInf(y, 0) || !(order > 1) || logged && !math.IsInf(dof, 1) {
+	if math.IsInf(y, 0) || !(order > 0.5) || logged && !math.IsInf(dof, 1) {
 		return math.Inf(1)
 	}
 	z0, extra := y, 0.0

@@ -1406,8 +1406,9 @@ func condCRPS(cdf func(float64) float64, y, c, s float64) (float64, float64) {
 // s(w(2Φ(w) − 1) + 2φ(w) − 1/√π) to the contract's 1e-8 relative; the
 // CRPS of a t base's conditional marginal against the quadrature of
 // (G − 1{x ≥ y})², G from the base's exported CDF and μ, σ (condLaw), to
-// 1e-8 relative; and +Inf where G has no mean (a t of 0.8 dof at σ = 1,
-// ρ = 0).
+// 1e-8 relative; and at ρ = 0, σ = 1, where G is its base, a t of 0.8
+// dof (no mean, but tails light enough for a CRPS) and of 0.4 (none),
+// the t's own CRPS (crps.go: finite for ν > ½, +Inf below).
 func TestCopulaCondRefGaussianAndCRPS(t *testing.T) {
 	const rho = -0.6
 	l := []float64{1, rho, math.Sqrt(1 - rho*rho)}
@@ -1461,13 +1462,17 @@ func TestCopulaCondRefGaussianAndCRPS(t *testing.T) {
 			}
 		}
 	}
-	// No mean: CRPS +Inf.
-	heavy := condRefMarginal(t, "t/0.0/1.0/0.8")
-	p = condCopula(t, []Prediction{g0, heavy}, []float64{1, 0, 1}, 1, math.Inf(1), nil)
-	if err := p.Conditional(&dst, []int{0}, []float64{0.5}); err != nil {
-		t.Fatal(err)
-	}
-	if v := dst.Marginal(0).CRPS(0.3); !math.IsInf(v, 1) {
-		t.Errorf("a t of 0.8 dof at σ = 1: CRPS %v, want +Inf", v)
+	// No mean but a CRPS (ν = 0.8 at σ = 1, ρ = 0: G is the base, whose
+	// CRPS is the t's closed form, finite for ν > ½), and none (ν = 0.4).
+	for _, dof := range []string{"0.8", "0.4"} {
+		heavy := condRefMarginal(t, "t/0.0/1.0/"+dof)
+		p = condCopula(t, []Prediction{g0, heavy}, []float64{1, 0, 1}, 1, math.Inf(1), nil)
+		if err := p.Conditional(&dst, []int{0}, []float64{0.5}); err != nil {
+			t.Fatal(err)
+		}
+		want := heavy.CRPS(0.3)
+		if v := dst.Marginal(0).CRPS(0.3); !(math.Abs(v-want) <= 1e-8*want) && !(math.IsInf(want, 1) && math.IsInf(v, 1)) {
+			t.Errorf("a t of %s dof at σ = 1: CRPS %v, the t's %v", dof, v, want)
+		}
 	}
 }

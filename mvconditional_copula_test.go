@@ -623,3 +623,28 @@ func TestCopulaConditionalFarUnderTheGaussianRegion(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionalMarginalIdentityMapIsTheBase conditions a t marginal by
+// the identity map (μ = 0, σ = 1), which leaves its law unchanged: the
+// conditional marginal's CRPS must then be the t's closed form
+// (studentTCRPS, 1e-11 relative) for every ν > ½, where the t's CRPS is
+// finite (crps.go), and its mean the t's for ν > 1. Tolerance 1e-9
+// relative: the quadrature's target is 1e-10 (givenCRPS,
+// conditionalMoments), with rounding over a few hundred panels.
+func TestConditionalMarginalIdentityMapIsTheBase(t *testing.T) {
+	for _, nu := range []float64{0.6, 0.8, 1, 1.5, 3, 30} {
+		base := Prediction{Loss: LossGCP, Mean: 1.5, Alpha: nu / 2, Beta: 0.7, Nu: 2, Members: 1}
+		g := base
+		g.condition(0, 1, base.Mean, 1)
+		scale := base.Prior().scale()
+		for _, y := range []float64{1.5, 0, 4, -30} {
+			want := studentTCRPS(base.Mean, scale, nu, y)
+			if got := g.CRPS(y); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("ν %v: CRPS(%v) = %.15g, the t's %.15g", nu, y, got, want)
+			}
+		}
+		if nu > 1 && math.Abs(g.Mean-base.Mean) > 1e-9*math.Abs(base.Mean) {
+			t.Errorf("ν %v: Mean %.15g, the t's %v", nu, g.Mean, base.Mean)
+		}
+	}
+}

@@ -31,7 +31,8 @@ import "math"
 // CDF, Quantile and Interval from the base's score, exact far into the
 // tails (a quantile solves u(y) = μ + σΦ⁻¹(q) on the base's score, where
 // Φ of it rounds to 0 or 1), CRPS numerically, to about 1e-10 relative
-// (+Inf where G has no mean). Mean and Var are G's, by quadrature to
+// (+Inf where ν/σ² ≤ ½, as the t's own for ν ≤ ½, and under the log
+// transform for a base of finite ν). Mean and Var are G's, by quadrature to
 // about 1e-10 (closed forms for a Gaussian base; a variance that barely
 // exists, ν/σ² just above 2, to about 1e-8); a base of ν degrees of
 // freedom leaves G the moments of order below ν/σ² (Mean NaN and Var
