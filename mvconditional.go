@@ -70,7 +70,10 @@ import (
 // dst again composes the maps on the same unconditional marginals, and
 // equals conditioning on the union at once. ErrNonFinite reports a given
 // value whose score is infinite, and R's pivots as the joint t's scale's;
-// dst is left unchanged on every error.
+// dst is left unchanged on every error. Each conditional marginal's Mean
+// and Var are integrals (Prediction says how), which make most of its
+// cost: about 0.25 ms a remaining target on a 2-core AMD EPYC (Zen 4)
+// (BenchmarkConditionalCopula), against the joint t's 0.24 µs in all.
 func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values []float64) error {
 	perm, zv, err := p.conditionArgs(dst, given, values)
 	if err != nil {
