@@ -23,6 +23,10 @@ import (
 // halved until the errors sum to at most quadTol of the side.
 
 const (
+	// tinyTail is the tail probability below which the integrands are
+	// formed in logarithms: its square and the largest Jacobian
+	// (10³⁰⁸) keep their products within float64.
+	tinyTail = 1e-140
 	// quadTol is the relative error of each side that the panels' error
 	// estimates are driven below.
 	quadTol = 1e-11
@@ -42,14 +46,19 @@ type halfQuad struct {
 	w, vMax float64
 	p       [quadMaxPanels]quadPanel
 	n       int
+	// rest is each integrand's part beyond the last panel where the
+	// panels stopped short of a tail below quadTol (beyond).
+	rest [2]float64
 }
 
-// halfLine returns ∫₀^∞ f(t) dt of the two integrands f returns (the
-// second 0 where only one is wanted), positive and falling in their
-// tails like e^(−rate·v) in v = ln(1 + t/w) at least (rate +Inf for
-// faster), with panels ending at the breakpoints bp (values of t,
-// sorted in place; those ≤ 0 are skipped).
-func halfLine(f func(t float64) [2]float64, w, rate float64, bp []float64) [2]float64 {
+// halfLine returns ∫₀^∞ h(t) dt of the two integrands h (the second 0
+// where only one is wanted), positive and falling in their tails like
+// e^(−rate·v) in v = ln(1 + t/w) at least (rate +Inf for faster), with
+// panels ending at the breakpoints bp (values of t, sorted in place;
+// those ≤ 0 are skipped). f(t, jac) returns h(t)·jac, jac = dt/dv = w + t,
+// so that it can form the product in logarithms where h underflows and
+// jac is huge.
+func halfLine(f func(t, jac float64) [2]float64, w, rate float64, bp []float64) [2]float64 {
 	var q halfQuad
 	q.w = w
 	q.vMax = math.Log(math.MaxFloat64) - math.Log(w) - 1
@@ -69,20 +78,17 @@ func halfLine(f func(t float64) [2]float64, w, rate float64, bp []float64) [2]fl
 	return q.refine(f)
 }
 
-// integrand returns f(t)·dt/dv at v, t = w·(eᵛ − 1).
-func (q *halfQuad) integrand(f func(float64) [2]float64, v float64) [2]float64 {
+// integrand returns h(t)·dt/dv at v, t = w·(eᵛ − 1), as f gives it.
+func (q *halfQuad) integrand(f func(t, jac float64) [2]float64, v float64) [2]float64 {
 	t := q.w * math.Expm1(v)
 	if math.IsInf(t, 1) {
 		t = math.Exp(v + math.Log(q.w))
 	}
-	r := f(t)
-	r[0] *= q.w + t
-	r[1] *= q.w + t
-	return r
+	return f(t, q.w+t)
 }
 
 // add integrates the panel [a, b] and appends it.
-func (q *halfQuad) add(f func(float64) [2]float64, a, b float64) quadPanel {
+func (q *halfQuad) add(f func(t, jac float64) [2]float64, a, b float64) quadPanel {
 	q.p[q.n] = q.kronrod(f, a, b)
 	q.n++
 	return q.p[q.n-1]
@@ -91,7 +97,7 @@ func (q *halfQuad) add(f func(float64) [2]float64, a, b float64) quadPanel {
 // kronrod returns the panel [a, b] with the 15-point Gauss–Kronrod
 // estimates of its integrals and their differences from the embedded
 // 7-point Gauss rule's.
-func (q *halfQuad) kronrod(f func(float64) [2]float64, a, b float64) quadPanel {
+func (q *halfQuad) kronrod(f func(t, jac float64) [2]float64, a, b float64) quadPanel {
 	c, h := a+(b-a)/2, (b-a)/2
 	fc := q.integrand(f, c)
 	p := quadPanel{a: a, b: b}
@@ -121,7 +127,7 @@ func (q *halfQuad) kronrod(f func(float64) [2]float64, a, b float64) quadPanel {
 // bounded by a geometric series of the panels' observed ratio (at least
 // e^(−rate·step)), is below quadTol of its sum, v reaches vMax or the
 // panels run out (a quarter of them left for halvings).
-func (q *halfQuad) tail(f func(float64) [2]float64, a, rate float64) {
+func (q *halfQuad) tail(f func(t, jac float64) [2]float64, a, rate float64) {
 	step := min(20, max(1, 1/rate))
 	asym := math.Exp(-rate * step)
 	var sum, prev [2]float64
@@ -132,6 +138,7 @@ func (q *halfQuad) tail(f func(float64) [2]float64, a, rate float64) {
 	for q.n < quadMaxPanels-quadMaxPanels/4 {
 		b := min(a+step, q.vMax)
 		if b <= a {
+			q.beyond(f)
 			return
 		}
 		p := q.add(f, a, b)
@@ -152,12 +159,28 @@ func (q *halfQuad) tail(f func(float64) [2]float64, a, rate float64) {
 		}
 		prev, a = p.val, b
 	}
+	q.beyond(f)
+}
+
+// beyond sets rest to each integrand's part beyond vMax, where t nears
+// the largest float64 and a tail that falls slowly (a moment that barely
+// exists: e^(−0.01·v) for the variance of a t of 2.01 degrees of
+// freedom, whose part beyond t = 10³⁰⁸ is 8·10⁻⁴ of it) still counts:
+// there the tails are powers of t, the integrands e^(−λv) in v, and
+// ∫ beyond vMax is h(vMax)/λ, λ = ln(h(vMax − 1)/h(vMax)).
+func (q *halfQuad) beyond(f func(t, jac float64) [2]float64) {
+	hi, lo := q.integrand(f, q.vMax), q.integrand(f, q.vMax-1)
+	for k := range 2 {
+		if hi[k] > 0 && lo[k] > hi[k] {
+			q.rest[k] = hi[k] / math.Log(lo[k]/hi[k])
+		}
+	}
 }
 
 // refine halves the panel of largest error (relative to its integrand's
 // sum) until each integrand's errors sum to at most quadTol of its sum or
 // the panels run out, and returns the sums.
-func (q *halfQuad) refine(f func(float64) [2]float64) [2]float64 {
+func (q *halfQuad) refine(f func(t, jac float64) [2]float64) [2]float64 {
 	for {
 		var sum, errSum [2]float64
 		for _, p := range q.p[:q.n] {
@@ -167,7 +190,7 @@ func (q *halfQuad) refine(f func(float64) [2]float64) [2]float64 {
 			}
 		}
 		if (errSum[0] <= quadTol*sum[0] && errSum[1] <= quadTol*sum[1]) || q.n == quadMaxPanels {
-			return sum
+			return [2]float64{sum[0] + q.rest[0], sum[1] + q.rest[1]}
 		}
 		worst, top := 0, -1.0
 		for i, p := range q.p[:q.n] {
@@ -184,7 +207,7 @@ func (q *halfQuad) refine(f func(float64) [2]float64) [2]float64 {
 		w := q.p[worst]
 		mid := w.a + (w.b-w.a)/2
 		if mid <= w.a || mid >= w.b {
-			return sum
+			return [2]float64{sum[0] + q.rest[0], sum[1] + q.rest[1]}
 		}
 		q.p[worst] = q.kronrod(f, w.a, mid)
 		q.add(f, mid, w.b)
@@ -238,10 +261,11 @@ func givenMesh(bp []float64, x, dir, c, w float64, locs []float64) int {
 // conditionalMoments returns the mean and variance of the conditional
 // marginal of the base b (no transform, no map) under the score map
 // (mu, sigma): m + s·mu and s²·sigma² for a Gaussian b, N(m, s²);
-// otherwise by quadrature of its tails, to about 1e-10 relative, and to
-// about 1e-8 where the variance barely exists (ν/σ² = 2.2 for a t of 1.8
-// degrees of freedom at σ = 0.9, whose variance's integrand reaches
-// beyond 10³⁰⁰: 5e-9 from mpmath's, condtest's case a14). A base whose
+// otherwise by quadrature of its tails, to about 1e-10 relative, also
+// where a moment barely exists (the variance of a t of 2.001 degrees of
+// freedom, 1e-11 from its closed form: its integrand falls like
+// e^(−0.001·v), formed in logarithms where Ḡ underflows, its part beyond
+// t = 10³⁰⁸ from the power of the tail, beyond). A base whose
 // heaviest tail has ν degrees of freedom leaves G the moments of order
 // k < ν/σ²: the variance is +Inf from k = 2 on, and the mean NaN from
 // k = 1 on.
@@ -264,13 +288,23 @@ func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float6
 	var bp [MaxMembers + 2*crpsMesh + 1]float64
 	var s [2][2]float64
 	for i, dir := range [2]float64{1, -1} {
-		f := func(t float64) [2]float64 {
-			v := (normalScore(b, c+dir*t, false) - mu) / sigma
-			tail := 0.5 * math.Erfc(dir*v/math.Sqrt2)
-			if !hasVar {
-				return [2]float64{tail, 0}
+		f := func(t, jac float64) [2]float64 {
+			x := dir * (normalScore(b, c+dir*t, false) - mu) / sigma
+			tail := 0.5 * math.Erfc(x/math.Sqrt2)
+			var h [2]float64
+			switch {
+			case tail < tinyTail: // Ḡ·jac and t·Ḡ·jac in logarithms
+				l := normalLogUpperTail(x) + math.Log(jac)
+				h[0] = math.Exp(l)
+				if hasVar {
+					h[1] = math.Exp(l + math.Log(t))
+				}
+			case hasVar:
+				h[0], h[1] = tail*jac, t*tail*jac
+			default:
+				h[0] = tail * jac
 			}
-			return [2]float64{tail, t * tail}
+			return h
 		}
 		n := givenMesh(bp[:], c, dir, c, w, locs[:k])
 		s[i] = halfLine(f, w, rate, bp[:n])
@@ -320,20 +354,26 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 	var bp [MaxMembers + 2*crpsMesh + 1]float64
 	sum := extra
 	for _, dir := range [2]float64{1, -1} {
-		f := func(t float64) [2]float64 {
+		f := func(t, jac float64) [2]float64 {
 			z := z0 + dir*t
-			v := (normalScore(&b, z, false) - mu) / sigma
-			tail := 0.5 * math.Erfc(dir*v/math.Sqrt2)
+			x := dir * (normalScore(&b, z, false) - mu) / sigma
+			tail := 0.5 * math.Erfc(x/math.Sqrt2)
 			g := tail * tail
-			if logged && g != 0 {
-				if e := g * math.Exp(z); normalFloat(e) {
-					g = e
-				} else {
-					g = math.Exp(2*math.Log(tail) + z)
+			if logged {
+				g *= math.Exp(z)
+			}
+			if g *= jac; tail < tinyTail || !normalFloat(g) && g != 0 {
+				// Ḡ²·(e^z)·jac in logarithms: Ḡ² underflows, or e^z
+				// overflows where Ḡ² is small
+				l := 2*normalLogUpperTail(x) + math.Log(jac)
+				if logged {
+					l += z
 				}
+				g = math.Exp(l)
 			}
 			return [2]float64{g, 0}
 		}
+
 		n := givenMesh(bp[:], z0, dir, c, w, locs[:k])
 		sum += halfLine(f, w, rate, bp[:n])[0]
 	}

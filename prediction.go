@@ -33,8 +33,8 @@ import "math"
 // Φ of it rounds to 0 or 1), CRPS numerically, to about 1e-10 relative
 // (+Inf where ν/σ² ≤ ½, as the t's own for ν ≤ ½, and under the log
 // transform for a base of finite ν). Mean and Var are G's, by quadrature to
-// about 1e-10 (closed forms for a Gaussian base; a variance that barely
-// exists, ν/σ² just above 2, to about 1e-8); a base of ν degrees of
+// about 1e-10, also where they barely exist (closed forms for a Gaussian
+// base); a base of ν degrees of
 // freedom leaves G the moments of order below ν/σ² (Mean NaN and Var
 // +Inf where they do not exist).
 // VarCorrected and the calibrated predictive are the calibrated
