@@ -268,23 +268,30 @@ func givenMesh(bp []float64, x, dir, c, w float64, locs []float64) int {
 // t = 10³⁰⁸ from the power of the tail, beyond). A base whose
 // heaviest tail has ν degrees of freedom leaves G the moments of order
 // k < ν/σ²: the variance is +Inf from k = 2 on, and the mean NaN from
-// k = 1 on.
-func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float64) {
+// k = 1 on. ok is false where G lies beyond float64: its median beyond
+// the base's largest float64 (μ above the base's score there), or a
+// moment that exists but overflows.
+func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float64, ok bool) {
 	if b.mixture() == nil && b.Loss.gaussian() {
 		s := math.Sqrt(b.Var)
-		return b.Mean + s*mu, s * s * sigma * sigma
+		mean, variance = b.Mean+s*mu, s*s*sigma*sigma
+		return mean, variance, finite(mean) && finite(variance)
+	}
+	c := scoreRoot(b, mu)
+	if !(math.Abs(c) < math.MaxFloat64) {
+		return 0, 0, false
 	}
 	dof, scale, locs, k := baseTails(b)
 	order := dof / (sigma * sigma) // the moments of order below it exist
 	if !(order > 1) {
-		return math.NaN(), math.Inf(1)
+		return math.NaN(), math.Inf(1), true
 	}
 	hasVar := order > 2
 	rate := order - 2
 	if !hasVar {
 		rate = order - 1
 	}
-	c, w := scoreRoot(b, mu), sigma*scale
+	w := sigma * scale
 	var bp [MaxMembers + 2*crpsMesh + 1]float64
 	var s [2][2]float64
 	for i, dir := range [2]float64{1, -1} {
@@ -315,7 +322,7 @@ func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float6
 		d := s[0][0] - s[1][0]
 		variance = 2*(s[0][1]+s[1][1]) - d*d
 	}
-	return mean, variance
+	return mean, variance, finite(mean) && (!hasVar || finite(variance))
 }
 
 // givenCRPS is CRPS of a conditional marginal: numerically, the sides'
@@ -388,8 +395,11 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 // and Var (ZMean and ZVar under a transform) to G's, by quadrature
 // (conditionalMoments), and VarCorrected (ZVarCorrected) to vc; under
 // the log transform Mean, Var and VarCorrected are the log-normal ones
-// of the calibrated centre, as Prediction.Transform says.
-func (p *Prediction) condition(mu2, sigma2, centre, vc float64) {
+// of the calibrated centre, as Prediction.Transform says. It reports
+// false where G or its calibrated law lies beyond float64 (G's median
+// beyond the base's largest float64, a moment that exists but overflows,
+// a centre or Mean that overflows), which Conditional refuses.
+func (p *Prediction) condition(mu2, sigma2, centre, vc float64) bool {
 	g := &p.given
 	if !g.on() {
 		*g = scoreMap{sigma: 1}
@@ -400,13 +410,15 @@ func (p *Prediction) condition(mu2, sigma2, centre, vc float64) {
 	}
 	g.mu, g.sigma, g.centre = g.mu+g.sigma*mu2, g.sigma*sigma2, centre
 	b := p.base()
-	zm, zv := conditionalMoments(&b, g.mu, g.sigma)
+	zm, zv, ok := conditionalMoments(&b, g.mu, g.sigma)
+	ok = ok && finite(centre) && finite(vc)
 	if p.Transform == TransformNone {
 		p.Mean, p.Var, p.VarCorrected = zm, zv, vc
-		return
+		return ok
 	}
 	q := Prediction{Mean: centre, Var: zv, VarCorrected: vc}
 	transformBack(&q, p.Transform)
 	p.Mean, p.Var, p.VarCorrected = q.Mean, q.Var, q.VarCorrected
 	p.ZMean, p.ZVar, p.ZVarCorrected = zm, zv, vc
+	return ok && finite(p.Mean)
 }

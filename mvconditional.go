@@ -69,8 +69,11 @@ import (
 // the scale s·(ν + q̃_O/s)/(ν + |O|), q̃_O = ũ_Oᵀ R_OO⁻¹ ũ_O. Conditioning
 // dst again composes the maps on the same unconditional marginals, and
 // equals conditioning on the union at once. ErrNonFinite reports a given
-// value whose score is infinite, and R's pivots as the joint t's scale's;
-// dst is left unchanged on every error. Each conditional marginal's Mean
+// value whose score is infinite, R's pivots as the joint t's scale's, and
+// a given value so far out that a remaining target's law leaves float64
+// (its median beyond the largest float64, or a mean, variance or
+// calibrated centre that exists but overflows); dst is left unchanged on
+// every error. Each conditional marginal's Mean
 // and Var are integrals (Prediction says how), which make most of its
 // cost: about 0.25 ms a remaining target on a 2-core AMD EPYC (Zen 4)
 // (BenchmarkConditionalCopula), against the joint t's 0.24 µs in all.
@@ -201,21 +204,25 @@ func (p *MultiPrediction) copulaConditional(dst *MultiPrediction, perm []int, va
 			return errConditionNonFinite
 		}
 	}
-	dst.resizeCopula(n)
-	nl := mvtPackedLen(n)
-	if cap(dst.cop.own) < nl {
-		dst.cop.own = make([]float64, nl)
-	}
-	own := dst.cop.own[:nl]
-	dst.tr, dst.logged = [maxTargets]TargetTransform{}, false
+	// The conditional marginals, made apart so that dst stays as it is if
+	// one lies beyond float64.
+	var gs [maxTargets]Prediction
 	for i := range n {
 		t := perm[o+i]
 		src := &p.cop.marg[t]
 		centre := p.cop.modeledMean(t) + math.Sqrt(modeledCorrected(src))*muc[i]
 		vc := modeledCorrected(src) * sigma[i] * sigma[i]
-		g := &dst.cop.marg[i]
-		*g = *src
-		g.condition(mu[i], sigma[i], centre, vc)
+		gs[i] = *src
+		if !gs[i].condition(mu[i], sigma[i], centre, vc) {
+			return errConditionBeyond
+		}
+	}
+	dst.resizeCopula(n)
+	own := dst.cop.own[:mvtPackedLen(n)]
+	dst.tr, dst.logged = [maxTargets]TargetTransform{}, false
+	for i := range n {
+		t := perm[o+i]
+		dst.cop.marg[i] = gs[i]
 		row := l[(o+i)*(o+i+1)/2+o:]
 		for j := range i + 1 {
 			own[i*(i+1)/2+j] = row[j] / sigma[i]
@@ -312,6 +319,7 @@ const conditionPivotMin = 0x1p-30
 var (
 	errConditionSingular  = fmt.Errorf("%w: a target's scale, given the targets before it, is below 2⁻³⁰ of its own: the conditional is not determined in float64", ErrNonFinite)
 	errConditionNonFinite = fmt.Errorf("%w: the conditional's scale, location or density", ErrNonFinite)
+	errConditionBeyond    = fmt.Errorf("%w: a remaining target's conditional law lies beyond float64 (its median, mean, variance or calibrated centre overflows)", ErrNonFinite)
 )
 
 // conditionMember writes member k of p conditioned on the targets

@@ -255,9 +255,17 @@ func TestCopulaConditionalIsTheDensityRatio(t *testing.T) {
 				if err := p.Sample(y, r); err != nil {
 					t.Fatal(err)
 				}
-				far := 30.0
-				if p.Marginal(o).Transform != TransformNone {
-					far = 5 // a log-t's y at ±30 is e^(±10⁶⁰), beyond float64
+				far, logged := 30.0, false
+				for j := range d {
+					logged = logged || p.Marginal(j).Transform != TransformNone
+				}
+				if logged {
+					// a log-t's y at ±30 is e^(±10⁶⁰), beyond float64; and a
+					// t's y at ±30 (10⁵⁴ scales out) moves a logged
+					// target's calibrated centre in z by as much, whose
+					// Mean e^z Conditional refuses (ErrNonFinite,
+					// TestCopulaConditionalBeyondFloat64)
+					far = 5
 				}
 				switch k {
 				case 3:
@@ -690,5 +698,88 @@ func TestConditionalMarginalMomentsNearTheirLimits(t *testing.T) {
 		if math.Abs(g.Mean-2) > 1e-9*2 {
 			t.Errorf("a mixture with a t of ν %v: Mean %.12g, want 2", nu, g.Mean)
 		}
+	}
+}
+
+// TestCopulaConditionalBeyondFloat64 conditions a t marginal (dof 3, scale
+// 1) on a Gaussian one (sd 0.01) at ρ = 0.9, so that y₀ sets the t's
+// score mean μ = 0.9·y₀/0.01: at y₀ = 0.3 (μ = 27) its law is far out
+// but within float64 (G's median is the t's quantile at Φ(27), about
+// 1e53, by the t's tail F̄(y) ≈ 2·3^(3/2)/(π y³)... finite); at y₀ = 0.5
+// (μ = 45) its variance, e^(2·45²/(3·0.19)) scales² or so, overflows; at
+// y₀ = 1 (μ = 90) it lies wholly beyond float64, the t's score at the
+// largest float64 being about 65. The last two are ErrNonFinite, dst
+// unchanged; the first is finite.
+func TestCopulaConditionalBeyondFloat64(t *testing.T) {
+	rho := 0.9
+	l := []float64{1, rho, math.Sqrt(1 - rho*rho)}
+	p := condCopula(t, []Prediction{condRefMarginal(t, "gauss/0/0.01/0"), condRefMarginal(t, "t/0/1/3")}, l, 1, math.Inf(1), nil)
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0}, []float64{0.3}); err != nil {
+		t.Fatal(err)
+	}
+	if g := dst.Marginal(0); !finite(g.Mean) || !finite(g.Var) || g.Mean < 1e50 {
+		t.Errorf("y₀ 0.3: Mean %v, Var %v, want finite, beyond 1e50", g.Mean, g.Var)
+	}
+	before := dst.Marginal(0)
+	for _, y0 := range []float64{0.5, 1} {
+		err := p.Conditional(&dst, []int{0}, []float64{y0})
+		if !errors.Is(err, ErrNonFinite) {
+			t.Errorf("y₀ %v: %v, want ErrNonFinite", y0, err)
+		}
+		if after := dst.Marginal(0); after.Mean != before.Mean || after.Var != before.Var {
+			t.Errorf("y₀ %v: dst changed on error", y0)
+		}
+	}
+}
+
+// TestConformalIntervalOfAConditionalMarginal: a conditional marginal
+// has no conformal interval (the model's scores are of residuals that no
+// other target's value conditioned), ErrNoConformal, where the same
+// model gives its unconditional marginal one.
+func TestConformalIntervalOfAConditionalMarginal(t *testing.T) {
+	rho := 0.9
+	l := []float64{1, rho, math.Sqrt(1 - rho*rho)}
+	p := condCopula(t, []Prediction{condRefMarginal(t, "gauss/0/1/0"), condRefMarginal(t, "t/0/1/4")}, l, 1, math.Inf(1), nil)
+	m := copulaMargin[float64](t, Config{Inputs: 2, Hidden: []int{4}, Seed: 3}, 0, 1)
+	m.ext.conformal = thinScores([]float64{0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5})
+	if _, _, err := m.ConformalInterval(p.Marginal(1), 0.8); err != nil {
+		t.Fatalf("the unconditional marginal: %v", err)
+	}
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{0}, []float64{2}); err != nil {
+		t.Fatal(err)
+	}
+	if lo, hi, err := m.ConformalInterval(dst.Marginal(0), 0.8); !errors.Is(err, ErrNoConformal) {
+		t.Errorf("a conditional marginal: [%v, %v], %v, want ErrNoConformal", lo, hi, err)
+	}
+}
+
+// TestCopulaConditionalAfterPredictAllocatesNothing: the first Conditional
+// into a dst that has only held PredictMulti of the copula model (of as
+// many targets or more) allocates nothing, PredictMulti having sized the
+// conditional's factor too: a fresh dst's PredictMulti and Conditional
+// allocate what its PredictMulti alone does.
+func TestCopulaConditionalAfterPredictAllocatesNothing(t *testing.T) {
+	m, p := mixedCopula(t, 4, 61)
+	ws := m.NewWorkspace()
+	x := []float64{0.4, -0.2, 1.1}
+	values := []float64{p.Marginal(1).Mean}
+	run := func(condition bool) float64 {
+		return testing.AllocsPerRun(20, func() {
+			dst := new(MultiPrediction)
+			if err := m.PredictMulti(ws, x, dst); err != nil {
+				t.Fatal(err)
+			}
+			if !condition {
+				return
+			}
+			if err := p.Conditional(dst, []int{1}, values); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if alone, both := run(false), run(true); both != alone {
+		t.Errorf("PredictMulti then Conditional into a fresh dst: %v allocations, PredictMulti alone %v", both, alone)
 	}
 }
