@@ -24,6 +24,10 @@ import (
 // CalibratedLogPDF returns the log density of the calibrated predictive
 // N(Mean, VarCorrected) at y.
 func (p Prediction) CalibratedLogPDF(y float64) float64 {
+	if p.given.on() {
+		q := p.calibratedLaw()
+		return q.CalibratedLogPDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedLogPDF(y, Prediction.CalibratedLogPDF)
 	}
@@ -33,6 +37,10 @@ func (p Prediction) CalibratedLogPDF(y float64) float64 {
 // CalibratedCDF returns P(Y ≤ y) under the calibrated predictive
 // N(Mean, VarCorrected).
 func (p Prediction) CalibratedCDF(y float64) float64 {
+	if p.given.on() {
+		q := p.calibratedLaw()
+		return q.CalibratedCDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedCDF(y, Prediction.CalibratedCDF)
 	}
@@ -44,6 +52,10 @@ func (p Prediction) CalibratedCDF(y float64) float64 {
 func (p Prediction) CalibratedQuantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
+	}
+	if p.given.on() {
+		q := p.calibratedLaw()
+		return q.CalibratedQuantile(prob)
 	}
 	if p.Transform != TransformNone {
 		return p.transformedQuantile(prob, Prediction.CalibratedQuantile)
@@ -67,6 +79,10 @@ func (p Prediction) CalibratedQuantile(prob float64) (float64, error) {
 // test rows held a colour absent from training, with an effect of its own,
 // the 95% intervals of those rows held 24% of their targets.
 func (p Prediction) CalibratedInterval(level float64) (lo, hi float64, err error) {
+	if p.given.on() {
+		q := p.calibratedLaw()
+		return q.CalibratedInterval(level)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedInterval(level, Prediction.CalibratedInterval)
 	}

@@ -47,13 +47,18 @@ func newConformalScores[T Float](preds []Prediction, y []T) *conformalScores {
 //
 // It returns ErrLevel for a level outside (0, 1), ErrNoConformal for a
 // model without a conformal calibration (one trained without held-out
-// rows, or saved by an older release), and ErrConfig for a nil model.
+// rows, or saved by an older release) and for a conditional marginal
+// (MultiPrediction.Conditional under the copula: the scores are of
+// residuals that no other target's value had conditioned, so their
+// guarantee does not hold for it), and ErrConfig for a nil model.
 func (m *Model[T]) ConformalInterval(p Prediction, level float64) (lo, hi float64, err error) {
 	switch {
 	case m == nil:
 		return 0, 0, fmt.Errorf("%w: nil Model", ErrConfig)
 	case m.ext.conformal == nil:
 		return 0, 0, ErrNoConformal
+	case p.given.on():
+		return 0, 0, fmt.Errorf("%w: for a conditional marginal", ErrNoConformal)
 	case !(level > 0 && level < 1):
 		return 0, 0, ErrLevel
 	}

@@ -13,175 +13,6 @@ import "math"
 // Under the law uᵀR⁻¹u is chi-square with d degrees of freedom, which
 // gives the copula's regions.
 
-// normalScore returns the normal score u = Φ⁻¹(F(y)) of y under the
-// predictive of p, F the calibrated predictive's CDF
-// (Prediction.CalibratedCDF) if calibrated and Prediction.CDF otherwise.
-//
-// It forms u from the smaller of the two tail probabilities, the lower
-// tail F(y) (u = Φ⁻¹(F)) or the upper tail 1 − F(y) evaluated as such
-// (u = −Φ⁻¹(1 − F)), so that it stays finite and keeps its relative
-// accuracy far into either tail, where F itself rounds to 1: a Student
-// t's tail keeps its relative accuracy down to 1e-300 (studentTCDF), a
-// mixture's tail is the mean of its members' tails, and under a Transform
-// y goes through it as Prediction.CDF's does. Below scoreLogTailMax it
-// takes the tail's logarithm instead (studentTLogTailScore,
-// mixtureLogTailScore), which stays finite where the tail underflows
-// float64 (a t of large dof a few dozen scales out, one of dof ν beyond
-// |t|^ν ≈ 1e308, and even where (y − m)/σ overflows), with the inverse
-// from a log probability (normalLogQuantile): a few ulps of u against
-// mpmath out to u = 3.7e7 (testdata/normalscore_ref.csv). Where the
-// predictive is Gaussian (the calibrated one, a comparator loss's single
-// network, or a t of dof +Inf in the far tails), Φ⁻¹(F(y)) is the
-// standardized residual (y − m)/σ exactly, and that is what it returns.
-// It is ±Inf only for y = ±Inf (and for a mixture of normals whose log
-// tail is below −MaxFloat64, where its log density is −Inf too), −Inf for
-// a y below a transform's domain, and NaN for a NaN y or an invalid
-// prediction.
-func normalScore(p *Prediction, y float64, calibrated bool) float64 {
-	if p.Transform != TransformNone {
-		z, ok := p.Transform.forward(y)
-		if !ok {
-			if math.IsNaN(y) {
-				return y
-			}
-			return math.Inf(-1)
-		}
-		q := p.modeled()
-		return normalScore(&q, z, calibrated)
-	}
-	c := p.mixture()
-	switch {
-	case calibrated:
-		return Component{Mean: p.Mean, Scale: math.Sqrt(p.VarCorrected)}.standardize(y)
-	case c == nil && p.Loss.gaussian():
-		return Component{Mean: p.Mean, Scale: math.Sqrt(p.Var)}.standardize(y)
-	case c != nil:
-		var lo, up float64
-		for _, ci := range c {
-			l, u := studentTTails(ci.standardize(y), ci.DoF)
-			lo, up = lo+l, up+u
-		}
-		lo, up = lo/float64(len(c)), up/float64(len(c))
-		if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
-			return mixtureLogTailScore(c, y, lo <= up)
-		}
-		return scoreOfTails(lo, up)
-	}
-	g := p.Prior()
-	if !g.valid() {
-		return math.NaN()
-	}
-	t, dof := g.standardize(y, g.scale()), 2*p.Alpha
-	lo, up := studentTTails(t, dof)
-	if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
-		return studentTLogTailScore(t, logAbsStandardized(t, y, g.M, g.scale()), dof)
-	}
-	return scoreOfTails(lo, up)
-}
-
-// logAbsStandardized returns ln|t| for t = (y − m)/scale (finite y, m) if
-// t overflowed to ±Inf, from the halved difference, which does not; 0
-// (unused) otherwise.
-func logAbsStandardized(t, y, m, scale float64) float64 {
-	if !math.IsInf(t, 0) {
-		return 0
-	}
-	return math.Log(math.Abs(0.5*y-0.5*m)) + math.Ln2 - math.Log(scale)
-}
-
-// scoreLogTailMax is the tail probability below which normalScore forms
-// the score from the tail's logarithm (normalLogQuantile): above it the
-// tail itself keeps its relative accuracy (studentTCDF's, down to 1e-300)
-// and is what the ordinary range takes; below, it soon underflows float64,
-// and its logarithm stays finite out to y = ±MaxFloat64.
-const scoreLogTailMax = 1e-300
-
-// studentTLogTailScore returns the normal score Φ⁻¹(F(t)) of a finite t
-// under the standard Student t of dof degrees of freedom from the log of
-// its smaller tail (studentTLogUpper; lnAbsT = ln|t| where t overflowed),
-// −Φ⁻¹(P(T > t)) for t > 0: t itself for the normal (dof = +Inf), exactly.
-func studentTLogTailScore(t, lnAbsT, dof float64) float64 {
-	switch {
-	case math.IsInf(dof, 1):
-		return t
-	case t < 0:
-		return normalLogQuantile(studentTLogUpper(-t, lnAbsT, dof))
-	}
-	return -normalLogQuantile(studentTLogUpper(t, lnAbsT, dof))
-}
-
-// mixtureLogTailScore returns the normal score of a finite y under the
-// uniform mixture of the components c from the log of its lower tail (if
-// lower) or its upper tail, ln((1/K)·Σ_k P_k), by a running log-sum-exp
-// of the members' log tails (studentTLogUpper), so that no member's tail
-// underflows.
-func mixtureLogTailScore(c []Component, y float64, lower bool) float64 {
-	m, sum := math.Inf(-1), 0.0 // ln P = m + ln(sum)
-	for _, ci := range c {
-		t := ci.standardize(y)
-		lnAbsT := logAbsStandardized(t, y, ci.Mean, ci.Scale)
-		if lower {
-			t = -t
-		}
-		l := studentTLogUpper(t, lnAbsT, ci.DoF)
-		switch {
-		case math.IsInf(l, -1):
-		case l > m:
-			sum = sum*math.Exp(m-l) + 1
-			m = l
-		default:
-			sum += math.Exp(l - m)
-		}
-	}
-	lp := m + math.Log(sum) - math.Log(float64(len(c)))
-	if lower {
-		return normalLogQuantile(lp)
-	}
-	return -normalLogQuantile(lp)
-}
-
-// studentTTails returns the lower tail P(T ≤ t) and the upper tail
-// P(T > t) of a standard Student t of dof degrees of freedom, each
-// evaluated where it is small as the tail studentTCDF evaluates, and the
-// other as its complement: lower is studentTCDF(t, dof) exactly. NaN for
-// a NaN t or a dof ≤ 0.
-func studentTTails(t, dof float64) (lower, upper float64) {
-	switch {
-	case math.IsNaN(t) || !(dof > 0):
-		return math.NaN(), math.NaN()
-	case t == 0:
-		return 0.5, 0.5
-	case math.IsInf(t, -1):
-		return 0, 1
-	case math.IsInf(t, 1):
-		return 1, 0
-	}
-	var d studentTDist
-	d.set(math.Max(dof, studentTMinDoF))
-	tail, _ := d.probs(math.Abs(t))
-	if t < 0 {
-		return tail, 1 - tail
-	}
-	return 1 - tail, tail
-}
-
-// scoreOfTails returns Φ⁻¹ of the lower tail lo of a distribution whose
-// upper tail is up, from the smaller of the two: Φ⁻¹(lo) or −Φ⁻¹(up),
-// −Inf or +Inf where that is 0.
-func scoreOfTails(lo, up float64) float64 {
-	switch {
-	case math.IsNaN(lo) || math.IsNaN(up):
-		return math.NaN()
-	case lo <= up && lo == 0:
-		return math.Inf(-1)
-	case lo <= up:
-		return standardNormalQuantile(lo)
-	case up == 0:
-		return math.Inf(1)
-	}
-	return -standardNormalQuantile(up)
-}
-
 // copulaDistance2 returns q = uᵀR⁻¹u, R = LLᵀ the correlation matrix of
 // the packed lower Cholesky factor l, for the normal scores u (len(u) = d
 // ≤ maxTargets, len(l) = d(d+1)/2): chi-square with d degrees of freedom
@@ -304,11 +135,14 @@ func copulaRegionDistance2(marg []Prediction, l, y []float64) float64 {
 // copulaPrediction is what a MultiPrediction holds of the Gaussian
 // copula of one-target predictions: each target's marginal prediction,
 // as its one-target model predicts it, and R's packed factor, the
-// model's (shared, never changed). A zero copulaPrediction (nil chol) is
-// a MultiPrediction of the joint t.
+// model's (shared, never changed), or for a Conditional the conditional
+// marginals and the factor of their R′, which it holds in own, the
+// MultiPrediction's own storage, reused from call to call. A zero
+// copulaPrediction (nil chol) is a MultiPrediction of the joint t.
 type copulaPrediction struct {
 	marg []Prediction
 	chol []float64
+	own  []float64
 }
 
 // on reports whether the prediction is the copula's.
@@ -400,6 +234,9 @@ func (c *copulaPrediction) disagreement() float64 {
 // modeledMean returns the location of marginal i in the target as its
 // model models it: ZMean under a transform, Mean otherwise.
 func (c *copulaPrediction) modeledMean(i int) float64 {
+	if c.marg[i].given.on() {
+		return c.marg[i].given.centre
+	}
 	if c.marg[i].Transform != TransformNone {
 		return c.marg[i].ZMean
 	}
@@ -430,6 +267,10 @@ func (c *copulaPrediction) quantiles(v []float64, calibrated bool) {
 		p := &c.marg[j]
 		if calibrated {
 			v[j] = p.Transform.invert(c.modeledMean(j) + math.Sqrt(modeledCorrected(p))*x)
+			continue
+		}
+		if p.given.on() {
+			v[j] = p.givenQuantile(x)
 			continue
 		}
 		prob := 0.5 * math.Erfc(-x/math.Sqrt2)

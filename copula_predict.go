@@ -29,7 +29,8 @@ func (m *Model[T]) predictCopula(ws *Workspace[T], x []T, p *MultiPrediction) er
 }
 
 // resizeCopula makes p hold the copula prediction of d targets, reusing
-// its marginals' storage where it is large enough. It sets p's members
+// its marginals' storage, and that of a Conditional's factor (own), where
+// they are large enough. It sets p's members
 // to 0, which no network model has, so that a later prediction of the
 // joint t into p sizes its slices again (resize).
 func (p *MultiPrediction) resizeCopula(d int) {
@@ -38,4 +39,7 @@ func (p *MultiPrediction) resizeCopula(d int) {
 		p.cop.marg = make([]Prediction, d)
 	}
 	p.cop.marg = p.cop.marg[:d]
+	if nl := mvtPackedLen(d); cap(p.cop.own) < nl {
+		p.cop.own = make([]float64, nl) // a Conditional's factor, made here so that it allocates nothing
+	}
 }

@@ -287,10 +287,6 @@ func TestCopulaMomentsAndCorrelation(t *testing.T) {
 	if !math.IsInf(p.Nu(), 1) || p.RegionScale() != 1.3 || p.RegionNu() != 5 {
 		t.Errorf("Nu %v, RegionScale %v, RegionNu %v", p.Nu(), p.RegionScale(), p.RegionNu())
 	}
-	var dst MultiPrediction
-	if err := p.Conditional(&dst, []int{0}, []float64{1}); !errors.Is(err, ErrConfig) {
-		t.Errorf("Conditional: %v, want ErrConfig", err)
-	}
 }
 
 func TestCopulaLogPDFIdentityIsTheProduct(t *testing.T) {

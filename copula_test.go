@@ -217,6 +217,13 @@ func denseCorr(l []float64, d int) []float64 {
 // elimination with partial pivoting, an oracle independent of the
 // Cholesky factor.
 func invertDense(a []float64, d int) []float64 {
+	inv, _ := invertDenseLogDet(a, d)
+	return inv
+}
+
+// invertDenseLogDet is invertDense that also returns ln |det a|, the sum
+// of the logs of the pivots' magnitudes.
+func invertDenseLogDet(a []float64, d int) (inv []float64, logDet float64) {
 	m := make([]float64, d*2*d)
 	for i := range d {
 		copy(m[i*2*d:], a[i*d:(i+1)*d])
@@ -233,6 +240,7 @@ func invertDense(a []float64, d int) []float64 {
 			m[c*2*d+k], m[p*2*d+k] = m[p*2*d+k], m[c*2*d+k]
 		}
 		piv := m[c*2*d+c]
+		logDet += math.Log(math.Abs(piv))
 		for k := range 2 * d {
 			m[c*2*d+k] /= piv
 		}
@@ -245,11 +253,11 @@ func invertDense(a []float64, d int) []float64 {
 			}
 		}
 	}
-	inv := make([]float64, d*d)
+	inv = make([]float64, d*d)
 	for i := range d {
 		copy(inv[i*d:], m[i*2*d+d:(i+1)*2*d])
 	}
-	return inv
+	return inv, logDet
 }
 
 func TestCopulaBivariateClosedForm(t *testing.T) {

@@ -43,6 +43,9 @@ import "math"
 // for any CRPS. Lower is better; see Prediction.CalibratedCRPS for the
 // calibrated predictive.
 func (p Prediction) CRPS(y float64) float64 {
+	if p.given.on() {
+		return p.givenCRPS(y)
+	}
 	if p.Transform != TransformNone {
 		q := p.modeled()
 		var one [1]Component
@@ -75,6 +78,10 @@ func (p Prediction) component() Component {
 // the log TargetTransform, of the log-normal of y = e^z, z ~
 // N(ZMean, ZVarCorrected), by numerical integration.
 func (p Prediction) CalibratedCRPS(y float64) float64 {
+	if p.given.on() {
+		q := p.calibratedLaw()
+		return q.CalibratedCRPS(y)
+	}
 	if p.Transform != TransformNone {
 		q := p.modeled()
 		return logMixtureCRPS([]Component{{q.Mean, math.Sqrt(q.VarCorrected), math.Inf(1)}}, y)

@@ -168,11 +168,12 @@ func trainFew[T Float](t testing.TB, cfg Config, tc TrainConfig, steps int) *Mod
 	return m
 }
 
-// cmpRel compares float64s to a relative tolerance.
+// cmpRel compares float64s to a relative tolerance, and Predictions
+// with their unexported score map (zero but for a conditional marginal).
 func cmpRel(tol float64) cmp.Option {
-	return cmp.Comparer(func(a, b float64) bool {
+	return cmp.Options{cmp.Comparer(func(a, b float64) bool {
 		return a == b || math.Abs(a-b) <= tol*max(math.Abs(a), math.Abs(b))
-	})
+	}), cmp.AllowUnexported(Prediction{}, scoreMap{})}
 }
 
 // allLosses are the losses a Config can select.

@@ -189,16 +189,7 @@ func TestConditionalImportanceSampling(t *testing.T) {
 		// Self-normalised estimates ĝ = Σwg/Σw, standard error
 		// √(Σw²(g − ĝ)²)/Σw.
 		check := func(name string, g func(y []float64) float64, want float64) {
-			var est, v float64
-			for s, y := range ys {
-				est += ws[s] * g(y)
-			}
-			est /= sw
-			for s, y := range ys {
-				e := g(y) - est
-				v += ws[s] * ws[s] * e * e
-			}
-			if se := math.Sqrt(v) / sw; math.Abs(est-want) > 4*se {
+			if est, se := importanceEstimate(ws, ys, sw, g); math.Abs(est-want) > 4*se {
 				t.Errorf("d=%d given %v: %s %.4f by importance sampling, closed form %.4f (4 SE %.4f)", c.d, c.given, name, est, want, 4*se)
 			}
 		}
@@ -253,30 +244,42 @@ func TestConditionalCorrectedIsTheGaussianConditional(t *testing.T) {
 // TestConditionalBadInput checks each error and that dst is left as it
 // was.
 func TestConditionalBadInput(t *testing.T) {
-	p := randomMulti(t, rand.New(rand.NewPCG(7, 8)), 3, 2, 3, 1)
+	checkConditionalBadInput(t, randomMulti(t, rand.New(rand.NewPCG(7, 8)), 3, 2, 3, 1))
+}
+
+// checkConditionalBadInput checks each error of Conditional on p, a
+// prediction of 3 targets (of either law), and that dst is left as it
+// was; a value outside the log's domain where target 2 is logged.
+func checkConditionalBadInput(t *testing.T, p *MultiPrediction) {
+	t.Helper()
 	var dst MultiPrediction
 	if err := p.Conditional(&dst, []int{0}, []float64{0.5}); err != nil {
 		t.Fatal(err)
 	}
 	before := dst.Mean(0)
-	for _, c := range []struct {
+	type badCase struct {
 		name   string
 		dst    *MultiPrediction
 		given  []int
 		values []float64
 		want   error
-	}{
+	}
+	cases := []badCase{
 		{"index out of range", &dst, []int{3}, []float64{0}, ErrTargetIndex},
 		{"negative index", &dst, []int{-1}, []float64{0}, ErrTargetIndex},
 		{"repeated index", &dst, []int{1, 1}, []float64{0, 0}, ErrTargetIndex},
 		{"no target", &dst, nil, nil, ErrTargetIndex},
-		{"every target", &dst, []int{0, 2, 1}, []float64{0, 0, 0}, ErrTargetIndex},
+		{"every target", &dst, []int{0, 2, 1}, []float64{1, 1, 1}, ErrTargetIndex},
 		{"values and indices differ", &dst, []int{0, 1}, []float64{0}, ErrShape},
 		{"NaN", &dst, []int{1}, []float64{math.NaN()}, ErrNonFinite},
 		{"Inf", &dst, []int{1}, []float64{math.Inf(-1)}, ErrNonFinite},
 		{"nil dst", nil, []int{0}, []float64{0}, ErrConfig},
 		{"dst is p", p, []int{0}, []float64{0}, ErrConfig},
-	} {
+	}
+	if p.tr[2] == TransformLog {
+		cases = append(cases, badCase{"outside the log's domain", &dst, []int{2}, []float64{-1}, ErrDomain})
+	}
+	for _, c := range cases {
 		if err := p.Conditional(c.dst, c.given, c.values); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
@@ -291,24 +294,30 @@ func TestConditionalBadInput(t *testing.T) {
 func TestConditionalAllocatesNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, members := range []int{1, 3} {
-		p := randomMulti(t, r, 4, members, 3, 1)
-		var dst MultiPrediction
-		given, values, y := []int{2}, []float64{1}, make([]float64, 3)
-		allocs := testing.AllocsPerRun(50, func() {
-			if err := p.Conditional(&dst, given, values); err != nil {
-				t.Fatal(err)
-			}
-			if err := dst.Sample(y, r); err != nil {
-				t.Fatal(err)
-			}
-			if err := dst.SampleCalibrated(y, r); err != nil {
-				t.Fatal(err)
-			}
-		})
-		if allocs != 0 {
+		if allocs := conditionalAllocs(t, randomMulti(t, r, 4, members, 3, 1), []int{2}, []float64{1}, r); allocs != 0 {
 			t.Errorf("members=%d: %v allocations a run, want 0", members, allocs)
 		}
 	}
+}
+
+// conditionalAllocs returns the allocations of a run of conditioning p
+// on the targets given at values into a dst that held that shape, and
+// drawing from it.
+func conditionalAllocs(t *testing.T, p *MultiPrediction, given []int, values []float64, r *rand.Rand) float64 {
+	t.Helper()
+	var dst MultiPrediction
+	y := make([]float64, p.Dim()-len(given))
+	return testing.AllocsPerRun(50, func() {
+		if err := p.Conditional(&dst, given, values); err != nil {
+			t.Fatal(err)
+		}
+		if err := dst.Sample(y, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := dst.SampleCalibrated(y, r); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 // TestConditionalInSteps checks that conditioning an ensemble on two
@@ -367,22 +376,29 @@ func TestConditionalEnsembleMarginal(t *testing.T) {
 // what a lone call gets (run under -race, it checks that Conditional only
 // reads p).
 func TestConditionalConcurrent(t *testing.T) {
-	p := randomMulti(t, rand.New(rand.NewPCG(21, 22)), 4, 3, 3, 1)
+	checkConditionalConcurrent(t, randomMulti(t, rand.New(rand.NewPCG(21, 22)), 4, 3, 3, 1), []int{1, 3}, []float64{0.5, -2}, []float64{0.3, 1.1})
+}
+
+// checkConditionalConcurrent conditions p on the targets given at values
+// from several goroutines at once, each into its own dst, and checks
+// that each dst's LogPDF at y and first marginal's Mean are a lone
+// call's.
+func checkConditionalConcurrent(t *testing.T, p *MultiPrediction, given []int, values, y []float64) {
+	t.Helper()
 	var want MultiPrediction
-	if err := p.Conditional(&want, []int{1, 3}, []float64{0.5, -2}); err != nil {
+	if err := p.Conditional(&want, given, values); err != nil {
 		t.Fatal(err)
 	}
-	y := []float64{0.3, 1.1}
 	errs := make(chan error, 8)
 	for range 8 {
 		go func() {
 			var dst MultiPrediction
 			for range 100 {
-				if err := p.Conditional(&dst, []int{1, 3}, []float64{0.5, -2}); err != nil {
+				if err := p.Conditional(&dst, given, values); err != nil {
 					errs <- err
 					return
 				}
-				if dst.LogPDF(y) != want.LogPDF(y) {
+				if dst.LogPDF(y) != want.LogPDF(y) || dst.Marginal(0).Mean != want.Marginal(0).Mean {
 					errs <- errors.New("a concurrent conditional differs from a lone one")
 					return
 				}
@@ -698,4 +714,20 @@ func TestConditionalOfANearlySingularScale(t *testing.T) {
 			t.Errorf("%s: Mean off by %.3g, Cov by %.3g, want within %g", name, worstMean, worstCov, c.tol)
 		}
 	}
+}
+
+// importanceEstimate returns the self-normalised importance-sampling
+// estimate ĝ = Σw·g(y)/Σw of the draws ys of weights ws (sw their sum)
+// and its standard error √(Σw²(g(y) − ĝ)²)/Σw.
+func importanceEstimate(ws []float64, ys [][]float64, sw float64, g func(y []float64) float64) (est, se float64) {
+	for s, y := range ys {
+		est += ws[s] * g(y)
+	}
+	est /= sw
+	var v float64
+	for s, y := range ys {
+		e := g(y) - est
+		v += ws[s] * ws[s] * e * e
+	}
+	return est, math.Sqrt(v) / sw
 }

@@ -45,7 +45,10 @@ import (
 // calibrated law takes the calibrated marginals (each Marginal's
 // calibrated predictive, Gaussian in z) and its region the calibration
 // that AutoFit fits to rows the marginals did not train on (RegionScale,
-// RegionNu). Each method's doc says how it answers under the copula.
+// RegionNu). Each method's doc says how it answers under the copula. Its
+// Conditional is again a copula, of the conditional marginals (each a
+// Prediction that answers for its target given the others) and their
+// correlation, so that every method answers for it as for a prediction.
 //
 // A MultiPrediction holds slices that PredictMulti sizes on its first
 // use and then reuses, so that predicting into the same value again
@@ -276,7 +279,8 @@ func (p *MultiPrediction) zCov(i, j int) float64 {
 // image under g⁻¹ is the region in original units: where a caller draws
 // it, as gcp plot does. Under the copula it is marginal i's location in
 // the target as its model models it, Marginal(i).ZMean under a transform
-// and Marginal(i).Mean otherwise: with ZCovCorrected, the calibrated
+// and Marginal(i).Mean otherwise (for a Conditional, the calibrated
+// conditional's centre, Conditional): with ZCovCorrected, the calibrated
 // region in z is again an ellipsoid (the calibrated marginals are
 // Gaussian in z, and so is their Gaussian copula).
 func (p *MultiPrediction) ZMean(i int) float64 {
@@ -520,7 +524,8 @@ func (p *MultiPrediction) Inside(y []float64, prob float64) (bool, error) {
 //
 // Under the copula it is target i's one-target model's prediction
 // exactly, bit for bit what that model's Predict gives (the copula
-// leaves every marginal as it is).
+// leaves every marginal as it is); for a Conditional, target i's
+// conditional marginal (Prediction says how it answers).
 func (p *MultiPrediction) Marginal(i int) Prediction {
 	if p.cop.on() {
 		return p.cop.marg[i]

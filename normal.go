@@ -20,6 +20,15 @@ func (g normal) cdf(y float64) float64 {
 	return 0.5 * math.Erfc(-(y-g.mean)/math.Sqrt(2*g.variance))
 }
 
+// normalLogUpperTail returns ln P(Z > s) = ln(½·erfcx(s/√2)) − s²/2 for
+// the standard normal Z and s ≥ 0 (erfcx: no cancellation, no
+// underflow), finite where the tail underflows float64, down to −Inf
+// beyond s ≈ 1.9e154, where it is below −MaxFloat64.
+func normalLogUpperTail(s float64) float64 {
+	x := s / math.Sqrt2
+	return math.Log(0.5*erfcx(x)) - x*x
+}
+
 // quantile returns the y with cdf(y) = prob, for prob in (0, 1), as
 // mean + sd·z with z = standardNormalQuantile(prob).
 func (g normal) quantile(prob float64) float64 {

@@ -157,3 +157,26 @@ func TestNormalPredictive(t *testing.T) {
 		t.Error("Interval(1) gives no error")
 	}
 }
+
+// TestNormalLogUpperTail checks ln P(Z > s) against ln(½·erfc(s/√2))
+// where math.Erfc is accurate and far from underflow (s ≤ 20: a few ulps
+// of the tail, 1e-14 of its logarithm), and beyond, where the tail
+// underflows, against the asymptotic series ln φ(s) − ln s +
+// ln(1 − 1/s² + 3/s⁴ − 15/s⁶ + 105/s⁸), whose error is below the next
+// term, 945/s¹⁰ (1e-13 at s = 30).
+func TestNormalLogUpperTail(t *testing.T) {
+	for _, s := range []float64{0, 0.5, 1, 3, 8, 20} {
+		want := math.Log(0.5 * math.Erfc(s/math.Sqrt2))
+		if got := normalLogUpperTail(s); math.Abs(got-want) > 1e-14*max(1, math.Abs(want)) {
+			t.Errorf("s %v: %.17g, want %.17g", s, got, want)
+		}
+	}
+	for _, s := range []float64{30, 40, 100, 1e3, 1e10, 1e150} {
+		s2 := 1 / (s * s)
+		series := 1 - s2 + 3*s2*s2 - 15*s2*s2*s2 + 105*s2*s2*s2*s2
+		want := -s*s/2 - 0.5*math.Log(2*math.Pi) - math.Log(s) + math.Log(series)
+		if got := normalLogUpperTail(s); math.Abs(got-want) > 1e-13*math.Abs(want) {
+			t.Errorf("s %v: %.17g, want %.17g", s, got, want)
+		}
+	}
+}

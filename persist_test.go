@@ -261,8 +261,12 @@ func persistRoundTripOf[T Float](t *testing.T, orig *Model[T], x, y []T) {
 	persistTrainAlike(t, orig.Clone(), &got, x, y)
 }
 
-// persistBitwise makes cmp compare float64s bit for bit.
-var persistBitwise = cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) })
+// persistBitwise makes cmp compare float64s bit for bit, Predictions
+// with their score map.
+var persistBitwise = cmp.Options{
+	cmp.Comparer(func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }),
+	cmp.AllowUnexported(Prediction{}, scoreMap{}), // a Prediction's score map, zero but for a conditional marginal
+}
 
 // persistTrainAlike trains a and b with the same trainer settings and
 // batches and checks that losses and final models agree bit for bit.

@@ -119,6 +119,7 @@ func (m *Model[T]) mixRows(p *memberPredictives, z []float64, out []Prediction) 
 		vc = (vc + between) * m.corrScale
 		o.Loss, o.Members = m.cfg.Loss, K
 		o.Transform, o.ZMean, o.ZVar, o.ZVarCorrected = TransformNone, 0, 0, 0
+		o.given = scoreMap{} // out may hold a conditional marginal
 		o.Mean, o.Var, o.VarCorrected, o.VarAleatoric, o.VarEpistemic = mu, v, vc, va, ve
 		o.Alpha, o.Beta, o.Nu = a, b, nv
 		o.InputZ = z[i]

@@ -22,7 +22,32 @@ import "math"
 // trustworthy than the extrapolation it comes from. Where a variance
 // overflows float64 instead, Predict returns ErrNonFinite.
 //
-// A Prediction is a value of 608 bytes on 64-bit platforms: it holds the
+// A Prediction may be a conditional marginal: MultiPrediction.Marginal of
+// a copula prediction's Conditional, the law of a target given others,
+// G(y) = Φ((u(y) − μ)/σ), u(y) = Φ⁻¹(F(y)) the normal score of y under
+// the target's one-target predictive F (its base), μ and σ ≤ 1 the
+// Gaussian copula's conditional mean and standard deviation of that
+// score (MultiPrediction.Conditional). Its methods answer for G: LogPDF,
+// CDF, Quantile and Interval from the base's score, exact far into the
+// tails (a quantile solves u(y) = μ + σΦ⁻¹(q) on the base's score, where
+// Φ of it rounds to 0 or 1), CRPS numerically, to about 1e-10 relative
+// (+Inf where ν/σ² ≤ ½, as the t's own for ν ≤ ½, and under the log
+// transform for a base of finite ν). Mean and Var are G's, by quadrature to
+// about 1e-10, also where they barely exist (closed forms for a Gaussian
+// base); a base of ν degrees of
+// freedom leaves G the moments of order below ν/σ² (Mean NaN and Var
+// +Inf where they do not exist).
+// VarCorrected and the calibrated predictive are the calibrated
+// conditional's, the Gaussian N(c, Ṽσ²) in z, c its centre
+// (MultiPrediction.ZMean) and Ṽ the base's corrected variance. Under the
+// log transform ZMean and ZVar are G's in z, and Mean, Var and
+// VarCorrected the log-normal ones of c and ZVarCorrected, ZVar and
+// ZVarCorrected, as Transform says. Alpha, Beta, Nu, Components,
+// VarAleatoric, VarEpistemic, Disagreement, Members, InputZ and Prior
+// describe the base, the target's unconditional predictive, as Prior
+// does an ensemble's.
+//
+// A Prediction is a value of 656 bytes on 64-bit platforms: it holds the
 // MaxMembers components of an ensemble's mixture inline, so that
 // predicting allocates nothing. Where copies matter, index a slice of
 // predictions or pass a pointer. PredictBatch fills a slice the caller
@@ -127,6 +152,10 @@ type Prediction struct {
 	// of the predictive of the modeled target z under a Transform; zero
 	// without one.
 	ZMean, ZVar, ZVarCorrected float64
+	// given is the score map of a conditional marginal
+	// (MultiPrediction.Conditional under the copula), zero for every
+	// other prediction.
+	given scoreMap
 }
 
 // Prior returns the normal-gamma prior behind a GCP prediction. For the
@@ -135,6 +164,9 @@ type Prediction struct {
 // from the members' mean α, β and ν, and is not its predictive. Under a
 // Transform it is the prior of the modeled target z, centred on ZMean.
 func (p Prediction) Prior() NormalGamma {
+	if p.given.on() {
+		return p.base().Prior()
+	}
 	if p.Transform != TransformNone {
 		return p.modeled().Prior()
 	}
@@ -152,6 +184,9 @@ func (p *Prediction) mixture() []Component {
 
 // LogPDF returns the log density of the predictive distribution at y.
 func (p Prediction) LogPDF(y float64) float64 {
+	if p.given.on() {
+		return p.givenLogPDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedLogPDF(y, Prediction.LogPDF)
 	}
@@ -186,6 +221,9 @@ func (p Prediction) LogPDF(y float64) float64 {
 // bounds are its two quantiles. Under a Transform the bounds are those of
 // z mapped back, and the interval is no longer symmetric.
 func (p Prediction) Interval(level float64) (lo, hi float64, err error) {
+	if p.given.on() {
+		return p.givenInterval(level)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedInterval(level, Prediction.Interval)
 	}
@@ -214,6 +252,9 @@ func centralInterval(level, mean float64, q func(float64) (float64, error)) (lo,
 
 // CDF returns the predictive probability P(Y ≤ y).
 func (p Prediction) CDF(y float64) float64 {
+	if p.given.on() {
+		return p.givenCDF(y)
+	}
 	if p.Transform != TransformNone {
 		return p.transformedCDF(y, Prediction.CDF)
 	}
@@ -231,6 +272,9 @@ func (p Prediction) CDF(y float64) float64 {
 func (p Prediction) Quantile(prob float64) (float64, error) {
 	if !(prob > 0 && prob < 1) {
 		return 0, ErrProbability
+	}
+	if p.given.on() {
+		return p.givenQuantile(standardNormalQuantile(prob)), nil
 	}
 	if p.Transform != TransformNone {
 		return p.transformedQuantile(prob, Prediction.Quantile)
@@ -304,3 +348,392 @@ func (p Prediction) transformedInterval(level float64, interval func(Prediction,
 	}
 	return p.Transform.invert(lo), p.Transform.invert(hi), nil
 }
+
+// normalScore returns the normal score u = Φ⁻¹(F(y)) of y under the
+// predictive of p, F the calibrated predictive's CDF
+// (Prediction.CalibratedCDF) if calibrated and Prediction.CDF otherwise.
+//
+// It forms u from the smaller of the two tail probabilities, the lower
+// tail F(y) (u = Φ⁻¹(F)) or the upper tail 1 − F(y) evaluated as such
+// (u = −Φ⁻¹(1 − F)), so that it stays finite and keeps its relative
+// accuracy far into either tail, where F itself rounds to 1: a Student
+// t's tail keeps its relative accuracy down to 1e-300 (studentTCDF), a
+// mixture's tail is the mean of its members' tails, and under a Transform
+// y goes through it as Prediction.CDF's does. Below scoreLogTailMax it
+// takes the tail's logarithm instead (studentTLogTailScore,
+// mixtureLogTailScore), which stays finite where the tail underflows
+// float64 (a t of large dof a few dozen scales out, one of dof ν beyond
+// |t|^ν ≈ 1e308, and even where (y − m)/σ overflows), with the inverse
+// from a log probability (normalLogQuantile): a few ulps of u against
+// mpmath out to u = 3.7e7 (testdata/normalscore_ref.csv). Where the
+// predictive is Gaussian (the calibrated one, a comparator loss's single
+// network, or a t of dof +Inf in the far tails), Φ⁻¹(F(y)) is the
+// standardized residual (y − m)/σ exactly, and that is what it returns.
+// It is ±Inf only for y = ±Inf (and for a mixture of normals whose log
+// tail is below −MaxFloat64, where its log density is −Inf too), −Inf for
+// a y below a transform's domain, and NaN for a NaN y or an invalid
+// prediction.
+func normalScore(p *Prediction, y float64, calibrated bool) float64 {
+	if p.given.on() {
+		if calibrated {
+			q := p.calibratedLaw()
+			return normalScore(&q, y, true)
+		}
+		return p.givenScore(y)
+	}
+	if p.Transform != TransformNone {
+		z, ok := p.Transform.forward(y)
+		if !ok {
+			if math.IsNaN(y) {
+				return y
+			}
+			return math.Inf(-1)
+		}
+		q := p.modeled()
+		return normalScore(&q, z, calibrated)
+	}
+	c := p.mixture()
+	switch {
+	case calibrated:
+		return Component{Mean: p.Mean, Scale: math.Sqrt(p.VarCorrected)}.standardize(y)
+	case c == nil && p.Loss.gaussian():
+		return Component{Mean: p.Mean, Scale: math.Sqrt(p.Var)}.standardize(y)
+	case c != nil:
+		var lo, up float64
+		for _, ci := range c {
+			l, u := studentTTails(ci.standardize(y), ci.DoF)
+			lo, up = lo+l, up+u
+		}
+		lo, up = lo/float64(len(c)), up/float64(len(c))
+		if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
+			return mixtureLogTailScore(c, y, lo <= up)
+		}
+		return scoreOfTails(lo, up)
+	}
+	g := p.Prior()
+	if !g.valid() {
+		return math.NaN()
+	}
+	t, dof := g.standardize(y, g.scale()), 2*p.Alpha
+	lo, up := studentTTails(t, dof)
+	if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
+		return studentTLogTailScore(t, logAbsStandardized(t, y, g.M, g.scale()), dof)
+	}
+	return scoreOfTails(lo, up)
+}
+
+// logAbsStandardized returns ln|t| for t = (y − m)/scale (finite y, m) if
+// t overflowed to ±Inf, from the halved difference, which does not; 0
+// (unused) otherwise.
+func logAbsStandardized(t, y, m, scale float64) float64 {
+	if !math.IsInf(t, 0) {
+		return 0
+	}
+	return math.Log(math.Abs(0.5*y-0.5*m)) + math.Ln2 - math.Log(scale)
+}
+
+// scoreLogTailMax is the tail probability below which normalScore forms
+// the score from the tail's logarithm (normalLogQuantile): above it the
+// tail itself keeps its relative accuracy (studentTCDF's, down to 1e-300)
+// and is what the ordinary range takes; below, it soon underflows float64,
+// and its logarithm stays finite out to y = ±MaxFloat64.
+const scoreLogTailMax = 1e-300
+
+// studentTLogTailScore returns the normal score Φ⁻¹(F(t)) of a finite t
+// under the standard Student t of dof degrees of freedom from the log of
+// its smaller tail (studentTLogUpper; lnAbsT = ln|t| where t overflowed),
+// −Φ⁻¹(P(T > t)) for t > 0: t itself for the normal (dof = +Inf), exactly.
+func studentTLogTailScore(t, lnAbsT, dof float64) float64 {
+	switch {
+	case math.IsInf(dof, 1):
+		return t
+	case t < 0:
+		return normalLogQuantile(studentTLogUpper(-t, lnAbsT, dof))
+	}
+	return -normalLogQuantile(studentTLogUpper(t, lnAbsT, dof))
+}
+
+// mixtureLogTailScore returns the normal score of a finite y under the
+// uniform mixture of the components c from the log of its lower tail (if
+// lower) or its upper tail, ln((1/K)·Σ_k P_k), by a running log-sum-exp
+// of the members' log tails (studentTLogUpper), so that no member's tail
+// underflows.
+func mixtureLogTailScore(c []Component, y float64, lower bool) float64 {
+	m, sum := math.Inf(-1), 0.0 // ln P = m + ln(sum)
+	for _, ci := range c {
+		t := ci.standardize(y)
+		lnAbsT := logAbsStandardized(t, y, ci.Mean, ci.Scale)
+		if lower {
+			t = -t
+		}
+		l := studentTLogUpper(t, lnAbsT, ci.DoF)
+		switch {
+		case math.IsInf(l, -1):
+		case l > m:
+			sum = sum*math.Exp(m-l) + 1
+			m = l
+		default:
+			sum += math.Exp(l - m)
+		}
+	}
+	lp := m + math.Log(sum) - math.Log(float64(len(c)))
+	if lower {
+		return normalLogQuantile(lp)
+	}
+	return -normalLogQuantile(lp)
+}
+
+// studentTTails returns the lower tail P(T ≤ t) and the upper tail
+// P(T > t) of a standard Student t of dof degrees of freedom, each
+// evaluated where it is small as the tail studentTCDF evaluates, and the
+// other as its complement: lower is studentTCDF(t, dof) exactly. NaN for
+// a NaN t or a dof ≤ 0.
+func studentTTails(t, dof float64) (lower, upper float64) {
+	switch {
+	case math.IsNaN(t) || !(dof > 0):
+		return math.NaN(), math.NaN()
+	case t == 0:
+		return 0.5, 0.5
+	case math.IsInf(t, -1):
+		return 0, 1
+	case math.IsInf(t, 1):
+		return 1, 0
+	}
+	var d studentTDist
+	d.set(math.Max(dof, studentTMinDoF))
+	tail, _ := d.probs(math.Abs(t))
+	if t < 0 {
+		return tail, 1 - tail
+	}
+	return 1 - tail, tail
+}
+
+// scoreOfTails returns Φ⁻¹ of the lower tail lo of a distribution whose
+// upper tail is up, from the smaller of the two: Φ⁻¹(lo) or −Φ⁻¹(up),
+// −Inf or +Inf where that is 0.
+func scoreOfTails(lo, up float64) float64 {
+	switch {
+	case math.IsNaN(lo) || math.IsNaN(up):
+		return math.NaN()
+	case lo <= up && lo == 0:
+		return math.Inf(-1)
+	case lo <= up:
+		return standardNormalQuantile(lo)
+	case up == 0:
+		return math.Inf(1)
+	}
+	return -standardNormalQuantile(up)
+}
+
+// A conditional marginal (docs/multivariate.md, Sec. 12): under the
+// Gaussian copula, given the normal scores of other targets, a target's
+// score u = Φ⁻¹(F(y)) is Gaussian N(μ, σ²), σ ≤ 1, so that its law is
+//
+//	G(y) = Φ((u(y) − μ)/σ),  ln g(y) = ln f(y) − ln σ − ½(u′² − u²),  u′ = (u − μ)/σ,
+//
+// F, f the unconditional marginal (the base). A Prediction holds G in
+// its scoreMap: the map (μ, σ) on the base's score, the base's own
+// location and variances (what G's fields overwrite) and the calibrated
+// conditional's centre. Its methods answer for G from the base's score,
+// which stays finite and accurate far into either tail (normalScore), so
+// that G does too however far out μ lies.
+
+// scoreMap is what a Prediction holds of a conditional marginal; its zero
+// value (sigma 0) is none, every prediction that Predict makes.
+type scoreMap struct {
+	// mu and sigma map the base's score u to G's, (u − mu)/sigma.
+	mu, sigma float64
+	// centre is the calibrated conditional's location in z (the target
+	// as its model models it): its calibrated predictive is
+	// N(centre, ZVarCorrected) under a transform, N(centre, VarCorrected)
+	// otherwise.
+	centre float64
+	// mean, vr and vc are the base's Mean, Var and VarCorrected in z
+	// (its ZMean, ZVar and ZVarCorrected under a transform), which G's
+	// fields overwrite.
+	mean, vr, vc float64
+}
+
+// on reports whether the prediction is a conditional marginal.
+func (s *scoreMap) on() bool { return s.sigma != 0 }
+
+// base returns the unconditional marginal of the conditional marginal p
+// in z: its law, with no transform and no map.
+func (p *Prediction) base() Prediction {
+	q := *p
+	q.Mean, q.Var, q.VarCorrected = p.given.mean, p.given.vr, p.given.vc
+	q.Transform, q.ZMean, q.ZVar, q.ZVarCorrected = TransformNone, 0, 0, 0
+	q.given = scoreMap{}
+	return q
+}
+
+// calibratedLaw returns the calibrated predictive of the conditional
+// marginal p as a Prediction of no map whose calibrated methods answer for
+// it: the Gaussian N(centre, ZVarCorrected) in z (VarCorrected without a
+// transform), mapped back through the transform.
+func (p *Prediction) calibratedLaw() Prediction {
+	q := *p
+	q.given = scoreMap{}
+	if q.Transform != TransformNone {
+		q.ZMean = p.given.centre
+	} else {
+		q.Mean = p.given.centre
+	}
+	return q
+}
+
+// givenAt returns y as the base models it, z = g(y), and the base, or
+// false for a y outside the transform's domain or NaN, where the score
+// and the log density are outside(y).
+func (p *Prediction) givenAt(y float64) (z float64, b Prediction, ok bool) {
+	if z, ok = p.Transform.forward(y); ok {
+		b = p.base()
+	}
+	return z, b, ok
+}
+
+// outside returns the normal score and log density of a y outside a
+// transform's domain: −Inf, or NaN for a NaN y.
+func outside(y float64) float64 {
+	if math.IsNaN(y) {
+		return y
+	}
+	return math.Inf(-1)
+}
+
+// givenScore returns G's normal score (u(y) − μ)/σ at y, u the base's.
+func (p *Prediction) givenScore(y float64) float64 {
+	z, b, ok := p.givenAt(y)
+	if !ok {
+		return outside(y)
+	}
+	return (normalScore(&b, z, false) - p.given.mu) / p.given.sigma
+}
+
+// givenLogPDF is LogPDF of a conditional marginal: ln f(z) − ln σ −
+// ½(u′ − u)(u′ + u) + ln g′(y), f the base's density in z.
+func (p *Prediction) givenLogPDF(y float64) float64 {
+	z, b, ok := p.givenAt(y)
+	if !ok {
+		return outside(y)
+	}
+	lnf := b.LogPDF(z)
+	u := normalScore(&b, z, false)
+	if math.IsInf(lnf, -1) || math.IsInf(u, 0) {
+		return math.Inf(-1)
+	}
+	v := (u - p.given.mu) / p.given.sigma
+	return lnf - math.Log(p.given.sigma) - 0.5*(v-u)*(v+u) + p.Transform.logJacobian(z)
+}
+
+// givenCDF is CDF of a conditional marginal, Φ of its score.
+func (p *Prediction) givenCDF(y float64) float64 {
+	return 0.5 * math.Erfc(-p.givenScore(y)/math.Sqrt2)
+}
+
+// givenQuantile is the quantile of a conditional marginal at the score v
+// of its own (the probability Φ(v)): the y whose base score is μ + σ·v,
+// solved on the base's score (scoreRoot), so that it is exact where Φ(v)
+// or Φ(μ + σ·v) rounds to 0 or 1.
+func (p *Prediction) givenQuantile(v float64) float64 {
+	b := p.base()
+	return p.Transform.invert(scoreRoot(&b, p.given.mu+p.given.sigma*v))
+}
+
+// givenInterval is Interval of a conditional marginal: its quantiles at
+// the scores ∓Φ⁻¹((1 − level)/2), each formed from the lower tail, so
+// that neither rounds.
+func (p *Prediction) givenInterval(level float64) (lo, hi float64, err error) {
+	if !(level > 0 && level < 1) {
+		return 0, 0, ErrLevel
+	}
+	v := standardNormalQuantile((1 - level) / 2)
+	return p.givenQuantile(v), p.givenQuantile(-v), nil
+}
+
+// scoreRoot returns the z with normalScore(b, z, false) = w, b a
+// prediction of no transform and no map: m + s·w exactly for a Gaussian
+// b; otherwise by Newton's method on the score, whose derivative
+// du/dz = f(z)/φ(u) is formed in logarithms, safeguarded by a bracket
+// that bisection in float64 order (bisectFloat) narrows where a step
+// leaves it or does not halve it, so that it converges over any range of
+// magnitudes (a t's tail at a score of 40 lies beyond 10¹⁰⁰ scales for a
+// few degrees of freedom). It starts at b's quantile at Φ(w), clamped to
+// the float64s inside (0, 1), and widens the bracket from there in steps
+// that grow fourfold. It returns ±MaxFloat64 where w lies beyond the
+// score of the largest float64.
+func scoreRoot(b *Prediction, w float64) float64 {
+	if b.mixture() == nil && b.Loss.gaussian() {
+		return b.Mean + math.Sqrt(b.Var)*w
+	}
+	score := func(z float64) float64 { return normalScore(b, z, false) }
+	slope := func(z, u float64) float64 { // du/dz = f(z)/φ(u)
+		return math.Exp(b.LogPDF(z) + 0.5*u*u + 0.5*math.Log(2*math.Pi))
+	}
+	prob := min(max(0.5*math.Erfc(-w/math.Sqrt2), math.SmallestNonzeroFloat64), math.Nextafter(1, 0))
+	z, _ := b.Quantile(prob)
+	if !finite(z) {
+		z = b.Mean
+	}
+	u := score(z)
+	if u == w {
+		return z
+	}
+	// The bracket lo < root ≤ hi, widened from z.
+	step := math.Sqrt(b.VarCorrected)
+	if d := slope(z, u); d > 0 && finite(d) {
+		step = min(step, 2*math.Abs(w-u)/d) // a Newton step from a good start
+	}
+	step = max(step, 0x1p-52*math.Abs(z)) // at least an ulp or two of z
+	lo, hi := z, z
+	for dir := math.Copysign(1, w-u); ; step *= 4 {
+		next := z + dir*step
+		if math.IsInf(next, 0) {
+			next = math.Copysign(math.MaxFloat64, dir)
+		}
+		un := score(next)
+		if dir > 0 {
+			lo, hi = z, next
+		} else {
+			lo, hi = next, z
+		}
+		if (un-w)*dir >= 0 || math.IsNaN(un) {
+			break
+		}
+		if math.Abs(next) == math.MaxFloat64 {
+			return next
+		}
+		z, u = next, un
+	}
+	// Safeguarded Newton from the bracket's end last evaluated.
+	dxOld, dx, tiny := math.Inf(1), math.Inf(1), 0x1p-52*math.Sqrt(b.VarCorrected)
+	for range scoreRootSteps {
+		d := slope(z, u)
+		next := z - (u-w)/d
+		if !(next > lo && next < hi) || !(math.Abs(next-z) < 0.5*math.Abs(dxOld)) {
+			next = bisectFloat(lo, hi)
+			if next == lo || next == hi {
+				break
+			}
+		}
+		dxOld, dx = dx, next-z
+		z, u = next, score(next)
+		switch {
+		case u < w:
+			lo = z
+		case u > w:
+			hi = z
+		default:
+			return z
+		}
+		if math.Abs(dx) <= 0x1p-52*(math.Abs(z)+tiny) || math.IsNaN(u) {
+			break
+		}
+	}
+	return z
+}
+
+// scoreRootSteps bounds scoreRoot's steps: bisection in float64 order
+// halves the float64s in the bracket, 2⁶⁴ at most, so that 64 of them
+// close any bracket, and Newton's steps converge quadratically in between.
+const scoreRootSteps = 200

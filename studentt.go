@@ -583,8 +583,7 @@ func (d *studentTDist) tailDensity(b studentTBeta) (tail, f float64) {
 // 1e-16 absolute near 0).
 func (d *studentTDist) logTail(s float64) float64 {
 	if d.normal {
-		x := s / math.Sqrt2
-		return math.Log(0.5*erfcx(x)) - x*x
+		return normalLogUpperTail(s)
 	}
 	b := d.betaArgs(s)
 	a := d.a
