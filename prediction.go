@@ -311,10 +311,7 @@ func (p Prediction) modeled() Prediction {
 func (p Prediction) transformedLogPDF(y float64, logPDF func(Prediction, float64) float64) float64 {
 	z, ok := p.Transform.forward(y)
 	if !ok {
-		if math.IsNaN(y) {
-			return y
-		}
-		return math.Inf(-1)
+		return outside(y)
 	}
 	return logPDF(p.modeled(), z) + p.Transform.logJacobian(z)
 }
@@ -384,10 +381,7 @@ func normalScore(p *Prediction, y float64, calibrated bool) float64 {
 	if p.Transform != TransformNone {
 		z, ok := p.Transform.forward(y)
 		if !ok {
-			if math.IsNaN(y) {
-				return y
-			}
-			return math.Inf(-1)
+			return outside(y)
 		}
 		q := p.modeled()
 		return normalScore(&q, z, calibrated)
@@ -593,7 +587,8 @@ func (p *Prediction) givenAt(y float64) (z float64, b Prediction, ok bool) {
 }
 
 // outside returns the normal score and log density of a y outside a
-// transform's domain: −Inf, or NaN for a NaN y.
+// transform's domain, of a transformed prediction or a conditional
+// marginal: −Inf, or NaN for a NaN y.
 func outside(y float64) float64 {
 	if math.IsNaN(y) {
 		return y
