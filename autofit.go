@@ -359,6 +359,16 @@ type LawChoice struct {
 	Failed string
 }
 
+// jointMeanTolerance is how much larger than its one-target model's a
+// target's cross-fitted RMSE under the joint network may be for the
+// joint network to be kept: 5%, what issue 34 allows a joint model's
+// means to lose against one model per target. The copula's means are the
+// one-target models' own, so the copula never loses them; the joint
+// network, whose shared trunk and heads trade one target's mean against
+// the joint density, may (on oes97, up to 10% on the test rows of a
+// split where its joint NLL was lower).
+const jointMeanTolerance = 1.05
+
 // String says which law was kept and why, in a sentence.
 func (c LawChoice) String() string {
 	switch {

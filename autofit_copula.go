@@ -232,16 +232,6 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 	return c
 }
 
-// jointMeanTolerance is how much larger than its one-target model's a
-// target's cross-fitted RMSE under the joint network may be for the
-// joint network to be kept: 5%, what issue 34 allows a joint model's
-// means to lose against one model per target. The copula's means are the
-// one-target models' own, so the copula never loses them; the joint
-// network, whose shared trunk and heads trade one target's mean against
-// the joint density, may (on oes97, up to 10% on the test rows of a
-// split where its joint NLL was lower).
-const jointMeanTolerance = 1.05
-
 // keepsJoint reports whether the joint network is kept over the copula
 // fitted beside it: where its cross-fitted joint NLL is not above the
 // copula's and no target's RMSE under it exceeds the copula's by more
