@@ -21,7 +21,9 @@ import (
 // the ensemble's mixture, calibrated as its model is) gives R and its
 // shrinkage (fitCopula), and the copula's joint NLL, the sum of the
 // marginals' NLLs less the nested-cross-validated gain G, is set against
-// the joint network's on the same rows: the lower is kept. The copula's
+// the joint network's on the same rows: the lower is kept, but the joint
+// network only where its means lose no target more than 5% of the RMSE
+// of the one-target models' (keepsJoint). The copula's
 // calibrated region is fitted to the rows' distances under the
 // calibrated marginals' scores (copulaRegionDistance2) as the joint t's
 // is to its Mahalanobis distances (calibrateRegion), and the same
@@ -115,6 +117,9 @@ func autoFitLaws[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y 
 	c := fitCopulaLaw(fits, d, len(y)/d, joint)
 	law := LawChoice{Law: LawCopula, Compared: joint && c.rows > 0, CVRows: c.rows, Shrinkage: c.fit.lambda, Gain: c.fit.gain}
 	law.CVNLL[LawJoint], law.CVNLL[LawCopula] = c.jointNLL, c.nll
+	if law.Compared {
+		law.CVRMSE = c.rmse
+	}
 	if failed != nil {
 		law.Failed = failed.Error()
 	}
@@ -130,7 +135,7 @@ func autoFitLaws[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y 
 	switch {
 	case joint && c.rows == 0:
 		return keepJoint("no row was calibrated by every recipe")
-	case law.Compared && !(c.nll < c.jointNLL):
+	case law.Compared && c.keepsJoint():
 		return keepJoint("")
 	}
 	margins := make([]*Model[T], d)
@@ -155,8 +160,11 @@ type copulaFitted struct {
 	// the figures below are of.
 	rows int
 	// nll is the copula's mean joint NLL over them in original units, and
-	// jointNLL the joint network's (NaN where it was not fitted).
+	// jointNLL the joint network's (NaN where it was not fitted); rmse
+	// holds each target's RMSE over them in original units, indexed by
+	// law (nil for the joint network where it was not fitted).
 	nll, jointNLL float64
+	rmse          [2][]float64
 	// scale and nu are the calibrated region's, fitted to the rows'
 	// distances (copulaRegionDistance2), the conformal calibration those
 	// distances, and cover95 the share inside the calibrated 95% region
@@ -183,6 +191,7 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 	u, marg := make([]float64, k*d), make([]Prediction, k*d)
 	z, q := make([]float64, k*d), make([]float64, k)
 	var margNLL float64
+	c.rmse[LawCopula] = make([]float64, d)
 	for j, f := range fits[1:] {
 		at := rowPositions(f.cal.rows)
 		for i, r := range rows {
@@ -190,6 +199,7 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 			marg[i*d+j], z[i*d+j] = f.cal.preds[p], float64(f.cal.z[p])
 			u[i*d+j] = normalScore(&marg[i*d+j], z[i*d+j], false)
 			margNLL += f.cal.nlls[p]
+			c.rmse[LawCopula][j] += f.cal.sqErrs[0][p]
 		}
 	}
 	c.fit = fitCopula(u, k, d)
@@ -206,11 +216,37 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 	if joint {
 		at := rowPositions(fits[0].cal.rows)
 		c.jointNLL = 0
+		c.rmse[LawJoint] = make([]float64, d)
 		for _, r := range rows {
 			c.jointNLL += fits[0].cal.nlls[at[r]] / float64(k)
+			for j := range d {
+				c.rmse[LawJoint][j] += fits[0].cal.sqErrs[j][at[r]]
+			}
+		}
+	}
+	for _, rmse := range c.rmse {
+		for j, sum := range rmse {
+			rmse[j] = math.Sqrt(sum / float64(k))
 		}
 	}
 	return c
+}
+
+// keepsJoint reports whether the joint network is kept over the copula
+// fitted beside it: where its cross-fitted joint NLL is not above the
+// copula's and no target's RMSE under it exceeds the copula's by more
+// than jointMeanTolerance (a NaN RMSE, or a copula's of 0 against one
+// above it, counts as exceeding).
+func (c copulaFitted) keepsJoint() bool {
+	if c.nll < c.jointNLL {
+		return false
+	}
+	for j, e := range c.rmse[LawJoint] {
+		if !(e <= jointMeanTolerance*c.rmse[LawCopula][j]) {
+			return false
+		}
+	}
+	return true
 }
 
 // commonRows returns the rows of a that b holds too, in a's order.

@@ -97,7 +97,7 @@ func TestTrainSeveralTargetsChoosesTheLaw(t *testing.T) {
 	if err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}
-	law := regexp.MustCompile(`\njoint law: the (joint|copula) law: cross-fitted joint NLL [0-9.e+-]+ under the joint network, [0-9.e+-]+ under the Gaussian copula of the one-target models \(on 150 rows; λ [0-9.e+-]+, the copula's gain [0-9.e+-]+ nats a row\), the lower kept\n`).FindStringSubmatch(stderr)
+	law := regexp.MustCompile(`\njoint law: the (joint|copula) law: cross-fitted joint NLL [0-9.e+-]+ under the joint network, [0-9.e+-]+ under the Gaussian copula of the one-target models \(on 150 rows; λ [0-9.e+-]+, the copula's gain [0-9.e+-]+ nats a row; the joint network's RMSE at most [0-9.e+-]+× the one-target models'\), (the lower kept|the copula kept: the joint network's means of target [0-9]+ are [0-9.e+-]+× the one-target model's RMSE, above 1.05×)\n`).FindStringSubmatch(stderr)
 	if law == nil {
 		t.Fatalf("summary does not say the law:\n%s", stderr)
 	}
