@@ -277,7 +277,9 @@ func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float6
 		mean, variance = b.Mean+s*mu, s*s*sigma*sigma
 		return mean, variance, finite(mean) && finite(variance)
 	}
-	c := scoreRoot(b, mu)
+	var score baseScore
+	score.set(b)
+	c := scoreRoot(b, &score, mu)
 	if !(math.Abs(c) < math.MaxFloat64) {
 		return 0, 0, false
 	}
@@ -296,7 +298,7 @@ func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float6
 	var s [2][2]float64
 	for i, dir := range [2]float64{1, -1} {
 		f := func(t, jac float64) [2]float64 {
-			x := dir * (normalScore(b, c+dir*t, false) - mu) / sigma
+			x := dir * (score.at(b, c+dir*t) - mu) / sigma
 			tail := 0.5 * math.Erfc(x/math.Sqrt2)
 			var h [2]float64
 			switch {
@@ -342,6 +344,8 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 	b := p.base()
 	mu, sigma := p.given.mu, p.given.sigma
 	dof, scale, locs, k := baseTails(&b)
+	var score baseScore
+	score.set(&b)
 	logged := p.Transform != TransformNone
 	order := dof / (sigma * sigma)
 	if math.IsInf(y, 0) || !(order > 0.5) || logged && !math.IsInf(dof, 1) {
@@ -352,18 +356,18 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 		if y > 0 {
 			z0 = logFull(y)
 		} else {
-			z0 = scoreRoot(&b, mu-40*sigma)
+			z0 = scoreRoot(&b, &score, mu-40*sigma)
 			extra = -y + math.Exp(z0)
 		}
 	}
-	c, w := scoreRoot(&b, mu), sigma*scale
+	c, w := scoreRoot(&b, &score, mu), sigma*scale
 	rate := 2*order - 1
 	var bp [MaxMembers + 2*crpsMesh + 1]float64
 	sum := extra
 	for _, dir := range [2]float64{1, -1} {
 		f := func(t, jac float64) [2]float64 {
 			z := z0 + dir*t
-			x := dir * (normalScore(&b, z, false) - mu) / sigma
+			x := dir * (score.at(&b, z) - mu) / sigma
 			tail := 0.5 * math.Erfc(x/math.Sqrt2)
 			g := tail * tail
 			if logged {
