@@ -26,8 +26,9 @@ import (
 // of the one-target models' (keepsJoint). The copula's
 // calibrated region is fitted to the rows' distances under the
 // calibrated marginals' scores (copulaRegionDistance2) as the joint t's
-// is to its Mahalanobis distances (calibrateRegion), and the same
-// distances are its conformal calibration.
+// is to its Mahalanobis distances (calibrateRegion), of the targets
+// dequantized where they lie on a lattice, and the distances of the
+// targets as observed are its conformal calibration.
 
 // lawFit is what one recipe of autoFitLaws returned.
 type lawFit[T Float] struct {
@@ -189,14 +190,14 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 	k := len(rows)
 	c := copulaFitted{rows: k, jointNLL: math.NaN(), scale: 1, nu: math.Inf(1)}
 	u, marg := make([]float64, k*d), make([]Prediction, k*d)
-	z, q := make([]float64, k*d), make([]float64, k)
+	z, dq, q, fit := make([]float64, k*d), make([]float64, k*d), make([]float64, k), make([]float64, k)
 	var margNLL float64
 	c.rmse[LawCopula] = make([]float64, d)
 	for j, f := range fits[1:] {
 		at := rowPositions(f.cal.rows)
 		for i, r := range rows {
 			p := at[r]
-			marg[i*d+j], z[i*d+j] = f.cal.preds[p], float64(f.cal.z[p])
+			marg[i*d+j], z[i*d+j], dq[i*d+j] = f.cal.preds[p], float64(f.cal.z[p]), float64(f.cal.dq[p])
 			u[i*d+j] = normalScore(&marg[i*d+j], z[i*d+j], false)
 			margNLL += f.cal.nlls[p]
 			c.rmse[LawCopula][j] += f.cal.sqErrs[0][p]
@@ -208,11 +209,17 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 		return c
 	}
 	c.nll = (margNLL - c.fit.gain*float64(k)) / float64(k)
+	// The region is fitted to the distances of the dequantized targets,
+	// the variable the marginals learned and were calibrated to
+	// (calibrateScores), as the joint network's is (finishMulti); the
+	// conformal distances and the coverage judged take the targets as
+	// observed. Where no target is on a lattice the two are the same.
 	for i := range rows {
 		q[i] = copulaRegionDistance2(marg[i*d:(i+1)*d], c.fit.chol, z[i*d:(i+1)*d])
+		fit[i] = copulaRegionDistance2(marg[i*d:(i+1)*d], c.fit.chol, dq[i*d:(i+1)*d])
 	}
-	c.scale, c.nu = calibrateRegion(q, d, n)
-	c.conformal, c.cover95 = jointConformalScores(q), cvCoverage95(q, q, d, n)
+	c.scale, c.nu = calibrateRegion(fit, d, n)
+	c.conformal, c.cover95 = jointConformalScores(q), cvCoverage95(fit, q, d, n)
 	if joint {
 		at := rowPositions(fits[0].cal.rows)
 		c.jointNLL = 0

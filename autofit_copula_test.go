@@ -260,6 +260,7 @@ func TestFitCopulaLawScoresEachTargetsRMSE(t *testing.T) {
 			c.preds = append(c.preds, Prediction{Loss: LossGCP, Alpha: 3, Beta: 3, Nu: 1, Members: 1})
 			c.z = append(c.z, r.NormFloat64())
 		}
+		c.dq = c.z
 	}
 	got := fitCopulaLaw(fits, d, 10, true)
 	if got.rows != 8 {
@@ -310,5 +311,55 @@ func TestKeepsJointOnlyWhereItsMeansHold(t *testing.T) {
 	law := LawChoice{Law: LawCopula, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: [2][]float64{{1, 1.2, 1.1}, {1, 1, 1}}}
 	if s := law.String(); !strings.Contains(s, "the copula kept: the joint network's means of target 1 are 1.2× the one-target model's RMSE, above 1.05×") {
 		t.Errorf("%q does not say that target 1's means decided", s)
+	}
+}
+
+// TestCopulaRegionFitsTheDequantizedTargets: the copula's calibrated
+// region is fitted to the distances of the targets dequantized as the
+// marginals were calibrated (calibrationRows.dq), as the joint network's
+// is, while its conformal distances and the coverage judged take the
+// targets as observed; with a target on a lattice of spacing 1, the
+// region fitted to the observed points differs.
+func TestCopulaRegionFitsTheDequantizedTargets(t *testing.T) {
+	const d, n = 2, 200
+	r := rand.New(rand.NewPCG(8, 1))
+	fits := make([]lawFit[float64], 1+d)
+	for j := 1; j <= d; j++ {
+		c := &fits[j].cal
+		c.sqErrs = [][]float64{make([]float64, n)}
+		for i := range n {
+			c.rows = append(c.rows, int32(i))
+			c.nlls = append(c.nlls, 1)
+			c.preds = append(c.preds, Prediction{Loss: LossGCP, Alpha: 3, Beta: 3, Nu: 1, Members: 1, Var: 1.5, VarCorrected: 1.5})
+			y := r.NormFloat64()
+			if j == 1 { // on a lattice, dequantized by U(−½, ½)
+				y = math.Round(y)
+				c.dq = append(c.dq, y+r.Float64()-0.5)
+			}
+			c.z = append(c.z, y)
+		}
+		if j == 2 {
+			c.dq = c.z
+		}
+	}
+	got := fitCopulaLaw(fits, d, n, false)
+	var observed, dequantized []float64
+	for i := range n {
+		marg := []Prediction{fits[1].cal.preds[i], fits[2].cal.preds[i]}
+		observed = append(observed, copulaRegionDistance2(marg, got.fit.chol, []float64{fits[1].cal.z[i], fits[2].cal.z[i]}))
+		dequantized = append(dequantized, copulaRegionDistance2(marg, got.fit.chol, []float64{fits[1].cal.dq[i], fits[2].cal.dq[i]}))
+	}
+	scale, nu := calibrateRegion(dequantized, d, n)
+	if got.scale != scale || got.nu != nu {
+		t.Errorf("region scale %v, ν %v; want %v, %v, fitted to the dequantized targets", got.scale, got.nu, scale, nu)
+	}
+	if s, _ := calibrateRegion(observed, d, n); s == scale {
+		t.Fatalf("the observed points give the same scale %v: the test cannot tell them apart", s)
+	}
+	if want := jointConformalScores(observed); !slices.Equal(got.conformal.q, want.q) {
+		t.Error("the conformal distances are not the observed targets'")
+	}
+	if want := cvCoverage95(dequantized, observed, d, n); got.cover95 != want {
+		t.Errorf("coverage %v, want %v: the dequantized fit judged at the observed points", got.cover95, want)
 	}
 }
