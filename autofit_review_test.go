@@ -38,3 +38,13 @@ func TestKeepsJointWhereTheCopulaIsNaN(t *testing.T) {
 		t.Error("the copula of NaN joint NLL and a NaN RMSE kept over a finite joint network")
 	}
 }
+
+// TestLawChoiceStringRatioAboveTolerance: a ratio of 1.052 keeps the
+// copula (above 1.05), but String's %.3g prints it as 1.05, so the line
+// reads "are 1.05× …, above 1.05×".
+func TestLawChoiceStringRatioAboveTolerance(t *testing.T) {
+	law := LawChoice{Law: LawCopula, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: [2][]float64{{1.052}, {1}}}
+	if s := law.String(); strings.Contains(s, "are 1.05× the one-target model's RMSE, above 1.05×") {
+		t.Errorf("%q: the ratio that kept the copula prints as the tolerance", s)
+	}
+}
