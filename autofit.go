@@ -380,19 +380,24 @@ func (c LawChoice) String() string {
 	why := "the lower kept"
 	worst, at := c.worstRMSERatio()
 	if c.Law == LawCopula && c.CVNLL[LawJoint] <= c.CVNLL[LawCopula] {
-		why = fmt.Sprintf("the copula kept: the joint network's means of target %d are %.3g× the one-target model's RMSE, above %.3g×", at, worst, jointMeanTolerance)
+		why = fmt.Sprintf("the copula kept: the joint network's means of target %d are %.4g× the one-target model's RMSE, above %.3g×", at, worst, jointMeanTolerance)
 	}
-	return fmt.Sprintf("the %s law: cross-fitted joint NLL %.4g under the joint network, %.4g under the Gaussian copula of the one-target models (on %d rows; λ %.3g, the copula's gain %.4g nats a row; the joint network's RMSE at most %.3g× the one-target models'), %s",
+	return fmt.Sprintf("the %s law: cross-fitted joint NLL %.4g under the joint network, %.4g under the Gaussian copula of the one-target models (on %d rows; λ %.3g, the copula's gain %.4g nats a row; the joint network's RMSE at most %.4g× the one-target models'), %s",
 		c.Law, c.CVNLL[LawJoint], c.CVNLL[LawCopula], c.CVRows, c.Shrinkage, c.Gain, worst, why)
 }
 
 // worstRMSERatio returns the largest ratio over the targets of the joint
 // network's CVRMSE to the copula's, and its target (NaN and −1 where
-// none was scored; a NaN ratio is the largest).
+// none was scored; a NaN ratio is the largest, and equal RMSEs, 0 or
+// +Inf under both laws too, are a ratio of 1).
 func (c LawChoice) worstRMSERatio() (float64, int) {
 	worst, at := math.NaN(), -1
 	for j, e := range c.CVRMSE[LawJoint] {
-		if r := e / c.CVRMSE[LawCopula][j]; at < 0 || !math.IsNaN(worst) && !(r <= worst) {
+		r := e / c.CVRMSE[LawCopula][j]
+		if e == c.CVRMSE[LawCopula][j] { // 0/0 and Inf/Inf too: the same means
+			r = 1
+		}
+		if at < 0 || !math.IsNaN(worst) && !(r <= worst) {
 			worst, at = r, j
 		}
 	}

@@ -127,7 +127,7 @@ func autoFitLaws[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y 
 	keepJoint := func(why string) (*Model[T], AutoResult, error) {
 		law.Law = LawJoint
 		if why != "" {
-			law.Compared, law.Failed = false, why
+			law.Compared, law.Failed, law.CVRMSE = false, why, [2][]float64{}
 		}
 		res := fits[0].res
 		res.Law = law
@@ -242,14 +242,15 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 // keepsJoint reports whether the joint network is kept over the copula
 // fitted beside it: where its cross-fitted joint NLL is not above the
 // copula's and no target's RMSE under it exceeds the copula's by more
-// than jointMeanTolerance (a NaN RMSE, or a copula's of 0 against one
-// above it, counts as exceeding).
+// than jointMeanTolerance (a NaN RMSE of the joint network's, or a
+// copula's of 0 against one above it, counts as exceeding; a NaN one of
+// the copula's does not, as a NaN copula NLL keeps the joint network).
 func (c copulaFitted) keepsJoint() bool {
 	if c.nll < c.jointNLL {
 		return false
 	}
 	for j, e := range c.rmse[LawJoint] {
-		if !(e <= jointMeanTolerance*c.rmse[LawCopula][j]) {
+		if cop := c.rmse[LawCopula][j]; !(e <= jointMeanTolerance*cop) && !math.IsNaN(cop) {
 			return false
 		}
 	}

@@ -22,8 +22,8 @@ var errGiven = errors.New("-given")
 type givenTargets struct {
 	n     network
 	flag  string                // -given as written
-	idx   []int                 // the given targets' indices, in the flag's order
-	names []string              // their names, in the flag's order
+	idx   []int                 // the given targets' indices, in the model's order
+	names []string              // their names, in the model's order
 	rest  []string              // the names of the other targets, in the model's order
 	cols  []int                 // the given targets' columns in the data; nil before the first chunk
 	vals  []float64             // a row's values of the given targets
@@ -54,6 +54,13 @@ func parseGiven(m model, flag string) (*givenTargets, error) {
 	}
 	if len(g.idx) == len(targets) {
 		return nil, fmt.Errorf("%w %s: names every target of the model (%s); leave at least one to predict", errGiven, shorten(flag), strings.Join(targets, ", "))
+	}
+	// In the model's order, whatever the flag's: Conditional's arithmetic
+	// follows the order of the given targets, down to an ensemble's last
+	// bits.
+	slices.Sort(g.idx)
+	for a, j := range g.idx {
+		g.names[a] = targets[j]
 	}
 	for j, name := range targets {
 		if !slices.Contains(g.idx, j) {
