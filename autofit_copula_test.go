@@ -363,3 +363,44 @@ func TestCopulaRegionFitsTheDequantizedTargets(t *testing.T) {
 		t.Errorf("coverage %v, want %v: the dequantized fit judged at the observed points", got.cover95, want)
 	}
 }
+
+// TestLawChoiceStringNamesTheTargetThatDecided: where a target's RMSE is
+// 0 under both laws (its means exact on every row), keepsJoint lets it
+// pass (0 ≤ 1.05·0) and another target's 1.2× keeps the copula; String
+// names that target and its 1.2×, not the 0/0 = NaN ratio, and a kept
+// joint network's worst ratio does not read NaN.
+func TestLawChoiceStringNamesTheTargetThatDecided(t *testing.T) {
+	rmse := [2][]float64{{0, 1.2}, {0, 1}}
+	if (copulaFitted{nll: 1, jointNLL: 0.9, rmse: rmse}).keepsJoint() {
+		t.Fatal("the joint network kept with target 1's RMSE 1.2× the copula's")
+	}
+	law := LawChoice{Law: LawCopula, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: rmse}
+	if s := law.String(); !strings.Contains(s, "target 1 are 1.2×") {
+		t.Errorf("%q: want target 1's 1.2× named, the ratio that kept the copula", s)
+	}
+	joint := LawChoice{Law: LawJoint, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: [2][]float64{{0, 1.01}, {0, 1}}}
+	if worst, at := joint.worstRMSERatio(); math.IsNaN(worst) || at != 1 {
+		t.Errorf("%q: worst ratio %v at target %d, want 1.01 at target 1", joint.String(), worst, at)
+	}
+}
+
+// TestKeepsJointWhereTheCopulaIsNaN: the joint network is kept unless the
+// copula's joint NLL is lower, so a copula of NaN scores never replaces
+// it: a NaN RMSE of the copula's does not count against the joint
+// network.
+func TestKeepsJointWhereTheCopulaIsNaN(t *testing.T) {
+	f := copulaFitted{nll: math.NaN(), jointNLL: 1, rmse: [2][]float64{{1, 1}, {math.NaN(), 1}}}
+	if !f.keepsJoint() {
+		t.Error("the copula of NaN joint NLL and a NaN RMSE kept over a finite joint network")
+	}
+}
+
+// TestLawChoiceStringRatioAboveTolerance: a ratio of 1.052 keeps the
+// copula (above 1.05), and String prints it with the digits that tell it
+// from the tolerance.
+func TestLawChoiceStringRatioAboveTolerance(t *testing.T) {
+	law := LawChoice{Law: LawCopula, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: [2][]float64{{1.052}, {1}}}
+	if s := law.String(); strings.Contains(s, "are 1.05× the one-target model's RMSE, above 1.05×") {
+		t.Errorf("%q: the ratio that kept the copula prints as the tolerance", s)
+	}
+}
