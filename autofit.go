@@ -2,6 +2,7 @@ package gcp
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -330,12 +331,17 @@ type LawChoice struct {
 	// Compared reports that both laws were fitted and scored on the same
 	// CVRows rows that calibrate them, cross-fitted (or the calibration
 	// half of a large hold-out), and Law kept as the one of the lower
-	// joint NLL there; CVNLL holds each law's, in original units, indexed
-	// by law: the joint network's (its AutoResult.CVNLL), and the
-	// copula's, its marginals' NLLs (each one-target AutoResult.CVNLL's
-	// rows) less Gain.
+	// joint NLL there, except that the joint network is kept only where
+	// no target's RMSE there is more than 5% above the copula's, whose
+	// means are the one-target models' own. CVNLL holds each law's joint
+	// NLL, in original units, indexed by law: the joint network's (its
+	// AutoResult.CVNLL), and the copula's, its marginals' NLLs (each
+	// one-target AutoResult.CVNLL's rows) less Gain. CVRMSE holds each
+	// law's RMSE of every target there, in original units, indexed by
+	// law and then target; nil where the laws were not compared.
 	Compared bool
 	CVNLL    [2]float64
+	CVRMSE   [2][]float64
 	CVRows   int
 	// Shrinkage is the copula's λ, R = (1−λ)·C + λ·I with C the
 	// correlation of the rows' normal scores, chosen by five-fold
@@ -353,6 +359,16 @@ type LawChoice struct {
 	Failed string
 }
 
+// jointMeanTolerance is how much larger than its one-target model's a
+// target's cross-fitted RMSE under the joint network may be for the
+// joint network to be kept: 5%, what issue 34 allows a joint model's
+// means to lose against one model per target. The copula's means are the
+// one-target models' own, so the copula never loses them; the joint
+// network, whose shared trunk and heads trade one target's mean against
+// the joint density, may (on oes97, up to 10% on the test rows of a
+// split where its joint NLL was lower).
+const jointMeanTolerance = 1.05
+
 // String says which law was kept and why, in a sentence.
 func (c LawChoice) String() string {
 	switch {
@@ -361,8 +377,31 @@ func (c LawChoice) String() string {
 	case !c.Compared:
 		return fmt.Sprintf("the %s law, fixed", c.Law)
 	}
-	return fmt.Sprintf("the %s law: cross-fitted joint NLL %.4g under the joint network, %.4g under the Gaussian copula of the one-target models (on %d rows; λ %.3g, the copula's gain %.4g nats a row), the lower kept",
-		c.Law, c.CVNLL[LawJoint], c.CVNLL[LawCopula], c.CVRows, c.Shrinkage, c.Gain)
+	why := "the lower kept"
+	worst, at := c.worstRMSERatio()
+	if c.Law == LawCopula && c.CVNLL[LawJoint] <= c.CVNLL[LawCopula] {
+		why = fmt.Sprintf("the copula kept: the joint network's means of target %d are %.4g× the one-target model's RMSE, above %.3g×", at, worst, jointMeanTolerance)
+	}
+	return fmt.Sprintf("the %s law: cross-fitted joint NLL %.4g under the joint network, %.4g under the Gaussian copula of the one-target models (on %d rows; λ %.3g, the copula's gain %.4g nats a row; the joint network's RMSE at most %.4g× the one-target models'), %s",
+		c.Law, c.CVNLL[LawJoint], c.CVNLL[LawCopula], c.CVRows, c.Shrinkage, c.Gain, worst, why)
+}
+
+// worstRMSERatio returns the largest ratio over the targets of the joint
+// network's CVRMSE to the copula's, and its target (NaN and −1 where
+// none was scored; a NaN ratio is the largest, and equal RMSEs, 0 or
+// +Inf under both laws too, are a ratio of 1).
+func (c LawChoice) worstRMSERatio() (float64, int) {
+	worst, at := math.NaN(), -1
+	for j, e := range c.CVRMSE[LawJoint] {
+		r := e / c.CVRMSE[LawCopula][j]
+		if e == c.CVRMSE[LawCopula][j] { // 0/0 and Inf/Inf too: the same means
+			r = 1
+		}
+		if at < 0 || !math.IsNaN(worst) && !(r <= worst) {
+			worst, at = r, j
+		}
+	}
+	return worst, at
 }
 
 // validate checks the options after their defaults are filled in and

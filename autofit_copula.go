@@ -21,11 +21,14 @@ import (
 // the ensemble's mixture, calibrated as its model is) gives R and its
 // shrinkage (fitCopula), and the copula's joint NLL, the sum of the
 // marginals' NLLs less the nested-cross-validated gain G, is set against
-// the joint network's on the same rows: the lower is kept. The copula's
+// the joint network's on the same rows: the lower is kept, but the joint
+// network only where its means lose no target more than 5% of the RMSE
+// of the one-target models' (keepsJoint). The copula's
 // calibrated region is fitted to the rows' distances under the
 // calibrated marginals' scores (copulaRegionDistance2) as the joint t's
-// is to its Mahalanobis distances (calibrateRegion), and the same
-// distances are its conformal calibration.
+// is to its Mahalanobis distances (calibrateRegion), of the targets
+// dequantized where they lie on a lattice, and the distances of the
+// targets as observed are its conformal calibration.
 
 // lawFit is what one recipe of autoFitLaws returned.
 type lawFit[T Float] struct {
@@ -115,13 +118,16 @@ func autoFitLaws[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y 
 	c := fitCopulaLaw(fits, d, len(y)/d, joint)
 	law := LawChoice{Law: LawCopula, Compared: joint && c.rows > 0, CVRows: c.rows, Shrinkage: c.fit.lambda, Gain: c.fit.gain}
 	law.CVNLL[LawJoint], law.CVNLL[LawCopula] = c.jointNLL, c.nll
+	if law.Compared {
+		law.CVRMSE = c.rmse
+	}
 	if failed != nil {
 		law.Failed = failed.Error()
 	}
 	keepJoint := func(why string) (*Model[T], AutoResult, error) {
 		law.Law = LawJoint
 		if why != "" {
-			law.Compared, law.Failed = false, why
+			law.Compared, law.Failed, law.CVRMSE = false, why, [2][]float64{}
 		}
 		res := fits[0].res
 		res.Law = law
@@ -130,7 +136,7 @@ func autoFitLaws[T Float](ctx context.Context, cfg Config, tc TrainConfig, x, y 
 	switch {
 	case joint && c.rows == 0:
 		return keepJoint("no row was calibrated by every recipe")
-	case law.Compared && !(c.nll < c.jointNLL):
+	case law.Compared && c.keepsJoint():
 		return keepJoint("")
 	}
 	margins := make([]*Model[T], d)
@@ -155,8 +161,11 @@ type copulaFitted struct {
 	// the figures below are of.
 	rows int
 	// nll is the copula's mean joint NLL over them in original units, and
-	// jointNLL the joint network's (NaN where it was not fitted).
+	// jointNLL the joint network's (NaN where it was not fitted); rmse
+	// holds each target's RMSE over them in original units, indexed by
+	// law (nil for the joint network where it was not fitted).
 	nll, jointNLL float64
+	rmse          [2][]float64
 	// scale and nu are the calibrated region's, fitted to the rows'
 	// distances (copulaRegionDistance2), the conformal calibration those
 	// distances, and cover95 the share inside the calibrated 95% region
@@ -181,15 +190,17 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 	k := len(rows)
 	c := copulaFitted{rows: k, jointNLL: math.NaN(), scale: 1, nu: math.Inf(1)}
 	u, marg := make([]float64, k*d), make([]Prediction, k*d)
-	z, q := make([]float64, k*d), make([]float64, k)
+	z, dq, q, fit := make([]float64, k*d), make([]float64, k*d), make([]float64, k), make([]float64, k)
 	var margNLL float64
+	c.rmse[LawCopula] = make([]float64, d)
 	for j, f := range fits[1:] {
 		at := rowPositions(f.cal.rows)
 		for i, r := range rows {
 			p := at[r]
-			marg[i*d+j], z[i*d+j] = f.cal.preds[p], float64(f.cal.z[p])
+			marg[i*d+j], z[i*d+j], dq[i*d+j] = f.cal.preds[p], float64(f.cal.z[p]), float64(f.cal.dq[p])
 			u[i*d+j] = normalScore(&marg[i*d+j], z[i*d+j], false)
 			margNLL += f.cal.nlls[p]
+			c.rmse[LawCopula][j] += f.cal.sqErrs[0][p]
 		}
 	}
 	c.fit = fitCopula(u, k, d)
@@ -198,19 +209,52 @@ func fitCopulaLaw[T Float](fits []lawFit[T], d, n int, joint bool) copulaFitted 
 		return c
 	}
 	c.nll = (margNLL - c.fit.gain*float64(k)) / float64(k)
+	// The region is fitted to the distances of the dequantized targets,
+	// the variable the marginals learned and were calibrated to
+	// (calibrateScores), as the joint network's is (finishMulti); the
+	// conformal distances and the coverage judged take the targets as
+	// observed. Where no target is on a lattice the two are the same.
 	for i := range rows {
 		q[i] = copulaRegionDistance2(marg[i*d:(i+1)*d], c.fit.chol, z[i*d:(i+1)*d])
+		fit[i] = copulaRegionDistance2(marg[i*d:(i+1)*d], c.fit.chol, dq[i*d:(i+1)*d])
 	}
-	c.scale, c.nu = calibrateRegion(q, d, n)
-	c.conformal, c.cover95 = jointConformalScores(q), cvCoverage95(q, q, d, n)
+	c.scale, c.nu = calibrateRegion(fit, d, n)
+	c.conformal, c.cover95 = jointConformalScores(q), cvCoverage95(fit, q, d, n)
 	if joint {
 		at := rowPositions(fits[0].cal.rows)
 		c.jointNLL = 0
+		c.rmse[LawJoint] = make([]float64, d)
 		for _, r := range rows {
 			c.jointNLL += fits[0].cal.nlls[at[r]] / float64(k)
+			for j := range d {
+				c.rmse[LawJoint][j] += fits[0].cal.sqErrs[j][at[r]]
+			}
+		}
+	}
+	for _, rmse := range c.rmse {
+		for j, sum := range rmse {
+			rmse[j] = math.Sqrt(sum / float64(k))
 		}
 	}
 	return c
+}
+
+// keepsJoint reports whether the joint network is kept over the copula
+// fitted beside it: where its cross-fitted joint NLL is not above the
+// copula's and no target's RMSE under it exceeds the copula's by more
+// than jointMeanTolerance (a NaN RMSE of the joint network's, or a
+// copula's of 0 against one above it, counts as exceeding; a NaN one of
+// the copula's does not, as a NaN copula NLL keeps the joint network).
+func (c copulaFitted) keepsJoint() bool {
+	if c.nll < c.jointNLL {
+		return false
+	}
+	for j, e := range c.rmse[LawJoint] {
+		if cop := c.rmse[LawCopula][j]; !(e <= jointMeanTolerance*cop) && !math.IsNaN(cop) {
+			return false
+		}
+	}
+	return true
 }
 
 // commonRows returns the rows of a that b holds too, in a's order.

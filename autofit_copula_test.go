@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // independentRows returns n rows of one feature x ∼ U(0, π) and two
@@ -149,6 +151,11 @@ func TestAutoFitChoosesTheJointTForWilliams(t *testing.T) {
 	if c := res.Law; c.Law != LawJoint || !c.Compared || res.Margins != nil {
 		t.Errorf("%v with %d margins, want the joint t, compared, and none", c, len(res.Margins))
 	}
+	for j, e := range res.Law.CVRMSE[LawJoint] {
+		if one := res.Law.CVRMSE[LawCopula][j]; !(e > 0 && e <= 1.05*one) {
+			t.Errorf("target %d: the joint network kept with RMSE %v, its one-target model's %v", j, e, one)
+		}
+	}
 	t.Log(res.Law)
 }
 
@@ -167,7 +174,7 @@ func TestAutoFitLawsOptions(t *testing.T) {
 		}
 	}
 	_, res, err := AutoFit(cfg, TrainConfig{}, x, y, smallMultiOptions)
-	if err != nil || res.Law != (LawChoice{}) || res.Margins != nil {
+	if err != nil || !cmp.Equal(res.Law, LawChoice{}) || res.Margins != nil {
 		t.Errorf("the joint law alone: %+v, %v", res.Law, err)
 	}
 	// The log alone: a one-target recipe refuses a target that is not
@@ -217,5 +224,183 @@ func TestLawsCalibrateOnTheSameRows(t *testing.T) {
 		if got := joint.calRows.len() > 0; got != (n == 6000) {
 			t.Errorf("%d rows: a calibration half %v", n, got)
 		}
+	}
+}
+
+// TestFitCopulaLawScoresEachTargetsRMSE: fitCopulaLaw's RMSE of each
+// target under each law is the root mean of that recipe's squared errors
+// over the rows every recipe calibrated, and of no other row, whatever
+// order each recipe holds them in.
+func TestFitCopulaLawScoresEachTargetsRMSE(t *testing.T) {
+	const d = 2
+	r := rand.New(rand.NewPCG(7, 1))
+	// Each recipe's rows, by their indices in the data: row 9 is not the
+	// joint network's, row 0 not target 1's, and the rows of target 1
+	// are held in another order.
+	held := [1 + d][]int32{{0, 1, 2, 3, 4, 5, 6, 7, 8}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, {9, 8, 7, 6, 5, 4, 3, 2, 1}}
+	sq := make(map[[2]int]float64) // by (recipe, target) and row: the recipe's squared error
+	fits := make([]lawFit[float64], 1+d)
+	for i, rows := range held {
+		c := &fits[i].cal
+		c.rows = rows
+		targets := 1
+		if i == 0 {
+			targets = d
+		}
+		c.sqErrs = make([][]float64, targets)
+		for j := range c.sqErrs {
+			for _, row := range rows {
+				e := r.ExpFloat64()
+				c.sqErrs[j] = append(c.sqErrs[j], e)
+				sq[[2]int{i*10 + j, int(row)}] = e
+			}
+		}
+		for range rows {
+			c.nlls = append(c.nlls, r.NormFloat64())
+			c.preds = append(c.preds, Prediction{Loss: LossGCP, Alpha: 3, Beta: 3, Nu: 1, Members: 1})
+			c.z = append(c.z, r.NormFloat64())
+		}
+		c.dq = c.z
+	}
+	got := fitCopulaLaw(fits, d, 10, true)
+	if got.rows != 8 {
+		t.Fatalf("%d rows in common, want 8 (rows 1 to 8)", got.rows)
+	}
+	for j := range d {
+		var joint, one float64
+		for row := 1; row <= 8; row++ {
+			joint += sq[[2]int{j, row}] / 8
+			one += sq[[2]int{(1+j)*10 + 0, row}] / 8
+		}
+		if e := got.rmse[LawJoint][j]; math.Abs(e-math.Sqrt(joint)) > 1e-15 {
+			t.Errorf("target %d: the joint network's RMSE %v, want %v", j, e, math.Sqrt(joint))
+		}
+		if e := got.rmse[LawCopula][j]; math.Abs(e-math.Sqrt(one)) > 1e-15 {
+			t.Errorf("target %d: the copula's RMSE %v, want its one-target recipe's %v", j, e, math.Sqrt(one))
+		}
+	}
+	if got := fitCopulaLaw(fits, d, 10, false); got.rmse[LawJoint] != nil {
+		t.Errorf("without the joint network, its RMSE %v, want none", got.rmse[LawJoint])
+	}
+}
+
+// TestKeepsJointOnlyWhereItsMeansHold: the joint network is kept where
+// its cross-fitted joint NLL is not above the copula's (a tie keeps it)
+// and no target's RMSE under it exceeds the copula's by more than 5%; a
+// NaN RMSE counts as exceeding. LawChoice.String says which target's
+// means decided it.
+func TestKeepsJointOnlyWhereItsMeansHold(t *testing.T) {
+	for _, c := range []struct {
+		nll, jointNLL float64
+		joint, one    []float64
+		want          bool
+	}{
+		{1, 0.9, []float64{1.05, 2}, []float64{1, 2}, true},
+		{1, 1, []float64{1, 2}, []float64{1, 2}, true},
+		{1, 0.9, []float64{0, 2}, []float64{0, 2}, true},
+		{1, 0.9, []float64{1, 2.2}, []float64{1, 2}, false},
+		{1, 0.9, []float64{1, 0.1}, []float64{1, 0}, false},
+		{1, 0.9, []float64{math.NaN(), 1}, []float64{1, 1}, false},
+		{1, 1.1, []float64{1, 1}, []float64{1, 1}, false},
+	} {
+		f := copulaFitted{nll: c.nll, jointNLL: c.jointNLL, rmse: [2][]float64{c.joint, c.one}}
+		if got := f.keepsJoint(); got != c.want {
+			t.Errorf("joint NLL %v against %v, RMSE %v against %v: keeps the joint network %v, want %v", c.jointNLL, c.nll, c.joint, c.one, got, c.want)
+		}
+	}
+	law := LawChoice{Law: LawCopula, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: [2][]float64{{1, 1.2, 1.1}, {1, 1, 1}}}
+	if s := law.String(); !strings.Contains(s, "the copula kept: the joint network's means of target 1 are 1.2× the one-target model's RMSE, above 1.05×") {
+		t.Errorf("%q does not say that target 1's means decided", s)
+	}
+}
+
+// TestCopulaRegionFitsTheDequantizedTargets: the copula's calibrated
+// region is fitted to the distances of the targets dequantized as the
+// marginals were calibrated (calibrationRows.dq), as the joint network's
+// is, while its conformal distances and the coverage judged take the
+// targets as observed; with a target on a lattice of spacing 1, the
+// region fitted to the observed points differs.
+func TestCopulaRegionFitsTheDequantizedTargets(t *testing.T) {
+	const d, n = 2, 200
+	r := rand.New(rand.NewPCG(8, 1))
+	fits := make([]lawFit[float64], 1+d)
+	for j := 1; j <= d; j++ {
+		c := &fits[j].cal
+		c.sqErrs = [][]float64{make([]float64, n)}
+		for i := range n {
+			c.rows = append(c.rows, int32(i))
+			c.nlls = append(c.nlls, 1)
+			c.preds = append(c.preds, Prediction{Loss: LossGCP, Alpha: 3, Beta: 3, Nu: 1, Members: 1, Var: 1.5, VarCorrected: 1.5})
+			y := r.NormFloat64()
+			if j == 1 { // on a lattice, dequantized by U(−½, ½)
+				y = math.Round(y)
+				c.dq = append(c.dq, y+r.Float64()-0.5)
+			}
+			c.z = append(c.z, y)
+		}
+		if j == 2 {
+			c.dq = c.z
+		}
+	}
+	got := fitCopulaLaw(fits, d, n, false)
+	var observed, dequantized []float64
+	for i := range n {
+		marg := []Prediction{fits[1].cal.preds[i], fits[2].cal.preds[i]}
+		observed = append(observed, copulaRegionDistance2(marg, got.fit.chol, []float64{fits[1].cal.z[i], fits[2].cal.z[i]}))
+		dequantized = append(dequantized, copulaRegionDistance2(marg, got.fit.chol, []float64{fits[1].cal.dq[i], fits[2].cal.dq[i]}))
+	}
+	scale, nu := calibrateRegion(dequantized, d, n)
+	if got.scale != scale || got.nu != nu {
+		t.Errorf("region scale %v, ν %v; want %v, %v, fitted to the dequantized targets", got.scale, got.nu, scale, nu)
+	}
+	if s, _ := calibrateRegion(observed, d, n); s == scale {
+		t.Fatalf("the observed points give the same scale %v: the test cannot tell them apart", s)
+	}
+	if want := jointConformalScores(observed); !slices.Equal(got.conformal.q, want.q) {
+		t.Error("the conformal distances are not the observed targets'")
+	}
+	if want := cvCoverage95(dequantized, observed, d, n); got.cover95 != want {
+		t.Errorf("coverage %v, want %v: the dequantized fit judged at the observed points", got.cover95, want)
+	}
+}
+
+// TestLawChoiceStringNamesTheTargetThatDecided: where a target's RMSE is
+// 0 under both laws (its means exact on every row), keepsJoint lets it
+// pass (0 ≤ 1.05·0) and another target's 1.2× keeps the copula; String
+// names that target and its 1.2×, not the 0/0 = NaN ratio, and a kept
+// joint network's worst ratio does not read NaN.
+func TestLawChoiceStringNamesTheTargetThatDecided(t *testing.T) {
+	rmse := [2][]float64{{0, 1.2}, {0, 1}}
+	if (copulaFitted{nll: 1, jointNLL: 0.9, rmse: rmse}).keepsJoint() {
+		t.Fatal("the joint network kept with target 1's RMSE 1.2× the copula's")
+	}
+	law := LawChoice{Law: LawCopula, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: rmse}
+	if s := law.String(); !strings.Contains(s, "target 1 are 1.2×") {
+		t.Errorf("%q: want target 1's 1.2× named, the ratio that kept the copula", s)
+	}
+	joint := LawChoice{Law: LawJoint, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: [2][]float64{{0, 1.01}, {0, 1}}}
+	if worst, at := joint.worstRMSERatio(); math.IsNaN(worst) || at != 1 {
+		t.Errorf("%q: worst ratio %v at target %d, want 1.01 at target 1", joint.String(), worst, at)
+	}
+}
+
+// TestKeepsJointWhereTheCopulaIsNaN: the joint network is kept unless the
+// copula's joint NLL is lower, so a copula of NaN scores never replaces
+// it: a NaN RMSE of the copula's does not count against the joint
+// network.
+func TestKeepsJointWhereTheCopulaIsNaN(t *testing.T) {
+	f := copulaFitted{nll: math.NaN(), jointNLL: 1, rmse: [2][]float64{{1, 1}, {math.NaN(), 1}}}
+	if !f.keepsJoint() {
+		t.Error("the copula of NaN joint NLL and a NaN RMSE kept over a finite joint network")
+	}
+}
+
+// TestLawChoiceStringRatioAboveTolerance: a ratio of 1.052 keeps the
+// copula (above 1.05), and String prints it with the digits that tell it
+// from the tolerance.
+func TestLawChoiceStringRatioAboveTolerance(t *testing.T) {
+	law := LawChoice{Law: LawCopula, Compared: true, CVNLL: [2]float64{0.9, 1}, CVRMSE: [2][]float64{{1.052}, {1}}}
+	if s := law.String(); strings.Contains(s, "are 1.05× the one-target model's RMSE, above 1.05×") {
+		t.Errorf("%q: the ratio that kept the copula prints as the tolerance", s)
 	}
 }

@@ -62,7 +62,7 @@ func (s *search[T]) finishMulti(win *candidate[T]) (*Model[T], AutoResult, error
 		for _, v := range nlls {
 			nll += v
 		}
-		s.calibration = calibrationRows[T]{rows: rows, nlls: s.originalNLLs(nlls, y)}
+		s.calibration = calibrationRows[T]{rows: rows, nlls: s.originalNLLs(nlls, y), sqErrs: s.originalScores(preds, y, m.corrScale, nu).sqErrs}
 		res.CVNLL, res.CVCoverage95, res.CVRows = nll/float64(len(nlls))+s.logJacobian(y), cvCoverage95(fit, q, d, s.data.len()), len(rows)
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
@@ -140,7 +140,15 @@ func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
 	scaleTargets(preds, z, d, s.quanta)
 	fit, _ := jointDistances(preds, s.dequantized(z), d)
 	scale, nu := calibrateRegion(fit, d, s.data.len())
-	n := len(preds)
+	return s.originalScores(preds, z, scale, nu), true
+}
+
+// originalScores returns the scores in original units, through s's
+// per-target transforms, of preds, the predictions in the modeled units
+// of the targets z (row-major, as the network models them), calibrated in
+// place by the region of scale and nu degrees of freedom.
+func (s *search[T]) originalScores(preds []MultiPrediction, z []T, scale, nu float64) multiScores {
+	d, n := s.data.ty, len(preds)
 	sc := multiScores{joint: make([]float64, n), nlls: make([][]float64, d), sqErrs: make([][]float64, d), margNLL: make([]float64, d), rmse: make([]float64, d)}
 	for j := range d {
 		sc.nlls[j], sc.sqErrs[j] = make([]float64, n), make([]float64, n)
@@ -163,5 +171,5 @@ func (s *search[T]) multiFoldScores(win *candidate[T]) (multiScores, bool) {
 	for j := range sc.rmse {
 		sc.rmse[j] = math.Sqrt(sc.rmse[j])
 	}
-	return sc, true
+	return sc
 }

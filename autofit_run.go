@@ -139,9 +139,11 @@ import (
 // likelihood. The copula's cross-fitted joint NLL is its marginals'
 // NLLs less the copula's gain G, the mean log density of the copula at
 // a row's scores, estimated by nested cross-validation; the law of the
-// lower joint NLL on those rows is kept (AutoResult.Law says which, with
-// both figures; AutoResult.Margins holds each marginal's AutoResult
-// where the copula is kept). The copula's calibrated and conformal joint
+// lower joint NLL on those rows is kept, except that the joint network
+// is kept only where no target's RMSE on them is more than 5% above its
+// one-target model's, the copula's means (AutoResult.Law says which,
+// with both laws' figures; AutoResult.Margins holds each marginal's
+// AutoResult where the copula is kept). The copula's calibrated and conformal joint
 // regions are fitted, as the joint t's are, to the rows' distances
 // ũᵀR⁻¹ũ under the calibrated marginals' scores ũ. The result stays
 // bit-identical for the seeds whatever Workers is.

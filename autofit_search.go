@@ -115,14 +115,18 @@ type search[T Float] struct {
 // calibrationRows are the rows that calibrated a model (cross-fitted, or
 // the calibration half of the held-out rows) and their scores under it,
 // as it was calibrated on them: per row, the negative log density in
-// original units (the joint one for several targets) and, for one
-// target, the prediction, calibrated as the model is, and the target, both
-// in the units the network models.
+// original units (the joint one for several targets), per target and row
+// the squared error of the calibrated mean in original units, and, for
+// one target, the prediction, calibrated as the model is, the target and
+// the target dequantized as the calibration was fitted to it (z itself
+// where the target is on no lattice), all in the units the network
+// models.
 type calibrationRows[T Float] struct {
-	rows  []int32 // the rows' indices in the data
-	nlls  []float64
-	preds []Prediction
-	z     []T
+	rows   []int32 // the rows' indices in the data
+	nlls   []float64
+	sqErrs [][]float64
+	preds  []Prediction
+	z, dq  []T
 }
 
 // newSearch validates the options, fills in their defaults, holds out
@@ -413,7 +417,7 @@ func (s *search[T]) finish(win *candidate[T]) (*Model[T], AutoResult, error) {
 		m.ext.conformal = newConformalScores(preds, y)
 		res.VarScale, res.CorrectedScale = m.varScale, m.corrScale
 		res.CVNLL, res.CVCoverage95, res.CVRows = sc.nll, sc.cover95, len(y)
-		s.calibration = calibrationRows[T]{rows: rows, nlls: sc.nlls, preds: preds, z: y}
+		s.calibration = calibrationRows[T]{rows: rows, nlls: sc.nlls, sqErrs: [][]float64{sc.sqErrs}, preds: preds, z: y, dq: s.dequantized(y)}
 		if s.calRows.len() == 0 {
 			res.CVFolds = calibrationFolds
 		}

@@ -214,23 +214,63 @@ func (q *halfQuad) refine(f func(t, jac float64) [2]float64) [2]float64 {
 	}
 }
 
-// baseTails describes the tails of a base b (no transform, no map) for
-// the quadratures: its heaviest tail's degrees of freedom (+Inf for
-// Gaussian tails), its smallest scale, and its components' locations.
-func baseTails(b *Prediction) (dof, scale float64, locs [MaxMembers]float64, n int) {
-	if c := b.mixture(); c != nil {
-		dof, scale = math.Inf(1), math.Inf(1)
+// givenQuad is the set-up that the quadratures of a conditional marginal
+// G's moments and CRPS (conditionalMoments, givenCRPS) share: its base's
+// score, prepared once for all their points (baseScore); the map
+// (mu, sigma); and the base's tails: dof, the degrees of freedom of its
+// heaviest tail (+Inf for Gaussian tails), and order = dof/σ², below which
+// G's moments exist; w, G's scale near its median (σ times the base's
+// smallest scale); and locs, its k components' locations, breakpoints of
+// the mesh (givenMesh).
+type givenQuad struct {
+	score         baseScore
+	mu, sigma     float64
+	dof, order, w float64
+	locs          [MaxMembers]float64
+	k             int
+}
+
+// set prepares q for the base b (no transform, no map) under the map
+// (mu, sigma).
+func (q *givenQuad) set(b *Prediction, mu, sigma float64) {
+	q.score.set(b)
+	q.mu, q.sigma = mu, sigma
+	var scale float64
+	q.locs[0], q.k = b.Mean, 1
+	switch c := b.mixture(); {
+	case c != nil:
+		q.dof, scale = math.Inf(1), math.Inf(1)
 		for i, ci := range c {
-			dof, scale = min(dof, ci.DoF), min(scale, ci.Scale)
-			locs[i] = ci.Mean
+			q.dof, scale = min(q.dof, ci.DoF), min(scale, ci.Scale)
+			q.locs[i] = ci.Mean
 		}
-		return dof, scale, locs, len(c)
+		q.k = len(c)
+	case b.Loss.gaussian():
+		q.dof, scale = math.Inf(1), math.Sqrt(b.Var)
+	default:
+		q.dof, scale = 2*b.Alpha, b.Prior().scale()
 	}
-	locs[0] = b.Mean
-	if b.Loss.gaussian() {
-		return math.Inf(1), math.Sqrt(b.Var), locs, 1
+	q.order, q.w = q.dof/(sigma*sigma), sigma*scale
+}
+
+// sides returns the integrals over G's two sides from x, the upper
+// (z = x + t) and the lower (z = x − t), of h's two integrands (the second
+// 0 where only one is wanted), each side a halfLine of the tails' rate on
+// the mesh about G's median c (givenMesh). h is given t, jac = dt/dv
+// (halfLine's), z, G's score toward the side's tail, v = ±(u(z) − μ)/σ (u
+// the base's), and that tail, Φ(−v). b is the base q was set for.
+func (q *givenQuad) sides(b *Prediction, x, c, rate float64, h func(t, jac, z, v, tail float64) [2]float64) (s [2][2]float64) {
+	var bp [MaxMembers + 2*crpsMesh + 1]float64
+	for i, dir := range [2]float64{1, -1} {
+		f := func(t, jac float64) [2]float64 {
+			z := x + dir*t
+			v := dir * (q.score.at(b, z) - q.mu) / q.sigma
+			return h(t, jac, z, v, 0.5*math.Erfc(v/math.Sqrt2))
+		}
+		n := givenMesh(bp[:], x, dir, c, q.w, q.locs[:q.k])
+		s[i] = halfLine(f, q.w, rate, bp[:n])
 	}
-	return 2 * b.Alpha, b.Prior().scale(), locs, 1
+	return s
 }
 
 // givenMesh writes into bp the breakpoints in t of a side of G that
@@ -277,45 +317,36 @@ func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float6
 		mean, variance = b.Mean+s*mu, s*s*sigma*sigma
 		return mean, variance, finite(mean) && finite(variance)
 	}
-	c := scoreRoot(b, mu)
+	var q givenQuad
+	q.set(b, mu, sigma)
+	c := scoreRoot(b, &q.score, mu)
 	if !(math.Abs(c) < math.MaxFloat64) {
 		return 0, 0, false
 	}
-	dof, scale, locs, k := baseTails(b)
-	order := dof / (sigma * sigma) // the moments of order below it exist
-	if !(order > 1) {
+	if !(q.order > 1) {
 		return math.NaN(), math.Inf(1), true
 	}
-	hasVar := order > 2
-	rate := order - 2
+	hasVar := q.order > 2
+	rate := q.order - 2
 	if !hasVar {
-		rate = order - 1
+		rate = q.order - 1
 	}
-	w := sigma * scale
-	var bp [MaxMembers + 2*crpsMesh + 1]float64
-	var s [2][2]float64
-	for i, dir := range [2]float64{1, -1} {
-		f := func(t, jac float64) [2]float64 {
-			x := dir * (normalScore(b, c+dir*t, false) - mu) / sigma
-			tail := 0.5 * math.Erfc(x/math.Sqrt2)
-			var h [2]float64
-			switch {
-			case tail < tinyTail: // Ḡ·jac and t·Ḡ·jac in logarithms
-				l := normalLogUpperTail(x) + math.Log(jac)
-				h[0] = math.Exp(l)
-				if hasVar {
-					h[1] = math.Exp(l + math.Log(t))
-				}
-			case hasVar:
-				h[0], h[1] = tail*jac, t*tail*jac
-			default:
-				h[0] = tail * jac
+	s := q.sides(b, c, c, rate, func(t, jac, _, v, tail float64) [2]float64 {
+		var h [2]float64
+		switch {
+		case tail < tinyTail: // Ḡ·jac and t·Ḡ·jac in logarithms
+			l := normalLogUpperTail(v) + math.Log(jac)
+			h[0] = math.Exp(l)
+			if hasVar {
+				h[1] = math.Exp(l + math.Log(t))
 			}
-			return h
+		case hasVar:
+			h[0], h[1] = tail*jac, t*tail*jac
+		default:
+			h[0] = tail * jac
 		}
-		n := givenMesh(bp[:], c, dir, c, w, locs[:k])
-		s[i] = halfLine(f, w, rate, bp[:n])
-	}
+		return h
+	})
 	mean = c + (s[0][0] - s[1][0])
 	variance = math.Inf(1)
 	if hasVar {
@@ -341,10 +372,10 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 	}
 	b := p.base()
 	mu, sigma := p.given.mu, p.given.sigma
-	dof, scale, locs, k := baseTails(&b)
+	var q givenQuad
+	q.set(&b, mu, sigma)
 	logged := p.Transform != TransformNone
-	order := dof / (sigma * sigma)
-	if math.IsInf(y, 0) || !(order > 0.5) || logged && !math.IsInf(dof, 1) {
+	if math.IsInf(y, 0) || !(q.order > 0.5) || logged && !math.IsInf(q.dof, 1) {
 		return math.Inf(1)
 	}
 	z0, extra := y, 0.0
@@ -352,39 +383,27 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 		if y > 0 {
 			z0 = logFull(y)
 		} else {
-			z0 = scoreRoot(&b, mu-40*sigma)
+			z0 = scoreRoot(&b, &q.score, mu-40*sigma)
 			extra = -y + math.Exp(z0)
 		}
 	}
-	c, w := scoreRoot(&b, mu), sigma*scale
-	rate := 2*order - 1
-	var bp [MaxMembers + 2*crpsMesh + 1]float64
-	sum := extra
-	for _, dir := range [2]float64{1, -1} {
-		f := func(t, jac float64) [2]float64 {
-			z := z0 + dir*t
-			x := dir * (normalScore(&b, z, false) - mu) / sigma
-			tail := 0.5 * math.Erfc(x/math.Sqrt2)
-			g := tail * tail
-			if logged {
-				g *= math.Exp(z)
-			}
-			if g *= jac; tail < tinyTail || !normalFloat(g) && g != 0 {
-				// Ḡ²·(e^z)·jac in logarithms: Ḡ² underflows, or e^z
-				// overflows where Ḡ² is small
-				l := 2*normalLogUpperTail(x) + math.Log(jac)
-				if logged {
-					l += z
-				}
-				g = math.Exp(l)
-			}
-			return [2]float64{g, 0}
+	s := q.sides(&b, z0, scoreRoot(&b, &q.score, mu), 2*q.order-1, func(_, jac, z, v, tail float64) [2]float64 {
+		g := tail * tail
+		if logged {
+			g *= math.Exp(z)
 		}
-
-		n := givenMesh(bp[:], z0, dir, c, w, locs[:k])
-		sum += halfLine(f, w, rate, bp[:n])[0]
-	}
-	return sum
+		if g *= jac; tail < tinyTail || !normalFloat(g) && g != 0 {
+			// Ḡ²·(e^z)·jac in logarithms: Ḡ² underflows, or e^z
+			// overflows where Ḡ² is small
+			l := 2*normalLogUpperTail(v) + math.Log(jac)
+			if logged {
+				l += z
+			}
+			g = math.Exp(l)
+		}
+		return [2]float64{g, 0}
+	})
+	return extra + s[0][0] + s[1][0]
 }
 
 // condition makes p, a marginal (conditional or not), the conditional

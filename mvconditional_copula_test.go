@@ -218,7 +218,9 @@ func atScore(t *testing.T, q Prediction, w float64) float64 {
 	if q.Transform != TransformNone {
 		b = q.modeled()
 	}
-	y := q.Transform.invert(scoreRoot(&b, w))
+	var s baseScore
+	s.set(&b)
+	y := q.Transform.invert(scoreRoot(&b, &s, w))
 	if u := normalScore(&q, y, false); math.Abs(u-w) > 1e-9*math.Abs(w) {
 		t.Fatalf("the value %v has score %v, want %v", y, u, w)
 	}

@@ -386,32 +386,142 @@ func normalScore(p *Prediction, y float64, calibrated bool) float64 {
 		q := p.modeled()
 		return normalScore(&q, z, calibrated)
 	}
-	c := p.mixture()
-	switch {
-	case calibrated:
+	if calibrated {
 		return Component{Mean: p.Mean, Scale: math.Sqrt(p.VarCorrected)}.standardize(y)
+	}
+	switch c := p.mixture(); {
 	case c == nil && p.Loss.gaussian():
 		return Component{Mean: p.Mean, Scale: math.Sqrt(p.Var)}.standardize(y)
-	case c != nil:
-		var lo, up float64
-		for _, ci := range c {
-			l, u := studentTTails(ci.standardize(y), ci.DoF)
-			lo, up = lo+l, up+u
-		}
-		lo, up = lo/float64(len(c)), up/float64(len(c))
-		if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
-			return mixtureLogTailScore(c, y, lo <= up)
-		}
-		return scoreOfTails(lo, up)
+	case c == nil:
+		var s tScore
+		s.set(p)
+		return s.at(y)
+	case !positiveDoF(c):
+		return math.NaN()
+	default:
+		// One score sets one t for each member in turn (memberT), not a
+		// baseScore's MaxMembers of them, 1.3 KB to zero at every call.
+		var d [1]studentTDist
+		return mixtureScore(c, d[:], y)
 	}
-	g := p.Prior()
-	if !g.valid() {
+}
+
+// baseScore is what the normal score (normalScore) of a base, a
+// prediction of no transform and no map, takes at every point, prepared
+// once: its Student t's constants (studentTDist.set, an lgamma ratio for
+// each member) and its prior and scale. A conditional marginal's
+// quadratures and roots evaluate the score at hundreds of points. It holds
+// no pointer to the base, which its methods are given instead, so that a
+// base on the caller's stack stays there.
+type baseScore struct {
+	// t is a single network's t.
+	t tScore
+	// valid is false for a mixture with a member of no positive DoF,
+	// whose score is NaN.
+	valid bool
+	// d holds the t of each member of a mixture.
+	d [MaxMembers]studentTDist
+}
+
+// set prepares s for the base b.
+func (s *baseScore) set(b *Prediction) {
+	c := b.mixture()
+	switch {
+	case c == nil && !b.Loss.gaussian():
+		s.t.set(b)
+	case c != nil && positiveDoF(c):
+		s.valid = true
+		for i, ci := range c {
+			s.d[i].set(math.Max(ci.DoF, studentTMinDoF))
+		}
+	}
+}
+
+// at returns the normal score of y under the base b that s was set for,
+// as normalScore describes it.
+func (s *baseScore) at(b *Prediction, y float64) float64 {
+	switch c := b.mixture(); {
+	case c == nil && b.Loss.gaussian():
+		return Component{Mean: b.Mean, Scale: math.Sqrt(b.Var)}.standardize(y)
+	case c == nil:
+		return s.t.at(y)
+	case !s.valid:
+		return math.NaN()
+	default:
+		return mixtureScore(c, s.d[:len(c)], y)
+	}
+}
+
+// positiveDoF reports whether each member of c has positive DoF; a
+// mixture's score is NaN otherwise.
+func positiveDoF(c []Component) bool {
+	for _, ci := range c {
+		if !(ci.DoF > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// memberT returns the t of member i of the mixture c: d[i] where d
+// holds each member's, prepared once (baseScore); otherwise (d holds one,
+// and a mixture has two members at least) d[0], set for member i here
+// (normalScore's single score).
+func memberT(c []Component, d []studentTDist, i int) *studentTDist {
+	if len(d) == len(c) {
+		return &d[i]
+	}
+	d[0].set(math.Max(c[i].DoF, studentTMinDoF))
+	return &d[0]
+}
+
+// mixtureScore returns the normal score of y under the uniform mixture
+// of the components c, whose t's d holds (memberT), from the mean
+// of the members' tails, or of their logarithms (mixtureLogTailScore)
+// where the smaller is below scoreLogTailMax.
+func mixtureScore(c []Component, d []studentTDist, y float64) float64 {
+	var lo, up float64
+	for i, ci := range c {
+		l, u := memberT(c, d, i).tails(ci.standardize(y))
+		lo, up = lo+l, up+u
+	}
+	lo, up = lo/float64(len(c)), up/float64(len(c))
+	if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
+		return mixtureLogTailScore(c, d, y, lo <= up)
+	}
+	return scoreOfTails(lo, up)
+}
+
+// tScore is what the normal score of a single network's t takes at every
+// point, prepared once: its prior, the prior's scale and the t's
+// constants.
+type tScore struct {
+	// valid is false for an invalid prior, whose score is NaN.
+	valid bool
+	g     NormalGamma
+	scale float64
+	d     studentTDist
+}
+
+// set prepares s for the single network's prediction b (no transform, no
+// map).
+func (s *tScore) set(b *Prediction) {
+	if s.g = b.Prior(); !s.g.valid() {
+		return
+	}
+	s.valid, s.scale = true, s.g.scale()
+	s.d.set(math.Max(2*b.Alpha, studentTMinDoF))
+}
+
+// at returns the normal score of y under the t that s was set for.
+func (s *tScore) at(y float64) float64 {
+	if !s.valid {
 		return math.NaN()
 	}
-	t, dof := g.standardize(y, g.scale()), 2*p.Alpha
-	lo, up := studentTTails(t, dof)
+	t := s.g.standardize(y, s.scale)
+	lo, up := s.d.tails(t)
 	if min(lo, up) < scoreLogTailMax && !math.IsInf(y, 0) {
-		return studentTLogTailScore(t, logAbsStandardized(t, y, g.M, g.scale()), dof)
+		return studentTLogTailScore(&s.d, t, logAbsStandardized(t, y, s.g.M, s.scale))
 	}
 	return scoreOfTails(lo, up)
 }
@@ -434,33 +544,33 @@ func logAbsStandardized(t, y, m, scale float64) float64 {
 const scoreLogTailMax = 1e-300
 
 // studentTLogTailScore returns the normal score Φ⁻¹(F(t)) of a finite t
-// under the standard Student t of dof degrees of freedom from the log of
-// its smaller tail (studentTLogUpper; lnAbsT = ln|t| where t overflowed),
-// −Φ⁻¹(P(T > t)) for t > 0: t itself for the normal (dof = +Inf), exactly.
-func studentTLogTailScore(t, lnAbsT, dof float64) float64 {
+// under the standard Student t d from the log of its smaller tail
+// (studentTDist.logUpper; lnAbsT = ln|t| where t overflowed),
+// −Φ⁻¹(P(T > t)) for t > 0: t itself for the normal (dof +Inf), exactly.
+func studentTLogTailScore(d *studentTDist, t, lnAbsT float64) float64 {
 	switch {
-	case math.IsInf(dof, 1):
+	case math.IsInf(d.dof, 1):
 		return t
 	case t < 0:
-		return normalLogQuantile(studentTLogUpper(-t, lnAbsT, dof))
+		return normalLogQuantile(d.logUpper(-t, lnAbsT))
 	}
-	return -normalLogQuantile(studentTLogUpper(t, lnAbsT, dof))
+	return -normalLogQuantile(d.logUpper(t, lnAbsT))
 }
 
 // mixtureLogTailScore returns the normal score of a finite y under the
-// uniform mixture of the components c from the log of its lower tail (if
-// lower) or its upper tail, ln((1/K)·Σ_k P_k), by a running log-sum-exp
-// of the members' log tails (studentTLogUpper), so that no member's tail
-// underflows.
-func mixtureLogTailScore(c []Component, y float64, lower bool) float64 {
+// uniform mixture of the components c, whose t's d holds (memberT),
+// from the log of its lower tail (if lower) or its upper tail,
+// ln((1/K)·Σ_k P_k), by a running log-sum-exp of the members' log tails
+// (studentTDist.logUpper), so that no member's tail underflows.
+func mixtureLogTailScore(c []Component, d []studentTDist, y float64, lower bool) float64 {
 	m, sum := math.Inf(-1), 0.0 // ln P = m + ln(sum)
-	for _, ci := range c {
+	for i, ci := range c {
 		t := ci.standardize(y)
 		lnAbsT := logAbsStandardized(t, y, ci.Mean, ci.Scale)
 		if lower {
 			t = -t
 		}
-		l := studentTLogUpper(t, lnAbsT, ci.DoF)
+		l := memberT(c, d, i).logUpper(t, lnAbsT)
 		switch {
 		case math.IsInf(l, -1):
 		case l > m:
@@ -475,31 +585,6 @@ func mixtureLogTailScore(c []Component, y float64, lower bool) float64 {
 		return normalLogQuantile(lp)
 	}
 	return -normalLogQuantile(lp)
-}
-
-// studentTTails returns the lower tail P(T ≤ t) and the upper tail
-// P(T > t) of a standard Student t of dof degrees of freedom, each
-// evaluated where it is small as the tail studentTCDF evaluates, and the
-// other as its complement: lower is studentTCDF(t, dof) exactly. NaN for
-// a NaN t or a dof ≤ 0.
-func studentTTails(t, dof float64) (lower, upper float64) {
-	switch {
-	case math.IsNaN(t) || !(dof > 0):
-		return math.NaN(), math.NaN()
-	case t == 0:
-		return 0.5, 0.5
-	case math.IsInf(t, -1):
-		return 0, 1
-	case math.IsInf(t, 1):
-		return 1, 0
-	}
-	var d studentTDist
-	d.set(math.Max(dof, studentTMinDoF))
-	tail, _ := d.probs(math.Abs(t))
-	if t < 0 {
-		return tail, 1 - tail
-	}
-	return 1 - tail, tail
 }
 
 // scoreOfTails returns Φ⁻¹ of the lower tail lo of a distribution whose
@@ -632,7 +717,9 @@ func (p *Prediction) givenCDF(y float64) float64 {
 // or Φ(μ + σ·v) rounds to 0 or 1.
 func (p *Prediction) givenQuantile(v float64) float64 {
 	b := p.base()
-	return p.Transform.invert(scoreRoot(&b, p.given.mu+p.given.sigma*v))
+	var s baseScore
+	s.set(&b)
+	return p.Transform.invert(scoreRoot(&b, &s, p.given.mu+p.given.sigma*v))
 }
 
 // givenInterval is Interval of a conditional marginal: its quantiles at
@@ -646,22 +733,22 @@ func (p *Prediction) givenInterval(level float64) (lo, hi float64, err error) {
 	return p.givenQuantile(v), p.givenQuantile(-v), nil
 }
 
-// scoreRoot returns the z with normalScore(b, z, false) = w, b a
-// prediction of no transform and no map: m + s·w exactly for a Gaussian
-// b; otherwise by Newton's method on the score, whose derivative
-// du/dz = f(z)/φ(u) is formed in logarithms, safeguarded by a bracket
-// that bisection in float64 order (bisectFloat) narrows where a step
-// leaves it or does not halve it, so that it converges over any range of
-// magnitudes (a t's tail at a score of 40 lies beyond 10¹⁰⁰ scales for a
-// few degrees of freedom). It starts at b's quantile at Φ(w), clamped to
-// the float64s inside (0, 1), and widens the bracket from there in steps
-// that grow fourfold. It returns ±MaxFloat64 where w lies beyond the
-// score of the largest float64.
-func scoreRoot(b *Prediction, w float64) float64 {
+// scoreRoot returns the z at which the score s.at(b, z) of b, a
+// prediction of no transform and no map, is w (s set for b): m + σ·w
+// exactly for a Gaussian b, N(m, σ²); otherwise by Newton's method on the
+// score, whose derivative du/dz = f(z)/φ(u) is formed in logarithms,
+// safeguarded by a bracket that bisection in float64 order (bisectFloat)
+// narrows where a step leaves it or does not halve it, so that it
+// converges over any range of magnitudes (a t's tail at a score of 40 lies
+// beyond 10¹⁰⁰ scales for a few degrees of freedom). It starts at b's
+// quantile at Φ(w), clamped to the float64s inside (0, 1), and widens the
+// bracket from there in steps that grow fourfold. It returns ±MaxFloat64
+// where w lies beyond the score of the largest float64.
+func scoreRoot(b *Prediction, s *baseScore, w float64) float64 {
 	if b.mixture() == nil && b.Loss.gaussian() {
 		return b.Mean + math.Sqrt(b.Var)*w
 	}
-	score := func(z float64) float64 { return normalScore(b, z, false) }
+	score := func(z float64) float64 { return s.at(b, z) }
 	slope := func(z, u float64) float64 { // du/dz = f(z)/φ(u)
 		return math.Exp(b.LogPDF(z) + 0.5*u*u + 0.5*math.Log(2*math.Pi))
 	}

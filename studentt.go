@@ -617,24 +617,23 @@ func (d *studentTDist) logTailBeyond(lnS float64) float64 {
 	return d.a*(math.Log(d.dof)-2*lnS) + d.lnK - math.Log(2*math.Sqrt(math.Pi*d.a))
 }
 
-// studentTLogUpper returns ln P(T > t) for a standard Student t of dof > 0
-// degrees of freedom (studentTMinDoF applies; the normal only for
-// dof = +Inf) at a t that is finite, or ±Inf for a standardized residual
-// that overflowed, lnAbsT = ln|t| then (and unused otherwise): logTail
-// (logTailBeyond) for t > 0, and ln(1 − P(T > −t)) ≥ ln ½ otherwise (0 for
-// t = −Inf, within 1e-300). The lower tail ln P(T ≤ t) is
-// studentTLogUpper(−t, lnAbsT, dof).
-func studentTLogUpper(t, lnAbsT, dof float64) float64 {
-	var d studentTDist
-	d.set(math.Max(dof, studentTMinDoF))
-	if d.normal && !math.IsInf(dof, 1) {
+// logUpper returns ln P(T > t) of d (set for max(ν, studentTMinDoF), ν
+// > 0; the normal only for ν = +Inf) at a t that is finite, or ±Inf for a
+// standardized residual that overflowed, lnAbsT = ln|t| then (and unused
+// otherwise): logTail (logTailBeyond) for t > 0, and ln(1 − P(T > −t)) ≥
+// ln ½ otherwise (0 for t = −Inf, within 1e-300). The lower tail
+// ln P(T ≤ t) is d.logUpper(−t, lnAbsT).
+func (d *studentTDist) logUpper(t, lnAbsT float64) float64 {
+	if d.normal && !math.IsInf(d.dof, 1) {
 		// The normal stands in for a t of dof above studentTNormalDoF only
 		// where the tails are within float64's range (s < 39): ln P
 		// differs from the normal's by about s²/(2ν) of itself, which
 		// grows without bound. The t's own constants serve any finite dof.
-		d.normal = false
-		d.lnK = studentTLnGammaHalfRatio(d.a)
-		d.lnNorm += d.lnK
+		e := *d
+		e.normal = false
+		e.lnK = studentTLnGammaHalfRatio(e.a)
+		e.lnNorm += e.lnK
+		d = &e
 	}
 	switch {
 	case math.IsInf(t, 1):
@@ -646,6 +645,28 @@ func studentTLogUpper(t, lnAbsT, dof float64) float64 {
 	}
 	tail, _ := d.probs(-t)
 	return math.Log1p(-tail)
+}
+
+// tails returns the lower tail P(T ≤ t) and the upper tail P(T > t) of d
+// (set for max(ν, studentTMinDoF), ν > 0), each evaluated where it is
+// small as the tail studentTCDF evaluates, and the other as its
+// complement: lower is studentTCDF(t, ν) exactly. NaN for a NaN t.
+func (d *studentTDist) tails(t float64) (lower, upper float64) {
+	switch {
+	case math.IsNaN(t):
+		return math.NaN(), math.NaN()
+	case t == 0:
+		return 0.5, 0.5
+	case math.IsInf(t, -1):
+		return 0, 1
+	case math.IsInf(t, 1):
+		return 1, 0
+	}
+	tail, _ := d.probs(math.Abs(t))
+	if t < 0 {
+		return tail, 1 - tail
+	}
+	return 1 - tail, tail
 }
 
 // upperQuantileStart returns the starting point u ≈ ln s of upperQuantile

@@ -25,9 +25,11 @@ Methods (--method):
             on its test rows (run_mvgcp says which figures it records).
             gcp train keeps the joint network or the Gaussian copula of
             the one-target models by their cross-fitted joint NLLs on the
-            training rows: law_copula (1 for the copula), law_cvnll_joint,
-            law_cvnll_copula, law_lambda and law_gain record the choice
-            from its summary (joint_law).
+            training rows, the joint network only where no target's
+            cross-fitted RMSE is more than 5% above its one-target
+            model's: law_copula (1 for the copula), law_cvnll_joint,
+            law_cvnll_copula, law_lambda, law_gain and law_rmse_ratio
+            record the choice from its summary (joint_law).
   mvml      comparator (b), the full-covariance Gaussian network
             (Config{Targets: d, Loss: LossGaussianML}: the Cholesky factor
             of its covariance learned by maximum likelihood, no ν), zero
@@ -596,13 +598,20 @@ def joint_law(train_err):
     (absent where it compared none): law_copula 1 for the Gaussian copula
     of the one-target models, 0 for the joint network, and the two laws'
     cross-fitted joint NLLs on the training rows (law_cvnll_joint,
-    law_cvnll_copula), the copula's shrinkage λ and gain G."""
+    law_cvnll_copula), the copula's shrinkage λ and gain G, and the largest
+    ratio over the targets of the joint network's cross-fitted RMSE to the
+    one-target model's (law_rmse_ratio; the joint network is kept only where
+    it is at most 1.05)."""
     m = re.search(r"^joint law: the (joint|copula) law: cross-fitted joint NLL (\S+) under the joint network, "
-                  r"(\S+) under the Gaussian copula .*?; λ (\S+), the copula's gain (\S+) nats a row", train_err, re.M)
+                  r"(\S+) under the Gaussian copula .*?; λ (\S+), the copula's gain (\S+) nats a row"
+                  r"(?:; the joint network's RMSE at most (\S+)×)?", train_err, re.M)
     if not m:
         return {}
-    return {"law_copula": float(m.group(1) == "copula"), "law_cvnll_joint": float(m.group(2)),
-            "law_cvnll_copula": float(m.group(3)), "law_lambda": float(m.group(4)), "law_gain": float(m.group(5))}
+    rec = {"law_copula": float(m.group(1) == "copula"), "law_cvnll_joint": float(m.group(2)),
+           "law_cvnll_copula": float(m.group(3)), "law_lambda": float(m.group(4)), "law_gain": float(m.group(5))}
+    if m.group(6):
+        rec["law_rmse_ratio"] = float(m.group(6))
+    return rec
 
 
 def percent_label(level, row):

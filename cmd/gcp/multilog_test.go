@@ -26,7 +26,7 @@ func skewedTargets(r *rand.Rand, x1, x2 float64) string {
 // Jacobian), computed here apart from eval's path.
 func TestSeveralTargetsLogged(t *testing.T) {
 	dir := t.TempDir()
-	data := featuresCSV(t, filepath.Join(dir, "skewed1.csv"), 150, rand.New(rand.NewPCG(1, 2)), skewedTargets)
+	data := featuresCSV(t, filepath.Join(dir, "skewed1.csv"), 150, rand.New(rand.NewPCG(1, 2)), "a,b", skewedTargets)
 	model := filepath.Join(dir, "mv.gcpm")
 	_, stderr, err := gcpRun("train", "-data", data, "-target", "a,b", "-o", model, "-members", "1", "-epochs", "40", "-hidden", "16", "-lr", "0.003", "-dropout", "0", "-target-transform", "log", "-law", "joint")
 	if err != nil {
@@ -42,7 +42,7 @@ func TestSeveralTargetsLogged(t *testing.T) {
 	if got := m.TargetTransforms(); !slices.Equal(got, []gcp.TargetTransform{gcp.TransformLog, gcp.TransformNone}) {
 		t.Fatalf("transforms %v, want log and none", got)
 	}
-	test := featuresCSV(t, filepath.Join(dir, "skewed2.csv"), 100, rand.New(rand.NewPCG(2, 2)), skewedTargets)
+	test := featuresCSV(t, filepath.Join(dir, "skewed2.csv"), 100, rand.New(rand.NewPCG(2, 2)), "a,b", skewedTargets)
 	out, _, err := gcpRun("predict", "-model", model, "-data", test)
 	if err != nil {
 		t.Fatal(err)

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/table"
@@ -60,42 +58,59 @@ func predictMultiRows(n network, ws *gcp.Workspace[float64], tab *table.Table, x
 	return nil
 }
 
-// predictMulti writes gcp predict's CSV for a model of several targets:
-// for each target t, mean:t, each level's loL_cal:t and hiL_cal:t (the
-// calibrated marginal), sd_corrected:t, each level's loL_student_t:t and
-// hiL_student_t:t (the marginal t); corr:a:b for each pair of targets;
-// the row's input_z, outside and unseen, which one target's predict
-// writes and every target shares, as they are the input's; and for each
-// target sd_epistemic:t and disagreement:t, an ensemble's own uncertainty
-// of that target. It writes the header with the first chunk and each row
-// as it goes.
-func predictMulti(a modelArgs, n network, levels []predictLevel, stderr, stdout io.Writer) error {
+// predictMulti writes gcp predict's rows for a model of several targets,
+// as CSV or, if asJSON, as JSON Lines (rowWriter): for each target t,
+// mean:t, each level's loL_cal:t and hiL_cal:t (the calibrated marginal),
+// sd_corrected:t, each level's loL_student_t:t and hiL_student_t:t (the
+// marginal t); corr:a:b for each pair of targets; the row's input_z,
+// outside and unseen, which one target's predict writes and every target
+// shares, as they are the input's; and for each target sd_epistemic:t and
+// disagreement:t, an ensemble's own uncertainty of that target. With g
+// (-given; nil without) the targets are those g leaves, and each row's
+// prediction their law given the row's values of g's (givenTargets). It
+// writes the header with the first chunk and each chunk's rows once all
+// of them are predicted, so that an error in the first chunk writes
+// nothing.
+func predictMulti(a modelArgs, n network, levels []predictLevel, g *givenTargets, asJSON bool, stderr, stdout io.Writer) error {
 	names := targetNames(n)
-	w := bufio.NewWriter(stdout)
-	var b []byte
+	if g != nil {
+		names = g.rest
+	}
+	var rw *rowWriter
 	d := n.inputs()
 	err := a.eachMultiChunk(stderr, n, chunkRows, false, func(c *chunk, preds []gcp.MultiPrediction) error {
-		if b == nil { // the first chunk
-			w.WriteString(multiHeader(names, levels) + "\n")
+		if g != nil {
+			var err error
+			if preds, err = g.condition(c.tab, preds); err != nil {
+				return err
+			}
+		}
+		if rw == nil { // the first chunk
+			rw = newRowWriter(stdout, multiHeader(names, levels), n.bits(), false, asJSON)
 		}
 		for i := range preds {
 			outside, _ := n.OutsideRange(c.e.x[i*d : (i+1)*d])
-			b = appendMultiRow(b[:0], &preds[i], levels, n.bits(), outside, c.e.notes[i].Unseen)
-			if _, err := w.Write(b); err != nil {
+			rw.vals = appendMultiValues(rw.vals[:0], &preds[i], levels, outside, c.e.notes[i].Unseen)
+			if err := rw.write(""); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	if ferr := w.Flush(); err == nil { // nothing to flush if no chunk came
-		err = ferr
+	if rw != nil { // nothing to flush if no chunk came
+		if ferr := rw.flush(); err == nil {
+			err = ferr
+		}
+	}
+	if err == nil && g != nil {
+		fmt.Fprintln(stderr, g.summary())
 	}
 	return err
 }
 
-// multiHeader returns the header of predictMulti's CSV for the targets
-// names at the levels.
-func multiHeader(names []string, levels []predictLevel) string {
+// multiHeader returns the columns of predictMulti for the targets names
+// at the levels.
+func multiHeader(names []string, levels []predictLevel) []string {
 	var head []string
 	for _, t := range names {
 		head = append(head, "mean:"+t)
@@ -116,49 +131,38 @@ func multiHeader(names []string, levels []predictLevel) string {
 	for _, t := range names {
 		head = append(head, "sd_epistemic:"+t, "disagreement:"+t)
 	}
-	return strings.Join(head, ",")
+	return head
 }
 
-// appendMultiRow appends to b predictMulti's line of the prediction p at
-// the levels, of an input with outside features outside the training
-// range (or levels no training row had) and unseen levels the model does
-// not know, its numbers with the digits of a model of the given bits.
-func appendMultiRow(b []byte, p *gcp.MultiPrediction, levels []predictLevel, bits, outside, unseen int) []byte {
-	field := func(v float64) {
-		if len(b) > 0 {
-			b = append(b, ',')
-		}
-		b = appendNumber(b, v, bits)
-	}
+// appendMultiValues appends to v predictMulti's numbers of the prediction
+// p at the levels, of an input with outside features outside the
+// training range (or levels no training row had) and unseen levels the
+// model does not know, in multiHeader's order.
+func appendMultiValues(v []float64, p *gcp.MultiPrediction, levels []predictLevel, outside, unseen int) []float64 {
 	for t := range p.Dim() {
 		q := p.Marginal(t)
-		field(q.Mean)
+		v = append(v, q.Mean)
 		for _, l := range levels {
 			lo, hi, _ := q.CalibratedInterval(l.p) // levels are in (0, 1)
-			field(lo)
-			field(hi)
+			v = append(v, lo, hi)
 		}
-		field(math.Sqrt(q.VarCorrected))
+		v = append(v, math.Sqrt(q.VarCorrected))
 		for _, l := range levels {
 			lo, hi, _ := q.Interval(l.p)
-			field(lo)
-			field(hi)
+			v = append(v, lo, hi)
 		}
 	}
 	for i := range p.Dim() {
 		for j := i + 1; j < p.Dim(); j++ {
-			field(p.Corr(i, j))
+			v = append(v, p.Corr(i, j))
 		}
 	}
-	field(p.Marginal(0).InputZ)
-	field(float64(outside))
-	field(float64(unseen))
+	v = append(v, p.Marginal(0).InputZ, float64(outside), float64(unseen))
 	for t := range p.Dim() {
 		q := p.Marginal(t)
-		field(math.Sqrt(q.VarEpistemic))
-		field(q.Disagreement)
+		v = append(v, math.Sqrt(q.VarEpistemic), q.Disagreement)
 	}
-	return append(b, '\n')
+	return v
 }
 
 // evalMulti writes gcp eval's KEY VALUE lines for a model of several
@@ -204,17 +208,28 @@ func (a modelArgs) eachMultiTarget(stderr io.Writer, n network, each func(p *gcp
 // (table.ErrMissing).
 func eachRowTargets(tab *table.Table, cols []int, preds []gcp.MultiPrediction, y []float64, each func(p *gcp.MultiPrediction, y []float64)) error {
 	for i := range preds {
-		for j, k := range cols {
-			v, missing, err := tab.Number(i, k)
-			if missing {
-				err = table.ErrMissing
-			}
-			if err != nil {
-				return tab.FieldError(i, k, err)
-			}
-			y[j] = v
+		if err := rowNumbers(tab, i, cols, y); err != nil {
+			return err
 		}
 		each(&preds[i], y)
+	}
+	return nil
+}
+
+// rowNumbers reads into y the numbers of row i of tab in the columns
+// cols. A missing field (empty, NA, NULL, …: gcp.ParseNumber) is an error
+// naming its line and column that wraps table.ErrMissing; text or an
+// infinity one that wraps gcp.ErrNotNumber or gcp.ErrNonFinite.
+func rowNumbers(tab *table.Table, i int, cols []int, y []float64) error {
+	for j, k := range cols {
+		v, missing, err := tab.Number(i, k)
+		if missing {
+			err = table.ErrMissing
+		}
+		if err != nil {
+			return tab.FieldError(i, k, err)
+		}
+		y[j] = v
 	}
 	return nil
 }

@@ -21,19 +21,19 @@ import (
 // targets a, b (a = sin x1 + x2 + 0.3g₁, b = cos x1 + 0.2(0.7g₁ +
 // 0.71g₂)) to a file in dir and returns its path.
 func twoTargetCSV(t *testing.T, dir string, n int, seed uint64) string {
-	return featuresCSV(t, filepath.Join(dir, fmt.Sprintf("mv%d.csv", seed)), n, rand.New(rand.NewPCG(seed, 1)), func(r *rand.Rand, x1, x2 float64) string {
+	return featuresCSV(t, filepath.Join(dir, fmt.Sprintf("mv%d.csv", seed)), n, rand.New(rand.NewPCG(seed, 1)), "a,b", func(r *rand.Rand, x1, x2 float64) string {
 		g1, g2 := r.NormFloat64(), r.NormFloat64()
 		return fmt.Sprintf("%.5f,%.5f", math.Sin(x1)+x2+0.3*g1, math.Cos(x1)+0.2*(0.7*g1+math.Sqrt(0.51)*g2))
 	})
 }
 
 // featuresCSV writes to path n rows of two features x1 ∼ U(0, 3),
-// x2 ∼ U(−1, 1) drawn from r and the targets a, b that targets writes
-// for them, and returns path.
-func featuresCSV(t *testing.T, path string, n int, r *rand.Rand, targets func(r *rand.Rand, x1, x2 float64) string) string {
+// x2 ∼ U(−1, 1) drawn from r and the targets, whose names the header
+// gives as names ("a,b"), that targets writes for them, and returns path.
+func featuresCSV(t *testing.T, path string, n int, r *rand.Rand, names string, targets func(r *rand.Rand, x1, x2 float64) string) string {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString("x1,x2,a,b\n")
+	b.WriteString("x1,x2," + names + "\n")
 	for range n {
 		x1, x2 := 3*r.Float64(), 2*r.Float64()-1
 		fmt.Fprintf(&b, "%.5f,%.5f,%s\n", x1, x2, targets(r, x1, x2))
@@ -97,7 +97,7 @@ func TestTrainSeveralTargetsChoosesTheLaw(t *testing.T) {
 	if err != nil {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}
-	law := regexp.MustCompile(`\njoint law: the (joint|copula) law: cross-fitted joint NLL [0-9.e+-]+ under the joint network, [0-9.e+-]+ under the Gaussian copula of the one-target models \(on 150 rows; λ [0-9.e+-]+, the copula's gain [0-9.e+-]+ nats a row\), the lower kept\n`).FindStringSubmatch(stderr)
+	law := regexp.MustCompile(`\njoint law: the (joint|copula) law: cross-fitted joint NLL [0-9.e+-]+ under the joint network, [0-9.e+-]+ under the Gaussian copula of the one-target models \(on 150 rows; λ [0-9.e+-]+, the copula's gain [0-9.e+-]+ nats a row; the joint network's RMSE at most [0-9.e+-]+× the one-target models'\), (the lower kept|the copula kept: the joint network's means of target [0-9]+ are [0-9.e+-]+× the one-target model's RMSE, above 1.05×)\n`).FindStringSubmatch(stderr)
 	if law == nil {
 		t.Fatalf("summary does not say the law:\n%s", stderr)
 	}
@@ -184,16 +184,8 @@ func parseMultiEval(out string) map[string]float64 {
 func TestPredictSeveralTargets(t *testing.T) {
 	dir, model, _ := trainTwoTargets(t)
 	data := twoTargetCSV(t, dir, 20, 3)
-	out, _, err := gcpRun("predict", "-model", model, "-data", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, rows := readNumbersCSV(t, out)
-	want := "mean:a,lo95_cal:a,hi95_cal:a,sd_corrected:a,lo95_student_t:a,hi95_student_t:a,mean:b,lo95_cal:b,hi95_cal:b,sd_corrected:b,lo95_student_t:b,hi95_student_t:b,corr:a:b," +
-		"input_z,outside,unseen,sd_epistemic:a,disagreement:a,sd_epistemic:b,disagreement:b"
-	if got := strings.Join(head, ","); got != want || len(rows) != 20 {
-		t.Fatalf("header %s and %d rows, want %s and 20", got, len(rows), want)
-	}
+	_, rows := predictTable(t, "mean:a,lo95_cal:a,hi95_cal:a,sd_corrected:a,lo95_student_t:a,hi95_student_t:a,mean:b,lo95_cal:b,hi95_cal:b,sd_corrected:b,lo95_student_t:b,hi95_student_t:b,corr:a:b,"+
+		"input_z,outside,unseen,sd_epistemic:a,disagreement:a,sd_epistemic:b,disagreement:b", 20, "-model", model, "-data", data)
 	preds, _ := libraryPredictions(t, model, data)
 	for i, row := range rows {
 		p := &preds[i]
@@ -213,6 +205,22 @@ func TestPredictSeveralTargets(t *testing.T) {
 			t.Errorf("row %d: calibrated interval [%v, %v] about %v, want ± %v", i, row[1], row[2], row[0], hw)
 		}
 	}
+}
+
+// predictTable runs gcp predict with args and returns its CSV's header
+// and rows of numbers; it fails the test unless the header, its columns
+// joined by commas, is want and there are n rows.
+func predictTable(t *testing.T, want string, n int, args ...string) ([]string, [][]float64) {
+	t.Helper()
+	out, _, err := gcpRun(append([]string{"predict"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rows := readNumbersCSV(t, out)
+	if got := strings.Join(head, ","); got != want || len(rows) != n {
+		t.Fatalf("header %s and %d rows, want %s and %d", got, len(rows), want, n)
+	}
+	return head, rows
 }
 
 // libraryPredictions returns the library's PredictMulti of the saved

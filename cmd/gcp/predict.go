@@ -94,7 +94,7 @@ var errFormat = errors.New("not an output format")
 // predict writes the predictive distribution of every row to stdout.
 func predict(args []string, stdout, stderr io.Writer) error {
 	c := newCommand("predict",
-		"predict -model MODEL.gcpm -data FILE.csv [-levels 0.95] [-id COLUMN] [-format csv|json] [-target NAME] [-reorder]",
+		"predict -model MODEL.gcpm -data FILE.csv [-levels 0.95] [-id COLUMN] [-format csv|json] [-target NAME] [-reorder] [-given a,b]",
 		`Write one CSV line per row of FILE.csv to stdout, in order, with the
 columns (L for each level of -levels: lo95_cal for 0.95, lo97.5_cal for
 0.975)
@@ -166,16 +166,35 @@ is in original units, as for one logged target: mean:t the log-normal
 mean of the calibrated predictive, the intervals the images of the log's,
 sd_corrected:t the log-normal's, and corr:a:b the correlation in original
 units (the log-normal's, not that of the logarithms); sd_epistemic:t and
-disagreement:t stay those of the logarithm. -format json and -id do not
-apply. A model of several targets saved without names (by a program,
-through the library) takes its features by position, first, and calls
-its targets y1, y2, ….
+disagreement:t stay those of the logarithm. -format json writes the
+same keys; -id does not apply. A model of several targets saved without
+names (by a program, through the library) takes its features by
+position, first, and calls its targets y1, y2, ….
+
+-given a,b names targets of a model of several targets, in any order,
+some but not all of them, whose values FILE.csv holds in columns of
+those names (a model saved without names: its targets y1, y2, … as the
+last columns, after its features). Each row's prediction is then the law
+of the other targets given the row's values of these: the columns above
+for each target that remains and each pair of them, in the model's
+order: narrower than without -given where the targets are correlated
+(the joint t's wider where the given values lie far from their
+prediction). sd_epistemic:t and disagreement:t are the conditional's
+under the joint t, and under the copula the target's own model's, which
+conditioning leaves as they are. A conditional has no conformal region,
+so there are no conformal columns. A given field that is missing (empty, NA, NULL, …),
+text or infinite, or a value the model refuses (one ≤ 0 of a target
+train logged; one so far out that the law of the rest leaves float64),
+stops the command with its line and column; the rows are checked a
+chunk of a few thousand at a time, so that the first chunk's errors
+write nothing. A line on stderr says which targets the rows conditioned.
 
 `+streamAbout+"\n\n"+columnsAbout)
 	a := modelFlags(c, "name of the target column, ignored if present (default: the model's target)")
 	levelsFlag := c.fs.String("levels", "0.95", "interval levels, comma-separated, each in (0, 1): 0.5,0.9,0.95 writes three intervals of each kind")
 	id := c.fs.String("id", "", "a column of FILE.csv to pass through as the first column, to match rows (a feature column stays a feature too)")
 	format := c.fs.String("format", "csv", "output format: csv, or json for JSON Lines, an object per row")
+	given := c.fs.String("given", "", "targets of a model of several targets whose values FILE.csv holds, comma-separated: predict the others given them, row by row (no conformal columns)")
 	c.fs.Lookup("data").Usage = dataStdinHelp
 	if err := a.parse(c, args, stdout, stderr); err != nil {
 		return err
@@ -191,11 +210,17 @@ its targets y1, y2, ….
 	if err != nil {
 		return err
 	}
-	if mn, multi := multiNetwork(m); multi {
-		if *format != "csv" || *id != "" {
-			return fmt.Errorf("predict: -format json and -id: %w", errMultiTarget)
+	var g *givenTargets
+	if c.set("given") {
+		if g, err = parseGiven(m, *given); err != nil {
+			return fmt.Errorf("predict: %w", err)
 		}
-		return predictMulti(a, mn, levels, stderr, stdout)
+	}
+	if mn, multi := multiNetwork(m); multi {
+		if *id != "" {
+			return fmt.Errorf("predict: -id: %w", errMultiTarget)
+		}
+		return predictMulti(a, mn, levels, g, *format == "json", stderr, stdout)
 	}
 	var pw *predictWriter
 	d := m.inputs()

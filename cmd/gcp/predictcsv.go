@@ -64,29 +64,53 @@ func percent(r *big.Rat) string {
 	}
 }
 
-// predictWriter writes gcp predict's rows: as CSV, the header, then a
-// line per row; or as JSON Lines (-format json), an object per row whose
-// keys are the CSV's column names.
+// rowWriter writes rows of numbers under named columns: as CSV, the
+// header, then a line per row; or as JSON Lines (-format json), an object
+// per row whose keys are the CSV's column names. Each row's numbers are
+// vals, which the caller fills before write.
+type rowWriter struct {
+	w     *bufio.Writer
+	bits  int // 32 for a float32 model: fewer digits
+	hasID bool
+	keys  [][]byte // JSON: each column's name, quoted, and a colon; nil for CSV
+	vals  []float64
+	buf   []byte
+}
+
+// newRowWriter returns a writer of rows under the columns cols, the
+// first an id column if hasID, with the digits of a model of the given
+// bits, as JSON Lines if asJSON, else as CSV, whose header it writes.
+func newRowWriter(w io.Writer, cols []string, bits int, hasID, asJSON bool) *rowWriter {
+	rw := &rowWriter{w: bufio.NewWriter(w), bits: bits, hasID: hasID}
+	if asJSON {
+		for _, c := range cols {
+			rw.keys = append(rw.keys, append(jsonString(nil, c), ':'))
+		}
+		return rw
+	}
+	quoted := make([]string, len(cols))
+	for i, c := range cols {
+		quoted[i] = csvField(c)
+	}
+	rw.w.WriteString(strings.Join(quoted, ",") + "\n")
+	return rw
+}
+
+// predictWriter writes gcp predict's rows of a model of one target.
 type predictWriter struct {
-	w         *bufio.Writer
+	*rowWriter
 	m         model
 	levels    []predictLevel
 	conformal bool // the model has a conformal calibration
-	bits      int  // 32 for a float32 model: fewer digits
-	hasID     bool
-	keys      [][]byte // JSON: each column's name, quoted, and a colon; nil for CSV
-	vals      []float64
-	buf       []byte
 }
 
 // newPredictWriter returns a writer of m's predictions at the levels,
 // with an id column first if idName is not empty, as JSON Lines if
 // asJSON, else as CSV, whose header it writes.
 func newPredictWriter(w io.Writer, m model, levels []predictLevel, idName string, asJSON bool) *predictWriter {
-	pw := &predictWriter{w: bufio.NewWriter(w), m: m, levels: levels, bits: m.bits(),
-		conformal: hasConformal(m), hasID: idName != ""}
+	pw := &predictWriter{m: m, levels: levels, conformal: hasConformal(m)}
 	var cols []string
-	if pw.hasID {
+	if idName != "" {
 		cols = append(cols, idName)
 	}
 	cols = append(cols, "mean")
@@ -102,16 +126,7 @@ func newPredictWriter(w io.Writer, m model, levels []predictLevel, idName string
 	cols = append(cols, "sd_corrected")
 	interval("_student_t")
 	cols = append(cols, "sd_student_t", "alpha", "input_z", "outside", "unseen", "sd_epistemic", "disagreement")
-	if asJSON {
-		for _, c := range cols {
-			pw.keys = append(pw.keys, append(jsonString(nil, c), ':'))
-		}
-		return pw
-	}
-	for i, c := range cols {
-		cols[i] = csvField(c)
-	}
-	pw.w.WriteString(strings.Join(cols, ",") + "\n")
+	pw.rowWriter = newRowWriter(w, cols, m.bits(), idName != "", asJSON)
 	return pw
 }
 
@@ -159,46 +174,52 @@ func (pw *predictWriter) row(id string, x []float64, p gcp.Prediction, notes gcp
 	}
 	outside, _ := pw.m.OutsideRange(x)
 	pw.vals = append(pw.vals, math.Sqrt(p.Var), p.Alpha, p.InputZ, float64(outside), float64(notes.Unseen), math.Sqrt(p.VarEpistemic), p.Disagreement)
-	if pw.keys != nil {
-		pw.buf = pw.jsonLine(id)
+	return pw.write(id)
+}
+
+// write writes the line of vals after the field id, as it was in the
+// file, if the writer has an id column.
+func (rw *rowWriter) write(id string) error {
+	if rw.keys != nil {
+		rw.buf = rw.jsonLine(id)
 	} else {
-		pw.buf = pw.csvLine(id)
+		rw.buf = rw.csvLine(id)
 	}
-	_, err := pw.w.Write(pw.buf)
+	_, err := rw.w.Write(rw.buf)
 	return err
 }
 
 // csvLine returns the CSV line of the id, if the writer has an id
-// column, and the values, in pw.buf.
-func (pw *predictWriter) csvLine(id string) []byte {
-	b := pw.buf[:0]
-	if pw.hasID {
+// column, and the values, in rw.buf.
+func (rw *rowWriter) csvLine(id string) []byte {
+	b := rw.buf[:0]
+	if rw.hasID {
 		b = append(append(b, csvField(id)...), ',')
 	}
-	for i, v := range pw.vals {
+	for i, v := range rw.vals {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendNumber(b, v, pw.bits)
+		b = appendNumber(b, v, rw.bits)
 	}
 	return append(b, '\n')
 }
 
 // jsonLine returns the JSON object of the id, if the writer has an id
-// column, and the values, in pw.buf. JSON has no infinity and no NaN:
+// column, and the values, in rw.buf. JSON has no infinity and no NaN:
 // those are written as the strings "Infinity", "-Infinity" and "NaN",
 // which keep the sign of an unknown interval's ends (a null would not)
 // and which Go's strconv.ParseFloat, Python's float and JavaScript's
 // Number read back.
-func (pw *predictWriter) jsonLine(id string) []byte {
-	b := append(pw.buf[:0], '{')
-	keys := pw.keys
-	if pw.hasID {
+func (rw *rowWriter) jsonLine(id string) []byte {
+	b := append(rw.buf[:0], '{')
+	keys := rw.keys
+	if rw.hasID {
 		b = jsonString(append(b, keys[0]...), id)
 		keys = keys[1:]
 	}
-	for i, v := range pw.vals {
-		if i > 0 || pw.hasID {
+	for i, v := range rw.vals {
+		if i > 0 || rw.hasID {
 			b = append(b, ',')
 		}
 		b = append(b, keys[i]...)
@@ -210,14 +231,14 @@ func (pw *predictWriter) jsonLine(id string) []byte {
 		case math.IsNaN(v):
 			b = append(b, `"NaN"`...)
 		default:
-			b = appendNumber(b, v, pw.bits)
+			b = appendNumber(b, v, rw.bits)
 		}
 	}
 	return append(b, "}\n"...)
 }
 
 // flush writes what is buffered.
-func (pw *predictWriter) flush() error { return pw.w.Flush() }
+func (rw *rowWriter) flush() error { return rw.w.Flush() }
 
 // appendNumber appends v with the digits it has: the shortest decimal
 // that reads back as the same float64, or for a float32 model (bits 32)
