@@ -426,11 +426,11 @@ type baseScore struct {
 // set prepares s for the base b.
 func (s *baseScore) set(b *Prediction) {
 	c := b.mixture()
+	s.valid = c != nil && positiveDoF(c)
 	switch {
 	case c == nil && !b.Loss.gaussian():
 		s.t.set(b)
-	case c != nil && positiveDoF(c):
-		s.valid = true
+	case s.valid:
 		for i, ci := range c {
 			s.d[i].set(math.Max(ci.DoF, studentTMinDoF))
 		}
@@ -507,6 +507,7 @@ type tScore struct {
 // map).
 func (s *tScore) set(b *Prediction) {
 	if s.g = b.Prior(); !s.g.valid() {
+		s.valid = false
 		return
 	}
 	s.valid, s.scale = true, s.g.scale()

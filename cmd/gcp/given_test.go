@@ -14,6 +14,7 @@ import (
 
 	"github.com/gcpnet/gcp"
 	"github.com/gcpnet/gcp/table"
+	"github.com/google/go-cmp/cmp"
 )
 
 // threeTargets are featuresCSV's targets a = sin x1 + x2 + 0.3g₁,
@@ -323,25 +324,7 @@ func TestPredictGivenOrderEnsemble(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ac != ca {
-		t.Errorf("-given a,c and -given c,a write different numbers:\n%s\n%s", firstDiff(ac, ca), firstDiff(ca, ac))
+	if d := cmp.Diff(strings.Split(ac, "\n"), strings.Split(ca, "\n")); d != "" {
+		t.Errorf("-given a,c and -given c,a write different numbers (-a,c +c,a):\n%s", d)
 	}
-}
-
-// firstDiff returns the first line of a that differs from b's.
-func firstDiff(a, b string) string {
-	for i := 0; i < len(a) && i < len(b); i++ {
-		if a[i] != b[i] {
-			s := i
-			for s > 0 && a[s-1] != '\n' {
-				s--
-			}
-			e := i
-			for e < len(a) && a[e] != '\n' {
-				e++
-			}
-			return a[s:e]
-		}
-	}
-	return ""
 }
