@@ -78,7 +78,7 @@ func (g *givenTargets) columns(tab *table.Table) error {
 	if names, _ := g.n.columns(); names == nil {
 		_, targets, err := multiColumns(g.n, tab, true)
 		if err != nil {
-			return fmt.Errorf("%w %s: %w", errGiven, g.flag, err)
+			return fmt.Errorf("%w %s: %w", errGiven, shorten(g.flag), err)
 		}
 		for _, j := range g.idx {
 			g.cols = append(g.cols, targets[j])
@@ -88,7 +88,7 @@ func (g *givenTargets) columns(tab *table.Table) error {
 	for _, name := range g.names {
 		k, err := tab.Column(name)
 		if err != nil {
-			return fmt.Errorf("%w %s: each given target must be a column of the data: %w", errGiven, g.flag, err)
+			return fmt.Errorf("%w %s: each given target must be a column of the data: %w", errGiven, shorten(g.flag), err)
 		}
 		g.cols = append(g.cols, k)
 	}
@@ -113,7 +113,7 @@ func (g *givenTargets) condition(tab *table.Table, preds []gcp.MultiPrediction) 
 	cond := g.cond[:len(preds)]
 	for i := range preds {
 		if err := rowNumbers(tab, i, g.cols, g.vals); err != nil {
-			return nil, fmt.Errorf("%w %s: %w", errGiven, g.flag, err)
+			return nil, fmt.Errorf("%w %s: %w", errGiven, shorten(g.flag), err)
 		}
 		if err := preds[i].Conditional(&cond[i], g.idx, g.vals); err != nil {
 			return nil, g.refused(tab, i, &preds[i], err)
@@ -131,7 +131,7 @@ func (g *givenTargets) refused(tab *table.Table, i int, p *gcp.MultiPrediction, 
 	var alone gcp.MultiPrediction
 	for a, k := range g.cols {
 		if e := p.Conditional(&alone, g.idx[a:a+1], g.vals[a:a+1]); e != nil {
-			return fmt.Errorf("%w %s: %w", errGiven, g.flag,
+			return fmt.Errorf("%w %s: %w", errGiven, shorten(g.flag),
 				tab.FieldError(i, k, fmt.Errorf("the model refuses %s = %g: %w", g.names[a], g.vals[a], e)))
 		}
 	}
@@ -139,7 +139,7 @@ func (g *givenTargets) refused(tab *table.Table, i int, p *gcp.MultiPrediction, 
 	for a, k := range g.cols {
 		given[a] = fmt.Sprintf("column %d (%s) = %g", k+1, g.names[a], g.vals[a])
 	}
-	return fmt.Errorf("%w %s: %s: line %d: the model refuses the given values together, %s: %w", errGiven, g.flag, tab.File, tab.Line(i), strings.Join(given, ", "), err)
+	return fmt.Errorf("%w %s: %s: line %d: the model refuses the given values together, %s: %w", errGiven, shorten(g.flag), tab.File, tab.Line(i), strings.Join(given, ", "), err)
 }
 
 // summary is the line on stderr that says what -given did.
