@@ -298,9 +298,10 @@ func givenMesh(bp []float64, x, dir, c, w float64, locs []float64) int {
 	return n
 }
 
-// conditionalMoments returns the mean and variance of the conditional
-// marginal of the base b (no transform, no map) under the score map
-// (mu, sigma): m + s·mu and s²·sigma² for a Gaussian b, N(m, s²);
+// conditionalMoments returns the mean, variance and median of the
+// conditional marginal of the base b (no transform, no map) under the
+// score map (mu, sigma): m + s·mu, s²·sigma² and m + s·mu for a Gaussian
+// b, N(m, s²); the median is the base's value at score mu (scoreRoot);
 // otherwise by quadrature of its tails, to about 1e-10 relative, also
 // where a moment barely exists (the variance of a t of 2.001 degrees of
 // freedom, 1e-11 from its closed form: its integrand falls like
@@ -311,20 +312,20 @@ func givenMesh(bp []float64, x, dir, c, w float64, locs []float64) int {
 // k = 1 on. ok is false where G lies beyond float64: its median beyond
 // the base's largest float64 (μ above the base's score there), or a
 // moment that exists but overflows.
-func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float64, ok bool) {
+func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance, median float64, ok bool) {
 	if b.mixture() == nil && b.Loss.gaussian() {
 		s := math.Sqrt(b.Var)
 		mean, variance = b.Mean+s*mu, s*s*sigma*sigma
-		return mean, variance, finite(mean) && finite(variance)
+		return mean, variance, mean, finite(mean) && finite(variance)
 	}
 	var q givenQuad
 	q.set(b, mu, sigma)
 	c := scoreRoot(b, &q.score, mu)
 	if !(math.Abs(c) < math.MaxFloat64) {
-		return 0, 0, false
+		return 0, 0, c, false
 	}
 	if !(q.order > 1) {
-		return math.NaN(), math.Inf(1), true
+		return math.NaN(), math.Inf(1), c, true
 	}
 	hasVar := q.order > 2
 	rate := q.order - 2
@@ -353,7 +354,7 @@ func conditionalMoments(b *Prediction, mu, sigma float64) (mean, variance float6
 		d := s[0][0] - s[1][0]
 		variance = 2*(s[0][1]+s[1][1]) - d*d
 	}
-	return mean, variance, finite(mean) && (!hasVar || finite(variance))
+	return mean, variance, c, finite(mean) && (!hasVar || finite(variance))
 }
 
 // givenCRPS is CRPS of a conditional marginal: numerically, the sides'
@@ -417,7 +418,9 @@ func (p *Prediction) givenCRPS(y float64) float64 {
 // of the calibrated centre, as Prediction.Transform says. It reports
 // false where G or its calibrated law lies beyond float64 (G's median
 // beyond the base's largest float64, a moment that exists but overflows,
-// a centre or Mean that overflows), which Conditional refuses.
+// a centre or Mean that overflows; under the log, a median e^c of G or a
+// Mean that overflows or underflows to 0, where every quantile of y
+// would be 0 or +Inf), which Conditional refuses.
 func (p *Prediction) condition(mu2, sigma2, centre, vc float64) bool {
 	g := &p.given
 	if !g.on() {
@@ -429,7 +432,7 @@ func (p *Prediction) condition(mu2, sigma2, centre, vc float64) bool {
 	}
 	g.mu, g.sigma, g.centre = g.mu+g.sigma*mu2, g.sigma*sigma2, centre
 	b := p.base()
-	zm, zv, ok := conditionalMoments(&b, g.mu, g.sigma)
+	zm, zv, zmed, ok := conditionalMoments(&b, g.mu, g.sigma)
 	ok = ok && finite(centre) && finite(vc)
 	if p.Transform == TransformNone {
 		p.Mean, p.Var, p.VarCorrected = zm, zv, vc
@@ -439,5 +442,5 @@ func (p *Prediction) condition(mu2, sigma2, centre, vc float64) bool {
 	transformBack(&q, p.Transform)
 	p.Mean, p.Var, p.VarCorrected = q.Mean, q.Var, q.VarCorrected
 	p.ZMean, p.ZVar, p.ZVarCorrected = zm, zv, vc
-	return ok && finite(p.Mean)
+	return ok && positiveFinite(p.Mean) && positiveFinite(p.Transform.invert(zmed))
 }

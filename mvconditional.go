@@ -72,7 +72,8 @@ import (
 // value whose score is infinite, R's pivots as the joint t's scale's, and
 // a given value so far out that a remaining target's law leaves float64
 // (its median beyond the largest float64, or a mean, variance or
-// calibrated centre that exists but overflows); dst is left unchanged on
+// calibrated centre that exists but overflows, or under the log a median
+// or mean that underflows to 0); dst is left unchanged on
 // every error. Each conditional marginal's Mean
 // and Var are integrals (Prediction says how), which make most of its
 // cost: about 0.25 ms a remaining target on a 2-core AMD EPYC (Zen 4)
@@ -319,7 +320,7 @@ const conditionPivotMin = 0x1p-30
 var (
 	errConditionSingular  = fmt.Errorf("%w: a target's scale, given the targets before it, is below 2⁻³⁰ of its own: the conditional is not determined in float64", ErrNonFinite)
 	errConditionNonFinite = fmt.Errorf("%w: the conditional's scale, location or density", ErrNonFinite)
-	errConditionBeyond    = fmt.Errorf("%w: a remaining target's conditional law lies beyond float64 (its median, mean, variance or calibrated centre overflows)", ErrNonFinite)
+	errConditionBeyond    = fmt.Errorf("%w: a remaining target's conditional law lies beyond float64 (its median, mean, variance or calibrated centre overflows, or a logged target's median or mean underflows to 0)", ErrNonFinite)
 )
 
 // conditionMember writes member k of p conditioned on the targets

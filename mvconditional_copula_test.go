@@ -783,3 +783,61 @@ func TestCopulaConditionalAfterPredictAllocatesNothing(t *testing.T) {
 		t.Errorf("PredictMulti then Conditional into a fresh dst: %v allocations, PredictMulti alone %v", both, alone)
 	}
 }
+
+// FuzzCopulaConditional: for any values of any proper subset of a mixed
+// copula's three targets (a single network, an ensemble and a logged
+// target), Conditional either refuses with one of its errors, leaving
+// dst as it was, or gives remaining marginals that are laws: a finite
+// median whose CDF is ½, and a calibrated 95% interval with lo ≤ hi.
+// Values run from subnormal to the largest float64 and NaN, where a
+// remaining target's law can leave float64 (ErrNonFinite).
+func FuzzCopulaConditional(f *testing.F) {
+	_, p := mixedCopula(f, 3, 41)
+	for _, c := range []struct {
+		mask uint8
+		a, b float64
+	}{{1, 0.5, 0}, {3, 1e300, -2}, {2, -5e-324, 0}, {5, math.NaN(), 1}, {4, -1, 0}, {6, 3, 1e-300}, {1, -1e9, 0}} {
+		f.Add(c.mask, c.a, c.b)
+	}
+	f.Fuzz(func(t *testing.T, mask uint8, a, b float64) {
+		var given []int
+		var values []float64
+		for j := range 3 {
+			if mask&(1<<j) != 0 {
+				given = append(given, j)
+				values = append(values, []float64{a, b, a}[len(values)])
+			}
+		}
+		if len(given) == 0 || len(given) == 3 {
+			return
+		}
+		var dst MultiPrediction
+		if err := p.Conditional(&dst, []int{0}, []float64{0.5}); err != nil {
+			t.Fatal(err)
+		}
+		before := dst.Mean(0)
+		err := p.Conditional(&dst, given, values)
+		if err != nil {
+			if !errors.Is(err, ErrNonFinite) && !errors.Is(err, ErrDomain) {
+				t.Fatalf("given %v at %v: %v, want ErrNonFinite or ErrDomain", given, values, err)
+			}
+			if dst.Dim() != 2 || dst.Mean(0) != before {
+				t.Fatalf("given %v at %v: dst changed by the error %v", given, values, err)
+			}
+			return
+		}
+		for k := range dst.Dim() {
+			q := dst.Marginal(k)
+			med, err := q.Quantile(0.5)
+			if err != nil || math.IsInf(med, 0) || math.IsNaN(med) {
+				t.Fatalf("given %v at %v: marginal %d's median %v (%v)", given, values, k, med, err)
+			}
+			if c := q.CDF(med); !(math.Abs(c-0.5) <= 1e-6) {
+				t.Fatalf("given %v at %v: marginal %d's CDF at its median %v is %v", given, values, k, med, c)
+			}
+			if lo, hi, err := q.CalibratedInterval(0.95); err != nil || !(lo <= hi) {
+				t.Fatalf("given %v at %v: marginal %d's calibrated 95%% interval [%v, %v] (%v)", given, values, k, lo, hi, err)
+			}
+		}
+	})
+}
