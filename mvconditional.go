@@ -42,8 +42,9 @@ import (
 //
 // It returns ErrShape if len(values) ≠ len(given), ErrTargetIndex for an
 // index out of range or repeated, no index or every index, ErrNonFinite
-// for a value that is NaN or ±Inf or one so far out that the conditional
-// scale overflows, and where the conditional is not determined in
+// for a value that is NaN or ±Inf, one so far out that the conditional
+// scale overflows or that a logged target's median or Mean in original
+// units underflows to 0 or overflows, and where the conditional is not determined in
 // float64 (a target within a correlation of about 1 − 5·10⁻¹⁰ of a
 // linear function of the given ones, or of those before it: a scale matrix
 // of the given targets of condition number 10⁷⁴, say; the bound keeps the
@@ -131,6 +132,9 @@ func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values 
 		if !ok || !finite(dst.regionScale) {
 			return ErrNonFinite
 		}
+	}
+	if !dst.loggedLawsRepresentable() {
+		return errConditionBeyond
 	}
 	return nil
 }
@@ -235,6 +239,32 @@ func (p *MultiPrediction) copulaConditional(dst *MultiPrediction, perm []int, va
 	dst.regionNu, dst.regionScale, dst.conformal = nu, scale, nil
 	dst.cop.chol = own
 	return nil
+}
+
+// loggedLawsRepresentable reports whether the law in original units of
+// each target of p under the log transform lies within float64: e to
+// each member's location in z, its median, is positive and finite (so is
+// then the mixture's median, which lies between them, each member's t
+// being symmetric about its location), and so is the Mean. A Conditional given values far from
+// their prediction moves a logged target's location by S_UO S_OO⁻¹(z_O −
+// m_O), unbounded: e^z then underflows to 0 or overflows, every quantile
+// of y would be 0 or +Inf, and Conditional refuses it, as it refuses the
+// copula's (Prediction.condition).
+func (p *MultiPrediction) loggedLawsRepresentable() bool {
+	for i := range p.d {
+		if p.tr[i] == TransformNone {
+			continue
+		}
+		for k := range p.members {
+			if !positiveFinite(p.tr[i].invert(p.loc[k*p.d+i])) {
+				return false
+			}
+		}
+		if q := p.Marginal(i); !positiveFinite(q.Mean) {
+			return false
+		}
+	}
+	return true
 }
 
 // conditionArgs checks Conditional's arguments and returns its errors

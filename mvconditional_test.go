@@ -731,3 +731,38 @@ func importanceEstimate(ws []float64, ys [][]float64, sw float64, g func(y []flo
 	}
 	return est, math.Sqrt(v) / sw
 }
+
+// TestConditionalRefusesALoggedLawBeyondFloat64 checks that Conditional
+// refuses, with ErrNonFinite, a logged target whose conditional law
+// leaves float64 in original units, and keeps one just inside. Of
+// loggedPair, given target 1 at v the logged target 0 has the location
+// m = 0.3 + (S₀₁/S₁₁)(v − 1) in z, S₀₁ = 0.08 and S₁₁ = 0.29, and its
+// median in original units is e^m. Under the Gaussian (scale unchanged
+// by v) v = −2537 puts m at −699.6, e^m ≈ 10⁻³⁰⁴, which must come back
+// to 1e-12 relative (a few roundings of m, times |m| ≈ 700, in e^m);
+// v = −3000 puts m at −827, where e^m underflows to 0. Under the t
+// (ν = 5) v = ∓10⁴ moves m to ∓2759: before the check every quantile
+// was 0, or +Inf, with no error.
+func TestConditionalRefusesALoggedLawBeyondFloat64(t *testing.T) {
+	var dst MultiPrediction
+	g := loggedPair(t, math.Inf(1))
+	const v = -2537.0
+	if err := g.Conditional(&dst, []int{1}, []float64{v}); err != nil {
+		t.Fatalf("Gaussian given %v: %v", v, err)
+	}
+	m := 0.3 + 0.08/0.29*(v-1)
+	med, err := dst.Marginal(0).Quantile(0.5)
+	if want := math.Exp(m); err != nil || !(math.Abs(med-want) <= 1e-12*want) {
+		t.Errorf("Gaussian given %v: median %v (%v), want %v", v, med, err, want)
+	}
+	for _, c := range []struct {
+		nu, v float64
+	}{{math.Inf(1), -3000}, {5, -1e4}, {5, 1e4}} {
+		p := loggedPair(t, c.nu)
+		if err := p.Conditional(&dst, []int{1}, []float64{c.v}); !errors.Is(err, ErrNonFinite) {
+			q := dst.Marginal(0)
+			med, _ := q.Quantile(0.5)
+			t.Errorf("ν = %v given %v: error %v (median %v, Mean %v), want ErrNonFinite", c.nu, c.v, err, med, q.Mean)
+		}
+	}
+}
