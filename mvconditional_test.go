@@ -766,3 +766,29 @@ func TestConditionalRefusesALoggedLawBeyondFloat64(t *testing.T) {
 		}
 	}
 }
+
+// TestConditionalLoggedIgnoresAMemberOfNoWeight: a member whose weight
+// given y_O underflows to 0 takes no part in the conditional's law, and
+// its location must not make Conditional refuse it. Of two Gaussian
+// members (target 0 logged), A of S₀₁/S₁₁ = 0.5 and S₁₁ = 1, B of
+// S₀₁/S₁₁ = 1.6 and S₁₁ = 0.25, given target 1 at −1000 B's density is
+// e^(−1.5·10⁶) of A's, its weight 0, and its location in z −1600, where
+// e^z underflows; A's is −500. The law is A's conditional, of median
+// e^(−500) ≈ 7·10⁻²¹⁸, which must come back to 1e-12 relative (a few
+// roundings of the location, times 500, in e^m). Before, Conditional
+// refused it as beyond float64 (ErrNonFinite).
+func TestConditionalLoggedIgnoresAMemberOfNoWeight(t *testing.T) {
+	p := handMulti(t, 2, []float64{0, 0, 0, 0}, []float64{1, 0.5, math.Sqrt(0.75), 1, 0.4, 0.3}, []float64{math.Inf(1), math.Inf(1)}, 1)
+	p.tr[0], p.logged = TransformLog, true
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{1}, []float64{-1000}); err != nil {
+		t.Fatalf("given −1000: %v (weights %v, locations in z %v)", err, dst.weight[:2], dst.loc[:2])
+	}
+	if dst.weight[1] != 0 {
+		t.Fatalf("member B's weight %v, want 0", dst.weight[1])
+	}
+	med, err := dst.Marginal(0).Quantile(0.5)
+	if want := math.Exp(-500); err != nil || !(math.Abs(med-want) <= 1e-12*want) {
+		t.Errorf("median %v (%v), want %v", med, err, want)
+	}
+}
