@@ -243,9 +243,11 @@ func (p *MultiPrediction) copulaConditional(dst *MultiPrediction, perm []int, va
 
 // loggedLawsRepresentable reports whether the law in original units of
 // each target of p under the log transform lies within float64: e to
-// each member's location in z, its median, is positive and finite (so is
-// then the mixture's median, which lies between them, each member's t
-// being symmetric about its location), and so is the Mean. A Conditional given values far from
+// the location in z of each member of positive weight, its median, is
+// positive and finite (so is then the mixture's median, which lies
+// between them, each member's t being symmetric about its location),
+// and so is the Mean. A member whose weight given y_O underflowed to 0
+// takes no part in the law, wherever its location lies. A Conditional given values far from
 // their prediction moves a logged target's location by S_UO S_OO⁻¹(z_O −
 // m_O), unbounded: e^z then underflows to 0 or overflows, every quantile
 // of y would be 0 or +Inf, and Conditional refuses it, as it refuses the
@@ -256,7 +258,7 @@ func (p *MultiPrediction) loggedLawsRepresentable() bool {
 			continue
 		}
 		for k := range p.members {
-			if !positiveFinite(p.tr[i].invert(p.loc[k*p.d+i])) {
+			if p.weightOf(k) != 0 && !positiveFinite(p.tr[i].invert(p.loc[k*p.d+i])) {
 				return false
 			}
 		}
