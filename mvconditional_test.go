@@ -414,17 +414,29 @@ func checkConditionalConcurrent(t *testing.T, p *MultiPrediction, given []int, v
 }
 
 // BenchmarkConditional conditions a 5-target prediction on 2 targets, for
-// one network and an ensemble of 5.
+// one network and an ensemble of 5; "logged" with two of the remaining
+// targets under the log and a calibrated region of ν = 6, as AutoFit
+// fits one, whose check of the logged laws (loggedLawsRepresentable)
+// must cost little beside the conditional itself.
 func BenchmarkConditional(b *testing.B) {
-	for _, members := range []int{1, 5} {
-		p := randomMulti(b, rand.New(rand.NewPCG(23, 24)), 5, members, 3, 1)
-		var dst MultiPrediction
-		b.Run(fmt.Sprintf("members=%d", members), func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				_ = p.Conditional(&dst, []int{0, 3}, []float64{0.5, -1})
+	for _, logged := range []bool{false, true} {
+		for _, members := range []int{1, 5} {
+			p := randomMulti(b, rand.New(rand.NewPCG(23, 24)), 5, members, 3, 1)
+			name := fmt.Sprintf("members=%d", members)
+			if logged {
+				p.tr[1], p.tr[2], p.logged, p.regionNu = TransformLog, TransformLog, true, 6
+				name += "/logged"
 			}
-		})
+			var dst MultiPrediction
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					if err := p.Conditional(&dst, []int{0, 3}, []float64{0.5, -1}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
