@@ -262,12 +262,26 @@ func (p *MultiPrediction) loggedLawsRepresentable() bool {
 				return false
 			}
 		}
-		if q := p.Marginal(i); !positiveFinite(q.Mean) {
+		// The Mean is e^(m + v/2), m = p.mean[i] and v = s·k·Σ̃_ii the
+		// calibrated variance in z (calibratedVar), k =
+		// regionMarginalFactor(ν) ≥ 1: where e^m is positive and e^(m +
+		// s·Σ̃_ii·K/2) finite, K k's bound over ν ≥ 1 (a Conditional's ν +
+		// |O|), so is the Mean, without the t quantile that k takes.
+		m, v := p.mean[i], p.regionScale*p.ZCovCorrected(i, i)
+		if p.regionNu >= 1 && math.Exp(m) > 0 && math.Exp(m+regionMarginalFactorBound*v/2) <= math.MaxFloat64 {
+			continue
+		}
+		if !positiveFinite(p.Mean(i)) {
 			return false
 		}
 	}
 	return true
 }
+
+// regionMarginalFactorBound bounds regionMarginalFactor(ν) over ν ≥ 1,
+// where it is largest at ν = 1, the Cauchy's (tan(0.475π)/z(0.975))² =
+// 42.03 (TestRegionMarginalFactorBound).
+const regionMarginalFactorBound = 42.1
 
 // conditionArgs checks Conditional's arguments and returns its errors
 // for them, before it changes dst: perm lists the given targets first,

@@ -804,3 +804,54 @@ func TestConditionalLoggedIgnoresAMemberOfNoWeight(t *testing.T) {
 		t.Errorf("median %v (%v), want %v", med, err, want)
 	}
 }
+
+// TestRegionMarginalFactorBound: regionMarginalFactor(ν) is at most
+// regionMarginalFactorBound for every ν ≥ 1 (it falls with ν, from 42.03
+// at ν = 1 to 1 for the Gaussian), the bound loggedLawsRepresentable
+// takes instead of the t quantile.
+func TestRegionMarginalFactorBound(t *testing.T) {
+	for _, nu := range []float64{1, 1 + 1e-12, 1.001, 1.1, 1.5, 2, 3, 5, 10, 100, 1e4, 1e8, math.Inf(1)} {
+		if k := regionMarginalFactor(nu); !(k >= 1 && k <= regionMarginalFactorBound) {
+			t.Errorf("regionMarginalFactor(%v) = %v, want in [1, %v]", nu, k, regionMarginalFactorBound)
+		}
+	}
+	if k := regionMarginalFactor(1); !(k > 42) {
+		t.Errorf("regionMarginalFactor(1) = %v, want the Cauchy's 42.03", k)
+	}
+}
+
+// TestConditionalLoggedRefusalIsTheMarginals: about the values where a
+// logged target's conditional Mean e^(m + v/2) overflows (loggedPair
+// given target 1 at v; m and v grow with it, v as its square under the
+// t), Conditional must refuse exactly where the Marginal it wrote has a
+// median or Mean that is not positive and finite: the check's shortcut
+// (a bound on the t quantile) decides none otherwise.
+func TestConditionalLoggedRefusalIsTheMarginals(t *testing.T) {
+	for _, nu := range []float64{1.5, 5, math.Inf(1)} {
+		p := loggedPair(t, nu)
+		p.regionNu = nu
+		var refused, kept int
+		for _, v := range []float64{20, 50, 100, 150, 200, 300, 500, 1000, 2000, 2500, 2600, 3000} {
+			for _, step := range []float64{0.9, 0.97, 0.99, 1, 1.01, 1.03, 1.1} {
+				for _, sign := range []float64{-1, 1} {
+					var dst MultiPrediction
+					err := p.Conditional(&dst, []int{1}, []float64{sign * v * step})
+					q := dst.Marginal(0)
+					med, _ := q.Quantile(0.5)
+					bad := !positiveFinite(med) || !positiveFinite(q.Mean)
+					if (err != nil) != bad {
+						t.Errorf("ν %v given %v: error %v, median %v, Mean %v", nu, sign*v*step, err, med, q.Mean)
+					}
+					if err != nil {
+						refused++
+					} else {
+						kept++
+					}
+				}
+			}
+		}
+		if refused == 0 || kept == 0 {
+			t.Errorf("ν %v: %d refused, %d kept: want some of each", nu, refused, kept)
+		}
+	}
+}
