@@ -750,7 +750,7 @@ func importanceEstimate(ws []float64, ys [][]float64, sw float64, g func(y []flo
 // loggedPair, given target 1 at v the logged target 0 has the location
 // m = 0.3 + (S₀₁/S₁₁)(v − 1) in z, S₀₁ = 0.08 and S₁₁ = 0.29, and its
 // median in original units is e^m. Under the Gaussian (scale unchanged
-// by v) v = −2537 puts m at −699.6, e^m ≈ 10⁻³⁰⁴, which must come back
+// by v) v = −2537 puts m at −699.8, e^m ≈ 10⁻³⁰⁴, which must come back
 // to 1e-12 relative (a few roundings of m, times |m| ≈ 700, in e^m);
 // v = −3000 puts m at −827, where e^m underflows to 0. Under the t
 // (ν = 5) v = ∓10⁴ moves m to ∓2759: before the check every quantile
