@@ -44,8 +44,8 @@ import (
 // index out of range or repeated, no index or every index, ErrNonFinite
 // for a value that is NaN or ±Inf, one so far out that the conditional
 // scale overflows or that a logged target's median or Mean in original
-// units underflows to 0 or overflows, and where the conditional is not determined in
-// float64 (a target within a correlation of about 1 − 5·10⁻¹⁰ of a
+// units underflows to 0 or overflows, and where the conditional is not
+// determined in float64 (a target within a correlation of about 1 − 5·10⁻¹⁰ of a
 // linear function of the given ones, or of those before it: a scale matrix
 // of the given targets of condition number 10⁷⁴, say; the bound keeps the
 // conditional within about 10⁻⁶ of the truth), ErrDomain for a value outside its target's transform's
@@ -247,11 +247,12 @@ func (p *MultiPrediction) copulaConditional(dst *MultiPrediction, perm []int, va
 // positive and finite (so is then the mixture's median, which lies
 // between them, each member's t being symmetric about its location),
 // and so is the Mean. A member whose weight given y_O underflowed to 0
-// takes no part in the law, wherever its location lies. A Conditional given values far from
-// their prediction moves a logged target's location by S_UO S_OO⁻¹(z_O −
-// m_O), unbounded: e^z then underflows to 0 or overflows, every quantile
-// of y would be 0 or +Inf, and Conditional refuses it, as it refuses the
-// copula's (Prediction.condition).
+// takes no part in the law, wherever its location lies. A Conditional
+// given values far from their prediction moves a logged target's
+// location by S_UO S_OO⁻¹(z_O − m_O), unbounded: e^z then underflows to
+// 0 or overflows, every quantile of y would be 0 or +Inf, and
+// Conditional refuses it, as it refuses the copula's
+// (Prediction.condition).
 func (p *MultiPrediction) loggedLawsRepresentable() bool {
 	for i := range p.d {
 		if p.tr[i] == TransformNone {
