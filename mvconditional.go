@@ -42,9 +42,10 @@ import (
 //
 // It returns ErrShape if len(values) ≠ len(given), ErrTargetIndex for an
 // index out of range or repeated, no index or every index, ErrNonFinite
-// for a value that is NaN or ±Inf or one so far out that the conditional
-// scale overflows, and where the conditional is not determined in
-// float64 (a target within a correlation of about 1 − 5·10⁻¹⁰ of a
+// for a value that is NaN or ±Inf, one so far out that the conditional
+// scale overflows or that a logged target's median or Mean in original
+// units underflows to 0 or overflows, and where the conditional is not
+// determined in float64 (a target within a correlation of about 1 − 5·10⁻¹⁰ of a
 // linear function of the given ones, or of those before it: a scale matrix
 // of the given targets of condition number 10⁷⁴, say; the bound keeps the
 // conditional within about 10⁻⁶ of the truth), ErrDomain for a value outside its target's transform's
@@ -131,6 +132,9 @@ func (p *MultiPrediction) Conditional(dst *MultiPrediction, given []int, values 
 		if !ok || !finite(dst.regionScale) {
 			return ErrNonFinite
 		}
+	}
+	if !dst.loggedLawsRepresentable() {
+		return errConditionBeyond
 	}
 	return nil
 }
@@ -236,6 +240,49 @@ func (p *MultiPrediction) copulaConditional(dst *MultiPrediction, perm []int, va
 	dst.cop.chol = own
 	return nil
 }
+
+// loggedLawsRepresentable reports whether the law in original units of
+// each target of p under the log transform lies within float64: e to
+// the location in z of each member of positive weight, its median, is
+// positive and finite (so is then the mixture's median, which lies
+// between them, each member's t being symmetric about its location),
+// and so is the Mean. A member whose weight given y_O underflowed to 0
+// takes no part in the law, wherever its location lies. A Conditional
+// given values far from their prediction moves a logged target's
+// location by S_UO S_OO⁻¹(z_O − m_O), unbounded: e^z then underflows to
+// 0 or overflows, every quantile of y would be 0 or +Inf, and
+// Conditional refuses it, as it refuses the copula's
+// (Prediction.condition).
+func (p *MultiPrediction) loggedLawsRepresentable() bool {
+	for i := range p.d {
+		if p.tr[i] == TransformNone {
+			continue
+		}
+		for k := range p.members {
+			if p.weightOf(k) != 0 && !positiveFinite(p.tr[i].invert(p.loc[k*p.d+i])) {
+				return false
+			}
+		}
+		// The Mean is e^(m + v/2), m = p.mean[i] and v = s·k·Σ̃_ii the
+		// calibrated variance in z (calibratedVar), k =
+		// regionMarginalFactor(ν) ≥ 1: where e^m is positive and e^(m +
+		// s·Σ̃_ii·K/2) finite, K k's bound over ν ≥ 1 (a Conditional's ν +
+		// |O|), so is the Mean, without the t quantile that k takes.
+		m, v := p.mean[i], p.regionScale*p.ZCovCorrected(i, i)
+		if p.regionNu >= 1 && math.Exp(m) > 0 && math.Exp(m+regionMarginalFactorBound*v/2) <= math.MaxFloat64 {
+			continue
+		}
+		if !positiveFinite(p.Mean(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// regionMarginalFactorBound bounds regionMarginalFactor(ν) over ν ≥ 1,
+// where it is largest at ν = 1, the Cauchy's (tan(0.475π)/z(0.975))² =
+// 42.03 (TestRegionMarginalFactorBound).
+const regionMarginalFactorBound = 42.1
 
 // conditionArgs checks Conditional's arguments and returns its errors
 // for them, before it changes dst: perm lists the given targets first,

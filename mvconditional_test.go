@@ -414,17 +414,29 @@ func checkConditionalConcurrent(t *testing.T, p *MultiPrediction, given []int, v
 }
 
 // BenchmarkConditional conditions a 5-target prediction on 2 targets, for
-// one network and an ensemble of 5.
+// one network and an ensemble of 5; "logged" with two of the remaining
+// targets under the log and a calibrated region of ν = 6, as AutoFit
+// fits one, whose check of the logged laws (loggedLawsRepresentable)
+// must cost little beside the conditional itself.
 func BenchmarkConditional(b *testing.B) {
-	for _, members := range []int{1, 5} {
-		p := randomMulti(b, rand.New(rand.NewPCG(23, 24)), 5, members, 3, 1)
-		var dst MultiPrediction
-		b.Run(fmt.Sprintf("members=%d", members), func(b *testing.B) {
-			b.ReportAllocs()
-			for range b.N {
-				_ = p.Conditional(&dst, []int{0, 3}, []float64{0.5, -1})
+	for _, logged := range []bool{false, true} {
+		for _, members := range []int{1, 5} {
+			p := randomMulti(b, rand.New(rand.NewPCG(23, 24)), 5, members, 3, 1)
+			name := fmt.Sprintf("members=%d", members)
+			if logged {
+				p.tr[1], p.tr[2], p.logged, p.regionNu = TransformLog, TransformLog, true, 6
+				name += "/logged"
 			}
-		})
+			var dst MultiPrediction
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					if err := p.Conditional(&dst, []int{0, 3}, []float64{0.5, -1}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -730,4 +742,120 @@ func importanceEstimate(ws []float64, ys [][]float64, sw float64, g func(y []flo
 		v += ws[s] * ws[s] * e * e
 	}
 	return est, math.Sqrt(v) / sw
+}
+
+// TestConditionalRefusesALoggedLawBeyondFloat64 checks that Conditional
+// refuses, with ErrNonFinite, a logged target whose conditional law
+// leaves float64 in original units, and keeps one just inside. Of
+// loggedPair, given target 1 at v the logged target 0 has the location
+// m = 0.3 + (S₀₁/S₁₁)(v − 1) in z, S₀₁ = 0.08 and S₁₁ = 0.29, and its
+// median in original units is e^m. Under the Gaussian (scale unchanged
+// by v) v = −2537 puts m at −699.8, e^m ≈ 10⁻³⁰⁴, which must come back
+// to 1e-12 relative (a few roundings of m, times |m| ≈ 700, in e^m);
+// v = −3000 puts m at −827, where e^m underflows to 0. Under the t
+// (ν = 5) v = ∓10⁴ moves m to ∓2759: before the check every quantile
+// was 0, or +Inf, with no error.
+func TestConditionalRefusesALoggedLawBeyondFloat64(t *testing.T) {
+	var dst MultiPrediction
+	g := loggedPair(t, math.Inf(1))
+	const v = -2537.0
+	if err := g.Conditional(&dst, []int{1}, []float64{v}); err != nil {
+		t.Fatalf("Gaussian given %v: %v", v, err)
+	}
+	m := 0.3 + 0.08/0.29*(v-1)
+	med, err := dst.Marginal(0).Quantile(0.5)
+	if want := math.Exp(m); err != nil || !(math.Abs(med-want) <= 1e-12*want) {
+		t.Errorf("Gaussian given %v: median %v (%v), want %v", v, med, err, want)
+	}
+	for _, c := range []struct {
+		nu, v float64
+	}{{math.Inf(1), -3000}, {5, -1e4}, {5, 1e4}} {
+		p := loggedPair(t, c.nu)
+		if err := p.Conditional(&dst, []int{1}, []float64{c.v}); !errors.Is(err, ErrNonFinite) {
+			q := dst.Marginal(0)
+			med, _ := q.Quantile(0.5)
+			t.Errorf("ν = %v given %v: error %v (median %v, Mean %v), want ErrNonFinite", c.nu, c.v, err, med, q.Mean)
+		}
+	}
+}
+
+// TestConditionalLoggedIgnoresAMemberOfNoWeight: a member whose weight
+// given y_O underflows to 0 takes no part in the conditional's law, and
+// its location must not make Conditional refuse it. Of two Gaussian
+// members (target 0 logged), A of S₀₁/S₁₁ = 0.5 and S₁₁ = 1, B of
+// S₀₁/S₁₁ = 1.6 and S₁₁ = 0.25, given target 1 at −1000 B's density is
+// e^(−1.5·10⁶) of A's, its weight 0, and its location in z −1600, where
+// e^z underflows; A's is −500. The law is A's conditional, of median
+// e^(−500) ≈ 7·10⁻²¹⁸, which must come back to 1e-12 relative (a few
+// roundings of the location, times 500, in e^m). Before, Conditional
+// refused it as beyond float64 (ErrNonFinite).
+func TestConditionalLoggedIgnoresAMemberOfNoWeight(t *testing.T) {
+	p := handMulti(t, 2, []float64{0, 0, 0, 0}, []float64{1, 0.5, math.Sqrt(0.75), 1, 0.4, 0.3}, []float64{math.Inf(1), math.Inf(1)}, 1)
+	p.tr[0], p.logged = TransformLog, true
+	var dst MultiPrediction
+	if err := p.Conditional(&dst, []int{1}, []float64{-1000}); err != nil {
+		t.Fatalf("given −1000: %v (weights %v, locations in z %v)", err, dst.weight[:2], dst.loc[:2])
+	}
+	if dst.weight[1] != 0 {
+		t.Fatalf("member B's weight %v, want 0", dst.weight[1])
+	}
+	med, err := dst.Marginal(0).Quantile(0.5)
+	if want := math.Exp(-500); err != nil || !(math.Abs(med-want) <= 1e-12*want) {
+		t.Errorf("median %v (%v), want %v", med, err, want)
+	}
+}
+
+// TestRegionMarginalFactorBound: regionMarginalFactor(ν) is at most
+// regionMarginalFactorBound for every ν ≥ 1 (it falls with ν, from 42.03
+// at ν = 1 to 1 for the Gaussian), the bound loggedLawsRepresentable
+// takes instead of the t quantile.
+func TestRegionMarginalFactorBound(t *testing.T) {
+	for _, nu := range []float64{1, 1 + 1e-12, 1.001, 1.1, 1.5, 2, 3, 5, 10, 100, 1e4, 1e8, math.Inf(1)} {
+		if k := regionMarginalFactor(nu); !(k >= 1 && k <= regionMarginalFactorBound) {
+			t.Errorf("regionMarginalFactor(%v) = %v, want in [1, %v]", nu, k, regionMarginalFactorBound)
+		}
+	}
+	if k := regionMarginalFactor(1); !(k > 42) {
+		t.Errorf("regionMarginalFactor(1) = %v, want the Cauchy's 42.03", k)
+	}
+}
+
+// TestConditionalLoggedRefusalIsTheMarginals: about the values where a
+// logged target's conditional Mean e^(m + v/2) overflows (loggedPair
+// given target 1 at v; m and v grow with it, v as its square under the
+// t), Conditional must refuse exactly where the Marginal it wrote has a
+// median or Mean that is not positive and finite: the check's shortcut
+// (a bound on the t quantile) decides none otherwise. ν from 2.5, within
+// the correction c_d(ν)'s domain ν ≥ 2 (mvtCorrectionCheb): at ν = 1.5
+// the hand-made prediction's correction was the interpolant's
+// extrapolation, −12,118 on 386 and 77,949 on amd64, and the test failed
+// on 386 for that, not for the check.
+func TestConditionalLoggedRefusalIsTheMarginals(t *testing.T) {
+	for _, nu := range []float64{2.5, 5, math.Inf(1)} {
+		p := loggedPair(t, nu)
+		p.regionNu = nu
+		var refused, kept int
+		for _, v := range []float64{20, 50, 100, 150, 200, 300, 500, 1000, 2000, 2500, 2600, 3000} {
+			for _, step := range []float64{0.9, 0.97, 0.99, 1, 1.01, 1.03, 1.1} {
+				for _, sign := range []float64{-1, 1} {
+					var dst MultiPrediction
+					err := p.Conditional(&dst, []int{1}, []float64{sign * v * step})
+					q := dst.Marginal(0)
+					med, _ := q.Quantile(0.5)
+					bad := !positiveFinite(med) || !positiveFinite(q.Mean)
+					if (err != nil) != bad {
+						t.Errorf("ν %v given %v: error %v, median %v, Mean %v", nu, sign*v*step, err, med, q.Mean)
+					}
+					if err != nil {
+						refused++
+					} else {
+						kept++
+					}
+				}
+			}
+		}
+		if refused == 0 || kept == 0 {
+			t.Errorf("ν %v: %d refused, %d kept: want some of each", nu, refused, kept)
+		}
+	}
 }

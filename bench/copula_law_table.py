@@ -12,7 +12,8 @@ paired by split over the splits all three ran (mean ± SE):
 
   the laws kept (how many splits chose the copula), the chosen model's
   joint NLL against (a)'s and against the joint t's, its calibrated 95%
-  joint region's coverage (and dequantized, for a lattice), each target's
+  joint region's coverage (and dequantized, for a lattice; also over all
+  of the law record's splits where it ran more than the others), each target's
   RMSE over (a)'s (the mean of the per-split ratios), the cross-fitted
   joint NLLs of both laws on the training rows (what chose), and the
   train CPU seconds a split against (a)'s and the joint t's.
@@ -54,6 +55,15 @@ def plain(v, digits=3):
     return f"{statistics.fmean(v):.{digits}f} ± {se:.{digits}f}"
 
 
+def coverage(splits):
+    """The calibrated 95% joint region's coverage over splits, and the
+    dequantized targets' for a lattice."""
+    cov = plain([s["cov95_joint_cal"] for s in splits])
+    if splits[0].get("cov95_joint_cal_dq") is not None:
+        cov += " (dq " + plain([s["cov95_joint_cal_dq"] for s in splits]) + ")"
+    return cov
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--datasets", default="slump,jura,edm,wq,oes97")
@@ -77,9 +87,9 @@ def main():
         chosen = [int(s.get("law_copula", 0)) for s in splits]
         d_a = [s["joint_nll"] - a[s["split"]]["joint_nll"] for s in splits]
         d_t = [s["joint_nll"] - t[s["split"]]["joint_nll"] for s in splits]
-        cov = plain([s["cov95_joint_cal"] for s in splits])
-        if splits[0].get("cov95_joint_cal_dq") is not None:
-            cov += " (dq " + plain([s["cov95_joint_cal_dq"] for s in splits]) + ")"
+        cov = coverage(splits)
+        if len(rec["splits"]) > len(splits):
+            cov += f"; all {len(rec['splits'])}: " + coverage(rec["splits"])
         ratio = ", ".join(f"{statistics.fmean(s['rmse'][k] / a[s['split']]['rmse'][k] for s in splits):.3f}"
                           for k in targets)
         cv = (plain([s.get("law_cvnll_joint") for s in splits]) + ", "

@@ -656,7 +656,7 @@ def summarize(splits):
     return out
 
 
-def run_set(exe, name, n, method):
+def run_set(exe, name, n, method, first=0):
     header, rows = read_table(name)
     tests = read_splits(name, len(rows))[: n or FULL_SPLITS]
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -666,6 +666,8 @@ def run_set(exe, name, n, method):
           file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for i, test in enumerate(tests):
+            if i < first:
+                continue
             try:
                 splits.append(METHODS[method](exe, name, i, header, rows, test, tmp))
             except Refused as e:
@@ -694,6 +696,29 @@ def run_set(exe, name, n, method):
     else:
         rec["splits"] = splits
         rec["summary"] = summarize(splits)
+    return rec
+
+
+def check_earlier(earlier, first):
+    """Stops the run unless earlier, a record, holds splits 0 to first − 1."""
+    ran = [s["split"] for s in (earlier or {}).get("splits", [])]
+    if ran[:first] != list(range(first)):
+        sys.exit(f"--from {first}: the record to extend holds splits {ran}, not 0 to {first - 1}")
+
+
+def extend(earlier, rec, first):
+    """Returns rec, a run of the splits from first on, preceded by the
+    first splits of earlier, the record of the same set and method that
+    ran them: its splits, summary and wall time those of all, and
+    earlier_splits naming the commit, start and count of those it took."""
+    check_earlier(earlier, first)
+    if "splits" not in rec:
+        return rec  # refused
+    ran = [s["split"] for s in earlier["splits"]]
+    rec["splits"] = earlier["splits"][:first] + rec["splits"]
+    rec["summary"] = summarize(rec["splits"])
+    rec["earlier_splits"] = {"n": first, "commit": earlier["commit"], "started": earlier["started"]}
+    rec["wall_seconds"] = round(rec["wall_seconds"] + earlier["wall_seconds"] * first / len(ran), 1)
     return rec
 
 
@@ -762,6 +787,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated subset of " + ",".join(DATASETS))
     ap.add_argument("--n", type=int, default=0, help="run only the first N splits")
+    ap.add_argument("--from", dest="first", type=int, default=0,
+                    help="run the splits from K on, after the first K of the --out file's record, which it extends")
     ap.add_argument("--method", default="product", help="one of " + ", ".join(METHODS))
     ap.add_argument("--out", default="bench/multi_results.jsonl")
     ap.add_argument("--float64", action="store_true",
@@ -782,6 +809,8 @@ def main():
         ap.error(f"unknown method {args.method!r}: choose from {', '.join([*METHODS, *SCRIPTS, *PLANNED])}")
     if args.n < 0 or args.n > FULL_SPLITS:
         ap.error(f"--n must be in 0..{FULL_SPLITS}")
+    if not 0 <= args.first < (args.n or FULL_SPLITS):
+        ap.error("--from must lie below the number of splits run")
     if args.make_splits:
         make_splits(names)
         return
@@ -789,13 +818,19 @@ def main():
         TRAIN_FLAGS.append("-float64")
     out = args.out if os.path.isabs(args.out) else os.path.join(ROOT, args.out)
     records = load_jsonl(out, key=lambda r: (r["dataset"], r["method"]))
+    if args.first:
+        for name in names:
+            check_earlier(records.get((name, args.method)), args.first)
     if not args.render_only:
         t0 = time.monotonic()
         with tempfile.TemporaryDirectory() as tmp:
             exe = os.path.join(tmp, "gcp")
             subprocess.run(["go", "build", "-o", exe, "./cmd/gcp"], cwd=ROOT, check=True)
             for name in names:
-                records[(name, args.method)] = run_set(exe, name, args.n, args.method)
+                rec = run_set(exe, name, args.n, args.method, args.first)
+                if args.first:
+                    rec = extend(records.get((name, args.method)), rec, args.first)
+                records[(name, args.method)] = rec
                 save(out, records)
         print(f"This run: {time.monotonic() - t0:.0f} s wall time including the build.", file=sys.stderr)
     render(records, names)
