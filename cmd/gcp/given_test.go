@@ -128,14 +128,8 @@ func TestPredictGivenJointClosedForm(t *testing.T) {
 			t.Errorf("-given %s: %d rows, means moved by at most %v: want 20 rows, moved by more than 0.05", c.given, len(rows), moved)
 		}
 	}
-	bc, _, err := gcpRun("predict", "-model", model, "-data", test, "-given", "b,c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cb, _, err := gcpRun("predict", "-model", model, "-data", test, "-given", " c , b")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc := predictOutput(t, "-model", model, "-data", test, "-given", "b,c")
+	cb := predictOutput(t, "-model", model, "-data", test, "-given", " c , b")
 	head := strings.SplitN(bc, "\n", 2)[0]
 	if want := "mean:a,lo95_cal:a,hi95_cal:a,sd_corrected:a,lo95_student_t:a,hi95_student_t:a,input_z,outside,unseen,sd_epistemic:a,disagreement:a"; head != want || cb != bc {
 		t.Errorf("-given b,c header %s, want %s; -given c,b the same output: %v", head, want, cb == bc)
@@ -152,10 +146,7 @@ func TestPredictGivenCopula(t *testing.T) {
 	_, model, test := trainThreeTargets(t, "copula", "auto")
 	head, rows := predictTable(t, "mean:a,lo95_cal:a,hi95_cal:a,sd_corrected:a,lo95_student_t:a,hi95_student_t:a,mean:c,lo95_cal:c,hi95_cal:c,sd_corrected:c,lo95_student_t:c,hi95_student_t:c,corr:a:c,"+
 		"input_z,outside,unseen,sd_epistemic:a,disagreement:a,sd_epistemic:c,disagreement:c", 20, "-model", model, "-data", test, "-given", "b")
-	plain, _, err := gcpRun("predict", "-model", model, "-data", test)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain := predictOutput(t, "-model", model, "-data", test)
 	plainHead, plainRows := readNumbersCSV(t, plain)
 	preds, tab := libraryPredictions(t, model, test)
 	var cond gcp.MultiPrediction
@@ -188,10 +179,7 @@ func TestPredictGivenCopula(t *testing.T) {
 		widest = max(widest, width/marginal)
 	}
 	t.Logf("a's 95%% calibrated interval given b: at most %.3g of its marginal's width", widest)
-	js, _, err := gcpRun("predict", "-model", model, "-data", test, "-given", "b", "-format", "json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := predictOutput(t, "-model", model, "-data", test, "-given", "b", "-format", "json")
 	lines := strings.Split(strings.TrimSuffix(js, "\n"), "\n")
 	if len(lines) != len(wants) {
 		t.Fatalf("%d JSON lines, want %d", len(lines), len(wants))
@@ -215,10 +203,7 @@ func TestPredictGivenCopula(t *testing.T) {
 // y2 is refused, naming them.
 func TestPredictGivenUnnamedByPosition(t *testing.T) {
 	m, model, data := unnamedTwoTargets(t, t.TempDir())
-	out, _, err := gcpRun("predict", "-model", model, "-data", data, "-given", "y2")
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := predictOutput(t, "-model", model, "-data", data, "-given", "y2")
 	head, rows := readNumbersCSV(t, out)
 	if head[0] != "mean:y1" || slices.Contains(head, "mean:y2") || len(rows) != 3 {
 		t.Fatalf("header %q, %d rows: want mean:y1 first, no y2, 3 rows", head, len(rows))
@@ -316,14 +301,8 @@ func TestPredictGivenOrderEnsemble(t *testing.T) {
 		t.Fatalf("train: %v\n%s", err, stderr)
 	}
 	test := featuresCSV(t, filepath.Join(dir, "test.csv"), 20, rand.New(rand.NewPCG(2, 3)), "a,b,c", threeTargets)
-	ac, _, err := gcpRun("predict", "-model", model, "-data", test, "-given", "a,c")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca, _, err := gcpRun("predict", "-model", model, "-data", test, "-given", "c,a")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ac := predictOutput(t, "-model", model, "-data", test, "-given", "a,c")
+	ca := predictOutput(t, "-model", model, "-data", test, "-given", "c,a")
 	if d := cmp.Diff(strings.Split(ac, "\n"), strings.Split(ca, "\n")); d != "" {
 		t.Errorf("-given a,c and -given c,a write different numbers (-a,c +c,a):\n%s", d)
 	}

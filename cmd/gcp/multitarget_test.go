@@ -212,15 +212,22 @@ func TestPredictSeveralTargets(t *testing.T) {
 // joined by commas, is want and there are n rows.
 func predictTable(t *testing.T, want string, n int, args ...string) ([]string, [][]float64) {
 	t.Helper()
-	out, _, err := gcpRun(append([]string{"predict"}, args...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, rows := readNumbersCSV(t, out)
+	head, rows := readNumbersCSV(t, predictOutput(t, args...))
 	if got := strings.Join(head, ","); got != want || len(rows) != n {
 		t.Fatalf("header %s and %d rows, want %s and %d", got, len(rows), want, n)
 	}
 	return head, rows
+}
+
+// predictOutput returns what gcp predict writes with args, and fails the
+// test if it returns an error.
+func predictOutput(t *testing.T, args ...string) string {
+	t.Helper()
+	out, _, err := gcpRun(append([]string{"predict"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // libraryPredictions returns the library's PredictMulti of the saved
